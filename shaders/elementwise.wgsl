@@ -1,0 +1,93 @@
+// Elementwise family: unary, binary and ternary maps, with NumPy broadcasting.
+//
+// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 1 input a;
+// 2 input b; 3 input c (the mask of `where`); 4 the output. A kernel binds the inputs it reads.
+// Dispatch: a 1-D grid folded into 2-D, one invocation per output item. In the vectorised
+// variant T, U and M are vec4 types and an item is 4 consecutive elements.
+// `*_contig` entries read input k at offs[k] + i (every operand contiguous, same shape);
+// `*_strided` entries derive each input's offset from the output's multi-index and the
+// input's strides, which are 0 along broadcast axes.
+//
+// The host replaces the alias lines with the operand types and the `op` lines with the
+// operation (see src/ops/elementwise.rs).
+
+alias S = f32; // element type of the inputs
+alias T = f32; // value type of the inputs: S, or vec4<S> when vectorised
+alias U = f32; // value type of the output
+alias M = u32; // value type of the mask: u32, or vec4<u32> when vectorised
+
+override WG: u32 = 256u;
+
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read> b: array<T>;
+@group(0) @binding(3) var<storage, read> c: array<M>;
+@group(0) @binding(4) var<storage, read_write> out: array<U>;
+
+fn op1(a: T) -> U { return U(a); }
+fn op2(a: T, b: T) -> U { return U(a + b); }
+fn op3(a: T, b: T, c: M) -> U { return U(select(b, a, c != M(0u))); }
+
+// Offsets of a, b and c for output element i.
+fn strided_offsets(i: u32) -> vec3<u32> {
+    var rem = i;
+    var o = P.offs.xyz;
+    for (var k = i32(P.ndim) - 1; k >= 0; k--) {
+        let d = u32(k);
+        let extent = dim(P.shape, d);
+        let x = rem % extent;
+        rem = rem / extent;
+        o += x * vec3<u32>(dim(P.st0, d), dim(P.st1, d), dim(P.st2, d));
+    }
+    return o;
+}
+
+@compute @workgroup_size(WG)
+fn unary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    out[i] = op1(a[P.offs.x + i]);
+}
+
+@compute @workgroup_size(WG)
+fn unary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                 @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    let o = strided_offsets(i);
+    out[i] = op1(a[o.x]);
+}
+
+@compute @workgroup_size(WG)
+fn binary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                 @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    out[i] = op2(a[P.offs.x + i], b[P.offs.y + i]);
+}
+
+@compute @workgroup_size(WG)
+fn binary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                  @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    let o = strided_offsets(i);
+    out[i] = op2(a[o.x], b[o.y]);
+}
+
+@compute @workgroup_size(WG)
+fn ternary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                  @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    out[i] = op3(a[P.offs.x + i], b[P.offs.y + i], c[P.offs.z + i]);
+}
+
+@compute @workgroup_size(WG)
+fn ternary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                   @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    let o = strided_offsets(i);
+    out[i] = op3(a[o.x], b[o.y], c[o.z]);
+}

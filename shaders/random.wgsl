@@ -1,0 +1,83 @@
+// Random family: counter-based generation with Philox4x32-10, the same numbers on every adapter.
+//
+// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 4 the output.
+// Dispatch: a 1-D grid folded into 2-D; invocation j computes Philox block j (counter
+// (j, 0, 0, 0), key = the 64-bit seed in aux) and writes the elements that the block's four
+// words make: 4 per block for f16/f32 uniforms and for normals (Box-Muller in f32 on word
+// pairs), 2 for f64 uniforms (53 bits from two words); `rand_uniform` reads that count from
+// P.ndim. P.n counts elements; sc.x is the low end and sc.y the width (uniform) or the mean
+// and the standard deviation (normal).
+
+alias S = f32; // element type of the output
+
+override WG: u32 = 256u;
+const PER: u32 = 4u;
+
+@group(0) @binding(4) var<storage, read_write> out: array<S>;
+
+// Uniform in [0, 1) from the block's words k and k + 1 (the host replaces this line per type).
+fn unit(w: vec4<u32>, k: u32) -> S { return S(f32(w[k] >> 8u) * 5.9604644775390625e-8); }
+
+// (hi, lo) of the 64-bit product a * b.
+fn mulhilo(a: u32, b: u32) -> vec2<u32> {
+    let a0 = a & 0xffffu;
+    let a1 = a >> 16u;
+    let b0 = b & 0xffffu;
+    let b1 = b >> 16u;
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+    let hi = p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
+    return vec2<u32>(hi, a * b);
+}
+
+fn philox(counter: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
+    var c = counter;
+    var k = key;
+    for (var r = 0u; r < 10u; r++) {
+        let p0 = mulhilo(0xD2511F53u, c.x);
+        let p1 = mulhilo(0xCD9E8D57u, c.z);
+        c = vec4<u32>(p1.x ^ c.y ^ k.x, p1.y, p0.x ^ c.w ^ k.y, p0.y);
+        k = k + vec2<u32>(0x9E3779B9u, 0xBB67AE85u);
+    }
+    return c;
+}
+
+fn block(j: u32) -> vec4<u32> {
+    return philox(vec4<u32>(j, 0u, 0u, 0u), P.aux);
+}
+
+@compute @workgroup_size(WG)
+fn rand_uniform(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+           @builtin(local_invocation_index) l: u32) {
+    let j = linear_id(w, nw, l, WG);
+    let per = P.ndim; // elements per block: 4, or 2 for f64
+    if (j * per >= P.n) { return; }
+    let words = block(j);
+    for (var e = 0u; e < per; e++) {
+        let i = j * per + e;
+        if (i < P.n) {
+            out[i] = P.sc.x + P.sc.y * unit(words, e * (4u / per));
+        }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn rand_normal(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+          @builtin(local_invocation_index) l: u32) {
+    let j = linear_id(w, nw, l, WG);
+    if (j * PER >= P.n) { return; }
+    let words = block(j);
+    for (var e = 0u; e < PER; e += 2u) {
+        // Box-Muller: u1 in (0, 1], u2 in [0, 1).
+        let u1 = f32((words[e] >> 8u) + 1u) * 5.9604644775390625e-8;
+        let u2 = f32(words[e + 1u] >> 8u) * 5.9604644775390625e-8;
+        let r = sqrt(-2.0 * log(u1));
+        let t = 6.283185307179586 * u2;
+        let i = j * PER + e;
+        if (i < P.n) { out[i] = P.sc.x + P.sc.y * S(r * cos(t)); }
+        if (i + 1u < P.n) { out[i + 1u] = P.sc.x + P.sc.y * S(r * sin(t)); }
+    }
+}

@@ -1,0 +1,25 @@
+// Parameters of one dispatch: a 256-byte slot of the device's uniform arena, bound at
+// binding 0 with a dynamic offset. Mirrored by `kernel::launch::Params` on the host.
+// `S` is the scalar type of the kernel's values (aliased by the including file).
+struct Params {
+    n: u32,                          // work items (elements, or vec4s in vectorised kernels)
+    ndim: u32,                       // dimensions used by strided kernels (at most 8)
+    aux: vec2<u32>,                  // family-specific
+    offs: vec4<u32>,                 // element offsets of inputs a, b, c and the output
+    shape: array<vec4<u32>, 2>,      // output shape, outermost first
+    st0: array<vec4<u32>, 2>,        // strides of a, in elements (0 along broadcast axes)
+    st1: array<vec4<u32>, 2>,        // strides of b
+    st2: array<vec4<u32>, 2>,        // strides of c
+    sc: vec4<S>,                     // scalar arguments
+}
+
+@group(0) @binding(0) var<uniform> P: Params;
+
+// Linear id of an invocation in a 1-D grid folded into 2-D (x at most 65,535 workgroups).
+fn linear_id(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, wg: u32) -> u32 {
+    return (wid.y * nwg.x + wid.x) * wg + lid;
+}
+
+fn dim(v: array<vec4<u32>, 2>, d: u32) -> u32 {
+    return v[d / 4u][d % 4u];
+}

@@ -1,0 +1,189 @@
+//! Creation: zeros, ones, full, arange, linspace, eye. Host side of shaders/creation.wgsl.
+
+use std::sync::Arc;
+
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::{DType, Element, Float};
+use crate::error::{Error, Result};
+use crate::kernel::cache::{Kernel, Key};
+use crate::kernel::launch::{launch, Params};
+use crate::kernel::source::Spec;
+use crate::memory::pool::clear;
+use crate::shape::Shape;
+
+const SRC: &str = include_str!("../../shaders/creation.wgsl");
+const ENTRIES: [&str; 3] = ["fill", "arange", "eye"];
+const WG: u32 = 256;
+
+fn spec(d: DType) -> Spec {
+    Spec::new("creation", SRC).alias("S", d.wgsl())
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    DType::ALL.iter().map(|&d| spec(d)).collect()
+}
+
+fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> {
+    debug_assert!(ENTRIES.contains(&entry));
+    let key = Key {
+        family: "creation",
+        entry,
+        variant: T::DTYPE.wgsl().to_string(),
+        inputs: 0,
+        wg: WG,
+    };
+    dev.inner.kernels.get(dev, key, || spec(T::DTYPE))
+}
+
+/// Runs a creation entry over a new array of `shape`.
+fn generate<T: Element>(
+    dev: &Device,
+    op: &'static str,
+    entry: &'static str,
+    shape: Vec<usize>,
+    params: impl FnOnce(Params) -> Params,
+) -> Result<Array<T>> {
+    let a = Array::<T>::alloc(dev, op, shape)?;
+    let n = a.len() as u32;
+    if n > 0 {
+        let k = kernel::<T>(dev, entry)?;
+        launch(dev, &k, &params(Params::new(n)), &[], a.binding(), n)?;
+    }
+    Ok(a)
+}
+
+impl Device {
+    /// An array of zeros.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`; [`Error::OutOfMemory`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.zeros::<f32>([2, 2])?.to_vec()?, vec![0.0; 4]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn zeros<T: Element>(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
+        let a = Array::<T>::alloc(self, "zeros", shape.into().0)?;
+        clear(self, &a.buf);
+        Ok(a)
+    }
+
+    /// An array of ones.
+    ///
+    /// # Errors
+    /// As [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.ones::<i32>([3])?.to_vec()?, vec![1, 1, 1]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn ones<T: Element>(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
+        self.full(shape, T::one())
+    }
+
+    /// An array with every element `value`.
+    ///
+    /// # Errors
+    /// As [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.full::<f32>([2], -1.5)?.to_vec()?, vec![-1.5, -1.5]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn full<T: Element>(&self, shape: impl Into<Shape>, value: T) -> Result<Array<T>> {
+        generate(self, "full", "fill", shape.into().0, |p| p.scalars(&[value]))
+    }
+
+    /// Values from `start` up to (not including) `stop`, `step` apart, as NumPy's `arange`:
+    /// element i is `start + i * step` computed in `T`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a zero or non-finite step; as [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.arange::<f32>(1.0, 2.0, 0.25)?.to_vec()?, vec![1.0, 1.25, 1.5, 1.75]);
+    /// assert_eq!(dev.arange::<i32>(5, 0, -2)?.to_vec()?, vec![5, 3, 1]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn arange<T: Element>(&self, start: T, stop: T, step: T) -> Result<Array<T>> {
+        let (a, b, s) = (start.to_f64(), stop.to_f64(), step.to_f64());
+        if s == 0.0 || !s.is_finite() || !a.is_finite() || !b.is_finite() {
+            return Err(Error::InvalidArgument {
+                op: "arange",
+                reason: "start, stop and step must be finite and step non-zero",
+            });
+        }
+        let n = ((b - a) / s).ceil().max(0.0);
+        if n > u32::MAX as f64 {
+            return Err(Error::InvalidArgument {
+                op: "arange",
+                reason: "more than 2^32 elements",
+            });
+        }
+        generate(self, "arange", "arange", vec![n as usize], |p| {
+            p.scalars(&[start, step, stop, T::zero()])
+        })
+    }
+
+    /// `num` values evenly spaced from `start` to `stop` inclusive, as NumPy's `linspace`.
+    ///
+    /// # Errors
+    /// As [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.linspace::<f32>(0.0, 1.0, 5)?.to_vec()?, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn linspace<T: Float>(&self, start: T, stop: T, num: usize) -> Result<Array<T>> {
+        let step = if num > 1 {
+            (stop.to_f64() - start.to_f64()) / (num - 1) as f64
+        } else {
+            0.0
+        };
+        generate(self, "linspace", "arange", vec![num], |mut p| {
+            p.aux[0] = (num > 1) as u32;
+            p.scalars(&[start, T::from_f64(step), stop, T::zero()])
+        })
+    }
+
+    /// The `n` x `n` identity matrix.
+    ///
+    /// # Errors
+    /// As [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.eye::<f32>(2)?.to_vec()?, vec![1.0, 0.0, 0.0, 1.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn eye<T: Element>(&self, n: usize) -> Result<Array<T>> {
+        self.eye_rect(n, n, 0)
+    }
+
+    /// An `n` x `m` matrix with ones on diagonal `k` (0 the main one, positive above it,
+    /// negative below), as NumPy's `eye(n, m, k)`.
+    ///
+    /// # Errors
+    /// As [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.eye_rect::<i32>(2, 3, 1)?.to_vec()?, vec![0, 1, 0, 0, 0, 1]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn eye_rect<T: Element>(&self, n: usize, m: usize, k: isize) -> Result<Array<T>> {
+        let k = k.clamp(-(n as isize) - 1, m as isize + 1) as i32;
+        generate(self, "eye", "eye", vec![n, m], |mut p| {
+            p.aux = [m.max(1) as u32, k as u32];
+            p
+        })
+    }
+}

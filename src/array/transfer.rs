@@ -1,0 +1,126 @@
+//! Moving data between host and device.
+
+use std::future::Future;
+
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::memory::staging::{download, upload};
+use crate::shape::Shape;
+
+impl Device {
+    /// Copies host data into a new array of the given shape (row-major).
+    ///
+    /// # Errors
+    /// [`Error::SizeMismatch`] when `data.len()` differs from the shape's element count;
+    /// [`Error::Unsupported`] when the adapter lacks `T`; [`Error::OutOfMemory`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+    /// assert_eq!(x.to_vec()?, vec![1.0, 2.0, 3.0, 4.0]);
+    /// assert!(dev.from_slice(&[1.0f32, 2.0, 3.0], [2, 2]).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn from_slice<T: Element>(&self, data: &[T], shape: impl Into<Shape>) -> Result<Array<T>> {
+        let shape = shape.into().0;
+        let n: usize = shape.iter().product();
+        if n != data.len() {
+            return Err(Error::SizeMismatch {
+                shape,
+                expected: n,
+                actual: data.len(),
+            });
+        }
+        let a = Array::<T>::alloc(self, "from_slice", shape)?;
+        upload(self, &a.buf, 0, bytemuck::cast_slice(data))?;
+        Ok(a)
+    }
+}
+
+impl<T: Element> Array<T> {
+    /// A contiguous array with the same elements, from which a read can copy directly.
+    fn readable(&self) -> Result<Array<T>> {
+        if self.is_contiguous() {
+            Ok(self.clone())
+        } else {
+            self.contiguous()
+        }
+    }
+
+    /// Downloads a contiguous array (waiting for the work that makes it).
+    fn read(&self) -> Result<Vec<T>> {
+        let mut out = vec![T::zero(); self.len()];
+        let size = T::DTYPE.size();
+        download(
+            &self.dev,
+            &self.buf,
+            (self.offset * size) as u64,
+            bytemuck::cast_slice_mut(&mut out),
+        )?;
+        Ok(out)
+    }
+
+    /// Copies the elements to the host in row-major order, waiting for pending work.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLost`], [`Error::Map`], [`Error::OutOfMemory`] (for the staging copy).
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.arange::<i32>(0, 4, 1)?;
+    /// assert_eq!(x.to_vec()?, vec![0, 1, 2, 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        self.readable()?.read()
+    }
+
+    /// Like [`Array::to_vec`], but returns a future; the wait runs on a helper thread. The
+    /// work to read is submitted before this returns.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.full::<f32>([3], 2.5)?;
+    /// let v = pollster::block_on(x.to_vec_async())?;
+    /// assert_eq!(v, vec![2.5; 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn to_vec_async(&self) -> impl Future<Output = Result<Vec<T>>> + Send + 'static {
+        let (tx, rx) = futures_intrusive::channel::shared::oneshot_channel();
+        match self.readable().and_then(|a| a.dev.flush().map(|_| a)) {
+            Err(e) => {
+                let _ = tx.send(Err(e));
+            }
+            Ok(a) => {
+                std::thread::spawn(move || {
+                    let _ = tx.send(a.read());
+                });
+            }
+        }
+        async move {
+            rx.receive()
+                .await
+                .unwrap_or_else(|| Err(Error::Map("the reading thread ended early".into())))
+        }
+    }
+
+    /// The single element of a one-element array (of any shape).
+    ///
+    /// # Errors
+    /// [`Error::NotScalar`] unless the array holds exactly one element.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.full::<u32>([1, 1], 7)?.to_scalar()?, 7);
+    /// assert!(dev.zeros::<u32>([2])?.to_scalar().is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn to_scalar(&self) -> Result<T> {
+        if self.len() != 1 {
+            return Err(Error::NotScalar { len: self.len() });
+        }
+        Ok(self.to_vec()?[0])
+    }
+}

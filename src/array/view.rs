@@ -1,0 +1,207 @@
+//! Views that share the buffer: reshape, transpose, broadcast, slicing; and the copies
+//! `contiguous` and `cast`.
+
+use crate::array::Array;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::ops::elementwise::{map_unary, Unary};
+use crate::shape::{broadcast_strides, contiguous_strides, Axis, Shape, Slice, SliceInfo};
+
+impl<T: Element> Array<T> {
+    /// The same elements in another shape. Contiguous arrays are reshaped as views; others are
+    /// copied first (as NumPy does).
+    ///
+    /// # Errors
+    /// [`Error::SizeMismatch`] when the new shape holds a different number of elements.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.arange::<i32>(0, 6, 1)?;
+    /// let m = x.reshape([2, 3])?;
+    /// assert_eq!(m.shape(), &[2, 3]);
+    /// assert!(x.reshape([4, 2]).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn reshape(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
+        let shape = shape.into().0;
+        let n: usize = shape.iter().product();
+        if n != self.len() {
+            return Err(Error::SizeMismatch {
+                expected: n,
+                actual: self.len(),
+                shape,
+            });
+        }
+        let base = if self.is_contiguous() {
+            self.clone()
+        } else {
+            self.contiguous()?
+        };
+        let strides = contiguous_strides(&shape);
+        Ok(base.view(shape, strides, base.offset))
+    }
+
+    /// The axes in another order: axis `k` of the result is axis `perm[k]` of `self`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidPermutation`] unless `perm` is a permutation of `0..ndim`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.zeros::<f32>([2, 3, 4])?;
+    /// assert_eq!(x.transpose(&[2, 0, 1])?.shape(), &[4, 2, 3]);
+    /// assert!(x.transpose(&[0, 0, 1]).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn transpose(&self, perm: &[usize]) -> Result<Array<T>> {
+        let n = self.ndim();
+        let mut seen = vec![false; n];
+        let ok = perm.len() == n
+            && perm
+                .iter()
+                .all(|&p| p < n && !std::mem::replace(&mut seen[p], true));
+        if !ok {
+            return Err(Error::InvalidPermutation {
+                perm: perm.to_vec(),
+                ndim: n,
+            });
+        }
+        Ok(self.view(
+            perm.iter().map(|&p| self.shape[p]).collect(),
+            perm.iter().map(|&p| self.strides[p]).collect(),
+            self.offset,
+        ))
+    }
+
+    /// The axes reversed (the matrix transpose for 2-D arrays). A view.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3])?;
+    /// assert_eq!(x.t().to_vec()?, vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn t(&self) -> Array<T> {
+        self.view(
+            self.shape.iter().rev().copied().collect(),
+            self.strides.iter().rev().copied().collect(),
+            self.offset,
+        )
+    }
+
+    /// A view repeated along new leading axes and along axes of extent 1 (NumPy's rules).
+    ///
+    /// # Errors
+    /// [`Error::Broadcast`] when the shapes are incompatible.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let row = dev.from_slice(&[1u32, 2, 3], [3])?;
+    /// assert_eq!(row.broadcast_to([2, 3])?.to_vec()?, vec![1, 2, 3, 1, 2, 3]);
+    /// assert!(row.broadcast_to([2, 4]).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn broadcast_to(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
+        let shape = shape.into().0;
+        let strides = broadcast_strides(&self.shape, &self.strides, &shape)?;
+        Ok(self.view(shape, strides, self.offset))
+    }
+
+    /// A view of a sub-range of the leading axes: one [`Slice`] (or Rust range) per axis,
+    /// axes not named taken whole. Steps take every k-th element.
+    ///
+    /// # Errors
+    /// [`Error::SliceOutOfRange`] for bounds outside an axis or a zero step;
+    /// [`Error::TooManySlices`] for more slices than axes.
+    ///
+    /// ```
+    /// use gpuarray::Slice;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.arange::<f32>(0.0, 12.0, 1.0)?.reshape([3, 4])?;
+    /// let v = x.slice([Slice::from(1..), Slice::from(..).step(2)])?;
+    /// assert_eq!(v.to_vec()?, vec![4.0, 6.0, 8.0, 10.0]);
+    /// assert!(x.slice(0..4).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn slice(&self, info: impl Into<SliceInfo>) -> Result<Array<T>> {
+        let info = info.into().0;
+        if info.len() > self.ndim() {
+            return Err(Error::TooManySlices {
+                given: info.len(),
+                ndim: self.ndim(),
+            });
+        }
+        let mut shape = self.shape.clone();
+        let mut strides = self.strides.clone();
+        let mut offset = self.offset;
+        for (axis, s) in info.iter().enumerate() {
+            let (start, extent) = s.resolve(axis, self.shape[axis])?;
+            if extent > 0 {
+                offset += start * self.strides[axis];
+            }
+            shape[axis] = extent;
+            strides[axis] *= s.step;
+        }
+        Ok(self.view(shape, strides, offset))
+    }
+
+    /// A view sliced along one axis.
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`], [`Error::SliceOutOfRange`].
+    ///
+    /// ```
+    /// use gpuarray::{Axis, Slice};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.arange::<i32>(0, 6, 1)?.reshape([2, 3])?;
+    /// assert_eq!(x.slice_axis(Axis(1), Slice::from(1..))?.to_vec()?, vec![1, 2, 4, 5]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn slice_axis(&self, axis: Axis, s: impl Into<Slice>) -> Result<Array<T>> {
+        if axis.0 >= self.ndim() {
+            return Err(Error::AxisOutOfRange {
+                axis: axis.0,
+                ndim: self.ndim(),
+            });
+        }
+        let mut info = vec![Slice::from(..); axis.0 + 1];
+        info[axis.0] = s.into();
+        self.slice(info)
+    }
+
+    /// A contiguous copy (row-major, offset 0) of the array; a cheap clone when already
+    /// contiguous with offset 0.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the copy does not fit.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.zeros::<f32>([3, 2])?.t();
+    /// let c = x.contiguous()?;
+    /// assert!(c.is_contiguous() && c.strides() == &[3, 1]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn contiguous(&self) -> Result<Array<T>> {
+        if self.is_contiguous() && self.offset == 0 {
+            return Ok(self.clone());
+        }
+        map_unary::<T, T>(self, Unary::Copy, &[])
+    }
+
+    /// The elements converted to `U`, as Rust's `as` converts (floats to integers round
+    /// toward zero and saturate).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `U`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.7f32, -2.2, 3.0], [3])?;
+    /// assert_eq!(x.cast::<i32>()?.to_vec()?, vec![1, -2, 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn cast<U: Element>(&self) -> Result<Array<U>> {
+        map_unary::<T, U>(self, Unary::Cast, &[])
+    }
+}

@@ -1,0 +1,678 @@
+//! [`Device`]: adapter choice, limits, features, the queue, batched submission and sync.
+//!
+//! Every op records its dispatch into the device's pending command encoder and returns at
+//! once. The pending work is submitted at a sync point (a read back, [`Device::synchronize`])
+//! or when the parameter arena is full ([`BATCH_DISPATCHES`] dispatches), so a chain of small
+//! ops costs one submit.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::kernel::cache::KernelCache;
+use crate::memory::pool::Pool;
+use crate::memory::staging::Staging;
+use crate::memory::MemoryPool;
+
+/// Bytes of the parameter arena given to one dispatch (the uniform offset alignment that
+/// every adapter accepts).
+pub(crate) const PARAM_SLOT: u64 = 256;
+/// Dispatches recorded before the pending work is submitted without a sync point.
+pub const BATCH_DISPATCHES: u32 = 512;
+
+/// The kind of adapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DeviceKind {
+    /// A GPU with its own memory.
+    DiscreteGpu,
+    /// A GPU sharing memory with the CPU.
+    IntegratedGpu,
+    /// A virtualised GPU.
+    VirtualGpu,
+    /// A software rasteriser on the CPU (lavapipe, WARP, SwiftShader).
+    Cpu,
+    /// Unknown.
+    Other,
+}
+
+/// What an adapter is: returned by [`Device::info`] and [`Device::enumerate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeviceInfo {
+    /// The adapter's name, e.g. "NVIDIA H100 80GB HBM3" or "llvmpipe (LLVM 15.0.6, 256 bits)".
+    pub name: String,
+    /// Backend: "vulkan", "metal", "dx12" or "gl".
+    pub backend: String,
+    /// Discrete, integrated, CPU...
+    pub kind: DeviceKind,
+    /// PCI vendor id.
+    pub vendor: u32,
+    /// Driver name.
+    pub driver: String,
+    /// Driver version text.
+    pub driver_info: String,
+    /// Smallest subgroup size the adapter may use.
+    pub subgroup_min_size: u32,
+    /// Largest subgroup size the adapter may use.
+    pub subgroup_max_size: u32,
+    /// The optional features gpuarray uses that this adapter has, by wgpu's names.
+    pub features: Vec<&'static str>,
+}
+
+/// The limits gpuarray works within (the adapter's own, not WebGPU's defaults).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeviceLimits {
+    /// Largest buffer, in bytes.
+    pub max_buffer_size: u64,
+    /// Largest storage binding, in bytes.
+    pub max_storage_buffer_binding_size: u64,
+    /// Workgroup memory per workgroup, in bytes.
+    pub max_compute_workgroup_storage_size: u32,
+    /// Invocations per workgroup.
+    pub max_compute_invocations_per_workgroup: u32,
+    /// Workgroups per dispatch dimension.
+    pub max_compute_workgroups_per_dimension: u32,
+    /// Storage buffers per shader stage.
+    pub max_storage_buffers_per_shader_stage: u32,
+}
+
+/// Counters of the work a device has done, for tests and tuning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DeviceStats {
+    /// Queue submissions.
+    pub submits: u64,
+    /// Compute dispatches recorded.
+    pub dispatches: u64,
+    /// Pipelines compiled.
+    pub pipelines: u64,
+}
+
+/// A GPU (or software) device and its queue, memory pools and kernel cache.
+///
+/// Cheap to clone (a reference count), `Send + Sync`, usable from several threads at once.
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = gpuarray::Device::new()?;
+/// println!("{} ({})", dev.info().name, dev.info().backend);
+/// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+/// assert_eq!(x.add_scalar(1.0)?.to_vec()?, vec![2.0, 3.0, 4.0]);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Device {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device")
+            .field("name", &self.inner.info.name)
+            .field("backend", &self.inner.info.backend)
+            .finish()
+    }
+}
+
+pub(crate) struct Inner {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    info: DeviceInfo,
+    limits: DeviceLimits,
+    features: wgpu::Features,
+    /// Storage buffers can be mapped by the host (UMA adapter with MAPPABLE_PRIMARY_BUFFERS).
+    pub(crate) mappable_storage: bool,
+    pub(crate) pool: Arc<Pool>,
+    pub(crate) staging: Staging,
+    pub(crate) kernels: KernelCache,
+    arena: wgpu::Buffer,
+    batch: Mutex<Batch>,
+    submits: AtomicU64,
+    dispatches: AtomicU64,
+    errors: Arc<Mutex<Vec<String>>>,
+    lost: Arc<Mutex<Option<String>>>,
+}
+
+/// Work recorded but not yet submitted.
+#[derive(Default)]
+pub(crate) struct Batch {
+    encoder: Option<wgpu::CommandEncoder>,
+    /// Parameters of the recorded dispatches, one slot each, written at submit.
+    params: Vec<u8>,
+    slots: u32,
+    /// Upload staging buffers used by the recorded work, recycled after submit.
+    uploads: Vec<wgpu::Buffer>,
+}
+
+impl Batch {
+    /// The pending encoder, created on first use.
+    pub(crate) fn encoder(&mut self, device: &wgpu::Device) -> &mut wgpu::CommandEncoder {
+        self.encoder.get_or_insert_with(|| {
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("gpuarray batch"),
+            })
+        })
+    }
+    /// Registers an upload staging buffer to recycle once the batch is submitted.
+    pub(crate) fn add_upload(&mut self, buffer: wgpu::Buffer) {
+        self.uploads.push(buffer);
+    }
+}
+
+const FEATURES: [(wgpu::Features, &str); 9] = [
+    (wgpu::Features::SHADER_F16, "SHADER_F16"),
+    (wgpu::Features::SHADER_F64, "SHADER_F64"),
+    (wgpu::Features::SUBGROUP, "SUBGROUP"),
+    (wgpu::Features::TIMESTAMP_QUERY, "TIMESTAMP_QUERY"),
+    (
+        wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS,
+        "TIMESTAMP_QUERY_INSIDE_ENCODERS",
+    ),
+    (
+        wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES,
+        "TIMESTAMP_QUERY_INSIDE_PASSES",
+    ),
+    (wgpu::Features::IMMEDIATES, "IMMEDIATES"),
+    (
+        wgpu::Features::MAPPABLE_PRIMARY_BUFFERS,
+        "MAPPABLE_PRIMARY_BUFFERS",
+    ),
+    (wgpu::Features::PIPELINE_CACHE, "PIPELINE_CACHE"),
+];
+
+fn wanted_features() -> wgpu::Features {
+    FEATURES
+        .iter()
+        .fold(wgpu::Features::empty(), |acc, (f, _)| acc | *f)
+}
+
+fn kind_of(t: wgpu::DeviceType) -> DeviceKind {
+    match t {
+        wgpu::DeviceType::DiscreteGpu => DeviceKind::DiscreteGpu,
+        wgpu::DeviceType::IntegratedGpu => DeviceKind::IntegratedGpu,
+        wgpu::DeviceType::VirtualGpu => DeviceKind::VirtualGpu,
+        wgpu::DeviceType::Cpu => DeviceKind::Cpu,
+        wgpu::DeviceType::Other => DeviceKind::Other,
+    }
+}
+
+fn rank(kind: DeviceKind) -> u32 {
+    match kind {
+        DeviceKind::DiscreteGpu => 0,
+        DeviceKind::IntegratedGpu => 1,
+        DeviceKind::VirtualGpu => 2,
+        DeviceKind::Cpu => 3,
+        DeviceKind::Other => 4,
+    }
+}
+
+fn backend_name(b: wgpu::Backend) -> String {
+    match b {
+        wgpu::Backend::Vulkan => "vulkan".into(),
+        wgpu::Backend::Metal => "metal".into(),
+        wgpu::Backend::Dx12 => "dx12".into(),
+        wgpu::Backend::Gl => "gl".into(),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+fn info_of(i: &wgpu::AdapterInfo, features: wgpu::Features) -> DeviceInfo {
+    DeviceInfo {
+        name: i.name.clone(),
+        backend: backend_name(i.backend),
+        kind: kind_of(i.device_type),
+        vendor: i.vendor,
+        driver: i.driver.clone(),
+        driver_info: i.driver_info.clone(),
+        subgroup_min_size: i.subgroup_min_size,
+        subgroup_max_size: i.subgroup_max_size,
+        features: FEATURES
+            .iter()
+            .filter(|(f, _)| features.contains(*f))
+            .map(|(_, n)| *n)
+            .collect(),
+    }
+}
+
+fn backends_from_env() -> Result<Option<wgpu::Backends>> {
+    match std::env::var("GPUARRAY_BACKEND") {
+        Err(_) => Ok(None),
+        Ok(s) => match s.to_lowercase().as_str() {
+            "" => Ok(None),
+            "vulkan" | "vk" => Ok(Some(wgpu::Backends::VULKAN)),
+            "metal" => Ok(Some(wgpu::Backends::METAL)),
+            "dx12" | "d3d12" => Ok(Some(wgpu::Backends::DX12)),
+            "gl" | "gles" | "opengl" => Ok(Some(wgpu::Backends::GL)),
+            _ => Err(Error::UnknownBackend(s)),
+        },
+    }
+}
+
+fn adapters_of(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = backends;
+    let instance = wgpu::Instance::new(desc);
+    pollster::block_on(instance.enumerate_adapters(backends))
+}
+
+/// The adapters of the chosen backends; without a choice, GL only where Vulkan, Metal and
+/// DX12 have none (probing GL needs a display server on some systems).
+fn adapters() -> Result<Vec<wgpu::Adapter>> {
+    match backends_from_env()? {
+        Some(backends) => Ok(adapters_of(backends)),
+        None => {
+            let primary = adapters_of(wgpu::Backends::PRIMARY);
+            if primary.is_empty() {
+                Ok(adapters_of(wgpu::Backends::GL))
+            } else {
+                Ok(primary)
+            }
+        }
+    }
+}
+
+impl Device {
+    /// Opens the best adapter: discrete GPU, then integrated, then virtual, then CPU.
+    ///
+    /// `GPUARRAY_ADAPTER` (a case-insensitive substring of the adapter's name) and
+    /// `GPUARRAY_BACKEND` (vulkan, metal, dx12, gl) narrow the choice.
+    ///
+    /// # Errors
+    /// [`Error::NoAdapter`] when no adapter matches, [`Error::UnknownBackend`] for a bad
+    /// `GPUARRAY_BACKEND`, [`Error::RequestDevice`] when the adapter refuses.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(!dev.info().name.is_empty());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn new() -> Result<Device> {
+        let filter = std::env::var("GPUARRAY_ADAPTER")
+            .unwrap_or_default()
+            .to_lowercase();
+        let adapter = adapters()?
+            .into_iter()
+            .filter(|a| a.get_info().name.to_lowercase().contains(&filter))
+            .min_by_key(|a| {
+                let i = a.get_info();
+                (
+                    rank(kind_of(i.device_type)),
+                    (i.backend == wgpu::Backend::Gl) as u32,
+                )
+            })
+            .ok_or(Error::NoAdapter { filter })?;
+        Self::from_adapter(&adapter)
+    }
+
+    /// Lists the adapters there are (after `GPUARRAY_BACKEND`, if set).
+    ///
+    /// # Errors
+    /// [`Error::UnknownBackend`] for a bad `GPUARRAY_BACKEND`.
+    ///
+    /// ```
+    /// for info in gpuarray::Device::enumerate()? {
+    ///     println!("{} on {}: {:?}", info.name, info.backend, info.kind);
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn enumerate() -> Result<Vec<DeviceInfo>> {
+        Ok(adapters()?
+            .iter()
+            .map(|a| info_of(&a.get_info(), a.features()))
+            .collect())
+    }
+
+    fn from_adapter(adapter: &wgpu::Adapter) -> Result<Device> {
+        let features = adapter.features() & wanted_features();
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("gpuarray"),
+            required_features: features,
+            required_limits: adapter.limits(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        };
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
+                Error::RequestDevice {
+                    adapter: adapter.get_info().name,
+                    reason: e.to_string(),
+                }
+            })?;
+        Ok(Self::from_wgpu(device, queue))
+    }
+
+    /// Uses a device and queue that the program already owns. gpuarray installs its own
+    /// uncaptured-error handler and device-lost callback on it.
+    ///
+    /// ```
+    /// let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    /// let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
+    /// let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
+    /// let dev = gpuarray::Device::from_wgpu(device, queue);
+    /// assert_eq!(dev.from_slice(&[1u32, 2], [2])?.to_vec()?, vec![1, 2]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn from_wgpu(device: wgpu::Device, queue: wgpu::Queue) -> Device {
+        let adapter_info = device.adapter_info();
+        let features = device.features();
+        let l = device.limits();
+        let info = info_of(&adapter_info, features);
+        let limits = DeviceLimits {
+            max_buffer_size: l.max_buffer_size,
+            max_storage_buffer_binding_size: l.max_storage_buffer_binding_size as u64,
+            max_compute_workgroup_storage_size: l.max_compute_workgroup_storage_size,
+            max_compute_invocations_per_workgroup: l.max_compute_invocations_per_workgroup,
+            max_compute_workgroups_per_dimension: l.max_compute_workgroups_per_dimension,
+            max_storage_buffers_per_shader_stage: l.max_storage_buffers_per_shader_stage,
+        };
+        let uma = matches!(info.kind, DeviceKind::IntegratedGpu | DeviceKind::Cpu);
+        let mappable_storage = uma && features.contains(wgpu::Features::MAPPABLE_PRIMARY_BUFFERS);
+
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let sink = errors.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            log::error!("gpuarray: uncaptured wgpu error: {e}");
+            lock(&sink).push(e.to_string());
+        }));
+        let lost = Arc::new(Mutex::new(None));
+        let lost_sink = lost.clone();
+        device.set_device_lost_callback(move |reason, msg| {
+            *lock(&lost_sink) = Some(format!("{reason:?}: {msg}"));
+        });
+        let arena = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("gpuarray params"),
+            size: PARAM_SLOT * BATCH_DISPATCHES as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let pool = Arc::new(Pool::new(limits.max_buffer_size, mappable_storage));
+        Device {
+            inner: Arc::new(Inner {
+                device,
+                queue,
+                info,
+                limits,
+                features,
+                mappable_storage,
+                pool,
+                staging: Staging::default(),
+                kernels: KernelCache::default(),
+                arena,
+                batch: Mutex::new(Batch::default()),
+                submits: AtomicU64::new(0),
+                dispatches: AtomicU64::new(0),
+                errors,
+                lost,
+            }),
+        }
+    }
+
+    /// What the adapter is.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// println!("{:?}, subgroups of {}..{}", dev.info().kind,
+    ///          dev.info().subgroup_min_size, dev.info().subgroup_max_size);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn info(&self) -> &DeviceInfo {
+        &self.inner.info
+    }
+
+    /// The limits in force (the adapter's own).
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(dev.limits().max_storage_buffer_binding_size >= 128 << 20);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn limits(&self) -> &DeviceLimits {
+        &self.inner.limits
+    }
+
+    /// Whether arrays of `T` work on this adapter (f16 needs SHADER_F16, f64 SHADER_F64).
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(dev.supports::<f32>());
+    /// if !dev.supports::<f64>() {
+    ///     assert!(dev.zeros::<f64>([4]).is_err());
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn supports<T: Element>(&self) -> bool {
+        self.supports_dtype(T::DTYPE)
+    }
+
+    pub(crate) fn supports_dtype(&self, d: DType) -> bool {
+        match d {
+            DType::F16 => self.inner.features.contains(wgpu::Features::SHADER_F16),
+            DType::F64 => self.inner.features.contains(wgpu::Features::SHADER_F64),
+            _ => true,
+        }
+    }
+
+    /// `Err(Unsupported)` unless the adapter supports `d`.
+    pub(crate) fn require(&self, op: &'static str, d: DType) -> Result<()> {
+        if self.supports_dtype(d) {
+            Ok(())
+        } else {
+            Err(self.unsupported(op, d))
+        }
+    }
+
+    pub(crate) fn unsupported(&self, op: &'static str, dtype: DType) -> Error {
+        Error::Unsupported {
+            op,
+            dtype,
+            adapter: self.inner.info.name.clone(),
+        }
+    }
+
+    /// The device-buffer pool: bytes in use, bytes held, limit.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let x = dev.zeros::<f32>([1024])?;
+    /// assert!(dev.memory_pool().used_bytes() >= 4096);
+    /// # drop(x);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn memory_pool(&self) -> MemoryPool {
+        MemoryPool {
+            pool: self.inner.pool.clone(),
+        }
+    }
+
+    /// Counters: submits, dispatches, pipelines compiled.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let before = dev.stats();
+    /// let x = dev.ones::<f32>([8])?;
+    /// let y = x.exp()?.sqrt()?.add_scalar(1.0)?;
+    /// y.to_vec()?;
+    /// assert_eq!(dev.stats().submits - before.submits, 1);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn stats(&self) -> DeviceStats {
+        DeviceStats {
+            submits: self.inner.submits.load(Ordering::Relaxed),
+            dispatches: self.inner.dispatches.load(Ordering::Relaxed),
+            pipelines: self.inner.kernels.compiled(),
+        }
+    }
+
+    /// Submits the pending work and waits until the device has finished all of it.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLost`] if the device was lost, [`Error::Validation`] if wgpu reported
+    /// an error for earlier work.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let _x = dev.random_uniform::<f32>([1 << 16], 7)?;
+    /// dev.synchronize()?;
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn synchronize(&self) -> Result<()> {
+        let index = self.flush()?;
+        self.wait(index)
+    }
+
+    /// Errors recorded since the last check: a lost device, uncaptured wgpu errors.
+    pub(crate) fn check(&self) -> Result<()> {
+        if let Some(msg) = lock(&self.inner.lost).clone() {
+            return Err(Error::DeviceLost(msg));
+        }
+        let mut errors = lock(&self.inner.errors);
+        if !errors.is_empty() {
+            let msg = errors.join("\n");
+            errors.clear();
+            return Err(Error::Validation(msg));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn batch(&self) -> MutexGuard<'_, Batch> {
+        lock(&self.inner.batch)
+    }
+
+    /// Records one dispatch's parameters and commands into the pending batch.
+    /// `record` gets the encoder and the dynamic offset of the parameter slot.
+    pub(crate) fn record_dispatch(
+        &self,
+        params: &[u8],
+        record: impl FnOnce(&mut wgpu::CommandEncoder, u32),
+    ) -> Result<()> {
+        debug_assert!(params.len() as u64 <= PARAM_SLOT);
+        let mut batch = self.batch();
+        let offset = batch.slots * PARAM_SLOT as u32;
+        batch.params.extend_from_slice(params);
+        let end = ((batch.slots + 1) as u64 * PARAM_SLOT) as usize;
+        batch.params.resize(end, 0);
+        batch.slots += 1;
+        let device = &self.inner.device;
+        record(batch.encoder(device), offset);
+        self.inner.dispatches.fetch_add(1, Ordering::Relaxed);
+        if batch.slots == BATCH_DISPATCHES {
+            self.submit_locked(&mut batch);
+        }
+        Ok(())
+    }
+
+    /// Submits the pending batch while its lock is held.
+    pub(crate) fn submit_locked(&self, batch: &mut Batch) -> Option<wgpu::SubmissionIndex> {
+        let encoder = batch.encoder.take()?;
+        if !batch.params.is_empty() {
+            self.inner
+                .queue
+                .write_buffer(&self.inner.arena, 0, &batch.params);
+        }
+        batch.params.clear();
+        batch.slots = 0;
+        let index = self.inner.queue.submit([encoder.finish()]);
+        self.inner.submits.fetch_add(1, Ordering::Relaxed);
+        for buffer in batch.uploads.drain(..) {
+            self.inner.staging.recycle_upload(buffer);
+        }
+        Some(index)
+    }
+
+    /// Submits the pending work (if any); returns the index to wait for.
+    pub(crate) fn flush(&self) -> Result<Option<wgpu::SubmissionIndex>> {
+        let mut batch = self.batch();
+        let index = self.submit_locked(&mut batch);
+        drop(batch);
+        self.check()?;
+        Ok(index)
+    }
+
+    /// Blocks until the submission (or all work, for `None`) is done, polling callbacks.
+    pub(crate) fn wait(&self, index: Option<wgpu::SubmissionIndex>) -> Result<()> {
+        loop {
+            self.check()?;
+            let r = self.inner.device.poll(wgpu::PollType::Wait {
+                submission_index: index.clone(),
+                timeout: Some(Duration::from_secs(5)),
+            });
+            match r {
+                Ok(_) => return self.check(),
+                Err(wgpu::PollError::Timeout) => continue,
+                Err(e) => {
+                    self.check()?;
+                    return Err(Error::DeviceLost(e.to_string()));
+                }
+            }
+        }
+    }
+
+    /// Polls without blocking, running any completed callbacks.
+    pub(crate) fn poll(&self) {
+        let _ = self.inner.device.poll(wgpu::PollType::Poll);
+    }
+
+    /// The parameter arena (a uniform buffer of [`BATCH_DISPATCHES`] slots).
+    pub(crate) fn arena(&self) -> &wgpu::Buffer {
+        &self.inner.arena
+    }
+
+    pub(crate) fn wgpu(&self) -> &wgpu::Device {
+        &self.inner.device
+    }
+
+    pub(crate) fn same(&self, other: &Device) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// Naga capabilities matching the device's features, for validating shaders.
+    pub(crate) fn naga_capabilities(&self) -> naga::valid::Capabilities {
+        let mut caps = naga::valid::Capabilities::empty();
+        let f = self.inner.features;
+        if f.contains(wgpu::Features::SHADER_F16) {
+            caps |= naga::valid::Capabilities::SHADER_FLOAT16;
+        }
+        if f.contains(wgpu::Features::SHADER_F64) {
+            caps |= naga::valid::Capabilities::FLOAT64;
+        }
+        if f.contains(wgpu::Features::SUBGROUP) {
+            caps |= naga::valid::Capabilities::SUBGROUP;
+        }
+        if f.contains(wgpu::Features::IMMEDIATES) {
+            caps |= naga::valid::Capabilities::IMMEDIATES;
+        }
+        caps
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes; returns what they caught.
+    pub(crate) fn scoped<R>(&self, f: impl FnOnce(&wgpu::Device) -> R) -> (R, Option<ScopeError>) {
+        let d = &self.inner.device;
+        let oom = d.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let val = d.push_error_scope(wgpu::ErrorFilter::Validation);
+        let r = f(d);
+        let v = pollster::block_on(val.pop());
+        let o = pollster::block_on(oom.pop());
+        let err = match (o, v) {
+            (Some(_), _) => Some(ScopeError::OutOfMemory),
+            (None, Some(e)) => Some(ScopeError::Validation(e.to_string())),
+            (None, None) => None,
+        };
+        (r, err)
+    }
+}
+
+/// What an error scope caught.
+pub(crate) enum ScopeError {
+    OutOfMemory,
+    Validation(String),
+}
+
+/// Locks a mutex, ignoring poisoning (a panic elsewhere leaves our state consistent: every
+/// critical section is a few plain assignments).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}

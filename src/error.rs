@@ -1,0 +1,174 @@
+//! The crate's error type.
+
+use crate::dtype::DType;
+
+/// Errors returned by gpuarray.
+///
+/// Every public operation that can fail returns [`Result`]. Errors are found on the host
+/// before any work reaches the GPU wherever possible, so an error leaves the device usable.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No adapter matched the request (none at all, or none matching `GPUARRAY_ADAPTER` /
+    /// `GPUARRAY_BACKEND`).
+    #[error("no GPU adapter found{}", if .filter.is_empty() { String::new() } else { format!(" matching {}", .filter) })]
+    NoAdapter {
+        /// The filter that was applied, empty when none was.
+        filter: String,
+    },
+    /// The adapter refused to create a device.
+    #[error("could not create a device on {adapter}: {reason}")]
+    RequestDevice {
+        /// The adapter's name.
+        adapter: String,
+        /// wgpu's explanation.
+        reason: String,
+    },
+    /// `GPUARRAY_BACKEND` named no known backend.
+    #[error("unknown backend {0:?} (expected vulkan, metal, dx12 or gl)")]
+    UnknownBackend(String),
+    /// The element type is not supported on this adapter (f16 without SHADER_F16, f64 without
+    /// SHADER_F64), or the operation is not available for this element type.
+    #[error("{op} is not supported for {dtype} on {adapter}")]
+    Unsupported {
+        /// The operation that was asked for.
+        op: &'static str,
+        /// The element type.
+        dtype: DType,
+        /// The adapter's name.
+        adapter: String,
+    },
+    /// Two operands of a binary operation have shapes that cannot be combined.
+    #[error("shape mismatch in {op}: {lhs:?} and {rhs:?} do not broadcast together")]
+    ShapeMismatch {
+        /// The operation.
+        op: &'static str,
+        /// Shape of the left operand.
+        lhs: Vec<usize>,
+        /// Shape of the right operand.
+        rhs: Vec<usize>,
+    },
+    /// `broadcast_to` was asked for a shape the array cannot be broadcast to.
+    #[error("cannot broadcast shape {from:?} to {to:?}")]
+    Broadcast {
+        /// The array's shape.
+        from: Vec<usize>,
+        /// The requested shape.
+        to: Vec<usize>,
+    },
+    /// A reshape or a constructor was given a shape whose element count differs from the data's.
+    #[error("shape {shape:?} holds {expected} elements, but {actual} were given")]
+    SizeMismatch {
+        /// The requested shape.
+        shape: Vec<usize>,
+        /// Elements the shape holds.
+        expected: usize,
+        /// Elements available.
+        actual: usize,
+    },
+    /// An axis index is not smaller than the number of dimensions.
+    #[error("axis {axis} is out of range for an array of {ndim} dimensions")]
+    AxisOutOfRange {
+        /// The axis asked for.
+        axis: usize,
+        /// The array's number of dimensions.
+        ndim: usize,
+    },
+    /// A permutation given to `transpose` is not a permutation of the axes.
+    #[error("{perm:?} is not a permutation of the {ndim} axes")]
+    InvalidPermutation {
+        /// The permutation given.
+        perm: Vec<usize>,
+        /// The array's number of dimensions.
+        ndim: usize,
+    },
+    /// A slice's bounds fall outside its axis, or its step is zero.
+    #[error("slice {start}..{end} step {step} is out of range for axis {axis} of length {len}")]
+    SliceOutOfRange {
+        /// The axis being sliced.
+        axis: usize,
+        /// Start of the slice (after negative indices were resolved).
+        start: isize,
+        /// End of the slice (after negative indices were resolved).
+        end: isize,
+        /// The step.
+        step: usize,
+        /// Length of the axis.
+        len: usize,
+    },
+    /// More slices were given than the array has dimensions.
+    #[error("{given} slices given for an array of {ndim} dimensions")]
+    TooManySlices {
+        /// Slices given.
+        given: usize,
+        /// The array's number of dimensions.
+        ndim: usize,
+    },
+    /// The array has more dimensions than kernels take, even after merging contiguous ones.
+    #[error("{ndim} dimensions exceed the maximum of {max} that kernels take")]
+    TooManyDims {
+        /// Dimensions of the array, after merging.
+        ndim: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// `to_scalar` was called on an array that does not hold exactly one element.
+    #[error("to_scalar needs exactly one element, the array has {len}")]
+    NotScalar {
+        /// Elements in the array.
+        len: usize,
+    },
+    /// An argument is outside the domain of the function (a negative count, a zero step).
+    #[error("invalid argument to {op}: {reason}")]
+    InvalidArgument {
+        /// The function.
+        op: &'static str,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// Two arrays live on different devices.
+    #[error("the operands of {op} live on different devices")]
+    DeviceMismatch {
+        /// The operation.
+        op: &'static str,
+    },
+    /// An allocation would exceed the memory pool's limit or the device's memory.
+    /// Freeing arrays (or [`crate::MemoryPool::free_all_blocks`]) may make a retry succeed.
+    #[error("out of device memory: {requested} bytes requested, {used} in use, limit {limit}")]
+    OutOfMemory {
+        /// Bytes requested.
+        requested: u64,
+        /// Bytes in use by live arrays.
+        used: u64,
+        /// The pool's limit (`u64::MAX` when the driver itself refused).
+        limit: u64,
+    },
+    /// A buffer larger than the adapter allows in one buffer or one binding: it can never fit.
+    #[error("a buffer of {requested} bytes exceeds the adapter's maximum of {max}")]
+    BufferTooLarge {
+        /// Bytes requested.
+        requested: u64,
+        /// The adapter's limit.
+        max: u64,
+    },
+    /// A shader failed naga's validation. The text gives the line and column.
+    #[error("shader {name} is invalid:\n{message}")]
+    InvalidShader {
+        /// Name of the kernel.
+        name: String,
+        /// naga's diagnostic, with line and column.
+        message: String,
+    },
+    /// wgpu reported a validation error. This is a bug in gpuarray: please report it.
+    #[error("wgpu validation error: {0}")]
+    Validation(String),
+    /// Mapping a buffer for reading failed.
+    #[error("mapping a buffer for reading failed: {0}")]
+    Map(String),
+    /// The device was lost (driver reset, removal or destruction); create a new [`crate::Device`].
+    #[error("the device was lost: {0}")]
+    DeviceLost(String),
+}
+
+/// `Result` with [`Error`] as the error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

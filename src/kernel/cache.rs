@@ -1,0 +1,139 @@
+//! Compiled pipelines, cached by (family, entry point, variant, workgroup size).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use crate::device::{lock, Device, ScopeError};
+use crate::error::{Error, Result};
+use crate::kernel::source::{validate, Spec};
+
+/// Identifies a pipeline.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Key {
+    pub family: &'static str,
+    pub entry: &'static str,
+    /// Everything else the source depends on (dtypes, operation, vectorisation).
+    pub variant: String,
+    /// Number of input bindings (1..=3 at bindings 1..=3); the output is binding 4.
+    pub inputs: usize,
+    pub wg: u32,
+}
+
+/// A compiled compute pipeline and the layout of its bind group.
+pub(crate) struct Kernel {
+    pub pipeline: wgpu::ComputePipeline,
+    pub layout: wgpu::BindGroupLayout,
+    pub inputs: usize,
+    pub wg: u32,
+}
+
+#[derive(Default)]
+pub(crate) struct KernelCache {
+    map: RwLock<HashMap<Key, Arc<Kernel>>>,
+    layouts: Mutex<HashMap<usize, (wgpu::BindGroupLayout, wgpu::PipelineLayout)>>,
+    compiled: AtomicU64,
+}
+
+impl KernelCache {
+    pub(crate) fn compiled(&self) -> u64 {
+        self.compiled.load(Ordering::Relaxed)
+    }
+
+    /// The pipeline for `key`, compiling `spec()` on first use.
+    pub(crate) fn get(&self, dev: &Device, key: Key, spec: impl FnOnce() -> Spec) -> Result<Arc<Kernel>> {
+        if let Some(k) = self.map.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(k.clone());
+        }
+        let kernel = Arc::new(self.compile(dev, &key, &spec())?);
+        let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
+        Ok(map.entry(key).or_insert(kernel).clone())
+    }
+
+    fn layouts(&self, dev: &Device, inputs: usize) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
+        let mut layouts = lock(&self.layouts);
+        layouts
+            .entry(inputs)
+            .or_insert_with(|| {
+                let d = dev.wgpu();
+                let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+                    binding,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                };
+                let mut entries = vec![wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: true,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                }];
+                for k in 0..inputs {
+                    entries.push(storage(1 + k as u32, true));
+                }
+                entries.push(storage(4, false));
+                let bgl = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("gpuarray"),
+                    entries: &entries,
+                });
+                let pl = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("gpuarray"),
+                    bind_group_layouts: &[Some(&bgl)],
+                    immediate_size: 0,
+                });
+                (bgl, pl)
+            })
+            .clone()
+    }
+
+    fn compile(&self, dev: &Device, key: &Key, spec: &Spec) -> Result<Kernel> {
+        let src = spec.render();
+        let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
+        validate(&name, &src, dev.naga_capabilities())?;
+        let (bgl, pl) = self.layouts(dev, key.inputs);
+        let constants = [("WG", key.wg as f64)];
+        let (pipeline, err) = dev.scoped(|d| {
+            let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&name),
+                source: wgpu::ShaderSource::Wgsl(src.as_str().into()),
+            });
+            d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&name),
+                layout: Some(&pl),
+                module: &module,
+                entry_point: Some(key.entry),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &constants,
+                    zero_initialize_workgroup_memory: false,
+                },
+                cache: None,
+            })
+        });
+        match err {
+            None => {}
+            Some(ScopeError::OutOfMemory) => {
+                return Err(Error::OutOfMemory {
+                    requested: 0,
+                    used: dev.memory_pool().used_bytes(),
+                    limit: u64::MAX,
+                })
+            }
+            Some(ScopeError::Validation(m)) => return Err(Error::Validation(format!("{name}: {m}"))),
+        }
+        self.compiled.fetch_add(1, Ordering::Relaxed);
+        Ok(Kernel {
+            pipeline,
+            layout: bgl,
+            inputs: key.inputs,
+            wg: key.wg,
+        })
+    }
+}

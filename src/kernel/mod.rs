@@ -1,0 +1,6 @@
+//! Kernels: WGSL sources and their specialisation ([`source`]), the pipeline cache
+//! ([`cache`]), binding and dispatch ([`launch`]).
+
+pub(crate) mod cache;
+pub(crate) mod launch;
+pub(crate) mod source;

@@ -1,0 +1,151 @@
+//! Embedded WGSL and its specialisation per dtype and operation.
+//!
+//! A variant of a shader file is made by replacing its `alias X = ...;` lines and its
+//! one-line `fn NAME(...)` definitions, adding `enable f16;` when f16 appears, and appending
+//! the shared parameter block and helpers.
+
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+
+pub(crate) const PARAMS: &str = include_str!("../../shaders/shared/params.wgsl");
+pub(crate) const FLOAT_MATH: &str = include_str!("../../shaders/shared/float_math.wgsl");
+pub(crate) const INT_MATH: &str = include_str!("../../shaders/shared/int_math.wgsl");
+
+/// How to make one variant of a shader file.
+#[derive(Debug, Clone)]
+pub(crate) struct Spec {
+    /// Shader family (the file's name without extension).
+    pub family: &'static str,
+    /// The file's text.
+    pub source: &'static str,
+    /// `alias NAME = TYPE;` replacements.
+    pub aliases: Vec<(&'static str, String)>,
+    /// One-line function definitions replacing the file's line `fn NAME(...`.
+    pub functions: Vec<(&'static str, String)>,
+    /// Helper sources appended after the file.
+    pub includes: Vec<&'static str>,
+}
+
+impl Spec {
+    pub(crate) fn new(family: &'static str, source: &'static str) -> Spec {
+        Spec {
+            family,
+            source,
+            aliases: Vec::new(),
+            functions: Vec::new(),
+            includes: Vec::new(),
+        }
+    }
+    pub(crate) fn alias(mut self, name: &'static str, ty: impl Into<String>) -> Spec {
+        self.aliases.push((name, ty.into()));
+        self
+    }
+    pub(crate) fn function(mut self, name: &'static str, def: impl Into<String>) -> Spec {
+        self.functions.push((name, def.into()));
+        self
+    }
+    pub(crate) fn include(mut self, src: &'static str) -> Spec {
+        self.includes.push(src);
+        self
+    }
+
+    /// The helper file for scalar type `d`'s arithmetic.
+    pub(crate) fn math_for(self, d: DType) -> Spec {
+        self.include(if d.is_float() { FLOAT_MATH } else { INT_MATH })
+    }
+
+    /// The specialised WGSL text.
+    pub(crate) fn render(&self) -> String {
+        let mut out = String::with_capacity(self.source.len() + PARAMS.len() + 2048);
+        let mut lines = Vec::new();
+        for line in self.source.lines() {
+            let t = line.trim_start();
+            let replaced = self
+                .aliases
+                .iter()
+                .find(|(n, _)| {
+                    t.strip_prefix("alias ")
+                        .and_then(|r| r.strip_prefix(n))
+                        .is_some_and(|r| r.trim_start().starts_with('='))
+                })
+                .map(|(n, ty)| format!("alias {n} = {ty};"))
+                .or_else(|| {
+                    self.functions
+                        .iter()
+                        .find(|(n, _)| {
+                            t.strip_prefix("fn ")
+                                .and_then(|r| r.strip_prefix(n))
+                                .is_some_and(|r| r.starts_with('('))
+                        })
+                        .map(|(_, def)| def.clone())
+                });
+            lines.push(replaced.unwrap_or_else(|| line.to_string()));
+        }
+        let body = lines.join("\n");
+        let needs_f16 = body.contains("f16");
+        if needs_f16 {
+            out.push_str("enable f16;\n");
+        }
+        out.push_str(&body);
+        out.push('\n');
+        out.push_str(PARAMS);
+        for inc in &self.includes {
+            out.push_str(inc);
+        }
+        out
+    }
+}
+
+/// Parses and validates WGSL with naga; errors carry naga's diagnostic with line and column.
+pub(crate) fn validate(
+    name: &str,
+    src: &str,
+    caps: naga::valid::Capabilities,
+) -> Result<naga::Module> {
+    let module = naga::front::wgsl::parse_str(src).map_err(|e| Error::InvalidShader {
+        name: name.to_string(),
+        message: e.emit_to_string(src),
+    })?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+        .validate(&module)
+        .map_err(|e| Error::InvalidShader {
+            name: name.to_string(),
+            message: e.emit_to_string(src),
+        })?;
+    Ok(module)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shader family, every dtype and operation variant, parsed and validated by naga
+    /// without a GPU.
+    #[test]
+    fn every_variant_validates() {
+        let caps = naga::valid::Capabilities::SHADER_FLOAT16
+            | naga::valid::Capabilities::FLOAT64
+            | naga::valid::Capabilities::SUBGROUP;
+        let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
+            .into_iter()
+            .chain(crate::array::creation::all_specs())
+            .chain(crate::ops::random::all_specs())
+            .collect();
+        assert!(specs.len() > 300, "only {} variants", specs.len());
+        let mut failures = Vec::new();
+        for spec in &specs {
+            let src = spec.render();
+            if let Err(e) = validate(spec.family, &src, caps) {
+                failures.push(format!("{:?}\n{e}", spec.functions));
+            }
+        }
+        assert!(failures.is_empty(), "{} invalid:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    #[test]
+    fn errors_point_at_the_line() {
+        let src = "fn f() -> f32 {\n    return 1.0 +;\n}\n";
+        let e = validate("bad", src, naga::valid::Capabilities::empty()).unwrap_err();
+        assert!(e.to_string().contains(":2:"), "{e}");
+    }
+}

@@ -1,0 +1,51 @@
+//! # gpuarray
+//!
+//! Array computing on any GPU: device arrays, elementwise math with NumPy broadcasting,
+//! random numbers and a buffer pool, as WGSL compute shaders dispatched through wgpu on
+//! Vulkan, Metal and DX12 (and lavapipe, Mesa's software Vulkan, on machines without a GPU).
+//!
+//! ```
+//! use gpuarray::{Device, Result};
+//!
+//! fn main() -> Result<()> {
+//!     let dev = Device::new()?; // the best adapter; GPUARRAY_ADAPTER / GPUARRAY_BACKEND override
+//!     let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+//!     let y = dev.random_uniform::<f32>([2], 42)?; // broadcast along rows
+//!     let z = (&x * &x).add(&y)?.sqrt()?;
+//!     let host = z.to_vec()?; // waits for the GPU
+//!     assert_eq!(host.len(), 4);
+//!     assert!(host[3] > 4.0 && host[3] < 4.2);
+//!     Ok(())
+//! }
+//! ```
+//!
+//! ## Model
+//! - A [`Device`] owns a wgpu device and queue, a pool of device buffers
+//!   ([`MemoryPool`]), staging pools for transfers and a pipeline cache. It is cheap to
+//!   clone and may be shared between threads.
+//! - An [`Array<T>`] is a view (shape, strides, offset) of a pooled buffer, for
+//!   `T` in f32, i32, u32, and [`f16`] / f64 where the adapter supports them
+//!   ([`Device::supports`]). Comparisons give masks of `u32` 0 and 1.
+//! - Operations record their work and return at once; work is submitted when you read back,
+//!   call [`Device::synchronize`], or after [`device::BATCH_DISPATCHES`] dispatches.
+//! - Every fallible call returns [`Result`]; errors are found on the host before any work is
+//!   recorded, so the device stays usable. Only the operator sugar (`&a + &b`) panics, with
+//!   the same message, as ndarray's operators do.
+
+#![warn(missing_docs)]
+
+mod array;
+pub mod device;
+mod dtype;
+mod error;
+mod kernel;
+mod memory;
+mod ops;
+mod shape;
+
+pub use array::Array;
+pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats};
+pub use dtype::{f16, DType, Element, Float, Signed};
+pub use error::{Error, Result};
+pub use memory::MemoryPool;
+pub use shape::{Axis, Shape, Slice, SliceInfo};

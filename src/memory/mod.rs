@@ -1,0 +1,74 @@
+//! The buffer manager: a pool of device buffers ([`MemoryPool`]) and pools of staging buffers
+//! for moving data between host and device.
+
+pub(crate) mod pool;
+pub(crate) mod staging;
+
+use std::sync::Arc;
+
+use pool::Pool;
+
+/// The device-buffer pool of a [`crate::Device`], like CuPy's `MemoryPool`.
+///
+/// Buffers are grouped in size classes; a dropped array's buffer goes back to its class and is
+/// reused by the next allocation of that class.
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = gpuarray::Device::new()?;
+/// let pool = dev.memory_pool();
+/// let x = dev.zeros::<f32>([1 << 20])?;
+/// assert!(pool.used_bytes() >= 4 << 20);
+/// drop(x);
+/// assert!(pool.total_bytes() >= 4 << 20); // kept for reuse
+/// pool.free_all_blocks();
+/// pool.set_limit(Some(1 << 20));
+/// assert!(dev.zeros::<f32>([1 << 20]).is_err()); // past the limit: OutOfMemory
+/// pool.set_limit(None);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct MemoryPool {
+    pub(crate) pool: Arc<Pool>,
+}
+
+impl MemoryPool {
+    /// Bytes held by live arrays (rounded up to their size classes).
+    pub fn used_bytes(&self) -> u64 {
+        self.pool.stats().used
+    }
+    /// Bytes held by the pool: in use plus cached for reuse.
+    pub fn total_bytes(&self) -> u64 {
+        let s = self.pool.stats();
+        s.used + s.cached
+    }
+    /// Number of cached (free) buffers.
+    pub fn n_free_blocks(&self) -> usize {
+        self.pool.stats().free_blocks
+    }
+    /// Releases every cached buffer back to the driver.
+    pub fn free_all_blocks(&self) {
+        self.pool.free_all();
+    }
+    /// Caps the bytes the pool may hold (`None` for no cap). An allocation past the cap
+    /// first releases cached buffers, then fails with [`crate::Error::OutOfMemory`].
+    pub fn set_limit(&self, bytes: Option<u64>) {
+        self.pool.set_limit(bytes.unwrap_or(u64::MAX));
+    }
+    /// The cap, if any.
+    pub fn limit(&self) -> Option<u64> {
+        let l = self.pool.stats().limit;
+        (l != u64::MAX).then_some(l)
+    }
+}
+
+impl std::fmt::Debug for MemoryPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.pool.stats();
+        f.debug_struct("MemoryPool")
+            .field("used", &s.used)
+            .field("cached", &s.cached)
+            .field("limit", &s.limit)
+            .finish()
+    }
+}

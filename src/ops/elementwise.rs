@@ -1,0 +1,717 @@
+//! Elementwise math with NumPy broadcasting. Host side of shaders/elementwise.wgsl.
+//!
+//! Each operation is a WGSL expression over `a` (and `b`, `c`) specialised per dtype.
+//! Contiguous operands of one shape take the `*_contig` entries, vectorised with vec4 loads
+//! when every offset and the length are multiples of 4; other layouts take the `*_strided`
+//! entries, after adjacent axes that are contiguous in every operand have been merged.
+
+use std::ops;
+
+use crate::array::Array;
+use crate::dtype::{DType, Element, Float, Signed};
+use crate::error::{Error, Result};
+use crate::kernel::cache::Key;
+use crate::kernel::launch::{launch, Binding, Params, MAX_DIMS};
+use crate::kernel::source::Spec;
+use crate::shape::{broadcast_shapes, broadcast_strides, collapse, is_contiguous};
+
+const SRC: &str = include_str!("../../shaders/elementwise.wgsl");
+const WG: u32 = 256;
+
+/// One-operand maps (including the scalar forms of binary operations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Unary {
+    Copy,
+    Cast,
+    Neg,
+    Abs,
+    Sign,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log1p,
+    Expm1,
+    Sqrt,
+    Rsqrt,
+    Sin,
+    Cos,
+    Tan,
+    Tanh,
+    Sigmoid,
+    Floor,
+    Ceil,
+    Round,
+    /// Clamp to [sc.x, sc.y].
+    Clip,
+    /// `binary(a, sc.x)`.
+    Scalar(Binary),
+    /// `binary(sc.x, a)`.
+    ScalarLeft(Binary),
+}
+
+/// Two-operand maps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Binary {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+    Maximum,
+    Minimum,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[cfg(test)]
+const UNARY: [Unary; 21] = [
+    Unary::Copy,
+    Unary::Neg,
+    Unary::Abs,
+    Unary::Sign,
+    Unary::Exp,
+    Unary::Exp2,
+    Unary::Log,
+    Unary::Log2,
+    Unary::Log1p,
+    Unary::Expm1,
+    Unary::Sqrt,
+    Unary::Rsqrt,
+    Unary::Sin,
+    Unary::Cos,
+    Unary::Tan,
+    Unary::Tanh,
+    Unary::Sigmoid,
+    Unary::Floor,
+    Unary::Ceil,
+    Unary::Round,
+    Unary::Clip,
+];
+
+#[cfg(test)]
+const BINARY: [Binary; 14] = [
+    Binary::Add,
+    Binary::Sub,
+    Binary::Mul,
+    Binary::Div,
+    Binary::Rem,
+    Binary::Pow,
+    Binary::Maximum,
+    Binary::Minimum,
+    Binary::Eq,
+    Binary::Ne,
+    Binary::Lt,
+    Binary::Le,
+    Binary::Gt,
+    Binary::Ge,
+];
+
+impl Binary {
+    fn name(self) -> &'static str {
+        match self {
+            Binary::Add => "add",
+            Binary::Sub => "sub",
+            Binary::Mul => "mul",
+            Binary::Div => "div",
+            Binary::Rem => "rem",
+            Binary::Pow => "pow",
+            Binary::Maximum => "maximum",
+            Binary::Minimum => "minimum",
+            Binary::Eq => "eq",
+            Binary::Ne => "ne",
+            Binary::Lt => "lt",
+            Binary::Le => "le",
+            Binary::Gt => "gt",
+            Binary::Ge => "ge",
+        }
+    }
+
+    #[cfg(test)]
+    fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            Binary::Eq | Binary::Ne | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge
+        )
+    }
+
+    /// The WGSL expression of `x op y` for inputs of dtype `d`, and whether it works on
+    /// vec4 values; `None` where the operation does not exist for `d`.
+    fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
+        let float = d.is_float();
+        let cmp = |op: &str| format!("select(U(0u), U(1u), {x} {op} {y})");
+        let e = match self {
+            Binary::Add => format!("{x} + {y}"),
+            Binary::Sub => format!("{x} - {y}"),
+            Binary::Mul => format!("{x} * {y}"),
+            Binary::Div if float => format!("{x} / {y}"),
+            Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
+            Binary::Rem if float => format!("{x} % {y}"),
+            Binary::Rem => format!("select({x} % {y}, T(0), {y} == T(0))"),
+            Binary::Pow if d == DType::F64 => return None,
+            Binary::Pow if float => format!("pow_({x}, {y})"),
+            Binary::Pow => return Some((format!("ipow_({x}, {y})"), false)),
+            Binary::Maximum if float => format!("max_({x}, {y})"),
+            Binary::Maximum => format!("max({x}, {y})"),
+            Binary::Minimum if float => format!("min_({x}, {y})"),
+            Binary::Minimum => format!("min({x}, {y})"),
+            Binary::Eq => cmp("=="),
+            Binary::Ne => cmp("!="),
+            Binary::Lt => cmp("<"),
+            Binary::Le => cmp("<="),
+            Binary::Gt => cmp(">"),
+            Binary::Ge => cmp(">="),
+        };
+        Some((e, true))
+    }
+}
+
+impl Unary {
+    fn name(self) -> &'static str {
+        match self {
+            Unary::Copy => "contiguous",
+            Unary::Cast => "cast",
+            Unary::Neg => "neg",
+            Unary::Abs => "abs",
+            Unary::Sign => "sign",
+            Unary::Exp => "exp",
+            Unary::Exp2 => "exp2",
+            Unary::Log => "log",
+            Unary::Log2 => "log2",
+            Unary::Log1p => "log1p",
+            Unary::Expm1 => "expm1",
+            Unary::Sqrt => "sqrt",
+            Unary::Rsqrt => "rsqrt",
+            Unary::Sin => "sin",
+            Unary::Cos => "cos",
+            Unary::Tan => "tan",
+            Unary::Tanh => "tanh",
+            Unary::Sigmoid => "sigmoid",
+            Unary::Floor => "floor",
+            Unary::Ceil => "ceil",
+            Unary::Round => "round",
+            Unary::Clip => "clip",
+            Unary::Scalar(b) | Unary::ScalarLeft(b) => b.name(),
+        }
+    }
+
+    /// The WGSL expression for inputs of dtype `d` and whether it vectorises; `None` where
+    /// the operation does not exist for `d` (transcendentals of f64: Vulkan's GLSL.std.450
+    /// defines them for 16- and 32-bit floats only).
+    fn expr(self, d: DType) -> Option<(String, bool)> {
+        let float = d.is_float();
+        let f = |e: &str| -> Option<(String, bool)> {
+            (float && d != DType::F64).then(|| (e.to_string(), true))
+        };
+        let any = |e: &str| Some((e.to_string(), true));
+        match self {
+            Unary::Copy => any("a"),
+            Unary::Cast => any("U(a)"),
+            Unary::Neg if d != DType::U32 => any("-a"),
+            Unary::Abs if d != DType::U32 => any("abs(a)"),
+            Unary::Sign if d != DType::U32 => any("sign(a)"),
+            Unary::Neg | Unary::Abs | Unary::Sign => None,
+            Unary::Exp => f("exp(a)"),
+            Unary::Exp2 => f("exp2(a)"),
+            Unary::Log => f("log(a)"),
+            Unary::Log2 => f("log2(a)"),
+            Unary::Log1p => f("log1p_(a)"),
+            Unary::Expm1 => f("expm1_(a)"),
+            Unary::Sin => f("sin(a)"),
+            Unary::Cos => f("cos(a)"),
+            Unary::Tan => f("tan(a)"),
+            Unary::Tanh => f("tanh_(a)"),
+            Unary::Sigmoid => f("sigmoid_(a)"),
+            Unary::Sqrt if float => any("sqrt(a)"),
+            Unary::Rsqrt if float => any("inverseSqrt(a)"),
+            Unary::Floor if float => any("floor(a)"),
+            Unary::Ceil if float => any("ceil(a)"),
+            Unary::Round if float => any("round(a)"),
+            Unary::Sqrt | Unary::Rsqrt | Unary::Floor | Unary::Ceil | Unary::Round => None,
+            Unary::Clip if float => any("select(min(max(a, T(P.sc.x)), T(P.sc.y)), a, a != a)"),
+            Unary::Clip => any("min(max(a, T(P.sc.x)), T(P.sc.y))"),
+            Unary::Scalar(b) => b.expr(d, "a", "T(P.sc.x)"),
+            Unary::ScalarLeft(b) => b.expr(d, "T(P.sc.x)", "a"),
+        }
+    }
+}
+
+/// The value type of a dtype in a kernel: the scalar, or a vec4 of it.
+fn value(d: DType, vec: bool) -> String {
+    if vec {
+        format!("vec4<{}>", d.wgsl())
+    } else {
+        d.wgsl().to_string()
+    }
+}
+
+/// The source of one elementwise kernel: inputs of `input`, output of `output`, and the
+/// operation's function definition.
+fn spec(input: DType, output: DType, vec: bool, function: &'static str, def: String) -> Spec {
+    Spec::new("elementwise", SRC)
+        .alias("S", input.wgsl())
+        .alias("T", value(input, vec))
+        .alias("U", value(output, vec))
+        .alias("M", value(DType::U32, vec))
+        .function(function, def)
+        .math_for(input)
+}
+
+fn op1_def(e: &str) -> String {
+    format!("fn op1(a: T) -> U {{ return {e}; }}")
+}
+fn op2_def(e: &str) -> String {
+    format!("fn op2(a: T, b: T) -> U {{ return {e}; }}")
+}
+const WHERE_DEF: &str = "fn op3(a: T, b: T, c: M) -> U { return select(b, a, c != M(0u)); }";
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    let mut specs = Vec::new();
+    for &d in &DType::ALL {
+        let unary = UNARY
+            .iter()
+            .copied()
+            .chain(BINARY.iter().map(|&b| Unary::Scalar(b)))
+            .chain(BINARY.iter().map(|&b| Unary::ScalarLeft(b)));
+        for u in unary {
+            let out = output_of_unary(u, d);
+            if let Some((e, vec_ok)) = u.expr(d) {
+                for vec in [false, true] {
+                    if vec && !vec_ok {
+                        continue;
+                    }
+                    specs.push(spec(d, out, vec, "op1", op1_def(&e)));
+                }
+            }
+        }
+        for &to in &DType::ALL {
+            specs.push(spec(d, to, false, "op1", op1_def("U(a)")));
+            specs.push(spec(d, to, true, "op1", op1_def("U(a)")));
+        }
+        for &b in &BINARY {
+            let out = if b.is_comparison() { DType::U32 } else { d };
+            if let Some((e, vec_ok)) = b.expr(d, "a", "b") {
+                for vec in [false, true] {
+                    if vec && !vec_ok {
+                        continue;
+                    }
+                    specs.push(spec(d, out, vec, "op2", op2_def(&e)));
+                }
+            }
+        }
+        for vec in [false, true] {
+            specs.push(spec(d, d, vec, "op3", WHERE_DEF.to_string()));
+        }
+    }
+    specs
+}
+
+#[cfg(test)]
+fn output_of_unary(u: Unary, d: DType) -> DType {
+    match u {
+        Unary::Scalar(b) | Unary::ScalarLeft(b) if b.is_comparison() => DType::U32,
+        _ => d,
+    }
+}
+
+/// An input of a map: its buffer binding and layout.
+struct Operand<'a> {
+    binding: Binding<'a>,
+    shape: &'a [usize],
+    strides: &'a [usize],
+    offset: usize,
+}
+
+impl<T: Element> Array<T> {
+    fn operand(&self) -> Operand<'_> {
+        Operand {
+            binding: self.binding(),
+            shape: &self.shape,
+            strides: &self.strides,
+            offset: self.offset,
+        }
+    }
+}
+
+/// Runs an elementwise kernel: `inputs` (of dtype `input`) broadcast to `shape`, writing a
+/// new array of `O`.
+fn run<O: Element>(
+    dev: &crate::Device,
+    name: &'static str,
+    input: DType,
+    expr: (String, bool),
+    inputs: &[Operand<'_>],
+    shape: Vec<usize>,
+    params: Params,
+) -> Result<Array<O>> {
+    dev.require(name, input)?;
+    let out = Array::<O>::alloc(dev, name, shape)?;
+    let n = out.len();
+    if n == 0 {
+        return Ok(out);
+    }
+    let plain = inputs
+        .iter()
+        .all(|x| x.shape == out.shape.as_slice() && is_contiguous(x.shape, x.strides));
+    let (entry_kind, vec, params) = if plain {
+        let vec = expr.1 && n % 4 == 0 && inputs.iter().all(|x| x.offset % 4 == 0);
+        let q = if vec { 4 } else { 1 };
+        let mut p = params;
+        p.n = (n / q) as u32;
+        for (k, x) in inputs.iter().enumerate() {
+            p.offs[k] = (x.offset / q) as u32;
+        }
+        ("contig", vec, p)
+    } else {
+        let strides: Vec<Vec<usize>> = inputs
+            .iter()
+            .map(|x| broadcast_strides(x.shape, x.strides, &out.shape))
+            .collect::<Result<_>>()?;
+        let refs: Vec<&[usize]> = strides.iter().map(|s| s.as_slice()).collect();
+        let (cshape, cstrides) = collapse(&out.shape, &refs);
+        if cshape.len() > MAX_DIMS {
+            return Err(Error::TooManyDims {
+                ndim: cshape.len(),
+                max: MAX_DIMS,
+            });
+        }
+        let mut p = params.layout(&cshape, &cstrides);
+        p.n = n as u32;
+        for (k, x) in inputs.iter().enumerate() {
+            p.offs[k] = x.offset as u32;
+        }
+        ("strided", false, p)
+    };
+    let entry = match (inputs.len(), entry_kind) {
+        (1, "contig") => "unary_contig",
+        (1, _) => "unary_strided",
+        (2, "contig") => "binary_contig",
+        (2, _) => "binary_strided",
+        (_, "contig") => "ternary_contig",
+        (_, _) => "ternary_strided",
+    };
+    let def = match inputs.len() {
+        1 => op1_def(&expr.0),
+        2 => op2_def(&expr.0),
+        _ => WHERE_DEF.to_string(),
+    };
+    let key = Key {
+        family: "elementwise",
+        entry,
+        variant: format!("{def}|{input}|{}|{vec}", O::DTYPE),
+        inputs: inputs.len(),
+        wg: WG,
+    };
+    let function = ["op1", "op2", "op3"][inputs.len() - 1];
+    let kernel = dev
+        .inner
+        .kernels
+        .get(dev, key, || spec(input, O::DTYPE, vec, function, def))?;
+    let bindings: Vec<Binding<'_>> = inputs
+        .iter()
+        .map(|x| Binding {
+            buffer: x.binding.buffer,
+            bytes: x.binding.bytes,
+        })
+        .collect();
+    let work = params.n;
+    launch(dev, &kernel, &params, &bindings, out.binding(), work)?;
+    Ok(out)
+}
+
+/// Applies a one-operand map; `scalars` fill `P.sc`.
+pub(crate) fn map_unary<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Unary,
+    scalars: &[T],
+) -> Result<Array<O>> {
+    let expr = op
+        .expr(T::DTYPE)
+        .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
+    run::<O>(
+        &x.dev,
+        op.name(),
+        T::DTYPE,
+        expr,
+        &[x.operand()],
+        x.shape.clone(),
+        Params::new(0).scalars(scalars),
+    )
+}
+
+fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) -> Result<Array<O>> {
+    x.same_device(op.name(), &y.dev)?;
+    let shape = broadcast_shapes(op.name(), &x.shape, &y.shape)?;
+    let expr = op
+        .expr(T::DTYPE, "a", "b")
+        .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
+    run::<O>(
+        &x.dev,
+        op.name(),
+        T::DTYPE,
+        expr,
+        &[x.operand(), y.operand()],
+        shape,
+        Params::new(0),
+    )
+}
+
+macro_rules! binary_methods {
+    ($( $name:ident, $scalar:ident, $op:ident, $doc:literal, $example:literal; )*) => {$(
+        #[doc = concat!($doc, ", with NumPy broadcasting.")]
+        ///
+        /// # Errors
+        /// [`Error::ShapeMismatch`] when the shapes do not broadcast together;
+        /// [`Error::Unsupported`] where the operation does not exist for `T`.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+        /// let y = dev.from_slice(&[2.0f32, 0.5], [2])?;
+        #[doc = concat!("let z = x.", stringify!($name), "(&y)?;")]
+        #[doc = concat!("let expected = [", $example, "];")]
+        /// assert!(z.to_vec()?.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-5));
+        /// assert!(x.add(&dev.zeros::<f32>([3])?).is_err());
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $name(&self, other: &Array<T>) -> Result<Array<T>> {
+            map_binary(self, other, Binary::$op)
+        }
+
+        #[doc = concat!($doc, " with a scalar as the second operand.")]
+        ///
+        /// # Errors
+        /// [`Error::Unsupported`] where the operation does not exist for `T`.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0], [2])?;
+        #[doc = concat!("let z = x.", stringify!($scalar), "(2.0)?;")]
+        /// assert_eq!(z.len(), 2);
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $scalar(&self, value: T) -> Result<Array<T>> {
+            map_unary(self, Unary::Scalar(Binary::$op), &[value])
+        }
+    )*};
+}
+
+macro_rules! comparison_methods {
+    ($( $name:ident, $scalar:ident, $op:ident, $sym:literal; )*) => {$(
+        #[doc = concat!("Elementwise `self ", $sym, " other` as a mask: a `u32` array of 0 and 1, with broadcasting.")]
+        ///
+        /// # Errors
+        /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+        /// let y = dev.from_slice(&[2.0f32], [1])?;
+        #[doc = concat!("let m = x.", stringify!($name), "(&y)?;")]
+        /// assert!(m.to_vec()?.iter().all(|&v| v <= 1));
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $name(&self, other: &Array<T>) -> Result<Array<u32>> {
+            map_binary(self, other, Binary::$op)
+        }
+
+        #[doc = concat!("Elementwise `self ", $sym, " value` as a mask of 0 and 1 (`u32`).")]
+        ///
+        /// # Errors
+        /// [`Error::Unsupported`] when the adapter lacks `T`.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1i32, 2, 3], [3])?;
+        #[doc = concat!("let m = x.", stringify!($scalar), "(2)?;")]
+        /// assert_eq!(m.len(), 3);
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $scalar(&self, value: T) -> Result<Array<u32>> {
+            map_unary(self, Unary::Scalar(Binary::$op), &[value])
+        }
+    )*};
+}
+
+macro_rules! unary_methods {
+    ($( $name:ident, $op:ident, $doc:literal; )*) => {$(
+        #[doc = $doc]
+        ///
+        /// # Errors
+        /// [`Error::Unsupported`] where the operation does not exist for `T` on this
+        /// adapter (the transcendental functions of f64).
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[0.25f32, 0.5, 2.0], [3])?;
+        #[doc = concat!("let y = x.", stringify!($name), "()?;")]
+        /// assert_eq!(y.shape(), x.shape());
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $name(&self) -> Result<Array<T>> {
+            map_unary(self, Unary::$op, &[])
+        }
+    )*};
+}
+
+impl<T: Element> Array<T> {
+    binary_methods! {
+        add, add_scalar, Add, "Elementwise sum", "3.0, 2.5, 5.0, 4.5";
+        sub, sub_scalar, Sub, "Elementwise difference", "-1.0, 1.5, 1.0, 3.5";
+        mul, mul_scalar, Mul, "Elementwise product", "2.0, 1.0, 6.0, 2.0";
+        div, div_scalar, Div, "Elementwise quotient (integers: truncated toward zero as Rust's `/`, and 0 where the divisor is 0, as NumPy)", "0.5, 4.0, 1.5, 8.0";
+        rem, rem_scalar, Rem, "Elementwise remainder with the sign of the dividend, as Rust's `%` (0 where an integer divisor is 0)", "1.0, 0.0, 1.0, 0.0";
+        maximum, maximum_scalar, Maximum, "Elementwise maximum (NaN if either is NaN)", "2.0, 2.0, 3.0, 4.0";
+        minimum, minimum_scalar, Minimum, "Elementwise minimum (NaN if either is NaN)", "1.0, 0.5, 2.0, 0.5";
+        pow, pow_scalar, Pow, "Elementwise power, NumPy's: negative bases with integral exponents, 0^0 = 1; integer exponents below 0 give 0 except for bases 1 and -1. Not for f64", "1.0, 1.4142135, 9.0, 2.0";
+    }
+
+    comparison_methods! {
+        eq, eq_scalar, Eq, "==";
+        ne, ne_scalar, Ne, "!=";
+        lt, lt_scalar, Lt, "<";
+        le, le_scalar, Le, "<=";
+        gt, gt_scalar, Gt, ">";
+        ge, ge_scalar, Ge, ">=";
+    }
+
+    /// `value - self`, elementwise.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1i32, 5], [2])?;
+    /// assert_eq!(x.rsub_scalar(10)?.to_vec()?, vec![9, 5]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    pub fn rsub_scalar(&self, value: T) -> Result<Array<T>> {
+        map_unary(self, Unary::ScalarLeft(Binary::Sub), &[value])
+    }
+
+    /// `value / self`, elementwise.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[2.0f32, 4.0], [2])?;
+    /// assert_eq!(x.rdiv_scalar(1.0)?.to_vec()?, vec![0.5, 0.25]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    pub fn rdiv_scalar(&self, value: T) -> Result<Array<T>> {
+        map_unary(self, Unary::ScalarLeft(Binary::Div), &[value])
+    }
+
+    /// Each element clamped to `[lo, hi]` (NaN stays NaN).
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[-3i32, 0, 9], [3])?;
+    /// assert_eq!(x.clip(-1, 5)?.to_vec()?, vec![-1, 0, 5]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    pub fn clip(&self, lo: T, hi: T) -> Result<Array<T>> {
+        map_unary(self, Unary::Clip, &[lo, hi])
+    }
+
+    /// Elements of `x` where `mask` is non-zero, else of `y`, broadcasting all three.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
+    ///
+    /// ```
+    /// use gpuarray::Array;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+    /// let y = dev.zeros::<f32>([3])?;
+    /// let m = x.gt_scalar(1.5)?;
+    /// assert_eq!(Array::where_(&m, &x, &y)?.to_vec()?, vec![0.0, 2.0, 3.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn where_(mask: &Array<u32>, x: &Array<T>, y: &Array<T>) -> Result<Array<T>> {
+        x.same_device("where", &y.dev)?;
+        x.same_device("where", &mask.dev)?;
+        let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
+        let shape = broadcast_shapes("where", &xy, &mask.shape)?;
+        run::<T>(
+            &x.dev,
+            "where",
+            T::DTYPE,
+            (WHERE_DEF.to_string(), true),
+            &[x.operand(), y.operand(), mask.operand()],
+            shape,
+            Params::new(0),
+        )
+    }
+}
+
+impl<T: Signed> Array<T> {
+    unary_methods! {
+        neg, Neg, "Elementwise negation.";
+        abs, Abs, "Elementwise absolute value.";
+        sign, Sign, "Elementwise sign: -1, 0 or 1.";
+    }
+}
+
+impl<T: Float> Array<T> {
+    unary_methods! {
+        exp, Exp, "Elementwise e^x.";
+        exp2, Exp2, "Elementwise 2^x.";
+        log, Log, "Elementwise natural logarithm.";
+        log2, Log2, "Elementwise base-2 logarithm.";
+        log1p, Log1p, "Elementwise ln(1 + x), accurate near 0.";
+        expm1, Expm1, "Elementwise e^x - 1, accurate near 0.";
+        sqrt, Sqrt, "Elementwise square root.";
+        rsqrt, Rsqrt, "Elementwise 1 / sqrt(x).";
+        sin, Sin, "Elementwise sine.";
+        cos, Cos, "Elementwise cosine.";
+        tan, Tan, "Elementwise tangent.";
+        tanh, Tanh, "Elementwise hyperbolic tangent.";
+        sigmoid, Sigmoid, "Elementwise logistic function 1 / (1 + e^-x).";
+        floor, Floor, "Elementwise floor.";
+        ceil, Ceil, "Elementwise ceiling.";
+        round, Round, "Elementwise rounding to the nearest integer, halves to even (as NumPy).";
+    }
+}
+
+macro_rules! operator {
+    ($trait:ident, $method:ident, $call:ident) => {
+        impl<T: Element> ops::$trait<&Array<T>> for &Array<T> {
+            type Output = Array<T>;
+            /// # Panics
+            /// When the shapes do not broadcast together (as ndarray's operators do); use
+            /// the named method for a `Result`.
+            fn $method(self, rhs: &Array<T>) -> Array<T> {
+                self.$call(rhs).unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+    };
+}
+
+operator!(Add, add, add);
+operator!(Sub, sub, sub);
+operator!(Mul, mul, mul);
+operator!(Div, div, div);
+operator!(Rem, rem, rem);
+
+impl<T: Signed> ops::Neg for &Array<T> {
+    type Output = Array<T>;
+    /// # Panics
+    /// When the device fails; use [`Array::neg`] for a `Result`.
+    fn neg(self) -> Array<T> {
+        Array::neg(self).unwrap_or_else(|e| panic!("{e}"))
+    }
+}

@@ -1,0 +1,4 @@
+//! Operations on arrays, one module per shader family.
+
+pub(crate) mod elementwise;
+pub(crate) mod random;

@@ -1,0 +1,167 @@
+//! Random arrays from a counter-based generator (Philox4x32-10). Host side of
+//! shaders/random.wgsl.
+//!
+//! Element i of a uniform array of f16 or f32 comes from word i % 4 of Philox block i / 4
+//! (counter `[i / 4, 0, 0, 0]`, key = the seed's low and high 32 bits): f32 takes the word's
+//! top 24 bits times 2^-24, f16 its top 11 bits times 2^-11. f64 takes 53 bits from words
+//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normals use Box-Muller (computed in f32) on word
+//! pairs. The same seed gives the same numbers on every adapter.
+
+use std::sync::Arc;
+
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::{DType, Element, Float};
+use crate::error::Result;
+use crate::kernel::cache::{Kernel, Key};
+use crate::kernel::launch::{launch, Params};
+use crate::kernel::source::Spec;
+use crate::shape::Shape;
+
+const SRC: &str = include_str!("../../shaders/random.wgsl");
+const WG: u32 = 256;
+
+/// The uniform-from-words conversion for dtype `d`, and elements per Philox block.
+fn unit(d: DType) -> (&'static str, u32) {
+    match d {
+        DType::F64 => (
+            "fn unit(w: vec4<u32>, k: u32) -> S { return (f64(w[k] >> 5u) * 67108864.0 + f64(w[k + 1u] >> 6u)) * 1.1102230246251565e-16; }",
+            2,
+        ),
+        DType::F16 => (
+            "fn unit(w: vec4<u32>, k: u32) -> S { return S(f32(w[k] >> 21u) * 0.00048828125); }",
+            4,
+        ),
+        _ => (
+            "fn unit(w: vec4<u32>, k: u32) -> S { return S(f32(w[k] >> 8u) * 5.9604644775390625e-8); }",
+            4,
+        ),
+    }
+}
+
+fn spec(d: DType) -> Spec {
+    Spec::new("random", SRC)
+        .alias("S", d.wgsl())
+        .function("unit", unit(d).0)
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    [DType::F16, DType::F32, DType::F64]
+        .iter()
+        .map(|&d| spec(d))
+        .collect()
+}
+
+fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> {
+    let key = Key {
+        family: "random",
+        entry,
+        variant: T::DTYPE.wgsl().to_string(),
+        inputs: 0,
+        wg: WG,
+    };
+    dev.inner.kernels.get(dev, key, || spec(T::DTYPE))
+}
+
+fn generate<T: Float>(
+    dev: &Device,
+    op: &'static str,
+    entry: &'static str,
+    shape: Shape,
+    a: T,
+    b: T,
+    seed: u64,
+) -> Result<Array<T>> {
+    let out = Array::<T>::alloc(dev, op, shape.0)?;
+    let n = out.len() as u32;
+    if n == 0 {
+        return Ok(out);
+    }
+    let per = if entry == "rand_uniform" { unit(T::DTYPE).1 } else { 4 };
+    let mut p = Params::new(n).scalars(&[a, b]);
+    p.ndim = per;
+    p.aux = [seed as u32, (seed >> 32) as u32];
+    let k = kernel::<T>(dev, entry)?;
+    launch(dev, &k, &p, &[], out.binding(), n.div_ceil(per))?;
+    Ok(out)
+}
+
+impl Device {
+    /// Uniform random numbers in [0, 1) from `seed`: the same on every adapter.
+    ///
+    /// # Errors
+    /// [`crate::Error::Unsupported`] when the adapter lacks `T`; [`crate::Error::OutOfMemory`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let r = dev.random_uniform::<f32>([1000], 42)?.to_vec()?;
+    /// assert!(r.iter().all(|&x| (0.0..1.0).contains(&x)));
+    /// assert_eq!(r, dev.random_uniform::<f32>([1000], 42)?.to_vec()?);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn random_uniform<T: Float>(&self, shape: impl Into<Shape>, seed: u64) -> Result<Array<T>> {
+        self.random_uniform_in(shape, T::zero(), T::one(), seed)
+    }
+
+    /// Uniform random numbers in [low, high) from `seed`.
+    ///
+    /// # Errors
+    /// As [`Device::random_uniform`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let r = dev.random_uniform_in::<f32>([100], -2.0, 2.0, 1)?.to_vec()?;
+    /// assert!(r.iter().all(|&x| (-2.0..2.0).contains(&x)));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn random_uniform_in<T: Float>(
+        &self,
+        shape: impl Into<Shape>,
+        low: T,
+        high: T,
+        seed: u64,
+    ) -> Result<Array<T>> {
+        let width = T::from_f64(high.to_f64() - low.to_f64());
+        generate(self, "random_uniform", "rand_uniform", shape.into(), low, width, seed)
+    }
+
+    /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by
+    /// Box-Muller in f32 precision (also for f64).
+    ///
+    /// # Errors
+    /// As [`Device::random_uniform`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let r = dev.random_normal::<f32>([10000], 3)?.to_vec()?;
+    /// let mean = r.iter().sum::<f32>() / r.len() as f32;
+    /// assert!(mean.abs() < 0.05);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn random_normal<T: Float>(&self, shape: impl Into<Shape>, seed: u64) -> Result<Array<T>> {
+        self.random_normal_with(shape, T::zero(), T::one(), seed)
+    }
+
+    /// Normal random numbers with the given mean and standard deviation.
+    ///
+    /// # Errors
+    /// As [`Device::random_uniform`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let r = dev.random_normal_with::<f32>([8], 10.0, 0.1, 3)?.to_vec()?;
+    /// assert!(r.iter().all(|&x| (9.0..11.0).contains(&x)));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn random_normal_with<T: Float>(
+        &self,
+        shape: impl Into<Shape>,
+        mean: T,
+        std: T,
+        seed: u64,
+    ) -> Result<Array<T>> {
+        generate(self, "random_normal", "rand_normal", shape.into(), mean, std, seed)
+    }
+}

@@ -1,0 +1,343 @@
+//! Shapes, strides, axes, broadcasting and slice specifications.
+
+use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
+
+use crate::error::{Error, Result};
+
+/// An axis index, as in ndarray: `a.sum_axis(Axis(0))`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Axis(pub usize);
+
+/// The shape of an array: its extent along each axis, outermost first.
+///
+/// Built from arrays, slices, vectors or a single `usize`:
+/// ```
+/// use gpuarray::Shape;
+/// assert_eq!(Shape::from([2, 3]).dims(), &[2, 3]);
+/// assert_eq!(Shape::from(5).len(), 5);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Shape(pub Vec<usize>);
+
+impl Shape {
+    /// The extents, outermost first.
+    pub fn dims(&self) -> &[usize] {
+        &self.0
+    }
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.0.len()
+    }
+    /// Number of elements (1 for a 0-d shape).
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.0.iter().product()
+    }
+}
+
+impl<const N: usize> From<[usize; N]> for Shape {
+    fn from(d: [usize; N]) -> Self {
+        Shape(d.to_vec())
+    }
+}
+impl From<&[usize]> for Shape {
+    fn from(d: &[usize]) -> Self {
+        Shape(d.to_vec())
+    }
+}
+impl From<Vec<usize>> for Shape {
+    fn from(d: Vec<usize>) -> Self {
+        Shape(d)
+    }
+}
+impl From<&Vec<usize>> for Shape {
+    fn from(d: &Vec<usize>) -> Self {
+        Shape(d.clone())
+    }
+}
+impl From<usize> for Shape {
+    fn from(d: usize) -> Self {
+        Shape(vec![d])
+    }
+}
+impl From<()> for Shape {
+    fn from(_: ()) -> Self {
+        Shape(Vec::new())
+    }
+}
+
+/// Row-major (C order) strides, in elements, of a shape.
+pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![0; shape.len()];
+    let mut acc = 1;
+    for (s, &d) in strides.iter_mut().zip(shape).rev() {
+        *s = acc;
+        acc *= d.max(1);
+    }
+    strides
+}
+
+/// Whether `strides` describe a row-major layout of `shape` (axes of extent 1 may have any
+/// stride).
+pub(crate) fn is_contiguous(shape: &[usize], strides: &[usize]) -> bool {
+    let mut acc = 1;
+    for (&d, &s) in shape.iter().zip(strides).rev() {
+        if d != 1 && s != acc {
+            return false;
+        }
+        acc *= d;
+    }
+    true
+}
+
+/// NumPy's broadcasting of two shapes.
+pub(crate) fn broadcast_shapes(op: &'static str, a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for (i, o) in out.iter_mut().enumerate() {
+        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
+        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        *o = match (da, db) {
+            (x, y) if x == y => x,
+            (1, y) => y,
+            (x, 1) => x,
+            _ => {
+                return Err(Error::ShapeMismatch {
+                    op,
+                    lhs: a.to_vec(),
+                    rhs: b.to_vec(),
+                })
+            }
+        };
+    }
+    Ok(out)
+}
+
+/// Strides that view an array of `shape`/`strides` as `target` (0 along broadcast axes).
+pub(crate) fn broadcast_strides(
+    shape: &[usize],
+    strides: &[usize],
+    target: &[usize],
+) -> Result<Vec<usize>> {
+    let err = || Error::Broadcast {
+        from: shape.to_vec(),
+        to: target.to_vec(),
+    };
+    if shape.len() > target.len() {
+        return Err(err());
+    }
+    let lead = target.len() - shape.len();
+    let mut out = vec![0; target.len()];
+    for i in 0..shape.len() {
+        let t = target[lead + i];
+        out[lead + i] = if shape[i] == t {
+            strides[i]
+        } else if shape[i] == 1 {
+            0
+        } else {
+            return Err(err());
+        };
+    }
+    Ok(out)
+}
+
+/// Merges adjacent axes that are contiguous with each other in every operand, and drops axes
+/// of extent 1, so kernels see as few dimensions as possible. Returns the merged shape and
+/// one merged stride vector per operand.
+pub(crate) fn collapse(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut out_shape: Vec<usize> = Vec::new();
+    let mut out_strides: Vec<Vec<usize>> = vec![Vec::new(); strides.len()];
+    for d in 0..shape.len() {
+        if shape[d] == 1 {
+            continue;
+        }
+        let mergeable = !out_shape.is_empty()
+            && strides.iter().zip(&out_strides).all(|(s, os)| {
+                let last = *os.last().unwrap();
+                last == s[d] * shape[d]
+            });
+        if mergeable {
+            *out_shape.last_mut().unwrap() *= shape[d];
+            for (s, os) in strides.iter().zip(out_strides.iter_mut()) {
+                *os.last_mut().unwrap() = s[d];
+            }
+        } else {
+            out_shape.push(shape[d]);
+            for (s, os) in strides.iter().zip(out_strides.iter_mut()) {
+                os.push(s[d]);
+            }
+        }
+    }
+    (out_shape, out_strides)
+}
+
+/// One axis of a slice: `start..end` with a positive `step`, NumPy-style negative indices
+/// counting from the end.
+///
+/// Made from Rust ranges (`2..7`, `..`, `3..`, `..=4`) or with [`Slice::new`]; `.step(k)` takes
+/// every k-th element.
+/// ```
+/// use gpuarray::Slice;
+/// let s = Slice::from(1..9).step(2);
+/// assert_eq!((s.start, s.end, s.step), (1, Some(9), 2));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slice {
+    /// First index (negative counts from the end).
+    pub start: isize,
+    /// One past the last index (negative counts from the end); `None` for the end of the axis.
+    pub end: Option<isize>,
+    /// Distance between taken elements; must be at least 1.
+    pub step: usize,
+}
+
+impl Slice {
+    /// A slice from `start` to `end` (exclusive) taking every `step`-th element.
+    pub fn new(start: isize, end: Option<isize>, step: usize) -> Self {
+        Slice { start, end, step }
+    }
+    /// The same slice with another step.
+    pub fn step(self, step: usize) -> Self {
+        Slice { step, ..self }
+    }
+
+    /// Resolves against an axis of length `len`: (start, extent).
+    pub(crate) fn resolve(&self, axis: usize, len: usize) -> Result<(usize, usize)> {
+        let fix = |i: isize| if i < 0 { i + len as isize } else { i };
+        let start = fix(self.start);
+        let end = self.end.map(fix).unwrap_or(len as isize);
+        if self.step == 0 || start < 0 || end < 0 || start > len as isize || end > len as isize
+        {
+            return Err(Error::SliceOutOfRange {
+                axis,
+                start,
+                end,
+                step: self.step,
+                len,
+            });
+        }
+        let extent = if end > start {
+            ((end - start) as usize).div_ceil(self.step)
+        } else {
+            0
+        };
+        Ok((start as usize, extent))
+    }
+}
+
+impl From<Range<usize>> for Slice {
+    fn from(r: Range<usize>) -> Self {
+        Slice::new(r.start as isize, Some(r.end as isize), 1)
+    }
+}
+impl From<RangeInclusive<usize>> for Slice {
+    fn from(r: RangeInclusive<usize>) -> Self {
+        Slice::new(*r.start() as isize, Some(*r.end() as isize + 1), 1)
+    }
+}
+impl From<RangeFrom<usize>> for Slice {
+    fn from(r: RangeFrom<usize>) -> Self {
+        Slice::new(r.start as isize, None, 1)
+    }
+}
+impl From<RangeTo<usize>> for Slice {
+    fn from(r: RangeTo<usize>) -> Self {
+        Slice::new(0, Some(r.end as isize), 1)
+    }
+}
+impl From<RangeToInclusive<usize>> for Slice {
+    fn from(r: RangeToInclusive<usize>) -> Self {
+        Slice::new(0, Some(r.end as isize + 1), 1)
+    }
+}
+impl From<RangeFull> for Slice {
+    fn from(_: RangeFull) -> Self {
+        Slice::new(0, None, 1)
+    }
+}
+
+/// Slices for the leading axes of an array; axes not named are taken whole.
+///
+/// A single range slices axis 0; an array or vector of [`Slice`]s slices one axis each.
+/// ```
+/// use gpuarray::{Slice, SliceInfo};
+/// let one: SliceInfo = (2..5).into();
+/// let two: SliceInfo = [Slice::from(..), Slice::from(1..).step(2)].into();
+/// assert_eq!(two.0.len(), 2);
+/// # let _ = one;
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SliceInfo(pub Vec<Slice>);
+
+macro_rules! one_axis {
+    ($($t:ty),*) => {$(
+        impl From<$t> for SliceInfo {
+            fn from(r: $t) -> Self {
+                SliceInfo(vec![Slice::from(r)])
+            }
+        }
+    )*};
+}
+one_axis!(
+    Range<usize>,
+    RangeInclusive<usize>,
+    RangeFrom<usize>,
+    RangeTo<usize>,
+    RangeToInclusive<usize>,
+    RangeFull
+);
+impl From<Slice> for SliceInfo {
+    fn from(s: Slice) -> Self {
+        SliceInfo(vec![s])
+    }
+}
+impl<const N: usize> From<[Slice; N]> for SliceInfo {
+    fn from(s: [Slice; N]) -> Self {
+        SliceInfo(s.to_vec())
+    }
+}
+impl From<&[Slice]> for SliceInfo {
+    fn from(s: &[Slice]) -> Self {
+        SliceInfo(s.to_vec())
+    }
+}
+impl From<Vec<Slice>> for SliceInfo {
+    fn from(s: Vec<Slice>) -> Self {
+        SliceInfo(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broadcasting() {
+        assert_eq!(broadcast_shapes("t", &[3, 1], &[4]).unwrap(), vec![3, 4]);
+        assert_eq!(broadcast_shapes("t", &[], &[2, 2]).unwrap(), vec![2, 2]);
+        assert!(broadcast_shapes("t", &[3], &[4]).is_err());
+        assert_eq!(
+            broadcast_strides(&[3, 1], &[1, 1], &[2, 3, 4]).unwrap(),
+            vec![0, 1, 0]
+        );
+    }
+
+    #[test]
+    fn collapsing() {
+        let (s, st) = collapse(&[2, 3, 4], &[&[12, 4, 1], &[0, 4, 1]]);
+        assert_eq!(s, vec![2, 12]);
+        assert_eq!(st, vec![vec![12, 1], vec![0, 1]]);
+        let (s, st) = collapse(&[2, 1, 4], &[&[4, 4, 1]]);
+        assert_eq!(s, vec![8]);
+        assert_eq!(st, vec![vec![1]]);
+    }
+
+    #[test]
+    fn slices() {
+        assert_eq!(Slice::from(1..9).step(2).resolve(0, 10).unwrap(), (1, 4));
+        assert_eq!(Slice::new(-3, None, 1).resolve(0, 10).unwrap(), (7, 3));
+        assert!(Slice::from(0..11).resolve(0, 10).is_err());
+        assert!(Slice::from(0..1).step(0).resolve(0, 10).is_err());
+        assert_eq!(Slice::from(5..2).resolve(0, 10).unwrap(), (5, 0));
+    }
+}
