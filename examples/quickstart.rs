@@ -12,7 +12,11 @@ fn main() -> Result<()> {
     println!("features: {}", info.features.join(", "));
     println!(
         "dtypes: f32 i32 u32{}{}",
-        if dev.supports::<gpuarray::f16>() { " f16" } else { "" },
+        if dev.supports::<gpuarray::f16>() {
+            " f16"
+        } else {
+            ""
+        },
         if dev.supports::<f64>() { " f64" } else { "" }
     );
 

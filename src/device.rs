@@ -335,13 +335,12 @@ impl Device {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         };
-        let (device, queue) =
-            pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
-                Error::RequestDevice {
-                    adapter: adapter.get_info().name,
-                    reason: e.to_string(),
-                }
-            })?;
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
+            Error::RequestDevice {
+                adapter: adapter.get_info().name,
+                reason: e.to_string(),
+            }
+        })?;
         Ok(Self::from_wgpu(device, queue))
     }
 
@@ -363,7 +362,7 @@ impl Device {
         let info = info_of(&adapter_info, features);
         let limits = DeviceLimits {
             max_buffer_size: l.max_buffer_size,
-            max_storage_buffer_binding_size: l.max_storage_buffer_binding_size as u64,
+            max_storage_buffer_binding_size: l.max_storage_buffer_binding_size,
             max_compute_workgroup_storage_size: l.max_compute_workgroup_storage_size,
             max_compute_invocations_per_workgroup: l.max_compute_invocations_per_workgroup,
             max_compute_workgroups_per_dimension: l.max_compute_workgroups_per_dimension,

@@ -49,3 +49,8 @@ pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};
 pub use memory::MemoryPool;
 pub use shape::{Axis, Shape, Slice, SliceInfo};
+
+/// The README's code, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

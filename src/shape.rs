@@ -95,8 +95,16 @@ pub(crate) fn broadcast_shapes(op: &'static str, a: &[usize], b: &[usize]) -> Re
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for (i, o) in out.iter_mut().enumerate() {
-        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
-        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
         *o = match (da, db) {
             (x, y) if x == y => x,
             (1, y) => y,
@@ -206,8 +214,7 @@ impl Slice {
         let fix = |i: isize| if i < 0 { i + len as isize } else { i };
         let start = fix(self.start);
         let end = self.end.map(fix).unwrap_or(len as isize);
-        if self.step == 0 || start < 0 || end < 0 || start > len as isize || end > len as isize
-        {
+        if self.step == 0 || start < 0 || end < 0 || start > len as isize || end > len as isize {
             return Err(Error::SliceOutOfRange {
                 axis,
                 start,
@@ -338,6 +345,6 @@ mod tests {
         assert_eq!(Slice::new(-3, None, 1).resolve(0, 10).unwrap(), (7, 3));
         assert!(Slice::from(0..11).resolve(0, 10).is_err());
         assert!(Slice::from(0..1).step(0).resolve(0, 10).is_err());
-        assert_eq!(Slice::from(5..2).resolve(0, 10).unwrap(), (5, 0));
+        assert_eq!(Slice::new(5, Some(2), 1).resolve(0, 10).unwrap(), (5, 0));
     }
 }

@@ -97,7 +97,9 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn full<T: Element>(&self, shape: impl Into<Shape>, value: T) -> Result<Array<T>> {
-        generate(self, "full", "fill", shape.into().0, |p| p.scalars(&[value]))
+        generate(self, "full", "fill", shape.into().0, |p| {
+            p.scalars(&[value])
+        })
     }
 
     /// Values from `start` up to (not including) `stop`, `step` apart, as NumPy's `arange`:

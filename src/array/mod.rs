@@ -101,7 +101,7 @@ impl<T: Element> Array<T> {
 
     /// The bytes of the buffer the view reaches, from its start.
     pub(crate) fn binding(&self) -> Binding<'_> {
-        let span = if self.len() == 0 {
+        let span = if self.is_empty() {
             0
         } else {
             1 + self

@@ -41,7 +41,12 @@ impl KernelCache {
     }
 
     /// The pipeline for `key`, compiling `spec()` on first use.
-    pub(crate) fn get(&self, dev: &Device, key: Key, spec: impl FnOnce() -> Spec) -> Result<Arc<Kernel>> {
+    pub(crate) fn get(
+        &self,
+        dev: &Device,
+        key: Key,
+        spec: impl FnOnce() -> Spec,
+    ) -> Result<Arc<Kernel>> {
         if let Some(k) = self.map.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return Ok(k.clone());
         }
@@ -50,7 +55,11 @@ impl KernelCache {
         Ok(map.entry(key).or_insert(kernel).clone())
     }
 
-    fn layouts(&self, dev: &Device, inputs: usize) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
+    fn layouts(
+        &self,
+        dev: &Device,
+        inputs: usize,
+    ) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
         let mut layouts = lock(&self.layouts);
         layouts
             .entry(inputs)
@@ -126,7 +135,9 @@ impl KernelCache {
                     limit: u64::MAX,
                 })
             }
-            Some(ScopeError::Validation(m)) => return Err(Error::Validation(format!("{name}: {m}"))),
+            Some(ScopeError::Validation(m)) => {
+                return Err(Error::Validation(format!("{name}: {m}")))
+            }
         }
         self.compiled.fetch_add(1, Ordering::Relaxed);
         Ok(Kernel {

@@ -150,7 +150,15 @@ mod tests {
 
     #[test]
     fn groups_fit_the_limit() {
-        for work in [1u32, 255, 256, 257, 65_535 * 256, 65_535 * 256 + 1, u32::MAX] {
+        for work in [
+            1u32,
+            255,
+            256,
+            257,
+            65_535 * 256,
+            65_535 * 256 + 1,
+            u32::MAX,
+        ] {
             let (x, y) = groups(work, 256);
             assert!(x <= MAX_GROUPS && y <= MAX_GROUPS, "{work}: {x}x{y}");
             assert!(x as u64 * y as u64 * 256 >= work as u64, "{work}: {x}x{y}");

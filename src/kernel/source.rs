@@ -139,7 +139,12 @@ mod tests {
                 failures.push(format!("{:?}\n{e}", spec.functions));
             }
         }
-        assert!(failures.is_empty(), "{} invalid:\n{}", failures.len(), failures.join("\n"));
+        assert!(
+            failures.is_empty(),
+            "{} invalid:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
     }
 
     #[test]

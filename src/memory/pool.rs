@@ -202,6 +202,14 @@ impl Drop for BufferHandle {
     }
 }
 
+/// Records a clear to zero of the whole buffer into the pending batch.
+pub(crate) fn clear(dev: &Device, buf: &BufferHandle) {
+    let mut batch = dev.batch();
+    batch
+        .encoder(dev.wgpu())
+        .clear_buffer(buf.buffer(), 0, None);
+}
+
 #[cfg(test)]
 mod tests {
     use super::size_class;
@@ -218,12 +226,4 @@ mod tests {
             assert!(c >= b && c <= b + b / 4, "{b} -> {c}");
         }
     }
-}
-
-/// Records a clear to zero of the whole buffer into the pending batch.
-pub(crate) fn clear(dev: &Device, buf: &BufferHandle) {
-    let mut batch = dev.batch();
-    batch
-        .encoder(dev.wgpu())
-        .clear_buffer(buf.buffer(), 0, None);
 }

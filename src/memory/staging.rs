@@ -50,7 +50,12 @@ fn round4(x: u64) -> u64 {
     x.div_ceil(4) * 4
 }
 
-fn create(dev: &Device, size: u64, usage: wgpu::BufferUsages, mapped: bool) -> Result<wgpu::Buffer> {
+fn create(
+    dev: &Device,
+    size: u64,
+    usage: wgpu::BufferUsages,
+    mapped: bool,
+) -> Result<wgpu::Buffer> {
     let (buffer, err) = dev.scoped(|d| {
         d.create_buffer(&wgpu::BufferDescriptor {
             label: Some("gpuarray staging"),
@@ -106,7 +111,7 @@ pub(crate) fn upload(dev: &Device, dst: &BufferHandle, offset: u64, data: &[u8])
         return Ok(());
     }
     let size = round4(data.len() as u64);
-    debug_assert!(offset % 4 == 0 && offset + size <= dst.size());
+    debug_assert!(offset.is_multiple_of(4) && offset + size <= dst.size());
     let class = size_class(size);
     dev.poll(); // collect upload buffers whose copies have finished
     let staging = lock(&dev.inner.staging.writes).take(class);
@@ -137,7 +142,12 @@ pub(crate) fn upload(dev: &Device, dst: &BufferHandle, offset: u64, data: &[u8])
 
 /// Copies `out.len()` bytes starting at byte `offset` of `src` to the host. Submits the
 /// pending work and waits for it.
-pub(crate) fn download(dev: &Device, src: &BufferHandle, offset: u64, out: &mut [u8]) -> Result<()> {
+pub(crate) fn download(
+    dev: &Device,
+    src: &BufferHandle,
+    offset: u64,
+    out: &mut [u8],
+) -> Result<()> {
     if out.is_empty() {
         return dev.flush().map(|_| ());
     }
@@ -149,7 +159,14 @@ pub(crate) fn download(dev: &Device, src: &BufferHandle, offset: u64, out: &mut 
         let end = round4(offset + len);
         let mut batch = dev.batch();
         let index = dev.submit_locked(&mut batch);
-        let r = map_and_copy(dev, src.buffer(), start..end, index, (offset - start) as usize, out);
+        let r = map_and_copy(
+            dev,
+            src.buffer(),
+            start..end,
+            index,
+            (offset - start) as usize,
+            out,
+        );
         drop(batch);
         return r;
     }
@@ -173,7 +190,14 @@ pub(crate) fn download(dev: &Device, src: &BufferHandle, offset: u64, out: &mut 
             .copy_buffer_to_buffer(src.buffer(), start, &staging, 0, size);
         dev.submit_locked(&mut batch)
     };
-    let r = map_and_copy(dev, &staging, 0..size, index, (offset - start) as usize, out);
+    let r = map_and_copy(
+        dev,
+        &staging,
+        0..size,
+        index,
+        (offset - start) as usize,
+        out,
+    );
     lock(&dev.inner.staging.reads).put(class, staging);
     r
 }
@@ -203,9 +227,7 @@ fn map_and_copy(
         }
         dev.wait(None)?;
     };
-    result.map_err(|e| {
-        dev.check().err().unwrap_or(Error::Map(e))
-    })?;
+    result.map_err(|e| dev.check().err().unwrap_or(Error::Map(e)))?;
     {
         let view = buffer
             .slice(range)

@@ -361,7 +361,8 @@ fn run<O: Element>(
         .iter()
         .all(|x| x.shape == out.shape.as_slice() && is_contiguous(x.shape, x.strides));
     let (entry_kind, vec, params) = if plain {
-        let vec = expr.1 && n % 4 == 0 && inputs.iter().all(|x| x.offset % 4 == 0);
+        let vec =
+            expr.1 && n.is_multiple_of(4) && inputs.iter().all(|x| x.offset.is_multiple_of(4));
         let q = if vec { 4 } else { 1 };
         let mut p = params;
         p.n = (n / q) as u32;

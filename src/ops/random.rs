@@ -79,7 +79,11 @@ fn generate<T: Float>(
     if n == 0 {
         return Ok(out);
     }
-    let per = if entry == "rand_uniform" { unit(T::DTYPE).1 } else { 4 };
+    let per = if entry == "rand_uniform" {
+        unit(T::DTYPE).1
+    } else {
+        4
+    };
     let mut p = Params::new(n).scalars(&[a, b]);
     p.ndim = per;
     p.aux = [seed as u32, (seed >> 32) as u32];
@@ -124,7 +128,15 @@ impl Device {
         seed: u64,
     ) -> Result<Array<T>> {
         let width = T::from_f64(high.to_f64() - low.to_f64());
-        generate(self, "random_uniform", "rand_uniform", shape.into(), low, width, seed)
+        generate(
+            self,
+            "random_uniform",
+            "rand_uniform",
+            shape.into(),
+            low,
+            width,
+            seed,
+        )
     }
 
     /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by
@@ -162,6 +174,14 @@ impl Device {
         std: T,
         seed: u64,
     ) -> Result<Array<T>> {
-        generate(self, "random_normal", "rand_normal", shape.into(), mean, std, seed)
+        generate(
+            self,
+            "random_normal",
+            "rand_normal",
+            shape.into(),
+            mean,
+            std,
+            seed,
+        )
     }
 }

@@ -1,0 +1,37 @@
+# gpuarray: the two commands for a fresh Debian/Ubuntu machine.
+#   make demo   runs the quick-start example (adapter, transfers, elementwise math, a check)
+#   make test   runs the whole suite (unit, integration and doc tests, examples built)
+# Both install Mesa's lavapipe (software Vulkan) first when no Vulkan driver is present.
+
+CARGO ?= cargo
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+
+.PHONY: demo test lint bench bench-table vulkan
+
+# A Vulkan loader and at least one ICD; otherwise install lavapipe (Mesa) and the loader.
+vulkan:
+	@if ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' && \
+	    ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1; then \
+	  echo "vulkan: a driver is present"; \
+	else \
+	  echo "vulkan: no driver found, installing mesa-vulkan-drivers (lavapipe)"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq mesa-vulkan-drivers libvulkan1 >/dev/null; \
+	fi
+
+demo: vulkan
+	$(CARGO) run --release --example quickstart
+
+test: vulkan
+	$(CARGO) test --all-targets
+	$(CARGO) test --doc
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+bench: vulkan
+	$(CARGO) bench
+
+bench-table: vulkan
+	$(CARGO) run --release --example bench_table
