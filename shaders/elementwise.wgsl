@@ -17,6 +17,7 @@ alias U = f32; // value type of the output
 alias M = u32; // value type of the mask: u32, or vec4<u32> when vectorised
 
 override WG: u32 = 256u;
+override NDIM: u32 = 1u; // dimensions of the strided entries (P.ndim), fixed per pipeline
 
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read> b: array<T>;
@@ -31,7 +32,7 @@ fn op3(a: T, b: T, c: M) -> U { return U(select(b, a, c != M(0u))); }
 fn strided_offsets(i: u32) -> vec3<u32> {
     var rem = i;
     var o = P.offs.xyz;
-    for (var k = i32(P.ndim) - 1; k >= 0; k--) {
+    for (var k = i32(NDIM) - 1; k >= 0; k--) {
         let d = u32(k);
         let extent = dim(P.shape, d);
         let x = rem % extent;

@@ -150,8 +150,8 @@ pub(crate) fn broadcast_strides(
 }
 
 /// Merges adjacent axes that are contiguous with each other in every operand, and drops axes
-/// of extent 1, so kernels see as few dimensions as possible. Returns the merged shape and
-/// one merged stride vector per operand.
+/// of extent 1, so kernels see as few dimensions as possible (at least one). Returns the
+/// merged shape and one merged stride vector per operand.
 pub(crate) fn collapse(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Vec<Vec<usize>>) {
     let mut out_shape: Vec<usize> = Vec::new();
     let mut out_strides: Vec<Vec<usize>> = vec![Vec::new(); strides.len()];
@@ -174,6 +174,12 @@ pub(crate) fn collapse(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Ve
             for (s, os) in strides.iter().zip(out_strides.iter_mut()) {
                 os.push(s[d]);
             }
+        }
+    }
+    if out_shape.is_empty() {
+        out_shape.push(1);
+        for os in out_strides.iter_mut() {
+            os.push(0);
         }
     }
     (out_shape, out_strides)

@@ -18,6 +18,8 @@ pub(crate) struct Key {
     /// Number of input bindings (1..=3 at bindings 1..=3); the output is binding 4.
     pub inputs: usize,
     pub wg: u32,
+    /// Dimensions of strided kernels (the `NDIM` override); 0 for kernels without it.
+    pub ndim: u32,
 }
 
 /// A compiled compute pipeline and the layout of its bind group.
@@ -108,7 +110,12 @@ impl KernelCache {
         let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
         validate(&name, &src, dev.naga_capabilities())?;
         let (bgl, pl) = self.layouts(dev, key.inputs);
-        let constants = [("WG", key.wg as f64)];
+        let with_ndim = [("WG", key.wg as f64), ("NDIM", key.ndim as f64)];
+        let constants = if key.ndim > 0 {
+            &with_ndim[..]
+        } else {
+            &with_ndim[..1]
+        };
         let (pipeline, err) = dev.scoped(|d| {
             let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(&name),
@@ -120,7 +127,7 @@ impl KernelCache {
                 module: &module,
                 entry_point: Some(key.entry),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
+                    constants,
                     zero_initialize_workgroup_memory: false,
                 },
                 cache: None,

@@ -409,6 +409,11 @@ fn run<O: Element>(
         variant: format!("{def}|{input}|{}|{vec}", O::DTYPE),
         inputs: inputs.len(),
         wg: WG,
+        ndim: if entry_kind == "strided" {
+            params.ndim
+        } else {
+            0
+        },
     };
     let function = ["op1", "op2", "op3"][inputs.len() - 1];
     let kernel = dev

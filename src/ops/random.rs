@@ -61,6 +61,7 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
         variant: T::DTYPE.wgsl().to_string(),
         inputs: 0,
         wg: WG,
+        ndim: 0,
     };
     dev.inner.kernels.get(dev, key, || spec(T::DTYPE))
 }

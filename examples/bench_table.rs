@@ -1,0 +1,386 @@
+//! One table of gpuarray timings, one row per case, named as the rows of the CuPy peer script
+//! (`shared/peers/cupy_peer.py`) so that the two line up.
+//!
+//! ```text
+//! cargo run --release --example bench_table
+//! cargo run --release --example bench_table -- --json gpuarray.json
+//! python3 cupy_peer.py --json cupy.json
+//! cargo run --release --example bench_table -- --json gpuarray.json --compare cupy.json
+//! GPUARRAY_BENCH_QUICK=1 cargo run --release --example bench_table   # sizes / 64, smoke test
+//! ```
+//!
+//! Methodology, matched to the peer's:
+//! - Device-side cases (copy, add): 5 warm-ups, then 50 repeats of
+//!   `t0 = now; op; synchronize; t = now - t0`, and the median. The peer times with GPU events;
+//!   gpuarray has none yet, so each repeat here also includes one queue submit and one wait
+//!   on the host: a slight handicap for gpuarray, largest on short ops.
+//! - upload / download: wall time of `from_slice` + `synchronize` / of `to_vec` on 64M f32
+//!   (256 MiB), mean of 5 after one warm-up (the peer: mean of 5; its upload has one
+//!   warm-up, its download none, but gpuarray's first download also creates a staging buffer).
+//! - roundtrip_add_1k: wall time of `(x + x).to_vec()` on 1,000 f32, mean of 500 after 20
+//!   warm-ups.
+//!
+//! In quick mode (env `GPUARRAY_BENCH_QUICK` set) the 64M sizes are divided by 64; the rows
+//! keep their names, so do not compare those numbers with the peer's.
+
+use std::error::Error;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use gpuarray::{Array, Device};
+
+type Res<T> = std::result::Result<T, Box<dyn Error>>;
+
+/// Elements of the large cases (64M f32, 256 MiB), before quick mode's division.
+const FULL_N: usize = 1 << 26;
+/// Divisor of the large sizes in quick mode.
+const QUICK_DIV: usize = 64;
+/// Device-side cases: warm-ups and timed repeats (the peer: n_warmup=5, n_repeat=50).
+const GPU_WARMUP: usize = 5;
+const GPU_REPEATS: usize = 50;
+/// Transfers: warm-ups and timed repeats (the peer: 5 repeats).
+const TRANSFER_WARMUP: usize = 1;
+const TRANSFER_REPEATS: usize = 5;
+/// The round trip: elements, warm-ups and timed repeats (as the peer).
+const ROUNDTRIP_N: usize = 1000;
+const ROUNDTRIP_WARMUP: usize = 20;
+const ROUNDTRIP_REPEATS: usize = 500;
+
+/// One result row.
+struct Row {
+    name: &'static str,
+    ms: f64,
+    /// Bytes the case moves, for GB/s.
+    bytes: Option<u64>,
+    note: String,
+}
+
+struct Args {
+    json: Option<String>,
+    compare: Option<String>,
+}
+
+fn usage() -> String {
+    "usage: bench_table [--json OUT.json] [--compare CUPY.json]\n  \
+     --json FILE      also write {case: gpuarray_ms} to FILE\n  \
+     --compare FILE   read the CuPy peer's JSON (cupy_peer.py --json FILE) and print both side by side\n  \
+     env GPUARRAY_BENCH_QUICK=1   sizes / 64 (smoke test)"
+        .to_string()
+}
+
+fn parse_args() -> Res<Args> {
+    let mut args = Args {
+        json: None,
+        compare: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .ok_or_else(|| format!("{flag} needs a file name\n{}", usage()))
+        };
+        match a.as_str() {
+            "--json" => args.json = Some(value("--json")?),
+            "--compare" => args.compare = Some(value("--compare")?),
+            "-h" | "--help" => {
+                println!("{}", usage());
+                std::process::exit(0);
+            }
+            // `cargo bench` passes --bench to every target; tolerate it.
+            "--bench" => {}
+            other => return Err(format!("unknown argument {other:?}\n{}", usage()).into()),
+        }
+    }
+    Ok(args)
+}
+
+fn quick() -> bool {
+    std::env::var_os("GPUARRAY_BENCH_QUICK").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn median(mut t: Vec<f64>) -> f64 {
+    t.sort_by(f64::total_cmp);
+    let n = t.len();
+    if n % 2 == 1 {
+        t[n / 2]
+    } else {
+        (t[n / 2 - 1] + t[n / 2]) / 2.0
+    }
+}
+
+/// Median over [`GPU_REPEATS`] of `op` followed by `synchronize`, after [`GPU_WARMUP`]
+/// warm-ups. Each repeat includes one submit and one host wait (no GPU events yet).
+fn gpu_median<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> Res<f64> {
+    for _ in 0..GPU_WARMUP {
+        let r = op()?;
+        dev.synchronize()?;
+        drop(r);
+    }
+    let mut times = Vec::with_capacity(GPU_REPEATS);
+    for _ in 0..GPU_REPEATS {
+        let t0 = Instant::now();
+        let r = op()?;
+        dev.synchronize()?;
+        times.push(ms(t0.elapsed()));
+        drop(r);
+    }
+    Ok(median(times))
+}
+
+/// Mean wall time of `op` (which completes its work itself) over `repeats`, after `warmup`.
+fn wall_mean<R>(
+    warmup: usize,
+    repeats: usize,
+    mut op: impl FnMut() -> gpuarray::Result<R>,
+) -> Res<f64> {
+    for _ in 0..warmup {
+        black_box(op()?);
+    }
+    let t0 = Instant::now();
+    for _ in 0..repeats {
+        black_box(op()?);
+    }
+    Ok(ms(t0.elapsed()) / repeats as f64)
+}
+
+/// Host data in [0.5, 1.5) (never zero), from a fixed-seed xorshift.
+fn host_data(n: usize) -> Vec<f32> {
+    let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            0.5 + (s >> 40) as f32 / (1u64 << 24) as f32
+        })
+        .collect()
+}
+
+fn random(dev: &Device, n: usize, seed: u64) -> gpuarray::Result<Array<f32>> {
+    dev.random_uniform_in::<f32>([n], 0.5, 1.5, seed)
+}
+
+fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
+    let mut rows = Vec::new();
+    let big = n as u64;
+    let gpu_note = format!("median of {GPU_REPEATS}, submit+wait per repeat");
+    let wall_note = format!("wall, mean of {TRANSFER_REPEATS}");
+    {
+        let a = random(dev, n, 1)?;
+        let b = random(dev, n, 2)?;
+        dev.synchronize()?;
+        // No public pure copy of a contiguous array (`contiguous` of an offset-0 array is a
+        // clone): add_scalar(0) reads and writes the same bytes as a copy.
+        let t = gpu_median(dev, || a.add_scalar(0.0))?;
+        rows.push(Row {
+            name: "copy_f32_64M",
+            ms: t,
+            bytes: Some(8 * big),
+            note: format!("add_scalar(0) as copy; {gpu_note}"),
+        });
+        let t = gpu_median(dev, || a.add(&b))?;
+        rows.push(Row {
+            name: "add_f32_64M",
+            ms: t,
+            bytes: Some(12 * big),
+            note: gpu_note.clone(),
+        });
+    }
+    {
+        let host = host_data(n);
+        let t = wall_mean(TRANSFER_WARMUP, TRANSFER_REPEATS, || {
+            let d = dev.from_slice(&host, [n])?;
+            dev.synchronize()?;
+            Ok(d)
+        })?;
+        rows.push(Row {
+            name: "upload_256MB",
+            ms: t,
+            bytes: Some(4 * big),
+            note: format!("from_slice + synchronize, {wall_note}"),
+        });
+        let d = dev.from_slice(&host, [n])?;
+        drop(host);
+        let t = wall_mean(TRANSFER_WARMUP, TRANSFER_REPEATS, || d.to_vec())?;
+        rows.push(Row {
+            name: "download_256MB",
+            ms: t,
+            bytes: Some(4 * big),
+            note: format!("to_vec, {wall_note}"),
+        });
+    }
+    {
+        let x = dev.arange::<f32>(0.0, ROUNDTRIP_N as f32, 1.0)?;
+        let t = wall_mean(ROUNDTRIP_WARMUP, ROUNDTRIP_REPEATS, || (&x + &x).to_vec())?;
+        rows.push(Row {
+            name: "roundtrip_add_1k",
+            ms: t,
+            bytes: None,
+            note: format!("(x + x).to_vec(), wall, mean of {ROUNDTRIP_REPEATS}"),
+        });
+    }
+    Ok(rows)
+}
+
+fn gbps(bytes: Option<u64>, ms: f64) -> String {
+    match bytes {
+        Some(b) if ms > 0.0 => format!("{:9.1}", b as f64 / ms / 1e6),
+        _ => format!("{:>9}", "-"),
+    }
+}
+
+/// `{"case": ms, ...}`, written by hand (no serde).
+fn to_json(rows: &[Row]) -> String {
+    let body: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let v = if r.ms.is_finite() {
+                format!("{:.6}", r.ms)
+            } else {
+                "null".to_string()
+            };
+            format!(" \"{}\": {v}", r.name)
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", body.join(",\n"))
+}
+
+/// Parses the peer's flat JSON object `{"name": number, ...}` (as Python's json.dump writes
+/// it; NaN, Infinity and null values are kept as NaN / infinity).
+fn parse_peer(text: &str) -> Res<Vec<(String, f64)>> {
+    let bad = |what: &str| -> Box<dyn Error> { format!("peer JSON: {what}").into() };
+    let mut chars = text.trim().chars().peekable();
+    let skip_ws = |c: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+        while c.next_if(|ch| ch.is_whitespace()).is_some() {}
+    };
+    if chars.next() != Some('{') {
+        return Err(bad("expected '{'"));
+    }
+    let mut out = Vec::new();
+    loop {
+        skip_ws(&mut chars);
+        match chars.next() {
+            Some('}') => break,
+            Some('"') => {}
+            _ => return Err(bad("expected a quoted name or '}'")),
+        }
+        let mut name = String::new();
+        loop {
+            match chars.next() {
+                Some('"') => break,
+                Some('\\') => name.push(chars.next().ok_or_else(|| bad("unterminated name"))?),
+                Some(c) => name.push(c),
+                None => return Err(bad("unterminated name")),
+            }
+        }
+        skip_ws(&mut chars);
+        if chars.next() != Some(':') {
+            return Err(bad(&format!("expected ':' after \"{name}\"")));
+        }
+        let mut value = String::new();
+        while let Some(c) = chars.next_if(|&c| c != ',' && c != '}') {
+            value.push(c);
+        }
+        let value = value.trim();
+        let v = match value {
+            "null" | "NaN" => f64::NAN,
+            "Infinity" => f64::INFINITY,
+            "-Infinity" => f64::NEG_INFINITY,
+            _ => value
+                .parse::<f64>()
+                .map_err(|_| bad(&format!("\"{name}\": not a number: {value:?}")))?,
+        };
+        out.push((name, v));
+        match chars.next() {
+            Some(',') => continue,
+            Some('}') => break,
+            _ => return Err(bad("expected ',' or '}'")),
+        }
+    }
+    Ok(out)
+}
+
+/// Reads and parses the peer's JSON file.
+fn read_peer(path: &str) -> Res<Vec<(String, f64)>> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?;
+    parse_peer(&text).map_err(|e| format!("{path}: {e}").into())
+}
+
+fn compare(rows: &[Row], peer: &[(String, f64)]) {
+    let lookup = |name: &str| peer.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+    println!();
+    println!("gpuarray vs CuPy (ratio = CuPy ms / gpuarray ms; > 1: gpuarray faster)");
+    println!(
+        "{:<20} | {:>12} | {:>12} | {:>7}",
+        "case", "gpuarray ms", "CuPy ms", "ratio"
+    );
+    println!("{:-<20}-+-{:->12}-+-{:->12}-+-{:->7}", "", "", "", "");
+    for r in rows {
+        let (peer_ms, ratio) = match lookup(r.name) {
+            Some(p) if p.is_finite() => (format!("{p:12.4}"), format!("{:7.2}", p / r.ms)),
+            _ => (format!("{:>12}", "-"), format!("{:>7}", "-")),
+        };
+        println!("{:<20} | {:12.4} | {peer_ms} | {ratio}", r.name, r.ms);
+    }
+    let extra: Vec<&str> = peer
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !rows.iter().any(|r| r.name == *n))
+        .collect();
+    if !extra.is_empty() {
+        println!("peer cases with no gpuarray row: {}", extra.join(", "));
+    }
+    if quick() {
+        println!("(quick mode: gpuarray sizes are / {QUICK_DIV}; these ratios mean nothing)");
+    }
+}
+
+fn run() -> Res<()> {
+    let args = parse_args()?;
+    // Read the peer's file first, so that a bad path fails before the measurements.
+    let peer = args.compare.as_deref().map(read_peer).transpose()?;
+    let dev = Device::new()?;
+    let info = dev.info();
+    let n = if quick() { FULL_N / QUICK_DIV } else { FULL_N };
+    println!(
+        "gpuarray bench_table on {} ({}, {:?})",
+        info.name, info.backend, info.kind
+    );
+    if quick() {
+        println!(
+            "QUICK MODE (GPUARRAY_BENCH_QUICK): large cases use {n} elements, not {FULL_N}; \
+             names unchanged, not comparable with the peer"
+        );
+    }
+    let rows = measure(&dev, n)?;
+    println!();
+    println!("{:<36} {:>10}     {:>9}  note", "case", "ms", "GB/s");
+    for r in &rows {
+        println!(
+            "{:<36} {:10.4} ms  {}  {}",
+            r.name,
+            r.ms,
+            gbps(r.bytes, r.ms),
+            r.note
+        );
+    }
+    if let Some(path) = &args.json {
+        std::fs::write(path, to_json(&rows)).map_err(|e| format!("writing {path}: {e}"))?;
+        println!("wrote {path}");
+    }
+    if let Some(peer) = &peer {
+        compare(&rows, peer);
+    }
+    Ok(())
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("bench_table: {e}");
+        std::process::exit(1);
+    }
+}
