@@ -11,9 +11,9 @@
 //!
 //! Methodology, matched to the peer's:
 //! - Device-side cases (copy, add): 5 warm-ups, then 50 repeats of
-//!   `t0 = now; op; synchronize; t = now - t0`, and the median. The peer times with GPU events;
-//!   gpuarray has none yet, so each repeat here also includes one queue submit and one wait
-//!   on the host: a slight handicap for gpuarray, largest on short ops.
+//!   `t0 = now; 10 x op; synchronize; t = (now - t0) / 10`, and the median. The peer times
+//!   each call with GPU events; gpuarray has none yet, so each repeat here also includes one
+//!   queue submit and one host wait, shared by 10 calls: a slight handicap for gpuarray.
 //! - upload / download: wall time of `from_slice` + `synchronize` / of `to_vec` on 64M f32
 //!   (256 MiB), mean of 5 after one warm-up (the peer: mean of 5; its upload has one
 //!   warm-up, its download none, but gpuarray's first download also creates a staging buffer).
@@ -38,6 +38,8 @@ const QUICK_DIV: usize = 64;
 /// Device-side cases: warm-ups and timed repeats (the peer: n_warmup=5, n_repeat=50).
 const GPU_WARMUP: usize = 5;
 const GPU_REPEATS: usize = 50;
+/// Calls per timed repeat, sharing one submit and wait.
+const GPU_BATCH: usize = 10;
 /// Transfers: warm-ups and timed repeats (the peer: 5 repeats).
 const TRANSFER_WARMUP: usize = 1;
 const TRANSFER_REPEATS: usize = 5;
@@ -112,8 +114,9 @@ fn median(mut t: Vec<f64>) -> f64 {
     }
 }
 
-/// Median over [`GPU_REPEATS`] of `op` followed by `synchronize`, after [`GPU_WARMUP`]
-/// warm-ups. Each repeat includes one submit and one host wait (no GPU events yet).
+/// Median over [`GPU_REPEATS`] of the time per call of [`GPU_BATCH`] calls of `op` followed
+/// by one `synchronize`, after [`GPU_WARMUP`] warm-ups. Each repeat includes one submit and
+/// one host wait (no GPU events yet).
 fn gpu_median<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> Res<f64> {
     for _ in 0..GPU_WARMUP {
         let r = op()?;
@@ -123,10 +126,11 @@ fn gpu_median<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> R
     let mut times = Vec::with_capacity(GPU_REPEATS);
     for _ in 0..GPU_REPEATS {
         let t0 = Instant::now();
-        let r = op()?;
+        for _ in 0..GPU_BATCH {
+            drop(op()?);
+        }
         dev.synchronize()?;
-        times.push(ms(t0.elapsed()));
-        drop(r);
+        times.push(ms(t0.elapsed()) / GPU_BATCH as f64);
     }
     Ok(median(times))
 }
@@ -167,7 +171,7 @@ fn random(dev: &Device, n: usize, seed: u64) -> gpuarray::Result<Array<f32>> {
 fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
     let mut rows = Vec::new();
     let big = n as u64;
-    let gpu_note = format!("median of {GPU_REPEATS}, submit+wait per repeat");
+    let gpu_note = format!("median of {GPU_REPEATS}, one submit+wait per 10 calls");
     let wall_note = format!("wall, mean of {TRANSFER_REPEATS}");
     {
         let a = random(dev, n, 1)?;

@@ -1,13 +1,13 @@
 //! [`Device`]: adapter choice, limits, features, the queue, batched submission and sync.
 //!
-//! Every op records its dispatch into the device's pending command encoder and returns at
+//! Every op records its dispatch into the device's pending compute pass and returns at
 //! once. The pending work is submitted at a sync point (a read back, [`Device::synchronize`])
 //! or when the parameter arena is full ([`BATCH_DISPATCHES`] dispatches), so a chain of small
 //! ops costs one submit.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
@@ -19,6 +19,9 @@ use crate::memory::MemoryPool;
 /// Bytes of the parameter arena given to one dispatch (the uniform offset alignment that
 /// every adapter accepts).
 pub(crate) const PARAM_SLOT: u64 = 256;
+/// How long waits spin before blocking (`GPUARRAY_SPIN_US`).
+static SPIN: OnceLock<Duration> = OnceLock::new();
+
 /// Dispatches recorded before the pending work is submitted without a sync point.
 pub const BATCH_DISPATCHES: u32 = 512;
 
@@ -136,9 +139,13 @@ pub(crate) struct Inner {
     lost: Arc<Mutex<Option<String>>>,
 }
 
-/// Work recorded but not yet submitted.
+/// Work recorded but not yet submitted: dispatches go into one open compute pass (on some
+/// drivers every pass costs tens of microseconds of command-buffer set-up), which copies
+/// and clears close.
 #[derive(Default)]
 pub(crate) struct Batch {
+    /// Declared before `encoder`: the pass must end before the encoder is finished.
+    pass: Option<wgpu::ComputePass<'static>>,
     encoder: Option<wgpu::CommandEncoder>,
     /// Parameters of the recorded dispatches, one slot each, written at submit.
     params: Vec<u8>,
@@ -148,14 +155,30 @@ pub(crate) struct Batch {
 }
 
 impl Batch {
-    /// The pending encoder, created on first use.
+    /// The pending encoder, created on first use; ends the open compute pass, if any.
     pub(crate) fn encoder(&mut self, device: &wgpu::Device) -> &mut wgpu::CommandEncoder {
+        self.pass = None;
         self.encoder.get_or_insert_with(|| {
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("gpuarray batch"),
             })
         })
     }
+    /// The open compute pass, begun on first use.
+    fn pass(&mut self, device: &wgpu::Device) -> &mut wgpu::ComputePass<'static> {
+        if self.pass.is_none() {
+            let pass = self
+                .encoder(device)
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: None,
+                    timestamp_writes: None,
+                })
+                .forget_lifetime();
+            self.pass = Some(pass);
+        }
+        self.pass.as_mut().expect("just set")
+    }
+
     /// Registers an upload staging buffer to recycle once the batch is submitted.
     pub(crate) fn add_upload(&mut self, buffer: wgpu::Buffer) {
         self.uploads.push(buffer);
@@ -520,7 +543,12 @@ impl Device {
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         let index = self.flush()?;
-        self.wait(index)
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = done.clone();
+        self.inner
+            .queue
+            .on_submitted_work_done(move || flag.store(true, Ordering::Release));
+        self.wait_until(index, || done.load(Ordering::Acquire))
     }
 
     /// Errors recorded since the last check: a lost device, uncaptured wgpu errors.
@@ -542,11 +570,11 @@ impl Device {
     }
 
     /// Records one dispatch's parameters and commands into the pending batch.
-    /// `record` gets the encoder and the dynamic offset of the parameter slot.
+    /// `record` gets the open compute pass and the dynamic offset of the parameter slot.
     pub(crate) fn record_dispatch(
         &self,
         params: &[u8],
-        record: impl FnOnce(&mut wgpu::CommandEncoder, u32),
+        record: impl FnOnce(&mut wgpu::ComputePass<'static>, u32),
     ) -> Result<()> {
         debug_assert!(params.len() as u64 <= PARAM_SLOT);
         let mut batch = self.batch();
@@ -556,7 +584,7 @@ impl Device {
         batch.params.resize(end, 0);
         batch.slots += 1;
         let device = &self.inner.device;
-        record(batch.encoder(device), offset);
+        record(batch.pass(device), offset);
         self.inner.dispatches.fetch_add(1, Ordering::Relaxed);
         if batch.slots == BATCH_DISPATCHES {
             self.submit_locked(&mut batch);
@@ -566,6 +594,7 @@ impl Device {
 
     /// Submits the pending batch while its lock is held.
     pub(crate) fn submit_locked(&self, batch: &mut Batch) -> Option<wgpu::SubmissionIndex> {
+        batch.pass = None;
         let encoder = batch.encoder.take()?;
         if !batch.params.is_empty() {
             self.inner
@@ -608,6 +637,44 @@ impl Device {
                 }
             }
         }
+    }
+
+    /// Waits until `done()` holds, `done` being set by a callback of work up to `index`.
+    /// Spins on non-blocking polls for up to `GPUARRAY_SPIN_US` microseconds (default
+    /// 1000; short work finishes sooner than a blocking wait wakes up), then blocks.
+    pub(crate) fn wait_until(
+        &self,
+        index: Option<wgpu::SubmissionIndex>,
+        done: impl Fn() -> bool,
+    ) -> Result<()> {
+        let spin = *SPIN.get_or_init(|| {
+            let us = std::env::var("GPUARRAY_SPIN_US")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(1000);
+            Duration::from_micros(us)
+        });
+        let start = Instant::now();
+        loop {
+            self.poll();
+            if done() {
+                return self.check();
+            }
+            if start.elapsed() >= spin {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        let mut index = index;
+        for _ in 0..1000 {
+            self.wait(index.take())?;
+            if done() {
+                return Ok(());
+            }
+        }
+        Err(Error::DeviceLost(
+            "work completed but its callback never ran".into(),
+        ))
     }
 
     /// Polls without blocking, running any completed callbacks.

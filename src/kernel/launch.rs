@@ -133,11 +133,7 @@ pub(crate) fn launch(
         entries: &entries,
     });
     let (x, y) = groups(work, kernel.wg);
-    dev.record_dispatch(bytemuck::bytes_of(params), |encoder, offset| {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: None,
-            timestamp_writes: None,
-        });
+    dev.record_dispatch(bytemuck::bytes_of(params), |pass, offset| {
         pass.set_pipeline(&kernel.pipeline);
         pass.set_bind_group(0, &bind_group, &[offset]);
         pass.dispatch_workgroups(x, y, 1);

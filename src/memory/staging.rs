@@ -215,18 +215,8 @@ fn map_and_copy(
     buffer.map_async(wgpu::MapMode::Read, range.clone(), move |r| {
         *lock(&flag) = Some(r.map_err(|e| e.to_string()));
     });
-    dev.wait(index)?;
-    let mut tries = 0;
-    let result = loop {
-        if let Some(r) = lock(&done).take() {
-            break r;
-        }
-        tries += 1;
-        if tries > 1000 {
-            break Err("the map callback never ran".to_string());
-        }
-        dev.wait(None)?;
-    };
+    dev.wait_until(index, || lock(&done).is_some())?;
+    let result = lock(&done).take().unwrap_or(Err("no map result".into()));
     result.map_err(|e| dev.check().err().unwrap_or(Error::Map(e)))?;
     {
         let view = buffer
