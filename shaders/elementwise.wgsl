@@ -12,9 +12,12 @@
 // operation (see src/ops/elementwise.rs).
 
 alias S = f32; // element type of the inputs
+alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 alias T = f32; // value type of the inputs: S, or vec4<S> when vectorised
+alias TW = f32; // T with f16 widened to f32 (f16 remainders are computed in f32)
 alias U = f32; // value type of the output
 alias M = u32; // value type of the mask: u32, or vec4<u32> when vectorised
+alias TB = bool; // comparison result: bool, or vec4<bool> when vectorised
 
 override WG: u32 = 256u;
 override NDIM: u32 = 1u; // dimensions of the strided entries (P.ndim), fixed per pipeline

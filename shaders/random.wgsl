@@ -5,10 +5,11 @@
 // (j, 0, 0, 0), key = the 64-bit seed in aux) and writes the elements that the block's four
 // words make: 4 per block for f16/f32 uniforms and for normals (Box-Muller in f32 on word
 // pairs), 2 for f64 uniforms (53 bits from two words); `rand_uniform` reads that count from
-// P.ndim. P.n counts elements; sc.x is the low end and sc.y the width (uniform) or the mean
+// P.ndim. P.n counts elements; arg 0 is the low end and arg 1 the width (uniform) or the mean
 // and the standard deviation (normal).
 
 alias S = f32; // element type of the output
+alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 
 override WG: u32 = 256u;
 const PER: u32 = 4u;
@@ -59,7 +60,7 @@ fn rand_uniform(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
     for (var e = 0u; e < per; e++) {
         let i = j * per + e;
         if (i < P.n) {
-            out[i] = P.sc.x + P.sc.y * unit(words, e * (4u / per));
+            out[i] = arg(0u) + arg(1u) * unit(words, e * (4u / per));
         }
     }
 }
@@ -77,7 +78,7 @@ fn rand_normal(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw:
         let r = sqrt(-2.0 * log(u1));
         let t = 6.283185307179586 * u2;
         let i = j * PER + e;
-        if (i < P.n) { out[i] = P.sc.x + P.sc.y * S(r * cos(t)); }
-        if (i + 1u < P.n) { out[i + 1u] = P.sc.x + P.sc.y * S(r * sin(t)); }
+        if (i < P.n) { out[i] = arg(0u) + arg(1u) * S(r * cos(t)); }
+        if (i + 1u < P.n) { out[i + 1u] = arg(0u) + arg(1u) * S(r * sin(t)); }
     }
 }

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::KernelCache;
+use crate::kernel::launch::Params;
 use crate::memory::pool::Pool;
 use crate::memory::staging::Staging;
 use crate::memory::MemoryPool;
@@ -128,6 +129,9 @@ pub(crate) struct Inner {
     features: wgpu::Features,
     /// Storage buffers can be mapped by the host (UMA adapter with MAPPABLE_PRIMARY_BUFFERS).
     pub(crate) mappable_storage: bool,
+    /// Dispatch parameters travel as immediates (push constants) rather than through the
+    /// uniform arena: no buffer write per submit.
+    pub(crate) immediates: bool,
     pub(crate) pool: Arc<Pool>,
     pub(crate) staging: Staging,
     pub(crate) kernels: KernelCache,
@@ -394,6 +398,9 @@ impl Device {
         let uma = matches!(info.kind, DeviceKind::IntegratedGpu | DeviceKind::Cpu);
         let mappable_storage = uma && features.contains(wgpu::Features::MAPPABLE_PRIMARY_BUFFERS);
 
+        let immediates = features.contains(wgpu::Features::IMMEDIATES)
+            && l.max_immediate_size as usize >= std::mem::size_of::<Params>()
+            && std::env::var("GPUARRAY_PARAMS").as_deref() != Ok("uniform");
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
@@ -420,6 +427,7 @@ impl Device {
                 limits,
                 features,
                 mappable_storage,
+                immediates,
                 pool,
                 staging: Staging::default(),
                 kernels: KernelCache::default(),
@@ -569,20 +577,23 @@ impl Device {
         lock(&self.inner.batch)
     }
 
-    /// Records one dispatch's parameters and commands into the pending batch.
-    /// `record` gets the open compute pass and the dynamic offset of the parameter slot.
+    /// Records one dispatch into the pending batch. `record` gets the open compute pass and,
+    /// without immediates, the dynamic offset of the parameter slot holding `params`.
     pub(crate) fn record_dispatch(
         &self,
         params: &[u8],
-        record: impl FnOnce(&mut wgpu::ComputePass<'static>, u32),
+        record: impl FnOnce(&mut wgpu::ComputePass<'static>, Option<u32>),
     ) -> Result<()> {
         debug_assert!(params.len() as u64 <= PARAM_SLOT);
         let mut batch = self.batch();
         let offset = batch.slots * PARAM_SLOT as u32;
-        batch.params.extend_from_slice(params);
-        let end = ((batch.slots + 1) as u64 * PARAM_SLOT) as usize;
-        batch.params.resize(end, 0);
+        if !self.inner.immediates {
+            batch.params.extend_from_slice(params);
+            let end = ((batch.slots + 1) as u64 * PARAM_SLOT) as usize;
+            batch.params.resize(end, 0);
+        }
         batch.slots += 1;
+        let offset = (!self.inner.immediates).then_some(offset);
         let device = &self.inner.device;
         record(batch.pass(device), offset);
         self.inner.dispatches.fetch_add(1, Ordering::Relaxed);

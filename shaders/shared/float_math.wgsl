@@ -3,7 +3,9 @@
 // log(1 + x), accurate for small x.
 fn log1p_(x: T) -> T {
     let u = T(1.0) + x;
-    return select(log(u) * (x / (u - T(1.0))), x, u == T(1.0));
+    // Past 1e4 the correction factor is 1 to rounding (and inf / inf would give NaN).
+    let r = select(log(u) * (x / (u - T(1.0))), log(u), u > T(1e4));
+    return select(r, x, u == T(1.0));
 }
 
 // exp(x) - 1, accurate for small x.
@@ -32,10 +34,16 @@ fn sigmoid_(x: T) -> T {
     return T(1.0) / (T(1.0) + exp(-x));
 }
 
+// Whether x is NaN. Written as !(x == x): naga emits ordered comparisons, so x != x is
+// false for NaN.
+fn isnan_(x: T) -> TB {
+    return !(x == x);
+}
+
 // NaN-propagating maximum and minimum (NumPy's maximum/minimum).
 fn max_(a: T, b: T) -> T {
-    return select(max(a, b), a + b, (a != a) | (b != b));
+    return select(max(a, b), a + b, isnan_(a) | isnan_(b));
 }
 fn min_(a: T, b: T) -> T {
-    return select(min(a, b), a + b, (a != a) | (b != b));
+    return select(min(a, b), a + b, isnan_(a) | isnan_(b));
 }

@@ -1,6 +1,8 @@
 // Parameters of one dispatch: a 256-byte slot of the device's uniform arena, bound at
 // binding 0 with a dynamic offset. Mirrored by `kernel::launch::Params` on the host.
-// `S` is the scalar type of the kernel's values (aliased by the including file).
+// Where the adapter has immediates, the host replaces the binding with `var<immediate>`.
+// `S` is the kernel's element type and `SC` the carrier of its scalar arguments: S itself,
+// or f32 for f16, which immediates cannot hold (both aliased by the including file).
 struct Params {
     n: u32,                          // work items (elements, or vec4s in vectorised kernels)
     ndim: u32,                       // dimensions used by strided kernels (at most 8)
@@ -10,10 +12,15 @@ struct Params {
     st0: array<vec4<u32>, 2>,        // strides of a, in elements (0 along broadcast axes)
     st1: array<vec4<u32>, 2>,        // strides of b
     st2: array<vec4<u32>, 2>,        // strides of c
-    sc: vec4<S>,                     // scalar arguments
+    sc: vec4<SC>,                    // scalar arguments
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
+
+// Scalar argument k in the element type.
+fn arg(k: u32) -> S {
+    return S(P.sc[k]);
+}
 
 // Linear id of an invocation in a 1-D grid folded into 2-D (x at most 65,535 workgroups).
 fn linear_id(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, wg: u32) -> u32 {

@@ -17,7 +17,7 @@ const ENTRIES: [&str; 3] = ["fill", "arange", "eye"];
 const WG: u32 = 256;
 
 fn spec(d: DType) -> Spec {
-    Spec::new("creation", SRC).alias("S", d.wgsl())
+    Spec::new("creation", SRC).scalar(d)
 }
 
 /// Every variant, for the shader validation test.

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use crate::device::{lock, Device, ScopeError};
 use crate::error::{Error, Result};
+use crate::kernel::launch::Params;
 use crate::kernel::source::{validate, Spec};
 
 /// Identifies a pipeline.
@@ -52,7 +53,7 @@ impl KernelCache {
         if let Some(k) = self.map.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return Ok(k.clone());
         }
-        let kernel = Arc::new(self.compile(dev, &key, &spec())?);
+        let kernel = Arc::new(self.compile(dev, &key, spec())?);
         let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
         Ok(map.entry(key).or_insert(kernel).clone())
     }
@@ -67,6 +68,7 @@ impl KernelCache {
             .entry(inputs)
             .or_insert_with(|| {
                 let d = dev.wgpu();
+                let immediates = dev.inner.immediates;
                 let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
                     binding,
                     visibility: wgpu::ShaderStages::COMPUTE,
@@ -77,16 +79,19 @@ impl KernelCache {
                     },
                     count: None,
                 };
-                let mut entries = vec![wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                }];
+                let mut entries = Vec::new();
+                if !immediates {
+                    entries.push(wgpu::BindGroupLayoutEntry {
+                        binding: 0,
+                        visibility: wgpu::ShaderStages::COMPUTE,
+                        ty: wgpu::BindingType::Buffer {
+                            ty: wgpu::BufferBindingType::Uniform,
+                            has_dynamic_offset: true,
+                            min_binding_size: None,
+                        },
+                        count: None,
+                    });
+                }
                 for k in 0..inputs {
                     entries.push(storage(1 + k as u32, true));
                 }
@@ -98,14 +103,22 @@ impl KernelCache {
                 let pl = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                     label: Some("gpuarray"),
                     bind_group_layouts: &[Some(&bgl)],
-                    immediate_size: 0,
+                    immediate_size: if immediates {
+                        std::mem::size_of::<Params>() as u32
+                    } else {
+                        0
+                    },
                 });
                 (bgl, pl)
             })
             .clone()
     }
 
-    fn compile(&self, dev: &Device, key: &Key, spec: &Spec) -> Result<Kernel> {
+    fn compile(&self, dev: &Device, key: &Key, spec: Spec) -> Result<Kernel> {
+        let spec = Spec {
+            immediates: dev.inner.immediates,
+            ..spec
+        };
         let src = spec.render();
         let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
         validate(&name, &src, dev.naga_capabilities())?;

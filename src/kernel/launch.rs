@@ -4,7 +4,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::device::{Device, PARAM_SLOT};
-use crate::dtype::Element;
+use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Kernel;
 use crate::memory::pool::BufferHandle;
@@ -38,10 +38,16 @@ impl Params {
         }
     }
 
-    /// Sets the scalar arguments (`P.sc.x`, `.y`, ...).
+    /// Sets the scalar arguments (`arg(0u)`, `arg(1u)`, ... in WGSL); f16 travels as f32.
     pub(crate) fn scalars<T: Element>(mut self, values: &[T]) -> Params {
-        let bytes: &[u8] = bytemuck::cast_slice(values);
-        self.sc[..bytes.len()].copy_from_slice(bytes);
+        if T::DTYPE == DType::F16 {
+            let wide: Vec<f32> = values.iter().map(|v| v.to_f64() as f32).collect();
+            let bytes: &[u8] = bytemuck::cast_slice(&wide);
+            self.sc[..bytes.len()].copy_from_slice(bytes);
+        } else {
+            let bytes: &[u8] = bytemuck::cast_slice(values);
+            self.sc[..bytes.len()].copy_from_slice(bytes);
+        }
         self
     }
 
@@ -101,14 +107,17 @@ pub(crate) fn launch(
         }
         Ok(wgpu::BufferSize::new(bytes).expect("non-zero"))
     };
-    let mut entries = vec![wgpu::BindGroupEntry {
-        binding: 0,
-        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-            buffer: dev.arena(),
-            offset: 0,
-            size: wgpu::BufferSize::new(PARAM_SLOT),
-        }),
-    }];
+    let mut entries = Vec::with_capacity(5);
+    if !dev.inner.immediates {
+        entries.push(wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: dev.arena(),
+                offset: 0,
+                size: wgpu::BufferSize::new(PARAM_SLOT),
+            }),
+        });
+    }
     for (k, b) in inputs.iter().enumerate() {
         entries.push(wgpu::BindGroupEntry {
             binding: 1 + k as u32,
@@ -133,9 +142,16 @@ pub(crate) fn launch(
         entries: &entries,
     });
     let (x, y) = groups(work, kernel.wg);
-    dev.record_dispatch(bytemuck::bytes_of(params), |pass, offset| {
+    let bytes = bytemuck::bytes_of(params);
+    dev.record_dispatch(bytes, |pass, offset| {
         pass.set_pipeline(&kernel.pipeline);
-        pass.set_bind_group(0, &bind_group, &[offset]);
+        match offset {
+            Some(offset) => pass.set_bind_group(0, &bind_group, &[offset]),
+            None => {
+                pass.set_immediates(0, bytes);
+                pass.set_bind_group(0, &bind_group, &[]);
+            }
+        }
         pass.dispatch_workgroups(x, y, 1);
     })
 }

@@ -24,7 +24,13 @@ pub(crate) struct Spec {
     pub functions: Vec<(&'static str, String)>,
     /// Helper sources appended after the file.
     pub includes: Vec<&'static str>,
+    /// Parameters as immediates rather than a uniform binding (set by the cache per device).
+    pub immediates: bool,
 }
+
+/// The parameter binding of shaders/shared/params.wgsl, and its immediate replacement.
+const PARAMS_UNIFORM: &str = "@group(0) @binding(0) var<uniform> P: Params;";
+const PARAMS_IMMEDIATE: &str = "var<immediate> P: Params;";
 
 impl Spec {
     pub(crate) fn new(family: &'static str, source: &'static str) -> Spec {
@@ -34,6 +40,7 @@ impl Spec {
             aliases: Vec::new(),
             functions: Vec::new(),
             includes: Vec::new(),
+            immediates: false,
         }
     }
     pub(crate) fn alias(mut self, name: &'static str, ty: impl Into<String>) -> Spec {
@@ -47,6 +54,12 @@ impl Spec {
     pub(crate) fn include(mut self, src: &'static str) -> Spec {
         self.includes.push(src);
         self
+    }
+
+    /// The element type `S` and the carrier `SC` of scalar arguments (f32 for f16).
+    pub(crate) fn scalar(self, d: DType) -> Spec {
+        let carrier = if d == DType::F16 { DType::F32 } else { d };
+        self.alias("S", d.wgsl()).alias("SC", carrier.wgsl())
     }
 
     /// The helper file for scalar type `d`'s arithmetic.
@@ -88,7 +101,11 @@ impl Spec {
         }
         out.push_str(&body);
         out.push('\n');
-        out.push_str(PARAMS);
+        if self.immediates {
+            out.push_str(&PARAMS.replace(PARAMS_UNIFORM, PARAMS_IMMEDIATE));
+        } else {
+            out.push_str(PARAMS);
+        }
         for inc in &self.includes {
             out.push_str(inc);
         }
@@ -125,18 +142,26 @@ mod tests {
     fn every_variant_validates() {
         let caps = naga::valid::Capabilities::SHADER_FLOAT16
             | naga::valid::Capabilities::FLOAT64
-            | naga::valid::Capabilities::SUBGROUP;
+            | naga::valid::Capabilities::SUBGROUP
+            | naga::valid::Capabilities::IMMEDIATES;
         let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
             .into_iter()
             .chain(crate::array::creation::all_specs())
             .chain(crate::ops::random::all_specs())
             .collect();
         assert!(specs.len() > 300, "only {} variants", specs.len());
+        assert!(PARAMS.contains(PARAMS_UNIFORM));
         let mut failures = Vec::new();
         for spec in &specs {
-            let src = spec.render();
-            if let Err(e) = validate(spec.family, &src, caps) {
-                failures.push(format!("{:?}\n{e}", spec.functions));
+            for immediates in [false, true] {
+                let spec = Spec {
+                    immediates,
+                    ..spec.clone()
+                };
+                let src = spec.render();
+                if let Err(e) = validate(spec.family, &src, caps) {
+                    failures.push(format!("{:?} {:?}\n{e}", spec.aliases, spec.functions));
+                }
             }
         }
         assert!(

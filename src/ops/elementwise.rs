@@ -151,6 +151,7 @@ impl Binary {
             Binary::Mul => format!("{x} * {y}"),
             Binary::Div if float => format!("{x} / {y}"),
             Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
+            Binary::Rem if d == DType::F16 => format!("T(TW({x}) % TW({y}))"),
             Binary::Rem if float => format!("{x} % {y}"),
             Binary::Rem => format!("select({x} % {y}, T(0), {y} == T(0))"),
             Binary::Pow if d == DType::F64 => return None,
@@ -161,7 +162,8 @@ impl Binary {
             Binary::Minimum if float => format!("min_({x}, {y})"),
             Binary::Minimum => format!("min({x}, {y})"),
             Binary::Eq => cmp("=="),
-            Binary::Ne => cmp("!="),
+            // Not `!=`: naga emits an ordered comparison, false for NaN operands.
+            Binary::Ne => format!("select(U(0u), U(1u), !({x} == {y}))"),
             Binary::Lt => cmp("<"),
             Binary::Le => cmp("<="),
             Binary::Gt => cmp(">"),
@@ -211,7 +213,7 @@ impl Unary {
         let any = |e: &str| Some((e.to_string(), true));
         match self {
             Unary::Copy => any("a"),
-            Unary::Cast => any("U(a)"),
+            Unary::Cast => Some(cast_expr(d, d)),
             Unary::Neg if d != DType::U32 => any("-a"),
             Unary::Abs if d != DType::U32 => any("abs(a)"),
             Unary::Sign if d != DType::U32 => any("sign(a)"),
@@ -233,12 +235,35 @@ impl Unary {
             Unary::Ceil if float => any("ceil(a)"),
             Unary::Round if float => any("round(a)"),
             Unary::Sqrt | Unary::Rsqrt | Unary::Floor | Unary::Ceil | Unary::Round => None,
-            Unary::Clip if float => any("select(min(max(a, T(P.sc.x)), T(P.sc.y)), a, a != a)"),
-            Unary::Clip => any("min(max(a, T(P.sc.x)), T(P.sc.y))"),
-            Unary::Scalar(b) => b.expr(d, "a", "T(P.sc.x)"),
-            Unary::ScalarLeft(b) => b.expr(d, "T(P.sc.x)", "a"),
+            Unary::Clip if float => {
+                any("select(min(max(a, T(arg(0u))), T(arg(1u))), a, isnan_(a))")
+            }
+            Unary::Clip => any("min(max(a, T(arg(0u))), T(arg(1u)))"),
+            Unary::Scalar(b) => b.expr(d, "a", "T(arg(0u))"),
+            Unary::ScalarLeft(b) => b.expr(d, "T(arg(0u))", "a"),
         }
     }
+}
+
+/// The conversion from `from` to `to` with Rust's `as` semantics: floats to integers
+/// saturate (WGSL's conversion stops at the largest float below the integer maximum) and
+/// NaN becomes 0.
+fn cast_expr(from: DType, to: DType) -> (String, bool) {
+    let sat = |max: &str, lim: &str| {
+        // f16's largest finite value converts exactly; only infinity needs saturating.
+        let over = if from == DType::F16 {
+            "a > T(65504.0)".to_string()
+        } else {
+            format!("a >= T({lim})")
+        };
+        format!("select(select(U(a), U({max}), {over}), U(0), !(a == a))")
+    };
+    let e = match (from.is_float(), to) {
+        (true, DType::I32) => sat("2147483647", "2147483648.0"),
+        (true, DType::U32) => sat("4294967295u", "4294967296.0"),
+        _ => "U(a)".to_string(),
+    };
+    (e, true)
 }
 
 /// The value type of a dtype in a kernel: the scalar, or a vec4 of it.
@@ -254,10 +279,22 @@ fn value(d: DType, vec: bool) -> String {
 /// operation's function definition.
 fn spec(input: DType, output: DType, vec: bool, function: &'static str, def: String) -> Spec {
     Spec::new("elementwise", SRC)
-        .alias("S", input.wgsl())
+        .scalar(input)
         .alias("T", value(input, vec))
+        .alias(
+            "TW",
+            value(
+                if input == DType::F16 {
+                    DType::F32
+                } else {
+                    input
+                },
+                vec,
+            ),
+        )
         .alias("U", value(output, vec))
         .alias("M", value(DType::U32, vec))
+        .alias("TB", if vec { "vec4<bool>" } else { "bool" })
         .function(function, def)
         .math_for(input)
 }
@@ -292,8 +329,9 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             }
         }
         for &to in &DType::ALL {
-            specs.push(spec(d, to, false, "op1", op1_def("U(a)")));
-            specs.push(spec(d, to, true, "op1", op1_def("U(a)")));
+            let e = cast_expr(d, to).0;
+            specs.push(spec(d, to, false, "op1", op1_def(&e)));
+            specs.push(spec(d, to, true, "op1", op1_def(&e)));
         }
         for &b in &BINARY {
             let out = if b.is_comparison() { DType::U32 } else { d };
@@ -438,9 +476,11 @@ pub(crate) fn map_unary<T: Element, O: Element>(
     op: Unary,
     scalars: &[T],
 ) -> Result<Array<O>> {
-    let expr = op
-        .expr(T::DTYPE)
-        .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
+    let expr = match op {
+        Unary::Cast => Some(cast_expr(T::DTYPE, O::DTYPE)),
+        _ => op.expr(T::DTYPE),
+    }
+    .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
     run::<O>(
         &x.dev,
         op.name(),

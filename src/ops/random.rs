@@ -41,7 +41,7 @@ fn unit(d: DType) -> (&'static str, u32) {
 
 fn spec(d: DType) -> Spec {
     Spec::new("random", SRC)
-        .alias("S", d.wgsl())
+        .scalar(d)
         .function("unit", unit(d).0)
 }
 
