@@ -133,6 +133,8 @@ pub(crate) struct Inner {
     /// uniform arena: no buffer write per submit.
     pub(crate) immediates: bool,
     pub(crate) pool: Arc<Pool>,
+    /// Host-visible storage buffers for small reads on discrete adapters, where available.
+    pub(crate) readback: Option<Arc<Pool>>,
     pub(crate) staging: Staging,
     pub(crate) kernels: KernelCache,
     arena: wgpu::Buffer,
@@ -418,7 +420,13 @@ impl Device {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let pool = Arc::new(Pool::new(limits.max_buffer_size, mappable_storage));
+        let pool = Arc::new(Pool::storage(limits.max_buffer_size, mappable_storage));
+        // Small reads through a kernel into host-visible memory: on discrete adapters (UMA
+        // ones map arrays directly), or anywhere with GPUARRAY_SMALL_READ=kernel (for tests).
+        let small_read_kernel = std::env::var("GPUARRAY_SMALL_READ").as_deref() == Ok("kernel");
+        let readback = (features.contains(wgpu::Features::MAPPABLE_PRIMARY_BUFFERS)
+            && (!mappable_storage || small_read_kernel))
+            .then(|| Arc::new(Pool::readback(limits.max_buffer_size)));
         Device {
             inner: Arc::new(Inner {
                 device,
@@ -429,6 +437,7 @@ impl Device {
                 mappable_storage,
                 immediates,
                 pool,
+                readback,
                 staging: Staging::default(),
                 kernels: KernelCache::default(),
                 arena,

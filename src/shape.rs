@@ -78,8 +78,11 @@ pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
 }
 
 /// Whether `strides` describe a row-major layout of `shape` (axes of extent 1 may have any
-/// stride).
+/// stride; empty arrays are contiguous).
 pub(crate) fn is_contiguous(shape: &[usize], strides: &[usize]) -> bool {
+    if shape.contains(&0) {
+        return true;
+    }
     let mut acc = 1;
     for (&d, &s) in shape.iter().zip(strides).rev() {
         if d != 1 && s != acc {

@@ -46,13 +46,27 @@ pub(crate) struct Pool {
 }
 
 impl Pool {
-    pub(crate) fn new(max_buffer: u64, mappable: bool) -> Pool {
+    /// The pool of array buffers; `mappable` adds MAP_READ (UMA adapters).
+    pub(crate) fn storage(max_buffer: u64, mappable: bool) -> Pool {
         let mut usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
         if mappable {
             usage |= wgpu::BufferUsages::MAP_READ;
         }
+        Self::new(max_buffer, usage)
+    }
+
+    /// A pool of host-visible storage buffers that kernels write and the host maps, for
+    /// small reads (needs MAPPABLE_PRIMARY_BUFFERS).
+    pub(crate) fn readback(max_buffer: u64) -> Pool {
+        Self::new(
+            max_buffer,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::MAP_READ,
+        )
+    }
+
+    fn new(max_buffer: u64, usage: wgpu::BufferUsages) -> Pool {
         Pool {
             state: Mutex::new(State::default()),
             limit: Mutex::new(u64::MAX),

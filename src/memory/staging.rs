@@ -153,22 +153,7 @@ pub(crate) fn download(
     }
     let len = out.len() as u64;
     if dev.inner.mappable_storage {
-        // Map the array's own buffer. The batch stays locked while it is mapped, so no other
-        // thread can submit work that uses it meanwhile.
-        let start = offset & !7;
-        let end = round4(offset + len);
-        let mut batch = dev.batch();
-        let index = dev.submit_locked(&mut batch);
-        let r = map_and_copy(
-            dev,
-            src.buffer(),
-            start..end,
-            index,
-            (offset - start) as usize,
-            out,
-        );
-        drop(batch);
-        return r;
+        return download_mapped(dev, src, offset, out, true);
     }
     let start = offset & !3;
     let size = round4(offset + len) - start;
@@ -200,6 +185,31 @@ pub(crate) fn download(
     );
     lock(&dev.inner.staging.reads).put(class, staging);
     r
+}
+
+/// Copies bytes from a host-mappable buffer: submits the pending work, maps `src` once it
+/// is done, copies out. `shared`: other arrays may use the buffer, so the batch stays locked
+/// while it is mapped and no other thread can submit work that uses it meanwhile.
+pub(crate) fn download_mapped(
+    dev: &Device,
+    src: &BufferHandle,
+    offset: u64,
+    out: &mut [u8],
+    shared: bool,
+) -> Result<()> {
+    let start = offset & !7;
+    let end = round4(offset + out.len() as u64);
+    let skip = (offset - start) as usize;
+    let mut batch = dev.batch();
+    let index = dev.submit_locked(&mut batch);
+    if shared {
+        let r = map_and_copy(dev, src.buffer(), start..end, index, skip, out);
+        drop(batch);
+        r
+    } else {
+        drop(batch);
+        map_and_copy(dev, src.buffer(), start..end, index, skip, out)
+    }
 }
 
 fn map_and_copy(

@@ -378,19 +378,27 @@ impl<T: Element> Array<T> {
     }
 }
 
-/// Runs an elementwise kernel: `inputs` (of dtype `input`) broadcast to `shape`, writing a
-/// new array of `O`.
-fn run<O: Element>(
+/// A new output array, after checking that the adapter has the input dtype.
+fn output<O: Element>(
     dev: &crate::Device,
     name: &'static str,
     input: DType,
-    expr: (String, bool),
-    inputs: &[Operand<'_>],
     shape: Vec<usize>,
-    params: Params,
 ) -> Result<Array<O>> {
     dev.require(name, input)?;
-    let out = Array::<O>::alloc(dev, name, shape)?;
+    Array::<O>::alloc(dev, name, shape)
+}
+
+/// Runs an elementwise kernel: `inputs` (of dtype `input`) broadcast to the shape of `out`
+/// (a fresh contiguous array), writing `out`.
+fn run<O: Element>(
+    dev: &crate::Device,
+    input: DType,
+    expr: (String, bool),
+    inputs: &[Operand<'_>],
+    out: Array<O>,
+    params: Params,
+) -> Result<Array<O>> {
     let n = out.len();
     if n == 0 {
         return Ok(out);
@@ -470,11 +478,22 @@ fn run<O: Element>(
     Ok(out)
 }
 
-/// Applies a one-operand map; `scalars` fill `P.sc`.
+/// Applies a one-operand map; `scalars` are its arguments `arg(0u)`, `arg(1u)`.
 pub(crate) fn map_unary<T: Element, O: Element>(
     x: &Array<T>,
     op: Unary,
     scalars: &[T],
+) -> Result<Array<O>> {
+    let out = output::<O>(&x.dev, op.name(), T::DTYPE, x.shape.clone())?;
+    map_unary_into(x, op, scalars, out)
+}
+
+/// Applies a one-operand map into `out`, a fresh contiguous array of `x`'s shape.
+pub(crate) fn map_unary_into<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Unary,
+    scalars: &[T],
+    out: Array<O>,
 ) -> Result<Array<O>> {
     let expr = match op {
         Unary::Cast => Some(cast_expr(T::DTYPE, O::DTYPE)),
@@ -483,11 +502,10 @@ pub(crate) fn map_unary<T: Element, O: Element>(
     .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
     run::<O>(
         &x.dev,
-        op.name(),
         T::DTYPE,
         expr,
         &[x.operand()],
-        x.shape.clone(),
+        out,
         Params::new(0).scalars(scalars),
     )
 }
@@ -498,13 +516,13 @@ fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) ->
     let expr = op
         .expr(T::DTYPE, "a", "b")
         .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
+    let out = output::<O>(&x.dev, op.name(), T::DTYPE, shape)?;
     run::<O>(
         &x.dev,
-        op.name(),
         T::DTYPE,
         expr,
         &[x.operand(), y.operand()],
-        shape,
+        out,
         Params::new(0),
     )
 }
@@ -692,13 +710,13 @@ impl<T: Element> Array<T> {
         x.same_device("where", &mask.dev)?;
         let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
         let shape = broadcast_shapes("where", &xy, &mask.shape)?;
+        let out = output::<T>(&x.dev, "where", T::DTYPE, shape)?;
         run::<T>(
             &x.dev,
-            "where",
             T::DTYPE,
             (WHERE_DEF.to_string(), true),
             &[x.operand(), y.operand(), mask.operand()],
-            shape,
+            out,
             Params::new(0),
         )
     }
