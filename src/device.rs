@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::KernelCache;
-use crate::kernel::launch::Params;
+use crate::kernel::launch::{BindCache, Params};
 use crate::memory::pool::Pool;
 use crate::memory::staging::Staging;
 use crate::memory::MemoryPool;
@@ -137,6 +137,7 @@ pub(crate) struct Inner {
     pub(crate) readback: Option<Arc<Pool>>,
     pub(crate) staging: Staging,
     pub(crate) kernels: KernelCache,
+    pub(crate) binds: BindCache,
     arena: wgpu::Buffer,
     batch: Mutex<Batch>,
     submits: AtomicU64,
@@ -440,6 +441,7 @@ impl Device {
                 readback,
                 staging: Staging::default(),
                 kernels: KernelCache::default(),
+                binds: BindCache::default(),
                 arena,
                 batch: Mutex::new(Batch::default()),
                 submits: AtomicU64::new(0),
@@ -524,6 +526,7 @@ impl Device {
     pub fn memory_pool(&self) -> MemoryPool {
         MemoryPool {
             pool: self.inner.pool.clone(),
+            dev: self.clone(),
         }
     }
 

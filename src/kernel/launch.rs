@@ -1,13 +1,17 @@
 //! Binding and dispatch: the one place that turns a kernel, its parameters and its buffers
 //! into a recorded compute pass.
 
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
+
 use bytemuck::{Pod, Zeroable};
 
-use crate::device::{Device, PARAM_SLOT};
+use crate::device::{lock, Device, PARAM_SLOT};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Kernel;
-use crate::memory::pool::BufferHandle;
+use crate::memory::pool::{BufferHandle, RELEASED};
 
 /// Most dimensions a kernel takes (after merging contiguous ones).
 pub(crate) const MAX_DIMS: usize = 8;
@@ -83,30 +87,54 @@ pub(crate) fn groups(work: u32, wg: u32) -> (u32, u32) {
     }
 }
 
-/// Records one dispatch of `kernel` over `work` items into the device's pending batch.
-pub(crate) fn launch(
+/// Bind groups by (input count, buffer ids). Every buffer is bound whole (up to the
+/// binding limit), so the same buffers give the same bind group: pooled buffers recur, and
+/// creating a bind group costs microseconds on some drivers.
+#[derive(Default)]
+pub(crate) struct BindCache {
+    map: Mutex<(u64, HashMap<(usize, [u64; 4]), wgpu::BindGroup>)>,
+}
+
+/// Entries kept before the cache starts over.
+const BIND_CACHE_ENTRIES: usize = 1024;
+
+impl BindCache {
+    /// Drops every entry (and so the buffers they hold).
+    pub(crate) fn clear(&self) {
+        lock(&self.map).1.clear();
+    }
+
+    fn get(
+        &self,
+        dev: &Device,
+        kernel: &Kernel,
+        inputs: &[Binding<'_>],
+        output: &Binding<'_>,
+        ids: [u64; 4],
+    ) -> wgpu::BindGroup {
+        let key = (kernel.inputs, ids);
+        let released = RELEASED.load(Ordering::Relaxed);
+        let mut guard = lock(&self.map);
+        let (seen, map) = &mut *guard;
+        // A pool released buffers: drop every entry, so that none keeps a buffer alive.
+        if *seen != released || map.len() >= BIND_CACHE_ENTRIES {
+            map.clear();
+            *seen = released;
+        }
+        map.entry(key)
+            .or_insert_with(|| create_bind_group(dev, kernel, inputs, output))
+            .clone()
+    }
+}
+
+fn create_bind_group(
     dev: &Device,
     kernel: &Kernel,
-    params: &Params,
     inputs: &[Binding<'_>],
-    output: Binding<'_>,
-    work: u32,
-) -> Result<()> {
-    debug_assert_eq!(inputs.len(), kernel.inputs);
-    if work == 0 {
-        return Ok(());
-    }
+    output: &Binding<'_>,
+) -> wgpu::BindGroup {
     let max = dev.limits().max_storage_buffer_binding_size;
-    let size = |b: &Binding<'_>| -> Result<wgpu::BufferSize> {
-        let bytes = b.bytes.div_ceil(4).max(1) * 4;
-        if bytes > max {
-            return Err(Error::BufferTooLarge {
-                requested: bytes,
-                max,
-            });
-        }
-        Ok(wgpu::BufferSize::new(bytes).expect("non-zero"))
-    };
+    let whole = |b: &Binding<'_>| wgpu::BufferSize::new(b.buffer.size().min(max & !3));
     let mut entries = Vec::with_capacity(5);
     if !dev.inner.immediates {
         entries.push(wgpu::BindGroupEntry {
@@ -124,7 +152,7 @@ pub(crate) fn launch(
             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                 buffer: b.buffer.buffer(),
                 offset: 0,
-                size: Some(size(b)?),
+                size: whole(b),
             }),
         });
     }
@@ -133,14 +161,42 @@ pub(crate) fn launch(
         resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
             buffer: output.buffer.buffer(),
             offset: 0,
-            size: Some(size(&output)?),
+            size: whole(output),
         }),
     });
-    let bind_group = dev.wgpu().create_bind_group(&wgpu::BindGroupDescriptor {
+    dev.wgpu().create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
         layout: &kernel.layout,
         entries: &entries,
-    });
+    })
+}
+
+/// Records one dispatch of `kernel` over `work` items into the device's pending batch.
+pub(crate) fn launch(
+    dev: &Device,
+    kernel: &Kernel,
+    params: &Params,
+    inputs: &[Binding<'_>],
+    output: Binding<'_>,
+    work: u32,
+) -> Result<()> {
+    debug_assert_eq!(inputs.len(), kernel.inputs);
+    if work == 0 {
+        return Ok(());
+    }
+    let max = dev.limits().max_storage_buffer_binding_size;
+    let mut ids = [0u64; 4];
+    for (k, b) in inputs.iter().chain([&output]).enumerate() {
+        let bytes = b.bytes.div_ceil(4) * 4;
+        if bytes > max {
+            return Err(Error::BufferTooLarge {
+                requested: bytes,
+                max,
+            });
+        }
+        ids[k] = b.buffer.id();
+    }
+    let bind_group = dev.inner.binds.get(dev, kernel, inputs, &output, ids);
     let (x, y) = groups(work, kernel.wg);
     let bytes = bytemuck::bytes_of(params);
     dev.record_dispatch(bytes, |pass, offset| {

@@ -30,6 +30,7 @@ use pool::Pool;
 #[derive(Clone)]
 pub struct MemoryPool {
     pub(crate) pool: Arc<Pool>,
+    pub(crate) dev: crate::Device,
 }
 
 impl MemoryPool {
@@ -49,6 +50,10 @@ impl MemoryPool {
     /// Releases every cached buffer back to the driver.
     pub fn free_all_blocks(&self) {
         self.pool.free_all();
+        if let Some(readback) = &self.dev.inner.readback {
+            readback.free_all();
+        }
+        self.dev.inner.binds.clear();
     }
     /// Caps the bytes the pool may hold (`None` for no cap). An allocation past the cap
     /// first releases cached buffers, then fails with [`crate::Error::OutOfMemory`].

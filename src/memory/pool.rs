@@ -1,10 +1,17 @@
 //! Device buffers in size classes, reused on drop.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::device::{lock, Device, ScopeError};
 use crate::error::{Error, Result};
+
+/// Ids of buffers, never reused: caches keyed by them never see a stale hit.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+/// Buffers released to the driver by any pool: caches that hold buffers (bind groups)
+/// drop their entries when this changes, so that the memory is really released.
+pub(crate) static RELEASED: AtomicU64 = AtomicU64::new(0);
 
 /// Smallest allocation; every binding is rounded up to 4 bytes inside it.
 const MIN_CLASS: u64 = 256;
@@ -24,7 +31,8 @@ pub(crate) fn size_class(bytes: u64) -> u64 {
 
 #[derive(Default)]
 struct State {
-    free: HashMap<u64, Vec<wgpu::Buffer>>,
+    /// Cached buffers by size class, with their ids.
+    free: HashMap<u64, Vec<(u64, wgpu::Buffer)>>,
     used: u64,
     cached: u64,
     free_blocks: usize,
@@ -91,6 +99,7 @@ impl Pool {
 
     pub(crate) fn free_all(&self) {
         let mut s = lock(&self.state);
+        RELEASED.fetch_add(1, Ordering::Relaxed);
         s.free.clear();
         s.cached = 0;
         s.free_blocks = 0;
@@ -111,13 +120,14 @@ impl Pool {
         let limit = *lock(&self.limit);
         {
             let mut s = lock(&self.state);
-            if let Some(buffer) = s.free.get_mut(&class).and_then(|v| v.pop()) {
+            if let Some((id, buffer)) = s.free.get_mut(&class).and_then(|v| v.pop()) {
                 s.cached -= class;
                 s.free_blocks -= 1;
                 s.used += class;
-                return Ok(self.handle(buffer, class));
+                return Ok(self.handle(id, buffer, class));
             }
             if s.used.saturating_add(s.cached).saturating_add(class) > limit {
+                RELEASED.fetch_add(1, Ordering::Relaxed);
                 s.free.clear();
                 s.cached = 0;
                 s.free_blocks = 0;
@@ -133,7 +143,7 @@ impl Pool {
             s.used += class;
         }
         match self.create(dev, class) {
-            Ok(buffer) => Ok(self.handle(buffer, class)),
+            Ok(buffer) => Ok(self.handle(NEXT_ID.fetch_add(1, Ordering::Relaxed), buffer, class)),
             Err(e) => {
                 lock(&self.state).used -= class;
                 Err(e)
@@ -170,22 +180,25 @@ impl Pool {
         }
     }
 
-    fn handle(self: &Arc<Self>, buffer: wgpu::Buffer, class: u64) -> BufferHandle {
+    fn handle(self: &Arc<Self>, id: u64, buffer: wgpu::Buffer, class: u64) -> BufferHandle {
         BufferHandle {
             buffer: Some(buffer),
+            id,
             class,
             pool: self.clone(),
         }
     }
 
-    fn release(&self, buffer: wgpu::Buffer, class: u64) {
+    fn release(&self, id: u64, buffer: wgpu::Buffer, class: u64) {
         let limit = *lock(&self.limit);
         let mut s = lock(&self.state);
         s.used -= class;
         if s.used + s.cached + class <= limit {
             s.cached += class;
             s.free_blocks += 1;
-            s.free.entry(class).or_default().push(buffer);
+            s.free.entry(class).or_default().push((id, buffer));
+        } else {
+            RELEASED.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
@@ -194,6 +207,8 @@ impl Pool {
 /// the reuse safe: work recorded later runs after work recorded earlier.
 pub(crate) struct BufferHandle {
     buffer: Option<wgpu::Buffer>,
+    /// Unique for the life of the process, and the same while the buffer is reused.
+    id: u64,
     class: u64,
     pool: Arc<Pool>,
 }
@@ -201,6 +216,10 @@ pub(crate) struct BufferHandle {
 impl BufferHandle {
     pub(crate) fn buffer(&self) -> &wgpu::Buffer {
         self.buffer.as_ref().expect("buffer present until drop")
+    }
+    /// The buffer's id, for caches keyed by buffers.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
     /// Bytes the buffer holds (its size class).
     pub(crate) fn size(&self) -> u64 {
@@ -211,7 +230,7 @@ impl BufferHandle {
 impl Drop for BufferHandle {
     fn drop(&mut self) {
         if let Some(b) = self.buffer.take() {
-            self.pool.release(b, self.class);
+            self.pool.release(self.id, b, self.class);
         }
     }
 }

@@ -77,8 +77,13 @@ fn create(
 
 /// Copies `src` into `dst`, on several threads when large.
 fn par_copy(dst: &mut [u8], src: &[u8]) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    if src.len() < 2 * PAR_COPY_CHUNK || threads < 2 {
+    // Asked only for large copies: available_parallelism reads cgroup files (tens of us).
+    let threads = if src.len() < 2 * PAR_COPY_CHUNK {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+    };
+    if threads < 2 {
         dst.copy_from_slice(src);
         return;
     }
