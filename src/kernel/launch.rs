@@ -92,8 +92,12 @@ pub(crate) fn groups(work: u32, wg: u32) -> (u32, u32) {
 /// creating a bind group costs microseconds on some drivers.
 #[derive(Default)]
 pub(crate) struct BindCache {
-    map: Mutex<(u64, HashMap<(usize, [u64; 4]), wgpu::BindGroup>)>,
+    /// The value of [`RELEASED`] the entries were made under, and the entries.
+    map: Mutex<(u64, HashMap<BindKey, wgpu::BindGroup>)>,
 }
+
+/// Input count and the ids of the bound buffers (inputs, then the output; 0 unused).
+type BindKey = (usize, [u64; 4]);
 
 /// Entries kept before the cache starts over.
 const BIND_CACHE_ENTRIES: usize = 1024;
