@@ -571,6 +571,30 @@ impl Device {
         self.wait_until(index, || done.load(Ordering::Acquire))
     }
 
+    /// Destroys the device: pending work is dropped, and every later operation on it (or on
+    /// its arrays) returns [`Error::DeviceLost`]. Other devices are unaffected.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let x = dev.ones::<f32>([4])?;
+    /// dev.destroy();
+    /// assert!(matches!(x.to_vec(), Err(gpuarray::Error::DeviceLost(_))));
+    /// assert!(matches!(dev.zeros::<f32>([4]), Err(gpuarray::Error::DeviceLost(_))));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn destroy(&self) {
+        {
+            let mut batch = self.batch();
+            batch.pass = None;
+            batch.encoder = None;
+            batch.params.clear();
+            batch.slots = 0;
+            batch.uploads.clear();
+        }
+        lock(&self.inner.lost).get_or_insert_with(|| "destroyed by Device::destroy".into());
+        self.inner.device.destroy();
+    }
+
     /// Errors recorded since the last check: a lost device, uncaptured wgpu errors.
     pub(crate) fn check(&self) -> Result<()> {
         if let Some(msg) = lock(&self.inner.lost).clone() {

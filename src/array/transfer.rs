@@ -69,6 +69,7 @@ impl<T: Element> Array<T> {
 
     /// Downloads the array, waiting for the work that makes it.
     fn read(&self) -> Result<Vec<T>> {
+        self.dev.check()?;
         if self.is_empty() {
             return Ok(Vec::new());
         }
