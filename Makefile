@@ -25,6 +25,10 @@ demo: vulkan
 test: vulkan
 	$(CARGO) test --all-targets
 	$(CARGO) test --doc
+	# The other parameter and read paths (uniform arena instead of immediates; small reads
+	# through a copy kernel, as on discrete GPUs), on the suites that exercise them.
+	GPUARRAY_PARAMS=uniform GPUARRAY_SMALL_READ=kernel \
+	  $(CARGO) test --test elementwise --test array --test memory --test threads
 
 lint:
 	$(CARGO) fmt --all -- --check

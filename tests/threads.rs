@@ -1,0 +1,165 @@
+//! Several threads sharing one `Device`: mixed uploads, ops, views, random numbers and reads,
+//! each checked against the CPU, within a time bound (a hang fails the test instead of
+//! blocking the suite).
+
+mod common;
+
+use std::sync::mpsc;
+use std::sync::{Arc, Barrier};
+use std::thread;
+use std::time::Duration;
+
+use common::*;
+use gpuarray::{Array, Device, Slice};
+
+const THREADS: usize = 4;
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Runs `f(thread index, device)` on `THREADS` threads with clones of `dev`; fails if one
+/// panics or if they do not all finish within `TIMEOUT`.
+fn run_threads(dev: &Device, f: impl Fn(usize, Device) + Send + Sync + 'static) {
+    let f = Arc::new(f);
+    let (tx, rx) = mpsc::channel();
+    let mut handles = Vec::new();
+    for t in 0..THREADS {
+        let (f, dev, tx) = (f.clone(), dev.clone(), tx.clone());
+        let h = thread::Builder::new()
+            .name(format!("worker {t}"))
+            .spawn(move || {
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(t, dev)));
+                drop(f);
+                let _ = tx.send((t, r.map_err(|e| panic_message(&e))));
+            })
+            .unwrap();
+        handles.push(h);
+    }
+    drop((tx, f));
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    for _ in 0..THREADS {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok((_, Ok(()))) => {}
+            Ok((t, Err(msg))) => panic!("worker {t} failed: {msg}"),
+            Err(e) => panic!("workers did not finish within {TIMEOUT:?} (hang?): {e}"),
+        }
+    }
+    // Every worker has reported: joining is immediate.
+    for h in handles {
+        h.join().unwrap();
+    }
+}
+
+fn panic_message(e: &Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+/// One worker's mixed sequence of operations and reads.
+fn worker(t: usize, dev: Device) {
+    let mut rng = Rng::new(1000 + t as u64);
+    for it in 0..25 {
+        let rows = 1 + (rng.next_u64() % 40) as usize;
+        let cols = 1 + (rng.next_u64() % 70) as usize;
+        let n = rows * cols;
+        let (a, ha) = upload::<f32>(&dev, &rng.vec(n, -2.0, 2.0), &[rows, cols]);
+        let (b, hb) = upload::<f32>(&dev, &rng.vec(cols, -2.0, 2.0), &[cols]);
+        let (ha, hb) = (Host::new(&[rows, cols], ha), Host::new(&[cols], hb));
+        let what = format!("worker {t} iteration {it} ({rows}x{cols})");
+
+        // Broadcasting, a transcendental and a transpose, read synchronously.
+        let y = a.add(&b).unwrap().exp().unwrap().t();
+        let e = zip_with(&ha, &hb, |x, y| f32::wrap((x + y).exp())).t();
+        eprintln!("case: {what}: exp(a + b).t()");
+        assert_close(&host(&y), &e.data, 1e-6, 1e-5);
+
+        // A stepped slice through where_, read asynchronously.
+        let s = a
+            .slice([Slice::from(..).step(2), Slice::from(1..)])
+            .unwrap();
+        let hs = ha.slice(&[(0, rows, 2), (1, cols, 1)]);
+        let m = s.gt_scalar(0.0).unwrap();
+        let w = Array::where_(&m, &s, &s.mul_scalar(-0.5).unwrap()).unwrap();
+        let future = w.to_vec_async();
+        let e: Vec<f64> = hs
+            .data
+            .iter()
+            .map(|&x| if x > 0.0 { x } else { f32::wrap(-0.5 * x) })
+            .collect();
+
+        // Integer work and random numbers while the read is in flight.
+        let i = dev
+            .arange::<i32>(0, n as i32, 1)
+            .unwrap()
+            .reshape([rows, cols])
+            .unwrap();
+        let k = i
+            .mul_scalar(3)
+            .unwrap()
+            .rem_scalar(7)
+            .unwrap()
+            .cast::<f32>()
+            .unwrap();
+        let r = dev
+            .random_uniform::<f32>([n], (t * 100 + it) as u64)
+            .unwrap();
+        let z = k.add(&r.reshape([rows, cols]).unwrap()).unwrap();
+
+        let got = pollster::block_on(future).unwrap();
+        eprintln!("case: {what}: where_");
+        assert_close(&to_f64(&got), &e, 0.0, 0.0);
+
+        let zh = host(&z);
+        let rh = host(&r);
+        let e: Vec<f64> = (0..n)
+            .map(|j| f32::wrap(((3 * j) % 7) as f64 + rh[j]))
+            .collect();
+        eprintln!("case: {what}: integer chain plus random");
+        assert_close(&zh, &e, 0.0, 0.0);
+        assert!(rh.iter().all(|x| (0.0..1.0).contains(x)));
+        if it % 5 == 0 {
+            dev.synchronize().unwrap();
+        }
+    }
+}
+
+#[test]
+fn threads_share_a_device() {
+    run_threads(dev(), worker);
+}
+
+/// Threads racing for the first use of kernels (compilation), the pool and reads of one
+/// shared array, on a device of their own.
+#[test]
+fn threads_race_on_first_use() {
+    let dev = Device::new().unwrap();
+    let shared = dev.arange::<f32>(0.0, 4096.0, 1.0).unwrap();
+    let barrier = Arc::new(Barrier::new(THREADS));
+    run_threads(&dev, move |t, dev| {
+        barrier.wait();
+        for it in 0..20 {
+            // Every thread compiles the same pipelines at the same time on the first pass.
+            let x = shared.slice(it..it + 1000).unwrap();
+            let y = x.sqrt().unwrap().mul_scalar(2.0).unwrap().floor().unwrap();
+            let e: Vec<f64> = (it..it + 1000)
+                .map(|v| (2.0 * (v as f32).sqrt()).floor() as f64)
+                .collect();
+            assert_close(&host(&y), &e, 0.0, 0.0);
+            // Concurrent reads of the same array.
+            let v = host(&shared.slice(t * 1000..t * 1000 + 17).unwrap());
+            let e: Vec<f64> = (t * 1000..t * 1000 + 17).map(|v| v as f64).collect();
+            assert_close(&v, &e, 0.0, 0.0);
+            // Pool churn.
+            let tmp = dev.full::<u32>([1 + it * 100], t as u32).unwrap();
+            assert_close(
+                &host(&tmp.slice(it * 100..).unwrap()),
+                &[t as f64],
+                0.0,
+                0.0,
+            );
+        }
+    });
+    // Every array is gone once the workers are: the pool holds nothing in use.
+    assert_eq!(dev.memory_pool().used_bytes(), 0);
+}
