@@ -27,6 +27,10 @@ override NDIM: u32 = 1u; // dimensions of the strided entries (P.ndim), fixed pe
 @group(0) @binding(3) var<storage, read> c: array<M>;
 @group(0) @binding(4) var<storage, read_write> out: array<U>;
 
+// The largest finite value of TW's element type (replaced for float types; unused by
+// integer ones).
+fn max_finite_() -> TW { return TW(0); }
+
 fn op1(a: T) -> U { return U(a); }
 fn op2(a: T, b: T) -> U { return U(a + b); }
 fn op3(a: T, b: T, c: M) -> U { return U(select(b, a, c != M(0u))); }

@@ -1445,6 +1445,35 @@ fn rem_f16_quotient_near_an_integer() {
     assert_close(&host(&a.rem(&b).unwrap()), &expected, 0.0, 1e-3);
 }
 
+/// Float `rem` at exact multiples (x = k * y gives 0, where an approximate x / y just below
+/// k would give about |y|) and with an infinite divisor (x % inf = x, as Rust's `%`), for
+/// every float type. y = m / 16 and |k| <= 20, so that k * y is exact even in f16.
+macro_rules! rem_edges {
+    ($($name:ident: $t:ty),*) => {$(
+        #[test]
+        fn $name() {
+            let dev = dev();
+            if !supported::<$t>(dev) {
+                return;
+            }
+            let mut rng = Rng::new(seed(stringify!($name)));
+            let y: Vec<f64> = (0..257).map(|_| rng.int(1, 48) / 16.0).collect();
+            let x: Vec<f64> = y.iter().map(|&y| y * rng.int(-20, 20)).collect();
+            let (a, ha) = upload::<$t>(dev, &x, &[257]);
+            let (b, hb) = upload::<$t>(dev, &y, &[257]);
+            let expected: Vec<f64> = ha.iter().zip(&hb).map(|(x, y)| x % y).collect();
+            assert!(expected.iter().all(|&r| r == 0.0));
+            assert_close(&host(&a.rem(&b).unwrap()), &expected, 0.0, 0.0);
+
+            let inf = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY];
+            let (a, _) = upload::<$t>(dev, &[5.5, -2.25, 1.0], &[3]);
+            let (b, _) = upload::<$t>(dev, &inf, &[3]);
+            assert_close(&host(&a.rem(&b).unwrap()), &[5.5, -2.25, 1.0], 0.0, 0.0);
+        }
+    )*};
+}
+rem_edges!(rem_edges_f16: f16, rem_edges_f32: f32, rem_edges_f64: f64);
+
 // ---------------------------------------------------------------------------------------
 // Broadcasting, views and offsets
 // ---------------------------------------------------------------------------------------

@@ -1,37 +1,55 @@
-// Float helpers for the elementwise family, over T (a float scalar or a vec4 of one).
+// Float helpers for the elementwise family. The math helpers work on TW: T itself, or T
+// widened to f32 when T is f16, so that f16 results are f32 results rounded once (as NumPy
+// computes them) rather than the looser f16 arithmetic of some drivers.
 
 // log(1 + x), accurate for small x.
-fn log1p_(x: T) -> T {
-    let u = T(1.0) + x;
+fn log1p_(x: TW) -> TW {
+    let u = TW(1.0) + x;
     // Past 1e4 the correction factor is 1 to rounding (and inf / inf would give NaN).
-    let r = select(log(u) * (x / (u - T(1.0))), log(u), u > T(1e4));
-    return select(r, x, u == T(1.0));
+    let r = select(log(u) * (x / (u - TW(1.0))), log(u), u > TW(1e4));
+    return select(r, x, u == TW(1.0));
 }
 
 // exp(x) - 1, accurate for small x.
-fn expm1_(x: T) -> T {
+fn expm1_(x: TW) -> TW {
     let u = exp(x);
-    let r = select((u - T(1.0)) * (x / log(u)), x, u == T(1.0));
-    return select(r, T(-1.0), u - T(1.0) == T(-1.0));
+    // Past 1e4 the correction factor is 1 to rounding (and inf / inf would give NaN).
+    let r = select((u - TW(1.0)) * (x / log(u)), u - TW(1.0), u > TW(1e4));
+    return select(select(r, x, u == TW(1.0)), TW(-1.0), u - TW(1.0) == TW(-1.0));
+}
+
+// The remainder with the sign of x, as Rust's %: x - y * trunc(x / y), corrected by one y
+// where the division (approximate on some GPUs) lands on the wrong side of an integer. Not
+// exact as C's fmod: within a rounding of a multiple of y the result may be 0 rather than
+// a value just below |y| (Vulkan does not promise a fused fma). A finite x modulo an
+// infinite y is x.
+fn rem_(x: TW, y: TW) -> TW {
+    var r = x - y * trunc(x / y);
+    r = select(r, r - sign(r) * abs(y), abs(r) >= abs(y));
+    r = select(r, r + sign(x) * abs(y), r * x < TW(0.0));
+    // Comparisons, not x - x == 0: compilers may fold x - x to 0 for infinities too.
+    let finite_x = abs(x) <= max_finite_();
+    let infinite_y = abs(y) > max_finite_();
+    return select(r, x, finite_x & infinite_y);
 }
 
 // NumPy's power: negative bases with integral exponents, 0^0 = 1.
-fn pow_(a: T, b: T) -> T {
+fn pow_(a: TW, b: TW) -> TW {
     let zero = a - a;
-    let m = select(pow(abs(a), b), T(1.0) / zero, (a == T(0.0)) & (b < T(0.0)));
-    let odd = abs(b % T(2.0)) == T(1.0);
+    let m = select(pow(abs(a), b), TW(1.0) / zero, (a == TW(0.0)) & (b < TW(0.0)));
+    let odd = abs(b % TW(2.0)) == TW(1.0);
     let integral = floor(b) == b;
     let neg = select(m, -m, odd);
-    let r = select(m, select(zero / zero, neg, integral), a < T(0.0));
-    return select(r, T(1.0), b == T(0.0));
+    let r = select(m, select(zero / zero, neg, integral), a < TW(0.0));
+    return select(r, TW(1.0), b == TW(0.0));
 }
 
-fn tanh_(x: T) -> T {
-    return tanh(clamp(x, T(-15.0), T(15.0)));
+fn tanh_(x: TW) -> TW {
+    return tanh(clamp(x, TW(-15.0), TW(15.0)));
 }
 
-fn sigmoid_(x: T) -> T {
-    return T(1.0) / (T(1.0) + exp(-x));
+fn sigmoid_(x: TW) -> TW {
+    return TW(1.0) / (TW(1.0) + exp(-x));
 }
 
 // Whether x is NaN. Written as !(x == x): naga emits ordered comparisons, so x != x is

@@ -1,6 +1,8 @@
 //! Elementwise math with NumPy broadcasting. Host side of shaders/elementwise.wgsl.
 //!
-//! Each operation is a WGSL expression over `a` (and `b`, `c`) specialised per dtype.
+//! Each operation is a WGSL expression over `a` (and `b`, `c`) specialised per dtype. f16
+//! division and math functions are computed in f32 and rounded once, as NumPy does (some
+//! drivers' f16 arithmetic is off by several ulps).
 //! Contiguous operands of one shape take the `*_contig` entries, vectorised with vec4 loads
 //! when every offset and the length are multiples of 4; other layouts take the `*_strided`
 //! entries, after adjacent axes that are contiguous in every operand have been merged.
@@ -149,13 +151,12 @@ impl Binary {
             Binary::Add => format!("{x} + {y}"),
             Binary::Sub => format!("{x} - {y}"),
             Binary::Mul => format!("{x} * {y}"),
-            Binary::Div if float => format!("{x} / {y}"),
+            Binary::Div if float => format!("T(TW({x}) / TW({y}))"),
             Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
-            Binary::Rem if d == DType::F16 => format!("T(TW({x}) % TW({y}))"),
-            Binary::Rem if float => format!("{x} % {y}"),
+            Binary::Rem if float => format!("T(rem_(TW({x}), TW({y})))"),
             Binary::Rem => format!("select({x} % {y}, T(0), {y} == T(0))"),
             Binary::Pow if d == DType::F64 => return None,
-            Binary::Pow if float => format!("pow_({x}, {y})"),
+            Binary::Pow if float => format!("T(pow_(TW({x}), TW({y})))"),
             Binary::Pow => return Some((format!("ipow_({x}, {y})"), false)),
             Binary::Maximum if float => format!("max_({x}, {y})"),
             Binary::Maximum => format!("max({x}, {y})"),
@@ -218,19 +219,19 @@ impl Unary {
             Unary::Abs if d != DType::U32 => any("abs(a)"),
             Unary::Sign if d != DType::U32 => any("sign(a)"),
             Unary::Neg | Unary::Abs | Unary::Sign => None,
-            Unary::Exp => f("exp(a)"),
-            Unary::Exp2 => f("exp2(a)"),
-            Unary::Log => f("log(a)"),
-            Unary::Log2 => f("log2(a)"),
-            Unary::Log1p => f("log1p_(a)"),
-            Unary::Expm1 => f("expm1_(a)"),
-            Unary::Sin => f("sin(a)"),
-            Unary::Cos => f("cos(a)"),
-            Unary::Tan => f("tan(a)"),
-            Unary::Tanh => f("tanh_(a)"),
-            Unary::Sigmoid => f("sigmoid_(a)"),
-            Unary::Sqrt if float => any("sqrt(a)"),
-            Unary::Rsqrt if float => any("inverseSqrt(a)"),
+            Unary::Exp => f("T(exp(TW(a)))"),
+            Unary::Exp2 => f("T(exp2(TW(a)))"),
+            Unary::Log => f("T(log(TW(a)))"),
+            Unary::Log2 => f("T(log2(TW(a)))"),
+            Unary::Log1p => f("T(log1p_(TW(a)))"),
+            Unary::Expm1 => f("T(expm1_(TW(a)))"),
+            Unary::Sin => f("T(sin(TW(a)))"),
+            Unary::Cos => f("T(cos(TW(a)))"),
+            Unary::Tan => f("T(tan(TW(a)))"),
+            Unary::Tanh => f("T(tanh_(TW(a)))"),
+            Unary::Sigmoid => f("T(sigmoid_(TW(a)))"),
+            Unary::Sqrt if float => any("T(sqrt(TW(a)))"),
+            Unary::Rsqrt if float => any("T(inverseSqrt(TW(a)))"),
             Unary::Floor if float => any("floor(a)"),
             Unary::Ceil if float => any("ceil(a)"),
             Unary::Round if float => any("round(a)"),
@@ -296,6 +297,16 @@ fn spec(input: DType, output: DType, vec: bool, function: &'static str, def: Str
         .alias("M", value(DType::U32, vec))
         .alias("TB", if vec { "vec4<bool>" } else { "bool" })
         .function(function, def)
+        .function(
+            "max_finite_",
+            match input {
+                DType::F64 => "fn max_finite_() -> TW { return TW(1.7976931348623157e308); }",
+                DType::F32 | DType::F16 => {
+                    "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }"
+                }
+                DType::I32 | DType::U32 => "fn max_finite_() -> TW { return TW(0); }",
+            },
+        )
         .math_for(input)
 }
 
@@ -631,7 +642,7 @@ impl<T: Element> Array<T> {
         sub, sub_scalar, Sub, "Elementwise difference", "-1.0, 1.5, 1.0, 3.5";
         mul, mul_scalar, Mul, "Elementwise product", "2.0, 1.0, 6.0, 2.0";
         div, div_scalar, Div, "Elementwise quotient (integers: truncated toward zero as Rust's `/`, and 0 where the divisor is 0, as NumPy)", "0.5, 4.0, 1.5, 8.0";
-        rem, rem_scalar, Rem, "Elementwise remainder with the sign of the dividend, as Rust's `%` (0 where an integer divisor is 0)", "1.0, 0.0, 1.0, 0.0";
+        rem, rem_scalar, Rem, "Elementwise remainder with the sign of the dividend, as Rust's `%` (0 where an integer divisor is 0). For floats, `x - y * trunc(x / y)` corrected where the division is off by an ulp: within a rounding of a multiple of `y` it may give 0 rather than a value just below `|y|`", "1.0, 0.0, 1.0, 0.0";
         maximum, maximum_scalar, Maximum, "Elementwise maximum (NaN if either is NaN)", "2.0, 2.0, 3.0, 4.0";
         minimum, minimum_scalar, Minimum, "Elementwise minimum (NaN if either is NaN)", "1.0, 0.5, 2.0, 0.5";
         pow, pow_scalar, Pow, "Elementwise power, NumPy's: negative bases with integral exponents, 0^0 = 1; integer exponents below 0 give 0 except for bases 1 and -1. Not for f64", "1.0, 1.4142135, 9.0, 2.0";
