@@ -3,7 +3,8 @@
 // Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 1 input a;
 // 2 input b; 3 input c (the mask of `where`); 4 the output. A kernel binds the inputs it reads.
 // Dispatch: a 1-D grid folded into 2-D, one invocation per output item. In the vectorised
-// variant T, U and M are vec4 types and an item is 4 consecutive elements.
+// variant T, U and M are vec4 types and an item is 4 consecutive elements; in the strided
+// entries an item is PER consecutive elements of one row.
 // `*_contig` entries read input k at offs[k] + i (every operand contiguous, same shape);
 // `*_strided` entries derive each input's offset from the output's multi-index and the
 // input's strides, which are 0 along broadcast axes.
@@ -21,6 +22,8 @@ alias TB = bool; // comparison result: bool, or vec4<bool> when vectorised
 
 override WG: u32 = 256u;
 override NDIM: u32 = 1u; // dimensions of the strided entries (P.ndim), fixed per pipeline
+override PER: u32 = 1u;  // elements per invocation in the strided entries: 1, or 4 when the
+                         // innermost extent is a multiple of 4 (the 4 share a row)
 
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read> b: array<T>;
@@ -35,18 +38,21 @@ fn op1(a: T) -> U { return U(a); }
 fn op2(a: T, b: T) -> U { return U(a + b); }
 fn op3(a: T, b: T, c: M) -> U { return U(select(b, a, c != M(0u))); }
 
-// Offsets of a, b and c for output element i.
+fn strides_of(d: u32) -> vec3<u32> {
+    return vec3<u32>(dim(P.st0, d), dim(P.st1, d), dim(P.st2, d));
+}
+
+// Offsets of a, b and c for output element i (the outermost index needs no division).
 fn strided_offsets(i: u32) -> vec3<u32> {
     var rem = i;
     var o = P.offs.xyz;
-    for (var k = i32(NDIM) - 1; k >= 0; k--) {
+    for (var k = i32(NDIM) - 1; k >= 1; k--) {
         let d = u32(k);
         let extent = dim(P.shape, d);
-        let x = rem % extent;
+        o += (rem % extent) * strides_of(d);
         rem = rem / extent;
-        o += x * vec3<u32>(dim(P.st0, d), dim(P.st1, d), dim(P.st2, d));
     }
-    return o;
+    return o + rem * strides_of(0u);
 }
 
 @compute @workgroup_size(WG)
@@ -60,10 +66,14 @@ fn unary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
 @compute @workgroup_size(WG)
 fn unary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                  @builtin(local_invocation_index) l: u32) {
-    let i = linear_id(w, nw, l, WG);
+    let i = linear_id(w, nw, l, WG) * PER;
     if (i >= P.n) { return; }
-    let o = strided_offsets(i);
-    out[i] = op1(a[o.x]);
+    var o = strided_offsets(i);
+    let step = strides_of(NDIM - 1u);
+    for (var j = 0u; j < PER; j++) {
+        out[i + j] = op1(a[o.x]);
+        o += step;
+    }
 }
 
 @compute @workgroup_size(WG)
@@ -77,10 +87,14 @@ fn binary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) n
 @compute @workgroup_size(WG)
 fn binary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                   @builtin(local_invocation_index) l: u32) {
-    let i = linear_id(w, nw, l, WG);
+    let i = linear_id(w, nw, l, WG) * PER;
     if (i >= P.n) { return; }
-    let o = strided_offsets(i);
-    out[i] = op2(a[o.x], b[o.y]);
+    var o = strided_offsets(i);
+    let step = strides_of(NDIM - 1u);
+    for (var j = 0u; j < PER; j++) {
+        out[i + j] = op2(a[o.x], b[o.y]);
+        o += step;
+    }
 }
 
 @compute @workgroup_size(WG)
@@ -94,8 +108,12 @@ fn ternary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) 
 @compute @workgroup_size(WG)
 fn ternary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                    @builtin(local_invocation_index) l: u32) {
-    let i = linear_id(w, nw, l, WG);
+    let i = linear_id(w, nw, l, WG) * PER;
     if (i >= P.n) { return; }
-    let o = strided_offsets(i);
-    out[i] = op3(a[o.x], b[o.y], c[o.z]);
+    var o = strided_offsets(i);
+    let step = strides_of(NDIM - 1u);
+    for (var j = 0u; j < PER; j++) {
+        out[i + j] = op3(a[o.x], b[o.y], c[o.z]);
+        o += step;
+    }
 }

@@ -35,6 +35,7 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
         inputs: 0,
         wg: WG,
         ndim: 0,
+        per: 0,
     };
     dev.inner.kernels.get(dev, key, || spec(T::DTYPE))
 }

@@ -21,6 +21,8 @@ pub(crate) struct Key {
     pub wg: u32,
     /// Dimensions of strided kernels (the `NDIM` override); 0 for kernels without it.
     pub ndim: u32,
+    /// Elements per invocation of strided kernels (the `PER` override); 0 without it.
+    pub per: u32,
 }
 
 /// A compiled compute pipeline and the layout of its bind group.
@@ -123,12 +125,12 @@ impl KernelCache {
         let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
         validate(&name, &src, dev.naga_capabilities())?;
         let (bgl, pl) = self.layouts(dev, key.inputs);
-        let with_ndim = [("WG", key.wg as f64), ("NDIM", key.ndim as f64)];
-        let constants = if key.ndim > 0 {
-            &with_ndim[..]
-        } else {
-            &with_ndim[..1]
-        };
+        let all = [
+            ("WG", key.wg as f64),
+            ("NDIM", key.ndim as f64),
+            ("PER", key.per as f64),
+        ];
+        let constants = if key.ndim > 0 { &all[..] } else { &all[..1] };
         let (pipeline, err) = dev.scoped(|d| {
             let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(&name),

@@ -417,7 +417,8 @@ fn run<O: Element>(
     let plain = inputs
         .iter()
         .all(|x| x.shape == out.shape.as_slice() && is_contiguous(x.shape, x.strides));
-    let (entry_kind, vec, params) = if plain {
+    // (strided, vectorised, elements per invocation of a strided entry, parameters)
+    let (strided, vec, per, params) = if plain {
         let vec =
             expr.1 && n.is_multiple_of(4) && inputs.iter().all(|x| x.offset.is_multiple_of(4));
         let q = if vec { 4 } else { 1 };
@@ -426,7 +427,7 @@ fn run<O: Element>(
         for (k, x) in inputs.iter().enumerate() {
             p.offs[k] = (x.offset / q) as u32;
         }
-        ("contig", vec, p)
+        (false, vec, q as u32, p)
     } else {
         let strides: Vec<Vec<usize>> = inputs
             .iter()
@@ -445,15 +446,21 @@ fn run<O: Element>(
         for (k, x) in inputs.iter().enumerate() {
             p.offs[k] = x.offset as u32;
         }
-        ("strided", false, p)
+        // Four elements of one row per invocation: one index computation for four.
+        let per = if cshape[cshape.len() - 1].is_multiple_of(4) {
+            4
+        } else {
+            1
+        };
+        (true, false, per, p)
     };
-    let entry = match (inputs.len(), entry_kind) {
-        (1, "contig") => "unary_contig",
-        (1, _) => "unary_strided",
-        (2, "contig") => "binary_contig",
-        (2, _) => "binary_strided",
-        (_, "contig") => "ternary_contig",
-        (_, _) => "ternary_strided",
+    let entry = match (inputs.len(), strided) {
+        (1, false) => "unary_contig",
+        (1, true) => "unary_strided",
+        (2, false) => "binary_contig",
+        (2, true) => "binary_strided",
+        (_, false) => "ternary_contig",
+        (_, true) => "ternary_strided",
     };
     let def = match inputs.len() {
         1 => op1_def(&expr.0),
@@ -466,11 +473,8 @@ fn run<O: Element>(
         variant: format!("{def}|{input}|{}|{vec}", O::DTYPE),
         inputs: inputs.len(),
         wg: WG,
-        ndim: if entry_kind == "strided" {
-            params.ndim
-        } else {
-            0
-        },
+        ndim: if strided { params.ndim } else { 0 },
+        per: if strided { per } else { 0 },
     };
     let function = ["op1", "op2", "op3"][inputs.len() - 1];
     let kernel = dev
@@ -484,7 +488,7 @@ fn run<O: Element>(
             bytes: x.binding.bytes,
         })
         .collect();
-    let work = params.n;
+    let work = if strided { params.n / per } else { params.n };
     launch(dev, &kernel, &params, &bindings, out.binding(), work)?;
     Ok(out)
 }
