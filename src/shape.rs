@@ -21,14 +21,27 @@ pub struct Shape(pub Vec<usize>);
 
 impl Shape {
     /// The extents, outermost first.
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::Shape::from([4, 2]).dims(), &[4, 2]);
+    /// ```
     pub fn dims(&self) -> &[usize] {
         &self.0
     }
     /// Number of dimensions.
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::Shape::from(()).ndim(), 0);
+    /// ```
     pub fn ndim(&self) -> usize {
         self.0.len()
     }
     /// Number of elements (1 for a 0-d shape).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::Shape::from([3, 0]).len(), 0);
+    /// assert_eq!(gpuarray::Shape::from(()).len(), 1);
+    /// ```
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.0.iter().product()
@@ -210,10 +223,25 @@ pub struct Slice {
 
 impl Slice {
     /// A slice from `start` to `end` (exclusive) taking every `step`-th element.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.arange::<i32>(0, 10, 1)?;
+    /// // the last three, NumPy's x[-3:]
+    /// assert_eq!(x.slice(gpuarray::Slice::new(-3, None, 1))?.to_vec()?, vec![7, 8, 9]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn new(start: isize, end: Option<isize>, step: usize) -> Self {
         Slice { start, end, step }
     }
     /// The same slice with another step.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.arange::<i32>(0, 10, 1)?;
+    /// assert_eq!(x.slice(gpuarray::Slice::from(1..).step(3))?.to_vec()?, vec![1, 4, 7]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn step(self, step: usize) -> Self {
         Slice { step, ..self }
     }

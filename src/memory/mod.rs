@@ -35,19 +35,53 @@ pub struct MemoryPool {
 
 impl MemoryPool {
     /// Bytes held by live arrays (rounded up to their size classes).
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let before = dev.memory_pool().used_bytes();
+    /// let x = dev.zeros::<f32>([1000])?;
+    /// assert!(dev.memory_pool().used_bytes() >= before + 4000);
+    /// # drop(x);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn used_bytes(&self) -> u64 {
         self.pool.stats().used
     }
     /// Bytes held by the pool: in use plus cached for reuse.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let pool = dev.memory_pool();
+    /// drop(dev.zeros::<f32>([1000])?);
+    /// assert!(pool.total_bytes() >= pool.used_bytes() + 4000);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn total_bytes(&self) -> u64 {
         let s = self.pool.stats();
         s.used + s.cached
     }
     /// Number of cached (free) buffers.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// drop(dev.zeros::<u32>([10])?);
+    /// assert!(dev.memory_pool().n_free_blocks() >= 1);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn n_free_blocks(&self) -> usize {
         self.pool.stats().free_blocks
     }
     /// Releases every cached buffer back to the driver.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let pool = dev.memory_pool();
+    /// drop(dev.zeros::<f32>([1 << 16])?);
+    /// pool.free_all_blocks();
+    /// assert_eq!(pool.n_free_blocks(), 0);
+    /// assert_eq!(pool.total_bytes(), pool.used_bytes());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn free_all_blocks(&self) {
         self.pool.free_all();
         if let Some(readback) = &self.dev.inner.readback {
@@ -57,10 +91,31 @@ impl MemoryPool {
     }
     /// Caps the bytes the pool may hold (`None` for no cap). An allocation past the cap
     /// first releases cached buffers, then fails with [`crate::Error::OutOfMemory`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let pool = dev.memory_pool();
+    /// pool.set_limit(Some(pool.used_bytes() + (1 << 20)));
+    /// let err = dev.zeros::<f32>([1 << 20]).unwrap_err();
+    /// assert!(matches!(err, gpuarray::Error::OutOfMemory { .. }));
+    /// pool.set_limit(None);
+    /// assert!(dev.zeros::<f32>([1 << 20]).is_ok());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn set_limit(&self, bytes: Option<u64>) {
         self.pool.set_limit(bytes.unwrap_or(u64::MAX));
     }
     /// The cap, if any.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let pool = dev.memory_pool();
+    /// assert_eq!(pool.limit(), None);
+    /// pool.set_limit(Some(1 << 30));
+    /// assert_eq!(pool.limit(), Some(1 << 30));
+    /// # pool.set_limit(None);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn limit(&self) -> Option<u64> {
         let l = self.pool.stats().limit;
         (l != u64::MAX).then_some(l)
