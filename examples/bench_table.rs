@@ -6,6 +6,7 @@
 //! cargo run --release --example bench_table -- --json gpuarray.json
 //! python3 cupy_peer.py --json cupy.json
 //! cargo run --release --example bench_table -- --json gpuarray.json --compare cupy.json
+//! ./bench_table --peer cupy_peer.py        # on the GPU machine: runs the peer, then compares
 //! GPUARRAY_BENCH_QUICK=1 cargo run --release --example bench_table   # sizes / 64, smoke test
 //! ```
 //!
@@ -60,12 +61,14 @@ struct Row {
 struct Args {
     json: Option<String>,
     compare: Option<String>,
+    peer: Option<String>,
 }
 
 fn usage() -> String {
-    "usage: bench_table [--json OUT.json] [--compare CUPY.json]\n  \
+    "usage: bench_table [--json OUT.json] [--compare CUPY.json | --peer cupy_peer.py]\n  \
      --json FILE      also write {case: gpuarray_ms} to FILE\n  \
      --compare FILE   read the CuPy peer's JSON (cupy_peer.py --json FILE) and print both side by side\n  \
+     --peer SCRIPT    run `python3 SCRIPT --json TMP` first (the CuPy peer, same GPU) and compare\n  \
      env GPUARRAY_BENCH_QUICK=1   sizes / 64 (smoke test)"
         .to_string()
 }
@@ -74,6 +77,7 @@ fn parse_args() -> Res<Args> {
     let mut args = Args {
         json: None,
         compare: None,
+        peer: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -84,6 +88,7 @@ fn parse_args() -> Res<Args> {
         match a.as_str() {
             "--json" => args.json = Some(value("--json")?),
             "--compare" => args.compare = Some(value("--compare")?),
+            "--peer" => args.peer = Some(value("--peer")?),
             "-h" | "--help" => {
                 println!("{}", usage());
                 std::process::exit(0);
@@ -343,10 +348,34 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
     }
 }
 
+/// Runs the CuPy peer script, which prints its own table, and reads the JSON it writes.
+fn run_peer(script: &str) -> Res<Vec<(String, f64)>> {
+    let json = std::env::temp_dir().join(format!("cupy_peer_{}.json", std::process::id()));
+    println!("running the peer: python3 {script} --json {}", json.display());
+    let status = std::process::Command::new("python3")
+        .arg(script)
+        .arg("--json")
+        .arg(&json)
+        .status()
+        .map_err(|e| format!("starting python3 {script}: {e}"))?;
+    if !status.success() {
+        return Err(format!("python3 {script} failed: {status}").into());
+    }
+    let path = json.to_string_lossy().into_owned();
+    let peer = read_peer(&path)?;
+    let _ = std::fs::remove_file(&json);
+    Ok(peer)
+}
+
 fn run() -> Res<()> {
     let args = parse_args()?;
-    // Read the peer's file first, so that a bad path fails before the measurements.
-    let peer = args.compare.as_deref().map(read_peer).transpose()?;
+    // Run or read the peer first, so that a failure shows before the measurements (and the
+    // two programs never share the GPU).
+    let peer = match (&args.peer, &args.compare) {
+        (Some(script), _) => Some(run_peer(script)?),
+        (None, Some(path)) => Some(read_peer(path)?),
+        (None, None) => None,
+    };
     let dev = Device::new()?;
     let info = dev.info();
     let n = if quick() { FULL_N / QUICK_DIV } else { FULL_N };
