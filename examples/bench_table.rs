@@ -49,6 +49,13 @@ const ROUNDTRIP_N: usize = 1000;
 const ROUNDTRIP_WARMUP: usize = 20;
 const ROUNDTRIP_REPEATS: usize = 500;
 
+/// The foundation issue's speed targets, as minimum ratios (CuPy time / gpuarray time).
+const TARGETS: &[(&str, f64)] = &[
+    ("add_f32_64M", 1.0),
+    ("download_256MB", 0.8),
+    ("roundtrip_add_1k", 0.5),
+];
+
 /// One result row.
 struct Row {
     name: &'static str,
@@ -324,16 +331,31 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
     println!();
     println!("gpuarray vs CuPy (ratio = CuPy ms / gpuarray ms; > 1: gpuarray faster)");
     println!(
-        "{:<20} | {:>12} | {:>12} | {:>7}",
+        "{:<20} | {:>12} | {:>12} | {:>7} | target",
         "case", "gpuarray ms", "CuPy ms", "ratio"
     );
-    println!("{:-<20}-+-{:->12}-+-{:->12}-+-{:->7}", "", "", "", "");
+    println!(
+        "{:-<20}-+-{:->12}-+-{:->12}-+-{:->7}-+-------",
+        "", "", "", ""
+    );
     for r in rows {
-        let (peer_ms, ratio) = match lookup(r.name) {
-            Some(p) if p.is_finite() => (format!("{p:12.4}"), format!("{:7.2}", p / r.ms)),
-            _ => (format!("{:>12}", "-"), format!("{:>7}", "-")),
+        let target = TARGETS.iter().find(|(n, _)| *n == r.name).map(|(_, t)| *t);
+        let (peer_ms, ratio, verdict) = match lookup(r.name) {
+            Some(p) if p.is_finite() => {
+                let ratio = p / r.ms;
+                let verdict = match target {
+                    Some(t) if ratio >= t => format!(">= {t}: met"),
+                    Some(t) => format!(">= {t}: NOT met"),
+                    None => String::new(),
+                };
+                (format!("{p:12.4}"), format!("{ratio:7.2}"), verdict)
+            }
+            _ => (format!("{:>12}", "-"), format!("{:>7}", "-"), String::new()),
         };
-        println!("{:<20} | {:12.4} | {peer_ms} | {ratio}", r.name, r.ms);
+        println!(
+            "{:<20} | {:12.4} | {peer_ms} | {ratio} | {verdict}",
+            r.name, r.ms
+        );
     }
     let extra: Vec<&str> = peer
         .iter()
@@ -351,7 +373,10 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
 /// Runs the CuPy peer script, which prints its own table, and reads the JSON it writes.
 fn run_peer(script: &str) -> Res<Vec<(String, f64)>> {
     let json = std::env::temp_dir().join(format!("cupy_peer_{}.json", std::process::id()));
-    println!("running the peer: python3 {script} --json {}", json.display());
+    println!(
+        "running the peer: python3 {script} --json {}",
+        json.display()
+    );
     let status = std::process::Command::new("python3")
         .arg(script)
         .arg("--json")
