@@ -22,6 +22,8 @@ use crate::memory::MemoryPool;
 pub(crate) const PARAM_SLOT: u64 = 256;
 /// How long waits spin before blocking (`GPUARRAY_SPIN_US`).
 static SPIN: OnceLock<Duration> = OnceLock::new();
+/// How long a wait blocks before giving up (`GPUARRAY_TIMEOUT_S`).
+static TIMEOUT: OnceLock<u64> = OnceLock::new();
 
 /// Dispatches recorded before the pending work is submitted without a sync point.
 pub const BATCH_DISPATCHES: u32 = 512;
@@ -668,15 +670,27 @@ impl Device {
     }
 
     /// Blocks until the submission (or all work, for `None`) is done, polling callbacks.
+    /// Gives up with [`Error::Timeout`] after `GPUARRAY_TIMEOUT_S` seconds (default 300).
     pub(crate) fn wait(&self, index: Option<wgpu::SubmissionIndex>) -> Result<()> {
+        let limit = *TIMEOUT.get_or_init(|| {
+            std::env::var("GPUARRAY_TIMEOUT_S")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(300)
+        });
+        let start = Instant::now();
         loop {
             self.check()?;
             let r = self.inner.device.poll(wgpu::PollType::Wait {
                 submission_index: index.clone(),
-                timeout: Some(Duration::from_secs(5)),
+                timeout: Some(Duration::from_secs(1)),
             });
             match r {
                 Ok(_) => return self.check(),
+                Err(wgpu::PollError::Timeout) if start.elapsed().as_secs() >= limit => {
+                    log::error!("gpuarray: work not done after {limit} s");
+                    return Err(Error::Timeout { seconds: limit });
+                }
                 Err(wgpu::PollError::Timeout) => continue,
                 Err(e) => {
                     self.check()?;
@@ -713,15 +727,18 @@ impl Device {
             std::hint::spin_loop();
         }
         let mut index = index;
-        for _ in 0..1000 {
+        loop {
             self.wait(index.take())?;
             if done() {
                 return Ok(());
             }
+            let limit = *TIMEOUT.get().unwrap_or(&300);
+            if start.elapsed().as_secs() >= limit {
+                return Err(Error::Timeout { seconds: limit });
+            }
+            // The work is done but its callback has not run yet: poll again shortly.
+            std::thread::sleep(Duration::from_micros(100));
         }
-        Err(Error::DeviceLost(
-            "work completed but its callback never ran".into(),
-        ))
     }
 
     /// Polls without blocking, running any completed callbacks.

@@ -165,6 +165,13 @@ pub enum Error {
     /// Mapping a buffer for reading failed.
     #[error("mapping a buffer for reading failed: {0}")]
     Map(String),
+    /// The device did not finish submitted work within the wait limit (`GPUARRAY_TIMEOUT_S`,
+    /// default 300 s): it may be hung. The work may still complete later.
+    #[error("the device did not finish its work within {seconds} s (GPUARRAY_TIMEOUT_S)")]
+    Timeout {
+        /// The limit that was reached.
+        seconds: u64,
+    },
     /// The device was lost (driver reset, removal or destruction); create a new [`crate::Device`].
     #[error("the device was lost: {0}")]
     DeviceLost(String),
