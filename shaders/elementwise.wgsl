@@ -38,17 +38,13 @@ fn op1(a: T) -> U { return U(a); }
 fn op2(a: T, b: T) -> U { return U(a + b); }
 fn op3(a: T, b: T, c: M) -> U { return U(select(b, a, c != M(0u))); }
 
-fn strides_of(d: u32) -> vec3<u32> {
-    return vec3<u32>(dim(P.st0, d), dim(P.st1, d), dim(P.st2, d));
-}
-
 // Offsets of a, b and c for output element i (the outermost index needs no division).
 fn strided_offsets(i: u32) -> vec3<u32> {
     var rem = i;
     var o = P.offs.xyz;
     for (var k = i32(NDIM) - 1; k >= 1; k--) {
         let d = u32(k);
-        let extent = dim(P.shape, d);
+        let extent = extent_of(d);
         o += (rem % extent) * strides_of(d);
         rem = rem / extent;
     }

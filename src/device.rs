@@ -555,7 +555,8 @@ impl Device {
     ///
     /// # Errors
     /// [`Error::DeviceLost`] if the device was lost, [`Error::Validation`] if wgpu reported
-    /// an error for earlier work.
+    /// an error for earlier work, [`Error::Timeout`] if the work is not done within
+    /// `GPUARRAY_TIMEOUT_S` seconds (default 300).
     ///
     /// ```
     /// let dev = gpuarray::Device::new()?;

@@ -27,6 +27,13 @@ fn linear_id(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, wg: u32) -> u32 {
     return (wid.y * nwg.x + wid.x) * wg + lid;
 }
 
-fn dim(v: array<vec4<u32>, 2>, d: u32) -> u32 {
-    return v[d / 4u][d % 4u];
+// Extent and strides of dimension d, read in place (an array passed by value would be
+// copied to private memory, which dynamic indexing keeps out of registers).
+fn extent_of(d: u32) -> u32 {
+    return P.shape[d / 4u][d % 4u];
+}
+fn strides_of(d: u32) -> vec3<u32> {
+    let q = d / 4u;
+    let r = d % 4u;
+    return vec3<u32>(P.st0[q][r], P.st1[q][r], P.st2[q][r]);
 }

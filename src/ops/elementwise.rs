@@ -446,8 +446,11 @@ fn run<O: Element>(
         for (k, x) in inputs.iter().enumerate() {
             p.offs[k] = x.offset as u32;
         }
-        // Four elements of one row per invocation: one index computation for four.
-        let per = if cshape[cshape.len() - 1].is_multiple_of(4) {
+        // Four elements of one row per invocation (one index computation for four) where
+        // every operand's row is contiguous or broadcast; elsewhere (a transposed operand)
+        // one, which keeps neighbouring invocations on neighbouring rows.
+        let inner = cshape.len() - 1;
+        let per = if cshape[inner].is_multiple_of(4) && cstrides.iter().all(|s| s[inner] <= 1) {
             4
         } else {
             1
