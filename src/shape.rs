@@ -36,7 +36,7 @@ impl Shape {
     pub fn ndim(&self) -> usize {
         self.0.len()
     }
-    /// Number of elements (1 for a 0-d shape).
+    /// Number of elements (1 for a 0-d shape; saturating at `usize::MAX`).
     ///
     /// ```
     /// assert_eq!(gpuarray::Shape::from([3, 0]).len(), 0);
@@ -44,7 +44,10 @@ impl Shape {
     /// ```
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
-        self.0.iter().product()
+        self.0
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+            .unwrap_or(usize::MAX)
     }
 }
 
@@ -77,6 +80,17 @@ impl From<()> for Shape {
     fn from(_: ()) -> Self {
         Shape(Vec::new())
     }
+}
+
+/// Elements in `shape`, or [`Error::BufferTooLarge`] where the count overflows `usize`.
+pub(crate) fn checked_len(shape: &[usize], elem: usize) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or(Error::BufferTooLarge {
+            requested: u64::MAX,
+            max: u32::MAX as u64 * elem as u64,
+        })
 }
 
 /// Row-major (C order) strides, in elements, of a shape.

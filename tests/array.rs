@@ -930,3 +930,34 @@ fn empty_arrays() {
     assert!(sliced.neg().unwrap().to_vec().unwrap().is_empty());
     still_works(dev);
 }
+
+/// Shapes whose element count overflows are errors, never a panic, and the device works on.
+#[test]
+fn overflowing_shapes() {
+    let dev = dev();
+    let huge = [1usize << 40, 1 << 40];
+    assert!(matches!(
+        dev.zeros::<f32>(huge),
+        Err(Error::BufferTooLarge { .. })
+    ));
+    assert!(matches!(
+        dev.from_slice(&[1.0f32], huge),
+        Err(Error::BufferTooLarge { .. })
+    ));
+    let x = dev.ones::<f32>([2]).unwrap();
+    assert!(matches!(
+        x.broadcast_to([usize::MAX, 2]),
+        Err(Error::BufferTooLarge { .. })
+    ));
+    assert!(matches!(
+        x.reshape([usize::MAX, 2]),
+        Err(Error::BufferTooLarge { .. })
+    ));
+    // A broadcast view too large for one kernel is fine as a view; computing on it is not.
+    let wide = x.broadcast_to([1 << 20, 1 << 13, 2]).unwrap();
+    assert!(matches!(
+        wide.add_scalar(1.0),
+        Err(Error::BufferTooLarge { .. })
+    ));
+    assert_close(&host(&x.add_scalar(1.0).unwrap()), &[2.0, 2.0], 0.0, 0.0);
+}

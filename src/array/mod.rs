@@ -12,7 +12,7 @@ use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::launch::Binding;
 use crate::memory::pool::{BufferHandle, Pool};
-use crate::shape::{contiguous_strides, is_contiguous, Shape};
+use crate::shape::{checked_len, contiguous_strides, is_contiguous, Shape};
 
 /// An n-dimensional array of `T` on a [`Device`].
 ///
@@ -77,7 +77,7 @@ impl<T: Element> Array<T> {
     ) -> Result<Array<T>> {
         dev.require(op, T::DTYPE)?;
         dev.check()?;
-        let len: usize = shape.iter().product();
+        let len = checked_len(&shape, T::DTYPE.size())?;
         if len > u32::MAX as usize {
             return Err(Error::BufferTooLarge {
                 requested: (len as u64).saturating_mul(T::DTYPE.size() as u64),

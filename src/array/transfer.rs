@@ -11,7 +11,7 @@ use crate::ops::elementwise::{map_unary_into, Unary};
 
 /// Reads of at most this many bytes take [`Array::read_small`] where the adapter allows.
 const SMALL_READ: usize = 256 << 10;
-use crate::shape::Shape;
+use crate::shape::{checked_len, Shape};
 
 impl Device {
     /// Copies host data into a new array of the given shape (row-major).
@@ -29,7 +29,7 @@ impl Device {
     /// ```
     pub fn from_slice<T: Element>(&self, data: &[T], shape: impl Into<Shape>) -> Result<Array<T>> {
         let shape = shape.into().0;
-        let n: usize = shape.iter().product();
+        let n = checked_len(&shape, T::DTYPE.size())?;
         if n != data.len() {
             return Err(Error::SizeMismatch {
                 shape,

@@ -5,14 +5,17 @@ use crate::array::Array;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::ops::elementwise::{map_unary, Unary};
-use crate::shape::{broadcast_strides, contiguous_strides, Axis, Shape, Slice, SliceInfo};
+use crate::shape::{
+    broadcast_strides, checked_len, contiguous_strides, Axis, Shape, Slice, SliceInfo,
+};
 
 impl<T: Element> Array<T> {
     /// The same elements in another shape. Contiguous arrays are reshaped as views; others are
     /// copied first (as NumPy does).
     ///
     /// # Errors
-    /// [`Error::SizeMismatch`] when the new shape holds a different number of elements.
+    /// [`Error::SizeMismatch`] when the new shape holds a different number of elements;
+    /// [`Error::BufferTooLarge`] when its element count overflows.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -24,7 +27,7 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn reshape(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
         let shape = shape.into().0;
-        let n: usize = shape.iter().product();
+        let n = checked_len(&shape, T::DTYPE.size())?;
         if n != self.len() {
             return Err(Error::SizeMismatch {
                 expected: n,
@@ -92,7 +95,8 @@ impl<T: Element> Array<T> {
     /// A view repeated along new leading axes and along axes of extent 1 (NumPy's rules).
     ///
     /// # Errors
-    /// [`Error::Broadcast`] when the shapes are incompatible.
+    /// [`Error::Broadcast`] when the shapes are incompatible; [`Error::BufferTooLarge`] when
+    /// the element count overflows.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -103,6 +107,7 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn broadcast_to(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
         let shape = shape.into().0;
+        checked_len(&shape, T::DTYPE.size())?;
         let strides = broadcast_strides(&self.shape, &self.strides, &shape)?;
         Ok(self.view(shape, strides, self.offset))
     }
