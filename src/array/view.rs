@@ -145,7 +145,8 @@ impl<T: Element> Array<T> {
                 offset += start * self.strides[axis];
             }
             shape[axis] = extent;
-            strides[axis] *= s.step;
+            // Saturating: a step past the axis leaves one element, whose stride is unused.
+            strides[axis] = strides[axis].saturating_mul(s.step);
         }
         Ok(self.view(shape, strides, offset))
     }
