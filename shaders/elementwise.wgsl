@@ -7,7 +7,9 @@
 // entries an item is PER consecutive elements of one row.
 // `*_contig` entries read input k at offs[k] + i (every operand contiguous, same shape);
 // `*_strided` entries derive each input's offset from the output's multi-index and the
-// input's strides, which are 0 along broadcast axes.
+// input's strides, which are 0 along broadcast axes; `*_rows` entries do the same for 4
+// elements of a row at once, in the vectorised variant, where every operand's row is
+// contiguous (and aligned) or broadcast.
 //
 // The host replaces the alias lines with the operand types and the `op` lines with the
 // operation (see src/ops/elementwise.rs).
@@ -37,6 +39,28 @@ fn max_finite_() -> TW { return TW(0); }
 fn op1(a: T) -> U { return U(a); }
 fn op2(a: T, b: T) -> U { return U(a + b); }
 fn op3(a: T, b: T, c: M) -> U { return U(select(b, a, c != M(0u))); }
+
+// Element k of a, b or c, whatever T is: the host replaces these lines in vectorised
+// variants with `a[k / 4u][k % 4u]` and the like.
+fn lane_a(k: u32) -> S { return S(a[k]); }
+fn lane_b(k: u32) -> S { return S(b[k]); }
+fn lane_c(k: u32) -> u32 { return u32(c[k]); }
+
+// The four elements of a row from element offset o, for an operand whose row stride s is 1
+// (one vec4; the host ensures o is a multiple of 4) or 0 (one element, repeated). Used by
+// the `*_rows` entries, in vectorised variants only.
+fn row_a(o: u32, s: u32) -> T {
+    if (s == 0u) { return T(lane_a(o)); }
+    return a[o / 4u];
+}
+fn row_b(o: u32, s: u32) -> T {
+    if (s == 0u) { return T(lane_b(o)); }
+    return b[o / 4u];
+}
+fn row_c(o: u32, s: u32) -> M {
+    if (s == 0u) { return M(lane_c(o)); }
+    return c[o / 4u];
+}
 
 // Offsets of a, b and c for output element i (the outermost index needs no division).
 fn strided_offsets(i: u32) -> vec3<u32> {
@@ -112,4 +136,36 @@ fn ternary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups)
         out[i + j] = op3(a[o.x], b[o.y], c[o.z]);
         o += step;
     }
+}
+
+// Broadcast and strided operands whose rows are contiguous or broadcast, vectorised: one
+// invocation per 4 elements of a row, vec4 loads where the row is contiguous.
+@compute @workgroup_size(WG)
+fn unary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+              @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG) * 4u;
+    if (i >= P.n) { return; }
+    let o = strided_offsets(i);
+    let s = strides_of(NDIM - 1u);
+    out[i / 4u] = op1(row_a(o.x, s.x));
+}
+
+@compute @workgroup_size(WG)
+fn binary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+               @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG) * 4u;
+    if (i >= P.n) { return; }
+    let o = strided_offsets(i);
+    let s = strides_of(NDIM - 1u);
+    out[i / 4u] = op2(row_a(o.x, s.x), row_b(o.y, s.y));
+}
+
+@compute @workgroup_size(WG)
+fn ternary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG) * 4u;
+    if (i >= P.n) { return; }
+    let o = strided_offsets(i);
+    let s = strides_of(NDIM - 1u);
+    out[i / 4u] = op3(row_a(o.x, s.x), row_b(o.y, s.y), row_c(o.z, s.z));
 }

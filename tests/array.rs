@@ -960,7 +960,9 @@ fn overflowing_shapes() {
         Err(Error::BufferTooLarge { .. })
     ));
     // A step far past the axis takes the first element.
-    let s = x.slice([gpuarray::Slice::from(..).step(usize::MAX)]).unwrap();
+    let s = x
+        .slice([gpuarray::Slice::from(..).step(usize::MAX)])
+        .unwrap();
     assert_close(&host(&s), &[1.0], 0.0, 0.0);
     assert_close(&host(&x.add_scalar(1.0).unwrap()), &[2.0, 2.0], 0.0, 0.0);
 }

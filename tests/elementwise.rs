@@ -1478,6 +1478,100 @@ rem_edges!(rem_edges_f16: f16, rem_edges_f32: f32, rem_edges_f64: f64);
 // Broadcasting, views and offsets
 // ---------------------------------------------------------------------------------------
 
+/// The row-vectorised layout (broadcast or strided operands whose rows are contiguous or
+/// broadcast, rows a multiple of 4 long) and its fallbacks (a row offset that is not a
+/// multiple of 4, a transposed operand), for every dtype, in unary, binary and where.
+fn rows_case<T: Ty>() {
+    let dev = dev();
+    if !supported::<T>(dev) {
+        return;
+    }
+    let mut rng = Rng::new(seed("rows"));
+    let (m, hm) = upload::<T>(dev, &rng.vec(6 * 12, -8.0, 8.0), &[6, 12]);
+    let hm = Host::new(&[6, 12], hm);
+    let (row, hrow) = upload::<T>(dev, &rng.vec(8, -8.0, 8.0), &[8]);
+    let hrow = Host::new(&[8], hrow);
+    let (col, hcol) = upload::<T>(dev, &rng.vec(6, -8.0, 8.0), &[6, 1]);
+    let hcol = Host::new(&[6, 1], hcol);
+    let add = |x: f64, y: f64| T::wrap(x + y);
+    // Column slices of the matrix: rows contiguous, aligned (start 0, 4) or not (start 2).
+    for start in [0usize, 2, 4] {
+        let v = m
+            .slice([Slice::from(..), Slice::from(start..start + 8)])
+            .unwrap();
+        let hv = hm.slice(&[(0, 6, 1), (start, start + 8, 1)]);
+        check::<T>(
+            &format!("copy of rows from {start}"),
+            &v.contiguous().unwrap(),
+            &hv.shape,
+            &hv.data,
+            (0.0, 0.0),
+        );
+        let e = zip_with(&hv, &hrow, add);
+        check::<T>(
+            &format!("rows from {start} + row"),
+            &v.add(&row).unwrap(),
+            &e.shape,
+            &e.data,
+            T::ARITH,
+        );
+        let e = zip_with(&hcol, &hv, add);
+        check::<T>(
+            &format!("col + rows from {start}"),
+            &col.add(&v).unwrap(),
+            &e.shape,
+            &e.data,
+            T::ARITH,
+        );
+    }
+    // Row and column broadcast against each other: every operand broadcast.
+    let e = zip_with(&hcol, &hrow, add);
+    check::<T>(
+        "col + row",
+        &col.add(&row).unwrap(),
+        &e.shape,
+        &e.data,
+        T::ARITH,
+    );
+    // where with a broadcast mask.
+    let mask = row.gt(&col).unwrap();
+    let e = zip_with(&hcol, &hrow, |c, r| if r > c { r } else { c });
+    let got = Array::where_(&mask, &row.broadcast_to([6, 8]).unwrap(), &col).unwrap();
+    check::<T>("where", &got, &e.shape, &e.data, (0.0, 0.0));
+    // A transposed operand: not rows, one element per invocation.
+    let (sq, hsq) = upload::<T>(dev, &rng.vec(64, -8.0, 8.0), &[8, 8]);
+    let hsq = Host::new(&[8, 8], hsq);
+    let e = zip_with(&hsq.t(), &hrow, add);
+    check::<T>(
+        "transposed + row",
+        &sq.t().add(&row).unwrap(),
+        &e.shape,
+        &e.data,
+        T::ARITH,
+    );
+}
+
+#[test]
+fn rows_f16() {
+    rows_case::<f16>();
+}
+#[test]
+fn rows_f32() {
+    rows_case::<f32>();
+}
+#[test]
+fn rows_f64() {
+    rows_case::<f64>();
+}
+#[test]
+fn rows_i32() {
+    rows_case::<i32>();
+}
+#[test]
+fn rows_u32() {
+    rows_case::<u32>();
+}
+
 /// Every broadcasting position: left, right, both, leading axes, size-1 and 0-d operands,
 /// empty results.
 #[test]

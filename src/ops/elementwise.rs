@@ -298,6 +298,30 @@ fn spec(input: DType, output: DType, vec: bool, function: &'static str, def: Str
         .alias("TB", if vec { "vec4<bool>" } else { "bool" })
         .function(function, def)
         .function(
+            "lane_a",
+            if vec {
+                "fn lane_a(k: u32) -> S { return a[k / 4u][k % 4u]; }"
+            } else {
+                "fn lane_a(k: u32) -> S { return S(a[k]); }"
+            },
+        )
+        .function(
+            "lane_b",
+            if vec {
+                "fn lane_b(k: u32) -> S { return b[k / 4u][k % 4u]; }"
+            } else {
+                "fn lane_b(k: u32) -> S { return S(b[k]); }"
+            },
+        )
+        .function(
+            "lane_c",
+            if vec {
+                "fn lane_c(k: u32) -> u32 { return c[k / 4u][k % 4u]; }"
+            } else {
+                "fn lane_c(k: u32) -> u32 { return u32(c[k]); }"
+            },
+        )
+        .function(
             "max_finite_",
             match input {
                 DType::F64 => "fn max_finite_() -> TW { return TW(1.7976931348623157e308); }",
@@ -370,6 +394,17 @@ fn output_of_unary(u: Unary, d: DType) -> DType {
     }
 }
 
+/// How a kernel walks its operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Every operand contiguous, of the output's shape.
+    Contig,
+    /// Offsets from the multi-index and strides, one or four elements per invocation.
+    Strided,
+    /// As strided, four elements of a row per invocation as vec4 values.
+    Rows,
+}
+
 /// An input of a map: its buffer binding and layout.
 struct Operand<'a> {
     binding: Binding<'a>,
@@ -417,8 +452,8 @@ fn run<O: Element>(
     let plain = inputs
         .iter()
         .all(|x| x.shape == out.shape.as_slice() && is_contiguous(x.shape, x.strides));
-    // (strided, vectorised, elements per invocation of a strided entry, parameters)
-    let (strided, vec, per, params) = if plain {
+    // (layout, vectorised, elements per invocation of a strided entry, parameters)
+    let (layout, vec, per, params) = if plain {
         let vec =
             expr.1 && n.is_multiple_of(4) && inputs.iter().all(|x| x.offset.is_multiple_of(4));
         let q = if vec { 4 } else { 1 };
@@ -427,7 +462,7 @@ fn run<O: Element>(
         for (k, x) in inputs.iter().enumerate() {
             p.offs[k] = (x.offset / q) as u32;
         }
-        (false, vec, q as u32, p)
+        (Layout::Contig, vec, q as u32, p)
     } else {
         let strides: Vec<Vec<usize>> = inputs
             .iter()
@@ -446,24 +481,33 @@ fn run<O: Element>(
         for (k, x) in inputs.iter().enumerate() {
             p.offs[k] = x.offset as u32;
         }
-        // Four elements of one row per invocation (one index computation for four) where
-        // every operand's row is contiguous or broadcast; elsewhere (a transposed operand)
-        // one, which keeps neighbouring invocations on neighbouring rows.
+        // Where every operand's rows are contiguous or broadcast: four elements of a row per
+        // invocation (one index computation for four), with vec4 loads of contiguous rows
+        // when they are aligned. Elsewhere (a transposed operand) one per invocation, which
+        // keeps neighbouring invocations on neighbouring rows.
         let inner = cshape.len() - 1;
-        let per = if cshape[inner].is_multiple_of(4) && cstrides.iter().all(|s| s[inner] <= 1) {
-            4
-        } else {
-            1
-        };
-        (true, false, per, p)
+        let rows_ok = cshape[inner].is_multiple_of(4) && cstrides.iter().all(|s| s[inner] <= 1);
+        let aligned = inputs.iter().zip(&cstrides).all(|(x, s)| {
+            s[inner] == 0
+                || (x.offset.is_multiple_of(4) && s[..inner].iter().all(|d| d.is_multiple_of(4)))
+        });
+        match (rows_ok, aligned && expr.1) {
+            (true, true) => (Layout::Rows, true, 4, p),
+            (true, false) => (Layout::Strided, false, 4, p),
+            (false, _) => (Layout::Strided, false, 1, p),
+        }
     };
-    let entry = match (inputs.len(), strided) {
-        (1, false) => "unary_contig",
-        (1, true) => "unary_strided",
-        (2, false) => "binary_contig",
-        (2, true) => "binary_strided",
-        (_, false) => "ternary_contig",
-        (_, true) => "ternary_strided",
+    let strided = layout != Layout::Contig;
+    let entry = match (inputs.len(), layout) {
+        (1, Layout::Contig) => "unary_contig",
+        (1, Layout::Strided) => "unary_strided",
+        (1, Layout::Rows) => "unary_rows",
+        (2, Layout::Contig) => "binary_contig",
+        (2, Layout::Strided) => "binary_strided",
+        (2, Layout::Rows) => "binary_rows",
+        (_, Layout::Contig) => "ternary_contig",
+        (_, Layout::Strided) => "ternary_strided",
+        (_, Layout::Rows) => "ternary_rows",
     };
     let def = match inputs.len() {
         1 => op1_def(&expr.0),
