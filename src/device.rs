@@ -20,6 +20,12 @@ use crate::memory::MemoryPool;
 /// Bytes of the parameter arena given to one dispatch (the uniform offset alignment that
 /// every adapter accepts).
 pub(crate) const PARAM_SLOT: u64 = 256;
+/// Serialises the driver calls that some drivers do not survive concurrently: instance,
+/// device and pipeline creation (wgpu issues 10010 and 10234 report crashes when threads
+/// create devices and pipelines at once). Pipelines are cached, so this costs nothing after
+/// warm-up.
+pub(crate) static DRIVER_LOCK: Mutex<()> = Mutex::new(());
+
 /// How long waits spin before blocking (`GPUARRAY_SPIN_US`).
 static SPIN: OnceLock<Duration> = OnceLock::new();
 /// How long a wait blocks before giving up (`GPUARRAY_TIMEOUT_S`).
@@ -100,6 +106,9 @@ pub struct DeviceStats {
 /// A GPU (or software) device and its queue, memory pools and kernel cache.
 ///
 /// Cheap to clone (a reference count), `Send + Sync`, usable from several threads at once.
+/// Open one per adapter and share it, as CuPy shares one context per GPU: on the H100 with
+/// NVIDIA's Linux Vulkan driver 580, about ten devices in use at once in one process hung
+/// inside the driver in a quarter of the runs (one or two never did).
 ///
 /// ```
 /// # fn main() -> gpuarray::Result<()> {
@@ -284,6 +293,7 @@ fn backends_from_env() -> Result<Option<wgpu::Backends>> {
 }
 
 fn adapters_of(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
+    let _driver = lock(&DRIVER_LOCK);
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     desc.backends = backends;
     let instance = wgpu::Instance::new(desc);
@@ -367,6 +377,7 @@ impl Device {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         };
+        let _driver = lock(&DRIVER_LOCK);
         let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
             Error::RequestDevice {
                 adapter: adapter.get_info().name,

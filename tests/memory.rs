@@ -7,9 +7,31 @@ mod common;
 use common::*;
 use gpuarray::device::BATCH_DISPATCHES;
 use gpuarray::{Device, Error};
+use std::ops::Deref;
+use std::sync::{Mutex, MutexGuard};
 
-fn fresh() -> Device {
-    Device::new().expect("device")
+/// A device of the test's own, so that its counters see only its own work. At most one
+/// exists at a time: NVIDIA's Linux Vulkan driver was seen to hang with about ten devices in
+/// use at once in one process (see `Device`'s docs).
+struct Fresh {
+    dev: Device,
+    _serial: MutexGuard<'static, ()>,
+}
+
+impl Deref for Fresh {
+    type Target = Device;
+    fn deref(&self) -> &Device {
+        &self.dev
+    }
+}
+
+fn fresh() -> Fresh {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    let serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    Fresh {
+        dev: Device::new().expect("device"),
+        _serial: serial,
+    }
 }
 
 /// The pool rounds a request up to a size class: never below the request, at most double it

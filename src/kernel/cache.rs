@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use crate::device::{lock, Device, ScopeError};
+use crate::device::{lock, Device, ScopeError, DRIVER_LOCK};
 use crate::error::{Error, Result};
 use crate::kernel::launch::Params;
 use crate::kernel::source::{validate, Spec};
@@ -131,6 +131,7 @@ impl KernelCache {
             ("PER", key.per as f64),
         ];
         let constants = if key.ndim > 0 { &all[..] } else { &all[..1] };
+        let _driver = lock(&DRIVER_LOCK);
         let (pipeline, err) = dev.scoped(|d| {
             let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(&name),
