@@ -5,6 +5,9 @@
 
 CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+# Mesa's Vulkan drivers complain on stderr when there is no XDG_RUNTIME_DIR (headless
+# machines, CI); give them a private one.
+export XDG_RUNTIME_DIR ?= $(shell d=/tmp/gpuarray-xdg-$$(id -u); mkdir -p -m 700 $$d; echo $$d)
 
 .PHONY: demo test lint bench bench-table vulkan
 
