@@ -77,7 +77,7 @@ mod sealed {
     impl Sealed for u32 {}
 }
 
-/// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, and [`f16`] / `f64` where the
+/// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, and [`f16`](struct@crate::f16) / `f64` where the
 /// adapter supports them ([`crate::Device::supports`]).
 ///
 /// ```

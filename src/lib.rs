@@ -24,7 +24,7 @@
 //!   ([`MemoryPool`]), staging pools for transfers and a pipeline cache. It is cheap to
 //!   clone and may be shared between threads.
 //! - An [`Array<T>`] is a view (shape, strides, offset) of a pooled buffer, for
-//!   `T` in f32, i32, u32, and [`f16`] / f64 where the adapter supports them
+//!   `T` in f32, i32, u32, and [`f16`](struct@crate::f16) / f64 where the adapter supports them
 //!   ([`Device::supports`]). Comparisons give masks of `u32` 0 and 1.
 //! - Operations record their work and return at once; work is submitted when you read back,
 //!   call [`Device::synchronize`], or after [`device::BATCH_DISPATCHES`] dispatches.
