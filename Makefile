@@ -36,6 +36,7 @@ test: vulkan
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
 
 bench: vulkan
 	$(CARGO) bench
