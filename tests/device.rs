@@ -1,0 +1,119 @@
+//! The device: adapter listing, information, adoption of a wgpu device, destruction, and
+//! the thread-safety of the handle. Tests that open a device of their own take turns (see
+//! `Device`'s docs on many devices at once).
+
+mod common;
+
+use std::sync::Mutex;
+
+use common::*;
+use gpuarray::{Device, DeviceKind, Error};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+#[test]
+fn handles_are_send_sync_and_clone() {
+    fn assert_send_sync<T: Send + Sync + Clone>() {}
+    assert_send_sync::<Device>();
+    assert_send_sync::<gpuarray::Array<f32>>();
+    assert_send_sync::<gpuarray::MemoryPool>();
+}
+
+#[test]
+fn enumerate_lists_the_chosen_adapter() {
+    let dev = dev();
+    let all = Device::enumerate().unwrap();
+    assert!(!all.is_empty());
+    assert!(
+        all.iter().any(|i| i.name == dev.info().name),
+        "{} not in {:?}",
+        dev.info().name,
+        all.iter().map(|i| &i.name).collect::<Vec<_>>()
+    );
+    // Device::new prefers discrete, then integrated, then virtual, then CPU adapters.
+    let rank = |k: DeviceKind| match k {
+        DeviceKind::DiscreteGpu => 0,
+        DeviceKind::IntegratedGpu => 1,
+        DeviceKind::VirtualGpu => 2,
+        DeviceKind::Cpu => 3,
+        _ => 4,
+    };
+    let best = all.iter().map(|i| rank(i.kind)).min().unwrap();
+    if std::env::var_os("GPUARRAY_ADAPTER").is_none() {
+        assert_eq!(rank(dev.info().kind), best);
+    }
+}
+
+#[test]
+fn info_and_limits_are_the_adapters() {
+    let dev = dev();
+    let info = dev.info();
+    assert!(!info.name.is_empty());
+    assert!(["vulkan", "metal", "dx12", "gl"].contains(&info.backend.as_str()));
+    assert!(info.subgroup_min_size <= info.subgroup_max_size);
+    let l = dev.limits();
+    // WebGPU's defaults are the floor; the device asks for the adapter's own limits.
+    assert!(l.max_storage_buffer_binding_size >= 128 << 20);
+    assert!(l.max_buffer_size >= l.max_storage_buffer_binding_size.min(256 << 20));
+    assert!(l.max_compute_invocations_per_workgroup >= 256);
+    assert!(l.max_compute_workgroups_per_dimension >= 65_535);
+    assert!(dev.supports::<f32>() && dev.supports::<i32>() && dev.supports::<u32>());
+    assert_eq!(dev.supports::<f64>(), info.features.contains(&"SHADER_F64"));
+    assert_eq!(
+        dev.supports::<gpuarray::f16>(),
+        info.features.contains(&"SHADER_F16")
+    );
+}
+
+/// A program's own wgpu device and queue work as a gpuarray device.
+#[test]
+fn from_wgpu_adopts_a_device() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
+    let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
+    let dev = Device::from_wgpu(device, queue);
+    let mut rng = Rng::new(7);
+    let (x, hx) = upload::<f32>(&dev, &rng.vec(1001, -4.0, 4.0), &[1001]);
+    let e: Vec<f64> = hx.iter().map(|v| f32::wrap(v * 3.0)).collect();
+    assert_close(&host(&x.mul_scalar(3.0).unwrap()), &e, 0.0, 0.0);
+    assert_eq!(dev.stats().dispatches, 1);
+}
+
+/// A destroyed device fails with DeviceLost, on every path, and no other device notices.
+#[test]
+fn destroyed_device_reports_lost() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let dev = Device::new().unwrap();
+    let x = dev.full::<f32>([100], 2.0).unwrap();
+    let y = x.add_scalar(1.0).unwrap(); // pending, then dropped by destroy
+    dev.destroy();
+    let lost = |r: Result<(), Error>| matches!(r, Err(Error::DeviceLost(_)));
+    assert!(lost(y.to_vec().map(drop)));
+    assert!(lost(x.to_vec().map(drop)));
+    assert!(lost(dev.synchronize()));
+    assert!(lost(dev.zeros::<f32>([4]).map(drop)));
+    assert!(lost(dev.from_slice(&[1u32, 2], [2]).map(drop)));
+    assert!(lost(x.exp().map(drop)));
+    dev.destroy(); // twice is fine
+                   // The shared device is unaffected.
+    let other = common::dev();
+    assert_close(
+        &host(&other.full::<i32>([3], 7).unwrap()),
+        &[7.0; 3],
+        0.0,
+        0.0,
+    );
+}
+
+/// synchronize with nothing pending returns at once, and twice in a row.
+#[test]
+fn synchronize_without_work() {
+    let dev = dev();
+    let t = std::time::Instant::now();
+    for _ in 0..3 {
+        dev.synchronize().unwrap();
+    }
+    assert!(t.elapsed().as_secs() < 10);
+}
