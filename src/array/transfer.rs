@@ -122,9 +122,18 @@ impl<T: Element> Array<T> {
                 let _ = tx.send(Err(e));
             }
             Ok(a) => {
-                std::thread::spawn(move || {
+                let reader = a.clone();
+                let tx = std::sync::Arc::new(tx);
+                let tx2 = tx.clone();
+                let spawned = std::thread::Builder::new()
+                    .name("gpuarray read".into())
+                    .spawn(move || {
+                        let _ = tx2.send(reader.read());
+                    });
+                // No thread to be had: read here instead (the future is then ready at once).
+                if spawned.is_err() {
                     let _ = tx.send(a.read());
-                });
+                }
             }
         }
         async move {
