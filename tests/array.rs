@@ -966,3 +966,23 @@ fn overflowing_shapes() {
     assert_close(&host(&s), &[1.0], 0.0, 0.0);
     assert_close(&host(&x.add_scalar(1.0).unwrap()), &[2.0, 2.0], 0.0, 0.0);
 }
+
+/// Diagonals far outside the matrix give zeros; absurd sizes are errors, not panics.
+#[test]
+fn eye_extreme_arguments() {
+    let dev = dev();
+    let e = dev.eye_rect::<i32>(2, 3, isize::MAX).unwrap();
+    assert_close(&host(&e), &[0.0; 6], 0.0, 0.0);
+    let e = dev.eye_rect::<i32>(2, 3, isize::MIN).unwrap();
+    assert_close(&host(&e), &[0.0; 6], 0.0, 0.0);
+    let e = dev.eye_rect::<f32>(3, 2, -1).unwrap();
+    assert_close(&host(&e), &[0.0, 0.0, 1.0, 0.0, 0.0, 1.0], 0.0, 0.0);
+    assert!(matches!(
+        dev.eye_rect::<f32>(usize::MAX, 2, 0),
+        Err(Error::BufferTooLarge { .. })
+    ));
+    assert!(matches!(
+        dev.eye::<f32>(1 << 20),
+        Err(Error::BufferTooLarge { .. }) | Err(Error::OutOfMemory { .. })
+    ));
+}

@@ -184,7 +184,9 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn eye_rect<T: Element>(&self, n: usize, m: usize, k: isize) -> Result<Array<T>> {
-        let k = k.clamp(-(n as isize) - 1, m as isize + 1) as i32;
+        // Diagonals past the matrix are all zeros; clamp k to them (and into i32).
+        let lim = |d: usize| d.min(i32::MAX as usize - 1) as isize + 1;
+        let k = k.clamp(-lim(n), lim(m)) as i32;
         generate(self, "eye", "eye", vec![n, m], |mut p| {
             p.aux = [m.max(1) as u32, k as u32];
             p
