@@ -30,6 +30,11 @@ use std::time::{Duration, Instant};
 
 use gpuarray::{Array, Device};
 
+/// The benches' shared set-up (which allows its own dead code); this table uses its host data.
+#[path = "../benches/common/mod.rs"]
+mod common;
+use common::host_data;
+
 type Res<T> = std::result::Result<T, Box<dyn Error>>;
 
 /// Elements of the large cases (64M f32, 256 MiB), before quick mode's division.
@@ -161,19 +166,6 @@ fn wall_mean<R>(
         black_box(op()?);
     }
     Ok(ms(t0.elapsed()) / repeats as f64)
-}
-
-/// Host data in [0.5, 1.5) (never zero), from a fixed-seed xorshift.
-fn host_data(n: usize) -> Vec<f32> {
-    let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            0.5 + (s >> 40) as f32 / (1u64 << 24) as f32
-        })
-        .collect()
 }
 
 fn random(dev: &Device, n: usize, seed: u64) -> gpuarray::Result<Array<f32>> {

@@ -71,6 +71,7 @@ impl Params {
 }
 
 /// A buffer bound to a kernel and the bytes of it the kernel may touch.
+#[derive(Clone, Copy)]
 pub(crate) struct Binding<'a> {
     pub buffer: &'a BufferHandle,
     pub bytes: u64,

@@ -528,13 +528,7 @@ fn run<O: Element>(
         .inner
         .kernels
         .get(dev, key, || spec(input, O::DTYPE, vec, function, def))?;
-    let bindings: Vec<Binding<'_>> = inputs
-        .iter()
-        .map(|x| Binding {
-            buffer: x.binding.buffer,
-            bytes: x.binding.bytes,
-        })
-        .collect();
+    let bindings: Vec<Binding<'_>> = inputs.iter().map(|x| x.binding).collect();
     let work = if strided { params.n / per } else { params.n };
     launch(dev, &kernel, &params, &bindings, out.binding(), work)?;
     Ok(out)
