@@ -90,6 +90,8 @@ pub struct DeviceLimits {
     pub max_compute_workgroups_per_dimension: u32,
     /// Storage buffers per shader stage.
     pub max_storage_buffers_per_shader_stage: u32,
+    /// Alignment of a storage binding's offset into its buffer, in bytes.
+    pub min_storage_buffer_offset_alignment: u32,
 }
 
 /// Counters of the work a device has done, for tests and tuning.
@@ -410,6 +412,7 @@ impl Device {
             max_compute_invocations_per_workgroup: l.max_compute_invocations_per_workgroup,
             max_compute_workgroups_per_dimension: l.max_compute_workgroups_per_dimension,
             max_storage_buffers_per_shader_stage: l.max_storage_buffers_per_shader_stage,
+            min_storage_buffer_offset_alignment: l.min_storage_buffer_offset_alignment,
         };
         let uma = matches!(info.kind, DeviceKind::IntegratedGpu | DeviceKind::Cpu);
         let mappable_storage = uma && features.contains(wgpu::Features::MAPPABLE_PRIMARY_BUFFERS);

@@ -124,6 +124,7 @@ impl<T: Element> Array<T> {
         Binding {
             buffer: &self.buf,
             bytes: ((self.offset + span) * T::DTYPE.size()) as u64,
+            window: 0,
         }
     }
 

@@ -74,7 +74,12 @@ impl Params {
 #[derive(Clone, Copy)]
 pub(crate) struct Binding<'a> {
     pub buffer: &'a BufferHandle,
+    /// End of the bytes the kernel may touch, from the buffer's start.
     pub bytes: u64,
+    /// Where the binding starts in the buffer, in bytes (a multiple of the adapter's
+    /// storage offset alignment): element 0 of the shader's array. 0 binds from the start;
+    /// larger values bind windows of buffers larger than one binding.
+    pub window: u64,
 }
 
 /// Workgroups for `work` items: a 1-D count folded into (x, y) with x at most 65,535.
@@ -97,8 +102,9 @@ pub(crate) struct BindCache {
     map: Mutex<(u64, HashMap<BindKey, wgpu::BindGroup>)>,
 }
 
-/// Input count and the ids of the bound buffers (inputs, then the output; 0 unused).
-type BindKey = (usize, [u64; 4]);
+/// Input count, the ids of the bound buffers (inputs, then the output; 0 unused) and the
+/// bindings' windows.
+type BindKey = (usize, [u64; 4], [u64; 4]);
 
 /// Entries kept before the cache starts over.
 const BIND_CACHE_ENTRIES: usize = 1024;
@@ -116,8 +122,9 @@ impl BindCache {
         inputs: &[Binding<'_>],
         output: &Binding<'_>,
         ids: [u64; 4],
+        windows: [u64; 4],
     ) -> wgpu::BindGroup {
-        let key = (kernel.inputs, ids);
+        let key = (kernel.inputs, ids, windows);
         let released = RELEASED.load(Ordering::Relaxed);
         let mut guard = lock(&self.map);
         let (seen, map) = &mut *guard;
@@ -139,7 +146,7 @@ fn create_bind_group(
     output: &Binding<'_>,
 ) -> wgpu::BindGroup {
     let max = dev.limits().max_storage_buffer_binding_size;
-    let whole = |b: &Binding<'_>| wgpu::BufferSize::new(b.buffer.size().min(max & !3));
+    let size = |b: &Binding<'_>| wgpu::BufferSize::new((b.buffer.size() - b.window).min(max & !3));
     let mut entries = Vec::with_capacity(5);
     if !dev.inner.immediates {
         entries.push(wgpu::BindGroupEntry {
@@ -156,8 +163,8 @@ fn create_bind_group(
             binding: 1 + k as u32,
             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                 buffer: b.buffer.buffer(),
-                offset: 0,
-                size: whole(b),
+                offset: b.window,
+                size: size(b),
             }),
         });
     }
@@ -165,8 +172,8 @@ fn create_bind_group(
         binding: 4,
         resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
             buffer: output.buffer.buffer(),
-            offset: 0,
-            size: whole(output),
+            offset: output.window,
+            size: size(output),
         }),
     });
     dev.wgpu().create_bind_group(&wgpu::BindGroupDescriptor {
@@ -191,8 +198,9 @@ pub(crate) fn launch(
     }
     let max = dev.limits().max_storage_buffer_binding_size;
     let mut ids = [0u64; 4];
+    let mut windows = [0u64; 4];
     for (k, b) in inputs.iter().chain([&output]).enumerate() {
-        let bytes = b.bytes.div_ceil(4) * 4;
+        let bytes = (b.bytes - b.window.min(b.bytes)).div_ceil(4) * 4;
         if bytes > max {
             return Err(Error::BufferTooLarge {
                 requested: bytes,
@@ -200,8 +208,12 @@ pub(crate) fn launch(
             });
         }
         ids[k] = b.buffer.id();
+        windows[k] = b.window;
     }
-    let bind_group = dev.inner.binds.get(dev, kernel, inputs, &output, ids);
+    let bind_group = dev
+        .inner
+        .binds
+        .get(dev, kernel, inputs, &output, ids, windows);
     let (x, y) = groups(work, kernel.wg);
     let bytes = bytemuck::bytes_of(params);
     dev.record_dispatch(bytes, |pass, offset| {

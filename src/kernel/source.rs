@@ -148,6 +148,7 @@ mod tests {
             .into_iter()
             .chain(crate::array::creation::all_specs())
             .chain(crate::ops::random::all_specs())
+            .chain(crate::ops::reduce::all_specs())
             .collect();
         assert!(specs.len() > 300, "only {} variants", specs.len());
         assert!(PARAMS.contains(PARAMS_UNIFORM));

@@ -2,3 +2,4 @@
 
 pub(crate) mod elementwise;
 pub(crate) mod random;
+pub(crate) mod reduce;

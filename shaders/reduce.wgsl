@@ -1,0 +1,247 @@
+// Reduction family: sum, prod, min, max, argmin, argmax, all, any, mean, var, std, norm
+// over the whole array or any set of axes.
+//
+// The host reduces an M x K problem: M outputs (the kept axes, in order) each reducing K
+// elements (the reduced axes, merged into one axis of stride `rstride()`). Element k of
+// output m is at `P.offs.x + kept_offset(m) + k * rstride()`, where kept_offset decodes m
+// through the kept axes (P.shape and the strides P.st0, NDIM of them).
+// Bindings: 0 params; 1 the input `a` (elements, or partial results of an earlier stage);
+// 2 `b`, the means of var and std (one per output, accumulator type); 4 the output.
+// Dispatch: a 1-D grid of work units folded into 2-D; unit ids start at `first_unit()` and
+// end before P.n, so that the host can cover the units of a problem larger than one
+// binding in several dispatches, each binding a window of the input.
+//
+// Two shapes of problem:
+// - `rows` / `rows4`: PER invocations share one output (a row), WG / PER outputs per
+//   workgroup. Units are (block of outputs, split of K), split fastest.
+// - `cols` / `cols4`: each of PER lanes of a workgroup has its own output (a column, whose
+//   neighbours are contiguous in memory) and the WG / PER lanes of each column stride
+//   through K together. Units are (split of K, block of columns), block fastest.
+// With one split the result goes to out[m]; with S splits each unit writes the partial
+// result of its split to out[m * S + s], and a second `rows` dispatch reduces those rows.
+// The `4` entries load vec4 values: rows4 four consecutive elements of a row, cols4 four
+// neighbouring columns.
+//
+// Determinism: every combination happens in an order fixed by the problem's shape (a
+// serial walk per invocation, then a binary tree in workgroup memory), never by timing,
+// atomics or the subgroup size, so the same input gives the same bits on every run.
+//
+// The host replaces the alias lines and the one-line functions map, map4, combine,
+// combine4, finish, load, load4 and mean_of per operation and dtype (src/ops/reduce.rs).
+
+alias E = f32;  // element type of the input (its accumulator type for partial inputs)
+alias T = f32;  // what `a` holds: E, vec4<E>, or Acc for partial inputs
+alias A = f32;  // accumulator type
+alias U = f32;  // what `out` holds: the result's element type, or Acc for partial results
+alias S = f32;  // scalar arguments: the accumulator type
+alias SC = f32;
+
+// A partial result: the accumulated value and, for argmin / argmax, the index (within the
+// reduced elements) of the value found; 0xffffffff when no element was seen.
+struct Acc {
+    v: A,
+    i: u32,
+}
+struct Acc4 {
+    v: vec4<A>,
+    i: vec4<u32>,
+}
+
+override WG: u32 = 256u;
+override NDIM: u32 = 1u; // kept axes (at least 1)
+override PER: u32 = 1u;  // rows: invocations per output; cols: outputs per workgroup
+
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read> b: array<A>;
+@group(0) @binding(4) var<storage, read_write> out: array<U>;
+
+var<workgroup> sh: array<Acc, WG>;
+var<workgroup> sh4: array<Acc4, WG>;
+
+// Scalars of the problem, in the strides of inputs b and c, which these kernels do not use.
+fn rstride() -> u32 { return P.st1[0].x; }   // stride of the reduced axis, in elements
+fn chunk() -> u32 { return P.st1[0].y; }     // elements of K per split (a multiple of 4)
+fn splits() -> u32 { return P.st1[0].z; }    // splits of K per output
+fn first_unit() -> u32 { return P.st1[0].w; }
+fn count() -> u32 { return P.st1[1].x; }     // divisor of mean, var and std
+fn col_blocks() -> u32 { return P.st1[1].y; } // cols: blocks of PER columns
+
+// The operation (replaced by the host): the accumulator of element x, the k-th reduced
+// element of an output whose mean (var, std) is mu; its vec4 form; the combination of two
+// partial results; the output of a final one.
+fn map(x: E, k: u32, mu: A) -> Acc { return Acc(A(x), k); }
+fn map4(x: vec4<E>, k: vec4<u32>, mu: vec4<A>) -> Acc4 { return Acc4(vec4<A>(x), k); }
+fn combine(x: Acc, y: Acc) -> Acc { return Acc(x.v + y.v, x.i); }
+fn combine4(x: Acc4, y: Acc4) -> Acc4 { return Acc4(x.v + y.v, x.i); }
+fn finish(r: Acc) -> U { return U(r.v); }
+// The partial result of the element at offset o of `a` (for elements, map(a[o], ...)), and
+// of the four at 4 * o4.
+fn load(o: u32, k: u32, mu: A) -> Acc { return map(E(a[o]), k, mu); }
+fn load4(o4: u32, k: vec4<u32>, mu: vec4<A>) -> Acc4 { return Acc4(vec4<A>(A(a[4u * o4]), A(a[4u * o4 + 1u]), A(a[4u * o4 + 2u]), A(a[4u * o4 + 3u])), k); }
+// The mean of output m (var and std read b; the others read nothing).
+fn mean_of(m: u32) -> A { return A(0); }
+
+// The identity of the combination: the host passes its value as scalar 0.
+fn identity() -> Acc {
+    return Acc(arg(0u), 0xffffffffu);
+}
+fn identity4() -> Acc4 {
+    return Acc4(vec4<A>(arg(0u)), vec4<u32>(0xffffffffu));
+}
+fn lane(x: Acc4, j: u32) -> Acc {
+    return Acc(x.v[j], x.i[j]);
+}
+
+// Offset of output m's first element: m decoded through the kept axes.
+fn kept_offset(m: u32) -> u32 {
+    var rem = m;
+    var o = 0u;
+    for (var k = i32(NDIM) - 1; k >= 1; k--) {
+        let d = u32(k);
+        let extent = extent_of(d);
+        o += (rem % extent) * P.st0[d / 4u][d % 4u];
+        rem = rem / extent;
+    }
+    return o + rem * P.st0[0].x;
+}
+
+// Writes the result of output m, split s.
+fn put(m: u32, s: u32, r: Acc) {
+    out[P.offs.w + m * splits() + s] = finish(r);
+}
+
+@compute @workgroup_size(WG)
+fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {
+    let unit = first_unit() + w.y * nw.x + w.x;
+    if (unit >= P.n) { return; }
+    let s = unit % splits();
+    let m = (unit / splits()) * (WG / PER) + l / PER;
+    let t = l % PER;
+    var acc = identity();
+    if (m < P.aux.x) {
+        let base = P.offs.x + kept_offset(m);
+        let k0 = s * chunk();
+        let k1 = min(P.aux.y, k0 + chunk());
+        let mu = mean_of(m);
+        let rs = rstride();
+        for (var k = k0 + t; k < k1; k += PER) {
+            acc = combine(acc, load(base + k * rs, k, mu));
+        }
+    }
+    sh[l] = acc;
+    workgroupBarrier();
+    for (var h = PER / 2u; h > 0u; h /= 2u) {
+        if (t < h) {
+            sh[l] = combine(sh[l], sh[l + h]);
+        }
+        workgroupBarrier();
+    }
+    if (t == 0u && m < P.aux.x) {
+        put(m, s, sh[l]);
+    }
+}
+
+// As rows, four elements at a time: K, the chunk, the input's offset and the kept strides
+// are multiples of 4, and the reduced stride is 1.
+@compute @workgroup_size(WG)
+fn rows4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+         @builtin(local_invocation_index) l: u32) {
+    let unit = first_unit() + w.y * nw.x + w.x;
+    if (unit >= P.n) { return; }
+    let s = unit % splits();
+    let m = (unit / splits()) * (WG / PER) + l / PER;
+    let t = l % PER;
+    var acc = identity();
+    if (m < P.aux.x) {
+        let base = P.offs.x + kept_offset(m);
+        let k0 = s * chunk();
+        let k1 = min(P.aux.y, k0 + chunk());
+        let mu = vec4<A>(mean_of(m));
+        var acc4 = identity4();
+        for (var k = k0 + 4u * t; k < k1; k += 4u * PER) {
+            acc4 = combine4(acc4, load4((base + k) / 4u, vec4<u32>(k, k + 1u, k + 2u, k + 3u), mu));
+        }
+        acc = combine(combine(lane(acc4, 0u), lane(acc4, 1u)), combine(lane(acc4, 2u), lane(acc4, 3u)));
+    }
+    sh[l] = acc;
+    workgroupBarrier();
+    for (var h = PER / 2u; h > 0u; h /= 2u) {
+        if (t < h) {
+            sh[l] = combine(sh[l], sh[l + h]);
+        }
+        workgroupBarrier();
+    }
+    if (t == 0u && m < P.aux.x) {
+        put(m, s, sh[l]);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn cols(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {
+    let unit = first_unit() + w.y * nw.x + w.x;
+    if (unit >= P.n) { return; }
+    let s = unit / col_blocks();
+    let j = (unit % col_blocks()) * PER + l % PER;
+    let r = l / PER;
+    var acc = identity();
+    if (j < P.aux.x) {
+        let base = P.offs.x + kept_offset(j);
+        let k0 = s * chunk();
+        let k1 = min(P.aux.y, k0 + chunk());
+        let mu = mean_of(j);
+        let rs = rstride();
+        for (var k = k0 + r; k < k1; k += WG / PER) {
+            acc = combine(acc, load(base + k * rs, k, mu));
+        }
+    }
+    sh[l] = acc;
+    workgroupBarrier();
+    for (var h = WG / PER / 2u; h > 0u; h /= 2u) {
+        if (r < h) {
+            sh[l] = combine(sh[l], sh[l + h * PER]);
+        }
+        workgroupBarrier();
+    }
+    if (r == 0u && j < P.aux.x) {
+        put(j, s, sh[l]);
+    }
+}
+
+// As cols, four neighbouring columns per lane: the innermost kept extent, the input's
+// offset and every stride are multiples of 4; P.aux.x counts columns, not groups of 4.
+@compute @workgroup_size(WG)
+fn cols4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+         @builtin(local_invocation_index) l: u32) {
+    let unit = first_unit() + w.y * nw.x + w.x;
+    if (unit >= P.n) { return; }
+    let s = unit / col_blocks();
+    let j = 4u * ((unit % col_blocks()) * PER + l % PER);
+    let r = l / PER;
+    var acc = identity4();
+    if (j < P.aux.x) {
+        let base = P.offs.x + kept_offset(j);
+        let k0 = s * chunk();
+        let k1 = min(P.aux.y, k0 + chunk());
+        let mu = vec4<A>(mean_of(j), mean_of(j + 1u), mean_of(j + 2u), mean_of(j + 3u));
+        let rs = rstride();
+        for (var k = k0 + r; k < k1; k += WG / PER) {
+            acc = combine4(acc, load4((base + k * rs) / 4u, vec4<u32>(k), mu));
+        }
+    }
+    sh4[l] = acc;
+    workgroupBarrier();
+    for (var h = WG / PER / 2u; h > 0u; h /= 2u) {
+        if (r < h) {
+            sh4[l] = combine4(sh4[l], sh4[l + h * PER]);
+        }
+        workgroupBarrier();
+    }
+    if (r == 0u && j < P.aux.x) {
+        let res = sh4[l];
+        for (var q = 0u; q < 4u; q++) {
+            put(j + q, s, lane(res, q));
+        }
+    }
+}
