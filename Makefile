@@ -28,10 +28,11 @@ demo: vulkan
 test: vulkan
 	$(CARGO) test --all-targets
 	$(CARGO) test --doc
-	# The other parameter and read paths (uniform arena instead of immediates; small reads
-	# through a copy kernel, as on discrete GPUs), on the suites that exercise them.
-	GPUARRAY_PARAMS=uniform GPUARRAY_SMALL_READ=kernel \
-	  $(CARGO) test --test elementwise --test array --test memory --test threads
+	# The other parameter, read and reduction paths (uniform arena instead of immediates;
+	# small reads through a copy kernel, as on discrete GPUs; reduction trees in workgroup
+	# memory only, no subgroup shuffles), on the suites that exercise them.
+	GPUARRAY_PARAMS=uniform GPUARRAY_SMALL_READ=kernel GPUARRAY_SUBGROUPS=0 \
+	  $(CARGO) test --test elementwise --test array --test memory --test threads --test reduce
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -28,7 +28,7 @@ use std::error::Error;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use gpuarray::{Array, Device};
+use gpuarray::{Array, Axis, Device};
 
 /// The benches' shared set-up (which allows its own dead code); this table uses its host data.
 #[path = "../benches/common/mod.rs"]
@@ -59,6 +59,11 @@ const TARGETS: &[(&str, f64)] = &[
     ("add_f32_64M", 1.0),
     ("download_256MB", 0.8),
     ("roundtrip_add_1k", 0.5),
+    // The reductions issue.
+    ("sum_f32_64M", 1.0),
+    ("max_f32_64M", 1.0),
+    ("sum_axis0_8192x8192", 1.5),
+    ("sum_axis1_8192x8192", 0.9),
 ];
 
 /// One result row.
@@ -219,6 +224,37 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
             ms: t,
             bytes: Some(4 * big),
             note: format!("to_vec, {wall_note}"),
+        });
+    }
+    {
+        let a = random(dev, n, 3)?;
+        dev.synchronize()?;
+        rows.push(Row {
+            name: "sum_f32_64M",
+            ms: gpu_median(dev, || a.sum())?,
+            bytes: Some(4 * big),
+            note: gpu_note.clone(),
+        });
+        rows.push(Row {
+            name: "max_f32_64M",
+            ms: gpu_median(dev, || a.max())?,
+            bytes: Some(4 * big),
+            note: gpu_note.clone(),
+        });
+        // 8192 x 8192 (quick mode: 8192 x 128).
+        let m = a.reshape([8192, n / 8192])?;
+        dev.synchronize()?;
+        rows.push(Row {
+            name: "sum_axis0_8192x8192",
+            ms: gpu_median(dev, || m.sum_axis(Axis(0)))?,
+            bytes: Some(4 * big),
+            note: gpu_note.clone(),
+        });
+        rows.push(Row {
+            name: "sum_axis1_8192x8192",
+            ms: gpu_median(dev, || m.sum_axis(Axis(1)))?,
+            bytes: Some(4 * big),
+            note: gpu_note.clone(),
         });
     }
     {

@@ -110,6 +110,34 @@ fn put(m: u32, s: u32, r: Acc) {
     out[P.offs.w + m * splits() + s] = finish(r);
 }
 
+// Swaps partial results with the invocation whose index differs in bit h (subgroup
+// variants: a subgroup shuffle; never called otherwise).
+fn shuffle(x: Acc, h: u32) -> Acc { return x; }
+// The width of the tree levels done with shuffles: 8 where the adapter's subgroups have at
+// least 8 invocations (and the accumulator is 32-bit), else 1.
+fn shuffle_width() -> u32 { return 1u; }
+
+// Combines the partial results of the PER invocations t of each row (invocation l holds
+// `acc`) as a binary tree of neighbours, pairs first; invocation t = 0 gets the result.
+// The first levels use subgroup shuffles where the variant has them and workgroup memory
+// after: the tree, and so the rounding, is the same either way and for every subgroup size.
+fn row_tree(l: u32, t: u32, acc: Acc) -> Acc {
+    var x = acc;
+    let w = min(shuffle_width(), PER);
+    for (var h = 1u; h < w; h *= 2u) {
+        x = combine(x, shuffle(x, h));
+    }
+    sh[l] = x;
+    workgroupBarrier();
+    for (var h = w; h < PER; h *= 2u) {
+        if (t % (2u * h) == 0u) {
+            sh[l] = combine(sh[l], sh[l + h]);
+        }
+        workgroupBarrier();
+    }
+    return sh[l];
+}
+
 @compute @workgroup_size(WG)
 fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {
@@ -129,16 +157,9 @@ fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
             acc = combine(acc, load(base + k * rs, k, mu));
         }
     }
-    sh[l] = acc;
-    workgroupBarrier();
-    for (var h = PER / 2u; h > 0u; h /= 2u) {
-        if (t < h) {
-            sh[l] = combine(sh[l], sh[l + h]);
-        }
-        workgroupBarrier();
-    }
+    let r = row_tree(l, t, acc);
     if (t == 0u && m < P.aux.x) {
-        put(m, s, sh[l]);
+        put(m, s, r);
     }
 }
 
@@ -164,16 +185,9 @@ fn rows4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         }
         acc = combine(combine(lane(acc4, 0u), lane(acc4, 1u)), combine(lane(acc4, 2u), lane(acc4, 3u)));
     }
-    sh[l] = acc;
-    workgroupBarrier();
-    for (var h = PER / 2u; h > 0u; h /= 2u) {
-        if (t < h) {
-            sh[l] = combine(sh[l], sh[l + h]);
-        }
-        workgroupBarrier();
-    }
+    let r = row_tree(l, t, acc);
     if (t == 0u && m < P.aux.x) {
-        put(m, s, sh[l]);
+        put(m, s, r);
     }
 }
 

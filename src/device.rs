@@ -775,6 +775,11 @@ impl Device {
     }
 
     /// Naga capabilities matching the device's features, for validating shaders.
+    /// Whether the device has subgroup operations in compute shaders.
+    pub(crate) fn has_subgroups(&self) -> bool {
+        self.inner.features.contains(wgpu::Features::SUBGROUP)
+    }
+
     pub(crate) fn naga_capabilities(&self) -> naga::valid::Capabilities {
         let mut caps = naga::valid::Capabilities::empty();
         let f = self.inner.features;

@@ -216,8 +216,9 @@ impl Op {
 }
 
 /// The source of one reduction kernel: `op` on inputs of `input` read as `load`, writing
-/// results of `out` (`None`: partial results).
-fn spec(op: Op, input: DType, load: Load, out: Option<DType>) -> Spec {
+/// results of `out` (`None`: partial results), with subgroup shuffles in the first levels
+/// of the rows' trees when `shuffles`.
+fn spec(op: Op, input: DType, load: Load, out: Option<DType>, shuffles: bool) -> Spec {
     let acc = op.acc(input);
     let e = if load == Load::Partial { acc } else { input };
     let t = match load {
@@ -291,6 +292,38 @@ fn spec(op: Op, input: DType, load: Load, out: Option<DType>) -> Spec {
             "mean_of",
             format!("fn mean_of(m: u32) -> A {{ {mean_of} }}"),
         )
+        .function(
+            "shuffle",
+            if shuffles {
+                "fn shuffle(x: Acc, h: u32) -> Acc { return Acc(subgroupShuffleXor(x.v, h), subgroupShuffleXor(x.i, h)); }"
+            } else {
+                "fn shuffle(x: Acc, h: u32) -> Acc { return x; }"
+            },
+        )
+        .function(
+            "shuffle_width",
+            format!(
+                "fn shuffle_width() -> u32 {{ return {}u; }}",
+                if shuffles { SHUFFLE_WIDTH } else { 1 }
+            ),
+        )
+}
+
+/// Tree levels done with subgroup shuffles: pairs, fours and eights of invocations, which
+/// every adapter whose subgroups have at least this many invocations can do.
+const SHUFFLE_WIDTH: u32 = 8;
+
+/// Whether the rows' trees may start with subgroup shuffles: the adapter has subgroups of at
+/// least [`SHUFFLE_WIDTH`] invocations and the accumulator is 32-bit.
+/// `GPUARRAY_SUBGROUPS=0` turns them off (for tests: the results are the same bits).
+fn shuffles(dev: &Device, acc: DType) -> bool {
+    static ALLOWED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let allowed =
+        *ALLOWED.get_or_init(|| std::env::var("GPUARRAY_SUBGROUPS").map_or(true, |v| v != "0"));
+    allowed
+        && dev.has_subgroups()
+        && dev.info().subgroup_min_size >= SHUFFLE_WIDTH
+        && acc.size() == 4
 }
 
 /// Every variant, for the shader validation test.
@@ -308,9 +341,14 @@ pub(crate) fn all_specs() -> Vec<Spec> {
                 d
             };
             for load in [Load::Elem, Load::Elem4, Load::Partial] {
-                specs.push(spec(op, d, load, Some(out)));
-                if load != Load::Partial {
-                    specs.push(spec(op, d, load, None));
+                for shuffles in [false, true] {
+                    if shuffles && op.acc(d) == DType::F64 {
+                        continue;
+                    }
+                    specs.push(spec(op, d, load, Some(out), shuffles));
+                    if load != Load::Partial {
+                        specs.push(spec(op, d, load, None, shuffles));
+                    }
                 }
             }
         }
@@ -580,10 +618,11 @@ fn run(dev: &Device, op: Op, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
             max: MAX_DIMS,
         });
     }
+    let shuffles = shuffles(dev, acc);
     let key = Key {
         family: "reduce",
         entry,
-        variant: format!("{op:?}|{}|{load:?}|{dtype:?}", p.input),
+        variant: format!("{op:?}|{}|{load:?}|{dtype:?}|{shuffles}", p.input),
         inputs: if t.mean.is_some() && p.load != Load::Partial {
             2
         } else {
@@ -593,10 +632,9 @@ fn run(dev: &Device, op: Op, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
         ndim: p.kept.len() as u32,
         per: plan.per as u32,
     };
-    let kernel = dev
-        .inner
-        .kernels
-        .get(dev, key.clone(), || spec(op, p.input, load, dtype))?;
+    let kernel = dev.inner.kernels.get(dev, key.clone(), || {
+        spec(op, p.input, load, dtype, shuffles)
+    })?;
     for (u0, u1, base, end) in wins {
         let mut params = Params::new(u1 as u32);
         params.ndim = p.kept.len() as u32;
