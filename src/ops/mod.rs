@@ -1,4 +1,5 @@
 //! Operations on arrays, one module per shader family.
 
 pub(crate) mod elementwise;
+pub(crate) mod linalg;
 pub(crate) mod random;
