@@ -95,8 +95,10 @@ const TRIAL_MIN_FMAS: f64 = (1u64 << 30) as f64;
 /// Workgroups below which a problem takes smaller tiles.
 const MIN_WORKGROUPS: usize = 64;
 
-/// Trial results: (adapter name, element type) -> the fastest configuration.
-static TUNED: Mutex<Option<HashMap<(String, DType), Tiles>>> = Mutex::new(None);
+/// Trial results by (adapter name, element type, size class).
+type TrialKey = (String, DType, u32);
+/// The fastest configuration each trial found.
+static TUNED: Mutex<Option<HashMap<TrialKey, Tiles>>> = Mutex::new(None);
 
 /// A configuration forced through `GPUARRAY_MATMUL_TILES=BM,BN,BK,TM,TN` (for tuning).
 fn forced_tiles() -> Option<Tiles> {
@@ -307,7 +309,14 @@ fn dispatch(
                     (gy - y).min(step) as u32,
                     (gz - z).min(step) as u32,
                 ];
-                launch_groups(dev, kernel, &p, &[prod.a.binding, prod.b.binding], out, grid)?;
+                launch_groups(
+                    dev,
+                    kernel,
+                    &p,
+                    &[prod.a.binding, prod.b.binding],
+                    out,
+                    grid,
+                )?;
             }
         }
     }
@@ -409,11 +418,18 @@ fn choose<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Resul
     if T::DTYPE == DType::F64 || T::DTYPE.size() > 4 {
         return Ok(if MEDIUM.fits(dev, acc) { MEDIUM } else { SMALL });
     }
-    let workgroups = |t: Tiles| {
-        prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches
-    };
-    if prod.fmas() >= TRIAL_MIN_FMAS && workgroups(LARGE) >= MIN_WORKGROUPS {
-        return tuned(dev, prod, out);
+    let workgroups =
+        |t: Tiles| prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches;
+    let large = workgroups(LARGE);
+    if prod.fmas() >= TRIAL_MIN_FMAS && large >= MIN_WORKGROUPS {
+        // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
+        // 1024): the best tiles differ between a partly and a fully occupied GPU.
+        let class = match large {
+            ..=511 => 0,
+            512..=2047 => 1,
+            _ => 2,
+        };
+        return tuned(dev, prod, out, class);
     }
     for t in [LARGE, MEDIUM] {
         if t.fits(dev, acc) && workgroups(t) >= MIN_WORKGROUPS {
@@ -423,10 +439,15 @@ fn choose<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Resul
     Ok(SMALL)
 }
 
-/// The trial's configuration for this adapter and element type, running the trial on this
-/// product the first time: each candidate once to compile and warm up, then timed twice.
-fn tuned<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<Tiles> {
-    let key = (dev.info().name.clone(), T::DTYPE);
+/// The trial's configuration for this adapter, element type and size class, running the
+/// trial on this product the first time: each candidate once to compile and warm up, then timed twice.
+fn tuned<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+    class: u32,
+) -> Result<Tiles> {
+    let key = (dev.info().name.clone(), T::DTYPE, class);
     if let Some(t) = lock(&TUNED).as_ref().and_then(|m| m.get(&key)) {
         return Ok(*t);
     }
@@ -461,7 +482,12 @@ fn tuned<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result
 
 /// The batched product of `a` (`[.., M, K]`) and `b` (`[.., K, N]`), both at least 2-D,
 /// as a new array `[batch.., M, N]`.
-fn matmul_nd<T: Element>(a: &Array<T>, b: &Array<T>, lhs: &[usize], rhs: &[usize]) -> Result<Array<T>> {
+fn matmul_nd<T: Element>(
+    a: &Array<T>,
+    b: &Array<T>,
+    lhs: &[usize],
+    rhs: &[usize],
+) -> Result<Array<T>> {
     let dev = &a.dev;
     let mismatch = || Error::ShapeMismatch {
         op: "matmul",
@@ -552,12 +578,20 @@ impl<T: Element> Array<T> {
         }
         // 1-D operands as a row (left) or a column (right), as views.
         let a = if self.ndim() == 1 {
-            self.view(vec![1, self.shape[0]], vec![0, self.strides[0]], self.offset)
+            self.view(
+                vec![1, self.shape[0]],
+                vec![0, self.strides[0]],
+                self.offset,
+            )
         } else {
             self.clone()
         };
         let b = if other.ndim() == 1 {
-            other.view(vec![other.shape[0], 1], vec![other.strides[0], 0], other.offset)
+            other.view(
+                vec![other.shape[0], 1],
+                vec![other.strides[0], 0],
+                other.offset,
+            )
         } else {
             other.clone()
         };
@@ -717,7 +751,14 @@ impl<T: Element> Array<T> {
             spec(T::DTYPE, false, false, tiles, false, false)
         })?;
         let bind = src.binding();
-        launch(&self.dev, &kernel, &p, &[bind, bind], out.binding(), count as u32)?;
+        launch(
+            &self.dev,
+            &kernel,
+            &p,
+            &[bind, bind],
+            out.binding(),
+            count as u32,
+        )?;
         Ok(out)
     }
 }
