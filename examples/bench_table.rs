@@ -18,10 +18,17 @@
 //! - upload / download: wall time of `from_slice` + `synchronize` / of `to_vec` on 64M f32
 //!   (256 MiB), mean of 5 after one warm-up (the peer: mean of 5; its upload has one
 //!   warm-up, its download none, but gpuarray's first download also creates a staging buffer).
+//! - matmul_{f32,f16}_{1024,4096}: `a.matmul(&b)` of square random matrices, timed as the
+//!   device-side cases; the note gives TFLOP/s (2 n^3 flops). The first call of a large f32
+//!   product runs the tile trial (inside the warm-ups).
 //! - roundtrip_add_1k: wall time of `(x + x).to_vec()` on 1,000 f32, mean of 500 after 20
 //!   warm-ups.
 //!
-//! In quick mode (env `GPUARRAY_BENCH_QUICK` set) the 64M sizes are divided by 64; the rows
+//! `GPUARRAY_BENCH_ONLY=matmul,add` runs only the cases whose names start with one of the
+//! prefixes.
+//!
+//! In quick mode (env `GPUARRAY_BENCH_QUICK` set) the 64M sizes are divided by 64 (matrix
+//! sizes by 4); the rows
 //! keep their names, so do not compare those numbers with the peer's.
 
 use std::error::Error;
@@ -64,7 +71,14 @@ const TARGETS: &[(&str, f64)] = &[
     ("max_f32_64M", 1.0),
     ("sum_axis0_8192x8192", 1.5),
     ("sum_axis1_8192x8192", 0.9),
+    // The matmul issue's targets.
+    ("matmul_f32_4096", 0.6),
+    ("matmul_f32_1024", 0.5),
+    ("matmul_f16_4096", 0.3),
 ];
+
+/// Matrix sizes of the matmul rows (the peer's), before quick mode's division by 4.
+const MATMUL_SIZES: [usize; 2] = [1024, 4096];
 
 /// One result row.
 struct Row {
@@ -116,6 +130,15 @@ fn parse_args() -> Res<Args> {
         }
     }
     Ok(args)
+}
+
+/// Whether the case runs: `GPUARRAY_BENCH_ONLY` (a comma-separated list of name
+/// prefixes) unset, or one of its prefixes starts the name.
+fn want(name: &str) -> bool {
+    match std::env::var("GPUARRAY_BENCH_ONLY") {
+        Ok(only) if !only.is_empty() => only.split(',').any(|p| name.starts_with(p.trim())),
+        _ => true,
+    }
 }
 
 fn quick() -> bool {
@@ -182,7 +205,7 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
     let big = n as u64;
     let gpu_note = format!("median of {GPU_REPEATS}, one submit+wait per 10 calls");
     let wall_note = format!("wall, mean of {TRANSFER_REPEATS}");
-    {
+    if want("copy_f32_64M") || want("add_f32_64M") {
         let a = random(dev, n, 1)?;
         let b = random(dev, n, 2)?;
         dev.synchronize()?;
@@ -203,7 +226,7 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
             note: gpu_note.clone(),
         });
     }
-    {
+    if want("upload_256MB") || want("download_256MB") {
         let host = host_data(n);
         let t = wall_mean(TRANSFER_WARMUP, TRANSFER_REPEATS, || {
             let d = dev.from_slice(&host, [n])?;
@@ -226,7 +249,13 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
             note: format!("to_vec, {wall_note}"),
         });
     }
-    {
+    let reductions = [
+        "sum_f32_64M",
+        "max_f32_64M",
+        "sum_axis0_8192x8192",
+        "sum_axis1_8192x8192",
+    ];
+    if reductions.iter().any(|r| want(r)) {
         let a = random(dev, n, 3)?;
         dev.synchronize()?;
         rows.push(Row {
@@ -257,7 +286,7 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
             note: gpu_note.clone(),
         });
     }
-    {
+    if want("roundtrip_add_1k") {
         let x = dev.arange::<f32>(0.0, ROUNDTRIP_N as f32, 1.0)?;
         let t = wall_mean(ROUNDTRIP_WARMUP, ROUNDTRIP_REPEATS, || (&x + &x).to_vec())?;
         rows.push(Row {
@@ -266,6 +295,49 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
             bytes: None,
             note: format!("(x + x).to_vec(), wall, mean of {ROUNDTRIP_REPEATS}"),
         });
+    }
+    rows.extend(measure_matmul(dev)?);
+    Ok(rows)
+}
+
+/// `matmul_{f32,f16}_{1024,4096}`: square products of random matrices in [0.5, 1.5),
+/// timed as the device-side cases (the first call also runs the tile trial).
+fn measure_matmul(dev: &Device) -> Res<Vec<Row>> {
+    const NAMES: [[&str; 2]; 2] = [
+        ["matmul_f32_1024", "matmul_f32_4096"],
+        ["matmul_f16_1024", "matmul_f16_4096"],
+    ];
+    let mut rows = Vec::new();
+    for (i, &size) in MATMUL_SIZES.iter().enumerate() {
+        let n = if quick() { size / 4 } else { size };
+        let flop = 2.0 * (n as f64).powi(3);
+        let note = |ms: f64, what: &str| {
+            format!(
+                "{:.2} TFLOP/s; {what}; median of {GPU_REPEATS}, one submit+wait per 10 calls",
+                flop / ms / 1e9
+            )
+        };
+        let a = dev.random_uniform_in::<f32>([n, n], 0.5, 1.5, 11)?;
+        let b = dev.random_uniform_in::<f32>([n, n], 0.5, 1.5, 12)?;
+        if want(NAMES[0][i]) {
+            let t = gpu_median(dev, || a.matmul(&b))?;
+            rows.push(Row {
+                name: NAMES[0][i],
+                ms: t,
+                bytes: None,
+                note: note(t, "f32"),
+            });
+        }
+        if want(NAMES[1][i]) && dev.supports::<gpuarray::f16>() {
+            let (ah, bh) = (a.cast::<gpuarray::f16>()?, b.cast::<gpuarray::f16>()?);
+            let t = gpu_median(dev, || ah.matmul(&bh))?;
+            rows.push(Row {
+                name: NAMES[1][i],
+                ms: t,
+                bytes: None,
+                note: note(t, "f16 in, f32 accumulation"),
+            });
+        }
     }
     Ok(rows)
 }

@@ -205,7 +205,7 @@ impl Batch {
     }
 }
 
-const FEATURES: [(wgpu::Features, &str); 9] = [
+const FEATURES: [(wgpu::Features, &str); 10] = [
     (wgpu::Features::SHADER_F16, "SHADER_F16"),
     (wgpu::Features::SHADER_F64, "SHADER_F64"),
     (wgpu::Features::SUBGROUP, "SUBGROUP"),
@@ -224,6 +224,11 @@ const FEATURES: [(wgpu::Features, &str); 9] = [
         "MAPPABLE_PRIMARY_BUFFERS",
     ),
     (wgpu::Features::PIPELINE_CACHE, "PIPELINE_CACHE"),
+    // Tensor-core matrix products (f16 matmul); requested with wgpu's experimental token.
+    (
+        wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
+        "EXPERIMENTAL_COOPERATIVE_MATRIX",
+    ),
 ];
 
 fn wanted_features() -> wgpu::Features {
@@ -370,12 +375,23 @@ impl Device {
     }
 
     fn from_adapter(adapter: &wgpu::Adapter) -> Result<Device> {
-        let features = adapter.features() & wanted_features();
+        let mut features = adapter.features() & wanted_features();
+        if std::env::var("GPUARRAY_COOP").as_deref() == Ok("0") {
+            features.remove(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
+        }
+        let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
+            // SAFETY: the token only unlocks EXPERIMENTAL_COOPERATIVE_MATRIX, which gpuarray
+            // uses in one kernel (the f16 matmul) with the configurations the adapter lists;
+            // GPUARRAY_COOP=0 leaves it off.
+            unsafe { wgpu::ExperimentalFeatures::enabled() }
+        } else {
+            wgpu::ExperimentalFeatures::disabled()
+        };
         let desc = wgpu::DeviceDescriptor {
             label: Some("gpuarray"),
             required_features: features,
             required_limits: adapter.limits(),
-            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            experimental_features: experimental,
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         };
@@ -795,7 +811,17 @@ impl Device {
         if f.contains(wgpu::Features::IMMEDIATES) {
             caps |= naga::valid::Capabilities::IMMEDIATES;
         }
+        if f.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
+            caps |= naga::valid::Capabilities::COOPERATIVE_MATRIX;
+        }
         caps
+    }
+
+    /// Whether the device has wgpu's cooperative matrices (tensor cores).
+    pub(crate) fn has_coop_matrix(&self) -> bool {
+        self.inner
+            .features
+            .contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX)
     }
 
     /// Runs `f` inside validation and out-of-memory error scopes; returns what they caught.

@@ -125,18 +125,28 @@ impl KernelCache {
         let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
         validate(&name, &src, dev.naga_capabilities())?;
         let (bgl, pl) = self.layouts(dev, key.inputs);
-        let all = [
-            ("WG", key.wg as f64),
-            ("NDIM", key.ndim as f64),
-            ("PER", key.per as f64),
-        ];
-        let constants = if key.ndim > 0 { &all[..] } else { &all[..1] };
+        let mut constants = vec![("WG", key.wg as f64)];
+        if key.ndim > 0 {
+            constants.extend([("NDIM", key.ndim as f64), ("PER", key.per as f64)]);
+        }
+        constants.extend(spec.constants.iter().copied());
+        let constants = &constants[..];
         let _driver = lock(&DRIVER_LOCK);
         let (pipeline, err) = dev.scoped(|d| {
-            let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
+            let desc = wgpu::ShaderModuleDescriptor {
                 label: Some(&name),
                 source: wgpu::ShaderSource::Wgsl(src.as_str().into()),
-            });
+            };
+            let module = if spec.unchecked {
+                // SAFETY: `Spec::unchecked` kernels index in bounds by construction (their
+                // host code checks the sizes they are launched with) and their loops have
+                // uniform, finite bounds.
+                unsafe {
+                    d.create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+                }
+            } else {
+                d.create_shader_module(desc)
+            };
             d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&name),
                 layout: Some(&pl),

@@ -192,8 +192,26 @@ pub(crate) fn launch(
     output: Binding<'_>,
     work: u32,
 ) -> Result<()> {
-    debug_assert_eq!(inputs.len(), kernel.inputs);
     if work == 0 {
+        return Ok(());
+    }
+    let (x, y) = groups(work, kernel.wg);
+    launch_groups(dev, kernel, params, inputs, output, [x, y, 1])
+}
+
+/// Records one dispatch of `kernel` over an explicit grid of workgroups (each extent at most
+/// [`MAX_GROUPS`]), for kernels that tile a 2-D or 3-D problem.
+pub(crate) fn launch_groups(
+    dev: &Device,
+    kernel: &Kernel,
+    params: &Params,
+    inputs: &[Binding<'_>],
+    output: Binding<'_>,
+    grid: [u32; 3],
+) -> Result<()> {
+    debug_assert_eq!(inputs.len(), kernel.inputs);
+    debug_assert!(grid.iter().all(|&g| g <= MAX_GROUPS));
+    if grid.contains(&0) {
         return Ok(());
     }
     let max = dev.limits().max_storage_buffer_binding_size;
@@ -214,7 +232,6 @@ pub(crate) fn launch(
         .inner
         .binds
         .get(dev, kernel, inputs, &output, ids, windows);
-    let (x, y) = groups(work, kernel.wg);
     let bytes = bytemuck::bytes_of(params);
     dev.record_dispatch(bytes, |pass, offset| {
         pass.set_pipeline(&kernel.pipeline);
@@ -225,7 +242,7 @@ pub(crate) fn launch(
                 pass.set_bind_group(0, &bind_group, &[]);
             }
         }
-        pass.dispatch_workgroups(x, y, 1);
+        pass.dispatch_workgroups(grid[0], grid[1], grid[2]);
     })
 }
 

@@ -26,6 +26,12 @@ pub(crate) struct Spec {
     pub includes: Vec<&'static str>,
     /// Parameters as immediates rather than a uniform binding (set by the cache per device).
     pub immediates: bool,
+    /// Override constants beyond `WG`, `NDIM` and `PER` (tile sizes, layout flags), passed
+    /// at pipeline creation. The caller puts them in the key's `variant` too.
+    pub constants: Vec<(&'static str, f64)>,
+    /// The kernel keeps every index in bounds by construction: compile it without naga's
+    /// runtime bounds checks and loop bounding, which cost registers in tight inner loops.
+    pub unchecked: bool,
 }
 
 /// The parameter binding of shaders/shared/params.wgsl, and its immediate replacement.
@@ -41,6 +47,8 @@ impl Spec {
             functions: Vec::new(),
             includes: Vec::new(),
             immediates: false,
+            constants: Vec::new(),
+            unchecked: false,
         }
     }
     pub(crate) fn alias(mut self, name: &'static str, ty: impl Into<String>) -> Spec {
@@ -49,6 +57,14 @@ impl Spec {
     }
     pub(crate) fn function(mut self, name: &'static str, def: impl Into<String>) -> Spec {
         self.functions.push((name, def.into()));
+        self
+    }
+    pub(crate) fn constant(mut self, name: &'static str, value: impl Into<f64>) -> Spec {
+        self.constants.push((name, value.into()));
+        self
+    }
+    pub(crate) fn unchecked(mut self) -> Spec {
+        self.unchecked = true;
         self
     }
     pub(crate) fn include(mut self, src: &'static str) -> Spec {
@@ -143,12 +159,14 @@ mod tests {
         let caps = naga::valid::Capabilities::SHADER_FLOAT16
             | naga::valid::Capabilities::FLOAT64
             | naga::valid::Capabilities::SUBGROUP
-            | naga::valid::Capabilities::IMMEDIATES;
+            | naga::valid::Capabilities::IMMEDIATES
+            | naga::valid::Capabilities::COOPERATIVE_MATRIX;
         let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
             .into_iter()
             .chain(crate::array::creation::all_specs())
             .chain(crate::ops::random::all_specs())
             .chain(crate::ops::reduce::all_specs())
+            .chain(crate::ops::linalg::all_specs())
             .collect();
         assert!(specs.len() > 300, "only {} variants", specs.len());
         assert!(PARAMS.contains(PARAMS_UNIFORM));

@@ -1,0 +1,382 @@
+//! Matrix products against an f64 CPU reference: matmul (2-D, 1-D, batched with broadcast,
+//! transposed and strided views, empty dimensions), dot, outer, trace, per dtype; shape
+//! errors are typed.
+
+mod common;
+
+use common::{assert_close, dev, host, supported, upload, Host, Rng, Ty};
+use gpuarray::{f16, Array, Error, Slice};
+
+/// Reference product of `a` ([.., M, K]) and `b` ([.., K, N]) with broadcast batch dims.
+fn reference(a: &Host, b: &Host) -> Host {
+    let (na, nb) = (a.shape.len(), b.shape.len());
+    let (m, k) = (a.shape[na - 2], a.shape[na - 1]);
+    let n = b.shape[nb - 1];
+    let batch = common::broadcast_shape(&a.shape[..na - 2], &b.shape[..nb - 2]);
+    let mut sa = batch.clone();
+    sa.extend([m, k]);
+    let mut sb = batch.clone();
+    sb.extend([k, n]);
+    let (a, b) = (a.broadcast_to(&sa), b.broadcast_to(&sb));
+    let batches: usize = batch.iter().product();
+    let mut out = vec![0.0; batches * m * n];
+    for z in 0..batches {
+        for i in 0..m {
+            for j in 0..n {
+                let mut s = 0.0;
+                for l in 0..k {
+                    s += a.data[z * m * k + i * k + l] * b.data[z * k * n + l * n + j];
+                }
+                out[z * m * n + i * n + j] = s;
+            }
+        }
+    }
+    let mut shape = batch;
+    shape.extend([m, n]);
+    Host::new(&shape, out)
+}
+
+/// Random values of type T: floats in [-1, 1), integers in [-4, 4] (u32: [0, 4]).
+fn values<T: Ty>(rng: &mut Rng, n: usize) -> Vec<f64> {
+    if T::FLOAT {
+        (0..n).map(|_| rng.uniform(-1.0, 1.0)).collect()
+    } else if T::SIGNED {
+        rng.ints(n, -4, 4)
+    } else {
+        rng.ints(n, 0, 4)
+    }
+}
+
+/// Tolerance for sums of k products of values of magnitude <= 1: grows with k.
+fn tol<T: Ty>(k: usize) -> (f64, f64) {
+    if !T::FLOAT {
+        return (0.0, 0.0);
+    }
+    // f16 rounds its result once (inputs are exact, accumulation in f32).
+    let eps = if T::NAME == "f16" {
+        2.0 * T::EPS
+    } else {
+        T::EPS
+    };
+    let atol = eps * (k as f64).sqrt() * 4.0 + T::EPS * k as f64 * 0.25;
+    (atol, eps * 4.0)
+}
+
+fn random<T: Ty>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
+    let n = shape.iter().product();
+    let (a, v) = upload::<T>(dev(), &values::<T>(rng, n), shape);
+    (a, Host::new(shape, v))
+}
+
+#[track_caller]
+fn check<T: Ty>(a: &Array<T>, b: &Array<T>, ha: &Host, hb: &Host) {
+    let c = a.matmul(b).expect("matmul");
+    let expected = reference(ha, hb);
+    assert_eq!(c.shape(), &expected.shape[..], "shape");
+    let k = ha.shape[ha.shape.len() - 1];
+    let (atol, rtol) = tol::<T>(k);
+    let actual = host(&c);
+    let expected: Vec<f64> = expected.data.iter().map(|&x| T::wrap(x)).collect();
+    assert_close(&actual, &expected, atol, rtol);
+}
+
+#[track_caller]
+fn check_shapes<T: Ty>(seed: u64, sa: &[usize], sb: &[usize]) {
+    let mut rng = Rng::new(seed);
+    let (a, ha) = random::<T>(&mut rng, sa);
+    let (b, hb) = random::<T>(&mut rng, sb);
+    check(&a, &b, &ha, &hb);
+}
+
+/// (M, K, N) cases: square, tall, wide, K = 1, primes, vectors, non-multiples of tiles.
+const SHAPES: &[(usize, usize, usize)] = &[
+    (1, 1, 1),
+    (4, 4, 4),
+    (64, 64, 64),
+    (96, 80, 112),
+    (129, 64, 65),
+    (200, 24, 8),
+    (8, 24, 200),
+    (33, 1, 47),
+    (127, 253, 61),
+    (1, 300, 1),
+    (1, 77, 130),
+    (130, 77, 1),
+    (3, 5, 7),
+];
+
+fn matmul_2d<T: Ty>() {
+    if !supported::<T>(dev()) {
+        return;
+    }
+    for (i, &(m, k, n)) in SHAPES.iter().enumerate() {
+        check_shapes::<T>(i as u64, &[m, k], &[k, n]);
+    }
+}
+
+/// Every combination of transposed operands, as views (read in place) of [K, M] / [N, K].
+fn matmul_transposed<T: Ty>() {
+    if !supported::<T>(dev()) {
+        return;
+    }
+    let mut rng = Rng::new(7);
+    for &(m, k, n) in &[(33, 17, 45), (64, 32, 48), (127, 61, 9)] {
+        let (a, ha) = random::<T>(&mut rng, &[m, k]);
+        let (b, hb) = random::<T>(&mut rng, &[k, n]);
+        let (at, hat) = random::<T>(&mut rng, &[k, m]);
+        let (bt, hbt) = random::<T>(&mut rng, &[n, k]);
+        check(&at.t(), &b, &hat.t(), &hb);
+        check(&a, &bt.t(), &ha, &hbt.t());
+        check(&at.t(), &bt.t(), &hat.t(), &hbt.t());
+    }
+}
+
+fn matmul_batched<T: Ty>() {
+    if !supported::<T>(dev()) {
+        return;
+    }
+    // Batched, broadcast in every position, and N-D with 2-D.
+    check_shapes::<T>(11, &[3, 17, 9], &[3, 9, 21]);
+    check_shapes::<T>(12, &[2, 1, 5, 8], &[3, 8, 6]);
+    check_shapes::<T>(13, &[1, 4, 12], &[5, 12, 3]);
+    check_shapes::<T>(14, &[4, 2, 7, 5], &[5, 9]);
+    check_shapes::<T>(15, &[6, 11], &[2, 3, 11, 4]);
+}
+
+fn matmul_vectors<T: Ty>() {
+    if !supported::<T>(dev()) {
+        return;
+    }
+    let mut rng = Rng::new(21);
+    let (m, k, n) = (19, 37, 23);
+    let (a, ha) = random::<T>(&mut rng, &[m, k]);
+    let (x, hx) = random::<T>(&mut rng, &[k]);
+    let (y, hy) = random::<T>(&mut rng, &[k]);
+    let (b, hb) = random::<T>(&mut rng, &[k, n]);
+    let (atol, rtol) = tol::<T>(k);
+    let wrap = |h: Host| -> Vec<f64> { h.data.iter().map(|&v| T::wrap(v)).collect() };
+    // matrix @ vector -> [M]
+    let r = a.matmul(&x).unwrap();
+    assert_eq!(r.shape(), &[m]);
+    let e = reference(&ha, &Host::new(&[k, 1], hx.data.clone()));
+    assert_close(&host(&r), &wrap(e), atol, rtol);
+    // vector @ matrix -> [N]
+    let r = x.matmul(&b).unwrap();
+    assert_eq!(r.shape(), &[n]);
+    let e = reference(&Host::new(&[1, k], hx.data.clone()), &hb);
+    assert_close(&host(&r), &wrap(e), atol, rtol);
+    // vector @ vector -> 0-d; also dot
+    let e = reference(
+        &Host::new(&[1, k], hx.data.clone()),
+        &Host::new(&[k, 1], hy.data.clone()),
+    );
+    let r = x.matmul(&y).unwrap();
+    assert_eq!(r.shape(), &[] as &[usize]);
+    assert_close(&host(&r), &wrap(e.clone()), atol, rtol);
+    let r = x.dot(&y).unwrap();
+    assert_close(&host(&r), &wrap(e), atol, rtol);
+    // strided vector (every other element): read in place
+    let (z, hz) = random::<T>(&mut rng, &[2 * k]);
+    let zs = z.slice(Slice::new(0, None, 2)).unwrap();
+    let hzs: Vec<f64> = hz.data.iter().step_by(2).copied().collect();
+    let r = a.matmul(&zs).unwrap();
+    let e = reference(&ha, &Host::new(&[k, 1], hzs));
+    assert_close(&host(&r), &wrap(e), atol, rtol);
+}
+
+fn empty_dims<T: Ty>() {
+    if !supported::<T>(dev()) {
+        return;
+    }
+    let d = dev();
+    let a = d.ones::<T>([0, 5]).unwrap();
+    let b = d.ones::<T>([5, 3]).unwrap();
+    let c = a.matmul(&b).unwrap();
+    assert_eq!(c.shape(), &[0, 3]);
+    // K = 0: zeros
+    let a = d.ones::<T>([4, 0]).unwrap();
+    let b = d.ones::<T>([0, 3]).unwrap();
+    let c = a.matmul(&b).unwrap();
+    assert_eq!(c.shape(), &[4, 3]);
+    assert!(host(&c).iter().all(|&v| v == 0.0));
+    // empty batch
+    let a = d.ones::<T>([0, 2, 5]).unwrap();
+    let b = d.ones::<T>([5, 3]).unwrap();
+    assert_eq!(a.matmul(&b).unwrap().shape(), &[0, 2, 3]);
+}
+
+macro_rules! testgen {
+    ($($m:ident: $t:ty),*) => {$(
+        mod $m {
+            #[test]
+            fn matmul_2d() { super::matmul_2d::<$t>(); }
+            #[test]
+            fn matmul_transposed() { super::matmul_transposed::<$t>(); }
+            #[test]
+            fn matmul_batched() { super::matmul_batched::<$t>(); }
+            #[test]
+            fn matmul_vectors() { super::matmul_vectors::<$t>(); }
+            #[test]
+            fn empty_dims() { super::empty_dims::<$t>(); }
+        }
+    )*};
+}
+
+testgen!(t_f32: f32, t_f16: gpuarray::f16, t_f64: f64, t_i32: i32, t_u32: u32);
+
+/// Problems large enough for the large tiles (and on cooperative-matrix adapters the
+/// tensor-core f16 kernel: sizes multiples of 16, with and without transposed operands).
+#[test]
+fn large_tiles() {
+    check_shapes::<f32>(31, &[256, 96], &[96, 272]);
+    let mut rng = Rng::new(32);
+    let (at, hat) = random::<f32>(&mut rng, &[64, 260]);
+    let (b, hb) = random::<f32>(&mut rng, &[64, 132]);
+    check(&at.t(), &b, &hat.t(), &hb);
+}
+
+#[test]
+fn f16_multiples_of_16() {
+    if !supported::<f16>(dev()) {
+        return;
+    }
+    let mut rng = Rng::new(41);
+    let (m, k, n) = (144, 80, 272);
+    let (a, ha) = random::<f16>(&mut rng, &[m, k]);
+    let (b, hb) = random::<f16>(&mut rng, &[k, n]);
+    let (at, hat) = random::<f16>(&mut rng, &[k, m]);
+    let (bt, hbt) = random::<f16>(&mut rng, &[n, k]);
+    check(&a, &b, &ha, &hb);
+    check(&at.t(), &bt.t(), &hat.t(), &hbt.t());
+    check_shapes::<f16>(42, &[3, 32, 48], &[48, 64]);
+}
+
+/// A view whose matrix dimensions both have strides other than 1 is copied first.
+#[test]
+fn strided_views_are_copied() {
+    let mut rng = Rng::new(51);
+    let (a, ha) = random::<f32>(&mut rng, &[10, 12]);
+    let (b, hb) = random::<f32>(&mut rng, &[6, 9]);
+    let sa = a
+        .slice([Slice::new(0, None, 2), Slice::new(1, None, 2)])
+        .unwrap();
+    let hsa = ha.slice(&[(0, 10, 2), (1, 12, 2)]);
+    let sb = b
+        .slice([Slice::new(0, None, 1), Slice::new(0, None, 3)])
+        .unwrap();
+    let hsb = hb.slice(&[(0, 6, 1), (0, 9, 3)]);
+    assert_eq!(sa.shape(), &[5, 6]);
+    assert_eq!(sb.shape(), &[6, 3]);
+    check(&sa, &sb, &hsa, &hsb);
+    // a view with an offset
+    let so = a
+        .slice([Slice::new(3, None, 1), Slice::new(0, Some(6), 1)])
+        .unwrap();
+    let hso = ha.slice(&[(3, 10, 1), (0, 6, 1)]);
+    check(&so, &sb, &hso, &hsb);
+}
+
+#[test]
+fn shape_errors_are_typed() {
+    let d = dev();
+    let a = d.ones::<f32>([3, 4]).unwrap();
+    let b = d.ones::<f32>([5, 2]).unwrap();
+    assert!(matches!(
+        a.matmul(&b),
+        Err(Error::ShapeMismatch { op: "matmul", ref lhs, ref rhs }) if lhs == &[3, 4] && rhs == &[5, 2]
+    ));
+    let x = d.ones::<f32>([2, 3, 4]).unwrap();
+    let y = d.ones::<f32>([3, 4, 2]).unwrap();
+    assert!(matches!(x.matmul(&y), Err(Error::ShapeMismatch { .. })));
+    let v = d.ones::<f32>([5]).unwrap();
+    assert!(matches!(a.matmul(&v), Err(Error::ShapeMismatch { .. })));
+    assert!(matches!(a.dot(&v), Err(Error::ShapeMismatch { .. })));
+    let s = d.ones::<f32>([]).unwrap();
+    assert!(matches!(a.matmul(&s), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(v.trace(), Err(Error::InvalidArgument { .. })));
+    // the device is still usable
+    assert_eq!(a.matmul(&a.t()).unwrap().shape(), &[3, 3]);
+}
+
+#[test]
+fn dot_nd_and_scalar() {
+    let mut rng = Rng::new(61);
+    let (a, ha) = random::<f32>(&mut rng, &[2, 3, 4]);
+    let (b, hb) = random::<f32>(&mut rng, &[5, 4, 6]);
+    let c = a.dot(&b).unwrap();
+    assert_eq!(c.shape(), &[2, 3, 5, 6]);
+    let mut e = Vec::new();
+    for i in 0..2 {
+        for j in 0..3 {
+            for k in 0..5 {
+                for m in 0..6 {
+                    e.push(
+                        (0..4)
+                            .map(|l| ha.at(&[i, j, l]) * hb.at(&[k, l, m]))
+                            .sum::<f64>(),
+                    );
+                }
+            }
+        }
+    }
+    let (atol, rtol) = tol::<f32>(4);
+    assert_close(&host(&c), &e, atol, rtol);
+    let s = dev().from_slice(&[2.0f32], []).unwrap();
+    let r = s.dot(&a).unwrap();
+    assert_close(
+        &host(&r),
+        &ha.data.iter().map(|x| 2.0 * x).collect::<Vec<_>>(),
+        1e-6,
+        1e-6,
+    );
+}
+
+#[test]
+fn outer_products() {
+    let mut rng = Rng::new(71);
+    let (x, hx) = random::<f32>(&mut rng, &[7]);
+    let (y, hy) = random::<f32>(&mut rng, &[2, 5]);
+    let r = x.outer(&y).unwrap();
+    assert_eq!(r.shape(), &[7, 10]);
+    let e: Vec<f64> = hx
+        .data
+        .iter()
+        .flat_map(|a| hy.data.iter().map(move |b| a * b))
+        .collect();
+    assert_close(&host(&r), &e, 1e-6, 1e-6);
+    let (xi, hxi) = random::<i32>(&mut rng, &[4]);
+    let r = xi.outer(&xi).unwrap();
+    let e: Vec<f64> = hxi
+        .data
+        .iter()
+        .flat_map(|a| hxi.data.iter().map(move |b| a * b))
+        .collect();
+    assert_eq!(host(&r), e);
+}
+
+#[test]
+fn traces() {
+    let mut rng = Rng::new(81);
+    let (a, ha) = random::<f32>(&mut rng, &[5, 7]);
+    let e: f64 = (0..5).map(|i| ha.at(&[i, i])).sum();
+    let t = a.trace().unwrap();
+    assert_eq!(t.shape(), &[] as &[usize]);
+    assert_close(&host(&t), &[e], 1e-5, 1e-5);
+    assert_close(&host(&a.t().trace().unwrap()), &[e], 1e-5, 1e-5);
+    // N-D: over the first two axes
+    let (b, hb) = random::<i32>(&mut rng, &[4, 3, 2, 5]);
+    let t = b.trace().unwrap();
+    assert_eq!(t.shape(), &[2, 5]);
+    let mut e = Vec::new();
+    for p in 0..2 {
+        for q in 0..5 {
+            e.push((0..3).map(|i| hb.at(&[i, i, p, q])).sum::<f64>());
+        }
+    }
+    assert_eq!(host(&t), e);
+    if supported::<f16>(dev()) {
+        let (h, hh) = random::<f16>(&mut rng, &[64, 64]);
+        let e: f64 = (0..64).map(|i| hh.at(&[i, i])).sum();
+        assert_close(&host(&h.trace().unwrap()), &[e], 0.02, 2e-3);
+    }
+}
