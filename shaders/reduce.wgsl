@@ -180,7 +180,17 @@ fn rows4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         let k1 = min(P.aux.y, k0 + chunk());
         let mu = vec4<A>(mean_of(m));
         var acc4 = identity4();
-        for (var k = k0 + 4u * t; k < k1; k += 4u * PER) {
+        // Two loads in flight per iteration: the memory system needs them to reach its
+        // bandwidth.
+        let step = 4u * PER;
+        var k = k0 + 4u * t;
+        for (; k + step < k1; k += 2u * step) {
+            let x = load4((base + k) / 4u, vec4<u32>(k, k + 1u, k + 2u, k + 3u), mu);
+            let j = k + step;
+            let y = load4((base + j) / 4u, vec4<u32>(j, j + 1u, j + 2u, j + 3u), mu);
+            acc4 = combine4(acc4, combine4(x, y));
+        }
+        if (k < k1) {
             acc4 = combine4(acc4, load4((base + k) / 4u, vec4<u32>(k, k + 1u, k + 2u, k + 3u), mu));
         }
         acc = combine(combine(lane(acc4, 0u), lane(acc4, 1u)), combine(lane(acc4, 2u), lane(acc4, 3u)));

@@ -143,6 +143,12 @@ impl Op {
     /// The one-line WGSL functions `map` and `map4`: an element's accumulator.
     fn map(self, e: DType) -> (String, String) {
         let (m, m4) = match self {
+            // f32 by its bits: drivers that flush subnormals to zero (NVIDIA's) would call
+            // 1e-45 zero; NumPy calls it true.
+            Op::All | Op::Any if e == DType::F32 => (
+                "select(0u, 1u, (bitcast<u32>(x) & 0x7fffffffu) != 0u)",
+                "select(vec4<u32>(0u), vec4<u32>(1u), (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) != vec4<u32>(0u))",
+            ),
             Op::All | Op::Any => (
                 "select(0u, 1u, !(x == E(0)))",
                 "select(vec4<u32>(0u), vec4<u32>(1u), !(x == vec4<E>(E(0))))",
@@ -154,7 +160,6 @@ impl Op {
             ),
             _ => ("A(x)", "vec4<A>(x)"),
         };
-        let _ = e;
         (
             format!("fn map(x: E, k: u32, mu: A) -> Acc {{ return Acc({m}, k); }}"),
             format!(
@@ -465,13 +470,28 @@ fn span(kept: &[(usize, usize)], lo: usize, hi: usize) -> (usize, usize) {
     (min, max)
 }
 
-fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
-    let m: usize = p.kept.iter().map(|d| d.0).product();
-    let target: usize = if dev.info().kind == DeviceKind::Cpu {
+/// Workgroups a reduction should spread over when its outputs alone are too few: about two
+/// waves of a large GPU (an H100 holds 8 workgroups of 256 on each of its 132 SMs), fewer on
+/// a CPU. `GPUARRAY_REDUCE_GROUPS` overrides it (for tuning; results change in the last bits
+/// with it, since the tree changes).
+fn target_groups(dev: &Device) -> usize {
+    static ENV: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    let env = *ENV.get_or_init(|| {
+        std::env::var("GPUARRAY_REDUCE_GROUPS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&v: &usize| v > 0)
+    });
+    env.unwrap_or(if dev.info().kind == DeviceKind::Cpu {
         32
     } else {
         1024
-    };
+    })
+}
+
+fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
+    let m: usize = p.kept.iter().map(|d| d.0).product();
+    let target = target_groups(dev);
     let inner = p.kept[p.kept.len() - 1];
     if p.rs != 1 && inner.1 == 1 && m > 1 {
         let vec4 = p.load == Load::Elem
