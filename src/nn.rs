@@ -145,7 +145,7 @@ pub fn conv2d<T: Float>(
 /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0], [1, 1, 5])?;
 /// let w = dev.from_slice(&[1.0f32, -1.0], [1, 1, 2])?;
 /// let y = conv1d(&x, &w, None, Conv1d { dilation: 2, padding: 1, ..Default::default() })?;
-/// assert_eq!(y.to_vec()?, vec![-2.0, -2.0, -2.0, 3.0]);
+/// assert_eq!(y.to_vec()?, vec![-2.0, -2.0, -2.0, -2.0, 4.0]);
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub fn conv1d<T: Float>(
