@@ -635,7 +635,7 @@ fn invalid_inputs_are_typed_errors() {
         },
     )
     .unwrap();
-    assert_eq!(y.to_vec().unwrap(), vec![4.0, 6.0]);
+    assert_eq!(y.to_vec().unwrap(), vec![6.0, 6.0]);
 }
 
 #[test]
