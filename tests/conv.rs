@@ -10,13 +10,13 @@
 
 mod common;
 #[path = "conv_golden/mod.rs"]
+#[rustfmt::skip]
 mod golden;
 
 use common::{assert_close, dev, host, supported, upload, Rng, Ty};
 use gpuarray::nn::{conv1d, conv2d, Conv1d, Conv2d};
 use gpuarray::signal::{
-    convolve, convolve2d, convolve2d_with, correlate, correlate2d, correlate2d_with, Boundary,
-    Mode,
+    convolve, convolve2d, convolve2d_with, correlate, correlate2d, correlate2d_with, Boundary, Mode,
 };
 use gpuarray::{f16, Array, Error, Float};
 
@@ -156,8 +156,8 @@ fn ref_nn(
                                 if iy < 0 || ix < 0 || iy >= h as i64 || ix >= w as i64 {
                                     continue;
                                 }
-                                let xi = ((b * c + g * cg + ci) * h + iy as usize) * w
-                                    + ix as usize;
+                                let xi =
+                                    ((b * c + g * cg + ci) * h + iy as usize) * w + ix as usize;
                                 s += x[xi] * wt[((oc * cg + ci) * kh + a) * kw + bb];
                             }
                         }
@@ -172,8 +172,15 @@ fn ref_nn(
 
 /// Tolerance for sums of `k` products of values of magnitude <= 2.
 fn tol<T: Ty + Float>(k: usize) -> (f64, f64) {
-    let eps = if T::NAME == "f16" { 2.0 * T::EPS } else { T::EPS };
-    (eps * 4.0 * (4.0 * k as f64).sqrt() + T::EPS * k as f64, eps * 4.0)
+    let eps = if T::NAME == "f16" {
+        2.0 * T::EPS
+    } else {
+        T::EPS
+    };
+    (
+        eps * 4.0 * (4.0 * k as f64).sqrt() + T::EPS * k as f64,
+        eps * 4.0,
+    )
 }
 
 fn values(rng: &mut Rng, n: usize) -> Vec<f64> {
@@ -188,29 +195,56 @@ fn golden_close(a: &Array<f32>, shape: &[usize], expected: &[f64]) {
     assert_close(&host(a), expected, 1e-5, 1e-5);
 }
 
+/// A 1-D filter and SciPy's outputs: [convolve, correlate] x [full, same, valid].
+type Golden1d = (&'static [f64], [[&'static [f64]; 3]; 2]);
+
 #[test]
 fn golden_signal_1d() {
     let x = up::<f32>(golden::X1, &[7]);
-    let cases: [(&[f64], [[&[f64]; 3]; 2]); 3] = [
+    let cases: [Golden1d; 3] = [
         (
             golden::K4,
             [
-                [golden::CONV1_K4_FULL, golden::CONV1_K4_SAME, golden::CONV1_K4_VALID],
-                [golden::CORR1_K4_FULL, golden::CORR1_K4_SAME, golden::CORR1_K4_VALID],
+                [
+                    golden::CONV1_K4_FULL,
+                    golden::CONV1_K4_SAME,
+                    golden::CONV1_K4_VALID,
+                ],
+                [
+                    golden::CORR1_K4_FULL,
+                    golden::CORR1_K4_SAME,
+                    golden::CORR1_K4_VALID,
+                ],
             ],
         ),
         (
             golden::K3,
             [
-                [golden::CONV1_K3_FULL, golden::CONV1_K3_SAME, golden::CONV1_K3_VALID],
-                [golden::CORR1_K3_FULL, golden::CORR1_K3_SAME, golden::CORR1_K3_VALID],
+                [
+                    golden::CONV1_K3_FULL,
+                    golden::CONV1_K3_SAME,
+                    golden::CONV1_K3_VALID,
+                ],
+                [
+                    golden::CORR1_K3_FULL,
+                    golden::CORR1_K3_SAME,
+                    golden::CORR1_K3_VALID,
+                ],
             ],
         ),
         (
             golden::K9,
             [
-                [golden::CONV1_K9_FULL, golden::CONV1_K9_SAME, golden::CONV1_K9_VALID],
-                [golden::CORR1_K9_FULL, golden::CORR1_K9_SAME, golden::CORR1_K9_VALID],
+                [
+                    golden::CONV1_K9_FULL,
+                    golden::CONV1_K9_SAME,
+                    golden::CONV1_K9_VALID,
+                ],
+                [
+                    golden::CORR1_K9_FULL,
+                    golden::CORR1_K9_SAME,
+                    golden::CORR1_K9_VALID,
+                ],
             ],
         ),
     ];
@@ -389,7 +423,11 @@ fn check_2d<T: Ty + Float>(rng: &mut Rng, (h, w): (usize, usize), (kh, kw): (usi
                 }
                 let r = r.unwrap();
                 let (e, shape) = ref2d(&xv, (h, w), &kv, (kh, kw), mode, b, conv);
-                assert_eq!(r.shape(), &shape, "{h}x{w} * {kh}x{kw} {mode:?} {b:?} {conv}");
+                assert_eq!(
+                    r.shape(),
+                    &shape,
+                    "{h}x{w} * {kh}x{kw} {mode:?} {b:?} {conv}"
+                );
                 let what = format!("{h}x{w} * {kh}x{kw} {mode:?} {b:?} conv {conv}");
                 let actual = host(&r);
                 if std::panic::catch_unwind(|| assert_close(&actual, &e, atol, rtol)).is_err() {
@@ -437,7 +475,17 @@ fn random_2d_f64() {
 }
 
 /// (N, C, H, W, O, kh, kw, options, bias).
-type NnCase = (usize, usize, usize, usize, usize, usize, usize, Conv2d, bool);
+type NnCase = (
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    Conv2d,
+    bool,
+);
 
 fn opt(stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: usize) -> Conv2d {
     Conv2d {
@@ -492,20 +540,125 @@ const D: Conv2d = Conv2d {
 const GEMM_CASES: &[NnCase] = &[
     (1, 8, 9, 11, 16, 3, 3, D, false),
     (3, 16, 13, 7, 70, 3, 3, D, true),
-    (2, 8, 12, 12, 32, 3, 3, Conv2d { stride: [2, 2], padding: [1, 1], dilation: [1, 1], groups: 1 }, true),
+    (
+        2,
+        8,
+        12,
+        12,
+        32,
+        3,
+        3,
+        Conv2d {
+            stride: [2, 2],
+            padding: [1, 1],
+            dilation: [1, 1],
+            groups: 1,
+        },
+        true,
+    ),
     (1, 32, 6, 9, 16, 1, 1, D, true),
-    (3, 8, 15, 10, 40, 2, 5, Conv2d { stride: [1, 3], padding: [2, 0], dilation: [2, 1], groups: 2 }, true),
-    (1, 4, 40, 37, 24, 4, 4, Conv2d { stride: [3, 2], padding: [3, 1], dilation: [1, 1], groups: 1 }, false),
-    (2, 64, 10, 10, 64, 3, 3, Conv2d { stride: [1, 1], padding: [1, 1], dilation: [1, 1], groups: 1 }, false),
+    (
+        3,
+        8,
+        15,
+        10,
+        40,
+        2,
+        5,
+        Conv2d {
+            stride: [1, 3],
+            padding: [2, 0],
+            dilation: [2, 1],
+            groups: 2,
+        },
+        true,
+    ),
+    (
+        1,
+        4,
+        40,
+        37,
+        24,
+        4,
+        4,
+        Conv2d {
+            stride: [3, 2],
+            padding: [3, 1],
+            dilation: [1, 1],
+            groups: 1,
+        },
+        false,
+    ),
+    (
+        2,
+        64,
+        10,
+        10,
+        64,
+        3,
+        3,
+        Conv2d {
+            stride: [1, 1],
+            padding: [1, 1],
+            dilation: [1, 1],
+            groups: 1,
+        },
+        false,
+    ),
 ];
 
 /// Cases of the direct kernel: depthwise, few channels, 1x1 with few inputs.
 const DIRECT_CASES: &[NnCase] = &[
     (1, 1, 1, 1, 1, 1, 1, D, false),
-    (3, 6, 9, 8, 6, 3, 3, Conv2d { stride: [1, 1], padding: [1, 1], dilation: [1, 1], groups: 6 }, true),
-    (2, 4, 11, 7, 8, 3, 2, Conv2d { stride: [2, 1], padding: [0, 3], dilation: [2, 1], groups: 4 }, false),
+    (
+        3,
+        6,
+        9,
+        8,
+        6,
+        3,
+        3,
+        Conv2d {
+            stride: [1, 1],
+            padding: [1, 1],
+            dilation: [1, 1],
+            groups: 6,
+        },
+        true,
+    ),
+    (
+        2,
+        4,
+        11,
+        7,
+        8,
+        3,
+        2,
+        Conv2d {
+            stride: [2, 1],
+            padding: [0, 3],
+            dilation: [2, 1],
+            groups: 4,
+        },
+        false,
+    ),
     (1, 3, 5, 5, 4, 1, 1, D, true),
-    (3, 2, 6, 9, 5, 5, 4, Conv2d { stride: [1, 2], padding: [2, 2], dilation: [1, 1], groups: 1 }, true),
+    (
+        3,
+        2,
+        6,
+        9,
+        5,
+        5,
+        4,
+        Conv2d {
+            stride: [1, 2],
+            padding: [2, 2],
+            dilation: [1, 1],
+            groups: 1,
+        },
+        true,
+    ),
     (1, 3, 4, 4, 2, 4, 4, D, true),
 ];
 
@@ -540,7 +693,11 @@ fn conv1d_matches_conv2d_of_height_one() {
         (2, 3, 7, 3, 7, 1, 3, 1, 3),
     ] {
         let (x, xv) = upload::<f32>(dev(), &values(&mut rng, n * c * w), &[n, c, w]);
-        let (wt, wv) = upload::<f32>(dev(), &values(&mut rng, o * c / groups * k), &[o, c / groups, k]);
+        let (wt, wv) = upload::<f32>(
+            dev(),
+            &values(&mut rng, o * c / groups * k),
+            &[o, c / groups, k],
+        );
         let y = conv1d(
             &x,
             &wt,
@@ -577,7 +734,15 @@ fn strided_views_are_read() {
     let (k, kv) = upload::<f32>(dev(), &values(&mut rng, 16), &[4, 4]);
     let ks = k.slice_axis(gpuarray::Axis(0), 1..4).unwrap();
     let r = convolve2d(&xt, &ks, Mode::Same).unwrap();
-    let (e, _) = ref2d(&xtv, (9, 12), &kv[4..], (3, 4), Mode::Same, Boundary::Fill(0.0), true);
+    let (e, _) = ref2d(
+        &xtv,
+        (9, 12),
+        &kv[4..],
+        (3, 4),
+        Mode::Same,
+        Boundary::Fill(0.0),
+        true,
+    );
     assert_close(&host(&r), &e, 1e-5, 1e-5);
 }
 
@@ -598,10 +763,22 @@ fn invalid_inputs_are_typed_errors() {
     inv(convolve(&x2, &x1, Mode::Full));
     inv(correlate(&x1, &e1, Mode::Same));
     inv(convolve2d(&x1, &x2, Mode::Full));
-    inv(correlate2d(&x2, &d.ones::<f32>([0, 3]).unwrap(), Mode::Full));
+    inv(correlate2d(
+        &x2,
+        &d.ones::<f32>([0, 3]).unwrap(),
+        Mode::Full,
+    ));
     // valid: neither at least as large as the other in both axes
-    mis(convolve2d(&x2, &d.ones::<f32>([5, 2]).unwrap(), Mode::Valid));
-    mis(correlate2d(&x2, &d.ones::<f32>([2, 5]).unwrap(), Mode::Valid));
+    mis(convolve2d(
+        &x2,
+        &d.ones::<f32>([5, 2]).unwrap(),
+        Mode::Valid,
+    ));
+    mis(correlate2d(
+        &x2,
+        &d.ones::<f32>([2, 5]).unwrap(),
+        Mode::Valid,
+    ));
 
     let x = d.ones::<f32>([2, 4, 8, 8]).unwrap();
     let w = d.ones::<f32>([6, 2, 3, 3]).unwrap();
@@ -615,15 +792,49 @@ fn invalid_inputs_are_typed_errors() {
     mis(conv2d(&x, &w, None, Conv2d { groups: 4, ..g2 })); // 4 groups of 1 channel, weight takes 2
     let w3 = d.ones::<f32>([3, 1, 3, 3]).unwrap();
     inv(conv2d(&x, &w3, None, Conv2d { groups: 4, ..g2 })); // 3 out channels % 4 groups
-    inv(conv2d(&x, &w, None, Conv2d { stride: [0, 1], ..g2 }));
-    inv(conv2d(&x, &w, None, Conv2d { dilation: [1, 0], ..g2 }));
-    inv(conv2d(&x, &w, None, Conv2d { dilation: [4, 1], ..g2 })); // 9 > 8
+    inv(conv2d(
+        &x,
+        &w,
+        None,
+        Conv2d {
+            stride: [0, 1],
+            ..g2
+        },
+    ));
+    inv(conv2d(
+        &x,
+        &w,
+        None,
+        Conv2d {
+            dilation: [1, 0],
+            ..g2
+        },
+    ));
+    inv(conv2d(
+        &x,
+        &w,
+        None,
+        Conv2d {
+            dilation: [4, 1],
+            ..g2
+        },
+    )); // 9 > 8
     inv(conv2d(&x2, &w, None, g2));
     mis(conv2d(&x, &w, Some(&d.ones::<f32>([5]).unwrap()), g2));
     inv(conv1d(&x, &w, None, Conv1d::default()));
     let x3 = d.ones::<f32>([1, 2, 3]).unwrap();
-    inv(conv1d(&x3, &d.ones::<f32>([1, 2, 4]).unwrap(), None, Conv1d::default()));
-    mis(conv1d(&x3, &d.ones::<f32>([1, 3, 2]).unwrap(), None, Conv1d::default()));
+    inv(conv1d(
+        &x3,
+        &d.ones::<f32>([1, 2, 4]).unwrap(),
+        None,
+        Conv1d::default(),
+    ));
+    mis(conv1d(
+        &x3,
+        &d.ones::<f32>([1, 3, 2]).unwrap(),
+        None,
+        Conv1d::default(),
+    ));
     // padding makes room
     let y = conv1d(
         &x3,

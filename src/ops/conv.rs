@@ -69,9 +69,7 @@ fn acc(d: DType) -> DType {
 }
 
 fn base_spec(d: DType) -> Spec {
-    Spec::new("conv", SRC)
-        .scalar(d)
-        .alias("ACC", acc(d).wgsl())
+    Spec::new("conv", SRC).scalar(d).alias("ACC", acc(d).wgsl())
 }
 
 /// The tiled 2-D kernel for a `kh x kw` filter.
@@ -281,12 +279,9 @@ pub(crate) fn signal2d<T: Float>(
     p.offs[1] = k.offset as u32;
     let inputs = [a.binding(), k.binding()];
     let (tx, ty, py) = TILE;
-    let grid = [
-        ow.div_ceil(tx as usize),
-        oh.div_ceil((ty * py) as usize),
-    ];
-    let smem_ok = tile_smem(T::DTYPE, kh, kw)
-        <= dev.limits().max_compute_workgroup_storage_size as usize;
+    let grid = [ow.div_ceil(tx as usize), oh.div_ceil((ty * py) as usize)];
+    let smem_ok =
+        tile_smem(T::DTYPE, kh, kw) <= dev.limits().max_compute_workgroup_storage_size as usize;
     if kh <= TILE_MAX_K
         && kw <= TILE_MAX_K
         && smem_ok
@@ -299,9 +294,10 @@ pub(crate) fn signal2d<T: Float>(
             2,
             tx * ty,
         );
-        let kernel = dev.inner.kernels.get(dev, k, || {
-            tile_spec(T::DTYPE, kh as u32, kw as u32)
-        })?;
+        let kernel = dev
+            .inner
+            .kernels
+            .get(dev, k, || tile_spec(T::DTYPE, kh as u32, kw as u32))?;
         launch_groups(
             dev,
             &kernel,
@@ -347,7 +343,9 @@ pub(crate) fn conv2d<T: Float>(
         rhs: weight.shape.clone(),
     };
     if input.ndim() != 4 || weight.ndim() != 4 {
-        return Err(invalid("input must be [N, C, H, W] and weight [O, C / groups, kH, kW]"));
+        return Err(invalid(
+            "input must be [N, C, H, W] and weight [O, C / groups, kH, kW]",
+        ));
     }
     if g.groups == 0 {
         return Err(invalid("groups must be at least 1"));
@@ -355,7 +353,12 @@ pub(crate) fn conv2d<T: Float>(
     if g.stride.contains(&0) || g.dilation.contains(&0) {
         return Err(invalid("stride and dilation must be at least 1"));
     }
-    let [n, c, h, w] = [input.shape[0], input.shape[1], input.shape[2], input.shape[3]];
+    let [n, c, h, w] = [
+        input.shape[0],
+        input.shape[1],
+        input.shape[2],
+        input.shape[3],
+    ];
     let [o, cg, kh, kw] = [
         weight.shape[0],
         weight.shape[1],
@@ -383,7 +386,9 @@ pub(crate) fn conv2d<T: Float>(
     let out_len = |size: usize, k: usize, s: usize, p: usize, d: usize| -> Result<usize> {
         let span = d * (k - 1) + 1;
         if size + 2 * p < span {
-            return Err(invalid("the dilated kernel is larger than the padded input"));
+            return Err(invalid(
+                "the dilated kernel is larger than the padded input",
+            ));
         }
         Ok((size + 2 * p - span) / s + 1)
     };
@@ -454,9 +459,10 @@ pub(crate) fn conv2d<T: Float>(
             3,
             tiles.wg(),
         );
-        let kernel = dev.inner.kernels.get(dev, k, || {
-            gemm_spec(T::DTYPE, tiles, kh as u32, kw as u32)
-        })?;
+        let kernel = dev
+            .inner
+            .kernels
+            .get(dev, k, || gemm_spec(T::DTYPE, tiles, kh as u32, kw as u32))?;
         let grid = [
             pix.div_ceil(tiles.bm as usize) as u32,
             og.div_ceil(tiles.bn as usize) as u32,
