@@ -21,6 +21,7 @@
 //! - matmul_{f32,f16}_{1024,4096}: `a.matmul(&b)` of square random matrices, timed as the
 //!   device-side cases; the note gives TFLOP/s (2 n^3 flops). The first call of a large f32
 //!   product runs the tile trial (inside the warm-ups).
+//! - convolve2d / ndimage_convolve / convolve_16M / nn_conv2d: see `measure_conv`.
 //! - roundtrip_add_1k: wall time of `(x + x).to_vec()` on 1,000 f32, mean of 500 after 20
 //!   warm-ups.
 //!
@@ -75,6 +76,11 @@ const TARGETS: &[(&str, f64)] = &[
     ("matmul_f32_4096", 0.6),
     ("matmul_f32_1024", 0.5),
     ("matmul_f16_4096", 0.3),
+    // The convolution issue's targets (convolve2d must also match ndimage's time: 1.0 there).
+    ("convolve2d_4096sq_7x7_same", 1.5),
+    ("ndimage_convolve_4096sq_7x7", 1.0),
+    ("convolve_16M_127taps_same", 1.0),
+    ("nn_conv2d_n32c64k64_56sq_3x3", 0.5),
 ];
 
 /// Matrix sizes of the matmul rows (the peer's), before quick mode's division by 4.
@@ -297,6 +303,75 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
         });
     }
     rows.extend(measure_matmul(dev)?);
+    rows.extend(measure_conv(dev)?);
+    Ok(rows)
+}
+
+/// The convolution rows, inputs random in [0.5, 1.5) as the peer's:
+/// - `convolve2d_4096sq_7x7_same`: `signal::convolve2d(img, k7, Mode::Same)` (the peer:
+///   cupyx.scipy.signal.convolve2d);
+/// - `ndimage_convolve_4096sq_7x7`: the same call: for an odd filter ndimage.convolve with
+///   mode constant (zero) and origin 0 has exactly convolve2d's same-mode alignment;
+/// - `convolve_16M_127taps_same`: `signal::convolve(sig, taps, Mode::Same)`;
+/// - `nn_conv2d_n32c64k64_56sq_3x3`: `nn::conv2d` f32, padding 1 (the peer: cuDNN, no TF32).
+///
+/// Quick mode: images 1024 x 1024, 1M samples, batch 2.
+fn measure_conv(dev: &Device) -> Res<Vec<Row>> {
+    use gpuarray::nn::{conv2d, Conv2d};
+    use gpuarray::signal::{convolve, convolve2d, Mode};
+    let mut rows = Vec::new();
+    let q = quick();
+    let gflop_note = |flop: f64, ms: f64, what: &str| {
+        format!(
+            "{:.2} TFLOP/s; {what}; median of {GPU_REPEATS}, one submit+wait per 10 calls",
+            flop / ms / 1e9
+        )
+    };
+    let side = if q { 1024 } else { 4096 };
+    let names = ["convolve2d_4096sq_7x7_same", "ndimage_convolve_4096sq_7x7"];
+    if names.iter().any(|n| want(n)) {
+        let img = dev.random_uniform_in::<f32>([side, side], 0.5, 1.5, 21)?;
+        let k7 = dev.random_uniform_in::<f32>([7, 7], 0.5, 1.5, 22)?;
+        let flop = 2.0 * (side * side * 49) as f64;
+        for name in names.into_iter().filter(|n| want(n)) {
+            let t = gpu_median(dev, || convolve2d(&img, &k7, Mode::Same))?;
+            rows.push(Row {
+                name,
+                ms: t,
+                bytes: Some(8 * (side * side) as u64),
+                note: gflop_note(flop, t, "tiled kernel"),
+            });
+        }
+    }
+    if want("convolve_16M_127taps_same") {
+        let n = if q { 1 << 20 } else { 1 << 24 };
+        let sig = dev.random_uniform_in::<f32>([n], 0.5, 1.5, 23)?;
+        let taps = dev.random_uniform_in::<f32>([127], 0.5, 1.5, 24)?;
+        let t = gpu_median(dev, || convolve(&sig, &taps, Mode::Same))?;
+        rows.push(Row {
+            name: "convolve_16M_127taps_same",
+            ms: t,
+            bytes: Some(8 * n as u64),
+            note: gflop_note(2.0 * (n * 127) as f64, t, "blocked 1-D kernel"),
+        });
+    }
+    if want("nn_conv2d_n32c64k64_56sq_3x3") {
+        let batch = if q { 2 } else { 32 };
+        let x = dev.random_uniform_in::<f32>([batch, 64, 56, 56], -1.0, 1.0, 25)?;
+        let w = dev.random_uniform_in::<f32>([64, 64, 3, 3], -1.0, 1.0, 26)?;
+        let opt = Conv2d {
+            padding: [1, 1],
+            ..Default::default()
+        };
+        let t = gpu_median(dev, || conv2d(&x, &w, None, opt))?;
+        let flop = 2.0 * (batch * 64 * 64 * 56 * 56 * 9) as f64;
+        rows.push(Row {
+            name: "nn_conv2d_n32c64k64_56sq_3x3",
+            ms: t,
+            bytes: None,
+            note: gflop_note(flop, t, "implicit GEMM, f32"),
+        });
+    }
     Ok(rows)
 }
 
@@ -431,11 +506,11 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
     println!();
     println!("gpuarray vs CuPy (ratio = CuPy ms / gpuarray ms; > 1: gpuarray faster)");
     println!(
-        "{:<20} | {:>12} | {:>12} | {:>7} | target",
+        "{:<28} | {:>12} | {:>12} | {:>7} | target",
         "case", "gpuarray ms", "CuPy ms", "ratio"
     );
     println!(
-        "{:-<20}-+-{:->12}-+-{:->12}-+-{:->7}-+-------",
+        "{:-<28}-+-{:->12}-+-{:->12}-+-{:->7}-+-------",
         "", "", "", ""
     );
     for r in rows {
@@ -453,7 +528,7 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
             _ => (format!("{:>12}", "-"), format!("{:>7}", "-"), String::new()),
         };
         println!(
-            "{:<20} | {:12.4} | {peer_ms} | {ratio} | {verdict}",
+            "{:<28} | {:12.4} | {peer_ms} | {ratio} | {verdict}",
             r.name, r.ms
         );
     }

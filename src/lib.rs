@@ -40,8 +40,10 @@ mod dtype;
 mod error;
 mod kernel;
 mod memory;
+pub mod nn;
 mod ops;
 mod shape;
+pub mod signal;
 
 pub use array::Array;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats};

@@ -1,5 +1,6 @@
 //! Operations on arrays, one module per shader family.
 
+pub(crate) mod conv;
 pub(crate) mod elementwise;
 pub(crate) mod linalg;
 pub(crate) mod random;

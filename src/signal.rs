@@ -1,0 +1,240 @@
+//! Signal processing: SciPy's `scipy.signal` convolutions and correlations.
+//!
+//! [`convolve`] and [`correlate`] take 1-D arrays, [`convolve2d`] and [`correlate2d`] 2-D
+//! ones (with [`convolve2d_with`] / [`correlate2d_with`] for a [`Boundary`] other than zero
+//! fill). Output shapes and alignment are SciPy's exactly, even-sized filters and filters
+//! larger than the input included:
+//! - [`Mode::Full`]: every point where the two overlap, `n + m - 1` per axis.
+//! - [`Mode::Same`]: the shape of the first input, centred on the full output (for
+//!   `correlate2d` with an even filter side SciPy centres one element later than for
+//!   `convolve2d`; this module does the same).
+//! - [`Mode::Valid`]: the points where one input lies wholly inside the other,
+//!   `max(n, m) - min(n, m) + 1` per axis. When the second input is the larger, SciPy swaps
+//!   the inputs (and, for a correlation, reverses the result); the values are the central
+//!   part of the full output either way. In 2-D one input must be at least as large as the
+//!   other in both axes.
+//!
+//! Only real inputs exist here, so `correlate` is SciPy's without the conjugate:
+//! `correlate(a, v)[k] = sum_l a[l + k - s] * v[l]` for the mode's start `s`.
+//!
+//! ```
+//! use gpuarray::signal::{convolve, correlate, Mode};
+//! # let dev = gpuarray::Device::new()?;
+//! let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+//! let k = dev.from_slice(&[0.0f32, 1.0, 0.5], [3])?;
+//! assert_eq!(convolve(&x, &k, Mode::Full)?.to_vec()?, vec![0.0, 1.0, 2.5, 4.0, 1.5]);
+//! assert_eq!(convolve(&x, &k, Mode::Same)?.to_vec()?, vec![1.0, 2.5, 4.0]);
+//! assert_eq!(correlate(&x, &k, Mode::Valid)?.to_vec()?, vec![3.5]);
+//! # Ok::<(), gpuarray::Error>(())
+//! ```
+
+use crate::array::Array;
+use crate::dtype::Float;
+use crate::error::Result;
+use crate::ops::conv;
+
+/// The size of the output of a convolution (SciPy's `mode`).
+///
+/// ```
+/// use gpuarray::signal::{convolve, Mode};
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.ones::<f32>([5])?;
+/// let k = dev.ones::<f32>([2])?;
+/// assert_eq!(convolve(&x, &k, Mode::Full)?.shape(), &[6]);
+/// assert_eq!(convolve(&x, &k, Mode::Same)?.shape(), &[5]);
+/// assert_eq!(convolve(&x, &k, Mode::Valid)?.shape(), &[4]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Mode {
+    /// The full discrete convolution: `n + m - 1` outputs per axis.
+    #[default]
+    Full,
+    /// The shape of the first input, centred on the full output.
+    Same,
+    /// Only the outputs that do not depend on the boundary: `max(n, m) - min(n, m) + 1`.
+    Valid,
+}
+
+/// How [`convolve2d_with`] and [`correlate2d_with`] extend the input beyond its edges
+/// (`scipy.signal.convolve2d`'s `boundary` and `fillvalue`). Mode [`Mode::Valid`] never
+/// reads beyond the edges, so it ignores the boundary.
+///
+/// ```
+/// use gpuarray::signal::{convolve2d_with, Boundary, Mode};
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+/// let k = dev.ones::<f32>([1, 3])?;
+/// let fill = convolve2d_with(&x, &k, Mode::Same, Boundary::Fill(10.0))?;
+/// assert_eq!(fill.to_vec()?, vec![13.0, 13.0, 17.0, 17.0]);
+/// let wrap = convolve2d_with(&x, &k, Mode::Same, Boundary::Wrap)?;
+/// assert_eq!(wrap.to_vec()?, vec![5.0, 4.0, 11.0, 10.0]);
+/// let symm = convolve2d_with(&x, &k, Mode::Same, Boundary::Symmetric)?;
+/// assert_eq!(symm.to_vec()?, vec![4.0, 5.0, 10.0, 11.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Boundary {
+    /// Pad with a constant (SciPy's `boundary="fill"` with `fillvalue`); `Fill(0.0)` is the
+    /// default.
+    Fill(f64),
+    /// Reflect about the edge, the edge element repeated: `.. c b a | a b c .. | .. c b a`
+    /// (SciPy's `"symm"`); periodic with period `2n` for filters wider than the input.
+    Symmetric,
+    /// Periodic: the input repeats (SciPy's `"wrap"`).
+    Wrap,
+}
+
+/// Zero fill, SciPy's default.
+///
+/// ```
+/// assert_eq!(gpuarray::signal::Boundary::default(), gpuarray::signal::Boundary::Fill(0.0));
+/// ```
+impl Default for Boundary {
+    fn default() -> Boundary {
+        Boundary::Fill(0.0)
+    }
+}
+
+/// The 1-D convolution of `in1` and `in2` (`scipy.signal.convolve`, `numpy.convolve`):
+/// `full[k] = sum_j in1[j] * in2[k - j]`, cut to `mode`; mode `Same` keeps `in1.len()`
+/// outputs from `(in2.len() - 1) / 2` of the full output on.
+///
+/// Runs a blocked kernel: each workgroup computes 2,048 consecutive outputs, with the taps
+/// (128 at a time) and the input segment they need in workgroup memory. f16 accumulates in
+/// f32.
+///
+/// # Errors
+/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when an input is not 1-D or is
+/// empty; [`Error::Unsupported`](crate::Error::Unsupported) when the adapter lacks `T`;
+/// [`Error::DeviceMismatch`](crate::Error::DeviceMismatch) for arrays of two devices.
+///
+/// ```
+/// use gpuarray::signal::{convolve, Mode};
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+/// let k = dev.from_slice(&[1.0f32, 1.0], [2])?;
+/// assert_eq!(convolve(&x, &k, Mode::Full)?.to_vec()?, vec![1.0, 3.0, 5.0, 3.0]);
+/// assert_eq!(convolve(&x, &k, Mode::Same)?.to_vec()?, vec![1.0, 3.0, 5.0]);
+/// // a filter longer than the input: valid swaps them
+/// assert_eq!(convolve(&k, &x, Mode::Valid)?.to_vec()?, vec![3.0, 5.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn convolve<T: Float>(in1: &Array<T>, in2: &Array<T>, mode: Mode) -> Result<Array<T>> {
+    conv::signal1d("convolve", in1, in2, mode, true)
+}
+
+/// The 1-D cross-correlation of `in1` and `in2` (`scipy.signal.correlate` of real inputs,
+/// `numpy.correlate`): `full[k] = sum_l in1[l] * in2[l - k + m - 1]` for `m = in2.len()`,
+/// cut to `mode` as [`convolve`] cuts it.
+///
+/// # Errors
+/// As [`convolve`].
+///
+/// ```
+/// use gpuarray::signal::{correlate, Mode};
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+/// let k = dev.from_slice(&[0.0f32, 1.0, 0.5], [3])?;
+/// assert_eq!(correlate(&x, &k, Mode::Full)?.to_vec()?, vec![0.5, 2.0, 3.5, 3.0, 0.0]);
+/// assert_eq!(correlate(&x, &k, Mode::Same)?.to_vec()?, vec![2.0, 3.5, 3.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn correlate<T: Float>(in1: &Array<T>, in2: &Array<T>, mode: Mode) -> Result<Array<T>> {
+    conv::signal1d("correlate", in1, in2, mode, false)
+}
+
+/// The 2-D convolution of `in1` and `in2` with zero fill (`scipy.signal.convolve2d`):
+/// `full[i, j] = sum in1[p, q] * in2[i - p, j - q]`, cut to `mode` (mode `Same` from
+/// `((kh - 1) / 2, (kw - 1) / 2)` of the full output on).
+///
+/// Filters up to 16 x 16 run a tiled kernel (a 64 x 32 output tile per workgroup, with its
+/// input tile, halo and the taps in workgroup memory; the filter size is compiled in);
+/// larger filters a direct one. f16 accumulates in f32.
+///
+/// # Errors
+/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) when an input is not 2-D or
+/// is empty; [`Error::ShapeMismatch`](crate::Error::ShapeMismatch) in mode `Valid` when
+/// neither input is at least as large as the other in both axes;
+/// [`Error::Unsupported`](crate::Error::Unsupported) when the adapter lacks `T`.
+///
+/// ```
+/// use gpuarray::signal::{convolve2d, Mode};
+/// # let dev = gpuarray::Device::new()?;
+/// let img = dev.arange::<f32>(0.0, 9.0, 1.0)?.reshape([3, 3])?;
+/// let k = dev.from_slice(&[1.0f32, 0.0, 0.0, -1.0], [2, 2])?;
+/// assert_eq!(convolve2d(&img, &k, Mode::Valid)?.to_vec()?, vec![4.0, 4.0, 4.0, 4.0]);
+/// assert_eq!(convolve2d(&img, &k, Mode::Same)?.shape(), &[3, 3]);
+/// assert_eq!(convolve2d(&img, &k, Mode::Full)?.shape(), &[4, 4]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn convolve2d<T: Float>(in1: &Array<T>, in2: &Array<T>, mode: Mode) -> Result<Array<T>> {
+    convolve2d_with(in1, in2, mode, Boundary::Fill(0.0))
+}
+
+/// [`convolve2d`] with another [`Boundary`] (`scipy.signal.convolve2d(in1, in2, mode,
+/// boundary, fillvalue)`).
+///
+/// # Errors
+/// As [`convolve2d`].
+///
+/// ```
+/// use gpuarray::signal::{convolve2d_with, Boundary, Mode};
+/// # let dev = gpuarray::Device::new()?;
+/// let img = dev.from_slice(&[1.0f32, 2.0, 3.0], [1, 3])?;
+/// let k = dev.ones::<f32>([1, 2])?;
+/// let y = convolve2d_with(&img, &k, Mode::Full, Boundary::Wrap)?;
+/// assert_eq!(y.to_vec()?, vec![4.0, 3.0, 5.0, 4.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn convolve2d_with<T: Float>(
+    in1: &Array<T>,
+    in2: &Array<T>,
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Array<T>> {
+    conv::signal2d("convolve2d", in1, in2, mode, boundary, true)
+}
+
+/// The 2-D cross-correlation of `in1` and `in2` with zero fill (`scipy.signal.correlate2d`
+/// of real inputs): `full[i, j] = sum in1[p, q] * in2[p - i + kh - 1, q - j + kw - 1]`, cut
+/// to `mode` (mode `Same` from `(kh / 2, kw / 2)` on, SciPy's alignment).
+///
+/// # Errors
+/// As [`convolve2d`].
+///
+/// ```
+/// use gpuarray::signal::{correlate2d, Mode};
+/// # let dev = gpuarray::Device::new()?;
+/// let img = dev.arange::<f32>(0.0, 9.0, 1.0)?.reshape([3, 3])?;
+/// let k = dev.from_slice(&[1.0f32, 0.0, 0.0, -1.0], [2, 2])?;
+/// assert_eq!(correlate2d(&img, &k, Mode::Valid)?.to_vec()?, vec![-4.0, -4.0, -4.0, -4.0]);
+/// assert_eq!(correlate2d(&img, &k, Mode::Same)?.to_vec()?[..3], [-4.0, -4.0, 2.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn correlate2d<T: Float>(in1: &Array<T>, in2: &Array<T>, mode: Mode) -> Result<Array<T>> {
+    correlate2d_with(in1, in2, mode, Boundary::Fill(0.0))
+}
+
+/// [`correlate2d`] with another [`Boundary`].
+///
+/// # Errors
+/// As [`convolve2d`].
+///
+/// ```
+/// use gpuarray::signal::{correlate2d_with, Boundary, Mode};
+/// # let dev = gpuarray::Device::new()?;
+/// let img = dev.from_slice(&[1.0f32, 2.0, 3.0], [1, 3])?;
+/// let k = dev.from_slice(&[1.0f32, 10.0], [1, 2])?;
+/// let y = correlate2d_with(&img, &k, Mode::Same, Boundary::Symmetric)?;
+/// assert_eq!(y.to_vec()?, vec![21.0, 32.0, 33.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn correlate2d_with<T: Float>(
+    in1: &Array<T>,
+    in2: &Array<T>,
+    mode: Mode,
+    boundary: Boundary,
+) -> Result<Array<T>> {
+    conv::signal2d("correlate2d", in1, in2, mode, boundary, false)
+}
