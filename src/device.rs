@@ -865,7 +865,9 @@ impl Device {
     /// Whether events use GPU timestamps: the adapter has TIMESTAMP_QUERY and
     /// `GPUARRAY_EVENTS` is not `host`.
     pub(crate) fn has_timestamps(&self) -> bool {
-        self.inner.features.contains(wgpu::Features::TIMESTAMP_QUERY)
+        self.inner
+            .features
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
             && std::env::var("GPUARRAY_EVENTS").as_deref() != Ok("host")
     }
 

@@ -35,15 +35,18 @@
 #![warn(missing_docs)]
 
 mod array;
+pub mod custom;
 pub mod device;
 mod dtype;
 mod error;
 mod kernel;
 mod memory;
 mod ops;
+pub mod profile;
 mod shape;
 
 pub use array::Array;
+pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats};
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};

@@ -71,7 +71,11 @@ fn cache_dir() -> Option<std::path::PathBuf> {
 
 fn default_cache_dir() -> Option<std::path::PathBuf> {
     use std::path::PathBuf;
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     let base = if cfg!(target_os = "windows") {
         env("LOCALAPPDATA")
     } else if cfg!(target_os = "macos") {
@@ -122,7 +126,9 @@ impl KernelCache {
             if let Some(dir) = disk.path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
-            let tmp = disk.path.with_extension(format!("tmp{}", std::process::id()));
+            let tmp = disk
+                .path
+                .with_extension(format!("tmp{}", std::process::id()));
             std::fs::write(&tmp, &data)?;
             std::fs::rename(&tmp, &disk.path)
         };

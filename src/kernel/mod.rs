@@ -3,5 +3,5 @@
 
 pub(crate) mod cache;
 pub(crate) mod launch;
-pub(crate) mod source;
 pub(crate) mod raw;
+pub(crate) mod source;

@@ -104,7 +104,11 @@ pub(crate) fn reflect(module: &naga::Module, entry: &str) -> std::result::Result
                 };
                 let members = match ty {
                     naga::TypeInner::Scalar(_) => {
-                        vec![(name.clone(), 0, scalar(g.ty).ok_or("uniform scalars are 32-bit")?)]
+                        vec![(
+                            name.clone(),
+                            0,
+                            scalar(g.ty).ok_or("uniform scalars are 32-bit")?,
+                        )]
                     }
                     naga::TypeInner::Struct { members, .. } => members
                         .iter()

@@ -4,8 +4,6 @@
 //! one-line `fn NAME(...)` definitions, adding `enable f16;` when f16 appears, and appending
 //! the shared parameter block and helpers.
 
-use std::borrow::Cow;
-
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -18,8 +16,8 @@ pub(crate) const INT_MATH: &str = include_str!("../../shaders/shared/int_math.wg
 pub(crate) struct Spec {
     /// Shader family (the file's name without extension).
     pub family: &'static str,
-    /// The file's text (a generated text for user kernels).
-    pub source: Cow<'static, str>,
+    /// The file's text.
+    pub source: &'static str,
     /// `alias NAME = TYPE;` replacements.
     pub aliases: Vec<(&'static str, String)>,
     /// One-line function definitions replacing the file's line `fn NAME(...`.
@@ -44,20 +42,13 @@ impl Spec {
     pub(crate) fn new(family: &'static str, source: &'static str) -> Spec {
         Spec {
             family,
-            source: Cow::Borrowed(source),
+            source,
             aliases: Vec::new(),
             functions: Vec::new(),
             includes: Vec::new(),
             immediates: false,
             constants: Vec::new(),
             unchecked: false,
-        }
-    }
-    /// A spec of a generated text (user kernels).
-    pub(crate) fn generated(family: &'static str, source: String) -> Spec {
-        Spec {
-            source: Cow::Owned(source),
-            ..Spec::new(family, "")
         }
     }
     pub(crate) fn alias(mut self, name: &'static str, ty: impl Into<String>) -> Spec {
@@ -189,10 +180,17 @@ impl Region {
     }
 
     /// A diagnostic at byte range `span` of the generated text, in the user's terms.
-    fn diagnostic(&self, name: &str, span: std::ops::Range<usize>, message: &str) -> Option<String> {
+    fn diagnostic(
+        &self,
+        name: &str,
+        span: std::ops::Range<usize>,
+        message: &str,
+    ) -> Option<String> {
         let (line, col) = self.locate(span.start)?;
         let text = self.text.lines().nth(line - 1).unwrap_or("");
-        let width = span.len().clamp(1, text.len().saturating_sub(col - 1).max(1));
+        let width = span
+            .len()
+            .clamp(1, text.len().saturating_sub(col - 1).max(1));
         Some(format!(
             "{name}:{line}:{col}: {message} (in {})\n{line:>4} | {text}\n     | {}{}",
             self.label,
@@ -239,7 +237,8 @@ pub(crate) fn validate_user(
         .map_err(|e| {
             let spans = e.spans().filter_map(|(s, _)| s.to_range()).collect();
             let mut msg = e.as_inner().to_string();
-            let mut source: Option<&dyn std::error::Error> = std::error::Error::source(e.as_inner());
+            let mut source: Option<&dyn std::error::Error> =
+                std::error::Error::source(e.as_inner());
             while let Some(s) = source {
                 msg = format!("{msg}: {s}");
                 source = s.source();

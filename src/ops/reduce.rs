@@ -874,7 +874,14 @@ fn reduce<T: Element, O: Element>(
         bytes: (out.len() * op.acc(T::DTYPE).size()) as u64,
         window: 0,
     });
-    execute(x, &op.reducer(T::DTYPE), &red, out.binding(), O::DTYPE, mean)?;
+    execute(
+        x,
+        &op.reducer(T::DTYPE),
+        &red,
+        out.binding(),
+        O::DTYPE,
+        mean,
+    )?;
     Ok(out)
 }
 
