@@ -178,7 +178,7 @@ impl RawKernel {
                         return Err(wrong(name, format!("a {} array", elem.expect("some")), a));
                     }
                     let start = (operand.offset * dtype.size()) as u64;
-                    if !contiguous || start % align != 0 {
+                    if !contiguous || !start.is_multiple_of(align) {
                         return Err(Error::InvalidArgument {
                             op: "RawKernel::launch",
                             reason: "arrays must be contiguous and start at the buffer's start (or a multiple of the storage offset alignment)",
