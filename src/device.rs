@@ -669,6 +669,8 @@ impl Device {
         let mut batch = self.batch();
         let offset = batch.slots * PARAM_SLOT as u32;
         if slot {
+            // Dispatches with immediates left no bytes in the arena: pad to this slot.
+            batch.params.resize(offset as usize, 0);
             batch.params.extend_from_slice(params);
             let end = ((batch.slots + 1) as u64 * PARAM_SLOT) as usize;
             batch.params.resize(end, 0);

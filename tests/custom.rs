@@ -520,3 +520,66 @@ fn benchmark_report_prints() {
         assert_eq!(r.timing, Timing::Gpu);
     }
 }
+
+#[test]
+fn host_timing_events() {
+    let _serial = serial();
+    let dev = dev();
+    // The variable is read at each record_event; the tests of this file run one at a time.
+    std::env::set_var("GPUARRAY_EVENTS", "host");
+    let e0 = dev.record_event().unwrap();
+    let x = dev.ones::<f32>([1 << 20]).unwrap().exp().unwrap();
+    let e1 = dev.record_event().unwrap();
+    std::env::remove_var("GPUARRAY_EVENTS");
+    assert_eq!(e0.timing(), Timing::Host);
+    e1.synchronize().unwrap();
+    assert!(e0.elapsed_ms(&e1).unwrap() >= 0.0);
+    assert!(e1.elapsed_ms(&e0).unwrap() <= 0.0);
+    drop(x);
+    // Events of different timings do not mix.
+    let g = dev.record_event().unwrap();
+    if g.timing() == Timing::Gpu {
+        assert!(matches!(
+            e0.elapsed_ms(&g),
+            Err(Error::InvalidArgument { .. })
+        ));
+    }
+}
+
+#[test]
+fn pipeline_cache_persists_where_the_adapter_has_one() {
+    let _serial = serial();
+    if !dev().info().features.contains(&"PIPELINE_CACHE") {
+        println!(
+            "no PIPELINE_CACHE on {}: nothing to persist",
+            dev().info().name
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gpuarray-cache-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::env::set_var("GPUARRAY_PIPELINE_CACHE", &dir);
+    let run = || {
+        let d = gpuarray::Device::new().unwrap();
+        let k = RawKernel::new(&d, MY_ADD, "my_add").unwrap();
+        let x = d.ones::<f32>([25]).unwrap();
+        let y = d.zeros::<f32>([25]).unwrap();
+        k.launch(5, &[&x, &x, &y]).unwrap();
+        assert_eq!(y.to_vec().unwrap(), vec![2.0; 25]);
+    };
+    run();
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|r| r.flatten().collect())
+        .unwrap_or_default();
+    println!(
+        "pipeline cache files: {:?}",
+        files.iter().map(|f| f.path()).collect::<Vec<_>>()
+    );
+    assert_eq!(files.len(), 1, "one cache file in {dir:?}");
+    // A second device starts from the file.
+    run();
+    std::env::set_var("GPUARRAY_PIPELINE_CACHE", "0");
+    run();
+    std::env::remove_var("GPUARRAY_PIPELINE_CACHE");
+    let _ = std::fs::remove_dir_all(&dir);
+}

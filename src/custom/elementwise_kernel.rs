@@ -316,12 +316,7 @@ impl ElementwiseKernel {
             ndim,
             per: if ndim > 0 { 1 } else { 0 },
         };
-        let spec = self.spec(
-            &types,
-            &inputs_types(&self.inputs, &types, &arrays),
-            out_dtype,
-            def,
-        );
+        let spec = spec(&inputs_types(&self.inputs, &types, &arrays), out_dtype, def);
         let kernel = dev.inner.kernels.get(dev, key, || spec)?;
         launch(dev, &kernel, &params, &inputs, out.binding(), n as u32)?;
         Ok(out)
@@ -362,14 +357,6 @@ impl ElementwiseKernel {
         def
     }
 
-    fn spec(&self, _types: &Types, inputs: &[DType], out: DType, def: String) -> Spec {
-        let mut spec = Spec::new("custom", SRC);
-        for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
-            spec = spec.alias(name, inputs.get(k).map_or("f32", |d| d.wgsl()));
-        }
-        spec.alias("O0", out.wgsl()).function("element", def)
-    }
-
     /// Validates the variant for these types with naga (once), mapping errors to the body;
     /// returns its `element` function.
     fn check(&self, types: &Types, arrays: &[bool], out: DType, load: bool) -> Result<String> {
@@ -378,7 +365,7 @@ impl ElementwiseKernel {
             return Ok(def);
         }
         let inputs = inputs_types(&self.inputs, types, arrays);
-        let mut spec = self.spec(types, &inputs, out, def.clone());
+        let mut spec = spec(&inputs, out, def.clone());
         spec.immediates = self.dev.inner.immediates;
         let src = spec.render();
         let from = src.find("fn element(").unwrap_or(0);
@@ -389,6 +376,32 @@ impl ElementwiseKernel {
         lock(&self.validated).insert(def.clone());
         Ok(def)
     }
+}
+
+/// The source of a kernel with array inputs of `inputs`, output `out` and the generated
+/// `element` function `def`.
+fn spec(inputs: &[DType], out: DType, def: String) -> Spec {
+    let mut spec = Spec::new("custom", SRC);
+    for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
+        spec = spec.alias(name, inputs.get(k).map_or("f32", |d| d.wgsl()));
+    }
+    spec.alias("O0", out.wgsl()).function("element", def)
+}
+
+/// Variants of shaders/custom.wgsl (a body over three arrays and a scalar, per dtype), for
+/// the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    DType::ALL
+        .iter()
+        .map(|&d| {
+            let t = d.wgsl();
+            let def = format!(
+                "alias T = {t};\nfn element(i: u32, o: vec3<u32>) {{\n    let x = in0[o[0]];\n    let y = in1[o[1]];\n    let m = in2[o[2]];\n    let s: u32 = P.sc[0];\n    var z: O0;\nz = x * y + m + T(s) + T(i);\n    out0[P.offs.w + i] = z;\n}}"
+            );
+            spec(&[d, d, d], d, def)
+        })
+        .collect()
 }
 
 /// The dtypes of the array inputs, in order.

@@ -30,6 +30,12 @@ use crate::dtype::{f16, DType, Element};
 use crate::error::{Error, Result};
 use crate::ops::elementwise::Operand;
 
+/// Variants of the user-kernel shader, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
+    elementwise_kernel::all_specs()
+}
+
 /// An argument of a user kernel: an array (`&x`) or a scalar (`&2.0f32`, `&3u32`).
 ///
 /// ```

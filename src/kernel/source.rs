@@ -267,6 +267,7 @@ mod tests {
             .chain(crate::ops::random::all_specs())
             .chain(crate::ops::reduce::all_specs())
             .chain(crate::ops::linalg::all_specs())
+            .chain(crate::custom::all_specs())
             .collect();
         assert!(specs.len() > 300, "only {} variants", specs.len());
         assert!(PARAMS.contains(PARAMS_UNIFORM));
