@@ -420,6 +420,30 @@ fn fuse_squared_diff_and_sum_of_products() {
         .map(|&x| ((x * 1.5 + 0.25) * x - 2.0).abs().sqrt())
         .collect();
     assert_close(&host(&r), &want, 1e-6, 1e-5);
+    // Sizes that are not multiples of 4 and views at odd offsets (the scalar path), a
+    // multiple of 4 (the vec4 path), and integers.
+    for n in [1usize, 7, 4099, 4100] {
+        let (xa, xv) = upload::<f32>(dev, &rng.vec(n + 1, -2.0, 2.0), &[n + 1]);
+        for (view, vals) in [
+            (xa.slice(1..).unwrap(), &xv[1..]),
+            (xa.slice(..n).unwrap(), &xv[..n]),
+        ] {
+            let r = chain
+                .call::<f32>(&[&view, &1.5f32, &0.25f32, &2.0f32])
+                .unwrap();
+            let want: Vec<f64> = vals
+                .iter()
+                .map(|&x| ((x * 1.5 + 0.25) * x - 2.0).abs().sqrt())
+                .collect();
+            // f32 cancellation near the roots, then a square root: an absolute tolerance.
+            assert_close(&host(&r), &want, 1e-3, 1e-5);
+        }
+    }
+    let (xi, xv) = upload::<i32>(dev, &rng.ints(4096, -100, 100), &[4096]);
+    let f = fuse(dev, |[x, y]| (x * 3.0 - y).abs().max(y)).unwrap();
+    let r = f.call::<i32>(&[&xi, &7i32]).unwrap();
+    let want: Vec<f64> = xv.iter().map(|&x| (x * 3.0 - 7.0).abs().max(7.0)).collect();
+    assert_close(&host(&r), &want, 0.0, 0.0);
 }
 
 #[test]
@@ -497,10 +521,17 @@ fn events_agree_with_host_timing() {
             "{:?} events: {ev_ms:.2} ms, host: {host_ms:.2} ms ({iters} x 2 ops on {n} f32)",
             e0.timing()
         );
-        assert!(ev_ms > 0.0 && ev_ms <= host_ms * 1.05, "{ev_ms} vs {host_ms}");
+        assert!(
+            ev_ms > 0.0 && ev_ms <= host_ms * 1.05,
+            "{ev_ms} vs {host_ms}"
+        );
         best = best.min((ev_ms - host_ms).abs() / host_ms);
     }
-    assert!(best < 0.2, "events and host timing differ by {:.0}%", best * 100.0);
+    assert!(
+        best < 0.2,
+        "events and host timing differ by {:.0}%",
+        best * 100.0
+    );
 }
 
 #[test]

@@ -54,6 +54,9 @@ pub struct ElementwiseKernel {
     body: String,
     /// Variants already validated with naga (by their generated text).
     validated: Mutex<HashSet<String>>,
+    /// The body is valid on vec4 values (fused expressions): contiguous operands take four
+    /// elements per invocation, with vec4 loads.
+    vec4: bool,
 }
 
 impl std::fmt::Debug for ElementwiseKernel {
@@ -112,6 +115,7 @@ impl ElementwiseKernel {
             output: outputs.remove(0),
             body: body.to_string(),
             validated: Mutex::new(HashSet::new()),
+            vec4: false,
         };
         // A trial variant: placeholders as f32, inputs as arrays (up to the binding limit).
         let mut types = Types::default();
@@ -130,7 +134,7 @@ impl ElementwiseKernel {
                 .chain([&k.output])
                 .all(|p| types.get(&p.ty).is_some_and(|d| dev.supports_dtype(d)))
         {
-            k.check(&types, &arrays, out, false)?;
+            k.check(&types, &arrays, out, false, false)?;
         }
         Ok(k)
     }
@@ -145,6 +149,13 @@ impl ElementwiseKernel {
     /// ```
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Marks the body as valid on vec4 values (every operation componentwise, no use of
+    /// `i`), as fused expressions are.
+    pub(crate) fn vectorized(mut self) -> ElementwiseKernel {
+        self.vec4 = true;
+        self
     }
 
     /// Runs the kernel on `args` (one per input parameter, arrays broadcast together) into
@@ -278,11 +289,24 @@ impl ElementwiseKernel {
             .iter()
             .map(|a| matches!(a, Arg::Array { .. }))
             .collect();
-        let def = self.check(&types, &arrays, out_dtype, given.is_some())?;
         let n = out.len();
+        let plain = is_plain(
+            &operands
+                .iter()
+                .map(|x| Operand { ..**x })
+                .collect::<Vec<_>>(),
+            &shape,
+        );
+        let vec = self.vec4
+            && plain
+            && n.is_multiple_of(4)
+            && out.offset.is_multiple_of(4)
+            && operands.iter().all(|x| x.offset.is_multiple_of(4));
+        let def = self.check(&types, &arrays, out_dtype, given.is_some(), vec)?;
         if n == 0 {
             return Ok(out);
         }
+        let q = if vec { 4 } else { 1 };
         let owned: Vec<Operand<'_>> = operands
             .iter()
             .map(|x| Operand {
@@ -292,20 +316,20 @@ impl ElementwiseKernel {
                 offset: x.offset,
             })
             .collect();
-        let mut params = Params::new(n as u32);
+        let mut params = Params::new((n / q) as u32);
         for (k, w) in words.iter().enumerate() {
             params.sc[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
         }
-        let (entry, ndim, mut params) = if is_plain(&owned, &shape) {
+        let (entry, ndim, mut params) = if plain {
             for (k, x) in owned.iter().enumerate() {
-                params.offs[k] = x.offset as u32;
+                params.offs[k] = (x.offset / q) as u32;
             }
             ("contig", 0, params)
         } else {
             let (p, cshape, _) = broadcast_layout(&owned, &shape, params)?;
             ("strided", cshape.len() as u32, p)
         };
-        params.offs[3] = out.offset as u32;
+        params.offs[3] = (out.offset / q) as u32;
         let inputs: Vec<Binding<'_>> = owned.iter().map(|x| x.binding).collect();
         let key = Key {
             family: "custom",
@@ -316,16 +340,37 @@ impl ElementwiseKernel {
             ndim,
             per: if ndim > 0 { 1 } else { 0 },
         };
-        let spec = spec(&inputs_types(&self.inputs, &types, &arrays), out_dtype, def);
+        let spec = spec(
+            &inputs_types(&self.inputs, &types, &arrays),
+            out_dtype,
+            def,
+            vec,
+        );
         let kernel = dev.inner.kernels.get(dev, key, || spec)?;
-        launch(dev, &kernel, &params, &inputs, out.binding(), n as u32)?;
+        launch(
+            dev,
+            &kernel,
+            &params,
+            &inputs,
+            out.binding(),
+            (n / q) as u32,
+        )?;
         Ok(out)
     }
 
     /// The generated `element` function (and placeholder aliases) for these types, whether
-    /// each input is an array, and whether the output's value is read first.
-    fn element(&self, types: &Types, arrays: &[bool], load: bool) -> String {
-        let mut def = types.aliases();
+    /// each input is an array, whether the output's value is read first, and whether values
+    /// are vec4s (placeholders then name vec4 types and scalars are splat).
+    fn element(&self, types: &Types, arrays: &[bool], load: bool, vec: bool) -> String {
+        let mut def = if vec {
+            types
+                .0
+                .iter()
+                .map(|(n, d)| format!("alias {n} = vec4<{}>;\n", d.wgsl()))
+                .collect()
+        } else {
+            types.aliases()
+        };
         def.push_str("fn element(i: u32, o: vec3<u32>) {\n");
         let (mut a, mut s) = (0, 0);
         for (p, &is_array) in self.inputs.iter().zip(arrays) {
@@ -334,10 +379,14 @@ impl ElementwiseKernel {
                 def.push_str(&format!("    let {} = in{a}[o[{a}]];\n", p.name));
                 a += 1;
             } else {
+                let t = if vec {
+                    format!("vec4<{}>", d.wgsl())
+                } else {
+                    d.wgsl().to_string()
+                };
                 def.push_str(&format!(
-                    "    let {}: {} = {};\n",
+                    "    let {}: {t} = {t}({});\n",
                     p.name,
-                    d.wgsl(),
                     scalar_read(d, s)
                 ));
                 s += 1;
@@ -359,13 +408,20 @@ impl ElementwiseKernel {
 
     /// Validates the variant for these types with naga (once), mapping errors to the body;
     /// returns its `element` function.
-    fn check(&self, types: &Types, arrays: &[bool], out: DType, load: bool) -> Result<String> {
-        let def = self.element(types, arrays, load);
+    fn check(
+        &self,
+        types: &Types,
+        arrays: &[bool],
+        out: DType,
+        load: bool,
+        vec: bool,
+    ) -> Result<String> {
+        let def = self.element(types, arrays, load, vec);
         if lock(&self.validated).contains(&def) {
             return Ok(def);
         }
         let inputs = inputs_types(&self.inputs, types, arrays);
-        let mut spec = spec(&inputs, out, def.clone());
+        let mut spec = spec(&inputs, out, def.clone(), vec);
         spec.immediates = self.dev.inner.immediates;
         let src = spec.render();
         let from = src.find("fn element(").unwrap_or(0);
@@ -379,13 +435,20 @@ impl ElementwiseKernel {
 }
 
 /// The source of a kernel with array inputs of `inputs`, output `out` and the generated
-/// `element` function `def`.
-fn spec(inputs: &[DType], out: DType, def: String) -> Spec {
+/// `element` function `def`, on vec4 values where `vec`.
+fn spec(inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
+    let value = |d: DType| {
+        if vec {
+            format!("vec4<{}>", d.wgsl())
+        } else {
+            d.wgsl().to_string()
+        }
+    };
     let mut spec = Spec::new("custom", SRC);
     for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
-        spec = spec.alias(name, inputs.get(k).map_or("f32", |d| d.wgsl()));
+        spec = spec.alias(name, inputs.get(k).map_or("f32".into(), |&d| value(d)));
     }
-    spec.alias("O0", out.wgsl()).function("element", def)
+    spec.alias("O0", value(out)).function("element", def)
 }
 
 /// Variants of shaders/custom.wgsl (a body over three arrays and a scalar, per dtype), for
@@ -399,8 +462,17 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             let def = format!(
                 "alias T = {t};\nfn element(i: u32, o: vec3<u32>) {{\n    let x = in0[o[0]];\n    let y = in1[o[1]];\n    let m = in2[o[2]];\n    let s: u32 = P.sc[0];\n    var z: O0;\nz = x * y + m + T(s) + T(i);\n    out0[P.offs.w + i] = z;\n}}"
             );
-            spec(&[d, d, d], d, def)
+            spec(&[d, d, d], d, def, false)
         })
+        // f64 scalars are not taken (they travel as 32-bit words).
+        .chain(DType::ALL.iter().filter(|&&d| d != DType::F64).map(|&d| {
+            let t = d.wgsl();
+            let def = format!(
+                "alias T = vec4<{t}>;\nfn element(i: u32, o: vec3<u32>) {{\n    let x = in0[o[0]];\n    let s: T = T({});\n    var z: O0;\nz = abs(x * s + T(2)) - x;\n    out0[P.offs.w + i] = z;\n}}",
+                crate::custom::scalar_read(d, 0)
+            );
+            spec(&[d], d, def, true)
+        }))
         .collect()
 }
 

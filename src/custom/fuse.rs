@@ -213,7 +213,8 @@ pub fn fuse<const N: usize>(dev: &Device, f: impl Fn([Var; N]) -> Var) -> Result
         "T fused_out",
         &format!("fused_out = {expr};"),
         "fused",
-    )?;
+    )?
+    .vectorized();
     Ok(Fused { kernel, sum })
 }
 
