@@ -28,6 +28,8 @@
 //!   ([`Device::supports`]). Comparisons give masks of `u32` 0 and 1.
 //! - Operations record their work and return at once; work is submitted when you read back,
 //!   call [`Device::synchronize`], or after [`device::BATCH_DISPATCHES`] dispatches.
+//! - User kernels in WGSL, as CuPy's: [`ElementwiseKernel`], [`ReductionKernel`],
+//!   [`RawKernel`] and [`fuse`] (module [`custom`]); events and a benchmark in [`profile`].
 //! - Every fallible call returns [`Result`]; errors are found on the host before any work is
 //!   recorded, so the device stays usable. Only the operator sugar (`&a + &b`) panics, with
 //!   the same message, as ndarray's operators do.

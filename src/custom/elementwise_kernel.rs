@@ -290,13 +290,9 @@ impl ElementwiseKernel {
             .map(|a| matches!(a, Arg::Array { .. }))
             .collect();
         let n = out.len();
-        let plain = is_plain(
-            &operands
-                .iter()
-                .map(|x| Operand { ..**x })
-                .collect::<Vec<_>>(),
-            &shape,
-        );
+        // Copies of the operands (their fields are all `Copy`) for the layout helpers.
+        let owned: Vec<Operand<'_>> = operands.iter().map(|x| Operand { ..**x }).collect();
+        let plain = is_plain(&owned, &shape);
         let vec = self.vec4
             && plain
             && n.is_multiple_of(4)
@@ -307,15 +303,6 @@ impl ElementwiseKernel {
             return Ok(out);
         }
         let q = if vec { 4 } else { 1 };
-        let owned: Vec<Operand<'_>> = operands
-            .iter()
-            .map(|x| Operand {
-                binding: x.binding,
-                shape: x.shape,
-                strides: x.strides,
-                offset: x.offset,
-            })
-            .collect();
         let mut params = Params::new((n / q) as u32);
         for (k, w) in words.iter().enumerate() {
             params.sc[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
