@@ -178,6 +178,15 @@ fn wrong_arity_dtype_and_shape_are_typed_errors() {
         raw.launch(5, &[&a, &yi, &a]),
         Err(Error::ArgumentType { .. })
     ));
+    // One buffer as an input and the output: refused before wgpu sees it.
+    assert!(matches!(
+        k.call_into(&[&x, &x], &x),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        raw.launch(5, &[&a, &a, &a]),
+        Err(Error::InvalidArgument { .. })
+    ));
     // The device is still usable.
     assert_eq!(k.call::<f32>(&[&x, &x]).unwrap().len(), 6);
 }

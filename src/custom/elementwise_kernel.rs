@@ -187,7 +187,9 @@ impl ElementwiseKernel {
     ///
     /// # Errors
     /// As [`ElementwiseKernel::call`]; [`Error::ShapeMismatch`] when `out`'s shape is not
-    /// the broadcast shape, [`Error::InvalidArgument`] when `out` is not contiguous.
+    /// the broadcast shape, [`Error::InvalidArgument`] when `out` is not contiguous or
+    /// shares a buffer with an array argument (wgpu cannot bind one buffer read-only and
+    /// writable in one dispatch; the body sees the output's value anyway).
     ///
     /// ```
     /// use gpuarray::custom::ElementwiseKernel;
@@ -273,6 +275,15 @@ impl ElementwiseKernel {
                         op: "ElementwiseKernel",
                         lhs: out.shape.clone(),
                         rhs: shape,
+                    });
+                }
+                // wgpu forbids one buffer bound read-only and writable in one dispatch.
+                let id = out.buf.id();
+                if operands.iter().any(|x| x.binding.buffer.id() == id) {
+                    return Err(Error::InvalidArgument {
+                        op: "ElementwiseKernel::call_into",
+                        reason: "the output shares a buffer with an array argument; \
+                                 pass a copy of that argument",
                     });
                 }
                 if !crate::shape::is_contiguous(&out.shape, &out.strides) {

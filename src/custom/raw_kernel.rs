@@ -129,7 +129,8 @@ impl RawKernel {
     /// [`Error::ArgumentCount`] for the wrong number of arguments; [`Error::ArgumentType`]
     /// for a scalar where an array is bound (or the reverse) or an element type other than
     /// the binding's; [`Error::InvalidArgument`] for an array view that does not start at a
-    /// bindable offset or is not contiguous, or a grid larger than the adapter allows.
+    /// bindable offset or is not contiguous, an array bound writable and bound again in the
+    /// same launch (wgpu forbids it), or a grid larger than the adapter allows.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -205,6 +206,29 @@ impl RawKernel {
                         uniform[o..o + 4].copy_from_slice(&w.to_le_bytes());
                     }
                 }
+            }
+        }
+        // wgpu forbids a buffer bound writable and bound again in one dispatch.
+        let writable: Vec<bool> = self
+            .layout
+            .slots
+            .iter()
+            .filter_map(|s| match s {
+                Slot::Storage { read_only, .. } => Some(!read_only),
+                Slot::Uniform { .. } => None,
+            })
+            .collect();
+        for (j, b) in buffers.iter().enumerate() {
+            let shared = buffers
+                .iter()
+                .enumerate()
+                .any(|(k, c)| k != j && c.buffer.id() == b.buffer.id());
+            if writable[j] && shared {
+                return Err(Error::InvalidArgument {
+                    op: "RawKernel::launch",
+                    reason: "an array bound to a writable storage binding is bound again; \
+                             pass a copy, or declare one binding and use it for both",
+                });
             }
         }
         raw::dispatch(
