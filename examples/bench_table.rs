@@ -22,6 +22,10 @@
 //!   device-side cases; the note gives TFLOP/s (2 n^3 flops). The first call of a large f32
 //!   product runs the tile trial (inside the warm-ups).
 //! - convolve2d / ndimage_convolve / convolve_16M / nn_conv2d: see `measure_conv`.
+//! - fused_5op_f32_64M / unfused_5op_f32_64M: `((x * 1.5 + 0.25) * x - 2).abs()` over 64M
+//!   f32 as one `fuse`d kernel and as 5 built-in ops, timed as the device-side cases; the
+//!   fused row's note gives its speed-up over the unfused row and its bandwidth as a share
+//!   of a copy's (the fusion issue's targets: >= 3x and >= 0.8x).
 //! - roundtrip_add_1k: wall time of `(x + x).to_vec()` on 1,000 f32, mean of 500 after 20
 //!   warm-ups.
 //!
@@ -230,6 +234,41 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
             ms: t,
             bytes: Some(12 * big),
             note: gpu_note.clone(),
+        });
+    }
+    if want("fused_5op_f32_64M") || want("unfused_5op_f32_64M") {
+        // The fusion target: the same 5 elementwise ops, ((x * 1.5 + 0.25) * x - 2).abs(),
+        // as one fused kernel (reads x, writes the result: 8 bytes per element) and as 5
+        // built-in ops (44 bytes per element); fused >= 3x faster and >= 0.8x of the copy's
+        // bandwidth.
+        let x = random(dev, n, 3)?;
+        let copy = random(dev, n, 4)?;
+        dev.synchronize()?;
+        let fused = gpuarray::fuse(dev, |[x]| ((x * 1.5 + 0.25) * x - 2.0).abs())?;
+        let t_copy = gpu_median(dev, || copy.add_scalar(0.0))?;
+        let t_unfused = gpu_median(dev, || {
+            x.mul_scalar(1.5)?
+                .add_scalar(0.25)?
+                .mul(&x)?
+                .sub_scalar(2.0)?
+                .abs()
+        })?;
+        let t_fused = gpu_median(dev, || fused.call::<f32>(&[&x]))?;
+        rows.push(Row {
+            name: "unfused_5op_f32_64M",
+            ms: t_unfused,
+            bytes: Some(44 * big),
+            note: format!("5 built-in ops, 5 dispatches; {gpu_note}"),
+        });
+        rows.push(Row {
+            name: "fused_5op_f32_64M",
+            ms: t_fused,
+            bytes: Some(8 * big),
+            note: format!(
+                "fuse(), 1 dispatch: {:.2}x faster than unfused (target >= 3), {:.2}x of copy bandwidth (copy {t_copy:.3} ms; target >= 0.8); {gpu_note}",
+                t_unfused / t_fused,
+                t_copy / t_fused
+            ),
         });
     }
     if want("upload_256MB") || want("download_256MB") {

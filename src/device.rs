@@ -454,6 +454,7 @@ impl Device {
             mapped_at_creation: false,
         });
         let pool = Arc::new(Pool::storage(limits.max_buffer_size, mappable_storage));
+        let kernels = KernelCache::new(&device, &adapter_info);
         // Small reads through a kernel into host-visible memory: on discrete adapters (UMA
         // ones map arrays directly), or anywhere with GPUARRAY_SMALL_READ=kernel (for tests).
         let small_read_kernel = std::env::var("GPUARRAY_SMALL_READ").as_deref() == Ok("kernel");
@@ -472,7 +473,7 @@ impl Device {
                 pool,
                 readback,
                 staging: Staging::default(),
-                kernels: KernelCache::default(),
+                kernels,
                 binds: BindCache::default(),
                 arena,
                 batch: Mutex::new(Batch::default()),
@@ -653,16 +654,29 @@ impl Device {
         params: &[u8],
         record: impl FnOnce(&mut wgpu::ComputePass<'static>, Option<u32>),
     ) -> Result<()> {
+        self.record_in_pass(params, !self.inner.immediates, record)
+    }
+
+    /// As [`Device::record_dispatch`], with `params` in an arena slot whether or not the
+    /// device has immediates (`slot`), for kernels that read a uniform (raw kernels).
+    pub(crate) fn record_in_pass(
+        &self,
+        params: &[u8],
+        slot: bool,
+        record: impl FnOnce(&mut wgpu::ComputePass<'static>, Option<u32>),
+    ) -> Result<()> {
         debug_assert!(params.len() as u64 <= PARAM_SLOT);
         let mut batch = self.batch();
         let offset = batch.slots * PARAM_SLOT as u32;
-        if !self.inner.immediates {
+        if slot {
+            // Dispatches with immediates left no bytes in the arena: pad to this slot.
+            batch.params.resize(offset as usize, 0);
             batch.params.extend_from_slice(params);
             let end = ((batch.slots + 1) as u64 * PARAM_SLOT) as usize;
             batch.params.resize(end, 0);
         }
         batch.slots += 1;
-        let offset = (!self.inner.immediates).then_some(offset);
+        let offset = slot.then_some(offset);
         let device = &self.inner.device;
         record(batch.pass(device), offset);
         self.inner.dispatches.fetch_add(1, Ordering::Relaxed);
@@ -838,6 +852,118 @@ impl Device {
             (None, None) => None,
         };
         (r, err)
+    }
+}
+
+/// A GPU timestamp: a query written into the pending work, resolved when first read.
+pub(crate) struct Stamp {
+    set: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    read: wgpu::Buffer,
+    value: OnceLock<f64>,
+}
+
+impl Device {
+    /// Whether events use GPU timestamps: the adapter has TIMESTAMP_QUERY and
+    /// `GPUARRAY_EVENTS` is not `host`.
+    pub(crate) fn has_timestamps(&self) -> bool {
+        self.inner
+            .features
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+            && std::env::var("GPUARRAY_EVENTS").as_deref() != Ok("host")
+    }
+
+    /// Writes a timestamp after the work recorded so far: inside the open compute pass
+    /// where the adapter allows (TIMESTAMP_QUERY_INSIDE_PASSES), else between passes
+    /// (INSIDE_ENCODERS), else as the start of an empty pass.
+    pub(crate) fn write_stamp(&self) -> Result<Stamp> {
+        self.check()?;
+        let d = &self.inner.device;
+        let set = d.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("gpuarray event"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 1,
+        });
+        let buffer = |usage| {
+            d.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("gpuarray event"),
+                size: 8,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let resolve = buffer(wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC);
+        let read = buffer(wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+        let f = self.inner.features;
+        let mut batch = self.batch();
+        if f.contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES) {
+            batch.pass(d).write_timestamp(&set, 0);
+        } else if f.contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS) {
+            batch.encoder(d).write_timestamp(&set, 0);
+        } else {
+            let pass = batch
+                .encoder(d)
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("gpuarray event"),
+                    timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                        query_set: &set,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: None,
+                    }),
+                });
+            drop(pass);
+        }
+        Ok(Stamp {
+            set,
+            resolve,
+            read,
+            value: OnceLock::new(),
+        })
+    }
+
+    /// The time of `stamp` in milliseconds on the GPU's clock: resolves it (submitting the
+    /// pending work) and waits for it, the first time.
+    pub(crate) fn read_stamp(&self, stamp: &Stamp) -> Result<f64> {
+        if let Some(v) = stamp.value.get() {
+            return Ok(*v);
+        }
+        let index = {
+            let mut batch = self.batch();
+            let enc = batch.encoder(&self.inner.device);
+            enc.resolve_query_set(&stamp.set, 0..1, &stamp.resolve, 0);
+            enc.copy_buffer_to_buffer(&stamp.resolve, 0, &stamp.read, 0, 8);
+            self.submit_locked(&mut batch)
+        };
+        self.check()?;
+        let done = Arc::new(Mutex::new(None));
+        let flag = done.clone();
+        stamp
+            .read
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| *lock(&flag) = Some(r));
+        self.wait_until(index, || lock(&done).is_some())?;
+        if let Some(Err(e)) = lock(&done).take() {
+            return Err(Error::Map(e.to_string()));
+        }
+        let ticks = {
+            let view = stamp
+                .read
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| Error::Map(e.to_string()))?;
+            u64::from_le_bytes(view[..8].try_into().expect("8 bytes"))
+        };
+        stamp.read.unmap();
+        let ms = ticks as f64 * self.inner.queue.get_timestamp_period() as f64 * 1e-6;
+        Ok(*stamp.value.get_or_init(|| ms))
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if lock(&self.lost).is_none() {
+            self.kernels.save();
+        }
     }
 }
 

@@ -159,6 +159,29 @@ pub enum Error {
         /// naga's diagnostic, with line and column.
         message: String,
     },
+    /// A user kernel was called with the wrong number of arguments.
+    #[error("{kernel} takes {expected} arguments, {given} were given")]
+    ArgumentCount {
+        /// The kernel's name.
+        kernel: String,
+        /// Arguments it takes.
+        expected: usize,
+        /// Arguments given.
+        given: usize,
+    },
+    /// An argument of a user kernel has the wrong element type, or is a scalar where an
+    /// array is needed (or the reverse).
+    #[error("argument `{param}` of {kernel}: expected {expected}, got {actual}")]
+    ArgumentType {
+        /// The kernel's name.
+        kernel: String,
+        /// The parameter.
+        param: String,
+        /// What the parameter takes.
+        expected: String,
+        /// What was given.
+        actual: String,
+    },
     /// wgpu reported a validation error. This is a bug in gpuarray: please report it.
     #[error("wgpu validation error: {0}")]
     Validation(String),

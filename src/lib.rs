@@ -28,6 +28,8 @@
 //!   ([`Device::supports`]). Comparisons give masks of `u32` 0 and 1.
 //! - Operations record their work and return at once; work is submitted when you read back,
 //!   call [`Device::synchronize`], or after [`device::BATCH_DISPATCHES`] dispatches.
+//! - User kernels in WGSL, as CuPy's: [`ElementwiseKernel`], [`ReductionKernel`],
+//!   [`RawKernel`] and [`fuse`] (module [`custom`]); events and a benchmark in [`profile`].
 //! - Every fallible call returns [`Result`]; errors are found on the host before any work is
 //!   recorded, so the device stays usable. Only the operator sugar (`&a + &b`) panics, with
 //!   the same message, as ndarray's operators do.
@@ -35,6 +37,7 @@
 #![warn(missing_docs)]
 
 mod array;
+pub mod custom;
 pub mod device;
 mod dtype;
 mod error;
@@ -42,10 +45,12 @@ mod kernel;
 mod memory;
 pub mod nn;
 mod ops;
+pub mod profile;
 mod shape;
 pub mod signal;
 
 pub use array::Array;
+pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats};
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};

@@ -36,13 +36,158 @@ pub(crate) struct Kernel {
 #[derive(Default)]
 pub(crate) struct KernelCache {
     map: RwLock<HashMap<Key, Arc<Kernel>>>,
+    /// Pipelines of raw user kernels (their own bind-group layouts), by (source, entry).
+    raw: RwLock<HashMap<(String, String), Arc<RawPipeline>>>,
     layouts: Mutex<HashMap<usize, (wgpu::BindGroupLayout, wgpu::PipelineLayout)>>,
     compiled: AtomicU64,
+    /// The driver's pipeline cache, persisted on disk where the adapter has PIPELINE_CACHE.
+    disk: Option<DiskCache>,
+}
+
+/// A compiled raw kernel: its pipeline and the bind-group layout made from its globals.
+pub(crate) struct RawPipeline {
+    pub pipeline: wgpu::ComputePipeline,
+    pub layout: wgpu::BindGroupLayout,
+}
+
+/// A wgpu pipeline cache and the file it is loaded from and saved to.
+struct DiskCache {
+    cache: wgpu::PipelineCache,
+    path: std::path::PathBuf,
+}
+
+/// The folder of the on-disk pipeline cache: `GPUARRAY_PIPELINE_CACHE` (a folder, or `0` /
+/// `off` for none), else the platform's cache folder.
+fn cache_dir() -> Option<std::path::PathBuf> {
+    if let Ok(v) = std::env::var("GPUARRAY_PIPELINE_CACHE") {
+        return match v.as_str() {
+            "0" | "off" | "false" => None,
+            "" | "1" | "on" => default_cache_dir(),
+            _ => Some(std::path::PathBuf::from(v)),
+        };
+    }
+    default_cache_dir()
+}
+
+fn default_cache_dir() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(target_os = "windows") {
+        env("LOCALAPPDATA")
+    } else if cfg!(target_os = "macos") {
+        env("HOME").map(|h| h.join("Library").join("Caches"))
+    } else {
+        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))
+    };
+    base.map(|b| b.join("gpuarray"))
 }
 
 impl KernelCache {
+    /// A cache for `device`; with a pipeline cache loaded from disk where the adapter has
+    /// PIPELINE_CACHE (best-effort: any failure leaves it off or empty).
+    pub(crate) fn new(device: &wgpu::Device, info: &wgpu::AdapterInfo) -> KernelCache {
+        let disk = (|| {
+            if !device.features().contains(wgpu::Features::PIPELINE_CACHE) {
+                return None;
+            }
+            let path = cache_dir()?.join(wgpu::util::pipeline_cache_key(info)?);
+            let data = std::fs::read(&path).ok();
+            // SAFETY: the data is only ever what `PipelineCache::get_data` gave for an adapter
+            // of the same key; `fallback: true` makes wgpu discard data it cannot use.
+            let cache = unsafe {
+                device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+                    label: Some("gpuarray"),
+                    data: data.as_deref(),
+                    fallback: true,
+                })
+            };
+            Some(DiskCache { cache, path })
+        })();
+        KernelCache {
+            disk,
+            ..KernelCache::default()
+        }
+    }
+
+    /// Writes the pipeline cache to disk (best-effort) if pipelines were compiled.
+    pub(crate) fn save(&self) {
+        let Some(disk) = &self.disk else { return };
+        if self.compiled() == 0 {
+            return;
+        }
+        let Some(data) = disk.cache.get_data() else {
+            return;
+        };
+        let write = || -> std::io::Result<()> {
+            if let Some(dir) = disk.path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let tmp = disk
+                .path
+                .with_extension(format!("tmp{}", std::process::id()));
+            std::fs::write(&tmp, &data)?;
+            std::fs::rename(&tmp, &disk.path)
+        };
+        if let Err(e) = write() {
+            log::debug!("gpuarray: pipeline cache not saved to {:?}: {e}", disk.path);
+        }
+    }
+
     pub(crate) fn compiled(&self) -> u64 {
         self.compiled.load(Ordering::Relaxed)
+    }
+
+    fn pipeline_cache(&self) -> Option<&wgpu::PipelineCache> {
+        self.disk.as_ref().map(|d| &d.cache)
+    }
+
+    /// The pipeline of raw kernel `src` at `entry`, with a bind-group layout of `entries`,
+    /// compiling it on first use. `src` was validated by the caller.
+    pub(crate) fn get_raw(
+        &self,
+        dev: &Device,
+        src: &str,
+        entry: &str,
+        entries: &[wgpu::BindGroupLayoutEntry],
+    ) -> Result<Arc<RawPipeline>> {
+        let key = (src.to_string(), entry.to_string());
+        if let Some(k) = self.raw.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(k.clone());
+        }
+        let name = format!("raw kernel {entry}");
+        let _driver = lock(&DRIVER_LOCK);
+        let (made, err) = dev.scoped(|d| {
+            let layout = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(&name),
+                entries,
+            });
+            let pl = d.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(&name),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+            let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&name),
+                source: wgpu::ShaderSource::Wgsl(src.into()),
+            });
+            let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&name),
+                layout: Some(&pl),
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: self.pipeline_cache(),
+            });
+            RawPipeline { pipeline, layout }
+        });
+        scope_result(dev, &name, err)?;
+        self.compiled.fetch_add(1, Ordering::Relaxed);
+        let mut map = self.raw.write().unwrap_or_else(|p| p.into_inner());
+        Ok(map.entry(key).or_insert(Arc::new(made)).clone())
     }
 
     /// The pipeline for `key`, compiling `spec()` on first use.
@@ -156,22 +301,10 @@ impl KernelCache {
                     constants,
                     zero_initialize_workgroup_memory: false,
                 },
-                cache: None,
+                cache: self.pipeline_cache(),
             })
         });
-        match err {
-            None => {}
-            Some(ScopeError::OutOfMemory) => {
-                return Err(Error::OutOfMemory {
-                    requested: 0,
-                    used: dev.memory_pool().used_bytes(),
-                    limit: u64::MAX,
-                })
-            }
-            Some(ScopeError::Validation(m)) => {
-                return Err(Error::Validation(format!("{name}: {m}")))
-            }
-        }
+        scope_result(dev, &name, err)?;
         self.compiled.fetch_add(1, Ordering::Relaxed);
         Ok(Kernel {
             pipeline,
@@ -179,5 +312,18 @@ impl KernelCache {
             inputs: key.inputs,
             wg: key.wg,
         })
+    }
+}
+
+/// The error an error scope caught while making pipeline `name`, if any.
+fn scope_result(dev: &Device, name: &str, err: Option<ScopeError>) -> Result<()> {
+    match err {
+        None => Ok(()),
+        Some(ScopeError::OutOfMemory) => Err(Error::OutOfMemory {
+            requested: 0,
+            used: dev.memory_pool().used_bytes(),
+            limit: u64::MAX,
+        }),
+        Some(ScopeError::Validation(m)) => Err(Error::Validation(format!("{name}: {m}"))),
     }
 }

@@ -148,6 +148,106 @@ pub(crate) fn validate(
     Ok(module)
 }
 
+/// A piece of user text inside a generated shader: what the user calls it (`body`,
+/// `map_expr`...) and its byte range in the generated text.
+#[derive(Debug, Clone)]
+pub(crate) struct Region {
+    pub label: &'static str,
+    pub start: usize,
+    pub text: String,
+}
+
+impl Region {
+    /// The region of `text`, found in `src` (its first occurrence at or after `from`).
+    pub(crate) fn find(label: &'static str, src: &str, text: &str, from: usize) -> Option<Region> {
+        src[from..].find(text).map(|at| Region {
+            label,
+            start: from + at,
+            text: text.to_string(),
+        })
+    }
+
+    /// Line and column (1-based) of byte `offset` of the generated text, in the user's text.
+    fn locate(&self, offset: usize) -> Option<(usize, usize)> {
+        let rel = offset.checked_sub(self.start)?;
+        if rel > self.text.len() {
+            return None;
+        }
+        let before = &self.text[..rel.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.len() - before.rfind('\n').map_or(0, |p| p + 1) + 1;
+        Some((line, col))
+    }
+
+    /// A diagnostic at byte range `span` of the generated text, in the user's terms.
+    fn diagnostic(
+        &self,
+        name: &str,
+        span: std::ops::Range<usize>,
+        message: &str,
+    ) -> Option<String> {
+        let (line, col) = self.locate(span.start)?;
+        let text = self.text.lines().nth(line - 1).unwrap_or("");
+        let width = span
+            .len()
+            .clamp(1, text.len().saturating_sub(col - 1).max(1));
+        Some(format!(
+            "{name}:{line}:{col}: {message} (in {})\n{line:>4} | {text}\n     | {}{}",
+            self.label,
+            " ".repeat(col - 1),
+            "^".repeat(width)
+        ))
+    }
+}
+
+/// Parses and validates a generated shader holding user text in `regions`: errors give the
+/// line and column in the user's own text (the first span that falls in a region), never a
+/// line of generated code.
+pub(crate) fn validate_user(
+    name: &str,
+    src: &str,
+    caps: naga::valid::Capabilities,
+    regions: &[Region],
+) -> Result<naga::Module> {
+    let explain = |spans: Vec<std::ops::Range<usize>>, message: String| -> Error {
+        let located = spans.iter().find_map(|span| {
+            regions
+                .iter()
+                .find_map(|r| r.diagnostic(name, span.clone(), &message))
+        });
+        Error::InvalidShader {
+            name: name.to_string(),
+            message: located.unwrap_or_else(|| {
+                format!("{name}: {message} (in the code generated around the user's text: check the parameter types)")
+            }),
+        }
+    };
+    let module = naga::front::wgsl::parse_str(src).map_err(|e| {
+        let spans = e.labels().filter_map(|(s, _)| s.to_range()).collect();
+        let mut msg = e.message().to_string();
+        if let Some((_, label)) = e.labels().next() {
+            if !label.is_empty() {
+                msg = format!("{msg}: {label}");
+            }
+        }
+        explain(spans, msg)
+    })?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+        .validate(&module)
+        .map_err(|e| {
+            let spans = e.spans().filter_map(|(s, _)| s.to_range()).collect();
+            let mut msg = e.as_inner().to_string();
+            let mut source: Option<&dyn std::error::Error> =
+                std::error::Error::source(e.as_inner());
+            while let Some(s) = source {
+                msg = format!("{msg}: {s}");
+                source = s.source();
+            }
+            explain(spans, msg)
+        })?;
+    Ok(module)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +268,7 @@ mod tests {
             .chain(crate::ops::reduce::all_specs())
             .chain(crate::ops::linalg::all_specs())
             .chain(crate::ops::conv::all_specs())
+            .chain(crate::custom::all_specs())
             .collect();
         assert!(specs.len() > 300, "only {} variants", specs.len());
         assert!(PARAMS.contains(PARAMS_UNIFORM));
@@ -190,6 +291,20 @@ mod tests {
             failures.len(),
             failures.join("\n")
         );
+    }
+
+    #[test]
+    fn user_errors_point_at_the_users_line() {
+        let body = "let t = x;\nz = t +;\n";
+        let src = format!("fn f(x: f32) -> f32 {{\n    var z: f32;\n{body}    return z;\n}}\n");
+        let r = Region::find("body", &src, body, 0).unwrap();
+        let e = validate_user("k", &src, naga::valid::Capabilities::empty(), &[r]).unwrap_err();
+        assert!(e.to_string().contains("k:2:"), "{e}");
+        let body = "z = y;";
+        let src = format!("fn f(x: f32) -> f32 {{\n    var z: f32;\n{body}\n    return z;\n}}\n");
+        let r = Region::find("body", &src, body, 0).unwrap();
+        let e = validate_user("k", &src, naga::valid::Capabilities::empty(), &[r]).unwrap_err();
+        assert!(e.to_string().contains("k:1:5:"), "{e}");
     }
 
     #[test]

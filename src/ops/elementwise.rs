@@ -406,15 +406,15 @@ enum Layout {
 }
 
 /// An input of a map: its buffer binding and layout.
-struct Operand<'a> {
-    binding: Binding<'a>,
-    shape: &'a [usize],
-    strides: &'a [usize],
-    offset: usize,
+pub(crate) struct Operand<'a> {
+    pub binding: Binding<'a>,
+    pub shape: &'a [usize],
+    pub strides: &'a [usize],
+    pub offset: usize,
 }
 
 impl<T: Element> Array<T> {
-    fn operand(&self) -> Operand<'_> {
+    pub(crate) fn operand(&self) -> Operand<'_> {
         Operand {
             binding: self.binding(),
             shape: &self.shape,
@@ -435,6 +435,40 @@ fn output<O: Element>(
     Array::<O>::alloc(dev, name, shape)
 }
 
+/// Whether every operand is contiguous and of `shape` (the `*_contig` entries' case).
+pub(crate) fn is_plain(inputs: &[Operand<'_>], shape: &[usize]) -> bool {
+    inputs
+        .iter()
+        .all(|x| x.shape == shape && is_contiguous(x.shape, x.strides))
+}
+
+/// The strided layout of `inputs` broadcast to `shape` in `params` (n, NDIM dimensions
+/// after merging, strides and offsets), with the merged shape and strides.
+pub(crate) fn broadcast_layout(
+    inputs: &[Operand<'_>],
+    shape: &[usize],
+    params: Params,
+) -> Result<(Params, Vec<usize>, Vec<Vec<usize>>)> {
+    let strides: Vec<Vec<usize>> = inputs
+        .iter()
+        .map(|x| broadcast_strides(x.shape, x.strides, shape))
+        .collect::<Result<_>>()?;
+    let refs: Vec<&[usize]> = strides.iter().map(|s| s.as_slice()).collect();
+    let (cshape, cstrides) = collapse(shape, &refs);
+    if cshape.len() > MAX_DIMS {
+        return Err(Error::TooManyDims {
+            ndim: cshape.len(),
+            max: MAX_DIMS,
+        });
+    }
+    let mut p = params.layout(&cshape, &cstrides);
+    p.n = shape.iter().product::<usize>() as u32;
+    for (k, x) in inputs.iter().enumerate() {
+        p.offs[k] = x.offset as u32;
+    }
+    Ok((p, cshape, cstrides))
+}
+
 /// Runs an elementwise kernel: `inputs` (of dtype `input`) broadcast to the shape of `out`
 /// (a fresh contiguous array), writing `out`.
 fn run<O: Element>(
@@ -449,9 +483,7 @@ fn run<O: Element>(
     if n == 0 {
         return Ok(out);
     }
-    let plain = inputs
-        .iter()
-        .all(|x| x.shape == out.shape.as_slice() && is_contiguous(x.shape, x.strides));
+    let plain = is_plain(inputs, &out.shape);
     // (layout, vectorised, elements per invocation of a strided entry, parameters)
     let (layout, vec, per, params) = if plain {
         let vec =
@@ -464,23 +496,7 @@ fn run<O: Element>(
         }
         (Layout::Contig, vec, q as u32, p)
     } else {
-        let strides: Vec<Vec<usize>> = inputs
-            .iter()
-            .map(|x| broadcast_strides(x.shape, x.strides, &out.shape))
-            .collect::<Result<_>>()?;
-        let refs: Vec<&[usize]> = strides.iter().map(|s| s.as_slice()).collect();
-        let (cshape, cstrides) = collapse(&out.shape, &refs);
-        if cshape.len() > MAX_DIMS {
-            return Err(Error::TooManyDims {
-                ndim: cshape.len(),
-                max: MAX_DIMS,
-            });
-        }
-        let mut p = params.layout(&cshape, &cstrides);
-        p.n = n as u32;
-        for (k, x) in inputs.iter().enumerate() {
-            p.offs[k] = x.offset as u32;
-        }
+        let (p, cshape, cstrides) = broadcast_layout(inputs, &out.shape, params)?;
         // Where every operand's rows are contiguous or broadcast: four elements of a row per
         // invocation (one index computation for four), with vec4 loads of contiguous rows
         // when they are aligned. Elsewhere (a transposed operand) one per invocation, which

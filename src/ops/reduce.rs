@@ -72,7 +72,7 @@ const OPS: [Op; 12] = [
 
 /// How a kernel reads its input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Load {
+pub(crate) enum Load {
     /// Elements, one at a time.
     Elem,
     /// Elements as vec4 values.
@@ -220,18 +220,75 @@ impl Op {
     }
 }
 
-/// The source of one reduction kernel: `op` on inputs of `input` read as `load`, writing
+/// A reduction described by its WGSL pieces, which the built-in operations and user
+/// `ReductionKernel`s share: the one-line functions `map` / `map4` (an element's
+/// accumulator) and `combine` / `combine4`, the body of `finish` (a final result's output),
+/// the identity of `combine` and the accumulator type.
+#[derive(Debug, Clone)]
+pub(crate) struct Reducer {
+    /// Identifies the operation in pipeline keys.
+    pub key: String,
+    pub acc: DType,
+    pub map: (String, String),
+    pub combine: (String, String),
+    pub finish: String,
+    pub identity: f64,
+    /// `map` reads the means of var and std (binding 2).
+    pub means: bool,
+    /// Reduced axes keep their logical order (arg ops: indices count in it).
+    pub ordered: bool,
+    /// Delta degrees of freedom: `count()` is the element count less this.
+    pub ddof: usize,
+}
+
+impl Op {
+    /// The pieces of `self` for inputs of `input`.
+    fn reducer(self, input: DType) -> Reducer {
+        let acc = self.acc(input);
+        Reducer {
+            key: format!("{self:?}"),
+            acc,
+            map: self.map(input),
+            combine: (
+                format!(
+                    "fn combine(x: Acc, y: Acc) -> Acc {{ {} }}",
+                    self.combine(acc, "Acc")
+                ),
+                format!(
+                    "fn combine4(x: Acc4, y: Acc4) -> Acc4 {{ {} }}",
+                    self.combine(acc, "Acc4")
+                ),
+            ),
+            finish: self.finish().to_string(),
+            identity: self.identity(),
+            means: matches!(self, Op::Var(_) | Op::Std(_)),
+            ordered: self.is_arg(),
+            ddof: match self {
+                Op::Var(d) | Op::Std(d) => d,
+                _ => 0,
+            },
+        }
+    }
+}
+
+/// The source of one reduction kernel: `r` on inputs of `input` read as `load`, writing
 /// results of `out` (`None`: partial results), with subgroup shuffles in the first levels
 /// of the rows' trees when `shuffles`.
-fn spec(op: Op, input: DType, load: Load, out: Option<DType>, shuffles: bool) -> Spec {
-    let acc = op.acc(input);
+pub(crate) fn spec(
+    r: &Reducer,
+    input: DType,
+    load: Load,
+    out: Option<DType>,
+    shuffles: bool,
+) -> Spec {
+    let acc = r.acc;
     let e = if load == Load::Partial { acc } else { input };
     let t = match load {
         Load::Elem => e.wgsl().to_string(),
         Load::Elem4 => format!("vec4<{e}>"),
         Load::Partial => "Acc".to_string(),
     };
-    let (map, map4) = op.map(e);
+    let (map, map4) = r.map.clone();
     let (load1, load4) = match load {
         Load::Elem => (
             "return map(a[o], k, mu);",
@@ -247,7 +304,7 @@ fn spec(op: Op, input: DType, load: Load, out: Option<DType>, shuffles: bool) ->
              return Acc4(vec4<A>(p0.v, p1.v, p2.v, p3.v), vec4<u32>(p0.i, p1.i, p2.i, p3.i));",
         ),
     };
-    let mean_of = if matches!(op, Op::Var(_) | Op::Std(_)) && load != Load::Partial {
+    let mean_of = if r.means && load != Load::Partial {
         "return b[P.offs.y + m];"
     } else {
         "return A(0);"
@@ -260,26 +317,14 @@ fn spec(op: Op, input: DType, load: Load, out: Option<DType>, shuffles: bool) ->
         .alias("U", out.map_or("Acc", |d| d.wgsl()))
         .function("map", map)
         .function("map4", map4)
-        .function(
-            "combine",
-            format!(
-                "fn combine(x: Acc, y: Acc) -> Acc {{ {} }}",
-                op.combine(acc, "Acc")
-            ),
-        )
-        .function(
-            "combine4",
-            format!(
-                "fn combine4(x: Acc4, y: Acc4) -> Acc4 {{ {} }}",
-                op.combine(acc, "Acc4")
-            ),
-        )
+        .function("combine", r.combine.0.clone())
+        .function("combine4", r.combine.1.clone())
         .function(
             "finish",
             format!(
                 "fn finish(r: Acc) -> U {{ {} }}",
                 if out.is_some() {
-                    op.finish()
+                    r.finish.as_str()
                 } else {
                     "return r;"
                 }
@@ -350,9 +395,9 @@ pub(crate) fn all_specs() -> Vec<Spec> {
                     if shuffles && op.acc(d) == DType::F64 {
                         continue;
                     }
-                    specs.push(spec(op, d, load, Some(out), shuffles));
+                    specs.push(spec(&op.reducer(d), d, load, Some(out), shuffles));
                     if load != Load::Partial {
-                        specs.push(spec(op, d, load, None, shuffles));
+                        specs.push(spec(&op.reducer(d), d, load, None, shuffles));
                     }
                 }
             }
@@ -590,7 +635,7 @@ fn windows(
 }
 
 /// Runs problem `p` into `t`: one stage, or two (or more) when K is split.
-fn run(dev: &Device, op: Op, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
+fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
     let m: usize = p.kept.iter().map(|d| d.0).product();
     let mut plan = plan(dev, p);
     let wins = loop {
@@ -606,7 +651,7 @@ fn run(dev: &Device, op: Op, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
         }
         plan = plan.split(p.k, plan.splits * 2);
     };
-    let acc = op.acc(p.input);
+    let acc = op.acc;
     // With splits, this stage writes partial results [m, splits] into scratch memory.
     let partial = if plan.splits > 1 {
         let bytes = (m * plan.splits * acc_size(acc)) as u64;
@@ -642,7 +687,7 @@ fn run(dev: &Device, op: Op, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
     let key = Key {
         family: "reduce",
         entry,
-        variant: format!("{op:?}|{}|{load:?}|{dtype:?}|{shuffles}", p.input),
+        variant: format!("{}|{}|{load:?}|{dtype:?}|{shuffles}", op.key, p.input),
         inputs: if t.mean.is_some() && p.load != Load::Partial {
             2
         } else {
@@ -672,7 +717,7 @@ fn run(dev: &Device, op: Op, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
             t.divisor,
             plan.blocks as u32,
         ]);
-        let params = identity(params, acc, op.identity());
+        let params = identity(params, acc, op.identity);
         let src = Binding {
             buffer: p.src.buffer,
             bytes: (end * p.elem) as u64,
@@ -730,7 +775,7 @@ fn merge(axes: &[(usize, usize)]) -> Vec<(usize, usize)> {
 /// kept multi-index, contiguous), with var's means in `mean`.
 fn execute<T: Element>(
     x: &Array<T>,
-    op: Op,
+    op: &Reducer,
     red: &[bool],
     out: Binding<'_>,
     dtype: DType,
@@ -759,7 +804,7 @@ fn execute<T: Element>(
     // The order of summation does not matter to the answer (only to its rounding, and that
     // is still fixed by the layout), so reduce in memory order; arg ops need the logical
     // order of their indices.
-    if !op.is_arg() {
+    if !op.ordered {
         reduced.sort_by_key(|d| std::cmp::Reverse(d.1));
     }
     let reduced = merge(&reduced);
@@ -792,10 +837,7 @@ fn execute<T: Element>(
         .filter(|(_, &r)| r)
         .map(|(e, _)| e)
         .product();
-    let divisor = match op {
-        Op::Var(ddof) | Op::Std(ddof) => count.saturating_sub(ddof),
-        _ => count,
-    };
+    let divisor = count.saturating_sub(op.ddof);
     let target = Target {
         out,
         dtype: Some(dtype),
@@ -818,6 +860,85 @@ fn reduce<T: Element, O: Element>(
     if !op.supports(T::DTYPE) {
         return Err(dev.unsupported(name, T::DTYPE));
     }
+    let (red, shape, count) = reduced_axes(x, name, axes, keepdims)?;
+    let out = Array::<O>::alloc(dev, name, shape)?;
+    if out.is_empty() {
+        return Ok(out);
+    }
+    if count == 0 {
+        return match op.empty() {
+            Some(v) => dev.full(Shape::from(out.shape.clone()), O::from_f64(v)),
+            None => Err(Error::InvalidArgument {
+                op: name,
+                reason: "the reduced axes are empty, and this reduction has no identity",
+            }),
+        };
+    }
+    let mean = match op {
+        Op::Var(_) | Op::Std(_) => {
+            let acc = op.acc(T::DTYPE);
+            let bytes = (out.len() * acc.size()) as u64;
+            let buf = dev.inner.pool.alloc(dev, bytes)?;
+            let binding = Binding {
+                buffer: &buf,
+                bytes,
+                window: 0,
+            };
+            execute(x, &Op::Mean.reducer(T::DTYPE), &red, binding, acc, None)?;
+            Some(buf)
+        }
+        _ => None,
+    };
+    let mean = mean.as_ref().map(|buf| Binding {
+        buffer: buf,
+        bytes: (out.len() * op.acc(T::DTYPE).size()) as u64,
+        window: 0,
+    });
+    execute(
+        x,
+        &op.reducer(T::DTYPE),
+        &red,
+        out.binding(),
+        O::DTYPE,
+        mean,
+    )?;
+    Ok(out)
+}
+
+/// The reduction `r` (a user kernel's, named `name`) of `x` over `axes` (all when `None`),
+/// as an array of `O`; over no elements, `empty` (the finished identity), when given.
+pub(crate) fn reduce_with<T: Element, O: Element>(
+    x: &Array<T>,
+    r: &Reducer,
+    name: &'static str,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+) -> Result<Array<O>> {
+    let dev = &x.dev;
+    dev.require(name, T::DTYPE)?;
+    let (red, shape, count) = reduced_axes(x, name, axes, keepdims)?;
+    let out = Array::<O>::alloc(dev, name, shape)?;
+    if out.is_empty() {
+        return Ok(out);
+    }
+    if count == 0 {
+        return Err(Error::InvalidArgument {
+            op: name,
+            reason: "the reduced axes are empty",
+        });
+    }
+    execute(x, r, &red, out.binding(), O::DTYPE, None)?;
+    Ok(out)
+}
+
+/// The axes of `x` that `axes` reduces (all when `None`), the result's shape and the
+/// number of elements each output reduces.
+fn reduced_axes<T: Element>(
+    x: &Array<T>,
+    name: &'static str,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+) -> Result<(Vec<bool>, Vec<usize>, usize)> {
     let nd = x.ndim();
     let mut red = vec![axes.is_none(); nd];
     for &axis in axes.unwrap_or(&[]) {
@@ -842,41 +963,7 @@ fn reduce<T: Element, O: Element>(
         })
         .collect();
     let count: usize = (0..nd).filter(|&d| red[d]).map(|d| x.shape[d]).product();
-    let out = Array::<O>::alloc(dev, name, shape)?;
-    if out.is_empty() {
-        return Ok(out);
-    }
-    if count == 0 {
-        return match op.empty() {
-            Some(v) => dev.full(Shape::from(out.shape.clone()), O::from_f64(v)),
-            None => Err(Error::InvalidArgument {
-                op: name,
-                reason: "the reduced axes are empty, and this reduction has no identity",
-            }),
-        };
-    }
-    let mean = match op {
-        Op::Var(_) | Op::Std(_) => {
-            let acc = op.acc(T::DTYPE);
-            let bytes = (out.len() * acc.size()) as u64;
-            let buf = dev.inner.pool.alloc(dev, bytes)?;
-            let binding = Binding {
-                buffer: &buf,
-                bytes,
-                window: 0,
-            };
-            execute(x, Op::Mean, &red, binding, acc, None)?;
-            Some(buf)
-        }
-        _ => None,
-    };
-    let mean = mean.as_ref().map(|buf| Binding {
-        buffer: buf,
-        bytes: (out.len() * op.acc(T::DTYPE).size()) as u64,
-        window: 0,
-    });
-    execute(x, op, &red, out.binding(), O::DTYPE, mean)?;
-    Ok(out)
+    Ok((red, shape, count))
 }
 
 macro_rules! whole_and_axis {

@@ -1,0 +1,492 @@
+//! [`ElementwiseKernel`]: a user's WGSL statements run once per element, with broadcasting.
+//! Host side of shaders/custom.wgsl; the layouts (contiguous, or broadcast and strided) are
+//! those of the built-in elementwise ops (`ops::elementwise`).
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use crate::array::Array;
+use crate::custom::{
+    args_of, parse_params, scalar_read, scalar_word, Arg, KernelArg, Param, Types, RESERVED,
+};
+use crate::device::{lock, Device};
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::kernel::cache::Key;
+use crate::kernel::launch::{launch, Binding, Params};
+use crate::kernel::source::{validate_user, Region, Spec};
+use crate::ops::elementwise::{broadcast_layout, is_plain, Operand};
+use crate::shape::broadcast_shapes;
+
+const SRC: &str = include_str!("../../shaders/custom.wgsl");
+const WG: u32 = 256;
+/// Array inputs a kernel binds (bindings 1, 2, 3).
+const MAX_ARRAYS: usize = 3;
+/// Scalar inputs a kernel takes (the four words of `P.sc`).
+const MAX_SCALARS: usize = 4;
+
+/// A kernel of WGSL statements run once per element of the broadcast inputs, as CuPy's
+/// `ElementwiseKernel`.
+///
+/// Parameters are lists like `"T x, T y"`: a type (`f32`, `i32`, `u32`, `f16`, `f64`, or
+/// their NumPy names such as `float32`) or a placeholder (any other name, such as `T`),
+/// bound to the dtype of the arguments at call time and usable in the body as a WGSL type
+/// (`T(0)`), then the parameter's name. An input is an array or a scalar according to the
+/// argument passed; the output is one array. The body sees the inputs' elements by name,
+/// assigns the output by name, and may use the element index `i` (a `u32`).
+///
+/// At most 3 array inputs and 4 scalar inputs (32-bit or f16). Each (dtypes, array/scalar)
+/// combination is compiled once and cached.
+///
+/// ```
+/// use gpuarray::custom::ElementwiseKernel;
+/// # let dev = gpuarray::Device::new()?;
+/// let k = ElementwiseKernel::new(&dev, "T x, T a", "T y", "y = a * x + T(i);", "axpi")?;
+/// let x = dev.from_slice(&[1.0f32, 1.0, 1.0], [3])?;
+/// assert_eq!(k.call::<f32>(&[&x, &2.0f32])?.to_vec()?, vec![2.0, 3.0, 4.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub struct ElementwiseKernel {
+    dev: Device,
+    name: String,
+    inputs: Vec<Param>,
+    output: Param,
+    body: String,
+    /// Variants already validated with naga (by their generated text).
+    validated: Mutex<HashSet<String>>,
+    /// The body is valid on vec4 values (fused expressions): contiguous operands take four
+    /// elements per invocation, with vec4 loads.
+    vec4: bool,
+}
+
+impl std::fmt::Debug for ElementwiseKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ElementwiseKernel")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl ElementwiseKernel {
+    /// A kernel named `name` with parameters `in_params` and `out_params` (one output) and
+    /// WGSL statements `body`.
+    ///
+    /// The body is validated with naga at once (placeholders taken as `f32`, every input
+    /// as an array) and again for each new combination of dtypes at call time.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShader`] for a parameter list that does not parse, or a body naga
+    /// rejects: the message gives the line and column in `body`.
+    ///
+    /// ```
+    /// use gpuarray::custom::ElementwiseKernel;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let e = ElementwiseKernel::new(&dev, "T x", "T y", "y = x +;", "typo").unwrap_err();
+    /// assert!(e.to_string().contains("typo:1:"), "{e}");
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn new(
+        dev: &Device,
+        in_params: &str,
+        out_params: &str,
+        body: &str,
+        name: &str,
+    ) -> Result<ElementwiseKernel> {
+        let inputs = parse_params(name, "in_params", in_params, RESERVED)?;
+        let mut outputs = parse_params(name, "out_params", out_params, RESERVED)?;
+        if outputs.len() != 1 {
+            return Err(Error::InvalidShader {
+                name: name.to_string(),
+                message: format!(
+                    "{name}: out_params `{out_params}`: one output parameter is supported"
+                ),
+            });
+        }
+        if let Some(p) = inputs.iter().find(|p| p.name == outputs[0].name) {
+            return Err(Error::InvalidShader {
+                name: name.to_string(),
+                message: format!("{name}: `{}` is both an input and an output", p.name),
+            });
+        }
+        let k = ElementwiseKernel {
+            dev: dev.clone(),
+            name: name.to_string(),
+            inputs,
+            output: outputs.remove(0),
+            body: body.to_string(),
+            validated: Mutex::new(HashSet::new()),
+            vec4: false,
+        };
+        // A trial variant: placeholders as f32, inputs as arrays (up to the binding limit).
+        let mut types = Types::default();
+        for p in k.inputs.iter().chain([&k.output]) {
+            if let crate::custom::Ty::Placeholder(n) = &p.ty {
+                if types.get(&p.ty).is_none() {
+                    types.0.push((n.clone(), DType::F32));
+                }
+            }
+        }
+        let arrays: Vec<bool> = (0..k.inputs.len()).map(|j| j < MAX_ARRAYS).collect();
+        let out = types.get(&k.output.ty).expect("bound");
+        if k.inputs.len() <= MAX_ARRAYS + MAX_SCALARS
+            && k.inputs
+                .iter()
+                .chain([&k.output])
+                .all(|p| types.get(&p.ty).is_some_and(|d| dev.supports_dtype(d)))
+        {
+            k.check(&types, &arrays, out, false, false)?;
+        }
+        Ok(k)
+    }
+
+    /// The kernel's name.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let k = gpuarray::custom::ElementwiseKernel::new(&dev, "T x", "T y", "y = x;", "copy")?;
+    /// assert_eq!(k.name(), "copy");
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Marks the body as valid on vec4 values (every operation componentwise, no use of
+    /// `i`), as fused expressions are.
+    pub(crate) fn vectorized(mut self) -> ElementwiseKernel {
+        self.vec4 = true;
+        self
+    }
+
+    /// Runs the kernel on `args` (one per input parameter, arrays broadcast together) into
+    /// a new array of `O`, the output parameter's type.
+    ///
+    /// # Errors
+    /// [`Error::ArgumentCount`] for the wrong number of arguments; [`Error::ArgumentType`]
+    /// when an argument's dtype contradicts its parameter's type (or another argument of the
+    /// same placeholder), or `O` is not the output's type; [`Error::ShapeMismatch`] when the
+    /// arrays do not broadcast together; [`Error::InvalidShader`] when the body does not
+    /// compile for these dtypes (line and column in the body).
+    ///
+    /// ```
+    /// use gpuarray::custom::ElementwiseKernel;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let k = ElementwiseKernel::new(&dev, "T x, T y", "T z", "z = x * y;", "mul")?;
+    /// let x = dev.from_slice(&[1i32, 2, 3, 4], [2, 2])?;
+    /// let y = dev.from_slice(&[10i32, 100], [2])?;
+    /// assert_eq!(k.call::<i32>(&[&x, &y])?.to_vec()?, vec![10, 200, 30, 400]);
+    /// assert!(k.call::<i32>(&[&x]).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn call<O: Element>(&self, args: &[&dyn KernelArg]) -> Result<Array<O>> {
+        self.run::<O>(args, None)
+    }
+
+    /// Runs the kernel on `args` writing into `out`, which must have the broadcast shape of
+    /// the array arguments and be contiguous. The body sees the output's current value.
+    ///
+    /// # Errors
+    /// As [`ElementwiseKernel::call`]; [`Error::ShapeMismatch`] when `out`'s shape is not
+    /// the broadcast shape, [`Error::InvalidArgument`] when `out` is not contiguous or
+    /// shares a buffer with an array argument (wgpu cannot bind one buffer read-only and
+    /// writable in one dispatch; the body sees the output's value anyway).
+    ///
+    /// ```
+    /// use gpuarray::custom::ElementwiseKernel;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let k = ElementwiseKernel::new(&dev, "T x", "T acc", "acc += x;", "accumulate")?;
+    /// let acc = dev.ones::<f32>([3])?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+    /// k.call_into(&[&x], &acc)?;
+    /// assert_eq!(acc.to_vec()?, vec![2.0, 3.0, 4.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn call_into<O: Element>(&self, args: &[&dyn KernelArg], out: &Array<O>) -> Result<()> {
+        self.run::<O>(args, Some(out)).map(|_| ())
+    }
+
+    fn run<O: Element>(
+        &self,
+        args: &[&dyn KernelArg],
+        given: Option<&Array<O>>,
+    ) -> Result<Array<O>> {
+        let dev = &self.dev;
+        let args = args_of(dev, &self.name, args, self.inputs.len())?;
+        // Arrays bind placeholders first; scalars take the arrays' types (as CuPy's Python
+        // scalars do) and bind only what no array did.
+        let mut types = Types::default();
+        for (p, a) in self.inputs.iter().zip(&args) {
+            if matches!(a, Arg::Array { .. }) {
+                types.bind(&self.name, p, a)?;
+            }
+        }
+        if let Some(out) = given {
+            types.bind(&self.name, &self.output, &out.kernel_arg_of())?;
+        }
+        for (p, a) in self.inputs.iter().zip(&args) {
+            if matches!(a, Arg::Scalar { .. }) && types.get(&p.ty).is_none() {
+                types.bind(&self.name, p, a)?;
+            }
+        }
+        let out_dtype = types
+            .get(&self.output.ty)
+            .ok_or_else(|| Error::ArgumentType {
+                kernel: self.name.clone(),
+                param: self.output.name.clone(),
+                expected: "a type bound by an input".into(),
+                actual: "an unbound placeholder".into(),
+            })?;
+        if out_dtype != O::DTYPE {
+            return Err(Error::ArgumentType {
+                kernel: self.name.clone(),
+                param: self.output.name.clone(),
+                expected: format!("{out_dtype}"),
+                actual: format!("{}", O::DTYPE),
+            });
+        }
+        let mut operands: Vec<&Operand<'_>> = Vec::new();
+        let mut words = Vec::new();
+        for (p, a) in self.inputs.iter().zip(&args) {
+            match a {
+                Arg::Array { operand, .. } => operands.push(operand),
+                Arg::Scalar { value, .. } => {
+                    let d = types.get(&p.ty).expect("bound");
+                    words.push(scalar_word(&self.name, &p.name, d, *value)?);
+                }
+            }
+        }
+        if operands.len() > MAX_ARRAYS || words.len() > MAX_SCALARS {
+            return Err(Error::InvalidArgument {
+                op: "ElementwiseKernel::call",
+                reason: "at most 3 array and 4 scalar arguments",
+            });
+        }
+        let mut shape: Vec<usize> = Vec::new();
+        for x in &operands {
+            shape = broadcast_shapes("ElementwiseKernel", &shape, x.shape)?;
+        }
+        let out = match given {
+            Some(out) => {
+                if operands.is_empty() {
+                    shape = out.shape.clone();
+                }
+                if out.shape != shape {
+                    return Err(Error::ShapeMismatch {
+                        op: "ElementwiseKernel",
+                        lhs: out.shape.clone(),
+                        rhs: shape,
+                    });
+                }
+                // wgpu forbids one buffer bound read-only and writable in one dispatch.
+                let id = out.buf.id();
+                if operands.iter().any(|x| x.binding.buffer.id() == id) {
+                    return Err(Error::InvalidArgument {
+                        op: "ElementwiseKernel::call_into",
+                        reason: "the output shares a buffer with an array argument; \
+                                 pass a copy of that argument",
+                    });
+                }
+                if !crate::shape::is_contiguous(&out.shape, &out.strides) {
+                    return Err(Error::InvalidArgument {
+                        op: "ElementwiseKernel::call_into",
+                        reason: "the output must be contiguous",
+                    });
+                }
+                out.clone()
+            }
+            None => Array::<O>::alloc(dev, "ElementwiseKernel", shape.clone())?,
+        };
+        let arrays: Vec<bool> = args
+            .iter()
+            .map(|a| matches!(a, Arg::Array { .. }))
+            .collect();
+        let n = out.len();
+        // Copies of the operands (their fields are all `Copy`) for the layout helpers.
+        let owned: Vec<Operand<'_>> = operands.iter().map(|x| Operand { ..**x }).collect();
+        let plain = is_plain(&owned, &shape);
+        let vec = self.vec4
+            && plain
+            && n.is_multiple_of(4)
+            && out.offset.is_multiple_of(4)
+            && operands.iter().all(|x| x.offset.is_multiple_of(4));
+        let def = self.check(&types, &arrays, out_dtype, given.is_some(), vec)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let q = if vec { 4 } else { 1 };
+        let mut params = Params::new((n / q) as u32);
+        for (k, w) in words.iter().enumerate() {
+            params.sc[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        let (entry, ndim, mut params) = if plain {
+            for (k, x) in owned.iter().enumerate() {
+                params.offs[k] = (x.offset / q) as u32;
+            }
+            ("contig", 0, params)
+        } else {
+            let (p, cshape, _) = broadcast_layout(&owned, &shape, params)?;
+            ("strided", cshape.len() as u32, p)
+        };
+        params.offs[3] = (out.offset / q) as u32;
+        let inputs: Vec<Binding<'_>> = owned.iter().map(|x| x.binding).collect();
+        let key = Key {
+            family: "custom",
+            entry,
+            variant: def.clone(),
+            inputs: inputs.len(),
+            wg: WG,
+            ndim,
+            per: if ndim > 0 { 1 } else { 0 },
+        };
+        let spec = spec(
+            &inputs_types(&self.inputs, &types, &arrays),
+            out_dtype,
+            def,
+            vec,
+        );
+        let kernel = dev.inner.kernels.get(dev, key, || spec)?;
+        launch(
+            dev,
+            &kernel,
+            &params,
+            &inputs,
+            out.binding(),
+            (n / q) as u32,
+        )?;
+        Ok(out)
+    }
+
+    /// The generated `element` function (and placeholder aliases) for these types, whether
+    /// each input is an array, whether the output's value is read first, and whether values
+    /// are vec4s (placeholders then name vec4 types and scalars are splat).
+    fn element(&self, types: &Types, arrays: &[bool], load: bool, vec: bool) -> String {
+        let mut def = if vec {
+            types
+                .0
+                .iter()
+                .map(|(n, d)| format!("alias {n} = vec4<{}>;\n", d.wgsl()))
+                .collect()
+        } else {
+            types.aliases()
+        };
+        def.push_str("fn element(i: u32, o: vec3<u32>) {\n");
+        let (mut a, mut s) = (0, 0);
+        for (p, &is_array) in self.inputs.iter().zip(arrays) {
+            let d = types.get(&p.ty).expect("bound");
+            if is_array {
+                def.push_str(&format!("    let {} = in{a}[o[{a}]];\n", p.name));
+                a += 1;
+            } else {
+                let t = if vec {
+                    format!("vec4<{}>", d.wgsl())
+                } else {
+                    d.wgsl().to_string()
+                };
+                def.push_str(&format!(
+                    "    let {}: {t} = {t}({});\n",
+                    p.name,
+                    scalar_read(d, s)
+                ));
+                s += 1;
+            }
+        }
+        let out = &self.output.name;
+        if load {
+            def.push_str(&format!("    var {out} = out0[P.offs.w + i];\n"));
+        } else {
+            def.push_str(&format!("    var {out}: O0;\n"));
+        }
+        def.push_str(&self.body);
+        if !self.body.ends_with('\n') {
+            def.push('\n');
+        }
+        def.push_str(&format!("    out0[P.offs.w + i] = {out};\n}}"));
+        def
+    }
+
+    /// Validates the variant for these types with naga (once), mapping errors to the body;
+    /// returns its `element` function.
+    fn check(
+        &self,
+        types: &Types,
+        arrays: &[bool],
+        out: DType,
+        load: bool,
+        vec: bool,
+    ) -> Result<String> {
+        let def = self.element(types, arrays, load, vec);
+        if lock(&self.validated).contains(&def) {
+            return Ok(def);
+        }
+        let inputs = inputs_types(&self.inputs, types, arrays);
+        let mut spec = spec(&inputs, out, def.clone(), vec);
+        spec.immediates = self.dev.inner.immediates;
+        let src = spec.render();
+        let from = src.find("fn element(").unwrap_or(0);
+        let regions: Vec<Region> = Region::find("body", &src, &self.body, from)
+            .into_iter()
+            .collect();
+        validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
+        lock(&self.validated).insert(def.clone());
+        Ok(def)
+    }
+}
+
+/// The source of a kernel with array inputs of `inputs`, output `out` and the generated
+/// `element` function `def`, on vec4 values where `vec`.
+fn spec(inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
+    let value = |d: DType| {
+        if vec {
+            format!("vec4<{}>", d.wgsl())
+        } else {
+            d.wgsl().to_string()
+        }
+    };
+    let mut spec = Spec::new("custom", SRC);
+    for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
+        spec = spec.alias(name, inputs.get(k).map_or("f32".into(), |&d| value(d)));
+    }
+    spec.alias("O0", value(out)).function("element", def)
+}
+
+/// Variants of shaders/custom.wgsl (a body over three arrays and a scalar, per dtype), for
+/// the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    DType::ALL
+        .iter()
+        .map(|&d| {
+            let t = d.wgsl();
+            let def = format!(
+                "alias T = {t};\nfn element(i: u32, o: vec3<u32>) {{\n    let x = in0[o[0]];\n    let y = in1[o[1]];\n    let m = in2[o[2]];\n    let s: u32 = P.sc[0];\n    var z: O0;\nz = x * y + m + T(s) + T(i);\n    out0[P.offs.w + i] = z;\n}}"
+            );
+            spec(&[d, d, d], d, def, false)
+        })
+        // f64 scalars are not taken (they travel as 32-bit words).
+        .chain(DType::ALL.iter().filter(|&&d| d != DType::F64).map(|&d| {
+            let t = d.wgsl();
+            let def = format!(
+                "alias T = vec4<{t}>;\nfn element(i: u32, o: vec3<u32>) {{\n    let x = in0[o[0]];\n    let s: T = T({});\n    var z: O0;\nz = abs(x * s + T(2)) - x;\n    out0[P.offs.w + i] = z;\n}}",
+                crate::custom::scalar_read(d, 0)
+            );
+            spec(&[d], d, def, true)
+        }))
+        .collect()
+}
+
+/// The dtypes of the array inputs, in order.
+fn inputs_types(params: &[Param], types: &Types, arrays: &[bool]) -> Vec<DType> {
+    params
+        .iter()
+        .zip(arrays)
+        .filter(|(_, &a)| a)
+        .map(|(p, _)| types.get(&p.ty).expect("bound"))
+        .collect()
+}
+
+impl<T: Element> Array<T> {
+    /// This array as a kernel argument.
+    pub(crate) fn kernel_arg_of(&self) -> Arg<'_> {
+        crate::custom::private::Sealed::kernel_arg(self)
+    }
+}

@@ -1,0 +1,288 @@
+//! User-defined kernels: [`ElementwiseKernel`], [`ReductionKernel`], [`RawKernel`] and
+//! [`fuse`], as CuPy's, in WGSL. Every user kernel is validated with naga before wgpu sees
+//! it, and its errors give the line and column in the user's own text.
+//!
+//! Arguments are passed as a slice of [`KernelArg`]: arrays (`&x`) and scalars (`&2.0f32`).
+//!
+//! ```
+//! use gpuarray::custom::ElementwiseKernel;
+//! # let dev = gpuarray::Device::new()?;
+//! let k = ElementwiseKernel::new(&dev, "T x, T y", "T z", "z = (x - y) * (x - y);", "squared_diff")?;
+//! let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+//! let y = dev.from_slice(&[0.0f32], [1])?;
+//! assert_eq!(k.call::<f32>(&[&x, &y])?.to_vec()?, vec![1.0, 4.0, 9.0]);
+//! # Ok::<(), gpuarray::Error>(())
+//! ```
+
+mod elementwise_kernel;
+mod fuse;
+mod raw_kernel;
+mod reduction_kernel;
+
+pub use elementwise_kernel::ElementwiseKernel;
+pub use fuse::{fuse, Fused, Var};
+pub use raw_kernel::{Grid, RawKernel};
+pub use reduction_kernel::ReductionKernel;
+
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::{f16, DType, Element};
+use crate::error::{Error, Result};
+use crate::ops::elementwise::Operand;
+
+/// Variants of the user-kernel shader, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
+    elementwise_kernel::all_specs()
+}
+
+/// An argument of a user kernel: an array (`&x`) or a scalar (`&2.0f32`, `&3u32`).
+///
+/// ```
+/// use gpuarray::custom::KernelArg;
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.zeros::<f32>([4])?;
+/// let args: [&dyn KernelArg; 2] = [&x, &1.5f32];
+/// assert_eq!(args.len(), 2);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub trait KernelArg: private::Sealed {}
+
+// The trait is public but unnameable outside the crate (sealed), so the crate-private
+// `Arg` in its method never reaches users.
+#[allow(private_interfaces)]
+pub(crate) mod private {
+    /// What an argument is, for the kernels.
+    pub trait Sealed {
+        fn kernel_arg(&self) -> super::Arg<'_>;
+    }
+}
+
+/// An argument, seen by the kernels.
+pub(crate) enum Arg<'a> {
+    Array {
+        dev: &'a Device,
+        dtype: DType,
+        operand: Operand<'a>,
+        contiguous: bool,
+    },
+    Scalar {
+        dtype: DType,
+        value: f64,
+    },
+}
+
+impl Arg<'_> {
+    pub(crate) fn dtype(&self) -> DType {
+        match self {
+            Arg::Array { dtype, .. } | Arg::Scalar { dtype, .. } => *dtype,
+        }
+    }
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Arg::Array { dtype, operand, .. } => {
+                format!("a {dtype} array of shape {:?}", operand.shape)
+            }
+            Arg::Scalar { dtype, .. } => format!("a {dtype} scalar"),
+        }
+    }
+}
+
+impl<T: Element> KernelArg for Array<T> {}
+#[allow(private_interfaces)]
+impl<T: Element> private::Sealed for Array<T> {
+    fn kernel_arg(&self) -> Arg<'_> {
+        Arg::Array {
+            dev: &self.dev,
+            dtype: T::DTYPE,
+            operand: self.operand(),
+            contiguous: crate::shape::is_contiguous(&self.shape, &self.strides),
+        }
+    }
+}
+
+macro_rules! scalar_arg {
+    ($($t:ty),*) => {$(
+        impl KernelArg for $t {}
+        #[allow(private_interfaces)]
+        impl private::Sealed for $t {
+            fn kernel_arg(&self) -> Arg<'_> {
+                Arg::Scalar { dtype: <$t as Element>::DTYPE, value: self.to_f64() }
+            }
+        }
+    )*};
+}
+scalar_arg!(f32, f64, i32, u32, f16);
+
+/// The 32-bit word carrying scalar `value` as type `d` in a kernel's parameters.
+pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Result<u32> {
+    Ok(match d {
+        DType::F32 | DType::F16 => (value as f32).to_bits(),
+        DType::I32 => value as i32 as u32,
+        DType::U32 => value as u32,
+        DType::F64 => {
+            return Err(Error::ArgumentType {
+                kernel: kernel.to_string(),
+                param: param.to_string(),
+                expected: "a 32-bit (or f16) scalar: f64 scalars are not supported".into(),
+                actual: "an f64 scalar".into(),
+            })
+        }
+    })
+}
+
+/// The WGSL expression reading scalar word `k` of the parameters as type `d`.
+pub(crate) fn scalar_read(d: DType, k: usize) -> String {
+    match d {
+        DType::F32 => format!("bitcast<f32>(P.sc[{k}])"),
+        DType::F16 => format!("f16(bitcast<f32>(P.sc[{k}]))"),
+        DType::I32 => format!("bitcast<i32>(P.sc[{k}])"),
+        _ => format!("P.sc[{k}]"),
+    }
+}
+
+/// A parameter's type: a placeholder resolved from the arguments, or a concrete dtype.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Ty {
+    Placeholder(String),
+    Concrete(DType),
+}
+
+/// A parameter of a user kernel: `T x`, `f32 y`.
+#[derive(Debug, Clone)]
+pub(crate) struct Param {
+    pub ty: Ty,
+    pub name: String,
+}
+
+/// Names the generated code uses, which parameters and placeholders may not take.
+const RESERVED: &[&str] = &[
+    "i", "o", "P", "S", "SC", "WG", "NDIM", "PER", "I0", "I1", "I2", "O0", "in0", "in1", "in2",
+    "out0", "element",
+];
+
+fn dtype_named(s: &str) -> Option<DType> {
+    Some(match s {
+        "f16" | "float16" | "half" => DType::F16,
+        "f32" | "float32" | "float" => DType::F32,
+        "f64" | "float64" | "double" => DType::F64,
+        "i32" | "int32" | "int" => DType::I32,
+        "u32" | "uint32" | "uint" => DType::U32,
+        _ => return None,
+    })
+}
+
+fn is_ident(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+}
+
+/// Parses a parameter list such as `"T x, f32 alpha"`; names and placeholders may not be
+/// among `reserved`.
+pub(crate) fn parse_params(
+    kernel: &str,
+    what: &str,
+    text: &str,
+    reserved: &[&str],
+) -> Result<Vec<Param>> {
+    let bad = |reason: String| Error::InvalidShader {
+        name: kernel.to_string(),
+        message: format!("{kernel}: {what} `{text}`: {reason}"),
+    };
+    let mut out: Vec<Param> = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let [ty, name] = words[..] else {
+            return Err(bad(format!("`{part}` is not `TYPE NAME`")));
+        };
+        if !is_ident(name) || !is_ident(ty) {
+            return Err(bad(format!("`{part}` is not `TYPE NAME`")));
+        }
+        if reserved.contains(&name) || out.iter().any(|p| p.name == name) {
+            return Err(bad(format!("the name `{name}` is reserved or repeated")));
+        }
+        let ty = match dtype_named(ty) {
+            Some(d) => Ty::Concrete(d),
+            None if reserved.contains(&ty) => {
+                return Err(bad(format!(
+                    "the type placeholder `{ty}` clashes with generated code"
+                )))
+            }
+            None => Ty::Placeholder(ty.to_string()),
+        };
+        out.push(Param {
+            ty,
+            name: name.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Placeholder types resolved from arguments.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Types(pub Vec<(String, DType)>);
+
+impl Types {
+    pub(crate) fn get(&self, ty: &Ty) -> Option<DType> {
+        match ty {
+            Ty::Concrete(d) => Some(*d),
+            Ty::Placeholder(p) => self.0.iter().find(|(n, _)| n == p).map(|(_, d)| *d),
+        }
+    }
+
+    /// Binds placeholder `ty` to `d` (checking a concrete type or an earlier binding).
+    pub(crate) fn bind(&mut self, kernel: &str, param: &Param, arg: &Arg<'_>) -> Result<()> {
+        let d = arg.dtype();
+        match self.get(&param.ty) {
+            Some(want) if want != d => Err(Error::ArgumentType {
+                kernel: kernel.to_string(),
+                param: param.name.clone(),
+                expected: format!("{want}"),
+                actual: arg.describe(),
+            }),
+            Some(_) => Ok(()),
+            None => {
+                if let Ty::Placeholder(p) = &param.ty {
+                    self.0.push((p.clone(), d));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `alias T = f32;` lines for the bound placeholders.
+    pub(crate) fn aliases(&self) -> String {
+        self.0
+            .iter()
+            .map(|(n, d)| format!("alias {n} = {};\n", d.wgsl()))
+            .collect()
+    }
+}
+
+/// The arguments of `args`, checked to be as many as `expected` and on `dev`.
+pub(crate) fn args_of<'a>(
+    dev: &Device,
+    kernel: &str,
+    args: &'a [&'a dyn KernelArg],
+    expected: usize,
+) -> Result<Vec<Arg<'a>>> {
+    if args.len() != expected {
+        return Err(Error::ArgumentCount {
+            kernel: kernel.to_string(),
+            expected,
+            given: args.len(),
+        });
+    }
+    let out: Vec<Arg<'a>> = args.iter().map(|a| a.kernel_arg()).collect();
+    for a in &out {
+        if let Arg::Array { dev: d, dtype, .. } = a {
+            if !d.same(dev) {
+                return Err(Error::DeviceMismatch { op: "user kernel" });
+            }
+            dev.require("user kernel", *dtype)?;
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,289 @@
+//! [`ReductionKernel`]: a user's map, combination and post-map on the built-in reductions'
+//! machinery (`ops::reduce`: rows and columns kernels, splits of K, a second stage).
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use crate::array::Array;
+use crate::custom::{parse_params, Param, Types, RESERVED};
+use crate::device::{lock, Device};
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::kernel::source::{validate_user, Region};
+use crate::ops::reduce::{reduce_with, spec, Load, Reducer};
+use crate::shape::Axis;
+
+/// A reduction defined by WGSL expressions, as CuPy's `ReductionKernel`: `map_expr` gives
+/// each element's value (over the input parameter's name), `reduce_expr` combines two
+/// values `a` and `b`, `post_map` assigns the output parameter from the result `a`, and
+/// `identity` (a number) is the value of combining nothing.
+///
+/// The values accumulate in the input's type (f16 in f32). The combination must be
+/// associative and commutative, as in CuPy: it runs as a tree, in an order fixed by the
+/// shape. Runs on the same machinery as [`Array::sum_axis`]: any axes, any layout.
+///
+/// ```
+/// use gpuarray::{Axis, custom::ReductionKernel};
+/// # let dev = gpuarray::Device::new()?;
+/// let l2norm = ReductionKernel::new(&dev, "T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")?;
+/// let x = dev.from_slice(&[3.0f32, 4.0, 6.0, 8.0], [2, 2])?;
+/// assert_eq!(l2norm.call_axis::<f32, f32>(&x, Axis(1))?.to_vec()?, vec![5.0, 10.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub struct ReductionKernel {
+    dev: Device,
+    name: String,
+    /// `'static` for the error and the pipeline names of the shared machinery.
+    static_name: &'static str,
+    input: Param,
+    output: Param,
+    map_expr: String,
+    reduce_expr: String,
+    post_map: String,
+    identity: f64,
+    validated: Mutex<HashSet<String>>,
+}
+
+impl std::fmt::Debug for ReductionKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReductionKernel")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+/// Names of the reduction template that user parameters may not take.
+const RESERVED_REDUCE: &[&str] = &["a", "b", "r", "Acc", "Acc4", "k_", "v_", "mu_"];
+
+impl ReductionKernel {
+    /// A reduction named `name`: one input and one output parameter (`"T x"`, `"T y"`),
+    /// WGSL expressions `map_expr` and `reduce_expr`, a statement `post_map` and the
+    /// `identity` (a number, `inf` or `-inf`).
+    ///
+    /// # Errors
+    /// [`Error::InvalidShader`] for parameters that do not parse (or are not one input and
+    /// one output), an identity that is not a number, and expressions naga rejects (the
+    /// message names the expression and gives its line and column).
+    ///
+    /// ```
+    /// use gpuarray::custom::ReductionKernel;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let e = ReductionKernel::new(&dev, "T x", "T y", "x * ", "a + b", "y = a", "0", "bad");
+    /// assert!(e.unwrap_err().to_string().contains("map_expr"));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        dev: &Device,
+        in_params: &str,
+        out_params: &str,
+        map_expr: &str,
+        reduce_expr: &str,
+        post_map: &str,
+        identity: &str,
+        name: &str,
+    ) -> Result<ReductionKernel> {
+        let reserved: Vec<&str> = RESERVED.iter().chain(RESERVED_REDUCE).copied().collect();
+        let mut inputs = parse_params(name, "in_params", in_params, &reserved)?;
+        let mut outputs = parse_params(name, "out_params", out_params, &reserved)?;
+        let invalid = |message: String| Error::InvalidShader {
+            name: name.to_string(),
+            message: format!("{name}: {message}"),
+        };
+        if inputs.len() != 1 || outputs.len() != 1 {
+            return Err(invalid(
+                "one input and one output parameter are supported".into(),
+            ));
+        }
+        let identity = match identity.trim() {
+            "inf" | "INFINITY" => f64::INFINITY,
+            "-inf" | "-INFINITY" => f64::NEG_INFINITY,
+            t => t
+                .trim_end_matches(['f', 'u', 'i'])
+                .parse()
+                .map_err(|_| invalid(format!("identity `{identity}` is not a number")))?,
+        };
+        let k = ReductionKernel {
+            dev: dev.clone(),
+            name: name.to_string(),
+            static_name: Box::leak(name.to_string().into_boxed_str()),
+            input: inputs.remove(0),
+            output: outputs.remove(0),
+            map_expr: map_expr.trim().to_string(),
+            reduce_expr: reduce_expr.trim().to_string(),
+            post_map: post_map.trim().trim_end_matches(';').to_string(),
+            identity,
+            validated: Mutex::new(HashSet::new()),
+        };
+        // A trial variant: placeholders as f32.
+        let input = match &k.input.ty {
+            crate::custom::Ty::Concrete(d) => *d,
+            _ => DType::F32,
+        };
+        if dev.supports_dtype(input) {
+            let out = k.out_dtype(input);
+            if dev.supports_dtype(out) {
+                k.check(input, out)?;
+            }
+        }
+        Ok(k)
+    }
+
+    fn out_dtype(&self, input: DType) -> DType {
+        let mut t = Types::default();
+        if let crate::custom::Ty::Placeholder(p) = &self.input.ty {
+            t.0.push((p.clone(), input));
+        }
+        t.get(&self.output.ty).unwrap_or(input)
+    }
+
+    /// The pieces for inputs of `input`.
+    fn reducer(&self, input: DType) -> Reducer {
+        let acc = if input == DType::F16 {
+            DType::F32
+        } else {
+            input
+        };
+        let x = &self.input.name;
+        let y = &self.output.name;
+        let map = format!(
+            "fn map(v_: E, k_: u32, mu_: A) -> Acc {{ let {x} = v_; return Acc(A({}), k_); }}",
+            self.map_expr
+        );
+        let map4 = "fn map4(x: vec4<E>, k: vec4<u32>, mu: vec4<A>) -> Acc4 { let r0 = map(x.x, k.x, mu.x); let r1 = map(x.y, k.y, mu.y); let r2 = map(x.z, k.z, mu.z); let r3 = map(x.w, k.w, mu.w); return Acc4(vec4<A>(r0.v, r1.v, r2.v, r3.v), k); }".to_string();
+        let combine = format!(
+            "fn combine(x: Acc, y: Acc) -> Acc {{ let a = x.v; let b = y.v; return Acc(A({}), x.i); }}",
+            self.reduce_expr
+        );
+        let combine4 = "fn combine4(x: Acc4, y: Acc4) -> Acc4 { let r0 = combine(lane(x, 0u), lane(y, 0u)); let r1 = combine(lane(x, 1u), lane(y, 1u)); let r2 = combine(lane(x, 2u), lane(y, 2u)); let r3 = combine(lane(x, 3u), lane(y, 3u)); return Acc4(vec4<A>(r0.v, r1.v, r2.v, r3.v), x.i); }".to_string();
+        let finish = format!("let a = r.v; var {y}: A; {}; return U({y});", self.post_map);
+        Reducer {
+            key: format!(
+                "user:{}|{}|{}|{}|{}|{}",
+                self.name, map, combine, finish, self.identity, self.input.name
+            ),
+            acc,
+            map: (map, map4),
+            combine: (combine, combine4),
+            finish,
+            identity: self.identity,
+            means: false,
+            ordered: true,
+            ddof: 0,
+        }
+    }
+
+    /// Validates the kernels for inputs of `input` with naga (once), mapping errors to the
+    /// user's expressions.
+    fn check(&self, input: DType, out: DType) -> Result<Reducer> {
+        let r = self.reducer(input);
+        let key = format!("{input}|{out}");
+        if lock(&self.validated).contains(&key) {
+            return Ok(r);
+        }
+        for load in [Load::Elem, Load::Partial] {
+            let final_out = if load == Load::Elem { None } else { Some(out) };
+            let mut s = spec(&r, input, load, final_out, false);
+            s.immediates = self.dev.inner.immediates;
+            let src = s.render();
+            let at = |f: &str| src.find(f).unwrap_or(0);
+            let regions: Vec<Region> = [
+                Region::find("map_expr", &src, &self.map_expr, at("fn map(v_")),
+                Region::find("reduce_expr", &src, &self.reduce_expr, at("fn combine(x")),
+                Region::find("post_map", &src, &self.post_map, at("fn finish(")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
+        }
+        lock(&self.validated).insert(key);
+        Ok(r)
+    }
+
+    fn run<T: Element, O: Element>(
+        &self,
+        x: &Array<T>,
+        axes: Option<&[usize]>,
+        keepdims: bool,
+    ) -> Result<Array<O>> {
+        if !x.dev.same(&self.dev) {
+            return Err(Error::DeviceMismatch {
+                op: "ReductionKernel",
+            });
+        }
+        let mut types = Types::default();
+        types.bind(&self.name, &self.input, &x.kernel_arg_of())?;
+        let out = types.get(&self.output.ty).unwrap_or(T::DTYPE);
+        if out != O::DTYPE {
+            return Err(Error::ArgumentType {
+                kernel: self.name.clone(),
+                param: self.output.name.clone(),
+                expected: format!("{out}"),
+                actual: format!("{}", O::DTYPE),
+            });
+        }
+        let r = self.check(T::DTYPE, out)?;
+        reduce_with(x, &r, self.static_name, axes, keepdims)
+    }
+
+    /// The reduction of every element of `x`: a 0-d array of `O`, the output's type.
+    ///
+    /// # Errors
+    /// [`Error::ArgumentType`] when `x`'s dtype or `O` contradicts the parameters;
+    /// [`Error::InvalidShader`] when the expressions do not compile for this dtype;
+    /// [`Error::InvalidArgument`] for an empty array.
+    ///
+    /// ```
+    /// use gpuarray::custom::ReductionKernel;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let maxabs = ReductionKernel::new(&dev, "T x", "T y", "abs(x)", "max(a, b)", "y = a", "0", "maxabs")?;
+    /// let x = dev.from_slice(&[1i32, -7, 3], [3])?;
+    /// assert_eq!(maxabs.call::<i32, i32>(&x)?.to_scalar()?, 7);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn call<T: Element, O: Element>(&self, x: &Array<T>) -> Result<Array<O>> {
+        self.run(x, None, false)
+    }
+
+    /// The reduction along `axis`, which the result drops.
+    ///
+    /// # Errors
+    /// As [`ReductionKernel::call`]; [`Error::AxisOutOfRange`].
+    ///
+    /// ```
+    /// use gpuarray::{Axis, custom::ReductionKernel};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let sum = ReductionKernel::new(&dev, "T x", "T y", "x", "a + b", "y = a", "0", "mysum")?;
+    /// let x = dev.from_slice(&[1u32, 2, 3, 4], [2, 2])?;
+    /// assert_eq!(sum.call_axis::<u32, u32>(&x, Axis(0))?.to_vec()?, vec![4, 6]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn call_axis<T: Element, O: Element>(&self, x: &Array<T>, axis: Axis) -> Result<Array<O>> {
+        self.run(x, Some(&[axis.0]), false)
+    }
+
+    /// The reduction over a set of axes; with `keepdims` they stay, with extent 1.
+    ///
+    /// # Errors
+    /// As [`ReductionKernel::call_axis`].
+    ///
+    /// ```
+    /// use gpuarray::custom::ReductionKernel;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let sum = ReductionKernel::new(&dev, "T x", "T y", "x", "a + b", "y = a", "0", "mysum")?;
+    /// let x = dev.ones::<f32>([2, 3, 4])?;
+    /// let s = sum.call_axes::<f32, f32>(&x, &[0, 2], true)?;
+    /// assert_eq!(s.shape(), &[1, 3, 1]);
+    /// assert_eq!(s.to_vec()?, vec![8.0; 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn call_axes<T: Element, O: Element>(
+        &self,
+        x: &Array<T>,
+        axes: &[usize],
+        keepdims: bool,
+    ) -> Result<Array<O>> {
+        self.run(x, Some(axes), keepdims)
+    }
+}
