@@ -138,6 +138,49 @@ fn row_tree(l: u32, t: u32, acc: Acc) -> Acc {
     return sh[l];
 }
 
+// One invocation's walk through its share of an output's elements: k from `k` while below
+// `end`, `step` apart, at `base + k * rs`. Four loads are issued before they are combined (the
+// memory system needs several in flight per invocation to reach its bandwidth), as a tree of
+// the four, then into the running result.
+fn walk(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: A) -> Acc {
+    var acc = identity();
+    var k = first;
+    for (; k + 3u * step < end; k += 4u * step) {
+        let x0 = load(base + k * rs, k, mu);
+        let x1 = load(base + (k + step) * rs, k + step, mu);
+        let x2 = load(base + (k + 2u * step) * rs, k + 2u * step, mu);
+        let x3 = load(base + (k + 3u * step) * rs, k + 3u * step, mu);
+        acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+    }
+    for (; k < end; k += step) {
+        acc = combine(acc, load(base + k * rs, k, mu));
+    }
+    return acc;
+}
+
+// As walk, with vec4 loads at `(base + k * rs) / 4`: in rows4 the four lanes are the
+// elements k..k+3 of one row (rs = 1, `lanes` = 1), in cols4 element k of four neighbouring
+// columns (`lanes` = 0).
+fn walk4(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: vec4<A>, lanes: u32) -> Acc4 {
+    var acc = identity4();
+    let lane = vec4<u32>(0u, 1u, 2u, 3u) * lanes;
+    var k = first;
+    for (; k + 3u * step < end; k += 4u * step) {
+        let x0 = load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu);
+        let k1 = k + step;
+        let x1 = load4((base + k1 * rs) / 4u, vec4<u32>(k1) + lane, mu);
+        let k2 = k + 2u * step;
+        let x2 = load4((base + k2 * rs) / 4u, vec4<u32>(k2) + lane, mu);
+        let k3 = k + 3u * step;
+        let x3 = load4((base + k3 * rs) / 4u, vec4<u32>(k3) + lane, mu);
+        acc = combine4(acc, combine4(combine4(x0, x1), combine4(x2, x3)));
+    }
+    for (; k < end; k += step) {
+        acc = combine4(acc, load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu));
+    }
+    return acc;
+}
+
 @compute @workgroup_size(WG)
 fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {
@@ -152,10 +195,7 @@ fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
         let k0 = s * chunk();
         let k1 = min(P.aux.y, k0 + chunk());
         let mu = mean_of(m);
-        let rs = rstride();
-        for (var k = k0 + t; k < k1; k += PER) {
-            acc = combine(acc, load(base + k * rs, k, mu));
-        }
+        acc = walk(base, rstride(), k0 + t, k1, PER, mu);
     }
     let r = row_tree(l, t, acc);
     if (t == 0u && m < P.aux.x) {
@@ -179,20 +219,7 @@ fn rows4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         let k0 = s * chunk();
         let k1 = min(P.aux.y, k0 + chunk());
         let mu = vec4<A>(mean_of(m));
-        var acc4 = identity4();
-        // Two loads in flight per iteration: the memory system needs them to reach its
-        // bandwidth.
-        let step = 4u * PER;
-        var k = k0 + 4u * t;
-        for (; k + step < k1; k += 2u * step) {
-            let x = load4((base + k) / 4u, vec4<u32>(k, k + 1u, k + 2u, k + 3u), mu);
-            let j = k + step;
-            let y = load4((base + j) / 4u, vec4<u32>(j, j + 1u, j + 2u, j + 3u), mu);
-            acc4 = combine4(acc4, combine4(x, y));
-        }
-        if (k < k1) {
-            acc4 = combine4(acc4, load4((base + k) / 4u, vec4<u32>(k, k + 1u, k + 2u, k + 3u), mu));
-        }
+        let acc4 = walk4(base, 1u, k0 + 4u * t, k1, 4u * PER, mu, 1u);
         acc = combine(combine(lane(acc4, 0u), lane(acc4, 1u)), combine(lane(acc4, 2u), lane(acc4, 3u)));
     }
     let r = row_tree(l, t, acc);
@@ -215,10 +242,7 @@ fn cols(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
         let k0 = s * chunk();
         let k1 = min(P.aux.y, k0 + chunk());
         let mu = mean_of(j);
-        let rs = rstride();
-        for (var k = k0 + r; k < k1; k += WG / PER) {
-            acc = combine(acc, load(base + k * rs, k, mu));
-        }
+        acc = walk(base, rstride(), k0 + r, k1, WG / PER, mu);
     }
     sh[l] = acc;
     workgroupBarrier();
@@ -249,10 +273,7 @@ fn cols4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         let k0 = s * chunk();
         let k1 = min(P.aux.y, k0 + chunk());
         let mu = vec4<A>(mean_of(j), mean_of(j + 1u), mean_of(j + 2u), mean_of(j + 3u));
-        let rs = rstride();
-        for (var k = k0 + r; k < k1; k += WG / PER) {
-            acc = combine4(acc, load4((base + k * rs) / 4u, vec4<u32>(k), mu));
-        }
+        acc = walk4(base, rstride(), k0 + r, k1, WG / PER, mu, 0u);
     }
     sh4[l] = acc;
     workgroupBarrier();
