@@ -3,10 +3,10 @@
 //! A workgroup computes a BM x BN tile of C with SGM x SGN subgroups of 32, each a block of
 //! FM x FN fragments of 16 x 16 (f16 A and B, f32 accumulators). Per step of BK along K,
 //! the workgroup copies the A and B tiles from the storage buffers into workgroup memory
-//! with 16-byte (`vec4<u32>`, 8 halves) loads, double-buffered: the next step's loads are
+//! with 8-byte (`vec4<f16>`; `unit` picks 16-byte `vec4<u32>` or scalar) loads, double-buffered: the next step's loads are
 //! issued into registers before the current step's multiplies and stored to the other
 //! buffer after them, so one barrier per step suffices. Fragments are then loaded from
-//! workgroup memory (`coopLoad` through a `vec4<u32>` pointer, stride in 16-byte units;
+//! workgroup memory (`coopLoad` through a `vec4<f16>` pointer, stride in vector units;
 //! rows padded by 16 bytes against bank conflicts). Tiles keep the operand's memory layout
 //! (rows of K for A, or of M for a transposed A), and the fragment load picks row- or
 //! column-major. Elements beyond M, N, K are zero-filled (M, N, K are multiples of 16, so
@@ -29,6 +29,11 @@ pub(crate) struct CoopCfg {
     pub fm: u32,
     pub fn_: u32,
     pub bk: u32,
+    /// Halves per element of the storage and workgroup arrays: 8 (`vec4<u32>`), 4
+    /// (`vec4<f16>`) or 1 (`f16`).
+    pub unit: u32,
+    /// Output path: 0, f32 scratch as `vec4<f32>` and `vec4<f16>` stores; 1, scalar.
+    pub epi: u32,
 }
 
 impl CoopCfg {
@@ -39,6 +44,8 @@ impl CoopCfg {
             fm,
             fn_,
             bk,
+            unit: 4,
+            epi: 0,
         }
     }
     pub(crate) fn bm(&self) -> u32 {
@@ -89,6 +96,19 @@ fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
     let total = 2 * (astage + bstage);
     let nscr = cfg.sgm * cfg.sgn * 64;
     let (av, bv) = (ao * ai / 8 / wg, bo * bi / 8 / wg);
+    let r = 8 / cfg.unit;
+    let elem = match cfg.unit {
+        8 => "vec4<u32>",
+        4 => "vec4<f16>",
+        _ => "f16",
+    };
+    let (scr_ty, out_ty) = if cfg.epi == 0 {
+        ("vec4<f32>", "vec4<f16>")
+    } else {
+        ("f32", "f16")
+    };
+    let nscr_e = if cfg.epi == 0 { nscr } else { nscr * 4 };
+    let total_e = total * r;
     let mut s = String::new();
     let w = &mut s;
     writeln!(
@@ -98,13 +118,13 @@ fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
 alias S = f16;
 alias SC = f32;
 override WG: u32 = {wg}u;
-@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
-@group(0) @binding(4) var<storage, read_write> out: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read> a: array<{elem}>;
+@group(0) @binding(2) var<storage, read> b: array<{elem}>;
+@group(0) @binding(4) var<storage, read_write> out: array<{out_ty}>;
 // A stages, then B stages.
-var<workgroup> sh: array<vec4<u32>, {total}>;
+var<workgroup> sh: array<{elem}, {total_e}>;
 // Per-subgroup f32 scratch fragments for the output (coopStore needs an f32 pointer).
-var<workgroup> scratch: array<vec4<f32>, {nscr}>;
+var<workgroup> scratch: array<{scr_ty}, {nscr_e}>;
 
 @compute @workgroup_size(WG)
 fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
@@ -159,9 +179,12 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
             let c = tid + {off}u;
             let o = c / {ipr}u;
             let i = c % {ipr}u;
-            {name}{j} = vec4<u32>();
-            if ({outer_ok} && {inner_ok}) {{ {name}{j} = {src}[{addr}]; }}
+            let g = ({addr}) * {r}u;
+            {zero}
+            if ({outer_ok} && {inner_ok}) {{ {load} }}
         }}",
+                zero = (0..r).map(|p| format!("{name}{j}_{p} = {elem}();")).collect::<String>(),
+                load = (0..r).map(|p| format!("{name}{j}_{p} = {src}[g + {p}u];")).collect::<String>(),
                 off = j * wg,
                 ipr = inner / 8,
             )
@@ -174,8 +197,10 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
                 w,
                 "        {{
             let c = tid + {off}u;
-            sh[{base} + (c / {ipr}u) * {str_}u + c % {ipr}u] = {name}{j};
+            let d = ({base} + (c / {ipr}u) * {str_}u + c % {ipr}u) * {r}u;
+            {st}
         }}",
+                st = (0..r).map(|p| format!("sh[d + {p}u] = {name}{j}_{p};")).collect::<String>(),
                 off = j * wg,
                 ipr = inner / 8,
             )
@@ -183,10 +208,14 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
         }
     };
     for j in 0..av {
-        writeln!(w, "    var ra{j}: vec4<u32>;").unwrap();
+        for p in 0..r {
+            writeln!(w, "    var ra{j}_{p}: {elem};").unwrap();
+        }
     }
     for j in 0..bv {
-        writeln!(w, "    var rb{j}: vec4<u32>;").unwrap();
+        for p in 0..r {
+            writeln!(w, "    var rb{j}_{p}: {elem};").unwrap();
+        }
     }
     for i in 0..cfg.fm {
         for j in 0..cfg.fn_ {
@@ -229,14 +258,15 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
     for kk in (0..bk).step_by(16) {
         writeln!(w, "        {{").unwrap();
         for i in 0..cfg.fm {
-            let r = format!("(wm + {}u)", 16 * i);
+            let rr = format!("(wm + {}u)", 16 * i);
+            let astrr = astr * r;
             let l = if ta {
                 format!(
-                    "coopLoad<coop_mat16x16<f16, A>>(&sh[sA + {kk}u * {astr}u + {r} / 8u], {astr}u)"
+                    "coopLoad<coop_mat16x16<f16, A>>(&sh[(sA + {kk}u * {astr}u + {rr} / 8u) * {r}u], {astrr}u)"
                 )
             } else {
                 format!(
-                    "coopLoadT<coop_mat16x16<f16, A>>(&sh[sA + {r} * {astr}u + {k8}u], {astr}u)",
+                    "coopLoadT<coop_mat16x16<f16, A>>(&sh[(sA + {rr} * {astr}u + {k8}u) * {r}u], {astrr}u)",
                     k8 = kk / 8
                 )
             };
@@ -244,14 +274,15 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
         }
         for j in 0..cfg.fn_ {
             let c = format!("(wn + {}u)", 16 * j);
+            let bstrr = bstr * r;
             let l = if tb {
                 format!(
-                    "coopLoad<coop_mat16x16<f16, B>>(&sh[sB + {c} * {bstr}u + {k8}u], {bstr}u)",
+                    "coopLoad<coop_mat16x16<f16, B>>(&sh[(sB + {c} * {bstr}u + {k8}u) * {r}u], {bstrr}u)",
                     k8 = kk / 8
                 )
             } else {
                 format!(
-                    "coopLoadT<coop_mat16x16<f16, B>>(&sh[sB + {kk}u * {bstr}u + {c} / 8u], {bstr}u)"
+                    "coopLoadT<coop_mat16x16<f16, B>>(&sh[(sB + {kk}u * {bstr}u + {c} / 8u) * {r}u], {bstrr}u)"
                 )
             };
             writeln!(w, "            let fb{j} = {l};").unwrap();
@@ -275,20 +306,33 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
     let scr = sg * 64u;"
     )
     .unwrap();
+    let (st, body) = if cfg.epi == 0 {
+        (
+            "coopStoreT(c{i}_{j}, &scratch[scr], 4u);",
+            "for (var q = lane; q < 64u; q += 32u) {
+                out[(oc + (m + q / 4u) * N + n + (q % 4u) * 4u) / 4u] = vec4<f16>(scratch[scr + q]);
+            }",
+        )
+    } else {
+        (
+            "coopStoreT(c{i}_{j}, &scratch[scr * 4u], 16u);",
+            "for (var q = lane; q < 256u; q += 32u) {
+                out[oc + (m + q / 16u) * N + n + q % 16u] = f16(scratch[scr * 4u + q]);
+            }",
+        )
+    };
     for i in 0..cfg.fm {
         for j in 0..cfg.fn_ {
+            let st = st.replace("{i}", &i.to_string()).replace("{j}", &j.to_string());
             writeln!(
                 w,
                 "    {{
         let m = tm + wm + {mi}u;
         let n = tn + wn + {nj}u;
-        coopStoreT(c{i}_{j}, &scratch[scr], 4u);
+        {st}
         workgroupBarrier();
         if (m < M && n < N) {{
-            for (var q = lane; q < 64u; q += 32u) {{
-                let v = scratch[scr + q];
-                out[(oc + (m + q / 4u) * N + n + (q % 4u) * 4u) / 4u] = vec4<f16>(v);
-            }}
+            {body}
         }}
         workgroupBarrier();
     }}",
@@ -317,8 +361,12 @@ mod tests {
             CoopCfg::new(2, 2, 4, 4, 32),
             CoopCfg::new(2, 4, 4, 4, 16),
             CoopCfg::new(2, 2, 2, 4, 32),
+            CoopCfg::new(4, 2, 2, 8, 16),
+            CoopCfg::new(2, 2, 4, 4, 16),
         ] {
             assert!(cfg.valid(), "{cfg:?}");
+            for (unit, epi) in [(8, 0), (4, 0), (1, 1), (8, 1), (4, 1)] {
+            let cfg = CoopCfg { unit, epi, ..cfg };
             for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
                 let src = crate::ops::linalg::coop_staged_spec(cfg, ta, tb).render();
                 if let Ok(p) = std::env::var("GPUARRAY_COOP_DUMP") {
@@ -328,6 +376,7 @@ mod tests {
                 if let Err(e) = crate::kernel::source::validate("linalg", &src, caps) {
                     panic!("{cfg:?} {ta} {tb}: {e}");
                 }
+            }
             }
         }
     }
