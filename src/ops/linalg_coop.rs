@@ -59,8 +59,16 @@ impl CoopCfg {
     }
     /// (outer, inner) extents in halves of the A and B tiles as stored.
     fn tiles(&self, ta: bool, tb: bool) -> ((u32, u32), (u32, u32)) {
-        let a = if ta { (self.bk, self.bm()) } else { (self.bm(), self.bk) };
-        let b = if tb { (self.bn(), self.bk) } else { (self.bk, self.bn()) };
+        let a = if ta {
+            (self.bk, self.bm())
+        } else {
+            (self.bm(), self.bk)
+        };
+        let b = if tb {
+            (self.bn(), self.bk)
+        } else {
+            (self.bk, self.bn())
+        };
         (a, b)
     }
     /// Bytes of workgroup memory.
@@ -78,7 +86,9 @@ impl CoopCfg {
     }
 }
 
-static SOURCES: Mutex<Option<HashMap<(CoopCfg, bool, bool), &'static str>>> = Mutex::new(None);
+type Sources = HashMap<(CoopCfg, bool, bool), &'static str>;
+
+static SOURCES: Mutex<Option<Sources>> = Mutex::new(None);
 
 /// The WGSL text for a configuration and operand layouts (leaked once, cached).
 pub(crate) fn source(cfg: CoopCfg, ta: bool, tb: bool) -> &'static str {
@@ -163,14 +173,30 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
         for j in 0..n {
             let (outer_ok, inner_ok, addr) = if is_a {
                 if t {
-                    ("k0 + o < K", "tm + 8u * i < M", "(oa + (k0 + o) * sa + tm + 8u * i) / 8u")
+                    (
+                        "k0 + o < K",
+                        "tm + 8u * i < M",
+                        "(oa + (k0 + o) * sa + tm + 8u * i) / 8u",
+                    )
                 } else {
-                    ("tm + o < M", "k0 + 8u * i < K", "(oa + (tm + o) * sa + k0 + 8u * i) / 8u")
+                    (
+                        "tm + o < M",
+                        "k0 + 8u * i < K",
+                        "(oa + (tm + o) * sa + k0 + 8u * i) / 8u",
+                    )
                 }
             } else if t {
-                ("tn + o < N", "k0 + 8u * i < K", "(ob + (tn + o) * sb + k0 + 8u * i) / 8u")
+                (
+                    "tn + o < N",
+                    "k0 + 8u * i < K",
+                    "(ob + (tn + o) * sb + k0 + 8u * i) / 8u",
+                )
             } else {
-                ("k0 + o < K", "tn + 8u * i < N", "(ob + (k0 + o) * sb + tn + 8u * i) / 8u")
+                (
+                    "k0 + o < K",
+                    "tn + 8u * i < N",
+                    "(ob + (k0 + o) * sb + tn + 8u * i) / 8u",
+                )
             };
             let src = if is_a { "a" } else { "b" };
             writeln!(
@@ -183,8 +209,12 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
             {zero}
             if ({outer_ok} && {inner_ok}) {{ {load} }}
         }}",
-                zero = (0..r).map(|p| format!("{name}{j}_{p} = {elem}();")).collect::<String>(),
-                load = (0..r).map(|p| format!("{name}{j}_{p} = {src}[g + {p}u];")).collect::<String>(),
+                zero = (0..r)
+                    .map(|p| format!("{name}{j}_{p} = {elem}();"))
+                    .collect::<String>(),
+                load = (0..r)
+                    .map(|p| format!("{name}{j}_{p} = {src}[g + {p}u];"))
+                    .collect::<String>(),
                 off = j * wg,
                 ipr = inner / 8,
             )
@@ -200,7 +230,9 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
             let d = ({base} + (c / {ipr}u) * {str_}u + c % {ipr}u) * {r}u;
             {st}
         }}",
-                st = (0..r).map(|p| format!("sh[d + {p}u] = {name}{j}_{p};")).collect::<String>(),
+                st = (0..r)
+                    .map(|p| format!("sh[d + {p}u] = {name}{j}_{p};"))
+                    .collect::<String>(),
                 off = j * wg,
                 ipr = inner / 8,
             )
@@ -289,14 +321,25 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
         }
         for i in 0..cfg.fm {
             for j in 0..cfg.fn_ {
-                writeln!(w, "            c{i}_{j} = coopMultiplyAdd(fa{i}, fb{j}, c{i}_{j});").unwrap();
+                writeln!(
+                    w,
+                    "            c{i}_{j} = coopMultiplyAdd(fa{i}, fb{j}, c{i}_{j});"
+                )
+                .unwrap();
             }
         }
         writeln!(w, "        }}").unwrap();
     }
     writeln!(w, "        if (more) {{").unwrap();
     store(w, "ra", av, ai, astr, &format!("nxt * {astage}u"));
-    store(w, "rb", bv, bi, bstr, &format!("{}u + nxt * {bstage}u", 2 * astage));
+    store(
+        w,
+        "rb",
+        bv,
+        bi,
+        bstr,
+        &format!("{}u + nxt * {bstage}u", 2 * astage),
+    );
     writeln!(
         w,
         "        }}
@@ -323,7 +366,9 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
     };
     for i in 0..cfg.fm {
         for j in 0..cfg.fn_ {
-            let st = st.replace("{i}", &i.to_string()).replace("{j}", &j.to_string());
+            let st = st
+                .replace("{i}", &i.to_string())
+                .replace("{j}", &j.to_string());
             writeln!(
                 w,
                 "    {{
@@ -366,17 +411,17 @@ mod tests {
         ] {
             assert!(cfg.valid(), "{cfg:?}");
             for (unit, epi) in [(8, 0), (4, 0), (1, 1), (8, 1), (4, 1)] {
-            let cfg = CoopCfg { unit, epi, ..cfg };
-            for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
-                let src = crate::ops::linalg::coop_staged_spec(cfg, ta, tb).render();
-                if let Ok(p) = std::env::var("GPUARRAY_COOP_DUMP") {
-                    std::fs::write(format!("{p}/coop_{}{}.wgsl", ta as u8, tb as u8), &src)
-                        .unwrap();
+                let cfg = CoopCfg { unit, epi, ..cfg };
+                for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let src = crate::ops::linalg::coop_staged_spec(cfg, ta, tb).render();
+                    if let Ok(p) = std::env::var("GPUARRAY_COOP_DUMP") {
+                        std::fs::write(format!("{p}/coop_{}{}.wgsl", ta as u8, tb as u8), &src)
+                            .unwrap();
+                    }
+                    if let Err(e) = crate::kernel::source::validate("linalg", &src, caps) {
+                        panic!("{cfg:?} {ta} {tb}: {e}");
+                    }
                 }
-                if let Err(e) = crate::kernel::source::validate("linalg", &src, caps) {
-                    panic!("{cfg:?} {ta} {tb}: {e}");
-                }
-            }
             }
         }
     }
