@@ -23,6 +23,8 @@ use crate::kernel::launch::{launch, launch_groups, Binding, Params, MAX_DIMS, MA
 use crate::kernel::source::Spec;
 use crate::shape::{broadcast_shapes, collapse};
 
+use super::linalg_coop::{self, CoopCfg};
+
 const SRC: &str = include_str!("../../shaders/linalg.wgsl");
 const COOP_SRC: &str = include_str!("../../shaders/linalg_coop.wgsl");
 
@@ -238,6 +240,12 @@ fn coop_spec(ta: bool, tb: bool) -> Spec {
         .unchecked()
 }
 
+pub(crate) fn coop_staged_spec(cfg: CoopCfg, ta: bool, tb: bool) -> Spec {
+    Spec::new("linalg", linalg_coop::source(cfg, ta, tb))
+        .scalar(DType::F16)
+        .unchecked()
+}
+
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
@@ -248,6 +256,11 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         }
     }
     specs.push(coop_spec(false, false));
+    for cfg in COOP_DEFAULTS {
+        for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+            specs.push(coop_staged_spec(cfg, ta, tb));
+        }
+    }
     specs
 }
 
@@ -376,25 +389,83 @@ fn coop_eligible(dev: &Device, prod: &Product<'_>) -> bool {
 /// the tiled kernel.
 static COOP_BROKEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
+/// The staged cooperative-matrix configuration: `GPUARRAY_COOP_VARIANT` (`legacy` for the
+/// unstaged kernel of shaders/linalg_coop.wgsl, or `SGMxSGN:FMxFN:BK`), else the default.
+/// `None`: the legacy kernel.
+fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
+    let (ta, tb) = (prod.a.trans, prod.b.trans);
+    // Large tiles only where they give at least ~2 workgroups per H100 SM (132): at 1024
+    // the 128 x 128 tiles took 0.047 ms, the 128 x 256 ones 0.068 ms.
+    let groups = |c: &CoopCfg| {
+        prod.m.div_ceil(c.bm() as usize) * prod.n.div_ceil(c.bn() as usize) * prod.batches
+    };
+    let fits = |c: &CoopCfg| {
+        (c.bm() * c.bn() <= 128 * 128 || groups(c) >= 256)
+            && c.valid()
+            && c.wg() <= dev.limits().max_compute_invocations_per_workgroup
+            && c.shared_bytes(ta, tb) <= dev.limits().max_compute_workgroup_storage_size
+    };
+    let var = std::env::var("GPUARRAY_COOP_VARIANT").unwrap_or_default();
+    if var == "legacy" {
+        return None;
+    }
+    let parse = |v: &str| -> Option<CoopCfg> {
+        let n: Vec<u32> = v
+            .split([':', 'x'])
+            .map(|x| x.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        (n.len() == 5).then(|| CoopCfg::new(n[0], n[1], n[2], n[3], n[4]))
+    };
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u32>().ok());
+    let tweak = |c: CoopCfg| CoopCfg {
+        unit: env("GPUARRAY_COOP_UNIT")
+            .filter(|u| [1, 4, 8].contains(u))
+            .unwrap_or(c.unit),
+        epi: env("GPUARRAY_COOP_EPI").map_or(c.epi, |e| e.min(1)),
+        ..c
+    };
+    parse(&var)
+        .into_iter()
+        .chain(COOP_DEFAULTS.iter().copied())
+        .map(tweak)
+        .find(fits)
+}
+
+/// Staged configurations in order of preference (first that fits the adapter).
+/// On the H100 (2026-11-21): 128 x 256 tiles, BK = 16, 8 subgroups of 4 x 4 fragments: 1.23
+/// ms at 4096 (the 128 x 128 tiles with 2 x 4 fragments: 1.78 ms). Staging through
+/// `vec4<u32>` (unit 8) fails in NVIDIA's compiler (NVVM), `vec4<f16>` (unit 4) works.
+const COOP_DEFAULTS: [CoopCfg; 3] = [
+    CoopCfg::new(2, 4, 4, 4, 16),
+    CoopCfg::new(4, 2, 2, 4, 32),
+    CoopCfg::new(2, 2, 2, 2, 32),
+];
+
 fn run_coop<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<bool> {
     let name = &dev.info().name;
     if lock(&COOP_BROKEN).contains(name) {
         return Ok(false);
     }
+    let (ta, tb) = (prod.a.trans, prod.b.trans);
+    let cfg = coop_cfg(dev, prod);
     let key = Key {
         family: "linalg",
         entry: "matmul_coop",
-        variant: format!("f16|{}{}", prod.a.trans as u8, prod.b.trans as u8),
+        variant: format!("f16|{}{}|{cfg:?}", ta as u8, tb as u8),
         inputs: 2,
-        wg: 256,
+        wg: cfg.map_or(256, |c| c.wg()),
         ndim: 0,
         per: 0,
     };
-    let kernel = match dev
-        .inner
-        .kernels
-        .get(dev, key, || coop_spec(prod.a.trans, prod.b.trans))
-    {
+    let kernel = match dev.inner.kernels.get(dev, key, || {
+        if verbose() {
+            eprintln!("gpuarray: coop matmul {cfg:?} ta={ta} tb={tb}");
+        }
+        match cfg {
+            Some(c) => coop_staged_spec(c, ta, tb),
+            None => coop_spec(ta, tb),
+        }
+    }) {
         Ok(k) => k,
         Err(e) => {
             log::warn!("gpuarray: cooperative-matrix matmul unavailable, using tiles: {e}");
@@ -405,7 +476,8 @@ fn run_coop<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Res
             return Ok(false);
         }
     };
-    dispatch(dev, &kernel, prod, out.binding(), (128, 128))?;
+    let tile = cfg.map_or((128, 128), |c| (c.bm(), c.bn()));
+    dispatch(dev, &kernel, prod, out.binding(), tile)?;
     Ok(true)
 }
 
