@@ -181,9 +181,8 @@ fn walk4(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: vec4<A>, lanes
     return acc;
 }
 
-@compute @workgroup_size(WG)
-fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-        @builtin(local_invocation_index) l: u32) {
+// One unit of rows or rows4: `four` selects vec4 loads (a constant per entry point).
+fn reduce_rows(w: vec3<u32>, nw: vec3<u32>, l: u32, four: bool) {
     let unit = first_unit() + w.y * nw.x + w.x;
     if (unit >= P.n) { return; }
     let s = unit % splits();
@@ -195,7 +194,12 @@ fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
         let k0 = s * chunk();
         let k1 = min(P.aux.y, k0 + chunk());
         let mu = mean_of(m);
-        acc = walk(base, rstride(), k0 + t, k1, PER, mu);
+        if (four) {
+            let acc4 = walk4(base, 1u, k0 + 4u * t, k1, 4u * PER, vec4<A>(mu), 1u);
+            acc = combine(combine(lane(acc4, 0u), lane(acc4, 1u)), combine(lane(acc4, 2u), lane(acc4, 3u)));
+        } else {
+            acc = walk(base, rstride(), k0 + t, k1, PER, mu);
+        }
     }
     let r = row_tree(l, t, acc);
     if (t == 0u && m < P.aux.x) {
@@ -203,29 +207,18 @@ fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
     }
 }
 
+@compute @workgroup_size(WG)
+fn rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {
+    reduce_rows(w, nw, l, false);
+}
+
 // As rows, four elements at a time: K, the chunk, the input's offset and the kept strides
 // are multiples of 4, and the reduced stride is 1.
 @compute @workgroup_size(WG)
 fn rows4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
          @builtin(local_invocation_index) l: u32) {
-    let unit = first_unit() + w.y * nw.x + w.x;
-    if (unit >= P.n) { return; }
-    let s = unit % splits();
-    let m = (unit / splits()) * (WG / PER) + l / PER;
-    let t = l % PER;
-    var acc = identity();
-    if (m < P.aux.x) {
-        let base = P.offs.x + kept_offset(m);
-        let k0 = s * chunk();
-        let k1 = min(P.aux.y, k0 + chunk());
-        let mu = vec4<A>(mean_of(m));
-        let acc4 = walk4(base, 1u, k0 + 4u * t, k1, 4u * PER, mu, 1u);
-        acc = combine(combine(lane(acc4, 0u), lane(acc4, 1u)), combine(lane(acc4, 2u), lane(acc4, 3u)));
-    }
-    let r = row_tree(l, t, acc);
-    if (t == 0u && m < P.aux.x) {
-        put(m, s, r);
-    }
+    reduce_rows(w, nw, l, true);
 }
 
 @compute @workgroup_size(WG)

@@ -534,6 +534,16 @@ fn target_groups(dev: &Device) -> usize {
     })
 }
 
+/// Splits of K for `blocks` blocks of outputs whose `k` items are walked by `lanes`
+/// invocations each: enough to spread over `target` workgroups while each invocation keeps
+/// [`MIN_PER_INVOCATION`] items, and always enough that no chain exceeds [`MAX_CHAIN`].
+fn splits_for(target: usize, blocks: usize, k: usize, lanes: usize) -> usize {
+    target
+        .div_ceil(blocks)
+        .min(k.div_ceil(lanes * MIN_PER_INVOCATION))
+        .max(k.div_ceil(lanes * MAX_CHAIN))
+}
+
 fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
     let m: usize = p.kept.iter().map(|d| d.0).product();
     let target = target_groups(dev);
@@ -548,10 +558,7 @@ fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
         let per = mv.next_power_of_two().min(64);
         let blocks = mv.div_ceil(per);
         let lanes = WG / per;
-        let splits = target
-            .div_ceil(blocks)
-            .min(p.k.div_ceil(lanes * MIN_PER_INVOCATION))
-            .max(p.k.div_ceil(lanes * MAX_CHAIN));
+        let splits = splits_for(target, blocks, p.k, lanes);
         Plan {
             cols: true,
             vec4,
@@ -570,11 +577,9 @@ fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
         let kv = if vec4 { p.k / 4 } else { p.k };
         let per = kv.div_ceil(4).next_power_of_two().clamp(1, WG);
         let blocks = m.div_ceil(WG / per);
-        let splits = if per == WG && blocks < target {
-            target
-                .div_ceil(blocks)
-                .min(kv.div_ceil(WG * MIN_PER_INVOCATION))
-                .max(kv.div_ceil(WG * MAX_CHAIN))
+        // Rows shorter than a workgroup's share need no split (and have short chains).
+        let splits = if per == WG {
+            splits_for(target, blocks, kv, WG)
         } else {
             1
         };
