@@ -92,7 +92,11 @@ fn main() -> Res<()> {
         let x2 = dev.random_uniform::<f32>([n], 2)?;
         let y = dev.zeros::<f32>([n])?;
         // About 100 ms of work per measurement on a fast GPU, at least 3 calls.
-        let reps = if quick { 3 } else { (1_000_000_000 / n).clamp(3, 200) };
+        let reps = if quick {
+            3
+        } else {
+            (1_000_000_000 / n).clamp(3, 200)
+        };
         print!("{:>12}", si(n as f64));
         for (k, (raw, &wg)) in raws.iter().zip(&wgs).enumerate() {
             let g = grid(&dev, n, wg);

@@ -209,8 +209,14 @@ fn range(values: impl Iterator<Item = f64>, log: bool) -> Range<f64> {
 }
 
 fn draw_chart(area: &DrawingArea<BitMapBackend<'_>, Shift>, c: &Chart) -> Res<()> {
-    let xs = range(c.series.iter().flat_map(|s| s.points.iter().map(|p| p.0)), c.log_x);
-    let ys = range(c.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)), c.log_y);
+    let xs = range(
+        c.series.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
+        c.log_x,
+    );
+    let ys = range(
+        c.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)),
+        c.log_y,
+    );
     match (c.log_x, c.log_y) {
         (false, false) => draw_in(area, c, xs, ys),
         (true, false) => draw_in(area, c, xs.log_scale(), ys),
@@ -267,11 +273,7 @@ where
             .label(&s.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
         if c.markers && !s.faint {
-            chart.draw_series(
-                s.points
-                    .iter()
-                    .map(|&p| Circle::new(p, 3, color.filled())),
-            )?;
+            chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
         }
     }
     chart
