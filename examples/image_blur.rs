@@ -16,7 +16,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{out_dir, quick, Res};
+use common::{out_dir, quick, save_png, Res};
 use gpuarray::signal::{convolve2d, Mode};
 use gpuarray::{Array, Device};
 use image::{GrayImage, Luma};
@@ -73,7 +73,7 @@ fn to_png(a: &Array<f32>, scale: f32, path: &Path) -> Res<GrayImage> {
         .map(|v| (v * scale * 255.0).clamp(0.0, 255.0).round() as u8)
         .collect();
     let img = GrayImage::from_raw(w, h, px).ok_or("wrong image size")?;
-    img.save(path)?;
+    save_png(&img, path)?;
     println!("wrote {}", path.display());
     Ok(img)
 }
@@ -87,7 +87,7 @@ fn main() -> Res<()> {
         Some(p) => p.into(),
         None => {
             let p = out.join("image_blur_input.png");
-            make_input(if quick { 128 } else { 1024 }).save(&p)?;
+            save_png(&make_input(if quick { 128 } else { 1024 }), &p)?;
             println!("wrote {} (generated)", p.display());
             p
         }
@@ -133,7 +133,7 @@ fn main() -> Res<()> {
         image::imageops::replace(&mut panel, &small, (i as u32 * (pw + gap)) as i64, 0);
     }
     let p = out.join("image_blur.png");
-    panel.save(&p)?;
+    save_png(&panel, &p)?;
     println!(
         "wrote {} (input | gaussian blur | sobel edges)",
         p.display()

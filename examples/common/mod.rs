@@ -180,8 +180,25 @@ pub fn save_charts(path: &Path, charts: &[Chart], cols: usize, (w, h): (u32, u32
         root.present()?;
     }
     let img = image::RgbImage::from_raw(tw, th, buf).ok_or("plot buffer of the wrong size")?;
-    img.save(path)?;
+    save_png(&img, path)?;
     println!("wrote {}", path.display());
+    Ok(())
+}
+
+/// Writes `img` as a PNG at the best compression (plots are mostly flat colour).
+pub fn save_png<P, C>(img: &image::ImageBuffer<P, C>, path: &Path) -> Res<()>
+where
+    P: image::PixelWithColorType,
+    [P::Subpixel]: image::EncodableLayout,
+    C: std::ops::Deref<Target = [P::Subpixel]>,
+{
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    img.write_with_encoder(PngEncoder::new_with_quality(
+        file,
+        CompressionType::Best,
+        FilterType::Adaptive,
+    ))?;
     Ok(())
 }
 
