@@ -24,8 +24,9 @@ fn main() -> Res<()> {
     let unit: usize = if quick() { 1 << 18 } else { 1 << 24 };
     let unit_bytes = (unit * 4) as u64;
 
-    let mut steps: Vec<(String, u64, u64)> = Vec::new();
-    let mut log = |what: &str| {
+    // (what happened, its short label for the plot, used, total)
+    let mut steps: Vec<(String, &str, u64, u64)> = Vec::new();
+    let mut log = |what: &str, short: &'static str| {
         let (used, total) = (pool.used_bytes(), pool.total_bytes());
         println!(
             "{:>2}  {what:<52} used {:>9.1} MiB   total {:>9.1} MiB   free blocks {}",
@@ -34,45 +35,45 @@ fn main() -> Res<()> {
             total as f64 / MIB,
             pool.n_free_blocks()
         );
-        steps.push((what.to_string(), used, total));
+        steps.push((what.to_string(), short, used, total));
     };
 
-    log("start");
+    log("start", "start");
     let a = dev.zeros::<f32>([unit])?;
-    log("a = zeros(unit)");
+    log("a = zeros(unit)", "a");
     let b = dev.ones::<f32>([2 * unit])?;
-    log("b = ones(2 unit)");
+    log("b = ones(2 unit)", "b");
     let c = a.add_scalar(1.0)?;
-    log("c = a + 1");
+    log("c = a + 1", "c");
     drop(a);
-    log("drop a: its buffer stays in the pool");
+    log("drop a: its buffer stays in the pool", "drop a");
     let d = dev.zeros::<f32>([unit])?;
-    log("d = zeros(unit): reuses a's buffer");
+    log("d = zeros(unit): reuses a's buffer", "d reuses");
     drop((b, c, d));
-    log("drop b, c, d");
+    log("drop b, c, d", "drop b,c,d");
     pool.free_all_blocks();
-    log("free_all_blocks()");
+    log("free_all_blocks()", "free_all");
 
     let limit = 3 * unit_bytes;
     pool.set_limit(Some(limit));
     println!("    set_limit({:.1} MiB)", limit as f64 / MIB);
     let x = dev.zeros::<f32>([2 * unit])?;
-    log("x = zeros(2 unit), within the limit");
+    log("x = zeros(2 unit), within the limit", "x");
     match dev.zeros::<f32>([2 * unit]) {
         Err(e @ Error::OutOfMemory { .. }) => println!("    y = zeros(2 unit) -> error: {e}"),
         Err(e) => return Err(format!("expected OutOfMemory, got {e}").into()),
         Ok(_) => return Err("an allocation past the limit succeeded".into()),
     }
-    log("y = zeros(2 unit) refused: past the limit");
+    log("y = zeros(2 unit) refused: past the limit", "y refused");
     drop(x);
     pool.set_limit(None);
     let y = dev.zeros::<f32>([2 * unit])?;
-    log("drop x, set_limit(None), y = zeros(2 unit)");
+    log("drop x, set_limit(None), y = zeros(2 unit)", "no limit: y");
     // The device is still usable after the refusal.
     assert_eq!(y.sum()?.to_scalar()?, 0.0);
     drop(y);
     pool.free_all_blocks();
-    log("drop y, free_all_blocks()");
+    log("drop y, free_all_blocks()", "free_all");
 
     let mut chart = Chart::new(
         format!(
@@ -83,7 +84,7 @@ fn main() -> Res<()> {
         "step (see the printed table)",
         "device memory held by the pool (MiB)",
     );
-    let series = |f: fn(&(String, u64, u64)) -> u64| {
+    let series = |f: fn(&(String, &str, u64, u64)) -> u64| {
         steps
             .iter()
             .enumerate()
@@ -92,14 +93,18 @@ fn main() -> Res<()> {
     };
     chart
         .series
-        .push(Series::new("used_bytes (live arrays)", series(|s| s.1)));
+        .push(Series::new("used_bytes (live arrays)", series(|s| s.2)));
     chart
         .series
-        .push(Series::new("total_bytes (live + cached)", series(|s| s.2)));
-    chart.series.push(Series::faint(
-        "set_limit cap",
-        vec![(8.0, limit as f64 / MIB), (9.0, limit as f64 / MIB)],
+        .push(Series::new("total_bytes (live + cached)", series(|s| s.3)));
+    chart.series.push(Series::new(
+        format!("set_limit cap ({:.0} MiB)", limit as f64 / MIB),
+        vec![(7.5, limit as f64 / MIB), (9.5, limit as f64 / MIB)],
     ));
+    for (i, s) in steps.iter().enumerate() {
+        let y = s.3 as f64 / MIB + 0.08 * (4 * unit_bytes) as f64 / MIB;
+        chart.notes.push((i as f64 - 0.2, y, s.1.to_string()));
+    }
     save_chart(&out_dir()?.join("memory_pool.png"), &chart)?;
     Ok(())
 }

@@ -119,6 +119,8 @@ pub struct Chart {
     pub markers: bool,
     /// The lines.
     pub series: Vec<Series>,
+    /// Short texts drawn at points: (x, y, text).
+    pub notes: Vec<(f64, f64, String)>,
 }
 
 impl Chart {
@@ -132,6 +134,7 @@ impl Chart {
             log_y: false,
             markers: true,
             series: Vec::new(),
+            notes: Vec::new(),
         }
     }
     /// Both axes logarithmic.
@@ -292,6 +295,13 @@ where
         if c.markers && !s.faint {
             chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
         }
+    }
+    for (x, y, text) in &c.notes {
+        chart.draw_series(std::iter::once(Text::new(
+            text.clone(),
+            (*x, *y),
+            ("sans-serif", 12).into_font().color(&BLACK),
+        )))?;
     }
     chart
         .configure_series_labels()
