@@ -1,4 +1,5 @@
-//! Image filtering with `convolve2d` on the GPU: reads a PNG (the `image` crate), applies a
+//! Image filtering with `convolve2d` on the GPU (mirrored at the edges, SciPy's `symm`, so
+//! the border is no edge): reads a PNG (the `image` crate), applies a
 //! Gaussian blur, then a Sobel edge filter to the blurred image (two 3x3 convolutions and
 //! the gradient's magnitude, all on the device), and writes the results as PNGs beside a
 //! side-by-side panel (`image_blur.png`).
@@ -17,7 +18,7 @@ mod common;
 use std::path::Path;
 
 use common::{out_dir, quick, save_png, Res};
-use gpuarray::signal::{convolve2d, Mode};
+use gpuarray::signal::{convolve2d_with, Boundary, Mode};
 use gpuarray::{Array, Device};
 use image::{GrayImage, Luma};
 
@@ -106,10 +107,10 @@ fn main() -> Res<()> {
 
     dev.synchronize()?;
     let t0 = dev.record_event()?;
-    let blurred = convolve2d(&x, &k, Mode::Same)?;
+    let blurred = convolve2d_with(&x, &k, Mode::Same, Boundary::Symmetric)?;
     let t1 = dev.record_event()?;
-    let gx = convolve2d(&blurred, &sobel_x, Mode::Same)?;
-    let gy = convolve2d(&blurred, &sobel_y, Mode::Same)?;
+    let gx = convolve2d_with(&blurred, &sobel_x, Mode::Same, Boundary::Symmetric)?;
+    let gy = convolve2d_with(&blurred, &sobel_y, Mode::Same, Boundary::Symmetric)?;
     let mag = gx.mul(&gx)?.add(&gy.mul(&gy)?)?.sqrt()?;
     let t2 = dev.record_event()?;
     let peak = mag.max()?.to_scalar()?.max(1e-6);
