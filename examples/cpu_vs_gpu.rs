@@ -53,14 +53,19 @@ fn measure(dev: &Device, name: &str, n: usize, budget: f64) -> Res<Times> {
             let (xa, ya) = (Array1::from(xh.clone()), Array1::from(yh.clone()));
             let (xg, yg) = (dev.from_slice(&xh, [n])?, dev.from_slice(&yh, [n])?);
             [
-                time_host(budget, reps, || Ok(drop(std::hint::black_box(&xa * &ya))))?,
+                time_host(budget, reps, || {
+                    drop(std::hint::black_box(&xa * &ya));
+                    Ok(())
+                })?,
                 time_host(budget, reps, || {
                     let _z = xg.mul(&yg)?;
-                    Ok(dev.synchronize()?)
+                    dev.synchronize()?;
+                    Ok(())
                 })?,
                 time_host(budget, reps, || {
                     let (x, y) = (dev.from_slice(&xh, [n])?, dev.from_slice(&yh, [n])?);
-                    Ok(drop(x.mul(&y)?.to_vec()?))
+                    drop(x.mul(&y)?.to_vec()?);
+                    Ok(())
                 })?,
             ]
         }
@@ -89,14 +94,19 @@ fn measure(dev: &Device, name: &str, n: usize, budget: f64) -> Res<Times> {
             let ba = Array2::from_shape_vec((n, n), bh.clone())?;
             let (ag, bg) = (dev.from_slice(&ah, [n, n])?, dev.from_slice(&bh, [n, n])?);
             [
-                time_host(budget, reps, || Ok(drop(std::hint::black_box(aa.dot(&ba)))))?,
+                time_host(budget, reps, || {
+                    drop(std::hint::black_box(aa.dot(&ba)));
+                    Ok(())
+                })?,
                 time_host(budget, reps, || {
                     let _c = ag.matmul(&bg)?;
-                    Ok(dev.synchronize()?)
+                    dev.synchronize()?;
+                    Ok(())
                 })?,
                 time_host(budget, reps, || {
                     let (a, b) = (dev.from_slice(&ah, [n, n])?, dev.from_slice(&bh, [n, n])?);
-                    Ok(drop(a.matmul(&b)?.to_vec()?))
+                    drop(a.matmul(&b)?.to_vec()?);
+                    Ok(())
                 })?,
             ]
         }
@@ -110,15 +120,18 @@ fn measure(dev: &Device, name: &str, n: usize, budget: f64) -> Res<Times> {
                 time_host(budget, reps, || {
                     let y: Array1<f32> =
                         xa.windows(TAPS).into_iter().map(|w| w.dot(&krev)).collect();
-                    Ok(drop(std::hint::black_box(y)))
+                    drop(std::hint::black_box(y));
+                    Ok(())
                 })?,
                 time_host(budget, reps, || {
                     let _y = convolve(&xg, &kg, Mode::Valid)?;
-                    Ok(dev.synchronize()?)
+                    dev.synchronize()?;
+                    Ok(())
                 })?,
                 time_host(budget, reps, || {
                     let x = dev.from_slice(&xh, [n])?;
-                    Ok(drop(convolve(&x, &kg, Mode::Valid)?.to_vec()?))
+                    drop(convolve(&x, &kg, Mode::Valid)?.to_vec()?);
+                    Ok(())
                 })?,
             ]
         }

@@ -40,7 +40,10 @@ fn make_input(size: u32) -> GrayImage {
         if r < 0.22 {
             p = 0.5 + 0.4 * (r * 90.0).sin();
         }
-        if u < 0.4 && v > 0.6 && ((x / (size / 32).max(1)) + (y / (size / 32).max(1))) % 2 == 0 {
+        if u < 0.4
+            && v > 0.6
+            && ((x / (size / 32).max(1)) + (y / (size / 32).max(1))).is_multiple_of(2)
+        {
             p = 0.8;
         }
         state ^= state << 13;

@@ -39,10 +39,12 @@ fn run_example(name: &str, pngs: &[&str]) {
         return;
     };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    for src in [
-        root.join("examples").join(format!("{name}.rs")),
-        root.join("examples/common/mod.rs"),
-    ] {
+    let main = root.join("examples").join(format!("{name}.rs"));
+    let mut sources = vec![main.clone()];
+    if std::fs::read_to_string(&main).is_ok_and(|s| s.contains("mod common;")) {
+        sources.push(root.join("examples/common/mod.rs"));
+    }
+    for src in sources {
         let changed = std::fs::metadata(&src).and_then(|m| m.modified());
         assert!(
             changed.is_ok_and(|c| c <= built),
