@@ -363,7 +363,7 @@ fn conv_case(rng: &mut Rng, t: &mut Tally) {
         _ => {
             let o = Conv2d {
                 stride: [bad(rng), bad(rng)],
-                padding: [bad(rng) - 1.min(bad(rng)), (rng.next_u64() % 3) as usize],
+                padding: [bad(rng).saturating_sub(1), (rng.next_u64() % 3) as usize],
                 dilation: [bad(rng), 1],
                 groups: bad(rng),
             };
@@ -433,4 +433,38 @@ fn random_calls_return_ok_or_a_typed_error() {
     );
     assert!(t.errors > 0 && t.ok > 0);
     let _ = Device::new; // the shared device is the one under test
+}
+
+/// Inputs the fuzzer found panicking, kept as plain regression tests.
+#[test]
+fn regressions() {
+    let dev = dev();
+    // contiguous_strides overflowed on an empty shape with huge other extents.
+    let r = dev.zeros::<f32>([8, 2, 0, 2, 1 << 62]);
+    assert!(r.is_ok_and(|a| a.is_empty()));
+    // conv2d multiplied channels by groups (and took 64-bit geometry into 32-bit
+    // parameters) unchecked.
+    let x = dev.zeros::<f32>([5, 0, 1]).unwrap();
+    let w = dev.zeros::<f32>([2, 5, 2]).unwrap();
+    let o = Conv1d {
+        stride: 2,
+        padding: 2,
+        dilation: usize::MAX,
+        groups: usize::MAX,
+    };
+    assert!(matches!(
+        conv1d(&x, &w, None, o),
+        Err(Error::InvalidArgument { .. })
+    ));
+    let x = dev.ones::<f32>([1, 1, 4, 4]).unwrap();
+    let w = dev.ones::<f32>([1, 1, 1, 1]).unwrap();
+    let o = Conv2d {
+        stride: [1 << 41, 1],
+        padding: [1 << 40, 0],
+        ..Default::default()
+    };
+    assert!(matches!(
+        conv2d(&x, &w, None, o),
+        Err(Error::InvalidArgument { .. })
+    ));
 }
