@@ -5,7 +5,7 @@
 //! `DeviceLost`), and the device must stay usable: a small computation is checked after
 //! every error.
 //!
-//! `GPUARRAY_FUZZ_CASES` sets the number of cases (default 2,000; each case makes several
+//! `GPUARRAY_FUZZ_CASES` sets the number of cases (default 5,000; each case makes several
 //! calls), `GPUARRAY_FUZZ_SEED` the first seed; a failure names the seed that repeats it.
 //!
 //! User kernels (ElementwiseKernel, RawKernel: random bytes and mutated WGSL as kernel
@@ -409,7 +409,7 @@ fn one_case(seed: u64, t: &mut Tally) {
 
 #[test]
 fn random_calls_return_ok_or_a_typed_error() {
-    let cases = env_usize("GPUARRAY_FUZZ_CASES", 2000);
+    let cases = env_usize("GPUARRAY_FUZZ_CASES", 5000);
     let seed = env_usize("GPUARRAY_FUZZ_SEED", 1) as u64;
     let start = std::time::Instant::now();
     let mut t = Tally::default();

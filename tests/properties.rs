@@ -2,7 +2,7 @@
 //! (transposes, stepped slices, broadcasts) and random sequences of elementwise ops,
 //! reductions, matrix products and convolutions, each compared with a CPU f64 reference.
 //!
-//! `GPUARRAY_PROP_CASES` sets the number of cases (default 300, about a minute on
+//! `GPUARRAY_PROP_CASES` sets the number of cases (default 1,000, under a minute on
 //! lavapipe); `GPUARRAY_PROP_SEED` the first seed. Case `k` uses seed `seed + k`, so a
 //! failure names the one seed that reproduces it (`GPUARRAY_PROP_SEED=<seed>
 //! GPUARRAY_PROP_CASES=1`).
@@ -592,7 +592,7 @@ fn one_case(seed: u64) {
 
 #[test]
 fn random_programs_match_the_cpu() {
-    let cases = env_usize("GPUARRAY_PROP_CASES", 300);
+    let cases = env_usize("GPUARRAY_PROP_CASES", 1000);
     let seed = env_usize("GPUARRAY_PROP_SEED", 1) as u64;
     let t = std::time::Instant::now();
     let mut failures = Vec::new();

@@ -2,7 +2,7 @@
 //! warm-up and the process's resident memory bounded; the pool's limit is honoured; asking
 //! for more than the device can hold is an error and later work still succeeds.
 //!
-//! `GPUARRAY_SOAK_STEPS` sets the number of steps (default 20,000).
+//! `GPUARRAY_SOAK_STEPS` sets the number of steps (default 100,000, about 30 s on lavapipe).
 
 mod common;
 
@@ -38,7 +38,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 #[test]
 fn soak_allocate_compute_drop() {
     let _s = serial();
-    let steps = env_usize("GPUARRAY_SOAK_STEPS", 20_000);
+    let steps = env_usize("GPUARRAY_SOAK_STEPS", 100_000);
     let warm = (steps / 10).clamp(1, 2_000);
     let dev = Device::new().unwrap();
     let pool = dev.memory_pool();
