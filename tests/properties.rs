@@ -129,10 +129,7 @@ fn tol<T: Ty>(terms: usize, mag: f64) -> f64 {
 }
 
 /// A random chain of 1 to 4 elementwise ops, compared after each read.
-fn elementwise_case<T: Ty>(rng: &mut Rng, what: &str)
-where
-    T: gpuarray::Signed,
-{
+fn elementwise_case<T: Ty + gpuarray::Signed>(rng: &mut Rng, what: &str) {
     let s = shape(rng);
     let (mut x, mut h) = view::<T>(rng, &s, -4.0, 4.0);
     let steps = 1 + rng.next_u64() % 4;
@@ -197,7 +194,6 @@ where
         x = y;
         h = e;
     }
-    // A float transcendental on f32 only (others are covered by tests/elementwise.rs).
 }
 
 #[track_caller]
