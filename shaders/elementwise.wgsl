@@ -5,6 +5,8 @@
 // Dispatch: a 1-D grid folded into 2-D, one invocation per output item. In the vectorised
 // variant T, U and M are vec4 types and an item is 4 consecutive elements; in the strided
 // entries an item is PER consecutive elements of one row.
+// The output is written from offs.w on (0 but where an array larger than one binding is
+// done in windows; a multiple of 4 in the `*_rows` entries).
 // `*_contig` entries read input k at offs[k] + i (every operand contiguous, same shape);
 // `*_strided` entries derive each input's offset from the output's multi-index and the
 // input's strides, which are 0 along broadcast axes; `*_rows` entries do the same for 4
@@ -80,7 +82,7 @@ fn unary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
                 @builtin(local_invocation_index) l: u32) {
     let i = linear_id(w, nw, l, WG);
     if (i >= P.n) { return; }
-    out[i] = op1(a[P.offs.x + i]);
+    out[P.offs.w + i] = op1(a[P.offs.x + i]);
 }
 
 @compute @workgroup_size(WG)
@@ -91,7 +93,7 @@ fn unary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) n
     var o = strided_offsets(i);
     let step = strides_of(NDIM - 1u);
     for (var j = 0u; j < PER; j++) {
-        out[i + j] = op1(a[o.x]);
+        out[P.offs.w + i + j] = op1(a[o.x]);
         o += step;
     }
 }
@@ -101,7 +103,7 @@ fn binary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) n
                  @builtin(local_invocation_index) l: u32) {
     let i = linear_id(w, nw, l, WG);
     if (i >= P.n) { return; }
-    out[i] = op2(a[P.offs.x + i], b[P.offs.y + i]);
+    out[P.offs.w + i] = op2(a[P.offs.x + i], b[P.offs.y + i]);
 }
 
 @compute @workgroup_size(WG)
@@ -112,7 +114,7 @@ fn binary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) 
     var o = strided_offsets(i);
     let step = strides_of(NDIM - 1u);
     for (var j = 0u; j < PER; j++) {
-        out[i + j] = op2(a[o.x], b[o.y]);
+        out[P.offs.w + i + j] = op2(a[o.x], b[o.y]);
         o += step;
     }
 }
@@ -122,7 +124,7 @@ fn ternary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) 
                   @builtin(local_invocation_index) l: u32) {
     let i = linear_id(w, nw, l, WG);
     if (i >= P.n) { return; }
-    out[i] = op3(a[P.offs.x + i], b[P.offs.y + i], c[P.offs.z + i]);
+    out[P.offs.w + i] = op3(a[P.offs.x + i], b[P.offs.y + i], c[P.offs.z + i]);
 }
 
 @compute @workgroup_size(WG)
@@ -133,7 +135,7 @@ fn ternary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups)
     var o = strided_offsets(i);
     let step = strides_of(NDIM - 1u);
     for (var j = 0u; j < PER; j++) {
-        out[i + j] = op3(a[o.x], b[o.y], c[o.z]);
+        out[P.offs.w + i + j] = op3(a[o.x], b[o.y], c[o.z]);
         o += step;
     }
 }
@@ -147,7 +149,7 @@ fn unary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: 
     if (i >= P.n) { return; }
     let o = strided_offsets(i);
     let s = strides_of(NDIM - 1u);
-    out[i / 4u] = op1(row_a(o.x, s.x));
+    out[(P.offs.w + i) / 4u] = op1(row_a(o.x, s.x));
 }
 
 @compute @workgroup_size(WG)
@@ -157,7 +159,7 @@ fn binary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw:
     if (i >= P.n) { return; }
     let o = strided_offsets(i);
     let s = strides_of(NDIM - 1u);
-    out[i / 4u] = op2(row_a(o.x, s.x), row_b(o.y, s.y));
+    out[(P.offs.w + i) / 4u] = op2(row_a(o.x, s.x), row_b(o.y, s.y));
 }
 
 @compute @workgroup_size(WG)
@@ -167,5 +169,5 @@ fn ternary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
     if (i >= P.n) { return; }
     let o = strided_offsets(i);
     let s = strides_of(NDIM - 1u);
-    out[i / 4u] = op3(row_a(o.x, s.x), row_b(o.y, s.y), row_c(o.z, s.z));
+    out[(P.offs.w + i) / 4u] = op3(row_a(o.x, s.x), row_b(o.y, s.y), row_c(o.z, s.z));
 }

@@ -96,10 +96,12 @@ pub(crate) fn checked_len(shape: &[usize], elem: usize) -> Result<usize> {
 /// Row-major (C order) strides, in elements, of a shape.
 pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
     let mut strides = vec![0; shape.len()];
-    let mut acc = 1;
+    let mut acc = 1usize;
     for (s, &d) in strides.iter_mut().zip(shape).rev() {
         *s = acc;
-        acc *= d.max(1);
+        // Saturating: an empty array may have other extents whose product overflows (its
+        // strides are never used to address anything).
+        acc = acc.saturating_mul(d.max(1));
     }
     strides
 }
@@ -368,6 +370,14 @@ impl From<Vec<Slice>> for SliceInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An empty shape whose other extents multiply past usize (found by tests/fuzz.rs).
+    #[test]
+    fn strides_of_empty_shapes_with_huge_extents() {
+        let s = contiguous_strides(&[8, 0, 1 << 62, 4]);
+        assert_eq!(s[3], 1);
+        assert_eq!(checked_len(&[8, 0, 1 << 62, 4], 4).unwrap(), 0);
+    }
 
     #[test]
     fn broadcasting() {

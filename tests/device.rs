@@ -96,6 +96,25 @@ fn destroyed_device_reports_lost() {
     assert!(lost(dev.zeros::<f32>([4]).map(drop)));
     assert!(lost(dev.from_slice(&[1u32, 2], [2]).map(drop)));
     assert!(lost(x.exp().map(drop)));
+    // Reductions, matrix products and convolutions, with and without a read.
+    let m = x.reshape([10, 10]).unwrap();
+    assert!(lost(x.sum().map(drop)));
+    assert!(lost(m.max_axis(gpuarray::Axis(0)).map(drop)));
+    assert!(lost(m.var_axes(&[1], 1, false).map(drop)));
+    assert!(lost(m.argmax().and_then(|a| a.to_vec()).map(drop)));
+    assert!(lost(m.matmul(&m).map(drop)));
+    assert!(lost(m.dot(&m).and_then(|a| a.to_vec()).map(drop)));
+    let img = x.reshape([1, 1, 10, 10]).unwrap();
+    let w = x.slice(..9).unwrap().reshape([1, 1, 3, 3]);
+    assert!(lost(
+        w.and_then(|w| gpuarray::nn::conv2d(&img, &w, None, Default::default()))
+            .map(drop)
+    ));
+    let k = x.slice(..3).unwrap();
+    assert!(lost(
+        gpuarray::signal::convolve(&x, &k, gpuarray::signal::Mode::Same).map(drop)
+    ));
+    assert!(lost(dev.random_uniform::<f32>([8], 1).map(drop)));
     dev.destroy(); // twice is fine
                    // The shared device is unaffected.
     let other = common::dev();

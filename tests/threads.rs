@@ -10,7 +10,9 @@ use std::thread;
 use std::time::Duration;
 
 use common::*;
-use gpuarray::{Array, Device, Slice};
+use gpuarray::nn::{conv2d, Conv2d};
+use gpuarray::signal::{convolve, Mode};
+use gpuarray::{Array, Axis, Device, Slice};
 
 const THREADS: usize = 4;
 const TIMEOUT: Duration = Duration::from_secs(120);
@@ -18,10 +20,15 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 /// Runs `f(thread index, device)` on `THREADS` threads with clones of `dev`; fails if one
 /// panics or if they do not all finish within `TIMEOUT`.
 fn run_threads(dev: &Device, f: impl Fn(usize, Device) + Send + Sync + 'static) {
+    run_n_threads(dev, THREADS, f)
+}
+
+/// As [`run_threads`], on `threads` threads.
+fn run_n_threads(dev: &Device, threads: usize, f: impl Fn(usize, Device) + Send + Sync + 'static) {
     let f = Arc::new(f);
     let (tx, rx) = mpsc::channel();
     let mut handles = Vec::new();
-    for t in 0..THREADS {
+    for t in 0..threads {
         let (f, dev, tx) = (f.clone(), dev.clone(), tx.clone());
         let h = thread::Builder::new()
             .name(format!("worker {t}"))
@@ -35,7 +42,7 @@ fn run_threads(dev: &Device, f: impl Fn(usize, Device) + Send + Sync + 'static) 
     }
     drop((tx, f));
     let deadline = std::time::Instant::now() + TIMEOUT;
-    for _ in 0..THREADS {
+    for _ in 0..threads {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match rx.recv_timeout(left) {
             Ok((_, Ok(()))) => {}
@@ -162,4 +169,57 @@ fn threads_race_on_first_use() {
     });
     // Every array is gone once the workers are: the pool holds nothing in use.
     assert_eq!(dev.memory_pool().used_bytes(), 0);
+}
+
+/// Eight threads on one device, each a different mix of elementwise ops, reductions, matrix
+/// products, convolutions and transfers (uploads, synchronous and asynchronous reads), all
+/// checked against the CPU, within the time bound.
+#[test]
+fn eight_threads_mixed_ops() {
+    let start = std::time::Instant::now();
+    run_n_threads(dev(), 8, |t, dev| {
+        let mut rng = Rng::new(8000 + t as u64);
+        for it in 0..6 {
+            let what = format!("thread {t} iteration {it}");
+            let (m, k, n) = (
+                1 + (rng.next_u64() % 33) as usize,
+                1 + (rng.next_u64() % 33) as usize,
+                1 + (rng.next_u64() % 33) as usize,
+            );
+            let (a, ha) = upload::<f32>(&dev, &rng.ints(m * k, -3, 3), &[m, k]);
+            let (b, hb) = upload::<f32>(&dev, &rng.ints(k * n, -3, 3), &[k, n]);
+            // Small integers: the products and sums are exact.
+            let c = a.matmul(&b).unwrap();
+            let e: Vec<f64> = (0..m * n)
+                .map(|i| (0..k).map(|j| ha[i / n * k + j] * hb[j * n + i % n]).sum())
+                .collect();
+            let rows = c.sum_axis(Axis(1)).unwrap();
+            let er: Vec<f64> = (0..m).map(|i| e[i * n..(i + 1) * n].iter().sum()).collect();
+            let am = c.argmax().unwrap();
+            let scaled = c.mul_scalar(2.0).unwrap().add_scalar(1.0).unwrap();
+            // A 1-D convolution and a 2-D nn convolution.
+            let (x, hx) = upload::<f32>(&dev, &rng.ints(50 + t, -2, 2), &[50 + t]);
+            let (w, hw) = upload::<f32>(&dev, &rng.ints(5, -2, 2), &[5]);
+            let cv = convolve(&x, &w, Mode::Valid).unwrap();
+            let ecv: Vec<f64> = (0..46 + t)
+                .map(|o| (0..5).map(|j| hx[o + 4 - j] * hw[j]).sum())
+                .collect();
+            let img = dev.ones::<f32>([1, 2, 6, 6]).unwrap();
+            let ker = dev.full::<f32>([3, 2, 3, 3], 0.5).unwrap();
+            let y = conv2d(&img, &ker, None, Conv2d::default()).unwrap();
+            // Read in mixed order, one asynchronously.
+            let fut = scaled.to_vec_async();
+            assert_close(&host(&rows), &er, 0.0, 0.0);
+            assert_close(&host(&c), &e, 0.0, 0.0);
+            let emax = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let first = e.iter().position(|&v| v == emax).unwrap();
+            assert_eq!(am.to_scalar().unwrap() as usize, first, "{what}");
+            assert_close(&host(&cv), &ecv, 0.0, 0.0);
+            assert_close(&host(&y), &[9.0; 3 * 16], 0.0, 0.0);
+            let got = pollster::block_on(fut).unwrap();
+            let es: Vec<f64> = e.iter().map(|v| 2.0 * v + 1.0).collect();
+            assert_close(&to_f64(&got), &es, 0.0, 0.0);
+        }
+    });
+    eprintln!("8 threads: {:.1} s", start.elapsed().as_secs_f64());
 }

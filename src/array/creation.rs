@@ -7,7 +7,7 @@ use crate::device::Device;
 use crate::dtype::{DType, Element, Float};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
-use crate::kernel::launch::{launch, Params};
+use crate::kernel::launch::{launch, Binding, Params};
 use crate::kernel::source::Spec;
 use crate::memory::pool::clear;
 use crate::shape::Shape;
@@ -52,7 +52,36 @@ fn generate<T: Element>(
     let n = a.len() as u32;
     if n > 0 {
         let k = kernel::<T>(dev, entry)?;
-        launch(dev, &k, &params(Params::new(n)), &[], a.binding(), n)?;
+        let p = params(Params::new(n));
+        let size = T::DTYPE.size();
+        let max = dev.limits().max_storage_buffer_binding_size & !3;
+        if entry == "fill" && a.binding().bytes > max {
+            // One value everywhere: fill runs that each fit one binding window, every run
+            // starting at an aligned offset.
+            let align = dev.limits().min_storage_buffer_offset_alignment.max(4) as usize;
+            let q = align.div_ceil(size);
+            let chunk = max as usize / size / q * q;
+            let mut c0 = 0;
+            while c0 < n as usize {
+                let len = chunk.min(n as usize - c0);
+                let out = Binding {
+                    buffer: &a.buf,
+                    bytes: ((c0 + len) * size) as u64,
+                    window: (c0 * size) as u64,
+                };
+                launch(
+                    dev,
+                    &k,
+                    &Params { n: len as u32, ..p },
+                    &[],
+                    out,
+                    len as u32,
+                )?;
+                c0 += len;
+            }
+        } else {
+            launch(dev, &k, &p, &[], a.binding(), n)?;
+        }
     }
     Ok(a)
 }

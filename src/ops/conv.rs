@@ -368,7 +368,18 @@ pub(crate) fn conv2d<T: Float>(
     if o == 0 || cg == 0 || kh == 0 || kw == 0 {
         return Err(invalid("the weight must not be empty"));
     }
-    if c != cg * g.groups {
+    // Kernels take 32-bit geometry: larger strides, paddings or dilations could only be
+    // truncated (found by tests/fuzz.rs).
+    let fits = |v: &usize| *v <= i32::MAX as usize;
+    if ![g.stride, g.padding, g.dilation, [g.groups, 1]]
+        .iter()
+        .all(|v| v.iter().all(fits))
+    {
+        return Err(invalid(
+            "stride, padding, dilation and groups must be below 2^31",
+        ));
+    }
+    if cg.checked_mul(g.groups) != Some(c) {
         return Err(mismatch());
     }
     if o % g.groups != 0 {
@@ -384,6 +395,7 @@ pub(crate) fn conv2d<T: Float>(
         }
     }
     let out_len = |size: usize, k: usize, s: usize, p: usize, d: usize| -> Result<usize> {
+        // At most 2^31 * 2^32: no overflow in u64 or 64-bit usize.
         let span = d * (k - 1) + 1;
         if size + 2 * p < span {
             return Err(invalid(

@@ -545,9 +545,234 @@ fn run<O: Element>(
         .kernels
         .get(dev, key, || spec(input, O::DTYPE, vec, function, def))?;
     let bindings: Vec<Binding<'_>> = inputs.iter().map(|x| x.binding).collect();
-    let work = if strided { params.n / per } else { params.n };
-    launch(dev, &kernel, &params, &bindings, out.binding(), work)?;
+    let sizes = [
+        input.size(),
+        input.size(),
+        DType::U32.size(),
+        O::DTYPE.size(),
+    ];
+    let geometry = (strided, per, sizes);
+    launch_windows(dev, &kernel, &params, &bindings, out.binding(), geometry)?;
     Ok(out)
+}
+
+/// A kernel's walk for [`launch_windows`]: strided (or contiguous), elements per item, and
+/// the element sizes of inputs a, b, c and of the output.
+type Geometry = (bool, u32, [usize; 4]);
+
+/// Dispatches an elementwise kernel whose `params` are set for the whole output. When an
+/// operand (or the output) spans more bytes than one storage binding takes, the work is split
+/// into pieces that each bind windows of the buffers (offsets rebased to the windows): runs
+/// of the flat index for contiguous layouts, boxes along the outermost axes for strided ones.
+fn launch_windows(
+    dev: &crate::Device,
+    kernel: &crate::kernel::cache::Kernel,
+    params: &Params,
+    inputs: &[Binding<'_>],
+    out: Binding<'_>,
+    (strided, per, sizes): Geometry,
+) -> Result<()> {
+    let max = dev.limits().max_storage_buffer_binding_size & !3;
+    if inputs.iter().chain([&out]).all(|b| b.bytes <= max) {
+        let work = if strided { params.n / per } else { params.n };
+        return launch(dev, kernel, params, inputs, out, work);
+    }
+    let align = dev.limits().min_storage_buffer_offset_alignment.max(4) as usize;
+    // Window starts, in elements: aligned for the binding, and multiples of 4 elements so
+    // that vec4 variants keep whole vectors.
+    let quantum = |size: usize| align.div_ceil(size).max(4);
+    let win = |k: usize, lo: usize, hi: usize| -> (usize, bool) {
+        let base = lo / quantum(sizes[k]) * quantum(sizes[k]);
+        (base, ((hi + 1 - base) * sizes[k]) as u64 <= max)
+    };
+    let too_large = || Error::BufferTooLarge {
+        requested: inputs
+            .iter()
+            .chain([&out])
+            .map(|b| b.bytes)
+            .max()
+            .unwrap_or(0),
+        max,
+    };
+    let mut pieces: Vec<(Params, Vec<Binding<'_>>, Binding<'_>, u32)> = Vec::new();
+    if !strided {
+        // Contiguous: n and offsets count items of `per` elements.
+        let per = per as usize;
+        let n = params.n as usize * per;
+        let widest = sizes.iter().copied().max().unwrap_or(4);
+        // Chunks start at multiples of `step` elements, aligned for every element size.
+        let step = quantum(1);
+        let chunk = (max as usize / widest).saturating_sub(step) / step * step;
+        if chunk == 0 {
+            return Err(too_large());
+        }
+        let mut c0 = 0;
+        while c0 < n {
+            let c1 = (c0 + chunk).min(n);
+            let mut p = *params;
+            p.n = ((c1 - c0) / per) as u32;
+            let mut bound = Vec::with_capacity(inputs.len());
+            for (k, b) in inputs.iter().enumerate() {
+                let lo = params.offs[k] as usize * per + c0;
+                let (base, ok) = win(k, lo, lo + (c1 - c0) - 1);
+                if !ok {
+                    return Err(too_large());
+                }
+                p.offs[k] = ((lo - base) / per) as u32;
+                bound.push(window(b, base, lo + (c1 - c0), sizes[k]));
+            }
+            let o = window(&out, c0, c1, sizes[3]);
+            pieces.push((p, bound, o, p.n));
+            c0 = c1;
+        }
+    } else {
+        let ndim = params.ndim as usize;
+        let shape: Vec<usize> = params.shape[..ndim].iter().map(|&s| s as usize).collect();
+        let mut ostride = vec![1usize; ndim];
+        for d in (0..ndim.saturating_sub(1)).rev() {
+            ostride[d] = ostride[d + 1] * shape[d + 1];
+        }
+        let offs: Vec<usize> = (0..inputs.len()).map(|k| params.offs[k] as usize).collect();
+        let ctx = Boxes {
+            params,
+            inputs,
+            out: &out,
+            shape: &shape,
+            ostride: &ostride,
+            per: per as usize,
+            sizes,
+            max,
+            quantum: &quantum,
+        };
+        ctx.split(0, &offs, 0, &mut pieces).ok_or_else(too_large)?;
+    }
+    for (p, bound, o, work) in &pieces {
+        launch(dev, kernel, p, bound, *o, *work)?;
+    }
+    Ok(())
+}
+
+/// `b` bound from element `base` to element `end` (elements of `size` bytes).
+fn window<'a>(b: &Binding<'a>, base: usize, end: usize, size: usize) -> Binding<'a> {
+    Binding {
+        buffer: b.buffer,
+        bytes: (end * size) as u64,
+        window: (base * size) as u64,
+    }
+}
+
+/// The split of a strided elementwise dispatch into boxes that fit one binding window.
+struct Boxes<'a, 'b, Q: Fn(usize) -> usize> {
+    params: &'a Params,
+    inputs: &'a [Binding<'b>],
+    out: &'a Binding<'b>,
+    shape: &'a [usize],
+    /// Strides of the (contiguous) output.
+    ostride: &'a [usize],
+    per: usize,
+    sizes: [usize; 4],
+    max: u64,
+    quantum: &'a Q,
+}
+
+type Piece<'b> = (Params, Vec<Binding<'b>>, Binding<'b>, u32);
+
+impl<'b, Q: Fn(usize) -> usize> Boxes<'_, 'b, Q> {
+    /// The piece for indices `j0..j1` of axis `d` (outer axes fixed: their contribution is in
+    /// `offs` and `start`), or `None` when a window would not fit.
+    fn piece(
+        &self,
+        d: usize,
+        offs: &[usize],
+        start: usize,
+        j0: usize,
+        j1: usize,
+    ) -> Option<Piece<'b>> {
+        let ndim = self.shape.len();
+        let mut p = *self.params;
+        let count = (j1 - j0) * self.ostride[d];
+        let mut bound = Vec::with_capacity(offs.len());
+        for (k, b) in self.inputs.iter().enumerate() {
+            let st = |e: usize| p.strides[k][e] as usize;
+            let lo = offs[k] + j0 * st(d);
+            let tail: usize = (d + 1..ndim).map(|e| (self.shape[e] - 1) * st(e)).sum();
+            let hi = lo + (j1 - j0 - 1) * st(d) + tail;
+            let q = (self.quantum)(self.sizes[k]);
+            let base = lo / q * q;
+            if ((hi + 1 - base) * self.sizes[k]) as u64 > self.max {
+                return None;
+            }
+            p.offs[k] = (lo - base) as u32;
+            bound.push(window(b, base, hi + 1, self.sizes[k]));
+        }
+        // The output window starts at an aligned element at or before the piece's first.
+        let o0 = start + j0 * self.ostride[d];
+        let q = (self.quantum)(self.sizes[3]);
+        let base = o0 / q * q;
+        if ((o0 + count - base) * self.sizes[3]) as u64 > self.max {
+            return None;
+        }
+        p.offs[3] = (o0 - base) as u32;
+        for e in 0..d {
+            p.shape[e] = 1;
+        }
+        p.shape[d] = (j1 - j0) as u32;
+        p.n = count as u32;
+        let o = window(self.out, base, o0 + count, self.sizes[3]);
+        Some((p, bound, o, (count / self.per) as u32))
+    }
+
+    /// Splits axis `d` (outer axes fixed) into pieces; `None` when some part cannot be bound.
+    fn split(
+        &self,
+        d: usize,
+        offs: &[usize],
+        start: usize,
+        out: &mut Vec<Piece<'b>>,
+    ) -> Option<()> {
+        let extent = self.shape[d];
+        // Pieces of the innermost axis keep whole items of `per` elements.
+        let q = if d + 1 == self.shape.len() {
+            self.per
+        } else {
+            1
+        };
+        let mut j = 0;
+        while j < extent {
+            let end = |m: usize| (j + m * q).min(extent);
+            if let Some(first) = self.piece(d, offs, start, j, end(1)) {
+                // The most multiples of q that fit (the spans grow with the count).
+                let (mut lo, mut hi) = (1usize, (extent - j).div_ceil(q));
+                let mut best = first;
+                while lo < hi {
+                    let mid = lo + (hi - lo).div_ceil(2);
+                    match self.piece(d, offs, start, j, end(mid)) {
+                        Some(p) => {
+                            best = p;
+                            lo = mid;
+                        }
+                        None => hi = mid - 1,
+                    }
+                }
+                out.push(best);
+                j = end(lo);
+            } else if d + 1 < self.shape.len() {
+                // One index of this axis at a time, split along the next axis.
+                for jj in j..end(1) {
+                    let offs: Vec<usize> = offs
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &o)| o + jj * self.params.strides[k][d] as usize)
+                        .collect();
+                    self.split(d + 1, &offs, start + jj * self.ostride[d], out)?;
+                }
+                j = end(1);
+            } else {
+                return None;
+            }
+        }
+        Some(())
+    }
 }
 
 /// Applies a one-operand map; `scalars` are its arguments `arg(0u)`, `arg(1u)`.
