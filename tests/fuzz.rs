@@ -8,8 +8,7 @@
 //! `GPUARRAY_FUZZ_CASES` sets the number of cases (default 5,000; each case makes several
 //! calls), `GPUARRAY_FUZZ_SEED` the first seed; a failure names the seed that repeats it.
 //!
-//! User kernels (ElementwiseKernel, RawKernel: random bytes and mutated WGSL as kernel
-//! source) are not in this branch yet: see the hook `user_kernel_case` below.
+//! User kernels get random bytes and mutated WGSL as source (`user_kernel_case`).
 
 mod common;
 
@@ -384,11 +383,105 @@ fn conv_case(rng: &mut Rng, t: &mut Tally) {
     }
 }
 
-/// Hook for user kernels (ElementwiseKernel, ReductionKernel, RawKernel, fuse): random bytes
-/// and mutated WGSL as kernel source, random parameter strings. They are not in this branch
-/// yet; when they are, add calls here (each through `call`, expecting `Ok` or
-/// `Error::InvalidShader`).
-fn user_kernel_case(_rng: &mut Rng, _t: &mut Tally) {}
+/// A valid raw kernel, the base of the mutated ones.
+const RAW_BASE: &str = "@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+@group(0) @binding(2) var<uniform> n: u32;
+@compute @workgroup_size(64)
+fn twice(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x < n) { y[id.x] = 2.0 * x[id.x]; }
+}";
+
+/// `base` mutated: random bytes, a range deleted, random bytes inserted, a line doubled,
+/// or characters swapped.
+fn mutate(rng: &mut Rng, base: &str) -> String {
+    let b = base.as_bytes();
+    let at = |rng: &mut Rng| (rng.next_u64() % (b.len() as u64 + 1)) as usize;
+    let noise = |rng: &mut Rng, n: usize| -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                if rng.bool(0.7) {
+                    const ALPHABET: &[u8] = b"(){}[];:,.<>=+-*/@ xyzfnletvaru32f32 0123456789\n";
+                    ALPHABET[(rng.next_u64() % ALPHABET.len() as u64) as usize]
+                } else {
+                    rng.next_u64() as u8
+                }
+            })
+            .collect()
+    };
+    let out: Vec<u8> = match rng.next_u64() % 5 {
+        0 => {
+            let n = (rng.next_u64() % 200) as usize;
+            noise(rng, n)
+        }
+        1 => {
+            let (i, j) = (at(rng), at(rng));
+            let (i, j) = (i.min(j), i.max(j));
+            [&b[..i], &b[j..]].concat()
+        }
+        2 => {
+            let i = at(rng);
+            let n = 1 + (rng.next_u64() % 8) as usize;
+            [&b[..i], &noise(rng, n)[..], &b[i..]].concat()
+        }
+        3 => {
+            let lines: Vec<&str> = base.lines().collect();
+            let k = (rng.next_u64() % lines.len() as u64) as usize;
+            let mut v = lines.clone();
+            v.insert(k, lines[k]);
+            v.join("\n").into_bytes()
+        }
+        _ => {
+            let mut v = b.to_vec();
+            for _ in 0..3 {
+                let (i, j) = (at(rng).min(v.len() - 1), at(rng).min(v.len() - 1));
+                v.swap(i, j);
+            }
+            v
+        }
+    };
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// User kernels: mutated WGSL and random bytes as a RawKernel's source, and mutated bodies
+/// and parameter lists of an ElementwiseKernel. Construction must give `Ok` or a typed
+/// error; an ElementwiseKernel that compiles is also called (its body has no loop, so it
+/// ends), and a RawKernel only when its source is the unmutated one, since a mutated one
+/// could loop forever.
+fn user_kernel_case(rng: &mut Rng, t: &mut Tally) {
+    use gpuarray::custom::{ElementwiseKernel, RawKernel};
+    let dev = dev();
+    if rng.bool(0.5) {
+        let src = if rng.bool(0.1) {
+            RAW_BASE.to_string()
+        } else {
+            mutate(rng, RAW_BASE)
+        };
+        let k = call(t, "RawKernel::new", || RawKernel::new(dev, &src, "twice"));
+        if let (Some(k), true) = (k, src == RAW_BASE) {
+            let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3]).unwrap();
+            let y = dev.zeros::<f32>([3]).unwrap();
+            call(t, "RawKernel::launch", || k.launch(1, &[&x, &y, &3u32]));
+            assert_eq!(y.to_vec().unwrap(), vec![2.0, 4.0, 6.0]);
+        }
+    } else {
+        let body = mutate(rng, "z = (x - y) * (x - y) + T(1);");
+        let ins = if rng.bool(0.8) {
+            "T x, T y".to_string()
+        } else {
+            mutate(rng, "T x, T y")
+        };
+        let k = call(t, "ElementwiseKernel::new", || {
+            ElementwiseKernel::new(dev, &ins, "T z", &body, "fuzzed")
+        });
+        let looping = ["loop", "while", "for"].iter().any(|w| body.contains(w));
+        if let (Some(k), false) = (k, looping) {
+            let x = dev.from_slice(&[1.0f32, 2.0], [2]).unwrap();
+            let y = dev.from_slice(&[0.5f32], [1]).unwrap();
+            call(t, "ElementwiseKernel::call", || k.call::<f32>(&[&x, &y]));
+        }
+    }
+}
 
 fn one_case(seed: u64, t: &mut Tally) {
     let mut rng = Rng::new(seed);
