@@ -531,6 +531,13 @@ fn random_calls_return_ok_or_a_typed_error() {
 /// Inputs the fuzzer found panicking, kept as plain regression tests.
 #[test]
 fn regressions() {
+    // A raw kernel whose workgroup is larger than the adapter allows: a typed InvalidShader
+    // from `new`, not a wgpu validation error (found by the fuzzer, seed 41870).
+    let big = RAW_BASE.replace("@workgroup_size(64)", "@workgroup_size(6684)");
+    let e = gpuarray::custom::RawKernel::new(dev(), &big, "twice").unwrap_err();
+    assert!(matches!(e, Error::InvalidShader { .. }), "{e:?}");
+    still_works("oversized workgroup");
+
     let dev = dev();
     // contiguous_strides overflowed on an empty shape with huge other extents.
     let r = dev.zeros::<f32>([8, 2, 0, 2, 1 << 62]);

@@ -85,8 +85,9 @@ impl RawKernel {
     ///
     /// # Errors
     /// [`Error::InvalidShader`] when naga rejects the module (the message gives the line and
-    /// column in `wgsl`), when `entry` is not a compute entry point, or when the module has
-    /// resources raw kernels do not bind (textures, groups other than 0, two uniforms).
+    /// column in `wgsl`), when `entry` is not a compute entry point, when the module has
+    /// resources raw kernels do not bind (textures, groups other than 0, two uniforms), or
+    /// when it exceeds the adapter's limits (workgroup size, workgroup memory).
     ///
     /// ```
     /// use gpuarray::custom::RawKernel;
@@ -101,7 +102,15 @@ impl RawKernel {
             name: entry.to_string(),
             message: format!("{entry}: {m}"),
         })?;
-        let pipeline = raw::pipeline(dev, wgsl, entry, &layout)?;
+        // What naga cannot know, the adapter's limits (workgroup size, workgroup memory,
+        // bindings), wgpu checks when it makes the pipeline: that is the kernel's fault too.
+        let pipeline = raw::pipeline(dev, wgsl, entry, &layout).map_err(|e| match e {
+            Error::Validation(m) => Error::InvalidShader {
+                name: entry.to_string(),
+                message: format!("{entry}: exceeds this adapter's limits: {m}"),
+            },
+            e => e,
+        })?;
         Ok(RawKernel {
             dev: dev.clone(),
             entry: entry.to_string(),
