@@ -20,9 +20,12 @@ pub const QUICK_ENV: &str = "GPUARRAY_BENCH_QUICK";
 /// Largest size, in f32 elements, measured in quick mode.
 pub const QUICK_MAX_ELEMENTS: usize = 1 << 18;
 
-/// Whether quick mode is on: the variable is set to anything but "" or "0".
+/// Whether quick mode is on: the variable is set to anything but "" or "0", or the bench
+/// runs as a test (`cargo test --all-targets` runs each case once, without `--bench`; the
+/// large sizes would only slow CI down).
 pub fn quick() -> bool {
     std::env::var_os(QUICK_ENV).is_some_and(|v| !v.is_empty() && v != "0")
+        || !std::env::args().any(|a| a == "--bench")
 }
 
 /// The criterion configuration of every group (criterion's command-line flags still apply).
