@@ -40,6 +40,7 @@ mod array;
 pub mod custom;
 pub mod device;
 mod dtype;
+mod env;
 mod error;
 mod kernel;
 mod memory;

@@ -104,7 +104,7 @@ static TUNED: Mutex<Option<HashMap<TrialKey, Tiles>>> = Mutex::new(None);
 
 /// A configuration forced through `GPUARRAY_MATMUL_TILES=BM,BN,BK,TM,TN` (for tuning).
 fn forced_tiles() -> Option<Tiles> {
-    let s = std::env::var("GPUARRAY_MATMUL_TILES").ok()?;
+    let s = crate::env::var("GPUARRAY_MATMUL_TILES")?;
     let v: Vec<u32> = s.split(',').filter_map(|x| x.trim().parse().ok()).collect();
     match v[..] {
         [bm, bn, bk, tm, tn] => Some(Tiles::new(bm, bn, bk, tm, tn)).filter(|t| t.valid()),
@@ -113,7 +113,7 @@ fn forced_tiles() -> Option<Tiles> {
 }
 
 fn verbose() -> bool {
-    std::env::var_os("GPUARRAY_MATMUL_VERBOSE").is_some()
+    crate::env::var("GPUARRAY_MATMUL_VERBOSE").is_some()
 }
 
 /// Bytes of one workgroup-tile element: the accumulator type.
@@ -374,7 +374,7 @@ fn coop_eligible(dev: &Device, prod: &Product<'_>) -> bool {
             && x.batch.iter().all(|s| s.is_multiple_of(8))
     };
     dev.has_coop_matrix()
-        && std::env::var("GPUARRAY_COOP").as_deref() != Ok("0")
+        && !crate::env::is("GPUARRAY_COOP", "0")
         && info.subgroup_min_size == 32
         && info.subgroup_max_size == 32
         && dev.limits().max_compute_invocations_per_workgroup >= 256
@@ -405,7 +405,7 @@ fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
             && c.wg() <= dev.limits().max_compute_invocations_per_workgroup
             && c.shared_bytes(ta, tb) <= dev.limits().max_compute_workgroup_storage_size
     };
-    let var = std::env::var("GPUARRAY_COOP_VARIANT").unwrap_or_default();
+    let var = crate::env::var("GPUARRAY_COOP_VARIANT").unwrap_or_default();
     if var == "legacy" {
         return None;
     }
@@ -416,7 +416,7 @@ fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
             .collect::<Option<_>>()?;
         (n.len() == 5).then(|| CoopCfg::new(n[0], n[1], n[2], n[3], n[4]))
     };
-    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u32>().ok());
+    let env = |k: &'static str| crate::env::var(k).and_then(|v| v.parse::<u32>().ok());
     let tweak = |c: CoopCfg| CoopCfg {
         // 8 (`vec4<u32>` copies) validates but NVIDIA's compiler fails on it and the device
         // is lost (driver 580), so only 1 and 4 are accepted.
@@ -426,7 +426,7 @@ fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
         epi: env("GPUARRAY_COOP_EPI").map_or(c.epi, |e| e.min(1)),
         ..c
     };
-    parse(&var)
+    parse(var)
         .into_iter()
         .chain(COOP_DEFAULTS.iter().copied())
         .map(tweak)

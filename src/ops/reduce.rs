@@ -367,10 +367,7 @@ const SHUFFLE_WIDTH: u32 = 8;
 /// least [`SHUFFLE_WIDTH`] invocations and the accumulator is 32-bit.
 /// `GPUARRAY_SUBGROUPS=0` turns them off (for tests: the results are the same bits).
 fn shuffles(dev: &Device, acc: DType) -> bool {
-    static ALLOWED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let allowed =
-        *ALLOWED.get_or_init(|| std::env::var("GPUARRAY_SUBGROUPS").map_or(true, |v| v != "0"));
-    allowed
+    !crate::env::is("GPUARRAY_SUBGROUPS", "0")
         && dev.has_subgroups()
         && dev.info().subgroup_min_size >= SHUFFLE_WIDTH
         && acc.size() == 4
@@ -520,18 +517,14 @@ fn span(kept: &[(usize, usize)], lo: usize, hi: usize) -> (usize, usize) {
 /// a CPU. `GPUARRAY_REDUCE_GROUPS` overrides it (for tuning; results change in the last bits
 /// with it, since the tree changes).
 fn target_groups(dev: &Device) -> usize {
-    static ENV: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    let env = *ENV.get_or_init(|| {
-        std::env::var("GPUARRAY_REDUCE_GROUPS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&v: &usize| v > 0)
-    });
-    env.unwrap_or(if dev.info().kind == DeviceKind::Cpu {
-        32
-    } else {
-        1024
-    })
+    crate::env::var("GPUARRAY_REDUCE_GROUPS")
+        .and_then(|v| v.parse().ok())
+        .filter(|&v: &usize| v > 0)
+        .unwrap_or(if dev.info().kind == DeviceKind::Cpu {
+            32
+        } else {
+            1024
+        })
 }
 
 /// Splits of K for `blocks` blocks of outputs whose `k` items are walked by `lanes`
