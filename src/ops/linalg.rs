@@ -414,16 +414,23 @@ fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
             .split([':', 'x'])
             .map(|x| x.trim().parse().ok())
             .collect::<Option<_>>()?;
-        (n.len() == 5).then(|| CoopCfg::new(n[0], n[1], n[2], n[3], n[4]))
+        let c = CoopCfg::new(n[0], n[1], n[2], n[3], n[4]);
+        match n.len() {
+            5 => Some(c),
+            6 => Some(CoopCfg { stages: n[5], ..c }),
+            7 => Some(CoopCfg {
+                stages: n[5],
+                depth: n[6],
+                ..c
+            }),
+            _ => None,
+        }
     };
     let env = |k: &'static str| crate::env::var(k).and_then(|v| v.parse::<u32>().ok());
     let tweak = |c: CoopCfg| CoopCfg {
-        // 8 (`vec4<u32>` copies) validates but NVIDIA's compiler fails on it and the device
-        // is lost (driver 580), so only 1 and 4 are accepted.
-        unit: env("GPUARRAY_COOP_UNIT")
-            .filter(|u| [1, 4].contains(u))
-            .unwrap_or(c.unit),
+        unit: env("GPUARRAY_COOP_UNIT").unwrap_or(c.unit),
         epi: env("GPUARRAY_COOP_EPI").map_or(c.epi, |e| e.min(1)),
+        diag: env("GPUARRAY_COOP_DIAG").unwrap_or(0),
         ..c
     };
     parse(var)
@@ -434,12 +441,22 @@ fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
 }
 
 /// Staged configurations in order of preference (first that fits the adapter).
-/// On the H100 (2026-11-21): 128 x 256 tiles, BK = 16, 8 subgroups of 4 x 4 fragments: 1.23
-/// ms at 4096 (the 128 x 128 tiles with 2 x 4 fragments: 1.78 ms). Staging through
-/// `vec4<u32>` (unit 8) fails in NVIDIA's compiler (NVVM), `vec4<f16>` (unit 4) works.
+/// On the H100 (2026-11-22, 4096^3): 128 x 256 tiles of 16 subgroups with 2 x 4 fragments,
+/// BK = 32 in one stage, loads two steps ahead, 16-byte loads: 0.63 ms (version 3's 8
+/// subgroups of 4 x 4 fragments, BK = 16 in two stages: 1.23 ms). 1024^3 (too few large
+/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.032 ms.
 const COOP_DEFAULTS: [CoopCfg; 3] = [
-    CoopCfg::new(2, 4, 4, 4, 16),
-    CoopCfg::new(4, 2, 2, 4, 32),
+    CoopCfg {
+        stages: 1,
+        depth: 2,
+        unit: 8,
+        ..CoopCfg::new(4, 4, 2, 4, 32)
+    },
+    CoopCfg {
+        stages: 1,
+        depth: 2,
+        ..CoopCfg::new(2, 4, 2, 2, 32)
+    },
     CoopCfg::new(2, 2, 2, 2, 32),
 ];
 

@@ -29,11 +29,20 @@ pub(crate) struct CoopCfg {
     pub fm: u32,
     pub fn_: u32,
     pub bk: u32,
-    /// Halves per element of the storage and workgroup arrays: 8 (`vec4<u32>`), 4
-    /// (`vec4<f16>`) or 1 (`f16`).
+    /// Halves per global load: 4 (`vec4<f16>`, 8 bytes) or 8 (a 16-byte-aligned struct of
+    /// two `vec4<f16>`).
     pub unit: u32,
     /// Output path: 0, f32 scratch as `vec4<f32>` and `vec4<f16>` stores; 1, scalar.
     pub epi: u32,
+    /// Workgroup-memory stages: 2 (one barrier per step) or 1 (two barriers per step,
+    /// half the memory).
+    pub stages: u32,
+    /// How many steps ahead the global loads run: 1, or 2 (two register sets).
+    pub depth: u32,
+    /// Diagnostic bits (wrong results; for finding the bottleneck; depth 1 only): 1
+    /// fragment loads hoisted out of the loop, 2 no global loads in the loop, 4 no barrier
+    /// in the loop, 8 f16 accumulators, 16 only FM + FN - 1 products per step.
+    pub diag: u32,
 }
 
 impl CoopCfg {
@@ -46,6 +55,9 @@ impl CoopCfg {
             bk,
             unit: 4,
             epi: 0,
+            stages: 2,
+            depth: 1,
+            diag: 0,
         }
     }
     pub(crate) fn bm(&self) -> u32 {
@@ -74,15 +86,18 @@ impl CoopCfg {
     /// Bytes of workgroup memory.
     pub(crate) fn shared_bytes(&self, ta: bool, tb: bool) -> u32 {
         let ((ao, ai), (bo, bi)) = self.tiles(ta, tb);
-        let stage = ao * (ai / 8 + 1) + bo * (bi / 8 + 1);
-        (2 * stage + self.sgm * self.sgn * 64) * 16
+        let stage = ao * (ai / 4 + 2) + bo * (bi / 4 + 2);
+        self.stages * stage * 8 + self.sgm * self.sgn * 1024
     }
     /// Whether the tile copies divide evenly among the invocations.
     pub(crate) fn valid(&self) -> bool {
-        let wg = self.wg();
+        let (wg, u) = (self.wg(), self.unit);
         self.bk.is_multiple_of(16)
-            && (self.bm() * self.bk / 8).is_multiple_of(wg)
-            && (self.bn() * self.bk / 8).is_multiple_of(wg)
+            && [4, 8].contains(&u)
+            && [1, 2].contains(&self.stages)
+            && [1, 2].contains(&self.depth)
+            && (self.bm() * self.bk / u).is_multiple_of(wg)
+            && (self.bn() * self.bk / u).is_multiple_of(wg)
     }
 }
 
@@ -98,27 +113,122 @@ pub(crate) fn source(cfg: CoopCfg, ta: bool, tb: bool) -> &'static str {
         .or_insert_with(|| Box::leak(generate(cfg, ta, tb).into_boxed_str()))
 }
 
+/// One operand's tile copy: global loads into registers, stores into workgroup memory.
+struct Copy {
+    /// `a` or `b`.
+    src: &'static str,
+    /// Loads per invocation.
+    n: u32,
+    /// Global elements per stored row.
+    per_row: u32,
+    /// Row stride of the stored tile, in `vec4<f16>` units.
+    stride: u32,
+    /// Halves per global element.
+    unit: u32,
+    /// Workgroup size.
+    wg: u32,
+    /// (outer bound, inner bound, address in halves) for element (o, i), `k0` the step's K.
+    bounds: [&'static str; 3],
+}
+
+impl Copy {
+    fn fetch(&self, w: &mut String, set: u32) {
+        let [outer_ok, inner_ok, addr] = self.bounds;
+        for j in 0..self.n {
+            writeln!(
+                w,
+                "        {{
+            let c = tid + {off}u;
+            let o = c / {ipr}u;
+            let i = c % {ipr}u * {u}u;
+            r{src}{set}_{j} = E();
+            if ({outer_ok} && {inner_ok}) {{ r{src}{set}_{j} = {src}[({addr}) / {u}u]; }}
+        }}",
+                src = self.src,
+                off = j * self.wg,
+                ipr = self.per_row,
+                u = self.unit,
+            )
+            .unwrap();
+        }
+    }
+
+    fn store(&self, w: &mut String, set: u32, base: &str) {
+        for j in 0..self.n {
+            let st = if self.unit == 8 {
+                format!("sh[d] = r{0}{set}_{j}.lo; sh[d + 1u] = r{0}{set}_{j}.hi;", self.src)
+            } else {
+                format!("sh[d] = r{}{set}_{j};", self.src)
+            };
+            writeln!(
+                w,
+                "        {{
+            let c = tid + {off}u;
+            let d = {base} + (c / {ipr}u) * {stride}u + (c % {ipr}u) * {q}u;
+            {st}
+        }}",
+                off = j * self.wg,
+                ipr = self.per_row,
+                stride = self.stride,
+                q = self.unit / 4,
+            )
+            .unwrap();
+        }
+    }
+
+    fn declare(&self, w: &mut String, set: u32) {
+        for j in 0..self.n {
+            writeln!(w, "    var r{}{set}_{j}: E;", self.src).unwrap();
+        }
+    }
+}
+
 fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
-    let (bm, bn, bk, wg) = (cfg.bm(), cfg.bn(), cfg.bk, cfg.wg());
+    let (bm, bn, bk, wg, u) = (cfg.bm(), cfg.bn(), cfg.bk, cfg.wg(), cfg.unit);
     let ((ao, ai), (bo, bi)) = cfg.tiles(ta, tb);
-    let (astr, bstr) = (ai / 8 + 1, bi / 8 + 1);
+    let (astr, bstr) = (ai / 4 + 2, bi / 4 + 2);
     let (astage, bstage) = (ao * astr, bo * bstr);
-    let total = 2 * (astage + bstage);
+    let st = cfg.stages;
+    let total = st * (astage + bstage);
+    let b0 = st * astage;
+    let diag = if cfg.depth == 1 { cfg.diag } else { 0 };
+    let acc = if diag & 8 != 0 { "f16" } else { "f32" };
     let nscr = cfg.sgm * cfg.sgn * 64;
-    let (av, bv) = (ao * ai / 8 / wg, bo * bi / 8 / wg);
-    let r = 8 / cfg.unit;
-    let elem = match cfg.unit {
-        8 => "vec4<u32>",
-        4 => "vec4<f16>",
-        _ => "f16",
-    };
+    let elem = if u == 8 { "H8" } else { "vec4<f16>" };
     let (scr_ty, out_ty) = if cfg.epi == 0 {
-        ("vec4<f32>", "vec4<f16>")
+        (format!("vec4<{acc}>"), "vec4<f16>")
     } else {
-        ("f32", "f16")
+        (acc.to_string(), "f16")
     };
     let nscr_e = if cfg.epi == 0 { nscr } else { nscr * 4 };
-    let total_e = total * r;
+    let ca = Copy {
+        src: "a",
+        n: ao * ai / u / wg,
+        per_row: ai / u,
+        stride: astr,
+        unit: u,
+        wg,
+        bounds: if ta {
+            ["k0 + o < K", "tm + i < M", "oa + (k0 + o) * sa + tm + i"]
+        } else {
+            ["tm + o < M", "k0 + i < K", "oa + (tm + o) * sa + k0 + i"]
+        },
+    };
+    let cb = Copy {
+        src: "b",
+        n: bo * bi / u / wg,
+        per_row: bi / u,
+        stride: bstr,
+        unit: u,
+        wg,
+        bounds: if tb {
+            ["tn + o < N", "k0 + i < K", "ob + (tn + o) * sb + k0 + i"]
+        } else {
+            ["k0 + o < K", "tn + i < N", "ob + (k0 + o) * sb + tn + i"]
+        },
+    };
+    // A pointer to workgroup memory at `x` vec4<f16> units.
+    let at = |x: String| format!("&sh[{x}]");
     let mut s = String::new();
     let w = &mut s;
     writeln!(
@@ -128,11 +238,17 @@ fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
 alias S = f16;
 alias SC = f32;
 override WG: u32 = {wg}u;
-@group(0) @binding(1) var<storage, read> a: array<{elem}>;
-@group(0) @binding(2) var<storage, read> b: array<{elem}>;
+// 16 bytes per global load where the struct's alignment lets the compiler merge them.
+struct H8 {{
+    @align(16) lo: vec4<f16>,
+    hi: vec4<f16>,
+}}
+alias E = {elem};
+@group(0) @binding(1) var<storage, read> a: array<E>;
+@group(0) @binding(2) var<storage, read> b: array<E>;
 @group(0) @binding(4) var<storage, read_write> out: array<{out_ty}>;
-// A stages, then B stages.
-var<workgroup> sh: array<{elem}, {total_e}>;
+// A stages, then B stages; rows padded by 16 bytes against bank conflicts.
+var<workgroup> sh: array<vec4<f16>, {total}>;
 // Per-subgroup f32 scratch fragments for the output (coopStore needs an f32 pointer).
 var<workgroup> scratch: array<{scr_ty}, {nscr_e}>;
 
@@ -167,160 +283,54 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
         fnr = cfg.fn_ * 16,
     )
     .unwrap();
-    // Tile copy: index math per chunk j of this invocation.
-    // A chunk (o, i): !TA: m = tm + o, k = k0 + 8i; TA: k = k0 + o, m = tm + 8i.
-    let fetch = |w: &mut String, name: &str, n: u32, inner: u32, t: bool, is_a: bool| {
-        for j in 0..n {
-            let (outer_ok, inner_ok, addr) = if is_a {
-                if t {
-                    (
-                        "k0 + o < K",
-                        "tm + 8u * i < M",
-                        "(oa + (k0 + o) * sa + tm + 8u * i) / 8u",
-                    )
-                } else {
-                    (
-                        "tm + o < M",
-                        "k0 + 8u * i < K",
-                        "(oa + (tm + o) * sa + k0 + 8u * i) / 8u",
-                    )
-                }
-            } else if t {
-                (
-                    "tn + o < N",
-                    "k0 + 8u * i < K",
-                    "(ob + (tn + o) * sb + k0 + 8u * i) / 8u",
-                )
-            } else {
-                (
-                    "k0 + o < K",
-                    "tn + 8u * i < N",
-                    "(ob + (k0 + o) * sb + tn + 8u * i) / 8u",
-                )
-            };
-            let src = if is_a { "a" } else { "b" };
-            writeln!(
-                w,
-                "        {{
-            let c = tid + {off}u;
-            let o = c / {ipr}u;
-            let i = c % {ipr}u;
-            let g = ({addr}) * {r}u;
-            {zero}
-            if ({outer_ok} && {inner_ok}) {{ {load} }}
-        }}",
-                zero = (0..r)
-                    .map(|p| format!("{name}{j}_{p} = {elem}();"))
-                    .collect::<String>(),
-                load = (0..r)
-                    .map(|p| format!("{name}{j}_{p} = {src}[g + {p}u];"))
-                    .collect::<String>(),
-                off = j * wg,
-                ipr = inner / 8,
-            )
-            .unwrap();
-        }
-    };
-    let store = |w: &mut String, name: &str, n: u32, inner: u32, str_: u32, base: &str| {
-        for j in 0..n {
-            writeln!(
-                w,
-                "        {{
-            let c = tid + {off}u;
-            let d = ({base} + (c / {ipr}u) * {str_}u + c % {ipr}u) * {r}u;
-            {st}
-        }}",
-                st = (0..r)
-                    .map(|p| format!("sh[d + {p}u] = {name}{j}_{p};"))
-                    .collect::<String>(),
-                off = j * wg,
-                ipr = inner / 8,
-            )
-            .unwrap();
-        }
-    };
-    for j in 0..av {
-        for p in 0..r {
-            writeln!(w, "    var ra{j}_{p}: {elem};").unwrap();
-        }
-    }
-    for j in 0..bv {
-        for p in 0..r {
-            writeln!(w, "    var rb{j}_{p}: {elem};").unwrap();
-        }
+    for set in 0..cfg.depth {
+        ca.declare(w, set);
+        cb.declare(w, set);
     }
     for i in 0..cfg.fm {
         for j in 0..cfg.fn_ {
-            writeln!(w, "    var c{i}_{j} = coop_mat16x16<f32, C>();").unwrap();
+            writeln!(w, "    var c{i}_{j} = coop_mat16x16<{acc}, C>();").unwrap();
         }
     }
-    writeln!(
-        w,
-        "    let nt = (K + {bk}u - 1u) / {bk}u;
-    {{
-        let k0 = 0u;"
-    )
-    .unwrap();
-    fetch(w, "ra", av, ai, ta, true);
-    fetch(w, "rb", bv, bi, tb, false);
-    store(w, "ra", av, ai, astr, "0u");
-    store(w, "rb", bv, bi, bstr, &format!("{}u", 2 * astage));
-    writeln!(
-        w,
-        "    }}
-    workgroupBarrier();
-    for (var t = 0u; t < nt; t++) {{
-        let cur = t % 2u;
-        let nxt = 1u - cur;
-        let more = t + 1u < nt;
-        if (more) {{
-            let k0 = (t + 1u) * {bk}u;"
-    )
-    .unwrap();
-    fetch(w, "ra", av, ai, ta, true);
-    fetch(w, "rb", bv, bi, tb, false);
-    writeln!(
-        w,
-        "        }}
-        let sA = cur * {astage}u;
-        let sB = {b0}u + cur * {bstage}u;",
-        b0 = 2 * astage
-    )
-    .unwrap();
-    for kk in (0..bk).step_by(16) {
-        writeln!(w, "        {{").unwrap();
+    // Fragment loads of one 16-deep slice at `kk` of the stage at sA / sB.
+    let frags = |w: &mut String, kk: u32| {
         for i in 0..cfg.fm {
             let rr = format!("(wm + {}u)", 16 * i);
-            let astrr = astr * r;
             let l = if ta {
                 format!(
-                    "coopLoad<coop_mat16x16<f16, A>>(&sh[(sA + {kk}u * {astr}u + {rr} / 8u) * {r}u], {astrr}u)"
+                    "coopLoad<coop_mat16x16<f16, A>>({}, {astr}u)",
+                    at(format!("sA + {kk}u * {astr}u + {rr} / 4u"))
                 )
             } else {
                 format!(
-                    "coopLoadT<coop_mat16x16<f16, A>>(&sh[(sA + {rr} * {astr}u + {k8}u) * {r}u], {astrr}u)",
-                    k8 = kk / 8
+                    "coopLoadT<coop_mat16x16<f16, A>>({}, {astr}u)",
+                    at(format!("sA + {rr} * {astr}u + {}u", kk / 4))
                 )
             };
             writeln!(w, "            let fa{i} = {l};").unwrap();
         }
         for j in 0..cfg.fn_ {
             let c = format!("(wn + {}u)", 16 * j);
-            let bstrr = bstr * r;
             let l = if tb {
                 format!(
-                    "coopLoad<coop_mat16x16<f16, B>>(&sh[(sB + {c} * {bstr}u + {k8}u) * {r}u], {bstrr}u)",
-                    k8 = kk / 8
+                    "coopLoad<coop_mat16x16<f16, B>>({}, {bstr}u)",
+                    at(format!("sB + {c} * {bstr}u + {}u", kk / 4))
                 )
             } else {
                 format!(
-                    "coopLoadT<coop_mat16x16<f16, B>>(&sh[(sB + {kk}u * {bstr}u + {c} / 8u) * {r}u], {bstrr}u)"
+                    "coopLoadT<coop_mat16x16<f16, B>>({}, {bstr}u)",
+                    at(format!("sB + {kk}u * {bstr}u + {c} / 4u"))
                 )
             };
             writeln!(w, "            let fb{j} = {l};").unwrap();
         }
+    };
+    let products = |w: &mut String| {
         for i in 0..cfg.fm {
             for j in 0..cfg.fn_ {
+                if diag & 16 != 0 && i != 0 && j != 0 {
+                    continue;
+                }
                 writeln!(
                     w,
                     "            c{i}_{j} = coopMultiplyAdd(fa{i}, fb{j}, c{i}_{j});"
@@ -328,27 +338,102 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
                 .unwrap();
             }
         }
-        writeln!(w, "        }}").unwrap();
+    };
+    // The multiplies of one step from the stage at sA / sB.
+    let step = |w: &mut String| {
+        for kk in (0..bk).step_by(16) {
+            writeln!(w, "        {{").unwrap();
+            if diag & 1 == 0 {
+                frags(w, kk);
+            }
+            products(w);
+            writeln!(w, "        }}").unwrap();
+        }
+    };
+    // Loads for the step at `k0` (a step past K loads zeros).
+    let fetch = |w: &mut String, set: u32, k0: &str| {
+        writeln!(w, "        let k0 = {k0};").unwrap();
+        ca.fetch(w, set);
+        cb.fetch(w, set);
+    };
+    let store = |w: &mut String, set: u32, stage: &str| {
+        ca.store(w, set, &format!("{stage} * {astage}u"));
+        cb.store(w, set, &format!("{b0}u + {stage} * {bstage}u"));
+    };
+    writeln!(w, "    let nt = (K + {bk}u - 1u) / {bk}u;\n    {{").unwrap();
+    fetch(w, 0, "0u");
+    store(w, 0, "0u");
+    writeln!(w, "    }}").unwrap();
+    if cfg.depth == 2 {
+        writeln!(w, "    {{").unwrap();
+        fetch(w, 1, &format!("{bk}u"));
+        writeln!(w, "    }}").unwrap();
     }
-    writeln!(w, "        if (more) {{").unwrap();
-    store(w, "ra", av, ai, astr, &format!("nxt * {astage}u"));
-    store(
-        w,
-        "rb",
-        bv,
-        bi,
-        bstr,
-        &format!("{}u + nxt * {bstage}u", 2 * astage),
-    );
-    writeln!(
-        w,
-        "        }}
-        workgroupBarrier();
-    }}
-    let oc = batch * M * N;
-    let scr = sg * 64u;"
-    )
-    .unwrap();
+    writeln!(w, "    workgroupBarrier();").unwrap();
+    if cfg.depth == 2 {
+        // Two steps per iteration: step t from stage 0 (its successor waits in set 1, the
+        // loads for t + 2 go to set 0), step t + 1 from stage 1. Steps past K load zeros
+        // (the bounds tests fail), so an odd count needs no branch around the multiplies
+        // (naga requires uniform control flow for them).
+        writeln!(w, "    for (var t = 0u; t < nt; t += 2u) {{").unwrap();
+        for half in 0..2u32 {
+            let other = 1 - half;
+            // With one stage, both steps use it, with a barrier before it is refilled.
+            let (this_st, other_st) = if st == 2 { (half, other) } else { (0, 0) };
+            writeln!(w, "        {{").unwrap();
+            fetch(w, half, &format!("(t + {}u) * {bk}u", half + 2));
+            writeln!(
+                w,
+                "        let sA = {this_st}u * {astage}u;\n        let sB = {b0}u + {this_st}u * {bstage}u;"
+            )
+            .unwrap();
+            step(w);
+            if st == 1 {
+                writeln!(w, "        workgroupBarrier();").unwrap();
+            }
+            store(w, other, &format!("{other_st}u"));
+            writeln!(w, "        }}\n        workgroupBarrier();").unwrap();
+        }
+        writeln!(w, "    }}").unwrap();
+    } else {
+        if diag & 1 != 0 {
+            writeln!(w, "    let sA = 0u;\n    let sB = {b0}u;").unwrap();
+            frags(w, 0);
+        }
+        writeln!(
+            w,
+            "    for (var t = 0u; t < nt; t++) {{
+        let cur = {cur};
+        let more = t + 1u < nt;",
+            cur = if st == 2 { "t % 2u" } else { "0u" },
+        )
+        .unwrap();
+        let fetching = diag & 2 == 0;
+        if fetching {
+            writeln!(w, "        if (more) {{").unwrap();
+            fetch(w, 0, &format!("(t + 1u) * {bk}u"));
+            writeln!(w, "        }}").unwrap();
+        }
+        if diag & 1 == 0 {
+            writeln!(
+                w,
+                "        let sA = cur * {astage}u;\n        let sB = {b0}u + cur * {bstage}u;"
+            )
+            .unwrap();
+        }
+        step(w);
+        let barrier = if diag & 4 == 0 { "workgroupBarrier();" } else { "" };
+        if st == 1 {
+            writeln!(w, "        {barrier}").unwrap();
+        }
+        if fetching {
+            writeln!(w, "        if (more) {{").unwrap();
+            store(w, 0, if st == 2 { "(1u - cur)" } else { "0u" });
+            writeln!(w, "        }}").unwrap();
+        }
+        writeln!(w, "        {barrier}\n    }}").unwrap();
+    }
+    writeln!(w, "    let oc = batch * M * N;\n    let scr = sg * 64u;").unwrap();
     let (st, body) = if cfg.epi == 0 {
         (
             "coopStoreT(c{i}_{j}, &scratch[scr], 4u);",
@@ -408,10 +493,34 @@ mod tests {
             CoopCfg::new(2, 2, 2, 4, 32),
             CoopCfg::new(4, 2, 2, 8, 16),
             CoopCfg::new(2, 2, 4, 4, 16),
+            CoopCfg::new(4, 4, 2, 4, 32),
+            CoopCfg::new(2, 8, 4, 2, 32),
         ] {
             assert!(cfg.valid(), "{cfg:?}");
-            for (unit, epi) in [(8, 0), (4, 0), (1, 1), (8, 1), (4, 1)] {
-                let cfg = CoopCfg { unit, epi, ..cfg };
+            let variants = [
+                (4, 0, 2, 1, 0),
+                (8, 0, 2, 1, 0),
+                (4, 1, 2, 1, 0),
+                (8, 1, 1, 1, 0),
+                (4, 0, 1, 1, 7),
+                (4, 0, 2, 1, 31),
+                (4, 0, 2, 2, 0),
+                (8, 1, 2, 2, 0),
+                (8, 0, 1, 2, 0),
+                (4, 0, 1, 2, 0),
+            ];
+            for (unit, epi, stages, depth, diag) in variants {
+                let cfg = CoopCfg {
+                    unit,
+                    epi,
+                    stages,
+                    depth,
+                    diag,
+                    ..cfg
+                };
+                if !cfg.valid() {
+                    continue;
+                }
                 for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
                     let src = crate::ops::linalg::coop_staged_spec(cfg, ta, tb).render();
                     if let Ok(p) = std::env::var("GPUARRAY_COOP_DUMP") {
