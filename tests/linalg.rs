@@ -251,6 +251,74 @@ fn f16_multiples_of_16() {
     check_shapes::<f16>(42, &[3, 32, 48], &[48, 64]);
 }
 
+/// Checks `samples` entries of `c` (from `a @ b` with a 2-D or broadcast `b`) against an
+/// f64 reference of those entries only (the products here are too large for a full one).
+#[track_caller]
+fn check_sampled(c: &Array<f16>, ha: &Host, hb: &Host, seed: u64, samples: usize) {
+    let (na, nb) = (ha.shape.len(), hb.shape.len());
+    let (m, k, n) = (ha.shape[na - 2], ha.shape[na - 1], hb.shape[nb - 1]);
+    let batches = c.len() / (m * n);
+    let actual = host(c);
+    let mut rng = Rng::new(seed);
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    for _ in 0..samples {
+        let z = (rng.unit() * batches as f64) as usize;
+        let i = (rng.unit() * m as f64) as usize;
+        let j = (rng.unit() * n as f64) as usize;
+        let zb = if nb == 2 { 0 } else { z };
+        let s: f64 = (0..k)
+            .map(|l| ha.data[(z * m + i) * k + l] * hb.data[(zb * k + l) * n + j])
+            .sum();
+        got.push(actual[(z * m + i) * n + j]);
+        want.push(s);
+    }
+    let (atol, rtol) = tol::<f16>(k);
+    assert_close(&got, &want, atol, rtol);
+}
+
+/// The cooperative-matrix kernel's large configuration (128 x 256 tiles, K in steps of 32
+/// loaded two steps ahead) needs at least 256 tiles: every operand layout, partial tiles
+/// in M and N, an odd number of K steps, sliced operands and broadcast batches. Runs
+/// where the adapter has cooperative matrices (lavapipe has none; its f16 products take
+/// the tiled kernel, tested above).
+#[test]
+fn f16_tensor_core_large_tiles() {
+    let d = dev();
+    if !supported::<f16>(d)
+        || !d
+            .info()
+            .features
+            .contains(&"EXPERIMENTAL_COOPERATIVE_MATRIX")
+    {
+        return;
+    }
+    let mut rng = Rng::new(43);
+    // 33 x 9 tiles, the last ones partial; K = 272 is 8.5 steps of 32.
+    let (m, k, n) = (4112, 272, 2064);
+    let (a, ha) = random::<f16>(&mut rng, &[m, k]);
+    let (b, hb) = random::<f16>(&mut rng, &[k, n]);
+    let (at, hat) = random::<f16>(&mut rng, &[k, m]);
+    let (bt, hbt) = random::<f16>(&mut rng, &[n, k]);
+    let (hat, hbt) = (hat.t(), hbt.t());
+    for (seed, x, y, hx, hy) in [
+        (1, a.clone(), b.clone(), &ha, &hb),
+        (2, at.t(), b.clone(), &hat, &hb),
+        (3, a.clone(), bt.t(), &ha, &hbt),
+        (4, at.t(), bt.t(), &hat, &hbt),
+    ] {
+        check_sampled(&x.matmul(&y).expect("matmul"), hx, hy, seed, 4000);
+    }
+    // Rows 16.. of A (an offset of 16 x K halves) against a broadcast B: 12 batches of
+    // 5 x 5 tiles.
+    let (a3, ha3) = random::<f16>(&mut rng, &[12, 544, k]);
+    let rows = a3
+        .slice([Slice::from(..), Slice::from(16..544), Slice::from(..)])
+        .unwrap();
+    let ha3 = ha3.slice(&[(0, 12, 1), (16, 544, 1), (0, k, 1)]);
+    let (b3, hb3) = random::<f16>(&mut rng, &[k, 1040]);
+    check_sampled(&rows.matmul(&b3).expect("matmul"), &ha3, &hb3, 5, 4000);
+}
+
 /// A view whose matrix dimensions both have strides other than 1 is copied first.
 #[test]
 fn strided_views_are_copied() {

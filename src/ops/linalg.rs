@@ -390,7 +390,8 @@ fn coop_eligible(dev: &Device, prod: &Product<'_>) -> bool {
 static COOP_BROKEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// The staged cooperative-matrix configuration: `GPUARRAY_COOP_VARIANT` (`legacy` for the
-/// unstaged kernel of shaders/linalg_coop.wgsl, or `SGMxSGN:FMxFN:BK`), else the default.
+/// unstaged kernel of shaders/linalg_coop.wgsl, or `SGMxSGN:FMxFN:BK[:STAGES[:DEPTH]]`, with
+/// `GPUARRAY_COOP_UNIT` 4 or 8 and `GPUARRAY_COOP_EPI` 0 or 1), else the default.
 /// `None`: the legacy kernel.
 fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
     let (ta, tb) = (prod.a.trans, prod.b.trans);
@@ -430,7 +431,6 @@ fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
     let tweak = |c: CoopCfg| CoopCfg {
         unit: env("GPUARRAY_COOP_UNIT").unwrap_or(c.unit),
         epi: env("GPUARRAY_COOP_EPI").map_or(c.epi, |e| e.min(1)),
-        diag: env("GPUARRAY_COOP_DIAG").unwrap_or(0),
         ..c
     };
     parse(var)

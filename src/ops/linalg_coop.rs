@@ -2,18 +2,24 @@
 //!
 //! A workgroup computes a BM x BN tile of C with SGM x SGN subgroups of 32, each a block of
 //! FM x FN fragments of 16 x 16 (f16 A and B, f32 accumulators). Per step of BK along K,
-//! the workgroup copies the A and B tiles from the storage buffers into workgroup memory
-//! with 8-byte (`vec4<f16>`; `unit` picks 16-byte `vec4<u32>` or scalar) loads, double-buffered: the next step's loads are
-//! issued into registers before the current step's multiplies and stored to the other
-//! buffer after them, so one barrier per step suffices. Fragments are then loaded from
-//! workgroup memory (`coopLoad` through a `vec4<f16>` pointer, stride in vector units;
-//! rows padded by 16 bytes against bank conflicts). Tiles keep the operand's memory layout
-//! (rows of K for A, or of M for a transposed A), and the fragment load picks row- or
-//! column-major. Elements beyond M, N, K are zero-filled (M, N, K are multiples of 16, so
-//! each 8-half chunk is wholly in or out). The output passes through a per-subgroup f32
-//! scratch fragment and is written as f16, 4 per store.
+//! the workgroup copies the A and B tiles from the storage buffers into workgroup memory.
+//! Each invocation loads whole vectors (`unit` halves: 8 bytes as `vec4<f16>`, or 16 bytes
+//! as a 16-byte-aligned struct of two), neighbouring invocations neighbouring vectors.
+//! The loads run `depth` steps ahead of the multiplies, into register sets, and the
+//! registers are stored to the next stage after the current step's multiplies: with two
+//! stages one barrier per step, with one stage two (half the memory, so BK = 32 fits
+//! beside 128 x 256 tiles). Fragments are loaded from workgroup memory (`coopLoad` through
+//! a `vec4<f16>` pointer, stride in vector units; rows padded by 16 bytes against bank
+//! conflicts). Tiles keep the operand's memory layout (rows of K for A, or of M for a
+//! transposed A), and the fragment load picks row- or column-major. Elements beyond M, N,
+//! K are zero-filled (M, N, K are multiples of 16, so each vector is wholly in or out);
+//! so are the steps past K that the early loads reach, which lets the unrolled loop run a
+//! whole number of iterations without a branch around the multiplies. The output passes
+//! through a per-subgroup f32 scratch fragment and is written as f16, 4 per store.
 //!
-//! The text is generated (unrolled fragment blocks) and leaked once per configuration.
+//! The text is generated (unrolled fragment blocks, register sets and stages) and leaked
+//! once per configuration. What each choice measured on the H100 is in BENCHMARKS.md
+//! (matmul, version 4).
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -39,10 +45,6 @@ pub(crate) struct CoopCfg {
     pub stages: u32,
     /// How many steps ahead the global loads run: 1, or 2 (two register sets).
     pub depth: u32,
-    /// Diagnostic bits (wrong results; for finding the bottleneck; depth 1 only): 1
-    /// fragment loads hoisted out of the loop, 2 no global loads in the loop, 4 no barrier
-    /// in the loop, 8 f16 accumulators, 16 only FM + FN - 1 products per step.
-    pub diag: u32,
 }
 
 impl CoopCfg {
@@ -57,7 +59,6 @@ impl CoopCfg {
             epi: 0,
             stages: 2,
             depth: 1,
-            diag: 0,
         }
     }
     pub(crate) fn bm(&self) -> u32 {
@@ -89,15 +90,15 @@ impl CoopCfg {
         let stage = ao * (ai / 4 + 2) + bo * (bi / 4 + 2);
         self.stages * stage * 8 + self.sgm * self.sgn * 1024
     }
-    /// Whether the tile copies divide evenly among the invocations.
+    /// Whether the generator supports the configuration.
     pub(crate) fn valid(&self) -> bool {
-        let (wg, u) = (self.wg(), self.unit);
-        self.bk.is_multiple_of(16)
-            && [4, 8].contains(&u)
+        self.sgm * self.fm > 0
+            && self.sgn * self.fn_ > 0
+            && self.bk.is_multiple_of(16)
+            && self.bk > 0
+            && [4, 8].contains(&self.unit)
             && [1, 2].contains(&self.stages)
-            && [1, 2].contains(&self.depth)
-            && (self.bm() * self.bk / u).is_multiple_of(wg)
-            && (self.bn() * self.bk / u).is_multiple_of(wg)
+            && (1..=4).contains(&self.depth)
     }
 }
 
@@ -117,8 +118,8 @@ pub(crate) fn source(cfg: CoopCfg, ta: bool, tb: bool) -> &'static str {
 struct Copy {
     /// `a` or `b`.
     src: &'static str,
-    /// Loads per invocation.
-    n: u32,
+    /// Global elements in the tile (each invocation loads ceil(chunks / wg)).
+    chunks: u32,
     /// Global elements per stored row.
     per_row: u32,
     /// Row stride of the stored tile, in `vec4<f16>` units.
@@ -132,9 +133,24 @@ struct Copy {
 }
 
 impl Copy {
+    /// Loads per invocation.
+    fn n(&self) -> u32 {
+        self.chunks.div_ceil(self.wg)
+    }
+
+    /// The test that chunk `c` of load j exists (the last load of a tile that does not
+    /// divide among the invocations).
+    fn exists(&self, j: u32) -> Option<String> {
+        ((j + 1) * self.wg > self.chunks).then(|| format!("c < {}u", self.chunks))
+    }
+
     fn fetch(&self, w: &mut String, set: u32) {
         let [outer_ok, inner_ok, addr] = self.bounds;
-        for j in 0..self.n {
+        for j in 0..self.n() {
+            let ok = match self.exists(j) {
+                Some(e) => format!("{e} && {outer_ok} && {inner_ok}"),
+                None => format!("{outer_ok} && {inner_ok}"),
+            };
             writeln!(
                 w,
                 "        {{
@@ -142,7 +158,7 @@ impl Copy {
             let o = c / {ipr}u;
             let i = c % {ipr}u * {u}u;
             r{src}{set}_{j} = E();
-            if ({outer_ok} && {inner_ok}) {{ r{src}{set}_{j} = {src}[({addr}) / {u}u]; }}
+            if ({ok}) {{ r{src}{set}_{j} = {src}[({addr}) / {u}u]; }}
         }}",
                 src = self.src,
                 off = j * self.wg,
@@ -154,12 +170,18 @@ impl Copy {
     }
 
     fn store(&self, w: &mut String, set: u32, base: &str) {
-        for j in 0..self.n {
-            let st = if self.unit == 8 {
-                format!("sh[d] = r{0}{set}_{j}.lo; sh[d + 1u] = r{0}{set}_{j}.hi;", self.src)
+        for j in 0..self.n() {
+            let mut st = if self.unit == 8 {
+                format!(
+                    "sh[d] = r{0}{set}_{j}.lo; sh[d + 1u] = r{0}{set}_{j}.hi;",
+                    self.src
+                )
             } else {
                 format!("sh[d] = r{}{set}_{j};", self.src)
             };
+            if let Some(e) = self.exists(j) {
+                st = format!("if ({e}) {{ {st} }}");
+            }
             writeln!(
                 w,
                 "        {{
@@ -177,7 +199,7 @@ impl Copy {
     }
 
     fn declare(&self, w: &mut String, set: u32) {
-        for j in 0..self.n {
+        for j in 0..self.n() {
             writeln!(w, "    var r{}{set}_{j}: E;", self.src).unwrap();
         }
     }
@@ -191,19 +213,17 @@ fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
     let st = cfg.stages;
     let total = st * (astage + bstage);
     let b0 = st * astage;
-    let diag = if cfg.depth == 1 { cfg.diag } else { 0 };
-    let acc = if diag & 8 != 0 { "f16" } else { "f32" };
     let nscr = cfg.sgm * cfg.sgn * 64;
     let elem = if u == 8 { "H8" } else { "vec4<f16>" };
     let (scr_ty, out_ty) = if cfg.epi == 0 {
-        (format!("vec4<{acc}>"), "vec4<f16>")
+        ("vec4<f32>", "vec4<f16>")
     } else {
-        (acc.to_string(), "f16")
+        ("f32", "f16")
     };
     let nscr_e = if cfg.epi == 0 { nscr } else { nscr * 4 };
     let ca = Copy {
         src: "a",
-        n: ao * ai / u / wg,
+        chunks: ao * ai / u,
         per_row: ai / u,
         stride: astr,
         unit: u,
@@ -216,7 +236,7 @@ fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
     };
     let cb = Copy {
         src: "b",
-        n: bo * bi / u / wg,
+        chunks: bo * bi / u,
         per_row: bi / u,
         stride: bstr,
         unit: u,
@@ -289,7 +309,7 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
     }
     for i in 0..cfg.fm {
         for j in 0..cfg.fn_ {
-            writeln!(w, "    var c{i}_{j} = coop_mat16x16<{acc}, C>();").unwrap();
+            writeln!(w, "    var c{i}_{j} = coop_mat16x16<f32, C>();").unwrap();
         }
     }
     // Fragment loads of one 16-deep slice at `kk` of the stage at sA / sB.
@@ -328,9 +348,6 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
     let products = |w: &mut String| {
         for i in 0..cfg.fm {
             for j in 0..cfg.fn_ {
-                if diag & 16 != 0 && i != 0 && j != 0 {
-                    continue;
-                }
                 writeln!(
                     w,
                     "            c{i}_{j} = coopMultiplyAdd(fa{i}, fb{j}, c{i}_{j});"
@@ -343,9 +360,7 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
     let step = |w: &mut String| {
         for kk in (0..bk).step_by(16) {
             writeln!(w, "        {{").unwrap();
-            if diag & 1 == 0 {
-                frags(w, kk);
-            }
+            frags(w, kk);
             products(w);
             writeln!(w, "        }}").unwrap();
         }
@@ -360,79 +375,48 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
         ca.store(w, set, &format!("{stage} * {astage}u"));
         cb.store(w, set, &format!("{b0}u + {stage} * {bstage}u"));
     };
-    writeln!(w, "    let nt = (K + {bk}u - 1u) / {bk}u;\n    {{").unwrap();
-    fetch(w, 0, "0u");
-    store(w, 0, "0u");
-    writeln!(w, "    }}").unwrap();
-    if cfg.depth == 2 {
+    // Prologue: step 0 in stage 0, steps 1 .. depth - 1 in register sets 1 .. depth - 1.
+    writeln!(w, "    let nt = (K + {bk}u - 1u) / {bk}u;").unwrap();
+    for set in 0..cfg.depth {
         writeln!(w, "    {{").unwrap();
-        fetch(w, 1, &format!("{bk}u"));
+        fetch(w, set, &format!("{}u", set * bk));
+        if set == 0 {
+            store(w, 0, "0u");
+        }
         writeln!(w, "    }}").unwrap();
     }
     writeln!(w, "    workgroupBarrier();").unwrap();
-    if cfg.depth == 2 {
-        // Two steps per iteration: step t from stage 0 (its successor waits in set 1, the
-        // loads for t + 2 go to set 0), step t + 1 from stage 1. Steps past K load zeros
-        // (the bounds tests fail), so an odd count needs no branch around the multiplies
-        // (naga requires uniform control flow for them).
-        writeln!(w, "    for (var t = 0u; t < nt; t += 2u) {{").unwrap();
-        for half in 0..2u32 {
-            let other = 1 - half;
-            // With one stage, both steps use it, with a barrier before it is refilled.
-            let (this_st, other_st) = if st == 2 { (half, other) } else { (0, 0) };
-            writeln!(w, "        {{").unwrap();
-            fetch(w, half, &format!("(t + {}u) * {bk}u", half + 2));
-            writeln!(
-                w,
-                "        let sA = {this_st}u * {astage}u;\n        let sB = {b0}u + {this_st}u * {bstage}u;"
-            )
-            .unwrap();
-            step(w);
-            if st == 1 {
-                writeln!(w, "        workgroupBarrier();").unwrap();
-            }
-            store(w, other, &format!("{other_st}u"));
-            writeln!(w, "        }}\n        workgroupBarrier();").unwrap();
-        }
-        writeln!(w, "    }}").unwrap();
+    // Step s (s = t + h) starts with its data in stage s % stages, steps s + 1 .. s +
+    // depth - 1 in their register sets, and set s % depth free. It loads step s + depth
+    // into that set, multiplies, and stores step s + 1 into the next stage (with one stage,
+    // after a barrier). The loop is unrolled by lcm(depth, stages) so that sets and stages
+    // are fixed names. Steps past K load zeros (the bounds tests fail), so a count that is
+    // not a multiple of the unrolling needs no branch around the multiplies (naga requires
+    // uniform control flow for them).
+    let unroll = if cfg.depth.is_multiple_of(st) {
+        cfg.depth
     } else {
-        if diag & 1 != 0 {
-            writeln!(w, "    let sA = 0u;\n    let sB = {b0}u;").unwrap();
-            frags(w, 0);
-        }
+        cfg.depth * st
+    };
+    writeln!(w, "    for (var t = 0u; t < nt; t += {unroll}u) {{").unwrap();
+    for h in 0..unroll {
+        let (set, next_set) = (h % cfg.depth, (h + 1) % cfg.depth);
+        let (stage, next_stage) = (h % st, (h + 1) % st);
+        writeln!(w, "        {{").unwrap();
+        fetch(w, set, &format!("(t + {}u) * {bk}u", h + cfg.depth));
         writeln!(
             w,
-            "    for (var t = 0u; t < nt; t++) {{
-        let cur = {cur};
-        let more = t + 1u < nt;",
-            cur = if st == 2 { "t % 2u" } else { "0u" },
+            "        let sA = {stage}u * {astage}u;\n        let sB = {b0}u + {stage}u * {bstage}u;"
         )
         .unwrap();
-        let fetching = diag & 2 == 0;
-        if fetching {
-            writeln!(w, "        if (more) {{").unwrap();
-            fetch(w, 0, &format!("(t + 1u) * {bk}u"));
-            writeln!(w, "        }}").unwrap();
-        }
-        if diag & 1 == 0 {
-            writeln!(
-                w,
-                "        let sA = cur * {astage}u;\n        let sB = {b0}u + cur * {bstage}u;"
-            )
-            .unwrap();
-        }
         step(w);
-        let barrier = if diag & 4 == 0 { "workgroupBarrier();" } else { "" };
         if st == 1 {
-            writeln!(w, "        {barrier}").unwrap();
+            writeln!(w, "        workgroupBarrier();").unwrap();
         }
-        if fetching {
-            writeln!(w, "        if (more) {{").unwrap();
-            store(w, 0, if st == 2 { "(1u - cur)" } else { "0u" });
-            writeln!(w, "        }}").unwrap();
-        }
-        writeln!(w, "        {barrier}\n    }}").unwrap();
+        store(w, next_set, &format!("{next_stage}u"));
+        writeln!(w, "        }}\n        workgroupBarrier();").unwrap();
     }
+    writeln!(w, "    }}").unwrap();
     writeln!(w, "    let oc = batch * M * N;\n    let scr = sg * 64u;").unwrap();
     let (st, body) = if cfg.epi == 0 {
         (
@@ -495,27 +479,29 @@ mod tests {
             CoopCfg::new(2, 2, 4, 4, 16),
             CoopCfg::new(4, 4, 2, 4, 32),
             CoopCfg::new(2, 8, 4, 2, 32),
+            CoopCfg::new(4, 4, 2, 4, 16),
+            CoopCfg::new(3, 4, 4, 3, 16),
         ] {
             assert!(cfg.valid(), "{cfg:?}");
+            // (unit, epilogue, stages, depth)
             let variants = [
-                (4, 0, 2, 1, 0),
-                (8, 0, 2, 1, 0),
-                (4, 1, 2, 1, 0),
-                (8, 1, 1, 1, 0),
-                (4, 0, 1, 1, 7),
-                (4, 0, 2, 1, 31),
-                (4, 0, 2, 2, 0),
-                (8, 1, 2, 2, 0),
-                (8, 0, 1, 2, 0),
-                (4, 0, 1, 2, 0),
+                (4, 0, 2, 1),
+                (8, 0, 2, 1),
+                (4, 1, 2, 1),
+                (8, 1, 1, 1),
+                (4, 0, 2, 2),
+                (8, 1, 2, 2),
+                (8, 0, 1, 2),
+                (4, 0, 1, 3),
+                (8, 0, 2, 3),
+                (8, 0, 1, 4),
             ];
-            for (unit, epi, stages, depth, diag) in variants {
+            for (unit, epi, stages, depth) in variants {
                 let cfg = CoopCfg {
                     unit,
                     epi,
                     stages,
                     depth,
-                    diag,
                     ..cfg
                 };
                 if !cfg.valid() {
