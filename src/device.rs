@@ -145,6 +145,8 @@ pub(crate) struct Inner {
     /// Dispatch parameters travel as immediates (push constants) rather than through the
     /// uniform arena: no buffer write per submit.
     pub(crate) immediates: bool,
+    /// WGSL's `pack2x16float`, `unpack2x16float` and `quantizeToF16` are available.
+    f16_in_f32: bool,
     pub(crate) pool: Arc<Pool>,
     /// Host-visible storage buffers for small reads on discrete adapters, where available.
     pub(crate) readback: Option<Arc<Pool>>,
@@ -402,7 +404,11 @@ impl Device {
                 reason: e.to_string(),
             }
         })?;
-        Ok(Self::from_wgpu(device, queue))
+        let f16_in_f32 = adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32);
+        Ok(Self::from_parts(device, queue, f16_in_f32))
     }
 
     /// Uses a device and queue that the program already owns. gpuarray installs its own
@@ -417,6 +423,23 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn from_wgpu(device: wgpu::Device, queue: wgpu::Queue) -> Device {
+        // The device does not say whether it has WGSL's pack/unpack2x16float and
+        // quantizeToF16 (the adapter does): wgpu's backends give them to Vulkan (except
+        // llvmpipe without SHADER_F16), Metal and DX12. wgpu validates each shader again,
+        // so a wrong guess is still a typed error.
+        let i = device.adapter_info();
+        let f16_in_f32 = match i.backend {
+            wgpu::Backend::Vulkan => {
+                !i.driver.to_lowercase().contains("llvmpipe")
+                    || device.features().contains(wgpu::Features::SHADER_F16)
+            }
+            wgpu::Backend::Metal | wgpu::Backend::Dx12 => true,
+            _ => false,
+        };
+        Self::from_parts(device, queue, f16_in_f32)
+    }
+
+    fn from_parts(device: wgpu::Device, queue: wgpu::Queue, f16_in_f32: bool) -> Device {
         let adapter_info = device.adapter_info();
         let features = device.features();
         let l = device.limits();
@@ -470,6 +493,7 @@ impl Device {
                 features,
                 mappable_storage,
                 immediates,
+                f16_in_f32,
                 pool,
                 readback,
                 staging: Staging::default(),
@@ -804,12 +828,12 @@ impl Device {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 
-    /// Naga capabilities matching the device's features, for validating shaders.
     /// Whether the device has subgroup operations in compute shaders.
     pub(crate) fn has_subgroups(&self) -> bool {
         self.inner.features.contains(wgpu::Features::SUBGROUP)
     }
 
+    /// Naga capabilities matching the device's features, for validating shaders.
     pub(crate) fn naga_capabilities(&self) -> naga::valid::Capabilities {
         let mut caps = naga::valid::Capabilities::empty();
         let f = self.inner.features;
@@ -827,6 +851,9 @@ impl Device {
         }
         if f.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
             caps |= naga::valid::Capabilities::COOPERATIVE_MATRIX;
+        }
+        if self.inner.f16_in_f32 {
+            caps |= naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32;
         }
         caps
     }

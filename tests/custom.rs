@@ -324,6 +324,73 @@ fn my_add_raw_kernel() {
     assert_eq!(dev.stats().pipelines, before);
 }
 
+/// WGSL's f16 packing builtins (`pack2x16float`, `unpack2x16float`, `quantizeToF16`) work in
+/// f32 kernels wherever the adapter has them (every Vulkan, Metal and DX12 adapter;
+/// lavapipe with SHADER_F16), against the `half` crate's conversions.
+const PACKING: &str = r#"
+@group(0) @binding(0) var<storage, read> x: array<vec2<f32>>;
+@group(0) @binding(1) var<storage, read_write> packed: array<u32>;
+@group(0) @binding(2) var<storage, read_write> back: array<vec2<f32>>;
+@group(0) @binding(3) var<storage, read_write> quant: array<vec2<f32>>;
+
+@compute @workgroup_size(64)
+fn packing(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = gid.x;
+    if (i >= arrayLength(&packed)) { return; }
+    let p = pack2x16float(x[i]);
+    packed[i] = p;
+    back[i] = unpack2x16float(p);
+    quant[i] = quantizeToF16(x[i]);
+}
+"#;
+
+#[test]
+fn f16_packing_builtins() {
+    let _serial = serial();
+    let dev = dev();
+    let k = match RawKernel::new(dev, PACKING, "packing") {
+        Ok(k) => k,
+        Err(e) => {
+            // Only where the adapter lacks them (GL, or llvmpipe without SHADER_F16).
+            let native = ["vulkan", "metal", "dx12"].contains(&dev.info().backend.as_str());
+            assert!(!native || !supported::<gpuarray::f16>(dev), "{e}");
+            assert!(matches!(e, Error::InvalidShader { .. }), "{e}");
+            return;
+        }
+    };
+    let mut rng = Rng::new(77);
+    // 131 pairs: normal f16 magnitudes from 5e-4 to 1e4 of either sign, most of which
+    // round.
+    let xs: Vec<f32> = (0..262)
+        .map(|_| {
+            let sign = if rng.bool(0.5) { -1.0 } else { 1.0 };
+            (sign * rng.uniform(0.5, 1.0) * 10f64.powf(rng.uniform(-3.0, 4.0))) as f32
+        })
+        .collect();
+    let x = dev.from_slice(&xs, [131, 2]).unwrap();
+    let packed = dev.zeros::<u32>([131]).unwrap();
+    let back = dev.zeros::<f32>([131, 2]).unwrap();
+    let quant = dev.zeros::<f32>([131, 2]).unwrap();
+    k.launch(3, &[&x, &packed, &back, &quant]).unwrap();
+    // WGSL lets the f32 -> f16 conversion round either way: within one f16 step (2^-10
+    // relative) of the nearest, and the packed bits are the unpacked values'.
+    let nearest: Vec<f64> = xs
+        .iter()
+        .map(|&v| gpuarray::f16::from_f32(v).to_f64())
+        .collect();
+    let unpacked: Vec<f64> = packed
+        .to_vec()
+        .unwrap()
+        .iter()
+        .flat_map(|&p| [p & 0xffff, p >> 16])
+        .map(|b| gpuarray::f16::from_bits(b as u16).to_f64())
+        .collect();
+    let back = host(&back);
+    assert_close(&back, &unpacked, 0.0, 0.0);
+    assert_close(&back, &nearest, 0.0, 1.0 / 1024.0);
+    assert_close(&host(&quant), &nearest, 0.0, 1.0 / 1024.0);
+}
+
 // CuPy:
 //   loop_kernel = cp.RawKernel(r'''
 //   extern "C" __global__
