@@ -326,21 +326,31 @@ fn my_add_raw_kernel() {
 
 /// WGSL's f16 packing builtins (`pack2x16float`, `unpack2x16float`, `quantizeToF16`) work in
 /// f32 kernels wherever the adapter has them (every Vulkan, Metal and DX12 adapter;
-/// lavapipe with SHADER_F16), against the `half` crate's conversions.
+/// lavapipe with SHADER_F16), against the `half` crate. Packing and unpacking run in
+/// separate kernels: NVIDIA's compiler folds `unpack2x16float(pack2x16float(x))` to `x`.
 const PACKING: &str = r#"
 @group(0) @binding(0) var<storage, read> x: array<vec2<f32>>;
 @group(0) @binding(1) var<storage, read_write> packed: array<u32>;
-@group(0) @binding(2) var<storage, read_write> back: array<vec2<f32>>;
-@group(0) @binding(3) var<storage, read_write> quant: array<vec2<f32>>;
+@group(0) @binding(2) var<storage, read_write> quant: array<vec2<f32>>;
 
 @compute @workgroup_size(64)
-fn packing(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn pack(@builtin(global_invocation_id) gid: vec3<u32>) {
     let i = gid.x;
     if (i >= arrayLength(&packed)) { return; }
-    let p = pack2x16float(x[i]);
-    packed[i] = p;
-    back[i] = unpack2x16float(p);
+    packed[i] = pack2x16float(x[i]);
     quant[i] = quantizeToF16(x[i]);
+}
+"#;
+
+const UNPACKING: &str = r#"
+@group(0) @binding(0) var<storage, read> bits: array<u32>;
+@group(0) @binding(1) var<storage, read_write> values: array<vec2<f32>>;
+
+@compute @workgroup_size(64)
+fn unpack(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = gid.x;
+    if (i >= arrayLength(&bits)) { return; }
+    values[i] = unpack2x16float(bits[i]);
 }
 "#;
 
@@ -348,7 +358,9 @@ fn packing(@builtin(global_invocation_id) gid: vec3<u32>) {
 fn f16_packing_builtins() {
     let _serial = serial();
     let dev = dev();
-    let k = match RawKernel::new(dev, PACKING, "packing") {
+    let kernels = RawKernel::new(dev, PACKING, "pack")
+        .and_then(|p| Ok((p, RawKernel::new(dev, UNPACKING, "unpack")?)));
+    let (pack, unpack) = match kernels {
         Ok(k) => k,
         Err(e) => {
             // Only where the adapter lacks them (GL, or llvmpipe without SHADER_F16).
@@ -369,26 +381,37 @@ fn f16_packing_builtins() {
         .collect();
     let x = dev.from_slice(&xs, [131, 2]).unwrap();
     let packed = dev.zeros::<u32>([131]).unwrap();
-    let back = dev.zeros::<f32>([131, 2]).unwrap();
     let quant = dev.zeros::<f32>([131, 2]).unwrap();
-    k.launch(3, &[&x, &packed, &back, &quant]).unwrap();
+    pack.launch(3, &[&x, &packed, &quant]).unwrap();
     // WGSL lets the f32 -> f16 conversion round either way: within one f16 step (2^-10
-    // relative) of the nearest, and the packed bits are the unpacked values'.
-    let nearest: Vec<f64> = xs
-        .iter()
-        .map(|&v| gpuarray::f16::from_f32(v).to_f64())
-        .collect();
-    let unpacked: Vec<f64> = packed
+    // relative) of the nearest, and quantizeToF16 gives f16 values.
+    let half = |v: f64| gpuarray::f16::from_f64(v).to_f64();
+    let nearest: Vec<f64> = xs.iter().map(|&v| half(v as f64)).collect();
+    let decoded: Vec<f64> = packed
         .to_vec()
         .unwrap()
         .iter()
         .flat_map(|&p| [p & 0xffff, p >> 16])
         .map(|b| gpuarray::f16::from_bits(b as u16).to_f64())
         .collect();
-    let back = host(&back);
-    assert_close(&back, &unpacked, 0.0, 0.0);
-    assert_close(&back, &nearest, 0.0, 1.0 / 1024.0);
-    assert_close(&host(&quant), &nearest, 0.0, 1.0 / 1024.0);
+    assert_close(&decoded, &nearest, 0.0, 1.0 / 1024.0);
+    let quant = host(&quant);
+    assert_close(&quant, &nearest, 0.0, 1.0 / 1024.0);
+    let representable: Vec<f64> = quant.iter().map(|&q| half(q)).collect();
+    assert_close(&quant, &representable, 0.0, 0.0);
+    // Unpacking random normal f16 bit patterns is exact.
+    let mut half_bits =
+        || (rng.int(0, 1) as u32) << 15 | (rng.int(1, 30) as u32) << 10 | rng.int(0, 1023) as u32;
+    let words: Vec<u32> = (0..131).map(|_| half_bits() | half_bits() << 16).collect();
+    let bits = dev.from_slice(&words, [131]).unwrap();
+    let values = dev.zeros::<f32>([131, 2]).unwrap();
+    unpack.launch(3, &[&bits, &values]).unwrap();
+    let want: Vec<f64> = words
+        .iter()
+        .flat_map(|&p| [p & 0xffff, p >> 16])
+        .map(|b| gpuarray::f16::from_bits(b as u16).to_f64())
+        .collect();
+    assert_close(&host(&values), &want, 0.0, 0.0);
 }
 
 // CuPy:
