@@ -401,8 +401,8 @@ fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
         prod.m.div_ceil(c.bm() as usize) * prod.n.div_ceil(c.bn() as usize) * prod.batches
     };
     let fits = |c: &CoopCfg| {
-        (c.bm() * c.bn() <= 128 * 128 || groups(c) >= 256)
-            && c.valid()
+        c.valid()
+            && (c.bm() * c.bn() <= 128 * 128 || groups(c) >= 256)
             && c.wg() <= dev.limits().max_compute_invocations_per_workgroup
             && c.shared_bytes(ta, tb) <= dev.limits().max_compute_workgroup_storage_size
     };
@@ -410,34 +410,35 @@ fn coop_cfg(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
     if var == "legacy" {
         return None;
     }
-    let parse = |v: &str| -> Option<CoopCfg> {
-        let n: Vec<u32> = v
-            .split([':', 'x'])
-            .map(|x| x.trim().parse().ok())
-            .collect::<Option<_>>()?;
-        let c = CoopCfg::new(n[0], n[1], n[2], n[3], n[4]);
-        match n.len() {
-            5 => Some(c),
-            6 => Some(CoopCfg { stages: n[5], ..c }),
-            7 => Some(CoopCfg {
-                stages: n[5],
-                depth: n[6],
-                ..c
-            }),
-            _ => None,
-        }
-    };
     let env = |k: &'static str| crate::env::var(k).and_then(|v| v.parse::<u32>().ok());
     let tweak = |c: CoopCfg| CoopCfg {
         unit: env("GPUARRAY_COOP_UNIT").unwrap_or(c.unit),
         epi: env("GPUARRAY_COOP_EPI").map_or(c.epi, |e| e.min(1)),
         ..c
     };
-    parse(var)
+    parse_variant(var)
         .into_iter()
         .chain(COOP_DEFAULTS.iter().copied())
         .map(tweak)
         .find(fits)
+}
+
+/// `SGMxSGN:FMxFN:BK[:STAGES[:DEPTH]]` (`GPUARRAY_COOP_VARIANT`); `None` when malformed.
+/// Whether the configuration is usable is for [`CoopCfg::valid`] and the adapter's limits.
+fn parse_variant(v: &str) -> Option<CoopCfg> {
+    let n: Vec<u32> = v
+        .split([':', 'x'])
+        .map(|x| x.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    if !(5..=7).contains(&n.len()) {
+        return None;
+    }
+    let c = CoopCfg::new(n[0], n[1], n[2], n[3], n[4]);
+    Some(CoopCfg {
+        stages: n.get(5).copied().unwrap_or(c.stages),
+        depth: n.get(6).copied().unwrap_or(c.depth),
+        ..c
+    })
 }
 
 /// Staged configurations in order of preference (first that fits the adapter).
@@ -851,5 +852,46 @@ impl<T: Element> Array<T> {
             count as u32,
         )?;
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Malformed or absurd `GPUARRAY_COOP_VARIANT` values are refused without a panic (the
+    /// default configuration is used instead).
+    #[test]
+    fn variants_parse_or_are_refused() {
+        for bad in [
+            "",
+            "legacy2",
+            "2x4",
+            "2x4:4x4",
+            "2x4:4x4:16:1:2:3",
+            "axb:cxd:e",
+            "-1x4:4x4:16",
+        ] {
+            assert!(parse_variant(bad).is_none(), "{bad}");
+        }
+        let c = parse_variant("4x4:2x4:32:1:2").unwrap();
+        assert_eq!(
+            (c.bm(), c.bn(), c.wg(), c.stages, c.depth),
+            (128, 256, 512, 1, 2)
+        );
+        assert!(c.valid());
+        let c = parse_variant("2x4:4x4:16").unwrap();
+        assert_eq!((c.stages, c.depth), (2, 1));
+        for absurd in [
+            "4294967295x4294967295:4294967295x4294967295:16",
+            "0x4:4x4:16",
+            "2x4:4x4:0",
+            "2x4:4x4:24",
+            "2x4:4x4:4096",
+            "2x4:4x4:16:3",
+            "2x4:4x4:16:1:9",
+        ] {
+            assert!(!parse_variant(absurd).unwrap().valid(), "{absurd}");
+        }
     }
 }

@@ -43,7 +43,7 @@ pub(crate) struct CoopCfg {
     /// Workgroup-memory stages: 2 (one barrier per step) or 1 (two barriers per step,
     /// half the memory).
     pub stages: u32,
-    /// How many steps ahead the global loads run: 1, or 2 (two register sets).
+    /// How many steps ahead the global loads run, 1 to 4 (as many register sets).
     pub depth: u32,
 }
 
@@ -90,12 +90,14 @@ impl CoopCfg {
         let stage = ao * (ai / 4 + 2) + bo * (bi / 4 + 2);
         self.stages * stage * 8 + self.sgm * self.sgn * 1024
     }
-    /// Whether the generator supports the configuration.
+    /// Whether the generator supports the configuration (and its sizes stay far from
+    /// overflow: at most 16 subgroups or fragments along a side, BK at most 256).
     pub(crate) fn valid(&self) -> bool {
-        self.sgm * self.fm > 0
-            && self.sgn * self.fn_ > 0
+        [self.sgm, self.sgn, self.fm, self.fn_]
+            .iter()
+            .all(|n| (1..=16).contains(n))
             && self.bk.is_multiple_of(16)
-            && self.bk > 0
+            && (16..=256).contains(&self.bk)
             && [4, 8].contains(&self.unit)
             && [1, 2].contains(&self.stages)
             && (1..=4).contains(&self.depth)
