@@ -1,5 +1,6 @@
-//! Matrix products: `matmul`, `dot`, `outer`, `trace`. Host side of shaders/linalg.wgsl
-//! (and shaders/linalg_coop.wgsl, its cooperative-matrix f16 kernel).
+//! Matrix products: `matmul`, `dot`, `outer`, `trace`. Host side of shaders/linalg.wgsl, of
+//! the staged cooperative-matrix f16 kernel that src/ops/linalg_coop.rs generates, and of
+//! its unstaged predecessor in shaders/linalg_coop.wgsl (`GPUARRAY_COOP_VARIANT=legacy`).
 //!
 //! Every product becomes one batched `C[z] = A[z] @ B[z]` over contiguous output. Each
 //! operand is read in place when one of its two matrix dimensions has stride 1 (row-major,
