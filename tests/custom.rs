@@ -283,6 +283,46 @@ fn l2norm_reduction_over_axis_1() {
     ));
 }
 
+// CuPy: a reduction over no elements gives post_map(identity):
+//   k = cp.ReductionKernel('T x', 'T y', 'x', 'a + b', 'y = a * 2 + 1', '3', 'k')
+//   k(cp.zeros((4, 0), 'f'), axis=1)   # [7., 7., 7., 7.]
+//   k(cp.zeros((0,), 'f'))             # 7.
+#[test]
+fn reductions_over_nothing_give_post_map_of_identity() {
+    let _serial = serial();
+    let dev = dev();
+    let k = ReductionKernel::new(
+        dev,
+        "T x",
+        "T y",
+        "x",
+        "max(a, b)",
+        "y = a * 2 + 1",
+        "3",
+        "k",
+    )
+    .unwrap();
+    let x = dev.zeros::<f32>([4, 0]).unwrap();
+    let y = k.call_axis::<f32, f32>(&x, Axis(1)).unwrap();
+    assert_eq!(y.shape(), &[4]);
+    assert_eq!(host(&y), vec![7.0; 4]);
+    let y = k.call_axes::<f32, f32>(&x, &[1], true).unwrap();
+    assert_eq!((y.shape(), host(&y)), (&[4, 1][..], vec![7.0; 4]));
+    let e = dev.zeros::<i32>([0]).unwrap();
+    assert_eq!(host(&k.call::<i32, i32>(&e).unwrap()), vec![7.0]);
+    // 70,000 outputs over an empty middle axis, and no outputs at all.
+    let x = dev.zeros::<f32>([700, 0, 100]).unwrap();
+    let y = k.call_axis::<f32, f32>(&x, Axis(1)).unwrap();
+    assert_eq!(y.shape(), &[700, 100]);
+    assert!(host(&y).iter().all(|&v| v == 7.0));
+    let y = k.call_axis::<f32, f32>(&x, Axis(0)).unwrap();
+    assert_eq!(y.shape(), &[0, 100]);
+    // Non-empty inputs are unchanged: max(3, x) then the post-map.
+    let x = dev.from_slice(&[1.0f32, 5.0, 2.0, -4.0], [2, 2]).unwrap();
+    let y = k.call_axis::<f32, f32>(&x, Axis(1)).unwrap();
+    assert_eq!(host(&y), vec![11.0, 7.0]);
+}
+
 // CuPy:
 //   add_kernel = cp.RawKernel(r'''
 //   extern "C" __global__

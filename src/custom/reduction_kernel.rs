@@ -231,8 +231,9 @@ impl ReductionKernel {
     ///
     /// # Errors
     /// [`Error::ArgumentType`] when `x`'s dtype or `O` contradicts the parameters;
-    /// [`Error::InvalidShader`] when the expressions do not compile for this dtype;
-    /// [`Error::InvalidArgument`] for an empty array.
+    /// [`Error::InvalidShader`] when the expressions do not compile for this dtype. Over
+    /// no elements (an empty array, or an empty reduced axis) each output is
+    /// `post_map(identity)`, as in CuPy.
     ///
     /// ```
     /// use gpuarray::custom::ReductionKernel;

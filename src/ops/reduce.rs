@@ -904,7 +904,7 @@ fn reduce<T: Element, O: Element>(
 }
 
 /// The reduction `r` (a user kernel's, named `name`) of `x` over `axes` (all when `None`),
-/// as an array of `O`; over no elements, `empty` (the finished identity), when given.
+/// as an array of `O`; over no elements, the finished identity (CuPy's `post_map(identity)`).
 pub(crate) fn reduce_with<T: Element, O: Element>(
     x: &Array<T>,
     r: &Reducer,
@@ -920,10 +920,28 @@ pub(crate) fn reduce_with<T: Element, O: Element>(
         return Ok(out);
     }
     if count == 0 {
-        return Err(Error::InvalidArgument {
-            op: name,
-            reason: "the reduced axes are empty",
-        });
+        // The finish of the identity, through the same kernels: each output reduces one
+        // stand-in element whose map is the identity (so the result is finish(identity)
+        // wherever the identity is one of the combination, as CuPy requires of it).
+        let stand_in = dev.zeros::<T>([out.len(), 1])?;
+        let identity = Reducer {
+            key: format!("{}|empty", r.key),
+            map: (
+                "fn map(v_: E, k_: u32, mu_: A) -> Acc { return identity(); }".into(),
+                "fn map4(v_: vec4<E>, k_: vec4<u32>, mu_: vec4<A>) -> Acc4 { return identity4(); }"
+                    .into(),
+            ),
+            ..r.clone()
+        };
+        execute(
+            &stand_in,
+            &identity,
+            &[false, true],
+            out.binding(),
+            O::DTYPE,
+            None,
+        )?;
+        return Ok(out);
     }
     execute(x, r, &red, out.binding(), O::DTYPE, None)?;
     Ok(out)
