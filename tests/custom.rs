@@ -284,7 +284,7 @@ fn l2norm_reduction_over_axis_1() {
 }
 
 // CuPy: a reduction over no elements gives post_map(identity):
-//   k = cp.ReductionKernel('T x', 'T y', 'x', 'a + b', 'y = a * 2 + 1', '3', 'k')
+//   k = cp.ReductionKernel('T x', 'T y', 'x', 'max(a, b)', 'y = a * 2 + 1', '3', 'k')
 //   k(cp.zeros((4, 0), 'f'), axis=1)   # [7., 7., 7., 7.]
 //   k(cp.zeros((0,), 'f'))             # 7.
 #[test]
