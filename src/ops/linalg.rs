@@ -446,7 +446,7 @@ fn parse_variant(v: &str) -> Option<CoopCfg> {
 /// On the H100 (2026-11-22, 4096^3): 128 x 256 tiles of 16 subgroups with 2 x 4 fragments,
 /// BK = 32 in one stage, loads two steps ahead, 16-byte loads: 0.63 ms (version 3's 8
 /// subgroups of 4 x 4 fragments, BK = 16 in two stages: 1.23 ms). 1024^3 (too few large
-/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.032 ms.
+/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.027-0.036 ms.
 const COOP_DEFAULTS: [CoopCfg; 3] = [
     CoopCfg {
         stages: 1,
