@@ -181,17 +181,9 @@ fn matmul(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
     let batch = wid.z + P.st2[1].y;
 
     // This batch's offsets of A and B, from its multi-index over the batch dimensions.
-    var rem = batch;
-    var oa = P.offs.x;
-    var ob = P.offs.y;
-    for (var d = i32(P.ndim) - 1; d >= 0; d--) {
-        let e = extent_of(u32(d));
-        let s = strides_of(u32(d));
-        let i = rem % e;
-        rem = rem / e;
-        oa += i * s.x;
-        ob += i * s.y;
-    }
+    let offs = batch_offsets(batch);
+    let oa = offs.x;
+    let ob = offs.y;
     let tile = Tile((wid.y + P.aux.x) * BM, (wid.x + P.aux.y) * BN, oa, ob);
 
     let MV = TM / 4u;          // groups of 4 rows per invocation

@@ -67,17 +67,9 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_id) sg: 
     let N = P.st2[0].y;
     let K = P.st2[0].z;
     let batch = wid.z + P.st2[1].y;
-    var rem = batch;
-    var oa = P.offs.x;
-    var ob = P.offs.y;
-    for (var d = i32(P.ndim) - 1; d >= 0; d--) {
-        let e = extent_of(u32(d));
-        let s = strides_of(u32(d));
-        let i = rem % e;
-        rem = rem / e;
-        oa += i * s.x;
-        ob += i * s.y;
-    }
+    let offs = batch_offsets(batch);
+    let oa = offs.x;
+    let ob = offs.y;
     let m0 = (wid.y + P.aux.x) * 128u + (sg / 2u) * 32u;
     let n0 = (wid.x + P.aux.y) * 128u + (sg % 2u) * 64u;
     // Fragment origins, clamped into the matrix.

@@ -37,3 +37,16 @@ fn strides_of(d: u32) -> vec3<u32> {
     let r = d % 4u;
     return vec3<u32>(P.st0[q][r], P.st1[q][r], P.st2[q][r]);
 }
+
+// Offsets of inputs a and b (their `offs` plus the strides) for batch `batch` of a batched
+// kernel (matrix products), from its multi-index over the P.ndim batch dimensions.
+fn batch_offsets(batch: u32) -> vec2<u32> {
+    var rem = batch;
+    var o = P.offs.xy;
+    for (var d = i32(P.ndim) - 1; d >= 0; d--) {
+        let e = extent_of(u32(d));
+        o += (rem % e) * strides_of(u32(d)).xy;
+        rem = rem / e;
+    }
+    return o;
+}

@@ -249,8 +249,6 @@ fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
             ["k0 + o < K", "tn + i < N", "ob + (k0 + o) * sb + tn + i"]
         },
     };
-    // A pointer to workgroup memory at `x` vec4<f16> units.
-    let at = |x: String| format!("&sh[{x}]");
     let mut s = String::new();
     let w = &mut s;
     writeln!(
@@ -285,17 +283,9 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
     let sa = P.st2[0].w;
     let sb = P.st2[1].x;
     let batch = wid.z + P.st2[1].y;
-    var rem = batch;
-    var oa = P.offs.x;
-    var ob = P.offs.y;
-    for (var d = i32(P.ndim) - 1; d >= 0; d--) {{
-        let e = extent_of(u32(d));
-        let s = strides_of(u32(d));
-        let i = rem % e;
-        rem = rem / e;
-        oa += i * s.x;
-        ob += i * s.y;
-    }}
+    let offs = batch_offsets(batch);
+    let oa = offs.x;
+    let ob = offs.y;
     let tm = (wid.y + P.aux.x) * {bm}u;
     let tn = (wid.x + P.aux.y) * {bn}u;
     let wm = (sg / {sgn}u) * {fmr}u;
@@ -319,14 +309,11 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
         for i in 0..cfg.fm {
             let rr = format!("(wm + {}u)", 16 * i);
             let l = if ta {
-                format!(
-                    "coopLoad<coop_mat16x16<f16, A>>({}, {astr}u)",
-                    at(format!("sA + {kk}u * {astr}u + {rr} / 4u"))
-                )
+                format!("coopLoad<coop_mat16x16<f16, A>>(&sh[sA + {kk}u * {astr}u + {rr} / 4u], {astr}u)")
             } else {
                 format!(
-                    "coopLoadT<coop_mat16x16<f16, A>>({}, {astr}u)",
-                    at(format!("sA + {rr} * {astr}u + {}u", kk / 4))
+                    "coopLoadT<coop_mat16x16<f16, A>>(&sh[sA + {rr} * {astr}u + {k4}u], {astr}u)",
+                    k4 = kk / 4
                 )
             };
             writeln!(w, "            let fa{i} = {l};").unwrap();
@@ -335,14 +322,11 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
             let c = format!("(wn + {}u)", 16 * j);
             let l = if tb {
                 format!(
-                    "coopLoad<coop_mat16x16<f16, B>>({}, {bstr}u)",
-                    at(format!("sB + {c} * {bstr}u + {}u", kk / 4))
+                    "coopLoad<coop_mat16x16<f16, B>>(&sh[sB + {c} * {bstr}u + {k4}u], {bstr}u)",
+                    k4 = kk / 4
                 )
             } else {
-                format!(
-                    "coopLoadT<coop_mat16x16<f16, B>>({}, {bstr}u)",
-                    at(format!("sB + {kk}u * {bstr}u + {c} / 4u"))
-                )
+                format!("coopLoadT<coop_mat16x16<f16, B>>(&sh[sB + {kk}u * {bstr}u + {c} / 4u], {bstr}u)")
             };
             writeln!(w, "            let fb{j} = {l};").unwrap();
         }
