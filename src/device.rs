@@ -9,11 +9,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::config::{Backend, Options, ParamsPath, SmallRead};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::kernel::cache::KernelCache;
-use crate::kernel::launch::{BindCache, Params};
-use crate::memory::pool::Pool;
+use crate::kernel::cache::{Kernel, KernelCache, Key};
+use crate::kernel::launch::{BindCache, Binding, Params};
+use crate::kernel::source::Spec;
+use crate::memory::pool::{BufferHandle, Pool};
 use crate::memory::staging::Staging;
 use crate::memory::MemoryPool;
 
@@ -25,11 +27,6 @@ pub(crate) const PARAM_SLOT: u64 = 256;
 /// create devices and pipelines at once). Pipelines are cached, so this costs nothing after
 /// warm-up.
 pub(crate) static DRIVER_LOCK: Mutex<()> = Mutex::new(());
-
-/// How long waits spin before blocking (`GPUARRAY_SPIN_US`).
-static SPIN: OnceLock<Duration> = OnceLock::new();
-/// How long a wait blocks before giving up (`GPUARRAY_TIMEOUT_S`).
-static TIMEOUT: OnceLock<u64> = OnceLock::new();
 
 /// Dispatches recorded before the pending work is submitted without a sync point.
 pub const BATCH_DISPATCHES: u32 = 512;
@@ -139,6 +136,7 @@ pub(crate) struct Inner {
     pub(crate) queue: wgpu::Queue,
     info: DeviceInfo,
     limits: DeviceLimits,
+    opts: Options,
     features: wgpu::Features,
     /// Storage buffers can be mapped by the host (UMA adapter with MAPPABLE_PRIMARY_BUFFERS).
     pub(crate) mappable_storage: bool,
@@ -287,17 +285,12 @@ fn info_of(i: &wgpu::AdapterInfo, features: wgpu::Features) -> DeviceInfo {
     }
 }
 
-fn backends_from_env() -> Result<Option<wgpu::Backends>> {
-    match std::env::var("GPUARRAY_BACKEND") {
-        Err(_) => Ok(None),
-        Ok(s) => match s.to_lowercase().as_str() {
-            "" => Ok(None),
-            "vulkan" | "vk" => Ok(Some(wgpu::Backends::VULKAN)),
-            "metal" => Ok(Some(wgpu::Backends::METAL)),
-            "dx12" | "d3d12" => Ok(Some(wgpu::Backends::DX12)),
-            "gl" | "gles" | "opengl" => Ok(Some(wgpu::Backends::GL)),
-            _ => Err(Error::UnknownBackend(s)),
-        },
+fn wgpu_backends(b: Backend) -> wgpu::Backends {
+    match b {
+        Backend::Vulkan => wgpu::Backends::VULKAN,
+        Backend::Metal => wgpu::Backends::METAL,
+        Backend::Dx12 => wgpu::Backends::DX12,
+        Backend::Gl => wgpu::Backends::GL,
     }
 }
 
@@ -311,15 +304,15 @@ fn adapters_of(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
 
 /// The adapters of the chosen backends; without a choice, GL only where Vulkan, Metal and
 /// DX12 have none (probing GL needs a display server on some systems).
-fn adapters() -> Result<Vec<wgpu::Adapter>> {
-    match backends_from_env()? {
-        Some(backends) => Ok(adapters_of(backends)),
+fn adapters(backend: Option<Backend>) -> Vec<wgpu::Adapter> {
+    match backend {
+        Some(b) => adapters_of(wgpu_backends(b)),
         None => {
             let primary = adapters_of(wgpu::Backends::PRIMARY);
             if primary.is_empty() {
-                Ok(adapters_of(wgpu::Backends::GL))
+                adapters_of(wgpu::Backends::GL)
             } else {
-                Ok(primary)
+                primary
             }
         }
     }
@@ -341,10 +334,26 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn new() -> Result<Device> {
-        let filter = std::env::var("GPUARRAY_ADAPTER")
-            .unwrap_or_default()
-            .to_lowercase();
-        let adapter = adapters()?
+        Self::with_options(Options::from_env()?)
+    }
+
+    /// Opens the best adapter (as [`Device::new`]) with these options: `opts.adapter` and
+    /// `opts.backend` narrow the choice, the rest configure the device's kernels.
+    ///
+    /// # Errors
+    /// As [`Device::new`].
+    ///
+    /// ```
+    /// use gpuarray::{config::{Options, ParamsPath}, Device};
+    /// let mut opts = Options::default();
+    /// opts.params = ParamsPath::Uniform; // parameters through the uniform arena
+    /// let dev = Device::with_options(opts)?;
+    /// assert_eq!(dev.from_slice(&[1i32, 2], [2])?.add_scalar(1)?.to_vec()?, vec![2, 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn with_options(opts: Options) -> Result<Device> {
+        let filter = opts.adapter.clone().unwrap_or_default().to_lowercase();
+        let adapter = adapters(opts.backend)
             .into_iter()
             .filter(|a| a.get_info().name.to_lowercase().contains(&filter))
             .min_by_key(|a| {
@@ -355,7 +364,7 @@ impl Device {
                 )
             })
             .ok_or(Error::NoAdapter { filter })?;
-        Self::from_adapter(&adapter)
+        Self::from_adapter(&adapter, opts)
     }
 
     /// Lists the adapters there are (after `GPUARRAY_BACKEND`, if set).
@@ -370,15 +379,15 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn enumerate() -> Result<Vec<DeviceInfo>> {
-        Ok(adapters()?
+        Ok(adapters(Options::from_env()?.backend)
             .iter()
             .map(|a| info_of(&a.get_info(), a.features()))
             .collect())
     }
 
-    fn from_adapter(adapter: &wgpu::Adapter) -> Result<Device> {
+    fn from_adapter(adapter: &wgpu::Adapter, opts: Options) -> Result<Device> {
         let mut features = adapter.features() & wanted_features();
-        if std::env::var("GPUARRAY_COOP").as_deref() == Ok("0") {
+        if !opts.coop {
             features.remove(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
         }
         let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
@@ -408,7 +417,7 @@ impl Device {
             .get_downlevel_capabilities()
             .flags
             .contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32);
-        Ok(Self::from_parts(device, queue, f16_in_f32))
+        Ok(Self::from_parts(device, queue, f16_in_f32, opts))
     }
 
     /// Uses a device and queue that the program already owns. gpuarray installs its own
@@ -423,6 +432,27 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn from_wgpu(device: wgpu::Device, queue: wgpu::Queue) -> Device {
+        Self::from_wgpu_with_options(device, queue, Options::default())
+    }
+
+    /// As [`Device::from_wgpu`], with these options (`adapter` and `backend` are ignored:
+    /// the device is chosen).
+    ///
+    /// ```
+    /// let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    /// let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
+    /// let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
+    /// let mut opts = gpuarray::Options::default();
+    /// opts.subgroups = false;
+    /// let dev = gpuarray::Device::from_wgpu_with_options(device, queue, opts);
+    /// assert_eq!(dev.from_slice(&[1u32, 2], [2])?.sum()?.to_scalar()?, 3);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn from_wgpu_with_options(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        opts: Options,
+    ) -> Device {
         // The device does not say whether it has WGSL's pack/unpack2x16float and
         // quantizeToF16 (the adapter does): wgpu's backends give them to Vulkan (except
         // llvmpipe without SHADER_F16), Metal and DX12. wgpu validates each shader again,
@@ -436,10 +466,15 @@ impl Device {
             wgpu::Backend::Metal | wgpu::Backend::Dx12 => true,
             _ => false,
         };
-        Self::from_parts(device, queue, f16_in_f32)
+        Self::from_parts(device, queue, f16_in_f32, opts)
     }
 
-    fn from_parts(device: wgpu::Device, queue: wgpu::Queue, f16_in_f32: bool) -> Device {
+    fn from_parts(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        f16_in_f32: bool,
+        opts: Options,
+    ) -> Device {
         let adapter_info = device.adapter_info();
         let features = device.features();
         let l = device.limits();
@@ -458,7 +493,7 @@ impl Device {
 
         let immediates = features.contains(wgpu::Features::IMMEDIATES)
             && l.max_immediate_size as usize >= std::mem::size_of::<Params>()
-            && std::env::var("GPUARRAY_PARAMS").as_deref() != Ok("uniform");
+            && opts.params != ParamsPath::Uniform;
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
@@ -477,10 +512,10 @@ impl Device {
             mapped_at_creation: false,
         });
         let pool = Arc::new(Pool::storage(limits.max_buffer_size, mappable_storage));
-        let kernels = KernelCache::new(&device, &adapter_info);
+        let kernels = KernelCache::new(&device, &adapter_info, opts.pipeline_cache.resolve());
         // Small reads through a kernel into host-visible memory: on discrete adapters (UMA
         // ones map arrays directly), or anywhere with GPUARRAY_SMALL_READ=kernel (for tests).
-        let small_read_kernel = std::env::var("GPUARRAY_SMALL_READ").as_deref() == Ok("kernel");
+        let small_read_kernel = opts.small_read == SmallRead::Kernel;
         let readback = (features.contains(wgpu::Features::MAPPABLE_PRIMARY_BUFFERS)
             && (!mappable_storage || small_read_kernel))
             .then(|| Arc::new(Pool::readback(limits.max_buffer_size)));
@@ -491,6 +526,7 @@ impl Device {
                 info,
                 limits,
                 features,
+                opts,
                 mappable_storage,
                 immediates,
                 f16_in_f32,
@@ -741,12 +777,7 @@ impl Device {
     /// Blocks until the submission (or all work, for `None`) is done, polling callbacks.
     /// Gives up with [`Error::Timeout`] after `GPUARRAY_TIMEOUT_S` seconds (default 300).
     pub(crate) fn wait(&self, index: Option<wgpu::SubmissionIndex>) -> Result<()> {
-        let limit = *TIMEOUT.get_or_init(|| {
-            std::env::var("GPUARRAY_TIMEOUT_S")
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(300)
-        });
+        let limit = self.inner.opts.timeout.as_secs();
         let start = Instant::now();
         loop {
             self.check()?;
@@ -777,13 +808,7 @@ impl Device {
         index: Option<wgpu::SubmissionIndex>,
         done: impl Fn() -> bool,
     ) -> Result<()> {
-        let spin = *SPIN.get_or_init(|| {
-            let us = std::env::var("GPUARRAY_SPIN_US")
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(1000);
-            Duration::from_micros(us)
-        });
+        let spin = self.inner.opts.spin;
         let start = Instant::now();
         loop {
             self.poll();
@@ -801,7 +826,7 @@ impl Device {
             if done() {
                 return Ok(());
             }
-            let limit = *TIMEOUT.get().unwrap_or(&300);
+            let limit = self.inner.opts.timeout.as_secs();
             if start.elapsed().as_secs() >= limit {
                 return Err(Error::Timeout { seconds: limit });
             }
@@ -826,6 +851,17 @@ impl Device {
 
     pub(crate) fn same(&self, other: &Device) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// The options the device was opened with.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(dev.options().timeout.as_secs() > 0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn options(&self) -> &Options {
+        &self.inner.opts
     }
 
     /// Whether the device has subgroup operations in compute shaders.
@@ -882,6 +918,48 @@ impl Device {
     }
 }
 
+/// What one dispatch covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Work {
+    /// This many work items, one per invocation: a 1-D grid of workgroups folded into 2-D.
+    Items(u32),
+    /// An explicit grid of workgroups (each extent at most 65,535), for kernels that tile a
+    /// 2-D or 3-D problem.
+    Groups([u32; 3]),
+}
+
+impl Device {
+    /// The pipeline for `key`, compiling `spec()` on first use.
+    pub(crate) fn kernel(&self, key: Key, spec: impl FnOnce() -> Spec) -> Result<Arc<Kernel>> {
+        self.inner.kernels.get(self, key, spec)
+    }
+
+    /// Records one dispatch of `kernel` with `params`, reading `inputs` and writing
+    /// `output`, over `work`. The one way operations launch a kernel.
+    pub(crate) fn launch(
+        &self,
+        kernel: &Kernel,
+        params: &Params,
+        inputs: &[Binding<'_>],
+        output: Binding<'_>,
+        work: Work,
+    ) -> Result<()> {
+        match work {
+            Work::Items(n) => {
+                crate::kernel::launch::launch(self, kernel, params, inputs, output, n)
+            }
+            Work::Groups(g) => {
+                crate::kernel::launch::launch_groups(self, kernel, params, inputs, output, g)
+            }
+        }
+    }
+
+    /// A device buffer of at least `bytes` bytes from the pool.
+    pub(crate) fn alloc(&self, bytes: u64) -> Result<BufferHandle> {
+        self.inner.pool.alloc(self, bytes)
+    }
+}
+
 /// A GPU timestamp: a query written into the pending work, resolved when first read.
 pub(crate) struct Stamp {
     set: wgpu::QuerySet,
@@ -897,7 +975,7 @@ impl Device {
         self.inner
             .features
             .contains(wgpu::Features::TIMESTAMP_QUERY)
-            && std::env::var("GPUARRAY_EVENTS").as_deref() != Ok("host")
+            && !self.inner.opts.host_events
     }
 
     /// Writes a timestamp after the work recorded so far: inside the open compute pass

@@ -27,6 +27,17 @@ pub enum Error {
     /// `GPUARRAY_BACKEND` named no known backend.
     #[error("unknown backend {0:?} (expected vulkan, metal, dx12 or gl)")]
     UnknownBackend(String),
+    /// An option (a `GPUARRAY_*` environment variable read by
+    /// [`crate::config::Options::from_env`]) has a value gpuarray cannot use.
+    #[error("{name}={value:?} is not valid (expected {expected})")]
+    InvalidOption {
+        /// The variable's name.
+        name: &'static str,
+        /// The value it had.
+        value: String,
+        /// What would have been valid.
+        expected: &'static str,
+    },
     /// The element type is not supported on this adapter (f16 without SHADER_F16, f64 without
     /// SHADER_F64), or the operation is not available for this element type.
     #[error("{op} is not supported for {dtype} on {adapter}")]

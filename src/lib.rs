@@ -37,6 +37,7 @@
 #![warn(missing_docs)]
 
 mod array;
+pub mod config;
 pub mod custom;
 pub mod device;
 mod dtype;
@@ -51,6 +52,7 @@ mod shape;
 pub mod signal;
 
 pub use array::Array;
+pub use config::Options;
 pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats};
 pub use dtype::{f16, DType, Element, Float, Signed};

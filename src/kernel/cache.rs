@@ -56,45 +56,19 @@ struct DiskCache {
     path: std::path::PathBuf,
 }
 
-/// The folder of the on-disk pipeline cache: `GPUARRAY_PIPELINE_CACHE` (a folder, or `0` /
-/// `off` for none), else the platform's cache folder.
-fn cache_dir() -> Option<std::path::PathBuf> {
-    if let Ok(v) = std::env::var("GPUARRAY_PIPELINE_CACHE") {
-        return match v.as_str() {
-            "0" | "off" | "false" => None,
-            "" | "1" | "on" => default_cache_dir(),
-            _ => Some(std::path::PathBuf::from(v)),
-        };
-    }
-    default_cache_dir()
-}
-
-fn default_cache_dir() -> Option<std::path::PathBuf> {
-    use std::path::PathBuf;
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let base = if cfg!(target_os = "windows") {
-        env("LOCALAPPDATA")
-    } else if cfg!(target_os = "macos") {
-        env("HOME").map(|h| h.join("Library").join("Caches"))
-    } else {
-        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))
-    };
-    base.map(|b| b.join("gpuarray"))
-}
-
 impl KernelCache {
     /// A cache for `device`; with a pipeline cache loaded from disk where the adapter has
     /// PIPELINE_CACHE (best-effort: any failure leaves it off or empty).
-    pub(crate) fn new(device: &wgpu::Device, info: &wgpu::AdapterInfo) -> KernelCache {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        info: &wgpu::AdapterInfo,
+        dir: Option<std::path::PathBuf>,
+    ) -> KernelCache {
         let disk = (|| {
             if !device.features().contains(wgpu::Features::PIPELINE_CACHE) {
                 return None;
             }
-            let path = cache_dir()?.join(wgpu::util::pipeline_cache_key(info)?);
+            let path = dir?.join(wgpu::util::pipeline_cache_key(info)?);
             let data = std::fs::read(&path).ok();
             // SAFETY: the data is only ever what `PipelineCache::get_data` gave for an adapter
             // of the same key; `fallback: true` makes wgpu discard data it cannot use.

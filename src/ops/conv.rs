@@ -286,7 +286,7 @@ pub(crate) fn signal2d<T: Float>(
         && kw <= TILE_MAX_K
         && smem_ok
         && grid.iter().all(|&g| g <= MAX_GROUPS as usize)
-        && !crate::env::is("GPUARRAY_CONV_DIRECT", "1")
+        && !dev.options().conv_direct
     {
         let k = key(
             "sig2d_tile",
@@ -457,7 +457,7 @@ pub(crate) fn conv2d<T: Float>(
         && kw <= 64
         && gemm_smem(T::DTYPE, tiles) <= dev.limits().max_compute_workgroup_storage_size as usize
         && tiles.wg() <= dev.limits().max_compute_invocations_per_workgroup
-        && !crate::env::is("GPUARRAY_CONV_DIRECT", "1");
+        && !dev.options().conv_direct;
     if gemm {
         // B = the weight as [groups, K, Og]: channels contiguous for the tile loads.
         let wt = dense(weight)?

@@ -365,9 +365,9 @@ const SHUFFLE_WIDTH: u32 = 8;
 
 /// Whether the rows' trees may start with subgroup shuffles: the adapter has subgroups of at
 /// least [`SHUFFLE_WIDTH`] invocations and the accumulator is 32-bit.
-/// `GPUARRAY_SUBGROUPS=0` turns them off (for tests: the results are the same bits).
+/// `Options::subgroups` turns them off (for tests: the results are the same bits).
 fn shuffles(dev: &Device, acc: DType) -> bool {
-    !crate::env::is("GPUARRAY_SUBGROUPS", "0")
+    dev.options().subgroups
         && dev.has_subgroups()
         && dev.info().subgroup_min_size >= SHUFFLE_WIDTH
         && acc.size() == 4
@@ -514,17 +514,16 @@ fn span(kept: &[(usize, usize)], lo: usize, hi: usize) -> (usize, usize) {
 
 /// Workgroups a reduction should spread over when its outputs alone are too few: about two
 /// waves of a large GPU (an H100 holds 8 workgroups of 256 on each of its 132 SMs), fewer on
-/// a CPU. `GPUARRAY_REDUCE_GROUPS` overrides it (for tuning; results change in the last bits
+/// a CPU. `Options::reduce_groups` overrides it (for tuning; results change in the last bits
 /// with it, since the tree changes).
 fn target_groups(dev: &Device) -> usize {
-    crate::env::var("GPUARRAY_REDUCE_GROUPS")
-        .and_then(|v| v.parse().ok())
-        .filter(|&v: &usize| v > 0)
-        .unwrap_or(if dev.info().kind == DeviceKind::Cpu {
+    dev.options().reduce_groups.map(|g| g as usize).unwrap_or(
+        if dev.info().kind == DeviceKind::Cpu {
             32
         } else {
             1024
-        })
+        },
+    )
 }
 
 /// Splits of K for `blocks` blocks of outputs whose `k` items are walked by `lanes`

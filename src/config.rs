@@ -1,0 +1,518 @@
+//! [`Options`]: every switch and tuning knob of a [`crate::Device`], in one place.
+//!
+//! A device is opened with options ([`crate::Device::with_options`]); [`Options::default`]
+//! gives the measured defaults, and [`Options::from_env`] (what [`crate::Device::new`] uses)
+//! reads the `GPUARRAY_*` environment variables over them. `from_env` is the only code in
+//! gpuarray that reads the environment, and it reads it once per device, when the device is
+//! opened: operations consult the device's options, never the process environment.
+//!
+//! Tests choose a code path by opening a device with other options (parameters through a
+//! uniform buffer, small reads through a kernel, no subgroup shuffles, a forced kernel), so
+//! every path runs in one test binary.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+
+/// A graphics API that wgpu can drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Vulkan (Linux, Windows, Android; lavapipe on CPU-only machines).
+    Vulkan,
+    /// Metal (macOS, iOS).
+    Metal,
+    /// Direct3D 12 (Windows).
+    Dx12,
+    /// OpenGL / OpenGL ES (a fallback).
+    Gl,
+}
+
+impl Backend {
+    /// Parses `vulkan`/`vk`, `metal`, `dx12`/`d3d12`, `gl`/`gles`/`opengl` (any case).
+    ///
+    /// # Errors
+    /// [`Error::UnknownBackend`] for any other text.
+    ///
+    /// ```
+    /// use gpuarray::config::Backend;
+    /// assert_eq!(Backend::parse("VK")?, Backend::Vulkan);
+    /// assert!(Backend::parse("glide").is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn parse(s: &str) -> Result<Backend> {
+        match s.to_lowercase().as_str() {
+            "vulkan" | "vk" => Ok(Backend::Vulkan),
+            "metal" => Ok(Backend::Metal),
+            "dx12" | "d3d12" => Ok(Backend::Dx12),
+            "gl" | "gles" | "opengl" => Ok(Backend::Gl),
+            _ => Err(Error::UnknownBackend(s.to_string())),
+        }
+    }
+}
+
+/// A tile configuration of the tiled matrix-product kernel (f32, and f16 without
+/// cooperative matrices): workgroup tile `bm` x `bn`, depth `bk`, `tm` x `tn` outputs per
+/// invocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MatmulTiles {
+    /// Rows of the workgroup tile.
+    pub bm: u32,
+    /// Columns of the workgroup tile.
+    pub bn: u32,
+    /// Depth of one step along K.
+    pub bk: u32,
+    /// Rows per invocation.
+    pub tm: u32,
+    /// Columns per invocation.
+    pub tn: u32,
+}
+
+/// A configuration of the staged cooperative-matrix (tensor-core) kernel:
+/// `sgm` x `sgn` subgroups of `fm` x `fn_` 16x16 fragments, depth `bk`, `stages` workgroup
+/// buffers and loads `depth` steps ahead (kernel defaults where `None`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CoopVariant {
+    /// Subgroups along M.
+    pub sgm: u32,
+    /// Subgroups along N.
+    pub sgn: u32,
+    /// Fragments per subgroup along M.
+    pub fm: u32,
+    /// Fragments per subgroup along N.
+    pub fn_: u32,
+    /// Depth of one step along K.
+    pub bk: u32,
+    /// Workgroup-memory stages (1 or 2).
+    pub stages: Option<u32>,
+    /// Steps loads are issued ahead (1 to 4).
+    pub depth: Option<u32>,
+}
+
+impl CoopVariant {
+    /// Parses `SGMxSGN:FMxFN:BK[:STAGES[:DEPTH]]`, as `GPUARRAY_COOP_VARIANT` gives it.
+    /// Whether the configuration is usable is for the kernel and the adapter's limits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`] when the text is not five to seven numbers.
+    ///
+    /// ```
+    /// use gpuarray::config::CoopVariant;
+    /// let v = CoopVariant::parse("4x4:2x4:32:1:2")?;
+    /// assert_eq!((v.sgm, v.fn_, v.bk, v.depth), (4, 4, 32, Some(2)));
+    /// assert!(CoopVariant::parse("4x4:2").is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn parse(s: &str) -> Result<CoopVariant> {
+        let bad = || {
+            invalid(
+                "GPUARRAY_COOP_VARIANT",
+                s,
+                "SGMxSGN:FMxFN:BK[:STAGES[:DEPTH]]",
+            )
+        };
+        let n: Vec<u32> = s
+            .split([':', 'x'])
+            .map(|x| x.trim().parse().ok())
+            .collect::<Option<_>>()
+            .ok_or_else(bad)?;
+        if !(5..=7).contains(&n.len()) {
+            return Err(bad());
+        }
+        Ok(CoopVariant {
+            sgm: n[0],
+            sgn: n[1],
+            fm: n[2],
+            fn_: n[3],
+            bk: n[4],
+            stages: n.get(5).copied(),
+            depth: n.get(6).copied(),
+        })
+    }
+}
+
+/// How parameters (sizes, strides, scalars) reach the kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum ParamsPath {
+    /// Immediates (push constants) where the adapter has them, else the uniform arena.
+    #[default]
+    Auto,
+    /// Always a slot of the uniform arena (`GPUARRAY_PARAMS=uniform`; tests use it).
+    Uniform,
+}
+
+/// How small arrays are read back on adapters that can map storage buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum SmallRead {
+    /// Map the array's buffer directly on UMA adapters (integrated GPUs, lavapipe); copy
+    /// through a kernel into host-visible memory on discrete ones.
+    #[default]
+    Auto,
+    /// Always through the copy kernel, where the adapter can map storage buffers at all
+    /// (`GPUARRAY_SMALL_READ=kernel`; tests use it).
+    Kernel,
+}
+
+/// Where the driver's compiled pipelines are kept between runs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum PipelineCacheDir {
+    /// The platform's cache folder (`$XDG_CACHE_HOME/gpuarray`, `~/.cache/gpuarray`,
+    /// `~/Library/Caches/gpuarray`, `%LOCALAPPDATA%\gpuarray`), read when the options are
+    /// made.
+    #[default]
+    Platform,
+    /// This folder.
+    Dir(PathBuf),
+    /// No on-disk cache.
+    Off,
+}
+
+/// Every switch and tuning knob of a device. Defaults were measured on the adapters named
+/// beside them; the environment variable of each field is the one [`Options::from_env`]
+/// reads.
+///
+/// ```
+/// use gpuarray::{config::Options, Device};
+/// let mut opts = Options::default();
+/// opts.subgroups = false; // reduction trees in workgroup memory only (same bits)
+/// let dev = Device::with_options(opts)?;
+/// assert_eq!(dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?.sum()?.to_scalar()?, 6.0);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Open the first adapter whose name contains this (case-insensitive);
+    /// `GPUARRAY_ADAPTER`. Default: any.
+    pub adapter: Option<String>,
+    /// Only this backend; `GPUARRAY_BACKEND` (`vulkan`, `metal`, `dx12`, `gl`). Default:
+    /// Vulkan, Metal and DX12, then GL where they have no adapter.
+    pub backend: Option<Backend>,
+    /// How long a wait spins on non-blocking polls before it blocks; `GPUARRAY_SPIN_US`.
+    /// Default 1 ms: short work finishes sooner than a blocked thread wakes up (H100 and
+    /// lavapipe, 2026-11-20).
+    pub spin: Duration,
+    /// How long a wait blocks before [`Error::Timeout`]; `GPUARRAY_TIMEOUT_S`. Default 300 s.
+    pub timeout: Duration,
+    /// How parameters reach the kernels; `GPUARRAY_PARAMS=uniform`. Default: immediates
+    /// where the adapter has them.
+    pub params: ParamsPath,
+    /// How small arrays are read back; `GPUARRAY_SMALL_READ=kernel`. Default: by the kind
+    /// of adapter.
+    pub small_read: SmallRead,
+    /// Reduction trees begin with subgroup shuffles where the adapter's subgroups have at
+    /// least 8 invocations (the same tree, the same bits); `GPUARRAY_SUBGROUPS=0` turns
+    /// them off. Default on.
+    pub subgroups: bool,
+    /// Workgroups a reduction with few outputs spreads over; `GPUARRAY_REDUCE_GROUPS`.
+    /// Default (`None`): 1024 on GPUs (about two waves of an H100), 32 on CPUs. Results
+    /// change in the last bits with it, since the tree changes.
+    pub reduce_groups: Option<u32>,
+    /// Force the tiled matrix-product kernel's tiles; `GPUARRAY_MATMUL_TILES=BM,BN,BK,TM,TN`.
+    /// Default: a timed trial per device and size class.
+    pub matmul_tiles: Option<MatmulTiles>,
+    /// Print the matrix-product tile trial; `GPUARRAY_MATMUL_VERBOSE` (any value).
+    pub matmul_verbose: bool,
+    /// Use cooperative matrices (tensor cores) for f16 products where the adapter has
+    /// them; `GPUARRAY_COOP=0` turns them off. Default on.
+    pub coop: bool,
+    /// Force the cooperative-matrix kernel's configuration; `GPUARRAY_COOP_VARIANT`.
+    /// Default: 128x256 tiles where there are at least 256 of them, else 64x128 (H100,
+    /// 2026-11-22).
+    pub coop_variant: Option<CoopVariant>,
+    /// Load width of the cooperative-matrix kernel's tile copies, in halves (4 or 8);
+    /// `GPUARRAY_COOP_UNIT`. Default: the configuration's.
+    pub coop_unit: Option<u32>,
+    /// Epilogue of the cooperative-matrix kernel (0 direct stores, 1 through workgroup
+    /// memory); `GPUARRAY_COOP_EPI`. Default: the configuration's.
+    pub coop_epi: Option<u32>,
+    /// Write each generated cooperative-matrix kernel's WGSL into this folder (for
+    /// debugging); `GPUARRAY_COOP_DUMP`.
+    pub coop_dump: Option<PathBuf>,
+    /// Convolutions through the direct (untiled) kernels, to compare them;
+    /// `GPUARRAY_CONV_DIRECT=1`. Default off.
+    pub conv_direct: bool,
+    /// Events time with the host clock even where the adapter has timestamp queries;
+    /// `GPUARRAY_EVENTS=host`. Default off.
+    pub host_events: bool,
+    /// Where compiled pipelines are kept between runs, where the adapter has
+    /// PIPELINE_CACHE; `GPUARRAY_PIPELINE_CACHE` (`0`/`off` for none, or a folder).
+    pub pipeline_cache: PipelineCacheDir,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            adapter: None,
+            backend: None,
+            spin: Duration::from_micros(1000),
+            timeout: Duration::from_secs(300),
+            params: ParamsPath::Auto,
+            small_read: SmallRead::Auto,
+            subgroups: true,
+            reduce_groups: None,
+            matmul_tiles: None,
+            matmul_verbose: false,
+            coop: true,
+            coop_variant: None,
+            coop_unit: None,
+            coop_epi: None,
+            coop_dump: None,
+            conv_direct: false,
+            host_events: false,
+            pipeline_cache: PipelineCacheDir::Platform,
+        }
+    }
+}
+
+/// The error of a malformed variable.
+fn invalid(name: &'static str, value: &str, expected: &'static str) -> Error {
+    Error::InvalidOption {
+        name,
+        value: value.to_string(),
+        expected,
+    }
+}
+
+impl Options {
+    /// The defaults, with every `GPUARRAY_*` variable that is set (and not empty) applied.
+    ///
+    /// # Errors
+    /// [`Error::UnknownBackend`] for a bad `GPUARRAY_BACKEND`, [`Error::InvalidOption`] for
+    /// any other malformed value (a number that is not one, an unknown switch value).
+    ///
+    /// ```
+    /// let opts = gpuarray::config::Options::from_env()?;
+    /// let dev = gpuarray::Device::with_options(opts)?; // what Device::new() does
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn from_env() -> Result<Options> {
+        Self::from_lookup(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
+    }
+
+    /// The defaults with the variables that `get` gives applied (`from_env` with
+    /// `std::env::var`); separate so that tests can parse without touching the process
+    /// environment.
+    pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Options> {
+        let mut o = Options::default();
+        let num = |name: &'static str| -> Result<Option<u64>> {
+            get(name)
+                .map(|v| {
+                    v.trim()
+                        .parse::<u64>()
+                        .map_err(|_| invalid(name, &v, "a whole number"))
+                })
+                .transpose()
+        };
+        let small = |name: &'static str| -> Result<Option<u32>> {
+            num(name)?
+                .map(|v| u32::try_from(v).map_err(|_| invalid(name, &v.to_string(), "a u32")))
+                .transpose()
+        };
+        let switch = |name: &'static str, on: &[&str], off: &[&str]| -> Result<Option<bool>> {
+            match get(name) {
+                None => Ok(None),
+                Some(v) if on.contains(&v.to_lowercase().as_str()) => Ok(Some(true)),
+                Some(v) if off.contains(&v.to_lowercase().as_str()) => Ok(Some(false)),
+                Some(v) => Err(invalid(name, &v, "one of the documented values")),
+            }
+        };
+        const ON: &[&str] = &["1", "on", "true", "yes"];
+        const OFF: &[&str] = &["0", "off", "false", "no"];
+
+        o.adapter = get("GPUARRAY_ADAPTER");
+        o.backend = get("GPUARRAY_BACKEND")
+            .map(|v| Backend::parse(&v))
+            .transpose()?;
+        if let Some(us) = num("GPUARRAY_SPIN_US")? {
+            o.spin = Duration::from_micros(us);
+        }
+        if let Some(s) = num("GPUARRAY_TIMEOUT_S")? {
+            o.timeout = Duration::from_secs(s);
+        }
+        if let Some(v) = get("GPUARRAY_PARAMS") {
+            o.params = match v.to_lowercase().as_str() {
+                "uniform" => ParamsPath::Uniform,
+                "auto" | "immediate" | "immediates" => ParamsPath::Auto,
+                _ => return Err(invalid("GPUARRAY_PARAMS", &v, "uniform or auto")),
+            };
+        }
+        if let Some(v) = get("GPUARRAY_SMALL_READ") {
+            o.small_read = match v.to_lowercase().as_str() {
+                "kernel" => SmallRead::Kernel,
+                "auto" => SmallRead::Auto,
+                _ => return Err(invalid("GPUARRAY_SMALL_READ", &v, "kernel or auto")),
+            };
+        }
+        if let Some(on) = switch("GPUARRAY_SUBGROUPS", ON, OFF)? {
+            o.subgroups = on;
+        }
+        o.reduce_groups = small("GPUARRAY_REDUCE_GROUPS")?.filter(|&g| g > 0);
+        if let Some(v) = get("GPUARRAY_MATMUL_TILES") {
+            let n: Option<Vec<u32>> = v.split(',').map(|x| x.trim().parse().ok()).collect();
+            o.matmul_tiles = match n.as_deref() {
+                Some(&[bm, bn, bk, tm, tn]) => Some(MatmulTiles { bm, bn, bk, tm, tn }),
+                _ => return Err(invalid("GPUARRAY_MATMUL_TILES", &v, "BM,BN,BK,TM,TN")),
+            };
+        }
+        o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
+        if let Some(on) = switch("GPUARRAY_COOP", ON, OFF)? {
+            o.coop = on;
+        }
+        o.coop_variant = get("GPUARRAY_COOP_VARIANT")
+            .map(|v| CoopVariant::parse(&v))
+            .transpose()?;
+        o.coop_unit = small("GPUARRAY_COOP_UNIT")?;
+        o.coop_epi = small("GPUARRAY_COOP_EPI")?;
+        o.coop_dump = get("GPUARRAY_COOP_DUMP").map(PathBuf::from);
+        if let Some(on) = switch("GPUARRAY_CONV_DIRECT", ON, OFF)? {
+            o.conv_direct = on;
+        }
+        if let Some(v) = get("GPUARRAY_EVENTS") {
+            o.host_events = match v.to_lowercase().as_str() {
+                "host" => true,
+                "gpu" | "auto" => false,
+                _ => return Err(invalid("GPUARRAY_EVENTS", &v, "host or auto")),
+            };
+        }
+        if let Some(v) = get("GPUARRAY_PIPELINE_CACHE") {
+            o.pipeline_cache = match v.to_lowercase().as_str() {
+                "0" | "off" | "false" => PipelineCacheDir::Off,
+                "1" | "on" | "true" => PipelineCacheDir::Platform,
+                _ => PipelineCacheDir::Dir(PathBuf::from(v)),
+            };
+        }
+        Ok(o)
+    }
+}
+
+impl PipelineCacheDir {
+    /// The folder to use, if any: the platform's cache folder comes from the environment
+    /// (`XDG_CACHE_HOME`, `HOME`, `LOCALAPPDATA`).
+    pub(crate) fn resolve(&self) -> Option<PathBuf> {
+        match self {
+            PipelineCacheDir::Off => None,
+            PipelineCacheDir::Dir(d) => Some(d.clone()),
+            PipelineCacheDir::Platform => platform_cache_dir(),
+        }
+    }
+}
+
+/// The platform's cache folder for gpuarray.
+fn platform_cache_dir() -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(target_os = "windows") {
+        env("LOCALAPPDATA")
+    } else if cfg!(target_os = "macos") {
+        env("HOME").map(|h| h.join("Library").join("Caches"))
+    } else {
+        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))
+    };
+    base.map(|b| b.join("gpuarray"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(vars: &[(&str, &str)]) -> Result<Options> {
+        Options::from_lookup(|k| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn nothing_set_gives_the_defaults() {
+        assert_eq!(parse(&[]).unwrap(), Options::default());
+    }
+
+    #[test]
+    fn every_variable_is_read() {
+        let o = parse(&[
+            ("GPUARRAY_ADAPTER", "llvm"),
+            ("GPUARRAY_BACKEND", "Vulkan"),
+            ("GPUARRAY_SPIN_US", "5"),
+            ("GPUARRAY_TIMEOUT_S", "20"),
+            ("GPUARRAY_PARAMS", "uniform"),
+            ("GPUARRAY_SMALL_READ", "kernel"),
+            ("GPUARRAY_SUBGROUPS", "0"),
+            ("GPUARRAY_REDUCE_GROUPS", "64"),
+            ("GPUARRAY_MATMUL_TILES", "64, 64, 16, 4, 4"),
+            ("GPUARRAY_MATMUL_VERBOSE", "1"),
+            ("GPUARRAY_COOP", "0"),
+            ("GPUARRAY_COOP_VARIANT", "2x4:2x2:32"),
+            ("GPUARRAY_COOP_UNIT", "4"),
+            ("GPUARRAY_COOP_EPI", "1"),
+            ("GPUARRAY_COOP_DUMP", "/tmp/coop"),
+            ("GPUARRAY_CONV_DIRECT", "1"),
+            ("GPUARRAY_EVENTS", "host"),
+            ("GPUARRAY_PIPELINE_CACHE", "off"),
+        ])
+        .unwrap();
+        assert_eq!(o.adapter.as_deref(), Some("llvm"));
+        assert_eq!(o.backend, Some(Backend::Vulkan));
+        assert_eq!(o.spin, Duration::from_micros(5));
+        assert_eq!(o.timeout, Duration::from_secs(20));
+        assert_eq!(o.params, ParamsPath::Uniform);
+        assert_eq!(o.small_read, SmallRead::Kernel);
+        assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
+        assert_eq!(o.reduce_groups, Some(64));
+        assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
+        assert_eq!(
+            o.coop_variant.map(|v| (v.sgn, v.fm, v.stages)),
+            Some((4, 2, None))
+        );
+        assert_eq!((o.coop_unit, o.coop_epi), (Some(4), Some(1)));
+        assert_eq!(o.coop_dump, Some(PathBuf::from("/tmp/coop")));
+        assert_eq!(o.pipeline_cache, PipelineCacheDir::Off);
+        let dir = parse(&[("GPUARRAY_PIPELINE_CACHE", "/x/y")]).unwrap();
+        assert_eq!(dir.pipeline_cache, PipelineCacheDir::Dir("/x/y".into()));
+    }
+
+    #[test]
+    fn malformed_values_are_typed_errors() {
+        for (name, value) in [
+            ("GPUARRAY_SPIN_US", "-1"),
+            ("GPUARRAY_TIMEOUT_S", "soon"),
+            ("GPUARRAY_PARAMS", "push"),
+            ("GPUARRAY_SMALL_READ", "dma"),
+            ("GPUARRAY_SUBGROUPS", "maybe"),
+            ("GPUARRAY_REDUCE_GROUPS", "99999999999"),
+            ("GPUARRAY_MATMUL_TILES", "64,64,16,4"),
+            ("GPUARRAY_MATMUL_TILES", "a,b,c,d,e"),
+            ("GPUARRAY_COOP", "2"),
+            // Fewer than five numbers once indexed out of bounds (issue 4's note).
+            ("GPUARRAY_COOP_VARIANT", "4x4:2"),
+            ("GPUARRAY_COOP_VARIANT", "4x4:2x4:32:1:2:3"),
+            ("GPUARRAY_COOP_VARIANT", "legacy"),
+            ("GPUARRAY_EVENTS", "cpu"),
+        ] {
+            let e = parse(&[(name, value)]).unwrap_err();
+            assert!(
+                matches!(&e, Error::InvalidOption { name: n, value: v, .. } if *n == name && v == value),
+                "{name}={value}: {e:?}"
+            );
+        }
+        assert!(matches!(
+            parse(&[("GPUARRAY_BACKEND", "glide")]),
+            Err(Error::UnknownBackend(_))
+        ));
+        // Zero workgroups means the default.
+        assert_eq!(
+            parse(&[("GPUARRAY_REDUCE_GROUPS", "0")])
+                .unwrap()
+                .reduce_groups,
+            None
+        );
+    }
+}
