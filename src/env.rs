@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use crate::device::lock;
+use crate::gpu::lock;
 
 /// The value of environment variable `name` when the process first asked for it.
 pub(crate) fn var(name: &'static str) -> Option<&'static str> {

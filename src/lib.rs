@@ -43,6 +43,7 @@ pub mod device;
 mod dtype;
 mod env;
 mod error;
+mod gpu;
 mod kernel;
 mod memory;
 pub mod nn;
@@ -54,10 +55,10 @@ pub mod signal;
 pub use array::Array;
 pub use config::Options;
 pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
+pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats};
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};
-pub use memory::MemoryPool;
 pub use shape::{Axis, Shape, Slice, SliceInfo};
 
 /// The README's code, compiled and run as a doc test.

@@ -4,12 +4,12 @@ use std::sync::Arc;
 
 use crate::array::Array;
 use crate::device::Device;
+use crate::device::Work;
 use crate::dtype::{DType, Element, Float};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
-use crate::kernel::launch::{launch, Binding, Params};
+use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
-use crate::memory::pool::clear;
 use crate::shape::Shape;
 
 const SRC: &str = include_str!("../../shaders/creation.wgsl");
@@ -37,7 +37,7 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
         ndim: 0,
         per: 0,
     };
-    dev.inner.kernels.get(dev, key, || spec(T::DTYPE))
+    dev.kernel(key, || spec(T::DTYPE))
 }
 
 /// Runs a creation entry over a new array of `shape`.
@@ -69,18 +69,17 @@ fn generate<T: Element>(
                     bytes: ((c0 + len) * size) as u64,
                     window: (c0 * size) as u64,
                 };
-                launch(
-                    dev,
+                dev.launch(
                     &k,
                     &Params { n: len as u32, ..p },
                     &[],
                     out,
-                    len as u32,
+                    Work::Items(len as u32),
                 )?;
                 c0 += len;
             }
         } else {
-            launch(dev, &k, &p, &[], a.binding(), n)?;
+            dev.launch(&k, &p, &[], a.binding(), Work::Items(n))?;
         }
     }
     Ok(a)
@@ -99,7 +98,7 @@ impl Device {
     /// ```
     pub fn zeros<T: Element>(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
         let a = Array::<T>::alloc(self, "zeros", shape.into().0)?;
-        clear(self, &a.buf);
+        self.clear(&a.buf);
         Ok(a)
     }
 

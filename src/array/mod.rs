@@ -11,7 +11,7 @@ use crate::device::Device;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::launch::Binding;
-use crate::memory::pool::{BufferHandle, Pool};
+use crate::memory::pool::BufferHandle;
 use crate::shape::{checked_len, contiguous_strides, is_contiguous, Shape};
 
 /// An n-dimensional array of `T` on a [`Device`].
@@ -65,15 +65,15 @@ impl<T: Element> std::fmt::Debug for Array<T> {
 impl<T: Element> Array<T> {
     /// A new contiguous array with undefined contents.
     pub(crate) fn alloc(dev: &Device, op: &'static str, shape: Vec<usize>) -> Result<Array<T>> {
-        Self::alloc_in(dev, op, shape, &dev.inner.pool)
+        Self::alloc_with(dev, op, shape, |bytes| dev.alloc(bytes))
     }
 
-    /// A new contiguous array with undefined contents, in buffers of `pool`.
-    pub(crate) fn alloc_in(
+    /// A new contiguous array with undefined contents, in a buffer from `alloc`.
+    pub(crate) fn alloc_with(
         dev: &Device,
         op: &'static str,
         shape: Vec<usize>,
-        pool: &Arc<Pool>,
+        alloc: impl FnOnce(u64) -> Result<BufferHandle>,
     ) -> Result<Array<T>> {
         dev.require(op, T::DTYPE)?;
         dev.check()?;
@@ -85,7 +85,7 @@ impl<T: Element> Array<T> {
             });
         }
         let bytes = (len * T::DTYPE.size()) as u64;
-        let buf = pool.alloc(dev, bytes)?;
+        let buf = alloc(bytes)?;
         let strides = contiguous_strides(&shape);
         Ok(Array {
             dev: dev.clone(),

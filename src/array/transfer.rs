@@ -6,7 +6,6 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::memory::staging::{download, download_mapped, upload};
 use crate::ops::elementwise::{map_unary_into, Unary};
 
 /// Reads of at most this many bytes take [`Array::read_small`] where the adapter allows.
@@ -38,7 +37,7 @@ impl Device {
             });
         }
         let a = Array::<T>::alloc(self, "from_slice", shape)?;
-        upload(self, &a.buf, 0, bytemuck::cast_slice(data))?;
+        self.upload(&a.buf, 0, bytemuck::cast_slice(data))?;
         Ok(a)
     }
 }
@@ -48,22 +47,17 @@ impl<T: Element> Array<T> {
     /// strided views contiguous) writes a host-visible buffer that the host maps. One
     /// compute pass and no copy command: the lowest latency for small results.
     fn read_small(&self) -> Result<Option<Vec<T>>> {
-        let Some(pool) = &self.dev.inner.readback else {
-            return Ok(None);
-        };
-        if self.is_empty() || self.len() * T::DTYPE.size() > SMALL_READ {
+        if !self.dev.has_readback() || self.is_empty() || self.len() * T::DTYPE.size() > SMALL_READ
+        {
             return Ok(None);
         }
-        let tmp = Array::<T>::alloc_in(&self.dev, "to_vec", self.shape.clone(), pool)?;
+        let tmp = Array::<T>::alloc_with(&self.dev, "to_vec", self.shape.clone(), |bytes| {
+            self.dev.alloc_readback(bytes)
+        })?;
         let tmp = map_unary_into(self, Unary::Copy, &[], tmp)?;
         let mut out = vec![T::zero(); self.len()];
-        download_mapped(
-            &self.dev,
-            &tmp.buf,
-            0,
-            bytemuck::cast_slice_mut(&mut out),
-            false,
-        )?;
+        self.dev
+            .download_mapped(&tmp.buf, 0, bytemuck::cast_slice_mut(&mut out), false)?;
         Ok(Some(out))
     }
 
@@ -81,8 +75,7 @@ impl<T: Element> Array<T> {
         }
         let mut out = vec![T::zero(); self.len()];
         let size = T::DTYPE.size();
-        download(
-            &self.dev,
+        self.dev.download(
             &self.buf,
             (self.offset * size) as u64,
             bytemuck::cast_slice_mut(&mut out),

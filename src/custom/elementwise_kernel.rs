@@ -9,11 +9,12 @@ use crate::array::Array;
 use crate::custom::{
     args_of, parse_params, scalar_read, scalar_word, Arg, KernelArg, Param, Types, RESERVED,
 };
+use crate::device::Work;
 use crate::device::{lock, Device};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
-use crate::kernel::launch::{launch, Binding, Params};
+use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::{validate_user, Region, Spec};
 use crate::ops::elementwise::{broadcast_layout, is_plain, Operand};
 use crate::shape::broadcast_shapes;
@@ -344,14 +345,13 @@ impl ElementwiseKernel {
             def,
             vec,
         );
-        let kernel = dev.inner.kernels.get(dev, key, || spec)?;
-        launch(
-            dev,
+        let kernel = dev.kernel(key, || spec)?;
+        dev.launch(
             &kernel,
             &params,
             &inputs,
             out.binding(),
-            (n / q) as u32,
+            Work::Items((n / q) as u32),
         )?;
         Ok(out)
     }
@@ -420,7 +420,7 @@ impl ElementwiseKernel {
         }
         let inputs = inputs_types(&self.inputs, types, arrays);
         let mut spec = spec(&inputs, out, def.clone(), vec);
-        spec.immediates = self.dev.inner.immediates;
+        spec.immediates = self.dev.immediates();
         let src = spec.render();
         let from = src.find("fn element(").unwrap_or(0);
         let regions: Vec<Region> = Region::find("body", &src, &self.body, from)

@@ -104,7 +104,7 @@ impl RawKernel {
         })?;
         // What naga cannot know, the adapter's limits (workgroup size, workgroup memory,
         // bindings), wgpu checks when it makes the pipeline: that is the kernel's fault too.
-        let pipeline = raw::pipeline(dev, wgsl, entry, &layout).map_err(|e| match e {
+        let pipeline = dev.raw_kernel(wgsl, entry, &layout).map_err(|e| match e {
             Error::Validation(m) => Error::InvalidShader {
                 name: entry.to_string(),
                 message: format!("{entry}: exceeds this adapter's limits: {m}"),
@@ -240,8 +240,7 @@ impl RawKernel {
                 });
             }
         }
-        raw::dispatch(
-            &self.dev,
+        self.dev.launch_raw(
             &self.pipeline,
             &self.layout,
             &buffers,

@@ -184,7 +184,7 @@ impl ReductionKernel {
         for load in [Load::Elem, Load::Partial] {
             let final_out = if load == Load::Elem { None } else { Some(out) };
             let mut s = spec(&r, input, load, final_out, false);
-            s.immediates = self.dev.inner.immediates;
+            s.immediates = self.dev.immediates();
             let src = s.render();
             let at = |f: &str| src.find(f).unwrap_or(0);
             let regions: Vec<Region> = [

@@ -1,11 +1,18 @@
-//! Compiled pipelines, cached by (family, entry point, variant, workgroup size).
+//! Compiled pipelines, cached by (family, entry point, variant, workgroup size), over the
+//! ground floor ([`Gpu`]).
+//!
+//! Each key is compiled once, also when several threads ask for it at once: the map holds a
+//! slot per key, made under the write lock after a second look, and the first thread to
+//! lock a slot compiles into it while the others wait on that slot alone (other keys are
+//! not blocked). A failed compilation leaves the slot empty, so a later call tries again.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use crate::device::{lock, Device, ScopeError, DRIVER_LOCK};
 use crate::error::{Error, Result};
+use crate::gpu::{lock, Gpu, ScopeError, DRIVER_LOCK};
 use crate::kernel::launch::Params;
 use crate::kernel::source::{validate, Spec};
 
@@ -33,11 +40,51 @@ pub(crate) struct Kernel {
     pub wg: u32,
 }
 
+/// Values made once per key: a slot per key, filled by the first caller.
+struct Once<K, V> {
+    slots: RwLock<HashMap<K, Arc<Mutex<Option<Arc<V>>>>>>,
+}
+
+impl<K, V> Default for Once<K, V> {
+    fn default() -> Self {
+        Once {
+            slots: RwLock::default(),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Clone, V> Once<K, V> {
+    /// The value of `key`, made by `make` if no caller has made it yet. Callers asking for
+    /// the same key meanwhile wait for this one; on an error the slot stays empty.
+    fn get(&self, key: &K, make: impl FnOnce() -> Result<V>) -> Result<Arc<V>> {
+        let slot = self
+            .slots
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(key)
+            .cloned();
+        let slot = match slot {
+            Some(s) => s,
+            None => {
+                let mut slots = self.slots.write().unwrap_or_else(|p| p.into_inner());
+                slots.entry(key.clone()).or_default().clone()
+            }
+        };
+        let mut value = lock(&slot);
+        if let Some(v) = &*value {
+            return Ok(v.clone());
+        }
+        let v = Arc::new(make()?);
+        *value = Some(v.clone());
+        Ok(v)
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct KernelCache {
-    map: RwLock<HashMap<Key, Arc<Kernel>>>,
+    map: Once<Key, Kernel>,
     /// Pipelines of raw user kernels (their own bind-group layouts), by (source, entry).
-    raw: RwLock<HashMap<(String, String), Arc<RawPipeline>>>,
+    raw: Once<(String, String), RawPipeline>,
     layouts: Mutex<HashMap<usize, (wgpu::BindGroupLayout, wgpu::PipelineLayout)>>,
     compiled: AtomicU64,
     /// The driver's pipeline cache, persisted on disk where the adapter has PIPELINE_CACHE.
@@ -123,18 +170,26 @@ impl KernelCache {
     /// compiling it on first use. `src` was validated by the caller.
     pub(crate) fn get_raw(
         &self,
-        dev: &Device,
+        gpu: &Gpu,
         src: &str,
         entry: &str,
         entries: &[wgpu::BindGroupLayoutEntry],
     ) -> Result<Arc<RawPipeline>> {
         let key = (src.to_string(), entry.to_string());
-        if let Some(k) = self.raw.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok(k.clone());
-        }
+        self.raw
+            .get(&key, || self.compile_raw(gpu, src, entry, entries))
+    }
+
+    fn compile_raw(
+        &self,
+        gpu: &Gpu,
+        src: &str,
+        entry: &str,
+        entries: &[wgpu::BindGroupLayoutEntry],
+    ) -> Result<RawPipeline> {
         let name = format!("raw kernel {entry}");
         let _driver = lock(&DRIVER_LOCK);
-        let (made, err) = dev.scoped(|d| {
+        let (made, err) = gpu.scoped(|d| {
             let layout = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some(&name),
                 entries,
@@ -158,38 +213,29 @@ impl KernelCache {
             });
             RawPipeline { pipeline, layout }
         });
-        scope_result(dev, &name, err)?;
+        scope_result(&name, err)?;
         self.compiled.fetch_add(1, Ordering::Relaxed);
-        let mut map = self.raw.write().unwrap_or_else(|p| p.into_inner());
-        Ok(map.entry(key).or_insert(Arc::new(made)).clone())
+        Ok(made)
     }
 
-    /// The pipeline for `key`, compiling `spec()` on first use.
+    /// The pipeline for `key`, compiling `spec()` on first use (once, however many threads
+    /// ask at the same time).
     pub(crate) fn get(
         &self,
-        dev: &Device,
+        gpu: &Gpu,
         key: Key,
         spec: impl FnOnce() -> Spec,
     ) -> Result<Arc<Kernel>> {
-        if let Some(k) = self.map.read().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok(k.clone());
-        }
-        let kernel = Arc::new(self.compile(dev, &key, spec())?);
-        let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
-        Ok(map.entry(key).or_insert(kernel).clone())
+        self.map.get(&key, || self.compile(gpu, &key, spec()))
     }
 
-    fn layouts(
-        &self,
-        dev: &Device,
-        inputs: usize,
-    ) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
+    fn layouts(&self, gpu: &Gpu, inputs: usize) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
         let mut layouts = lock(&self.layouts);
         layouts
             .entry(inputs)
             .or_insert_with(|| {
-                let d = dev.wgpu();
-                let immediates = dev.inner.immediates;
+                let d = &gpu.device;
+                let immediates = gpu.immediates;
                 let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
                     binding,
                     visibility: wgpu::ShaderStages::COMPUTE,
@@ -235,15 +281,15 @@ impl KernelCache {
             .clone()
     }
 
-    fn compile(&self, dev: &Device, key: &Key, spec: Spec) -> Result<Kernel> {
+    fn compile(&self, gpu: &Gpu, key: &Key, spec: Spec) -> Result<Kernel> {
         let spec = Spec {
-            immediates: dev.inner.immediates,
+            immediates: gpu.immediates,
             ..spec
         };
         let src = spec.render();
         let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
-        validate(&name, &src, dev.naga_capabilities())?;
-        let (bgl, pl) = self.layouts(dev, key.inputs);
+        validate(&name, &src, gpu.naga_capabilities())?;
+        let (bgl, pl) = self.layouts(gpu, key.inputs);
         let mut constants = vec![("WG", key.wg as f64)];
         if key.ndim > 0 {
             constants.extend([("NDIM", key.ndim as f64), ("PER", key.per as f64)]);
@@ -251,7 +297,7 @@ impl KernelCache {
         constants.extend(spec.constants.iter().copied());
         let constants = &constants[..];
         let _driver = lock(&DRIVER_LOCK);
-        let (pipeline, err) = dev.scoped(|d| {
+        let (pipeline, err) = gpu.scoped(|d| {
             let desc = wgpu::ShaderModuleDescriptor {
                 label: Some(&name),
                 source: wgpu::ShaderSource::Wgsl(src.as_str().into()),
@@ -278,7 +324,7 @@ impl KernelCache {
                 cache: self.pipeline_cache(),
             })
         });
-        scope_result(dev, &name, err)?;
+        scope_result(&name, err)?;
         self.compiled.fetch_add(1, Ordering::Relaxed);
         Ok(Kernel {
             pipeline,
@@ -289,13 +335,14 @@ impl KernelCache {
     }
 }
 
-/// The error an error scope caught while making pipeline `name`, if any.
-fn scope_result(dev: &Device, name: &str, err: Option<ScopeError>) -> Result<()> {
+/// The error an error scope caught while making pipeline `name`, if any. The device fills
+/// in the bytes in use of an out-of-memory error, which this layer does not know.
+fn scope_result(name: &str, err: Option<ScopeError>) -> Result<()> {
     match err {
         None => Ok(()),
         Some(ScopeError::OutOfMemory) => Err(Error::OutOfMemory {
             requested: 0,
-            used: dev.memory_pool().used_bytes(),
+            used: 0,
             limit: u64::MAX,
         }),
         Some(ScopeError::Validation(m)) => Err(Error::Validation(format!("{name}: {m}"))),

@@ -1,17 +1,20 @@
 //! Binding and dispatch: the one place that turns a kernel, its parameters and its buffers
-//! into a recorded compute pass.
+//! into a [`Dispatch`], which the device records into its pending compute pass.
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::device::{lock, Device, PARAM_SLOT};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
+use crate::gpu::{lock, Gpu};
 use crate::kernel::cache::Kernel;
-use crate::memory::pool::{BufferHandle, RELEASED};
+use crate::memory::pool::BufferHandle;
+
+/// Bytes of the parameter arena given to one dispatch (the uniform offset alignment that
+/// every adapter accepts).
+pub(crate) const PARAM_SLOT: u64 = 256;
 
 /// Most dimensions a kernel takes (after merging contiguous ones).
 pub(crate) const MAX_DIMS: usize = 8;
@@ -82,6 +85,34 @@ pub(crate) struct Binding<'a> {
     pub window: u64,
 }
 
+/// The parameter bytes of one dispatch (at most one arena slot), kept inline: launching
+/// allocates nothing on the host.
+#[derive(Clone, Copy)]
+pub(crate) struct ParamBytes {
+    bytes: [u8; PARAM_SLOT as usize],
+    len: usize,
+}
+
+impl ParamBytes {
+    /// `bytes`, which must fit one arena slot (checked by the callers: family parameters
+    /// by a compile-time assertion, raw kernels' uniforms by their reflection).
+    pub(crate) fn new(bytes: &[u8]) -> ParamBytes {
+        assert!(
+            bytes.len() as u64 <= PARAM_SLOT,
+            "parameters larger than a slot"
+        );
+        let mut p = ParamBytes {
+            bytes: [0; PARAM_SLOT as usize],
+            len: bytes.len(),
+        };
+        p.bytes[..bytes.len()].copy_from_slice(bytes);
+        p
+    }
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
 /// Workgroups for `work` items: a 1-D count folded into (x, y) with x at most 65,535.
 pub(crate) fn groups(work: u32, wg: u32) -> (u32, u32) {
     let g = work.div_ceil(wg);
@@ -98,8 +129,24 @@ pub(crate) fn groups(work: u32, wg: u32) -> (u32, u32) {
 /// creating a bind group costs microseconds on some drivers.
 #[derive(Default)]
 pub(crate) struct BindCache {
-    /// The value of [`RELEASED`] the entries were made under, and the entries.
+    /// The device's count of releases (`Gpu::released`) the entries were made under, and
+    /// the entries.
     map: Mutex<(u64, HashMap<BindKey, wgpu::BindGroup>)>,
+}
+
+/// A dispatch ready to record: the pipeline, its bind group, the parameter bytes and the
+/// grid of workgroups.
+pub(crate) struct Dispatch {
+    pub pipeline: wgpu::ComputePipeline,
+    pub bind_group: wgpu::BindGroup,
+    pub params: ParamBytes,
+    /// The parameters go into a slot of the uniform arena (bound with a dynamic offset);
+    /// otherwise they are set as immediates, if any.
+    pub uses_arena: bool,
+    /// Set the parameters as immediates (kernels of gpuarray's families on adapters with
+    /// immediates).
+    pub immediates: bool,
+    pub grid: [u32; 3],
 }
 
 /// Input count, the ids of the bound buffers (inputs, then the output; 0 unused) and the
@@ -115,9 +162,11 @@ impl BindCache {
         lock(&self.map).1.clear();
     }
 
+    #[allow(clippy::too_many_arguments)] // the bind group's parts, named
     fn get(
         &self,
-        dev: &Device,
+        gpu: &Gpu,
+        arena: &wgpu::Buffer,
         kernel: &Kernel,
         inputs: &[Binding<'_>],
         output: &Binding<'_>,
@@ -125,7 +174,7 @@ impl BindCache {
         windows: [u64; 4],
     ) -> wgpu::BindGroup {
         let key = (kernel.inputs, ids, windows);
-        let released = RELEASED.load(Ordering::Relaxed);
+        let released = gpu.releases();
         let mut guard = lock(&self.map);
         let (seen, map) = &mut *guard;
         // A pool released buffers: drop every entry, so that none keeps a buffer alive.
@@ -134,25 +183,26 @@ impl BindCache {
             *seen = released;
         }
         map.entry(key)
-            .or_insert_with(|| create_bind_group(dev, kernel, inputs, output))
+            .or_insert_with(|| create_bind_group(gpu, arena, kernel, inputs, output))
             .clone()
     }
 }
 
 fn create_bind_group(
-    dev: &Device,
+    gpu: &Gpu,
+    arena: &wgpu::Buffer,
     kernel: &Kernel,
     inputs: &[Binding<'_>],
     output: &Binding<'_>,
 ) -> wgpu::BindGroup {
-    let max = dev.limits().max_storage_buffer_binding_size;
+    let max = gpu.limits.max_storage_buffer_binding_size;
     let size = |b: &Binding<'_>| wgpu::BufferSize::new((b.buffer.size() - b.window).min(max & !3));
     let mut entries = Vec::with_capacity(5);
-    if !dev.inner.immediates {
+    if !gpu.immediates {
         entries.push(wgpu::BindGroupEntry {
             binding: 0,
             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer: dev.arena(),
+                buffer: arena,
                 offset: 0,
                 size: wgpu::BufferSize::new(PARAM_SLOT),
             }),
@@ -176,74 +226,59 @@ fn create_bind_group(
             size: size(output),
         }),
     });
-    dev.wgpu().create_bind_group(&wgpu::BindGroupDescriptor {
+    gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,
         layout: &kernel.layout,
         entries: &entries,
     })
 }
 
-/// Records one dispatch of `kernel` over `work` items into the device's pending batch.
-pub(crate) fn launch(
-    dev: &Device,
-    kernel: &Kernel,
-    params: &Params,
-    inputs: &[Binding<'_>],
-    output: Binding<'_>,
-    work: u32,
-) -> Result<()> {
-    if work == 0 {
-        return Ok(());
-    }
-    let (x, y) = groups(work, kernel.wg);
-    launch_groups(dev, kernel, params, inputs, output, [x, y, 1])
-}
-
-/// Records one dispatch of `kernel` over an explicit grid of workgroups (each extent at most
-/// [`MAX_GROUPS`]), for kernels that tile a 2-D or 3-D problem.
-pub(crate) fn launch_groups(
-    dev: &Device,
-    kernel: &Kernel,
-    params: &Params,
-    inputs: &[Binding<'_>],
-    output: Binding<'_>,
-    grid: [u32; 3],
-) -> Result<()> {
-    debug_assert_eq!(inputs.len(), kernel.inputs);
-    debug_assert!(grid.iter().all(|&g| g <= MAX_GROUPS));
-    if grid.contains(&0) {
-        return Ok(());
-    }
-    let max = dev.limits().max_storage_buffer_binding_size;
-    let mut ids = [0u64; 4];
-    let mut windows = [0u64; 4];
-    for (k, b) in inputs.iter().chain([&output]).enumerate() {
-        let bytes = (b.bytes - b.window.min(b.bytes)).div_ceil(4) * 4;
-        if bytes > max {
-            return Err(Error::BufferTooLarge {
-                requested: bytes,
-                max,
-            });
+impl BindCache {
+    /// The dispatch of `kernel` over `grid` (each extent at most [`MAX_GROUPS`]) with
+    /// `params`, reading `inputs` and writing `output`; `None` for an empty grid.
+    ///
+    /// # Errors
+    /// [`Error::BufferTooLarge`] when a binding's bytes exceed the adapter's binding limit.
+    #[allow(clippy::too_many_arguments)] // a dispatch's parts, named
+    pub(crate) fn dispatch(
+        &self,
+        gpu: &Gpu,
+        arena: &wgpu::Buffer,
+        kernel: &Kernel,
+        params: &Params,
+        inputs: &[Binding<'_>],
+        output: Binding<'_>,
+        grid: [u32; 3],
+    ) -> Result<Option<Dispatch>> {
+        debug_assert_eq!(inputs.len(), kernel.inputs);
+        debug_assert!(grid.iter().all(|&g| g <= MAX_GROUPS));
+        if grid.contains(&0) {
+            return Ok(None);
         }
-        ids[k] = b.buffer.id();
-        windows[k] = b.window;
-    }
-    let bind_group = dev
-        .inner
-        .binds
-        .get(dev, kernel, inputs, &output, ids, windows);
-    let bytes = bytemuck::bytes_of(params);
-    dev.record_dispatch(bytes, |pass, offset| {
-        pass.set_pipeline(&kernel.pipeline);
-        match offset {
-            Some(offset) => pass.set_bind_group(0, &bind_group, &[offset]),
-            None => {
-                pass.set_immediates(0, bytes);
-                pass.set_bind_group(0, &bind_group, &[]);
+        let max = gpu.limits.max_storage_buffer_binding_size;
+        let mut ids = [0u64; 4];
+        let mut windows = [0u64; 4];
+        for (k, b) in inputs.iter().chain([&output]).enumerate() {
+            let bytes = (b.bytes - b.window.min(b.bytes)).div_ceil(4) * 4;
+            if bytes > max {
+                return Err(Error::BufferTooLarge {
+                    requested: bytes,
+                    max,
+                });
             }
+            ids[k] = b.buffer.id();
+            windows[k] = b.window;
         }
-        pass.dispatch_workgroups(grid[0], grid[1], grid[2]);
-    })
+        let bind_group = self.get(gpu, arena, kernel, inputs, &output, ids, windows);
+        Ok(Some(Dispatch {
+            pipeline: kernel.pipeline.clone(),
+            bind_group,
+            params: ParamBytes::new(bytemuck::bytes_of(params)),
+            uses_arena: !gpu.immediates,
+            immediates: gpu.immediates,
+            grid,
+        }))
+    }
 }
 
 #[cfg(test)]

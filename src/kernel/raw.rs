@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use crate::device::{Device, PARAM_SLOT};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::kernel::cache::RawPipeline;
-use crate::kernel::launch::Binding;
+use crate::gpu::Gpu;
+use crate::kernel::cache::{KernelCache, RawPipeline};
+use crate::kernel::launch::{Binding, Dispatch, ParamBytes, PARAM_SLOT};
 
 /// One resource of a raw kernel, from its global variables.
 #[derive(Debug, Clone, PartialEq)]
@@ -156,7 +156,8 @@ pub(crate) fn reflect(module: &naga::Module, entry: &str) -> std::result::Result
 
 /// The pipeline of `src` at `entry` in `layout`, compiled on first use.
 pub(crate) fn pipeline(
-    dev: &Device,
+    gpu: &Gpu,
+    cache: &KernelCache,
     src: &str,
     entry: &str,
     layout: &Layout,
@@ -188,20 +189,21 @@ pub(crate) fn pipeline(
             }
         })
         .collect();
-    dev.inner.kernels.get_raw(dev, src, entry, &entries)
+    cache.get_raw(gpu, src, entry, &entries)
 }
 
-/// Records one dispatch of a raw kernel: `buffers` for the storage slots (in slot order),
-/// `uniform` the bytes of its uniform (if it has one).
+/// One dispatch of a raw kernel: `buffers` for the storage slots (in slot order), `uniform`
+/// the bytes of its uniform (if it has one, in a slot of `arena`); `None` for an empty grid.
 pub(crate) fn dispatch(
-    dev: &Device,
+    gpu: &Gpu,
+    arena: &wgpu::Buffer,
     kernel: &RawPipeline,
     layout: &Layout,
     buffers: &[Binding<'_>],
     uniform: &[u8],
     grid: [u32; 3],
-) -> Result<()> {
-    let max_groups = dev.limits().max_compute_workgroups_per_dimension;
+) -> Result<Option<Dispatch>> {
+    let max_groups = gpu.limits.max_compute_workgroups_per_dimension;
     if grid.iter().any(|&g| g > max_groups) {
         return Err(Error::InvalidArgument {
             op: "RawKernel::launch",
@@ -209,9 +211,9 @@ pub(crate) fn dispatch(
         });
     }
     if grid.contains(&0) {
-        return Ok(());
+        return Ok(None);
     }
-    let max = dev.limits().max_storage_buffer_binding_size & !3;
+    let max = gpu.limits.max_storage_buffer_binding_size & !3;
     let mut storage = buffers.iter();
     let mut entries = Vec::with_capacity(layout.slots.len());
     for s in &layout.slots {
@@ -237,14 +239,14 @@ pub(crate) fn dispatch(
             Slot::Uniform { binding, size, .. } => entries.push(wgpu::BindGroupEntry {
                 binding: *binding,
                 resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: dev.arena(),
+                    buffer: arena,
                     offset: 0,
                     size: wgpu::BufferSize::new((*size as u64).div_ceil(16) * 16),
                 }),
             }),
         }
     }
-    let bind_group = dev.wgpu().create_bind_group(&wgpu::BindGroupDescriptor {
+    let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("gpuarray raw kernel"),
         layout: &kernel.layout,
         entries: &entries,
@@ -253,12 +255,12 @@ pub(crate) fn dispatch(
         .slots
         .iter()
         .any(|s| matches!(s, Slot::Uniform { .. }));
-    dev.record_in_pass(uniform, has_uniform, |pass, offset| {
-        pass.set_pipeline(&kernel.pipeline);
-        match offset {
-            Some(o) => pass.set_bind_group(0, &bind_group, &[o]),
-            None => pass.set_bind_group(0, &bind_group, &[]),
-        }
-        pass.dispatch_workgroups(grid[0], grid[1], grid[2]);
-    })
+    Ok(Some(Dispatch {
+        pipeline: kernel.pipeline.clone(),
+        bind_group,
+        params: ParamBytes::new(uniform),
+        uses_arena: has_uniform,
+        immediates: false,
+        grid,
+    }))
 }

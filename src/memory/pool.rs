@@ -4,14 +4,12 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::device::{lock, Device, ScopeError};
 use crate::error::{Error, Result};
+use crate::gpu::{lock, Gpu, ScopeError};
 
-/// Ids of buffers, never reused: caches keyed by them never see a stale hit.
+/// Ids of buffers, unique in the process and never reused, so that caches keyed by them
+/// (bind groups) never see a stale hit, whichever device the buffer belongs to.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-/// Buffers released to the driver by any pool: caches that hold buffers (bind groups)
-/// drop their entries when this changes, so that the memory is really released.
-pub(crate) static RELEASED: AtomicU64 = AtomicU64::new(0);
 
 /// Smallest allocation; every binding is rounded up to 4 bytes inside it.
 const MIN_CLASS: u64 = 256;
@@ -46,40 +44,44 @@ pub(crate) struct PoolStats {
     pub free_blocks: usize,
 }
 
+/// A pool of buffers of one usage on one device.
 pub(crate) struct Pool {
     state: Mutex<State>,
     limit: Mutex<u64>,
     max_buffer: u64,
     usage: wgpu::BufferUsages,
+    /// The device's count of releases to the driver (`Gpu::released`), bumped on each.
+    released: Arc<AtomicU64>,
 }
 
 impl Pool {
-    /// The pool of array buffers; `mappable` adds MAP_READ (UMA adapters).
-    pub(crate) fn storage(max_buffer: u64, mappable: bool) -> Pool {
+    /// The pool of array buffers of `gpu`; MAP_READ where the host maps storage buffers.
+    pub(crate) fn storage(gpu: &Gpu) -> Pool {
         let mut usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
-        if mappable {
+        if gpu.mappable_storage {
             usage |= wgpu::BufferUsages::MAP_READ;
         }
-        Self::new(max_buffer, usage)
+        Self::new(gpu, usage)
     }
 
     /// A pool of host-visible storage buffers that kernels write and the host maps, for
     /// small reads (needs MAPPABLE_PRIMARY_BUFFERS).
-    pub(crate) fn readback(max_buffer: u64) -> Pool {
+    pub(crate) fn readback(gpu: &Gpu) -> Pool {
         Self::new(
-            max_buffer,
+            gpu,
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::MAP_READ,
         )
     }
 
-    fn new(max_buffer: u64, usage: wgpu::BufferUsages) -> Pool {
+    fn new(gpu: &Gpu, usage: wgpu::BufferUsages) -> Pool {
         Pool {
             state: Mutex::new(State::default()),
             limit: Mutex::new(u64::MAX),
-            max_buffer,
+            max_buffer: gpu.limits.max_buffer_size,
             usage,
+            released: gpu.released.clone(),
         }
     }
 
@@ -99,14 +101,14 @@ impl Pool {
 
     pub(crate) fn free_all(&self) {
         let mut s = lock(&self.state);
-        RELEASED.fetch_add(1, Ordering::Relaxed);
+        self.released.fetch_add(1, Ordering::Relaxed);
         s.free.clear();
         s.cached = 0;
         s.free_blocks = 0;
     }
 
     /// A buffer of at least `bytes` bytes (contents undefined).
-    pub(crate) fn alloc(self: &Arc<Self>, dev: &Device, bytes: u64) -> Result<BufferHandle> {
+    pub(crate) fn alloc(self: &Arc<Self>, gpu: &Gpu, bytes: u64) -> Result<BufferHandle> {
         let mut class = size_class(bytes);
         if class > self.max_buffer {
             if bytes > self.max_buffer {
@@ -127,7 +129,7 @@ impl Pool {
                 return Ok(self.handle(id, buffer, class));
             }
             if s.used.saturating_add(s.cached).saturating_add(class) > limit {
-                RELEASED.fetch_add(1, Ordering::Relaxed);
+                self.released.fetch_add(1, Ordering::Relaxed);
                 s.free.clear();
                 s.cached = 0;
                 s.free_blocks = 0;
@@ -142,7 +144,7 @@ impl Pool {
             // Reserve before creating, so that threads racing for the last bytes see it.
             s.used += class;
         }
-        match self.create(dev, class) {
+        match self.create(gpu, class) {
             Ok(buffer) => Ok(self.handle(NEXT_ID.fetch_add(1, Ordering::Relaxed), buffer, class)),
             Err(e) => {
                 lock(&self.state).used -= class;
@@ -151,7 +153,7 @@ impl Pool {
         }
     }
 
-    fn create(&self, dev: &Device, class: u64) -> Result<wgpu::Buffer> {
+    fn create(&self, gpu: &Gpu, class: u64) -> Result<wgpu::Buffer> {
         let make = |d: &wgpu::Device| {
             d.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("gpuarray array"),
@@ -160,13 +162,13 @@ impl Pool {
                 mapped_at_creation: false,
             })
         };
-        let (buffer, err) = dev.scoped(make);
+        let (buffer, err) = gpu.scoped(make);
         match err {
             None => Ok(buffer),
             Some(ScopeError::OutOfMemory) => {
                 // The driver is out of memory: give back what the pool caches and retry once.
                 self.free_all();
-                let (buffer, err) = dev.scoped(make);
+                let (buffer, err) = gpu.scoped(make);
                 match err {
                     None => Ok(buffer),
                     Some(_) => Err(Error::OutOfMemory {
@@ -198,7 +200,7 @@ impl Pool {
             s.free_blocks += 1;
             s.free.entry(class).or_default().push((id, buffer));
         } else {
-            RELEASED.fetch_add(1, Ordering::Relaxed);
+            self.released.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
@@ -233,14 +235,6 @@ impl Drop for BufferHandle {
             self.pool.release(self.id, b, self.class);
         }
     }
-}
-
-/// Records a clear to zero of the whole buffer into the pending batch.
-pub(crate) fn clear(dev: &Device, buf: &BufferHandle) {
-    let mut batch = dev.batch();
-    batch
-        .encoder(dev.wgpu())
-        .clear_buffer(buf.buffer(), 0, None);
 }
 
 #[cfg(test)]

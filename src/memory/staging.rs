@@ -1,17 +1,18 @@
 //! Staging buffers between host and device.
 //!
-//! Uploads write into a pooled MAP_WRITE buffer that stays mapped while idle, and record a
-//! copy into the pending batch; after the batch is submitted the buffer is mapped again and
-//! returns to its pool. Downloads copy into a pooled MAP_READ buffer owned by that read alone
-//! until it has been copied out, or, on adapters whose storage buffers the host can map
-//! (integrated GPUs, lavapipe), map the array's own buffer and skip the copy.
+//! Uploads write into a pooled MAP_WRITE buffer that stays mapped while idle; the device
+//! records a copy from it into its pending batch, and after the batch is submitted the
+//! buffer is mapped again and returns to its pool. Downloads copy into a pooled MAP_READ
+//! buffer owned by that read alone until it has been copied out, or, on adapters whose
+//! storage buffers the host can map (integrated GPUs, lavapipe), map the array's own buffer
+//! and skip the copy (`device/transfer.rs` decides and records the copies).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::device::{lock, Device, ScopeError};
 use crate::error::{Error, Result};
-use crate::memory::pool::{size_class, BufferHandle};
+use crate::gpu::{lock, Gpu};
+use crate::memory::pool::size_class;
 
 /// Staging bytes each pool keeps cached; beyond this, buffers are released after use.
 const KEEP_BYTES: u64 = 1 << 30;
@@ -46,33 +47,8 @@ pub(crate) struct Staging {
     writes: Arc<Mutex<Cached>>,
 }
 
-fn round4(x: u64) -> u64 {
+pub(crate) fn round4(x: u64) -> u64 {
     x.div_ceil(4) * 4
-}
-
-fn create(
-    dev: &Device,
-    size: u64,
-    usage: wgpu::BufferUsages,
-    mapped: bool,
-) -> Result<wgpu::Buffer> {
-    let (buffer, err) = dev.scoped(|d| {
-        d.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("gpuarray staging"),
-            size,
-            usage,
-            mapped_at_creation: mapped,
-        })
-    });
-    match err {
-        None => Ok(buffer),
-        Some(ScopeError::OutOfMemory) => Err(Error::OutOfMemory {
-            requested: size,
-            used: dev.memory_pool().used_bytes(),
-            limit: u64::MAX,
-        }),
-        Some(ScopeError::Validation(m)) => Err(Error::Validation(m)),
-    }
 }
 
 /// Copies `src` into `dst`, on several threads when large.
@@ -109,116 +85,71 @@ impl Staging {
     }
 }
 
-/// Writes `data` into `dst` at byte `offset` (a multiple of 4), through a pooled staging
-/// buffer and a copy recorded in the pending batch.
-pub(crate) fn upload(dev: &Device, dst: &BufferHandle, offset: u64, data: &[u8]) -> Result<()> {
-    if data.is_empty() {
-        return Ok(());
+impl Staging {
+    /// A pooled upload buffer of at least `data.len()` bytes (rounded up to 4) holding
+    /// `data`, unmapped and ready to be copied from; and the bytes to copy. `used`: the
+    /// bytes the device's arrays hold, for the error if the driver is out of memory.
+    pub(crate) fn upload_buffer(
+        &self,
+        gpu: &Gpu,
+        data: &[u8],
+        used: u64,
+    ) -> Result<(wgpu::Buffer, u64)> {
+        let size = round4(data.len() as u64);
+        let class = size_class(size);
+        gpu.poll(); // collect upload buffers whose copies have finished
+        let staging = lock(&self.writes).take(class);
+        let staging = match staging {
+            Some(b) => b,
+            None => gpu.create_buffer(
+                &wgpu::BufferDescriptor {
+                    label: Some("gpuarray staging"),
+                    size: class,
+                    usage: wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: true,
+                },
+                used,
+            )?,
+        };
+        {
+            let mut view = staging
+                .slice(..size)
+                .get_mapped_range_mut()
+                .map_err(|e| Error::Map(e.to_string()))?;
+            view.slice(..data.len()).copy_from_slice(data);
+        }
+        staging.unmap();
+        Ok((staging, size))
     }
-    let size = round4(data.len() as u64);
-    debug_assert!(offset.is_multiple_of(4) && offset + size <= dst.size());
-    let class = size_class(size);
-    dev.poll(); // collect upload buffers whose copies have finished
-    let staging = lock(&dev.inner.staging.writes).take(class);
-    let staging = match staging {
-        Some(b) => b,
-        None => create(
-            dev,
-            class,
-            wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
-            true,
-        )?,
-    };
-    {
-        let mut view = staging
-            .slice(..size)
-            .get_mapped_range_mut()
-            .map_err(|e| Error::Map(e.to_string()))?;
-        view.slice(..data.len()).copy_from_slice(data);
-    }
-    staging.unmap();
-    let mut batch = dev.batch();
-    batch
-        .encoder(dev.wgpu())
-        .copy_buffer_to_buffer(&staging, 0, dst.buffer(), offset, size);
-    batch.add_upload(staging);
-    Ok(())
-}
 
-/// Copies `out.len()` bytes starting at byte `offset` of `src` to the host. Submits the
-/// pending work and waits for it.
-pub(crate) fn download(
-    dev: &Device,
-    src: &BufferHandle,
-    offset: u64,
-    out: &mut [u8],
-) -> Result<()> {
-    if out.is_empty() {
-        return dev.flush().map(|_| ());
+    /// A pooled MAP_READ buffer of size class `class`, owned by one read until
+    /// [`Staging::put_read`]. `used` as for [`Staging::upload_buffer`].
+    pub(crate) fn take_read(&self, gpu: &Gpu, class: u64, used: u64) -> Result<wgpu::Buffer> {
+        let cached = lock(&self.reads).take(class);
+        match cached {
+            Some(b) => Ok(b),
+            None => gpu.create_buffer(
+                &wgpu::BufferDescriptor {
+                    label: Some("gpuarray staging"),
+                    size: class,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                },
+                used,
+            ),
+        }
     }
-    let len = out.len() as u64;
-    if dev.inner.mappable_storage {
-        return download_mapped(dev, src, offset, out, true);
-    }
-    let start = offset & !3;
-    let size = round4(offset + len) - start;
-    let class = size_class(size);
-    let staging = lock(&dev.inner.staging.reads).take(class);
-    let staging = match staging {
-        Some(b) => b,
-        None => create(
-            dev,
-            class,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            false,
-        )?,
-    };
-    let index = {
-        let mut batch = dev.batch();
-        batch
-            .encoder(dev.wgpu())
-            .copy_buffer_to_buffer(src.buffer(), start, &staging, 0, size);
-        dev.submit_locked(&mut batch)
-    };
-    let r = map_and_copy(
-        dev,
-        &staging,
-        0..size,
-        index,
-        (offset - start) as usize,
-        out,
-    );
-    lock(&dev.inner.staging.reads).put(class, staging);
-    r
-}
 
-/// Copies bytes from a host-mappable buffer: submits the pending work, maps `src` once it
-/// is done, copies out. `shared`: other arrays may use the buffer, so the batch stays locked
-/// while it is mapped and no other thread can submit work that uses it meanwhile.
-pub(crate) fn download_mapped(
-    dev: &Device,
-    src: &BufferHandle,
-    offset: u64,
-    out: &mut [u8],
-    shared: bool,
-) -> Result<()> {
-    let start = offset & !7;
-    let end = round4(offset + out.len() as u64);
-    let skip = (offset - start) as usize;
-    let mut batch = dev.batch();
-    let index = dev.submit_locked(&mut batch);
-    if shared {
-        let r = map_and_copy(dev, src.buffer(), start..end, index, skip, out);
-        drop(batch);
-        r
-    } else {
-        drop(batch);
-        map_and_copy(dev, src.buffer(), start..end, index, skip, out)
+    /// Returns a read buffer to its pool.
+    pub(crate) fn put_read(&self, class: u64, buffer: wgpu::Buffer) {
+        lock(&self.reads).put(class, buffer);
     }
 }
 
-fn map_and_copy(
-    dev: &Device,
+/// Maps `range` of `buffer` once the work up to `index` is done and copies it, from byte
+/// `skip` of the range, into `out`.
+pub(crate) fn map_and_copy(
+    gpu: &Gpu,
     buffer: &wgpu::Buffer,
     range: std::ops::Range<u64>,
     index: Option<wgpu::SubmissionIndex>,
@@ -230,9 +161,9 @@ fn map_and_copy(
     buffer.map_async(wgpu::MapMode::Read, range.clone(), move |r| {
         *lock(&flag) = Some(r.map_err(|e| e.to_string()));
     });
-    dev.wait_until(index, || lock(&done).is_some())?;
+    gpu.wait_until(index, || lock(&done).is_some())?;
     let result = lock(&done).take().unwrap_or(Err("no map result".into()));
-    result.map_err(|e| dev.check().err().unwrap_or(Error::Map(e)))?;
+    result.map_err(|e| gpu.check().err().unwrap_or(Error::Map(e)))?;
     {
         let view = buffer
             .slice(range)

@@ -12,10 +12,11 @@
 //!   (depthwise and channel-poor layers).
 
 use crate::array::Array;
+use crate::device::Work;
 use crate::dtype::{DType, Float};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
-use crate::kernel::launch::{groups, launch, launch_groups, Params, MAX_GROUPS};
+use crate::kernel::launch::{groups, Params, MAX_GROUPS};
 use crate::kernel::source::Spec;
 use crate::signal::{Boundary, Mode};
 
@@ -211,15 +212,14 @@ pub(crate) fn signal1d<T: Float>(
     p.offs[0] = a.offset as u32;
     p.offs[1] = v.offset as u32;
     let k = key("sig1d", format!("{}|{SIG1D:?}", T::DTYPE), 2, wg);
-    let kernel = dev.inner.kernels.get(dev, k, || sig1d_spec(T::DTYPE))?;
+    let kernel = dev.kernel(k, || sig1d_spec(T::DTYPE))?;
     let (gx, gy) = groups(blocks as u32, 1);
-    launch_groups(
-        dev,
+    dev.launch(
         &kernel,
         &p,
         &[a.binding(), v.binding()],
         out.binding(),
-        [gx, gy, 1],
+        Work::Groups([gx, gy, 1]),
     )?;
     Ok(out)
 }
@@ -294,22 +294,18 @@ pub(crate) fn signal2d<T: Float>(
             2,
             tx * ty,
         );
-        let kernel = dev
-            .inner
-            .kernels
-            .get(dev, k, || tile_spec(T::DTYPE, kh as u32, kw as u32))?;
-        launch_groups(
-            dev,
+        let kernel = dev.kernel(k, || tile_spec(T::DTYPE, kh as u32, kw as u32))?;
+        dev.launch(
             &kernel,
             &p,
             &inputs,
             out.binding(),
-            [grid[0] as u32, grid[1] as u32, 1],
+            Work::Groups([grid[0] as u32, grid[1] as u32, 1]),
         )?;
     } else {
         let k = key("sig2d_direct", format!("{}", T::DTYPE), 2, 256);
-        let kernel = dev.inner.kernels.get(dev, k, || base_spec(T::DTYPE))?;
-        launch(dev, &kernel, &p, &inputs, out.binding(), n as u32)?;
+        let kernel = dev.kernel(k, || base_spec(T::DTYPE))?;
+        dev.launch(&kernel, &p, &inputs, out.binding(), Work::Items(n as u32))?;
     }
     Ok(out)
 }
@@ -471,35 +467,30 @@ pub(crate) fn conv2d<T: Float>(
             3,
             tiles.wg(),
         );
-        let kernel = dev
-            .inner
-            .kernels
-            .get(dev, k, || gemm_spec(T::DTYPE, tiles, kh as u32, kw as u32))?;
+        let kernel = dev.kernel(k, || gemm_spec(T::DTYPE, tiles, kh as u32, kw as u32))?;
         let grid = [
             pix.div_ceil(tiles.bm as usize) as u32,
             og.div_ceil(tiles.bn as usize) as u32,
             (n * g.groups) as u32,
         ];
-        launch_groups(
-            dev,
+        dev.launch(
             &kernel,
             &p,
             &[input.binding(), wt.binding(), bias_binding],
             out.binding(),
-            grid,
+            Work::Groups(grid),
         )?;
     } else {
         let weight = dense(weight)?;
         p.offs[1] = weight.offset as u32;
         let k = key("nn_direct", format!("{}", T::DTYPE), 3, 256);
-        let kernel = dev.inner.kernels.get(dev, k, || base_spec(T::DTYPE))?;
-        launch(
-            dev,
+        let kernel = dev.kernel(k, || base_spec(T::DTYPE))?;
+        dev.launch(
             &kernel,
             &p,
             &[input.binding(), weight.binding(), bias_binding],
             out.binding(),
-            out.len() as u32,
+            Work::Items(out.len() as u32),
         )?;
     }
     Ok(out)

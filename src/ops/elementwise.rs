@@ -10,10 +10,11 @@
 use std::ops;
 
 use crate::array::Array;
+use crate::device::Work;
 use crate::dtype::{DType, Element, Float, Signed};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
-use crate::kernel::launch::{launch, Binding, Params, MAX_DIMS};
+use crate::kernel::launch::{Binding, Params, MAX_DIMS};
 use crate::kernel::source::Spec;
 use crate::shape::{broadcast_shapes, broadcast_strides, collapse, is_contiguous};
 
@@ -540,10 +541,7 @@ fn run<O: Element>(
         per: if strided { per } else { 0 },
     };
     let function = ["op1", "op2", "op3"][inputs.len() - 1];
-    let kernel = dev
-        .inner
-        .kernels
-        .get(dev, key, || spec(input, O::DTYPE, vec, function, def))?;
+    let kernel = dev.kernel(key, || spec(input, O::DTYPE, vec, function, def))?;
     let bindings: Vec<Binding<'_>> = inputs.iter().map(|x| x.binding).collect();
     let sizes = [
         input.size(),
@@ -575,7 +573,7 @@ fn launch_windows(
     let max = dev.limits().max_storage_buffer_binding_size & !3;
     if inputs.iter().chain([&out]).all(|b| b.bytes <= max) {
         let work = if strided { params.n / per } else { params.n };
-        return launch(dev, kernel, params, inputs, out, work);
+        return dev.launch(kernel, params, inputs, out, Work::Items(work));
     }
     let align = dev.limits().min_storage_buffer_offset_alignment.max(4) as usize;
     // Window starts, in elements: aligned for the binding, and multiples of 4 elements so
@@ -647,7 +645,7 @@ fn launch_windows(
         ctx.split(0, &offs, 0, &mut pieces).ok_or_else(too_large)?;
     }
     for (p, bound, o, work) in &pieces {
-        launch(dev, kernel, p, bound, *o, *work)?;
+        dev.launch(kernel, p, bound, *o, Work::Items(*work))?;
     }
     Ok(())
 }

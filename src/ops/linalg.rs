@@ -16,11 +16,12 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::array::Array;
+use crate::device::Work;
 use crate::device::{lock, Device};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
-use crate::kernel::launch::{launch, launch_groups, Binding, Params, MAX_DIMS, MAX_GROUPS};
+use crate::kernel::launch::{Binding, Params, MAX_DIMS, MAX_GROUPS};
 use crate::kernel::source::Spec;
 use crate::shape::{broadcast_shapes, collapse};
 
@@ -323,13 +324,12 @@ fn dispatch(
                     (gy - y).min(step) as u32,
                     (gz - z).min(step) as u32,
                 ];
-                launch_groups(
-                    dev,
+                dev.launch(
                     kernel,
                     &p,
                     &[prod.a.binding, prod.b.binding],
                     out,
-                    grid,
+                    Work::Groups(grid),
                 )?;
             }
         }
@@ -360,7 +360,7 @@ fn run_tiled<T: Element>(
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.inner.kernels.get(dev, key, || {
+    let kernel = dev.kernel(key, || {
         spec(T::DTYPE, a.vec, b.vec, tiles, a.trans, b.trans)
     })?;
     dispatch(dev, &kernel, prod, out.binding(), (tiles.bm, tiles.bn))
@@ -478,7 +478,7 @@ fn run_coop<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Res
         ndim: 0,
         per: 0,
     };
-    let kernel = match dev.inner.kernels.get(dev, key, || {
+    let kernel = match dev.kernel(key, || {
         if verbose() {
             eprintln!("gpuarray: coop matmul {cfg:?} ta={ta} tb={tb}");
         }
@@ -840,17 +840,16 @@ impl<T: Element> Array<T> {
             ndim: 0,
             per: 0,
         };
-        let kernel = self.dev.inner.kernels.get(&self.dev, key, || {
-            spec(T::DTYPE, false, false, tiles, false, false)
-        })?;
+        let kernel = self
+            .dev
+            .kernel(key, || spec(T::DTYPE, false, false, tiles, false, false))?;
         let bind = src.binding();
-        launch(
-            &self.dev,
+        self.dev.launch(
             &kernel,
             &p,
             &[bind, bind],
             out.binding(),
-            count as u32,
+            Work::Items(count as u32),
         )?;
         Ok(out)
     }

@@ -11,10 +11,11 @@ use std::sync::Arc;
 
 use crate::array::Array;
 use crate::device::Device;
+use crate::device::Work;
 use crate::dtype::{DType, Element, Float};
 use crate::error::Result;
 use crate::kernel::cache::{Kernel, Key};
-use crate::kernel::launch::{launch, Params};
+use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
 use crate::shape::Shape;
 
@@ -64,7 +65,7 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
         ndim: 0,
         per: 0,
     };
-    dev.inner.kernels.get(dev, key, || spec(T::DTYPE))
+    dev.kernel(key, || spec(T::DTYPE))
 }
 
 fn generate<T: Float>(
@@ -90,7 +91,7 @@ fn generate<T: Float>(
     p.ndim = per;
     p.aux = [seed as u32, (seed >> 32) as u32];
     let k = kernel::<T>(dev, entry)?;
-    launch(dev, &k, &p, &[], out.binding(), n.div_ceil(per))?;
+    dev.launch(&k, &p, &[], out.binding(), Work::Items(n.div_ceil(per)))?;
     Ok(out)
 }
 

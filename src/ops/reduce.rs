@@ -17,11 +17,12 @@
 //! error grows with log(K), not K.
 
 use crate::array::Array;
+use crate::device::Work;
 use crate::device::{Device, DeviceKind};
 use crate::dtype::{DType, Element, Float};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
-use crate::kernel::launch::{launch, Binding, Params, MAX_DIMS};
+use crate::kernel::launch::{Binding, Params, MAX_DIMS};
 use crate::kernel::source::Spec;
 use crate::shape::{Axis, Shape};
 
@@ -652,7 +653,7 @@ fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()
     // With splits, this stage writes partial results [m, splits] into scratch memory.
     let partial = if plan.splits > 1 {
         let bytes = (m * plan.splits * acc_size(acc)) as u64;
-        Some(dev.inner.pool.alloc(dev, bytes)?)
+        Some(dev.alloc(bytes)?)
     } else {
         None
     };
@@ -694,9 +695,7 @@ fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()
         ndim: p.kept.len() as u32,
         per: plan.per as u32,
     };
-    let kernel = dev.inner.kernels.get(dev, key.clone(), || {
-        spec(op, p.input, load, dtype, shuffles)
-    })?;
+    let kernel = dev.kernel(key.clone(), || spec(op, p.input, load, dtype, shuffles))?;
     for (u0, u1, base, end) in wins {
         let mut params = Params::new(u1 as u32);
         params.ndim = p.kept.len() as u32;
@@ -724,7 +723,13 @@ fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()
         if key.inputs == 2 {
             inputs.push(t.mean.expect("var has means"));
         }
-        launch(dev, &kernel, &params, &inputs, out, ((u1 - u0) * WG) as u32)?;
+        dev.launch(
+            &kernel,
+            &params,
+            &inputs,
+            out,
+            Work::Items(((u1 - u0) * WG) as u32),
+        )?;
     }
     if let Some(buf) = &partial {
         let next = Problem {
@@ -875,7 +880,7 @@ fn reduce<T: Element, O: Element>(
         Op::Var(_) | Op::Std(_) => {
             let acc = op.acc(T::DTYPE);
             let bytes = (out.len() * acc.size()) as u64;
-            let buf = dev.inner.pool.alloc(dev, bytes)?;
+            let buf = dev.alloc(bytes)?;
             let binding = Binding {
                 buffer: &buf,
                 bytes,

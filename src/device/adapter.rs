@@ -1,0 +1,313 @@
+//! Choosing an adapter and opening a device on it: [`Device::new`], [`Device::with_options`],
+//! [`Device::enumerate`], [`Device::from_wgpu`]; what an adapter is ([`DeviceInfo`]).
+
+use crate::config::{Backend, Options};
+use crate::error::{Error, Result};
+use crate::gpu::{lock, DRIVER_LOCK};
+
+use super::Device;
+
+/// The kind of adapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DeviceKind {
+    /// A GPU with its own memory.
+    DiscreteGpu,
+    /// A GPU sharing memory with the CPU.
+    IntegratedGpu,
+    /// A virtualised GPU.
+    VirtualGpu,
+    /// A software rasteriser on the CPU (lavapipe, WARP, SwiftShader).
+    Cpu,
+    /// Unknown.
+    Other,
+}
+
+/// What an adapter is: returned by [`Device::info`] and [`Device::enumerate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeviceInfo {
+    /// The adapter's name, e.g. "NVIDIA H100 80GB HBM3" or "llvmpipe (LLVM 15.0.6, 256 bits)".
+    pub name: String,
+    /// Backend: "vulkan", "metal", "dx12" or "gl".
+    pub backend: String,
+    /// Discrete, integrated, CPU...
+    pub kind: DeviceKind,
+    /// PCI vendor id.
+    pub vendor: u32,
+    /// Driver name.
+    pub driver: String,
+    /// Driver version text.
+    pub driver_info: String,
+    /// Smallest subgroup size the adapter may use.
+    pub subgroup_min_size: u32,
+    /// Largest subgroup size the adapter may use.
+    pub subgroup_max_size: u32,
+    /// The optional features gpuarray uses that this adapter has, by wgpu's names.
+    pub features: Vec<&'static str>,
+}
+
+const FEATURES: [(wgpu::Features, &str); 10] = [
+    (wgpu::Features::SHADER_F16, "SHADER_F16"),
+    (wgpu::Features::SHADER_F64, "SHADER_F64"),
+    (wgpu::Features::SUBGROUP, "SUBGROUP"),
+    (wgpu::Features::TIMESTAMP_QUERY, "TIMESTAMP_QUERY"),
+    (
+        wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS,
+        "TIMESTAMP_QUERY_INSIDE_ENCODERS",
+    ),
+    (
+        wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES,
+        "TIMESTAMP_QUERY_INSIDE_PASSES",
+    ),
+    (wgpu::Features::IMMEDIATES, "IMMEDIATES"),
+    (
+        wgpu::Features::MAPPABLE_PRIMARY_BUFFERS,
+        "MAPPABLE_PRIMARY_BUFFERS",
+    ),
+    (wgpu::Features::PIPELINE_CACHE, "PIPELINE_CACHE"),
+    // Tensor-core matrix products (f16 matmul); requested with wgpu's experimental token.
+    (
+        wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
+        "EXPERIMENTAL_COOPERATIVE_MATRIX",
+    ),
+];
+
+fn wanted_features() -> wgpu::Features {
+    FEATURES
+        .iter()
+        .fold(wgpu::Features::empty(), |acc, (f, _)| acc | *f)
+}
+
+fn kind_of(t: wgpu::DeviceType) -> DeviceKind {
+    match t {
+        wgpu::DeviceType::DiscreteGpu => DeviceKind::DiscreteGpu,
+        wgpu::DeviceType::IntegratedGpu => DeviceKind::IntegratedGpu,
+        wgpu::DeviceType::VirtualGpu => DeviceKind::VirtualGpu,
+        wgpu::DeviceType::Cpu => DeviceKind::Cpu,
+        wgpu::DeviceType::Other => DeviceKind::Other,
+    }
+}
+
+fn rank(kind: DeviceKind) -> u32 {
+    match kind {
+        DeviceKind::DiscreteGpu => 0,
+        DeviceKind::IntegratedGpu => 1,
+        DeviceKind::VirtualGpu => 2,
+        DeviceKind::Cpu => 3,
+        DeviceKind::Other => 4,
+    }
+}
+
+fn backend_name(b: wgpu::Backend) -> String {
+    match b {
+        wgpu::Backend::Vulkan => "vulkan".into(),
+        wgpu::Backend::Metal => "metal".into(),
+        wgpu::Backend::Dx12 => "dx12".into(),
+        wgpu::Backend::Gl => "gl".into(),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+pub(super) fn info_of(i: &wgpu::AdapterInfo, features: wgpu::Features) -> DeviceInfo {
+    DeviceInfo {
+        name: i.name.clone(),
+        backend: backend_name(i.backend),
+        kind: kind_of(i.device_type),
+        vendor: i.vendor,
+        driver: i.driver.clone(),
+        driver_info: i.driver_info.clone(),
+        subgroup_min_size: i.subgroup_min_size,
+        subgroup_max_size: i.subgroup_max_size,
+        features: FEATURES
+            .iter()
+            .filter(|(f, _)| features.contains(*f))
+            .map(|(_, n)| *n)
+            .collect(),
+    }
+}
+
+fn wgpu_backends(b: Backend) -> wgpu::Backends {
+    match b {
+        Backend::Vulkan => wgpu::Backends::VULKAN,
+        Backend::Metal => wgpu::Backends::METAL,
+        Backend::Dx12 => wgpu::Backends::DX12,
+        Backend::Gl => wgpu::Backends::GL,
+    }
+}
+
+fn adapters_of(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
+    let _driver = lock(&DRIVER_LOCK);
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    desc.backends = backends;
+    let instance = wgpu::Instance::new(desc);
+    pollster::block_on(instance.enumerate_adapters(backends))
+}
+
+/// The adapters of the chosen backends; without a choice, GL only where Vulkan, Metal and
+/// DX12 have none (probing GL needs a display server on some systems).
+fn adapters(backend: Option<Backend>) -> Vec<wgpu::Adapter> {
+    match backend {
+        Some(b) => adapters_of(wgpu_backends(b)),
+        None => {
+            let primary = adapters_of(wgpu::Backends::PRIMARY);
+            if primary.is_empty() {
+                adapters_of(wgpu::Backends::GL)
+            } else {
+                primary
+            }
+        }
+    }
+}
+
+impl Device {
+    /// Opens the best adapter: discrete GPU, then integrated, then virtual, then CPU.
+    ///
+    /// `GPUARRAY_ADAPTER` (a case-insensitive substring of the adapter's name) and
+    /// `GPUARRAY_BACKEND` (vulkan, metal, dx12, gl) narrow the choice.
+    ///
+    /// # Errors
+    /// [`Error::NoAdapter`] when no adapter matches, [`Error::UnknownBackend`] for a bad
+    /// `GPUARRAY_BACKEND`, [`Error::RequestDevice`] when the adapter refuses.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(!dev.info().name.is_empty());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn new() -> Result<Device> {
+        Self::with_options(Options::from_env()?)
+    }
+
+    /// Opens the best adapter (as [`Device::new`]) with these options: `opts.adapter` and
+    /// `opts.backend` narrow the choice, the rest configure the device's kernels.
+    ///
+    /// # Errors
+    /// As [`Device::new`].
+    ///
+    /// ```
+    /// use gpuarray::{config::{Options, ParamsPath}, Device};
+    /// let mut opts = Options::default();
+    /// opts.params = ParamsPath::Uniform; // parameters through the uniform arena
+    /// let dev = Device::with_options(opts)?;
+    /// assert_eq!(dev.from_slice(&[1i32, 2], [2])?.add_scalar(1)?.to_vec()?, vec![2, 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn with_options(opts: Options) -> Result<Device> {
+        let filter = opts.adapter.clone().unwrap_or_default().to_lowercase();
+        let adapter = adapters(opts.backend)
+            .into_iter()
+            .filter(|a| a.get_info().name.to_lowercase().contains(&filter))
+            .min_by_key(|a| {
+                let i = a.get_info();
+                (
+                    rank(kind_of(i.device_type)),
+                    (i.backend == wgpu::Backend::Gl) as u32,
+                )
+            })
+            .ok_or(Error::NoAdapter { filter })?;
+        Self::from_adapter(&adapter, opts)
+    }
+
+    /// Lists the adapters there are (after `GPUARRAY_BACKEND`, if set).
+    ///
+    /// # Errors
+    /// [`Error::UnknownBackend`] for a bad `GPUARRAY_BACKEND`.
+    ///
+    /// ```
+    /// for info in gpuarray::Device::enumerate()? {
+    ///     println!("{} on {}: {:?}", info.name, info.backend, info.kind);
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn enumerate() -> Result<Vec<DeviceInfo>> {
+        Ok(adapters(Options::from_env()?.backend)
+            .iter()
+            .map(|a| info_of(&a.get_info(), a.features()))
+            .collect())
+    }
+
+    fn from_adapter(adapter: &wgpu::Adapter, opts: Options) -> Result<Device> {
+        let mut features = adapter.features() & wanted_features();
+        if !opts.coop {
+            features.remove(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
+        }
+        let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
+            // SAFETY: the token only unlocks EXPERIMENTAL_COOPERATIVE_MATRIX, which gpuarray
+            // uses in one kernel (the f16 matmul) with the configurations the adapter lists;
+            // GPUARRAY_COOP=0 leaves it off.
+            unsafe { wgpu::ExperimentalFeatures::enabled() }
+        } else {
+            wgpu::ExperimentalFeatures::disabled()
+        };
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("gpuarray"),
+            required_features: features,
+            required_limits: adapter.limits(),
+            experimental_features: experimental,
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        };
+        let _driver = lock(&DRIVER_LOCK);
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
+            Error::RequestDevice {
+                adapter: adapter.get_info().name,
+                reason: e.to_string(),
+            }
+        })?;
+        let f16_in_f32 = adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32);
+        Ok(Self::from_parts(device, queue, f16_in_f32, opts))
+    }
+
+    /// Uses a device and queue that the program already owns. gpuarray installs its own
+    /// uncaptured-error handler and device-lost callback on it.
+    ///
+    /// ```
+    /// let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    /// let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
+    /// let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
+    /// let dev = gpuarray::Device::from_wgpu(device, queue);
+    /// assert_eq!(dev.from_slice(&[1u32, 2], [2])?.to_vec()?, vec![1, 2]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn from_wgpu(device: wgpu::Device, queue: wgpu::Queue) -> Device {
+        Self::from_wgpu_with_options(device, queue, Options::default())
+    }
+
+    /// As [`Device::from_wgpu`], with these options (`adapter` and `backend` are ignored:
+    /// the device is chosen).
+    ///
+    /// ```
+    /// let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    /// let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
+    /// let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
+    /// let mut opts = gpuarray::Options::default();
+    /// opts.subgroups = false;
+    /// let dev = gpuarray::Device::from_wgpu_with_options(device, queue, opts);
+    /// assert_eq!(dev.from_slice(&[1u32, 2], [2])?.sum()?.to_scalar()?, 3);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn from_wgpu_with_options(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        opts: Options,
+    ) -> Device {
+        // The device does not say whether it has WGSL's pack/unpack2x16float and
+        // quantizeToF16 (the adapter does): wgpu's backends give them to Vulkan (except
+        // llvmpipe without SHADER_F16), Metal and DX12. wgpu validates each shader again,
+        // so a wrong guess is still a typed error.
+        let i = device.adapter_info();
+        let f16_in_f32 = match i.backend {
+            wgpu::Backend::Vulkan => {
+                !i.driver.to_lowercase().contains("llvmpipe")
+                    || device.features().contains(wgpu::Features::SHADER_F16)
+            }
+            wgpu::Backend::Metal | wgpu::Backend::Dx12 => true,
+            _ => false,
+        };
+        Self::from_parts(device, queue, f16_in_f32, opts)
+    }
+}

@@ -1,0 +1,288 @@
+//! The open batch of recorded work, and [`Device::launch`], the one way operations dispatch a
+//! kernel: they ask the device for a pipeline ([`Device::kernel`]), the kernel layer binds it
+//! into a [`Dispatch`], and the device records that into its pending compute pass.
+//!
+//! Dispatches go into one open compute pass (on some drivers every pass costs tens of
+//! microseconds of command-buffer set-up), which copies and clears close. Without
+//! immediates each dispatch's parameters take one slot of a uniform arena, written at
+//! submit; the batch is submitted when the arena is full ([`BATCH_DISPATCHES`]).
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::error::{Error, Result};
+use crate::gpu::{lock, Gpu};
+use crate::kernel::cache::{Kernel, Key};
+use crate::kernel::launch::{groups, Binding, Dispatch, Params, PARAM_SLOT};
+use crate::kernel::raw::{self, Layout};
+use crate::kernel::source::Spec;
+use crate::memory::pool::BufferHandle;
+
+use super::Device;
+
+/// Dispatches recorded before the pending work is submitted without a sync point.
+pub const BATCH_DISPATCHES: u32 = 512;
+
+/// What one dispatch covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Work {
+    /// This many work items, one per invocation: a 1-D grid of workgroups folded into 2-D.
+    Items(u32),
+    /// An explicit grid of workgroups (each extent at most 65,535), for kernels that tile a
+    /// 2-D or 3-D problem.
+    Groups([u32; 3]),
+}
+
+/// The parameter arena and the open batch.
+pub(crate) struct Pending {
+    /// A uniform buffer of [`BATCH_DISPATCHES`] parameter slots.
+    pub(crate) arena: wgpu::Buffer,
+    batch: Mutex<Batch>,
+}
+
+/// Work recorded but not yet submitted.
+#[derive(Default)]
+pub(crate) struct Batch {
+    /// Declared before `encoder`: the pass must end before the encoder is finished.
+    pass: Option<wgpu::ComputePass<'static>>,
+    encoder: Option<wgpu::CommandEncoder>,
+    /// Parameters of the recorded dispatches, one slot each, written at submit.
+    params: Vec<u8>,
+    slots: u32,
+    /// Upload staging buffers used by the recorded work, recycled after submit.
+    uploads: Vec<wgpu::Buffer>,
+}
+
+impl Pending {
+    pub(crate) fn new(gpu: &Gpu) -> Pending {
+        let arena = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("gpuarray params"),
+            size: PARAM_SLOT * BATCH_DISPATCHES as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        Pending {
+            arena,
+            batch: Mutex::new(Batch::default()),
+        }
+    }
+
+    /// Drops everything recorded and not submitted (the device is being destroyed).
+    pub(crate) fn discard(&self) {
+        *lock(&self.batch) = Batch::default();
+    }
+}
+
+impl Batch {
+    /// The pending encoder, created on first use; ends the open compute pass, if any.
+    pub(crate) fn encoder(&mut self, device: &wgpu::Device) -> &mut wgpu::CommandEncoder {
+        self.pass = None;
+        self.encoder.get_or_insert_with(|| {
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("gpuarray batch"),
+            })
+        })
+    }
+
+    /// The open compute pass, begun on first use.
+    pub(crate) fn pass(&mut self, device: &wgpu::Device) -> &mut wgpu::ComputePass<'static> {
+        if self.pass.is_none() {
+            let pass = self
+                .encoder(device)
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: None,
+                    timestamp_writes: None,
+                })
+                .forget_lifetime();
+            self.pass = Some(pass);
+        }
+        self.pass.as_mut().expect("just set")
+    }
+
+    /// Registers an upload staging buffer to recycle once the batch is submitted.
+    pub(crate) fn add_upload(&mut self, buffer: wgpu::Buffer) {
+        self.uploads.push(buffer);
+    }
+}
+
+impl Device {
+    /// The open batch, locked.
+    pub(crate) fn batch(&self) -> MutexGuard<'_, Batch> {
+        lock(&self.inner.batch.batch)
+    }
+
+    /// The pipeline for `key`, compiling `spec()` on first use.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShader`] or [`Error::Validation`] when the kernel does not compile
+    /// (a bug in gpuarray for its own kernels), [`Error::OutOfMemory`].
+    pub(crate) fn kernel(&self, key: Key, spec: impl FnOnce() -> Spec) -> Result<Arc<Kernel>> {
+        let i = &self.inner;
+        i.kernels
+            .get(&i.gpu, key, spec)
+            .map_err(|e| self.with_usage(e))
+    }
+
+    /// The raw user kernel `src` at `entry` in `layout`, compiled on first use.
+    pub(crate) fn raw_kernel(
+        &self,
+        src: &str,
+        entry: &str,
+        layout: &Layout,
+    ) -> Result<Arc<crate::kernel::cache::RawPipeline>> {
+        let i = &self.inner;
+        raw::pipeline(&i.gpu, &i.kernels, src, entry, layout).map_err(|e| self.with_usage(e))
+    }
+
+    /// An out-of-memory error from a lower layer, with the bytes in use filled in.
+    fn with_usage(&self, e: Error) -> Error {
+        match e {
+            Error::OutOfMemory {
+                requested, limit, ..
+            } => Error::OutOfMemory {
+                requested,
+                used: self.inner.pool.stats().used,
+                limit,
+            },
+            e => e,
+        }
+    }
+
+    /// A device buffer of at least `bytes` bytes from the array pool.
+    pub(crate) fn alloc(&self, bytes: u64) -> Result<BufferHandle> {
+        self.inner.pool.alloc(&self.inner.gpu, bytes)
+    }
+
+    /// Whether the device reads small arrays through a copy kernel into host-visible
+    /// buffers ([`Device::alloc_readback`]).
+    pub(crate) fn has_readback(&self) -> bool {
+        self.inner.readback.is_some()
+    }
+
+    /// A host-visible buffer for a small read.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] where the device has no such buffers ([`Device::has_readback`]),
+    /// [`Error::OutOfMemory`].
+    pub(crate) fn alloc_readback(&self, bytes: u64) -> Result<BufferHandle> {
+        match &self.inner.readback {
+            Some(pool) => pool.alloc(&self.inner.gpu, bytes),
+            None => Err(self.unsupported("host-visible read buffers", crate::DType::U32)),
+        }
+    }
+
+    /// Records one dispatch of `kernel` with `params`, reading `inputs` and writing
+    /// `output`, over `work`. The one way operations launch a kernel of gpuarray's families.
+    ///
+    /// # Errors
+    /// [`Error::BufferTooLarge`] when a binding exceeds the adapter's binding limit.
+    pub(crate) fn launch(
+        &self,
+        kernel: &Kernel,
+        params: &Params,
+        inputs: &[Binding<'_>],
+        output: Binding<'_>,
+        work: Work,
+    ) -> Result<()> {
+        let grid = match work {
+            Work::Items(0) => return Ok(()),
+            Work::Items(n) => {
+                let (x, y) = groups(n, kernel.wg);
+                [x, y, 1]
+            }
+            Work::Groups(g) => g,
+        };
+        let i = &self.inner;
+        let dispatch =
+            i.binds
+                .dispatch(&i.gpu, &i.batch.arena, kernel, params, inputs, output, grid)?;
+        match dispatch {
+            Some(d) => self.record(d),
+            None => Ok(()),
+        }
+    }
+
+    /// Records one dispatch of a raw user kernel (see `kernel::raw::dispatch`).
+    pub(crate) fn launch_raw(
+        &self,
+        kernel: &crate::kernel::cache::RawPipeline,
+        layout: &Layout,
+        buffers: &[Binding<'_>],
+        uniform: &[u8],
+        grid: [u32; 3],
+    ) -> Result<()> {
+        let i = &self.inner;
+        match raw::dispatch(
+            &i.gpu,
+            &i.batch.arena,
+            kernel,
+            layout,
+            buffers,
+            uniform,
+            grid,
+        )? {
+            Some(d) => self.record(d),
+            None => Ok(()),
+        }
+    }
+
+    /// Records `d` into the open compute pass, its parameters into an arena slot or as
+    /// immediates; submits when the arena is full.
+    fn record(&self, d: Dispatch) -> Result<()> {
+        let params = d.params.as_slice();
+        let mut batch = self.batch();
+        let offset = batch.slots * PARAM_SLOT as u32;
+        if d.uses_arena {
+            // Dispatches with immediates left no bytes in the arena: pad to this slot.
+            batch.params.resize(offset as usize, 0);
+            batch.params.extend_from_slice(params);
+            let end = ((batch.slots + 1) as u64 * PARAM_SLOT) as usize;
+            batch.params.resize(end, 0);
+        }
+        batch.slots += 1;
+        let pass = batch.pass(&self.inner.gpu.device);
+        pass.set_pipeline(&d.pipeline);
+        if d.uses_arena {
+            pass.set_bind_group(0, &d.bind_group, &[offset]);
+        } else {
+            if d.immediates {
+                pass.set_immediates(0, params);
+            }
+            pass.set_bind_group(0, &d.bind_group, &[]);
+        }
+        pass.dispatch_workgroups(d.grid[0], d.grid[1], d.grid[2]);
+        self.inner.dispatches.fetch_add(1, Ordering::Relaxed);
+        if batch.slots == BATCH_DISPATCHES {
+            self.submit_locked(&mut batch);
+        }
+        Ok(())
+    }
+
+    /// Submits the pending batch while its lock is held.
+    pub(crate) fn submit_locked(&self, batch: &mut Batch) -> Option<wgpu::SubmissionIndex> {
+        batch.pass = None;
+        let encoder = batch.encoder.take()?;
+        let gpu = &self.inner.gpu;
+        if !batch.params.is_empty() {
+            gpu.queue
+                .write_buffer(&self.inner.batch.arena, 0, &batch.params);
+        }
+        batch.params.clear();
+        batch.slots = 0;
+        let index = gpu.queue.submit([encoder.finish()]);
+        self.inner.submits.fetch_add(1, Ordering::Relaxed);
+        for buffer in batch.uploads.drain(..) {
+            self.inner.staging.recycle_upload(buffer);
+        }
+        Some(index)
+    }
+
+    /// Submits the pending work (if any); returns the index to wait for.
+    pub(crate) fn flush(&self) -> Result<Option<wgpu::SubmissionIndex>> {
+        let mut batch = self.batch();
+        let index = self.submit_locked(&mut batch);
+        drop(batch);
+        self.check()?;
+        Ok(index)
+    }
+}

@@ -1,0 +1,327 @@
+//! [`Device`]: one adapter's device and queue, its memory pools, kernel cache and pending
+//! batch of work.
+//!
+//! - `adapter`: choosing an adapter and opening a device ([`Device::new`], [`Device::enumerate`]);
+//! - `batch`: the open batch of recorded work, [`Device::launch`] (the one way operations
+//!   dispatch a kernel), submission and sync;
+//! - `transfer`: uploads, downloads and clears, recorded into the batch;
+//! - `timestamp`: GPU timestamps for events;
+//! - `state`: per-device state of the operation families (tuning results and the like);
+//! - `memory_pool`: [`MemoryPool`], the public face of the array pool.
+//!
+//! Every op records its dispatch into the device's pending compute pass and returns at
+//! once. The pending work is submitted at a sync point (a read back, [`Device::synchronize`])
+//! or when the parameter arena is full ([`BATCH_DISPATCHES`] dispatches), so a chain of small
+//! ops costs one submit.
+
+mod adapter;
+mod batch;
+mod memory_pool;
+mod state;
+mod timestamp;
+mod transfer;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+pub use self::adapter::{DeviceInfo, DeviceKind};
+pub(crate) use self::batch::Work;
+pub use self::batch::BATCH_DISPATCHES;
+pub use self::memory_pool::MemoryPool;
+pub(crate) use self::timestamp::Stamp;
+pub(crate) use crate::gpu::lock;
+pub use crate::gpu::DeviceLimits;
+
+use crate::config::{Options, SmallRead};
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::kernel::cache::KernelCache;
+use crate::kernel::launch::{BindCache, Params};
+use crate::memory::pool::Pool;
+use crate::memory::staging::Staging;
+
+/// Counters of the work a device has done, for tests and tuning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DeviceStats {
+    /// Queue submissions.
+    pub submits: u64,
+    /// Compute dispatches recorded.
+    pub dispatches: u64,
+    /// Pipelines compiled.
+    pub pipelines: u64,
+}
+
+/// A GPU (or software) device and its queue, memory pools and kernel cache.
+///
+/// Cheap to clone (a reference count), `Send + Sync`, usable from several threads at once.
+/// Open one per adapter and share it, as CuPy shares one context per GPU: on the H100 with
+/// NVIDIA's Linux Vulkan driver 580, about ten devices in use at once in one process hung
+/// inside the driver in a quarter of the runs (one or two never did).
+///
+/// ```
+/// # fn main() -> gpuarray::Result<()> {
+/// let dev = gpuarray::Device::new()?;
+/// println!("{} ({})", dev.info().name, dev.info().backend);
+/// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+/// assert_eq!(x.add_scalar(1.0)?.to_vec()?, vec![2.0, 3.0, 4.0]);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Device {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Device")
+            .field("name", &self.inner.info.name)
+            .field("backend", &self.inner.info.backend)
+            .finish()
+    }
+}
+
+/// What a device owns, over the ground floor.
+pub(crate) struct Inner {
+    pub(crate) gpu: Gpu,
+    info: DeviceInfo,
+    pool: Arc<Pool>,
+    /// Host-visible storage buffers for small reads on discrete adapters, where available.
+    readback: Option<Arc<Pool>>,
+    staging: Staging,
+    kernels: KernelCache,
+    binds: BindCache,
+    batch: batch::Pending,
+    submits: AtomicU64,
+    dispatches: AtomicU64,
+    state: state::StateMap,
+}
+
+impl Device {
+    /// Builds the device over an open wgpu device (all ways of opening one end here).
+    fn from_parts(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        f16_in_f32: bool,
+        opts: Options,
+    ) -> Device {
+        let info = adapter::info_of(&device.adapter_info(), device.features());
+        let uma = matches!(info.kind, DeviceKind::IntegratedGpu | DeviceKind::Cpu);
+        let mappable = device
+            .features()
+            .contains(wgpu::Features::MAPPABLE_PRIMARY_BUFFERS);
+        let kernels = KernelCache::new(
+            &device,
+            &device.adapter_info(),
+            opts.pipeline_cache.resolve(),
+        );
+        // Small reads through a kernel into host-visible memory: on discrete adapters (UMA
+        // ones map arrays directly), or anywhere with `SmallRead::Kernel` (for tests).
+        let small_read_kernel = opts.small_read == SmallRead::Kernel;
+        let params = std::mem::size_of::<Params>();
+        let gpu = Gpu::new(device, queue, f16_in_f32, opts, uma && mappable, params);
+        let pool = Arc::new(Pool::storage(&gpu));
+        let readback = (mappable && (!gpu.mappable_storage || small_read_kernel))
+            .then(|| Arc::new(Pool::readback(&gpu)));
+        let batch = batch::Pending::new(&gpu);
+        Device {
+            inner: Arc::new(Inner {
+                gpu,
+                info,
+                pool,
+                readback,
+                staging: Staging::default(),
+                kernels,
+                binds: BindCache::default(),
+                batch,
+                submits: AtomicU64::new(0),
+                dispatches: AtomicU64::new(0),
+                state: state::StateMap::default(),
+            }),
+        }
+    }
+
+    /// What the adapter is.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// println!("{:?}, subgroups of {}..{}", dev.info().kind,
+    ///          dev.info().subgroup_min_size, dev.info().subgroup_max_size);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn info(&self) -> &DeviceInfo {
+        &self.inner.info
+    }
+
+    /// The limits in force (the adapter's own).
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(dev.limits().max_storage_buffer_binding_size >= 128 << 20);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn limits(&self) -> &DeviceLimits {
+        &self.inner.gpu.limits
+    }
+
+    /// Whether arrays of `T` work on this adapter (f16 needs SHADER_F16, f64 SHADER_F64).
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(dev.supports::<f32>());
+    /// if !dev.supports::<f64>() {
+    ///     assert!(dev.zeros::<f64>([4]).is_err());
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn supports<T: Element>(&self) -> bool {
+        self.supports_dtype(T::DTYPE)
+    }
+
+    pub(crate) fn supports_dtype(&self, d: DType) -> bool {
+        match d {
+            DType::F16 => self.inner.gpu.features.contains(wgpu::Features::SHADER_F16),
+            DType::F64 => self.inner.gpu.features.contains(wgpu::Features::SHADER_F64),
+            _ => true,
+        }
+    }
+
+    /// `Err(Unsupported)` unless the adapter supports `d`.
+    pub(crate) fn require(&self, op: &'static str, d: DType) -> Result<()> {
+        if self.supports_dtype(d) {
+            Ok(())
+        } else {
+            Err(self.unsupported(op, d))
+        }
+    }
+
+    pub(crate) fn unsupported(&self, op: &'static str, dtype: DType) -> Error {
+        Error::Unsupported {
+            op,
+            dtype,
+            adapter: self.inner.info.name.clone(),
+        }
+    }
+
+    /// The device-buffer pool: bytes in use, bytes held, limit.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let x = dev.zeros::<f32>([1024])?;
+    /// assert!(dev.memory_pool().used_bytes() >= 4096);
+    /// # drop(x);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn memory_pool(&self) -> MemoryPool {
+        MemoryPool { dev: self.clone() }
+    }
+
+    /// Counters: submits, dispatches, pipelines compiled.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let before = dev.stats();
+    /// let x = dev.ones::<f32>([8])?;
+    /// let y = x.exp()?.sqrt()?.add_scalar(1.0)?;
+    /// y.to_vec()?;
+    /// assert_eq!(dev.stats().submits - before.submits, 1);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn stats(&self) -> DeviceStats {
+        DeviceStats {
+            submits: self.inner.submits.load(Ordering::Relaxed),
+            dispatches: self.inner.dispatches.load(Ordering::Relaxed),
+            pipelines: self.inner.kernels.compiled(),
+        }
+    }
+
+    /// Submits the pending work and waits until the device has finished all of it.
+    ///
+    /// # Errors
+    /// [`Error::DeviceLost`] if the device was lost, [`Error::Validation`] if wgpu reported
+    /// an error for earlier work, [`Error::Timeout`] if the work is not done within
+    /// `GPUARRAY_TIMEOUT_S` seconds (default 300).
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let _x = dev.random_uniform::<f32>([1 << 16], 7)?;
+    /// dev.synchronize()?;
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn synchronize(&self) -> Result<()> {
+        let index = self.flush()?;
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = done.clone();
+        self.inner
+            .gpu
+            .queue
+            .on_submitted_work_done(move || flag.store(true, Ordering::Release));
+        self.inner
+            .gpu
+            .wait_until(index, || done.load(Ordering::Acquire))
+    }
+
+    /// Destroys the device: pending work is dropped, and every later operation on it (or on
+    /// its arrays) returns [`Error::DeviceLost`]. Other devices are unaffected.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let x = dev.ones::<f32>([4])?;
+    /// dev.destroy();
+    /// assert!(matches!(x.to_vec(), Err(gpuarray::Error::DeviceLost(_))));
+    /// assert!(matches!(dev.zeros::<f32>([4]), Err(gpuarray::Error::DeviceLost(_))));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn destroy(&self) {
+        self.inner.batch.discard();
+        self.inner.gpu.destroy("destroyed by Device::destroy");
+    }
+
+    /// The options the device was opened with.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert!(dev.options().timeout.as_secs() > 0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn options(&self) -> &Options {
+        &self.inner.gpu.opts
+    }
+
+    /// Errors recorded since the last check: a lost device, uncaptured wgpu errors.
+    pub(crate) fn check(&self) -> Result<()> {
+        self.inner.gpu.check()
+    }
+
+    pub(crate) fn same(&self, other: &Device) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// Whether kernel parameters travel as immediates on this device.
+    pub(crate) fn immediates(&self) -> bool {
+        self.inner.gpu.immediates
+    }
+
+    /// Whether the device has subgroup operations in compute shaders.
+    pub(crate) fn has_subgroups(&self) -> bool {
+        self.inner.gpu.has_subgroups()
+    }
+
+    /// Whether the device has wgpu's cooperative matrices (tensor cores).
+    pub(crate) fn has_coop_matrix(&self) -> bool {
+        self.inner.gpu.has_coop_matrix()
+    }
+
+    /// Naga capabilities matching the device's features, for validating shaders.
+    pub(crate) fn naga_capabilities(&self) -> naga::valid::Capabilities {
+        self.inner.gpu.naga_capabilities()
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if !self.gpu.is_lost() {
+            self.kernels.save();
+        }
+    }
+}

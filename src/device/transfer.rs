@@ -1,0 +1,92 @@
+//! Moving bytes between host and device buffers, and clearing them: the staging pools of
+//! `memory::staging` filled or read here, the copies recorded into the open batch.
+
+use crate::error::Result;
+use crate::memory::pool::{size_class, BufferHandle};
+use crate::memory::staging::{map_and_copy, round4};
+
+use super::Device;
+
+impl Device {
+    /// Writes `data` into `dst` at byte `offset` (a multiple of 4), through a pooled staging
+    /// buffer and a copy recorded in the pending batch.
+    pub(crate) fn upload(&self, dst: &BufferHandle, offset: u64, data: &[u8]) -> Result<()> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        let i = &self.inner;
+        let used = i.pool.stats().used;
+        let (staging, size) = i.staging.upload_buffer(&i.gpu, data, used)?;
+        debug_assert!(offset.is_multiple_of(4) && offset + size <= dst.size());
+        let mut batch = self.batch();
+        batch
+            .encoder(&i.gpu.device)
+            .copy_buffer_to_buffer(&staging, 0, dst.buffer(), offset, size);
+        batch.add_upload(staging);
+        Ok(())
+    }
+
+    /// Copies `out.len()` bytes starting at byte `offset` of `src` to the host. Submits the
+    /// pending work and waits for it.
+    pub(crate) fn download(&self, src: &BufferHandle, offset: u64, out: &mut [u8]) -> Result<()> {
+        if out.is_empty() {
+            return self.flush().map(|_| ());
+        }
+        let i = &self.inner;
+        if i.gpu.mappable_storage {
+            return self.download_mapped(src, offset, out, true);
+        }
+        let start = offset & !3;
+        let size = round4(offset + out.len() as u64) - start;
+        let class = size_class(size);
+        let staging = i.staging.take_read(&i.gpu, class, i.pool.stats().used)?;
+        let index = {
+            let mut batch = self.batch();
+            batch.encoder(&i.gpu.device).copy_buffer_to_buffer(
+                src.buffer(),
+                start,
+                &staging,
+                0,
+                size,
+            );
+            self.submit_locked(&mut batch)
+        };
+        let skip = (offset - start) as usize;
+        let r = map_and_copy(&i.gpu, &staging, 0..size, index, skip, out);
+        i.staging.put_read(class, staging);
+        r
+    }
+
+    /// Copies bytes from a host-mappable buffer: submits the pending work, maps `src` once it
+    /// is done, copies out. `shared`: other arrays may use the buffer, so the batch stays
+    /// locked while it is mapped and no other thread can submit work that uses it meanwhile.
+    pub(crate) fn download_mapped(
+        &self,
+        src: &BufferHandle,
+        offset: u64,
+        out: &mut [u8],
+        shared: bool,
+    ) -> Result<()> {
+        let gpu = &self.inner.gpu;
+        let start = offset & !7;
+        let end = round4(offset + out.len() as u64);
+        let skip = (offset - start) as usize;
+        let mut batch = self.batch();
+        let index = self.submit_locked(&mut batch);
+        if !shared {
+            drop(batch);
+            return map_and_copy(gpu, src.buffer(), start..end, index, skip, out);
+        }
+        let r = map_and_copy(gpu, src.buffer(), start..end, index, skip, out);
+        drop(batch);
+        r
+    }
+
+    /// Records a clear to zero of the whole buffer into the pending batch.
+    pub(crate) fn clear(&self, buf: &BufferHandle) {
+        let mut batch = self.batch();
+        batch
+            .encoder(&self.inner.gpu.device)
+            .clear_buffer(buf.buffer(), 0, None);
+    }
+}

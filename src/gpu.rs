@@ -1,0 +1,296 @@
+//! The ground floor: a wgpu device and its queue, with what the layers above need to know of
+//! them (features, limits, the device's options), error scopes, the record of uncaptured
+//! errors and device loss, waiting for submitted work, and the driver lock.
+//!
+//! It knows nothing of arrays, pools, kernels or batches: `memory/` and `kernel/` work over a
+//! [`Gpu`], and `device/` owns one and builds on all three.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::config::Options;
+use crate::error::{Error, Result};
+
+/// Serialises the driver calls that some drivers do not survive concurrently: instance,
+/// device and pipeline creation (wgpu issues 10010 and 10234 report crashes when threads
+/// create devices and pipelines at once). Pipelines are cached, so this costs nothing after
+/// warm-up.
+pub(crate) static DRIVER_LOCK: Mutex<()> = Mutex::new(());
+
+/// Locks a mutex, ignoring poisoning (a panic elsewhere leaves our state consistent: every
+/// critical section is a few plain assignments).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The limits gpuarray works within (the adapter's own, not WebGPU's defaults).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeviceLimits {
+    /// Largest buffer, in bytes.
+    pub max_buffer_size: u64,
+    /// Largest storage binding, in bytes.
+    pub max_storage_buffer_binding_size: u64,
+    /// Workgroup memory per workgroup, in bytes.
+    pub max_compute_workgroup_storage_size: u32,
+    /// Invocations per workgroup.
+    pub max_compute_invocations_per_workgroup: u32,
+    /// Workgroups per dispatch dimension.
+    pub max_compute_workgroups_per_dimension: u32,
+    /// Storage buffers per shader stage.
+    pub max_storage_buffers_per_shader_stage: u32,
+    /// Alignment of a storage binding's offset into its buffer, in bytes.
+    pub min_storage_buffer_offset_alignment: u32,
+}
+
+impl DeviceLimits {
+    fn of(l: &wgpu::Limits) -> DeviceLimits {
+        DeviceLimits {
+            max_buffer_size: l.max_buffer_size,
+            max_storage_buffer_binding_size: l.max_storage_buffer_binding_size,
+            max_compute_workgroup_storage_size: l.max_compute_workgroup_storage_size,
+            max_compute_invocations_per_workgroup: l.max_compute_invocations_per_workgroup,
+            max_compute_workgroups_per_dimension: l.max_compute_workgroups_per_dimension,
+            max_storage_buffers_per_shader_stage: l.max_storage_buffers_per_shader_stage,
+            min_storage_buffer_offset_alignment: l.min_storage_buffer_offset_alignment,
+        }
+    }
+}
+
+/// What an error scope caught.
+pub(crate) enum ScopeError {
+    OutOfMemory,
+    Validation(String),
+}
+
+/// A wgpu device and queue and the facts the layers above consult.
+pub(crate) struct Gpu {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    pub(crate) features: wgpu::Features,
+    pub(crate) limits: DeviceLimits,
+    pub(crate) opts: Options,
+    /// Storage buffers can be mapped by the host (UMA adapter with MAPPABLE_PRIMARY_BUFFERS).
+    pub(crate) mappable_storage: bool,
+    /// Dispatch parameters travel as immediates (push constants) rather than through the
+    /// uniform arena: no buffer write per submit.
+    pub(crate) immediates: bool,
+    /// WGSL's `pack2x16float`, `unpack2x16float` and `quantizeToF16` are available.
+    pub(crate) f16_in_f32: bool,
+    /// Counts the times a pool of this device released buffers to the driver: caches that
+    /// hold buffers (bind groups) drop their entries when it changes, so that the memory is
+    /// really released.
+    pub(crate) released: Arc<AtomicU64>,
+    errors: Arc<Mutex<Vec<String>>>,
+    lost: Arc<Mutex<Option<String>>>,
+}
+
+impl Gpu {
+    /// Wraps `device` and `queue`, installing an uncaptured-error handler and a device-lost
+    /// callback that record what they see for [`Gpu::check`]. `immediates_size` is the size
+    /// of the parameter block, which immediates must be able to hold.
+    pub(crate) fn new(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        f16_in_f32: bool,
+        opts: Options,
+        mappable_storage: bool,
+        immediates_size: usize,
+    ) -> Gpu {
+        let features = device.features();
+        let l = device.limits();
+        let immediates = features.contains(wgpu::Features::IMMEDIATES)
+            && l.max_immediate_size as usize >= immediates_size
+            && opts.params != crate::config::ParamsPath::Uniform;
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let sink = errors.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            log::error!("gpuarray: uncaptured wgpu error: {e}");
+            lock(&sink).push(e.to_string());
+        }));
+        let lost = Arc::new(Mutex::new(None));
+        let lost_sink = lost.clone();
+        device.set_device_lost_callback(move |reason, msg| {
+            *lock(&lost_sink) = Some(format!("{reason:?}: {msg}"));
+        });
+        Gpu {
+            device,
+            queue,
+            features,
+            limits: DeviceLimits::of(&l),
+            opts,
+            mappable_storage,
+            immediates,
+            f16_in_f32,
+            released: Arc::new(AtomicU64::new(0)),
+            errors,
+            lost,
+        }
+    }
+
+    /// Errors recorded since the last check: a lost device, uncaptured wgpu errors.
+    pub(crate) fn check(&self) -> Result<()> {
+        if let Some(msg) = lock(&self.lost).clone() {
+            return Err(Error::DeviceLost(msg));
+        }
+        let mut errors = lock(&self.errors);
+        if !errors.is_empty() {
+            let msg = errors.join("\n");
+            errors.clear();
+            return Err(Error::Validation(msg));
+        }
+        Ok(())
+    }
+
+    /// Whether the device was lost (or destroyed).
+    pub(crate) fn is_lost(&self) -> bool {
+        lock(&self.lost).is_some()
+    }
+
+    /// Marks the device lost for `reason` and destroys it.
+    pub(crate) fn destroy(&self, reason: &str) {
+        lock(&self.lost).get_or_insert_with(|| reason.into());
+        self.device.destroy();
+    }
+
+    /// The count of releases to the driver (see [`Gpu::released`]).
+    pub(crate) fn releases(&self) -> u64 {
+        self.released.load(Ordering::Relaxed)
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes; returns what they caught.
+    pub(crate) fn scoped<R>(&self, f: impl FnOnce(&wgpu::Device) -> R) -> (R, Option<ScopeError>) {
+        let d = &self.device;
+        let oom = d.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let val = d.push_error_scope(wgpu::ErrorFilter::Validation);
+        let r = f(d);
+        let v = pollster::block_on(val.pop());
+        let o = pollster::block_on(oom.pop());
+        let err = match (o, v) {
+            (Some(_), _) => Some(ScopeError::OutOfMemory),
+            (None, Some(e)) => Some(ScopeError::Validation(e.to_string())),
+            (None, None) => None,
+        };
+        (r, err)
+    }
+
+    /// A buffer made inside error scopes: the driver's out-of-memory becomes
+    /// [`Error::OutOfMemory`] (with `used` bytes reported), a validation error
+    /// [`Error::Validation`].
+    pub(crate) fn create_buffer(
+        &self,
+        desc: &wgpu::BufferDescriptor<'_>,
+        used: u64,
+    ) -> Result<wgpu::Buffer> {
+        let (buffer, err) = self.scoped(|d| d.create_buffer(desc));
+        match err {
+            None => Ok(buffer),
+            Some(ScopeError::OutOfMemory) => Err(Error::OutOfMemory {
+                requested: desc.size,
+                used,
+                limit: u64::MAX,
+            }),
+            Some(ScopeError::Validation(m)) => Err(Error::Validation(m)),
+        }
+    }
+
+    /// Polls without blocking, running any completed callbacks.
+    pub(crate) fn poll(&self) {
+        let _ = self.device.poll(wgpu::PollType::Poll);
+    }
+
+    /// Blocks until the submission (or all work, for `None`) is done, polling callbacks.
+    /// Gives up with [`Error::Timeout`] after the options' timeout.
+    pub(crate) fn wait(&self, index: Option<wgpu::SubmissionIndex>) -> Result<()> {
+        let limit = self.opts.timeout.as_secs();
+        let start = Instant::now();
+        loop {
+            self.check()?;
+            let r = self.device.poll(wgpu::PollType::Wait {
+                submission_index: index.clone(),
+                timeout: Some(Duration::from_secs(1)),
+            });
+            match r {
+                Ok(_) => return self.check(),
+                Err(wgpu::PollError::Timeout) if start.elapsed().as_secs() >= limit => {
+                    log::error!("gpuarray: work not done after {limit} s");
+                    return Err(Error::Timeout { seconds: limit });
+                }
+                Err(wgpu::PollError::Timeout) => continue,
+                Err(e) => {
+                    self.check()?;
+                    return Err(Error::DeviceLost(e.to_string()));
+                }
+            }
+        }
+    }
+
+    /// Waits until `done()` holds, `done` being set by a callback of work up to `index`.
+    /// Spins on non-blocking polls for up to the options' `spin` (short work finishes sooner
+    /// than a blocking wait wakes up), then blocks.
+    pub(crate) fn wait_until(
+        &self,
+        index: Option<wgpu::SubmissionIndex>,
+        done: impl Fn() -> bool,
+    ) -> Result<()> {
+        let start = Instant::now();
+        loop {
+            self.poll();
+            if done() {
+                return self.check();
+            }
+            if start.elapsed() >= self.opts.spin {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        let mut index = index;
+        loop {
+            self.wait(index.take())?;
+            if done() {
+                return Ok(());
+            }
+            let limit = self.opts.timeout.as_secs();
+            if start.elapsed().as_secs() >= limit {
+                return Err(Error::Timeout { seconds: limit });
+            }
+            // The work is done but its callback has not run yet: poll again shortly.
+            std::thread::sleep(Duration::from_micros(100));
+        }
+    }
+
+    /// Whether the device has subgroup operations in compute shaders.
+    pub(crate) fn has_subgroups(&self) -> bool {
+        self.features.contains(wgpu::Features::SUBGROUP)
+    }
+
+    /// Whether the device has wgpu's cooperative matrices (tensor cores).
+    pub(crate) fn has_coop_matrix(&self) -> bool {
+        self.features
+            .contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX)
+    }
+
+    /// Naga capabilities matching the device's features, for validating shaders.
+    pub(crate) fn naga_capabilities(&self) -> naga::valid::Capabilities {
+        use naga::valid::Capabilities as C;
+        let pairs = [
+            (wgpu::Features::SHADER_F16, C::SHADER_FLOAT16),
+            (wgpu::Features::SHADER_F64, C::FLOAT64),
+            (wgpu::Features::SUBGROUP, C::SUBGROUP),
+            (wgpu::Features::IMMEDIATES, C::IMMEDIATES),
+            (
+                wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
+                C::COOPERATIVE_MATRIX,
+            ),
+        ];
+        let mut caps = pairs
+            .iter()
+            .filter(|(f, _)| self.features.contains(*f))
+            .fold(C::empty(), |acc, (_, c)| acc | *c);
+        if self.f16_in_f32 {
+            caps |= C::SHADER_FLOAT16_IN_FLOAT32;
+        }
+        caps
+    }
+}
