@@ -49,6 +49,8 @@ mod memory;
 pub mod nn;
 mod ops;
 pub mod profile;
+#[cfg(test)]
+mod shader_variants;
 mod shape;
 pub mod signal;
 

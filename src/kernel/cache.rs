@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use crate::error::{Error, Result};
 use crate::gpu::{lock, Gpu, ScopeError, DRIVER_LOCK};
-use crate::kernel::launch::Params;
+use crate::kernel::params::Params;
 use crate::kernel::source::{validate, Spec};
 
 /// Identifies a pipeline.

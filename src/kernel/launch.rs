@@ -4,74 +4,14 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use bytemuck::{Pod, Zeroable};
-
-use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::gpu::{lock, Gpu};
 use crate::kernel::cache::Kernel;
 use crate::memory::pool::BufferHandle;
 
-/// Bytes of the parameter arena given to one dispatch (the uniform offset alignment that
-/// every adapter accepts).
-pub(crate) const PARAM_SLOT: u64 = 256;
-
-/// Most dimensions a kernel takes (after merging contiguous ones).
-pub(crate) const MAX_DIMS: usize = 8;
+pub(crate) use crate::kernel::params::{Params, MAX_DIMS, PARAM_SLOT};
 /// Most workgroups in one dispatch dimension (WebGPU's minimum guarantee).
 pub(crate) const MAX_GROUPS: u32 = 65_535;
-
-/// The parameter block of shaders/shared/params.wgsl.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable)]
-pub(crate) struct Params {
-    pub n: u32,
-    pub ndim: u32,
-    pub aux: [u32; 2],
-    pub offs: [u32; 4],
-    pub shape: [u32; MAX_DIMS],
-    pub strides: [[u32; MAX_DIMS]; 3],
-    /// `vec4<S>`: up to four scalars of the kernel's scalar type.
-    pub sc: [u8; 32],
-}
-
-const _: () = assert!(std::mem::size_of::<Params>() as u64 <= PARAM_SLOT);
-
-impl Params {
-    pub(crate) fn new(n: u32) -> Params {
-        Params {
-            n,
-            ..Zeroable::zeroed()
-        }
-    }
-
-    /// Sets the scalar arguments (`arg(0u)`, `arg(1u)`, ... in WGSL); f16 travels as f32.
-    pub(crate) fn scalars<T: Element>(mut self, values: &[T]) -> Params {
-        if T::DTYPE == DType::F16 {
-            let wide: Vec<f32> = values.iter().map(|v| v.to_f64() as f32).collect();
-            let bytes: &[u8] = bytemuck::cast_slice(&wide);
-            self.sc[..bytes.len()].copy_from_slice(bytes);
-        } else {
-            let bytes: &[u8] = bytemuck::cast_slice(values);
-            self.sc[..bytes.len()].copy_from_slice(bytes);
-        }
-        self
-    }
-
-    /// Sets the shape and the strides of up to three inputs.
-    pub(crate) fn layout(mut self, shape: &[usize], strides: &[Vec<usize>]) -> Params {
-        self.ndim = shape.len() as u32;
-        for (d, &s) in shape.iter().enumerate() {
-            self.shape[d] = s as u32;
-        }
-        for (k, st) in strides.iter().enumerate() {
-            for (d, &s) in st.iter().enumerate() {
-                self.strides[k][d] = s as u32;
-            }
-        }
-        self
-    }
-}
 
 /// A buffer bound to a kernel and the bytes of it the kernel may touch.
 #[derive(Clone, Copy)]

@@ -1,7 +1,10 @@
-//! Kernels: WGSL sources and their specialisation ([`source`]), the pipeline cache
-//! ([`cache`]), binding and dispatch ([`launch`]), raw user kernels ([`raw`]).
+//! Kernels, over the ground floor ([`crate::gpu::Gpu`]): WGSL sources and their
+//! specialisation ([`source`]), the parameter block ([`params`]), the pipeline cache
+//! ([`cache`]), binding into a dispatch ([`launch`]), raw user kernels ([`raw`]). The device
+//! records the dispatches.
 
 pub(crate) mod cache;
 pub(crate) mod launch;
+pub(crate) mod params;
 pub(crate) mod raw;
 pub(crate) mod source;

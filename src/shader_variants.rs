@@ -1,0 +1,46 @@
+//! Every shader family, every dtype and operation variant, parsed and validated by naga
+//! without a GPU. It sits at the top of the crate, apart from `kernel/source.rs`, because it
+//! gathers the variants of every family: the kernel layer knows none of them.
+
+use crate::kernel::source::{validate, Spec, PARAMS, PARAMS_UNIFORM};
+
+/// Every shader family, every dtype and operation variant, parsed and validated by naga
+/// without a GPU.
+#[test]
+fn every_variant_validates() {
+    let caps = naga::valid::Capabilities::SHADER_FLOAT16
+        | naga::valid::Capabilities::FLOAT64
+        | naga::valid::Capabilities::SUBGROUP
+        | naga::valid::Capabilities::IMMEDIATES
+        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
+    let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
+        .into_iter()
+        .chain(crate::array::creation::all_specs())
+        .chain(crate::ops::random::all_specs())
+        .chain(crate::ops::reduce::all_specs())
+        .chain(crate::ops::linalg::all_specs())
+        .chain(crate::ops::conv::all_specs())
+        .chain(crate::custom::all_specs())
+        .collect();
+    assert!(specs.len() > 300, "only {} variants", specs.len());
+    assert!(PARAMS.contains(PARAMS_UNIFORM));
+    let mut failures = Vec::new();
+    for spec in &specs {
+        for immediates in [false, true] {
+            let spec = Spec {
+                immediates,
+                ..spec.clone()
+            };
+            let src = spec.render();
+            if let Err(e) = validate(spec.family, &src, caps) {
+                failures.push(format!("{:?} {:?}\n{e}", spec.aliases, spec.functions));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} invalid:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
