@@ -2,6 +2,7 @@
 //! (contiguous, cast), transfers (to_vec, to_vec_async, to_scalar) and the errors of each,
 //! after which the device must keep working.
 
+#[macro_use]
 mod common;
 
 use common::*;
@@ -21,9 +22,7 @@ fn still_works(dev: &Device) {
 
 fn creation<T: Ty>() {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let shapes: [&[usize]; 6] = [&[], &[0], &[1], &[7], &[3, 5], &[2, 3, 1030]];
     let value = if T::FLOAT {
         -1.5
@@ -276,9 +275,7 @@ fn from_slice_and_to_vec_round_trip() {
 #[test]
 fn f16_reads_at_odd_offsets() {
     let dev = dev();
-    if !supported::<f16>(dev) {
-        return;
-    }
+    require_dtype!(f16);
     let mut rng = Rng::new(12);
     let (a, ha) = upload::<f16>(dev, &rng.vec(64, -100.0, 100.0), &[64]);
     for start in 0..9 {

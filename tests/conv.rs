@@ -8,12 +8,13 @@
 //! (SciPy for the signal functions; for nn, PyTorch was not installable, so an independent
 //! reference built on `scipy.signal.correlate2d`, described there).
 
+#[macro_use]
 mod common;
 #[path = "conv_golden/mod.rs"]
 #[rustfmt::skip]
 mod golden;
 
-use common::{assert_close, dev, host, supported, upload, Rng, Ty};
+use common::{assert_close, dev, host, upload, Rng, Ty};
 use gpuarray::nn::{conv1d, conv2d, Conv1d, Conv2d};
 use gpuarray::signal::{
     convolve, convolve2d, convolve2d_with, correlate, correlate2d, correlate2d_with, Boundary, Mode,
@@ -369,9 +370,7 @@ fn check_1d<T: Ty + Float>(rng: &mut Rng, n: usize, m: usize) {
 }
 
 fn random_1d<T: Ty + Float>() {
-    if !supported::<T>(dev()) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(1);
     for (n, m) in [
         (1, 1),
@@ -439,9 +438,7 @@ fn check_2d<T: Ty + Float>(rng: &mut Rng, (h, w): (usize, usize), (kh, kw): (usi
 }
 
 fn random_2d<T: Ty + Float>(images: &[(usize, usize)], filters: &[(usize, usize)]) {
-    if !supported::<T>(dev()) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(2);
     for &img in images {
         for &f in filters {
@@ -520,9 +517,7 @@ fn check_nn<T: Ty + Float>(rng: &mut Rng, case: NnCase) {
 }
 
 fn random_nn<T: Ty + Float>(cases: &[NnCase]) {
-    if !supported::<T>(dev()) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(3);
     for &case in cases {
         check_nn::<T>(&mut rng, case);

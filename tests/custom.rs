@@ -1,7 +1,10 @@
 //! User-defined kernels, fusion, events and the benchmark, with CuPy's documented examples
 //! translated to WGSL (docs.cupy.dev, "User-Defined Kernels" and "Kernel Fusion").
 
+#[macro_use]
 mod common;
+
+use gpuarray::config::PipelineCacheDir;
 
 use common::*;
 
@@ -701,20 +704,19 @@ fn benchmark_report_prints() {
 #[test]
 fn host_timing_events() {
     let _serial = serial();
-    let dev = dev();
-    // The variable is read at each record_event; the tests of this file run one at a time.
-    std::env::set_var("GPUARRAY_EVENTS", "host");
-    let e0 = dev.record_event().unwrap();
-    let x = dev.ones::<f32>([1 << 20]).unwrap().exp().unwrap();
-    let e1 = dev.record_event().unwrap();
-    std::env::remove_var("GPUARRAY_EVENTS");
+    let mut opts = gpuarray::Options::default();
+    opts.host_events = true;
+    let host = gpuarray::Device::with_options(opts).unwrap();
+    let e0 = host.record_event().unwrap();
+    let x = host.ones::<f32>([1 << 20]).unwrap().exp().unwrap();
+    let e1 = host.record_event().unwrap();
     assert_eq!(e0.timing(), Timing::Host);
     e1.synchronize().unwrap();
     assert!(e0.elapsed_ms(&e1).unwrap() >= 0.0);
     assert!(e1.elapsed_ms(&e0).unwrap() <= 0.0);
     drop(x);
-    // Events of different timings do not mix.
-    let g = dev.record_event().unwrap();
+    // Events of different timings (or devices) do not mix.
+    let g = dev().record_event().unwrap();
     if g.timing() == Timing::Gpu {
         assert!(matches!(
             e0.elapsed_ms(&g),
@@ -726,25 +728,24 @@ fn host_timing_events() {
 #[test]
 fn pipeline_cache_persists_where_the_adapter_has_one() {
     let _serial = serial();
-    if !dev().info().features.contains(&"PIPELINE_CACHE") {
-        println!(
-            "no PIPELINE_CACHE on {}: nothing to persist",
-            dev().info().name
-        );
-        return;
-    }
+    require!(
+        dev().info().features.contains(&"PIPELINE_CACHE"),
+        "no PIPELINE_CACHE on {}: nothing to persist",
+        dev().info().name
+    );
     let dir = std::env::temp_dir().join(format!("gpuarray-cache-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    std::env::set_var("GPUARRAY_PIPELINE_CACHE", &dir);
-    let run = || {
-        let d = gpuarray::Device::new().unwrap();
+    let run = |cache: PipelineCacheDir| {
+        let mut opts = gpuarray::Options::default();
+        opts.pipeline_cache = cache;
+        let d = gpuarray::Device::with_options(opts).unwrap();
         let k = RawKernel::new(&d, MY_ADD, "my_add").unwrap();
         let x = d.ones::<f32>([25]).unwrap();
         let y = d.zeros::<f32>([25]).unwrap();
         k.launch(5, &[&x, &x, &y]).unwrap();
         assert_eq!(y.to_vec().unwrap(), vec![2.0; 25]);
     };
-    run();
+    run(PipelineCacheDir::Dir(dir.clone()));
     let files: Vec<_> = std::fs::read_dir(&dir)
         .map(|r| r.flatten().collect())
         .unwrap_or_default();
@@ -754,9 +755,7 @@ fn pipeline_cache_persists_where_the_adapter_has_one() {
     );
     assert_eq!(files.len(), 1, "one cache file in {dir:?}");
     // A second device starts from the file.
-    run();
-    std::env::set_var("GPUARRAY_PIPELINE_CACHE", "0");
-    run();
-    std::env::remove_var("GPUARRAY_PIPELINE_CACHE");
+    run(PipelineCacheDir::Dir(dir.clone()));
+    run(PipelineCacheDir::Off);
     let _ = std::fs::remove_dir_all(&dir);
 }

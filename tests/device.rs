@@ -2,6 +2,7 @@
 //! the thread-safety of the handle. Tests that open a device of their own take turns (see
 //! `Device`'s docs on many devices at once).
 
+#[macro_use]
 mod common;
 
 use std::sync::Mutex;

@@ -3,6 +3,7 @@
 //! over contiguous arrays of awkward sizes, vectorised and scalar paths, offsets, broadcasting
 //! and views.
 
+#[macro_use]
 mod common;
 
 use common::*;
@@ -97,9 +98,7 @@ fn check_binary<T: Ty, O: Ty>(
     tol: (f64, f64),
 ) {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed(name) ^ seed(T::NAME));
     let run = |what: &str, a: &Array<T>, b: &Array<T>, ha: &Host, hb: &Host| {
         let expected = zip_with(ha, hb, &cpu);
@@ -179,9 +178,7 @@ fn check_unary<T: Ty, O: Ty>(
     tol: (f64, f64),
 ) {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed(name) ^ seed(T::NAME));
     let run = |what: &str, a: &Array<T>, ha: &Host| {
         let expected = ha.map(&cpu);
@@ -650,9 +647,7 @@ comparison!(ge, ge_scalar, >=);
 /// `Array::where_` over contiguous sizes, offsets, broadcasting of each operand and views.
 fn where_<T: Ty>() {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed("where") ^ seed(T::NAME));
     let gx = with_nan::<T>(vals::<T>((-10.0, 10.0), (-1000.0, 1000.0)), 0.05);
     let gm = |rng: &mut Rng, n: usize| -> Vec<f64> {
@@ -946,9 +941,7 @@ fn cast_source<S: Ty>() -> Gen {
 }
 
 fn cast<S: Ty, D: Ty>() {
-    if !supported::<D>(dev()) {
-        return;
-    }
+    require_dtype!(D);
     // Integer to integer reinterprets (wraps) as Rust's `as`; every other pair converts as
     // Rust's `as`: rounding to the nearest float, floats truncated toward zero and saturated.
     let f = |x: f64| {
@@ -1113,9 +1106,7 @@ testgen_cast!(cast_from_u32, u32);
 #[test]
 fn f64_transcendentals_are_unsupported() {
     let dev = dev();
-    if !supported::<f64>(dev) {
-        return;
-    }
+    require_dtype!(f64);
     let x = dev.from_slice(&[0.5f64, 1.5, 2.5], [3]).unwrap();
     type Op = fn(&Array<f64>) -> Result<Array<f64>>;
     let ops: [(&str, Op); 13] = [
@@ -1156,9 +1147,7 @@ fn special<T: Ty + Float>(
     cases: &[(f64, f64)],
 ) {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let (x, _) = upload::<T>(
         dev,
         &cases.iter().map(|c| c.0).collect::<Vec<_>>(),
@@ -1351,9 +1340,7 @@ fn cast_nan_to_int_is_zero() {
 #[test]
 fn cast_int_to_f16_overflows_to_inf() {
     let dev = dev();
-    if !supported::<f16>(dev) {
-        return;
-    }
+    require_dtype!(f16);
     let i = dev
         .from_slice(&[100_000i32, -100_000, 65504, 7], [4])
         .unwrap();
@@ -1434,9 +1421,7 @@ fn ne_is_true_for_nan() {
 #[test]
 fn rem_f16_quotient_near_an_integer() {
     let dev = dev();
-    if !supported::<f16>(dev) {
-        return;
-    }
+    require_dtype!(f16);
     let x = [-7.8164063f32, 2.1074219, -5.84375];
     let y = [0.25219727f32, -0.105407715, -0.9741211];
     let (a, ha) = upload::<f16>(dev, &to_f64(&x), &[3]);
@@ -1453,9 +1438,7 @@ macro_rules! rem_edges {
         #[test]
         fn $name() {
             let dev = dev();
-            if !supported::<$t>(dev) {
-                return;
-            }
+            require_dtype!($t);
             let mut rng = Rng::new(seed(stringify!($name)));
             let y: Vec<f64> = (0..257).map(|_| rng.int(1, 48) / 16.0).collect();
             let x: Vec<f64> = y.iter().map(|&y| y * rng.int(-20, 20)).collect();
@@ -1483,9 +1466,7 @@ rem_edges!(rem_edges_f16: f16, rem_edges_f32: f32, rem_edges_f64: f64);
 /// multiple of 4, a transposed operand), for every dtype, in unary, binary and where.
 fn rows_case<T: Ty>() {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed("rows"));
     let (m, hm) = upload::<T>(dev, &rng.vec(6 * 12, -8.0, 8.0), &[6, 12]);
     let hm = Host::new(&[6, 12], hm);
@@ -1860,9 +1841,7 @@ fn many_dimensions() {
 /// broadcasting, and reads of slices at odd offsets (2-byte elements for f16).
 fn offsets<T: Ty>() {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed("offsets") ^ seed(T::NAME));
     let g = vals::<T>((-10.0, 10.0), (-1000.0, 1000.0));
     let (base_a, ha) = upload::<T>(dev, &g(&mut rng, 1100), &[1100]);

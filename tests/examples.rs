@@ -8,6 +8,9 @@
 //! unless `GPUARRAY_EXAMPLES_REQUIRE=1` (set by `make test`); where an example's source is
 //! newer than its executable, the test fails rather than run stale code.
 
+#[allow(dead_code)]
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -35,7 +38,7 @@ fn run_example(name: &str, pngs: &[&str]) {
             "{} is missing: run `{build}` first",
             exe.display()
         );
-        eprintln!("skipped: {} is missing (run `{build}`)", exe.display());
+        common::skip(&format!("{} is missing (run `{build}`)", exe.display()));
         return;
     };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

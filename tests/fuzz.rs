@@ -10,6 +10,7 @@
 //!
 //! User kernels get random bytes and mutated WGSL as source (`user_kernel_case`).
 
+#[macro_use]
 mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

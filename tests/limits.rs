@@ -2,6 +2,7 @@
 //! them), arrays larger than the largest buffer (BufferTooLarge), and dispatches of the
 //! largest sizes (the workgroup grid stays within the per-dimension limit).
 
+#[macro_use]
 mod common;
 
 use common::*;

@@ -2,6 +2,7 @@
 //! transposed and strided views, empty dimensions), dot, outer, trace, per dtype; shape
 //! errors are typed.
 
+#[macro_use]
 mod common;
 
 use common::{assert_close, dev, host, supported, upload, Host, Rng, Ty};
@@ -106,9 +107,7 @@ const SHAPES: &[(usize, usize, usize)] = &[
 ];
 
 fn matmul_2d<T: Ty>() {
-    if !supported::<T>(dev()) {
-        return;
-    }
+    require_dtype!(T);
     for (i, &(m, k, n)) in SHAPES.iter().enumerate() {
         check_shapes::<T>(i as u64, &[m, k], &[k, n]);
     }
@@ -116,9 +115,7 @@ fn matmul_2d<T: Ty>() {
 
 /// Every combination of transposed operands, as views (read in place) of [K, M] / [N, K].
 fn matmul_transposed<T: Ty>() {
-    if !supported::<T>(dev()) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(7);
     for &(m, k, n) in &[(33, 17, 45), (64, 32, 48), (127, 61, 9)] {
         let (a, ha) = random::<T>(&mut rng, &[m, k]);
@@ -132,9 +129,7 @@ fn matmul_transposed<T: Ty>() {
 }
 
 fn matmul_batched<T: Ty>() {
-    if !supported::<T>(dev()) {
-        return;
-    }
+    require_dtype!(T);
     // Batched, broadcast in every position, and N-D with 2-D.
     check_shapes::<T>(11, &[3, 17, 9], &[3, 9, 21]);
     check_shapes::<T>(12, &[2, 1, 5, 8], &[3, 8, 6]);
@@ -144,9 +139,7 @@ fn matmul_batched<T: Ty>() {
 }
 
 fn matmul_vectors<T: Ty>() {
-    if !supported::<T>(dev()) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(21);
     let (m, k, n) = (19, 37, 23);
     let (a, ha) = random::<T>(&mut rng, &[m, k]);
@@ -185,9 +178,7 @@ fn matmul_vectors<T: Ty>() {
 }
 
 fn empty_dims<T: Ty>() {
-    if !supported::<T>(dev()) {
-        return;
-    }
+    require_dtype!(T);
     let d = dev();
     let a = d.ones::<T>([0, 5]).unwrap();
     let b = d.ones::<T>([5, 3]).unwrap();
@@ -237,9 +228,7 @@ fn large_tiles() {
 
 #[test]
 fn f16_multiples_of_16() {
-    if !supported::<f16>(dev()) {
-        return;
-    }
+    require_dtype!(f16);
     let mut rng = Rng::new(41);
     let (m, k, n) = (144, 80, 272);
     let (a, ha) = random::<f16>(&mut rng, &[m, k]);
@@ -284,14 +273,14 @@ fn check_sampled(c: &Array<f16>, ha: &Host, hb: &Host, seed: u64, samples: usize
 #[test]
 fn f16_tensor_core_large_tiles() {
     let d = dev();
-    if !supported::<f16>(d)
-        || !d
-            .info()
+    require_dtype!(f16);
+    require!(
+        d.info()
             .features
-            .contains(&"EXPERIMENTAL_COOPERATIVE_MATRIX")
-    {
-        return;
-    }
+            .contains(&"EXPERIMENTAL_COOPERATIVE_MATRIX"),
+        "no cooperative matrices on {}: f16 products take the tiled kernel",
+        d.info().name
+    );
     let mut rng = Rng::new(43);
     // 33 x 9 tiles, the last ones partial; K = 272 is 8.5 steps of 32.
     let (m, k, n) = (4112, 272, 2064);

@@ -2,6 +2,7 @@
 //! of work into submits. Every test opens its own `Device`, so that the counters see only
 //! its own work while other tests run in parallel threads.
 
+#[macro_use]
 mod common;
 
 use common::*;

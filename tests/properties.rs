@@ -11,6 +11,7 @@
 //! integer results exact; sums, means, matmul and convolutions `eps * 4 * (reduction length
 //! + 1) * (sum of |terms|)`, the bound of a recursive sum, with eps of the dtype.
 
+#[macro_use]
 mod common;
 
 use common::*;

@@ -2,6 +2,7 @@
 //! to uniforms (bit-exact) and to normals (Box-Muller, within a tolerance), statistics of
 //! large samples, and seeds.
 
+#[macro_use]
 mod common;
 
 use common::*;
@@ -145,9 +146,7 @@ fn uniform_f32_is_bit_exact() {
 #[test]
 fn uniform_f16_is_bit_exact() {
     let dev = dev();
-    if !supported::<f16>(dev) {
-        return;
-    }
+    require_dtype!(f16);
     for seed in SEEDS {
         for n in SIZES {
             let got = dev
@@ -167,9 +166,7 @@ fn uniform_f16_is_bit_exact() {
 #[test]
 fn uniform_f64_is_bit_exact() {
     let dev = dev();
-    if !supported::<f64>(dev) {
-        return;
-    }
+    require_dtype!(f64);
     for seed in SEEDS {
         for n in SIZES {
             let got = dev
@@ -214,9 +211,7 @@ fn uniform_depends_on_the_index_only() {
 /// low + (high - low) * u, computed in T (one rounding, or none with a fused multiply-add).
 fn uniform_in<T: Ty + Float>(low: f64, high: f64, unit: impl Fn(usize) -> f64) {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let (lo, hi) = (T::from_f64(low), T::from_f64(high));
     let width = T::wrap(hi.to_f64() - lo.to_f64());
     let n = 1001;
@@ -245,9 +240,7 @@ fn uniform_in_a_range() {
 
 fn normal_matches<T: Ty + Float>(tol: (f64, f64)) {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     for seed in SEEDS {
         for n in SIZES {
             let got = host(&dev.random_normal::<T>([n], seed).unwrap());

@@ -27,6 +27,7 @@
 //! - whole-array f32 sums of uniform [0, 1) values (4M and 40M elements): 1e-6 relative of
 //!   the f64 sum, as the issue asks.
 
+#[macro_use]
 mod common;
 
 use common::*;
@@ -696,10 +697,7 @@ fn views<T: Red>(op: Op, rng: &mut Rng) -> Vec<(String, Array<T>, Host)> {
 
 /// `op` on `T`: every form on every shape of `SHAPES` and every view of `views`.
 fn sweep<T: Red>(op: Op) {
-    let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed(&format!("{op:?} {}", T::NAME)));
     for shape in SHAPES {
         let (a, h) = make::<T>(op, &mut rng, shape);
@@ -759,10 +757,7 @@ sweeps! {
 /// multiples of 4 ([12, 40_004], [40_004, 12]: the vec4 kernels, where the lanes of an
 /// argmax hold interleaved indices): whole, each axis, both axes (keepdims).
 fn large<T: Red>(ops: &[Op]) {
-    let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed(&format!("large {}", T::NAME)));
     for &op in ops {
         for shape in [
@@ -839,10 +834,7 @@ fn strided(base: &Host, shape: &[usize], strides: &[usize]) -> Host {
 /// broadcast directions (a reduced or kept axis of stride 0) and a 3-D array over axis sets
 /// that merge (1, 2) and that do not (0, 2).
 fn large_views<T: Red>(ops: &[Op]) {
-    let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed(&format!("large views {}", T::NAME)));
     for &op in ops {
         // The host models are strided gathers with the strides worked out here (Host's own
@@ -915,10 +907,7 @@ fn large_views_int() {
 
 /// Five and six dimensions (more than the sweep's four), contiguous and transposed.
 fn many_dims<T: Red>(ops: &[Op]) {
-    let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed(&format!("many dims {}", T::NAME)));
     for &op in ops {
         let (a, h) = make::<T>(op, &mut rng, &[2, 3, 1, 4, 3, 5]);
@@ -1002,9 +991,7 @@ const NAN_OPS: [Op; 9] = [
 /// last, several, and next to infinities.
 fn nan_cases<T: Red>() {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let nan = f64::NAN;
     let inf = f64::INFINITY;
     let mut rng = Rng::new(seed(&format!("nan {}", T::NAME)));
@@ -1123,10 +1110,7 @@ fn all_any_nan_and_negative_zero() {
 /// different workgroups (the later copy processed first in a tree), along rows, columns and
 /// the whole array; -0 and +0 compare equal.
 fn first_occurrence<T: Red>() {
-    let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let mut rng = Rng::new(seed(&format!("first {}", T::NAME)));
     let (lo, hi) = if T::SIGNED { (-9, 9) } else { (1, 9) };
     let (top, bottom) = (50.0, if T::SIGNED { -50.0 } else { 0.0 });
@@ -1434,9 +1418,7 @@ fn empty_axis_set_is_identity() {
 /// var/std divide by max(n - ddof, 0): ddof >= n gives inf (or NaN for zero squares).
 fn ddof_cases<T: Red + Float>() {
     let dev = dev();
-    if !supported::<T>(dev) {
-        return;
-    }
+    require_dtype!(T);
     let a = dev
         .from_slice(&[T::from_f64(1.0), T::from_f64(2.0)], [2])
         .unwrap();

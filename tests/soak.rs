@@ -4,6 +4,7 @@
 //!
 //! `GPUARRAY_SOAK_STEPS` sets the number of steps (default 100,000, about 30 s on lavapipe).
 
+#[macro_use]
 mod common;
 
 use common::*;

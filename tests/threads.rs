@@ -2,6 +2,7 @@
 //! each checked against the CPU, within a time bound (a hang fails the test instead of
 //! blocking the suite).
 
+#[macro_use]
 mod common;
 
 use std::sync::mpsc;
@@ -169,6 +170,33 @@ fn threads_race_on_first_use() {
     });
     // Every array is gone once the workers are: the pool holds nothing in use.
     assert_eq!(dev.memory_pool().used_bytes(), 0);
+}
+
+/// The pipeline cache compiles each kernel once when several threads ask for it at the same
+/// time: eight threads start the same chain of ops behind a barrier on a fresh device, and
+/// the device compiles no more pipelines than one thread alone does on another fresh
+/// device. (Before the renovation two threads missing the cache at once both compiled.)
+#[test]
+fn racing_threads_compile_each_pipeline_once() {
+    let chain = |dev: &Device| {
+        let x = dev.arange::<f32>(0.0, 1000.0, 1.0).unwrap();
+        let y = x.sin().unwrap().mul_scalar(3.0).unwrap().exp2().unwrap();
+        let s = y.sum_axis(Axis(0)).unwrap();
+        s.to_vec().unwrap();
+    };
+    let alone = Device::new().unwrap();
+    let before = alone.stats().pipelines;
+    chain(&alone);
+    let one = alone.stats().pipelines - before;
+    assert!(one >= 4, "the chain compiles several pipelines ({one})");
+    let dev = Device::new().unwrap();
+    let before = dev.stats().pipelines;
+    let barrier = Arc::new(Barrier::new(8));
+    run_n_threads(&dev, 8, move |_, dev| {
+        barrier.wait();
+        chain(&dev);
+    });
+    assert_eq!(dev.stats().pipelines - before, one, "pipelines compiled by 8 racing threads");
 }
 
 /// Eight threads on one device, each a different mix of elementwise ops, reductions, matrix

@@ -229,12 +229,58 @@ pub fn supported<T: Element>(dev: &Device) -> bool {
         Err(Error::Unsupported { dtype, .. }) => assert_eq!(dtype, T::DTYPE),
         other => panic!("{:?} unsupported, but zeros gave {other:?}", T::DTYPE),
     }
-    eprintln!(
-        "{:?} is not supported on {}: skipped",
-        T::DTYPE,
-        dev.info().name
-    );
     false
+}
+
+/// Records that the calling test skips the rest of its work, and why: a line on stderr and
+/// one in `target/tmp/skipped.txt`, which `make test` counts and prints at the end of the
+/// run. Called through [`require!`] and [`require_dtype!`], never directly with a bare
+/// `return` after it elsewhere.
+pub fn skip(why: &str) {
+    use std::io::Write;
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("(unnamed thread)")
+        .to_string();
+    let line = format!("{}::{test}: {why}\n", env!("CARGO_CRATE_NAME"));
+    eprint!("SKIPPED {line}");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::create_dir_all(dir);
+    // One write of one line with O_APPEND: lines of concurrent tests do not interleave.
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("skipped.txt"))
+    {
+        let _ = f.write_all(line.as_bytes());
+    }
+}
+
+/// The one gate for tests that need something the adapter may lack: unless `cond` holds,
+/// records the skip (test name and reason, see [`skip`]) and returns from the test.
+/// On lavapipe, which CI uses, only the cooperative-matrix (tensor-core) tests skip.
+#[macro_export]
+macro_rules! require {
+    ($cond:expr, $($why:tt)+) => {
+        if !$cond {
+            $crate::common::skip(&format!($($why)+));
+            return;
+        }
+    };
+}
+
+/// [`require!`] that the shared device supports arrays of `$t` (checking that it refuses
+/// them with `Unsupported` where it does not).
+#[macro_export]
+macro_rules! require_dtype {
+    ($t:ty) => {
+        $crate::require!(
+            $crate::common::supported::<$t>($crate::common::dev()),
+            "{:?} is not supported on {}",
+            <$t as gpuarray::Element>::DTYPE,
+            $crate::common::dev().info().name
+        )
+    };
 }
 
 /// Asserts that `r` is `Err(Unsupported)` for dtype `d`.
