@@ -157,6 +157,7 @@ pub(crate) struct Inner {
     dispatches: AtomicU64,
     errors: Arc<Mutex<Vec<String>>>,
     lost: Arc<Mutex<Option<String>>>,
+    linalg: crate::ops::linalg::LinalgState,
 }
 
 /// Work recorded but not yet submitted: dispatches go into one open compute pass (on some
@@ -541,6 +542,7 @@ impl Device {
                 dispatches: AtomicU64::new(0),
                 errors,
                 lost,
+                linalg: Default::default(),
             }),
         }
     }
@@ -957,6 +959,12 @@ impl Device {
     /// A device buffer of at least `bytes` bytes from the pool.
     pub(crate) fn alloc(&self, bytes: u64) -> Result<BufferHandle> {
         self.inner.pool.alloc(self, bytes)
+    }
+
+    /// The matrix products' state of this device (tile-trial results, a broken
+    /// cooperative-matrix kernel).
+    pub(crate) fn linalg_state(&self) -> &crate::ops::linalg::LinalgState {
+        &self.inner.linalg
     }
 }
 
