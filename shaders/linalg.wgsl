@@ -1,11 +1,11 @@
 // Linear algebra family: batched matrix products C[z] = A[z] @ B[z], the kernel behind
-// matmul, dot, outer and matrix-vector products (src/ops/linalg.rs).
+// matmul, dot, outer and matrix-vector products (src/ops/linalg/), and traces.
 //
 // Bindings: 0 params (shared/params.wgsl); 1 a (A's buffer); 2 b (B's buffer); 4 out (C,
 // contiguous [batches, M, N]).
 // Dispatch: workgroups (x, y, z) = (tiles along N, tiles along M, batches); the host splits
-// larger grids into several dispatches and passes the first tile of each in aux (x: M
-// tile, y: N tile) and the first batch in st2[1].y. One workgroup computes a BM x BN tile
+// larger grids into several dispatches and passes the first tile of each (first_tile_m(),
+// first_tile_n()) and the first batch (first_batch()). One workgroup computes a BM x BN tile
 // of C with WG = (BM / TM) * (BN / TN) invocations; one invocation computes TM x TN
 // outputs (register blocking), TM and TN multiples of 4, as rows and columns in groups of
 // 4 spread across the tile so that neighbouring invocations read neighbouring vec4s of the
@@ -13,10 +13,11 @@
 // k-major tiles (As[k][m], Bs[k][n]); the next tiles are fetched into registers while the
 // current ones are multiplied. Accumulation is in ACC (f32 for f16 operands).
 //
-// Parameters: n = batches; ndim, shape = the (collapsed) batch dimensions; st0, st1 = the
-// batch strides of A and B (0 along broadcast dimensions); offs.x, offs.y = offsets of A
-// and B; st2[0] = (M, N, K, sa), st2[1] = (sb, first batch, -, -) where sa is A's stride
-// along its non-contiguous dimension (m, or k when TA) and sb B's (k, or n when TB).
+// Parameters (`MatmulParams` in src/ops/linalg/params.rs): n = batches; ndim, shape = the
+// (collapsed) batch dimensions; st0, st1 = the batch strides of A and B (0 along broadcast
+// dimensions); offs.x, offs.y = offsets of A and B (these read by batch_offsets); the rest
+// through the accessors below: M, N, K, sa = A's stride along its non-contiguous dimension
+// (m, or k when TA), sb = B's (k, or n when TB).
 // Layouts: A is K-contiguous (row-major, TA = false) or M-contiguous (a transposed view,
 // TA = true); B is N-contiguous (TB = false) or K-contiguous (TB = true). In vectorised
 // variants (VA / VB = vec4<S>) the contiguous extent, the other stride and the offsets are
@@ -41,6 +42,20 @@ override TB: bool = false;
 // which the driver unrolls once the constants are known.
 const MAX_ACC: u32 = 16u;   // vec4 accumulators: (TM) * (TN / 4)
 const MAX_LOAD: u32 = 8u;   // vec4 chunks of one tile per invocation
+
+// ---- matrix-product parameters ----
+// These accessors mirror `MatmulParams` in src/ops/linalg/params.rs, whose `encode` fills
+// the slots they read; the kernels read the family's parameters only through them. The
+// generated cooperative-matrix kernel (src/ops/linalg/coop_gen.rs) embeds this block.
+fn dim_m() -> u32 { return P.st2[0].x; }        // rows of A and C
+fn dim_n() -> u32 { return P.st2[0].y; }        // columns of B and C
+fn dim_k() -> u32 { return P.st2[0].z; }        // columns of A, rows of B
+fn ld_a() -> u32 { return P.st2[0].w; }         // A's stride along its non-contiguous dimension
+fn ld_b() -> u32 { return P.st2[1].x; }         // B's stride along its non-contiguous dimension
+fn first_batch() -> u32 { return P.st2[1].y; }  // batch of this dispatch's workgroups z = 0
+fn first_tile_m() -> u32 { return P.aux.x; }    // M tile of this dispatch's workgroups y = 0
+fn first_tile_n() -> u32 { return P.aux.y; }    // N tile of this dispatch's workgroups x = 0
+// ---- end of matrix-product parameters ----
 
 @group(0) @binding(1) var<storage, read> a: array<VA>;
 @group(0) @binding(2) var<storage, read> b: array<VB>;
@@ -74,9 +89,9 @@ struct Tile {
 // rows when that dimension is k (so that their transposing stores hit distinct banks), and
 // neighbouring chunks of one row when it is m.
 fn load_a(t: u32, tile: Tile, k0: u32, regs: ptr<function, array<vec4<ACC>, MAX_LOAD>>) {
-    let M = P.st2[0].x;
-    let K = P.st2[0].z;
-    let sa = P.st2[0].w;
+    let M = dim_m();
+    let K = dim_k();
+    let sa = ld_a();
     let chunks = BM * BK / 4u;
     for (var r = 0u; r < MAX_LOAD; r++) {
         let q = t + r * WG;
@@ -124,9 +139,9 @@ fn store_a(t: u32, regs: ptr<function, array<vec4<ACC>, MAX_LOAD>>) {
 }
 
 fn load_b(t: u32, tile: Tile, k0: u32, regs: ptr<function, array<vec4<ACC>, MAX_LOAD>>) {
-    let N = P.st2[0].y;
-    let K = P.st2[0].z;
-    let sb = P.st2[1].x;
+    let N = dim_n();
+    let K = dim_k();
+    let sb = ld_b();
     let chunks = BN * BK / 4u;
     for (var r = 0u; r < MAX_LOAD; r++) {
         let q = t + r * WG;
@@ -175,16 +190,16 @@ fn store_b(t: u32, regs: ptr<function, array<vec4<ACC>, MAX_LOAD>>) {
 
 @compute @workgroup_size(WG)
 fn matmul(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
-    let M = P.st2[0].x;
-    let N = P.st2[0].y;
-    let K = P.st2[0].z;
-    let batch = wid.z + P.st2[1].y;
+    let M = dim_m();
+    let N = dim_n();
+    let K = dim_k();
+    let batch = wid.z + first_batch();
 
     // This batch's offsets of A and B, from its multi-index over the batch dimensions.
     let offs = batch_offsets(batch);
     let oa = offs.x;
     let ob = offs.y;
-    let tile = Tile((wid.y + P.aux.x) * BM, (wid.x + P.aux.y) * BN, oa, ob);
+    let tile = Tile((wid.y + first_tile_m()) * BM, (wid.x + first_tile_n()) * BN, oa, ob);
 
     let MV = TM / 4u;          // groups of 4 rows per invocation
     let NV = TN / 4u;          // groups of 4 columns
@@ -255,19 +270,26 @@ fn matmul(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
     }
 }
 
-// The sum of the diagonal of each of n matrices: out[z] = sum_i A[z][i, i], i < P.aux.x,
-// with A[z] at offs.x + z * st2[0].x and the diagonal stride st2[0].y. One invocation per
-// matrix (traces are short next to the matrices' size; a matrix's diagonal is read once).
+// Trace parameters: these accessors mirror `TraceParams` in src/ops/linalg/params.rs
+// (P.n = matrices and P.offs.x = the first diagonal element are generic).
+fn trace_len() -> u32 { return P.aux.x; }               // elements on each diagonal
+fn trace_matrix_stride() -> u32 { return P.st2[0].x; }  // elements from one matrix to the next
+fn trace_step() -> u32 { return P.st2[0].y; }           // elements along a diagonal
+
+// The sum of the diagonal of each of n matrices: out[z] = sum_i A[z][i, i], i <
+// trace_len(), with A[z] at offs.x + z * trace_matrix_stride() and the diagonal stride
+// trace_step(). One invocation per matrix (traces are short next to the matrices' size; a
+// matrix's diagonal is read once).
 @compute @workgroup_size(WG)
 fn trace(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
          @builtin(local_invocation_index) l: u32) {
     let z = linear_id(w, nw, l, WG);
     if (z >= P.n) { return; }
     var s = ACC();
-    var o = P.offs.x + z * P.st2[0].x;
-    for (var i = 0u; i < P.aux.x; i++) {
+    var o = P.offs.x + z * trace_matrix_stride();
+    for (var i = 0u; i < trace_len(); i++) {
         s += lane_a(o);
-        o += P.st2[0].y;
+        o += trace_step();
     }
     out[z] = S(s);
 }

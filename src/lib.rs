@@ -41,7 +41,6 @@ pub mod config;
 pub mod custom;
 pub mod device;
 mod dtype;
-mod env;
 mod error;
 mod gpu;
 mod kernel;

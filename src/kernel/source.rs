@@ -16,8 +16,8 @@ pub(crate) const INT_MATH: &str = include_str!("../../shaders/shared/int_math.wg
 pub(crate) struct Spec {
     /// Shader family (the file's name without extension).
     pub family: &'static str,
-    /// The file's text.
-    pub source: &'static str,
+    /// The file's text (or a generated kernel's).
+    pub source: std::borrow::Cow<'static, str>,
     /// `alias NAME = TYPE;` replacements.
     pub aliases: Vec<(&'static str, String)>,
     /// One-line function definitions replacing the file's line `fn NAME(...`.
@@ -39,10 +39,13 @@ pub(crate) const PARAMS_UNIFORM: &str = "@group(0) @binding(0) var<uniform> P: P
 const PARAMS_IMMEDIATE: &str = "var<immediate> P: Params;";
 
 impl Spec {
-    pub(crate) fn new(family: &'static str, source: &'static str) -> Spec {
+    pub(crate) fn new(
+        family: &'static str,
+        source: impl Into<std::borrow::Cow<'static, str>>,
+    ) -> Spec {
         Spec {
             family,
-            source,
+            source: source.into(),
             aliases: Vec::new(),
             functions: Vec::new(),
             includes: Vec::new(),

@@ -3,6 +3,5 @@
 pub(crate) mod conv;
 pub(crate) mod elementwise;
 pub(crate) mod linalg;
-pub(crate) mod linalg_coop;
 pub(crate) mod random;
 pub(crate) mod reduce;

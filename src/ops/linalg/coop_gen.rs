@@ -17,15 +17,21 @@
 //! whole number of iterations without a branch around the multiplies. The output passes
 //! through a per-subgroup f32 scratch fragment and is written as f16, 4 per store.
 //!
-//! The text is generated (unrolled fragment blocks, register sets and stages) and leaked
-//! once per configuration. What each choice measured on the H100 is in BENCHMARKS.md
-//! (matmul, version 4).
+//! The text is generated (unrolled fragment blocks, register sets and stages) once per
+//! device, configuration and operand layout, by the kernel cache. Parameters are read
+//! through the accessors of shaders/linalg.wgsl, which the text embeds. What each choice
+//! measured on the H100 is in BENCHMARKS.md (matmul, version 4).
 
-use std::collections::HashMap;
 use std::fmt::Write;
-use std::sync::Mutex;
 
-use crate::device::lock;
+use super::params::accessors;
+
+/// Appends one formatted line to a `String` (which cannot fail to grow).
+macro_rules! emit {
+    ($w:expr, $($fmt:tt)*) => {
+        writeln!($w, $($fmt)*).expect("writing to a String")
+    };
+}
 
 /// One configuration of the staged kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -104,20 +110,8 @@ impl CoopCfg {
     }
 }
 
-type Sources = HashMap<(CoopCfg, bool, bool), &'static str>;
-
-static SOURCES: Mutex<Option<Sources>> = Mutex::new(None);
-
-/// The WGSL text for a configuration and operand layouts (leaked once, cached).
-pub(crate) fn source(cfg: CoopCfg, ta: bool, tb: bool) -> &'static str {
-    let mut map = lock(&SOURCES);
-    map.get_or_insert_with(HashMap::new)
-        .entry((cfg, ta, tb))
-        .or_insert_with(|| Box::leak(generate(cfg, ta, tb).into_boxed_str()))
-}
-
 /// One operand's tile copy: global loads into registers, stores into workgroup memory.
-struct Copy {
+struct TileCopy {
     /// `a` or `b`.
     src: &'static str,
     /// Global elements in the tile (each invocation loads ceil(chunks / wg)).
@@ -134,7 +128,7 @@ struct Copy {
     bounds: [&'static str; 3],
 }
 
-impl Copy {
+impl TileCopy {
     /// Loads per invocation.
     fn n(&self) -> u32 {
         self.chunks.div_ceil(self.wg)
@@ -146,6 +140,7 @@ impl Copy {
         ((j + 1) * self.wg > self.chunks).then(|| format!("c < {}u", self.chunks))
     }
 
+    /// The global loads of register set `set`.
     fn fetch(&self, w: &mut String, set: u32) {
         let [outer_ok, inner_ok, addr] = self.bounds;
         for j in 0..self.n() {
@@ -153,7 +148,7 @@ impl Copy {
                 Some(e) => format!("{e} && {outer_ok} && {inner_ok}"),
                 None => format!("{outer_ok} && {inner_ok}"),
             };
-            writeln!(
+            emit!(
                 w,
                 "        {{
             let c = tid + {off}u;
@@ -166,11 +161,11 @@ impl Copy {
                 off = j * self.wg,
                 ipr = self.per_row,
                 u = self.unit,
-            )
-            .unwrap();
+            );
         }
     }
 
+    /// The stores of register set `set` into the stage at `base` (in `vec4<f16>` units).
     fn store(&self, w: &mut String, set: u32, base: &str) {
         for j in 0..self.n() {
             let mut st = if self.unit == 8 {
@@ -184,7 +179,7 @@ impl Copy {
             if let Some(e) = self.exists(j) {
                 st = format!("if ({e}) {{ {st} }}");
             }
-            writeln!(
+            emit!(
                 w,
                 "        {{
             let c = tid + {off}u;
@@ -195,66 +190,115 @@ impl Copy {
                 ipr = self.per_row,
                 stride = self.stride,
                 q = self.unit / 4,
-            )
-            .unwrap();
+            );
         }
     }
 
+    /// The registers of set `set`.
     fn declare(&self, w: &mut String, set: u32) {
         for j in 0..self.n() {
-            writeln!(w, "    var r{}{set}_{j}: E;", self.src).unwrap();
+            emit!(w, "    var r{}{set}_{j}: E;", self.src);
         }
     }
 }
 
-fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
-    let (bm, bn, bk, wg, u) = (cfg.bm(), cfg.bn(), cfg.bk, cfg.wg(), cfg.unit);
-    let ((ao, ai), (bo, bi)) = cfg.tiles(ta, tb);
-    let (astr, bstr) = (ai / 4 + 2, bi / 4 + 2);
-    let (astage, bstage) = (ao * astr, bo * bstr);
-    let st = cfg.stages;
-    let total = st * (astage + bstage);
-    let b0 = st * astage;
-    let nscr = cfg.sgm * cfg.sgn * 64;
-    let elem = if u == 8 { "H8" } else { "vec4<f16>" };
-    let (scr_ty, out_ty) = if cfg.epi == 0 {
-        ("vec4<f32>", "vec4<f16>")
-    } else {
-        ("f32", "f16")
-    };
-    let nscr_e = if cfg.epi == 0 { nscr } else { nscr * 4 };
-    let ca = Copy {
-        src: "a",
-        chunks: ao * ai / u,
-        per_row: ai / u,
-        stride: astr,
-        unit: u,
-        wg,
-        bounds: if ta {
-            ["k0 + o < K", "tm + i < M", "oa + (k0 + o) * sa + tm + i"]
-        } else {
-            ["tm + o < M", "k0 + i < K", "oa + (tm + o) * sa + k0 + i"]
-        },
-    };
-    let cb = Copy {
-        src: "b",
-        chunks: bo * bi / u,
-        per_row: bi / u,
-        stride: bstr,
-        unit: u,
-        wg,
-        bounds: if tb {
-            ["tn + o < N", "k0 + i < K", "ob + (tn + o) * sb + k0 + i"]
-        } else {
-            ["k0 + o < K", "tn + i < N", "ob + (k0 + o) * sb + tn + i"]
-        },
-    };
+/// The WGSL text of the staged kernel for a configuration and operand layouts (`ta`: A
+/// stored transposed, `tb`: B), without the shared parameter block that `Spec` appends.
+pub(crate) fn generate(cfg: CoopCfg, ta: bool, tb: bool) -> String {
+    let g = Gen::new(cfg, ta, tb);
     let mut s = String::new();
     let w = &mut s;
-    writeln!(
-        w,
-        "enable wgpu_cooperative_matrix;
-// Generated by src/ops/linalg_coop.rs: {cfg:?} TA={ta} TB={tb}.
+    g.module(w);
+    g.entry(w);
+    g.registers(w);
+    g.prologue(w);
+    g.main_loop(w);
+    g.epilogue(w);
+    emit!(w, "}}");
+    emit!(w, "\n// Parameters: the accessors of shaders/linalg.wgsl.");
+    s.push_str(accessors());
+    s
+}
+
+/// A configuration, its operand layouts and the sizes derived from them: what every piece
+/// of the generated text depends on.
+struct Gen {
+    cfg: CoopCfg,
+    ta: bool,
+    tb: bool,
+    /// Row strides of the stored A and B tiles, in `vec4<f16>` units (16 bytes of padding).
+    astr: u32,
+    bstr: u32,
+    /// Size of one stage of the A and of the B tile, in `vec4<f16>` units.
+    astage: u32,
+    bstage: u32,
+    /// Where the B stages start in `sh` (after every A stage).
+    b0: u32,
+    ca: TileCopy,
+    cb: TileCopy,
+}
+
+impl Gen {
+    fn new(cfg: CoopCfg, ta: bool, tb: bool) -> Gen {
+        let (wg, u) = (cfg.wg(), cfg.unit);
+        let ((ao, ai), (bo, bi)) = cfg.tiles(ta, tb);
+        let (astr, bstr) = (ai / 4 + 2, bi / 4 + 2);
+        let (astage, bstage) = (ao * astr, bo * bstr);
+        let ca = TileCopy {
+            src: "a",
+            chunks: ao * ai / u,
+            per_row: ai / u,
+            stride: astr,
+            unit: u,
+            wg,
+            bounds: if ta {
+                ["k0 + o < K", "tm + i < M", "oa + (k0 + o) * sa + tm + i"]
+            } else {
+                ["tm + o < M", "k0 + i < K", "oa + (tm + o) * sa + k0 + i"]
+            },
+        };
+        let cb = TileCopy {
+            src: "b",
+            chunks: bo * bi / u,
+            per_row: bi / u,
+            stride: bstr,
+            unit: u,
+            wg,
+            bounds: if tb {
+                ["tn + o < N", "k0 + i < K", "ob + (tn + o) * sb + k0 + i"]
+            } else {
+                ["k0 + o < K", "tn + i < N", "ob + (k0 + o) * sb + tn + i"]
+            },
+        };
+        Gen {
+            cfg,
+            ta,
+            tb,
+            astr,
+            bstr,
+            astage,
+            bstage,
+            b0: cfg.stages * astage,
+            ca,
+            cb,
+        }
+    }
+
+    /// Module scope: types, bindings, workgroup memory.
+    fn module(&self, w: &mut String) {
+        let (cfg, ta, tb) = (self.cfg, self.ta, self.tb);
+        let total = cfg.stages * (self.astage + self.bstage);
+        let nscr = cfg.sgm * cfg.sgn * 64;
+        let elem = if cfg.unit == 8 { "H8" } else { "vec4<f16>" };
+        let (scr_ty, out_ty, nscr_e) = if cfg.epi == 0 {
+            ("vec4<f32>", "vec4<f16>", nscr)
+        } else {
+            ("f32", "f16", nscr * 4)
+        };
+        emit!(
+            w,
+            "enable wgpu_cooperative_matrix;
+// Generated by src/ops/linalg/coop_gen.rs: {cfg:?} TA={ta} TB={tb}.
 alias S = f16;
 alias SC = f32;
 override WG: u32 = {wg}u;
@@ -270,192 +314,226 @@ alias E = {elem};
 // A stages, then B stages; rows padded by 16 bytes against bank conflicts.
 var<workgroup> sh: array<vec4<f16>, {total}>;
 // Per-subgroup f32 scratch fragments for the output (coopStore needs an f32 pointer).
-var<workgroup> scratch: array<{scr_ty}, {nscr_e}>;
+var<workgroup> scratch: array<{scr_ty}, {nscr_e}>;",
+            wg = cfg.wg(),
+        );
+    }
 
+    /// The entry point's signature and the values of the whole dispatch.
+    fn entry(&self, w: &mut String) {
+        let cfg = self.cfg;
+        emit!(
+            w,
+            "
 @compute @workgroup_size(WG)
 fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
                @builtin(local_invocation_index) tid: u32,
                @builtin(subgroup_id) sg: u32,
                @builtin(subgroup_invocation_id) lane: u32) {{
-    let M = P.st2[0].x;
-    let N = P.st2[0].y;
-    let K = P.st2[0].z;
-    let sa = P.st2[0].w;
-    let sb = P.st2[1].x;
-    let batch = wid.z + P.st2[1].y;
+    let M = dim_m();
+    let N = dim_n();
+    let K = dim_k();
+    let sa = ld_a();
+    let sb = ld_b();
+    let batch = wid.z + first_batch();
     let offs = batch_offsets(batch);
     let oa = offs.x;
     let ob = offs.y;
-    let tm = (wid.y + P.aux.x) * {bm}u;
-    let tn = (wid.x + P.aux.y) * {bn}u;
+    let tm = (wid.y + first_tile_m()) * {bm}u;
+    let tn = (wid.x + first_tile_n()) * {bn}u;
     let wm = (sg / {sgn}u) * {fmr}u;
     let wn = (sg % {sgn}u) * {fnr}u;",
-        sgn = cfg.sgn,
-        fmr = cfg.fm * 16,
-        fnr = cfg.fn_ * 16,
-    )
-    .unwrap();
-    for set in 0..cfg.depth {
-        ca.declare(w, set);
-        cb.declare(w, set);
+            bm = cfg.bm(),
+            bn = cfg.bn(),
+            sgn = cfg.sgn,
+            fmr = cfg.fm * 16,
+            fnr = cfg.fn_ * 16,
+        );
     }
-    for i in 0..cfg.fm {
-        for j in 0..cfg.fn_ {
-            writeln!(w, "    var c{i}_{j} = coop_mat16x16<f32, C>();").unwrap();
+
+    /// The load register sets and the accumulator fragments.
+    fn registers(&self, w: &mut String) {
+        for set in 0..self.cfg.depth {
+            self.ca.declare(w, set);
+            self.cb.declare(w, set);
+        }
+        for i in 0..self.cfg.fm {
+            for j in 0..self.cfg.fn_ {
+                emit!(w, "    var c{i}_{j} = coop_mat16x16<f32, C>();");
+            }
         }
     }
-    // Fragment loads of one 16-deep slice at `kk` of the stage at sA / sB.
-    let frags = |w: &mut String, kk: u32| {
-        for i in 0..cfg.fm {
+
+    /// Fragment loads of one 16-deep slice at `kk` of the stage at sA / sB.
+    fn frags(&self, w: &mut String, kk: u32) {
+        let (astr, bstr, k4) = (self.astr, self.bstr, kk / 4);
+        for i in 0..self.cfg.fm {
             let rr = format!("(wm + {}u)", 16 * i);
-            let l = if ta {
+            let l = if self.ta {
                 format!("coopLoad<coop_mat16x16<f16, A>>(&sh[sA + {kk}u * {astr}u + {rr} / 4u], {astr}u)")
             } else {
                 format!(
-                    "coopLoadT<coop_mat16x16<f16, A>>(&sh[sA + {rr} * {astr}u + {k4}u], {astr}u)",
-                    k4 = kk / 4
+                    "coopLoadT<coop_mat16x16<f16, A>>(&sh[sA + {rr} * {astr}u + {k4}u], {astr}u)"
                 )
             };
-            writeln!(w, "            let fa{i} = {l};").unwrap();
+            emit!(w, "            let fa{i} = {l};");
         }
-        for j in 0..cfg.fn_ {
+        for j in 0..self.cfg.fn_ {
             let c = format!("(wn + {}u)", 16 * j);
-            let l = if tb {
-                format!(
-                    "coopLoad<coop_mat16x16<f16, B>>(&sh[sB + {c} * {bstr}u + {k4}u], {bstr}u)",
-                    k4 = kk / 4
-                )
+            let l = if self.tb {
+                format!("coopLoad<coop_mat16x16<f16, B>>(&sh[sB + {c} * {bstr}u + {k4}u], {bstr}u)")
             } else {
                 format!("coopLoadT<coop_mat16x16<f16, B>>(&sh[sB + {kk}u * {bstr}u + {c} / 4u], {bstr}u)")
             };
-            writeln!(w, "            let fb{j} = {l};").unwrap();
+            emit!(w, "            let fb{j} = {l};");
         }
-    };
-    let products = |w: &mut String| {
-        for i in 0..cfg.fm {
-            for j in 0..cfg.fn_ {
-                writeln!(
+    }
+
+    /// The multiply-adds of the loaded fragments.
+    fn products(&self, w: &mut String) {
+        for i in 0..self.cfg.fm {
+            for j in 0..self.cfg.fn_ {
+                emit!(
                     w,
                     "            c{i}_{j} = coopMultiplyAdd(fa{i}, fb{j}, c{i}_{j});"
-                )
-                .unwrap();
+                );
             }
         }
-    };
-    // The multiplies of one step from the stage at sA / sB.
-    let step = |w: &mut String| {
-        for kk in (0..bk).step_by(16) {
-            writeln!(w, "        {{").unwrap();
-            frags(w, kk);
-            products(w);
-            writeln!(w, "        }}").unwrap();
-        }
-    };
-    // Loads for the step at `k0` (a step past K loads zeros).
-    let fetch = |w: &mut String, set: u32, k0: &str| {
-        writeln!(w, "        let k0 = {k0};").unwrap();
-        ca.fetch(w, set);
-        cb.fetch(w, set);
-    };
-    let store = |w: &mut String, set: u32, stage: &str| {
-        ca.store(w, set, &format!("{stage} * {astage}u"));
-        cb.store(w, set, &format!("{b0}u + {stage} * {bstage}u"));
-    };
-    // Prologue: step 0 in stage 0, steps 1 .. depth - 1 in register sets 1 .. depth - 1.
-    writeln!(w, "    let nt = (K + {bk}u - 1u) / {bk}u;").unwrap();
-    for set in 0..cfg.depth {
-        writeln!(w, "    {{").unwrap();
-        fetch(w, set, &format!("{}u", set * bk));
-        if set == 0 {
-            store(w, 0, "0u");
-        }
-        writeln!(w, "    }}").unwrap();
     }
-    writeln!(w, "    workgroupBarrier();").unwrap();
-    // Step s (s = t + h) starts with its data in stage s % stages, steps s + 1 .. s +
-    // depth - 1 in their register sets, and set s % depth free. It loads step s + depth
-    // into that set, multiplies, and stores step s + 1 into the next stage (with one stage,
-    // after a barrier). The loop is unrolled by lcm(depth, stages) so that sets and stages
-    // are fixed names. Steps past K load zeros (the bounds tests fail), so a count that is
-    // not a multiple of the unrolling needs no branch around the multiplies (naga requires
-    // uniform control flow for them).
-    let unroll = if cfg.depth.is_multiple_of(st) {
-        cfg.depth
-    } else {
-        cfg.depth * st
-    };
-    writeln!(w, "    for (var t = 0u; t < nt; t += {unroll}u) {{").unwrap();
-    for h in 0..unroll {
-        let (set, next_set) = (h % cfg.depth, (h + 1) % cfg.depth);
-        let (stage, next_stage) = (h % st, (h + 1) % st);
-        writeln!(w, "        {{").unwrap();
-        fetch(w, set, &format!("(t + {}u) * {bk}u", h + cfg.depth));
-        writeln!(
-            w,
-            "        let sA = {stage}u * {astage}u;\n        let sB = {b0}u + {stage}u * {bstage}u;"
-        )
-        .unwrap();
-        step(w);
-        if st == 1 {
-            writeln!(w, "        workgroupBarrier();").unwrap();
+
+    /// The multiplies of one step from the stage at sA / sB.
+    fn step(&self, w: &mut String) {
+        for kk in (0..self.cfg.bk).step_by(16) {
+            emit!(w, "        {{");
+            self.frags(w, kk);
+            self.products(w);
+            emit!(w, "        }}");
         }
-        store(w, next_set, &format!("{next_stage}u"));
-        writeln!(w, "        }}\n        workgroupBarrier();").unwrap();
     }
-    writeln!(w, "    }}").unwrap();
-    writeln!(w, "    let oc = batch * M * N;\n    let scr = sg * 64u;").unwrap();
-    let (st, body) = if cfg.epi == 0 {
-        (
-            "coopStoreT(c{i}_{j}, &scratch[scr], 4u);",
-            "for (var q = lane; q < 64u; q += 32u) {
+
+    /// Loads for the step at `k0` into register set `set` (a step past K loads zeros).
+    fn fetch(&self, w: &mut String, set: u32, k0: &str) {
+        emit!(w, "        let k0 = {k0};");
+        self.ca.fetch(w, set);
+        self.cb.fetch(w, set);
+    }
+
+    /// Stores of register set `set` into stage `stage` (a WGSL expression).
+    fn store(&self, w: &mut String, set: u32, stage: &str) {
+        let (astage, bstage, b0) = (self.astage, self.bstage, self.b0);
+        self.ca.store(w, set, &format!("{stage} * {astage}u"));
+        self.cb
+            .store(w, set, &format!("{b0}u + {stage} * {bstage}u"));
+    }
+
+    /// Prologue: step 0 in stage 0, steps 1 .. depth - 1 in register sets 1 .. depth - 1.
+    fn prologue(&self, w: &mut String) {
+        let bk = self.cfg.bk;
+        emit!(w, "    let nt = (K + {bk}u - 1u) / {bk}u;");
+        for set in 0..self.cfg.depth {
+            emit!(w, "    {{");
+            self.fetch(w, set, &format!("{}u", set * bk));
+            if set == 0 {
+                self.store(w, 0, "0u");
+            }
+            emit!(w, "    }}");
+        }
+        emit!(w, "    workgroupBarrier();");
+    }
+
+    /// The loop over K. Step s (s = t + h) starts with its data in stage s % stages, steps
+    /// s + 1 .. s + depth - 1 in their register sets, and set s % depth free. It loads step
+    /// s + depth into that set, multiplies, and stores step s + 1 into the next stage (with
+    /// one stage, after a barrier). The loop is unrolled by lcm(depth, stages) so that sets
+    /// and stages are fixed names. Steps past K load zeros (the bounds tests fail), so a
+    /// count that is not a multiple of the unrolling needs no branch around the multiplies
+    /// (naga requires uniform control flow for them).
+    fn main_loop(&self, w: &mut String) {
+        let (bk, depth, st) = (self.cfg.bk, self.cfg.depth, self.cfg.stages);
+        let (astage, bstage, b0) = (self.astage, self.bstage, self.b0);
+        let unroll = if depth.is_multiple_of(st) {
+            depth
+        } else {
+            depth * st
+        };
+        emit!(w, "    for (var t = 0u; t < nt; t += {unroll}u) {{");
+        for h in 0..unroll {
+            let (set, next_set) = (h % depth, (h + 1) % depth);
+            let (stage, next_stage) = (h % st, (h + 1) % st);
+            emit!(w, "        {{");
+            self.fetch(w, set, &format!("(t + {}u) * {bk}u", h + depth));
+            emit!(
+                w,
+                "        let sA = {stage}u * {astage}u;\n        let sB = {b0}u + {stage}u * {bstage}u;"
+            );
+            self.step(w);
+            if st == 1 {
+                emit!(w, "        workgroupBarrier();");
+            }
+            self.store(w, next_set, &format!("{next_stage}u"));
+            emit!(w, "        }}\n        workgroupBarrier();");
+        }
+        emit!(w, "    }}");
+    }
+
+    /// The output: each accumulator fragment through the subgroup's f32 scratch into C as
+    /// f16 (4 per store with epilogue 0, else one).
+    fn epilogue(&self, w: &mut String) {
+        emit!(w, "    let oc = batch * M * N;\n    let scr = sg * 64u;");
+        let (store, body) = if self.cfg.epi == 0 {
+            (
+                "coopStoreT(c{i}_{j}, &scratch[scr], 4u);",
+                "for (var q = lane; q < 64u; q += 32u) {
                 out[(oc + (m + q / 4u) * N + n + (q % 4u) * 4u) / 4u] = vec4<f16>(scratch[scr + q]);
             }",
-        )
-    } else {
-        (
-            "coopStoreT(c{i}_{j}, &scratch[scr * 4u], 16u);",
-            "for (var q = lane; q < 256u; q += 32u) {
+            )
+        } else {
+            (
+                "coopStoreT(c{i}_{j}, &scratch[scr * 4u], 16u);",
+                "for (var q = lane; q < 256u; q += 32u) {
                 out[oc + (m + q / 16u) * N + n + q % 16u] = f16(scratch[scr * 4u + q]);
             }",
-        )
-    };
-    for i in 0..cfg.fm {
-        for j in 0..cfg.fn_ {
-            let st = st
-                .replace("{i}", &i.to_string())
-                .replace("{j}", &j.to_string());
-            writeln!(
-                w,
-                "    {{
+            )
+        };
+        for i in 0..self.cfg.fm {
+            for j in 0..self.cfg.fn_ {
+                let store = store
+                    .replace("{i}", &i.to_string())
+                    .replace("{j}", &j.to_string());
+                emit!(
+                    w,
+                    "    {{
         let m = tm + wm + {mi}u;
         let n = tn + wn + {nj}u;
-        {st}
+        {store}
         workgroupBarrier();
         if (m < M && n < N) {{
             {body}
         }}
         workgroupBarrier();
     }}",
-                mi = 16 * i,
-                nj = 16 * j
-            )
-            .unwrap();
+                    mi = 16 * i,
+                    nj = 16 * j
+                );
+            }
         }
     }
-    writeln!(w, "}}").unwrap();
-    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Configurations worth trying, every layout: generated text validates with naga.
+    /// Configurations worth trying, every layout: generated text validates with naga (and
+    /// is written into the `coop_dump` folder of the environment's options, if any).
     #[test]
     fn configurations_validate() {
         let caps = naga::valid::Capabilities::SHADER_FLOAT16
             | naga::valid::Capabilities::SUBGROUP
             | naga::valid::Capabilities::COOPERATIVE_MATRIX;
+        let dump = crate::config::Options::from_env()
+            .ok()
+            .and_then(|o| o.coop_dump);
         for cfg in [
             CoopCfg::new(4, 2, 2, 4, 32),
             CoopCfg::new(2, 2, 4, 4, 32),
@@ -494,11 +572,11 @@ mod tests {
                     continue;
                 }
                 for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
-                    let src = crate::ops::linalg::coop_staged_spec(cfg, ta, tb).render();
-                    if let Ok(p) = std::env::var("GPUARRAY_COOP_DUMP") {
-                        std::fs::write(format!("{p}/coop_{}{}.wgsl", ta as u8, tb as u8), &src)
-                            .unwrap();
+                    let spec = super::super::coop::spec(cfg, ta, tb);
+                    if let Some(dir) = &dump {
+                        super::super::coop::dump(dir, cfg, ta, tb, &spec);
                     }
+                    let src = spec.render();
                     if let Err(e) = crate::kernel::source::validate("linalg", &src, caps) {
                         panic!("{cfg:?} {ta} {tb}: {e}");
                     }

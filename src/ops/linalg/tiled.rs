@@ -1,0 +1,279 @@
+//! The tiled matrix-product kernel of shaders/linalg.wgsl (every element type; f16
+//! accumulates in f32) and its `trace` entry point: the kernel's specialisation, the choice
+//! of tiles (forced through the device's options, by size, or the configuration that a
+//! timed trial on first use found fastest on this device) and the launches.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use crate::array::Array;
+use crate::config::MatmulTiles;
+use crate::device::{lock, Device, Work};
+use crate::dtype::{DType, Element};
+use crate::error::Result;
+use crate::kernel::cache::Key;
+use crate::kernel::launch::Binding;
+use crate::kernel::source::Spec;
+
+use super::params::TraceParams;
+use super::product::{dispatch, Product};
+use super::SRC;
+
+/// The tiling of the `matmul` kernel: a BM x BN tile of C per workgroup, K in steps of BK,
+/// TM x TN outputs per invocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Tiles {
+    pub bm: u32,
+    pub bn: u32,
+    pub bk: u32,
+    pub tm: u32,
+    pub tn: u32,
+}
+
+impl Tiles {
+    const fn new(bm: u32, bn: u32, bk: u32, tm: u32, tn: u32) -> Tiles {
+        Tiles { bm, bn, bk, tm, tn }
+    }
+
+    /// Invocations per workgroup.
+    fn wg(self) -> u32 {
+        (self.bm / self.tm) * (self.bn / self.tn)
+    }
+
+    /// Whether the shader's fixed register arrays hold this tiling (MAX_ACC, MAX_LOAD) and
+    /// its groups of 4 rows and columns divide the tile evenly.
+    fn valid(self) -> bool {
+        let (mv, nv) = (self.tm / 4, self.tn / 4);
+        let wg = self.wg();
+        matches!(self.tm, 4 | 8)
+            && matches!(self.tn, 4 | 8 | 16)
+            && self.tm * nv <= 16
+            && self.bk.is_multiple_of(4)
+            && self.bm.is_multiple_of(4 * mv)
+            && self.bn.is_multiple_of(4 * nv)
+            && self.bm.is_multiple_of(self.tm)
+            && self.bn.is_multiple_of(self.tn)
+            && self.bm * self.bk / 4 <= 8 * wg
+            && self.bn * self.bk / 4 <= 8 * wg
+    }
+
+    /// Whether the adapter runs it: invocations and workgroup memory for element size `acc`.
+    fn fits(self, dev: &Device, acc: usize) -> bool {
+        let l = dev.limits();
+        let smem = (self.bm + self.bn) as usize * self.bk as usize * acc;
+        self.valid()
+            && self.wg() <= l.max_compute_invocations_per_workgroup
+            && smem <= l.max_compute_workgroup_storage_size as usize
+    }
+}
+
+impl From<MatmulTiles> for Tiles {
+    fn from(t: MatmulTiles) -> Tiles {
+        Tiles::new(t.bm, t.bn, t.bk, t.tm, t.tn)
+    }
+}
+
+/// Large tiles: 64 outputs per invocation, 256 invocations.
+pub(super) const LARGE: Tiles = Tiles::new(128, 128, 16, 8, 8);
+/// Medium tiles for problems with too few large tiles to fill the GPU.
+const MEDIUM: Tiles = Tiles::new(64, 64, 16, 4, 4);
+/// Small tiles for small matrices and matrix-vector products.
+const SMALL: Tiles = Tiles::new(32, 32, 16, 4, 4);
+
+/// The configurations a trial compares on large problems.
+const CANDIDATES: [Tiles; 5] = [
+    LARGE,
+    Tiles::new(128, 128, 32, 8, 8),
+    Tiles::new(128, 64, 16, 8, 4),
+    Tiles::new(64, 128, 16, 4, 8),
+    MEDIUM,
+];
+
+/// Problems of at least this many multiply-adds take the trial's configuration.
+const TRIAL_MIN_FMAS: f64 = (1u64 << 30) as f64;
+/// Workgroups below which a problem takes smaller tiles.
+const MIN_WORKGROUPS: usize = 64;
+
+/// Trial results of one device, by (element type, size class).
+pub(super) type Tuned = HashMap<(DType, u32), Tiles>;
+
+/// A configuration forced through the device's options (`GPUARRAY_MATMUL_TILES`, for
+/// tuning), where the kernel supports it.
+fn forced_tiles(dev: &Device) -> Option<Tiles> {
+    dev.options()
+        .matmul_tiles
+        .map(Tiles::from)
+        .filter(|t| t.valid())
+}
+
+/// Bytes of one workgroup-tile element: the accumulator type.
+fn acc_size(d: DType) -> usize {
+    match d {
+        DType::F16 => 4,
+        d => d.size(),
+    }
+}
+
+/// The source of the tiled kernel for element type `d` (f16 accumulates in f32), with
+/// vec4 loads of A and/or B.
+pub(super) fn spec(d: DType, va: bool, vb: bool, tiles: Tiles, ta: bool, tb: bool) -> Spec {
+    let acc = if d == DType::F16 { DType::F32 } else { d };
+    let s = d.wgsl();
+    let vector = |name: &str, buf: &str| {
+        format!(
+            "fn fetch_{name}(e: u32, cnt: u32) -> vec4<ACC> {{ if (cnt < 4u) {{ return vec4<ACC>(); }} return vec4<ACC>({buf}[e / 4u]); }}"
+        )
+    };
+    let mut spec = Spec::new("linalg", SRC)
+        .scalar(d)
+        .alias("ACC", acc.wgsl())
+        .alias("VA", if va { format!("vec4<{s}>") } else { s.into() })
+        .alias("VB", if vb { format!("vec4<{s}>") } else { s.into() })
+        .constant("BM", tiles.bm)
+        .constant("BN", tiles.bn)
+        .constant("BK", tiles.bk)
+        .constant("TM", tiles.tm)
+        .constant("TN", tiles.tn)
+        .constant("TA", ta as u32)
+        .constant("TB", tb as u32)
+        .unchecked();
+    if va {
+        spec = spec.function("fetch_a", vector("a", "a")).function(
+            "lane_a",
+            "fn lane_a(k: u32) -> ACC { return ACC(a[k / 4u][k % 4u]); }",
+        );
+    }
+    if vb {
+        spec = spec.function("fetch_b", vector("b", "b"));
+    }
+    spec
+}
+
+/// Records the product into `out` with the tiled kernel and `tiles`.
+pub(super) fn run_tiled<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+    tiles: Tiles,
+) -> Result<()> {
+    let (a, b) = (&prod.a, &prod.b);
+    let key = Key {
+        family: "linalg",
+        entry: "matmul",
+        variant: format!(
+            "{}|{}{}|{}{}|{tiles:?}",
+            T::DTYPE,
+            a.vec as u8,
+            b.vec as u8,
+            a.trans as u8,
+            b.trans as u8
+        ),
+        inputs: 2,
+        wg: tiles.wg(),
+        ndim: 0,
+        per: 0,
+    };
+    let kernel = dev.kernel(key, || {
+        spec(T::DTYPE, a.vec, b.vec, tiles, a.trans, b.trans)
+    })?;
+    dispatch(dev, &kernel, prod, out.binding(), (tiles.bm, tiles.bn))
+}
+
+/// The tiles for a product: forced, tuned (large problems), or by size.
+pub(super) fn choose<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+) -> Result<Tiles> {
+    let acc = acc_size(T::DTYPE);
+    if let Some(t) = forced_tiles(dev).filter(|t| t.fits(dev, acc)) {
+        return Ok(t);
+    }
+    if T::DTYPE == DType::F64 || T::DTYPE.size() > 4 {
+        return Ok(if MEDIUM.fits(dev, acc) { MEDIUM } else { SMALL });
+    }
+    let workgroups =
+        |t: Tiles| prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches;
+    let large = workgroups(LARGE);
+    if prod.fmas() >= TRIAL_MIN_FMAS && large >= MIN_WORKGROUPS {
+        // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
+        // 1024): the best tiles differ between a partly and a fully occupied GPU.
+        let class = match large {
+            ..=511 => 0,
+            512..=2047 => 1,
+            _ => 2,
+        };
+        return tuned(dev, prod, out, class);
+    }
+    for t in [LARGE, MEDIUM] {
+        if t.fits(dev, acc) && workgroups(t) >= MIN_WORKGROUPS {
+            return Ok(t);
+        }
+    }
+    Ok(SMALL)
+}
+
+/// The trial's configuration for this device, element type and size class, running the
+/// trial on this product the first time: each candidate once to compile and warm up, then
+/// timed twice.
+fn tuned<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+    class: u32,
+) -> Result<Tiles> {
+    let state = dev.state::<super::LinalgState>();
+    let key = (T::DTYPE, class);
+    if let Some(t) = lock(&state.tuned).get(&key) {
+        return Ok(*t);
+    }
+    let acc = acc_size(T::DTYPE);
+    let mut best: Option<(f64, Tiles)> = None;
+    for t in CANDIDATES.iter().copied().filter(|t| t.fits(dev, acc)) {
+        run_tiled(dev, prod, out, t)?;
+        dev.synchronize()?;
+        let mut time = f64::INFINITY;
+        for _ in 0..2 {
+            let t0 = Instant::now();
+            run_tiled(dev, prod, out, t)?;
+            dev.synchronize()?;
+            time = time.min(t0.elapsed().as_secs_f64());
+        }
+        if dev.options().matmul_verbose {
+            eprintln!(
+                "gpuarray matmul trial {}: {t:?} {:.3} ms, {:.2} TFLOP/s",
+                T::DTYPE,
+                time * 1e3,
+                2.0 * prod.fmas() / time / 1e12
+            );
+        }
+        if best.is_none_or(|(b, _)| time < b) {
+            best = Some((time, t));
+        }
+    }
+    let t = best.map_or(SMALL, |(_, t)| t);
+    lock(&state.tuned).insert(key, t);
+    Ok(t)
+}
+
+/// Records the `trace` kernel (the tiled kernel's source, small tiles) summing the
+/// diagonals described by `p` from `src` into `out`, one invocation per matrix.
+pub(super) fn run_trace<T: Element>(
+    dev: &Device,
+    src: Binding<'_>,
+    out: Binding<'_>,
+    p: TraceParams,
+) -> Result<()> {
+    let tiles = SMALL;
+    let key = Key {
+        family: "linalg",
+        entry: "trace",
+        variant: format!("{}|trace", T::DTYPE),
+        inputs: 2,
+        wg: 64,
+        ndim: 0,
+        per: 0,
+    };
+    let kernel = dev.kernel(key, || spec(T::DTYPE, false, false, tiles, false, false))?;
+    dev.launch(&kernel, &p.encode(), &[src, src], out, Work::Items(p.count))
+}
