@@ -394,6 +394,10 @@ fn gemm_store_b(t: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
     }
 }
 
+// One long entry point (about 100 lines) on purpose: the prologue, the double-buffered main
+// loop (the next tiles' global loads overlap the current tiles' products) and the epilogue
+// share the register tile `acc`; moving a part into a function would pass that array by
+// pointer and leave its registers to the compiler's inlining.
 @compute @workgroup_size(WG)
 fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let C = nn_channels();
