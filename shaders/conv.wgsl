@@ -1,11 +1,11 @@
 // Convolution family: SciPy's signal convolutions (1-D and 2-D) and PyTorch's conv layers
-// (src/ops/conv.rs).
+// (host side: src/ops/conv/).
 //
 // Bindings: 0 params (shared/params.wgsl); 1 x (the input); 2 w (the filter); 3 bias (nn
 // kernels only); 4 out (contiguous).
 //
 // Every signal kernel computes a correlation with the "correlation taps" Wc (the filter,
-// reversed in both dimensions for a convolution when FLIP = st0[0].y is 1):
+// reversed in both dimensions for a convolution when sig_flip() is true):
 //   out[i, j] = sum_{a, b} X(i + oy + a, j + ox + b) * Wc[a, b]
 // where (oy, ox) is the signed origin of the output in the input (from the mode), and X
 // extends the input beyond its edges by the boundary rule (0 fill value, 1 symmetric, 2 wrap).
@@ -25,13 +25,51 @@
 //   weight transposed to [groups, K, Og]. Workgroups (x, y, z) = (pixel tiles, channel tiles,
 //   image * groups + group); BM x BN tile per workgroup, BK deep, TM x TN per invocation.
 //
-// Parameters (slots of params.wgsl), signal kernels:
-//   shape[0] = (H, W, OH, OW), shape[1] = (kh, kw, oy, ox) (oy, ox as i32 bits),
-//   st0[0] = (boundary, flip, -, -), offs = (x, w, -, -), sc.x = fill value, n = outputs;
-//   sig1d: shape[0] = (n_in, m, n_out, blocks), shape[1].z = ox.
-// nn kernels: shape[0] = (C, H, W, N), shape[1] = (O, OH, OW, groups),
-//   st0[0] = (kh, kw, sh, sw), st0[1] = (ph, pw, dh, dw), st1[0] = (Cg, Og, K, P),
-//   st1[1].x = has bias, offs = (x, w, bias, -), n = outputs.
+// Parameters: every kernel reads the generic P.n (outputs), P.offs (element offsets of x, w
+// and bias) and arg(0u) (the fill value) directly, and everything else through the accessors
+// below.
+
+// Parameter accessors. They mirror the Rust structs of src/ops/conv/params.rs, whose
+// `encode` is the only code that fills these slots: keep the two in step.
+// Both signal layouts (Signal1dParams, Signal2dParams):
+fn sig_flip() -> bool { return P.st0[0].y == 1u; }   // reverse the taps (a convolution)
+// Signal2dParams (sig2d_direct, sig2d_tile):
+fn s2_in_h() -> u32 { return P.shape[0].x; }
+fn s2_in_w() -> u32 { return P.shape[0].y; }
+fn s2_out_h() -> u32 { return P.shape[0].z; }
+fn s2_out_w() -> u32 { return P.shape[0].w; }
+fn s2_k_h() -> u32 { return P.shape[1].x; }
+fn s2_k_w() -> u32 { return P.shape[1].y; }
+fn s2_origin_y() -> i32 { return bitcast<i32>(P.shape[1].z); }
+fn s2_origin_x() -> i32 { return bitcast<i32>(P.shape[1].w); }
+fn s2_edge() -> u32 { return P.st0[0].x; }           // 0 fill value, 1 symmetric, 2 wrap
+// Signal1dParams (sig1d):
+fn s1_len_in() -> u32 { return P.shape[0].x; }
+fn s1_taps() -> u32 { return P.shape[0].y; }
+fn s1_len_out() -> u32 { return P.shape[0].z; }
+fn s1_blocks() -> u32 { return P.shape[0].w; }
+fn s1_origin() -> i32 { return bitcast<i32>(P.shape[1].z); }
+// LayerParams (nn_direct, nn_gemm):
+fn nn_channels() -> u32 { return P.shape[0].x; }       // C
+fn nn_in_h() -> u32 { return P.shape[0].y; }           // H
+fn nn_in_w() -> u32 { return P.shape[0].z; }           // W
+fn nn_out_channels() -> u32 { return P.shape[1].x; }   // O
+fn nn_out_h() -> u32 { return P.shape[1].y; }          // OH
+fn nn_out_w() -> u32 { return P.shape[1].z; }          // OW
+fn nn_groups() -> u32 { return P.shape[1].w; }
+fn nn_k_h() -> u32 { return P.st0[0].x; }
+fn nn_k_w() -> u32 { return P.st0[0].y; }
+fn nn_stride_h() -> u32 { return P.st0[0].z; }
+fn nn_stride_w() -> u32 { return P.st0[0].w; }
+fn nn_pad_h() -> i32 { return i32(P.st0[1].x); }
+fn nn_pad_w() -> i32 { return i32(P.st0[1].y); }
+fn nn_dil_h() -> u32 { return P.st0[1].z; }
+fn nn_dil_w() -> u32 { return P.st0[1].w; }
+fn nn_group_channels() -> u32 { return P.st1[0].x; }  // Cg = C / groups
+fn nn_group_outputs() -> u32 { return P.st1[0].y; }   // Og = O / groups
+fn nn_depth() -> u32 { return P.st1[0].z; }           // K = Cg * kh * kw
+fn nn_pixels() -> u32 { return P.st1[0].w; }          // OH * OW
+fn nn_has_bias() -> bool { return P.st1[1].x == 1u; }
 
 alias S = f32;   // element type
 alias SC = f32;  // carrier of scalar arguments
@@ -87,13 +125,19 @@ fn bmap(i: i32, n: i32, mode: u32) -> i32 {
 
 // The extended input X(r, c).
 fn xval(r: i32, c: i32) -> ACC {
-    let H = i32(P.shape[0].x);
-    let W = i32(P.shape[0].y);
-    let mode = P.st0[0].x;
+    let H = i32(s2_in_h());
+    let W = i32(s2_in_w());
+    let mode = s2_edge();
     let rr = bmap(r, H, mode);
     let cc = bmap(c, W, mode);
     if (rr < 0 || cc < 0) { return ACC(arg(0u)); }
     return ACC(x[P.offs.x + u32(rr * W + cc)]);
+}
+
+// Correlation tap t of `taps` (row-major): the filter read forwards, or backwards when `flip`
+// (a convolution).
+fn ctap(t: u32, taps: u32, flip: bool) -> ACC {
+    return ACC(w[P.offs.y + select(t, taps - 1u - t, flip)]);
 }
 
 @compute @workgroup_size(WG)
@@ -101,21 +145,19 @@ fn sig2d_direct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
                 @builtin(local_invocation_index) lid: u32) {
     let o = linear_id(wid, nwg, lid, WG);
     if (o >= P.n) { return; }
-    let OW = P.shape[0].w;
-    let kh = P.shape[1].x;
-    let kw = P.shape[1].y;
-    let oy = bitcast<i32>(P.shape[1].z);
-    let ox = bitcast<i32>(P.shape[1].w);
-    let flip = P.st0[0].y == 1u;
+    let OW = s2_out_w();
+    let kh = s2_k_h();
+    let kw = s2_k_w();
+    let oy = s2_origin_y();
+    let ox = s2_origin_x();
+    let flip = sig_flip();
     let i = i32(o / OW) + oy;
     let j = i32(o % OW) + ox;
-    let last = kh * kw - 1u;
+    let taps = kh * kw;
     var acc = ACC(0);
     for (var a = 0u; a < kh; a++) {
         for (var b = 0u; b < kw; b++) {
-            let t = a * kw + b;
-            let wi = select(t, last - t, flip);
-            acc += xval(i + i32(a), j + i32(b)) * ACC(w[P.offs.y + wi]);
+            acc += xval(i + i32(a), j + i32(b)) * ctap(a * kw + b, taps, flip);
         }
     }
     out[o] = S(acc);
@@ -124,11 +166,11 @@ fn sig2d_direct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
 @compute @workgroup_size(TX, TY)
 fn sig2d_tile(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let OH = P.shape[0].z;
-    let OW = P.shape[0].w;
-    let oy = bitcast<i32>(P.shape[1].z);
-    let ox = bitcast<i32>(P.shape[1].w);
-    let flip = P.st0[0].y == 1u;
+    let OH = s2_out_h();
+    let OW = s2_out_w();
+    let oy = s2_origin_y();
+    let ox = s2_origin_x();
+    let flip = sig_flip();
     let TH = TY * PY;
     let SW = TX + KW - 1u;
     let SH = TH + KH - 1u;
@@ -142,7 +184,7 @@ fn sig2d_tile(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     }
     let taps = KH * KW;
     for (var q = lid; q < taps; q += TX * TY) {
-        ws[q] = ACC(w[P.offs.y + select(q, taps - 1u - q, flip)]);
+        ws[q] = ctap(q, taps, flip);
     }
     workgroupBarrier();
 
@@ -180,13 +222,13 @@ fn sig2d_tile(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
 @compute @workgroup_size(WG)
 fn sig1d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
-    let n_in = i32(P.shape[0].x);
-    let m = P.shape[0].y;
-    let n_out = P.shape[0].z;
+    let n_in = i32(s1_len_in());
+    let m = s1_taps();
+    let n_out = s1_len_out();
     let block = wid.y * nwg.x + wid.x;
-    if (block >= P.shape[0].w) { return; }
-    let ox = bitcast<i32>(P.shape[1].z);
-    let flip = P.st0[0].y == 1u;
+    if (block >= s1_blocks()) { return; }
+    let ox = s1_origin();
+    let flip = sig_flip();
     let BLOCK = 4u * R1 * WG;
     let o0 = block * BLOCK;
     let SEG = BLOCK + TC;
@@ -207,7 +249,7 @@ fn sig1d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         for (var q = lid; q < TC; q += WG) {
             let t = t0 + q;
             var v = ACC(0);
-            if (t < m) { v = ACC(w[P.offs.y + select(t, m - 1u - t, flip)]); }
+            if (t < m) { v = ctap(t, m, flip); }
             ws4[q / 4u][q % 4u] = v;
         }
         workgroupBarrier();
@@ -238,27 +280,33 @@ fn sig1d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     }
 }
 
+// Bias of output channel ch, or 0 for a layer without one.
+fn nn_bias(ch: u32) -> ACC {
+    if (nn_has_bias()) { return ACC(bias[P.offs.z + ch]); }
+    return ACC(0);
+}
+
 @compute @workgroup_size(WG)
 fn nn_direct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
     let o = linear_id(wid, nwg, lid, WG);
     if (o >= P.n) { return; }
-    let C = P.shape[0].x;
-    let H = P.shape[0].y;
-    let W = P.shape[0].z;
-    let O = P.shape[1].x;
-    let OH = P.shape[1].y;
-    let OW = P.shape[1].z;
-    let kh = P.st0[0].x;
-    let kw = P.st0[0].y;
-    let sh = P.st0[0].z;
-    let sw = P.st0[0].w;
-    let ph = i32(P.st0[1].x);
-    let pw = i32(P.st0[1].y);
-    let dh = P.st0[1].z;
-    let dw = P.st0[1].w;
-    let Cg = P.st1[0].x;
-    let Og = P.st1[0].y;
+    let C = nn_channels();
+    let H = nn_in_h();
+    let W = nn_in_w();
+    let O = nn_out_channels();
+    let OH = nn_out_h();
+    let OW = nn_out_w();
+    let kh = nn_k_h();
+    let kw = nn_k_w();
+    let sh = nn_stride_h();
+    let sw = nn_stride_w();
+    let ph = nn_pad_h();
+    let pw = nn_pad_w();
+    let dh = nn_dil_h();
+    let dw = nn_dil_w();
+    let Cg = nn_group_channels();
+    let Og = nn_group_outputs();
 
     let ow = o % OW;
     var t = o / OW;
@@ -267,8 +315,7 @@ fn nn_direct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     let oc = t % O;
     let n = t / O;
     let g = oc / Og;
-    var acc = ACC(0);
-    if (P.st1[1].x == 1u) { acc = ACC(bias[P.offs.z + oc]); }
+    var acc = nn_bias(oc);
     let iy0 = i32(oh * sh) - ph;
     let ix0 = i32(ow * sw) - pw;
     for (var c = 0u; c < Cg; c++) {
@@ -291,11 +338,11 @@ fn nn_direct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
 // (t % BM), its depths are t / BM + r * (WG / BM).
 fn gemm_load_a(t: u32, k0: u32, xb: u32, iy0: i32, ix0: i32, inside: bool,
                regs: ptr<function, array<ACC, MAX_LOAD>>) {
-    let H = P.shape[0].y;
-    let W = P.shape[0].z;
-    let dh = P.st0[1].z;
-    let dw = P.st0[1].w;
-    let K = P.st1[0].z;
+    let H = nn_in_h();
+    let W = nn_in_w();
+    let dh = nn_dil_h();
+    let dw = nn_dil_w();
+    let K = nn_depth();
     let per = BM * BK / WG;
     for (var r = 0u; r < per; r++) {
         let k = k0 + t / BM + r * (WG / BM);
@@ -324,8 +371,8 @@ fn gemm_store_a(t: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
 
 // B tile (BK x BN, channels fastest) from the transposed weight [groups, K, Og].
 fn gemm_load_b(t: u32, k0: u32, wb: u32, n0: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
-    let Og = P.st1[0].y;
-    let K = P.st1[0].z;
+    let Og = nn_group_outputs();
+    let K = nn_depth();
     let n = n0 + t % BN;
     let per = BN * BK / WG;
     for (var r = 0u; r < per; r++) {
@@ -347,22 +394,26 @@ fn gemm_store_b(t: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
     }
 }
 
+// One long entry point (about 100 lines) on purpose: the prologue, the double-buffered main
+// loop (the next tiles' global loads overlap the current tiles' products) and the epilogue
+// share the register tile `acc`; moving a part into a function would pass that array by
+// pointer and leave its registers to the compiler's inlining.
 @compute @workgroup_size(WG)
 fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
-    let C = P.shape[0].x;
-    let H = P.shape[0].y;
-    let W = P.shape[0].z;
-    let O = P.shape[1].x;
-    let OW = P.shape[1].z;
-    let groups = P.shape[1].w;
-    let sh = P.st0[0].z;
-    let sw = P.st0[0].w;
-    let ph = i32(P.st0[1].x);
-    let pw = i32(P.st0[1].y);
-    let Cg = P.st1[0].x;
-    let Og = P.st1[0].y;
-    let K = P.st1[0].z;
-    let NP = P.st1[0].w;
+    let C = nn_channels();
+    let H = nn_in_h();
+    let W = nn_in_w();
+    let O = nn_out_channels();
+    let OW = nn_out_w();
+    let groups = nn_groups();
+    let sh = nn_stride_h();
+    let sw = nn_stride_w();
+    let ph = nn_pad_h();
+    let pw = nn_pad_w();
+    let Cg = nn_group_channels();
+    let Og = nn_group_outputs();
+    let K = nn_depth();
+    let NP = nn_pixels();
 
     let n = wid.z / groups;
     let g = wid.z % groups;
@@ -429,14 +480,12 @@ fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
         workgroupBarrier();
     }
 
-    let has_bias = P.st1[1].x == 1u;
     for (var j = 0u; j < NV; j++) {
         for (var jj = 0u; jj < 4u; jj++) {
             let oc = n0 + tx * 4u + j * (BN / NV) + jj;
             if (oc >= Og) { continue; }
             let ch = g * Og + oc;
-            var bv = ACC(0);
-            if (has_bias) { bv = ACC(bias[P.offs.z + ch]); }
+            let bv = nn_bias(ch);
             let ob = (n * O + ch) * NP;
             for (var i = 0u; i < MV; i++) {
                 for (var ii = 0u; ii < 4u; ii++) {

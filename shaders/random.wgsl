@@ -2,11 +2,11 @@
 //
 // Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D; invocation j computes Philox block j (counter
-// (j, 0, 0, 0), key = the 64-bit seed in aux) and writes the elements that the block's four
+// (j, 0, 0, 0), key = the 64-bit seed()) and writes the elements that the block's four
 // words make: 4 per block for f16/f32 uniforms and for normals (Box-Muller in f32 on word
 // pairs), 2 for f64 uniforms (53 bits from two words); `rand_uniform` reads that count from
-// P.ndim. P.n counts elements; arg 0 is the low end and arg 1 the width (uniform) or the mean
-// and the standard deviation (normal).
+// per_block(). P.n counts elements; arg 0 is the low end and arg 1 the width (uniform) or the
+// mean and the standard deviation (normal).
 
 alias S = f32; // element type of the output
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
@@ -15,6 +15,11 @@ override WG: u32 = 256u;
 const PER: u32 = 4u;
 
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
+
+// Parameter accessors, mirroring `RandomParams` in src/ops/random.rs (whose `encode` is the
+// only code that fills these slots; keep the two in step). P.n and arg(k) are read directly.
+fn per_block() -> u32 { return P.ndim; }   // elements per Philox block: 4, or 2 for f64
+fn seed() -> vec2<u32> { return P.aux; }   // the 64-bit key: (low, high) 32 bits
 
 // Uniform in [0, 1) from the block's words k and k + 1 (the host replaces this line per type).
 fn unit(w: vec4<u32>, k: u32) -> S { return S(f32(w[k] >> 8u) * 5.9604644775390625e-8); }
@@ -47,14 +52,14 @@ fn philox(counter: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
 }
 
 fn block(j: u32) -> vec4<u32> {
-    return philox(vec4<u32>(j, 0u, 0u, 0u), P.aux);
+    return philox(vec4<u32>(j, 0u, 0u, 0u), seed());
 }
 
 @compute @workgroup_size(WG)
 fn rand_uniform(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
            @builtin(local_invocation_index) l: u32) {
     let j = linear_id(w, nw, l, WG);
-    let per = P.ndim; // elements per block: 4, or 2 for f64
+    let per = per_block();
     if (j * per >= P.n) { return; }
     let words = block(j);
     for (var e = 0u; e < per; e++) {

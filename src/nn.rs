@@ -20,36 +20,9 @@
 use crate::array::Array;
 use crate::dtype::Float;
 use crate::error::{Error, Result};
-use crate::ops::conv::{self, Geometry};
+use crate::ops::conv;
 
-/// Options of [`conv2d`], per spatial axis `[height, width]`.
-///
-/// ```
-/// let o = gpuarray::nn::Conv2d::default();
-/// assert_eq!((o.stride, o.padding, o.dilation, o.groups), ([1, 1], [0, 0], [1, 1], 1));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Conv2d {
-    /// Step between output positions (at least 1).
-    pub stride: [usize; 2],
-    /// Zeros added on both sides of each axis.
-    pub padding: [usize; 2],
-    /// Spacing between filter taps (at least 1).
-    pub dilation: [usize; 2],
-    /// Channel groups: input and output channels must both be divisible by it.
-    pub groups: usize,
-}
-
-impl Default for Conv2d {
-    fn default() -> Conv2d {
-        Conv2d {
-            stride: [1, 1],
-            padding: [0, 0],
-            dilation: [1, 1],
-            groups: 1,
-        }
-    }
-}
+pub use crate::ops::conv::Conv2d;
 
 /// Options of [`conv1d`].
 ///
@@ -118,18 +91,7 @@ pub fn conv2d<T: Float>(
     bias: Option<&Array<T>>,
     options: Conv2d,
 ) -> Result<Array<T>> {
-    conv::conv2d(
-        "conv2d",
-        input,
-        weight,
-        bias,
-        Geometry {
-            stride: options.stride,
-            padding: options.padding,
-            dilation: options.dilation,
-            groups: options.groups,
-        },
-    )
+    conv::conv2d("conv2d", input, weight, bias, options)
 }
 
 /// PyTorch's `conv1d`: input `[N, C, W]`, weight `[O, C / groups, kW]`, output
@@ -168,7 +130,7 @@ pub fn conv1d<T: Float>(
         &x,
         &w,
         bias,
-        Geometry {
+        Conv2d {
             stride: [1, options.stride],
             padding: [0, options.padding],
             dilation: [1, options.dilation],

@@ -3,8 +3,7 @@
 use std::sync::Arc;
 
 use crate::array::Array;
-use crate::device::Device;
-use crate::device::Work;
+use crate::device::{Device, Work};
 use crate::dtype::{DType, Element, Float};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
@@ -13,8 +12,69 @@ use crate::kernel::source::Spec;
 use crate::shape::Shape;
 
 const SRC: &str = include_str!("../../shaders/creation.wgsl");
-const ENTRIES: [&str; 3] = ["fill", "arange", "eye"];
 const WG: u32 = 256;
+
+/// What a creation kernel writes: its entry point and values.
+#[derive(Debug, Clone, Copy)]
+enum Creation<T> {
+    /// `fill`: `value` everywhere (`arg(0u)`).
+    Fill { value: T },
+    /// `arange`: `start + i * step` (`arg(0u)`, `arg(1u)`); with `exact_end` the last element
+    /// is `stop` (`arg(2u)`), as `linspace` wants (`exact_end()`).
+    Arange {
+        start: T,
+        step: T,
+        stop: T,
+        exact_end: bool,
+    },
+    /// `eye`: ones where column - row == `diag` (`eye_diag()`) in rows of `cols` columns
+    /// (`eye_cols()`, at least 1), zeros elsewhere.
+    Eye { cols: u32, diag: i32 },
+}
+
+impl<T> Creation<T> {
+    fn entry(&self) -> &'static str {
+        match self {
+            Creation::Fill { .. } => "fill",
+            Creation::Arange { .. } => "arange",
+            Creation::Eye { .. } => "eye",
+        }
+    }
+}
+
+/// Parameters of the creation kernels. [`CreationParams::encode`] is the only code that
+/// fills their slots; shaders/creation.wgsl reads them through the accessors named in
+/// [`Creation`]'s docs (declared atop the file, mirroring this struct).
+#[derive(Debug, Clone, Copy)]
+struct CreationParams<T> {
+    /// Elements to write (`P.n`).
+    n: u32,
+    /// The kernel and its values.
+    what: Creation<T>,
+}
+
+impl<T: Element> CreationParams<T> {
+    fn encode(&self) -> Params {
+        let p = Params::new(self.n);
+        match self.what {
+            Creation::Fill { value } => p.scalars(&[value]),
+            Creation::Arange {
+                start,
+                step,
+                stop,
+                exact_end,
+            } => {
+                let mut p = p.scalars(&[start, step, stop, T::zero()]);
+                p.aux[0] = exact_end as u32;
+                p
+            }
+            Creation::Eye { cols, diag } => Params {
+                aux: [cols, diag as u32],
+                ..p
+            },
+        }
+    }
+}
 
 fn spec(d: DType) -> Spec {
     Spec::new("creation", SRC).scalar(d)
@@ -27,7 +87,6 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 }
 
 fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> {
-    debug_assert!(ENTRIES.contains(&entry));
     let key = Key {
         family: "creation",
         entry,
@@ -40,22 +99,21 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
     dev.kernel(key, || spec(T::DTYPE))
 }
 
-/// Runs a creation entry over a new array of `shape`.
+/// Runs the creation kernel of `what` over a new array of `shape`.
 fn generate<T: Element>(
     dev: &Device,
     op: &'static str,
-    entry: &'static str,
     shape: Vec<usize>,
-    params: impl FnOnce(Params) -> Params,
+    what: Creation<T>,
 ) -> Result<Array<T>> {
     let a = Array::<T>::alloc(dev, op, shape)?;
     let n = a.len() as u32;
     if n > 0 {
-        let k = kernel::<T>(dev, entry)?;
-        let p = params(Params::new(n));
+        let k = kernel::<T>(dev, what.entry())?;
+        let p = CreationParams { n, what };
         let size = T::DTYPE.size();
         let max = dev.limits().max_storage_buffer_binding_size & !3;
-        if entry == "fill" && a.binding().bytes > max {
+        if matches!(what, Creation::Fill { .. }) && a.binding().bytes > max {
             // One value everywhere: fill runs that each fit one binding window, every run
             // starting at an aligned offset.
             let align = dev.limits().min_storage_buffer_offset_alignment.max(4) as usize;
@@ -69,17 +127,12 @@ fn generate<T: Element>(
                     bytes: ((c0 + len) * size) as u64,
                     window: (c0 * size) as u64,
                 };
-                dev.launch(
-                    &k,
-                    &Params { n: len as u32, ..p },
-                    &[],
-                    out,
-                    Work::Items(len as u32),
-                )?;
+                let run = CreationParams { n: len as u32, ..p };
+                dev.launch(&k, &run.encode(), &[], out, Work::Items(len as u32))?;
                 c0 += len;
             }
         } else {
-            dev.launch(&k, &p, &[], a.binding(), Work::Items(n))?;
+            dev.launch(&k, &p.encode(), &[], a.binding(), Work::Items(n))?;
         }
     }
     Ok(a)
@@ -127,9 +180,7 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn full<T: Element>(&self, shape: impl Into<Shape>, value: T) -> Result<Array<T>> {
-        generate(self, "full", "fill", shape.into().0, |p| {
-            p.scalars(&[value])
-        })
+        generate(self, "full", shape.into().0, Creation::Fill { value })
     }
 
     /// Values from `start` up to (not including) `stop`, `step` apart, as NumPy's `arange`:
@@ -159,9 +210,13 @@ impl Device {
                 reason: "more than 2^32 elements",
             });
         }
-        generate(self, "arange", "arange", vec![n as usize], |p| {
-            p.scalars(&[start, step, stop, T::zero()])
-        })
+        let what = Creation::Arange {
+            start,
+            step,
+            stop,
+            exact_end: false,
+        };
+        generate(self, "arange", vec![n as usize], what)
     }
 
     /// `num` values evenly spaced from `start` to `stop` inclusive, as NumPy's `linspace`.
@@ -180,10 +235,13 @@ impl Device {
         } else {
             0.0
         };
-        generate(self, "linspace", "arange", vec![num], |mut p| {
-            p.aux[0] = (num > 1) as u32;
-            p.scalars(&[start, T::from_f64(step), stop, T::zero()])
-        })
+        let what = Creation::Arange {
+            start,
+            step: T::from_f64(step),
+            stop,
+            exact_end: num > 1,
+        };
+        generate(self, "linspace", vec![num], what)
     }
 
     /// The `n` x `n` identity matrix.
@@ -215,9 +273,10 @@ impl Device {
         // Diagonals past the matrix are all zeros; clamp k to them (and into i32).
         let lim = |d: usize| d.min(i32::MAX as usize - 1) as isize + 1;
         let k = k.clamp(-lim(n), lim(m)) as i32;
-        generate(self, "eye", "eye", vec![n, m], |mut p| {
-            p.aux = [m.max(1) as u32, k as u32];
-            p
-        })
+        let what = Creation::Eye {
+            cols: m.max(1) as u32,
+            diag: k,
+        };
+        generate(self, "eye", vec![n, m], what)
     }
 }

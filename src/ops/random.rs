@@ -10,8 +10,7 @@
 use std::sync::Arc;
 
 use crate::array::Array;
-use crate::device::Device;
-use crate::device::Work;
+use crate::device::{Device, Work};
 use crate::dtype::{DType, Element, Float};
 use crate::error::Result;
 use crate::kernel::cache::{Kernel, Key};
@@ -21,6 +20,32 @@ use crate::shape::Shape;
 
 const SRC: &str = include_str!("../../shaders/random.wgsl");
 const WG: u32 = 256;
+
+/// Parameters of the random kernels. [`RandomParams::encode`] is the only code that fills
+/// their slots; shaders/random.wgsl reads them through the accessors named in each field's
+/// doc (declared atop the file, mirroring this struct).
+#[derive(Debug, Clone, Copy)]
+struct RandomParams<T> {
+    /// Elements to write (`P.n`).
+    n: u32,
+    /// Elements per Philox block (`per_block()`; read by `rand_uniform`): 4, or 2 for f64.
+    per: u32,
+    /// The generator's key: its low and high 32 bits (`seed()`).
+    seed: u64,
+    /// The low end of a uniform range, or the mean of a normal (`arg(0u)`).
+    a: T,
+    /// The width of a uniform range, or the standard deviation of a normal (`arg(1u)`).
+    b: T,
+}
+
+impl<T: Float> RandomParams<T> {
+    fn encode(&self) -> Params {
+        let mut p = Params::new(self.n).scalars(&[self.a, self.b]);
+        p.ndim = self.per;
+        p.aux = [self.seed as u32, (self.seed >> 32) as u32];
+        p
+    }
+}
 
 /// The uniform-from-words conversion for dtype `d`, and elements per Philox block.
 fn unit(d: DType) -> (&'static str, u32) {
@@ -87,11 +112,15 @@ fn generate<T: Float>(
     } else {
         4
     };
-    let mut p = Params::new(n).scalars(&[a, b]);
-    p.ndim = per;
-    p.aux = [seed as u32, (seed >> 32) as u32];
+    let p = RandomParams { n, per, seed, a, b };
     let k = kernel::<T>(dev, entry)?;
-    dev.launch(&k, &p, &[], out.binding(), Work::Items(n.div_ceil(per)))?;
+    dev.launch(
+        &k,
+        &p.encode(),
+        &[],
+        out.binding(),
+        Work::Items(n.div_ceil(per)),
+    )?;
     Ok(out)
 }
 

@@ -1,0 +1,164 @@
+//! Kernel choices of the convolutions: the tile sizes of each kernel, the pipeline constants
+//! they compile with (their [`Spec`]s), and the tests that pick a tiled kernel over its
+//! direct fallback (filter size, workgroup memory, grid limits, `Options::conv_direct`).
+
+use super::{acc, base_spec};
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::kernel::launch::MAX_GROUPS;
+use crate::kernel::source::Spec;
+
+/// Largest filter side the tiled 2-D kernel takes (its register column holds 16 taps).
+pub(super) const TILE_MAX_K: usize = 16;
+/// The tiled 2-D kernel's workgroup (TX x TY invocations) and outputs per invocation (PY).
+pub(super) const TILE: (u32, u32, u32) = (32, 8, 8);
+/// The 1-D kernel: invocations, vec4 output groups per invocation, taps per chunk.
+pub(super) const SIG1D: (u32, u32, u32) = (256, 2, 128);
+
+/// Tiles of the implicit GEMM: (BM, BN, BK, TM, TN).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct GemmTiles {
+    pub bm: u32,
+    pub bn: u32,
+    pub bk: u32,
+    pub tm: u32,
+    pub tn: u32,
+}
+
+impl GemmTiles {
+    /// Invocations per workgroup.
+    pub(super) fn wg(self) -> u32 {
+        (self.bm / self.tm) * (self.bn / self.tn)
+    }
+}
+
+/// Tiles for layers with at least 64 output channels per group.
+pub(super) const GEMM_WIDE: GemmTiles = GemmTiles {
+    bm: 128,
+    bn: 64,
+    bk: 16,
+    tm: 8,
+    tn: 4,
+};
+/// Tiles for layers with fewer output channels per group.
+pub(super) const GEMM_NARROW: GemmTiles = GemmTiles {
+    bm: 128,
+    bn: 32,
+    bk: 16,
+    tm: 8,
+    tn: 4,
+};
+
+/// The tiled 2-D kernel for a `kh x kw` filter.
+pub(super) fn tile_spec(d: DType, kh: u32, kw: u32) -> Spec {
+    let (tx, ty, py) = TILE;
+    base_spec(d)
+        .constant("KH", kh)
+        .constant("KW", kw)
+        .constant("TX", tx)
+        .constant("TY", ty)
+        .constant("PY", py)
+        .unchecked()
+}
+
+/// The blocked 1-D kernel.
+pub(super) fn sig1d_spec(d: DType) -> Spec {
+    let (wg, r1, tc) = SIG1D;
+    base_spec(d)
+        .constant("R1", r1)
+        .constant("TC", tc)
+        .constant("SEG4", r1 * wg + tc / 4)
+        .unchecked()
+}
+
+/// The implicit GEMM with tiles `t` for a `kh x kw` filter.
+pub(super) fn gemm_spec(d: DType, t: GemmTiles, kh: u32, kw: u32) -> Spec {
+    base_spec(d)
+        .constant("KH", kh)
+        .constant("KW", kw)
+        .constant("BM", t.bm)
+        .constant("BN", t.bn)
+        .constant("BK", t.bk)
+        .constant("TM", t.tm)
+        .constant("TN", t.tn)
+        .unchecked()
+}
+
+/// Workgroup memory of the tiled 2-D kernel for a `kh x kw` filter, in bytes.
+fn tile_smem(d: DType, kh: usize, kw: usize) -> usize {
+    let (tx, ty, py) = TILE;
+    let (tx, ty, py) = (tx as usize, ty as usize, py as usize);
+    // Plus the other entry points' arrays at their minimal sizes (a few hundred bytes).
+    ((ty * py + kh - 1) * (tx + kw - 1) + kh * kw + 64) * acc(d).size() + 256
+}
+
+/// Workgroup memory of the implicit GEMM with tiles `t`, in bytes.
+fn gemm_smem(d: DType, t: GemmTiles) -> usize {
+    ((t.bm + t.bn) * t.bk) as usize * acc(d).size() + 512
+}
+
+/// The workgroup grid of the tiled 2-D kernel for an `oh x ow` output and a `kh x kw`
+/// filter, or `None` where the direct kernel runs instead: a filter side over
+/// [`TILE_MAX_K`], tiles beyond the device's workgroup memory, a grid over [`MAX_GROUPS`],
+/// or `Options::conv_direct`.
+pub(super) fn sig2d_tile_grid(
+    dev: &Device,
+    d: DType,
+    [oh, ow]: [usize; 2],
+    [kh, kw]: [usize; 2],
+) -> Option<[u32; 3]> {
+    let (tx, ty, py) = TILE;
+    let grid = [ow.div_ceil(tx as usize), oh.div_ceil((ty * py) as usize)];
+    let smem_ok = tile_smem(d, kh, kw) <= dev.limits().max_compute_workgroup_storage_size as usize;
+    let tiled = kh <= TILE_MAX_K
+        && kw <= TILE_MAX_K
+        && smem_ok
+        && grid.iter().all(|&g| g <= MAX_GROUPS as usize)
+        && !dev.options().conv_direct;
+    tiled.then_some([grid[0] as u32, grid[1] as u32, 1])
+}
+
+/// The sizes of a conv2d layer that decide its kernel.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LayerShape {
+    /// Images times channel groups: the GEMM's z grid.
+    pub batches: usize,
+    /// Output channels per group.
+    pub group_outputs: usize,
+    /// Reduction depth (input channels per group x filter taps).
+    pub depth: usize,
+    /// Output pixels per channel.
+    pub pixels: usize,
+    /// Filter height and width.
+    pub filter: [usize; 2],
+}
+
+/// The implicit GEMM's tiles and workgroup grid for `layer`, or `None` where the direct
+/// kernel runs instead: fewer than 16 output channels per group or a reduction shallower
+/// than 16 (depthwise and channel-poor layers), a grid over [`MAX_GROUPS`], a filter side
+/// over 64, tiles beyond the device's limits, or `Options::conv_direct`.
+pub(super) fn gemm_plan(
+    dev: &Device,
+    d: DType,
+    layer: &LayerShape,
+) -> Option<(GemmTiles, [u32; 3])> {
+    let og = layer.group_outputs;
+    let [kh, kw] = layer.filter;
+    let tiles = if og >= 64 { GEMM_WIDE } else { GEMM_NARROW };
+    let limits = dev.limits();
+    let gemm = og >= 16
+        && layer.depth >= 16
+        && layer.batches <= MAX_GROUPS as usize
+        && layer.pixels.div_ceil(tiles.bm as usize) <= MAX_GROUPS as usize
+        && kh <= 64
+        && kw <= 64
+        && gemm_smem(d, tiles) <= limits.max_compute_workgroup_storage_size as usize
+        && tiles.wg() <= limits.max_compute_invocations_per_workgroup
+        && !dev.options().conv_direct;
+    let grid = [
+        layer.pixels.div_ceil(tiles.bm as usize) as u32,
+        og.div_ceil(tiles.bn as usize) as u32,
+        layer.batches as u32,
+    ];
+    gemm.then_some((tiles, grid))
+}
