@@ -33,8 +33,6 @@ use crate::shape::Axis;
 pub struct ReductionKernel {
     dev: Device,
     name: String,
-    /// `'static` for the error and the pipeline names of the shared machinery.
-    static_name: &'static str,
     input: Param,
     output: Param,
     map_expr: String,
@@ -106,7 +104,6 @@ impl ReductionKernel {
         let k = ReductionKernel {
             dev: dev.clone(),
             name: name.to_string(),
-            static_name: Box::leak(name.to_string().into_boxed_str()),
             input: inputs.remove(0),
             output: outputs.remove(0),
             map_expr: map_expr.trim().to_string(),
@@ -183,9 +180,10 @@ impl ReductionKernel {
         }
         for load in [Load::Elem, Load::Partial] {
             let final_out = if load == Load::Elem { None } else { Some(out) };
-            let mut s = spec(&r, input, load, final_out, false);
-            s.immediates = self.dev.inner.immediates;
-            let src = s.render();
+            // Rendered with the uniform parameter binding whatever the device uses: the
+            // user's expressions, which these errors are about, read the same either way,
+            // and the pipeline is validated again as the device compiles it.
+            let src = spec(&r, input, load, final_out, false).render();
             let at = |f: &str| src.find(f).unwrap_or(0);
             let regions: Vec<Region> = [
                 Region::find("map_expr", &src, &self.map_expr, at("fn map(v_")),
@@ -224,7 +222,9 @@ impl ReductionKernel {
             });
         }
         let r = self.check(T::DTYPE, out)?;
-        reduce_with(x, &r, self.static_name, axes, keepdims)
+        // The name travels owned: errors of the shared machinery name the operation
+        // "ReductionKernel" (their `op` is static); the pipeline key carries this name.
+        reduce_with(x, &r, self.name.clone(), axes, keepdims)
     }
 
     /// The reduction of every element of `x`: a 0-d array of `O`, the output's type.
