@@ -32,6 +32,9 @@ pub(crate) use source::{spec, Load, Reducer};
 
 use crate::array::Array;
 use crate::dtype::{Element, Float};
+// For the methods' doc links.
+#[cfg(doc)]
+use crate::error::Error;
 use crate::error::Result;
 use crate::shape::Axis;
 

@@ -46,8 +46,8 @@ pub(super) struct ReduceParams<'a> {
 impl ReduceParams<'_> {
     /// The generic parameter block. The slots, as shaders/reduce.wgsl's accessors read
     /// them: `end_unit()` P.n; `outputs()` P.aux.x; `k_len()` P.aux.y; `rstride()`,
-    /// `chunk()`, `splits()`, `first_unit()` P.st1[0].xyzw; `count()`, `col_blocks()`
-    /// P.st1[1].xy (the strides of input b, which these kernels do not use); the identity
+    /// `chunk()`, `splits()`, `first_unit()` `P.st1[0].xyzw`; `count()`, `col_blocks()`
+    /// `P.st1[1].xy` (the strides of input b, which these kernels do not use); the identity
     /// scalar 0 (`arg(0u)`); and the generic P.ndim, P.shape, P.st0 (kept axes) and
     /// P.offs.x (the offset within the window).
     pub(super) fn encode(&self) -> Params {

@@ -2,7 +2,7 @@
 //! each one's accumulator, identity, map, combination and finish are, the [`Reducer`] that
 //! carries those WGSL pieces (shared with user `ReductionKernel`s), the [`spec`] that turns a
 //! reducer, an input dtype and a way of loading into one kernel's source, and
-//! [`all_specs`], every variant, for the shader validation test.
+//! `all_specs`, every variant, for the shader validation test.
 
 use crate::device::Device;
 use crate::dtype::DType;
