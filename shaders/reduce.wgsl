@@ -8,8 +8,8 @@
 // Bindings: 0 params; 1 the input `a` (elements, or partial results of an earlier stage);
 // 2 `b`, the means of var and std (one per output, accumulator type); 4 the output.
 // Dispatch: a 1-D grid of work units folded into 2-D; unit ids start at `first_unit()` and
-// end before P.n, so that the host can cover the units of a problem larger than one
-// binding in several dispatches, each binding a window of the input.
+// end before `end_unit()`, so that the host can cover the units of a problem larger than
+// one binding in several dispatches, each binding a window of the input.
 //
 // Two shapes of problem:
 // - `rows` / `rows4`: PER invocations share one output (a row), WG / PER outputs per
@@ -27,7 +27,8 @@
 // atomics or the subgroup size, so the same input gives the same bits on every run.
 //
 // The host replaces the alias lines and the one-line functions map, map4, combine,
-// combine4, finish, load, load4 and mean_of per operation and dtype (src/ops/reduce.rs).
+// combine4, finish, load, load4, mean_of, shuffle and shuffle_width per operation and dtype
+// (src/ops/reduce/source.rs).
 
 alias E = f32;  // element type of the input (its accumulator type for partial inputs)
 alias T = f32;  // what `a` holds: E, vec4<E>, or Acc for partial inputs
@@ -58,11 +59,18 @@ override PER: u32 = 1u;  // rows: invocations per output; cols: outputs per work
 var<workgroup> sh: array<Acc, WG>;
 var<workgroup> sh4: array<Acc4, WG>;
 
-// Scalars of the problem, in the strides of inputs b and c, which these kernels do not use.
+// The family's own parameters. These accessors mirror `ReduceParams` in
+// src/ops/reduce/params.rs, whose `encode` is the one place that fills these slots: P.n,
+// P.aux and the strides of input b (P.st1), which these kernels do not use as strides.
+// Read them only through these functions. (The kept axes, P.shape and P.st0, and the
+// offsets P.offs are the generic slots and are read directly; the identity is scalar 0.)
+fn end_unit() -> u32 { return P.n; }         // unit ids of this dispatch end before this
+fn outputs() -> u32 { return P.aux.x; }      // M: outputs (in cols4, columns, not groups of 4)
+fn k_len() -> u32 { return P.aux.y; }        // K: reduced elements per output
 fn rstride() -> u32 { return P.st1[0].x; }   // stride of the reduced axis, in elements
 fn chunk() -> u32 { return P.st1[0].y; }     // elements of K per split (a multiple of 4)
 fn splits() -> u32 { return P.st1[0].z; }    // splits of K per output
-fn first_unit() -> u32 { return P.st1[0].w; }
+fn first_unit() -> u32 { return P.st1[0].w; } // unit ids of this dispatch start here
 fn count() -> u32 { return P.st1[1].x; }     // divisor of mean, var and std
 fn col_blocks() -> u32 { return P.st1[1].y; } // cols: blocks of PER columns
 
@@ -184,15 +192,15 @@ fn walk4(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: vec4<A>, lanes
 // One unit of rows or rows4: `four` selects vec4 loads (a constant per entry point).
 fn reduce_rows(w: vec3<u32>, nw: vec3<u32>, l: u32, four: bool) {
     let unit = first_unit() + w.y * nw.x + w.x;
-    if (unit >= P.n) { return; }
+    if (unit >= end_unit()) { return; }
     let s = unit % splits();
     let m = (unit / splits()) * (WG / PER) + l / PER;
     let t = l % PER;
     var acc = identity();
-    if (m < P.aux.x) {
+    if (m < outputs()) {
         let base = P.offs.x + kept_offset(m);
         let k0 = s * chunk();
-        let k1 = min(P.aux.y, k0 + chunk());
+        let k1 = min(k_len(), k0 + chunk());
         let mu = mean_of(m);
         if (four) {
             let acc4 = walk4(base, 1u, k0 + 4u * t, k1, 4u * PER, vec4<A>(mu), 1u);
@@ -202,7 +210,7 @@ fn reduce_rows(w: vec3<u32>, nw: vec3<u32>, l: u32, four: bool) {
         }
     }
     let r = row_tree(l, t, acc);
-    if (t == 0u && m < P.aux.x) {
+    if (t == 0u && m < outputs()) {
         put(m, s, r);
     }
 }
@@ -225,15 +233,15 @@ fn rows4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
 fn cols(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
         @builtin(local_invocation_index) l: u32) {
     let unit = first_unit() + w.y * nw.x + w.x;
-    if (unit >= P.n) { return; }
+    if (unit >= end_unit()) { return; }
     let s = unit / col_blocks();
     let j = (unit % col_blocks()) * PER + l % PER;
     let r = l / PER;
     var acc = identity();
-    if (j < P.aux.x) {
+    if (j < outputs()) {
         let base = P.offs.x + kept_offset(j);
         let k0 = s * chunk();
-        let k1 = min(P.aux.y, k0 + chunk());
+        let k1 = min(k_len(), k0 + chunk());
         let mu = mean_of(j);
         acc = walk(base, rstride(), k0 + r, k1, WG / PER, mu);
     }
@@ -245,26 +253,26 @@ fn cols(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
         }
         workgroupBarrier();
     }
-    if (r == 0u && j < P.aux.x) {
+    if (r == 0u && j < outputs()) {
         put(j, s, sh[l]);
     }
 }
 
 // As cols, four neighbouring columns per lane: the innermost kept extent, the input's
-// offset and every stride are multiples of 4; P.aux.x counts columns, not groups of 4.
+// offset and every stride are multiples of 4; outputs() counts columns, not groups of 4.
 @compute @workgroup_size(WG)
 fn cols4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
          @builtin(local_invocation_index) l: u32) {
     let unit = first_unit() + w.y * nw.x + w.x;
-    if (unit >= P.n) { return; }
+    if (unit >= end_unit()) { return; }
     let s = unit / col_blocks();
     let j = 4u * ((unit % col_blocks()) * PER + l % PER);
     let r = l / PER;
     var acc = identity4();
-    if (j < P.aux.x) {
+    if (j < outputs()) {
         let base = P.offs.x + kept_offset(j);
         let k0 = s * chunk();
-        let k1 = min(P.aux.y, k0 + chunk());
+        let k1 = min(k_len(), k0 + chunk());
         let mu = vec4<A>(mean_of(j), mean_of(j + 1u), mean_of(j + 2u), mean_of(j + 3u));
         acc = walk4(base, rstride(), k0 + r, k1, WG / PER, mu, 0u);
     }
@@ -276,7 +284,7 @@ fn cols4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         }
         workgroupBarrier();
     }
-    if (r == 0u && j < P.aux.x) {
+    if (r == 0u && j < outputs()) {
         let res = sh4[l];
         for (var q = 0u; q < 4u; q++) {
             put(j + q, s, lane(res, q));

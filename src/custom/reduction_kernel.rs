@@ -33,8 +33,6 @@ use crate::shape::Axis;
 pub struct ReductionKernel {
     dev: Device,
     name: String,
-    /// `'static` for the error and the pipeline names of the shared machinery.
-    static_name: &'static str,
     input: Param,
     output: Param,
     map_expr: String,
@@ -106,7 +104,6 @@ impl ReductionKernel {
         let k = ReductionKernel {
             dev: dev.clone(),
             name: name.to_string(),
-            static_name: Box::leak(name.to_string().into_boxed_str()),
             input: inputs.remove(0),
             output: outputs.remove(0),
             map_expr: map_expr.trim().to_string(),
@@ -224,7 +221,9 @@ impl ReductionKernel {
             });
         }
         let r = self.check(T::DTYPE, out)?;
-        reduce_with(x, &r, self.static_name, axes, keepdims)
+        // The name travels owned: errors of the shared machinery name the operation
+        // "ReductionKernel" (their `op` is static); the pipeline key carries this name.
+        reduce_with(x, &r, self.name.clone(), axes, keepdims)
     }
 
     /// The reduction of every element of `x`: a 0-d array of `O`, the output's type.

@@ -1,0 +1,309 @@
+//! Running reductions: the entry points behind the public methods ([`reduce`]) and user
+//! `ReductionKernel`s ([`reduce_with`]), which check the axes and handle empty inputs;
+//! `execute`, which turns one reduction into an M x K problem (copying the input first
+//! where its layout does not allow one); and `run`, which plans the problem, picks its
+//! kernel and launches it through the device, window by window, with a second stage over
+//! the partial results when K is split.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use crate::array::Array;
+use crate::device::{Device, Work};
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::kernel::cache::{Kernel, Key};
+use crate::kernel::launch::{Binding, MAX_DIMS};
+use crate::shape::Shape;
+
+use super::params::ReduceParams;
+use super::plan::{fit, layout, reduced_axes, reduced_last, Layout, Plan, Problem, Window, WG};
+use super::source::{acc_size, shuffles, spec, Load, Op, Reducer};
+
+/// The reduction `op` of `x` over `axes` (all when `None`), as an array of `O`.
+pub(super) fn reduce<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Op,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+) -> Result<Array<O>> {
+    let name = op.name();
+    let dev = &x.dev;
+    dev.require(name, T::DTYPE)?;
+    if !op.supports(T::DTYPE) {
+        return Err(dev.unsupported(name, T::DTYPE));
+    }
+    let (red, shape, count) = reduced_axes(&x.shape, name, axes, keepdims)?;
+    let out = Array::<O>::alloc(dev, name, shape)?;
+    if out.is_empty() {
+        return Ok(out);
+    }
+    if count == 0 {
+        return match op.empty() {
+            Some(v) => dev.full(Shape::from(out.shape.clone()), O::from_f64(v)),
+            None => Err(Error::InvalidArgument {
+                op: name,
+                reason: "the reduced axes are empty, and this reduction has no identity",
+            }),
+        };
+    }
+    // var and std: a first pass writes the means (one per output, in the accumulator
+    // type), which the second reads as binding 2.
+    let acc = op.acc(T::DTYPE);
+    let mean_bytes = (out.len() * acc.size()) as u64;
+    let mean_buf = match op {
+        Op::Var(_) | Op::Std(_) => Some(dev.alloc(mean_bytes)?),
+        _ => None,
+    };
+    let mean = mean_buf.as_ref().map(|buffer| Binding {
+        buffer,
+        bytes: mean_bytes,
+        window: 0,
+    });
+    if let Some(binding) = mean {
+        execute(x, &Op::Mean.reducer(T::DTYPE), &red, binding, acc, None)?;
+    }
+    execute(
+        x,
+        &op.reducer(T::DTYPE),
+        &red,
+        out.binding(),
+        O::DTYPE,
+        mean,
+    )?;
+    Ok(out)
+}
+
+/// The `op` of errors about a reduction named `name`: the name where it is static (a
+/// built-in operation's), else `"ReductionKernel"` (a user's kernel, named at run time; its
+/// name is in the pipeline key instead).
+fn error_op(name: Cow<'static, str>) -> &'static str {
+    match name {
+        Cow::Borrowed(s) => s,
+        Cow::Owned(_) => "ReductionKernel",
+    }
+}
+
+/// The reduction `r` (a user kernel's, named `name`) of `x` over `axes` (all when `None`),
+/// as an array of `O`; over no elements, the finished identity (CuPy's `post_map(identity)`).
+pub(crate) fn reduce_with<T: Element, O: Element>(
+    x: &Array<T>,
+    r: &Reducer,
+    name: impl Into<Cow<'static, str>>,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+) -> Result<Array<O>> {
+    let op = error_op(name.into());
+    let dev = &x.dev;
+    dev.require(op, T::DTYPE)?;
+    let (red, shape, count) = reduced_axes(&x.shape, op, axes, keepdims)?;
+    let out = Array::<O>::alloc(dev, op, shape)?;
+    if out.is_empty() {
+        return Ok(out);
+    }
+    if count == 0 {
+        // The finish of the identity, through the same kernels: each output reduces one
+        // stand-in element whose map is the identity (so the result is finish(identity)
+        // wherever the identity is one of the combination, as CuPy requires of it).
+        let stand_in = dev.zeros::<T>([out.len(), 1])?;
+        let identity = Reducer {
+            key: format!("{}|empty", r.key),
+            map: (
+                "fn map(v_: E, k_: u32, mu_: A) -> Acc { return identity(); }".into(),
+                "fn map4(v_: vec4<E>, k_: vec4<u32>, mu_: vec4<A>) -> Acc4 { return identity4(); }"
+                    .into(),
+            ),
+            ..r.clone()
+        };
+        execute(
+            &stand_in,
+            &identity,
+            &[false, true],
+            out.binding(),
+            O::DTYPE,
+            None,
+        )?;
+        return Ok(out);
+    }
+    execute(x, r, &red, out.binding(), O::DTYPE, None)?;
+    Ok(out)
+}
+
+/// Where a stage writes: the buffer and what it holds.
+struct Target<'a> {
+    out: Binding<'a>,
+    /// The final result's dtype; `None` for partial results.
+    dtype: Option<DType>,
+    /// Divisor of mean, var and std.
+    divisor: u32,
+    /// The means of var and std, one per output.
+    mean: Option<Binding<'a>>,
+}
+
+/// The reduction of `x` over the axes marked in `red` into `out` (`dtype` elements, one per
+/// kept multi-index, contiguous), with var's means in `mean`.
+fn execute<T: Element>(
+    x: &Array<T>,
+    op: &Reducer,
+    red: &[bool],
+    out: Binding<'_>,
+    dtype: DType,
+    mean: Option<Binding<'_>>,
+) -> Result<()> {
+    let axes: Vec<(usize, usize)> = x
+        .shape
+        .iter()
+        .copied()
+        .zip(x.strides.iter().copied())
+        .collect();
+    let Some(Layout { kept, k, rs }) = layout(&axes, red, op.ordered) else {
+        // Not one strided axis: copy with the kept axes first and the reduced ones last.
+        let (perm, red) = reduced_last(red);
+        let c = x.transpose(&perm)?.contiguous()?;
+        return execute(&c, op, &red, out, dtype, mean);
+    };
+    let problem = Problem {
+        src: x.binding(),
+        input: T::DTYPE,
+        load: Load::Elem,
+        elem: T::DTYPE.size(),
+        offset: x.offset,
+        kept,
+        k,
+        rs,
+    };
+    let count: usize = x
+        .shape
+        .iter()
+        .zip(red)
+        .filter(|(_, &r)| r)
+        .map(|(e, _)| e)
+        .product();
+    let target = Target {
+        out,
+        dtype: Some(dtype),
+        divisor: count.saturating_sub(op.ddof) as u32,
+        mean,
+    };
+    run(&x.dev, op, &problem, &target)
+}
+
+/// Runs problem `p` into `t`: one stage, or two (or more) when K is split.
+fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
+    let (plan, windows) = fit(dev, p)?;
+    // With splits, this stage writes partial results [m, splits] into scratch memory, and
+    // a further stage reduces each row of them into `t`.
+    let partial_bytes = (p.outputs() * plan.splits * acc_size(op.acc)) as u64;
+    let scratch = if plan.splits > 1 {
+        Some(dev.alloc(partial_bytes)?)
+    } else {
+        None
+    };
+    let (out, dtype) = match &scratch {
+        Some(buffer) => (
+            Binding {
+                buffer,
+                bytes: partial_bytes,
+                window: 0,
+            },
+            None,
+        ),
+        None => (t.out, t.dtype),
+    };
+    // var's and std's means are read by the stage over the elements only.
+    let means = t.mean.filter(|_| p.load != Load::Partial);
+    let kernel = stage_kernel(dev, op, p, &plan, dtype, means.is_some())?;
+    for w in &windows {
+        let params = stage_params(op, p, t, &plan, w).encode();
+        let src = Binding {
+            buffer: p.src.buffer,
+            bytes: (w.end * p.elem) as u64,
+            window: (w.base * p.elem) as u64,
+        };
+        let inputs: Vec<Binding<'_>> = std::iter::once(src).chain(means).collect();
+        let work = Work::Items(((w.end_unit - w.first_unit) * WG) as u32);
+        dev.launch(&kernel, &params, &inputs, out, work)?;
+    }
+    if scratch.is_some() {
+        run(dev, op, &partials(p, &plan, out, op.acc), t)?;
+    }
+    Ok(())
+}
+
+/// The kernel of one stage of `p` under `plan` (rows, rows4, cols or cols4), writing
+/// results of `dtype` (`None`: partial results), reading var's means as a second input when
+/// `means`.
+fn stage_kernel(
+    dev: &Device,
+    op: &Reducer,
+    p: &Problem<'_>,
+    plan: &Plan,
+    dtype: Option<DType>,
+    means: bool,
+) -> Result<Arc<Kernel>> {
+    let load = if plan.vec4 { Load::Elem4 } else { p.load };
+    let entry = match (plan.cols, plan.vec4) {
+        (false, false) => "rows",
+        (false, true) => "rows4",
+        (true, false) => "cols",
+        (true, true) => "cols4",
+    };
+    if p.kept.len() > MAX_DIMS {
+        return Err(Error::TooManyDims {
+            ndim: p.kept.len(),
+            max: MAX_DIMS,
+        });
+    }
+    let shuffles = shuffles(dev, op.acc);
+    let key = Key {
+        family: "reduce",
+        entry,
+        variant: format!("{}|{}|{load:?}|{dtype:?}|{shuffles}", op.key, p.input),
+        inputs: if means { 2 } else { 1 },
+        wg: WG as u32,
+        ndim: p.kept.len() as u32,
+        per: plan.per as u32,
+    };
+    dev.kernel(key, || spec(op, p.input, load, dtype, shuffles))
+}
+
+/// The parameters of the dispatch of window `w` of problem `p` under `plan`.
+fn stage_params<'a>(
+    op: &Reducer,
+    p: &'a Problem<'_>,
+    t: &Target<'_>,
+    plan: &Plan,
+    w: &Window,
+) -> ReduceParams<'a> {
+    ReduceParams {
+        kept: &p.kept,
+        offset: p.offset,
+        window: w.base,
+        outputs: p.outputs(),
+        k_len: p.k,
+        rstride: p.rs,
+        chunk: plan.chunk,
+        splits: plan.splits,
+        first_unit: w.first_unit,
+        end_unit: w.end_unit,
+        count: t.divisor,
+        col_blocks: plan.blocks,
+        identity: op.identity,
+        acc: op.acc,
+    }
+}
+
+/// The problem of the next stage: the rows of partial results (accumulators of `acc`) that
+/// a split stage of `p` under `plan` wrote to `src`, one row of `plan.splits` per output.
+fn partials<'a>(p: &Problem<'_>, plan: &Plan, src: Binding<'a>, acc: DType) -> Problem<'a> {
+    Problem {
+        src,
+        input: p.input,
+        load: Load::Partial,
+        elem: acc_size(acc),
+        offset: 0,
+        kept: vec![(p.outputs(), plan.splits)],
+        k: plan.splits,
+        rs: 1,
+    }
+}

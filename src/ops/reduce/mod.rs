@@ -1,0 +1,336 @@
+//! Reductions over the whole array, one axis or any set of axes. Host side of
+//! shaders/reduce.wgsl.
+//!
+//! Every reduction becomes an M x K problem: M outputs (the kept axes, in order), each
+//! reducing K elements (the reduced axes, merged into one strided axis). Where the reduced
+//! axes are contiguous the `rows` kernels give each output one or more invocations (a
+//! whole workgroup for long rows); where the kept axes are contiguous instead (a sum over
+//! an outer axis) the `cols` kernels give each invocation its own column, so that
+//! neighbouring invocations read neighbouring addresses. When there are too few outputs to
+//! fill the GPU, K is split across workgroups and a second `rows` dispatch reduces the
+//! partial results. Layouts whose reduced axes do not merge into one strided axis are
+//! copied first, with the reduced axes innermost.
+//!
+//! The order of every combination is fixed by the shape (and the adapter's kind), so
+//! results are bit-identical from run to run; floating-point sums are trees (a short serial
+//! walk per invocation, then pairwise in workgroup memory, then across workgroups), so the
+//! error grows with log(K), not K.
+//!
+//! This module holds the public methods; `plan` turns a reduction into M x K problems and
+//! plans their work, `source` specialises shaders/reduce.wgsl per operation and dtype,
+//! `params` holds the typed parameters of a dispatch and `dispatch` runs the stages.
+
+mod dispatch;
+mod params;
+mod plan;
+mod source;
+
+pub(crate) use dispatch::reduce_with;
+#[cfg(test)]
+pub(crate) use source::all_specs;
+pub(crate) use source::{spec, Load, Reducer};
+
+use crate::array::Array;
+use crate::dtype::{Element, Float};
+// For the methods' doc links.
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
+use crate::shape::Axis;
+
+use dispatch::reduce;
+use plan::merge;
+use source::Op;
+
+macro_rules! whole_and_axis {
+    ($( $all:ident, $axis:ident, $op:expr, $out:ty, $doc:literal, $ex:literal; )*) => {$(
+        #[doc = concat!($doc, ", over the whole array: a 0-d array (read it with [`Array::to_scalar`]).")]
+        ///
+        /// # Errors
+        /// See [`Array::sum_axes`].
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+        #[doc = concat!("let r = x.", stringify!($all), "()?;")]
+        /// assert_eq!(r.shape(), &[] as &[usize]);
+        #[doc = concat!("assert!((f64::from(r.to_scalar()?) - ", $ex, ").abs() < 1e-5);")]
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $all(&self) -> Result<Array<$out>> {
+            reduce(self, $op, None, false)
+        }
+
+        #[doc = concat!($doc, ", along one axis, which the result drops.")]
+        ///
+        /// # Errors
+        /// See [`Array::sum_axes`].
+        ///
+        /// ```
+        /// use gpuarray::Axis;
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3])?;
+        #[doc = concat!("let r = x.", stringify!($axis), "(Axis(1))?;")]
+        /// assert_eq!(r.shape(), &[2]);
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $axis(&self, axis: Axis) -> Result<Array<$out>> {
+            reduce(self, $op, Some(&[axis.0]), false)
+        }
+    )*};
+}
+
+macro_rules! over_axes {
+    ($( $axes:ident, $op:expr, $out:ty, $doc:literal; )*) => {$(
+        #[doc = concat!($doc, ", over a set of axes; with `keepdims` they stay, with extent 1.")]
+        ///
+        /// # Errors
+        /// See [`Array::sum_axes`].
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [1, 2, 3])?;
+        #[doc = concat!("let r = x.", stringify!($axes), "(&[0, 2], true)?;")]
+        /// assert_eq!(r.shape(), &[1, 2, 1]);
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<$out>> {
+            reduce(self, $op, Some(axes), keepdims)
+        }
+    )*};
+}
+
+impl<T: Element> Array<T> {
+    /// The sum over a set of axes; with `keepdims` they stay, with extent 1.
+    ///
+    /// Integers accumulate in their own type and wrap around on overflow (as CuPy's
+    /// `sum(dtype=int32)`); f16 accumulates in f32 and rounds once; f32 and f64 in their
+    /// own type, as a tree, so the error grows with the logarithm of the count. The same
+    /// input on the same adapter gives the same bits every time.
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`] for an axis past the last; [`Error::InvalidArgument`] for
+    /// an axis listed twice, and for max, min, argmax and argmin over no elements (sum
+    /// gives 0, prod 1, all 1, any 0, mean, var and std NaN);
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1i32, 2, 3, 4, 5, 6], [1, 2, 3])?;
+    /// let s = x.sum_axes(&[0, 2], false)?;
+    /// assert_eq!(s.to_vec()?, vec![6, 15]);
+    /// assert!(x.sum_axes(&[3], false).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn sum_axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<T>> {
+        reduce(self, Op::Sum, Some(axes), keepdims)
+    }
+
+    /// The sum of every element: a 0-d array (read it with [`Array::to_scalar`]).
+    ///
+    /// # Errors
+    /// See [`Array::sum_axes`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+    /// assert_eq!(x.sum()?.to_scalar()?, 10.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn sum(&self) -> Result<Array<T>> {
+        reduce(self, Op::Sum, None, false)
+    }
+
+    /// The sum along one axis, which the result drops.
+    ///
+    /// # Errors
+    /// See [`Array::sum_axes`].
+    ///
+    /// ```
+    /// use gpuarray::Axis;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3])?;
+    /// assert_eq!(x.sum_axis(Axis(0))?.to_vec()?, vec![5.0, 7.0, 9.0]);
+    /// assert_eq!(x.sum_axis(Axis(1))?.to_vec()?, vec![6.0, 15.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn sum_axis(&self, axis: Axis) -> Result<Array<T>> {
+        reduce(self, Op::Sum, Some(&[axis.0]), false)
+    }
+
+    whole_and_axis! {
+        prod, prod_axis, Op::Prod, T, "The product (integers wrap around, as in [`Array::sum_axes`])", "24.0";
+        max, max_axis, Op::Max, T, "The largest element (NaN if any is NaN)", "4.0";
+        min, min_axis, Op::Min, T, "The smallest element (NaN if any is NaN)", "1.0";
+        all, all_axis, Op::All, u32, "Whether every element is non-zero, as 1 or 0 (NaN counts as non-zero)", "1.0";
+        any, any_axis, Op::Any, u32, "Whether some element is non-zero, as 1 or 0 (NaN counts as non-zero)", "1.0";
+    }
+
+    over_axes! {
+        prod_axes, Op::Prod, T, "The product";
+        max_axes, Op::Max, T, "The largest element (NaN if any is NaN)";
+        min_axes, Op::Min, T, "The smallest element (NaN if any is NaN)";
+        all_axes, Op::All, u32, "Whether every element is non-zero, as 1 or 0";
+        any_axes, Op::Any, u32, "Whether some element is non-zero, as 1 or 0";
+    }
+
+    /// The flat (C-order) index of the largest element: its first occurrence, or of the
+    /// first NaN, as NumPy. A 0-d `u32` array.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty array.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 7.0, 7.0, 2.0], [2, 2])?;
+    /// assert_eq!(x.argmax()?.to_scalar()?, 1);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argmax(&self) -> Result<Array<u32>> {
+        reduce(&self.flat()?, Op::ArgMax, None, false)
+    }
+
+    /// The flat (C-order) index of the smallest element: its first occurrence, or of the
+    /// first NaN. A 0-d `u32` array.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an empty array.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[3i32, 1, 1, 2], [4])?;
+    /// assert_eq!(x.argmin()?.to_scalar()?, 1);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argmin(&self) -> Result<Array<u32>> {
+        reduce(&self.flat()?, Op::ArgMin, None, false)
+    }
+
+    /// The index along `axis` of the largest element of each lane (the first occurrence,
+    /// or the first NaN).
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] when the axis is empty.
+    ///
+    /// ```
+    /// use gpuarray::Axis;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 9.0, 3.0, 8.0, 5.0, 6.0], [2, 3])?;
+    /// assert_eq!(x.argmax_axis(Axis(1))?.to_vec()?, vec![1, 0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argmax_axis(&self, axis: Axis) -> Result<Array<u32>> {
+        reduce(self, Op::ArgMax, Some(&[axis.0]), false)
+    }
+
+    /// The index along `axis` of the smallest element of each lane (the first occurrence,
+    /// or the first NaN).
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] when the axis is empty.
+    ///
+    /// ```
+    /// use gpuarray::Axis;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 9.0, 3.0, 8.0, 5.0, 6.0], [2, 3])?;
+    /// assert_eq!(x.argmin_axis(Axis(0))?.to_vec()?, vec![0, 1, 0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argmin_axis(&self, axis: Axis) -> Result<Array<u32>> {
+        reduce(self, Op::ArgMin, Some(&[axis.0]), false)
+    }
+
+    /// The array as one axis in C order: a view where the layout allows, else a copy.
+    fn flat(&self) -> Result<Array<T>> {
+        let merged = merge(
+            &self
+                .shape
+                .iter()
+                .copied()
+                .zip(self.strides.iter().copied())
+                .collect::<Vec<_>>(),
+        );
+        match merged.as_slice() {
+            [] => Ok(self.view(vec![self.len()], vec![1], self.offset)),
+            [(n, s)] => Ok(self.view(vec![*n], vec![*s], self.offset)),
+            _ => self.reshape([self.len()]),
+        }
+    }
+}
+
+impl<T: Float> Array<T> {
+    whole_and_axis! {
+        mean, mean_axis, Op::Mean, T, "The arithmetic mean (NaN over no elements)", "2.5";
+        norm, norm_axis, Op::Norm, T, "The Euclidean (L2) norm: the square root of the sum of squares", "5.477226";
+        var, var_axis, Op::Var(0), T, "The variance, `mean(|x - mean(x)|²)` (ddof 0; two passes, the mean first)", "1.25";
+        std, std_axis, Op::Std(0), T, "The standard deviation, the square root of the variance (ddof 0)", "1.118034";
+    }
+
+    over_axes! {
+        mean_axes, Op::Mean, T, "The arithmetic mean";
+        norm_axes, Op::Norm, T, "The Euclidean (L2) norm";
+    }
+
+    /// The variance with `ddof` delta degrees of freedom: the sum of squared deviations
+    /// divided by `count - ddof` (infinite or NaN when that is not positive, as NumPy).
+    ///
+    /// # Errors
+    /// See [`Array::sum_axes`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [4])?;
+    /// assert!((x.var_ddof(1)?.to_scalar()? - 5.0 / 3.0).abs() < 1e-6);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn var_ddof(&self, ddof: usize) -> Result<Array<T>> {
+        reduce(self, Op::Var(ddof), None, false)
+    }
+
+    /// The variance over a set of axes, with `ddof` delta degrees of freedom (see
+    /// [`Array::var_ddof`]); with `keepdims` the axes stay, with extent 1.
+    ///
+    /// # Errors
+    /// See [`Array::sum_axes`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 5.0], [2, 2])?;
+    /// assert_eq!(x.var_axes(&[1], 0, true)?.to_vec()?, vec![0.25, 1.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn var_axes(&self, axes: &[usize], ddof: usize, keepdims: bool) -> Result<Array<T>> {
+        reduce(self, Op::Var(ddof), Some(axes), keepdims)
+    }
+
+    /// The standard deviation with `ddof` delta degrees of freedom.
+    ///
+    /// # Errors
+    /// See [`Array::sum_axes`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 3.0], [2])?;
+    /// assert!((x.std_ddof(1)?.to_scalar()? - 2f32.sqrt()).abs() < 1e-6);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn std_ddof(&self, ddof: usize) -> Result<Array<T>> {
+        reduce(self, Op::Std(ddof), None, false)
+    }
+
+    /// The standard deviation over a set of axes, with `ddof` delta degrees of freedom;
+    /// with `keepdims` the axes stay, with extent 1.
+    ///
+    /// # Errors
+    /// See [`Array::sum_axes`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 3.0, 2.0, 2.0], [2, 2])?;
+    /// assert_eq!(x.std_axes(&[1], 0, false)?.to_vec()?, vec![1.0, 0.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn std_axes(&self, axes: &[usize], ddof: usize, keepdims: bool) -> Result<Array<T>> {
+        reduce(self, Op::Std(ddof), Some(axes), keepdims)
+    }
+}

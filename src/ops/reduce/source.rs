@@ -1,0 +1,407 @@
+//! WGSL specialisation of shaders/reduce.wgsl: the built-in operations ([`Op`]) and what
+//! each one's accumulator, identity, map, combination and finish are, the [`Reducer`] that
+//! carries those WGSL pieces (shared with user `ReductionKernel`s), the [`spec`] that turns a
+//! reducer, an input dtype and a way of loading into one kernel's source, and
+//! `all_specs`, every variant, for the shader validation test.
+
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::kernel::source::Spec;
+
+const SRC: &str = include_str!("../../../shaders/reduce.wgsl");
+
+/// A reduction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Op {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    ArgMax,
+    ArgMin,
+    All,
+    Any,
+    Mean,
+    /// Variance with the divisor `count - ddof`, given the means in `b`.
+    Var(usize),
+    /// Square root of [`Op::Var`].
+    Std(usize),
+    /// Euclidean norm: the square root of the sum of squares.
+    Norm,
+}
+
+#[cfg(test)]
+const OPS: [Op; 12] = [
+    Op::Sum,
+    Op::Prod,
+    Op::Max,
+    Op::Min,
+    Op::ArgMax,
+    Op::ArgMin,
+    Op::All,
+    Op::Any,
+    Op::Mean,
+    Op::Var(0),
+    Op::Std(0),
+    Op::Norm,
+];
+
+/// How a kernel reads its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Load {
+    /// Elements, one at a time.
+    Elem,
+    /// Elements as vec4 values.
+    Elem4,
+    /// Partial results (`Acc`) of an earlier stage.
+    Partial,
+}
+
+impl Op {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Op::Sum => "sum",
+            Op::Prod => "prod",
+            Op::Max => "max",
+            Op::Min => "min",
+            Op::ArgMax => "argmax",
+            Op::ArgMin => "argmin",
+            Op::All => "all",
+            Op::Any => "any",
+            Op::Mean => "mean",
+            Op::Var(_) => "var",
+            Op::Std(_) => "std",
+            Op::Norm => "norm",
+        }
+    }
+
+    /// The accumulator type for inputs of `d`: u32 for all / any, f32 for f16, else `d`.
+    pub(super) fn acc(self, d: DType) -> DType {
+        match (self, d) {
+            (Op::All | Op::Any, _) => DType::U32,
+            (_, DType::F16) => DType::F32,
+            _ => d,
+        }
+    }
+
+    /// The identity of the combination, as f64 (infinities saturate to the integer limits).
+    fn identity(self) -> f64 {
+        match self {
+            Op::Prod | Op::All => 1.0,
+            Op::Max | Op::ArgMax => f64::NEG_INFINITY,
+            Op::Min | Op::ArgMin => f64::INFINITY,
+            _ => 0.0,
+        }
+    }
+
+    /// The result of reducing no elements, where there is one (NumPy's).
+    pub(super) fn empty(self) -> Option<f64> {
+        match self {
+            Op::Sum | Op::Any | Op::Norm => Some(0.0),
+            Op::Prod | Op::All => Some(1.0),
+            Op::Mean | Op::Var(_) | Op::Std(_) => Some(f64::NAN),
+            Op::Max | Op::Min | Op::ArgMax | Op::ArgMin => None,
+        }
+    }
+
+    fn is_arg(self) -> bool {
+        matches!(self, Op::ArgMax | Op::ArgMin)
+    }
+
+    /// Whether the operation exists for inputs of `d`.
+    pub(super) fn supports(self, d: DType) -> bool {
+        match self {
+            Op::Mean | Op::Var(_) | Op::Std(_) | Op::Norm => d.is_float(),
+            _ => true,
+        }
+    }
+
+    /// The one-line WGSL functions `map` and `map4`: an element's accumulator.
+    fn map(self, e: DType) -> (String, String) {
+        let (m, m4) = match self {
+            // f32 by its bits: drivers that flush subnormals to zero (NVIDIA's) would call
+            // 1e-45 zero; NumPy calls it true.
+            Op::All | Op::Any if e == DType::F32 => (
+                "select(0u, 1u, (bitcast<u32>(x) & 0x7fffffffu) != 0u)",
+                "select(vec4<u32>(0u), vec4<u32>(1u), (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) != vec4<u32>(0u))",
+            ),
+            Op::All | Op::Any => (
+                "select(0u, 1u, !(x == E(0)))",
+                "select(vec4<u32>(0u), vec4<u32>(1u), !(x == vec4<E>(E(0))))",
+            ),
+            Op::Norm => ("A(x) * A(x)", "vec4<A>(x) * vec4<A>(x)"),
+            Op::Var(_) | Op::Std(_) => (
+                "(A(x) - mu) * (A(x) - mu)",
+                "(vec4<A>(x) - mu) * (vec4<A>(x) - mu)",
+            ),
+            _ => ("A(x)", "vec4<A>(x)"),
+        };
+        (
+            format!("fn map(x: E, k: u32, mu: A) -> Acc {{ return Acc({m}, k); }}"),
+            format!(
+                "fn map4(x: vec4<E>, k: vec4<u32>, mu: vec4<A>) -> Acc4 {{ return Acc4({m4}, k); }}"
+            ),
+        )
+    }
+
+    /// The body of `combine(x, y)` returning constructor `c` (Acc or Acc4), for
+    /// accumulators of `acc`.
+    fn combine(self, acc: DType, c: &str) -> String {
+        let float = acc.is_float();
+        let nan = |v: &str| format!("!({v} == {v})");
+        let extreme = |f: &str| {
+            if float {
+                format!(
+                    "return {c}(select(select({f}(x.v, y.v), y.v, {}), x.v, {}), x.i);",
+                    nan("y.v"),
+                    nan("x.v")
+                )
+            } else {
+                format!("return {c}({f}(x.v, y.v), x.i);")
+            }
+        };
+        // argmax / argmin: NaN wins (the first NaN, as NumPy), then the extreme value, then
+        // the lower index; commutative and associative, so the order of combination does
+        // not change the answer.
+        let arg = |cmp: &str| {
+            format!(
+                "let xn = {}; let yn = {}; let first = y.i < x.i; \
+                 let take = (xn & yn & first) | (!xn & yn) | (!xn & !yn & ((y.v {cmp} x.v) | ((y.v == x.v) & first))); \
+                 return {c}(select(x.v, y.v, take), select(x.i, y.i, take));",
+                nan("x.v"),
+                nan("y.v")
+            )
+        };
+        match self {
+            Op::Prod => format!("return {c}(x.v * y.v, x.i);"),
+            Op::Max => extreme("max"),
+            Op::Min => extreme("min"),
+            Op::ArgMax => arg(">"),
+            Op::ArgMin => arg("<"),
+            Op::All => format!("return {c}(x.v & y.v, x.i);"),
+            Op::Any => format!("return {c}(x.v | y.v, x.i);"),
+            _ => format!("return {c}(x.v + y.v, x.i);"),
+        }
+    }
+
+    /// The body of `finish(r)`: the output of a final result.
+    fn finish(self) -> &'static str {
+        match self {
+            Op::ArgMax | Op::ArgMin => "return U(r.i);",
+            Op::Mean | Op::Var(_) => "return U(r.v / A(count()));",
+            Op::Std(_) => "return U(sqrt(r.v / A(count())));",
+            Op::Norm => "return U(sqrt(r.v));",
+            _ => "return U(r.v);",
+        }
+    }
+}
+
+/// A reduction described by its WGSL pieces, which the built-in operations and user
+/// `ReductionKernel`s share: the one-line functions `map` / `map4` (an element's
+/// accumulator) and `combine` / `combine4`, the body of `finish` (a final result's output),
+/// the identity of `combine` and the accumulator type.
+#[derive(Debug, Clone)]
+pub(crate) struct Reducer {
+    /// Identifies the operation in pipeline keys.
+    pub key: String,
+    pub acc: DType,
+    pub map: (String, String),
+    pub combine: (String, String),
+    pub finish: String,
+    pub identity: f64,
+    /// `map` reads the means of var and std (binding 2).
+    pub means: bool,
+    /// Reduced axes keep their logical order (arg ops: indices count in it).
+    pub ordered: bool,
+    /// Delta degrees of freedom: `count()` is the element count less this.
+    pub ddof: usize,
+}
+
+impl Op {
+    /// The pieces of `self` for inputs of `input`.
+    pub(super) fn reducer(self, input: DType) -> Reducer {
+        let acc = self.acc(input);
+        Reducer {
+            key: format!("{self:?}"),
+            acc,
+            map: self.map(input),
+            combine: (
+                format!(
+                    "fn combine(x: Acc, y: Acc) -> Acc {{ {} }}",
+                    self.combine(acc, "Acc")
+                ),
+                format!(
+                    "fn combine4(x: Acc4, y: Acc4) -> Acc4 {{ {} }}",
+                    self.combine(acc, "Acc4")
+                ),
+            ),
+            finish: self.finish().to_string(),
+            identity: self.identity(),
+            means: matches!(self, Op::Var(_) | Op::Std(_)),
+            ordered: self.is_arg(),
+            ddof: match self {
+                Op::Var(d) | Op::Std(d) => d,
+                _ => 0,
+            },
+        }
+    }
+}
+
+/// The source of one reduction kernel: `r` on inputs of `input` read as `load`, writing
+/// results of `out` (`None`: partial results), with subgroup shuffles in the first levels
+/// of the rows' trees when `shuffles`.
+pub(crate) fn spec(
+    r: &Reducer,
+    input: DType,
+    load: Load,
+    out: Option<DType>,
+    shuffles: bool,
+) -> Spec {
+    let acc = r.acc;
+    let e = if load == Load::Partial { acc } else { input };
+    let t = match load {
+        Load::Elem => e.wgsl().to_string(),
+        Load::Elem4 => format!("vec4<{e}>"),
+        Load::Partial => "Acc".to_string(),
+    };
+    let s = Spec::new("reduce", SRC)
+        .scalar(acc)
+        .alias("E", e.wgsl())
+        .alias("T", t)
+        .alias("A", acc.wgsl())
+        .alias("U", out.map_or("Acc", |d| d.wgsl()));
+    let s = with_operation(s, r, out.is_some());
+    let s = with_loads(s, r, load);
+    with_shuffles(s, shuffles)
+}
+
+/// `s` with the operation's functions: map, map4, combine, combine4 and finish (which
+/// returns the accumulator itself for partial results, when not `final_out`).
+fn with_operation(s: Spec, r: &Reducer, final_out: bool) -> Spec {
+    let (map, map4) = r.map.clone();
+    s.function("map", map)
+        .function("map4", map4)
+        .function("combine", r.combine.0.clone())
+        .function("combine4", r.combine.1.clone())
+        .function(
+            "finish",
+            format!(
+                "fn finish(r: Acc) -> U {{ {} }}",
+                if final_out {
+                    r.finish.as_str()
+                } else {
+                    "return r;"
+                }
+            ),
+        )
+}
+
+/// `s` with the functions that read the inputs: load and load4 (elements, vec4 elements or
+/// partial results), and mean_of (var's and std's means, from binding 2).
+fn with_loads(s: Spec, r: &Reducer, load: Load) -> Spec {
+    let (load1, load4) = match load {
+        Load::Elem => (
+            "return map(a[o], k, mu);",
+            "return map4(vec4<E>(a[4u * o4], a[4u * o4 + 1u], a[4u * o4 + 2u], a[4u * o4 + 3u]), k, mu);",
+        ),
+        Load::Elem4 => (
+            "return map(a[o / 4u][o % 4u], k, mu);",
+            "return map4(a[o4], k, mu);",
+        ),
+        Load::Partial => (
+            "return a[o];",
+            "let p0 = a[4u * o4]; let p1 = a[4u * o4 + 1u]; let p2 = a[4u * o4 + 2u]; let p3 = a[4u * o4 + 3u]; \
+             return Acc4(vec4<A>(p0.v, p1.v, p2.v, p3.v), vec4<u32>(p0.i, p1.i, p2.i, p3.i));",
+        ),
+    };
+    let mean_of = if r.means && load != Load::Partial {
+        "return b[P.offs.y + m];"
+    } else {
+        "return A(0);"
+    };
+    s.function(
+        "load",
+        format!("fn load(o: u32, k: u32, mu: A) -> Acc {{ {load1} }}"),
+    )
+    .function(
+        "load4",
+        format!("fn load4(o4: u32, k: vec4<u32>, mu: vec4<A>) -> Acc4 {{ {load4} }}"),
+    )
+    .function(
+        "mean_of",
+        format!("fn mean_of(m: u32) -> A {{ {mean_of} }}"),
+    )
+}
+
+/// `s` with shuffle and shuffle_width: subgroup shuffles for the first [`SHUFFLE_WIDTH`]
+/// levels of the rows' trees when `shuffles`, else none.
+fn with_shuffles(s: Spec, shuffles: bool) -> Spec {
+    s.function(
+        "shuffle",
+        if shuffles {
+            "fn shuffle(x: Acc, h: u32) -> Acc { return Acc(subgroupShuffleXor(x.v, h), subgroupShuffleXor(x.i, h)); }"
+        } else {
+            "fn shuffle(x: Acc, h: u32) -> Acc { return x; }"
+        },
+    )
+    .function(
+        "shuffle_width",
+        format!(
+            "fn shuffle_width() -> u32 {{ return {}u; }}",
+            if shuffles { SHUFFLE_WIDTH } else { 1 }
+        ),
+    )
+}
+
+/// Tree levels done with subgroup shuffles: pairs, fours and eights of invocations, which
+/// every adapter whose subgroups have at least this many invocations can do.
+const SHUFFLE_WIDTH: u32 = 8;
+
+/// Whether the rows' trees may start with subgroup shuffles: the adapter has subgroups of at
+/// least [`SHUFFLE_WIDTH`] invocations and the accumulator is 32-bit.
+/// `Options::subgroups` turns them off (for tests: the results are the same bits).
+pub(super) fn shuffles(dev: &Device, acc: DType) -> bool {
+    dev.options().subgroups
+        && dev.has_subgroups()
+        && dev.info().subgroup_min_size >= SHUFFLE_WIDTH
+        && acc.size() == 4
+}
+
+/// Bytes of one partial result (`struct Acc` in WGSL) of accumulator type `acc`.
+pub(super) fn acc_size(acc: DType) -> usize {
+    if acc == DType::F64 {
+        16
+    } else {
+        8
+    }
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    let mut specs = Vec::new();
+    for &d in &DType::ALL {
+        for op in OPS {
+            if !op.supports(d) {
+                continue;
+            }
+            let out = if op.is_arg() || matches!(op, Op::All | Op::Any) {
+                DType::U32
+            } else {
+                d
+            };
+            for load in [Load::Elem, Load::Elem4, Load::Partial] {
+                for shuffles in [false, true] {
+                    if shuffles && op.acc(d) == DType::F64 {
+                        continue;
+                    }
+                    specs.push(spec(&op.reducer(d), d, load, Some(out), shuffles));
+                    if load != Load::Partial {
+                        specs.push(spec(&op.reducer(d), d, load, None, shuffles));
+                    }
+                }
+            }
+        }
+    }
+    specs
+}
