@@ -864,6 +864,11 @@ impl Device {
         &self.inner.opts
     }
 
+    /// Whether kernel parameters travel as immediates rather than a uniform binding.
+    pub(crate) fn immediates(&self) -> bool {
+        self.inner.immediates
+    }
+
     /// Whether the device has subgroup operations in compute shaders.
     pub(crate) fn has_subgroups(&self) -> bool {
         self.inner.features.contains(wgpu::Features::SUBGROUP)

@@ -8,6 +8,9 @@ use crate::dtype::DType;
 use crate::kernel::source::Spec;
 
 const SRC: &str = include_str!("../../../shaders/elementwise.wgsl");
+/// `strided_offsets`, included by this family and by the user kernels' shader
+/// (shaders/elementwise_kernel.wgsl), both of which declare the `NDIM` override it reads.
+pub(crate) const STRIDED_OFFSETS: &str = include_str!("../../../shaders/shared/strided.wgsl");
 
 /// One-operand maps (including the scalar forms of binary operations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -327,6 +330,7 @@ pub(super) fn spec(
             },
         )
         .math_for(input)
+        .include(STRIDED_OFFSETS)
 }
 
 fn op1_def(e: &str) -> String {

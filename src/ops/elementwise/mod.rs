@@ -26,8 +26,8 @@ mod plan;
 
 #[cfg(test)]
 pub(crate) use expr::all_specs;
-pub(crate) use expr::Unary;
 use expr::{cast_expr, Binary, WHERE_DEF};
+pub(crate) use expr::{Unary, STRIDED_OFFSETS};
 use plan::run;
 pub(crate) use plan::{broadcast_layout, is_plain, Operand};
 
