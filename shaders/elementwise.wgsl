@@ -13,8 +13,12 @@
 // elements of a row at once, in the vectorised variant, where every operand's row is
 // contiguous (and aligned) or broadcast.
 //
+// Parameters: only the generic fields of shared/params.wgsl, in their documented meaning
+// (n, offs, the shape and strides through extent_of/strides_of, scalars through arg); aux
+// is unused.
+//
 // The host replaces the alias lines with the operand types and the `op` lines with the
-// operation (see src/ops/elementwise.rs).
+// operation (see src/ops/elementwise/expr.rs).
 
 alias S = f32; // element type of the inputs
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
@@ -64,18 +68,9 @@ fn row_c(o: u32, s: u32) -> M {
     return c[o / 4u];
 }
 
-// Offsets of a, b and c for output element i (the outermost index needs no division).
-fn strided_offsets(i: u32) -> vec3<u32> {
-    var rem = i;
-    var o = P.offs.xyz;
-    for (var k = i32(NDIM) - 1; k >= 1; k--) {
-        let d = u32(k);
-        let extent = extent_of(d);
-        o += (rem % extent) * strides_of(d);
-        rem = rem / extent;
-    }
-    return o + rem * strides_of(0u);
-}
+// strided_offsets(i), the offsets of a, b and c for output element i of the strided and
+// rows entries, is in shared/strided.wgsl (included by the host, shared with
+// elementwise_kernel.wgsl).
 
 @compute @workgroup_size(WG)
 fn unary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,

@@ -1,6 +1,7 @@
 //! [`ElementwiseKernel`]: a user's WGSL statements run once per element, with broadcasting.
-//! Host side of shaders/custom.wgsl; the layouts (contiguous, or broadcast and strided) are
-//! those of the built-in elementwise ops (`ops::elementwise`).
+//! Host side of shaders/elementwise_kernel.wgsl; the layouts (contiguous, or broadcast and
+//! strided) are those of the built-in elementwise ops (`ops::elementwise`). Scalar arguments
+//! travel as 32-bit words through [`KernelParams`].
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -9,22 +10,24 @@ use crate::array::Array;
 use crate::custom::{
     args_of, parse_params, scalar_read, scalar_word, Arg, KernelArg, Param, Types, RESERVED,
 };
-use crate::device::Work;
-use crate::device::{lock, Device};
+use crate::device::{lock, Device, Work};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::{validate_user, Region, Spec};
-use crate::ops::elementwise::{broadcast_layout, is_plain, Operand};
+use crate::ops::elementwise::{broadcast_layout, is_plain, Operand, STRIDED_OFFSETS};
 use crate::shape::broadcast_shapes;
 
-const SRC: &str = include_str!("../../shaders/custom.wgsl");
+const SRC: &str = include_str!("../../shaders/elementwise_kernel.wgsl");
 const WG: u32 = 256;
 /// Array inputs a kernel binds (bindings 1, 2, 3).
 const MAX_ARRAYS: usize = 3;
 /// Scalar inputs a kernel takes (the four words of `P.sc`).
 const MAX_SCALARS: usize = 4;
+/// Names of shaders/elementwise_kernel.wgsl beyond [`RESERVED`] that the generated code
+/// calls, which parameters may not shadow.
+const RESERVED_ELEMENTWISE: &[&str] = &["scalar_word"];
 
 /// A kernel of WGSL statements run once per element of the broadcast inputs, as CuPy's
 /// `ElementwiseKernel`.
@@ -93,8 +96,13 @@ impl ElementwiseKernel {
         body: &str,
         name: &str,
     ) -> Result<ElementwiseKernel> {
-        let inputs = parse_params(name, "in_params", in_params, RESERVED)?;
-        let mut outputs = parse_params(name, "out_params", out_params, RESERVED)?;
+        let reserved: Vec<&str> = RESERVED
+            .iter()
+            .chain(RESERVED_ELEMENTWISE)
+            .copied()
+            .collect();
+        let inputs = parse_params(name, "in_params", in_params, &reserved)?;
+        let mut outputs = parse_params(name, "out_params", out_params, &reserved)?;
         if outputs.len() != 1 {
             return Err(Error::InvalidShader {
                 name: name.to_string(),
@@ -206,6 +214,8 @@ impl ElementwiseKernel {
         self.run::<O>(args, Some(out)).map(|_| ())
     }
 
+    /// Runs the kernel: binds the placeholders, splits the arguments into arrays and scalar
+    /// words, makes (or checks) the output, validates the variant, then launches it.
     fn run<O: Element>(
         &self,
         args: &[&dyn KernelArg],
@@ -213,10 +223,55 @@ impl ElementwiseKernel {
     ) -> Result<Array<O>> {
         let dev = &self.dev;
         let args = args_of(dev, &self.name, args, self.inputs.len())?;
-        // Arrays bind placeholders first; scalars take the arrays' types (as CuPy's Python
-        // scalars do) and bind only what no array did.
+        let types = self.bind_types(&args, given)?;
+        let out_dtype = self.output_dtype::<O>(&types)?;
+        let (operands, words) = self.split_args(&args, &types)?;
+        let (out, shape) = output_of(dev, given, &operands)?;
+        let arrays: Vec<bool> = args
+            .iter()
+            .map(|a| matches!(a, Arg::Array { .. }))
+            .collect();
+        let n = out.len();
+        let plain = is_plain(&operands, &shape);
+        let vec = self.vec4
+            && plain
+            && n.is_multiple_of(4)
+            && out.offset.is_multiple_of(4)
+            && operands.iter().all(|x| x.offset.is_multiple_of(4));
+        let def = self.check(&types, &arrays, out_dtype, given.is_some(), vec)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let (entry, ndim, params) =
+            KernelParams::plan(&operands, &shape, out.offset, words, plain, vec)?;
+        let key = Key {
+            family: "elementwise_kernel",
+            entry,
+            variant: def.clone(),
+            inputs: operands.len(),
+            wg: WG,
+            ndim,
+            per: if ndim > 0 { 1 } else { 0 },
+        };
+        let spec = spec(
+            &inputs_types(&self.inputs, &types, &arrays),
+            out_dtype,
+            def,
+            vec,
+        );
+        let kernel = dev.kernel(key, || spec)?;
+        let inputs: Vec<Binding<'_>> = operands.iter().map(|x| x.binding).collect();
+        let work = Work::Items(params.items);
+        dev.launch(&kernel, &params.encode(), &inputs, out.binding(), work)?;
+        Ok(out)
+    }
+
+    /// The placeholders bound by `args` (and the output `given`): arrays bind first;
+    /// scalars take the arrays' types (as CuPy's Python scalars do) and bind only what no
+    /// array did.
+    fn bind_types<O: Element>(&self, args: &[Arg<'_>], given: Option<&Array<O>>) -> Result<Types> {
         let mut types = Types::default();
-        for (p, a) in self.inputs.iter().zip(&args) {
+        for (p, a) in self.inputs.iter().zip(args) {
             if matches!(a, Arg::Array { .. }) {
                 types.bind(&self.name, p, a)?;
             }
@@ -224,11 +279,16 @@ impl ElementwiseKernel {
         if let Some(out) = given {
             types.bind(&self.name, &self.output, &out.kernel_arg_of())?;
         }
-        for (p, a) in self.inputs.iter().zip(&args) {
+        for (p, a) in self.inputs.iter().zip(args) {
             if matches!(a, Arg::Scalar { .. }) && types.get(&p.ty).is_none() {
                 types.bind(&self.name, p, a)?;
             }
         }
+        Ok(types)
+    }
+
+    /// The output's dtype under `types`, checked to be `O`.
+    fn output_dtype<O: Element>(&self, types: &Types) -> Result<DType> {
         let out_dtype = types
             .get(&self.output.ty)
             .ok_or_else(|| Error::ArgumentType {
@@ -245,11 +305,21 @@ impl ElementwiseKernel {
                 actual: format!("{}", O::DTYPE),
             });
         }
-        let mut operands: Vec<&Operand<'_>> = Vec::new();
+        Ok(out_dtype)
+    }
+
+    /// The array arguments (copies of their operands, whose fields are all `Copy`) and the
+    /// scalar arguments' words, in order; at most [`MAX_ARRAYS`] and [`MAX_SCALARS`].
+    fn split_args<'a>(
+        &self,
+        args: &[Arg<'a>],
+        types: &Types,
+    ) -> Result<(Vec<Operand<'a>>, Vec<u32>)> {
+        let mut operands: Vec<Operand<'a>> = Vec::new();
         let mut words = Vec::new();
-        for (p, a) in self.inputs.iter().zip(&args) {
+        for (p, a) in self.inputs.iter().zip(args) {
             match a {
-                Arg::Array { operand, .. } => operands.push(operand),
+                Arg::Array { operand, .. } => operands.push(Operand { ..*operand }),
                 Arg::Scalar { value, .. } => {
                     let d = types.get(&p.ty).expect("bound");
                     words.push(scalar_word(&self.name, &p.name, d, *value)?);
@@ -262,98 +332,7 @@ impl ElementwiseKernel {
                 reason: "at most 3 array and 4 scalar arguments",
             });
         }
-        let mut shape: Vec<usize> = Vec::new();
-        for x in &operands {
-            shape = broadcast_shapes("ElementwiseKernel", &shape, x.shape)?;
-        }
-        let out = match given {
-            Some(out) => {
-                if operands.is_empty() {
-                    shape = out.shape.clone();
-                }
-                if out.shape != shape {
-                    return Err(Error::ShapeMismatch {
-                        op: "ElementwiseKernel",
-                        lhs: out.shape.clone(),
-                        rhs: shape,
-                    });
-                }
-                // wgpu forbids one buffer bound read-only and writable in one dispatch.
-                let id = out.buf.id();
-                if operands.iter().any(|x| x.binding.buffer.id() == id) {
-                    return Err(Error::InvalidArgument {
-                        op: "ElementwiseKernel::call_into",
-                        reason: "the output shares a buffer with an array argument; \
-                                 pass a copy of that argument",
-                    });
-                }
-                if !crate::shape::is_contiguous(&out.shape, &out.strides) {
-                    return Err(Error::InvalidArgument {
-                        op: "ElementwiseKernel::call_into",
-                        reason: "the output must be contiguous",
-                    });
-                }
-                out.clone()
-            }
-            None => Array::<O>::alloc(dev, "ElementwiseKernel", shape.clone())?,
-        };
-        let arrays: Vec<bool> = args
-            .iter()
-            .map(|a| matches!(a, Arg::Array { .. }))
-            .collect();
-        let n = out.len();
-        // Copies of the operands (their fields are all `Copy`) for the layout helpers.
-        let owned: Vec<Operand<'_>> = operands.iter().map(|x| Operand { ..**x }).collect();
-        let plain = is_plain(&owned, &shape);
-        let vec = self.vec4
-            && plain
-            && n.is_multiple_of(4)
-            && out.offset.is_multiple_of(4)
-            && operands.iter().all(|x| x.offset.is_multiple_of(4));
-        let def = self.check(&types, &arrays, out_dtype, given.is_some(), vec)?;
-        if n == 0 {
-            return Ok(out);
-        }
-        let q = if vec { 4 } else { 1 };
-        let mut params = Params::new((n / q) as u32);
-        for (k, w) in words.iter().enumerate() {
-            params.sc[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
-        }
-        let (entry, ndim, mut params) = if plain {
-            for (k, x) in owned.iter().enumerate() {
-                params.offs[k] = (x.offset / q) as u32;
-            }
-            ("contig", 0, params)
-        } else {
-            let (p, cshape, _) = broadcast_layout(&owned, &shape, params)?;
-            ("strided", cshape.len() as u32, p)
-        };
-        params.offs[3] = (out.offset / q) as u32;
-        let inputs: Vec<Binding<'_>> = owned.iter().map(|x| x.binding).collect();
-        let key = Key {
-            family: "custom",
-            entry,
-            variant: def.clone(),
-            inputs: inputs.len(),
-            wg: WG,
-            ndim,
-            per: if ndim > 0 { 1 } else { 0 },
-        };
-        let spec = spec(
-            &inputs_types(&self.inputs, &types, &arrays),
-            out_dtype,
-            def,
-            vec,
-        );
-        let kernel = dev.kernel(key, || spec)?;
-        dev.launch(
-            &kernel,
-            &params,
-            &inputs,
-            out.binding(),
-            Work::Items((n / q) as u32),
-        )?;
-        Ok(out)
+        Ok((operands, words))
     }
 
     /// The generated `element` function (and placeholder aliases) for these types, whether
@@ -432,6 +411,108 @@ impl ElementwiseKernel {
     }
 }
 
+/// The output of a call and the broadcast shape of the array arguments: `given`, checked
+/// to have that shape (its own where there are no arrays), to be contiguous and not to share
+/// a buffer with an argument; else a new array.
+fn output_of<O: Element>(
+    dev: &Device,
+    given: Option<&Array<O>>,
+    operands: &[Operand<'_>],
+) -> Result<(Array<O>, Vec<usize>)> {
+    let mut shape: Vec<usize> = Vec::new();
+    for x in operands {
+        shape = broadcast_shapes("ElementwiseKernel", &shape, x.shape)?;
+    }
+    let Some(out) = given else {
+        let out = Array::<O>::alloc(dev, "ElementwiseKernel", shape.clone())?;
+        return Ok((out, shape));
+    };
+    if operands.is_empty() {
+        shape = out.shape.clone();
+    }
+    if out.shape != shape {
+        return Err(Error::ShapeMismatch {
+            op: "ElementwiseKernel",
+            lhs: out.shape.clone(),
+            rhs: shape,
+        });
+    }
+    // wgpu forbids one buffer bound read-only and writable in one dispatch.
+    let id = out.buf.id();
+    if operands.iter().any(|x| x.binding.buffer.id() == id) {
+        return Err(Error::InvalidArgument {
+            op: "ElementwiseKernel::call_into",
+            reason: "the output shares a buffer with an array argument; \
+                     pass a copy of that argument",
+        });
+    }
+    if !crate::shape::is_contiguous(&out.shape, &out.strides) {
+        return Err(Error::InvalidArgument {
+            op: "ElementwiseKernel::call_into",
+            reason: "the output must be contiguous",
+        });
+    }
+    Ok((out.clone(), shape))
+}
+
+/// The parameters of one dispatch of a user elementwise kernel. The accessors of
+/// shaders/elementwise_kernel.wgsl mirror the fields beyond the generic layout, and
+/// [`KernelParams::encode`] is the one place that writes them.
+struct KernelParams {
+    /// Work items: elements, or vec4s in the vectorised variant (`P.n`).
+    items: u32,
+    /// The generic layout: `offs` of the inputs and the output, and for the `strided` entry
+    /// `ndim`, the merged shape and the broadcast strides (`n` is set from `items`).
+    layout: Params,
+    /// The scalar arguments as 32-bit words, in order (f32 and f16 as f32 bits, i32 as its
+    /// bits): `P.sc`, read by `scalar_word(k)`.
+    words: Vec<u32>,
+}
+
+impl KernelParams {
+    /// The entry point (`contig` where `plain`, else `strided`), its `NDIM` (0 for
+    /// `contig`) and the parameters of `operands` broadcast to `shape`, writing an output
+    /// that starts at element `out_offset`; vec4 items where `vec`.
+    fn plan(
+        operands: &[Operand<'_>],
+        shape: &[usize],
+        out_offset: usize,
+        words: Vec<u32>,
+        plain: bool,
+        vec: bool,
+    ) -> Result<(&'static str, u32, KernelParams)> {
+        let q = if vec { 4 } else { 1 };
+        let items = (shape.iter().product::<usize>() / q) as u32;
+        let (entry, ndim, mut layout) = if plain {
+            let mut p = Params::new(items);
+            for (k, x) in operands.iter().enumerate() {
+                p.offs[k] = (x.offset / q) as u32;
+            }
+            ("contig", 0, p)
+        } else {
+            let (p, cshape, _) = broadcast_layout(operands, shape, Params::new(items))?;
+            ("strided", cshape.len() as u32, p)
+        };
+        layout.offs[3] = (out_offset / q) as u32;
+        let params = KernelParams {
+            items,
+            layout,
+            words,
+        };
+        Ok((entry, ndim, params))
+    }
+
+    /// The parameter block.
+    fn encode(&self) -> Params {
+        let mut p = self.layout;
+        p.n = self.items;
+        for (k, w) in self.words.iter().enumerate() {
+            p.sc[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        p
+    }
+}
+
 /// The source of a kernel with array inputs of `inputs`, output `out` and the generated
 /// `element` function `def`, on vec4 values where `vec`.
 fn spec(inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
@@ -442,14 +523,16 @@ fn spec(inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
             d.wgsl().to_string()
         }
     };
-    let mut spec = Spec::new("custom", SRC);
+    let mut spec = Spec::new("elementwise_kernel", SRC);
     for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
         spec = spec.alias(name, inputs.get(k).map_or("f32".into(), |&d| value(d)));
     }
-    spec.alias("O0", value(out)).function("element", def)
+    spec.alias("O0", value(out))
+        .function("element", def)
+        .include(STRIDED_OFFSETS)
 }
 
-/// Variants of shaders/custom.wgsl (a body over three arrays and a scalar, per dtype), for
+/// Variants of shaders/elementwise_kernel.wgsl (a body over three arrays and a scalar, per dtype), for
 /// the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
@@ -458,7 +541,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         .map(|&d| {
             let t = d.wgsl();
             let def = format!(
-                "alias T = {t};\nfn element(i: u32, o: vec3<u32>) {{\n    let x = in0[o[0]];\n    let y = in1[o[1]];\n    let m = in2[o[2]];\n    let s: u32 = P.sc[0];\n    var z: O0;\nz = x * y + m + T(s) + T(i);\n    out0[P.offs.w + i] = z;\n}}"
+                "alias T = {t};\nfn element(i: u32, o: vec3<u32>) {{\n    let x = in0[o[0]];\n    let y = in1[o[1]];\n    let m = in2[o[2]];\n    let s: u32 = scalar_word(0u);\n    var z: O0;\nz = x * y + m + T(s) + T(i);\n    out0[P.offs.w + i] = z;\n}}"
             );
             spec(&[d, d, d], d, def, false)
         })

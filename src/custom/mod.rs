@@ -131,13 +131,14 @@ pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Re
     })
 }
 
-/// The WGSL expression reading scalar word `k` of the parameters as type `d`.
+/// The WGSL expression reading scalar word `k` of a user elementwise kernel's parameters as
+/// type `d`, through the accessor `scalar_word` of shaders/elementwise_kernel.wgsl.
 pub(crate) fn scalar_read(d: DType, k: usize) -> String {
     match d {
-        DType::F32 => format!("bitcast<f32>(P.sc[{k}])"),
-        DType::F16 => format!("f16(bitcast<f32>(P.sc[{k}]))"),
-        DType::I32 => format!("bitcast<i32>(P.sc[{k}])"),
-        _ => format!("P.sc[{k}]"),
+        DType::F32 => format!("bitcast<f32>(scalar_word({k}u))"),
+        DType::F16 => format!("f16(bitcast<f32>(scalar_word({k}u)))"),
+        DType::I32 => format!("bitcast<i32>(scalar_word({k}u))"),
+        _ => format!("scalar_word({k}u)"),
     }
 }
 

@@ -1,4 +1,4 @@
-// Custom elementwise family: the user's ElementwiseKernel bodies and fused expressions.
+// User elementwise kernels: the bodies of ElementwiseKernel and fused expressions.
 //
 // Bindings: 0 params (see shared/params.wgsl); 1, 2, 3 the array inputs in0, in1, in2 (the
 // array parameters, in order; a kernel binds those it has); 4 the output out0.
@@ -6,10 +6,12 @@
 // `contig` reads input k at offs[k] + i (every operand contiguous, of the output's shape);
 // `strided` derives each input's offset from the output's multi-index and the input's
 // strides, 0 along broadcast axes. Both write out0[offs.w + i].
-// Scalar parameters travel as 32-bit words in P.sc (S = SC = u32) and are bitcast.
+// Scalar parameters travel as 32-bit words in P.sc (S = SC = u32), read with scalar_word
+// and bitcast; the other fields of P have their generic meaning (shared/params.wgsl).
 //
 // The host replaces the alias lines with the parameters' types and `fn element(` with the
-// generated function around the user's text (src/custom/elementwise_kernel.rs).
+// generated function around the user's text (src/custom/elementwise_kernel.rs), and
+// appends strided_offsets (shared/strided.wgsl).
 
 alias S = u32;
 alias SC = u32;
@@ -27,19 +29,11 @@ override PER: u32 = 1u;  // elements per invocation (always 1; set with NDIM by 
 @group(0) @binding(3) var<storage, read> in2: array<I2>;
 @group(0) @binding(4) var<storage, read_write> out0: array<O0>;
 
-// Offsets of in0, in1 and in2 for output element i (the outermost index needs no division),
-// as shaders/elementwise.wgsl.
-fn strided_offsets(i: u32) -> vec3<u32> {
-    var rem = i;
-    var o = P.offs.xyz;
-    for (var k = i32(NDIM) - 1; k >= 1; k--) {
-        let d = u32(k);
-        let extent = extent_of(d);
-        o += (rem % extent) * strides_of(d);
-        rem = rem / extent;
-    }
-    return o + rem * strides_of(0u);
-}
+// Accessors of this family's parameters, mirroring `KernelParams` in
+// src/custom/elementwise_kernel.rs (whose `encode` is the one place that writes them).
+// Scalar argument k (`KernelParams::words[k]`): its 32-bit word, to be bitcast to the
+// parameter's type (f16 travels as f32).
+fn scalar_word(k: u32) -> u32 { return P.sc[k]; }
 
 // Output element i from the inputs at offsets o (replaced by the host).
 fn element(i: u32, o: vec3<u32>) { out0[P.offs.w + i] = O0(in0[o.x]); }

@@ -1,0 +1,345 @@
+//! Elementwise math with NumPy broadcasting. Host side of shaders/elementwise.wgsl.
+//!
+//! Each operation is a WGSL expression over `a` (and `b`, `c`) specialised per dtype. f16
+//! division and math functions are computed in f32 and rounded once, as NumPy does (some
+//! drivers' f16 arithmetic is off by several ulps).
+//! Contiguous operands of one shape take the `*_contig` entries, vectorised with vec4 loads
+//! when every offset and the length are multiples of 4; other layouts take the `*_strided`
+//! entries, after adjacent axes that are contiguous in every operand have been merged.
+//!
+//! This file holds the public [`Array`] methods and operators; `expr` generates the WGSL of
+//! each operation and `plan` chooses the layout and launches.
+
+use std::ops;
+
+use crate::array::Array;
+use crate::dtype::{DType, Element, Float, Signed};
+// `Error` only for the methods' doc links to its variants.
+#[allow(unused_imports)]
+use crate::error::Error;
+use crate::error::Result;
+use crate::kernel::launch::Params;
+use crate::shape::broadcast_shapes;
+
+mod expr;
+mod plan;
+
+#[cfg(test)]
+pub(crate) use expr::all_specs;
+use expr::{cast_expr, Binary, WHERE_DEF};
+pub(crate) use expr::{Unary, STRIDED_OFFSETS};
+use plan::run;
+pub(crate) use plan::{broadcast_layout, is_plain, Operand};
+
+/// A new output array, after checking that the adapter has the input dtype.
+fn output<O: Element>(
+    dev: &crate::Device,
+    name: &'static str,
+    input: DType,
+    shape: Vec<usize>,
+) -> Result<Array<O>> {
+    dev.require(name, input)?;
+    Array::<O>::alloc(dev, name, shape)
+}
+
+/// Applies a one-operand map; `scalars` are its arguments `arg(0u)`, `arg(1u)`.
+pub(crate) fn map_unary<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Unary,
+    scalars: &[T],
+) -> Result<Array<O>> {
+    let out = output::<O>(&x.dev, op.name(), T::DTYPE, x.shape.clone())?;
+    map_unary_into(x, op, scalars, out)
+}
+
+/// Applies a one-operand map into `out`, a fresh contiguous array of `x`'s shape.
+pub(crate) fn map_unary_into<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Unary,
+    scalars: &[T],
+    out: Array<O>,
+) -> Result<Array<O>> {
+    let expr = match op {
+        Unary::Cast => Some(cast_expr(T::DTYPE, O::DTYPE)),
+        _ => op.expr(T::DTYPE),
+    }
+    .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
+    run::<O>(
+        &x.dev,
+        T::DTYPE,
+        expr,
+        &[x.operand()],
+        out,
+        Params::new(0).scalars(scalars),
+    )
+}
+
+fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) -> Result<Array<O>> {
+    x.same_device(op.name(), &y.dev)?;
+    let shape = broadcast_shapes(op.name(), &x.shape, &y.shape)?;
+    let expr = op
+        .expr(T::DTYPE, "a", "b")
+        .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
+    let out = output::<O>(&x.dev, op.name(), T::DTYPE, shape)?;
+    run::<O>(
+        &x.dev,
+        T::DTYPE,
+        expr,
+        &[x.operand(), y.operand()],
+        out,
+        Params::new(0),
+    )
+}
+
+macro_rules! binary_methods {
+    ($( $name:ident, $scalar:ident, $op:ident, $doc:literal, $example:literal; )*) => {$(
+        #[doc = concat!($doc, ", with NumPy broadcasting.")]
+        ///
+        /// # Errors
+        /// [`Error::ShapeMismatch`] when the shapes do not broadcast together;
+        /// [`Error::Unsupported`] where the operation does not exist for `T`.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+        /// let y = dev.from_slice(&[2.0f32, 0.5], [2])?;
+        #[doc = concat!("let z = x.", stringify!($name), "(&y)?;")]
+        #[doc = concat!("let expected = [", $example, "];")]
+        /// assert!(z.to_vec()?.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-5));
+        /// assert!(x.add(&dev.zeros::<f32>([3])?).is_err());
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $name(&self, other: &Array<T>) -> Result<Array<T>> {
+            map_binary(self, other, Binary::$op)
+        }
+
+        #[doc = concat!($doc, " with a scalar as the second operand.")]
+        ///
+        /// # Errors
+        /// [`Error::Unsupported`] where the operation does not exist for `T`.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0], [2])?;
+        #[doc = concat!("let z = x.", stringify!($scalar), "(2.0)?;")]
+        /// assert_eq!(z.len(), 2);
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $scalar(&self, value: T) -> Result<Array<T>> {
+            map_unary(self, Unary::Scalar(Binary::$op), &[value])
+        }
+    )*};
+}
+
+macro_rules! comparison_methods {
+    ($( $name:ident, $scalar:ident, $op:ident, $sym:literal; )*) => {$(
+        #[doc = concat!("Elementwise `self ", $sym, " other` as a mask: a `u32` array of 0 and 1, with broadcasting.")]
+        ///
+        /// # Errors
+        /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+        /// let y = dev.from_slice(&[2.0f32], [1])?;
+        #[doc = concat!("let m = x.", stringify!($name), "(&y)?;")]
+        /// assert!(m.to_vec()?.iter().all(|&v| v <= 1));
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $name(&self, other: &Array<T>) -> Result<Array<u32>> {
+            map_binary(self, other, Binary::$op)
+        }
+
+        #[doc = concat!("Elementwise `self ", $sym, " value` as a mask of 0 and 1 (`u32`).")]
+        ///
+        /// # Errors
+        /// [`Error::Unsupported`] when the adapter lacks `T`.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1i32, 2, 3], [3])?;
+        #[doc = concat!("let m = x.", stringify!($scalar), "(2)?;")]
+        /// assert_eq!(m.len(), 3);
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $scalar(&self, value: T) -> Result<Array<u32>> {
+            map_unary(self, Unary::Scalar(Binary::$op), &[value])
+        }
+    )*};
+}
+
+macro_rules! unary_methods {
+    ($( $name:ident, $op:ident, $doc:literal; )*) => {$(
+        #[doc = $doc]
+        ///
+        /// # Errors
+        /// [`Error::Unsupported`] where the operation does not exist for `T` on this
+        /// adapter (the transcendental functions of f64).
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[0.25f32, 0.5, 2.0], [3])?;
+        #[doc = concat!("let y = x.", stringify!($name), "()?;")]
+        /// assert_eq!(y.shape(), x.shape());
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $name(&self) -> Result<Array<T>> {
+            map_unary(self, Unary::$op, &[])
+        }
+    )*};
+}
+
+impl<T: Element> Array<T> {
+    binary_methods! {
+        add, add_scalar, Add, "Elementwise sum", "3.0, 2.5, 5.0, 4.5";
+        sub, sub_scalar, Sub, "Elementwise difference", "-1.0, 1.5, 1.0, 3.5";
+        mul, mul_scalar, Mul, "Elementwise product", "2.0, 1.0, 6.0, 2.0";
+        div, div_scalar, Div, "Elementwise quotient (integers: truncated toward zero as Rust's `/`, and 0 where the divisor is 0, as NumPy)", "0.5, 4.0, 1.5, 8.0";
+        rem, rem_scalar, Rem, "Elementwise remainder with the sign of the dividend, as Rust's `%` (0 where an integer divisor is 0). For floats, `x - y * trunc(x / y)` corrected where the division is off by an ulp: within a rounding of a multiple of `y` it may give 0 rather than a value just below `|y|`", "1.0, 0.0, 1.0, 0.0";
+        maximum, maximum_scalar, Maximum, "Elementwise maximum (NaN if either is NaN)", "2.0, 2.0, 3.0, 4.0";
+        minimum, minimum_scalar, Minimum, "Elementwise minimum (NaN if either is NaN)", "1.0, 0.5, 2.0, 0.5";
+        pow, pow_scalar, Pow, "Elementwise power, NumPy's: negative bases with integral exponents, 0^0 = 1; integer exponents below 0 give 0 except for bases 1 and -1. Not for f64", "1.0, 1.4142135, 9.0, 2.0";
+    }
+
+    comparison_methods! {
+        eq, eq_scalar, Eq, "==";
+        ne, ne_scalar, Ne, "!=";
+        lt, lt_scalar, Lt, "<";
+        le, le_scalar, Le, "<=";
+        gt, gt_scalar, Gt, ">";
+        ge, ge_scalar, Ge, ">=";
+    }
+
+    /// `value - self`, elementwise.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1i32, 5], [2])?;
+    /// assert_eq!(x.rsub_scalar(10)?.to_vec()?, vec![9, 5]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    pub fn rsub_scalar(&self, value: T) -> Result<Array<T>> {
+        map_unary(self, Unary::ScalarLeft(Binary::Sub), &[value])
+    }
+
+    /// `value / self`, elementwise.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[2.0f32, 4.0], [2])?;
+    /// assert_eq!(x.rdiv_scalar(1.0)?.to_vec()?, vec![0.5, 0.25]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    pub fn rdiv_scalar(&self, value: T) -> Result<Array<T>> {
+        map_unary(self, Unary::ScalarLeft(Binary::Div), &[value])
+    }
+
+    /// Each element clamped to `[lo, hi]` (NaN stays NaN).
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[-3i32, 0, 9], [3])?;
+    /// assert_eq!(x.clip(-1, 5)?.to_vec()?, vec![-1, 0, 5]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    pub fn clip(&self, lo: T, hi: T) -> Result<Array<T>> {
+        map_unary(self, Unary::Clip, &[lo, hi])
+    }
+
+    /// Elements of `x` where `mask` is non-zero, else of `y`, broadcasting all three.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
+    ///
+    /// ```
+    /// use gpuarray::Array;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+    /// let y = dev.zeros::<f32>([3])?;
+    /// let m = x.gt_scalar(1.5)?;
+    /// assert_eq!(Array::where_(&m, &x, &y)?.to_vec()?, vec![0.0, 2.0, 3.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn where_(mask: &Array<u32>, x: &Array<T>, y: &Array<T>) -> Result<Array<T>> {
+        x.same_device("where", &y.dev)?;
+        x.same_device("where", &mask.dev)?;
+        let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
+        let shape = broadcast_shapes("where", &xy, &mask.shape)?;
+        let out = output::<T>(&x.dev, "where", T::DTYPE, shape)?;
+        run::<T>(
+            &x.dev,
+            T::DTYPE,
+            (WHERE_DEF.to_string(), true),
+            &[x.operand(), y.operand(), mask.operand()],
+            out,
+            Params::new(0),
+        )
+    }
+}
+
+impl<T: Signed> Array<T> {
+    unary_methods! {
+        neg, Neg, "Elementwise negation.";
+        abs, Abs, "Elementwise absolute value.";
+        sign, Sign, "Elementwise sign: -1, 0 or 1.";
+    }
+}
+
+impl<T: Float> Array<T> {
+    unary_methods! {
+        exp, Exp, "Elementwise e^x.";
+        exp2, Exp2, "Elementwise 2^x.";
+        log, Log, "Elementwise natural logarithm.";
+        log2, Log2, "Elementwise base-2 logarithm.";
+        log1p, Log1p, "Elementwise ln(1 + x), accurate near 0.";
+        expm1, Expm1, "Elementwise e^x - 1, accurate near 0.";
+        sqrt, Sqrt, "Elementwise square root.";
+        rsqrt, Rsqrt, "Elementwise 1 / sqrt(x).";
+        sin, Sin, "Elementwise sine.";
+        cos, Cos, "Elementwise cosine.";
+        tan, Tan, "Elementwise tangent.";
+        tanh, Tanh, "Elementwise hyperbolic tangent.";
+        sigmoid, Sigmoid, "Elementwise logistic function 1 / (1 + e^-x).";
+        floor, Floor, "Elementwise floor.";
+        ceil, Ceil, "Elementwise ceiling.";
+        round, Round, "Elementwise rounding to the nearest integer, halves to even (as NumPy).";
+    }
+}
+
+macro_rules! operator {
+    ($trait:ident, $method:ident, $call:ident) => {
+        impl<T: Element> ops::$trait<&Array<T>> for &Array<T> {
+            type Output = Array<T>;
+            /// # Panics
+            /// When the shapes do not broadcast together (as ndarray's operators do); use
+            /// the named method for a `Result`.
+            fn $method(self, rhs: &Array<T>) -> Array<T> {
+                self.$call(rhs).unwrap_or_else(|e| panic!("{e}"))
+            }
+        }
+    };
+}
+
+operator!(Add, add, add);
+operator!(Sub, sub, sub);
+operator!(Mul, mul, mul);
+operator!(Div, div, div);
+operator!(Rem, rem, rem);
+
+impl<T: Signed> ops::Neg for &Array<T> {
+    type Output = Array<T>;
+    /// # Panics
+    /// When the device fails; use [`Array::neg`] for a `Result`.
+    fn neg(self) -> Array<T> {
+        Array::neg(self).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
