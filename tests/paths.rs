@@ -26,7 +26,10 @@ fn variants() -> Vec<(&'static str, Options)> {
     };
     vec![
         ("uniform params", with(&|o| o.params = ParamsPath::Uniform)),
-        ("small reads by kernel", with(&|o| o.small_read = SmallRead::Kernel)),
+        (
+            "small reads by kernel",
+            with(&|o| o.small_read = SmallRead::Kernel),
+        ),
         ("no subgroups", with(&|o| o.subgroups = false)),
         (
             "all three",
@@ -131,7 +134,10 @@ fn reductions<T: Ty>(d: &Device) -> Result<Bits> {
     let mut out = Bits::new();
     let shape = [13usize, 1, 37];
     let v: Vec<f64> = if T::FLOAT {
-        rng.vec(13 * 37, -1.0, 1.0).into_iter().map(T::wrap).collect()
+        rng.vec(13 * 37, -1.0, 1.0)
+            .into_iter()
+            .map(T::wrap)
+            .collect()
     } else {
         rng.ints(13 * 37, 0, 9)
     };
@@ -164,7 +170,11 @@ fn reductions<T: Ty>(d: &Device) -> Result<Bits> {
 /// Float-only reductions (mean, var, std, norm).
 fn moments<T: Ty + gpuarray::Float>(d: &Device) -> Result<Bits> {
     let mut rng = Rng::new(0x3e4);
-    let v: Vec<f64> = rng.vec(11 * 29, -2.0, 2.0).into_iter().map(T::wrap).collect();
+    let v: Vec<f64> = rng
+        .vec(11 * 29, -2.0, 2.0)
+        .into_iter()
+        .map(T::wrap)
+        .collect();
     let a = upload::<T>(d, &v, &[11, 29]);
     let mut out = Bits::new();
     out.push(bits(&a.mean()?));
@@ -184,7 +194,10 @@ fn same_bits<T: Ty>(what: &str, battery: impl Fn(&Device) -> Result<Bits>) {
         let got = battery(&d).unwrap_or_else(|e| panic!("{what} with {name}: {e}"));
         assert_eq!(got.len(), want.len(), "{what} with {name}");
         for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert_eq!(g, w, "{what} with {name}: result {k} differs from the default path");
+            assert_eq!(
+                g, w,
+                "{what} with {name}: result {k} differs from the default path"
+            );
         }
     }
 }

@@ -196,7 +196,11 @@ fn racing_threads_compile_each_pipeline_once() {
         barrier.wait();
         chain(&dev);
     });
-    assert_eq!(dev.stats().pipelines - before, one, "pipelines compiled by 8 racing threads");
+    assert_eq!(
+        dev.stats().pipelines - before,
+        one,
+        "pipelines compiled by 8 racing threads"
+    );
 }
 
 /// Eight threads on one device, each a different mix of elementwise ops, reductions, matrix

@@ -226,6 +226,8 @@ impl Unary {
             Unary::Rsqrt if float => any("T(inverseSqrt(TW(a)))"),
             Unary::Floor if float => any("floor(a)"),
             Unary::Ceil if float => any("ceil(a)"),
+            // f64 in arithmetic: lavapipe's f64 round() rounds halves up (float_math.wgsl).
+            Unary::Round if d == DType::F64 => any("round_even_(a)"),
             Unary::Round if float => any("round(a)"),
             Unary::Sqrt | Unary::Rsqrt | Unary::Floor | Unary::Ceil | Unary::Round => None,
             Unary::Clip if float => {
