@@ -8,7 +8,6 @@
 //! unless `GPUARRAY_EXAMPLES_REQUIRE=1` (set by `make test`); where an example's source is
 //! newer than its executable, the test fails rather than run stale code.
 
-#[allow(dead_code)]
 mod common;
 
 use std::path::PathBuf;

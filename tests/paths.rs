@@ -176,12 +176,12 @@ fn moments<T: Ty + gpuarray::Float>(d: &Device) -> Result<Bits> {
         .map(T::wrap)
         .collect();
     let a = upload::<T>(d, &v, &[11, 29]);
-    let mut out = Bits::new();
-    out.push(bits(&a.mean()?));
-    out.push(bits(&a.var_axes(&[1], 1, false)?));
-    out.push(bits(&a.std_axes(&[0], 0, true)?));
-    out.push(bits(&a.norm()?));
-    Ok(out)
+    Ok(vec![
+        bits(&a.mean()?),
+        bits(&a.var_axes(&[1], 1, false)?),
+        bits(&a.std_axes(&[0], 0, true)?),
+        bits(&a.norm()?),
+    ])
 }
 
 /// Runs `battery` on the default device and on one device per option set; the results must

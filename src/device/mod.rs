@@ -2,7 +2,7 @@
 //! batch of work.
 //!
 //! - `adapter`: choosing an adapter and opening a device ([`Device::new`], [`Device::enumerate`]);
-//! - `batch`: the open batch of recorded work, [`Device::launch`] (the one way operations
+//! - `batch`: the open batch of recorded work, `Device::launch` (the one way operations
 //!   dispatch a kernel), submission and sync;
 //! - `transfer`: uploads, downloads and clears, recorded into the batch;
 //! - `timestamp`: GPU timestamps for events;

@@ -40,9 +40,12 @@ pub(crate) struct Kernel {
     pub wg: u32,
 }
 
+/// A key's value once made; the mutex is held while it is being made.
+type Slot<V> = Arc<Mutex<Option<Arc<V>>>>;
+
 /// Values made once per key: a slot per key, filled by the first caller.
 struct Once<K, V> {
-    slots: RwLock<HashMap<K, Arc<Mutex<Option<Arc<V>>>>>>,
+    slots: RwLock<HashMap<K, Slot<V>>>,
 }
 
 impl<K, V> Default for Once<K, V> {
