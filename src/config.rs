@@ -297,6 +297,8 @@ impl Options {
     /// The defaults with the variables that `get` gives applied (`from_env` with
     /// `std::env::var`); separate so that tests can parse without touching the process
     /// environment.
+    // Long because it is the list of variables, a few lines each, in the order of the
+    // fields; helpers above keep each entry short.
     pub(crate) fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Options> {
         let mut o = Options::default();
         let num = |name: &'static str| -> Result<Option<u64>> {

@@ -20,7 +20,9 @@
 //! ```
 //!
 //! ## Model
-//! - A [`Device`] owns a wgpu device and queue, a pool of device buffers
+//! - A [`Device`] is opened with [`Options`] ([`Device::new`] reads them from the
+//!   `GPUARRAY_*` environment variables, [`Device::with_options`] takes them from code) and
+//!   owns a wgpu device and queue, a pool of device buffers
 //!   ([`MemoryPool`]), staging pools for transfers and a pipeline cache. It is cheap to
 //!   clone and may be shared between threads.
 //! - An [`Array<T>`] is a view (shape, strides, offset) of a pooled buffer, for

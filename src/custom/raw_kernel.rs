@@ -161,6 +161,19 @@ impl RawKernel {
             })
             .sum();
         let args = args_of(&self.dev, &self.entry, args, expected)?;
+        let (buffers, uniform) = self.bind(&args)?;
+        self.check_aliasing(&buffers)?;
+        self.dev.launch_raw(
+            &self.pipeline,
+            &self.layout,
+            &buffers,
+            &uniform,
+            workgroups.into().0,
+        )
+    }
+
+    /// The arguments in slot order: a binding per storage slot, the uniform's bytes.
+    fn bind<'a>(&self, args: &'a [Arg<'a>]) -> Result<(Vec<Binding<'a>>, Vec<u8>)> {
         let mut next = args.iter();
         let mut buffers: Vec<Binding<'_>> = Vec::new();
         let mut uniform = Vec::new();
@@ -217,7 +230,11 @@ impl RawKernel {
                 }
             }
         }
-        // wgpu forbids a buffer bound writable and bound again in one dispatch.
+        Ok((buffers, uniform))
+    }
+
+    /// wgpu forbids a buffer bound writable and bound again in one dispatch.
+    fn check_aliasing(&self, buffers: &[Binding<'_>]) -> Result<()> {
         let writable: Vec<bool> = self
             .layout
             .slots
@@ -240,12 +257,6 @@ impl RawKernel {
                 });
             }
         }
-        self.dev.launch_raw(
-            &self.pipeline,
-            &self.layout,
-            &buffers,
-            &uniform,
-            workgroups.into().0,
-        )
+        Ok(())
     }
 }

@@ -168,7 +168,8 @@ impl Device {
     ///
     /// # Errors
     /// [`Error::NoAdapter`] when no adapter matches, [`Error::UnknownBackend`] for a bad
-    /// `GPUARRAY_BACKEND`, [`Error::RequestDevice`] when the adapter refuses.
+    /// `GPUARRAY_BACKEND`, [`Error::InvalidOption`] for another malformed `GPUARRAY_*`
+    /// variable ([`Options::from_env`]), [`Error::RequestDevice`] when the adapter refuses.
     ///
     /// ```
     /// let dev = gpuarray::Device::new()?;
@@ -183,7 +184,8 @@ impl Device {
     /// `opts.backend` narrow the choice, the rest configure the device's kernels.
     ///
     /// # Errors
-    /// As [`Device::new`].
+    /// As [`Device::new`], less [`Error::InvalidOption`] (nothing is read from the
+    /// environment).
     ///
     /// ```
     /// use gpuarray::{config::{Options, ParamsPath}, Device};
@@ -212,7 +214,8 @@ impl Device {
     /// Lists the adapters there are (after `GPUARRAY_BACKEND`, if set).
     ///
     /// # Errors
-    /// [`Error::UnknownBackend`] for a bad `GPUARRAY_BACKEND`.
+    /// [`Error::UnknownBackend`] for a bad `GPUARRAY_BACKEND`, [`Error::InvalidOption`] for
+    /// another malformed `GPUARRAY_*` variable.
     ///
     /// ```
     /// for info in gpuarray::Device::enumerate()? {

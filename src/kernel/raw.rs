@@ -49,6 +49,8 @@ fn dtype_of(s: naga::Scalar) -> Option<DType> {
 
 /// Reads the layout of entry point `entry` of a validated module; `Err(reason)` when the
 /// module uses something raw kernels do not bind.
+// Long because it is one walk over the entry point's globals with a case for each kind of
+// resource and each reason to refuse it.
 pub(crate) fn reflect(module: &naga::Module, entry: &str) -> std::result::Result<Layout, String> {
     let ep = module
         .entry_points

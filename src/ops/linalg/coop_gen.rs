@@ -320,6 +320,8 @@ var<workgroup> scratch: array<{scr_ty}, {nscr_e}>;",
     }
 
     /// The entry point's signature and the values of the whole dispatch.
+    // Long because it is one WGSL text, emitted as written with the configuration's values
+    // filled in: cutting it would scatter one shader function over several Rust ones.
     fn entry(&self, w: &mut String) {
         let cfg = self.cfg;
         emit!(
