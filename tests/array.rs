@@ -136,14 +136,14 @@ fn arange_float() {
     arange_case::<f32>(0.0, 100_000.0, 0.5);
     arange_case::<f32>(2.0, 1.0, 0.5); // empty
     arange_case::<f32>(1.0, 2.0, -0.5); // empty
-    if supported::<f64>(dev()) {
+    if_supported::<f64>(|| {
         arange_case::<f64>(-1.0, 1.0, 1.0 / 64.0);
         arange_case::<f64>(10.0, -10.0, -0.3);
-    }
-    if supported::<f16>(dev()) {
+    });
+    if_supported::<f16>(|| {
         arange_case::<f16>(0.0, 100.0, 0.25);
         arange_case::<f16>(4.0, -4.0, -0.125);
-    }
+    });
 }
 
 #[test]
@@ -201,12 +201,12 @@ fn linspace() {
         (0.1, 0.7, 3),
     ] {
         linspace_case::<f32>(a, b, n);
-        if supported::<f64>(dev()) {
+        if_supported::<f64>(|| {
             linspace_case::<f64>(a, b, n);
-        }
-        if supported::<f16>(dev()) {
+        });
+        if_supported::<f16>(|| {
             linspace_case::<f16>(a, b, n);
-        }
+        });
     }
 }
 

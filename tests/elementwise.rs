@@ -1037,33 +1037,28 @@ macro_rules! testgen_cast {
             use super::*;
             #[test]
             fn to_f16() {
-                if supported::<$s>(dev()) {
-                    super::cast::<$s, f16>();
-                }
+                require_dtype!($s);
+                super::cast::<$s, f16>();
             }
             #[test]
             fn to_f32() {
-                if supported::<$s>(dev()) {
-                    super::cast::<$s, f32>();
-                }
+                require_dtype!($s);
+                super::cast::<$s, f32>();
             }
             #[test]
             fn to_f64() {
-                if supported::<$s>(dev()) {
-                    super::cast::<$s, f64>();
-                }
+                require_dtype!($s);
+                super::cast::<$s, f64>();
             }
             #[test]
             fn to_i32() {
-                if supported::<$s>(dev()) {
-                    super::cast::<$s, i32>();
-                }
+                require_dtype!($s);
+                super::cast::<$s, i32>();
             }
             #[test]
             fn to_u32() {
-                if supported::<$s>(dev()) {
-                    super::cast::<$s, u32>();
-                }
+                require_dtype!($s);
+                super::cast::<$s, u32>();
             }
         }
     };

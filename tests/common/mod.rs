@@ -256,6 +256,20 @@ pub fn skip(why: &str) {
     }
 }
 
+/// Runs `part` of a test where the shared device supports `T`; elsewhere records that this
+/// part skipped (see [`skip`]), so a test that covers several dtypes says what it left out.
+pub fn if_supported<T: Element>(part: impl FnOnce()) {
+    if supported::<T>(dev()) {
+        part();
+    } else {
+        skip(&format!(
+            "the {:?} part: not supported on {}",
+            T::DTYPE,
+            dev().info().name
+        ));
+    }
+}
+
 /// The one gate for tests that need something the adapter may lack: unless `cond` holds,
 /// records the skip (test name and reason, see [`skip`]) and returns from the test.
 /// On lavapipe, which CI uses, only the cooperative-matrix (tensor-core) tests skip.
