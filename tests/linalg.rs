@@ -5,7 +5,7 @@
 #[macro_use]
 mod common;
 
-use common::{assert_close, dev, host, if_supported, supported, upload, Host, Rng, Ty};
+use common::{assert_close, dev, host, if_supported, upload, Host, Rng, Ty};
 use gpuarray::{f16, Array, Error, Slice};
 
 /// Reference product of `a` ([.., M, K]) and `b` ([.., K, N]) with broadcast batch dims.
