@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::error::{Error, Result};
 use crate::gpu::{lock, Gpu};
 use crate::kernel::cache::{Kernel, Key};
-use crate::kernel::launch::{groups, Binding, Dispatch, Params, PARAM_SLOT};
+use crate::kernel::launch::{groups, Binding, Dispatch, Params, ParamsIn, PARAM_SLOT};
 use crate::kernel::raw::{self, Layout};
 use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
@@ -232,7 +232,7 @@ impl Device {
         let params = d.params.as_slice();
         let mut batch = self.batch();
         let offset = batch.slots * PARAM_SLOT as u32;
-        if d.uses_arena {
+        if d.params_in == ParamsIn::Arena {
             // Dispatches with immediates left no bytes in the arena: pad to this slot.
             batch.params.resize(offset as usize, 0);
             batch.params.extend_from_slice(params);
@@ -242,13 +242,13 @@ impl Device {
         batch.slots += 1;
         let pass = batch.pass(&self.inner.gpu.device);
         pass.set_pipeline(&d.pipeline);
-        if d.uses_arena {
-            pass.set_bind_group(0, &d.bind_group, &[offset]);
-        } else {
-            if d.immediates {
+        match d.params_in {
+            ParamsIn::Arena => pass.set_bind_group(0, &d.bind_group, &[offset]),
+            ParamsIn::Immediates => {
                 pass.set_immediates(0, params);
+                pass.set_bind_group(0, &d.bind_group, &[]);
             }
-            pass.set_bind_group(0, &d.bind_group, &[]);
+            ParamsIn::None => pass.set_bind_group(0, &d.bind_group, &[]),
         }
         pass.dispatch_workgroups(d.grid[0], d.grid[1], d.grid[2]);
         self.inner.dispatches.fetch_add(1, Ordering::Relaxed);

@@ -74,18 +74,25 @@ pub(crate) struct BindCache {
     map: Mutex<(u64, HashMap<BindKey, wgpu::BindGroup>)>,
 }
 
+/// Where a dispatch's parameters travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ParamsIn {
+    /// A slot of the uniform arena, bound with a dynamic offset.
+    Arena,
+    /// Immediates (kernels of gpuarray's families on adapters with them).
+    Immediates,
+    /// Nowhere: a raw kernel without a uniform.
+    None,
+}
+
 /// A dispatch ready to record: the pipeline, its bind group, the parameter bytes and the
 /// grid of workgroups.
 pub(crate) struct Dispatch {
     pub pipeline: wgpu::ComputePipeline,
     pub bind_group: wgpu::BindGroup,
     pub params: ParamBytes,
-    /// The parameters go into a slot of the uniform arena (bound with a dynamic offset);
-    /// otherwise they are set as immediates, if any.
-    pub uses_arena: bool,
-    /// Set the parameters as immediates (kernels of gpuarray's families on adapters with
-    /// immediates).
-    pub immediates: bool,
+    /// Where the parameters go.
+    pub params_in: ParamsIn,
     pub grid: [u32; 3],
 }
 
@@ -214,8 +221,11 @@ impl BindCache {
             pipeline: kernel.pipeline.clone(),
             bind_group,
             params: ParamBytes::new(bytemuck::bytes_of(params)),
-            uses_arena: !gpu.immediates,
-            immediates: gpu.immediates,
+            params_in: if gpu.immediates {
+                ParamsIn::Immediates
+            } else {
+                ParamsIn::Arena
+            },
             grid,
         }))
     }

@@ -7,7 +7,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::kernel::cache::{KernelCache, RawPipeline};
-use crate::kernel::launch::{Binding, Dispatch, ParamBytes, PARAM_SLOT};
+use crate::kernel::launch::{Binding, Dispatch, ParamBytes, ParamsIn, PARAM_SLOT};
 
 /// One resource of a raw kernel, from its global variables.
 #[derive(Debug, Clone, PartialEq)]
@@ -261,8 +261,11 @@ pub(crate) fn dispatch(
         pipeline: kernel.pipeline.clone(),
         bind_group,
         params: ParamBytes::new(uniform),
-        uses_arena: has_uniform,
-        immediates: false,
+        params_in: if has_uniform {
+            ParamsIn::Arena
+        } else {
+            ParamsIn::None
+        },
         grid,
     }))
 }
