@@ -823,6 +823,36 @@ fn ceil<T: Ty + Float>() {
 fn round<T: Ty + Float>() {
     let f = f64::round_ties_even;
     check_unary::<T, T>("round", halves::<T>(), Array::round, f, (0.0, 0.0));
+    // Special values, ties of both parities and signs, the sign of zero results, and
+    // values past the last fraction bit (f64's round is arithmetic: float_math.wgsl).
+    let special = [
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        -0.0,
+        0.0,
+        -0.3,
+        0.3,
+        0.5,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        -17.5,
+        4097.5,
+        1e30,
+        -1e30,
+    ];
+    let host_in: Vec<T> = special.iter().map(|&v| T::from_f64(v)).collect();
+    let x = dev().from_slice(&host_in, [special.len()]).unwrap();
+    let got = x.round().unwrap().to_vec().unwrap();
+    for ((&v, &h), g) in special.iter().zip(&host_in).zip(got) {
+        let want = f(h.to_f64());
+        let g = g.to_f64();
+        let same = (want.is_nan() && g.is_nan())
+            || (want == g && want.is_sign_negative() == g.is_sign_negative());
+        assert!(same, "{} round({v}) gave {g}, expected {want}", T::NAME);
+    }
 }
 
 /// A range for f32 and a narrower one for f16 (whose range ends at 65504).

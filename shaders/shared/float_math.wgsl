@@ -54,14 +54,16 @@ fn sigmoid_(x: TW) -> TW {
 
 // Rounding to the nearest integer, halves to even, in arithmetic (used for f64): lavapipe's
 // f64 round() (Mesa 22.3, seen on AMD EPYC hosts) rounds halves up, round(-17.5) giving -17.
-// floor and the subtraction are exact; NaN and infinities make d NaN and stay as they are;
-// results of 0 take x's sign (round(-0.3) is -0, as NumPy).
+// floor and the subtraction are exact; NaN and infinities make d NaN and stay as they are.
+// A result has x's sign, zeros too (round(-0.3) is -0, as NumPy): -abs and abs set it
+// (x * 0.0 was folded to +0 by lavapipe's compiler), and ±0 returns itself.
 fn round_even_(x: TW) -> TW {
     let r = floor(x);
     let d = x - r;
     let odd = r - TW(2.0) * floor(r * TW(0.5)) != TW(0.0);
     let v = select(r, r + TW(1.0), (d > TW(0.5)) | ((d == TW(0.5)) & odd));
-    return select(select(v, x, !(d == d)), x * TW(0.0), v == TW(0.0));
+    let signed = select(abs(v), -abs(v), x < TW(0.0));
+    return select(select(signed, x, !(d == d)), x, x == TW(0.0));
 }
 
 // Whether x is NaN. Written as !(x == x): naga emits ordered comparisons, so x != x is
