@@ -137,3 +137,27 @@ fn synchronize_without_work() {
     }
     assert!(t.elapsed().as_secs() < 10);
 }
+
+/// Options that select nothing, or name a backend without adapters here, are typed errors,
+/// and the default device is unaffected.
+#[test]
+fn options_that_select_no_adapter_are_errors() {
+    let mut opts = gpuarray::Options::default();
+    opts.adapter = Some("no adapter is called this".into());
+    match gpuarray::Device::with_options(opts) {
+        Err(Error::NoAdapter { filter }) => assert_eq!(filter, "no adapter is called this"),
+        other => panic!("expected NoAdapter, got {other:?}"),
+    }
+    // The default options still open a device that works.
+    let d = gpuarray::Device::with_options(gpuarray::Options::default()).unwrap();
+    assert_eq!(
+        d.from_slice(&[1u32, 2], [2])
+            .unwrap()
+            .sum()
+            .unwrap()
+            .to_scalar()
+            .unwrap(),
+        3
+    );
+    assert_eq!(d.options(), &gpuarray::Options::default());
+}
