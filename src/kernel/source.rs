@@ -114,8 +114,7 @@ impl Spec {
             lines.push(replaced.unwrap_or_else(|| line.to_string()));
         }
         let body = lines.join("\n");
-        let needs_f16 = body.contains("f16");
-        if needs_f16 {
+        if uses_f16(&body) {
             out.push_str("enable f16;\n");
         }
         out.push_str(&body);
@@ -130,6 +129,21 @@ impl Spec {
         }
         out
     }
+}
+
+/// Whether WGSL code names the type `f16` outside comments (and so needs `enable f16;`, which
+/// an adapter without SHADER_F16 refuses): a comment that mentions f16 must not make an f32
+/// kernel fail there.
+fn uses_f16(code: &str) -> bool {
+    code.lines().any(|line| {
+        let code = line.split("//").next().unwrap_or("");
+        code.match_indices("f16").any(|(i, _)| {
+            let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            let before = code[..i].chars().next_back().is_some_and(word);
+            let after = code[i + 3..].chars().next().is_some_and(word);
+            !before && !after
+        })
+    })
 }
 
 /// Parses and validates WGSL with naga; errors carry naga's diagnostic with line and column.
@@ -254,6 +268,16 @@ pub(crate) fn validate_user(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn f16_is_enabled_only_for_code_that_names_it() {
+        assert!(uses_f16("alias S = f16;"));
+        assert!(uses_f16("let x = vec4<f16>(a);"));
+        assert!(uses_f16("return f16(x); // f32"));
+        assert!(!uses_f16("// f16 uniforms take 11 bits\nalias S = f32;"));
+        assert!(!uses_f16("alias S = f32; // S, or f32 when S is f16"));
+        assert!(!uses_f16("let f16x = 1.0; let a_f16 = 2.0;"));
+    }
 
     #[test]
     fn user_errors_point_at_the_users_line() {

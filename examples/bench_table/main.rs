@@ -43,9 +43,12 @@ use std::time::{Duration, Instant};
 use gpuarray::{Array, Axis, Device};
 
 /// The benches' shared set-up (which allows its own dead code); this table uses its host data.
-#[path = "../benches/common/mod.rs"]
+#[path = "../../benches/common/mod.rs"]
 mod common;
 use common::host_data;
+
+/// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
+mod sweep_math;
 
 type Res<T> = std::result::Result<T, Box<dyn Error>>;
 
@@ -92,7 +95,7 @@ const MATMUL_SIZES: [usize; 2] = [1024, 4096];
 
 /// One result row.
 struct Row {
-    name: &'static str,
+    name: String,
     ms: f64,
     /// Bytes the case moves, for GB/s.
     bytes: Option<u64>,
@@ -103,13 +106,18 @@ struct Args {
     json: Option<String>,
     compare: Option<String>,
     peer: Option<String>,
+    sweep: Option<String>,
 }
+
+/// The sweeps `--sweep` knows.
+const SWEEPS: &[&str] = &["math"];
 
 fn usage() -> String {
     "usage: bench_table [--json OUT.json] [--compare CUPY.json | --peer cupy_peer.py]\n  \
      --json FILE      also write {case: gpuarray_ms} to FILE\n  \
      --compare FILE   read the CuPy peer's JSON (cupy_peer.py --json FILE) and print both side by side\n  \
      --peer SCRIPT    run `python3 SCRIPT --json TMP` first (the CuPy peer, same GPU) and compare\n  \
+     --sweep NAME     run the sweep NAME (math) instead of the published table; the peer gets --sweep NAME\n  \
      env GPUARRAY_BENCH_QUICK=1   sizes / 64 (smoke test)"
         .to_string()
 }
@@ -119,6 +127,7 @@ fn parse_args() -> Res<Args> {
         json: None,
         compare: None,
         peer: None,
+        sweep: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -130,6 +139,13 @@ fn parse_args() -> Res<Args> {
             "--json" => args.json = Some(value("--json")?),
             "--compare" => args.compare = Some(value("--compare")?),
             "--peer" => args.peer = Some(value("--peer")?),
+            "--sweep" => {
+                let name = value("--sweep")?;
+                if !SWEEPS.contains(&name.as_str()) {
+                    return Err(format!("unknown sweep {name:?}; known: {SWEEPS:?}").into());
+                }
+                args.sweep = Some(name);
+            }
             "-h" | "--help" => {
                 println!("{}", usage());
                 std::process::exit(0);
@@ -223,14 +239,14 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
         // clone): add_scalar(0) reads and writes the same bytes as a copy.
         let t = gpu_median(dev, || a.add_scalar(0.0))?;
         rows.push(Row {
-            name: "copy_f32_64M",
+            name: "copy_f32_64M".into(),
             ms: t,
             bytes: Some(8 * big),
             note: format!("add_scalar(0) as copy; {gpu_note}"),
         });
         let t = gpu_median(dev, || a.add(&b))?;
         rows.push(Row {
-            name: "add_f32_64M",
+            name: "add_f32_64M".into(),
             ms: t,
             bytes: Some(12 * big),
             note: gpu_note.clone(),
@@ -255,13 +271,13 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
         })?;
         let t_fused = gpu_median(dev, || fused.call::<f32>(&[&x]))?;
         rows.push(Row {
-            name: "unfused_5op_f32_64M",
+            name: "unfused_5op_f32_64M".into(),
             ms: t_unfused,
             bytes: Some(44 * big),
             note: format!("5 built-in ops, 5 dispatches; {gpu_note}"),
         });
         rows.push(Row {
-            name: "fused_5op_f32_64M",
+            name: "fused_5op_f32_64M".into(),
             ms: t_fused,
             bytes: Some(8 * big),
             note: format!(
@@ -279,7 +295,7 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
             Ok(d)
         })?;
         rows.push(Row {
-            name: "upload_256MB",
+            name: "upload_256MB".into(),
             ms: t,
             bytes: Some(4 * big),
             note: format!("from_slice + synchronize, {wall_note}"),
@@ -288,7 +304,7 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
         drop(host);
         let t = wall_mean(TRANSFER_WARMUP, TRANSFER_REPEATS, || d.to_vec())?;
         rows.push(Row {
-            name: "download_256MB",
+            name: "download_256MB".into(),
             ms: t,
             bytes: Some(4 * big),
             note: format!("to_vec, {wall_note}"),
@@ -304,13 +320,13 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
         let a = random(dev, n, 3)?;
         dev.synchronize()?;
         rows.push(Row {
-            name: "sum_f32_64M",
+            name: "sum_f32_64M".into(),
             ms: gpu_median(dev, || a.sum())?,
             bytes: Some(4 * big),
             note: gpu_note.clone(),
         });
         rows.push(Row {
-            name: "max_f32_64M",
+            name: "max_f32_64M".into(),
             ms: gpu_median(dev, || a.max())?,
             bytes: Some(4 * big),
             note: gpu_note.clone(),
@@ -319,13 +335,13 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
         let m = a.reshape([8192, n / 8192])?;
         dev.synchronize()?;
         rows.push(Row {
-            name: "sum_axis0_8192x8192",
+            name: "sum_axis0_8192x8192".into(),
             ms: gpu_median(dev, || m.sum_axis(Axis(0)))?,
             bytes: Some(4 * big),
             note: gpu_note.clone(),
         });
         rows.push(Row {
-            name: "sum_axis1_8192x8192",
+            name: "sum_axis1_8192x8192".into(),
             ms: gpu_median(dev, || m.sum_axis(Axis(1)))?,
             bytes: Some(4 * big),
             note: gpu_note.clone(),
@@ -335,7 +351,7 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
         let x = dev.arange::<f32>(0.0, ROUNDTRIP_N as f32, 1.0)?;
         let t = wall_mean(ROUNDTRIP_WARMUP, ROUNDTRIP_REPEATS, || (&x + &x).to_vec())?;
         rows.push(Row {
-            name: "roundtrip_add_1k",
+            name: "roundtrip_add_1k".into(),
             ms: t,
             bytes: None,
             note: format!("(x + x).to_vec(), wall, mean of {ROUNDTRIP_REPEATS}"),
@@ -375,7 +391,7 @@ fn measure_conv(dev: &Device) -> Res<Vec<Row>> {
         for name in names.into_iter().filter(|n| want(n)) {
             let t = gpu_median(dev, || convolve2d(&img, &k7, Mode::Same))?;
             rows.push(Row {
-                name,
+                name: name.into(),
                 ms: t,
                 bytes: Some(8 * (side * side) as u64),
                 note: gflop_note(flop, t, "tiled kernel"),
@@ -388,7 +404,7 @@ fn measure_conv(dev: &Device) -> Res<Vec<Row>> {
         let taps = dev.random_uniform_in::<f32>([127], 0.5, 1.5, 24)?;
         let t = gpu_median(dev, || convolve(&sig, &taps, Mode::Same))?;
         rows.push(Row {
-            name: "convolve_16M_127taps_same",
+            name: "convolve_16M_127taps_same".into(),
             ms: t,
             bytes: Some(8 * n as u64),
             note: gflop_note(2.0 * (n * 127) as f64, t, "blocked 1-D kernel"),
@@ -405,7 +421,7 @@ fn measure_conv(dev: &Device) -> Res<Vec<Row>> {
         let t = gpu_median(dev, || conv2d(&x, &w, None, opt))?;
         let flop = 2.0 * (batch * 64 * 64 * 56 * 56 * 9) as f64;
         rows.push(Row {
-            name: "nn_conv2d_n32c64k64_56sq_3x3",
+            name: "nn_conv2d_n32c64k64_56sq_3x3".into(),
             ms: t,
             bytes: None,
             note: gflop_note(flop, t, "implicit GEMM, f32"),
@@ -436,7 +452,7 @@ fn measure_matmul(dev: &Device) -> Res<Vec<Row>> {
         if want(NAMES[0][i]) {
             let t = gpu_median(dev, || a.matmul(&b))?;
             rows.push(Row {
-                name: NAMES[0][i],
+                name: NAMES[0][i].into(),
                 ms: t,
                 bytes: None,
                 note: note(t, "f32"),
@@ -446,7 +462,7 @@ fn measure_matmul(dev: &Device) -> Res<Vec<Row>> {
             let (ah, bh) = (a.cast::<gpuarray::f16>()?, b.cast::<gpuarray::f16>()?);
             let t = gpu_median(dev, || ah.matmul(&bh))?;
             rows.push(Row {
-                name: NAMES[1][i],
+                name: NAMES[1][i].into(),
                 ms: t,
                 bytes: None,
                 note: note(t, "f16 in, f32 accumulation"),
@@ -552,11 +568,16 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
         "{:-<28}-+-{:->12}-+-{:->12}-+-{:->7}-+-------",
         "", "", "", ""
     );
+    let mut ratios: Vec<(f64, &str)> = Vec::new();
     for r in rows {
-        let target = TARGETS.iter().find(|(n, _)| *n == r.name).map(|(_, t)| *t);
-        let (peer_ms, ratio, verdict) = match lookup(r.name) {
+        let target = TARGETS
+            .iter()
+            .find(|(n, _)| *n == r.name.as_str())
+            .map(|(_, t)| *t);
+        let (peer_ms, ratio, verdict) = match lookup(&r.name) {
             Some(p) if p.is_finite() => {
                 let ratio = p / r.ms;
+                ratios.push((ratio, &r.name));
                 let verdict = match target {
                     Some(t) if ratio >= t => format!(">= {t}: met"),
                     Some(t) => format!(">= {t}: NOT met"),
@@ -569,6 +590,15 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
         println!(
             "{:<28} | {:12.4} | {peer_ms} | {ratio} | {verdict}",
             r.name, r.ms
+        );
+    }
+    if let Some(worst) = ratios.iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
+        let geomean = (ratios.iter().map(|r| r.0.ln()).sum::<f64>() / ratios.len() as f64).exp();
+        println!(
+            "geometric mean ratio {geomean:.2} over {} rows; worst row {} at {:.2}",
+            ratios.len(),
+            worst.1,
+            worst.0
         );
     }
     let extra: Vec<&str> = peer
@@ -585,16 +615,18 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
 }
 
 /// Runs the CuPy peer script, which prints its own table, and reads the JSON it writes.
-fn run_peer(script: &str) -> Res<Vec<(String, f64)>> {
+fn run_peer(script: &str, sweep: Option<&str>) -> Res<Vec<(String, f64)>> {
     let json = std::env::temp_dir().join(format!("cupy_peer_{}.json", std::process::id()));
     println!(
         "running the peer: python3 {script} --json {}",
         json.display()
     );
-    let status = std::process::Command::new("python3")
-        .arg(script)
-        .arg("--json")
-        .arg(&json)
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(script).arg("--json").arg(&json);
+    if let Some(name) = sweep {
+        cmd.arg("--sweep").arg(name);
+    }
+    let status = cmd
         .status()
         .map_err(|e| format!("starting python3 {script}: {e}"))?;
     if !status.success() {
@@ -611,7 +643,7 @@ fn run() -> Res<()> {
     // Run or read the peer first, so that a failure shows before the measurements (and the
     // two programs never share the GPU).
     let peer = match (&args.peer, &args.compare) {
-        (Some(script), _) => Some(run_peer(script)?),
+        (Some(script), _) => Some(run_peer(script, args.sweep.as_deref())?),
         (None, Some(path)) => Some(read_peer(path)?),
         (None, None) => None,
     };
@@ -628,7 +660,10 @@ fn run() -> Res<()> {
              names unchanged, not comparable with the peer"
         );
     }
-    let rows = measure(&dev, n)?;
+    let rows = match args.sweep.as_deref() {
+        Some("math") => sweep_math::rows(&dev, sweep_math::N / (FULL_N / n))?,
+        _ => measure(&dev, n)?,
+    };
     println!();
     println!("{:<36} {:>10}     {:>9}  note", "case", "ms", "GB/s");
     for r in &rows {
