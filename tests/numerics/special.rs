@@ -75,7 +75,10 @@ fn unary<T: Bits>(
     f: &dyn Fn(&Array<T>) -> Result<Array<T>>,
 ) -> Vec<String> {
     let xs: Vec<T> = table.iter().map(|r| T::from_bits32(r.0)).collect();
-    let got = f(&dev().from_slice(&xs, [xs.len()]).unwrap()).unwrap().to_vec().unwrap();
+    let got = f(&dev().from_slice(&xs, [xs.len()]).unwrap())
+        .unwrap()
+        .to_vec()
+        .unwrap();
     let flush = flushes::<T>();
     let mut bad = Vec::new();
     for ((x, g), r) in xs.iter().zip(got).zip(table) {
@@ -127,7 +130,12 @@ fn binary<T: Bits>(
 
 #[track_caller]
 fn assert_none(bad: Vec<String>) {
-    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 macro_rules! unary_tables {
@@ -200,20 +208,34 @@ fn pow_scalar_of_nan_is_nan_and_nan_to_the_zero_is_one() {
 /// (`inf / -3.4e38` is -inf, `-3.4e38 / -3.4e38` is 1, `2147483520 / -3.4e38` is -6.3e-30).
 #[test]
 fn div_f32_special_value_table() {
-    assert_none(binary::<f32>("divide", golden::DIVIDE_F32, &|a, b| a.div(b)));
+    assert_none(binary::<f32>("divide", golden::DIVIDE_F32, &|a, b| {
+        a.div(b)
+    }));
 }
 
 #[test]
 fn div_f16_special_value_table() {
-    assert_none(binary::<f16>("divide", golden::DIVIDE_F16, &|a, b| a.div(b)));
+    assert_none(binary::<f16>("divide", golden::DIVIDE_F16, &|a, b| {
+        a.div(b)
+    }));
 }
 
 /// clip with a NaN bound gives NaN (NumPy's minimum(maximum(x, lo), hi)); NaN stays NaN.
 fn clip<T: Bits + Element>(table: &[(u32, u32, u32, u32)]) -> Vec<String> {
     let mut bad = Vec::new();
     for r in table {
-        let (lo, hi, x) = (T::from_bits32(r.0), T::from_bits32(r.1), T::from_bits32(r.2));
-        let got = dev().from_slice(&[x], [1]).unwrap().clip(lo, hi).unwrap().to_vec().unwrap()[0];
+        let (lo, hi, x) = (
+            T::from_bits32(r.0),
+            T::from_bits32(r.1),
+            T::from_bits32(r.2),
+        );
+        let got = dev()
+            .from_slice(&[x], [1])
+            .unwrap()
+            .clip(lo, hi)
+            .unwrap()
+            .to_vec()
+            .unwrap()[0];
         let want = T::from_bits32(r.3);
         if !matches(got, want, &[x, lo, hi], 0.0, flushes::<T>()) {
             bad.push(format!(

@@ -340,8 +340,16 @@ pub(super) fn spec(
         )
         .math_for(input)
         .include(STRIDED_OFFSETS)
-        .include(if input == DType::F32 || input == DType::F16 { F32_MATH } else { "" })
-        .include(if input == DType::F32 || input == DType::F16 { F32_TRIG } else { "" })
+        .include(if input == DType::F32 || input == DType::F16 {
+            F32_MATH
+        } else {
+            ""
+        })
+        .include(if input == DType::F32 || input == DType::F16 {
+            F32_TRIG
+        } else {
+            ""
+        })
 }
 
 fn op1_def(e: &str) -> String {
