@@ -13,7 +13,7 @@
 use gpuarray::{f16, Array, Element, Result};
 
 use crate::common::dev;
-use crate::sweep::{flushes, ulp_error, Exact, Swept};
+use crate::sweep::{flushes, ulp_error, Binary, Exact, Swept};
 
 #[allow(dead_code)]
 mod golden {
@@ -98,11 +98,7 @@ fn unary<T: Bits>(
 }
 
 /// Runs a binary method over a table of pairs and lists the mismatches.
-fn binary<T: Bits>(
-    name: &str,
-    table: &[(u32, u32, u32)],
-    f: &dyn Fn(&Array<T>, &Array<T>) -> Result<Array<T>>,
-) -> Vec<String> {
+fn binary<T: Bits>(name: &str, table: &[(u32, u32, u32)], f: Binary<T>) -> Vec<String> {
     let xs: Vec<T> = table.iter().map(|r| T::from_bits32(r.0)).collect();
     let ys: Vec<T> = table.iter().map(|r| T::from_bits32(r.1)).collect();
     let d = dev();

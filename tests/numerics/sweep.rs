@@ -393,11 +393,14 @@ pub fn run_on<T: Swept>(check: Check<T>, xs: &[T]) -> Measured {
     m
 }
 
+/// A two-operand method on the device (`|a, b| a.pow(b)`).
+pub type Binary<'a, T> = &'a dyn Fn(&Array<T>, &Array<T>) -> Result<Array<T>>;
+
 /// A two-operand function's check (division, pow): as [`Check`], over pairs.
 pub struct Check2<'a, T: Swept> {
     pub name: &'a str,
     pub bound: f64,
-    pub device: &'a dyn Fn(&Array<T>, &Array<T>) -> Result<Array<T>>,
+    pub device: Binary<'a, T>,
     pub reference: &'a dyn Fn(f64, f64) -> Exact,
 }
 
