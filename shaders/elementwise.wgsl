@@ -15,7 +15,7 @@
 //
 // Parameters: only the generic fields of shared/params.wgsl, in their documented meaning
 // (n, offs, the shape and strides through extent_of/strides_of, scalars through arg); aux
-// is unused.
+// is 0 (shared/f32_math.wgsl reads aux.x as a zero the compiler cannot know).
 //
 // The host replaces the alias lines with the operand types and the `op` lines with the
 // operation (see src/ops/elementwise/expr.rs).

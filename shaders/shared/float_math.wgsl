@@ -1,22 +1,7 @@
 // Float helpers for the elementwise family. The math helpers work on TW: T itself, or T
 // widened to f32 when T is f16, so that f16 results are f32 results rounded once (as NumPy
-// computes them) rather than the looser f16 arithmetic of some drivers.
-
-// log(1 + x), accurate for small x.
-fn log1p_(x: TW) -> TW {
-    let u = TW(1.0) + x;
-    // Past 1e4 the correction factor is 1 to rounding (and inf / inf would give NaN).
-    let r = select(log(u) * (x / (u - TW(1.0))), log(u), u > TW(1e4));
-    return select(r, x, u == TW(1.0));
-}
-
-// exp(x) - 1, accurate for small x.
-fn expm1_(x: TW) -> TW {
-    let u = exp(x);
-    // Past 1e4 the correction factor is 1 to rounding (and inf / inf would give NaN).
-    let r = select((u - TW(1.0)) * (x / log(u)), u - TW(1.0), u > TW(1e4));
-    return select(select(r, x, u == TW(1.0)), TW(-1.0), u - TW(1.0) == TW(-1.0));
-}
+// computes them) rather than the looser f16 arithmetic of some drivers. The f32 functions
+// (exp, log, pow, sin, division, ...) are in f32_math.wgsl and f32_trig.wgsl.
 
 // The remainder with the sign of x, as Rust's %: x - y * trunc(x / y), corrected by one y
 // where the division (approximate on some GPUs) lands on the wrong side of an integer. Not
@@ -31,25 +16,6 @@ fn rem_(x: TW, y: TW) -> TW {
     let finite_x = abs(x) <= max_finite_();
     let infinite_y = abs(y) > max_finite_();
     return select(r, x, finite_x & infinite_y);
-}
-
-// NumPy's power: negative bases with integral exponents, 0^0 = 1.
-fn pow_(a: TW, b: TW) -> TW {
-    let zero = a - a;
-    let m = select(pow(abs(a), b), TW(1.0) / zero, (a == TW(0.0)) & (b < TW(0.0)));
-    let odd = abs(b % TW(2.0)) == TW(1.0);
-    let integral = floor(b) == b;
-    let neg = select(m, -m, odd);
-    let r = select(m, select(zero / zero, neg, integral), a < TW(0.0));
-    return select(r, TW(1.0), b == TW(0.0));
-}
-
-fn tanh_(x: TW) -> TW {
-    return tanh(clamp(x, TW(-15.0), TW(15.0)));
-}
-
-fn sigmoid_(x: TW) -> TW {
-    return TW(1.0) / (TW(1.0) + exp(-x));
 }
 
 // Rounding to the nearest integer, halves to even, in arithmetic (used for f64): lavapipe's

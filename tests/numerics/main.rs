@@ -11,6 +11,8 @@
 #[macro_use]
 mod common;
 
+mod f32;
+mod special;
 mod sweep;
 
 use sweep::{run, Check};

@@ -345,3 +345,151 @@ fn sweeps_hold_every_kind_of_input() {
         );
     }
 }
+
+/// Runs `check` over the inputs `xs` (a sweep of hard cases beside `T::inputs()`), as `run`.
+#[track_caller]
+pub fn run_on<T: Swept>(check: Check<T>, xs: &[T]) -> Measured {
+    let got = device_values(xs, check.device);
+    let flush = flushes::<T>();
+    let mut m = Measured {
+        max_ulp: 0.0,
+        worst_input: 0.0,
+        worst_got: 0.0,
+        worst_exact: 0.0,
+        n: 0,
+    };
+    for (x, g) in xs.iter().map(|x| x.to_f64()).zip(got) {
+        if (check.skip)(x) {
+            continue;
+        }
+        m.n += 1;
+        let exact = (check.reference)(x);
+        let mut err = ulp_error::<T>(g, exact);
+        if flush && err > check.bound {
+            err = err.min(flushed_error::<T>(x, g, exact, check.reference));
+        }
+        if err > m.max_ulp || (err.is_nan() && !m.max_ulp.is_nan()) {
+            m = Measured {
+                max_ulp: err,
+                worst_input: x,
+                worst_got: g,
+                worst_exact: exact.hi,
+                n: m.n,
+            };
+        }
+    }
+    report::<T>(check.name, &m, flush);
+    assert!(
+        m.max_ulp <= check.bound,
+        "{}({}): {} ulps at x = {:e} (got {:e}, exact {:e}); bound {}",
+        check.name,
+        T::NAME,
+        m.max_ulp,
+        m.worst_input,
+        m.worst_got,
+        m.worst_exact,
+        check.bound
+    );
+    m
+}
+
+/// A two-operand method on the device (`|a, b| a.pow(b)`).
+pub type Binary<'a, T> = &'a dyn Fn(&Array<T>, &Array<T>) -> Result<Array<T>>;
+
+/// A two-operand function's check (division, pow): as [`Check`], over pairs.
+pub struct Check2<'a, T: Swept> {
+    pub name: &'a str,
+    pub bound: f64,
+    pub device: Binary<'a, T>,
+    pub reference: &'a dyn Fn(f64, f64) -> Exact,
+}
+
+/// `n` random pairs of `T::inputs()`, then every pair of `specials`.
+pub fn pairs<T: Swept>(n: usize, specials: &[f64], seed: u64) -> Vec<(T, T)> {
+    let xs = T::inputs();
+    let mut rng = Rng::new(seed);
+    let mut v: Vec<(T, T)> = (0..n)
+        .map(|_| {
+            let i = (rng.unit() * xs.len() as f64) as usize % xs.len();
+            let j = (rng.unit() * xs.len() as f64) as usize % xs.len();
+            (xs[i], xs[j])
+        })
+        .collect();
+    for &a in specials {
+        for &b in specials {
+            v.push((T::from_f64(a), T::from_f64(b)));
+        }
+    }
+    v
+}
+
+/// Runs `check` over `pairs` as [`run`] does over a sweep: the error of each result, an
+/// operand that is subnormal on an adapter that flushes may be read as a zero of its sign
+/// (and a subnormal exact result written as a zero). Appends `name` with the worst pair to
+/// the report and asserts the bound.
+#[track_caller]
+pub fn run2<T: Swept>(check: Check2<T>, pairs: &[(T, T)]) -> (f64, f64, f64) {
+    let dev = dev();
+    let xs: Vec<T> = pairs.iter().map(|p| p.0).collect();
+    let ys: Vec<T> = pairs.iter().map(|p| p.1).collect();
+    let a = dev.from_slice(&xs, [xs.len()]).unwrap();
+    let b = dev.from_slice(&ys, [ys.len()]).unwrap();
+    let got = (check.device)(&a, &b).unwrap().to_vec().unwrap();
+    let flush = flushes::<T>();
+    let sub = |v: f64| v != 0.0 && v.abs() < T::MIN_NORMAL;
+    let (mut worst, mut wx, mut wy, mut wg) = (0.0f64, 0.0, 0.0, 0.0);
+    for ((&x, &y), g) in xs.iter().zip(&ys).zip(&got) {
+        let (x, y, g) = (x.to_f64(), y.to_f64(), g.to_f64());
+        let exact = (check.reference)(x, y);
+        let mut err = ulp_error::<T>(g, exact);
+        if flush && err > check.bound {
+            for (fx, fy) in [
+                (0.0f64.copysign(x), y),
+                (x, 0.0f64.copysign(y)),
+                (0.0f64.copysign(x), 0.0f64.copysign(y)),
+            ] {
+                if (fx != x && sub(x)) || (fy != y && sub(y)) {
+                    err = err.min(ulp_error::<T>(g, (check.reference)(fx, fy)));
+                }
+            }
+            if exact.hi.abs() < T::MIN_NORMAL && g == 0.0 {
+                err = 0.0;
+            }
+        }
+        if err > worst || (err.is_nan() && !worst.is_nan()) {
+            (worst, wx, wy, wg) = (err, x, y, g);
+        }
+    }
+    if let Some(path) = std::env::var_os("GPUARRAY_NUMERICS_REPORT") {
+        let line = format!(
+            "| {} | {} | {:.2} | ({:e}, {:e}) | {} | {}{} |\n",
+            check.name,
+            T::NAME,
+            worst,
+            wx,
+            wy,
+            pairs.len(),
+            dev.info().name,
+            if flush { " (flushes subnormals)" } else { "" }
+        );
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap();
+        f.write_all(line.as_bytes()).unwrap();
+    }
+    assert!(
+        worst <= check.bound,
+        "{}({}): {} ulps at ({:e}, {:e}) (got {:e}, exact {:e}); bound {}",
+        check.name,
+        T::NAME,
+        worst,
+        wx,
+        wy,
+        wg,
+        (check.reference)(wx, wy).hi,
+        check.bound
+    );
+    (worst, wx, wy)
+}

@@ -11,6 +11,10 @@ const SRC: &str = include_str!("../../../shaders/elementwise.wgsl");
 /// `strided_offsets`, included by this family and by the user kernels' shader
 /// (shaders/elementwise_kernel.wgsl), both of which declare the `NDIM` override it reads.
 pub(crate) const STRIDED_OFFSETS: &str = include_str!("../../../shaders/shared/strided.wgsl");
+/// The f32 math of f32 and f16 inputs (division, roots, exponentials, logarithms, pow, tanh,
+/// sigmoid) and their sin/cos/tan, computed without the adapter's approximate built-ins.
+const F32_MATH: &str = include_str!("../../../shaders/shared/f32_math.wgsl");
+const F32_TRIG: &str = include_str!("../../../shaders/shared/f32_trig.wgsl");
 
 /// One-operand maps (including the scalar forms of binary operations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -143,7 +147,8 @@ impl Binary {
             Binary::Add => format!("{x} + {y}"),
             Binary::Sub => format!("{x} - {y}"),
             Binary::Mul => format!("{x} * {y}"),
-            Binary::Div if float => format!("T(TW({x}) / TW({y}))"),
+            Binary::Div if d == DType::F64 => format!("{x} / {y}"),
+            Binary::Div if float => format!("T(div_(TW({x}), TW({y})))"),
             Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
             Binary::Rem if float => format!("T(rem_(TW({x}), TW({y})))"),
             Binary::Rem => format!("select({x} % {y}, T(0), {y} == T(0))"),
@@ -209,30 +214,32 @@ impl Unary {
             Unary::Cast => Some(cast_expr(d, d)),
             Unary::Neg if d != DType::U32 => any("-a"),
             Unary::Abs if d != DType::U32 => any("abs(a)"),
+            Unary::Sign if float => any("select(sign(a), a, isnan_(a))"),
             Unary::Sign if d != DType::U32 => any("sign(a)"),
             Unary::Neg | Unary::Abs | Unary::Sign => None,
-            Unary::Exp => f("T(exp(TW(a)))"),
-            Unary::Exp2 => f("T(exp2(TW(a)))"),
-            Unary::Log => f("T(log(TW(a)))"),
-            Unary::Log2 => f("T(log2(TW(a)))"),
+            Unary::Exp => f("T(exp_(TW(a)))"),
+            Unary::Exp2 => f("T(exp2_(TW(a)))"),
+            Unary::Log => f("T(log_(TW(a)))"),
+            Unary::Log2 => f("T(log2_(TW(a)))"),
             Unary::Log1p => f("T(log1p_(TW(a)))"),
             Unary::Expm1 => f("T(expm1_(TW(a)))"),
-            Unary::Sin => f("T(sin(TW(a)))"),
-            Unary::Cos => f("T(cos(TW(a)))"),
-            Unary::Tan => f("T(tan(TW(a)))"),
+            Unary::Sin => f("T(sin_(TW(a)))"),
+            Unary::Cos => f("T(cos_(TW(a)))"),
+            Unary::Tan => f("T(tan_(TW(a)))"),
             Unary::Tanh => f("T(tanh_(TW(a)))"),
             Unary::Sigmoid => f("T(sigmoid_(TW(a)))"),
-            Unary::Sqrt if float => any("T(sqrt(TW(a)))"),
-            Unary::Rsqrt if float => any("T(inverseSqrt(TW(a)))"),
+            Unary::Sqrt if d == DType::F64 => any("sqrt(a)"),
+            Unary::Rsqrt if d == DType::F64 => any("inverseSqrt(a)"),
+            Unary::Sqrt if float => any("T(sqrt_(TW(a)))"),
+            Unary::Rsqrt if float => any("T(div_(TW(1.0), sqrt_(TW(a))))"),
             Unary::Floor if float => any("floor(a)"),
             Unary::Ceil if float => any("ceil(a)"),
             // f64 in arithmetic: lavapipe's f64 round() rounds halves up (float_math.wgsl).
             Unary::Round if d == DType::F64 => any("round_even_(a)"),
             Unary::Round if float => any("round(a)"),
             Unary::Sqrt | Unary::Rsqrt | Unary::Floor | Unary::Ceil | Unary::Round => None,
-            Unary::Clip if float => {
-                any("select(min(max(a, T(arg(0u))), T(arg(1u))), a, isnan_(a))")
-            }
+            // NumPy's minimum(maximum(a, lo), hi): a NaN operand or bound gives NaN.
+            Unary::Clip if float => any("min_(max_(a, T(arg(0u))), T(arg(1u)))"),
             Unary::Clip => any("min(max(a, T(arg(0u))), T(arg(1u)))"),
             Unary::Scalar(b) => b.expr(d, "a", "T(arg(0u))"),
             Unary::ScalarLeft(b) => b.expr(d, "T(arg(0u))", "a"),
@@ -333,6 +340,16 @@ pub(super) fn spec(
         )
         .math_for(input)
         .include(STRIDED_OFFSETS)
+        .include(if input == DType::F32 || input == DType::F16 {
+            F32_MATH
+        } else {
+            ""
+        })
+        .include(if input == DType::F32 || input == DType::F16 {
+            F32_TRIG
+        } else {
+            ""
+        })
 }
 
 fn op1_def(e: &str) -> String {

@@ -194,11 +194,11 @@ impl<T: Element> Array<T> {
         add, add_scalar, Add, "Elementwise sum", "3.0, 2.5, 5.0, 4.5";
         sub, sub_scalar, Sub, "Elementwise difference", "-1.0, 1.5, 1.0, 3.5";
         mul, mul_scalar, Mul, "Elementwise product", "2.0, 1.0, 6.0, 2.0";
-        div, div_scalar, Div, "Elementwise quotient (integers: truncated toward zero as Rust's `/`, and 0 where the divisor is 0, as NumPy)", "0.5, 4.0, 1.5, 8.0";
+        div, div_scalar, Div, "Elementwise quotient (integers: truncated toward zero as Rust's `/`, and 0 where the divisor is 0, as NumPy). f32 within 2 ulps for every pair of operands, the extremes included (`inf / -3.4e38` is -inf, `-3.4e38 / -3.4e38` is 1; 0.74 measured on lavapipe), computed from a reciprocal corrected with an exact residual rather than the adapter's division (approximate on NVIDIA); f16 computed in f32 and rounded once (0.5 ulp). IEEE's special values: 0 / 0 and inf / inf NaN, x / ±0 ±inf", "0.5, 4.0, 1.5, 8.0";
         rem, rem_scalar, Rem, "Elementwise remainder with the sign of the dividend, as Rust's `%` (0 where an integer divisor is 0). For floats, `x - y * trunc(x / y)` corrected where the division is off by an ulp: within a rounding of a multiple of `y` it may give 0 rather than a value just below `|y|`", "1.0, 0.0, 1.0, 0.0";
         maximum, maximum_scalar, Maximum, "Elementwise maximum (NaN if either is NaN)", "2.0, 2.0, 3.0, 4.0";
         minimum, minimum_scalar, Minimum, "Elementwise minimum (NaN if either is NaN)", "1.0, 0.5, 2.0, 0.5";
-        pow, pow_scalar, Pow, "Elementwise power, NumPy's: negative bases with integral exponents, 0^0 = 1; integer exponents below 0 give 0 except for bases 1 and -1. Not for f64", "1.0, 1.4142135, 9.0, 2.0";
+        pow, pow_scalar, Pow, "Elementwise power, NumPy's (C99's special values): pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(-1, ±inf) = 1, pow(x, 1) = x, negative bases with integral exponents (odd ones keep the sign, pow(-0, -1) = -inf), negative finite bases with non-integral exponents NaN, NaN otherwise propagating. f32 within 4 ulps (1.28 measured on lavapipe: y log2|x| in double-f32), f16 computed in f32 and rounded once (0.5 ulp). Integer exponents below 0 give 0 except for bases 1 and -1. Not for f64", "1.0, 1.4142135, 9.0, 2.0";
     }
 
     comparison_methods! {
@@ -240,7 +240,8 @@ impl<T: Element> Array<T> {
         map_unary(self, Unary::ScalarLeft(Binary::Div), &[value])
     }
 
-    /// Each element clamped to `[lo, hi]` (NaN stays NaN).
+    /// Each element clamped to `[lo, hi]`, as NumPy's `minimum(maximum(x, lo), hi)`: a NaN
+    /// element stays NaN, and a NaN bound gives NaN (floats).
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -290,25 +291,25 @@ impl<T: Signed> Array<T> {
     unary_methods! {
         neg, Neg, "Elementwise negation.";
         abs, Abs, "Elementwise absolute value.";
-        sign, Sign, "Elementwise sign: -1, 0 or 1.";
+        sign, Sign, "Elementwise sign: -1, 0 or 1 (NaN for NaN).";
     }
 }
 
 impl<T: Float> Array<T> {
     unary_methods! {
-        exp, Exp, "Elementwise e^x.";
-        exp2, Exp2, "Elementwise 2^x.";
-        log, Log, "Elementwise natural logarithm.";
-        log2, Log2, "Elementwise base-2 logarithm.";
-        log1p, Log1p, "Elementwise ln(1 + x), accurate near 0.";
-        expm1, Expm1, "Elementwise e^x - 1, accurate near 0.";
-        sqrt, Sqrt, "Elementwise square root.";
-        rsqrt, Rsqrt, "Elementwise 1 / sqrt(x).";
-        sin, Sin, "Elementwise sine.";
-        cos, Cos, "Elementwise cosine.";
-        tan, Tan, "Elementwise tangent.";
-        tanh, Tanh, "Elementwise hyperbolic tangent.";
-        sigmoid, Sigmoid, "Elementwise logistic function 1 / (1 + e^-x).";
+        exp, Exp, "Elementwise e^x. f32 within 4 ulps of the correctly rounded result (1.14 measured on lavapipe), f16 computed in f32 and rounded once (0.5 ulp of f16), on every adapter (no approximate built-in); e^-inf = 0, NaN stays NaN.";
+        exp2, Exp2, "Elementwise 2^x. f32 within 4 ulps (1.19 measured), f16 rounded once from f32 (0.5 ulp); 2^-inf = 0.";
+        log, Log, "Elementwise natural logarithm. f32 within 4 ulps (0.75 measured) over the whole range, subnormal inputs included (read from their bits, so adapters that flush subnormals still see them); f16 0.5 ulp. log(±0) = -inf, negative x NaN.";
+        log2, Log2, "Elementwise base-2 logarithm. f32 within 4 ulps (0.83 measured, near 1 too), f16 0.5 ulp; log2(±0) = -inf, negative x NaN.";
+        log1p, Log1p, "Elementwise ln(1 + x), accurate for small x too: f32 within 4 ulps over the whole range (0.76 measured), f16 0.5 ulp; log1p(-1) = -inf, x < -1 NaN, log1p(-0) = -0.";
+        expm1, Expm1, "Elementwise e^x - 1, accurate for small x too: f32 within 4 ulps over the whole range (1.25 measured), f16 0.5 ulp; expm1(-inf) = -1, expm1(-0) = -0.";
+        sqrt, Sqrt, "Elementwise square root. f32 within 2 ulps (0.5 measured: a Newton step with an exact residual), f16 0.5 ulp; sqrt(-0) = -0, negative x NaN.";
+        rsqrt, Rsqrt, "Elementwise 1 / sqrt(x). f32 within 4 ulps (1.48 measured), f16 0.5 ulp; rsqrt(±0) = ±inf.";
+        sin, Sin, "Elementwise sine. f32 within 4 ulps (1.37 measured) for every finite argument, the largest included (exact range reduction: Cody-Waite below 4096, Payne-Hanek in integer arithmetic above); f16 0.5 ulp; sin(±inf) NaN, sin(-0) = -0.";
+        cos, Cos, "Elementwise cosine. f32 within 4 ulps (1.40 measured) for every finite argument (exact range reduction, as `sin`); f16 0.5 ulp; cos(±inf) NaN.";
+        tan, Tan, "Elementwise tangent. f32 within 4 ulps (2.46 measured) for every finite argument (exact range reduction, as `sin`); f16 0.5 ulp; tan(±inf) NaN, tan(-0) = -0.";
+        tanh, Tanh, "Elementwise hyperbolic tangent. f32 within 4 ulps (2.27 measured), small x too; f16 0.5 ulp; tanh(±inf) = ±1, NaN stays NaN, tanh(-0) = -0.";
+        sigmoid, Sigmoid, "Elementwise logistic function 1 / (1 + e^-x). f32 within 4 ulps (2.13 measured), subnormal results for x down to -103 kept; f16 0.5 ulp.";
         floor, Floor, "Elementwise floor.";
         ceil, Ceil, "Elementwise ceiling.";
         round, Round, "Elementwise rounding to the nearest integer, halves to even (as NumPy).";
