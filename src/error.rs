@@ -199,12 +199,32 @@ pub enum Error {
     /// Mapping a buffer for reading failed.
     #[error("mapping a buffer for reading failed: {0}")]
     Map(String),
-    /// The device did not finish submitted work within the wait limit (`GPUARRAY_TIMEOUT_S`,
-    /// default 300 s): it may be hung. The work may still complete later.
-    #[error("the device did not finish its work within {seconds} s (GPUARRAY_TIMEOUT_S)")]
+    /// The device did not finish submitted work within the wait limit
+    /// ([`crate::Device::set_timeout`], `GPUARRAY_TIMEOUT_S`, default 300 s): a kernel runs
+    /// too long, or the device hangs. The work may still complete later, but the device is
+    /// no longer used: every later call on it or its arrays returns [`Error::DeviceLost`] at
+    /// once (a submit behind unfinished work can block inside the driver). Drop the device
+    /// and its arrays and open another ([`crate::Device::new`]); raise the timeout first if
+    /// the work is merely long.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// dev.set_timeout(std::time::Duration::from_secs_f64(0.5));
+    /// let x = dev.ones::<f32>([4])?;
+    /// match x.to_vec() {
+    ///     Ok(v) => assert_eq!(v, vec![1.0; 4]),
+    ///     Err(gpuarray::Error::Timeout { .. }) => {
+    ///         drop(x);
+    ///         drop(dev); // and open another: gpuarray::Device::new()
+    ///     }
+    ///     Err(e) => return Err(e),
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    #[error("the device did not finish its work within {seconds} s (Device::set_timeout, GPUARRAY_TIMEOUT_S); it is no longer used: open another")]
     Timeout {
-        /// The limit that was reached.
-        seconds: u64,
+        /// The limit that was reached, in seconds.
+        seconds: f64,
     },
     /// The device was lost (driver reset, removal or destruction); create a new [`crate::Device`].
     #[error("the device was lost: {0}")]
