@@ -49,6 +49,9 @@ pub(crate) struct Batch {
     /// Parameters of the recorded dispatches, one slot each, written at submit.
     params: Vec<u8>,
     slots: u32,
+    /// Copies and clears recorded: the batch is submitted at [`BATCH_DISPATCHES`] of them
+    /// too, so that uploads' staging buffers and the command buffer stay bounded.
+    commands: u32,
     /// Upload staging buffers used by the recorded work, recycled after submit.
     uploads: Vec<wgpu::Buffer>,
 }
@@ -97,6 +100,12 @@ impl Batch {
             self.pass = Some(pass);
         }
         self.pass.as_mut().expect("just set")
+    }
+
+    /// Counts a copy or clear recorded; true when the batch should now be submitted.
+    pub(crate) fn count_command(&mut self) -> bool {
+        self.commands += 1;
+        self.commands >= BATCH_DISPATCHES
     }
 
     /// Registers an upload staging buffer to recycle once the batch is submitted.
@@ -356,6 +365,7 @@ impl Device {
         }
         batch.params.clear();
         batch.slots = 0;
+        batch.commands = 0;
         let index = gpu.submit(encoder.finish());
         self.inner.submits.fetch_add(1, Ordering::Relaxed);
         if index.is_err() {

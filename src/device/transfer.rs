@@ -27,6 +27,9 @@ impl Device {
             size,
         );
         batch.add_upload(staging);
+        if batch.count_command() {
+            self.submit_locked(&mut batch)?;
+        }
         Ok(())
     }
 
@@ -89,7 +92,8 @@ impl Device {
     }
 
     /// Records a clear to zero of the whole allocation (never its neighbours in a slab)
-    /// into the pending batch.
+    /// into the pending batch. A failed submit on the way (a full batch) leaves the device
+    /// failed, which the next sync point reports.
     pub(crate) fn clear(&self, buf: &BufferHandle) {
         let mut batch = self.batch();
         batch.encoder(&self.inner.gpu.device).clear_buffer(
@@ -97,5 +101,8 @@ impl Device {
             buf.base(),
             Some(buf.size()),
         );
+        if batch.count_command() {
+            let _ = self.submit_locked(&mut batch);
+        }
     }
 }

@@ -114,7 +114,12 @@ impl Spec {
             lines.push(replaced.unwrap_or_else(|| line.to_string()));
         }
         let body = lines.join("\n");
-        let needs_f16 = body.contains("f16");
+        // f16 in code, not in a comment (lavapipe has no f16, and `enable f16;` fails there).
+        let needs_f16 = body.lines().any(|l| {
+            l.split("//")
+                .next()
+                .is_some_and(|code| code.contains("f16"))
+        });
         if needs_f16 {
             out.push_str("enable f16;\n");
         }
