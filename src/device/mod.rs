@@ -307,8 +307,8 @@ impl Device {
     /// ```
     /// use std::time::Duration;
     /// let dev = gpuarray::Device::new()?;
-    /// dev.set_timeout(Duration::from_secs_f64(2.5));
-    /// assert_eq!(dev.timeout(), Duration::from_millis(2500));
+    /// dev.set_timeout(Duration::from_secs_f64(60.5));
+    /// assert_eq!(dev.timeout(), Duration::from_millis(60_500));
     /// assert_eq!(dev.ones::<f32>([3])?.to_vec()?, vec![1.0; 3]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
