@@ -154,7 +154,7 @@ fn thirty_two_dimensions() {
 fn matmul_with_many_batch_dims() {
     let dev = dev();
     let mut rng = Rng::new(3);
-    let batch = vec![2usize; 9];
+    let batch = [2usize; 9];
     let shape = [&batch[..], &[2, 3]].concat();
     let n: usize = shape.iter().product();
     let (a, ha) = upload::<f32>(dev, &rng.ints(n, -3, 3), &shape);
