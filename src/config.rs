@@ -196,7 +196,9 @@ pub struct Options {
     /// Default 1 ms: short work finishes sooner than a blocked thread wakes up (H100 and
     /// lavapipe, 2026-11-20).
     pub spin: Duration,
-    /// How long a wait blocks before [`Error::Timeout`]; `GPUARRAY_TIMEOUT_S`. Default 300 s.
+    /// How long a wait blocks before [`Error::Timeout`] (after which the device is no longer
+    /// used); `GPUARRAY_TIMEOUT_S`, whole or fractional seconds. Default 300 s.
+    /// [`crate::Device::set_timeout`] changes it on an open device.
     pub timeout: Duration,
     /// How parameters reach the kernels; `GPUARRAY_PARAMS=uniform`. Default: immediates
     /// where the adapter has them.
@@ -333,8 +335,13 @@ impl Options {
         if let Some(us) = num("GPUARRAY_SPIN_US")? {
             o.spin = Duration::from_micros(us);
         }
-        if let Some(s) = num("GPUARRAY_TIMEOUT_S")? {
-            o.timeout = Duration::from_secs(s);
+        if let Some(v) = get("GPUARRAY_TIMEOUT_S") {
+            o.timeout = v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                .ok_or_else(|| invalid("GPUARRAY_TIMEOUT_S", &v, "a number of seconds"))?;
         }
         if let Some(v) = get("GPUARRAY_PARAMS") {
             o.params = match v.to_lowercase().as_str() {
@@ -477,6 +484,8 @@ mod tests {
         assert_eq!((o.coop_unit, o.coop_epi), (Some(4), Some(1)));
         assert_eq!(o.coop_dump, Some(PathBuf::from("/tmp/coop")));
         assert_eq!(o.pipeline_cache, PipelineCacheDir::Off);
+        let t = parse(&[("GPUARRAY_TIMEOUT_S", " 0.25")]).unwrap();
+        assert_eq!(t.timeout, Duration::from_millis(250));
         let dir = parse(&[("GPUARRAY_PIPELINE_CACHE", "/x/y")]).unwrap();
         assert_eq!(dir.pipeline_cache, PipelineCacheDir::Dir("/x/y".into()));
     }
@@ -486,6 +495,8 @@ mod tests {
         for (name, value) in [
             ("GPUARRAY_SPIN_US", "-1"),
             ("GPUARRAY_TIMEOUT_S", "soon"),
+            ("GPUARRAY_TIMEOUT_S", "-1"),
+            ("GPUARRAY_TIMEOUT_S", "inf"),
             ("GPUARRAY_PARAMS", "push"),
             ("GPUARRAY_SMALL_READ", "dma"),
             ("GPUARRAY_SUBGROUPS", "maybe"),

@@ -115,7 +115,21 @@ pub enum Error {
         /// The array's number of dimensions.
         ndim: usize,
     },
-    /// The array has more dimensions than kernels take, even after merging contiguous ones.
+    /// The array has more dimensions than a kernel takes, even after merging contiguous ones
+    /// and dropping those of extent 1. Arrays may have any number of dimensions:
+    /// elementwise ops (and so copies, casts and reductions, which copy such inputs first)
+    /// split the outer dimensions past 8 into several launches, and matrix products copy
+    /// operands with more than 8 batch dimensions that do not merge. `ElementwiseKernel`
+    /// takes at most 8 dimensions that do not merge: make its operands contiguous first
+    /// (`Array::contiguous`), which merges them.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let perm: Vec<usize> = (0..11).rev().collect();
+    /// let x = dev.ones::<f32>([2; 11])?.transpose(&perm)?; // nothing merges
+    /// assert_eq!(x.add_scalar(1.0)?.sum()?.to_scalar()?, 4096.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     #[error("{ndim} dimensions exceed the maximum of {max} that kernels take")]
     TooManyDims {
         /// Dimensions of the array, after merging.
@@ -199,12 +213,32 @@ pub enum Error {
     /// Mapping a buffer for reading failed.
     #[error("mapping a buffer for reading failed: {0}")]
     Map(String),
-    /// The device did not finish submitted work within the wait limit (`GPUARRAY_TIMEOUT_S`,
-    /// default 300 s): it may be hung. The work may still complete later.
-    #[error("the device did not finish its work within {seconds} s (GPUARRAY_TIMEOUT_S)")]
+    /// The device did not finish submitted work within the wait limit
+    /// ([`crate::Device::set_timeout`], `GPUARRAY_TIMEOUT_S`, default 300 s): a kernel runs
+    /// too long, or the device hangs. The work may still complete later, but the device is
+    /// no longer used: every later call on it or its arrays returns [`Error::DeviceLost`] at
+    /// once (a submit behind unfinished work can block inside the driver). Drop the device
+    /// and its arrays and open another ([`crate::Device::new`]); raise the timeout first if
+    /// the work is merely long.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// dev.set_timeout(std::time::Duration::from_secs_f64(30.5));
+    /// let x = dev.ones::<f32>([4])?;
+    /// match x.to_vec() {
+    ///     Ok(v) => assert_eq!(v, vec![1.0; 4]),
+    ///     Err(gpuarray::Error::Timeout { .. }) => {
+    ///         drop(x);
+    ///         drop(dev); // and open another: gpuarray::Device::new()
+    ///     }
+    ///     Err(e) => return Err(e),
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    #[error("the device did not finish its work within {seconds} s (Device::set_timeout, GPUARRAY_TIMEOUT_S); it is no longer used: open another")]
     Timeout {
-        /// The limit that was reached.
-        seconds: u64,
+        /// The limit that was reached, in seconds.
+        seconds: f64,
     },
     /// The device was lost (driver reset, removal or destruction); create a new [`crate::Device`].
     #[error("the device was lost: {0}")]

@@ -6,7 +6,7 @@
 //! [`Gpu`], and `device/` owns one and builds on all three.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::config::Options;
@@ -84,6 +84,12 @@ pub(crate) struct Gpu {
     pub(crate) released: Arc<AtomicU64>,
     errors: Arc<Mutex<Vec<String>>>,
     lost: Arc<Mutex<Option<String>>>,
+    /// Submits from a helper thread, where a submit runs the work before it returns (CPU
+    /// adapters such as lavapipe): the caller waits for it no longer than the timeout.
+    submitter: Option<Submitter>,
+    /// How long a wait blocks before [`Error::Timeout`], in nanoseconds (the options'
+    /// `timeout` at opening; [`Gpu::set_timeout`] changes it).
+    timeout_ns: AtomicU64,
 }
 
 impl Gpu {
@@ -97,6 +103,7 @@ impl Gpu {
         opts: Options,
         mappable_storage: bool,
         immediates_size: usize,
+        submit_thread: bool,
     ) -> Gpu {
         let features = device.features();
         let l = device.limits();
@@ -114,18 +121,21 @@ impl Gpu {
         device.set_device_lost_callback(move |reason, msg| {
             *lock(&lost_sink) = Some(format!("{reason:?}: {msg}"));
         });
+        let submitter = submit_thread.then(|| Submitter::new(&queue)).flatten();
         Gpu {
             device,
             queue,
+            submitter,
             features,
             limits: DeviceLimits::of(&l),
-            opts,
             mappable_storage,
             immediates,
             f16_in_f32,
             released: Arc::new(AtomicU64::new(0)),
             errors,
             lost,
+            timeout_ns: AtomicU64::new(duration_ns(opts.timeout)),
+            opts,
         }
     }
 
@@ -143,6 +153,15 @@ impl Gpu {
         Ok(())
     }
 
+    /// [`Error::DeviceLost`] if the device was lost, destroyed or failed (a wait timed out);
+    /// unlike [`Gpu::check`], leaves recorded validation errors for the next sync point.
+    pub(crate) fn check_lost(&self) -> Result<()> {
+        match lock(&self.lost).clone() {
+            Some(msg) => Err(Error::DeviceLost(msg)),
+            None => Ok(()),
+        }
+    }
+
     /// Whether the device was lost (or destroyed).
     pub(crate) fn is_lost(&self) -> bool {
         lock(&self.lost).is_some()
@@ -152,6 +171,32 @@ impl Gpu {
     pub(crate) fn destroy(&self, reason: &str) {
         lock(&self.lost).get_or_insert_with(|| reason.into());
         self.device.destroy();
+    }
+
+    /// How long a wait blocks before [`Error::Timeout`].
+    pub(crate) fn timeout(&self) -> Duration {
+        Duration::from_nanos(self.timeout_ns.load(Ordering::Relaxed))
+    }
+
+    /// Sets how long later waits block before [`Error::Timeout`].
+    pub(crate) fn set_timeout(&self, t: Duration) {
+        self.timeout_ns.store(duration_ns(t), Ordering::Relaxed);
+    }
+
+    /// Gives up on work that did not finish within `limit`: the device is marked failed
+    /// (every later call returns [`Error::DeviceLost`] at once, never submitting again,
+    /// since a submit behind unfinished work can block in the driver), and the error to
+    /// return now.
+    fn timed_out(&self, limit: Duration) -> Error {
+        let seconds = limit.as_secs_f64();
+        log::error!("gpuarray: work not done after {seconds} s; the device is now unusable");
+        lock(&self.lost).get_or_insert_with(|| {
+            format!(
+                "an earlier wait timed out after {seconds} s with work still running; \
+                 drop this device and open another"
+            )
+        });
+        Error::Timeout { seconds }
     }
 
     /// The count of releases to the driver (see [`Gpu::released`]).
@@ -195,27 +240,49 @@ impl Gpu {
         }
     }
 
+    /// Submits `commands`. Where a submit runs the work before it returns (see
+    /// [`Gpu::submitter`]), a helper thread submits and the caller gives up after the
+    /// timeout ([`Gpu::timed_out`]).
+    pub(crate) fn submit(&self, commands: wgpu::CommandBuffer) -> Result<wgpu::SubmissionIndex> {
+        let Some(sub) = &self.submitter else {
+            return Ok(self.queue.submit([commands]));
+        };
+        let (reply, answer) = mpsc::sync_channel(1);
+        let sent = lock(&sub.jobs).send((commands, reply));
+        if sent.is_err() {
+            return Err(Error::DeviceLost("the submitting thread ended".into()));
+        }
+        let limit = self.timeout();
+        match answer.recv_timeout(limit) {
+            Ok(index) => Ok(index),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(self.timed_out(limit)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(Error::DeviceLost("the submitting thread ended".into()))
+            }
+        }
+    }
+
     /// Polls without blocking, running any completed callbacks.
     pub(crate) fn poll(&self) {
         let _ = self.device.poll(wgpu::PollType::Poll);
     }
 
     /// Blocks until the submission (or all work, for `None`) is done, polling callbacks.
-    /// Gives up with [`Error::Timeout`] after the options' timeout.
+    /// Gives up with [`Error::Timeout`] after the timeout ([`Gpu::timed_out`]).
     pub(crate) fn wait(&self, index: Option<wgpu::SubmissionIndex>) -> Result<()> {
-        let limit = self.opts.timeout.as_secs();
+        let limit = self.timeout();
         let start = Instant::now();
         loop {
             self.check()?;
+            let left = limit.saturating_sub(start.elapsed());
             let r = self.device.poll(wgpu::PollType::Wait {
                 submission_index: index.clone(),
-                timeout: Some(Duration::from_secs(1)),
+                timeout: Some(left.clamp(Duration::from_millis(1), Duration::from_secs(1))),
             });
             match r {
                 Ok(_) => return self.check(),
-                Err(wgpu::PollError::Timeout) if start.elapsed().as_secs() >= limit => {
-                    log::error!("gpuarray: work not done after {limit} s");
-                    return Err(Error::Timeout { seconds: limit });
+                Err(wgpu::PollError::Timeout) if start.elapsed() >= limit => {
+                    return Err(self.timed_out(limit));
                 }
                 Err(wgpu::PollError::Timeout) => continue,
                 Err(e) => {
@@ -251,9 +318,9 @@ impl Gpu {
             if done() {
                 return Ok(());
             }
-            let limit = self.opts.timeout.as_secs();
-            if start.elapsed().as_secs() >= limit {
-                return Err(Error::Timeout { seconds: limit });
+            let limit = self.timeout();
+            if start.elapsed() >= limit {
+                return Err(self.timed_out(limit));
             }
             // The work is done but its callback has not run yet: poll again shortly.
             std::thread::sleep(Duration::from_micros(100));
@@ -293,4 +360,38 @@ impl Gpu {
         }
         caps
     }
+}
+
+/// A submission and where its index goes.
+type SubmitJob = (wgpu::CommandBuffer, mpsc::SyncSender<wgpu::SubmissionIndex>);
+
+/// A thread that submits command buffers to a queue, so that a submit that blocks for as
+/// long as the work runs cannot block its caller past the timeout. It ends when the
+/// [`Gpu`] is dropped (and its submit in progress, if any, has returned).
+struct Submitter {
+    jobs: Mutex<mpsc::Sender<SubmitJob>>,
+}
+
+impl Submitter {
+    /// `None` when no thread can be had (the caller then submits itself).
+    fn new(queue: &wgpu::Queue) -> Option<Submitter> {
+        let (jobs, rx) = mpsc::channel::<SubmitJob>();
+        let queue = queue.clone();
+        std::thread::Builder::new()
+            .name("gpuarray submit".into())
+            .spawn(move || {
+                for (commands, reply) in rx {
+                    let _ = reply.send(queue.submit([commands]));
+                }
+            })
+            .ok()?;
+        Some(Submitter {
+            jobs: Mutex::new(jobs),
+        })
+    }
+}
+
+/// `t` in nanoseconds, saturating.
+fn duration_ns(t: Duration) -> u64 {
+    u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)
 }

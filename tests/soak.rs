@@ -2,7 +2,9 @@
 //! warm-up and the process's resident memory bounded; the pool's limit is honoured; asking
 //! for more than the device can hold is an error and later work still succeeds.
 //!
-//! `GPUARRAY_SOAK_STEPS` sets the number of steps (default 100,000, about 30 s on lavapipe).
+//! `GPUARRAY_SOAK_STEPS` sets the number of steps (default 100,000, about 30 s on lavapipe);
+//! the run prints the pool's bytes and the resident memory at the warm-up's peak, their
+//! later peaks, and both at each tenth of the run (for the README's long-run figures).
 
 #[macro_use]
 mod common;
@@ -47,6 +49,8 @@ fn soak_allocate_compute_drop() {
     let start = std::time::Instant::now();
     let (mut warm_total, mut warm_rss, mut peak_total, mut peak_rss) = (0, 0, 0, 0);
     let mut checked = 0;
+    // (step, pool total bytes, resident MiB) at each tenth of the run: flat in a long run.
+    let mut tenths = Vec::new();
     for step in 0..steps {
         // Sizes from a few size classes, an odd element count each time.
         let n = 1 + (rng.next_u64() % 3000) as usize;
@@ -72,6 +76,9 @@ fn soak_allocate_compute_drop() {
             peak_total = peak_total.max(total);
             peak_rss = peak_rss.max(rss);
         }
+        if (step + 1) % (steps / 10).max(1) == 0 {
+            tenths.push((step + 1, total, rss >> 20));
+        }
     }
     dev.synchronize().unwrap();
     eprintln!(
@@ -80,6 +87,7 @@ fn soak_allocate_compute_drop() {
         warm_rss >> 20,
         peak_rss >> 20
     );
+    eprintln!("soak: at each tenth (step, pool total bytes, resident MiB): {tenths:?}");
     // Flat: after the warm-up the pool never holds more than it did during it.
     assert!(
         peak_total <= warm_total,

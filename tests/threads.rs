@@ -1,6 +1,11 @@
 //! Several threads sharing one `Device`: mixed uploads, ops, views, random numbers and reads,
 //! each checked against the CPU, within a time bound (a hang fails the test instead of
 //! blocking the suite).
+//!
+//! Long runs by hand: `GPUARRAY_THREADS` sets the threads of `threads_share_a_device` and
+//! `eight_threads_mixed_ops` (default 4 and 8), `GPUARRAY_THREADS_SECS` makes each of their
+//! threads repeat its checked steps for that many seconds instead of a fixed count, e.g.
+//! `GPUARRAY_THREADS=16 GPUARRAY_THREADS_SECS=600 cargo test --release --test threads`.
 
 #[macro_use]
 mod common;
@@ -16,7 +21,55 @@ use gpuarray::signal::{convolve, Mode};
 use gpuarray::{Array, Axis, Device, Slice};
 
 const THREADS: usize = 4;
+/// The time bound beyond the run's own length (`GPUARRAY_THREADS_SECS`).
 const TIMEOUT: Duration = Duration::from_secs(120);
+
+fn env_u64(name: &str) -> Option<u64> {
+    let v = std::env::var(name).ok()?;
+    Some(
+        v.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: not a whole number")),
+    )
+}
+
+/// Threads of the long-run tests: `GPUARRAY_THREADS`, else `default`.
+fn threads_or(default: usize) -> usize {
+    env_u64("GPUARRAY_THREADS").map_or(default, |n| n.max(1) as usize)
+}
+
+/// How long each thread of the long-run tests repeats its steps (`GPUARRAY_THREADS_SECS`),
+/// if set.
+fn run_secs() -> Option<Duration> {
+    env_u64("GPUARRAY_THREADS_SECS").map(Duration::from_secs)
+}
+
+/// Which steps of a worker run: `count` of them, or as many as start before the deadline of
+/// `GPUARRAY_THREADS_SECS`.
+#[derive(Clone, Copy)]
+struct Steps {
+    count: usize,
+    until: Option<std::time::Instant>,
+}
+
+impl Steps {
+    fn new(count: usize) -> Steps {
+        Steps {
+            count,
+            until: run_secs().map(|d| std::time::Instant::now() + d),
+        }
+    }
+    /// Whether step `it` runs.
+    fn more(&self, it: usize) -> bool {
+        match self.until {
+            Some(t) => std::time::Instant::now() < t,
+            None => it < self.count,
+        }
+    }
+}
+
+/// Counts the checked steps of all threads, for the long runs' report.
+static STEPS_DONE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Runs `f(thread index, device)` on `THREADS` threads with clones of `dev`; fails if one
 /// panics or if they do not all finish within `TIMEOUT`.
@@ -42,13 +95,14 @@ fn run_n_threads(dev: &Device, threads: usize, f: impl Fn(usize, Device) + Send 
         handles.push(h);
     }
     drop((tx, f));
-    let deadline = std::time::Instant::now() + TIMEOUT;
+    let limit = TIMEOUT + run_secs().unwrap_or_default();
+    let deadline = std::time::Instant::now() + limit;
     for _ in 0..threads {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match rx.recv_timeout(left) {
             Ok((_, Ok(()))) => {}
             Ok((t, Err(msg))) => panic!("worker {t} failed: {msg}"),
-            Err(e) => panic!("workers did not finish within {TIMEOUT:?} (hang?): {e}"),
+            Err(e) => panic!("workers did not finish within {limit:?} (hang?): {e}"),
         }
     }
     // Every worker has reported: joining is immediate.
@@ -67,7 +121,9 @@ fn panic_message(e: &Box<dyn std::any::Any + Send>) -> String {
 /// One worker's mixed sequence of operations and reads.
 fn worker(t: usize, dev: Device) {
     let mut rng = Rng::new(1000 + t as u64);
-    for it in 0..25 {
+    let steps = Steps::new(25);
+    for it in (0..).take_while(|&it| steps.more(it)) {
+        STEPS_DONE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let rows = 1 + (rng.next_u64() % 40) as usize;
         let cols = 1 + (rng.next_u64() % 70) as usize;
         let n = rows * cols;
@@ -134,7 +190,15 @@ fn worker(t: usize, dev: Device) {
 
 #[test]
 fn threads_share_a_device() {
-    run_threads(dev(), worker);
+    let start = std::time::Instant::now();
+    let before = STEPS_DONE.load(std::sync::atomic::Ordering::Relaxed);
+    let threads = threads_or(THREADS);
+    run_n_threads(dev(), threads, worker);
+    eprintln!(
+        "threads_share_a_device: {threads} threads, {} checked steps (each 3 reads checked) in {:.1} s",
+        STEPS_DONE.load(std::sync::atomic::Ordering::Relaxed) - before,
+        start.elapsed().as_secs_f64()
+    );
 }
 
 /// Threads racing for the first use of kernels (compilation), the pool and reads of one
@@ -209,9 +273,14 @@ fn racing_threads_compile_each_pipeline_once() {
 #[test]
 fn eight_threads_mixed_ops() {
     let start = std::time::Instant::now();
-    run_n_threads(dev(), 8, |t, dev| {
+    let threads = threads_or(8);
+    let done = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counter = done.clone();
+    run_n_threads(dev(), threads, move |t, dev| {
         let mut rng = Rng::new(8000 + t as u64);
-        for it in 0..6 {
+        let steps = Steps::new(6);
+        for it in (0..).take_while(|&it| steps.more(it)) {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let what = format!("thread {t} iteration {it}");
             let (m, k, n) = (
                 1 + (rng.next_u64() % 33) as usize,
@@ -253,5 +322,9 @@ fn eight_threads_mixed_ops() {
             assert_close(&to_f64(&got), &es, 0.0, 0.0);
         }
     });
-    eprintln!("8 threads: {:.1} s", start.elapsed().as_secs_f64());
+    eprintln!(
+        "eight_threads_mixed_ops: {threads} threads, {} checked steps (each 7 results checked) in {:.1} s",
+        done.load(std::sync::atomic::Ordering::Relaxed),
+        start.elapsed().as_secs_f64()
+    );
 }

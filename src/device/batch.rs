@@ -49,6 +49,9 @@ pub(crate) struct Batch {
     /// Parameters of the recorded dispatches, one slot each, written at submit.
     params: Vec<u8>,
     slots: u32,
+    /// Copies and clears recorded: the batch is submitted at [`BATCH_DISPATCHES`] of them
+    /// too, so that uploads' staging buffers and the command buffer stay bounded.
+    commands: u32,
     /// Upload staging buffers used by the recorded work, recycled after submit.
     uploads: Vec<wgpu::Buffer>,
 }
@@ -97,6 +100,12 @@ impl Batch {
             self.pass = Some(pass);
         }
         self.pass.as_mut().expect("just set")
+    }
+
+    /// Counts a copy or clear recorded; true when the batch should now be submitted.
+    pub(crate) fn count_command(&mut self) -> bool {
+        self.commands += 1;
+        self.commands >= BATCH_DISPATCHES
     }
 
     /// Registers an upload staging buffer to recycle once the batch is submitted.
@@ -150,7 +159,19 @@ impl Device {
 
     /// A device buffer of at least `bytes` bytes from the array pool.
     pub(crate) fn alloc(&self, bytes: u64) -> Result<BufferHandle> {
-        self.inner.pool.alloc(&self.inner.gpu, bytes)
+        self.inner.pool.alloc(&self.inner.gpu, bytes, &[])
+    }
+
+    /// Like [`Device::alloc`], for an output that a kernel writes while it reads the
+    /// allocations `inputs`: a small one is placed apart from their slabs (wgpu forbids one
+    /// buffer bound read-only and writable in one dispatch; see `memory::slab`).
+    pub(crate) fn alloc_apart(&self, bytes: u64, inputs: &[&BufferHandle]) -> Result<BufferHandle> {
+        let mut avoid = [0u64; 4];
+        let n = inputs.len().min(avoid.len());
+        for (a, h) in avoid.iter_mut().zip(inputs) {
+            *a = h.buffer_id();
+        }
+        self.inner.pool.alloc(&self.inner.gpu, bytes, &avoid[..n])
     }
 
     /// Whether the device reads small arrays through a copy kernel into host-visible
@@ -166,7 +187,7 @@ impl Device {
     /// [`Error::OutOfMemory`].
     pub(crate) fn alloc_readback(&self, bytes: u64) -> Result<BufferHandle> {
         match &self.inner.readback {
-            Some(pool) => pool.alloc(&self.inner.gpu, bytes),
+            Some(pool) => pool.alloc(&self.inner.gpu, bytes, &[]),
             None => Err(self.unsupported("host-visible read buffers", crate::DType::U32)),
         }
     }
@@ -193,6 +214,16 @@ impl Device {
             Work::Groups(g) => g,
         };
         let i = &self.inner;
+        let copies = self.unshare(inputs, |_, b| {
+            b.buffer.buffer_id() == output.buffer.buffer_id()
+        })?;
+        let unshared: Vec<Binding<'_>>;
+        let inputs = if copies.iter().all(Option::is_none) {
+            inputs
+        } else {
+            unshared = rebind(inputs, &copies);
+            &unshared
+        };
         let dispatch =
             i.binds
                 .dispatch(&i.gpu, &i.batch.arena, kernel, params, inputs, output, grid)?;
@@ -212,6 +243,29 @@ impl Device {
         grid: [u32; 3],
     ) -> Result<()> {
         let i = &self.inner;
+        let writable: Vec<bool> = layout
+            .slots
+            .iter()
+            .filter_map(|s| match s {
+                raw::Slot::Storage { read_only, .. } => Some(!read_only),
+                raw::Slot::Uniform { .. } => None,
+            })
+            .collect();
+        // Read-only bindings that share a slab with a writable one are copied.
+        let copies = self.unshare(buffers, |k, b| {
+            !writable[k]
+                && buffers.iter().zip(&writable).any(|(w, &wr)| {
+                    wr && w.buffer.id() != b.buffer.id()
+                        && w.buffer.buffer_id() == b.buffer.buffer_id()
+                })
+        })?;
+        let unshared: Vec<Binding<'_>>;
+        let buffers = if copies.iter().all(Option::is_none) {
+            buffers
+        } else {
+            unshared = rebind(buffers, &copies);
+            &unshared
+        };
         match raw::dispatch(
             &i.gpu,
             &i.batch.arena,
@@ -226,9 +280,39 @@ impl Device {
         }
     }
 
+    /// Copies of the sub-allocated bindings among `reads` for which `shares` holds (they
+    /// share a slab with a binding the dispatch writes, which wgpu forbids), each into a
+    /// buffer of its own; the copies are recorded into the batch before the dispatch.
+    fn unshare(
+        &self,
+        reads: &[Binding<'_>],
+        shares: impl Fn(usize, &Binding<'_>) -> bool,
+    ) -> Result<Vec<Option<BufferHandle>>> {
+        let mut copies = Vec::new();
+        for (k, b) in reads.iter().enumerate() {
+            if !(b.buffer.is_slot() && shares(k, b)) {
+                copies.push(None);
+                continue;
+            }
+            let bytes = b.bytes.div_ceil(4) * 4;
+            let copy = self.inner.pool.alloc_whole(&self.inner.gpu, bytes)?;
+            let mut batch = self.batch();
+            batch.encoder(&self.inner.gpu.device).copy_buffer_to_buffer(
+                b.buffer.buffer(),
+                b.buffer.base(),
+                copy.buffer(),
+                0,
+                bytes,
+            );
+            copies.push(Some(copy));
+        }
+        Ok(copies)
+    }
+
     /// Records `d` into the open compute pass, its parameters into an arena slot or as
     /// immediates; submits when the arena is full.
     fn record(&self, d: Dispatch) -> Result<()> {
+        self.inner.gpu.check_lost()?;
         let params = d.params.as_slice();
         let mut batch = self.batch();
         let offset = batch.slots * PARAM_SLOT as u32;
@@ -253,36 +337,69 @@ impl Device {
         pass.dispatch_workgroups(d.grid[0], d.grid[1], d.grid[2]);
         self.inner.dispatches.fetch_add(1, Ordering::Relaxed);
         if batch.slots == BATCH_DISPATCHES {
-            self.submit_locked(&mut batch);
+            self.submit_locked(&mut batch)?;
         }
         Ok(())
     }
 
-    /// Submits the pending batch while its lock is held.
-    pub(crate) fn submit_locked(&self, batch: &mut Batch) -> Option<wgpu::SubmissionIndex> {
+    /// Submits the pending batch while its lock is held; returns the index to wait for.
+    ///
+    /// # Errors
+    /// On a lost or failed device (an earlier wait timed out) the batch is dropped and
+    /// [`Error::DeviceLost`] returned: a submit behind unfinished work can block in the
+    /// driver. [`Error::Timeout`] when the submit itself outlasts the timeout (where a
+    /// submit runs the work, as on lavapipe; see `Gpu::submit`).
+    pub(crate) fn submit_locked(&self, batch: &mut Batch) -> Result<Option<wgpu::SubmissionIndex>> {
         batch.pass = None;
-        let encoder = batch.encoder.take()?;
         let gpu = &self.inner.gpu;
+        if gpu.is_lost() {
+            *batch = Batch::default();
+            gpu.check()?;
+        }
+        let Some(encoder) = batch.encoder.take() else {
+            return Ok(None);
+        };
         if !batch.params.is_empty() {
             gpu.queue
                 .write_buffer(&self.inner.batch.arena, 0, &batch.params);
         }
         batch.params.clear();
         batch.slots = 0;
-        let index = gpu.queue.submit([encoder.finish()]);
+        batch.commands = 0;
+        let index = gpu.submit(encoder.finish());
         self.inner.submits.fetch_add(1, Ordering::Relaxed);
+        if index.is_err() {
+            // Still in use by the work: dropped, not recycled.
+            batch.uploads.clear();
+        }
         for buffer in batch.uploads.drain(..) {
             self.inner.staging.recycle_upload(buffer);
         }
-        Some(index)
+        index.map(Some)
     }
 
     /// Submits the pending work (if any); returns the index to wait for.
     pub(crate) fn flush(&self) -> Result<Option<wgpu::SubmissionIndex>> {
         let mut batch = self.batch();
-        let index = self.submit_locked(&mut batch);
+        let index = self.submit_locked(&mut batch)?;
         drop(batch);
         self.check()?;
         Ok(index)
     }
+}
+
+/// `bindings`, with those that have a copy bound to it instead.
+fn rebind<'a>(bindings: &[Binding<'a>], copies: &'a [Option<BufferHandle>]) -> Vec<Binding<'a>> {
+    bindings
+        .iter()
+        .zip(copies)
+        .map(|(b, c)| match c {
+            Some(buffer) => Binding {
+                buffer,
+                bytes: b.bytes,
+                window: 0,
+            },
+            None => *b,
+        })
+        .collect()
 }

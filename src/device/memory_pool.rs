@@ -5,7 +5,14 @@ use super::Device;
 /// The device-buffer pool of a [`crate::Device`], like CuPy's `MemoryPool`.
 ///
 /// Buffers are grouped in size classes; a dropped array's buffer goes back to its class and is
-/// reused by the next allocation of that class.
+/// reused by the next allocation of that class. Arrays of at most 4 KiB share 64 KiB slabs
+/// instead, each in a slot of a multiple of 256 bytes (a driver buffer costs more than a small
+/// array); a freed slot returns to its slab, and an empty slab stays cached in the pool.
+/// Zero-byte arrays take nothing from the pool.
+///
+/// The statistics are exact: [`MemoryPool::used_bytes`] counts each live array's slot or
+/// size class, [`MemoryPool::total_bytes`] every buffer the pool holds (slabs in full), and
+/// the limit caps `total_bytes`.
 ///
 /// ```
 /// # fn main() -> gpuarray::Result<()> {
@@ -27,7 +34,8 @@ pub struct MemoryPool {
 }
 
 impl MemoryPool {
-    /// Bytes held by live arrays (rounded up to their size classes).
+    /// Bytes held by live arrays: small ones by their slots (multiples of 256 bytes), others
+    /// by their size classes; zero-byte arrays count nothing.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -40,7 +48,8 @@ impl MemoryPool {
     pub fn used_bytes(&self) -> u64 {
         self.dev.inner.pool.stats().used
     }
-    /// Bytes held by the pool: in use plus cached for reuse.
+    /// Bytes of device buffers the pool holds: in use plus cached for reuse (free slots and
+    /// empty slabs included: a slab counts in full).
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -53,7 +62,7 @@ impl MemoryPool {
         let s = self.dev.inner.pool.stats();
         s.used + s.cached
     }
-    /// Number of cached (free) buffers.
+    /// Number of cached (free) buffers, empty slabs included.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -83,8 +92,10 @@ impl MemoryPool {
         }
         i.binds.clear();
     }
-    /// Caps the bytes the pool may hold (`None` for no cap). An allocation past the cap
-    /// first releases cached buffers, then fails with [`crate::Error::OutOfMemory`].
+    /// Caps the bytes the pool may hold, [`MemoryPool::total_bytes`] (`None` for no cap). An
+    /// allocation past the cap first releases cached buffers and empty slabs, then fails with
+    /// [`crate::Error::OutOfMemory`]; a small array for which no new slab fits takes a buffer
+    /// the size of its slot. Zero-byte arrays are never refused.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;

@@ -119,7 +119,18 @@ impl Device {
         // ones map arrays directly), or anywhere with `SmallRead::Kernel` (for tests).
         let small_read_kernel = opts.small_read == SmallRead::Kernel;
         let params = std::mem::size_of::<Params>();
-        let gpu = Gpu::new(device, queue, f16_in_f32, opts, uma && mappable, params);
+        // On CPU adapters (lavapipe) a submit runs the work before it returns: submit from
+        // a helper thread, so that the timeout bounds it too.
+        let cpu = info.kind == DeviceKind::Cpu;
+        let gpu = Gpu::new(
+            device,
+            queue,
+            f16_in_f32,
+            opts,
+            uma && mappable,
+            params,
+            cpu,
+        );
         let pool = Arc::new(Pool::storage(&gpu));
         let readback = (mappable && (!gpu.mappable_storage || small_read_kernel))
             .then(|| Arc::new(Pool::readback(&gpu)));
@@ -239,8 +250,8 @@ impl Device {
     ///
     /// # Errors
     /// [`Error::DeviceLost`] if the device was lost, [`Error::Validation`] if wgpu reported
-    /// an error for earlier work, [`Error::Timeout`] if the work is not done within
-    /// `GPUARRAY_TIMEOUT_S` seconds (default 300).
+    /// an error for earlier work, [`Error::Timeout`] if the work is not done within the
+    /// timeout ([`Device::set_timeout`]; after it the device is no longer used).
     ///
     /// ```
     /// let dev = gpuarray::Device::new()?;
@@ -277,7 +288,36 @@ impl Device {
         self.inner.gpu.destroy("destroyed by Device::destroy");
     }
 
-    /// The options the device was opened with.
+    /// How long a wait (a read back, [`Device::synchronize`]) blocks before it gives up with
+    /// [`Error::Timeout`]; the options' `timeout` until [`Device::set_timeout`] changes it.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.timeout(), dev.options().timeout);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn timeout(&self) -> std::time::Duration {
+        self.inner.gpu.timeout()
+    }
+
+    /// Sets how long later waits block before they give up with [`Error::Timeout`] (whole
+    /// or fractional seconds; at least a millisecond is waited). A timeout leaves the
+    /// device unusable (see [`Error::Timeout`]): set it above the longest work you expect.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let dev = gpuarray::Device::new()?;
+    /// dev.set_timeout(Duration::from_secs_f64(60.5));
+    /// assert_eq!(dev.timeout(), Duration::from_millis(60_500));
+    /// assert_eq!(dev.ones::<f32>([3])?.to_vec()?, vec![1.0; 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn set_timeout(&self, timeout: std::time::Duration) {
+        self.inner.gpu.set_timeout(timeout);
+    }
+
+    /// The options the device was opened with ([`Device::timeout`] is the timeout in
+    /// force).
     ///
     /// ```
     /// let dev = gpuarray::Device::new()?;

@@ -86,7 +86,7 @@ impl Device {
             let enc = batch.encoder(&self.inner.gpu.device);
             enc.resolve_query_set(&stamp.set, 0..1, &stamp.resolve, 0);
             enc.copy_buffer_to_buffer(&stamp.resolve, 0, &stamp.read, 0, 8);
-            self.submit_locked(&mut batch)
+            self.submit_locked(&mut batch)?
         };
         self.check()?;
         let done = Arc::new(Mutex::new(None));

@@ -19,10 +19,17 @@ impl Device {
         let (staging, size) = i.staging.upload_buffer(&i.gpu, data, used)?;
         debug_assert!(offset.is_multiple_of(4) && offset + size <= dst.size());
         let mut batch = self.batch();
-        batch
-            .encoder(&i.gpu.device)
-            .copy_buffer_to_buffer(&staging, 0, dst.buffer(), offset, size);
+        batch.encoder(&i.gpu.device).copy_buffer_to_buffer(
+            &staging,
+            0,
+            dst.buffer(),
+            dst.base() + offset,
+            size,
+        );
         batch.add_upload(staging);
+        if batch.count_command() {
+            self.submit_locked(&mut batch)?;
+        }
         Ok(())
     }
 
@@ -36,6 +43,7 @@ impl Device {
         if i.gpu.mappable_storage {
             return self.download_mapped(src, offset, out, true);
         }
+        let offset = src.base() + offset;
         let start = offset & !3;
         let size = round4(offset + out.len() as u64) - start;
         let class = size_class(size);
@@ -49,7 +57,7 @@ impl Device {
                 0,
                 size,
             );
-            self.submit_locked(&mut batch)
+            self.submit_locked(&mut batch)?
         };
         let skip = (offset - start) as usize;
         let r = map_and_copy(&i.gpu, &staging, 0..size, index, skip, out);
@@ -68,11 +76,12 @@ impl Device {
         shared: bool,
     ) -> Result<()> {
         let gpu = &self.inner.gpu;
+        let offset = src.base() + offset;
         let start = offset & !7;
         let end = round4(offset + out.len() as u64);
         let skip = (offset - start) as usize;
         let mut batch = self.batch();
-        let index = self.submit_locked(&mut batch);
+        let index = self.submit_locked(&mut batch)?;
         if !shared {
             drop(batch);
             return map_and_copy(gpu, src.buffer(), start..end, index, skip, out);
@@ -82,11 +91,18 @@ impl Device {
         r
     }
 
-    /// Records a clear to zero of the whole buffer into the pending batch.
+    /// Records a clear to zero of the whole allocation (never its neighbours in a slab)
+    /// into the pending batch. A failed submit on the way (a full batch) leaves the device
+    /// failed, which the next sync point reports.
     pub(crate) fn clear(&self, buf: &BufferHandle) {
         let mut batch = self.batch();
-        batch
-            .encoder(&self.inner.gpu.device)
-            .clear_buffer(buf.buffer(), 0, None);
+        batch.encoder(&self.inner.gpu.device).clear_buffer(
+            buf.buffer(),
+            buf.base(),
+            Some(buf.size()),
+        );
+        if batch.count_command() {
+            let _ = self.submit_locked(&mut batch);
+        }
     }
 }

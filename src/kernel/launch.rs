@@ -64,8 +64,8 @@ pub(crate) fn groups(work: u32, wg: u32) -> (u32, u32) {
     }
 }
 
-/// Bind groups by (input count, buffer ids). Every buffer is bound whole (up to the
-/// binding limit), so the same buffers give the same bind group: pooled buffers recur, and
+/// Bind groups by (input count, buffer ids, starts). Every allocation is bound whole (up to
+/// the binding limit), so the same allocations give the same bind group: pooled buffers recur, and
 /// creating a bind group costs microseconds on some drivers.
 #[derive(Default)]
 pub(crate) struct BindCache {
@@ -96,8 +96,9 @@ pub(crate) struct Dispatch {
     pub grid: [u32; 3],
 }
 
-/// Input count, the ids of the bound buffers (inputs, then the output; 0 unused) and the
-/// bindings' windows.
+/// Input count, the ids of the bound buffers (inputs, then the output; 0 unused) and where
+/// the bindings start in them (a slab's id stands for one slot size, so the start fixes the
+/// binding's size too).
 type BindKey = (usize, [u64; 4], [u64; 4]);
 
 /// Entries kept before the cache starts over.
@@ -144,6 +145,7 @@ fn create_bind_group(
 ) -> wgpu::BindGroup {
     let max = gpu.limits.max_storage_buffer_binding_size;
     let size = |b: &Binding<'_>| wgpu::BufferSize::new((b.buffer.size() - b.window).min(max & !3));
+    let offset = |b: &Binding<'_>| b.buffer.base() + b.window;
     let mut entries = Vec::with_capacity(5);
     if !gpu.immediates {
         entries.push(wgpu::BindGroupEntry {
@@ -160,7 +162,7 @@ fn create_bind_group(
             binding: 1 + k as u32,
             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                 buffer: b.buffer.buffer(),
-                offset: b.window,
+                offset: offset(b),
                 size: size(b),
             }),
         });
@@ -169,7 +171,7 @@ fn create_bind_group(
         binding: 4,
         resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
             buffer: output.buffer.buffer(),
-            offset: output.window,
+            offset: offset(output),
             size: size(output),
         }),
     });
@@ -213,8 +215,8 @@ impl BindCache {
                     max,
                 });
             }
-            ids[k] = b.buffer.id();
-            windows[k] = b.window;
+            ids[k] = b.buffer.buffer_id();
+            windows[k] = b.buffer.base() + b.window;
         }
         let bind_group = self.get(gpu, arena, kernel, inputs, &output, ids, windows);
         Ok(Some(Dispatch {

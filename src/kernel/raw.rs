@@ -233,7 +233,7 @@ pub(crate) fn dispatch(
                     binding: *binding,
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                         buffer: b.buffer.buffer(),
-                        offset: b.window,
+                        offset: b.buffer.base() + b.window,
                         size: wgpu::BufferSize::new((b.buffer.size() - b.window).min(max)),
                     }),
                 });

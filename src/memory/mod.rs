@@ -4,4 +4,5 @@
 //! face of the array pool is [`crate::MemoryPool`].
 
 pub(crate) mod pool;
+pub(crate) mod slab;
 pub(crate) mod staging;

@@ -1,4 +1,5 @@
-//! Device buffers in size classes, reused on drop.
+//! Device buffers in size classes, reused on drop; small arrays in slots of slabs
+//! (`memory::slab`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -6,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
 use crate::gpu::{lock, Gpu, ScopeError};
+use crate::memory::slab::{slot_size, Slabs, Slot, SLAB_BYTES, SLAB_MAX, SLOT_ALIGN};
 
 /// Ids of buffers, unique in the process and never reused, so that caches keyed by them
 /// (bind groups) never see a stale hit, whichever device the buffer belongs to.
@@ -29,18 +31,46 @@ pub(crate) fn size_class(bytes: u64) -> u64 {
 
 #[derive(Default)]
 struct State {
-    /// Cached buffers by size class, with their ids.
+    /// Cached whole buffers by size class, with their ids.
     free: HashMap<u64, Vec<(u64, wgpu::Buffer)>>,
+    /// Slabs of small arrays (storage pools only).
+    slabs: Slabs,
+    /// Bytes of live allocations: slots for small arrays, size classes for the others.
     used: u64,
+    /// Bytes of cached whole buffers.
     cached: u64,
+    /// Bytes of slabs not in live slots (free slots, empty slabs, the tail a slot size
+    /// leaves).
+    slab_free: u64,
     free_blocks: usize,
+}
+
+impl State {
+    /// Bytes of device buffers held: what the limit caps.
+    fn held(&self) -> u64 {
+        self.used + self.cached + self.slab_free
+    }
+
+    /// Releases every cached buffer and empty slab; true if any was released.
+    fn drop_cached(&mut self) -> bool {
+        let slabs = self.slabs.drop_empty();
+        self.slab_free -= slabs as u64 * SLAB_BYTES;
+        let any = slabs > 0 || self.free_blocks > 0;
+        self.free.clear();
+        self.cached = 0;
+        self.free_blocks = 0;
+        any
+    }
 }
 
 /// Counters of a pool.
 pub(crate) struct PoolStats {
+    /// Bytes of live arrays (small ones by their slots, others by their size classes).
     pub used: u64,
+    /// Bytes held and not in use: cached buffers, free slots of slabs, empty slabs.
     pub cached: u64,
     pub limit: u64,
+    /// Cached buffers and empty slabs.
     pub free_blocks: usize,
 }
 
@@ -50,6 +80,9 @@ pub(crate) struct Pool {
     limit: Mutex<u64>,
     max_buffer: u64,
     usage: wgpu::BufferUsages,
+    /// Small allocations come from slabs (the array pool; not the read-back pool, whose
+    /// buffers the host maps while other buffers are in use).
+    slabs: bool,
     /// The device's count of releases to the driver (`Gpu::released`), bumped on each.
     released: Arc<AtomicU64>,
 }
@@ -63,7 +96,9 @@ impl Pool {
         if gpu.mappable_storage {
             usage |= wgpu::BufferUsages::MAP_READ;
         }
-        Self::new(gpu, usage)
+        let mut pool = Self::new(gpu, usage);
+        pool.slabs = u64::from(gpu.limits.min_storage_buffer_offset_alignment) <= SLOT_ALIGN;
+        pool
     }
 
     /// A pool of host-visible storage buffers that kernels write and the host maps, for
@@ -81,6 +116,7 @@ impl Pool {
             limit: Mutex::new(u64::MAX),
             max_buffer: gpu.limits.max_buffer_size,
             usage,
+            slabs: false,
             released: gpu.released.clone(),
         }
     }
@@ -89,9 +125,9 @@ impl Pool {
         let s = lock(&self.state);
         PoolStats {
             used: s.used,
-            cached: s.cached,
+            cached: s.cached + s.slab_free,
             limit: *lock(&self.limit),
-            free_blocks: s.free_blocks,
+            free_blocks: s.free_blocks + s.slabs.empty_count(),
         }
     }
 
@@ -100,15 +136,83 @@ impl Pool {
     }
 
     pub(crate) fn free_all(&self) {
-        let mut s = lock(&self.state);
+        lock(&self.state).drop_cached();
         self.released.fetch_add(1, Ordering::Relaxed);
-        s.free.clear();
-        s.cached = 0;
-        s.free_blocks = 0;
     }
 
-    /// A buffer of at least `bytes` bytes (contents undefined).
-    pub(crate) fn alloc(self: &Arc<Self>, gpu: &Gpu, bytes: u64) -> Result<BufferHandle> {
+    /// A buffer of at least `bytes` bytes (contents undefined). Small requests take a slot
+    /// of a slab whose id is not in `avoid` (the [`BufferHandle::buffer_id`]s of the arrays
+    /// a kernel reads while it writes this one). Zero bytes take a small buffer of their
+    /// own that the pool does not count (and the limit does not cap).
+    pub(crate) fn alloc(
+        self: &Arc<Self>,
+        gpu: &Gpu,
+        bytes: u64,
+        avoid: &[u64],
+    ) -> Result<BufferHandle> {
+        if bytes == 0 {
+            let buffer = self.create(gpu, MIN_CLASS)?;
+            let id = fresh_id();
+            return Ok(self.handle(id, buffer, 0, MIN_CLASS, Origin::Uncounted));
+        }
+        if self.slabs && bytes <= SLAB_MAX {
+            if let Some(h) = self.alloc_slot(gpu, slot_size(bytes), avoid)? {
+                return Ok(h);
+            }
+        }
+        self.alloc_whole(gpu, bytes)
+    }
+
+    /// A slot of `slot` bytes, or `None` when a new slab would pass the limit (the caller
+    /// then tries a buffer of the slot's own size).
+    fn alloc_slot(
+        self: &Arc<Self>,
+        gpu: &Gpu,
+        slot: u64,
+        avoid: &[u64],
+    ) -> Result<Option<BufferHandle>> {
+        let limit = *lock(&self.limit);
+        let reused = {
+            let mut s = lock(&self.state);
+            if let Some(t) = s.slabs.take(slot, avoid, fresh_id) {
+                s.used += slot;
+                s.slab_free -= slot;
+                return Ok(Some(self.slot_handle(t)));
+            }
+            if s.held().saturating_add(SLAB_BYTES) > limit && s.drop_cached() {
+                self.released.fetch_add(1, Ordering::Relaxed);
+            }
+            if s.held().saturating_add(SLAB_BYTES) > limit {
+                return Ok(None);
+            }
+            // Reserve before creating, so that threads racing for the last bytes see it.
+            s.slab_free += SLAB_BYTES;
+            let cached = s.free.get_mut(&SLAB_BYTES).and_then(|v| v.pop());
+            if cached.is_some() {
+                s.cached -= SLAB_BYTES;
+                s.free_blocks -= 1;
+            }
+            cached.map(|(_, b)| b)
+        };
+        let buffer = match reused {
+            Some(b) => b,
+            None => match self.create(gpu, SLAB_BYTES) {
+                Ok(b) => b,
+                Err(e) => {
+                    lock(&self.state).slab_free -= SLAB_BYTES;
+                    return Err(e);
+                }
+            },
+        };
+        let mut s = lock(&self.state);
+        let t = s.slabs.add(fresh_id(), buffer, slot);
+        s.used += slot;
+        s.slab_free -= slot;
+        Ok(Some(self.slot_handle(t)))
+    }
+
+    /// A buffer of its own (never a slot of a slab), of the size class of `bytes`.
+    pub(crate) fn alloc_whole(self: &Arc<Self>, gpu: &Gpu, bytes: u64) -> Result<BufferHandle> {
         let mut class = size_class(bytes);
         if class > self.max_buffer {
             if bytes > self.max_buffer {
@@ -126,15 +230,12 @@ impl Pool {
                 s.cached -= class;
                 s.free_blocks -= 1;
                 s.used += class;
-                return Ok(self.handle(id, buffer, class));
+                return Ok(self.handle(id, buffer, 0, class, Origin::Whole));
             }
-            if s.used.saturating_add(s.cached).saturating_add(class) > limit {
+            if s.held().saturating_add(class) > limit && s.drop_cached() {
                 self.released.fetch_add(1, Ordering::Relaxed);
-                s.free.clear();
-                s.cached = 0;
-                s.free_blocks = 0;
             }
-            if s.used.saturating_add(class) > limit {
+            if s.held().saturating_add(class) > limit {
                 return Err(Error::OutOfMemory {
                     requested: bytes,
                     used: s.used,
@@ -145,7 +246,7 @@ impl Pool {
             s.used += class;
         }
         match self.create(gpu, class) {
-            Ok(buffer) => Ok(self.handle(NEXT_ID.fetch_add(1, Ordering::Relaxed), buffer, class)),
+            Ok(buffer) => Ok(self.handle(fresh_id(), buffer, 0, class, Origin::Whole)),
             Err(e) => {
                 lock(&self.state).used -= class;
                 Err(e)
@@ -182,58 +283,128 @@ impl Pool {
         }
     }
 
-    fn handle(self: &Arc<Self>, id: u64, buffer: wgpu::Buffer, class: u64) -> BufferHandle {
+    fn slot_handle(self: &Arc<Self>, t: Slot) -> BufferHandle {
+        self.handle(t.slab, t.buffer, t.base, t.size, Origin::Slab)
+    }
+
+    fn handle(
+        self: &Arc<Self>,
+        buffer_id: u64,
+        buffer: wgpu::Buffer,
+        base: u64,
+        size: u64,
+        origin: Origin,
+    ) -> BufferHandle {
         BufferHandle {
             buffer: Some(buffer),
-            id,
-            class,
+            id: fresh_id(),
+            buffer_id,
+            base,
+            size,
+            origin,
             pool: self.clone(),
         }
     }
 
-    fn release(&self, id: u64, buffer: wgpu::Buffer, class: u64) {
+    fn release(&self, h: &mut BufferHandle) {
+        let Some(buffer) = h.buffer.take() else {
+            return;
+        };
         let limit = *lock(&self.limit);
         let mut s = lock(&self.state);
-        s.used -= class;
-        if s.used + s.cached + class <= limit {
-            s.cached += class;
-            s.free_blocks += 1;
-            s.free.entry(class).or_default().push((id, buffer));
-        } else {
-            self.released.fetch_add(1, Ordering::Relaxed);
+        match h.origin {
+            Origin::Uncounted => {}
+            Origin::Slab => {
+                s.used -= h.size;
+                s.slab_free += h.size;
+                let empty = s.slabs.put(h.buffer_id, h.base);
+                if empty && s.held() > limit {
+                    let n = s.slabs.drop_empty() as u64;
+                    s.slab_free -= n * SLAB_BYTES;
+                    self.released.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            Origin::Whole => {
+                s.used -= h.size;
+                if s.held() + h.size <= limit {
+                    s.cached += h.size;
+                    s.free_blocks += 1;
+                    s.free
+                        .entry(h.size)
+                        .or_default()
+                        .push((h.buffer_id, buffer));
+                } else {
+                    self.released.fetch_add(1, Ordering::Relaxed);
+                }
+            }
         }
     }
 }
 
-/// A pooled device buffer; dropping it returns the buffer to its pool. Queue order keeps
-/// the reuse safe: work recorded later runs after work recorded earlier.
+/// A new id, unique in the process.
+fn fresh_id() -> u64 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Where a handle's memory comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// A whole pooled buffer.
+    Whole,
+    /// A slot of a slab.
+    Slab,
+    /// A buffer of a zero-byte array, not counted.
+    Uncounted,
+}
+
+/// A pooled device buffer, or a slot of one; dropping it returns the memory to its pool.
+/// Queue order keeps the reuse safe: work recorded later runs after work recorded earlier.
 pub(crate) struct BufferHandle {
     buffer: Option<wgpu::Buffer>,
-    /// Unique for the life of the process, and the same while the buffer is reused.
+    /// Unique for the life of the process: this allocation.
     id: u64,
-    class: u64,
+    /// The buffer's id, the same while it is reused (for a slab: while it has slots of
+    /// one size), for caches keyed by buffers.
+    buffer_id: u64,
+    /// Where the allocation starts in the buffer, in bytes (a multiple of [`SLOT_ALIGN`]).
+    base: u64,
+    size: u64,
+    origin: Origin,
     pool: Arc<Pool>,
 }
 
 impl BufferHandle {
+    /// The buffer (for a slot, the slab's: add [`BufferHandle::base`] to offsets into it).
     pub(crate) fn buffer(&self) -> &wgpu::Buffer {
         self.buffer.as_ref().expect("buffer present until drop")
     }
-    /// The buffer's id, for caches keyed by buffers.
+    /// The allocation's id, unique in the process (arrays with the same id share memory).
     pub(crate) fn id(&self) -> u64 {
         self.id
     }
-    /// Bytes the buffer holds (its size class).
+    /// The buffer's id, for caches keyed by buffers (with [`BufferHandle::base`]) and for
+    /// telling whether two allocations share a buffer.
+    pub(crate) fn buffer_id(&self) -> u64 {
+        self.buffer_id
+    }
+    /// Where the allocation starts in the buffer, in bytes.
+    pub(crate) fn base(&self) -> u64 {
+        self.base
+    }
+    /// Bytes the allocation holds (its slot or size class).
     pub(crate) fn size(&self) -> u64 {
-        self.class
+        self.size
+    }
+    /// Whether the allocation is a slot of a slab shared with other arrays.
+    pub(crate) fn is_slot(&self) -> bool {
+        self.origin == Origin::Slab
     }
 }
 
 impl Drop for BufferHandle {
     fn drop(&mut self) {
-        if let Some(b) = self.buffer.take() {
-            self.pool.release(self.id, b, self.class);
-        }
+        let pool = self.pool.clone();
+        pool.release(self);
     }
 }
 

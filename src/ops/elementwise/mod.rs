@@ -19,6 +19,7 @@ use crate::dtype::{DType, Element, Float, Signed};
 use crate::error::Error;
 use crate::error::Result;
 use crate::kernel::launch::Params;
+use crate::memory::pool::BufferHandle;
 use crate::shape::broadcast_shapes;
 
 mod expr;
@@ -31,15 +32,17 @@ pub(crate) use expr::{Unary, STRIDED_OFFSETS};
 use plan::run;
 pub(crate) use plan::{broadcast_layout, is_plain, Operand};
 
-/// A new output array, after checking that the adapter has the input dtype.
+/// A new output array, after checking that the adapter has the input dtype; a small one
+/// apart from the slabs of `inputs` (see `memory::slab`).
 fn output<O: Element>(
     dev: &crate::Device,
     name: &'static str,
     input: DType,
     shape: Vec<usize>,
+    inputs: &[&BufferHandle],
 ) -> Result<Array<O>> {
     dev.require(name, input)?;
-    Array::<O>::alloc(dev, name, shape)
+    Array::<O>::alloc_with(dev, name, shape, |bytes| dev.alloc_apart(bytes, inputs))
 }
 
 /// Applies a one-operand map; `scalars` are its arguments `arg(0u)`, `arg(1u)`.
@@ -48,7 +51,7 @@ pub(crate) fn map_unary<T: Element, O: Element>(
     op: Unary,
     scalars: &[T],
 ) -> Result<Array<O>> {
-    let out = output::<O>(&x.dev, op.name(), T::DTYPE, x.shape.clone())?;
+    let out = output::<O>(&x.dev, op.name(), T::DTYPE, x.shape.clone(), &[&*x.buf])?;
     map_unary_into(x, op, scalars, out)
 }
 
@@ -80,7 +83,7 @@ fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) ->
     let expr = op
         .expr(T::DTYPE, "a", "b")
         .ok_or_else(|| x.dev.unsupported(op.name(), T::DTYPE))?;
-    let out = output::<O>(&x.dev, op.name(), T::DTYPE, shape)?;
+    let out = output::<O>(&x.dev, op.name(), T::DTYPE, shape, &[&*x.buf, &*y.buf])?;
     run::<O>(
         &x.dev,
         T::DTYPE,
@@ -275,7 +278,8 @@ impl<T: Element> Array<T> {
         x.same_device("where", &mask.dev)?;
         let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
         let shape = broadcast_shapes("where", &xy, &mask.shape)?;
-        let out = output::<T>(&x.dev, "where", T::DTYPE, shape)?;
+        let inputs = [&*x.buf, &*y.buf, &*mask.buf];
+        let out = output::<T>(&x.dev, "where", T::DTYPE, shape, &inputs)?;
         run::<T>(
             &x.dev,
             T::DTYPE,

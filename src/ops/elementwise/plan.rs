@@ -191,7 +191,10 @@ pub(super) fn run<O: Element>(
     if n == 0 {
         return Ok(out);
     }
-    let plan = Plan::new(inputs, &out.shape, n, expr.1, params)?;
+    let plan = match Plan::new(inputs, &out.shape, n, expr.1, params) {
+        Err(Error::TooManyDims { .. }) => return run_split(dev, input, expr, inputs, out, params),
+        plan => plan?,
+    };
     let (function, def) = op_def(inputs.len(), &expr.0);
     let key = plan.key(inputs.len(), &def, input, O::DTYPE);
     let vec = plan.vec;
@@ -212,6 +215,85 @@ pub(super) fn run<O: Element>(
         out.binding(),
         geometry,
     )?;
+    Ok(out)
+}
+
+/// [`run`] for layouts of more than [`MAX_DIMS`] dimensions after merging: one launch per
+/// multi-index of the outer dimensions, each over the inner [`MAX_DIMS`] with the inputs'
+/// offsets and the output's moved to its start (arrays of that many dimensions that do not
+/// merge are rare; those within [`MAX_DIMS`] never come here).
+fn run_split<O: Element>(
+    dev: &Device,
+    input: DType,
+    expr: (String, bool),
+    inputs: &[Operand<'_>],
+    out: Array<O>,
+    params: Params,
+) -> Result<Array<O>> {
+    let strides: Vec<Vec<usize>> = inputs
+        .iter()
+        .map(|x| broadcast_strides(x.shape, x.strides, &out.shape))
+        .collect::<Result<_>>()?;
+    let refs: Vec<&[usize]> = strides.iter().map(|s| s.as_slice()).collect();
+    let (cshape, cstrides) = collapse(&out.shape, &refs);
+    let k = cshape.len() - MAX_DIMS;
+    let inner = &cshape[k..];
+    let inner_n: usize = inner.iter().product();
+    let (function, def) = op_def(inputs.len(), &expr.0);
+    let max = dev.limits().max_storage_buffer_binding_size & !3;
+    let bindings: Vec<Binding<'_>> = inputs.iter().map(|x| x.binding).collect();
+    if bindings
+        .iter()
+        .chain([&out.binding()])
+        .any(|b| b.bytes > max)
+    {
+        return Err(Error::BufferTooLarge {
+            requested: out.binding().bytes,
+            max,
+        });
+    }
+    let mut index = vec![0usize; k];
+    for piece in 0..cshape[..k].iter().product::<usize>() {
+        let subs: Vec<Operand<'_>> = inputs
+            .iter()
+            .zip(&cstrides)
+            .map(|(x, st)| Operand {
+                binding: x.binding,
+                shape: inner,
+                strides: &st[k..],
+                offset: x.offset + index.iter().zip(st).map(|(i, s)| i * s).sum::<usize>(),
+            })
+            .collect();
+        let mut plan = Plan::new(&subs, inner, inner_n, expr.1, params)?;
+        let start = piece * inner_n;
+        plan.params.offs[3] = match plan.layout {
+            Layout::Contig => start / plan.per as usize,
+            _ => start,
+        } as u32;
+        let key = plan.key(inputs.len(), &def, input, O::DTYPE);
+        let vec = plan.vec;
+        let kernel = dev.kernel(key, || spec(input, O::DTYPE, vec, function, def.clone()))?;
+        let work = if plan.strided() {
+            plan.params.n / plan.per
+        } else {
+            plan.params.n
+        };
+        dev.launch(
+            &kernel,
+            &plan.params,
+            &bindings,
+            out.binding(),
+            Work::Items(work),
+        )?;
+        // The next multi-index of the outer dimensions (the last fastest).
+        for d in (0..k).rev() {
+            index[d] += 1;
+            if index[d] < cshape[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
     Ok(out)
 }
 

@@ -105,10 +105,14 @@ fn matmul_nd<T: Element>(
     };
     let (cshape, _) = prod.collapsed();
     if cshape.len() > MAX_DIMS {
-        return Err(Error::TooManyDims {
-            ndim: cshape.len(),
-            max: MAX_DIMS,
-        });
+        // More batch dimensions than kernels take, even merged: copies of the operands
+        // broadcast to the whole batch have one.
+        let whole = |x: &Array<T>, r: usize, c: usize| {
+            x.broadcast_to([&prod.batch_shape[..], &[r, c]].concat())?
+                .contiguous()
+        };
+        let (a, b) = (whole(&a, m, k)?, whole(&b, k, n)?);
+        return matmul_nd(&a, &b, lhs, rhs);
     }
     if T::DTYPE == DType::F16 && coop::eligible(dev, &prod) && coop::run(dev, &prod, &out)? {
         return Ok(out);

@@ -34,7 +34,7 @@ pub(super) fn reduce<T: Element, O: Element>(
         return Err(dev.unsupported(name, T::DTYPE));
     }
     let (red, shape, count) = reduced_axes(&x.shape, name, axes, keepdims)?;
-    let out = Array::<O>::alloc(dev, name, shape)?;
+    let out = Array::<O>::alloc_with(dev, name, shape, |b| dev.alloc_apart(b, &[&x.buf]))?;
     if out.is_empty() {
         return Ok(out);
     }
@@ -52,7 +52,7 @@ pub(super) fn reduce<T: Element, O: Element>(
     let acc = op.acc(T::DTYPE);
     let mean_bytes = (out.len() * acc.size()) as u64;
     let mean_buf = match op {
-        Op::Var(_) | Op::Std(_) => Some(dev.alloc(mean_bytes)?),
+        Op::Var(_) | Op::Std(_) => Some(dev.alloc_apart(mean_bytes, &[&x.buf, &out.buf])?),
         _ => None,
     };
     let mean = mean_buf.as_ref().map(|buffer| Binding {
@@ -97,7 +97,7 @@ pub(crate) fn reduce_with<T: Element, O: Element>(
     let dev = &x.dev;
     dev.require(op, T::DTYPE)?;
     let (red, shape, count) = reduced_axes(&x.shape, op, axes, keepdims)?;
-    let out = Array::<O>::alloc(dev, op, shape)?;
+    let out = Array::<O>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&x.buf]))?;
     if out.is_empty() {
         return Ok(out);
     }
@@ -195,7 +195,9 @@ fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()
     // a further stage reduces each row of them into `t`.
     let partial_bytes = (p.outputs() * plan.splits * acc_size(op.acc)) as u64;
     let scratch = if plan.splits > 1 {
-        Some(dev.alloc(partial_bytes)?)
+        let mut inputs = vec![p.src.buffer, t.out.buffer];
+        inputs.extend(t.mean.map(|m| m.buffer));
+        Some(dev.alloc_apart(partial_bytes, &inputs)?)
     } else {
         None
     };
