@@ -114,7 +114,10 @@ impl Spec {
             lines.push(replaced.unwrap_or_else(|| line.to_string()));
         }
         let body = lines.join("\n");
-        let needs_f16 = body.contains("f16");
+        // f16 in code (not in comments, which name it on every adapter) needs the extension.
+        let needs_f16 = body
+            .lines()
+            .any(|l| l.split("//").next().unwrap_or("").contains("f16"));
         if needs_f16 {
             out.push_str("enable f16;\n");
         }
