@@ -188,7 +188,7 @@ impl ElementwiseKernel {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn call<O: Element>(&self, args: &[&dyn KernelArg]) -> Result<Array<O>> {
-        self.run::<O>(args, None)
+        self.run::<O>("ElementwiseKernel::call", args, None)
     }
 
     /// Runs the kernel on `args` writing into `out`, which must have the broadcast shape of
@@ -211,18 +211,21 @@ impl ElementwiseKernel {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn call_into<O: Element>(&self, args: &[&dyn KernelArg], out: &Array<O>) -> Result<()> {
-        self.run::<O>(args, Some(out)).map(|_| ())
+        self.run::<O>("ElementwiseKernel::call_into", args, Some(out))
+            .map(|_| ())
     }
 
     /// Runs the kernel: binds the placeholders, splits the arguments into arrays and scalar
     /// words, makes (or checks) the output, validates the variant, then launches it.
     fn run<O: Element>(
         &self,
+        op: &'static str,
         args: &[&dyn KernelArg],
         given: Option<&Array<O>>,
     ) -> Result<Array<O>> {
         let dev = &self.dev;
-        let args = args_of(dev, &self.name, args, self.inputs.len())?;
+        let out_dev = given.map(|o| &o.dev);
+        let args = args_of(dev, op, &self.name, args, out_dev, self.inputs.len())?;
         let types = self.bind_types(&args, given)?;
         let out_dtype = self.output_dtype::<O>(&types)?;
         let (operands, words) = self.split_args(&args, &types)?;

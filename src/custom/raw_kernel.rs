@@ -160,7 +160,14 @@ impl RawKernel {
                 Slot::Uniform { members, .. } => members.len(),
             })
             .sum();
-        let args = args_of(&self.dev, &self.entry, args, expected)?;
+        let args = args_of(
+            &self.dev,
+            "RawKernel::launch",
+            &self.entry,
+            args,
+            None,
+            expected,
+        )?;
         let (buffers, uniform) = self.bind(&args)?;
         self.check_aliasing(&buffers)?;
         self.dev.launch_raw(

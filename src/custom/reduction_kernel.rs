@@ -204,11 +204,7 @@ impl ReductionKernel {
         axes: Option<&[usize]>,
         keepdims: bool,
     ) -> Result<Array<O>> {
-        if !x.dev.same(&self.dev) {
-            return Err(Error::DeviceMismatch {
-                op: "ReductionKernel",
-            });
-        }
+        self.dev.expect_same("ReductionKernel", &[&x.dev])?;
         let mut types = Types::default();
         types.bind(&self.name, &self.input, &x.kernel_arg_of())?;
         let out = types.get(&self.output.ty).unwrap_or(T::DTYPE);
