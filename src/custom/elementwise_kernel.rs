@@ -80,7 +80,9 @@ impl ElementwiseKernel {
     ///
     /// # Errors
     /// [`Error::InvalidShader`] for a parameter list that does not parse, or a body naga
-    /// rejects: the message gives the line and column in `body`.
+    /// rejects: the message gives the line and column in `body`; also for text that
+    /// exceeds the adapter's limits (as [`RawKernel::new`](crate::custom::RawKernel::new)).
+    /// [`Error::DeviceLost`] on a lost (or destroyed) device.
     ///
     /// ```
     /// use gpuarray::custom::ElementwiseKernel;
@@ -96,6 +98,7 @@ impl ElementwiseKernel {
         body: &str,
         name: &str,
     ) -> Result<ElementwiseKernel> {
+        dev.expect_alive()?;
         let reserved: Vec<&str> = RESERVED
             .iter()
             .chain(RESERVED_ELEMENTWISE)
@@ -408,7 +411,9 @@ impl ElementwiseKernel {
         let regions: Vec<Region> = Region::find("body", &src, &self.body, from)
             .into_iter()
             .collect();
-        validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
+        let validated = validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
+        // Text that closes the function can declare globals: check the adapter's limits.
+        self.dev.check_limits(&self.name, &validated, None)?;
         lock(&self.validated).insert(def.clone());
         Ok(def)
     }

@@ -81,6 +81,7 @@ impl ReductionKernel {
         identity: &str,
         name: &str,
     ) -> Result<ReductionKernel> {
+        dev.expect_alive()?;
         let reserved: Vec<&str> = RESERVED.iter().chain(RESERVED_REDUCE).copied().collect();
         let mut inputs = parse_params(name, "in_params", in_params, &reserved)?;
         let mut outputs = parse_params(name, "out_params", out_params, &reserved)?;
@@ -192,7 +193,10 @@ impl ReductionKernel {
             .into_iter()
             .flatten()
             .collect();
-            validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
+            let validated =
+                validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
+            // Text that closes a function can declare globals: check the adapter's limits.
+            self.dev.check_limits(&self.name, &validated, None)?;
         }
         lock(&self.validated).insert(key);
         Ok(r)

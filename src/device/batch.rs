@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::gpu::{lock, Gpu};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{groups, Binding, Dispatch, Params, ParamsIn, PARAM_SLOT};
+use crate::kernel::limits;
 use crate::kernel::raw::{self, Layout};
 use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
@@ -132,6 +133,25 @@ impl Device {
     ) -> Result<Arc<crate::kernel::cache::RawPipeline>> {
         let i = &self.inner;
         raw::pipeline(&i.gpu, &i.kernels, src, entry, layout).map_err(|e| self.with_usage(e))
+    }
+
+    /// Checks user kernel `name` (the validated module and its validation) against this
+    /// adapter's limits (see `kernel::limits`): its compute entry point `entry`, or every
+    /// one where `None`, with the default values of its overrides.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShader`] naming the limit and both numbers.
+    pub(crate) fn check_limits(
+        &self,
+        name: &str,
+        (module, info): &crate::kernel::source::Validated,
+        entry: Option<&str>,
+    ) -> Result<()> {
+        let limits = limits::KernelLimits::of(&self.inner.gpu);
+        limits::check(module, info, entry, &[], &limits).map_err(|m| Error::InvalidShader {
+            name: name.to_string(),
+            message: format!("{name}: exceeds this adapter's limits: {m}"),
+        })
     }
 
     /// An out-of-memory error from a lower layer, with the bytes in use filled in.
