@@ -204,6 +204,8 @@ impl Device {
         output: Binding<'_>,
         work: Work,
     ) -> Result<()> {
+        // Calls that allocate nothing (writes into existing arrays) meet a lost device here.
+        self.expect_alive()?;
         let grid = match work {
             Work::Items(0) => return Ok(()),
             Work::Items(n) => {
@@ -231,6 +233,7 @@ impl Device {
         uniform: &[u8],
         grid: [u32; 3],
     ) -> Result<()> {
+        self.expect_alive()?;
         let i = &self.inner;
         match raw::dispatch(
             &i.gpu,
