@@ -162,7 +162,7 @@ const RESERVED: &[&str] = &[
     "out0", "element",
 ];
 
-fn dtype_named(s: &str) -> Option<DType> {
+pub(crate) fn dtype_named(s: &str) -> Option<DType> {
     Some(match s {
         "f16" | "float16" | "half" => DType::F16,
         "f32" | "float32" | "float" => DType::F32,
