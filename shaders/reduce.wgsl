@@ -31,9 +31,9 @@
 // (src/ops/reduce/source.rs).
 
 alias E = f32;  // element type of the input (its accumulator type for partial inputs)
-alias T = f32;  // what `a` holds: E, vec4<E>, or Acc for partial inputs
+alias Src = f32; // what `a` holds: E, vec4<E>, or Acc for partial inputs
 alias A = f32;  // accumulator type
-alias U = f32;  // what `out` holds: the result's element type, or Acc for partial results
+alias Dst = f32; // what `out` holds: the result's element type, or Acc for partial results
 alias S = f32;  // scalar arguments: the accumulator type
 alias SC = f32;
 
@@ -52,9 +52,9 @@ override WG: u32 = 256u;
 override NDIM: u32 = 1u; // kept axes (at least 1)
 override PER: u32 = 1u;  // rows: invocations per output; cols: outputs per workgroup
 
-@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(1) var<storage, read> a: array<Src>;
 @group(0) @binding(2) var<storage, read> b: array<A>;
-@group(0) @binding(4) var<storage, read_write> out: array<U>;
+@group(0) @binding(4) var<storage, read_write> out: array<Dst>;
 
 var<workgroup> sh: array<Acc, WG>;
 var<workgroup> sh4: array<Acc4, WG>;
@@ -81,7 +81,7 @@ fn map(x: E, k: u32, mu: A) -> Acc { return Acc(A(x), k); }
 fn map4(x: vec4<E>, k: vec4<u32>, mu: vec4<A>) -> Acc4 { return Acc4(vec4<A>(x), k); }
 fn combine(x: Acc, y: Acc) -> Acc { return Acc(x.v + y.v, x.i); }
 fn combine4(x: Acc4, y: Acc4) -> Acc4 { return Acc4(x.v + y.v, x.i); }
-fn finish(r: Acc) -> U { return U(r.v); }
+fn finish(r: Acc) -> Dst { return Dst(r.v); }
 // The partial result of the element at offset o of `a` (for elements, map(a[o], ...)), and
 // of the four at 4 * o4.
 fn load(o: u32, k: u32, mu: A) -> Acc { return map(E(a[o]), k, mu); }

@@ -121,8 +121,9 @@ impl Event {
     /// both.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the events are of different devices or timings; the
-    /// errors of [`Event::synchronize`].
+    /// [`Error::DeviceMismatch`] when the events are of different devices;
+    /// [`Error::InvalidArgument`] when they are of different timings; the errors of
+    /// [`Event::synchronize`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -133,10 +134,11 @@ impl Event {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn elapsed_ms(&self, end: &Event) -> Result<f64> {
-        if !self.dev.same(&end.dev) || self.timing() != end.timing() {
+        self.dev.expect_same("Event::elapsed_ms", &[&end.dev])?;
+        if self.timing() != end.timing() {
             return Err(Error::InvalidArgument {
                 op: "Event::elapsed_ms",
-                reason: "the events are of different devices or timings",
+                reason: "the events are of different timings",
             });
         }
         match (&self.mark, &end.mark) {

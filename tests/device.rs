@@ -8,7 +8,7 @@ mod common;
 use std::sync::Mutex;
 
 use common::*;
-use gpuarray::{Device, DeviceKind, Error};
+use gpuarray::{custom, Device, DeviceKind, Error};
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
@@ -88,7 +88,13 @@ fn destroyed_device_reports_lost() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let dev = Device::new().unwrap();
     let x = dev.full::<f32>([100], 2.0).unwrap();
-    let y = x.add_scalar(1.0).unwrap(); // pending, then dropped by destroy
+    // Pending, then dropped by destroy.
+    let y = x.add_scalar(1.0).unwrap();
+    // A raw kernel compiled before: making it again hits the pipeline cache.
+    let raw = "@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n\
+               @compute @workgroup_size(1) fn f() { y[0] = 1.0; }";
+    let kernel = custom::RawKernel::new(&dev, raw, "f").unwrap();
+    let copy = custom::ElementwiseKernel::new(&dev, "T x", "T y", "y = x;", "copy").unwrap();
     dev.destroy();
     let lost = |r: Result<(), Error>| matches!(r, Err(Error::DeviceLost(_)));
     assert!(lost(y.to_vec().map(drop)));
@@ -116,6 +122,30 @@ fn destroyed_device_reports_lost() {
         gpuarray::signal::convolve(&x, &k, gpuarray::signal::Mode::Same).map(drop)
     ));
     assert!(lost(dev.random_uniform::<f32>([8], 1).map(drop)));
+    // Creating anything: arrays of every kind, and user kernels (issue 14, finding 4:
+    // ElementwiseKernel::new and RawKernel::new succeeded).
+    assert!(lost(dev.full::<i32>([3], 1).map(drop)));
+    assert!(lost(dev.arange::<f32>(0.0, 4.0, 1.0).map(drop)));
+    assert!(lost(dev.eye::<f32>(3).map(drop)));
+    assert!(lost(
+        x.reshape([10, 10]).unwrap().t().contiguous().map(drop)
+    ));
+    assert!(lost(x.cast::<i32>().map(drop)));
+    assert!(lost(
+        custom::ElementwiseKernel::new(&dev, "T x", "T y", "y = x;", "copy").map(drop)
+    ));
+    assert!(lost(custom::RawKernel::new(&dev, raw, "f").map(drop)));
+    let other_raw = raw.replace("1.0", "2.0");
+    assert!(lost(
+        custom::RawKernel::new(&dev, &other_raw, "f").map(drop)
+    ));
+    assert!(lost(
+        custom::ReductionKernel::new(&dev, "T x", "T y", "x", "a + b", "y = a", "0", "s").map(drop)
+    ));
+    assert!(lost(custom::fuse(&dev, |[x]| x * 2.0).map(drop)));
+    // Kernels made before, and calls that write into existing arrays: lost too.
+    assert!(lost(kernel.launch(1, &[&x])));
+    assert!(lost(copy.call_into(&[&x], &y)));
     dev.destroy(); // twice is fine
                    // The shared device is unaffected.
     let other = common::dev();

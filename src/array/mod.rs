@@ -243,12 +243,4 @@ impl<T: Element> Array<T> {
     pub fn is_contiguous(&self) -> bool {
         is_contiguous(&self.shape, &self.strides)
     }
-
-    pub(crate) fn same_device(&self, op: &'static str, other: &Device) -> Result<()> {
-        if self.dev.same(other) {
-            Ok(())
-        } else {
-            Err(Error::DeviceMismatch { op })
-        }
-    }
 }

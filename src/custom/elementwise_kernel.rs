@@ -80,7 +80,9 @@ impl ElementwiseKernel {
     ///
     /// # Errors
     /// [`Error::InvalidShader`] for a parameter list that does not parse, or a body naga
-    /// rejects: the message gives the line and column in `body`.
+    /// rejects: the message gives the line and column in `body`; also for text that
+    /// exceeds the adapter's limits (as [`RawKernel::new`](crate::custom::RawKernel::new)).
+    /// [`Error::DeviceLost`] on a lost (or destroyed) device.
     ///
     /// ```
     /// use gpuarray::custom::ElementwiseKernel;
@@ -96,6 +98,7 @@ impl ElementwiseKernel {
         body: &str,
         name: &str,
     ) -> Result<ElementwiseKernel> {
+        dev.expect_alive()?;
         let reserved: Vec<&str> = RESERVED
             .iter()
             .chain(RESERVED_ELEMENTWISE)
@@ -188,7 +191,7 @@ impl ElementwiseKernel {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn call<O: Element>(&self, args: &[&dyn KernelArg]) -> Result<Array<O>> {
-        self.run::<O>(args, None)
+        self.run::<O>("ElementwiseKernel::call", args, None)
     }
 
     /// Runs the kernel on `args` writing into `out`, which must have the broadcast shape of
@@ -211,18 +214,21 @@ impl ElementwiseKernel {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn call_into<O: Element>(&self, args: &[&dyn KernelArg], out: &Array<O>) -> Result<()> {
-        self.run::<O>(args, Some(out)).map(|_| ())
+        self.run::<O>("ElementwiseKernel::call_into", args, Some(out))
+            .map(|_| ())
     }
 
     /// Runs the kernel: binds the placeholders, splits the arguments into arrays and scalar
     /// words, makes (or checks) the output, validates the variant, then launches it.
     fn run<O: Element>(
         &self,
+        op: &'static str,
         args: &[&dyn KernelArg],
         given: Option<&Array<O>>,
     ) -> Result<Array<O>> {
         let dev = &self.dev;
-        let args = args_of(dev, &self.name, args, self.inputs.len())?;
+        let out_dev = given.map(|o| &o.dev);
+        let args = args_of(dev, op, &self.name, args, out_dev, self.inputs.len())?;
         let types = self.bind_types(&args, given)?;
         let out_dtype = self.output_dtype::<O>(&types)?;
         let (operands, words) = self.split_args(&args, &types)?;
@@ -405,7 +411,9 @@ impl ElementwiseKernel {
         let regions: Vec<Region> = Region::find("body", &src, &self.body, from)
             .into_iter()
             .collect();
-        validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
+        let validated = validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
+        // Text that closes the function can declare globals: check the adapter's limits.
+        self.dev.check_limits(&self.name, &validated, None)?;
         lock(&self.validated).insert(def.clone());
         Ok(def)
     }

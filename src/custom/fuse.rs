@@ -183,7 +183,8 @@ fn wgsl(nodes: &[Node], v: Var) -> Result<String> {
 /// dtype; the kernel is compiled once per dtype.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] when [`Var::sum`] is not the outermost operation.
+/// [`Error::InvalidArgument`] when [`Var::sum`] is not the outermost operation;
+/// [`Error::DeviceLost`] on a lost (or destroyed) device.
 ///
 /// ```
 /// use gpuarray::custom::fuse;
@@ -195,6 +196,7 @@ fn wgsl(nodes: &[Node], v: Var) -> Result<String> {
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub fn fuse<const N: usize>(dev: &Device, f: impl Fn([Var; N]) -> Var) -> Result<Fused> {
+    dev.expect_alive()?;
     let (nodes, root) = NODES.with(|t| {
         t.borrow_mut().clear();
         let inputs: [Var; N] = std::array::from_fn(|k| push(Node::Input(k)));

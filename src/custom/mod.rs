@@ -162,7 +162,7 @@ const RESERVED: &[&str] = &[
     "out0", "element",
 ];
 
-fn dtype_named(s: &str) -> Option<DType> {
+pub(crate) fn dtype_named(s: &str) -> Option<DType> {
     Some(match s {
         "f16" | "float16" | "half" => DType::F16,
         "f32" | "float32" | "float" => DType::F32,
@@ -262,13 +262,27 @@ impl Types {
     }
 }
 
-/// The arguments of `args`, checked to be as many as `expected` and on `dev`.
+/// The arguments of `args`, checked to be on `dev` (with `out`, the output array of a
+/// call that writes into one) and to be as many as `expected`; `op` names the entry point
+/// in errors.
 pub(crate) fn args_of<'a>(
     dev: &Device,
+    op: &'static str,
     kernel: &str,
     args: &'a [&'a dyn KernelArg],
+    out: Option<&Device>,
     expected: usize,
 ) -> Result<Vec<Arg<'a>>> {
+    let out_args: Vec<Arg<'a>> = args.iter().map(|a| a.kernel_arg()).collect();
+    let devices: Vec<&Device> = out_args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Array { dev, .. } => Some(*dev),
+            Arg::Scalar { .. } => None,
+        })
+        .chain(out)
+        .collect();
+    dev.expect_same(op, &devices)?;
     if args.len() != expected {
         return Err(Error::ArgumentCount {
             kernel: kernel.to_string(),
@@ -276,14 +290,10 @@ pub(crate) fn args_of<'a>(
             given: args.len(),
         });
     }
-    let out: Vec<Arg<'a>> = args.iter().map(|a| a.kernel_arg()).collect();
-    for a in &out {
-        if let Arg::Array { dev: d, dtype, .. } = a {
-            if !d.same(dev) {
-                return Err(Error::DeviceMismatch { op: "user kernel" });
-            }
-            dev.require("user kernel", *dtype)?;
+    for a in &out_args {
+        if let Arg::Array { dtype, .. } = a {
+            dev.require(op, *dtype)?;
         }
     }
-    Ok(out)
+    Ok(out_args)
 }

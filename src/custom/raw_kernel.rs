@@ -86,8 +86,13 @@ impl RawKernel {
     /// # Errors
     /// [`Error::InvalidShader`] when naga rejects the module (the message gives the line and
     /// column in `wgsl`), when `entry` is not a compute entry point, when the module has
-    /// resources raw kernels do not bind (textures, groups other than 0, two uniforms), or
-    /// when it exceeds the adapter's limits (workgroup size, workgroup memory).
+    /// resources raw kernels do not bind (textures, immediates, groups other than 0, two
+    /// uniforms), or when it exceeds one of the adapter's limits (see
+    /// [`Device::limits`](crate::Device::limits)): the workgroup memory its entry point
+    /// uses, summed over its `var<workgroup>` variables, its workgroup size along each axis
+    /// and in all, its storage and uniform buffers, its binding numbers. The message names
+    /// the limit and both numbers; nothing reaches the driver. [`Error::DeviceLost`] on a
+    /// lost (or destroyed) device.
     ///
     /// ```
     /// use gpuarray::custom::RawKernel;
@@ -97,13 +102,16 @@ impl RawKernel {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn new(dev: &Device, wgsl: &str, entry: &str) -> Result<RawKernel> {
-        let module = validate(entry, wgsl, dev.naga_capabilities())?;
-        let layout = raw::reflect(&module, entry).map_err(|m| Error::InvalidShader {
+        dev.expect_alive()?;
+        let validated = validate(entry, wgsl, dev.naga_capabilities())?;
+        // What naga cannot know, the adapter's limits, are checked before wgpu sees the
+        // module (drivers can take minutes, or all memory, over a kernel past them); what
+        // wgpu still refuses when it makes the pipeline is the kernel's fault too.
+        dev.check_limits(entry, &validated, Some(entry))?;
+        let layout = raw::reflect(&validated.0, entry).map_err(|m| Error::InvalidShader {
             name: entry.to_string(),
             message: format!("{entry}: {m}"),
         })?;
-        // What naga cannot know, the adapter's limits (workgroup size, workgroup memory,
-        // bindings), wgpu checks when it makes the pipeline: that is the kernel's fault too.
         let pipeline = dev.raw_kernel(wgsl, entry, &layout).map_err(|e| match e {
             Error::Validation(m) => Error::InvalidShader {
                 name: entry.to_string(),
@@ -160,7 +168,14 @@ impl RawKernel {
                 Slot::Uniform { members, .. } => members.len(),
             })
             .sum();
-        let args = args_of(&self.dev, &self.entry, args, expected)?;
+        let args = args_of(
+            &self.dev,
+            "RawKernel::launch",
+            &self.entry,
+            args,
+            None,
+            expected,
+        )?;
         let (buffers, uniform) = self.bind(&args)?;
         self.check_aliasing(&buffers)?;
         self.dev.launch_raw(

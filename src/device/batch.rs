@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::gpu::{lock, Gpu};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{groups, Binding, Dispatch, Params, ParamsIn, PARAM_SLOT};
+use crate::kernel::limits;
 use crate::kernel::raw::{self, Layout};
 use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
@@ -143,6 +144,25 @@ impl Device {
         raw::pipeline(&i.gpu, &i.kernels, src, entry, layout).map_err(|e| self.with_usage(e))
     }
 
+    /// Checks user kernel `name` (the validated module and its validation) against this
+    /// adapter's limits (see `kernel::limits`): its compute entry point `entry`, or every
+    /// one where `None`, with the default values of its overrides.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShader`] naming the limit and both numbers.
+    pub(crate) fn check_limits(
+        &self,
+        name: &str,
+        (module, info): &crate::kernel::source::Validated,
+        entry: Option<&str>,
+    ) -> Result<()> {
+        let limits = limits::KernelLimits::of(&self.inner.gpu);
+        limits::check(module, info, entry, &[], &limits).map_err(|m| Error::InvalidShader {
+            name: name.to_string(),
+            message: format!("{name}: exceeds this adapter's limits: {m}"),
+        })
+    }
+
     /// An out-of-memory error from a lower layer, with the bytes in use filled in.
     fn with_usage(&self, e: Error) -> Error {
         match e {
@@ -205,6 +225,8 @@ impl Device {
         output: Binding<'_>,
         work: Work,
     ) -> Result<()> {
+        // Calls that allocate nothing (writes into existing arrays) meet a lost device here.
+        self.expect_alive()?;
         let grid = match work {
             Work::Items(0) => return Ok(()),
             Work::Items(n) => {
@@ -242,6 +264,7 @@ impl Device {
         uniform: &[u8],
         grid: [u32; 3],
     ) -> Result<()> {
+        self.expect_alive()?;
         let i = &self.inner;
         let writable: Vec<bool> = layout
             .slots

@@ -333,8 +333,26 @@ impl Device {
         self.inner.gpu.check()
     }
 
-    pub(crate) fn same(&self, other: &Device) -> bool {
-        Arc::ptr_eq(&self.inner, &other.inner)
+    /// `Err(DeviceMismatch { op })` unless every device of `others` is this one. The one
+    /// identity check: every entry point that takes arrays or kernels (built-in ops, user
+    /// kernels, events) makes it through this function before it allocates or records
+    /// anything, so that nothing of another device is ever bound here.
+    pub(crate) fn expect_same(&self, op: &'static str, others: &[&Device]) -> Result<()> {
+        if others.iter().all(|d| Arc::ptr_eq(&self.inner, &d.inner)) {
+            Ok(())
+        } else {
+            Err(Error::DeviceMismatch { op })
+        }
+    }
+
+    /// `Err(DeviceLost)` when the device was lost or destroyed: the first check of every
+    /// constructor of user kernels (array constructors make it when they allocate).
+    pub(crate) fn expect_alive(&self) -> Result<()> {
+        if self.inner.gpu.is_lost() {
+            // `check` reports the loss first, with its reason.
+            self.check()?;
+        }
+        Ok(())
     }
 
     /// Whether kernel parameters travel as immediates on this device.

@@ -73,6 +73,11 @@ pub(crate) fn reflect(module: &naga::Module, entry: &str) -> std::result::Result
             naga::AddressSpace::Handle => {
                 return Err(format!("`{name}`: raw kernels bind buffers only"))
             }
+            naga::AddressSpace::Immediate => {
+                return Err(format!(
+                    "`{name}`: raw kernels take scalars through a uniform, not immediates"
+                ))
+            }
             _ => continue,
         };
         let rb = g

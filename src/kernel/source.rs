@@ -146,23 +146,53 @@ fn uses_f16(code: &str) -> bool {
     })
 }
 
+/// A validated module and what its validation found (which globals each entry point uses).
+pub(crate) type Validated = (naga::Module, naga::valid::ModuleInfo);
+
 /// Parses and validates WGSL with naga; errors carry naga's diagnostic with line and column.
 pub(crate) fn validate(
     name: &str,
     src: &str,
     caps: naga::valid::Capabilities,
-) -> Result<naga::Module> {
+) -> Result<Validated> {
     let module = naga::front::wgsl::parse_str(src).map_err(|e| Error::InvalidShader {
         name: name.to_string(),
         message: e.emit_to_string(src),
     })?;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+    immediates_fit(&module).map_err(|m| Error::InvalidShader {
+        name: name.to_string(),
+        message: format!("{name}: {m}"),
+    })?;
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .validate(&module)
         .map_err(|e| Error::InvalidShader {
             name: name.to_string(),
             message: e.emit_to_string(src),
         })?;
-    Ok(module)
+    Ok((module, info))
+}
+
+/// The most bytes of immediates naga's validator handles: past them (64 slots of 4 bytes)
+/// its bookkeeping overflows (a panic in debug builds).
+const NAGA_MAX_IMMEDIATES: u32 = 256;
+
+/// Refuses `var<immediate>` globals larger than naga validates, before it runs. The
+/// adapter's own, smaller limit is checked later (`kernel::limits`).
+fn immediates_fit(module: &naga::Module) -> std::result::Result<(), String> {
+    for (_, g) in module.global_variables.iter() {
+        if g.space != naga::AddressSpace::Immediate {
+            continue;
+        }
+        let bytes = module.types[g.ty].inner.try_size(module.to_ctx());
+        if bytes.is_none_or(|b| b > NAGA_MAX_IMMEDIATES) {
+            let name = g.name.as_deref().unwrap_or("?");
+            let size = bytes.map_or("more than 4 GiB".into(), |b| format!("{b} bytes"));
+            return Err(format!(
+                "immediate `{name}` holds {size}; at most {NAGA_MAX_IMMEDIATES} are supported"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A piece of user text inside a generated shader: what the user calls it (`body`,
@@ -225,7 +255,7 @@ pub(crate) fn validate_user(
     src: &str,
     caps: naga::valid::Capabilities,
     regions: &[Region],
-) -> Result<naga::Module> {
+) -> Result<Validated> {
     let explain = |spans: Vec<std::ops::Range<usize>>, message: String| -> Error {
         let located = spans.iter().find_map(|span| {
             regions
@@ -249,7 +279,11 @@ pub(crate) fn validate_user(
         }
         explain(spans, msg)
     })?;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+    immediates_fit(&module).map_err(|m| Error::InvalidShader {
+        name: name.to_string(),
+        message: format!("{name}: {m}"),
+    })?;
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
         .validate(&module)
         .map_err(|e| {
             let spans = e.spans().filter_map(|(s, _)| s.to_range()).collect();
@@ -262,7 +296,7 @@ pub(crate) fn validate_user(
             }
             explain(spans, msg)
         })?;
-    Ok(module)
+    Ok((module, info))
 }
 
 #[cfg(test)]

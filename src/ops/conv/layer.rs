@@ -84,12 +84,10 @@ fn check_devices<T: Float>(
     weight: &Array<T>,
     bias: Option<&Array<T>>,
 ) -> Result<()> {
-    input.same_device(op, &weight.dev)?;
-    input.dev.require(op, T::DTYPE)?;
-    if let Some(b) = bias {
-        input.same_device(op, &b.dev)?;
-    }
-    Ok(())
+    let bias = bias.map(|b| &b.dev);
+    let others: Vec<&crate::Device> = [Some(&weight.dev), bias].into_iter().flatten().collect();
+    input.dev.expect_same(op, &others)?;
+    input.dev.require(op, T::DTYPE)
 }
 
 /// Checks the options that need no shapes: groups, strides and dilations of at least 1.

@@ -17,7 +17,7 @@ use crate::kernel::launch::groups;
 /// Checks that `a` and `b` share a device that has `T`, have `ndim` dimensions and are not
 /// empty.
 fn check_pair<T: Float>(op: &'static str, a: &Array<T>, b: &Array<T>, ndim: usize) -> Result<()> {
-    a.same_device(op, &b.dev)?;
+    a.dev.expect_same(op, &[&b.dev])?;
     a.dev.require(op, T::DTYPE)?;
     if a.ndim() != ndim || b.ndim() != ndim {
         return Err(Error::InvalidArgument {

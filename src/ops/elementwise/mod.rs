@@ -78,7 +78,7 @@ pub(crate) fn map_unary_into<T: Element, O: Element>(
 }
 
 fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) -> Result<Array<O>> {
-    x.same_device(op.name(), &y.dev)?;
+    x.dev.expect_same(op.name(), &[&y.dev])?;
     let shape = broadcast_shapes(op.name(), &x.shape, &y.shape)?;
     let expr = op
         .expr(T::DTYPE, "a", "b")
@@ -274,8 +274,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn where_(mask: &Array<u32>, x: &Array<T>, y: &Array<T>) -> Result<Array<T>> {
-        x.same_device("where", &y.dev)?;
-        x.same_device("where", &mask.dev)?;
+        x.dev.expect_same("where", &[&y.dev, &mask.dev])?;
         let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
         let shape = broadcast_shapes("where", &xy, &mask.shape)?;
         let inputs = [&*x.buf, &*y.buf, &*mask.buf];

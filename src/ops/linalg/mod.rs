@@ -153,7 +153,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn matmul(&self, other: &Array<T>) -> Result<Array<T>> {
-        self.same_device("matmul", &other.dev)?;
+        self.dev.expect_same("matmul", &[&other.dev])?;
         self.dev.require("matmul", T::DTYPE)?;
         if self.ndim() == 0 || other.ndim() == 0 {
             return Err(Error::InvalidArgument {
@@ -215,6 +215,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn dot(&self, other: &Array<T>) -> Result<Array<T>> {
+        self.dev.expect_same("dot", &[&other.dev])?;
         if self.ndim() == 0 || other.ndim() == 0 {
             return self.mul(other);
         }
@@ -222,7 +223,6 @@ impl<T: Element> Array<T> {
             return self.matmul(other);
         }
         // N-D: contract self's last axis with other's second-to-last.
-        self.same_device("dot", &other.dev)?;
         let (na, nb) = (self.ndim(), other.ndim());
         let k = self.shape[na - 1];
         if other.shape[nb - 2] != k {
@@ -263,6 +263,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn outer(&self, other: &Array<T>) -> Result<Array<T>> {
+        self.dev.expect_same("outer", &[&other.dev])?;
         let a = self.reshape([self.len(), 1])?;
         let b = other.reshape([1, other.len()])?;
         a.matmul(&b)

@@ -187,11 +187,11 @@ impl Op {
     /// The body of `finish(r)`: the output of a final result.
     fn finish(self) -> &'static str {
         match self {
-            Op::ArgMax | Op::ArgMin => "return U(r.i);",
-            Op::Mean | Op::Var(_) => "return U(r.v / A(count()));",
-            Op::Std(_) => "return U(sqrt(r.v / A(count())));",
-            Op::Norm => "return U(sqrt(r.v));",
-            _ => "return U(r.v);",
+            Op::ArgMax | Op::ArgMin => "return Dst(r.i);",
+            Op::Mean | Op::Var(_) => "return Dst(r.v / A(count()));",
+            Op::Std(_) => "return Dst(sqrt(r.v / A(count())));",
+            Op::Norm => "return Dst(sqrt(r.v));",
+            _ => "return Dst(r.v);",
         }
     }
 }
@@ -267,9 +267,9 @@ pub(crate) fn spec(
     let s = Spec::new("reduce", SRC)
         .scalar(acc)
         .alias("E", e.wgsl())
-        .alias("T", t)
+        .alias("Src", t)
         .alias("A", acc.wgsl())
-        .alias("U", out.map_or("Acc", |d| d.wgsl()));
+        .alias("Dst", out.map_or("Acc", |d| d.wgsl()));
     let s = with_operation(s, r, out.is_some());
     let s = with_loads(s, r, load);
     with_shuffles(s, shuffles)
@@ -286,7 +286,7 @@ fn with_operation(s: Spec, r: &Reducer, final_out: bool) -> Spec {
         .function(
             "finish",
             format!(
-                "fn finish(r: Acc) -> U {{ {} }}",
+                "fn finish(r: Acc) -> Dst {{ {} }}",
                 if final_out {
                     r.finish.as_str()
                 } else {
