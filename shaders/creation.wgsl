@@ -3,7 +3,8 @@
 // Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D, one invocation per output element.
 // fill:   out[i] = arg 0
-// arange: out[i] = arg 0 + i * arg 1; the last element is arg 2 when exact_end() (linspace)
+// arange: out[i] = arg 0 + i * arg 1 computed in the carrier SC (f32 for f16) and rounded
+//         once; the last element is arg 2 when exact_end() (linspace)
 // eye:    out[i] = 1 where column - row == eye_diag() for rows of eye_cols() columns, else 0
 
 alias S = f32; // element type of the output
@@ -33,7 +34,8 @@ fn arange(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3
           @builtin(local_invocation_index) l: u32) {
     let i = linear_id(w, nw, l, WG);
     if (i >= P.n) { return; }
-    var v = arg(0u) + S(i) * arg(1u);
+    // In the carrier: f16 values are computed in f32 and rounded once.
+    var v = S(P.sc[0u] + SC(i) * P.sc[1u]);
     if (exact_end() && i + 1u == P.n) { v = arg(2u); }
     out[i] = v;
 }

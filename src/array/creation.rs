@@ -19,11 +19,12 @@ const WG: u32 = 256;
 enum Creation<T> {
     /// `fill`: `value` everywhere (`arg(0u)`).
     Fill { value: T },
-    /// `arange`: `start + i * step` (`arg(0u)`, `arg(1u)`); with `exact_end` the last element
-    /// is `stop` (`arg(2u)`), as `linspace` wants (`exact_end()`).
+    /// `arange`: `start + i * step` (`arg(0u)`, `arg(1u)`) computed in the carrier of the
+    /// scalars (f32 for f16, the step rounded to it, not to T); with `exact_end` the last
+    /// element is `stop` (`arg(2u)`), as `linspace` wants (`exact_end()`).
     Arange {
         start: T,
-        step: T,
+        step: f64,
         stop: T,
         exact_end: bool,
     },
@@ -64,7 +65,12 @@ impl<T: Element> CreationParams<T> {
                 stop,
                 exact_end,
             } => {
-                let mut p = p.scalars(&[start, step, stop, T::zero()]);
+                let mut p = if T::DTYPE == DType::F16 {
+                    let wide = |v: T| v.to_f64() as f32;
+                    p.scalars(&[wide(start), step as f32, wide(stop), 0.0])
+                } else {
+                    p.scalars(&[start, T::from_f64(step), stop, T::zero()])
+                };
                 p.aux[0] = exact_end as u32;
                 p
             }
@@ -184,7 +190,7 @@ impl Device {
     }
 
     /// Values from `start` up to (not including) `stop`, `step` apart, as NumPy's `arange`:
-    /// element i is `start + i * step` computed in `T`.
+    /// element i is `start + i * step` computed in `T`, and for f16 in f32 and rounded once.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a zero or non-finite step; as [`Device::zeros`].
@@ -212,14 +218,16 @@ impl Device {
         }
         let what = Creation::Arange {
             start,
-            step,
+            step: s,
             stop,
             exact_end: false,
         };
         generate(self, "arange", vec![n as usize], what)
     }
 
-    /// `num` values evenly spaced from `start` to `stop` inclusive, as NumPy's `linspace`.
+    /// `num` values evenly spaced from `start` to `stop` inclusive, as NumPy's `linspace`:
+    /// element i is `start + i * step` with the step rounded to `T` (to f32 for f16, whose
+    /// elements are computed in f32 and rounded once), the last exactly `stop`.
     ///
     /// # Errors
     /// As [`Device::zeros`].
@@ -237,7 +245,7 @@ impl Device {
         };
         let what = Creation::Arange {
             start,
-            step: T::from_f64(step),
+            step,
             stop,
             exact_end: num > 1,
         };

@@ -17,6 +17,7 @@
 mod adapter;
 mod batch;
 mod memory_pool;
+mod probe;
 mod state;
 mod timestamp;
 mod transfer;
@@ -24,8 +25,10 @@ mod transfer;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-pub use self::adapter::{DeviceInfo, DeviceKind};
+pub use self::adapter::{DeviceInfo, DeviceKind, Subnormals};
 pub(crate) use self::batch::Work;
+#[cfg(test)]
+pub(crate) use self::probe::all_specs as probe_specs;
 pub use self::batch::BATCH_DISPATCHES;
 pub use self::memory_pool::MemoryPool;
 pub(crate) use self::timestamp::Stamp;
@@ -124,7 +127,7 @@ impl Device {
         let readback = (mappable && (!gpu.mappable_storage || small_read_kernel))
             .then(|| Arc::new(Pool::readback(&gpu)));
         let batch = batch::Pending::new(&gpu);
-        Device {
+        let mut dev = Device {
             inner: Arc::new(Inner {
                 gpu,
                 info,
@@ -138,6 +141,26 @@ impl Device {
                 dispatches: AtomicU64::new(0),
                 state: state::StateMap::default(),
             }),
+        };
+        let flushes = dev.measure_subnormals();
+        if let Some(inner) = Arc::get_mut(&mut dev.inner) {
+            inner.info.flushes_subnormals = flushes;
+        }
+        dev
+    }
+
+    /// Whether each float dtype the adapter has flushes subnormals (`None` where it lacks
+    /// the dtype, or where the probe failed: a device lost as it opened).
+    fn measure_subnormals(&self) -> Subnormals {
+        let probe = |d: DType| {
+            self.supports_dtype(d)
+                .then(|| probe::flushes(self, d).ok())
+                .flatten()
+        };
+        Subnormals {
+            f16: probe(DType::F16),
+            f32: probe(DType::F32),
+            f64: probe(DType::F64),
         }
     }
 
