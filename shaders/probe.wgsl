@@ -9,10 +9,12 @@
 alias S = f32; // element type probed
 alias SC = f32; // carrier of scalar arguments (unused)
 
+override WG: u32 = 1u;
+
 @group(0) @binding(1) var<storage, read> x: array<S>;
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
 
-@compute @workgroup_size(1)
+@compute @workgroup_size(WG)
 fn flush() {
     out[0] = x[0] * x[1];
 }

@@ -891,7 +891,16 @@ fn nonfinite_1d<T: Ty + Float>() {
     assert_close(&host(&r), &want, 0.0, 0.0);
 
     let mut rng = Rng::new(6);
-    for (n, m) in [(20, 2), (20, 3), (21, 5), (37, 6), (300, 129), (5000, 3), (4099, 300), (7, 40)] {
+    for (n, m) in [
+        (20, 2),
+        (20, 3),
+        (21, 5),
+        (37, 6),
+        (300, 129),
+        (5000, 3),
+        (4099, 300),
+        (7, 40),
+    ] {
         let mut x = values(&mut rng, n);
         x[n / 2] = f64::INFINITY;
         x[n - 1] = f64::NAN;
@@ -947,8 +956,14 @@ fn nn_padding_zeros_are_multiplied_as_pytorch() {
         let mut wv = values(&mut rng, oc * c * k * k);
         wv[5] = f64::INFINITY;
         wv[oc * c * k * k - 1] = f64::NEG_INFINITY;
-        let xa = d.from_slice(&xv.iter().map(|&v| v as f32).collect::<Vec<_>>(), [n, c, h, wd]);
-        let wa = d.from_slice(&wv.iter().map(|&v| v as f32).collect::<Vec<_>>(), [oc, c, k, k]);
+        let xa = d.from_slice(
+            &xv.iter().map(|&v| v as f32).collect::<Vec<_>>(),
+            [n, c, h, wd],
+        );
+        let wa = d.from_slice(
+            &wv.iter().map(|&v| v as f32).collect::<Vec<_>>(),
+            [oc, c, k, k],
+        );
         let opt = Conv2d {
             padding: [p, p],
             ..Default::default()
@@ -966,7 +981,14 @@ fn nn_padding_zeros_are_multiplied_as_pytorch() {
             }
         }
         let wr: Vec<f64> = wv.iter().map(|&v| v as f32 as f64).collect();
-        let (e, shape) = ref_nn(&padded, [n, c, hp, wp], &wr, [oc, c, k, k], None, Conv2d::default());
+        let (e, shape) = ref_nn(
+            &padded,
+            [n, c, hp, wp],
+            &wr,
+            [oc, c, k, k],
+            None,
+            Conv2d::default(),
+        );
         assert_eq!(y.shape(), &shape);
         assert!(e.iter().any(|v| v.is_nan()) && e.iter().any(|v| v.is_finite()));
         let (atol, rtol) = tol::<f32>(c * k * k);

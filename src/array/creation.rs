@@ -19,9 +19,10 @@ const WG: u32 = 256;
 enum Creation<T> {
     /// `fill`: `value` everywhere (`arg(0u)`).
     Fill { value: T },
-    /// `arange`: `start + i * step` (`arg(0u)`, `arg(1u)`) computed in the carrier of the
-    /// scalars (f32 for f16, the step rounded to it, not to T); with `exact_end` the last
-    /// element is `stop` (`arg(2u)`), as `linspace` wants (`exact_end()`).
+    /// `arange`: `start + i * step` (`arg(0u)`, `arg(1u)`; for f16 and f32 the step as
+    /// hi + lo in f32, `arg(3u)` the lo, computed with two fmas and rounded once); with
+    /// `exact_end` the last element is `stop` (`arg(2u)`), as `linspace` wants
+    /// (`exact_end()`).
     Arange {
         start: T,
         step: f64,
@@ -65,9 +66,11 @@ impl<T: Element> CreationParams<T> {
                 stop,
                 exact_end,
             } => {
-                let mut p = if T::DTYPE == DType::F16 {
+                let mut p = if matches!(T::DTYPE, DType::F16 | DType::F32) {
+                    // The step as hi + lo in f32 (arange_at in shaders/creation.wgsl).
                     let wide = |v: T| v.to_f64() as f32;
-                    p.scalars(&[wide(start), step as f32, wide(stop), 0.0])
+                    let (hi, lo) = (step as f32, (step - step as f32 as f64) as f32);
+                    p.scalars(&[wide(start), hi, wide(stop), lo])
                 } else {
                     p.scalars(&[start, T::from_f64(step), stop, T::zero()])
                 };
@@ -83,7 +86,16 @@ impl<T: Element> CreationParams<T> {
 }
 
 fn spec(d: DType) -> Spec {
-    Spec::new("creation", SRC).scalar(d)
+    let at = match d {
+        DType::F16 | DType::F32 => {
+            "fn arange_at(i: u32) -> S { \
+             return S(fma(f32(i), P.sc[3u], fma(f32(i), P.sc[1u], P.sc[0u]))); }"
+        }
+        _ => "fn arange_at(i: u32) -> S { return S(P.sc[0u] + SC(i) * P.sc[1u]); }",
+    };
+    Spec::new("creation", SRC)
+        .scalar(d)
+        .function("arange_at", at)
 }
 
 /// Every variant, for the shader validation test.

@@ -289,18 +289,23 @@ impl Device {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         };
-        let _driver = lock(&DRIVER_LOCK);
-        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
-            Error::RequestDevice {
-                adapter: adapter.get_info().name,
-                reason: e.to_string(),
-            }
-        })?;
-        let f16_in_f32 = adapter
-            .get_downlevel_capabilities()
-            .flags
-            .contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32);
-        Ok(Self::from_parts(device, queue, f16_in_f32, opts))
+        let dev = {
+            let _driver = lock(&DRIVER_LOCK);
+            let (device, queue) =
+                pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
+                    Error::RequestDevice {
+                        adapter: adapter.get_info().name,
+                        reason: e.to_string(),
+                    }
+                })?;
+            let f16_in_f32 = adapter
+                .get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32);
+            Self::from_parts(device, queue, f16_in_f32, opts)
+        };
+        // Waits for the GPU take the driver lock: the probes run after it is released.
+        Ok(dev.probed())
     }
 
     /// Uses a device and queue that the program already owns. gpuarray installs its own
@@ -349,6 +354,6 @@ impl Device {
             wgpu::Backend::Metal | wgpu::Backend::Dx12 => true,
             _ => false,
         };
-        Self::from_parts(device, queue, f16_in_f32, opts)
+        Self::from_parts(device, queue, f16_in_f32, opts).probed()
     }
 }

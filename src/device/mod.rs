@@ -27,10 +27,10 @@ use std::sync::Arc;
 
 pub use self::adapter::{DeviceInfo, DeviceKind, Subnormals};
 pub(crate) use self::batch::Work;
-#[cfg(test)]
-pub(crate) use self::probe::all_specs as probe_specs;
 pub use self::batch::BATCH_DISPATCHES;
 pub use self::memory_pool::MemoryPool;
+#[cfg(test)]
+pub(crate) use self::probe::all_specs as probe_specs;
 pub(crate) use self::timestamp::Stamp;
 pub(crate) use crate::gpu::lock;
 pub use crate::gpu::DeviceLimits;
@@ -127,7 +127,7 @@ impl Device {
         let readback = (mappable && (!gpu.mappable_storage || small_read_kernel))
             .then(|| Arc::new(Pool::readback(&gpu)));
         let batch = batch::Pending::new(&gpu);
-        let mut dev = Device {
+        Device {
             inner: Arc::new(Inner {
                 gpu,
                 info,
@@ -141,12 +141,17 @@ impl Device {
                 dispatches: AtomicU64::new(0),
                 state: state::StateMap::default(),
             }),
-        };
-        let flushes = dev.measure_subnormals();
-        if let Some(inner) = Arc::get_mut(&mut dev.inner) {
+        }
+    }
+
+    /// The device with the facts its probes measure filled into its [`DeviceInfo`]: called
+    /// once on a new device, outside the driver lock (the probes wait for the GPU).
+    fn probed(mut self) -> Device {
+        let flushes = self.measure_subnormals();
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.info.flushes_subnormals = flushes;
         }
-        dev
+        self
     }
 
     /// Whether each float dtype the adapter has flushes subnormals (`None` where it lacks

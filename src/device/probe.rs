@@ -27,7 +27,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 /// The smallest subnormal of `d` and 3, as the bytes of two elements of `d`.
 fn inputs(d: DType) -> Vec<u8> {
     match d {
-        DType::F16 => [0x0001u16, 0x4200].iter().flat_map(|v| v.to_le_bytes()).collect(),
+        DType::F16 => [0x0001u16, 0x4200]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
         DType::F32 => [f32::from_bits(1), 3.0]
             .iter()
             .flat_map(|v| v.to_le_bytes())
@@ -67,7 +70,13 @@ pub(super) fn flushes(dev: &Device, d: DType) -> Result<bool> {
         bytes: size,
         window: 0,
     };
-    dev.launch(&kernel, &Params::new(1), &[input], output, Work::Groups([1, 1, 1]))?;
+    dev.launch(
+        &kernel,
+        &Params::new(1),
+        &[input],
+        output,
+        Work::Groups([1, 1, 1]),
+    )?;
     let mut got = vec![0u8; size as usize];
     dev.download(&out, 0, &mut got)?;
     // Zero of either sign: every bit but the sign bit (the top bit of the last byte) clear.

@@ -95,11 +95,23 @@ macro_rules! source {
     };
 }
 
-source!(f32, |r: &mut Rng| f32::from_bits(r.next_u64() as u32), f16::from_f32);
-source!(f64, |r: &mut Rng| f64::from_bits(r.next_u64()), f16::from_f64);
+source!(
+    f32,
+    |r: &mut Rng| f32::from_bits(r.next_u64() as u32),
+    f16::from_f32
+);
+source!(
+    f64,
+    |r: &mut Rng| f64::from_bits(r.next_u64()),
+    f16::from_f64
+);
 // Integers hold exactly in f64, from which half rounds once.
-source!(i32, |r: &mut Rng| r.next_u64() as i32, |v| f16::from_f64(v as f64));
-source!(u32, |r: &mut Rng| r.next_u64() as u32, |v| f16::from_f64(v as f64));
+source!(i32, |r: &mut Rng| r.next_u64() as i32, |v| f16::from_f64(
+    v as f64
+));
+source!(u32, |r: &mut Rng| r.next_u64() as u32, |v| f16::from_f64(
+    v as f64
+));
 
 impl Source for f16 {
     fn random(rng: &mut Rng) -> f16 {
@@ -152,7 +164,7 @@ fn check_from<S: Source>(seed: u64) {
     let whole = a.slice_axis(gpuarray::Axis(0), 0..n4).unwrap();
     let odd = a.slice_axis(gpuarray::Axis(0), 1..xs.len()).unwrap();
     let flush = flushes::<f32>() || (dev().supports::<f16>() && flushes::<f16>());
-    let mut run = |to: &str, got: Vec<f64>, first: usize, expect: &dyn Fn(S) -> f64| {
+    let run = |to: &str, got: Vec<f64>, first: usize, expect: &dyn Fn(S) -> f64| {
         for (k, g) in got.iter().enumerate() {
             let x = xs[first + k];
             let e = expect(x);
@@ -169,14 +181,24 @@ fn check_from<S: Source>(seed: u64) {
     };
     for (view, first) in [(&whole, 0), (&odd, 1)] {
         if dev().supports::<f16>() {
-            run("f16", host(&view.cast::<f16>().unwrap()), first, &|x| x.to_f16().to_f64());
+            run("f16", host(&view.cast::<f16>().unwrap()), first, &|x| {
+                x.to_f16().to_f64()
+            });
         }
-        run("f32", host(&view.cast::<f32>().unwrap()), first, &|x| x.to_f32() as f64);
+        run("f32", host(&view.cast::<f32>().unwrap()), first, &|x| {
+            x.to_f32() as f64
+        });
         if dev().supports::<f64>() {
-            run("f64", host(&view.cast::<f64>().unwrap()), first, &|x| x.to_f64_as());
+            run("f64", host(&view.cast::<f64>().unwrap()), first, &|x| {
+                x.to_f64_as()
+            });
         }
-        run("i32", host(&view.cast::<i32>().unwrap()), first, &|x| x.to_i32() as f64);
-        run("u32", host(&view.cast::<u32>().unwrap()), first, &|x| x.to_u32() as f64);
+        run("i32", host(&view.cast::<i32>().unwrap()), first, &|x| {
+            x.to_i32() as f64
+        });
+        run("u32", host(&view.cast::<u32>().unwrap()), first, &|x| {
+            x.to_u32() as f64
+        });
     }
 }
 
@@ -210,11 +232,22 @@ fn casts_from_u32_as_rust() {
 fn f16_infinities_saturate_to_the_integer_limits() {
     require_dtype!(f16);
     let x = dev()
-        .from_slice(&[f16::NEG_INFINITY, f16::INFINITY, f16::NAN, f16::from_f32(-65504.0)], [4])
+        .from_slice(
+            &[
+                f16::NEG_INFINITY,
+                f16::INFINITY,
+                f16::NAN,
+                f16::from_f32(-65504.0),
+            ],
+            [4],
+        )
         .unwrap();
     assert_eq!(
         x.cast::<i32>().unwrap().to_vec().unwrap(),
         vec![i32::MIN, i32::MAX, 0, -65504]
     );
-    assert_eq!(x.cast::<u32>().unwrap().to_vec().unwrap(), vec![0, u32::MAX, 0, 0]);
+    assert_eq!(
+        x.cast::<u32>().unwrap().to_vec().unwrap(),
+        vec![0, u32::MAX, 0, 0]
+    );
 }

@@ -1,28 +1,29 @@
 //! f16 `arange` and `linspace` computed in f32 and rounded once, against the values computed
-//! in f64 and rounded once to f16. Computing in f32 first can differ from that single
-//! rounding only where the f64 value lies within f32's error (a few parts in 2^24) of a
-//! midpoint between two f16 values; such elements may take either neighbour, and are
-//! counted.
+//! in f64 and rounded once to f16. The f32 computation (start + i * step, with the step as
+//! two f32 values) errs by at most a few f32 roundings of the operands' magnitudes,
+//! 2^-23 (|start| + |i * step|): an element whose f64 value lies that close to a midpoint
+//! between two f16 values may take either neighbour (counted and printed); every other
+//! element must be the f64 value rounded once.
 
 use gpuarray::f16;
 
 use crate::common::{dev, Rng};
 
-/// Whether `v` lies within 2^-20 (relative) of a midpoint between two f16 values.
-fn near_tie(v: f64) -> bool {
+/// Whether `v` lies within `err` of a midpoint between two f16 values.
+fn near_tie(v: f64, err: f64) -> bool {
     let r = f16::from_f64(v);
     let bits = r.to_bits() & 0x7fff;
     let sign = if v < 0.0 { -1.0 } else { 1.0 };
     [bits.saturating_sub(1), bits + 1].iter().any(|&b| {
         let mid = (r.to_f64() + sign * f16::from_bits(b).to_f64()) / 2.0;
-        ((v - mid) / v).abs() < 2f64.powi(-20)
+        (v - mid).abs() <= err
     })
 }
 
-/// Asserts `got` equals each `exact` value rounded once to f16, but near a tie; returns the
-/// number of elements near a tie.
+/// Asserts `got` equals each `exact` value rounded once to f16, but within `err(i)` of a tie;
+/// returns the number of elements that took the other neighbour there.
 #[track_caller]
-fn check(what: &str, got: &[f16], exact: &[f64]) -> usize {
+fn check(what: &str, got: &[f16], exact: &[f64], err: &dyn Fn(usize) -> f64) -> usize {
     assert_eq!(got.len(), exact.len(), "{what}: length");
     let mut ties = 0;
     for (i, (&g, &e)) in got.iter().zip(exact).enumerate() {
@@ -30,7 +31,10 @@ fn check(what: &str, got: &[f16], exact: &[f64]) -> usize {
         if g.to_bits() == want.to_bits() {
             continue;
         }
-        assert!(near_tie(e), "{what}[{i}]: got {g}, expected {want} ({e})");
+        assert!(
+            near_tie(e, err(i)),
+            "{what}[{i}]: got {g}, expected {want} ({e})"
+        );
         ties += 1;
     }
     ties
@@ -66,14 +70,18 @@ fn f16_linspace_and_arange_round_once() {
         if num > 1 {
             exact[num - 1] = b.to_f64();
         }
-        ties += check(&format!("linspace({a}, {b}, {num})"), &got, &exact);
+        let err = |i: usize| 2f64.powi(-23) * (a.to_f64().abs() + (i as f64 * step).abs());
+        ties += check(&format!("linspace({a}, {b}, {num})"), &got, &exact, &err);
         total += num;
 
         let step = f16::from_f64(rng.uniform(0.01, 30.0) * if rng.bool(0.5) { 1.0 } else { -1.0 });
         let got = dev().arange(a, b, step).unwrap().to_vec().unwrap();
         let n = ((b.to_f64() - a.to_f64()) / step.to_f64()).ceil().max(0.0) as usize;
-        let exact: Vec<f64> = (0..n).map(|i| a.to_f64() + i as f64 * step.to_f64()).collect();
-        ties += check(&format!("arange({a}, {b}, {step})"), &got, &exact);
+        let exact: Vec<f64> = (0..n)
+            .map(|i| a.to_f64() + i as f64 * step.to_f64())
+            .collect();
+        let err = |i: usize| 2f64.powi(-23) * (a.to_f64().abs() + (i as f64 * step.to_f64()).abs());
+        ties += check(&format!("arange({a}, {b}, {step})"), &got, &exact, &err);
         total += n;
     }
     eprintln!("f16 arange/linspace: {total} elements, {ties} near a tie took the other neighbour");

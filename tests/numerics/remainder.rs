@@ -181,7 +181,9 @@ fn remainders_f64_exact_over_the_sweep() {
 fn golden<T: Swept>(rows: &[[f64; 5]]) {
     let xs: Vec<T> = rows.iter().map(|r| T::from_f64(r[0])).collect();
     let ys: Vec<T> = rows.iter().map(|r| T::from_f64(r[1])).collect();
-    check("golden", &xs, &ys, &|i| [rows[i][2], rows[i][3], rows[i][4]]);
+    check("golden", &xs, &ys, &|i| {
+        [rows[i][2], rows[i][3], rows[i][4]]
+    });
 }
 
 #[test]
@@ -207,8 +209,12 @@ fn remainders_f64_match_numpy_special_values() {
 /// +0 for -1e10 % -100.
 #[test]
 fn rem_is_exact_for_large_quotients_and_keeps_the_sign_of_zero() {
-    let x = dev().from_slice(&[1e10f32, -3.4e38, -1e10, 3.4e38], [4]).unwrap();
-    let y = dev().from_slice(&[7.0f32, -100.0, -100.0, 1e-45], [4]).unwrap();
+    let x = dev()
+        .from_slice(&[1e10f32, -3.4e38, -1e10, 3.4e38], [4])
+        .unwrap();
+    let y = dev()
+        .from_slice(&[7.0f32, -100.0, -100.0, 1e-45], [4])
+        .unwrap();
     let got = x.rem(&y).unwrap().to_vec().unwrap();
     assert_eq!(got[0], 4.0);
     assert_eq!(got[1], -3.4e38f32 % -100.0);
@@ -233,12 +239,20 @@ fn scalar_forms_match() {
         let pairs: [(Array<f32>, Array<f32>); 3] = [
             (a.rem_scalar(s).unwrap(), a.rem(&b).unwrap()),
             (a.remainder_scalar(s).unwrap(), a.remainder(&b).unwrap()),
-            (a.floor_divide_scalar(s).unwrap(), a.floor_divide(&b).unwrap()),
+            (
+                a.floor_divide_scalar(s).unwrap(),
+                a.floor_divide(&b).unwrap(),
+            ),
         ];
         for (k, (p, q)) in pairs.iter().enumerate() {
             let (p, q) = (p.to_vec().unwrap(), q.to_vec().unwrap());
             for i in 0..xs.len() {
-                assert!(same(p[i] as f64, q[i] as f64), "{}_scalar({}, {s})", OPS[k], xs[i]);
+                assert!(
+                    same(p[i] as f64, q[i] as f64),
+                    "{}_scalar({}, {s})",
+                    OPS[k],
+                    xs[i]
+                );
             }
         }
     }
@@ -271,21 +285,44 @@ fn int_case<T: Element>(values: &[i64], min: i64, seed: u64, random: impl Fn(&mu
     }
     for _ in 0..10_001 {
         xs.push(random(&mut rng));
-        ys.push(if rng.bool(0.5) { rng.int(-9, 9) as i64 } else { random(&mut rng) });
+        ys.push(if rng.bool(0.5) {
+            rng.int(-9, 9) as i64
+        } else {
+            random(&mut rng)
+        });
     }
-    let ys: Vec<i64> = ys.iter().map(|&y| if min == 0 { y.abs() } else { y }).collect();
+    let ys: Vec<i64> = ys
+        .iter()
+        .map(|&y| if min == 0 { y.abs() } else { y })
+        .collect();
     let a = dev()
-        .from_slice(&xs.iter().map(|&v| T::from_f64(v as f64)).collect::<Vec<_>>(), [xs.len()])
+        .from_slice(
+            &xs.iter()
+                .map(|&v| T::from_f64(v as f64))
+                .collect::<Vec<_>>(),
+            [xs.len()],
+        )
         .unwrap();
     let b = dev()
-        .from_slice(&ys.iter().map(|&v| T::from_f64(v as f64)).collect::<Vec<_>>(), [ys.len()])
+        .from_slice(
+            &ys.iter()
+                .map(|&v| T::from_f64(v as f64))
+                .collect::<Vec<_>>(),
+            [ys.len()],
+        )
         .unwrap();
     let m = a.remainder(&b).unwrap().to_vec().unwrap();
     let f = a.floor_divide(&b).unwrap().to_vec().unwrap();
     for i in 0..xs.len() {
         let (em, ef) = int_refs(xs[i], ys[i], min);
         assert_eq!(m[i].to_f64() as i64, em, "remainder({}, {})", xs[i], ys[i]);
-        assert_eq!(f[i].to_f64() as i64, ef, "floor_divide({}, {})", xs[i], ys[i]);
+        assert_eq!(
+            f[i].to_f64() as i64,
+            ef,
+            "floor_divide({}, {})",
+            xs[i],
+            ys[i]
+        );
     }
 }
 
@@ -314,8 +351,17 @@ fn integer_remainder_and_floor_divide_as_numpy() {
 fn shape_mismatch_is_an_error() {
     let a = dev().zeros::<f32>([3]).unwrap();
     let b = dev().zeros::<f32>([4]).unwrap();
-    assert!(matches!(a.remainder(&b), Err(gpuarray::Error::ShapeMismatch { .. })));
-    assert!(matches!(a.floor_divide(&b), Err(gpuarray::Error::ShapeMismatch { .. })));
+    assert!(matches!(
+        a.remainder(&b),
+        Err(gpuarray::Error::ShapeMismatch { .. })
+    ));
+    assert!(matches!(
+        a.floor_divide(&b),
+        Err(gpuarray::Error::ShapeMismatch { .. })
+    ));
     let c = dev().from_slice(&[7.0f32, -7.0, 7.0], [3]).unwrap();
-    assert_eq!(c.remainder_scalar(-2.0).unwrap().to_vec().unwrap(), vec![-1.0, -1.0, -1.0]);
+    assert_eq!(
+        c.remainder_scalar(-2.0).unwrap().to_vec().unwrap(),
+        vec![-1.0, -1.0, -1.0]
+    );
 }

@@ -264,7 +264,12 @@ pub(super) fn cast_expr(from: DType, to: DType) -> (String, bool) {
     use DType::*;
     let e = match (from, to) {
         _ if from == to => "U(a)".to_string(),
-        (F16, I32) => int_sat("a < T(-65504.0)", "a > T(65504.0)", "i32(-2147483648)", "2147483647"),
+        (F16, I32) => int_sat(
+            "a < T(-65504.0)",
+            "a > T(65504.0)",
+            "i32(-2147483648)",
+            "2147483647",
+        ),
         (F16, U32) => int_sat("a < T(0.0)", "a > T(65504.0)", "0u", "4294967295u"),
         (_, I32) if from.is_float() => int_sat(
             "a < T(-2147483648.0)",
