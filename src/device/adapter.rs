@@ -75,6 +75,7 @@ pub struct DeviceInfo {
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Subnormals {
     /// f16 (where the adapter has SHADER_F16).
     pub f16: Option<bool>,
