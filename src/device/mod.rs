@@ -148,6 +148,10 @@ impl Device {
     /// once on a new device, outside the driver lock (the probes wait for the GPU).
     fn probed(mut self) -> Device {
         let flushes = self.measure_subnormals();
+        // The probes leave no trace in the counters or the pool: a new device starts at zero.
+        self.inner.submits.store(0, Ordering::Relaxed);
+        self.inner.dispatches.store(0, Ordering::Relaxed);
+        self.inner.pool.free_all();
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.info.flushes_subnormals = flushes;
         }
