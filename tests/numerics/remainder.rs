@@ -12,6 +12,7 @@ use crate::common::{dev, Rng};
 use crate::sweep::{flushes, Swept};
 
 #[path = "golden/remainder_golden.rs"]
+#[rustfmt::skip]
 mod golden;
 
 /// Same value: both NaN, or the same bits (zeros by sign).
