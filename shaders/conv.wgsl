@@ -17,7 +17,10 @@
 //   computes PY outputs down a column, sliding down the tile's column (conflict-free reads).
 // - sig1d: 1-D, zero fill; a workgroup computes 4 * R1 * WG consecutive outputs, one
 //   invocation 4 consecutive outputs in each of R1 vec4 groups; taps pass through workgroup
-//   memory in chunks of TC (zero padded), with the input segment they need.
+//   memory in chunks of TC (zero padded; the padding is never multiplied), with the input
+//   segment they need. A block whose inputs pass the signal's ends while a tap is infinite or
+//   NaN sums from global memory over the inputs that exist instead (sig1d_clipped), as SciPy
+//   does: 0 * inf would put NaN where SciPy has a number.
 // - nn_direct: one invocation per output element of a PyTorch conv2d (any stride, padding,
 //   dilation, groups); the fallback for depthwise and channel-poor layers.
 // - nn_gemm: implicit GEMM per (image, group): C[p, o] = sum_k A[p, k] * B[k, o] with A the
@@ -219,6 +222,76 @@ fn sig2d_tile(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     }
 }
 
+var<workgroup> s1_bad_taps: u32;
+
+// Whether this block reads past the input's ends, and then whether a tap is infinite or
+// NaN, read uniformly by the workgroup: only then do the zeros that pad the input differ
+// from skipping it (0 * inf is NaN), and sig1d takes sig1d_clipped.
+fn sig1d_needs_clipping(o0: u32, lid: u32) -> bool {
+    let lo = i32(o0) + s1_origin();
+    let edge = lo < 0 || lo + i32(4u * R1 * WG + s1_taps()) - 1 > i32(s1_len_in());
+    if (!edge) { return false; }
+    if (lid == 0u) { s1_bad_taps = 0u; }
+    workgroupBarrier();
+    for (var t = lid; t < s1_taps(); t += WG) {
+        let v = ctap(t, s1_taps(), false);
+        // NaN, or infinite (halving a finite value above 1 changes it).
+        if (!(v == v) || (abs(v) > ACC(1.0) && abs(v) * ACC(0.5) == abs(v))) {
+            s1_bad_taps = 1u;
+        }
+    }
+    return workgroupUniformLoad(&s1_bad_taps) != 0u;
+}
+
+// The outputs of sig1d's invocation lid, each summed over the taps whose input lies inside
+// the signal only (NumPy's and SciPy's direct sums), straight from global memory.
+fn sig1d_clipped(o0: u32, lid: u32) {
+    let n_in = i32(s1_len_in());
+    let m = i32(s1_taps());
+    let flip = sig_flip();
+    for (var r = 0u; r < R1; r++) {
+        for (var j = 0u; j < 4u; j++) {
+            let o = o0 + 4u * (lid + r * WG) + j;
+            if (o >= s1_len_out()) { continue; }
+            let g0 = i32(o) + s1_origin();
+            var acc = ACC(0);
+            for (var t = max(0, -g0); t < min(m, n_in - g0); t++) {
+                acc += ACC(x[P.offs.x + u32(g0 + t)]) * ctap(u32(t), u32(m), flip);
+            }
+            out[o] = S(acc);
+        }
+    }
+}
+
+// One invocation's R1 vec4 groups of outputs, over taps t0.. of the chunk in workgroup
+// memory: `full` whole groups of 4 taps, then `tail` taps of a last partial group (the
+// zeros padding the chunk are never multiplied: 0 * inf would spoil outputs whose window
+// holds no infinity).
+fn sig1d_chunk(lid: u32, full: u32, tail: u32, acc: ptr<function, array<vec4<ACC>, 4>>) {
+    for (var r = 0u; r < R1; r++) {
+        let q = lid + r * WG;
+        var cur = xs4[q];
+        var s = (*acc)[r];
+        for (var t = 0u; t < full; t++) {
+            let nxt = xs4[q + t + 1u];
+            let k = ws4[t];
+            s += cur * k.x;
+            s += vec4<ACC>(cur.yzw, nxt.x) * k.y;
+            s += vec4<ACC>(cur.zw, nxt.xy) * k.z;
+            s += vec4<ACC>(cur.w, nxt.xyz) * k.w;
+            cur = nxt;
+        }
+        if (tail > 0u) {
+            let nxt = xs4[q + full + 1u];
+            let k = ws4[full];
+            s += cur * k.x;
+            if (tail > 1u) { s += vec4<ACC>(cur.yzw, nxt.x) * k.y; }
+            if (tail > 2u) { s += vec4<ACC>(cur.zw, nxt.xy) * k.z; }
+        }
+        (*acc)[r] = s;
+    }
+}
+
 @compute @workgroup_size(WG)
 fn sig1d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
@@ -232,6 +305,10 @@ fn sig1d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     let BLOCK = 4u * R1 * WG;
     let o0 = block * BLOCK;
     let SEG = BLOCK + TC;
+    if (sig1d_needs_clipping(o0, lid)) {
+        sig1d_clipped(o0, lid);
+        return;
+    }
 
     var acc: array<vec4<ACC>, 4>;
     for (var r = 0u; r < R1; r++) {
@@ -253,22 +330,8 @@ fn sig1d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
             ws4[q / 4u][q % 4u] = v;
         }
         workgroupBarrier();
-        let groups4 = min(TC, m - t0 + 3u) / 4u;
-        for (var r = 0u; r < R1; r++) {
-            let q = lid + r * WG;
-            var cur = xs4[q];
-            var s = acc[r];
-            for (var t = 0u; t < groups4; t++) {
-                let nxt = xs4[q + t + 1u];
-                let k = ws4[t];
-                s += cur * k.x;
-                s += vec4<ACC>(cur.yzw, nxt.x) * k.y;
-                s += vec4<ACC>(cur.zw, nxt.xy) * k.z;
-                s += vec4<ACC>(cur.w, nxt.xyz) * k.w;
-                cur = nxt;
-            }
-            acc[r] = s;
-        }
+        let left = min(TC, m - t0);
+        sig1d_chunk(lid, left / 4u, left % 4u, &acc);
     }
     for (var r = 0u; r < R1; r++) {
         let o = o0 + 4u * (lid + r * WG);
@@ -321,13 +384,17 @@ fn nn_direct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     for (var c = 0u; c < Cg; c++) {
         let xc = P.offs.x + (n * C + g * Cg + c) * H * W;
         let wc = P.offs.y + (oc * Cg + c) * kh * kw;
+        // Padded positions multiply a zero, as PyTorch (and nn_gemm) do: an infinite weight
+        // there gives NaN. The pad is a select; the load reads the channel's first element.
         for (var a = 0u; a < kh; a++) {
             let iy = iy0 + i32(a * dh);
-            if (iy < 0 || iy >= i32(H)) { continue; }
+            let row = iy >= 0 && iy < i32(H);
             for (var b = 0u; b < kw; b++) {
                 let ix = ix0 + i32(b * dw);
-                if (ix < 0 || ix >= i32(W)) { continue; }
-                acc += ACC(x[xc + u32(iy) * W + u32(ix)]) * ACC(w[wc + a * kw + b]);
+                let inside = row && ix >= 0 && ix < i32(W);
+                let at = select(0u, u32(iy) * W + u32(ix), inside);
+                let xv = select(ACC(0), ACC(x[xc + at]), inside);
+                acc += xv * ACC(w[wc + a * kw + b]);
             }
         }
     }

@@ -3,7 +3,8 @@
 // Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D, one invocation per output element.
 // fill:   out[i] = arg 0
-// arange: out[i] = arg 0 + i * arg 1; the last element is arg 2 when exact_end() (linspace)
+// arange: out[i] = arg 0 + i * arg 1 (arange_at), computed in the carrier SC (f32 for f16)
+//         and rounded once; the last element is arg 2 when exact_end() (linspace)
 // eye:    out[i] = 1 where column - row == eye_diag() for rows of eye_cols() columns, else 0
 
 alias S = f32; // element type of the output
@@ -28,12 +29,18 @@ fn fill(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
     out[i] = arg(0u);
 }
 
+// Element i of arange: start + i * step in the carrier (replaced per dtype by the host:
+// for f16 and f32 the step travels as two f32 values, hi in arg 1 and lo in arg 3, and
+// fma(i, lo, fma(i, hi, start)) is rounded once to S, so f16 values are computed in f32
+// and rounded once, without the f32 rounding of the step or of the product).
+fn arange_at(i: u32) -> S { return S(P.sc[0u] + SC(i) * P.sc[1u]); }
+
 @compute @workgroup_size(WG)
 fn arange(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
           @builtin(local_invocation_index) l: u32) {
     let i = linear_id(w, nw, l, WG);
     if (i >= P.n) { return; }
-    var v = arg(0u) + S(i) * arg(1u);
+    var v = arange_at(i);
     if (exact_end() && i + 1u == P.n) { v = arg(2u); }
     out[i] = v;
 }

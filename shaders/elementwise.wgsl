@@ -41,6 +41,7 @@ override PER: u32 = 1u;  // elements per invocation in the strided entries: 1, o
 // The largest finite value of TW's element type (replaced for float types; unused by
 // integer ones).
 fn max_finite_() -> TW { return TW(0); }
+fn nan_() -> TW { return TW(0); }
 
 fn op1(a: T) -> U { return U(a); }
 fn op2(a: T, b: T) -> U { return U(a + b); }

@@ -59,7 +59,7 @@ pub use array::Array;
 pub use config::Options;
 pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::MemoryPool;
-pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats};
+pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};
 pub use shape::{Axis, Shape, Slice, SliceInfo};

@@ -21,6 +21,7 @@ fn every_variant_validates() {
         .chain(crate::ops::linalg::all_specs())
         .chain(crate::ops::conv::all_specs())
         .chain(crate::custom::all_specs())
+        .chain(crate::device::probe_specs())
         .collect();
     assert!(specs.len() > 300, "only {} variants", specs.len());
     assert!(PARAMS.contains(PARAMS_UNIFORM));

@@ -852,3 +852,146 @@ fn empty_batch_gives_empty_output() {
     let y = conv2d(&x, &w, None, Conv2d::default()).unwrap();
     assert_eq!(y.shape(), &[0, 3, 3, 3]);
 }
+
+// ---------------------------------------------------------------- non-finite values
+
+/// 1-D convolutions and correlations (every mode) of `x` and `k` against the definition's
+/// sums, which hold only the products of taps and inputs that exist: an infinity or NaN
+/// reaches only the outputs whose window holds it.
+fn check_1d_values<T: Ty + Float>(x: &[f64], k: &[f64]) {
+    let (xa, xv) = upload::<T>(dev(), x, &[x.len()]);
+    let (ka, kv) = upload::<T>(dev(), k, &[k.len()]);
+    for mode in MODES {
+        for conv in [true, false] {
+            let r = if conv {
+                convolve(&xa, &ka, mode)
+            } else {
+                correlate(&xa, &ka, mode)
+            }
+            .unwrap();
+            eprintln!("case: n {} m {} {mode:?} conv {conv}", x.len(), k.len());
+            let (atol, rtol) = tol::<T>(k.len().min(x.len()));
+            assert_close(&host(&r), &ref1d(&xv, &kv, mode, conv), atol, rtol);
+        }
+    }
+}
+
+/// Finding 6 of issue 15: `convolve(ones(20) with x[10] = inf, [1.0], Full)` gave NaN at 7,
+/// 8 and 9 (the taps padding the filter to a multiple of 4 multiplied the infinity). Also
+/// infinite taps, which meet the zeros padding the input at its ends, and filters longer
+/// than one chunk of taps (128) and signals longer than one block (2048 outputs).
+fn nonfinite_1d<T: Ty + Float>() {
+    require_dtype!(T);
+    let mut x = vec![1.0; 20];
+    x[10] = f64::INFINITY;
+    check_1d_values::<T>(&x, &[1.0]);
+    let r = convolve(&up::<T>(&x, &[20]), &up::<T>(&[1.0], &[1]), Mode::Full).unwrap();
+    let mut want = vec![1.0; 20];
+    want[10] = f64::INFINITY;
+    assert_close(&host(&r), &want, 0.0, 0.0);
+
+    let mut rng = Rng::new(6);
+    for (n, m) in [
+        (20, 2),
+        (20, 3),
+        (21, 5),
+        (37, 6),
+        (300, 129),
+        (5000, 3),
+        (4099, 300),
+        (7, 40),
+    ] {
+        let mut x = values(&mut rng, n);
+        x[n / 2] = f64::INFINITY;
+        x[n - 1] = f64::NAN;
+        x[0] = f64::NEG_INFINITY;
+        check_1d_values::<T>(&x, &values(&mut rng, m));
+        // An infinite tap and a NaN tap, the signal finite.
+        let mut k = values(&mut rng, m);
+        k[m - 1] = f64::INFINITY;
+        k[0] = if m > 1 { f64::NAN } else { k[0] };
+        check_1d_values::<T>(&values(&mut rng, n), &k);
+    }
+}
+
+#[test]
+fn nonfinite_1d_f32() {
+    nonfinite_1d::<f32>();
+}
+
+#[test]
+fn nonfinite_1d_f16() {
+    nonfinite_1d::<f16>();
+}
+
+#[test]
+fn nonfinite_1d_f64() {
+    nonfinite_1d::<f64>();
+}
+
+/// Finding 11 of issue 15: PyTorch multiplies the zeros of the padding, so an infinite
+/// weight over a padded position gives NaN: `conv1d([1, 2, 3], w = [1, inf], padding = 1)`
+/// is [inf, inf, inf, NaN]. Checked on the default device and on one with the direct
+/// kernels, for a one-channel layer and a channel-rich one (the implicit GEMM), against the
+/// definition run on the input padded with zeros.
+#[test]
+fn nn_padding_zeros_are_multiplied_as_pytorch() {
+    let mut opts = gpuarray::Options::default();
+    opts.conv_direct = true;
+    let direct = gpuarray::Device::with_options(opts).unwrap();
+    for d in [dev(), &direct] {
+        let x = d.from_slice(&[1.0f32, 2.0, 3.0], [1, 1, 3]).unwrap();
+        let w = d.from_slice(&[1.0f32, f32::INFINITY], [1, 1, 2]).unwrap();
+        let o = Conv1d {
+            padding: 1,
+            ..Default::default()
+        };
+        let y = conv1d(&x, &w, None, o).unwrap().to_vec().unwrap();
+        assert_eq!(&y[..3], &[f32::INFINITY; 3]);
+        assert!(y[3].is_nan(), "{y:?}");
+
+        let mut rng = Rng::new(11);
+        let (n, c, h, wd, oc, k, p) = (2, 8, 9, 7, 16, 3, 2);
+        let xv = values(&mut rng, n * c * h * wd);
+        let mut wv = values(&mut rng, oc * c * k * k);
+        wv[5] = f64::INFINITY;
+        wv[oc * c * k * k - 1] = f64::NEG_INFINITY;
+        let xa = d.from_slice(
+            &xv.iter().map(|&v| v as f32).collect::<Vec<_>>(),
+            [n, c, h, wd],
+        );
+        let wa = d.from_slice(
+            &wv.iter().map(|&v| v as f32).collect::<Vec<_>>(),
+            [oc, c, k, k],
+        );
+        let opt = Conv2d {
+            padding: [p, p],
+            ..Default::default()
+        };
+        let y = conv2d(&xa.unwrap(), &wa.unwrap(), None, opt).unwrap();
+        // The input padded with zeros, convolved without padding.
+        let (hp, wp) = (h + 2 * p, wd + 2 * p);
+        let mut padded = vec![0.0; n * c * hp * wp];
+        for i in 0..n * c {
+            for r in 0..h {
+                for s in 0..wd {
+                    let v = xv[(i * h + r) * wd + s] as f32 as f64;
+                    padded[(i * hp + r + p) * wp + s + p] = v;
+                }
+            }
+        }
+        let wr: Vec<f64> = wv.iter().map(|&v| v as f32 as f64).collect();
+        let (e, shape) = ref_nn(
+            &padded,
+            [n, c, hp, wp],
+            &wr,
+            [oc, c, k, k],
+            None,
+            Conv2d::default(),
+        );
+        assert_eq!(y.shape(), &shape);
+        assert!(e.iter().any(|v| v.is_nan()) && e.iter().any(|v| v.is_finite()));
+        let (atol, rtol) = tol::<f32>(c * k * k);
+        assert_close(&host(&y), &e, atol, rtol);
+    }
+}

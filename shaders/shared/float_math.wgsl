@@ -3,19 +3,62 @@
 // computes them) rather than the looser f16 arithmetic of some drivers. The f32 functions
 // (exp, log, pow, sin, division, ...) are in f32_math.wgsl and f32_trig.wgsl.
 
-// The remainder with the sign of x, as Rust's %: x - y * trunc(x / y), corrected by one y
-// where the division (approximate on some GPUs) lands on the wrong side of an integer. Not
-// exact as C's fmod: within a rounding of a multiple of y the result may be 0 rather than
-// a value just below |y| (Vulkan does not promise a fused fma). A finite x modulo an
-// infinite y is x.
+// The remainder with the sign of x, as Rust's % and C's fmod, exactly (it is always
+// representable): binary long division in floats. t starts as the largest |y| * 2^k not
+// above |x| (found by multiplying by 2^64, then 2^32 ... 2^1); then, while t >= |y|, r - t
+// replaces r where t <= r, and t halves. Scaling by powers of two and r - t (with
+// r < 2t) are exact, so r stays exact. k + 1 <= e(x) - e(y) + 1 steps: at most 277 for f32
+// (f16 is computed in f32), 2098 for f64, a few when |x / y| is small. No frexp or bit
+// casts: naga's f64 has neither. A zero result has x's sign; x infinite, y zero or either
+// NaN give NaN; a finite x modulo an infinite y is x.
 fn rem_(x: TW, y: TW) -> TW {
-    var r = x - y * trunc(x / y);
-    r = select(r, r - sign(r) * abs(y), abs(r) >= abs(y));
-    r = select(r, r + sign(x) * abs(y), r * x < TW(0.0));
+    let ax = abs(x);
+    let ay = abs(y);
     // Comparisons, not x - x == 0: compilers may fold x - x to 0 for infinities too.
-    let finite_x = abs(x) <= max_finite_();
-    let infinite_y = abs(y) > max_finite_();
-    return select(r, x, finite_x & infinite_y);
+    let ok = (ax <= max_finite_()) & (ay > TW(0.0));
+    var t = ay;
+    for (var i = 0; i < 40; i++) {
+        let up = ok & (t * TW(18446744073709551616.0) <= ax);
+        if (!any(up)) { break; }
+        t = select(t, t * TW(18446744073709551616.0), up);
+    }
+    t = select(t, t * TW(4294967296.0), ok & (t * TW(4294967296.0) <= ax));
+    t = select(t, t * TW(65536.0), ok & (t * TW(65536.0) <= ax));
+    t = select(t, t * TW(256.0), ok & (t * TW(256.0) <= ax));
+    t = select(t, t * TW(16.0), ok & (t * TW(16.0) <= ax));
+    t = select(t, t * TW(4.0), ok & (t * TW(4.0) <= ax));
+    t = select(t, t * TW(2.0), ok & (t * TW(2.0) <= ax));
+    var r = ax;
+    for (var i = 0; i < 2100; i++) {
+        let live = ok & (t >= ay);
+        if (!any(live)) { break; }
+        r = select(r, r - t, live & (t <= r));
+        t = t * TW(0.5);
+    }
+    let signed = select(r, -r, x < TW(0.0));
+    return select(select(signed, x, x == TW(0.0)), nan_(), !ok);
+}
+
+// NumPy's remainder (Python's %): the sign of y. fmod moved by y where the signs differ (as
+// NumPy, in TW: the sum may round, -1e-30 mod 1 giving 1), a zero result with y's sign.
+fn mod_(x: TW, y: TW) -> TW {
+    let m = rem_(x, y);
+    let moved = select(m, m + y, (m != TW(0.0)) & ((y < TW(0.0)) != (m < TW(0.0))));
+    let zero = select(abs(m), -abs(m), y < TW(0.0));
+    return select(moved, zero, m == TW(0.0));
+}
+
+// NumPy's floor_divide: (x - fmod(x, y)) / y less one where the signs differ, snapped to the
+// nearest integer; a zero quotient has the sign of x / y; x / y where y is 0.
+fn floordiv_(x: TW, y: TW) -> TW {
+    let m = rem_(x, y);
+    let q = x / y;
+    let shift = (m != TW(0.0)) & ((y < TW(0.0)) != (m < TW(0.0)));
+    let div = select((x - m) / y, (x - m) / y - TW(1.0), shift);
+    let f = floor(div);
+    let snapped = select(f, f + TW(1.0), div - f > TW(0.5));
+    let zero = select(abs(div), -abs(div), (q < TW(0.0)) | (TW(1.0) / q < TW(0.0)));
+    return select(select(snapped, zero, div == TW(0.0)), q, y == TW(0.0));
 }
 
 // Rounding to the nearest integer, halves to even, in arithmetic (used for f64): lavapipe's

@@ -18,3 +18,18 @@ fn ipow_(a: S, b: S) -> S {
     }
     return r;
 }
+
+// NumPy's remainder of integers: the sign of y, 0 where y is 0 (WGSL's % gives 0 there, and
+// 0 for i32::MIN % -1).
+fn imod_(x: T, y: T) -> T {
+    let r = x % y;
+    return select(r, r + y, (r != T(0)) & ((r < T(0)) != (y < T(0))));
+}
+
+// NumPy's floor_divide of integers: the quotient rounded down, 0 where y is 0, and
+// i32::MIN / -1 wrapping to i32::MIN (WGSL's / gives both).
+fn ifloordiv_(x: T, y: T) -> T {
+    let r = x % y;
+    let q = select(x / y, T(0), y == T(0));
+    return select(q, q - T(1), (r != T(0)) & ((r < T(0)) != (y < T(0))));
+}

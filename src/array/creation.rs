@@ -19,11 +19,13 @@ const WG: u32 = 256;
 enum Creation<T> {
     /// `fill`: `value` everywhere (`arg(0u)`).
     Fill { value: T },
-    /// `arange`: `start + i * step` (`arg(0u)`, `arg(1u)`); with `exact_end` the last element
-    /// is `stop` (`arg(2u)`), as `linspace` wants (`exact_end()`).
+    /// `arange`: `start + i * step` (`arg(0u)`, `arg(1u)`; for f16 and f32 the step as
+    /// hi + lo in f32, `arg(3u)` the lo, computed with two fmas and rounded once); with
+    /// `exact_end` the last element is `stop` (`arg(2u)`), as `linspace` wants
+    /// (`exact_end()`).
     Arange {
         start: T,
-        step: T,
+        step: f64,
         stop: T,
         exact_end: bool,
     },
@@ -64,7 +66,14 @@ impl<T: Element> CreationParams<T> {
                 stop,
                 exact_end,
             } => {
-                let mut p = p.scalars(&[start, step, stop, T::zero()]);
+                let mut p = if matches!(T::DTYPE, DType::F16 | DType::F32) {
+                    // The step as hi + lo in f32 (arange_at in shaders/creation.wgsl).
+                    let wide = |v: T| v.to_f64() as f32;
+                    let (hi, lo) = (step as f32, (step - step as f32 as f64) as f32);
+                    p.scalars(&[wide(start), hi, wide(stop), lo])
+                } else {
+                    p.scalars(&[start, T::from_f64(step), stop, T::zero()])
+                };
                 p.aux[0] = exact_end as u32;
                 p
             }
@@ -77,7 +86,16 @@ impl<T: Element> CreationParams<T> {
 }
 
 fn spec(d: DType) -> Spec {
-    Spec::new("creation", SRC).scalar(d)
+    let at = match d {
+        DType::F16 | DType::F32 => {
+            "fn arange_at(i: u32) -> S { \
+             return S(fma(f32(i), P.sc[3u], fma(f32(i), P.sc[1u], P.sc[0u]))); }"
+        }
+        _ => "fn arange_at(i: u32) -> S { return S(P.sc[0u] + SC(i) * P.sc[1u]); }",
+    };
+    Spec::new("creation", SRC)
+        .scalar(d)
+        .function("arange_at", at)
 }
 
 /// Every variant, for the shader validation test.
@@ -184,7 +202,7 @@ impl Device {
     }
 
     /// Values from `start` up to (not including) `stop`, `step` apart, as NumPy's `arange`:
-    /// element i is `start + i * step` computed in `T`.
+    /// element i is `start + i * step` computed in `T`, and for f16 in f32 and rounded once.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a zero or non-finite step; as [`Device::zeros`].
@@ -212,14 +230,16 @@ impl Device {
         }
         let what = Creation::Arange {
             start,
-            step,
+            step: s,
             stop,
             exact_end: false,
         };
         generate(self, "arange", vec![n as usize], what)
     }
 
-    /// `num` values evenly spaced from `start` to `stop` inclusive, as NumPy's `linspace`.
+    /// `num` values evenly spaced from `start` to `stop` inclusive, as NumPy's `linspace`:
+    /// element i is `start + i * step` with the step rounded to `T` (to f32 for f16, whose
+    /// elements are computed in f32 and rounded once), the last exactly `stop`.
     ///
     /// # Errors
     /// As [`Device::zeros`].
@@ -237,7 +257,7 @@ impl Device {
         };
         let what = Creation::Arange {
             start,
-            step: T::from_f64(step),
+            step,
             stop,
             exact_end: num > 1,
         };

@@ -195,8 +195,11 @@ impl<T: Element> Array<T> {
         map_unary::<T, T>(self, Unary::Copy, &[])
     }
 
-    /// The elements converted to `U`, as Rust's `as` converts (floats to integers round
-    /// toward zero and saturate).
+    /// The elements converted to `U`, as Rust's `as` converts, exactly on every adapter:
+    /// floats to integers round toward zero and saturate (infinities to the limits, NaN to
+    /// 0); integers to floats and floats to narrower floats round once to nearest, ties to
+    /// even, overflowing to infinity (to f16, which `as` does not reach, as the `half`
+    /// crate rounds: -65520 and below become -inf, `i32::MIN` too).
     ///
     /// # Errors
     /// [`Error::Unsupported`] when the adapter lacks `U`.

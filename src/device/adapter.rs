@@ -45,6 +45,44 @@ pub struct DeviceInfo {
     pub subgroup_max_size: u32,
     /// The optional features gpuarray uses that this adapter has, by wgpu's names.
     pub features: Vec<&'static str>,
+    /// Whether the adapter's arithmetic flushes subnormal values to zero (Vulkan allows it),
+    /// per float dtype: measured once when the device opens, `None` from
+    /// [`Device::enumerate`] (no device open) and for a dtype the adapter lacks.
+    pub flushes_subnormals: Subnormals,
+}
+
+/// Whether arithmetic in each float dtype flushes subnormal values (magnitudes below
+/// 2^-14 for f16, 2^-126 for f32, 2^-1022 for f64) to zero, reading them as zeros and
+/// writing zeros for results in that range: [`DeviceInfo::flushes_subnormals`], measured
+/// when a device opens by multiplying the smallest subnormal (read from a buffer, so that no
+/// compiler folds it) by 3.
+///
+/// Where a dtype flushes: subnormals compare equal to zero (`eq` of 0 and 1.4e-45 gives 1,
+/// `lt` gives 0), `maximum` of a negative subnormal and zero, and a `max` reduction whose
+/// largest value is a negative subnormal, may give -0; functions of a subnormal are those
+/// of zero (`log(1.4e-45)` is -inf, not -103.28); results below the normal range are
+/// zeros of their sign; exact operations (`rem`, casts) are exact only outside that range.
+/// lavapipe keeps subnormals; NVIDIA's Vulkan driver flushes f32 (issue 15).
+///
+/// ```
+/// let dev = gpuarray::Device::new()?;
+/// let f = dev.info().flushes_subnormals;
+/// assert!(f.f32.is_some());
+/// if f.f32 == Some(false) {
+///     let x = dev.from_slice(&[1e-45f32], [1])?;
+///     assert_eq!(x.gt_scalar(0.0)?.to_vec()?, vec![1]);
+/// }
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Subnormals {
+    /// f16 (where the adapter has SHADER_F16).
+    pub f16: Option<bool>,
+    /// f32.
+    pub f32: Option<bool>,
+    /// f64 (where the adapter has SHADER_F64).
+    pub f64: Option<bool>,
 }
 
 const FEATURES: [(wgpu::Features, &str); 10] = [
@@ -124,6 +162,7 @@ pub(super) fn info_of(i: &wgpu::AdapterInfo, features: wgpu::Features) -> Device
             .filter(|(f, _)| features.contains(*f))
             .map(|(_, n)| *n)
             .collect(),
+        flushes_subnormals: Subnormals::default(),
     }
 }
 
@@ -251,18 +290,23 @@ impl Device {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         };
-        let _driver = lock(&DRIVER_LOCK);
-        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
-            Error::RequestDevice {
-                adapter: adapter.get_info().name,
-                reason: e.to_string(),
-            }
-        })?;
-        let f16_in_f32 = adapter
-            .get_downlevel_capabilities()
-            .flags
-            .contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32);
-        Ok(Self::from_parts(device, queue, f16_in_f32, opts))
+        let dev = {
+            let _driver = lock(&DRIVER_LOCK);
+            let (device, queue) =
+                pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
+                    Error::RequestDevice {
+                        adapter: adapter.get_info().name,
+                        reason: e.to_string(),
+                    }
+                })?;
+            let f16_in_f32 = adapter
+                .get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32);
+            Self::from_parts(device, queue, f16_in_f32, opts)
+        };
+        // Waits for the GPU take the driver lock: the probes run after it is released.
+        Ok(dev.probed())
     }
 
     /// Uses a device and queue that the program already owns. gpuarray installs its own
@@ -311,6 +355,6 @@ impl Device {
             wgpu::Backend::Metal | wgpu::Backend::Dx12 => true,
             _ => false,
         };
-        Self::from_parts(device, queue, f16_in_f32, opts)
+        Self::from_parts(device, queue, f16_in_f32, opts).probed()
     }
 }

@@ -17,6 +17,7 @@
 mod adapter;
 mod batch;
 mod memory_pool;
+mod probe;
 mod state;
 mod timestamp;
 mod transfer;
@@ -24,10 +25,12 @@ mod transfer;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-pub use self::adapter::{DeviceInfo, DeviceKind};
+pub use self::adapter::{DeviceInfo, DeviceKind, Subnormals};
 pub(crate) use self::batch::Work;
 pub use self::batch::BATCH_DISPATCHES;
 pub use self::memory_pool::MemoryPool;
+#[cfg(test)]
+pub(crate) use self::probe::all_specs as probe_specs;
 pub(crate) use self::timestamp::Stamp;
 pub(crate) use crate::gpu::lock;
 pub use crate::gpu::DeviceLimits;
@@ -149,6 +152,35 @@ impl Device {
                 dispatches: AtomicU64::new(0),
                 state: state::StateMap::default(),
             }),
+        }
+    }
+
+    /// The device with the facts its probes measure filled into its [`DeviceInfo`]: called
+    /// once on a new device, outside the driver lock (the probes wait for the GPU).
+    fn probed(mut self) -> Device {
+        let flushes = self.measure_subnormals();
+        // The probes leave no trace in the counters or the pool: a new device starts at zero.
+        self.inner.submits.store(0, Ordering::Relaxed);
+        self.inner.dispatches.store(0, Ordering::Relaxed);
+        self.inner.pool.free_all();
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.info.flushes_subnormals = flushes;
+        }
+        self
+    }
+
+    /// Whether each float dtype the adapter has flushes subnormals (`None` where it lacks
+    /// the dtype, or where the probe failed: a device lost as it opened).
+    fn measure_subnormals(&self) -> Subnormals {
+        let probe = |d: DType| {
+            self.supports_dtype(d)
+                .then(|| probe::flushes(self, d).ok())
+                .flatten()
+        };
+        Subnormals {
+            f16: probe(DType::F16),
+            f32: probe(DType::F32),
+            f64: probe(DType::F64),
         }
     }
 

@@ -29,3 +29,8 @@ fn sqrt_f32_within_2_ulps() {
         reference: &|x| x.sqrt().into(),
     });
 }
+
+mod casts;
+mod creation;
+mod flush;
+mod remainder;

@@ -56,6 +56,10 @@ pub(crate) enum Binary {
     Mul,
     Div,
     Rem,
+    /// NumPy's `remainder`: the sign of the divisor.
+    Mod,
+    /// NumPy's `floor_divide`.
+    FloorDiv,
     Pow,
     Maximum,
     Minimum,
@@ -93,12 +97,14 @@ const UNARY: [Unary; 21] = [
 ];
 
 #[cfg(test)]
-const BINARY: [Binary; 14] = [
+const BINARY: [Binary; 16] = [
     Binary::Add,
     Binary::Sub,
     Binary::Mul,
     Binary::Div,
     Binary::Rem,
+    Binary::Mod,
+    Binary::FloorDiv,
     Binary::Pow,
     Binary::Maximum,
     Binary::Minimum,
@@ -118,6 +124,8 @@ impl Binary {
             Binary::Mul => "mul",
             Binary::Div => "div",
             Binary::Rem => "rem",
+            Binary::Mod => "remainder",
+            Binary::FloorDiv => "floor_divide",
             Binary::Pow => "pow",
             Binary::Maximum => "maximum",
             Binary::Minimum => "minimum",
@@ -152,6 +160,10 @@ impl Binary {
             Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
             Binary::Rem if float => format!("T(rem_(TW({x}), TW({y})))"),
             Binary::Rem => format!("select({x} % {y}, T(0), {y} == T(0))"),
+            Binary::Mod if float => format!("T(mod_(TW({x}), TW({y})))"),
+            Binary::Mod => format!("imod_({x}, {y})"),
+            Binary::FloorDiv if float => format!("T(floordiv_(TW({x}), TW({y})))"),
+            Binary::FloorDiv => format!("ifloordiv_({x}, {y})"),
             Binary::Pow if d == DType::F64 => return None,
             Binary::Pow if float => format!("T(pow_(TW({x}), TW({y})))"),
             Binary::Pow => return Some((format!("ipow_({x}, {y})"), false)),
@@ -247,25 +259,63 @@ impl Unary {
     }
 }
 
-/// The conversion from `from` to `to` with Rust's `as` semantics: floats to integers
-/// saturate (WGSL's conversion stops at the largest float below the integer maximum) and
-/// NaN becomes 0.
+/// The conversion from `from` to `to` with Rust's `as` semantics, exactly on every adapter
+/// (WGSL leaves out-of-range conversions indeterminate and lets an integer convert to either
+/// neighbouring float; Vulkan promises only conversions of representable values and correctly
+/// rounded float-to-float ones): floats to integers truncate, saturate (infinities
+/// included) and give 0 for NaN; integers to f32 are one correctly rounded sum of two exact
+/// halves; integers to f16 round once (through exact f16 halves, the sum overflowing to
+/// infinity from 65520 on); floats to narrower floats overflow to infinity where the value
+/// rounds past the largest finite one.
 pub(super) fn cast_expr(from: DType, to: DType) -> (String, bool) {
-    let sat = |max: &str, lim: &str| {
-        // f16's largest finite value converts exactly; only infinity needs saturating.
-        let over = if from == DType::F16 {
-            "a > T(65504.0)".to_string()
-        } else {
-            format!("a >= T({lim})")
-        };
-        format!("select(select(U(a), U({max}), {over}), U(0), !(a == a))")
-    };
-    let e = match (from.is_float(), to) {
-        (true, DType::I32) => sat("2147483647", "2147483648.0"),
-        (true, DType::U32) => sat("4294967295u", "4294967296.0"),
+    use DType::*;
+    let e = match (from, to) {
+        _ if from == to => "U(a)".to_string(),
+        (F16, I32) => int_sat(
+            "a < T(-65504.0)",
+            "a > T(65504.0)",
+            "i32(-2147483648)",
+            "2147483647",
+        ),
+        (F16, U32) => int_sat("a < T(0.0)", "a > T(65504.0)", "0u", "4294967295u"),
+        (_, I32) if from.is_float() => int_sat(
+            "a < T(-2147483648.0)",
+            "a >= T(2147483648.0)",
+            "i32(-2147483648)",
+            "2147483647",
+        ),
+        (_, U32) if from.is_float() => {
+            int_sat("a < T(0.0)", "a >= T(4294967296.0)", "0u", "4294967295u")
+        }
+        (I32 | U32, F32) => "U(a - (a & T(65535))) + U(a & T(65535))".to_string(),
+        (I32, F16) => int_to_f16("clamp(a, T(-65520), T(65520))"),
+        (U32, F16) => int_to_f16("min(a, T(65520))"),
+        // f32's infinity converted (naga has no bitcast to f16).
+        (F32 | F64, F16) => float_overflow("65520.0", "f16(bitcast<f32>(0x7f800000u))"),
+        (F64, F32) => float_overflow("3.4028235677973366e38", "bitcast<f32>(0x7f800000u)"),
         _ => "U(a)".to_string(),
     };
     (e, true)
+}
+
+/// A float to an integer: `lo` where `under`, `hi` where `over`, 0 for NaN, else truncated.
+fn int_sat(under: &str, over: &str, lo: &str, hi: &str) -> String {
+    format!("select(select(select(U(a), U({hi}), {over}), U({lo}), {under}), U(0), !(a == a))")
+}
+
+/// An integer (already clamped to ±65520) to f16, rounded once: its magnitude as two exact
+/// f16 parts (multiples of 64 below 65536, and the low 6 bits), summed once.
+fn int_to_f16(clamped: &str) -> String {
+    format!(
+        "select(U(abs({clamped}) - (abs({clamped}) & T(63))) + U(abs({clamped}) & T(63)), \
+         -(U(abs({clamped}) - (abs({clamped}) & T(63))) + U(abs({clamped}) & T(63))), a < T(0))"
+    )
+}
+
+/// A float to a narrower float: infinity of a's sign from `limit` (the midpoint past the
+/// largest finite value, which rounds up) on, NaN staying NaN.
+fn float_overflow(limit: &str, inf: &str) -> String {
+    format!("select(U(a), select(U({inf}), -U({inf}), a < T(0.0)), abs(a) >= T({limit}))")
 }
 
 /// The value type of a dtype in a kernel: the scalar, or a vec4 of it.
@@ -338,6 +388,7 @@ pub(super) fn spec(
                 DType::I32 | DType::U32 => "fn max_finite_() -> TW { return TW(0); }",
             },
         )
+        .function("nan_", nan_def(input))
         .math_for(input)
         .include(STRIDED_OFFSETS)
         .include(if input == DType::F32 || input == DType::F16 {
@@ -350,6 +401,16 @@ pub(super) fn spec(
         } else {
             ""
         })
+}
+
+/// `nan_()`: a quiet NaN of TW, from f32 bits (arithmetic such as 0 / 0 may be folded).
+fn nan_def(d: DType) -> &'static str {
+    match d {
+        // f64 too: naga has no bitcast to f64, and converting a NaN keeps it a NaN.
+        DType::F64 => "fn nan_() -> TW { return TW(f64(bitcast<f32>(0x7fc00000u))); }",
+        DType::F32 | DType::F16 => "fn nan_() -> TW { return TW(bitcast<f32>(0x7fc00000u)); }",
+        DType::I32 | DType::U32 => "fn nan_() -> TW { return TW(0); }",
+    }
 }
 
 fn op1_def(e: &str) -> String {
