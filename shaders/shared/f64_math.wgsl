@@ -1,8 +1,8 @@
 // f64 math in software, for the elementwise family (included for f64 inputs only; TW is f64
 // or vec4<f64>). Vulkan defines no f64 transcendental built-ins and promises no more than
 // single precision's accuracy for f64 division and square root, so everything here is built
-// from +, -, *, fma (assumed fused, as on every adapter with f64 we know of), comparisons,
-// floor and select, with the exact built-in ldexp to make powers of two. Results are within
+// from +, -, *, comparisons, floor and select (fma only where fused or unfused both serve:
+// lavapipe's is unfused, as Vulkan allows), with the exact built-in ldexp to make powers of two. Results are within
 // a few ulps of the correctly rounded value (tests/numerics/f64.rs measures them).
 //
 // Building blocks: double-doubles (a value hi + lo, |lo| <= ulp(hi) / 2) through two_sum64_
@@ -38,21 +38,38 @@ struct Dd64 {
     lo: TW,
 }
 
+// 1, which the compiler cannot prove (n >= 1 wherever a kernel runs): the error-free
+// transformations multiply by it to keep the driver from simplifying (a + b) - a to b
+// (Mesa does, for operations not marked exact, and naga marks none).
+fn one64_() -> TW {
+    return TW(f64(min(P.n, 1u)));
+}
+
 fn two_sum64_(a: TW, b: TW) -> Dd64 {
-    let s = a + b;
-    let bb = s - a;
+    let s = (a + b) * one64_();
+    let bb = (s - a) * one64_();
     return Dd64(s, (a - (s - bb)) + (b - bb));
 }
 
 // |a| >= |b| (or a == 0).
 fn fast_two_sum64_(a: TW, b: TW) -> Dd64 {
-    let s = a + b;
+    let s = (a + b) * one64_();
     return Dd64(s, b - (s - a));
 }
 
+// a * b as p + e, exact where the adapter's f64 fma is fused (NVIDIA's is). lavapipe's is
+// not (Vulkan allows that), and there e is 0. Dekker's product, which needs no fma, lost its
+// low part on lavapipe too (the driver re-associates operations that naga cannot mark
+// exact), so it is not used.
 fn two_prod64_(a: TW, b: TW) -> Dd64 {
     let p = a * b;
     return Dd64(p, fma(a, b, -p));
+}
+
+// a - b * q, exactly where q is near a / b (the residual of a division).
+fn residual64_(a: TW, b: TW, q: TW) -> TW {
+    let p = two_prod64_(b, q);
+    return (a - p.hi) - p.lo;
 }
 
 // Infinity and NaN made at run time (naga rejects constant expressions that overflow).
@@ -60,8 +77,8 @@ fn inf64_(x: TW) -> TW {
     return TW(D64_MAX) * select(TW(4.0), TW(2.0), x == x);
 }
 fn nan64_(x: TW) -> TW {
-    let i = inf64_(x);
-    return i - i;
+    let z = x - x;
+    return z / z;
 }
 
 // Whether x's sign bit is set (-0 included; NaN's sign is not read): for zeros, the
@@ -97,30 +114,33 @@ fn split64_(x: TW) -> Dd64 {
     return Dd64(m, e);
 }
 
-// a / b within about half an ulp: the built-in quotient refined by two residual steps with
-// fma. Where the residual could underflow or the reciprocal be subnormal (|a| < 2^-968,
-// |b| outside [2^-1000, 2^1000]) or the quotient is not finite and normal, the built-in.
+// a / b within about half an ulp: the built-in quotient refined by two steps on the exact
+// residual. Where the residual could underflow or overflow (|a| < 2^-968, |a|, |b| or the
+// quotient outside [2^-990, 2^990]), the built-in.
 fn div64_(a: TW, b: TW) -> TW {
     let q0 = a / b;
     let r = TW(1.0) / b;
-    let q1 = fma(fma(-b, q0, a), r, q0);
-    let q2 = fma(fma(-b, q1, a), r, q1);
+    let q1 = fma(residual64_(a, b, q0), r, q0);
+    let q2 = fma(residual64_(a, b, q1), r, q1);
     let ab = abs(b);
-    let ok = (abs(a) >= TW(0x1p-968)) & (ab >= TW(0x1p-1000)) & (ab <= TW(0x1p1000))
-        & (abs(q0) >= TW(0x1p-1000)) & (abs(q0) <= TW(D64_MAX));
+    let aa = abs(a);
+    let ok = (aa >= TW(0x1p-968)) & (aa <= TW(0x1p990)) & (ab >= TW(0x1p-990))
+        & (ab <= TW(0x1p990)) & (abs(q0) >= TW(0x1p-990)) & (abs(q0) <= TW(0x1p990));
     return select(q0, q2, ok);
 }
 
-// sqrt(x) within about half an ulp: the built-in refined by two Newton steps on the residual;
-// tiny x scaled by 2^128 first. 0, inf, NaN and negative x as IEEE (NaN for x < 0).
+// sqrt(x) within about half an ulp: the built-in refined by two Newton steps on the exact
+// residual, tiny and huge x scaled by 2^128 or 2^-128 first. 0, inf, NaN and negative x as
+// IEEE (NaN for x < 0).
 fn sqrt64_(x: TW) -> TW {
     let tiny = x < TW(0x1p-960);
-    let xs = select(x, x * TW(0x1p128), tiny);
+    let huge = x > TW(0x1p960);
+    let xs = x * select(select(TW(1.0), TW(0x1p-128), huge), TW(0x1p128), tiny);
     let s0 = sqrt(xs);
     let h = TW(0.5) / s0;
-    let s1 = fma(fma(-s0, s0, xs), h, s0);
-    let s2 = fma(fma(-s1, s1, xs), h, s1);
-    let s = select(s2, s2 * TW(0x1p-64), tiny);
+    let s1 = fma(residual64_(xs, s0, s0), h, s0);
+    let s2 = fma(residual64_(xs, s1, s1), h, s1);
+    let s = s2 * select(select(TW(1.0), TW(0x1p64), huge), TW(0x1p-64), tiny);
     let special = !(x > TW(0.0)) | (x > TW(D64_MAX));
     let sp = select(select(x, nan64_(x), x < TW(0.0)), x, x == TW(0.0));
     return select(s, sp, special);
@@ -165,7 +185,7 @@ fn exp_parts64_(h: TW, l: TW) -> Dd64 {
 
 fn exp64_(x: TW) -> TW {
     let p = exp_parts64_(x, TW(0.0));
-    return select(scale64_(p.hi, p.lo), x, x != x);
+    return select(scale64_(p.hi, p.lo), x, !(x == x));
 }
 
 fn exp2_64_(x: TW) -> TW {
@@ -174,7 +194,7 @@ fn exp2_64_(x: TW) -> TW {
     let f = xc - n;
     let t = two_prod64_(f, TW(D64_LN2));
     let s = fast_two_sum64_(t.hi, fma(f, TW(D64_LN2_B), t.lo));
-    return select(scale64_(exp_red64_(s.hi, s.lo), n), x, x != x);
+    return select(scale64_(exp_red64_(s.hi, s.lo), n), x, !(x == x));
 }
 
 // e^x - 1: near 0 the polynomial directly; else 2^n (1 + s) - 1 as (2^n - 1) + 2^n s, exact
@@ -203,7 +223,7 @@ fn expm1_64_(x: TW) -> TW {
     p = fma(p, xc, TW(0.5));
     y = select(y, fma(xc * xc, p, xc), n == TW(0.0));
     y = select(y, exp64_(x), x > TW(40.0));
-    return select(y, x, (x == TW(0.0)) | (x != x));
+    return select(y, x, (x == TW(0.0)) | !(x == x));
 }
 
 // log(x) for positive finite x as e and the double-double log(m), x = m * 2^e with m in
@@ -223,7 +243,7 @@ fn log_parts64_(x: TW) -> Log64 {
     let f = m - TW(1.0);
     let den = fast_two_sum64_(TW(2.0), f);
     let sh = div64_(f, den.hi);
-    let sl = (fma(-sh, den.hi, f) - sh * den.lo) / den.hi;
+    let sl = (residual64_(f, den.hi, sh) - sh * den.lo) / den.hi;
     // s^2 and s^3 in double-double.
     let s2 = two_prod64_(sh, sh);
     let s2l = s2.lo + TW(2.0) * sh * sl;
@@ -262,7 +282,7 @@ fn log_special64_(x: TW, v: TW) -> TW {
     let i = inf64_(x);
     var r = select(v, i, x > TW(D64_MAX));
     r = select(r, -i, x == TW(0.0));
-    return select(r, nan64_(x), (x < TW(0.0)) | (x != x));
+    return select(r, nan64_(x), (x < TW(0.0)) | !(x == x));
 }
 
 fn log_base64_(x: TW, c1: Dd64, c2: Dd64) -> TW {
@@ -293,7 +313,7 @@ fn log1p64_(x: TW) -> TW {
     let i = inf64_(x);
     var r = select(v, i, x > TW(D64_MAX));
     r = select(r, -i, x == TW(-1.0));
-    r = select(r, nan64_(x), (x < TW(-1.0)) | (x != x));
+    r = select(r, nan64_(x), (x < TW(-1.0)) | !(x == x));
     return select(r, x, x == TW(0.0));
 }
 
@@ -310,7 +330,7 @@ fn pow64_(x: TW, y: TW) -> TW {
     let finite = (ax > TW(0.0)) & (ax <= TW(D64_MAX));
     let p = log_parts64_(select(TW(1.0), ax, finite));
     let l = log_combine64_(p, Dd64(TW(D64_LN2), TW(D64_LN2_B)), Dd64(TW(1.0), TW(0.0)));
-    let t = two_prod64_(y, l.hi);
+    let t = two_prod64_(clamp(y, TW(-0x1p990), TW(0x1p990)), l.hi);
     let tl = fma(y, l.lo, t.lo);
     let e = exp_parts64_(t.hi, tl);
     var m = scale64_(e.hi, e.lo);
@@ -331,7 +351,7 @@ fn pow64_(x: TW, y: TW) -> TW {
     // non-integral exponents give NaN.
     var r = select(m, -m, signbit64_(x) & odd);
     r = select(r, nan64_(x), (x < TW(0.0)) & (ax <= TW(D64_MAX)) & !integral & (abs(y) <= TW(D64_MAX)));
-    r = select(r, nan64_(x), (x != x) | (y != y));
+    r = select(r, nan64_(x), !(x == x) | !(y == y));
     return select(r, TW(1.0), (y == TW(0.0)) | (x == TW(1.0)) | ((x == TW(-1.0)) & (abs(y) > TW(D64_MAX))));
 }
 
@@ -341,7 +361,7 @@ fn sinh64_(x: TW) -> TW {
     let small = TW(0.5) * (u + div64_(u, u + TW(1.0)));
     let e = exp_parts64_(a, TW(0.0));
     let v = select(small, scale64_(e.hi, e.lo - TW(1.0)), a >= TW(22.0));
-    return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | (x != x));
+    return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | !(x == x));
 }
 
 fn cosh64_(x: TW) -> TW {
@@ -350,18 +370,18 @@ fn cosh64_(x: TW) -> TW {
     let big = scale64_(e.hi, e.lo - TW(1.0));
     let ex = scale64_(e.hi, e.lo);
     let v = select(TW(0.5) * (ex + div64_(TW(1.0), ex)), big, a >= TW(22.0));
-    return select(v, a, a != a);
+    return select(v, a, !(a == a));
 }
 
 fn tanh64_(x: TW) -> TW {
     let a = min(abs(x), TW(22.0));
     let u = expm1_64_(TW(2.0) * a);
     let v = div64_(u, u + TW(2.0));
-    return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | (x != x));
+    return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | !(x == x));
 }
 
 fn sigmoid64_(x: TW) -> TW {
     let e = exp64_(-abs(x));
     let v = div64_(select(TW(1.0), e, x < TW(0.0)), TW(1.0) + e);
-    return select(v, x, x != x);
+    return select(v, x, !(x == x));
 }

@@ -15,7 +15,8 @@ struct Red64 {
 
 fn rem_pio2_64_(x: TW) -> Red64 {
     let n = floor(fma(x, TW(D64_2_OVER_PI), TW(0.5)));
-    let r1 = fma(-n, TW(D64_PIO2), x);
+    let a = two_prod64_(n, TW(D64_PIO2));
+    let r1 = (x - a.hi) - a.lo;
     let b = two_prod64_(n, TW(D64_PIO2_B));
     let s = two_sum64_(r1, -b.hi);
     let c = two_prod64_(n, TW(D64_PIO2_C));
@@ -135,7 +136,8 @@ fn atan2_pos64_(a0: TW, b0: TW) -> Dd64 {
     let b = select(b0, a0, swap) * sc;
     let k = floor(TW(8.0) * (a / b) + TW(0.5));
     let c = k * TW(0.125);
-    let u = div64_(fma(-c, b, a), fma(c, a, b));
+    let cb = two_prod64_(c, b);
+    let u = div64_((a - cb.hi) - cb.lo, fma(c, a, b));
     let t = atan_table64_(k);
     let vl = t.lo + atan_k64_(u);
     let s = two_sum64_(TW(D64_PIO2), -t.hi);
@@ -158,20 +160,20 @@ fn atan2_64_(y: TW, x: TW) -> TW {
     let s = two_sum64_(TW(D64_PI), -w.hi);
     let v = select(w.hi + w.lo, s.hi + (s.lo + TW(D64_PI_B) - w.lo), signbit64_(x));
     let r = select(v, -v, signbit64_(y));
-    return select(r, nan64_(x), (x != x) | (y != y));
+    return select(r, nan64_(x), !(x == x) | !(y == y));
 }
 
 fn atan64_(x: TW) -> TW {
     let a = abs(x);
     let w = atan2_pos64_(min(a, TW(D64_MAX)), TW(1.0));
     let v = w.hi + w.lo;
-    return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | (x != x));
+    return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | !(x == x));
 }
 
-// asin and acos through atan2 with sqrt(1 - x^2) (the fma rounds 1 - x^2 once).
+// asin and acos through atan2 with sqrt((1 - x)(1 + x)) (1 - x exact from 1/2 on).
 fn asin64_(x: TW) -> TW {
     let a = abs(x);
-    let d = sqrt64_(max(fma(-a, a, TW(1.0)), TW(0.0)));
+    let d = sqrt64_(max((TW(1.0) - a) * (TW(1.0) + a), TW(0.0)));
     let w = atan2_pos64_(a, d);
     let v = w.hi + w.lo;
     let r = select(select(v, -v, x < TW(0.0)), x, x == TW(0.0));
@@ -180,7 +182,7 @@ fn asin64_(x: TW) -> TW {
 
 fn acos64_(x: TW) -> TW {
     let a = abs(x);
-    let d = sqrt64_(max(fma(-a, a, TW(1.0)), TW(0.0)));
+    let d = sqrt64_(max((TW(1.0) - a) * (TW(1.0) + a), TW(0.0)));
     let w = atan2_pos64_(d, a);
     let s = two_sum64_(TW(D64_PI), -w.hi);
     let v = select(w.hi + w.lo, s.hi + (s.lo + TW(D64_PI_B) - w.lo), x < TW(0.0));

@@ -11,6 +11,7 @@
 #[macro_use]
 mod common;
 
+mod f64;
 mod sweep;
 
 use sweep::{run, Check};

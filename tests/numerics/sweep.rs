@@ -32,7 +32,8 @@ pub fn ulp_at<T: Swept>(x: f64) -> f64 {
     let e = ax.log2().floor() as i32;
     // log2 of values just below a power of two may round up; correct the binade.
     let e = if 2f64.powi(e) > ax { e - 1 } else { e };
-    2f64.powi(e - (T::PRECISION - 1))
+    // Two factors: 2f64.powi(-1074) is 0 (it divides by the overflowing 2^1074).
+    2f64.powi(e) * 2f64.powi(1 - T::PRECISION)
 }
 
 /// The reference value of a function: `hi + lo` (a double-double; `lo` is 0 for references
@@ -297,6 +298,7 @@ fn ulp_distance_is_measured_in_the_binade_of_the_exact_value() {
     assert_eq!(ulp_at::<f32>(1.0 - 1e-9), f32::EPSILON as f64 / 2.0);
     assert_eq!(ulp_at::<f32>(1e-40), 2f64.powi(-149));
     assert_eq!(ulp_at::<f64>(2.0), 2.0 * f64::EPSILON);
+    assert_eq!(ulp_at::<f64>(0.0), 5e-324);
     assert_eq!(ulp_at::<f16>(1.0), 2f64.powi(-10));
     assert_eq!(ulp_error::<f32>(1.0 + f32::EPSILON as f64, 1.0.into()), 1.0);
     assert_eq!(ulp_error::<f32>(f64::NAN, f64::NAN.into()), 0.0);
@@ -344,4 +346,51 @@ fn sweeps_hold_every_kind_of_input() {
             "binade -2^{e}"
         );
     }
+}
+
+/// A two-operand function's check (pow, atan2, division): like [`Check`], over pairs.
+pub struct Check2<'a, T: Swept> {
+    pub name: &'a str,
+    pub bound: f64,
+    pub device: &'a dyn Fn(&Array<T>, &Array<T>) -> Result<Array<T>>,
+    pub reference: &'a dyn Fn(f64, f64) -> Exact,
+}
+
+/// Runs `check` over the pairs `(xs[i], ys[i])`, appends the measured maximum to the report
+/// (the worst x as its input) and asserts the bound. No allowance for flushing.
+#[track_caller]
+pub fn run2<T: Swept>(check: Check2<T>, xs: &[T], ys: &[T]) -> Measured {
+    let a = dev().from_slice(xs, [xs.len()]).unwrap();
+    let b = dev().from_slice(ys, [ys.len()]).unwrap();
+    let got = (check.device)(&a, &b).unwrap().to_vec().unwrap();
+    let mut m = Measured {
+        max_ulp: 0.0,
+        worst_input: 0.0,
+        worst_got: 0.0,
+        worst_exact: 0.0,
+        n: xs.len(),
+    };
+    let mut worst_y = 0.0;
+    for ((x, y), g) in xs.iter().zip(ys).zip(got) {
+        let (x, y, g) = (x.to_f64(), y.to_f64(), g.to_f64());
+        let exact = (check.reference)(x, y);
+        let err = ulp_error::<T>(g, exact);
+        if err > m.max_ulp || (err.is_nan() && !m.max_ulp.is_nan()) {
+            (m.max_ulp, m.worst_input, m.worst_got, m.worst_exact) = (err, x, g, exact.hi);
+            worst_y = y;
+        }
+    }
+    report::<T>(check.name, &m, false);
+    assert!(
+        m.max_ulp <= check.bound,
+        "{}({}): {} ulps at ({:e}, {worst_y:e}) (got {:e}, exact {:e}); bound {}",
+        check.name,
+        T::NAME,
+        m.max_ulp,
+        m.worst_input,
+        m.worst_got,
+        m.worst_exact,
+        check.bound
+    );
+    m
 }
