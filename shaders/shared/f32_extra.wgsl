@@ -25,10 +25,12 @@ fn exp32_(x: TW) -> TW {
 // log10: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh((m - 1) / (m + 1)) to
 // s^11; zeros, infinities and negative inputs through the built-in log2's special values.
 fn log10_32_(x: TW) -> TW {
-    let fr = frexp(x);
+    // Subnormals scaled up first (frexp of them is not reliable).
+    let sub = x < TW(0x1p-100);
+    let fr = frexp(select(x, x * TW(0x1p32), sub));
     let low = fr.fract < TW(0.70710678118654752);
     let m = select(fr.fract, fr.fract * TW(2.0), low);
-    let e = select(TW(fr.exp), TW(fr.exp) - TW(1.0), low);
+    let e = select(TW(fr.exp), TW(fr.exp) - TW(1.0), low) - select(TW(0.0), TW(32.0), sub);
     let f = m - TW(1.0);
     let s = f / (TW(2.0) + f);
     let z = s * s;

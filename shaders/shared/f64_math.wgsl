@@ -10,7 +10,7 @@
 // bitcast, and its f64 frexp needs 64-bit integers); exp by Cody-Waite reduction (ln 2 in
 // two parts) and a Taylor polynomial on |r| <= ln(2) / 2; log through atanh on the mantissa
 // in double-double (pow needs its extra bits); sin/cos/tan by a four-part pi/2 reduction,
-// exact for |x| < 2^52 (larger arguments give NaN: no Payne-Hanek reduction yet).
+// exact for |x| < 2^20 (larger arguments give NaN: no Payne-Hanek reduction yet).
 
 const D64_MAX = 1.7976931348623157e308;
 const D64_LN2_HI = 0.6931471803691238; // 32 significant bits: n * D64_LN2_HI is exact

@@ -1,12 +1,12 @@
 // f64 trigonometry in software (with f64_math.wgsl, whose helpers it uses): sin, cos, tan
-// by a four-part Cody-Waite reduction by pi/2 in double-double, exact for |x| < 2^52 (NaN
-// past it: no Payne-Hanek reduction yet); atan, atan2, asin, acos by atan(c) + atan(u) with
+// by a four-part Cody-Waite reduction by pi/2 in double-double, exact for |x| < 2^20
+// (1048576; NaN past it: no Payne-Hanek reduction yet); atan, atan2, asin, acos by atan(c) + atan(u) with
 // c a multiple of 1/8 (atan(c) as double-double constants) and |u| <= 1/16; cbrt by Halley
 // steps and a final Newton step in double-double.
 
-// x = n pi/2 + (hi + lo), |hi + lo| <= pi/4 (a little more near 2^52), for |x| < 2^52: the
-// first product's difference is exact (a multiple of 2^-52 below 2), the others are kept
-// as double-doubles.
+// x = n pi/2 + (hi + lo), |hi + lo| <= pi/4 + a little, for |x| < 2^20: pi/2 in 33-bit
+// parts (Cody-Waite), so that n * part is exact without fma (lavapipe's f64 fma is not
+// fused) and x - n * part1 is exact (Sterbenz); the rest is kept in double-double.
 struct Red64 {
     n: TW,
     hi: TW,
@@ -14,14 +14,11 @@ struct Red64 {
 }
 
 fn rem_pio2_64_(x: TW) -> Red64 {
-    let n = floor(fma(x, TW(D64_2_OVER_PI), TW(0.5)));
-    let a = two_prod64_(n, TW(D64_PIO2));
-    let r1 = (x - a.hi) - a.lo;
-    let b = two_prod64_(n, TW(D64_PIO2_B));
-    let s = two_sum64_(r1, -b.hi);
-    let c = two_prod64_(n, TW(D64_PIO2_C));
-    let t = two_sum64_(s.hi, -c.hi);
-    let lo = (s.lo - b.lo) + (t.lo - c.lo) - n * TW(D64_PIO2_D);
+    let n = floor(x * TW(D64_2_OVER_PI) + TW(0.5));
+    let r1 = x - n * TW(1.5707963267341256);
+    let s = two_sum64_(r1, -n * TW(6.077100506303966e-11));
+    let t = two_sum64_(s.hi, -n * TW(2.0222662487111665e-21));
+    let lo = s.lo + t.lo - n * TW(8.4784276603689e-32);
     let r = fast_two_sum64_(t.hi, lo);
     return Red64(n, r.hi, r.lo);
 }
@@ -60,7 +57,7 @@ fn cos_k64_(h: TW, l: TW) -> TW {
 
 // sin (which 0) or cos (which 1) of x; the quadrant n mod 4 picks the kernel and the sign.
 fn sincos64_(x: TW, which: TW) -> TW {
-    let inside = abs(x) < TW(0x1p52);
+    let inside = abs(x) < TW(0x1p20);
     let red = rem_pio2_64_(select(TW(0.0), x, inside));
     let q = red.n + which - TW(4.0) * floor((red.n + which) * TW(0.25));
     let s = sin_k64_(red.hi, red.lo);
@@ -78,7 +75,7 @@ fn cos64_(x: TW) -> TW {
 }
 
 fn tan64_(x: TW) -> TW {
-    let inside = abs(x) < TW(0x1p52);
+    let inside = abs(x) < TW(0x1p20);
     let red = rem_pio2_64_(select(TW(0.0), x, inside));
     let odd = red.n - TW(2.0) * floor(red.n * TW(0.5)) != TW(0.0);
     let s = sin_k64_(red.hi, red.lo);

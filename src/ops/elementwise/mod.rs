@@ -307,9 +307,9 @@ impl<T: Float> Array<T> {
         expm1, Expm1, "Elementwise e^x - 1, accurate near 0.";
         sqrt, Sqrt, "Elementwise square root.";
         rsqrt, Rsqrt, "Elementwise 1 / sqrt(x).";
-        sin, Sin, "Elementwise sine. f64: exact argument reduction for |x| < 2^52 (4.5e15); larger f64 arguments give NaN.";
-        cos, Cos, "Elementwise cosine. f64: exact argument reduction for |x| < 2^52 (4.5e15); larger f64 arguments give NaN.";
-        tan, Tan, "Elementwise tangent. f64: exact argument reduction for |x| < 2^52 (4.5e15); larger f64 arguments give NaN.";
+        sin, Sin, "Elementwise sine. f64: exact argument reduction for |x| < 2^20 (1048576); larger f64 arguments give NaN.";
+        cos, Cos, "Elementwise cosine. f64: exact argument reduction for |x| < 2^20 (1048576); larger f64 arguments give NaN.";
+        tan, Tan, "Elementwise tangent. f64: exact argument reduction for |x| < 2^20 (1048576); larger f64 arguments give NaN.";
         tanh, Tanh, "Elementwise hyperbolic tangent.";
         sigmoid, Sigmoid, "Elementwise logistic function 1 / (1 + e^-x).";
         log10, Log10, "Elementwise base-10 logarithm.";
