@@ -1139,7 +1139,8 @@ fn f64_transcendentals_compute() {
     let x = full.slice([gpuarray::Slice::from(..).step(2)]).unwrap();
     let xs: Vec<f64> = data.iter().step_by(2).copied().collect();
     type Op = fn(&Array<f64>) -> Result<Array<f64>>;
-    let ops: [(&str, Op, fn(f64) -> f64); 14] = [
+    type Row = (&'static str, Op, fn(f64) -> f64);
+    let ops: [Row; 14] = [
         ("exp", Array::exp, f64::exp),
         ("exp2", Array::exp2, f64::exp2),
         ("log", Array::log, f64::ln),

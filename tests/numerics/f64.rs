@@ -32,7 +32,7 @@ fn big(x: f64) -> BigFloat {
 /// lower words would break a tie), scaled by its exponent; subnormal results rounded twice.
 fn top_f64(b: &BigFloat) -> f64 {
     let (words, _, sign, e, _) = b.as_raw_parts().expect("a finite value");
-    let top = *words.last().expect("a mantissa word") as u64;
+    let top = *words.last().expect("a mantissa word");
     let mut v = top as f64 * 2f64.powi(-64);
     let mut e = e as i64;
     while e > 0 {
@@ -406,7 +406,8 @@ fn f64_special_values_as_c99() {
         711.0,
     ];
     type F = fn(&Array<f64>) -> Result<Array<f64>>;
-    let table: [(&str, F, fn(f64) -> f64); 19] = [
+    type Row = (&'static str, F, fn(f64) -> f64);
+    let table: [Row; 19] = [
         ("exp", |a| a.exp(), f64::exp),
         ("exp2", |a| a.exp2(), f64::exp2),
         ("expm1", |a| a.expm1(), f64::exp_m1),

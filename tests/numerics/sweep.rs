@@ -348,11 +348,14 @@ fn sweeps_hold_every_kind_of_input() {
     }
 }
 
+/// A two-operand device function.
+pub type Binary<T> = dyn Fn(&Array<T>, &Array<T>) -> Result<Array<T>>;
+
 /// A two-operand function's check (pow, atan2, division): like [`Check`], over pairs.
 pub struct Check2<'a, T: Swept> {
     pub name: &'a str,
     pub bound: f64,
-    pub device: &'a dyn Fn(&Array<T>, &Array<T>) -> Result<Array<T>>,
+    pub device: &'a Binary<T>,
     pub reference: &'a dyn Fn(f64, f64) -> Exact,
 }
 
