@@ -27,6 +27,8 @@ alias TW = f32; // T with f16 widened to f32 (f16 remainders are computed in f32
 alias U = f32; // value type of the output
 alias M = u32; // value type of the mask: u32, or vec4<u32> when vectorised
 alias TB = bool; // comparison result: bool, or vec4<bool> when vectorised
+alias TF = f32; // f32, or vec4<f32> when vectorised (f64 helpers read sign bits through it)
+alias NI = i32; // i32, or vec4<i32> when vectorised (exponents of ldexp)
 
 override WG: u32 = 256u;
 override NDIM: u32 = 1u; // dimensions of the strided entries (P.ndim), fixed per pipeline

@@ -13,6 +13,7 @@ mod common;
 
 mod f32;
 mod special;
+mod f64;
 mod sweep;
 
 use sweep::{run, Check};

@@ -32,7 +32,8 @@ pub fn ulp_at<T: Swept>(x: f64) -> f64 {
     let e = ax.log2().floor() as i32;
     // log2 of values just below a power of two may round up; correct the binade.
     let e = if 2f64.powi(e) > ax { e - 1 } else { e };
-    2f64.powi(e - (T::PRECISION - 1))
+    // Two factors: 2f64.powi(-1074) is 0 (it divides by the overflowing 2^1074).
+    2f64.powi(e) * 2f64.powi(1 - T::PRECISION)
 }
 
 /// The reference value of a function: `hi + lo` (a double-double; `lo` is 0 for references
@@ -297,6 +298,7 @@ fn ulp_distance_is_measured_in_the_binade_of_the_exact_value() {
     assert_eq!(ulp_at::<f32>(1.0 - 1e-9), f32::EPSILON as f64 / 2.0);
     assert_eq!(ulp_at::<f32>(1e-40), 2f64.powi(-149));
     assert_eq!(ulp_at::<f64>(2.0), 2.0 * f64::EPSILON);
+    assert_eq!(ulp_at::<f64>(0.0), 5e-324);
     assert_eq!(ulp_at::<f16>(1.0), 2f64.powi(-10));
     assert_eq!(ulp_error::<f32>(1.0 + f32::EPSILON as f64, 1.0.into()), 1.0);
     assert_eq!(ulp_error::<f32>(f64::NAN, f64::NAN.into()), 0.0);

@@ -15,6 +15,12 @@ pub(crate) const STRIDED_OFFSETS: &str = include_str!("../../../shaders/shared/s
 /// sigmoid) and their sin/cos/tan, computed without the adapter's approximate built-ins.
 const F32_MATH: &str = include_str!("../../../shaders/shared/f32_math.wgsl");
 const F32_TRIG: &str = include_str!("../../../shaders/shared/f32_trig.wgsl");
+/// f64 math in software (exp, log, pow, ..., division and square root refined with fma),
+/// included in f64 variants only.
+const F64_MATH: &str = include_str!("../../../shaders/shared/f64_math.wgsl");
+const F64_TRIG: &str = include_str!("../../../shaders/shared/f64_trig.wgsl");
+/// The f32 forms of the functions added with the f64 library (log10, sinh, ..., erf).
+const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");
 
 /// One-operand maps (including the scalar forms of binary operations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -37,6 +43,13 @@ pub(crate) enum Unary {
     Tan,
     Tanh,
     Sigmoid,
+    Log10,
+    Sinh,
+    Cosh,
+    Asin,
+    Acos,
+    Atan,
+    Cbrt,
     Floor,
     Ceil,
     Round,
@@ -61,6 +74,7 @@ pub(crate) enum Binary {
     /// NumPy's `floor_divide`.
     FloorDiv,
     Pow,
+    Atan2,
     Maximum,
     Minimum,
     Eq,
@@ -72,7 +86,7 @@ pub(crate) enum Binary {
 }
 
 #[cfg(test)]
-const UNARY: [Unary; 21] = [
+const UNARY: [Unary; 28] = [
     Unary::Copy,
     Unary::Neg,
     Unary::Abs,
@@ -90,6 +104,13 @@ const UNARY: [Unary; 21] = [
     Unary::Tan,
     Unary::Tanh,
     Unary::Sigmoid,
+    Unary::Log10,
+    Unary::Sinh,
+    Unary::Cosh,
+    Unary::Asin,
+    Unary::Acos,
+    Unary::Atan,
+    Unary::Cbrt,
     Unary::Floor,
     Unary::Ceil,
     Unary::Round,
@@ -97,7 +118,7 @@ const UNARY: [Unary; 21] = [
 ];
 
 #[cfg(test)]
-const BINARY: [Binary; 16] = [
+const BINARY: [Binary; 17] = [
     Binary::Add,
     Binary::Sub,
     Binary::Mul,
@@ -106,6 +127,7 @@ const BINARY: [Binary; 16] = [
     Binary::Mod,
     Binary::FloorDiv,
     Binary::Pow,
+    Binary::Atan2,
     Binary::Maximum,
     Binary::Minimum,
     Binary::Eq,
@@ -127,6 +149,7 @@ impl Binary {
             Binary::Mod => "remainder",
             Binary::FloorDiv => "floor_divide",
             Binary::Pow => "pow",
+            Binary::Atan2 => "atan2",
             Binary::Maximum => "maximum",
             Binary::Minimum => "minimum",
             Binary::Eq => "eq",
@@ -155,7 +178,7 @@ impl Binary {
             Binary::Add => format!("{x} + {y}"),
             Binary::Sub => format!("{x} - {y}"),
             Binary::Mul => format!("{x} * {y}"),
-            Binary::Div if d == DType::F64 => format!("{x} / {y}"),
+            Binary::Div if d == DType::F64 => format!("div64_({x}, {y})"),
             Binary::Div if float => format!("T(div_(TW({x}), TW({y})))"),
             Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
             Binary::Rem if float => format!("T(rem_(TW({x}), TW({y})))"),
@@ -164,9 +187,12 @@ impl Binary {
             Binary::Mod => format!("imod_({x}, {y})"),
             Binary::FloorDiv if float => format!("T(floordiv_(TW({x}), TW({y})))"),
             Binary::FloorDiv => format!("ifloordiv_({x}, {y})"),
-            Binary::Pow if d == DType::F64 => return None,
+            Binary::Pow if d == DType::F64 => format!("pow64_({x}, {y})"),
             Binary::Pow if float => format!("T(pow_(TW({x}), TW({y})))"),
             Binary::Pow => return Some((format!("ipow_({x}, {y})"), false)),
+            Binary::Atan2 if d == DType::F64 => format!("atan2_64_({x}, {y})"),
+            Binary::Atan2 if float => format!("T(atan2_32_(TW({x}), TW({y})))"),
+            Binary::Atan2 => return None,
             Binary::Maximum if float => format!("max_({x}, {y})"),
             Binary::Maximum => format!("max({x}, {y})"),
             Binary::Minimum if float => format!("min_({x}, {y})"),
@@ -204,6 +230,13 @@ impl Unary {
             Unary::Tan => "tan",
             Unary::Tanh => "tanh",
             Unary::Sigmoid => "sigmoid",
+            Unary::Log10 => "log10",
+            Unary::Sinh => "sinh",
+            Unary::Cosh => "cosh",
+            Unary::Asin => "asin",
+            Unary::Acos => "acos",
+            Unary::Atan => "atan",
+            Unary::Cbrt => "cbrt",
             Unary::Floor => "floor",
             Unary::Ceil => "ceil",
             Unary::Round => "round",
@@ -212,10 +245,40 @@ impl Unary {
         }
     }
 
+    /// The f64 function of shaders/shared/f64_math.wgsl or f64_trig.wgsl computing this
+    /// operation in software (Vulkan defines no f64 transcendentals), if it has one.
+    fn f64_function(self) -> Option<&'static str> {
+        Some(match self {
+            Unary::Exp => "exp64_",
+            Unary::Exp2 => "exp2_64_",
+            Unary::Log => "log64_",
+            Unary::Log2 => "log2_64_",
+            Unary::Log10 => "log10_64_",
+            Unary::Log1p => "log1p64_",
+            Unary::Expm1 => "expm1_64_",
+            Unary::Sqrt => "sqrt64_",
+            Unary::Rsqrt => "rsqrt64_",
+            Unary::Sin => "sin64_",
+            Unary::Cos => "cos64_",
+            Unary::Tan => "tan64_",
+            Unary::Sinh => "sinh64_",
+            Unary::Cosh => "cosh64_",
+            Unary::Tanh => "tanh64_",
+            Unary::Sigmoid => "sigmoid64_",
+            Unary::Asin => "asin64_",
+            Unary::Acos => "acos64_",
+            Unary::Atan => "atan64_",
+            Unary::Cbrt => "cbrt64_",
+            _ => return None,
+        })
+    }
+
     /// The WGSL expression for inputs of dtype `d` and whether it vectorises; `None` where
-    /// the operation does not exist for `d` (transcendentals of f64: Vulkan's GLSL.std.450
-    /// defines them for 16- and 32-bit floats only).
+    /// the operation does not exist for `d`.
     pub(super) fn expr(self, d: DType) -> Option<(String, bool)> {
+        if let (DType::F64, Some(f)) = (d, self.f64_function()) {
+            return Some((format!("{f}(a)"), true));
+        }
         let float = d.is_float();
         let f = |e: &str| -> Option<(String, bool)> {
             (float && d != DType::F64).then(|| (e.to_string(), true))
@@ -240,8 +303,13 @@ impl Unary {
             Unary::Tan => f("T(tan_(TW(a)))"),
             Unary::Tanh => f("T(tanh_(TW(a)))"),
             Unary::Sigmoid => f("T(sigmoid_(TW(a)))"),
-            Unary::Sqrt if d == DType::F64 => any("sqrt(a)"),
-            Unary::Rsqrt if d == DType::F64 => any("inverseSqrt(a)"),
+            Unary::Log10 => f("T(log10_32_(TW(a)))"),
+            Unary::Sinh => f("T(sinh_32_(TW(a)))"),
+            Unary::Cosh => f("T(cosh_32_(TW(a)))"),
+            Unary::Asin => f("T(asin_32_(TW(a)))"),
+            Unary::Acos => f("T(acos_32_(TW(a)))"),
+            Unary::Atan => f("T(atan_32_(TW(a)))"),
+            Unary::Cbrt => f("T(cbrt_32_(TW(a)))"),
             Unary::Sqrt if float => any("T(sqrt_(TW(a)))"),
             Unary::Rsqrt if float => any("T(div_(TW(1.0), sqrt_(TW(a))))"),
             Unary::Floor if float => any("floor(a)"),
@@ -336,7 +404,7 @@ pub(super) fn spec(
     function: &'static str,
     def: String,
 ) -> Spec {
-    Spec::new("elementwise", SRC)
+    let spec = Spec::new("elementwise", SRC)
         .scalar(input)
         .alias("T", value(input, vec))
         .alias(
@@ -353,6 +421,8 @@ pub(super) fn spec(
         .alias("U", value(output, vec))
         .alias("M", value(DType::U32, vec))
         .alias("TB", if vec { "vec4<bool>" } else { "bool" })
+        .alias("TF", value(DType::F32, vec))
+        .alias("NI", value(DType::I32, vec))
         .function(function, def)
         .function(
             "lane_a",
@@ -390,17 +460,12 @@ pub(super) fn spec(
         )
         .function("nan_", nan_def(input))
         .math_for(input)
-        .include(STRIDED_OFFSETS)
-        .include(if input == DType::F32 || input == DType::F16 {
-            F32_MATH
-        } else {
-            ""
-        })
-        .include(if input == DType::F32 || input == DType::F16 {
-            F32_TRIG
-        } else {
-            ""
-        })
+        .include(STRIDED_OFFSETS);
+    match input {
+        DType::F64 => spec.include(F64_MATH).include(F64_TRIG),
+        DType::F32 | DType::F16 => spec.include(F32_MATH).include(F32_TRIG).include(F32_EXTRA),
+        DType::I32 | DType::U32 => spec,
+    }
 }
 
 /// `nan_()`: a quiet NaN of TW, from f32 bits (arithmetic such as 0 / 0 may be folded).

@@ -175,9 +175,11 @@ macro_rules! unary_methods {
     ($( $name:ident, $op:ident, $doc:literal; )*) => {$(
         #[doc = $doc]
         ///
+        /// f64 is computed in software from f64 arithmetic (Vulkan defines no f64
+        /// transcendentals), within 4 ulps; f16 in f32, rounded once.
+        ///
         /// # Errors
-        /// [`Error::Unsupported`] where the operation does not exist for `T` on this
-        /// adapter (the transcendental functions of f64).
+        /// [`Error::Unsupported`] when the adapter lacks `T`.
         ///
         /// ```
         /// # let dev = gpuarray::Device::new()?;
@@ -203,7 +205,8 @@ impl<T: Element> Array<T> {
         floor_divide, floor_divide_scalar, FloorDiv, "Elementwise quotient rounded toward minus infinity: NumPy's `floor_divide` (Python's `//`). Floats as NumPy: `(x - fmod(x, y)) / y`, less one where the signs of `y` and the `fmod` differ, snapped to the nearest integer; a zero quotient has the sign of `x / y`; `x / ±0` where the divisor is 0 (±inf or NaN). Integers: 0 where the divisor is 0, and `i32::MIN // -1` wraps to `i32::MIN` (as NumPy). Compare [`Array::div`] (integers truncated toward zero, as Rust's `/`)", "0.0, 4.0, 1.0, 8.0";
         maximum, maximum_scalar, Maximum, "Elementwise maximum (NaN if either is NaN)", "2.0, 2.0, 3.0, 4.0";
         minimum, minimum_scalar, Minimum, "Elementwise minimum (NaN if either is NaN)", "1.0, 0.5, 2.0, 0.5";
-        pow, pow_scalar, Pow, "Elementwise power, NumPy's (C99's special values): pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(-1, ±inf) = 1, pow(x, 1) = x, negative bases with integral exponents (odd ones keep the sign, pow(-0, -1) = -inf), negative finite bases with non-integral exponents NaN, NaN otherwise propagating. f32 within 4 ulps (1.28 measured on lavapipe: y log2|x| in double-f32), f16 computed in f32 and rounded once (0.5 ulp). Integer exponents below 0 give 0 except for bases 1 and -1. Not for f64", "1.0, 1.4142135, 9.0, 2.0";
+        pow, pow_scalar, Pow, "Elementwise power, NumPy's (C99's special values): pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(-1, ±inf) = 1, pow(x, 1) = x, negative bases with integral exponents (odd ones keep the sign, pow(-0, -1) = -inf), negative finite bases with non-integral exponents NaN, NaN otherwise propagating. f32 within 4 ulps (1.28 measured on lavapipe: y log2|x| in double-f32), f16 computed in f32 and rounded once (0.5 ulp). Integer exponents below 0 give 0 except for bases 1 and -1. f64 in software within 4 ulps, with C99's special values.", "1.0, 1.4142135, 9.0, 2.0";
+        atan2, atan2_scalar, Atan2, "Elementwise four-quadrant arctangent of `self / other` (`self` is y, `other` x), in [-pi, pi], with C99's special values (floats only)", "0.4636476, 1.3258177, 0.9827937, 1.4464413";
     }
 
     comparison_methods! {
@@ -302,19 +305,26 @@ impl<T: Signed> Array<T> {
 
 impl<T: Float> Array<T> {
     unary_methods! {
-        exp, Exp, "Elementwise e^x. f32 within 4 ulps of the correctly rounded result (1.14 measured on lavapipe), f16 computed in f32 and rounded once (0.5 ulp of f16), on every adapter (no approximate built-in); e^-inf = 0, NaN stays NaN.";
-        exp2, Exp2, "Elementwise 2^x. f32 within 4 ulps (1.19 measured), f16 rounded once from f32 (0.5 ulp); 2^-inf = 0.";
-        log, Log, "Elementwise natural logarithm. f32 within 4 ulps (0.75 measured) over the whole range, subnormal inputs included (read from their bits, so adapters that flush subnormals still see them); f16 0.5 ulp. log(±0) = -inf, negative x NaN.";
-        log2, Log2, "Elementwise base-2 logarithm. f32 within 4 ulps (0.83 measured, near 1 too), f16 0.5 ulp; log2(±0) = -inf, negative x NaN.";
-        log1p, Log1p, "Elementwise ln(1 + x), accurate for small x too: f32 within 4 ulps over the whole range (0.76 measured), f16 0.5 ulp; log1p(-1) = -inf, x < -1 NaN, log1p(-0) = -0.";
-        expm1, Expm1, "Elementwise e^x - 1, accurate for small x too: f32 within 4 ulps over the whole range (1.25 measured), f16 0.5 ulp; expm1(-inf) = -1, expm1(-0) = -0.";
-        sqrt, Sqrt, "Elementwise square root. f32 within 2 ulps (0.5 measured: a Newton step with an exact residual), f16 0.5 ulp; sqrt(-0) = -0, negative x NaN.";
-        rsqrt, Rsqrt, "Elementwise 1 / sqrt(x). f32 within 4 ulps (1.48 measured), f16 0.5 ulp; rsqrt(±0) = ±inf.";
-        sin, Sin, "Elementwise sine. f32 within 4 ulps (1.37 measured) for every finite argument, the largest included (exact range reduction: Cody-Waite below 4096, Payne-Hanek in integer arithmetic above); f16 0.5 ulp; sin(±inf) NaN, sin(-0) = -0.";
-        cos, Cos, "Elementwise cosine. f32 within 4 ulps (1.40 measured) for every finite argument (exact range reduction, as `sin`); f16 0.5 ulp; cos(±inf) NaN.";
-        tan, Tan, "Elementwise tangent. f32 within 4 ulps (2.46 measured) for every finite argument (exact range reduction, as `sin`); f16 0.5 ulp; tan(±inf) NaN, tan(-0) = -0.";
-        tanh, Tanh, "Elementwise hyperbolic tangent. f32 within 4 ulps (2.27 measured), small x too; f16 0.5 ulp; tanh(±inf) = ±1, NaN stays NaN, tanh(-0) = -0.";
-        sigmoid, Sigmoid, "Elementwise logistic function 1 / (1 + e^-x). f32 within 4 ulps (2.13 measured), subnormal results for x down to -103 kept; f16 0.5 ulp.";
+        exp, Exp, "Elementwise e^x. f32 within 4 ulps of the correctly rounded result (1.14 measured on lavapipe), f16 computed in f32 and rounded once (0.5 ulp of f16), on every adapter (no approximate built-in); e^-inf = 0, NaN stays NaN. f64: in software (f64 arithmetic only), within 4 ulps.";
+        exp2, Exp2, "Elementwise 2^x. f32 within 4 ulps (1.19 measured), f16 rounded once from f32 (0.5 ulp); 2^-inf = 0. f64: in software (f64 arithmetic only), within 4 ulps.";
+        log, Log, "Elementwise natural logarithm. f32 within 4 ulps (0.75 measured) over the whole range, subnormal inputs included (read from their bits, so adapters that flush subnormals still see them); f16 0.5 ulp. log(±0) = -inf, negative x NaN. f64: in software (f64 arithmetic only), within 4 ulps.";
+        log2, Log2, "Elementwise base-2 logarithm. f32 within 4 ulps (0.83 measured, near 1 too), f16 0.5 ulp; log2(±0) = -inf, negative x NaN. f64: in software (f64 arithmetic only), within 4 ulps.";
+        log1p, Log1p, "Elementwise ln(1 + x), accurate for small x too: f32 within 4 ulps over the whole range (0.76 measured), f16 0.5 ulp; log1p(-1) = -inf, x < -1 NaN, log1p(-0) = -0. f64: in software (f64 arithmetic only), within 4 ulps.";
+        expm1, Expm1, "Elementwise e^x - 1, accurate for small x too: f32 within 4 ulps over the whole range (1.25 measured), f16 0.5 ulp; expm1(-inf) = -1, expm1(-0) = -0. f64: in software (f64 arithmetic only), within 4 ulps.";
+        sqrt, Sqrt, "Elementwise square root. f32 within 2 ulps (0.5 measured: a Newton step with an exact residual), f16 0.5 ulp; sqrt(-0) = -0, negative x NaN. f64: in software (f64 arithmetic only), within 4 ulps.";
+        rsqrt, Rsqrt, "Elementwise 1 / sqrt(x). f32 within 4 ulps (1.48 measured), f16 0.5 ulp; rsqrt(±0) = ±inf. f64: in software (f64 arithmetic only), within 4 ulps.";
+        sin, Sin, "Elementwise sine. f32 within 4 ulps (1.37 measured) for every finite argument, the largest included (exact range reduction: Cody-Waite below 4096, Payne-Hanek in integer arithmetic above); f16 0.5 ulp; sin(±inf) NaN, sin(-0) = -0. f64: in software (f64 arithmetic only), within 4 ulps, exact argument reduction for |x| < 2^20 (1048576); larger f64 arguments give NaN.";
+        cos, Cos, "Elementwise cosine. f32 within 4 ulps (1.40 measured) for every finite argument (exact range reduction, as `sin`); f16 0.5 ulp; cos(±inf) NaN. f64: in software (f64 arithmetic only), within 4 ulps, exact argument reduction for |x| < 2^20 (1048576); larger f64 arguments give NaN.";
+        tan, Tan, "Elementwise tangent. f32 within 4 ulps (2.46 measured) for every finite argument (exact range reduction, as `sin`); f16 0.5 ulp; tan(±inf) NaN, tan(-0) = -0. f64: in software (f64 arithmetic only), within 4 ulps, exact argument reduction for |x| < 2^20 (1048576); larger f64 arguments give NaN.";
+        tanh, Tanh, "Elementwise hyperbolic tangent. f32 within 4 ulps (2.27 measured), small x too; f16 0.5 ulp; tanh(±inf) = ±1, NaN stays NaN, tanh(-0) = -0. f64: in software (f64 arithmetic only), within 4 ulps.";
+        sigmoid, Sigmoid, "Elementwise logistic function 1 / (1 + e^-x). f32 within 4 ulps (2.13 measured), subnormal results for x down to -103 kept; f16 0.5 ulp. f64: in software (f64 arithmetic only), within 4 ulps.";
+        log10, Log10, "Elementwise base-10 logarithm.";
+        sinh, Sinh, "Elementwise hyperbolic sine.";
+        cosh, Cosh, "Elementwise hyperbolic cosine.";
+        asin, Asin, "Elementwise arcsine, in [-pi/2, pi/2] (NaN outside [-1, 1]).";
+        acos, Acos, "Elementwise arccosine, in [0, pi] (NaN outside [-1, 1]).";
+        atan, Atan, "Elementwise arctangent, in [-pi/2, pi/2].";
+        cbrt, Cbrt, "Elementwise cube root (negative for negative inputs).";
         floor, Floor, "Elementwise floor.";
         ceil, Ceil, "Elementwise ceiling.";
         round, Round, "Elementwise rounding to the nearest integer, halves to even (as NumPy).";
