@@ -43,6 +43,10 @@ override PER: u32 = 1u;  // elements per invocation in the strided entries: 1, o
 // The largest finite value of TW's element type (replaced for float types; unused by
 // integer ones).
 fn max_finite_() -> TW { return TW(0); }
+
+// The quotient of TW for the helpers of shared/float_math.wgsl: f32_math.wgsl's div_ for f32
+// and f16 (the adapter's f32 division may be approximate; NVIDIA's is), the built-in for f64.
+fn fdiv_(x: TW, y: TW) -> TW { return x / y; }
 fn nan_() -> TW { return TW(0); }
 
 fn op1(a: T) -> U { return U(a); }

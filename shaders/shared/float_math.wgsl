@@ -52,12 +52,13 @@ fn mod_(x: TW, y: TW) -> TW {
 // nearest integer; a zero quotient has the sign of x / y; x / y where y is 0.
 fn floordiv_(x: TW, y: TW) -> TW {
     let m = rem_(x, y);
-    let q = x / y;
+    let q = fdiv_(x, y);
     let shift = (m != TW(0.0)) & ((y < TW(0.0)) != (m < TW(0.0)));
-    let div = select((x - m) / y, (x - m) / y - TW(1.0), shift);
+    let exact = fdiv_(x - m, y);
+    let div = select(exact, exact - TW(1.0), shift);
     let f = floor(div);
     let snapped = select(f, f + TW(1.0), div - f > TW(0.5));
-    let zero = select(abs(div), -abs(div), (q < TW(0.0)) | (TW(1.0) / q < TW(0.0)));
+    let zero = select(abs(div), -abs(div), (q < TW(0.0)) | (fdiv_(TW(1.0), q) < TW(0.0)));
     return select(select(snapped, zero, div == TW(0.0)), q, y == TW(0.0));
 }
 

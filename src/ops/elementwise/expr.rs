@@ -459,6 +459,15 @@ pub(super) fn spec(
             },
         )
         .function("nan_", nan_def(input))
+        .function(
+            "fdiv_",
+            match input {
+                DType::F32 | DType::F16 => "fn fdiv_(x: TW, y: TW) -> TW { return div_(x, y); }",
+                // f64: the built-in, correctly rounded on lavapipe and NVIDIA (div64_'s
+                // refinement needs a fused fma, which lavapipe's f64 lacks).
+                _ => "fn fdiv_(x: TW, y: TW) -> TW { return x / y; }",
+            },
+        )
         .math_for(input)
         .include(STRIDED_OFFSETS);
     match input {
