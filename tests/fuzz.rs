@@ -8,17 +8,21 @@
 //! `GPUARRAY_FUZZ_CASES` sets the number of cases (default 5,000; each case makes several
 //! calls), `GPUARRAY_FUZZ_SEED` the first seed; a failure names the seed that repeats it.
 //!
-//! User kernels get random bytes and mutated WGSL as source (`user_kernel_case`).
+//! User kernels get random bytes and mutated WGSL as source (`user_kernel_case`). The math
+//! of the numerics issue gets special values in every float dtype (`math_case`), arrays get
+//! up to 12 dimensions (`many_dims_case`), and operands of a second device must give
+//! `DeviceMismatch` and leave both devices' arrays intact (`two_devices_case`).
 
 #[macro_use]
 mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
 
 use common::*;
 use gpuarray::nn::{conv1d, conv2d, Conv1d, Conv2d};
 use gpuarray::signal::{convolve, convolve2d_with, correlate, Boundary, Mode};
-use gpuarray::{Array, Axis, Device, Error, Slice};
+use gpuarray::{f16, Array, Axis, Device, Element, Error, Float, Slice};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -272,6 +276,206 @@ fn elementwise_case(rng: &mut Rng, t: &mut Tally) {
     }
 }
 
+/// Values of every kind a float function meets: special values, extremes, subnormals,
+/// integers and halves, and random magnitudes of both signs.
+fn special_values(rng: &mut Rng, n: usize) -> Vec<f64> {
+    const SPECIAL: [f64; 14] = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1e-45,
+        -1e-45,
+        3.4e38,
+        -3.4e38,
+        1e300,
+        2147483520.0,
+    ];
+    (0..n)
+        .map(|_| match rng.next_u64() % 4 {
+            0 => SPECIAL[(rng.next_u64() % SPECIAL.len() as u64) as usize],
+            1 => rng.int(-100, 100) * 0.5,
+            _ => rng.uniform(-1.0, 1.0) * 10f64.powf(rng.uniform(-40.0, 40.0)),
+        })
+        .collect()
+}
+
+/// The float functions of one dtype on special values: each result must have the input's
+/// length (values are checked by tests/numerics).
+fn math_of<T: Float + Ty>(rng: &mut Rng, t: &mut Tally) {
+    if !supported::<T>(dev()) {
+        return;
+    }
+    let n = size(rng).min(300);
+    let v = special_values(rng, n);
+    let w = special_values(rng, n);
+    let Some(a) = call(t, "from_slice", || {
+        dev().from_slice(&cast_in::<T>(&v).0, [n])
+    }) else {
+        return;
+    };
+    let Some(b) = call(t, "from_slice", || {
+        dev().from_slice(&cast_in::<T>(&w).0, [n])
+    }) else {
+        return;
+    };
+    type Un<T> = fn(&Array<T>) -> gpuarray::Result<Array<T>>;
+    type Bin<T> = fn(&Array<T>, &Array<T>) -> gpuarray::Result<Array<T>>;
+    let unary: [(&str, Un<T>); 21] = [
+        ("exp", |a| a.exp()),
+        ("exp2", |a| a.exp2()),
+        ("expm1", |a| a.expm1()),
+        ("log", |a| a.log()),
+        ("log2", |a| a.log2()),
+        ("log10", |a| a.log10()),
+        ("log1p", |a| a.log1p()),
+        ("sqrt", |a| a.sqrt()),
+        ("rsqrt", |a| a.rsqrt()),
+        ("sin", |a| a.sin()),
+        ("cos", |a| a.cos()),
+        ("tan", |a| a.tan()),
+        ("sinh", |a| a.sinh()),
+        ("cosh", |a| a.cosh()),
+        ("tanh", |a| a.tanh()),
+        ("asin", |a| a.asin()),
+        ("acos", |a| a.acos()),
+        ("atan", |a| a.atan()),
+        ("cbrt", |a| a.cbrt()),
+        ("sigmoid", |a| a.sigmoid()),
+        ("round", |a| a.round()),
+    ];
+    let binary: [(&str, Bin<T>); 6] = [
+        ("div", |a, b| a.div(b)),
+        ("rem", |a, b| a.rem(b)),
+        ("pow", |a, b| a.pow(b)),
+        ("remainder", |a, b| a.remainder(b)),
+        ("floor_divide", |a, b| a.floor_divide(b)),
+        ("atan2", |a, b| a.atan2(b)),
+    ];
+    let name = T::DTYPE;
+    if rng.bool(0.5) {
+        let (op, f) = unary[(rng.next_u64() % unary.len() as u64) as usize];
+        let r = call(t, &format!("{op} {name:?} of {n}"), || f(&a)?.to_vec());
+        assert!(r.is_none_or(|r| r.len() == n), "{op}: length");
+    } else {
+        let (op, f) = binary[(rng.next_u64() % binary.len() as u64) as usize];
+        let r = call(t, &format!("{op} {name:?} of {n}"), || f(&a, &b)?.to_vec());
+        assert!(r.is_none_or(|r| r.len() == n), "{op}: length");
+    }
+    // Casts to every other dtype, as Rust's `as`.
+    let r = call(t, &format!("casts of {name:?}"), || {
+        Ok((
+            a.cast::<i32>()?.to_vec()?,
+            a.cast::<u32>()?.to_vec()?,
+            a.cast::<f32>()?.to_vec()?,
+        ))
+    });
+    if let Some((i, u, f)) = r {
+        let host: Vec<T> = cast_in::<T>(&v).0;
+        for k in 0..n {
+            let x = host[k].to_f64();
+            assert_eq!(i[k], x as i32, "{name:?} {x:e} as i32");
+            assert_eq!(u[k], x as u32, "{name:?} {x:e} as u32");
+            assert!(
+                f[k].to_bits() == (x as f32).to_bits() || (x.is_nan() && f[k].is_nan()),
+                "{name:?} {x:e} as f32"
+            );
+        }
+    }
+}
+
+fn math_case(rng: &mut Rng, t: &mut Tally) {
+    match rng.next_u64() % 3 {
+        0 => math_of::<f32>(rng, t),
+        1 => math_of::<f16>(rng, t),
+        _ => math_of::<f64>(rng, t),
+    }
+}
+
+/// Arrays of 9 to 12 dimensions (extents 1 to 3), transposed and stepped, through
+/// elementwise ops, reductions and reshapes, checked against the host.
+fn many_dims_case(rng: &mut Rng, t: &mut Tally) {
+    let nd = 9 + (rng.next_u64() % 4) as usize;
+    let shape: Vec<usize> = (0..nd).map(|_| 1 + (rng.next_u64() % 3) as usize).collect();
+    let n: usize = shape.iter().product();
+    let v = rng.ints(n, -9, 9);
+    let Some(a) = call(t, "from_slice", || {
+        dev().from_slice(&cast_in::<f32>(&v).0, shape.as_slice())
+    }) else {
+        return;
+    };
+    let mut perm: Vec<usize> = (0..nd).collect();
+    for i in (1..nd).rev() {
+        perm.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    let host = Host::new(&shape, v.clone()).transpose(&perm);
+    let w = format!("{nd}-d {shape:?} permuted {perm:?}");
+    let r = call(t, &w, || {
+        let p = a.transpose(&perm)?;
+        Ok((p.add_scalar(1.0)?.to_vec()?, p.sum()?.to_vec()?))
+    });
+    if let Some((added, sum)) = r {
+        let want: Vec<f32> = host.data.iter().map(|x| (x + 1.0) as f32).collect();
+        assert_eq!(added, want, "{w}: add_scalar");
+        assert_eq!(sum[0] as f64, v.iter().sum::<f64>(), "{w}: sum");
+    }
+    let axis = (rng.next_u64() % (nd as u64 + 1)) as usize;
+    drop(call(t, &format!("{w} sum_axis {axis}"), || {
+        a.sum_axis(Axis(axis))
+    }));
+}
+
+/// A second device, opened once.
+fn other() -> &'static Device {
+    static OTHER: OnceLock<Device> = OnceLock::new();
+    OTHER.get_or_init(|| Device::new().expect("a second device"))
+}
+
+/// Operands of two devices: every op refuses with `DeviceMismatch`, and both devices' arrays
+/// read back unchanged.
+fn two_devices_case(rng: &mut Rng, t: &mut Tally) {
+    let n = 1 + (rng.next_u64() % 8) as usize;
+    let v: Vec<f32> = (0..n).map(|i| i as f32 + 0.5).collect();
+    let (Ok(a), Ok(b)) = (dev().from_slice(&v, [n]), other().from_slice(&v, [n])) else {
+        panic!("from_slice on two devices");
+    };
+    let (x, y) = if rng.bool(0.5) { (&a, &b) } else { (&b, &a) };
+    let r = match rng.next_u64() % 5 {
+        0 => x.add(y).map(drop),
+        1 => x.atan2(y).map(drop),
+        2 => x.remainder(y).map(drop),
+        3 => x
+            .reshape([1, n])
+            .and_then(|m| m.matmul(&y.reshape([n, 1])?))
+            .map(drop),
+        _ => x
+            .gt_scalar(1.0)
+            .and_then(|m| Array::where_(&m, x, y))
+            .map(drop),
+    };
+    t.calls += 1;
+    t.errors += 1;
+    assert!(
+        matches!(r, Err(Error::DeviceMismatch { .. })),
+        "two devices: {r:?}"
+    );
+    assert_eq!(
+        a.to_vec().unwrap(),
+        v,
+        "first device's array after a mismatch"
+    );
+    assert_eq!(
+        b.to_vec().unwrap(),
+        v,
+        "second device's array after a mismatch"
+    );
+    still_works("two devices");
+}
+
 fn reduce_case(rng: &mut Rng, t: &mut Tally) {
     let Some(a) = array::<f32>(rng, t) else {
         return;
@@ -487,7 +691,10 @@ fn user_kernel_case(rng: &mut Rng, t: &mut Tally) {
 fn one_case(seed: u64, t: &mut Tally) {
     let mut rng = Rng::new(seed);
     for _ in 0..3 {
-        match rng.next_u64() % 12 {
+        match rng.next_u64() % 15 {
+            12 => math_case(&mut rng, t),
+            13 => many_dims_case(&mut rng, t),
+            14 => two_devices_case(&mut rng, t),
             0 | 1 => creation_case(&mut rng, t),
             2 => view_case::<f32>(&mut rng, t),
             3 => view_case::<i32>(&mut rng, t),
