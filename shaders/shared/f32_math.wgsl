@@ -34,6 +34,14 @@ fn abits_(x: TW) -> M { return bitcast<M>(x) & M(0x7fffffffu); }
 fn is_nan_(x: TW) -> TB { return abits_(x) > M(0x7f800000u); }
 fn is_inf_(x: TW) -> TB { return abits_(x) == M(0x7f800000u); }
 fn is_zero_(x: TW) -> TB { return abits_(x) == M(0u); }
+// Whether x is ±0 or subnormal, from its bits: where f(x) rounds to x for these (sin, tan,
+// tanh, expm1, log1p), x is returned as it is, also on adapters that flush subnormals.
+fn tiny_(x: TW) -> TB { return abits_(x) < M(0x00800000u); }
+// x > 0 and x < 0 from the bits (a flushing adapter compares a subnormal as a zero).
+fn positive_(x: TW) -> TB { return bitcast<M>(x) - M(1u) < M(0x7f800000u); }
+fn negative_(x: TW) -> TB {
+    return (bitcast<M>(x) > M(F32_SIGN)) & (bitcast<M>(x) <= M(0xff800000u));
+}
 fn sign_bit_(x: TW) -> TB { return (bitcast<M>(x) & M(F32_SIGN)) != M(0u); }
 // |mag| with the sign of s.
 fn copysign_(mag: TW, s: TW) -> TW {
@@ -113,6 +121,16 @@ fn div_(x: TW, y: TW) -> TW {
     return select(signed, f32_nan_(), nan);
 }
 
+// n / d for a normal d with 2^-100 < |d| < 2^100 and a normal, finite quotient (the callers
+// guarantee it): the built-in reciprocal, the quotient corrected once with its exact
+// residual (within 0.5 ulp and a rounding), without div_'s unpacking and special values.
+fn div_normal_(n: TW, d: TW) -> TW {
+    let r0 = opaque_(TW(1.0) / d);
+    let q0 = opaque_(n * r0);
+    let p = two_prod_(q0, d);
+    return q0 + ((n - p.h) - p.l) * r0;
+}
+
 // sqrt(x) within 1 ulp: the built-in root of the significand corrected by a Newton step with
 // its exact residual. sqrt(-0) = -0, negative x (subnormals too) NaN.
 fn sqrt_(x: TW) -> TW {
@@ -158,7 +176,7 @@ fn expm1_(x: TW) -> TW {
     let kh = max(k - TW(64.0), TW(0.0));
     let t = exp2i_(k - kh);
     let v = (t * p + (t - TW(1.0))) * exp2i_(kh);
-    return select(v, x, is_nan_(x) | is_zero_(x));
+    return select(v, x, is_nan_(x) | tiny_(x));
 }
 
 // x = 2^e (1 + f) with f in [sqrt(1/2) - 1, sqrt(2) - 1), f exact.
@@ -208,19 +226,19 @@ fn log1p_(x: TW) -> TW {
     let p = log_parts_(u.h);
     let c = log1p_corr_(p.f) + (u.l / u.h + p.e * TW(F32_LN2_LO));
     let r = log_special_(u.h, p.e * TW(F32_LN2_HI) + (p.f + c));
-    return select(r, x, is_zero_(x));
+    return select(r, x, tiny_(x));
 }
 
-// tanh(x) = t / (t + 2) with t = e^(2|x|) - 1, the sign of x.
+// tanh(x) = t / (t + 2) with t = e^(2|x|) - 1, the sign of x (t + 2 is in [2, 2^59]).
 fn tanh_(x: TW) -> TW {
     let t = expm1_(TW(2.0) * min(abs(x), TW(20.0)));
-    return select(copysign_(div_(t, t + TW(2.0)), x), x, is_nan_(x));
+    return select(copysign_(div_normal_(t, t + TW(2.0)), x), x, is_nan_(x) | tiny_(x));
 }
 
 // 1 / (1 + e^-x), as e^x / (1 + e^x) for negative x (no overflow, subnormal results kept).
 fn sigmoid_(x: TW) -> TW {
     let e = exp_(-abs(x));
-    return div_(select(TW(1.0), e, x < TW(0.0)), TW(1.0) + e);
+    return div_normal_(select(TW(1.0), e, negative_(x)), TW(1.0) + e);
 }
 
 // log2(x) as a double-f32, relative error near 2^-40, for finite x > 0: pow's exponent.
@@ -240,11 +258,27 @@ fn log2_dd_(x: TW) -> DD {
     return dd_add_(DD(p.e, TW(0.0)), dd_mul_(ln, DD(TW(F32_LOG2E), TW(F32_LOG2E_LO))));
 }
 
+// Whether y is an integer (±inf included) and whether an odd one, from its bits: with
+// exponent e (biased), the bits of the significand below the binary point are its lowest
+// 150 - e; an odd integer has e in [127, 150] and its units bit set. (floor(y) == y would
+// call a subnormal y an integer on an adapter that flushes it.)
+struct Integrality { integral: TB, odd: TB }
+fn integrality_(y: TW) -> Integrality {
+    let b = abits_(y);
+    let e = b >> M(23u);
+    let sh = M(150u) - clamp(e, M(126u), M(150u));
+    let m = (b & M(0x007fffffu)) | M(0x00800000u);
+    let integral = ((e >= M(127u)) & ((m & ((M(1u) << sh) - M(1u))) == M(0u))) | (b == M(0u));
+    return Integrality(integral, integral & (e <= M(150u)) & (((m >> sh) & M(1u)) == M(1u)));
+}
+
 // x^y as C99 and NumPy: 2^(y log2|x|) with the product in double-f32, the sign of x for odd
 // integral y; pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(-1, ±inf) = 1, pow(x, 1) = x,
 // negative finite x with finite non-integral y NaN, zeros and infinities by C99's table.
+// Every decision reads x and y from their bits, so that an adapter which flushes subnormals
+// in arithmetic still sees a subnormal x or y as the non-zero, non-integral number it is.
 fn pow_(x: TW, y: TW) -> TW {
-    let ax = abs(x);
+    let ax = bitcast<TW>(abits_(x));
     let l = log2_dd_(ax);
     let t = two_prod_(y, l.h);
     let over = !(abs(t.h) < TW(200.0));
@@ -254,14 +288,14 @@ fn pow_(x: TW, y: TW) -> TW {
     var mag = ldexp_(TW(1.0) + em1_poly_(r * TW(F32_LN2)), k);
     let ix = is_inf_(x);
     let iy = is_inf_(y);
-    mag = select(mag, select(TW(0.0), f32_inf_(), y < TW(0.0)), is_zero_(x));
-    mag = select(mag, select(TW(0.0), f32_inf_(), y > TW(0.0)), ix);
-    mag = select(mag, select(TW(0.0), f32_inf_(), (ax > TW(1.0)) == (y > TW(0.0))), iy);
-    let integral = floor(y) == y;
-    let odd = integral & (abs(y) < TW(16777216.0)) & (y - TW(2.0) * floor(y * TW(0.5)) != TW(0.0));
+    let yneg = sign_bit_(y);
+    mag = select(mag, select(TW(0.0), f32_inf_(), yneg), is_zero_(x));
+    mag = select(mag, select(f32_inf_(), TW(0.0), yneg), ix);
+    mag = select(mag, select(TW(0.0), f32_inf_(), (ax > TW(1.0)) != yneg), iy);
+    let yi = integrality_(y);
     let neg = sign_bit_(x);
-    var v = select(mag, -mag, neg & odd);
-    let bad = neg & !is_zero_(x) & !ix & !integral & !iy;
+    var v = select(mag, -mag, neg & yi.odd);
+    let bad = neg & !is_zero_(x) & !ix & !yi.integral;
     v = select(v, f32_nan_(), bad | is_nan_(x) | is_nan_(y));
     v = select(v, x, y == TW(1.0));
     return select(v, TW(1.0), is_zero_(y) | (x == TW(1.0)) | ((x == TW(-1.0)) & iy));

@@ -12,6 +12,7 @@
 mod common;
 
 mod f32;
+mod flush;
 mod special;
 mod sweep;
 
