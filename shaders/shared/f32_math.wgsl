@@ -4,10 +4,11 @@
 // Vulkan lets exp, log, pow, sin, division and sqrt be approximate (NVIDIA maps them to
 // approximate hardware instructions), so these functions use only what every adapter
 // computes exactly: +, -, *, comparisons, floor/round, conversions and bit casts. Exact
-// products come from splitting factors into 12-bit halves by masking (no reliance on a
-// fused fma), range reductions are exact (Cody-Waite for sin/cos/tan below 4096, an
-// integer Payne-Hanek above), and subnormal inputs are read from their bits, so adapters
-// that flush subnormals in arithmetic still see them. A built-in approximation is used
+// products come from fma where the adapter fuses it (checked in the shader) and otherwise
+// from splitting factors into 12-bit halves by masking, range reductions are exact
+// (Cody-Waite for sin/cos/tan below 98304, an integer Payne-Hanek above), and every
+// decision about an input is read from its bits, so adapters that flush subnormals in
+// arithmetic still see them. A built-in approximation is used
 // only as the start of a Newton step, or where its error is scaled down far below an ulp.
 // The bounds measured over tests/numerics are in the rustdoc of each Array method.
 
@@ -48,8 +49,11 @@ fn copysign_(mag: TW, s: TW) -> TW {
     return bitcast<TW>(abits_(mag) | (bitcast<M>(s) & M(F32_SIGN)));
 }
 
-// 2^k for integral k in [-126, 127], from its bits.
-fn exp2i_(k: TW) -> TW { return bitcast<TW>(M(k + TW(127.0)) << M(23u)); }
+// 2^k for integral k in [-126, 127], from its bits: k + 2^23 + 127 is exact and holds k + 127
+// in its low bits (cheaper than a float-to-integer conversion, which is slow on NVIDIA).
+fn exp2i_(k: TW) -> TW { return bitcast<TW>(bitcast<M>(k + TW(8388735.0)) << M(23u)); }
+// The integer n < 2^23 as a float, exactly: the bits of 2^23 + n, minus 2^23.
+fn u23_to_f_(n: M) -> TW { return bitcast<TW>(n | M(0x4b000000u)) - TW(8388608.0); }
 
 // x * 2^k for integral k in [-160, 160] with one rounding (x * 2^k1 stays normal for x near
 // 1, so only the second product rounds, into the subnormals or to infinity if it must).
@@ -64,8 +68,8 @@ struct Unpacked { m: TW, e: TW }
 fn unpack_(x: TW) -> Unpacked {
     let b = abits_(x);
     let sub = b < M(0x00800000u);
-    let n = select(b, bitcast<M>(TW(b)), sub);
-    let e = TW(n >> M(23u)) - select(TW(127.0), TW(276.0), sub);
+    let n = select(b, bitcast<M>(u23_to_f_(b)), sub);
+    let e = u23_to_f_(n >> M(23u)) - select(TW(127.0), TW(276.0), sub);
     return Unpacked(bitcast<TW>((n & M(0x007fffffu)) | M(0x3f800000u)), e);
 }
 
@@ -82,8 +86,19 @@ fn fast_two_sum_(a: TW, b: TW) -> DD {
     return DD(s, b - (s - a));
 }
 fn hi12_(a: TW) -> TW { return bitcast<TW>(bitcast<M>(a) & M(0xfffff000u)); }
+// Whether this adapter's fma is fused (NVIDIA's is; Vulkan lets it be a product and a sum):
+// for a = 1 + 2^-12, a * a - round(a * a) is 2^-24 when fused, 0 when not. Uniform over
+// the dispatch, so two_prod_'s branch on it costs next to nothing.
+fn fma_fused_() -> bool {
+    let a = bitcast<f32>(0x3f800800u | P.aux.x);
+    return fma(a, a, -opaque1_(a * a)) != 0.0;
+}
+fn opaque1_(v: f32) -> f32 { return bitcast<f32>(bitcast<u32>(v) | P.aux.x); }
 fn two_prod_(a: TW, b: TW) -> DD {
     let p = opaque_(a * b);
+    if (fma_fused_()) {
+        return DD(p, fma(a, b, -p));
+    }
     let ah = hi12_(a);
     let al = a - ah;
     let bh = hi12_(b);
@@ -121,9 +136,10 @@ fn div_(x: TW, y: TW) -> TW {
     return select(signed, f32_nan_(), nan);
 }
 
-// n / d for a normal d with 2^-100 < |d| < 2^100 and a normal, finite quotient (the callers
-// guarantee it): the built-in reciprocal, the quotient corrected once with its exact
-// residual (within 0.5 ulp and a rounding), without div_'s unpacking and special values.
+// n / d for 2^-100 < |d| < 2^100 and a quotient above 2^-100 in magnitude or d a power of 2
+// (the callers guarantee it; the exact residual's split product then loses no bits to
+// adapters that flush subnormals): the built-in reciprocal, the quotient corrected once with
+// its exact residual (within 0.5 ulp and a rounding), without div_'s unpacking.
 fn div_normal_(n: TW, d: TW) -> TW {
     let r0 = opaque_(TW(1.0) / d);
     let q0 = opaque_(n * r0);
@@ -229,10 +245,13 @@ fn log1p_(x: TW) -> TW {
     return select(r, x, tiny_(x));
 }
 
-// tanh(x) = t / (t + 2) with t = e^(2|x|) - 1, the sign of x (t + 2 is in [2, 2^59]).
+// tanh(x) = t / (t + 2) with t = e^(2|x|) - 1, the sign of x (t + 2 is in [2, 2^59]). Below
+// 2^-12, tanh(x) rounds to x (x^3/3 is under half an ulp) and is x: that also keeps the
+// quotient of div_normal_ away from where its split product loses bits to flushing.
 fn tanh_(x: TW) -> TW {
     let t = expm1_(TW(2.0) * min(abs(x), TW(20.0)));
-    return select(copysign_(div_normal_(t, t + TW(2.0)), x), x, is_nan_(x) | tiny_(x));
+    let small = abits_(x) < M(0x39800000u);
+    return select(copysign_(div_normal_(t, t + TW(2.0)), x), x, is_nan_(x) | small);
 }
 
 // 1 / (1 + e^-x), as e^x / (1 + e^x) for negative x (no overflow, subnormal results kept).
@@ -245,9 +264,10 @@ fn sigmoid_(x: TW) -> TW {
 fn log2_dd_(x: TW) -> DD {
     let p = log_parts_(x);
     let d = two_sum_(TW(2.0), p.f);
-    let sh = opaque_(p.f / d.h);
+    let inv = TW(1.0) / d.h;
+    let sh = opaque_(p.f * inv);
     let q = two_prod_(sh, d.h);
-    let s = DD(sh, (((p.f - q.h) - q.l) - sh * d.l) / d.h);
+    let s = DD(sh, (((p.f - q.h) - q.l) - sh * d.l) * inv);
     let s2 = dd_mul_(s, s);
     let z = s2.h;
     let w = z * (TW(2.0 / 5.0) + z * (TW(2.0 / 7.0) + z * (TW(2.0 / 9.0) + z * (TW(2.0 / 11.0)
