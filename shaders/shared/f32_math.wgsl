@@ -49,6 +49,12 @@ fn copysign_(mag: TW, s: TW) -> TW {
     return bitcast<TW>(abits_(mag) | (bitcast<M>(s) & M(F32_SIGN)));
 }
 
+// NumPy's sign from the bits: ±1 for every non-zero x (subnormals too, where a flushing
+// adapter's sign() says 0), +0 for ±0, NaN for NaN.
+fn sign_bits_(x: TW) -> TW {
+    return select(select(copysign_(TW(1.0), x), TW(0.0), is_zero_(x)), x, is_nan_(x));
+}
+
 // 2^k for integral k in [-126, 127], from its bits: k + 2^23 + 127 is exact and holds k + 127
 // in its low bits (cheaper than a float-to-integer conversion, which is slow on NVIDIA).
 fn exp2i_(k: TW) -> TW { return bitcast<TW>(bitcast<M>(k + TW(8388735.0)) << M(23u)); }

@@ -6,7 +6,8 @@
 //! comparison with zero and no `floor(y) == y` integrality test, the two forms a flush
 //! turns (the H100 gave pow(inf, 1.4e-45) = 0 and pow(-1, 1.4e-45) = 1 through them); and
 //! the functions that round to their argument for subnormal and zero inputs return it bit
-//! for bit, and pow's decisions on subnormal operands match NumPy, on every adapter.
+//! for bit, `sign` of a subnormal is ±1, and pow's decisions on subnormal operands match
+//! NumPy, on every adapter.
 
 use gpuarray::{Array, Result};
 
@@ -89,6 +90,27 @@ fn odd_functions_return_subnormal_and_zero_arguments_bit_for_bit() {
         for (x, g) in xs.iter().zip(&got) {
             assert_eq!(g.to_bits(), x.to_bits(), "{name}({x:e}) = {g:e}");
         }
+    }
+}
+
+#[test]
+fn sign_of_subnormals_is_one_and_of_zeros_plus_zero() {
+    let xs = tiny_inputs();
+    let got = dev()
+        .from_slice(&xs, [xs.len()])
+        .unwrap()
+        .sign()
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    for (x, g) in xs.iter().zip(&got) {
+        // NumPy: np.sign(np.float32(-1e-45)) = -1.0, np.sign(np.float32(-0.0)) = 0.0.
+        let want: f32 = if x.to_bits() & 0x7fff_ffff == 0 {
+            0.0
+        } else {
+            x.signum()
+        };
+        assert_eq!(g.to_bits(), want.to_bits(), "sign({x:e}) = {g:e}");
     }
 }
 
