@@ -4,10 +4,11 @@
 // Vulkan lets exp, log, pow, sin, division and sqrt be approximate (NVIDIA maps them to
 // approximate hardware instructions), so these functions use only what every adapter
 // computes exactly: +, -, *, comparisons, floor/round, conversions and bit casts. Exact
-// products come from splitting factors into 12-bit halves by masking (no reliance on a
-// fused fma), range reductions are exact (Cody-Waite for sin/cos/tan below 4096, an
-// integer Payne-Hanek above), and subnormal inputs are read from their bits, so adapters
-// that flush subnormals in arithmetic still see them. A built-in approximation is used
+// products come from fma where the adapter fuses it (checked in the shader) and otherwise
+// from splitting factors into 12-bit halves by masking, range reductions are exact
+// (Cody-Waite for sin/cos/tan below 98304, an integer Payne-Hanek above), and every
+// decision about an input is read from its bits, so adapters that flush subnormals in
+// arithmetic still see them. A built-in approximation is used
 // only as the start of a Newton step, or where its error is scaled down far below an ulp.
 // The bounds measured over tests/numerics are in the rustdoc of each Array method.
 
@@ -34,14 +35,31 @@ fn abits_(x: TW) -> M { return bitcast<M>(x) & M(0x7fffffffu); }
 fn is_nan_(x: TW) -> TB { return abits_(x) > M(0x7f800000u); }
 fn is_inf_(x: TW) -> TB { return abits_(x) == M(0x7f800000u); }
 fn is_zero_(x: TW) -> TB { return abits_(x) == M(0u); }
+// Whether x is ±0 or subnormal, from its bits: where f(x) rounds to x for these (sin, tan,
+// tanh, expm1, log1p), x is returned as it is, also on adapters that flush subnormals.
+fn tiny_(x: TW) -> TB { return abits_(x) < M(0x00800000u); }
+// x > 0 and x < 0 from the bits (a flushing adapter compares a subnormal as a zero).
+fn positive_(x: TW) -> TB { return bitcast<M>(x) - M(1u) < M(0x7f800000u); }
+fn negative_(x: TW) -> TB {
+    return (bitcast<M>(x) > M(F32_SIGN)) & (bitcast<M>(x) <= M(0xff800000u));
+}
 fn sign_bit_(x: TW) -> TB { return (bitcast<M>(x) & M(F32_SIGN)) != M(0u); }
 // |mag| with the sign of s.
 fn copysign_(mag: TW, s: TW) -> TW {
     return bitcast<TW>(abits_(mag) | (bitcast<M>(s) & M(F32_SIGN)));
 }
 
-// 2^k for integral k in [-126, 127], from its bits.
-fn exp2i_(k: TW) -> TW { return bitcast<TW>(M(k + TW(127.0)) << M(23u)); }
+// NumPy's sign from the bits: ±1 for every non-zero x (subnormals too, where a flushing
+// adapter's sign() says 0), +0 for ±0, NaN for NaN.
+fn sign_bits_(x: TW) -> TW {
+    return select(select(copysign_(TW(1.0), x), TW(0.0), is_zero_(x)), x, is_nan_(x));
+}
+
+// 2^k for integral k in [-126, 127], from its bits: k + 2^23 + 127 is exact and holds k + 127
+// in its low bits (cheaper than a float-to-integer conversion, which is slow on NVIDIA).
+fn exp2i_(k: TW) -> TW { return bitcast<TW>(bitcast<M>(k + TW(8388735.0)) << M(23u)); }
+// The integer n < 2^23 as a float, exactly: the bits of 2^23 + n, minus 2^23.
+fn u23_to_f_(n: M) -> TW { return bitcast<TW>(n | M(0x4b000000u)) - TW(8388608.0); }
 
 // x * 2^k for integral k in [-160, 160] with one rounding (x * 2^k1 stays normal for x near
 // 1, so only the second product rounds, into the subnormals or to infinity if it must).
@@ -56,8 +74,8 @@ struct Unpacked { m: TW, e: TW }
 fn unpack_(x: TW) -> Unpacked {
     let b = abits_(x);
     let sub = b < M(0x00800000u);
-    let n = select(b, bitcast<M>(TW(b)), sub);
-    let e = TW(n >> M(23u)) - select(TW(127.0), TW(276.0), sub);
+    let n = select(b, bitcast<M>(u23_to_f_(b)), sub);
+    let e = u23_to_f_(n >> M(23u)) - select(TW(127.0), TW(276.0), sub);
     return Unpacked(bitcast<TW>((n & M(0x007fffffu)) | M(0x3f800000u)), e);
 }
 
@@ -74,8 +92,19 @@ fn fast_two_sum_(a: TW, b: TW) -> DD {
     return DD(s, b - (s - a));
 }
 fn hi12_(a: TW) -> TW { return bitcast<TW>(bitcast<M>(a) & M(0xfffff000u)); }
+// Whether this adapter's fma is fused (NVIDIA's is; Vulkan lets it be a product and a sum):
+// for a = 1 + 2^-12, a * a - round(a * a) is 2^-24 when fused, 0 when not. Uniform over
+// the dispatch, so two_prod_'s branch on it costs next to nothing.
+fn fma_fused_() -> bool {
+    let a = bitcast<f32>(0x3f800800u | P.aux.x);
+    return fma(a, a, -opaque1_(a * a)) != 0.0;
+}
+fn opaque1_(v: f32) -> f32 { return bitcast<f32>(bitcast<u32>(v) | P.aux.x); }
 fn two_prod_(a: TW, b: TW) -> DD {
     let p = opaque_(a * b);
+    if (fma_fused_()) {
+        return DD(p, fma(a, b, -p));
+    }
     let ah = hi12_(a);
     let al = a - ah;
     let bh = hi12_(b);
@@ -111,6 +140,17 @@ fn div_(x: TW, y: TW) -> TW {
     let nan = is_nan_(x) | is_nan_(y) | (is_zero_(x) & is_zero_(y)) | (is_inf_(x) & is_inf_(y));
     let signed = bitcast<TW>(bitcast<M>(mag) | ((bitcast<M>(x) ^ bitcast<M>(y)) & M(F32_SIGN)));
     return select(signed, f32_nan_(), nan);
+}
+
+// n / d for 2^-100 < |d| < 2^100 and a quotient above 2^-100 in magnitude or d a power of 2
+// (the callers guarantee it; the exact residual's split product then loses no bits to
+// adapters that flush subnormals): the built-in reciprocal, the quotient corrected once with
+// its exact residual (within 0.5 ulp and a rounding), without div_'s unpacking.
+fn div_normal_(n: TW, d: TW) -> TW {
+    let r0 = opaque_(TW(1.0) / d);
+    let q0 = opaque_(n * r0);
+    let p = two_prod_(q0, d);
+    return q0 + ((n - p.h) - p.l) * r0;
 }
 
 // sqrt(x) within 1 ulp: the built-in root of the significand corrected by a Newton step with
@@ -158,7 +198,7 @@ fn expm1_(x: TW) -> TW {
     let kh = max(k - TW(64.0), TW(0.0));
     let t = exp2i_(k - kh);
     let v = (t * p + (t - TW(1.0))) * exp2i_(kh);
-    return select(v, x, is_nan_(x) | is_zero_(x));
+    return select(v, x, is_nan_(x) | tiny_(x));
 }
 
 // x = 2^e (1 + f) with f in [sqrt(1/2) - 1, sqrt(2) - 1), f exact.
@@ -208,28 +248,32 @@ fn log1p_(x: TW) -> TW {
     let p = log_parts_(u.h);
     let c = log1p_corr_(p.f) + (u.l / u.h + p.e * TW(F32_LN2_LO));
     let r = log_special_(u.h, p.e * TW(F32_LN2_HI) + (p.f + c));
-    return select(r, x, is_zero_(x));
+    return select(r, x, tiny_(x));
 }
 
-// tanh(x) = t / (t + 2) with t = e^(2|x|) - 1, the sign of x.
+// tanh(x) = t / (t + 2) with t = e^(2|x|) - 1, the sign of x (t + 2 is in [2, 2^59]). Below
+// 2^-12, tanh(x) rounds to x (x^3/3 is under half an ulp) and is x: that also keeps the
+// quotient of div_normal_ away from where its split product loses bits to flushing.
 fn tanh_(x: TW) -> TW {
     let t = expm1_(TW(2.0) * min(abs(x), TW(20.0)));
-    return select(copysign_(div_(t, t + TW(2.0)), x), x, is_nan_(x));
+    let small = abits_(x) < M(0x39800000u);
+    return select(copysign_(div_normal_(t, t + TW(2.0)), x), x, is_nan_(x) | small);
 }
 
 // 1 / (1 + e^-x), as e^x / (1 + e^x) for negative x (no overflow, subnormal results kept).
 fn sigmoid_(x: TW) -> TW {
     let e = exp_(-abs(x));
-    return div_(select(TW(1.0), e, x < TW(0.0)), TW(1.0) + e);
+    return div_normal_(select(TW(1.0), e, negative_(x)), TW(1.0) + e);
 }
 
 // log2(x) as a double-f32, relative error near 2^-40, for finite x > 0: pow's exponent.
 fn log2_dd_(x: TW) -> DD {
     let p = log_parts_(x);
     let d = two_sum_(TW(2.0), p.f);
-    let sh = opaque_(p.f / d.h);
+    let inv = TW(1.0) / d.h;
+    let sh = opaque_(p.f * inv);
     let q = two_prod_(sh, d.h);
-    let s = DD(sh, (((p.f - q.h) - q.l) - sh * d.l) / d.h);
+    let s = DD(sh, (((p.f - q.h) - q.l) - sh * d.l) * inv);
     let s2 = dd_mul_(s, s);
     let z = s2.h;
     let w = z * (TW(2.0 / 5.0) + z * (TW(2.0 / 7.0) + z * (TW(2.0 / 9.0) + z * (TW(2.0 / 11.0)
@@ -240,11 +284,27 @@ fn log2_dd_(x: TW) -> DD {
     return dd_add_(DD(p.e, TW(0.0)), dd_mul_(ln, DD(TW(F32_LOG2E), TW(F32_LOG2E_LO))));
 }
 
+// Whether y is an integer (±inf included) and whether an odd one, from its bits: with
+// exponent e (biased), the bits of the significand below the binary point are its lowest
+// 150 - e; an odd integer has e in [127, 150] and its units bit set. (floor(y) == y would
+// call a subnormal y an integer on an adapter that flushes it.)
+struct Integrality { integral: TB, odd: TB }
+fn integrality_(y: TW) -> Integrality {
+    let b = abits_(y);
+    let e = b >> M(23u);
+    let sh = M(150u) - clamp(e, M(126u), M(150u));
+    let m = (b & M(0x007fffffu)) | M(0x00800000u);
+    let integral = ((e >= M(127u)) & ((m & ((M(1u) << sh) - M(1u))) == M(0u))) | (b == M(0u));
+    return Integrality(integral, integral & (e <= M(150u)) & (((m >> sh) & M(1u)) == M(1u)));
+}
+
 // x^y as C99 and NumPy: 2^(y log2|x|) with the product in double-f32, the sign of x for odd
 // integral y; pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(-1, ±inf) = 1, pow(x, 1) = x,
 // negative finite x with finite non-integral y NaN, zeros and infinities by C99's table.
+// Every decision reads x and y from their bits, so that an adapter which flushes subnormals
+// in arithmetic still sees a subnormal x or y as the non-zero, non-integral number it is.
 fn pow_(x: TW, y: TW) -> TW {
-    let ax = abs(x);
+    let ax = bitcast<TW>(abits_(x));
     let l = log2_dd_(ax);
     let t = two_prod_(y, l.h);
     let over = !(abs(t.h) < TW(200.0));
@@ -254,14 +314,14 @@ fn pow_(x: TW, y: TW) -> TW {
     var mag = ldexp_(TW(1.0) + em1_poly_(r * TW(F32_LN2)), k);
     let ix = is_inf_(x);
     let iy = is_inf_(y);
-    mag = select(mag, select(TW(0.0), f32_inf_(), y < TW(0.0)), is_zero_(x));
-    mag = select(mag, select(TW(0.0), f32_inf_(), y > TW(0.0)), ix);
-    mag = select(mag, select(TW(0.0), f32_inf_(), (ax > TW(1.0)) == (y > TW(0.0))), iy);
-    let integral = floor(y) == y;
-    let odd = integral & (abs(y) < TW(16777216.0)) & (y - TW(2.0) * floor(y * TW(0.5)) != TW(0.0));
+    let yneg = sign_bit_(y);
+    mag = select(mag, select(TW(0.0), f32_inf_(), yneg), is_zero_(x));
+    mag = select(mag, select(f32_inf_(), TW(0.0), yneg), ix);
+    mag = select(mag, select(TW(0.0), f32_inf_(), (ax > TW(1.0)) != yneg), iy);
+    let yi = integrality_(y);
     let neg = sign_bit_(x);
-    var v = select(mag, -mag, neg & odd);
-    let bad = neg & !is_zero_(x) & !ix & !integral & !iy;
+    var v = select(mag, -mag, neg & yi.odd);
+    let bad = neg & !is_zero_(x) & !ix & !yi.integral;
     v = select(v, f32_nan_(), bad | is_nan_(x) | is_nan_(y));
     v = select(v, x, y == TW(1.0));
     return select(v, TW(1.0), is_zero_(y) | (x == TW(1.0)) | ((x == TW(-1.0)) & iy));

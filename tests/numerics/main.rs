@@ -11,9 +11,13 @@
 #[macro_use]
 mod common;
 
+mod casts;
+mod creation;
 mod f32;
-mod special;
 mod f64;
+mod flush;
+mod remainder;
+mod special;
 mod sweep;
 
 use sweep::{run, Check};
@@ -30,8 +34,3 @@ fn sqrt_f32_within_2_ulps() {
         reference: &|x| x.sqrt().into(),
     });
 }
-
-mod casts;
-mod creation;
-mod flush;
-mod remainder;

@@ -289,6 +289,8 @@ impl Unary {
             Unary::Cast => Some(cast_expr(d, d)),
             Unary::Neg if d != DType::U32 => any("-a"),
             Unary::Abs if d != DType::U32 => any("abs(a)"),
+            // f32 from the bits: a flushing adapter's sign() gives 0 for subnormals.
+            Unary::Sign if d == DType::F32 => any("sign_bits_(a)"),
             Unary::Sign if float => any("select(sign(a), a, isnan_(a))"),
             Unary::Sign if d != DType::U32 => any("sign(a)"),
             Unary::Neg | Unary::Abs | Unary::Sign => None,
