@@ -370,7 +370,8 @@ fn cosh64_(x: TW) -> TW {
     let big = scale64_(e.hi, e.lo - TW(1.0));
     let ex = scale64_(e.hi, e.lo);
     let v = select(TW(0.5) * (ex + div64_(TW(1.0), ex)), big, a >= TW(22.0));
-    return select(v, a, !(a == a));
+    // x, not abs(x): NVIDIA's driver gave cosh(NaN) = inf through a NaN test of abs(x).
+    return select(v, x, !(x == x));
 }
 
 fn tanh64_(x: TW) -> TW {

@@ -112,7 +112,10 @@ fn check<T: Swept>(what: &str, xs: &[T], ys: &[T], expected: &dyn Fn(usize) -> [
             for i in 0..n {
                 let (x, y, g) = (xs[i].to_f64(), ys[i].to_f64(), got[i].to_f64());
                 let e = expected(i)[k];
-                if flush && (subnormal::<T>(x) || subnormal::<T>(y) || subnormal::<T>(e)) {
+                // The exact fmod is the intermediate of remainder and floor_divide: a subnormal
+                // one reads as 0 there too (the H100: remainder(6.6e-36, -1.39e-38) gave -0).
+                let fmod = expected(i)[0];
+                if flush && [x, y, e, fmod].into_iter().any(subnormal::<T>) {
                     continue;
                 }
                 compared += 1;
