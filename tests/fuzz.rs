@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use common::*;
 use gpuarray::nn::{conv1d, conv2d, Conv1d, Conv2d};
 use gpuarray::signal::{convolve, convolve2d_with, correlate, Boundary, Mode};
-use gpuarray::{f16, Array, Axis, Device, Element, Error, Float, Slice};
+use gpuarray::{f16, Array, Axis, Device, Error, Float, Slice};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
