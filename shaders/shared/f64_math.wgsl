@@ -2,8 +2,9 @@
 // or vec4<f64>). Vulkan defines no f64 transcendental built-ins and promises no more than
 // single precision's accuracy for f64 division and square root, so everything here is built
 // from +, -, *, comparisons, floor and select (fma only where fused or unfused both serve:
-// lavapipe's is unfused, as Vulkan allows), with the exact built-in ldexp to make powers of two. Results are within
-// a few ulps of the correctly rounded value (tests/numerics/f64.rs measures them).
+// lavapipe's is unfused, as Vulkan allows; exact products by Dekker's splitting instead),
+// with the exact built-in ldexp to make powers of two. Results are within a few ulps of the
+// correctly rounded value (tests/numerics/f64.rs measures them).
 //
 // Building blocks: double-doubles (a value hi + lo, |lo| <= ulp(hi) / 2) through two_sum64_
 // and two_prod64_; exponent and mantissa by comparisons with powers of two (naga has no f64
@@ -57,13 +58,28 @@ fn fast_two_sum64_(a: TW, b: TW) -> Dd64 {
     return Dd64(s, b - (s - a));
 }
 
-// a * b as p + e, exact where the adapter's f64 fma is fused (NVIDIA's is). lavapipe's is
-// not (Vulkan allows that), and there e is 0. Dekker's product, which needs no fma, lost its
-// low part on lavapipe too (the driver re-associates operations that naga cannot mark
-// exact), so it is not used.
+// a as hi + lo, each with at most 26 significant bits (Veltkamp's splitting by 2^27 + 1),
+// for |a| <= 2^995. The differences go through one64_() so that the driver cannot fold
+// (c - (c - a)) to a.
+fn split27_64_(a: TW) -> Dd64 {
+    let c = a * TW(134217729.0);
+    let t = (c - a) * one64_();
+    let hi = (c - t) * one64_();
+    return Dd64(hi, a - hi);
+}
+
+// a * b as p + e exactly (Dekker's product; no fma, which Vulkan lets be unfused, as
+// lavapipe's f64 fma is), for |a|, |b| <= 2^995 and products whose error is not below the
+// normal range (|a b| >= 2^-969). Each partial product of halves is exact and each sum
+// of the chain error-free; one64_() keeps the driver from re-associating them.
 fn two_prod64_(a: TW, b: TW) -> Dd64 {
     let p = a * b;
-    return Dd64(p, fma(a, b, -p));
+    let x = split27_64_(a);
+    let y = split27_64_(b);
+    let e1 = (x.hi * y.hi - p) * one64_();
+    let e2 = (e1 + x.hi * y.lo) * one64_();
+    let e3 = (e2 + x.lo * y.hi) * one64_();
+    return Dd64(p, e3 + x.lo * y.lo);
 }
 
 // a - b * q, exactly where q is near a / b (the residual of a division).

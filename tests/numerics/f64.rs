@@ -277,10 +277,9 @@ fn pow_reference(x: f64, y: f64) -> Exact {
 }
 
 /// pow over 100,000 pairs and the special-value table within 4 ulps; zeros and infinities of
-/// the table with C99's sign. Needs a fused f64 fma for log's double-double (NVIDIA's is;
-/// lavapipe's is not, and there pow is off by up to ~1000 ulps for results far from 1).
+/// the table with C99's sign. log's double-double needs exact products: Dekker's, without fma
+/// (lavapipe's f64 fma is unfused; with it pow was off by ~1000 ulps there).
 #[test]
-#[ignore = "pow's double-double log needs a fused f64 fma; lavapipe's is unfused (run with --ignored on NVIDIA)"]
 fn pow_f64_within_4_ulps() {
     require_dtype!(f64);
     let (xs, ys) = pairs(7);
