@@ -146,3 +146,62 @@ fn cbrt_32_(x: TW) -> TW {
     let fin = (a0 > TW(0.0)) & (a0 <= TW(3.4028234663852886e38));
     return select(x, select(y, -y, x < TW(0.0)), fin);
 }
+
+// erf as erf64_ (f64_math.wgsl) in f32: centers c = k/4 for k = 0..16 (erf is 1 in f32
+// past 3.92), erf(c) as a pair of f32, the integral's series to j = 12.
+struct Erf32 {
+    h: TW,
+    l: TW,
+    w: TW,
+}
+
+fn erf_pick32_(t: Erf32, on: TB, h: TW, l: TW, w: TW) -> Erf32 {
+    return Erf32(select(t.h, h, on), select(t.l, l, on), select(t.w, w, on));
+}
+
+fn erf_table32_(k: TW) -> Erf32 {
+    var t = Erf32(TW(0.0), TW(0.0), TW(1.128379225730896));
+    t = erf_pick32_(t, k == TW(1.0), TW(0.27632638812065125), TW(2.0475856565838058e-09), TW(1.0600141286849976));
+    t = erf_pick32_(t, k == TW(2.0), TW(0.5204998850822449), TW(-7.269198132320298e-09), TW(0.8787825703620911));
+    t = erf_pick32_(t, k == TW(3.0), TW(0.7111556529998779), TW(-1.9346362734040667e-08), TW(0.6429310441017151));
+    t = erf_pick32_(t, k == TW(4.0), TW(0.8427007794380188), TW(1.35116957622472e-08), TW(0.41510748863220215));
+    t = erf_pick32_(t, k == TW(5.0), TW(0.9229001402854919), TW(-1.202903376906761e-08), TW(0.23652112483978271));
+    t = erf_pick32_(t, k == TW(6.0), TW(0.9661051630973816), TW(-1.6622070830862867e-08), TW(0.11893028765916824));
+    t = erf_pick32_(t, k == TW(7.0), TW(0.9866716861724854), TW(-1.4953302596154572e-08), TW(0.05277499556541443));
+    t = erf_pick32_(t, k == TW(8.0), TW(0.9953222870826721), TW(-2.206371974011745e-08), TW(0.02066698484122753));
+    t = erf_pick32_(t, k == TW(9.0), TW(0.9985373020172119), TW(-1.8603893536806027e-08), TW(0.00714231887832284));
+    t = erf_pick32_(t, k == TW(10.0), TW(0.9995930194854736), TW(2.84970820274566e-08), TW(0.002178284339606762));
+    t = erf_pick32_(t, k == TW(11.0), TW(0.9998993873596191), TW(-9.281738932997996e-09), TW(0.0005862772231921554));
+    t = erf_pick32_(t, k == TW(12.0), TW(0.9999778866767883), TW(2.282621380800265e-08), TW(0.00013925305393058807));
+    t = erf_pick32_(t, k == TW(13.0), TW(0.9999957084655762), TW(-1.1245039566176729e-08), TW(2.9189024644438177e-05));
+    t = erf_pick32_(t, k == TW(14.0), TW(0.9999992847442627), TW(-2.784263486432792e-08), TW(5.399426754593151e-06));
+    t = erf_pick32_(t, k == TW(15.0), TW(0.9999998807907104), TW(5.482033049730717e-09), TW(8.814321859063057e-07));
+    t = erf_pick32_(t, k == TW(16.0), TW(1.0), TW(-1.5417258580896487e-08), TW(1.2698234286290244e-07));
+    return t;
+}
+
+fn erf_32_(x: TW) -> TW {
+    let a = min(abs(x), TW(4.0));
+    // Below 3/8 the series at 0 (no cancellation between erf(1/4) and the integral).
+    let k = select(floor(a * TW(4.0) + TW(0.5)), TW(0.0), a < TW(0.375));
+    let c = k * TW(0.25);
+    let h = a - c;
+    let t = erf_table32_(k);
+    let m2c = TW(-2.0) * c;
+    var bp = TW(0.0);
+    var bc = TW(1.0);
+    var hp = h;
+    var s = TW(0.0);
+    for (var j = 1; j <= 12; j++) {
+        let bn = (m2c * bc - TW(2.0) * bp) * TW(1.0 / f32(j));
+        bp = bc;
+        bc = bn;
+        hp = hp * h;
+        s = fma(bn * hp, TW(1.0 / f32(j + 1)), s);
+    }
+    s = h + s;
+    let wl = select(TW(0.0), TW(-5.863538342219759e-08), k == TW(0.0));
+    let v = t.h + (t.l + fma(t.w, s, wl * s));
+    let r = select(select(v, -v, x < TW(0.0)), x, x == TW(0.0));
+    return select(r, x, !(x == x));
+}

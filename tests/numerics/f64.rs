@@ -12,15 +12,15 @@ use crate::sweep::{run, run2, ulp_error, Check, Check2, Exact, Swept};
 
 /// Bits of the references: far more than sin of arguments up to 2^20 and pow's exponents
 /// up to 2^11 lose.
-const P: usize = 320;
-const RM: RoundingMode = RoundingMode::ToEven;
+pub(crate) const P: usize = 320;
+pub(crate) const RM: RoundingMode = RoundingMode::ToEven;
 
-fn consts() -> Consts {
+pub(crate) fn consts() -> Consts {
     Consts::new().expect("astro-float constants")
 }
 
 /// `x` exactly (astro-float's from_f64 halves subnormals: they go through a scaling by 2^100).
-fn big(x: f64) -> BigFloat {
+pub(crate) fn big(x: f64) -> BigFloat {
     if x != 0.0 && x.abs() < f64::MIN_POSITIVE {
         let up = BigFloat::from_f64(x * 2f64.powi(100), P);
         return up.mul(&BigFloat::from_f64(2f64.powi(-100), P), P, RM);
@@ -53,7 +53,7 @@ fn top_f64(b: &BigFloat) -> f64 {
 }
 
 /// `b` as a double-double reference.
-fn exact(b: &BigFloat) -> Exact {
+pub(crate) fn exact(b: &BigFloat) -> Exact {
     if b.is_nan() {
         return f64::NAN.into();
     }

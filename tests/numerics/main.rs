@@ -12,8 +12,8 @@
 mod common;
 
 mod f32;
-mod special;
 mod f64;
+mod special;
 mod sweep;
 
 use sweep::{run, Check};
@@ -33,5 +33,6 @@ fn sqrt_f32_within_2_ulps() {
 
 mod casts;
 mod creation;
+mod erf;
 mod flush;
 mod remainder;
