@@ -1,8 +1,8 @@
 // The f32 forms (TW is f32 or vec4<f32>; f16 is computed in f32 and rounded once) of the
-// functions added with the f64 library: log10, sinh, cosh, asin, acos, atan, atan2, cbrt.
-// asin, acos, atan and atan2 in f32 arithmetic (atan(k/8) + a short series); log10, sinh,
-// cosh and cbrt on WGSL's exp/log2 built-ins, which Vulkan lets be approximate (NVIDIA's
-// are): on such adapters those four are looser than on lavapipe.
+// functions added with the f64 library: log10, sinh, cosh, asin, acos, atan, atan2, cbrt,
+// erf. From f32 arithmetic, f32_math.wgsl's accurate div_ and sqrt_ (the built-in
+// division and square root may be approximate: NVIDIA's are) and exp32_ below; cbrt's first
+// guess alone from the built-in exp2/log2 (its Newton step squares their error away).
 
 // e^x for |x| <= 89 (x/2 for the larger arguments of sinh and cosh): Cody-Waite with
 // ln 2 in two parts (n * hi exact), a Taylor polynomial to r^8 on |r| <= ln(2)/2, and the
@@ -32,7 +32,7 @@ fn log10_32_(x: TW) -> TW {
     let m = select(fr.fract, fr.fract * TW(2.0), low);
     let e = select(TW(fr.exp), TW(fr.exp) - TW(1.0), low) - select(TW(0.0), TW(32.0), sub);
     let f = m - TW(1.0);
-    let s = f / (TW(2.0) + f);
+    let s = div_(f, TW(2.0) + f);
     let z = s * s;
     let p = fma(fma(fma(fma(z, TW(2.0 / 11.0), TW(2.0 / 9.0)), z, TW(2.0 / 7.0)), z, TW(2.0 / 5.0)), z, TW(2.0 / 3.0));
     let lm = fma(s * z, p, TW(2.0) * s);
@@ -54,7 +54,7 @@ fn sinh_32_(x: TW) -> TW {
     let small = fma(a * z, p, a);
     let e = exp32_(min(a, TW(88.0)));
     let h = exp32_(min(a, TW(200.0)) * TW(0.5));
-    let v = select(select(TW(0.5) * (e - TW(1.0) / e), TW(0.5) * h * h, a > TW(88.0)), small, a < TW(0.5));
+    let v = select(select(TW(0.5) * (e - div_(TW(1.0), e)), TW(0.5) * h * h, a > TW(88.0)), small, a < TW(0.5));
     return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | !(x == x));
 }
 
@@ -62,7 +62,7 @@ fn cosh_32_(x: TW) -> TW {
     let a = abs(x);
     let e = exp32_(min(a, TW(88.0)));
     let h = exp32_(min(a, TW(200.0)) * TW(0.5));
-    return select(select(TW(0.5) * (e + TW(1.0) / e), TW(0.5) * h * h, a > TW(88.0)), a, !(a == a));
+    return select(select(TW(0.5) * (e + div_(TW(1.0), e)), TW(0.5) * h * h, a > TW(88.0)), a, !(a == a));
 }
 
 // atan(a / b) in [0, pi/2] for finite a, b >= 0 not both 0: atan(k/8) + atan(u) with
@@ -74,9 +74,10 @@ fn atan2_pos32_(a0: TW, b0: TW) -> TW {
     let swap = a0 > b0;
     let a = select(a0, b0, swap) * sc;
     let b = select(b0, a0, swap) * sc;
+    // The built-in quotient only picks the table's entry (a, b <= 2^88: never undefined).
     let k = floor(TW(8.0) * (a / b) + TW(0.5));
     let c = k * TW(0.125);
-    let u = fma(-c, b, a) / fma(c, a, b);
+    let u = div_(fma(-c, b, a), fma(c, a, b));
     let z = u * u;
     let p = fma(fma(fma(TW(1.0 / 9.0), z, TW(-1.0 / 7.0)), z, TW(1.0 / 5.0)), z, TW(-1.0 / 3.0));
     var t = TW(0.0);
@@ -94,18 +95,18 @@ fn atan2_pos32_(a0: TW, b0: TW) -> TW {
 
 fn asin_32_(x: TW) -> TW {
     let a = abs(x);
-    let d = sqrt(max((TW(1.0) - a) * (TW(1.0) + a), TW(0.0)));
+    let d = sqrt_(max((TW(1.0) - a) * (TW(1.0) + a), TW(0.0)));
     let v = atan2_pos32_(a, d);
     let r = select(select(v, -v, x < TW(0.0)), x, x == TW(0.0));
-    return select(r, (x - x) / (x - x), !(a <= TW(1.0)));
+    return select(r, nan_(), !(a <= TW(1.0)));
 }
 
 fn acos_32_(x: TW) -> TW {
     let a = abs(x);
-    let d = sqrt(max((TW(1.0) - a) * (TW(1.0) + a), TW(0.0)));
+    let d = sqrt_(max((TW(1.0) - a) * (TW(1.0) + a), TW(0.0)));
     let w = atan2_pos32_(d, a);
     let v = select(w, TW(3.1415926535897932) - w, x < TW(0.0));
-    return select(v, (x - x) / (x - x), !(a <= TW(1.0)));
+    return select(v, nan_(), !(a <= TW(1.0)));
 }
 
 fn atan_32_(x: TW) -> TW {
@@ -141,7 +142,7 @@ fn cbrt_32_(x: TW) -> TW {
     let a = a0 * select(select(TW(1.0), TW(0x1p-96), down), TW(0x1p96), up);
     var y = exp2(log2(a) * TW(1.0 / 3.0));
     let y2 = y * y;
-    y = y - fma(y2, y, -a) / (TW(3.0) * y2);
+    y = y - div_(fma(y2, y, -a), TW(3.0) * y2);
     y = y * select(select(TW(1.0), TW(0x1p32), down), TW(0x1p-32), up);
     let fin = (a0 > TW(0.0)) & (a0 <= TW(3.4028234663852886e38));
     return select(x, select(y, -y, x < TW(0.0)), fin);

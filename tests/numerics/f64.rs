@@ -488,3 +488,62 @@ extra32! {
     atan_f32_f16, atan, f64::atan;
     cbrt_f32_f16, cbrt, f64::cbrt;
 }
+
+/// atan2 of f32 (4 ulps) and f16 (1 ulp) over 100,000 random pairs of the sweep and every
+/// pair of special values, against f64's (C99's special values: signed zeros, the
+/// infinite diagonals, NaN).
+#[test]
+fn atan2_f32_f16() {
+    let specials = [
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1.0,
+        -1.0,
+        3.0e38,
+        -3.0e38,
+        1e-40,
+        -1e-40,
+        65504.0,
+    ];
+    let reference = |y: f64, x: f64| -> Exact { y.atan2(x).into() };
+    let pairs32 = crate::sweep::pairs::<f32>(100_000, &specials, 11);
+    run2::<f32>(
+        Check2 {
+            name: "atan2",
+            bound: 4.0,
+            device: &|a, b| a.atan2(b),
+            reference: &reference,
+        },
+        &pairs32,
+    );
+    // Zero results with C99's sign (atan2(±0, x > 0) = ±0), which run2's ulps do not see.
+    let ys: Vec<f32> = pairs32.iter().map(|p| p.0).collect();
+    let xs: Vec<f32> = pairs32.iter().map(|p| p.1).collect();
+    let a = crate::common::dev().from_slice(&ys, [ys.len()]).unwrap();
+    let b = crate::common::dev().from_slice(&xs, [xs.len()]).unwrap();
+    let got = a.atan2(&b).unwrap().to_vec().unwrap();
+    for ((y, x), g) in ys.iter().zip(&xs).zip(got) {
+        let want = (*y as f64).atan2(*x as f64);
+        if want == 0.0 {
+            assert_eq!(
+                g.is_sign_negative(),
+                want.is_sign_negative(),
+                "atan2({y:e}, {x:e}) = {g:e}, C99 {want:e}"
+            );
+        }
+    }
+    require_dtype!(f16);
+    let pairs16 = crate::sweep::pairs::<f16>(100_000, &specials, 12);
+    run2::<f16>(
+        Check2 {
+            name: "atan2",
+            bound: 1.0,
+            device: &|a, b| a.atan2(b),
+            reference: &reference,
+        },
+        &pairs16,
+    );
+}
