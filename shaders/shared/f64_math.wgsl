@@ -2,8 +2,9 @@
 // or vec4<f64>). Vulkan defines no f64 transcendental built-ins and promises no more than
 // single precision's accuracy for f64 division and square root, so everything here is built
 // from +, -, *, comparisons, floor and select (fma only where fused or unfused both serve:
-// lavapipe's is unfused, as Vulkan allows), with the exact built-in ldexp to make powers of two. Results are within
-// a few ulps of the correctly rounded value (tests/numerics/f64.rs measures them).
+// lavapipe's is unfused, as Vulkan allows; exact products by Dekker's splitting instead),
+// with the exact built-in ldexp to make powers of two. Results are within a few ulps of the
+// correctly rounded value (tests/numerics/f64.rs measures them).
 //
 // Building blocks: double-doubles (a value hi + lo, |lo| <= ulp(hi) / 2) through two_sum64_
 // and two_prod64_; exponent and mantissa by comparisons with powers of two (naga has no f64
@@ -57,13 +58,28 @@ fn fast_two_sum64_(a: TW, b: TW) -> Dd64 {
     return Dd64(s, b - (s - a));
 }
 
-// a * b as p + e, exact where the adapter's f64 fma is fused (NVIDIA's is). lavapipe's is
-// not (Vulkan allows that), and there e is 0. Dekker's product, which needs no fma, lost its
-// low part on lavapipe too (the driver re-associates operations that naga cannot mark
-// exact), so it is not used.
+// a as hi + lo, each with at most 26 significant bits (Veltkamp's splitting by 2^27 + 1),
+// for |a| <= 2^995. The differences go through one64_() so that the driver cannot fold
+// (c - (c - a)) to a.
+fn split27_64_(a: TW) -> Dd64 {
+    let c = a * TW(134217729.0);
+    let t = (c - a) * one64_();
+    let hi = (c - t) * one64_();
+    return Dd64(hi, a - hi);
+}
+
+// a * b as p + e exactly (Dekker's product; no fma, which Vulkan lets be unfused, as
+// lavapipe's f64 fma is), for |a|, |b| <= 2^995 and products whose error is not below the
+// normal range (|a b| >= 2^-969). Each partial product of halves is exact and each sum
+// of the chain error-free; one64_() keeps the driver from re-associating them.
 fn two_prod64_(a: TW, b: TW) -> Dd64 {
     let p = a * b;
-    return Dd64(p, fma(a, b, -p));
+    let x = split27_64_(a);
+    let y = split27_64_(b);
+    let e1 = (x.hi * y.hi - p) * one64_();
+    let e2 = (e1 + x.hi * y.lo) * one64_();
+    let e3 = (e2 + x.lo * y.hi) * one64_();
+    return Dd64(p, e3 + x.lo * y.lo);
 }
 
 // a - b * q, exactly where q is near a / b (the residual of a division).
@@ -385,4 +401,75 @@ fn sigmoid64_(x: TW) -> TW {
     let e = exp64_(-abs(x));
     let v = div64_(select(TW(1.0), e, x < TW(0.0)), TW(1.0) + e);
     return select(v, x, !(x == x));
+}
+
+// erf: for |x| within 1/8 of a center c = k/4 (k = 0..24; erf is 1 in f64 past 5.93),
+// erf(c + h) = erf(c) + 2/sqrt(pi) e^(-c^2) * integral of e^(-2ct - t^2) over [0, h], the
+// integrand's Taylor coefficients by their recurrence j b_j = -2c b_(j-1) - 2 b_(j-2) (its
+// terms fall as (2ch)^j / j!, below 2^-60 by j = 22); erf(c) as a double-double and
+// 2/sqrt(pi) e^(-c^2) from tests/numerics/golden/erf_table.py.
+struct Erf64 {
+    h: TW,
+    l: TW,
+    w: TW,
+}
+
+fn erf_pick64_(t: Erf64, on: TB, h: TW, l: TW, w: TW) -> Erf64 {
+    return Erf64(select(t.h, h, on), select(t.l, l, on), select(t.w, w, on));
+}
+
+fn erf_table64_(k: TW) -> Erf64 {
+    var t = Erf64(TW(0.0), TW(0.0), TW(1.1283791670955126));
+    t = erf_pick64_(t, k == TW(1.0), TW(0.27632639016823696), TW(-2.4227076221184163e-17), TW(1.0600141293761143));
+    t = erf_pick64_(t, k == TW(2.0), TW(0.5204998778130465), TW(1.900077467916287e-17), TW(0.8787825789354448));
+    t = erf_pick64_(t, k == TW(3.0), TW(0.7111556336535151), TW(4.69744077164289e-17), TW(0.6429310691952074));
+    t = erf_pick64_(t, k == TW(4.0), TW(0.8427007929497149), TW(-2.4801011789118602e-17), TW(0.4151074974205947));
+    t = erf_pick64_(t, k == TW(5.0), TW(0.9229001282564583), TW(-5.51775442986392e-17), TW(0.2365211224472908));
+    t = erf_pick64_(t, k == TW(6.0), TW(0.9661051464753108), TW(-3.3867031441680696e-17), TW(0.11893028922362937));
+    t = erf_pick64_(t, k == TW(7.0), TW(0.9866716712191824), TW(2.1431190289565338e-17), TW(0.05277499593015037));
+    t = erf_pick64_(t, k == TW(8.0), TW(0.9953222650189527), TW(2.20719858329765e-17), TW(0.020666985354092053));
+    t = erf_pick64_(t, k == TW(9.0), TW(0.9985372834133188), TW(2.6956405885413457e-17), TW(0.007142319022017983));
+    t = erf_pick64_(t, k == TW(10.0), TW(0.999593047982555), TW(4.6925151097042234e-17), TW(0.0021782842303527095));
+    t = erf_pick64_(t, k == TW(11.0), TW(0.9998993780778803), TW(4.451378916214761e-17), TW(0.0005862772470937923));
+    t = erf_pick64_(t, k == TW(12.0), TW(0.9999779095030014), TW(5.363397058636269e-17), TW(0.00013925305194674786));
+    t = erf_pick64_(t, k == TW(13.0), TW(0.9999956972205363), TW(5.224680575187069e-17), TW(2.9189025383581702e-05));
+    t = erf_pick64_(t, k == TW(14.0), TW(0.9999992569016276), TW(4.9647279187212204e-17), TW(5.399426777384783e-06));
+    t = erf_pick64_(t, k == TW(15.0), TW(0.9999998862727434), TW(4.2276182391829615e-17), TW(8.814321912318039e-07));
+    t = erf_pick64_(t, k == TW(16.0), TW(0.9999999845827421), TW(1.44826531920025e-17), TW(1.2698234671866558e-07));
+    t = erf_pick64_(t, k == TW(17.0), TW(0.9999999981494259), TW(9.86675034192752e-19), TW(1.6143993719507412e-08));
+    t = erf_pick64_(t, k == TW(18.0), TW(0.9999999998033839), TW(1.2614727975054947e-17), TW(1.81130589590869e-09));
+    t = erf_pick64_(t, k == TW(19.0), TW(0.9999999999815149), TW(5.461622108299497e-17), TW(1.7934357034341337e-10));
+    t = erf_pick64_(t, k == TW(20.0), TW(0.9999999999984626), TW(-2.294992711807301e-17), TW(1.5670866531017336e-11));
+    t = erf_pick64_(t, k == TW(21.0), TW(0.9999999999998869), TW(2.859354043191264e-17), TW(1.2084074716006755e-12));
+    t = erf_pick64_(t, k == TW(22.0), TW(0.9999999999999927), TW(-3.03759554483649e-17), TW(8.223316045262922e-14));
+    t = erf_pick64_(t, k == TW(23.0), TW(0.9999999999999996), TW(2.0875548107488853e-17), TW(4.938485140964219e-15));
+    t = erf_pick64_(t, k == TW(24.0), TW(1.0), TW(-2.1519736712498913e-17), TW(2.617301239249265e-16));
+    return t;
+}
+
+fn erf64_(x: TW) -> TW {
+    let a = min(abs(x), TW(6.0));
+    // Below 3/8 the series at 0 (no cancellation between erf(1/4) and the integral).
+    let k = select(floor(a * TW(4.0) + TW(0.5)), TW(0.0), a < TW(0.375));
+    let c = k * TW(0.25);
+    let h = a - c;
+    let t = erf_table64_(k);
+    let m2c = TW(-2.0) * c;
+    var bp = TW(0.0);
+    var bc = TW(1.0);
+    var hp = h;
+    var s = TW(0.0);
+    for (var j = 1; j <= 22; j++) {
+        let bn = (m2c * bc - TW(2.0) * bp) / TW(f64(j));
+        bp = bc;
+        bc = bn;
+        hp = hp * h;
+        s = s + bn * hp / TW(f64(j + 1));
+    }
+    s = h + s;
+    // Near 0 the whole value is 2/sqrt(pi) s: its low part too.
+    let wl = select(TW(0.0), TW(1.533545961316588e-17), k == TW(0.0));
+    let v = t.h + (t.l + (t.w * s + wl * s));
+    let r = select(select(v, -v, x < TW(0.0)), x, x == TW(0.0));
+    return select(r, x, !(x == x));
 }

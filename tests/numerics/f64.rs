@@ -12,15 +12,15 @@ use crate::sweep::{run, run2, ulp_error, Check, Check2, Exact, Swept};
 
 /// Bits of the references: far more than sin of arguments up to 2^20 and pow's exponents
 /// up to 2^11 lose.
-const P: usize = 320;
-const RM: RoundingMode = RoundingMode::ToEven;
+pub(crate) const P: usize = 320;
+pub(crate) const RM: RoundingMode = RoundingMode::ToEven;
 
-fn consts() -> Consts {
+pub(crate) fn consts() -> Consts {
     Consts::new().expect("astro-float constants")
 }
 
 /// `x` exactly (astro-float's from_f64 halves subnormals: they go through a scaling by 2^100).
-fn big(x: f64) -> BigFloat {
+pub(crate) fn big(x: f64) -> BigFloat {
     if x != 0.0 && x.abs() < f64::MIN_POSITIVE {
         let up = BigFloat::from_f64(x * 2f64.powi(100), P);
         return up.mul(&BigFloat::from_f64(2f64.powi(-100), P), P, RM);
@@ -53,7 +53,7 @@ fn top_f64(b: &BigFloat) -> f64 {
 }
 
 /// `b` as a double-double reference.
-fn exact(b: &BigFloat) -> Exact {
+pub(crate) fn exact(b: &BigFloat) -> Exact {
     if b.is_nan() {
         return f64::NAN.into();
     }
@@ -277,10 +277,9 @@ fn pow_reference(x: f64, y: f64) -> Exact {
 }
 
 /// pow over 100,000 pairs and the special-value table within 4 ulps; zeros and infinities of
-/// the table with C99's sign. Needs a fused f64 fma for log's double-double (NVIDIA's is;
-/// lavapipe's is not, and there pow is off by up to ~1000 ulps for results far from 1).
+/// the table with C99's sign. log's double-double needs exact products: Dekker's, without fma
+/// (lavapipe's f64 fma is unfused; with it pow was off by ~1000 ulps there).
 #[test]
-#[ignore = "pow's double-double log needs a fused f64 fma; lavapipe's is unfused (run with --ignored on NVIDIA)"]
 fn pow_f64_within_4_ulps() {
     require_dtype!(f64);
     let (xs, ys) = pairs(7);
@@ -488,4 +487,63 @@ extra32! {
     acos_f32_f16, acos, f64::acos;
     atan_f32_f16, atan, f64::atan;
     cbrt_f32_f16, cbrt, f64::cbrt;
+}
+
+/// atan2 of f32 (4 ulps) and f16 (1 ulp) over 100,000 random pairs of the sweep and every
+/// pair of special values, against f64's (C99's special values: signed zeros, the
+/// infinite diagonals, NaN).
+#[test]
+fn atan2_f32_f16() {
+    let specials = [
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1.0,
+        -1.0,
+        3.0e38,
+        -3.0e38,
+        1e-40,
+        -1e-40,
+        65504.0,
+    ];
+    let reference = |y: f64, x: f64| -> Exact { y.atan2(x).into() };
+    let pairs32 = crate::sweep::pairs::<f32>(100_000, &specials, 11);
+    run2::<f32>(
+        Check2 {
+            name: "atan2",
+            bound: 4.0,
+            device: &|a, b| a.atan2(b),
+            reference: &reference,
+        },
+        &pairs32,
+    );
+    // Zero results with C99's sign (atan2(±0, x > 0) = ±0), which run2's ulps do not see.
+    let ys: Vec<f32> = pairs32.iter().map(|p| p.0).collect();
+    let xs: Vec<f32> = pairs32.iter().map(|p| p.1).collect();
+    let a = crate::common::dev().from_slice(&ys, [ys.len()]).unwrap();
+    let b = crate::common::dev().from_slice(&xs, [xs.len()]).unwrap();
+    let got = a.atan2(&b).unwrap().to_vec().unwrap();
+    for ((y, x), g) in ys.iter().zip(&xs).zip(got) {
+        let want = (*y as f64).atan2(*x as f64);
+        if want == 0.0 {
+            assert_eq!(
+                g.is_sign_negative(),
+                want.is_sign_negative(),
+                "atan2({y:e}, {x:e}) = {g:e}, C99 {want:e}"
+            );
+        }
+    }
+    require_dtype!(f16);
+    let pairs16 = crate::sweep::pairs::<f16>(100_000, &specials, 12);
+    run2::<f16>(
+        Check2 {
+            name: "atan2",
+            bound: 1.0,
+            device: &|a, b| a.atan2(b),
+            reference: &reference,
+        },
+        &pairs16,
+    );
 }

@@ -13,6 +13,7 @@ mod common;
 
 mod casts;
 mod creation;
+mod erf;
 mod f32;
 mod f64;
 mod flush;

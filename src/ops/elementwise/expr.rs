@@ -50,6 +50,7 @@ pub(crate) enum Unary {
     Acos,
     Atan,
     Cbrt,
+    Erf,
     Floor,
     Ceil,
     Round,
@@ -86,7 +87,7 @@ pub(crate) enum Binary {
 }
 
 #[cfg(test)]
-const UNARY: [Unary; 28] = [
+const UNARY: [Unary; 29] = [
     Unary::Copy,
     Unary::Neg,
     Unary::Abs,
@@ -111,6 +112,7 @@ const UNARY: [Unary; 28] = [
     Unary::Acos,
     Unary::Atan,
     Unary::Cbrt,
+    Unary::Erf,
     Unary::Floor,
     Unary::Ceil,
     Unary::Round,
@@ -237,6 +239,7 @@ impl Unary {
             Unary::Acos => "acos",
             Unary::Atan => "atan",
             Unary::Cbrt => "cbrt",
+            Unary::Erf => "erf",
             Unary::Floor => "floor",
             Unary::Ceil => "ceil",
             Unary::Round => "round",
@@ -269,6 +272,7 @@ impl Unary {
             Unary::Acos => "acos64_",
             Unary::Atan => "atan64_",
             Unary::Cbrt => "cbrt64_",
+            Unary::Erf => "erf64_",
             _ => return None,
         })
     }
@@ -312,6 +316,7 @@ impl Unary {
             Unary::Acos => f("T(acos_32_(TW(a)))"),
             Unary::Atan => f("T(atan_32_(TW(a)))"),
             Unary::Cbrt => f("T(cbrt_32_(TW(a)))"),
+            Unary::Erf => f("T(erf_32_(TW(a)))"),
             Unary::Sqrt if float => any("T(sqrt_(TW(a)))"),
             Unary::Rsqrt if float => any("T(div_(TW(1.0), sqrt_(TW(a))))"),
             Unary::Floor if float => any("floor(a)"),

@@ -329,6 +329,28 @@ impl<T: Float> Array<T> {
         ceil, Ceil, "Elementwise ceiling.";
         round, Round, "Elementwise rounding to the nearest integer, halves to even (as NumPy).";
     }
+
+    /// Elementwise error function erf(x) = 2/sqrt(pi) * integral of e^(-t^2) over [0, x],
+    /// odd, in [-1, 1]. Within 4 ulps of the correctly rounded result for every float
+    /// dtype (f16 computed in f32 and rounded once), from arithmetic only (no built-in
+    /// that Vulkan lets be approximate): erf(±0) = ±0, erf(±inf) = ±1, NaN stays NaN.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[0.0f32, 0.5, -1.0, 10.0], [4])?;
+    /// let y = x.erf()?.to_vec()?;
+    /// let want = [0.0, 0.5204999, -0.8427008, 1.0];
+    /// for (g, w) in y.iter().zip(want) {
+    ///     assert!((g - w).abs() <= 1e-6, "{g} vs {w}");
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn erf(&self) -> Result<Array<T>> {
+        map_unary(self, Unary::Erf, &[])
+    }
 }
 
 macro_rules! operator {
