@@ -98,7 +98,9 @@ fn asin_32_(x: TW) -> TW {
     let a = abs(x);
     let d = sqrt_(max((TW(1.0) - a) * (TW(1.0) + a), TW(0.0)));
     let v = atan2_pos32_(a, d);
-    let r = select(select(v, -v, x < TW(0.0)), x, x == TW(0.0));
+    // Zero and sign from the bits: a flushing adapter (the H100) compares a subnormal x
+    // equal to 0, and returned it unchanged.
+    let r = select(select(v, -v, sign_bit_(x)), x, is_zero_(x));
     return select(r, nan_(), !(a <= TW(1.0)));
 }
 
@@ -207,6 +209,8 @@ fn erf_32_(x: TW) -> TW {
     s = h + s;
     let wl = select(TW(0.0), TW(-5.863538342219759e-08), k == TW(0.0));
     let v = t.h + (t.l + fma(t.w, s, wl * s));
-    let r = select(select(v, -v, x < TW(0.0)), x, x == TW(0.0));
+    // Zero and sign from the bits: a flushing adapter (the H100) compares a subnormal x
+    // equal to 0, and returned it unchanged.
+    let r = select(select(v, -v, sign_bit_(x)), x, is_zero_(x));
     return select(r, x, !(x == x));
 }
