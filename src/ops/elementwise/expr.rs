@@ -470,8 +470,8 @@ pub(super) fn spec(
             "fdiv_",
             match input {
                 DType::F32 | DType::F16 => "fn fdiv_(x: TW, y: TW) -> TW { return div_(x, y); }",
-                // f64: the built-in, correctly rounded on lavapipe and NVIDIA (div64_'s
-                // refinement needs a fused fma, which lavapipe's f64 lacks).
+                // f64: the built-in, correctly rounded on lavapipe and NVIDIA (div64_ would
+                // serve too: its residual is exact without a fused fma).
                 _ => "fn fdiv_(x: TW, y: TW) -> TW { return x / y; }",
             },
         )
