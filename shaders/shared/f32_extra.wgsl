@@ -8,6 +8,12 @@
 // ln 2 in two parts (n * hi exact), a Taylor polynomial to r^8 on |r| <= ln(2)/2, and the
 // exact ldexp.
 fn exp32_(x: TW) -> TW {
+    return exp32_scaled_(x, TW(0.0));
+}
+
+// e^x 2^s for an integral s: the scale joins the exponent of the reduction, so e^x / 2
+// (s = -1) stays finite up to x = 89.4 where e^x alone overflows.
+fn exp32_scaled_(x: TW, s: TW) -> TW {
     let n = floor(fma(x, TW(1.4426950408889634), TW(0.5)));
     let r = fma(-n, TW(1.428606820309417e-06), fma(-n, TW(0.693145751953125), x));
     var p = TW(1.0 / 40320.0);
@@ -19,7 +25,7 @@ fn exp32_(x: TW) -> TW {
     p = fma(p, r, TW(0.5));
     let e = TW(1.0) + fma(r * r, p, r);
     let h = floor(n * TW(0.5));
-    return (e * ldexp(TW(1.0), NI(h))) * ldexp(TW(1.0), NI(n - h));
+    return (e * ldexp(TW(1.0), NI(h))) * ldexp(TW(1.0), NI(n - h + s));
 }
 
 // log10: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh((m - 1) / (m + 1)) to
@@ -53,17 +59,18 @@ fn sinh_32_(x: TW) -> TW {
     p = fma(p, z, TW(1.0 / 6.0));
     let small = fma(a * z, p, a);
     let e = exp32_(min(a, TW(88.0)));
-    let h = exp32_(min(a, TW(200.0)) * TW(0.5));
-    // (0.5 h) h: h h overflows for |x| past 88.72 although the result does not.
-    let v = select(select(TW(0.5) * (e - div_(TW(1.0), e)), (TW(0.5) * h) * h, a > TW(88.0)), small, a < TW(0.5));
+    // e^|x| / 2 past 88 from one exponential with the halving in its exponent: (0.5 h) h
+    // with h = e^(|x|/2) gave inf on the H100 past 88.7 (its compiler reassociates).
+    let big = exp32_scaled_(min(a, TW(200.0)), TW(-1.0));
+    let v = select(select(TW(0.5) * (e - div_(TW(1.0), e)), big, a > TW(88.0)), small, a < TW(0.5));
     return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | !(x == x));
 }
 
 fn cosh_32_(x: TW) -> TW {
     let a = abs(x);
     let e = exp32_(min(a, TW(88.0)));
-    let h = exp32_(min(a, TW(200.0)) * TW(0.5));
-    return select(select(TW(0.5) * (e + div_(TW(1.0), e)), (TW(0.5) * h) * h, a > TW(88.0)), x, !(x == x));
+    let big = exp32_scaled_(min(a, TW(200.0)), TW(-1.0));
+    return select(select(TW(0.5) * (e + div_(TW(1.0), e)), big, a > TW(88.0)), x, !(x == x));
 }
 
 // atan(a / b) in [0, pi/2] for finite a, b >= 0 not both 0: atan(k/8) + atan(u) with
