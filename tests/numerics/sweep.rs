@@ -109,49 +109,7 @@ pub struct Measured {
 /// zero; both are accepted (and said in the report).
 #[track_caller]
 pub fn run<T: Swept>(check: Check<T>) -> Measured {
-    let xs = T::inputs();
-    let got = device_values(&xs, check.device);
-    let flush = flushes::<T>();
-    let mut m = Measured {
-        max_ulp: 0.0,
-        worst_input: 0.0,
-        worst_got: 0.0,
-        worst_exact: 0.0,
-        n: 0,
-    };
-    for (x, g) in xs.iter().map(|x| x.to_f64()).zip(got) {
-        if (check.skip)(x) {
-            continue;
-        }
-        m.n += 1;
-        let exact = (check.reference)(x);
-        let mut err = ulp_error::<T>(g, exact);
-        if flush && err > check.bound {
-            err = err.min(flushed_error::<T>(x, g, exact, check.reference));
-        }
-        if err > m.max_ulp || (err.is_nan() && !m.max_ulp.is_nan()) {
-            m = Measured {
-                max_ulp: err,
-                worst_input: x,
-                worst_got: g,
-                worst_exact: exact.hi,
-                n: m.n,
-            };
-        }
-    }
-    report::<T>(check.name, &m, flush);
-    assert!(
-        m.max_ulp <= check.bound,
-        "{}({}): {} ulps at x = {:e} (got {:e}, exact {:e}); bound {}",
-        check.name,
-        T::NAME,
-        m.max_ulp,
-        m.worst_input,
-        m.worst_got,
-        m.worst_exact,
-        check.bound
-    );
-    m
+    run_on(check, &T::inputs())
 }
 
 /// The error allowed by flushing: the input read as a zero of its sign, or a subnormal
