@@ -366,10 +366,26 @@ impl Gpu {
 type SubmitJob = (wgpu::CommandBuffer, mpsc::SyncSender<wgpu::SubmissionIndex>);
 
 /// A thread that submits command buffers to a queue, so that a submit that blocks for as
-/// long as the work runs cannot block its caller past the timeout. It ends when the
-/// [`Gpu`] is dropped (and its submit in progress, if any, has returned).
+/// long as the work runs cannot block its caller past the timeout. Dropping the [`Gpu`]
+/// ends it and waits for it (its clone of the queue must go before the process can exit:
+/// a queue dropped on this thread while `exit` tears the driver down crashed doc tests on
+/// lavapipe under load), except after a timeout, when a submit may still be running.
 struct Submitter {
     jobs: Mutex<mpsc::Sender<SubmitJob>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        let Some(mut sub) = self.submitter.take() else {
+            return;
+        };
+        let thread = sub.thread.take();
+        drop(sub); // the sender: the thread's loop ends
+        if let Some(t) = thread.filter(|_| !self.is_lost()) {
+            let _ = t.join();
+        }
+    }
 }
 
 impl Submitter {
@@ -377,7 +393,7 @@ impl Submitter {
     fn new(queue: &wgpu::Queue) -> Option<Submitter> {
         let (jobs, rx) = mpsc::channel::<SubmitJob>();
         let queue = queue.clone();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("gpuarray submit".into())
             .spawn(move || {
                 for (commands, reply) in rx {
@@ -387,6 +403,7 @@ impl Submitter {
             .ok()?;
         Some(Submitter {
             jobs: Mutex::new(jobs),
+            thread: Some(thread),
         })
     }
 }
