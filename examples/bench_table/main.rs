@@ -109,15 +109,19 @@ struct Args {
     sweep: Option<String>,
 }
 
-/// The sweeps `--sweep` knows.
-const SWEEPS: &[&str] = &["math"];
+/// A sweep's rows: the device, and whether quick mode divides its sizes.
+type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
+
+/// The sweeps `--sweep` knows, each in its own module (`sweep_<name>.rs`), with a peer
+/// module of the same name beside `benches/peers/cupy_sweeps.py`.
+const SWEEPS: &[(&str, SweepFn)] = &[("math", sweep_math::rows)];
 
 fn usage() -> String {
     "usage: bench_table [--json OUT.json] [--compare CUPY.json | --peer cupy_peer.py]\n  \
      --json FILE      also write {case: gpuarray_ms} to FILE\n  \
      --compare FILE   read the CuPy peer's JSON (cupy_peer.py --json FILE) and print both side by side\n  \
      --peer SCRIPT    run `python3 SCRIPT --json TMP` first (the CuPy peer, same GPU) and compare\n  \
-     --sweep NAME     run the sweep NAME (math) instead of the published table; the peer gets --sweep NAME\n  \
+     --sweep NAME     run the sweep NAME (see SWEEPS) instead of the published table; the peer gets --sweep NAME\n  \
      env GPUARRAY_BENCH_QUICK=1   sizes / 64 (smoke test)"
         .to_string()
 }
@@ -141,8 +145,9 @@ fn parse_args() -> Res<Args> {
             "--peer" => args.peer = Some(value("--peer")?),
             "--sweep" => {
                 let name = value("--sweep")?;
-                if !SWEEPS.contains(&name.as_str()) {
-                    return Err(format!("unknown sweep {name:?}; known: {SWEEPS:?}").into());
+                if !SWEEPS.iter().any(|(s, _)| *s == name) {
+                    let known: Vec<&str> = SWEEPS.iter().map(|(s, _)| *s).collect();
+                    return Err(format!("unknown sweep {name:?}; known: {known:?}").into());
                 }
                 args.sweep = Some(name);
             }
@@ -661,8 +666,11 @@ fn run() -> Res<()> {
         );
     }
     let rows = match args.sweep.as_deref() {
-        Some("math") => sweep_math::rows(&dev, sweep_math::N / (FULL_N / n))?,
-        _ => measure(&dev, n)?,
+        Some(name) => match SWEEPS.iter().find(|(s, _)| *s == name) {
+            Some((_, sweep)) => sweep(&dev, quick())?,
+            None => return Err(format!("unknown sweep {name:?}").into()),
+        },
+        None => measure(&dev, n)?,
     };
     println!();
     println!("{:<36} {:>10}     {:>9}  note", "case", "ms", "GB/s");

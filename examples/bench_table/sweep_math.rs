@@ -11,7 +11,7 @@
 
 use gpuarray::{f16, Array, Device, Float};
 
-use crate::{gpu_median, want, Res, Row};
+use crate::{gpu_median, want, Res, Row, QUICK_DIV};
 
 /// Elements of every row (16M), before quick mode's division.
 pub const N: usize = 1 << 24;
@@ -37,7 +37,8 @@ fn ops<T: Float>() -> Vec<(&'static str, u64, bool, Op<T>)> {
 }
 
 /// Every row of the sweep, for each float dtype the adapter has.
-pub fn rows(dev: &Device, n: usize) -> Res<Vec<Row>> {
+pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
+    let n = if quick { N / QUICK_DIV } else { N };
     let mut rows = Vec::new();
     dtype_rows::<f32>(dev, n, "f32", &mut rows)?;
     if dev.supports::<f16>() {
