@@ -80,8 +80,11 @@ fn atan2_pos32_(a0: TW, b0: TW) -> TW {
     let m = max(a0, b0);
     let sc = select(select(TW(1.0), TW(0x1p40), m < TW(0x1p-80)), TW(0x1p-40), m > TW(0x1p80));
     let swap = a0 > b0;
-    let a = select(a0, b0, swap) * sc;
-    let b = select(b0, a0, swap) * sc;
+    // Opaque, so that the compiler cannot move the scaling past fma(-c, b, a): the H100 gave
+    // atan2(-1.25e-38, 4.1e-38) = -0.245 (-0.296), as if a - c b had been formed unscaled
+    // and flushed.
+    let a = opaque_(select(a0, b0, swap) * sc);
+    let b = opaque_(select(b0, a0, swap) * sc);
     // The built-in quotient only picks the table's entry (a, b <= 2^88: never undefined).
     let k = floor(TW(8.0) * (a / b) + TW(0.5));
     let c = k * TW(0.125);

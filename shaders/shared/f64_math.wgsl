@@ -10,8 +10,8 @@
 // and two_prod64_; exponent and mantissa by comparisons with powers of two (naga has no f64
 // bitcast, and its f64 frexp needs 64-bit integers); exp by Cody-Waite reduction (ln 2 in
 // two parts) and a Taylor polynomial on |r| <= ln(2) / 2; log through atanh on the mantissa
-// in double-double (pow needs its extra bits); sin/cos/tan by a four-part pi/2 reduction,
-// exact for |x| < 2^20 (larger arguments give NaN: no Payne-Hanek reduction yet).
+// in double-double (pow needs its extra bits); sin/cos/tan by an exact pi/2 reduction
+// (f64_trig.wgsl: Cody-Waite below 2^20, Payne-Hanek above).
 
 const D64_MAX = 1.7976931348623157e308;
 const D64_LN2_HI = 0.6931471803691238; // 32 significant bits: n * D64_LN2_HI is exact
@@ -61,8 +61,12 @@ fn fast_two_sum64_(a: TW, b: TW) -> Dd64 {
 // a as hi + lo, each with at most 26 significant bits (Veltkamp's splitting by 2^27 + 1),
 // for |a| <= 2^995. The differences go through one64_() so that the driver cannot fold
 // (c - (c - a)) to a.
+//
+// The product is made opaque before the subtraction: NVIDIA's compiler contracted
+// a * (2^27 + 1) - a into one fma, whose unrounded product leaves hi with too many bits (its
+// f64 pow was 1027 ulps off where lavapipe's, without contraction, was 2).
 fn split27_64_(a: TW) -> Dd64 {
-    let c = a * TW(134217729.0);
+    let c = (a * TW(134217729.0)) * one64_();
     let t = (c - a) * one64_();
     let hi = (c - t) * one64_();
     return Dd64(hi, a - hi);

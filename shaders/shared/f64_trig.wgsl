@@ -1,6 +1,6 @@
 // f64 trigonometry in software (with f64_math.wgsl, whose helpers it uses): sin, cos, tan
-// by a four-part Cody-Waite reduction by pi/2 in double-double, exact for |x| < 2^20
-// (1048576; NaN past it: no Payne-Hanek reduction yet); atan, atan2, asin, acos by atan(c) + atan(u) with
+// by a four-part Cody-Waite reduction by pi/2 in double-double for |x| < 2^20 (1048576) and
+// Payne-Hanek in exact f64 integer arithmetic above; atan, atan2, asin, acos by atan(c) + atan(u) with
 // c a multiple of 1/8 (atan(c) as double-double constants) and |u| <= 1/16; cbrt by Halley
 // steps and a final Newton step in double-double.
 
@@ -21,6 +21,136 @@ fn rem_pio2_64_(x: TW) -> Red64 {
     let lo = s.lo + t.lo - n * TW(8.4784276603689e-32);
     let r = fast_two_sum64_(t.hi, lo);
     return Red64(n, r.hi, r.lo);
+}
+
+// Digit i (24 bits) of 2/pi = sum_i d_i 2^(-24 (i + 1)) as an f64, for an integral i; 0
+// outside [0, 51] (digits from tests/numerics/golden/two_over_pi.py).
+fn two_over_pi_d24_(i: TW) -> TW {
+    var c = TW(0.0);
+    c = select(c, TW(10680707.0), i == TW(0.0));
+    c = select(c, TW(7228996.0), i == TW(1.0));
+    c = select(c, TW(1387004.0), i == TW(2.0));
+    c = select(c, TW(2578385.0), i == TW(3.0));
+    c = select(c, TW(16069853.0), i == TW(4.0));
+    c = select(c, TW(12639074.0), i == TW(5.0));
+    c = select(c, TW(9804092.0), i == TW(6.0));
+    c = select(c, TW(4427841.0), i == TW(7.0));
+    c = select(c, TW(16666979.0), i == TW(8.0));
+    c = select(c, TW(11263675.0), i == TW(9.0));
+    c = select(c, TW(12935607.0), i == TW(10.0));
+    c = select(c, TW(2387514.0), i == TW(11.0));
+    c = select(c, TW(4345298.0), i == TW(12.0));
+    c = select(c, TW(14681673.0), i == TW(13.0));
+    c = select(c, TW(3074569.0), i == TW(14.0));
+    c = select(c, TW(13734428.0), i == TW(15.0));
+    c = select(c, TW(16653803.0), i == TW(16.0));
+    c = select(c, TW(1880361.0), i == TW(17.0));
+    c = select(c, TW(10960616.0), i == TW(18.0));
+    c = select(c, TW(8533493.0), i == TW(19.0));
+    c = select(c, TW(3062596.0), i == TW(20.0));
+    c = select(c, TW(8710556.0), i == TW(21.0));
+    c = select(c, TW(7349940.0), i == TW(22.0));
+    c = select(c, TW(6258241.0), i == TW(23.0));
+    c = select(c, TW(3772886.0), i == TW(24.0));
+    c = select(c, TW(3769171.0), i == TW(25.0));
+    c = select(c, TW(3798172.0), i == TW(26.0));
+    c = select(c, TW(8675211.0), i == TW(27.0));
+    c = select(c, TW(12450088.0), i == TW(28.0));
+    c = select(c, TW(3874808.0), i == TW(29.0));
+    c = select(c, TW(9961438.0), i == TW(30.0));
+    c = select(c, TW(366607.0), i == TW(31.0));
+    c = select(c, TW(15675153.0), i == TW(32.0));
+    c = select(c, TW(9132554.0), i == TW(33.0));
+    c = select(c, TW(7151469.0), i == TW(34.0));
+    c = select(c, TW(3571407.0), i == TW(35.0));
+    c = select(c, TW(2607881.0), i == TW(36.0));
+    c = select(c, TW(12013382.0), i == TW(37.0));
+    c = select(c, TW(4155038.0), i == TW(38.0));
+    c = select(c, TW(6285869.0), i == TW(39.0));
+    c = select(c, TW(7677882.0), i == TW(40.0));
+    c = select(c, TW(13102053.0), i == TW(41.0));
+    c = select(c, TW(15825725.0), i == TW(42.0));
+    c = select(c, TW(473591.0), i == TW(43.0));
+    c = select(c, TW(9065106.0), i == TW(44.0));
+    c = select(c, TW(15363067.0), i == TW(45.0));
+    c = select(c, TW(6271263.0), i == TW(46.0));
+    c = select(c, TW(9264392.0), i == TW(47.0));
+    c = select(c, TW(5636912.0), i == TW(48.0));
+    c = select(c, TW(4652155.0), i == TW(49.0));
+    c = select(c, TW(7056368.0), i == TW(50.0));
+    c = select(c, TW(13614112.0), i == TW(51.0));
+    return c;
+}
+// Payne-Hanek for 2^20 <= a < inf, in f64 arithmetic on integers below 2^53 (so every
+// operation is exact, with or without fma): a = M 2^(E - 52), M = m2 2^48 + m1 2^24 + m0, and
+// a 2/pi = sum_j M d(i0 + j) 2^(W0 - 24 j), where the digits before i0 are skipped (their
+// terms are multiples of 4) and W0 = E - 52 - 24 (i0 + 1) is in [-22, 1]. Position t (weight
+// 2^(W0 - 24 t)) sums m_k d(i0 + t + k) over the limbs k, below 2^50; positions below 0 are
+// multiples of 4, those past 8 below 2^-138. Carried in base 2^24 from t = 8 down, positions
+// 0 and 1 give the quadrant and the fraction's first 48 bits, 2 to 8 the rest; the fraction,
+// moved to [-1/2, 1/2), times pi/2 in double-double is the remainder.
+fn rem_pio2_big64_(a: TW) -> Red64 {
+    let sp = split64_(a);
+    let mant = sp.hi * TW(0x1p52);
+    let e = sp.lo;
+    let m2 = floor(mant * TW(0x1p-48));
+    let r2 = mant - m2 * TW(0x1p48);
+    let m1 = floor(r2 * TW(0x1p-24));
+    let m0 = r2 - m1 * TW(0x1p24);
+    // (E - 54) / 24 rounded down; the half keeps the product's rounding off an integer.
+    let i0 = floor((e - TW(53.5)) * TW(1.0 / 24.0));
+    let w0 = e - TW(52.0) - TW(24.0) * (i0 + TW(1.0));
+    var d: array<TW, 11>;
+    for (var j = 0; j < 11; j++) {
+        d[j] = two_over_pi_d24_(i0 + TW(f64(j)));
+    }
+    var v: array<TW, 9>;
+    for (var t = 0; t < 9; t++) {
+        v[t] = m0 * d[t] + m1 * d[t + 1] + m2 * d[t + 2];
+    }
+    var carry = TW(0.0);
+    for (var t = 8; t >= 1; t--) {
+        let s = v[t] + carry;
+        carry = floor(s * TW(0x1p-24));
+        v[t] = s - carry * TW(0x1p24);
+    }
+    // Position 0 modulo 2^(2 - W0) (its weight times that is 4), then with position 1.
+    let v0 = v[0] + carry;
+    let p = ldexp(TW(1.0), NI(TW(2.0) - w0));
+    let v0r = v0 - p * floor(v0 * ldexp(TW(1.0), NI(w0 - TW(2.0))));
+    let a48 = (v0r * TW(0x1p24) + v[1]) * ldexp(TW(1.0), NI(w0 - TW(24.0)));
+    let q0 = floor(a48);
+    let fh0 = a48 - q0;
+    let b1 = (v[2] * TW(0x1p24) + v[3]) * ldexp(TW(1.0), NI(w0 - TW(72.0)));
+    let b2 = (v[4] * TW(0x1p24) + v[5]) * ldexp(TW(1.0), NI(w0 - TW(120.0)));
+    let b3 = (v[6] * TW(0x1p24) + v[7]) * ldexp(TW(1.0), NI(w0 - TW(168.0)));
+    let b4 = v[8] * ldexp(TW(1.0), NI(w0 - TW(192.0)));
+    // fh0 < 1/2 leaves the whole fraction below 1/2 (the rest is below fh0's last bit).
+    let up = fh0 >= TW(0.5);
+    let fh = select(fh0, fh0 - TW(1.0), up);
+    let q1 = q0 + select(TW(0.0), TW(1.0), up);
+    let s1 = two_sum64_(fh, b1);
+    let f = fast_two_sum64_(s1.hi, s1.lo + (b2 + (b3 + b4)));
+    let pr = two_prod64_(f.hi, TW(D64_PIO2));
+    let pl = pr.lo + (f.lo * TW(D64_PIO2) + f.hi * TW(D64_PIO2_B));
+    let r = fast_two_sum64_(pr.hi, pl);
+    return Red64(q1 - TW(4.0) * floor(q1 * TW(0.25)), r.hi, r.lo);
+}
+
+// x = n pi/2 + (hi + lo) for every finite x: Cody-Waite below 2^20, Payne-Hanek above (only
+// where some lane needs it), for -x the negated remainder and quadrant.
+fn rem_pio2_any64_(x: TW) -> Red64 {
+    let inside = abs(x) < TW(0x1p20);
+    var red = rem_pio2_64_(select(TW(0.0), x, inside));
+    let big = !inside & (abs(x) <= TW(D64_MAX));
+    if (any(big)) {
+        let b = rem_pio2_big64_(select(TW(0x1p20), abs(x), big));
+        let neg = x < TW(0.0);
+        let n = select(b.n, TW(4.0) - b.n, neg & (b.n != TW(0.0)));
+        red = Red64(select(red.n, n, big), select(red.hi, select(b.hi, -b.hi, neg), big),
+            select(red.lo, select(b.lo, -b.lo, neg), big));
+    }
+    return red;
 }
 
 // sin(h + l) for |h| <= 0.8: the Taylor polynomial to h^19 (error below 2^-60).
@@ -57,14 +187,13 @@ fn cos_k64_(h: TW, l: TW) -> TW {
 
 // sin (which 0) or cos (which 1) of x; the quadrant n mod 4 picks the kernel and the sign.
 fn sincos64_(x: TW, which: TW) -> TW {
-    let inside = abs(x) < TW(0x1p20);
-    let red = rem_pio2_64_(select(TW(0.0), x, inside));
+    let red = rem_pio2_any64_(x);
     let q = red.n + which - TW(4.0) * floor((red.n + which) * TW(0.25));
     let s = sin_k64_(red.hi, red.lo);
     let c = cos_k64_(red.hi, red.lo);
     var v = select(s, c, (q == TW(1.0)) | (q == TW(3.0)));
     v = select(v, -v, q >= TW(2.0));
-    return select(v, nan64_(x), !inside);
+    return select(v, nan64_(x), !(abs(x) <= TW(D64_MAX)));
 }
 
 fn sin64_(x: TW) -> TW {
@@ -75,13 +204,12 @@ fn cos64_(x: TW) -> TW {
 }
 
 fn tan64_(x: TW) -> TW {
-    let inside = abs(x) < TW(0x1p20);
-    let red = rem_pio2_64_(select(TW(0.0), x, inside));
+    let red = rem_pio2_any64_(x);
     let odd = red.n - TW(2.0) * floor(red.n * TW(0.5)) != TW(0.0);
     let s = sin_k64_(red.hi, red.lo);
     let c = cos_k64_(red.hi, red.lo);
     let v = select(div64_(s, c), -div64_(c, s), odd);
-    return select(select(v, nan64_(x), !inside), x, x == TW(0.0));
+    return select(select(v, nan64_(x), !(abs(x) <= TW(D64_MAX))), x, x == TW(0.0));
 }
 
 // atan(k / 8) for k = 0..8 as a double-double.
