@@ -155,8 +155,21 @@ unary64! {
 fn trig_f64_hardest_reductions() {
     require_dtype!(f64);
     let hard = 6381956970095103.0 * 2f64.powi(797);
-    let mut xs = vec![hard, -hard, f64::MAX, -f64::MAX, 1048576.0, 1048575.999_999_999_9];
-    xs.extend([1e22, 3.0 * 2f64.powi(600), 2f64.powi(1000), 5.0e15, -7.0e300]);
+    let mut xs = vec![
+        hard,
+        -hard,
+        f64::MAX,
+        -f64::MAX,
+        1048576.0,
+        1048575.999_999_999_9,
+    ];
+    xs.extend([
+        1e22,
+        3.0 * 2f64.powi(600),
+        2f64.powi(1000),
+        5.0e15,
+        -7.0e300,
+    ]);
     let a = crate::common::dev().from_slice(&xs, [xs.len()]).unwrap();
     type F = fn(&Array<f64>) -> Result<Array<f64>>;
     type R = fn(&BigFloat, &mut Consts) -> BigFloat;
