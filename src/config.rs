@@ -219,6 +219,10 @@ pub struct Options {
     pub matmul_tiles: Option<MatmulTiles>,
     /// Print the matrix-product tile trial; `GPUARRAY_MATMUL_VERBOSE` (any value).
     pub matmul_verbose: bool,
+    /// Products with one row or one column (matrix-vector, vector-matrix) through the
+    /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
+    /// tiled kernel. Default on.
+    pub matmul_gemv: bool,
     /// Use cooperative matrices (tensor cores) for f16 products where the adapter has
     /// them; `GPUARRAY_COOP=0` turns them off. Default on.
     pub coop: bool,
@@ -259,6 +263,7 @@ impl Default for Options {
             reduce_groups: None,
             matmul_tiles: None,
             matmul_verbose: false,
+            matmul_gemv: true,
             coop: true,
             coop_variant: None,
             coop_unit: None,
@@ -369,6 +374,9 @@ impl Options {
             };
         }
         o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
+        if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
+            o.matmul_gemv = on;
+        }
         if let Some(on) = switch("GPUARRAY_COOP", ON, OFF)? {
             o.coop = on;
         }
@@ -459,6 +467,7 @@ mod tests {
             ("GPUARRAY_MATMUL_TILES", "64, 64, 16, 4, 4"),
             ("GPUARRAY_MATMUL_VERBOSE", "1"),
             ("GPUARRAY_COOP", "0"),
+            ("GPUARRAY_MATMUL_GEMV", "0"),
             ("GPUARRAY_COOP_VARIANT", "2x4:2x2:32"),
             ("GPUARRAY_COOP_UNIT", "4"),
             ("GPUARRAY_COOP_EPI", "1"),
@@ -475,6 +484,7 @@ mod tests {
         assert_eq!(o.params, ParamsPath::Uniform);
         assert_eq!(o.small_read, SmallRead::Kernel);
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
+        assert!(!o.matmul_gemv);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
         assert_eq!(

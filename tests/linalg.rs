@@ -196,6 +196,66 @@ fn empty_dims<T: Ty>() {
     assert_eq!(a.matmul(&b).unwrap().shape(), &[0, 2, 3]);
 }
 
+/// Products with one column or one row (the matrix-vector kernels): each operand
+/// row-major or a transposed view, batched with broadcast, a k long enough to be split into
+/// slices (partial sums added in order), and with the matrix-vector kernel turned off
+/// (`Options::matmul_gemv`), the tiled kernel on the same shapes.
+fn matrix_vector<T: Ty>() {
+    require_dtype!(T);
+    let mut opts = gpuarray::Options::default();
+    opts.matmul_gemv = false;
+    let tiled = gpuarray::Device::with_options(opts).unwrap();
+    let mut rng = Rng::new(77);
+    // (A's shape, B's shape, A stored transposed, B stored transposed)
+    let cases: [(&[usize], &[usize], bool, bool); 8] = [
+        (&[37, 129], &[129, 1], false, false),
+        (&[1, 129], &[129, 53], false, false),
+        (&[37, 129], &[129, 1], true, false),
+        (&[1, 129], &[129, 53], false, true),
+        (&[3, 5, 64], &[64, 1], false, false),
+        (&[2, 1, 300], &[2, 300, 7], true, true),
+        (&[3, 20011], &[20011, 1], false, false),
+        (&[1, 20011], &[20011, 5], false, true),
+    ];
+    for (sa, sb, ta, tb) in cases {
+        let (a, ha) = stored::<T>(&mut rng, sa, ta);
+        let (b, hb) = stored::<T>(&mut rng, sb, tb);
+        check(&a, &b, &ha, &hb);
+        let (ua, ub) = (
+            upload::<T>(&tiled, &ha.data, sa).0,
+            upload::<T>(&tiled, &hb.data, sb).0,
+        );
+        check(&ua, &ub, &ha, &hb);
+    }
+}
+
+/// A random array of `shape`, stored with its last two dimensions swapped and read as a
+/// transposed view when `t`.
+fn stored<T: Ty>(rng: &mut Rng, shape: &[usize], t: bool) -> (Array<T>, Host) {
+    let n = shape.len();
+    let mut perm: Vec<usize> = (0..n).collect();
+    perm.swap(n - 2, n - 1);
+    let swapped: Vec<usize> = perm.iter().map(|&d| shape[d]).collect();
+    if !t {
+        return random::<T>(rng, shape);
+    }
+    let (x, hx) = random::<T>(rng, &swapped);
+    (x.transpose(&perm).unwrap(), hx.transpose(&perm))
+}
+
+/// More rows than one dispatch's workgroups cover (the grid is split): 2^20 + 3 rows of
+/// k = 3, and a vector-matrix product of as many columns.
+#[test]
+fn matrix_vector_many_rows() {
+    let mut rng = Rng::new(78);
+    let r = (1 << 20) + 3;
+    let (a, ha) = random::<f32>(&mut rng, &[r, 3]);
+    let (v, hv) = random::<f32>(&mut rng, &[3, 1]);
+    check(&a, &v, &ha, &hv);
+    let (b, hb) = random::<f32>(&mut rng, &[3, r]);
+    check(&v.t(), &b, &hv.t(), &hb);
+}
+
 macro_rules! testgen {
     ($($m:ident: $t:ty),*) => {$(
         mod $m {
@@ -209,6 +269,8 @@ macro_rules! testgen {
             fn matmul_vectors() { super::matmul_vectors::<$t>(); }
             #[test]
             fn empty_dims() { super::empty_dims::<$t>(); }
+            #[test]
+            fn matrix_vector() { super::matrix_vector::<$t>(); }
         }
     )*};
 }

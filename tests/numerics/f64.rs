@@ -173,7 +173,8 @@ fn trig_f64_hardest_reductions() {
     let a = crate::common::dev().from_slice(&xs, [xs.len()]).unwrap();
     type F = fn(&Array<f64>) -> Result<Array<f64>>;
     type R = fn(&BigFloat, &mut Consts) -> BigFloat;
-    let table: [(&str, F, fn(f64) -> f64, R); 3] = [
+    type Trig = (&'static str, F, fn(f64) -> f64, R);
+    let table: [Trig; 3] = [
         ("sin", |a| a.sin(), f64::sin, |x, cc| x.sin(P, RM, cc)),
         ("cos", |a| a.cos(), f64::cos, |x, cc| x.cos(P, RM, cc)),
         ("tan", |a| a.tan(), f64::tan, |x, cc| x.tan(P, RM, cc)),

@@ -1,6 +1,7 @@
 //! Matrix products: `matmul`, `dot`, `outer`, `trace`. Host side of shaders/linalg.wgsl
-//! (module [`tiled`]) and of the staged cooperative-matrix f16 kernel that [`coop_gen`]
-//! generates (module [`coop`]).
+//! (module [`tiled`]), of shaders/gemv.wgsl (module [`gemv`]: products with one row or one
+//! column) and of the staged cooperative-matrix f16 kernel that [`coop_gen`] generates
+//! (module [`coop`]).
 //!
 //! Every product becomes one batched `C[z] = A[z] @ B[z]` over contiguous output
 //! ([`product`]). Each operand is read in place when one of its two matrix dimensions has
@@ -14,6 +15,7 @@
 
 mod coop;
 mod coop_gen;
+mod gemv;
 mod params;
 mod product;
 mod tiled;
@@ -53,6 +55,7 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             specs.push(tiled::spec(d, va, vb, tiled::LARGE, false, true));
         }
     }
+    specs.extend(DType::ALL.iter().map(|&d| gemv::spec(d)));
     for cfg in coop::COOP_DEFAULTS {
         for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
             specs.push(coop::spec(cfg, ta, tb));
@@ -92,7 +95,6 @@ fn matmul_nd<T: Element>(
     if k == 0 {
         return dev.zeros::<T>(shape);
     }
-    let out = Array::<T>::alloc(dev, "matmul", shape)?;
     let (a, b) = (prepare(a)?, prepare(b)?);
     let prod = Product {
         a: operand(&a, &batch),
@@ -114,6 +116,10 @@ fn matmul_nd<T: Element>(
         let (a, b) = (whole(&a, m, k)?, whole(&b, k, n)?);
         return matmul_nd(&a, &b, lhs, rhs);
     }
+    if gemv::eligible(dev, &prod) {
+        return gemv::run(dev, &prod, &shape);
+    }
+    let out = Array::<T>::alloc(dev, "matmul", shape)?;
     if T::DTYPE == DType::F16 && coop::eligible(dev, &prod) && coop::run(dev, &prod, &out)? {
         return Ok(out);
     }

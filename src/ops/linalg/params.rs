@@ -61,6 +61,52 @@ impl MatmulParams<'_> {
     }
 }
 
+/// One dispatch of the matrix-vector kernels of shaders/gemv.wgsl: `y[z] = X[z] v[z]`.
+/// Fields in the generic slots that `batch_offsets` reads have no accessor of their own.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GemvParams<'a> {
+    /// Batches in all: `P.n`.
+    pub batches: u32,
+    /// The collapsed batch shape and X's and v's strides along it (`P.st0`, `P.st1`).
+    pub batch_shape: &'a [usize],
+    /// X's and v's batch strides, in that order.
+    pub batch_strides: &'a [Vec<usize>],
+    /// Element offsets of X and v: `P.offs.x`, `P.offs.y`.
+    pub offset_x: u32,
+    pub offset_v: u32,
+    /// Rows of X (length of y): `dim_r()`.
+    pub r: u32,
+    /// Columns of X (length of v): `dim_k()`.
+    pub k: u32,
+    /// X's strides along r and k: `stride_r()`, `stride_k()`.
+    pub stride_r: u32,
+    pub stride_k: u32,
+    /// v's stride: `stride_v()`.
+    pub stride_v: u32,
+    /// k per slice of a split sum: `chunk()`.
+    pub chunk: u32,
+    /// The row group of the dispatch's workgroup x = 0: `first_group()`.
+    pub first_group: u32,
+}
+
+impl GemvParams<'_> {
+    /// The parameter block: the one place that assigns these slots.
+    pub(crate) fn encode(&self) -> Params {
+        let mut p = Params::new(self.batches).layout(self.batch_shape, self.batch_strides);
+        p.offs[0] = self.offset_x;
+        p.offs[1] = self.offset_v;
+        p.aux[0] = self.first_group; // first_group(): P.aux.x
+        let st2 = &mut p.strides[2];
+        st2[0] = self.r; // dim_r(): P.st2[0].x
+        st2[1] = self.k; // dim_k(): P.st2[0].y
+        st2[2] = self.stride_r; // stride_r(): P.st2[0].z
+        st2[3] = self.stride_k; // stride_k(): P.st2[0].w
+        st2[4] = self.stride_v; // stride_v(): P.st2[1].x
+        st2[5] = self.chunk; // chunk(): P.st2[1].y
+        p
+    }
+}
+
 /// One dispatch of the `trace` kernel: the sums of the diagonals of `count` matrices.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct TraceParams {

@@ -1,0 +1,186 @@
+//! The matrix-vector kernels of shaders/gemv.wgsl: products with one column (`N = 1`,
+//! `y = A v`) or one row (`M = 1`, `y = v B`, read as `B^T v`), batched and broadcast as
+//! every product. They are bandwidth-bound: the matrix is read once, coalesced whichever of
+//! its dimensions is contiguous (`gemv_dot` when k is, `gemv_cols` when the output's
+//! dimension is). Where the rows are too few to fill the GPU, the sum over k is split into
+//! slices whose partial sums the host adds in order (a sum over the slice axis, the same
+//! bits every run); f16 accumulates in f32 and is rounded once.
+
+use crate::array::Array;
+use crate::device::{Device, Work};
+use crate::dtype::{DType, Element};
+use crate::error::Result;
+use crate::kernel::cache::Key;
+use crate::kernel::launch::MAX_GROUPS;
+use crate::kernel::source::Spec;
+use crate::shape::Axis;
+
+use super::params::GemvParams;
+use super::product::{Operand, Product};
+
+/// The text of shaders/gemv.wgsl.
+const SRC: &str = include_str!("../../../shaders/gemv.wgsl");
+
+/// Invocations per workgroup, lanes per row of `gemv_dot`, k slices of `gemv_cols`.
+const WG: u32 = 256;
+const LANES: u32 = 32;
+const KS: u32 = 4;
+/// Workgroups (rows groups x slices x batches) that fill a large GPU about twice (an H100
+/// has 132 multiprocessors of 2,048 invocations: 1,056 workgroups of 256).
+const TARGET_GROUPS: usize = 2048;
+/// The shortest slice of k worth its own workgroup.
+const MIN_CHUNK: usize = 512;
+/// Loop steps per invocation at most (lavapipe cuts loops at 65,535 iterations).
+const MAX_STEPS: usize = 32_768;
+
+/// The kernel variant: element type and entry point.
+pub(super) fn spec(d: DType) -> Spec {
+    let acc = if d == DType::F16 { DType::F32 } else { d };
+    Spec::new("gemv", SRC)
+        .scalar(d)
+        .alias("ACC", acc.wgsl())
+        .constant("LANES", LANES)
+        .constant("KS", KS)
+}
+
+/// Whether the product is a matrix-vector one this kernel takes.
+pub(super) fn eligible(dev: &Device, prod: &Product<'_>) -> bool {
+    dev.options().matmul_gemv && (prod.n == 1 || prod.m == 1) && prod.batches <= MAX_GROUPS as usize
+}
+
+/// X (rows r, columns k) and v as the kernel reads them: offsets, strides, batch strides.
+struct Layout<'a> {
+    x: &'a Operand<'a>,
+    v: &'a Operand<'a>,
+    r: usize,
+    stride_r: usize,
+    stride_k: usize,
+    stride_v: usize,
+}
+
+/// X = A and v = B's column when N = 1, else X = B^T and v = A's row. An operand's element
+/// (i, j) lies at `offset + (trans ? j * ld + i : i * ld + j)`.
+fn layout<'a>(prod: &'a Product<'a>) -> Layout<'a> {
+    let (a, b) = (&prod.a, &prod.b);
+    if prod.n == 1 {
+        let (stride_r, stride_k) = if a.trans { (1, a.ld) } else { (a.ld, 1) };
+        Layout {
+            x: a,
+            v: b,
+            r: prod.m,
+            stride_r,
+            stride_k,
+            stride_v: if b.trans { 1 } else { b.ld },
+        }
+    } else {
+        let (stride_r, stride_k) = if b.trans { (b.ld, 1) } else { (1, b.ld) };
+        Layout {
+            x: b,
+            v: a,
+            r: prod.n,
+            stride_r,
+            stride_k,
+            stride_v: if a.trans { a.ld } else { 1 },
+        }
+    }
+}
+
+/// Slices of k: enough workgroups to fill the GPU where the rows are few, each slice at
+/// least [`MIN_CHUNK`] long, and never more loop steps per invocation than [`MAX_STEPS`].
+fn slices(groups: usize, batches: usize, k: usize, step: usize) -> usize {
+    let want = TARGET_GROUPS
+        .div_ceil(groups * batches)
+        .min(k.div_ceil(MIN_CHUNK));
+    want.max(k.div_ceil(MAX_STEPS * step)).max(1)
+}
+
+/// The product as `y = X v`, as a new array of the product's output shape.
+pub(super) fn run<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    shape: &[usize],
+) -> Result<Array<T>> {
+    if T::DTYPE == DType::F16 {
+        let y = gemv::<T, f32>(dev, prod)?;
+        return y.cast::<T>()?.reshape(shape);
+    }
+    gemv::<T, T>(dev, prod)?.reshape(shape)
+}
+
+/// The sums in `A` (T itself, or f32 for f16): `[batches, R]`, the partial sums of the
+/// slices added in order where k was split.
+fn gemv<T: Element, A: Element>(dev: &Device, prod: &Product<'_>) -> Result<Array<A>> {
+    let l = layout(prod);
+    let dot = l.stride_k == 1;
+    let (entry, per_group, step) = if dot {
+        ("gemv_dot", (WG / LANES) as usize, LANES as usize)
+    } else {
+        ("gemv_cols", (WG / KS) as usize, KS as usize)
+    };
+    let groups = l.r.div_ceil(per_group);
+    let split = slices(groups, prod.batches, prod.k, step);
+    let chunk = prod.k.div_ceil(split);
+    let out = Array::<A>::alloc(dev, "matmul", vec![split, prod.batches, l.r])?;
+    let key = Key {
+        family: "gemv",
+        entry,
+        variant: format!("{}", T::DTYPE),
+        inputs: 2,
+        wg: WG,
+        ndim: 0,
+        per: 0,
+    };
+    let kernel = dev.kernel(key, || spec(T::DTYPE))?;
+    let (shape, strides) = crate::shape::collapse(&prod.batch_shape, &[&l.x.batch, &l.v.batch]);
+    for first in (0..groups).step_by(MAX_GROUPS as usize) {
+        let p = GemvParams {
+            batches: prod.batches as u32,
+            batch_shape: &shape,
+            batch_strides: &strides,
+            offset_x: l.x.offset as u32,
+            offset_v: l.v.offset as u32,
+            r: l.r as u32,
+            k: prod.k as u32,
+            stride_r: l.stride_r as u32,
+            stride_k: l.stride_k as u32,
+            stride_v: l.stride_v as u32,
+            chunk: chunk as u32,
+            first_group: first as u32,
+        };
+        let grid = [
+            (groups - first).min(MAX_GROUPS as usize) as u32,
+            split as u32,
+            prod.batches as u32,
+        ];
+        dev.launch(
+            &kernel,
+            &p.encode(),
+            &[l.x.binding, l.v.binding],
+            out.binding(),
+            Work::Groups(grid),
+        )?;
+    }
+    if split == 1 {
+        return out.reshape(vec![prod.batches, l.r]);
+    }
+    out.sum_axis(Axis(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_fill_the_gpu_and_bound_the_loops() {
+        // Many rows: no split.
+        assert_eq!(slices(2048, 1, 8192, 32), 1);
+        // One row group of a long k: split into slices of at least MIN_CHUNK.
+        assert_eq!(slices(1, 1, 1 << 20, 32), 2048);
+        assert_eq!(slices(1, 1, 4096, 32), 8);
+        // Short k: never split below MIN_CHUNK.
+        assert_eq!(slices(1, 1, 100, 4), 1);
+        // Loop bound: k / (split * step) <= MAX_STEPS even with many rows.
+        let s = slices(100_000, 1, 1 << 24, 4);
+        assert!((1usize << 24).div_ceil(s) <= MAX_STEPS * 4);
+    }
+}
