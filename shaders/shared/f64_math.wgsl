@@ -39,11 +39,15 @@ struct Dd64 {
     lo: TW,
 }
 
-// 1, which the compiler cannot prove (n >= 1 wherever a kernel runs): the error-free
+// 1, which the compiler cannot prove: 1 + P.aux.x, 0 in every elementwise dispatch (as
+// f32_math.wgsl's opaque_ reads it) but any of 2^32 values to the compiler. The error-free
 // transformations multiply by it to keep the driver from simplifying (a + b) - a to b
-// (Mesa does, for operations not marked exact, and naga marks none).
+// (Mesa does, for operations not marked exact, and naga marks none). The earlier
+// f64(min(P.n, 1u)) has two possible values, 0 and 1: a compiler that knows that may turn
+// the product into a select and simplify through it; f64 pow stayed 1027 ulps off on the
+// H100 with it.
 fn one64_() -> TW {
-    return TW(f64(min(P.n, 1u)));
+    return TW(f64(P.aux.x) + 1.0);
 }
 
 fn two_sum64_(a: TW, b: TW) -> Dd64 {
