@@ -207,7 +207,13 @@ fn matrix_vector<T: Ty>() {
     let tiled = gpuarray::Device::with_options(opts).unwrap();
     let mut rng = Rng::new(77);
     // (A's shape, B's shape, A stored transposed, B stored transposed)
-    let cases: [(&[usize], &[usize], bool, bool); 8] = [
+    let cases: [(&[usize], &[usize], bool, bool); 12] = [
+        // vec4 loads (extents and strides multiples of 4) ...
+        (&[40, 128], &[128, 1], false, false),
+        (&[1, 128], &[128, 64], false, false),
+        (&[40, 128], &[128, 1], true, false),
+        (&[2, 20012], &[20012, 1], false, false),
+        // ... and element loads
         (&[37, 129], &[129, 1], false, false),
         (&[1, 129], &[129, 53], false, false),
         (&[37, 129], &[129, 1], true, false),

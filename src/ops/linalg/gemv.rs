@@ -33,14 +33,23 @@ const MIN_CHUNK: usize = 512;
 /// Loop steps per invocation at most (lavapipe cuts loops at 65,535 iterations).
 const MAX_STEPS: usize = 32_768;
 
-/// The kernel variant: element type and entry point.
-pub(super) fn spec(d: DType) -> Spec {
+/// The kernel variant: element type, and whether X is read as vec4s.
+pub(super) fn spec(d: DType, vec: bool) -> Spec {
     let acc = if d == DType::F16 { DType::F32 } else { d };
-    Spec::new("gemv", SRC)
+    let s = d.wgsl();
+    let spec = Spec::new("gemv", SRC)
         .scalar(d)
         .alias("ACC", acc.wgsl())
+        .alias("VX", if vec { format!("vec4<{s}>") } else { s.into() })
         .constant("LANES", LANES)
-        .constant("KS", KS)
+        .constant("KS", KS);
+    if !vec {
+        return spec;
+    }
+    spec.function(
+        "fetch_x",
+        "fn fetch_x(e: u32, cnt: u32) -> vec4<ACC> { if (cnt < 4u) { return vec4<ACC>(); } return vec4<ACC>(x[e / 4u]); }",
+    )
 }
 
 /// Whether the product is a matrix-vector one this kernel takes.
@@ -113,24 +122,36 @@ fn gemv<T: Element, A: Element>(dev: &Device, prod: &Product<'_>) -> Result<Arra
     let l = layout(prod);
     let dot = l.stride_k == 1;
     let (entry, per_group, step) = if dot {
-        ("gemv_dot", (WG / LANES) as usize, LANES as usize)
+        ("gemv_dot", (WG / LANES) as usize, 4 * LANES as usize)
     } else {
-        ("gemv_cols", (WG / KS) as usize, KS as usize)
+        ("gemv_cols", (4 * WG / KS) as usize, KS as usize)
     };
+    // vec4 loads: X's contiguous extent, its other stride, offset and batch strides
+    // multiples of 4 (then every chunk of 4 is wholly in or out of bounds).
+    let (ext, other) = if dot {
+        (prod.k, l.stride_r)
+    } else {
+        (l.r, l.stride_k)
+    };
+    let vec = ext.is_multiple_of(4)
+        && other.is_multiple_of(4)
+        && l.x.offset.is_multiple_of(4)
+        && l.x.batch.iter().all(|s| s.is_multiple_of(4));
     let groups = l.r.div_ceil(per_group);
     let split = slices(groups, prod.batches, prod.k, step);
-    let chunk = prod.k.div_ceil(split);
+    let chunk = prod.k.div_ceil(split).next_multiple_of(4);
+    let split = prod.k.div_ceil(chunk);
     let out = Array::<A>::alloc(dev, "matmul", vec![split, prod.batches, l.r])?;
     let key = Key {
         family: "gemv",
         entry,
-        variant: format!("{}", T::DTYPE),
+        variant: format!("{}|{}", T::DTYPE, vec as u8),
         inputs: 2,
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.kernel(key, || spec(T::DTYPE))?;
+    let kernel = dev.kernel(key, || spec(T::DTYPE, vec))?;
     let (shape, strides) = crate::shape::collapse(&prod.batch_shape, &[&l.x.batch, &l.v.batch]);
     for first in (0..groups).step_by(MAX_GROUPS as usize) {
         let p = GemvParams {

@@ -55,7 +55,11 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             specs.push(tiled::spec(d, va, vb, tiled::LARGE, false, true));
         }
     }
-    specs.extend(DType::ALL.iter().map(|&d| gemv::spec(d)));
+    specs.extend(
+        DType::ALL
+            .iter()
+            .flat_map(|&d| [gemv::spec(d, false), gemv::spec(d, true)]),
+    );
     for cfg in coop::COOP_DEFAULTS {
         for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
             specs.push(coop::spec(cfg, ta, tb));
