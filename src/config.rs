@@ -223,6 +223,9 @@ pub struct Options {
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
     /// tiled kernel. Default on.
     pub matmul_gemv: bool,
+    /// Products with a long K and few output tiles split K into slices summed in order;
+    /// `GPUARRAY_MATMUL_SPLIT_K=0` turns it off. Default on.
+    pub matmul_split_k: bool,
     /// Use cooperative matrices (tensor cores) for f16 products where the adapter has
     /// them; `GPUARRAY_COOP=0` turns them off. Default on.
     pub coop: bool,
@@ -264,6 +267,7 @@ impl Default for Options {
             matmul_tiles: None,
             matmul_verbose: false,
             matmul_gemv: true,
+            matmul_split_k: true,
             coop: true,
             coop_variant: None,
             coop_unit: None,
@@ -377,6 +381,9 @@ impl Options {
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
             o.matmul_gemv = on;
         }
+        if let Some(on) = switch("GPUARRAY_MATMUL_SPLIT_K", ON, OFF)? {
+            o.matmul_split_k = on;
+        }
         if let Some(on) = switch("GPUARRAY_COOP", ON, OFF)? {
             o.coop = on;
         }
@@ -468,6 +475,7 @@ mod tests {
             ("GPUARRAY_MATMUL_VERBOSE", "1"),
             ("GPUARRAY_COOP", "0"),
             ("GPUARRAY_MATMUL_GEMV", "0"),
+            ("GPUARRAY_MATMUL_SPLIT_K", "0"),
             ("GPUARRAY_COOP_VARIANT", "2x4:2x2:32"),
             ("GPUARRAY_COOP_UNIT", "4"),
             ("GPUARRAY_COOP_EPI", "1"),
@@ -484,7 +492,7 @@ mod tests {
         assert_eq!(o.params, ParamsPath::Uniform);
         assert_eq!(o.small_read, SmallRead::Kernel);
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
-        assert!(!o.matmul_gemv);
+        assert!(!o.matmul_gemv && !o.matmul_split_k);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
         assert_eq!(

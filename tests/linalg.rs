@@ -59,7 +59,9 @@ fn tol<T: Ty>(k: usize) -> (f64, f64) {
     } else {
         T::EPS
     };
-    let atol = eps * (k as f64).sqrt() * 4.0 + T::EPS * k as f64 * 0.25;
+    // The k term covers a sequential sum whose partial sums grow to sqrt(k) (k = 2048 in f32
+    // measured 830 eps off on lavapipe's tiled kernel).
+    let atol = eps * (k as f64).sqrt() * 4.0 + T::EPS * k as f64 * 0.5;
     (atol, eps * 4.0)
 }
 
@@ -235,6 +237,33 @@ fn matrix_vector<T: Ty>() {
     }
 }
 
+/// Products with a long K over few output tiles (split into slices of K whose partial
+/// products are summed in order): slices with and without a tail of K, each operand
+/// row-major or a transposed view, and the same shapes with the split turned off.
+fn split_k<T: Ty>() {
+    require_dtype!(T);
+    let mut opts = gpuarray::Options::default();
+    opts.matmul_split_k = false;
+    let whole = gpuarray::Device::with_options(opts).unwrap();
+    let mut rng = Rng::new(79);
+    let cases: [(usize, usize, usize, bool, bool); 4] = [
+        (64, 64, 2048, false, false),
+        (33, 47, 1027, false, false),
+        (33, 47, 1027, true, true),
+        (20, 130, 4099, true, false),
+    ];
+    for (m, n, k, ta, tb) in cases {
+        let (a, ha) = stored::<T>(&mut rng, &[m, k], ta);
+        let (b, hb) = stored::<T>(&mut rng, &[k, n], tb);
+        check(&a, &b, &ha, &hb);
+        let (ua, ub) = (
+            upload::<T>(&whole, &ha.data, &[m, k]).0,
+            upload::<T>(&whole, &hb.data, &[k, n]).0,
+        );
+        check(&ua, &ub, &ha, &hb);
+    }
+}
+
 /// A random array of `shape`, stored with its last two dimensions swapped and read as a
 /// transposed view when `t`.
 fn stored<T: Ty>(rng: &mut Rng, shape: &[usize], t: bool) -> (Array<T>, Host) {
@@ -277,6 +306,8 @@ macro_rules! testgen {
             fn empty_dims() { super::empty_dims::<$t>(); }
             #[test]
             fn matrix_vector() { super::matrix_vector::<$t>(); }
+            #[test]
+            fn split_k() { super::split_k::<$t>(); }
         }
     )*};
 }

@@ -1,6 +1,7 @@
 //! Matrix products: `matmul`, `dot`, `outer`, `trace`. Host side of shaders/linalg.wgsl
-//! (module [`tiled`]), of shaders/gemv.wgsl (module [`gemv`]: products with one row or one
-//! column) and of the staged cooperative-matrix f16 kernel that [`coop_gen`] generates
+//! (module [`tiled`]; [`splitk`] runs products with a long K and few output tiles on it as
+//! a batch over slices of K), of shaders/gemv.wgsl (module [`gemv`]: products with one row
+//! or one column) and of the staged cooperative-matrix f16 kernel that [`coop_gen`] generates
 //! (module [`coop`]).
 //!
 //! Every product becomes one batched `C[z] = A[z] @ B[z]` over contiguous output
@@ -18,6 +19,7 @@ mod coop_gen;
 mod gemv;
 mod params;
 mod product;
+mod splitk;
 mod tiled;
 
 use std::sync::atomic::AtomicBool;
@@ -122,6 +124,9 @@ fn matmul_nd<T: Element>(
     }
     if gemv::eligible(dev, &prod) {
         return gemv::run(dev, &prod, &shape);
+    }
+    if let Some(s) = splitk::slices::<T>(dev, &prod) {
+        return splitk::run(dev, &prod, s, &shape);
     }
     let out = Array::<T>::alloc(dev, "matmul", shape)?;
     if T::DTYPE == DType::F16 && coop::eligible(dev, &prod) && coop::run(dev, &prod, &out)? {
