@@ -323,6 +323,10 @@ fn large_tiles() {
     let (at, hat) = random::<f32>(&mut rng, &[64, 260]);
     let (b, hb) = random::<f32>(&mut rng, &[64, 132]);
     check(&at.t(), &b, &hat.t(), &hb);
+    // Few columns or few rows over many tiles: the narrow tiles (128 x 32, 32 x 128).
+    check_shapes::<f32>(33, &[8200, 5], &[5, 7]);
+    check_shapes::<f32>(34, &[7, 5], &[5, 8200]);
+    check_shapes::<f32>(35, &[2, 4100, 9], &[9, 30]);
 }
 
 #[test]

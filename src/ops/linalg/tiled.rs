@@ -80,21 +80,58 @@ const MEDIUM: Tiles = Tiles::new(64, 64, 16, 4, 4);
 /// Small tiles for small matrices and matrix-vector products.
 const SMALL: Tiles = Tiles::new(32, 32, 16, 4, 4);
 
-/// The configurations a trial compares on large problems.
-const CANDIDATES: [Tiles; 5] = [
-    LARGE,
-    Tiles::new(128, 128, 32, 8, 8),
-    Tiles::new(128, 64, 16, 8, 4),
-    Tiles::new(64, 128, 16, 4, 8),
-    MEDIUM,
+/// The configurations a trial compares on large problems, by shape class (see
+/// [`shape_class`]): square-ish, few columns, few rows.
+const CANDIDATES: [[Tiles; 5]; 3] = [
+    [
+        LARGE,
+        Tiles::new(128, 128, 32, 8, 8),
+        Tiles::new(128, 64, 16, 8, 4),
+        Tiles::new(64, 128, 16, 4, 8),
+        MEDIUM,
+    ],
+    [
+        Tiles::new(256, 32, 16, 8, 4),
+        Tiles::new(128, 32, 16, 4, 4),
+        Tiles::new(128, 64, 16, 8, 4),
+        MEDIUM,
+        Tiles::new(64, 32, 16, 4, 4),
+    ],
+    [
+        Tiles::new(32, 256, 16, 4, 8),
+        Tiles::new(32, 128, 16, 4, 4),
+        Tiles::new(64, 128, 16, 4, 8),
+        MEDIUM,
+        Tiles::new(32, 64, 16, 4, 4),
+    ],
 ];
+
+/// Untimed choices by shape class, largest first: the first with enough workgroups.
+const FALLBACK: [[Tiles; 2]; 3] = [
+    [LARGE, MEDIUM],
+    [Tiles::new(128, 32, 16, 4, 4), Tiles::new(64, 32, 16, 4, 4)],
+    [Tiles::new(32, 128, 16, 4, 4), Tiles::new(32, 64, 16, 4, 4)],
+];
+
+/// The shape class of a product: 1 with few columns (N <= 64 and M at least 8 N), 2 with
+/// few rows (the transpose), else 0. Tiles of 64 or 128 columns waste most of their work on
+/// N = 7; tall narrow tiles keep the workgroups busy.
+fn shape_class(prod: &Product<'_>) -> usize {
+    if prod.n <= 64 && prod.m >= 8 * prod.n {
+        1
+    } else if prod.m <= 64 && prod.n >= 8 * prod.m {
+        2
+    } else {
+        0
+    }
+}
 
 /// Problems of at least this many multiply-adds take the trial's configuration.
 const TRIAL_MIN_FMAS: f64 = (1u64 << 30) as f64;
 /// Workgroups below which a problem takes smaller tiles.
 const MIN_WORKGROUPS: usize = 64;
 
-/// Trial results of one device, by (element type, size class).
+/// Trial results of one device, by (element type, class: size class + 3 x shape class).
 pub(super) type Tuned = HashMap<(DType, u32), Tiles>;
 
 /// A configuration forced through the device's options (`GPUARRAY_MATMUL_TILES`, for
@@ -194,18 +231,19 @@ pub(super) fn choose<T: Element>(
     }
     let workgroups =
         |t: Tiles| prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches;
-    let large = workgroups(LARGE);
+    let shape = shape_class(prod);
+    let large = workgroups(CANDIDATES[shape][0]);
     if prod.fmas() >= TRIAL_MIN_FMAS && large >= MIN_WORKGROUPS {
         // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
         // 1024): the best tiles differ between a partly and a fully occupied GPU.
-        let class = match large {
+        let size = match large {
             ..=511 => 0,
             512..=2047 => 1,
             _ => 2,
         };
-        return tuned(dev, prod, out, class);
+        return tuned(dev, prod, out, size + 3 * shape as u32);
     }
-    for t in [LARGE, MEDIUM] {
+    for t in FALLBACK[shape] {
         if t.fits(dev, acc) && workgroups(t) >= MIN_WORKGROUPS {
             return Ok(t);
         }
@@ -229,7 +267,8 @@ fn tuned<T: Element>(
     }
     let acc = acc_size(T::DTYPE);
     let mut best: Option<(f64, Tiles)> = None;
-    for t in CANDIDATES.iter().copied().filter(|t| t.fits(dev, acc)) {
+    let candidates = CANDIDATES[class as usize / 3];
+    for t in candidates.iter().copied().filter(|t| t.fits(dev, acc)) {
         run_tiled(dev, prod, out, t)?;
         dev.synchronize()?;
         let mut time = f64::INFINITY;
@@ -276,4 +315,20 @@ pub(super) fn run_trace<T: Element>(
     };
     let kernel = dev.kernel(key, || spec(T::DTYPE, false, false, tiles, false, false))?;
     dev.launch(&kernel, &p.encode(), &[src, src], out, Work::Items(p.count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every configuration the trial or the untimed choice can pick is one the kernel's
+    /// register arrays hold.
+    #[test]
+    fn every_candidate_is_valid() {
+        let all = CANDIDATES.iter().flatten().chain(FALLBACK.iter().flatten());
+        for t in all.chain([&LARGE, &MEDIUM, &SMALL]) {
+            assert!(t.valid(), "{t:?}");
+            assert!(t.wg() <= 256, "{t:?}");
+        }
+    }
 }
