@@ -11,6 +11,7 @@
 //! ```text
 //! cargo run --release --example multi_gpu
 //! GPUARRAY_EXAMPLES_QUICK=1 cargo run --release --example multi_gpu   # small sizes
+//! GPUARRAY_MULTI_DEVICES=2 cargo run --release --example multi_gpu    # 2 devices of the best adapter
 //! ```
 
 mod common;
@@ -19,7 +20,7 @@ use std::time::Instant;
 
 use common::{quick, si, Res};
 use gpuarray::multi::DeviceSet;
-use gpuarray::{Array, Axis};
+use gpuarray::{Array, Axis, Device};
 
 /// Elementwise chain repeated `reps` times: each step reads and writes the array twice
 /// (`x * 0.999 + 0.001`, then `tanh`), 16 bytes per element per step in f32.
@@ -96,7 +97,14 @@ fn compare(
 }
 
 fn main() -> Res<()> {
-    let all = DeviceSet::all()?;
+    // GPUARRAY_MULTI_DEVICES=N: N devices of the best adapter (to try the split on one GPU).
+    let all = match std::env::var("GPUARRAY_MULTI_DEVICES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        Some(k) => DeviceSet::new((0..k).map(|_| Device::new()).collect::<Result<_, _>>()?)?,
+        None => DeviceSet::all()?,
+    };
     let one = DeviceSet::new(vec![all.devices()[0].clone()])?;
     for d in all.devices() {
         let i = d.info();

@@ -131,3 +131,8 @@ fn memory_pool() {
 fn multi_gpu() {
     run_example("multi_gpu", &[]);
 }
+
+#[test]
+fn pipeline() {
+    run_example("pipeline", &[]);
+}
