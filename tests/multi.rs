@@ -332,13 +332,32 @@ fn the_same_generic_code_runs_on_ndarray_and_gpuarray() {
 fn the_same_generic_code_runs_on_ndarray_and_gpuarray() {
     // The GPU half still runs; the comparison needs `--features ndarray`.
     let x = dev().from_slice(&[0.0f32, 1.0], [2]).unwrap();
-    let y = gpuarray::ArrayOps::to_host(&generic::softplus(&x).unwrap()).unwrap();
+    use gpuarray::ArrayOps;
+    let y = generic::softplus(&x).unwrap().to_host().unwrap();
     assert_close(
         &to_f64(&y),
         &[2f64.ln(), (1.0 + 1f64.exp()).ln()],
         1e-6,
         1e-6,
     );
+    // Normalised columns: mean 0, variance 1.
+    let mut rng = Rng::new(21);
+    let x = upload::<f32>(dev(), &rng.vec(40 * 3, -5.0, 5.0), &[40, 3]).0;
+    let z = generic::normalise(&x).unwrap();
+    let mean = z.mean_axis(Axis(0)).unwrap().to_host().unwrap();
+    let var = z
+        .mul(&z)
+        .unwrap()
+        .mean_axis(Axis(0))
+        .unwrap()
+        .to_host()
+        .unwrap();
+    assert_close(&to_f64(&mean), &[0.0; 3], 1e-5, 0.0);
+    assert_close(&to_f64(&var), &[1.0; 3], 1e-4, 1e-4);
+    let w = dev().full::<f32>([3, 2], 0.0).unwrap();
+    let (score, top, sum, spread) = generic::network(&x, &w, &w.t()).unwrap();
+    assert_eq!((score.dims(), top.dims()), (vec![40], vec![3]));
+    assert_eq!((sum, spread), (0.0, 0.0));
     skip("the ndarray half: build with --features ndarray");
 }
 
@@ -355,7 +374,7 @@ fn many_devices_from_several_threads() {
                     (0..3)
                         .map(|k| {
                             let d = Device::open(index).expect("a device");
-                            let n = 1000 + 97 * (3 * t + k) as i32;
+                            let n = 1000 + 97 * (3 * t + k);
                             let x = d.arange::<i32>(0, n, 1).unwrap();
                             let want = (n as i64 * (n as i64 - 1) / 2) as i32;
                             assert_eq!(x.sum().unwrap().to_scalar().unwrap(), want);
