@@ -28,6 +28,28 @@ use crate::shape::Axis;
 /// reductions give a host scalar. Errors are those of [`Array`]'s methods of the same name
 /// (shape mismatches, axes out of range, `max` over no elements); the CPU implementation
 /// gives the same typed errors.
+///
+/// In generic code the trait's methods are called as methods; on a concrete `ndarray`
+/// array, whose own `sum_axis` and `mean_axis` come first, call them as
+/// `ArrayOps::sum_axis(&x, axis)`.
+///
+/// ```
+/// use gpuarray::{ArrayOps, Axis, Result};
+///
+/// /// Each column scaled to mean 0 and variance 1.
+/// fn normalise<A: ArrayOps<Elem = f32>>(x: &A) -> Result<A> {
+///     let centred = x.sub(&x.mean_axis(Axis(0))?)?;
+///     let var = centred.mul(&centred)?.mean_axis(Axis(0))?;
+///     centred.div(&var.add_scalar(1e-6)?.sqrt()?)
+/// }
+///
+/// let dev = gpuarray::Device::new()?;
+/// let x = dev.from_slice(&[1.0f32, 10.0, 3.0, 30.0], [2, 2])?;
+/// let z = normalise(&x)?;
+/// assert_eq!(z.dims(), vec![2, 2]);
+/// assert!((z.max_all()? - 1.0).abs() < 1e-3);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
 pub trait ArrayOps: Sized {
     /// The element type.
     type Elem: Copy + std::fmt::Debug;
