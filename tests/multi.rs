@@ -361,20 +361,25 @@ fn the_same_generic_code_runs_on_ndarray_and_gpuarray() {
     skip("the ndarray half: build with --features ndarray");
 }
 
-/// Twelve devices of one adapter, opened and used from four threads at once (three each),
-/// every result checked; then each device again from one thread per device
-/// (`DeviceSet::run`).
+/// Twelve devices of one adapter (`GPUARRAY_MANY_DEVICES`: another count), opened and
+/// used from four threads at once, every result checked; then every device at once from
+/// one thread per device (`DeviceSet::run`), a matrix product on each.
 #[test]
 fn many_devices_from_several_threads() {
+    let count: usize = std::env::var("GPUARRAY_MANY_DEVICES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
     let index = dev().info().index.unwrap();
     let opened: Vec<Vec<Device>> = std::thread::scope(|s| {
         let threads: Vec<_> = (0..4)
             .map(|t| {
                 s.spawn(move || {
-                    (0..3)
+                    (t..count)
+                        .step_by(4)
                         .map(|k| {
                             let d = Device::open(index).expect("a device");
-                            let n = 1000 + 97 * (3 * t + k);
+                            let n = 1000 + 97 * k as i32;
                             let x = d.arange::<i32>(0, n, 1).unwrap();
                             let want = (n as i64 * (n as i64 - 1) / 2) as i32;
                             assert_eq!(x.sum().unwrap().to_scalar().unwrap(), want);
@@ -387,14 +392,14 @@ fn many_devices_from_several_threads() {
         threads.into_iter().map(|t| t.join().unwrap()).collect()
     });
     let set = gpuarray::multi::DeviceSet::new(opened.concat()).unwrap();
-    assert_eq!(set.len(), 12);
+    assert_eq!(set.len(), count);
     let got = set
         .run(|i, d| {
             let x = d.full::<f32>([64, 64], i as f32)?;
             x.matmul(&d.ones::<f32>([64, 1])?)?.sum()?.to_scalar()
         })
         .unwrap();
-    let want: Vec<f32> = (0..12).map(|i| (i * 64 * 64) as f32).collect();
+    let want: Vec<f32> = (0..count).map(|i| (i * 64 * 64) as f32).collect();
     assert_eq!(got, want);
 }
 
