@@ -96,6 +96,33 @@ fn compare(
     Ok(())
 }
 
+/// A copy from the first device to the second: `to_device` (chunks pipelined through the
+/// host) against a plain read back and upload.
+fn copy_between(set: &DeviceSet, data: &[f32], shape: [usize; 2]) -> Res<()> {
+    let (a, b) = (&set.devices()[0], &set.devices()[1]);
+    let x = a.from_slice(data, shape)?;
+    let gbs = |t: f64| (data.len() * 4) as f64 / t / 1e9;
+    x.to_device(b)?; // warm-up
+    let t0 = Instant::now();
+    let y = x.to_device(b)?;
+    b.synchronize()?;
+    let piped = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    let z = b.from_slice(&x.to_vec()?, shape)?;
+    b.synchronize()?;
+    let plain = t0.elapsed().as_secs_f64();
+    if y.to_vec()? != z.to_vec()? {
+        return Err("to_device and a read back and upload differ".into());
+    }
+    println!(
+        "copy between devices ({} MB): to_device {:.2} GB/s, to_vec + from_slice {:.2} GB/s",
+        data.len() * 4 / 1_000_000,
+        gbs(piped),
+        gbs(plain)
+    );
+    Ok(())
+}
+
 fn main() -> Res<()> {
     // GPUARRAY_MULTI_DEVICES=N: N devices of the best adapter (to try the split on one GPU).
     let all = match std::env::var("GPUARRAY_MULTI_DEVICES")
@@ -125,6 +152,9 @@ fn main() -> Res<()> {
         let parts = set.split_host(&data, [rows, cols], Axis(0))?;
         Ok(parts.into_iter().map(|p| vec![p]).collect())
     };
+    if all.len() > 1 {
+        copy_between(&all, &data, [rows, cols])?;
+    }
     let (p1, pn) = (split(&one)?, split(&all)?);
     let bytes = (rows * cols * 4 * 2 * 3 * reps) as f64; // 3 ops, each a read and a write
     let t1 = timed(&one, &p1, |p| chain(&p[0], reps))?;

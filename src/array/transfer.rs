@@ -258,26 +258,26 @@ fn copy_between(
     std::thread::scope(|s| {
         // Declared inside the scope: on an early return they drop first, so the reader's
         // next send or receive fails and it ends before the scope joins it.
-        let (full_tx, full_rx) = mpsc::sync_channel::<Result<(usize, Vec<u8>)>>(1);
+        let (full_tx, full_rx) = mpsc::sync_channel::<Result<(usize, usize, Vec<u8>)>>(1);
         let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
         for _ in 0..2 {
-            let _ = empty_tx.send(Vec::with_capacity(chunk.min(bytes)));
+            let _ = empty_tx.send(vec![0; chunk.min(bytes)]);
         }
         s.spawn(move || {
             for start in (0..bytes).step_by(chunk) {
                 let Ok(mut buf) = empty_rx.recv() else { return };
-                buf.resize(chunk.min(bytes - start), 0);
-                let r = source.download(from, base + start as u64, &mut buf);
+                let len = chunk.min(bytes - start);
+                let r = source.download(from, base + start as u64, &mut buf[..len]);
                 let failed = r.is_err();
-                if full_tx.send(r.map(|_| (start, buf))).is_err() || failed {
+                if full_tx.send(r.map(|_| (start, len, buf))).is_err() || failed {
                     return;
                 }
             }
         });
         let mut marks = VecDeque::new();
         for r in full_rx {
-            let (start, buf) = r?;
-            target.upload(to, to_base + start as u64, &buf)?;
+            let (start, len, buf) = r?;
+            target.upload(to, to_base + start as u64, &buf[..len])?;
             marks.push_back(target.mark()?);
             if marks.len() > IN_FLIGHT {
                 if let Some(m) = marks.pop_front() {
