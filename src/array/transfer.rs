@@ -255,6 +255,12 @@ fn copy_between(
     bytes: usize,
     chunk: usize,
 ) -> Result<()> {
+    if bytes <= chunk {
+        // One chunk: nothing to overlap, no thread.
+        let mut buf = vec![0; bytes];
+        source.download(from, base, &mut buf)?;
+        return target.upload(to, to_base, &buf);
+    }
     std::thread::scope(|s| {
         // Declared inside the scope: on an early return they drop first, so the reader's
         // next send or receive fails and it ends before the scope joins it.
