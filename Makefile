@@ -4,6 +4,8 @@
 # Both install Mesa's lavapipe (software Vulkan) first when no Vulkan driver is present.
 
 CARGO ?= cargo
+# The optional features the suite covers (ArrayOps on ndarray's arrays).
+FEATURES := --features ndarray
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Mesa's Vulkan drivers complain on stderr when there is no XDG_RUNTIME_DIR (headless
 # machines, CI); give them a private one.
@@ -28,10 +30,10 @@ demo: vulkan
 test: vulkan
 	# The examples as plain executables, for tests/examples.rs to run in quick mode (it
 	# fails, rather than skips, when they are missing under GPUARRAY_EXAMPLES_REQUIRE=1).
-	$(CARGO) build --profile test --examples
+	$(CARGO) build --profile test --examples $(FEATURES)
 	@rm -f target/tmp/skipped.txt
-	GPUARRAY_EXAMPLES_REQUIRE=1 $(CARGO) test --all-targets
-	$(CARGO) test --doc
+	GPUARRAY_EXAMPLES_REQUIRE=1 $(CARGO) test --all-targets $(FEATURES)
+	$(CARGO) test --doc $(FEATURES)
 	@# Tests that needed what this adapter lacks said so through tests/common's gate.
 	@n=$$(cat target/tmp/skipped.txt 2>/dev/null | wc -l); \
 	  echo "skipped: $$n test(s)"; sort target/tmp/skipped.txt 2>/dev/null | sed 's/^/  /' || true
@@ -39,7 +41,8 @@ test: vulkan
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
+	$(CARGO) clippy --all-targets $(FEATURES) -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps $(FEATURES)
 
 bench: vulkan
 	$(CARGO) bench

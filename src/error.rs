@@ -16,6 +16,15 @@ pub enum Error {
         /// The filter that was applied, empty when none was.
         filter: String,
     },
+    /// [`crate::Device::open`] was given an index past the adapters
+    /// [`crate::Device::enumerate`] lists.
+    #[error("no device at index {index}: {count} adapters are listed")]
+    NoSuchDevice {
+        /// The index asked for.
+        index: usize,
+        /// How many adapters there are.
+        count: usize,
+    },
     /// The adapter refused to create a device.
     #[error("could not create a device on {adapter}: {reason}")]
     RequestDevice {

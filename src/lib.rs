@@ -38,6 +38,7 @@
 
 #![warn(missing_docs)]
 
+mod agnostic;
 mod array;
 pub mod config;
 pub mod custom;
@@ -47,6 +48,7 @@ mod error;
 mod gpu;
 mod kernel;
 mod memory;
+pub mod multi;
 pub mod nn;
 mod ops;
 pub mod profile;
@@ -55,6 +57,7 @@ mod shader_variants;
 mod shape;
 pub mod signal;
 
+pub use agnostic::ArrayOps;
 pub use array::Array;
 pub use config::Options;
 pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};

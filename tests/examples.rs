@@ -126,3 +126,13 @@ fn device_info() {
 fn memory_pool() {
     run_example("memory_pool", &["memory_pool.png"]);
 }
+
+#[test]
+fn multi_gpu() {
+    run_example("multi_gpu", &[]);
+}
+
+#[test]
+fn pipeline() {
+    run_example("pipeline", &[]);
+}

@@ -1,15 +1,22 @@
 //! Moving data between host and device.
 
+use std::collections::VecDeque;
 use std::future::Future;
+use std::sync::mpsc;
 
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::ops::elementwise::{map_unary_into, Unary};
+use crate::memory::pool::BufferHandle;
+use crate::ops::elementwise::{map_unary, map_unary_into, Unary};
 
 /// Reads of at most this many bytes take [`Array::read_small`] where the adapter allows.
 const SMALL_READ: usize = 256 << 10;
+/// Bytes per chunk of a copy between devices ([`Array::to_device`]).
+pub(crate) const DEVICE_CHUNK: usize = 4 << 20;
+/// Chunks of a copy between devices whose upload may still be queued on the target.
+const IN_FLIGHT: usize = 2;
 use crate::shape::{checked_len, Shape};
 
 impl Device {
@@ -153,4 +160,138 @@ impl<T: Element> Array<T> {
         }
         Ok(self.to_vec()?[0])
     }
+}
+
+impl<T: Element> Array<T> {
+    /// A copy of the array on `target`, contiguous, in row-major order (views with strides
+    /// and offsets are made contiguous on their own device first). On the array's own
+    /// device it is a new copy (never a second handle of the same buffer).
+    ///
+    /// WebGPU has no copy between two devices: the bytes go through the host in chunks of
+    /// 4 MiB, pipelined. A helper thread reads chunk i+1 from this device (a copy into a
+    /// pooled staging buffer, mapped once done) while this thread writes chunk i into the
+    /// target's staging and queues its copy there; at most two chunks wait in the target's
+    /// queue and two in host memory, so memory stays bounded whatever the size.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the target lacks `T`, [`Error::DeviceLost`] when
+    /// either device is lost or destroyed, [`Error::OutOfMemory`] on the target; nothing
+    /// of this array changes.
+    ///
+    /// ```
+    /// use gpuarray::Device;
+    /// let a = Device::open(0)?;
+    /// let b = Device::open(0)?; // a second device of the same adapter
+    /// let x = a.arange::<f32>(0.0, 6.0, 1.0)?.reshape([2, 3])?;
+    /// let y = x.t().to_device(&b)?;
+    /// assert_eq!(y.shape(), &[3, 2]);
+    /// assert_eq!(y.to_vec()?, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+    /// assert_eq!(y.add(&y)?.sum()?.to_scalar()?, 30.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn to_device(&self, target: &Device) -> Result<Array<T>> {
+        self.to_device_chunked(target, DEVICE_CHUNK)
+    }
+
+    /// [`Array::to_device`] in chunks of `chunk` bytes (a multiple of 8).
+    pub(crate) fn to_device_chunked(&self, target: &Device, chunk: usize) -> Result<Array<T>> {
+        if self.dev.expect_same("to_device", &[target]).is_ok() {
+            return map_unary::<T, T>(self, Unary::Copy, &[]);
+        }
+        self.dev.check()?;
+        let out = Array::<T>::alloc(target, "to_device", self.shape.clone())?;
+        if self.is_empty() {
+            return Ok(out);
+        }
+        let src = if self.is_contiguous() {
+            self.clone()
+        } else {
+            self.contiguous()?
+        };
+        let size = T::DTYPE.size();
+        let from = (&self.dev, src.buf.as_ref(), (src.offset * size) as u64);
+        copy_between(from, (target, &out.buf, 0), self.len() * size, chunk)?;
+        Ok(out)
+    }
+
+    /// The arrays (of any devices; equal extents but the first) joined along their first
+    /// axis into a new array on `target`: each one a run of bytes, copied as by
+    /// [`Array::to_device`]. At least one array.
+    pub(crate) fn join_first_axis(parts: &[Array<T>], target: &Device) -> Result<Array<T>> {
+        let mut shape = parts[0].shape.clone();
+        shape[0] = parts.iter().map(|p| p.shape[0]).sum();
+        let out = Array::<T>::alloc(target, "DeviceSet::gather", shape)?;
+        let size = T::DTYPE.size();
+        // Uploads start at multiples of 4 bytes: odd runs of f16 go through one host copy.
+        if size < 4 && parts.iter().rev().skip(1).any(|p| p.len() % 2 == 1) {
+            let mut all = Vec::with_capacity(out.len());
+            for p in parts {
+                all.extend(p.to_vec()?);
+            }
+            target.upload(&out.buf, 0, bytemuck::cast_slice(&all))?;
+            return Ok(out);
+        }
+        let mut at = 0;
+        for p in parts.iter().filter(|p| !p.is_empty()) {
+            let src = if p.is_contiguous() {
+                p.clone()
+            } else {
+                p.contiguous()?
+            };
+            let from = (&p.dev, src.buf.as_ref(), (src.offset * size) as u64);
+            copy_between(from, (target, &out.buf, at), p.len() * size, DEVICE_CHUNK)?;
+            at += (p.len() * size) as u64;
+        }
+        Ok(out)
+    }
+}
+
+/// Copies `bytes` bytes from `(device, buffer, byte offset)` to `(device, buffer, byte
+/// offset)` (a multiple of 4), in chunks: a reader thread downloads while this thread
+/// uploads. The devices may be the same.
+fn copy_between(
+    (source, from, base): (&Device, &BufferHandle, u64),
+    (target, to, to_base): (&Device, &BufferHandle, u64),
+    bytes: usize,
+    chunk: usize,
+) -> Result<()> {
+    if bytes <= chunk {
+        // One chunk: nothing to overlap, no thread.
+        let mut buf = vec![0; bytes];
+        source.download(from, base, &mut buf)?;
+        return target.upload(to, to_base, &buf);
+    }
+    std::thread::scope(|s| {
+        // Declared inside the scope: on an early return they drop first, so the reader's
+        // next send or receive fails and it ends before the scope joins it.
+        let (full_tx, full_rx) = mpsc::sync_channel::<Result<(usize, usize, Vec<u8>)>>(1);
+        let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
+        for _ in 0..2 {
+            let _ = empty_tx.send(vec![0; chunk.min(bytes)]);
+        }
+        s.spawn(move || {
+            for start in (0..bytes).step_by(chunk) {
+                let Ok(mut buf) = empty_rx.recv() else { return };
+                let len = chunk.min(bytes - start);
+                let r = source.download(from, base + start as u64, &mut buf[..len]);
+                let failed = r.is_err();
+                if full_tx.send(r.map(|_| (start, len, buf))).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        let mut marks = VecDeque::new();
+        for r in full_rx {
+            let (start, len, buf) = r?;
+            target.upload(to, to_base + start as u64, &buf[..len])?;
+            marks.push_back(target.mark()?);
+            if marks.len() > IN_FLIGHT {
+                if let Some(m) = marks.pop_front() {
+                    target.wait_mark(&m)?;
+                }
+            }
+            let _ = empty_tx.send(buf);
+        }
+        Ok(())
+    })
 }

@@ -35,6 +35,14 @@ pub struct DeviceInfo {
     pub kind: DeviceKind,
     /// PCI vendor id.
     pub vendor: u32,
+    /// PCI device id (0 where the backend does not say).
+    pub device_id: u32,
+    /// PCI bus id, e.g. "0000:17:00.0" (empty where the backend does not say).
+    pub pci_bus_id: String,
+    /// The adapter's place in [`Device::enumerate`]'s list: `Some` for devices opened by
+    /// [`Device::new`], [`Device::with_options`], [`Device::open`] and for every entry of
+    /// [`Device::enumerate`]; `None` for a device built with [`Device::from_wgpu`].
+    pub index: Option<usize>,
     /// Driver name.
     pub driver: String,
     /// Driver version text.
@@ -153,6 +161,9 @@ pub(super) fn info_of(i: &wgpu::AdapterInfo, features: wgpu::Features) -> Device
         backend: backend_name(i.backend),
         kind: kind_of(i.device_type),
         vendor: i.vendor,
+        device_id: i.device,
+        pci_bus_id: i.device_pci_bus_id.clone(),
+        index: None,
         driver: i.driver.clone(),
         driver_info: i.driver_info.clone(),
         subgroup_min_size: i.subgroup_min_size,
@@ -175,15 +186,43 @@ fn wgpu_backends(b: Backend) -> wgpu::Backends {
     }
 }
 
+fn backend_rank(b: wgpu::Backend) -> u32 {
+    match b {
+        wgpu::Backend::Vulkan => 0,
+        wgpu::Backend::Metal => 1,
+        wgpu::Backend::Dx12 => 2,
+        wgpu::Backend::Gl => 3,
+        _ => 4,
+    }
+}
+
+/// The order of [`Device::enumerate`]: backend (Vulkan, Metal, DX12, GL), then PCI bus id,
+/// vendor id, device id, name, driver and driver text. It depends only on what the adapters
+/// are, never on the order the driver lists them in, so an index names the same adapter
+/// in every call and every process on the machine.
+fn order_key(i: &wgpu::AdapterInfo) -> impl Ord {
+    (
+        backend_rank(i.backend),
+        i.device_pci_bus_id.clone(),
+        i.vendor,
+        i.device,
+        i.name.clone(),
+        i.driver.clone(),
+        i.driver_info.clone(),
+    )
+}
+
 fn adapters_of(backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
     let _driver = lock(&DRIVER_LOCK);
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
     desc.backends = backends;
     let instance = wgpu::Instance::new(desc);
-    pollster::block_on(instance.enumerate_adapters(backends))
+    let mut all = pollster::block_on(instance.enumerate_adapters(backends));
+    all.sort_by_cached_key(|a| order_key(&a.get_info()));
+    all
 }
 
-/// The adapters of the chosen backends; without a choice, GL only where Vulkan, Metal and
+/// The adapters of the chosen backends in [`Device::enumerate`]'s order; without a choice, GL only where Vulkan, Metal and
 /// DX12 have none (probing GL needs a display server on some systems).
 fn adapters(backend: Option<Backend>) -> Vec<wgpu::Adapter> {
     match backend {
@@ -236,40 +275,122 @@ impl Device {
     /// ```
     pub fn with_options(opts: Options) -> Result<Device> {
         let filter = opts.adapter.clone().unwrap_or_default().to_lowercase();
-        let adapter = adapters(opts.backend)
+        let (index, adapter) = adapters(opts.backend)
             .into_iter()
-            .filter(|a| a.get_info().name.to_lowercase().contains(&filter))
-            .min_by_key(|a| {
+            .enumerate()
+            .filter(|(_, a)| a.get_info().name.to_lowercase().contains(&filter))
+            .min_by_key(|(index, a)| {
                 let i = a.get_info();
                 (
                     rank(kind_of(i.device_type)),
                     (i.backend == wgpu::Backend::Gl) as u32,
+                    *index,
                 )
             })
             .ok_or(Error::NoAdapter { filter })?;
-        Self::from_adapter(&adapter, opts)
+        Self::from_adapter(&adapter, opts, index)
     }
 
-    /// Lists the adapters there are (after `GPUARRAY_BACKEND`, if set).
+    /// Opens the adapter at `index` of [`Device::enumerate`]'s list, with the options of
+    /// the environment ([`Options::from_env`]), as CuPy's `cp.cuda.Device(index)`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchDevice`] when `index` is not below the number of adapters (nothing is
+    /// opened), and those of [`Device::new`].
+    ///
+    /// ```
+    /// let n = gpuarray::Device::enumerate()?.len();
+    /// let dev = gpuarray::Device::open(0)?;
+    /// assert_eq!(dev.info().index, Some(0));
+    /// assert!(matches!(gpuarray::Device::open(n),
+    ///                  Err(gpuarray::Error::NoSuchDevice { count, .. }) if count == n));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn open(index: usize) -> Result<Device> {
+        Self::open_with_options(index, Options::from_env()?)
+    }
+
+    /// Opens the adapter at `index` of [`Device::enumerate`]'s list (listed under
+    /// `opts.backend`) with these options; `opts.adapter` is not consulted: the index
+    /// chooses.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchDevice`] when `index` is out of range; those of
+    /// [`Device::with_options`].
+    ///
+    /// ```
+    /// let mut opts = gpuarray::Options::default();
+    /// opts.subgroups = false;
+    /// let dev = gpuarray::Device::open_with_options(0, opts)?;
+    /// assert_eq!(dev.from_slice(&[1u32, 2], [2])?.sum()?.to_scalar()?, 3);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn open_with_options(index: usize, opts: Options) -> Result<Device> {
+        let mut all = adapters(opts.backend);
+        let count = all.len();
+        if index >= count {
+            return Err(Error::NoSuchDevice { index, count });
+        }
+        let adapter = all.swap_remove(index);
+        Self::from_adapter(&adapter, opts, index)
+    }
+
+    /// Opens every adapter of [`Device::enumerate`]'s list that is a GPU (discrete,
+    /// integrated or virtual), in index order, with the environment's options; where
+    /// there is none, the best adapter there is (as [`Device::new`]: lavapipe on a
+    /// machine without a GPU).
+    ///
+    /// # Errors
+    /// Those of [`Device::new`]; nothing stays open after an error.
+    ///
+    /// ```
+    /// let devs = gpuarray::Device::open_gpus()?;
+    /// assert!(!devs.is_empty());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn open_gpus() -> Result<Vec<Device>> {
+        let opts = Options::from_env()?;
+        let gpus: Vec<usize> = Self::enumerate()?
+            .iter()
+            .filter(|i| rank(i.kind) <= rank(DeviceKind::VirtualGpu))
+            .filter_map(|i| i.index)
+            .collect();
+        if gpus.is_empty() {
+            return Ok(vec![Self::with_options(opts)?]);
+        }
+        gpus.into_iter()
+            .map(|i| Self::open_with_options(i, opts.clone()))
+            .collect()
+    }
+
+    /// Lists the adapters there are (after `GPUARRAY_BACKEND`, if set), each with its
+    /// index for [`Device::open`]. The order is fixed by what the adapters are: backend
+    /// (Vulkan, Metal, DX12, GL), then PCI bus id, vendor id, device id and name, so an
+    /// index names the same adapter in every call.
     ///
     /// # Errors
     /// [`Error::UnknownBackend`] for a bad `GPUARRAY_BACKEND`, [`Error::InvalidOption`] for
     /// another malformed `GPUARRAY_*` variable.
     ///
     /// ```
-    /// for info in gpuarray::Device::enumerate()? {
-    ///     println!("{} on {}: {:?}", info.name, info.backend, info.kind);
+    /// for (i, info) in gpuarray::Device::enumerate()?.iter().enumerate() {
+    ///     assert_eq!(info.index, Some(i));
+    ///     println!("{i}: {} on {}: {:?}", info.name, info.backend, info.kind);
     /// }
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn enumerate() -> Result<Vec<DeviceInfo>> {
         Ok(adapters(Options::from_env()?.backend)
             .iter()
-            .map(|a| info_of(&a.get_info(), a.features()))
+            .enumerate()
+            .map(|(index, a)| DeviceInfo {
+                index: Some(index),
+                ..info_of(&a.get_info(), a.features())
+            })
             .collect())
     }
 
-    fn from_adapter(adapter: &wgpu::Adapter, opts: Options) -> Result<Device> {
+    fn from_adapter(adapter: &wgpu::Adapter, opts: Options, index: usize) -> Result<Device> {
         let mut features = adapter.features() & wanted_features();
         if !opts.coop {
             features.remove(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
@@ -303,7 +424,11 @@ impl Device {
                 .get_downlevel_capabilities()
                 .flags
                 .contains(wgpu::DownlevelFlags::SHADER_F16_IN_F32);
-            Self::from_parts(device, queue, f16_in_f32, opts)
+            let mut dev = Self::from_parts(device, queue, f16_in_f32, opts);
+            if let Some(inner) = std::sync::Arc::get_mut(&mut dev.inner) {
+                inner.info.index = Some(index);
+            }
+            dev
         };
         // Waits for the GPU take the driver lock: the probes run after it is released.
         Ok(dev.probed())

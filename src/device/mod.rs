@@ -22,7 +22,7 @@ mod state;
 mod timestamp;
 mod transfer;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 pub use self::adapter::{DeviceInfo, DeviceKind, Subnormals};
@@ -292,16 +292,7 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn synchronize(&self) -> Result<()> {
-        let index = self.flush()?;
-        let done = Arc::new(AtomicBool::new(false));
-        let flag = done.clone();
-        self.inner
-            .gpu
-            .queue
-            .on_submitted_work_done(move || flag.store(true, Ordering::Release));
-        self.inner
-            .gpu
-            .wait_until(index, || done.load(Ordering::Acquire))
+        self.wait_mark(&self.mark()?)
     }
 
     /// Destroys the device: pending work is dropped, and every later operation on it (or on

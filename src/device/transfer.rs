@@ -1,11 +1,41 @@
 //! Moving bytes between host and device buffers, and clearing them: the staging pools of
 //! `memory::staging` filled or read here, the copies recorded into the open batch.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use crate::error::Result;
 use crate::memory::pool::{size_class, BufferHandle};
 use crate::memory::staging::{map_and_copy, round4};
 
 use super::Device;
+
+/// A point in a device's queue: done once all work submitted before it is done.
+pub(crate) struct QueueMark {
+    index: Option<wgpu::SubmissionIndex>,
+    done: Arc<AtomicBool>,
+}
+
+impl Device {
+    /// Submits the pending work and marks the queue after it, without waiting.
+    pub(crate) fn mark(&self) -> Result<QueueMark> {
+        let index = self.flush()?;
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = done.clone();
+        self.inner
+            .gpu
+            .queue
+            .on_submitted_work_done(move || flag.store(true, Ordering::Release));
+        Ok(QueueMark { index, done })
+    }
+
+    /// Waits until the work before `mark` is done (within the device's timeout).
+    pub(crate) fn wait_mark(&self, mark: &QueueMark) -> Result<()> {
+        self.inner
+            .gpu
+            .wait_until(mark.index.clone(), || mark.done.load(Ordering::Acquire))
+    }
+}
 
 impl Device {
     /// Writes `data` into `dst` at byte `offset` (a multiple of 4), through a pooled staging

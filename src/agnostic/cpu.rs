@@ -1,0 +1,125 @@
+//! [`ArrayOps`] on the CPU: `ndarray::ArrayD` of f32 and f64 (feature `ndarray`), with the
+//! same broadcasting and the same typed errors as the GPU arrays.
+
+use ndarray::{ArrayD, Ix2};
+
+use super::ArrayOps;
+use crate::error::{Error, Result};
+use crate::shape::{broadcast_shapes, Axis};
+
+/// `f` of `a` and `b` broadcast to their common shape, or `ShapeMismatch`.
+fn zip<A: Copy>(
+    op: &'static str,
+    a: &ArrayD<A>,
+    b: &ArrayD<A>,
+    f: impl Fn(A, A) -> A,
+) -> Result<ArrayD<A>> {
+    let shape = broadcast_shapes(op, a.shape(), b.shape())?;
+    let (x, y) = (a.broadcast(shape.clone()), b.broadcast(shape));
+    let (Some(x), Some(y)) = (x, y) else {
+        unreachable!("shapes that broadcast_shapes accepts broadcast in ndarray too")
+    };
+    Ok(ndarray::Zip::from(&x).and(&y).map_collect(|&p, &q| f(p, q)))
+}
+
+/// `Ok(axis)` when it is in range for `a`.
+fn check_axis<A>(a: &ArrayD<A>, axis: Axis) -> Result<ndarray::Axis> {
+    if axis.0 < a.ndim() {
+        Ok(ndarray::Axis(axis.0))
+    } else {
+        Err(Error::AxisOutOfRange {
+            axis: axis.0,
+            ndim: a.ndim(),
+        })
+    }
+}
+
+fn empty_max() -> Error {
+    Error::InvalidArgument {
+        op: "max",
+        reason: "max over no elements",
+    }
+}
+
+macro_rules! cpu_array_ops {
+    ($($t:ty),*) => {$(
+        impl ArrayOps for ArrayD<$t> {
+            type Elem = $t;
+
+            fn dims(&self) -> Vec<usize> {
+                self.shape().to_vec()
+            }
+            fn to_host(&self) -> Result<Vec<$t>> {
+                Ok(self.iter().copied().collect())
+            }
+            fn add(&self, o: &Self) -> Result<Self> { zip("add", self, o, |p, q| p + q) }
+            fn sub(&self, o: &Self) -> Result<Self> { zip("sub", self, o, |p, q| p - q) }
+            fn mul(&self, o: &Self) -> Result<Self> { zip("mul", self, o, |p, q| p * q) }
+            fn div(&self, o: &Self) -> Result<Self> { zip("div", self, o, |p, q| p / q) }
+            fn maximum(&self, o: &Self) -> Result<Self> {
+                zip("maximum", self, o, NanMax::nan_max)
+            }
+            fn add_scalar(&self, v: $t) -> Result<Self> { Ok(self.mapv(|x| x + v)) }
+            fn sub_scalar(&self, v: $t) -> Result<Self> { Ok(self.mapv(|x| x - v)) }
+            fn mul_scalar(&self, v: $t) -> Result<Self> { Ok(self.mapv(|x| x * v)) }
+            fn div_scalar(&self, v: $t) -> Result<Self> { Ok(self.mapv(|x| x / v)) }
+            fn exp(&self) -> Result<Self> { Ok(self.mapv(<$t>::exp)) }
+            fn log(&self) -> Result<Self> { Ok(self.mapv(<$t>::ln)) }
+            fn log1p(&self) -> Result<Self> { Ok(self.mapv(<$t>::ln_1p)) }
+            fn tanh(&self) -> Result<Self> { Ok(self.mapv(<$t>::tanh)) }
+            fn sqrt(&self) -> Result<Self> { Ok(self.mapv(<$t>::sqrt)) }
+            fn abs(&self) -> Result<Self> { Ok(self.mapv(<$t>::abs)) }
+            fn sum_axis(&self, axis: Axis) -> Result<Self> {
+                Ok(ArrayD::sum_axis(self, check_axis(self, axis)?))
+            }
+            fn mean_axis(&self, axis: Axis) -> Result<Self> {
+                let ax = check_axis(self, axis)?;
+                let n = self.len_of(ax) as $t;
+                Ok(ArrayD::sum_axis(self, ax).mapv(|s| s / n))
+            }
+            fn max_axis(&self, axis: Axis) -> Result<Self> {
+                let ax = check_axis(self, axis)?;
+                if self.len_of(ax) == 0 {
+                    return Err(empty_max());
+                }
+                Ok(self.map_axis(ax, |lane| lane.fold(<$t>::NEG_INFINITY, |m, &x| m.nan_max(x))))
+            }
+            fn sum_all(&self) -> Result<$t> { Ok(self.sum()) }
+            fn mean_all(&self) -> Result<$t> { Ok(self.sum() / self.len() as $t) }
+            fn max_all(&self) -> Result<$t> {
+                if self.is_empty() {
+                    return Err(empty_max());
+                }
+                Ok(self.fold(<$t>::NEG_INFINITY, |m, &x| m.nan_max(x)))
+            }
+            fn matmul(&self, o: &Self) -> Result<Self> {
+                let mismatch = || Error::ShapeMismatch { op: "matmul", lhs: self.shape().to_vec(), rhs: o.shape().to_vec() };
+                let a = self.view().into_dimensionality::<Ix2>().map_err(|_| mismatch())?;
+                let b = o.view().into_dimensionality::<Ix2>().map_err(|_| mismatch())?;
+                if a.ncols() != b.nrows() {
+                    return Err(mismatch());
+                }
+                Ok(a.dot(&b).into_dyn())
+            }
+        }
+    )*};
+}
+
+cpu_array_ops!(f32, f64);
+
+/// The larger of two values, NaN if either is NaN (as the GPU's `maximum` and `max`).
+trait NanMax: Copy {
+    fn nan_max(self, other: Self) -> Self;
+}
+
+macro_rules! nan_max {
+    ($($t:ty),*) => {$(
+        impl NanMax for $t {
+            fn nan_max(self, other: $t) -> $t {
+                if self.is_nan() || other.is_nan() { <$t>::NAN } else { self.max(other) }
+            }
+        }
+    )*};
+}
+
+nan_max!(f32, f64);
