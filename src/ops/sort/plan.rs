@@ -1,0 +1,287 @@
+//! Kernels of shaders/sort.wgsl and the plans that chain them: a bitonic sort in workgroup
+//! memory for rows that fit one workgroup, an LSD radix sort (8 bits a pass) for longer
+//! rows, and the gather of values by indices.
+
+use std::sync::Arc;
+
+use super::params::SortParams;
+use crate::array::Array;
+use crate::device::{Device, Work};
+use crate::dtype::{DType, Element};
+use crate::error::Result;
+use crate::kernel::cache::{Kernel, Key};
+use crate::kernel::launch::{groups, Binding};
+use crate::kernel::source::Spec;
+use crate::memory::pool::BufferHandle;
+
+const SRC: &str = include_str!("../../../shaders/sort.wgsl");
+const WG: u32 = 256;
+/// Chunks of WG elements per radix tile.
+const ITEMS: u32 = 16;
+/// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
+const BITONIC_BYTES: u32 = 12;
+/// The longest bitonic row on any adapter (more is faster as a radix sort).
+const BITONIC_MAX: u32 = 4096;
+
+/// Key words per element of dtype `d`, and the key bits.
+pub(super) fn key_bits(d: DType) -> (u32, u32) {
+    match d {
+        DType::F64 => (2, 64),
+        DType::F16 => (1, 16),
+        _ => (1, 32),
+    }
+}
+
+fn spec(d: DType) -> Spec {
+    let key = match d {
+        DType::F32 => "key_f32(a[e])",
+        DType::I32 => "key_i32(a[e])",
+        DType::U32 => "key_u32(a[e])",
+        DType::F16 => "key_f16(half_at(e))",
+        DType::F64 => "key_f64(a[2u * e], a[2u * e + 1u])",
+    };
+    let take = match d {
+        DType::F64 => "take_f64(w)",
+        DType::F16 => "take_f16(w)",
+        _ => "a[src(w)]",
+    };
+    Spec::new("sort", SRC)
+        .function(
+            "key_of",
+            format!("fn key_of(e: u32) -> vec2<u32> {{ return {key}; }}"),
+        )
+        .function(
+            "take_word",
+            format!("fn take_word(w: u32) -> u32 {{ return {take}; }}"),
+        )
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    DType::ALL.iter().map(|&d| spec(d)).collect()
+}
+
+/// A kernel of the family: `entry` for dtype `d` with `inputs` bindings, workgroups of
+/// `wg`, and `pmax` (bitonic rows; 0 elsewhere).
+fn kernel(
+    dev: &Device,
+    d: DType,
+    entry: &'static str,
+    inputs: usize,
+    wg: u32,
+    pmax: u32,
+) -> Result<Arc<Kernel>> {
+    let w = key_bits(d).0;
+    let key = Key {
+        family: "sort",
+        entry,
+        variant: format!("{} w{w} p{pmax}", d.wgsl()),
+        inputs,
+        wg,
+        ndim: 0,
+        per: 0,
+    };
+    dev.kernel(key, || {
+        let s = spec(d).constant("W", w).constant("ITEMS", ITEMS);
+        if pmax > 0 {
+            s.constant("PMAX", pmax)
+        } else {
+            s
+        }
+    })
+}
+
+/// A whole buffer as a binding.
+fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
+    Binding {
+        buffer: b,
+        bytes,
+        window: 0,
+    }
+}
+
+/// Workgroups for `count` items of one workgroup each.
+fn grid(count: u32) -> Work {
+    let (x, y) = groups(count, 1);
+    Work::Groups([x, y, 1])
+}
+
+/// The longest row the bitonic kernel sorts on this device.
+pub(super) fn bitonic_max(dev: &Device) -> u32 {
+    let bytes = dev.limits().max_compute_workgroup_storage_size;
+    let mut p = BITONIC_MAX;
+    while p > 1 && p * BITONIC_BYTES > bytes {
+        p /= 2;
+    }
+    p
+}
+
+/// Indices within each row that sort `rows` rows of `len` elements of the contiguous
+/// (from its offset) array `x`, stably: shape `[rows * len]`.
+pub(super) fn argsort_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Result<Array<u32>> {
+    let dev = &x.dev;
+    let n = rows * len;
+    let out = Array::<u32>::alloc(dev, "argsort", vec![n as usize])?;
+    if n == 0 {
+        return Ok(out);
+    }
+    if len <= bitonic_max(dev) {
+        bitonic(x, rows, len, &out)?;
+    } else {
+        radix(x, rows, len, &out)?;
+    }
+    Ok(out)
+}
+
+fn bitonic<T: Element>(x: &Array<T>, rows: u32, len: u32, out: &Array<u32>) -> Result<()> {
+    let p = len.next_power_of_two();
+    let wg = if p <= 128 { 64 } else { WG };
+    let k = kernel(&x.dev, T::DTYPE, "bitonic", 1, wg, p)?;
+    let prm = SortParams {
+        n: rows * len,
+        row_len: len,
+        in_off: x.offset as u32,
+        tiles: rows,
+        count: p,
+        ..Default::default()
+    };
+    x.dev
+        .launch(&k, &prm.encode(), &[x.binding()], out.binding(), grid(rows))
+}
+
+/// One radix pass: records `src` into `dst`, ordered stably by the digit of `pass`
+/// (word, shift), through `counts` and `sums`.
+struct Pass<'a> {
+    src: &'a BufferHandle,
+    dst: &'a BufferHandle,
+    counts: &'a BufferHandle,
+    sums: &'a BufferHandle,
+}
+
+fn radix<T: Element>(x: &Array<T>, rows: u32, len: u32, out: &Array<u32>) -> Result<()> {
+    let dev = &x.dev;
+    let d = T::DTYPE;
+    let (w, bits) = key_bits(d);
+    let n = rows * len;
+    let rec_bytes = (w as u64 + 1) * n as u64 * 4;
+    let tiles = n.div_ceil(WG * ITEMS);
+    let count = 256 * tiles;
+    let blocks = count.div_ceil(WG * 4);
+    let a = dev.alloc_apart(rec_bytes, &[&*x.buf])?;
+    let b = dev.alloc(rec_bytes)?;
+    let counts = dev.alloc(count as u64 * 4)?;
+    let sums = dev.alloc(blocks as u64 * 4)?;
+    let base = SortParams {
+        n,
+        row_len: len,
+        in_off: x.offset as u32,
+        tiles,
+        ..Default::default()
+    };
+    let keys = kernel(dev, d, "keys", 1, WG, 0)?;
+    dev.launch(
+        &keys,
+        &base.encode(),
+        &[x.binding()],
+        whole(&a, rec_bytes),
+        Work::Items(n),
+    )?;
+    let mut passes: Vec<(u32, u32)> = (0..bits / 8).map(|i| (i / 4, (i % 4) * 8)).collect();
+    let row_bits = 32 - (rows - 1).leading_zeros();
+    passes.extend((0..row_bits.div_ceil(8)).map(|i| (w, i * 8)));
+    let mut bufs = (&a, &b);
+    for (word, shift) in passes {
+        let prm = SortParams {
+            word,
+            shift,
+            ..base
+        };
+        let pass = Pass {
+            src: bufs.0,
+            dst: bufs.1,
+            counts: &counts,
+            sums: &sums,
+        };
+        radix_pass(dev, d, &prm, &pass, rec_bytes)?;
+        bufs = (bufs.1, bufs.0);
+    }
+    let fin = kernel(dev, d, "finish", 1, WG, 0)?;
+    dev.launch(
+        &fin,
+        &base.encode(),
+        &[whole(bufs.0, rec_bytes)],
+        out.binding(),
+        Work::Items(n),
+    )
+}
+
+fn radix_pass(dev: &Device, d: DType, prm: &SortParams, p: &Pass, rec_bytes: u64) -> Result<()> {
+    let count = 256 * prm.tiles;
+    let blocks = count.div_ceil(WG * 4);
+    let cb = count as u64 * 4;
+    let sb = blocks as u64 * 4;
+    let scan = SortParams { count, ..*prm };
+    let top = SortParams {
+        count: blocks,
+        ..*prm
+    };
+    let hist = kernel(dev, d, "hist", 1, WG, 0)?;
+    let reduce = kernel(dev, d, "scan_reduce", 1, WG, 0)?;
+    let scan_top = kernel(dev, d, "scan_top", 0, WG, 0)?;
+    let down = kernel(dev, d, "scan_down", 1, WG, 0)?;
+    let scatter = kernel(dev, d, "scatter", 2, WG, 0)?;
+    let src = whole(p.src, rec_bytes);
+    let counts = whole(p.counts, cb);
+    let sums = whole(p.sums, sb);
+    dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
+    dev.launch(&reduce, &scan.encode(), &[counts], sums, grid(blocks))?;
+    dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
+    dev.launch(&down, &scan.encode(), &[sums], counts, grid(blocks))?;
+    dev.launch(
+        &scatter,
+        &prm.encode(),
+        &[src, counts],
+        whole(p.dst, rec_bytes),
+        grid(prm.tiles),
+    )
+}
+
+/// Values of `x` (contiguous from its offset, rows of `len`) at the indices `idx` within
+/// each row: shape `shape` (rows * len elements).
+pub(super) fn take_rows<T: Element>(
+    x: &Array<T>,
+    idx: &Array<u32>,
+    len: u32,
+    shape: Vec<usize>,
+) -> Result<Array<T>> {
+    let dev = &x.dev;
+    let out = Array::<T>::alloc_with(dev, "sort", shape, |b| {
+        dev.alloc_apart(b, &[&*x.buf, &*idx.buf])
+    })?;
+    let n = out.len() as u32;
+    if n == 0 {
+        return Ok(out);
+    }
+    let words = match T::DTYPE {
+        DType::F64 => 2 * n,
+        DType::F16 => n.div_ceil(2),
+        _ => n,
+    };
+    let prm = SortParams {
+        n,
+        row_len: len,
+        in_off: x.offset as u32,
+        count: words,
+        ..Default::default()
+    };
+    let k = kernel(dev, T::DTYPE, "take", 2, WG, 0)?;
+    dev.launch(
+        &k,
+        &prm.encode(),
+        &[x.binding(), idx.binding()],
+        out.binding(),
+        Work::Items(words),
+    )?;
+    Ok(out)
+}
