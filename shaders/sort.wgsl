@@ -30,8 +30,11 @@
 // - `bitonic`: one workgroup per row of at most PMAX elements (PMAX a power of two). 1 the
 //   input's words; 4 the indices within each row. Pads to a power of two with keys above
 //   every key; compares (key, index), so equal keys keep their input order (stable).
-// - `take`: one invocation per output word. 1 the input's words; 2 indices within rows;
-//   4 the values, out[r, i] = in[r, idx[r, i]] (f16: two elements per word).
+// - `take`: one invocation per output word. 1 the input's words (rows of `row_len()`);
+//   2 indices within rows (rows of `out_row()`); 4 the values, out[r, i] = in[r, idx[r, i]]
+//   (f16: two elements per word).
+// - `search`: one invocation per query. 1 the sorted input's words; 2 the queries' words;
+//   4 the insertion points (binary search over keys: NaN queries go after every number).
 //
 // Digits: pass `pass_word()` < W takes 8 bits at `pass_shift()` of that key word; pass
 // word W takes them of the row number (index / row length), so that LSD passes over the
@@ -58,6 +61,10 @@ fn tiles() -> u32 { return P.offs.z; }     // tiles of hist / scatter
 fn count_n() -> u32 { return P.offs.w; }   // counts (scans), or padded row length (bitonic)
 fn pass_word() -> u32 { return P.aux.x; }
 fn pass_shift() -> u32 { return P.aux.y; }
+fn descending() -> bool { return P.ndim == 1u; } // keys, bitonic: largest first
+fn out_row() -> u32 { return P.offs.z; }        // take: output elements per row
+fn q_off() -> u32 { return P.offs.z; }          // search: element offset of the queries
+fn side_right() -> bool { return P.aux.y == 1u; } // search: NumPy's side="right"
 
 // Order-preserving key words of one element (x: low word, y: high word or 0).
 fn key_u32(x: u32) -> vec2<u32> { return vec2<u32>(x, 0u); }
@@ -86,15 +93,26 @@ fn key_f64(lo: u32, hi: u32) -> vec2<u32> {
 // Half h (counted in halves from the buffer's start) of the input.
 fn half_at(h: u32) -> u32 { return (a[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
 
-// The key of input element e (offset included by the caller); replaced per dtype.
+// The key of input element e (offset included by the caller), and of query element e
+// (in `b`); replaced per dtype.
 fn key_of(e: u32) -> vec2<u32> { return key_u32(a[e]); }
+fn key_q(e: u32) -> vec2<u32> { return key_u32(b[e]); }
+fn half_q(h: u32) -> u32 { return (b[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
+
+// The key in the order asked for: every key word inverted for largest first (ties keep
+// their input order: the index still breaks them upwards).
+fn sort_key(e: u32) -> vec2<u32> {
+    let k = key_of(e);
+    if (!descending()) { return k; }
+    if (W == 1u) { return vec2<u32>(~k.x, 0u); }
+    return ~k;
+}
 // Output word w of `take`, from element `src(i)` of the input; replaced per dtype.
 fn take_word(w: u32) -> u32 { return a[src(w)]; }
 
 // The input element (offset included) that output element i of `take` copies.
 fn src(i: u32) -> u32 {
-    let l = row_len();
-    return in_off() + (i / l) * l + b[i];
+    return in_off() + (i / out_row()) * row_len() + b[i];
 }
 fn take_f64(w: u32) -> u32 { return a[2u * src(w >> 1u) + (w & 1u)]; }
 fn take_f16(w: u32) -> u32 {
@@ -110,7 +128,7 @@ fn keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let e = linear_id(wid, nwg, lid, WG);
     let n = rec_n();
     if (e >= n) { return; }
-    let k = key_of(in_off() + e);
+    let k = sort_key(in_off() + e);
     out[e] = k.x;
     if (W == 2u) { out[n + e] = k.y; }
     if (CARRY == 1u) { out[W * n + e] = e; }
@@ -284,7 +302,7 @@ fn bitonic(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
     let live = row < tiles();
     for (var i = lid; i < p; i += WG) {
         var k = vec2<u32>(0xffffffffu, 0xffffffffu);
-        if (live && i < l) { k = key_of(in_off() + row * l + i); }
+        if (live && i < l) { k = sort_key(in_off() + row * l + i); }
         k0[i] = k.x;
         k1[i] = k.y;
         ix[i] = i;
@@ -315,4 +333,27 @@ fn take(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let w = linear_id(wid, nwg, lid, WG);
     if (w >= count_n()) { return; }
     out[w] = take_word(w);
+}
+
+// Whether key p sorts before key q.
+fn key_less(p: vec2<u32>, q: vec2<u32>) -> bool {
+    return p.y < q.y || (p.y == q.y && p.x < q.x);
+}
+
+@compute @workgroup_size(WG)
+fn search(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    if (e >= rec_n()) { return; }
+    let q = key_q(q_off() + e);
+    var lo = 0u;
+    var hi = row_len();
+    while (lo < hi) {
+        let mid = lo + (hi - lo) / 2u;
+        let k = key_of(in_off() + mid);
+        var go_right = key_less(k, q);
+        if (side_right()) { go_right = !key_less(q, k); }
+        if (go_right) { lo = mid + 1u; } else { hi = mid; }
+    }
+    out[e] = lo;
 }

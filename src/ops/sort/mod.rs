@@ -1,4 +1,5 @@
-//! Sorting: `sort`, `argsort` along any axis. Host side of shaders/sort.wgsl.
+//! Sorting: `sort`, `argsort` along any axis; `top_k`, `partition`, `argpartition`,
+//! `searchsorted` (select.rs). Host side of shaders/sort.wgsl.
 //!
 //! Values sort in NumPy's order: -0.0 and +0.0 compare equal, NaNs after +inf. The sort is
 //! stable (equal values keep their input order) and the same bits on every run. Rows that
@@ -9,6 +10,9 @@
 
 mod params;
 mod plan;
+mod select;
+
+pub use select::Side;
 
 #[cfg(test)]
 pub(crate) use plan::all_specs;
@@ -35,9 +39,9 @@ pub(crate) fn resolve_axis(axis: isize, ndim: usize) -> Result<usize> {
 
 /// The array with axis `axis` moved last, contiguous (possibly with an offset), the
 /// permutation that did it, the rows and the row length.
-type Rows<T> = (Array<T>, Vec<usize>, u32, u32);
+pub(super) type Rows<T> = (Array<T>, Vec<usize>, u32, u32);
 
-fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>> {
+pub(super) fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>> {
     let ax = resolve_axis(axis, x.ndim())?;
     let n = x.ndim();
     let mut perm: Vec<usize> = (0..n).filter(|&d| d != ax).collect();
@@ -62,7 +66,7 @@ fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>> {
 
 /// `y`, laid out as `x` with its last axis moved last by `perm`, put back in `perm`'s
 /// inverse order (contiguous).
-fn restore<U: Element>(y: Array<U>, perm: &[usize]) -> Result<Array<U>> {
+pub(super) fn restore<U: Element>(y: Array<U>, perm: &[usize]) -> Result<Array<U>> {
     if perm.iter().enumerate().all(|(i, &p)| i == p) {
         return Ok(y);
     }
@@ -110,7 +114,7 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn sort_axis(&self, axis: isize) -> Result<Array<T>> {
         let (moved, perm, rows, len) = rows_last(self, axis)?;
-        let idx = plan::argsort_rows(&moved, rows, len)?;
+        let idx = plan::argsort_rows(&moved, rows, len, false)?;
         let sorted = plan::take_rows(&moved, &idx, len, moved.shape.clone())?;
         restore(sorted, &perm)
     }
@@ -147,7 +151,7 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn argsort_axis(&self, axis: isize) -> Result<Array<u32>> {
         let (moved, perm, rows, len) = rows_last(self, axis)?;
-        let idx = plan::argsort_rows(&moved, rows, len)?;
+        let idx = plan::argsort_rows(&moved, rows, len, false)?;
         let idx = idx.reshape(moved.shape.clone())?;
         restore(idx, &perm)
     }

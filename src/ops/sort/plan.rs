@@ -32,14 +32,20 @@ pub(super) fn key_bits(d: DType) -> (u32, u32) {
     }
 }
 
+/// The key of element `e` of binding `buf` (`a` or `b`) for dtype `d`, in WGSL.
+fn key_expr(d: DType, buf: &str) -> String {
+    let half = if buf == "a" { "half_at" } else { "half_q" };
+    match d {
+        DType::F32 => format!("key_f32({buf}[e])"),
+        DType::I32 => format!("key_i32({buf}[e])"),
+        DType::U32 => format!("key_u32({buf}[e])"),
+        DType::F16 => format!("key_f16({half}(e))"),
+        DType::F64 => format!("key_f64({buf}[2u * e], {buf}[2u * e + 1u])"),
+    }
+}
+
 fn spec(d: DType) -> Spec {
-    let key = match d {
-        DType::F32 => "key_f32(a[e])",
-        DType::I32 => "key_i32(a[e])",
-        DType::U32 => "key_u32(a[e])",
-        DType::F16 => "key_f16(half_at(e))",
-        DType::F64 => "key_f64(a[2u * e], a[2u * e + 1u])",
-    };
+    let (key, query) = (key_expr(d, "a"), key_expr(d, "b"));
     let take = match d {
         DType::F64 => "take_f64(w)",
         DType::F16 => "take_f16(w)",
@@ -49,6 +55,10 @@ fn spec(d: DType) -> Spec {
         .function(
             "key_of",
             format!("fn key_of(e: u32) -> vec2<u32> {{ return {key}; }}"),
+        )
+        .function(
+            "key_q",
+            format!("fn key_q(e: u32) -> vec2<u32> {{ return {query}; }}"),
         )
         .function(
             "take_word",
@@ -118,8 +128,14 @@ pub(super) fn bitonic_max(dev: &Device) -> u32 {
 }
 
 /// Indices within each row that sort `rows` rows of `len` elements of the contiguous
-/// (from its offset) array `x`, stably: shape `[rows * len]`.
-pub(super) fn argsort_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Result<Array<u32>> {
+/// (from its offset) array `x`, stably, smallest (or with `descending` largest) first:
+/// shape `[rows * len]`.
+pub(super) fn argsort_rows<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    descending: bool,
+) -> Result<Array<u32>> {
     let dev = &x.dev;
     let n = rows * len;
     let out = Array::<u32>::alloc(dev, "argsort", vec![n as usize])?;
@@ -127,14 +143,20 @@ pub(super) fn argsort_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Res
         return Ok(out);
     }
     if len <= bitonic_max(dev) {
-        bitonic(x, rows, len, &out)?;
+        bitonic(x, rows, len, descending, &out)?;
     } else {
-        radix(x, rows, len, &out)?;
+        radix(x, rows, len, descending, &out)?;
     }
     Ok(out)
 }
 
-fn bitonic<T: Element>(x: &Array<T>, rows: u32, len: u32, out: &Array<u32>) -> Result<()> {
+fn bitonic<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    descending: bool,
+    out: &Array<u32>,
+) -> Result<()> {
     let p = len.next_power_of_two();
     let wg = if p <= 128 { 64 } else { WG };
     let k = kernel(&x.dev, T::DTYPE, "bitonic", 1, wg, p)?;
@@ -144,6 +166,7 @@ fn bitonic<T: Element>(x: &Array<T>, rows: u32, len: u32, out: &Array<u32>) -> R
         in_off: x.offset as u32,
         tiles: rows,
         count: p,
+        descending,
         ..Default::default()
     };
     x.dev
@@ -159,7 +182,13 @@ struct Pass<'a> {
     sums: &'a BufferHandle,
 }
 
-fn radix<T: Element>(x: &Array<T>, rows: u32, len: u32, out: &Array<u32>) -> Result<()> {
+fn radix<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    descending: bool,
+    out: &Array<u32>,
+) -> Result<()> {
     let dev = &x.dev;
     let d = T::DTYPE;
     let (w, bits) = key_bits(d);
@@ -180,9 +209,10 @@ fn radix<T: Element>(x: &Array<T>, rows: u32, len: u32, out: &Array<u32>) -> Res
         ..Default::default()
     };
     let keys = kernel(dev, d, "keys", 1, WG, 0)?;
+    let first = SortParams { descending, ..base };
     dev.launch(
         &keys,
-        &base.encode(),
+        &first.encode(),
         &[x.binding()],
         whole(&a, rec_bytes),
         Work::Items(n),
@@ -247,14 +277,15 @@ fn radix_pass(dev: &Device, d: DType, prm: &SortParams, p: &Pass, rec_bytes: u64
     )
 }
 
-/// Values of `x` (contiguous from its offset, rows of `len`) at the indices `idx` within
-/// each row: shape `shape` (rows * len elements).
+/// Values of `x` (contiguous from its offset, rows of `len`) at the indices `idx`
+/// (contiguous, rows of the last extent of `shape`) within each row: shape `shape`.
 pub(super) fn take_rows<T: Element>(
     x: &Array<T>,
     idx: &Array<u32>,
     len: u32,
     shape: Vec<usize>,
 ) -> Result<Array<T>> {
+    let out_row = shape.last().copied().unwrap_or(1) as u32;
     let dev = &x.dev;
     let out = Array::<T>::alloc_with(dev, "sort", shape, |b| {
         dev.alloc_apart(b, &[&*x.buf, &*idx.buf])
@@ -272,6 +303,7 @@ pub(super) fn take_rows<T: Element>(
         n,
         row_len: len,
         in_off: x.offset as u32,
+        tiles: out_row,
         count: words,
         ..Default::default()
     };
@@ -282,6 +314,35 @@ pub(super) fn take_rows<T: Element>(
         &[x.binding(), idx.binding()],
         out.binding(),
         Work::Items(words),
+    )?;
+    Ok(out)
+}
+
+/// Insertion points of the queries `q` (contiguous from its offset) in the sorted 1-D `a`
+/// (contiguous from its offset): the first index whose value is not below the query
+/// (`right`: above it).
+pub(super) fn search<T: Element>(a: &Array<T>, q: &Array<T>, right: bool) -> Result<Array<u32>> {
+    let dev = &a.dev;
+    let out = Array::<u32>::alloc(dev, "searchsorted", q.shape.clone())?;
+    let n = out.len() as u32;
+    if n == 0 {
+        return Ok(out);
+    }
+    let prm = SortParams {
+        n,
+        row_len: a.len() as u32,
+        in_off: a.offset as u32,
+        tiles: q.offset as u32,
+        shift: right as u32,
+        ..Default::default()
+    };
+    let k = kernel(dev, T::DTYPE, "search", 2, WG, 0)?;
+    dev.launch(
+        &k,
+        &prm.encode(),
+        &[a.binding(), q.binding()],
+        out.binding(),
+        Work::Items(n),
     )?;
     Ok(out)
 }
