@@ -59,7 +59,12 @@ fn check_top_k<T: Ty>(x: &Array<T>, k: usize, largest: bool) {
         });
         for j in 0..k {
             let (gi, wi) = (idx[r * k + j] as usize, order[j]);
-            assert_eq!(gi, wi, "{} row {r} rank {j} (k {k}, largest {largest})", T::NAME);
+            assert_eq!(
+                gi,
+                wi,
+                "{} row {r} rank {j} (k {k}, largest {largest})",
+                T::NAME
+            );
             let (g, w) = (vals[r * k + j], row[wi]);
             assert!(g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()));
         }
@@ -67,7 +72,10 @@ fn check_top_k<T: Ty>(x: &Array<T>, k: usize, largest: bool) {
 }
 
 fn top_k_all<T: Ty>() {
-    for (s, (rows, len)) in [(1usize, 1usize), (3, 7), (5, 257), (2, 3001)].into_iter().enumerate() {
+    for (s, (rows, len)) in [(1usize, 1usize), (3, 7), (5, 257), (2, 3001)]
+        .into_iter()
+        .enumerate()
+    {
         let (x, _) = random::<T>(s as u64, &[rows, len]);
         for k in [0, 1, len.min(5), len] {
             check_top_k(&x, k, true);
@@ -79,9 +87,15 @@ fn top_k_all<T: Ty>() {
     let (v0, i0) = x.top_k(3, 0, true).unwrap();
     let (v1, i1) = x.t().contiguous().unwrap().top_k(3, 1, true).unwrap();
     assert_eq!(v0.shape(), &[3, 6]);
-    assert_eq!(i0.t().contiguous().unwrap().to_vec().unwrap(), i1.to_vec().unwrap());
+    assert_eq!(
+        i0.t().contiguous().unwrap().to_vec().unwrap(),
+        i1.to_vec().unwrap()
+    );
     let (a, b) = (host(&v0.t().contiguous().unwrap()), host(&v1));
-    assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())));
+    assert!(a
+        .iter()
+        .zip(&b)
+        .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())));
 }
 
 /// Partition: the kth element is the sorted one, nothing larger before it, nothing smaller
@@ -92,9 +106,17 @@ fn partition_all<T: Ty>() {
     sorted.sort_by(|p, q| numpy_cmp(*p, *q));
     for kth in [0usize, 1, 500, 1000] {
         let p = host(&x.partition(kth, 0).unwrap());
-        assert!(numpy_cmp(p[kth], sorted[kth]) == Ordering::Equal, "{} kth {kth}", T::NAME);
-        assert!(p[..kth].iter().all(|&a| numpy_cmp(a, p[kth]) != Ordering::Greater));
-        assert!(p[kth..].iter().all(|&a| numpy_cmp(a, p[kth]) != Ordering::Less));
+        assert!(
+            numpy_cmp(p[kth], sorted[kth]) == Ordering::Equal,
+            "{} kth {kth}",
+            T::NAME
+        );
+        assert!(p[..kth]
+            .iter()
+            .all(|&a| numpy_cmp(a, p[kth]) != Ordering::Greater));
+        assert!(p[kth..]
+            .iter()
+            .all(|&a| numpy_cmp(a, p[kth]) != Ordering::Less));
         let i = x.argpartition(kth, -1).unwrap().to_vec().unwrap();
         assert!(numpy_cmp(v[i[kth] as usize], sorted[kth]) == Ordering::Equal);
     }
@@ -118,7 +140,9 @@ fn search_all<T: Ty>() {
         let len = q.len();
         let (qa, qv) = upload::<T>(dev(), &q, &[len / 2, 2]);
         let qa = qa.t(); // strided queries, shape [2, len / 2]
-        let qv: Vec<f64> = (0..len).map(|i| qv[(i % (len / 2)) * 2 + i / (len / 2)]).collect();
+        let qv: Vec<f64> = (0..len)
+            .map(|i| qv[(i % (len / 2)) * 2 + i / (len / 2)])
+            .collect();
         for side in [Side::Left, Side::Right] {
             let got = sorted.searchsorted(&qa, side).unwrap();
             assert_eq!(got.shape(), qa.shape());
@@ -128,7 +152,12 @@ fn search_all<T: Ty>() {
                     Side::Left => numpy_cmp(x, qq) == Ordering::Less,
                     Side::Right => numpy_cmp(x, qq) != Ordering::Greater,
                 });
-                assert_eq!(got[j] as usize, want, "{} n {n} query {qq} {side:?}", T::NAME);
+                assert_eq!(
+                    got[j] as usize,
+                    want,
+                    "{} n {n} query {qq} {side:?}",
+                    T::NAME
+                );
             }
         }
     }
@@ -164,16 +193,37 @@ per_dtype!(f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32);
 #[test]
 fn bad_arguments_and_empty() {
     let x = dev().from_slice(&[3.0f32, 1.0, 2.0, 0.0], [2, 2]).unwrap();
-    assert!(matches!(x.top_k(3, 1, true), Err(Error::InvalidArgument { op: "top_k", .. })));
-    assert!(matches!(x.top_k(1, 2, true), Err(Error::AxisOutOfRange { .. })));
-    assert!(matches!(x.partition(2, 0), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(x.argpartition(5, -1), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(x.argpartition(0, -3), Err(Error::AxisOutOfRange { .. })));
-    assert!(matches!(x.searchsorted(&x, Side::Left), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        x.top_k(3, 1, true),
+        Err(Error::InvalidArgument { op: "top_k", .. })
+    ));
+    assert!(matches!(
+        x.top_k(1, 2, true),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    assert!(matches!(
+        x.partition(2, 0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        x.argpartition(5, -1),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        x.argpartition(0, -3),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    assert!(matches!(
+        x.searchsorted(&x, Side::Left),
+        Err(Error::InvalidArgument { .. })
+    ));
     assert_eq!(x.to_vec().unwrap(), vec![3.0, 1.0, 2.0, 0.0]);
     let e = dev().zeros::<f32>([0]).unwrap();
     let q = dev().from_slice(&[1.0f32, f32::NAN], [2]).unwrap();
-    assert_eq!(e.searchsorted(&q, Side::Right).unwrap().to_vec().unwrap(), vec![0, 0]);
+    assert_eq!(
+        e.searchsorted(&q, Side::Right).unwrap().to_vec().unwrap(),
+        vec![0, 0]
+    );
     let a = dev().from_slice(&[1.0f32, 2.0], [2]).unwrap();
     assert_eq!(a.searchsorted(&e, Side::Left).unwrap().shape(), &[0]);
     let z = dev().zeros::<i32>([0, 4]).unwrap();

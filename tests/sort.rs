@@ -45,7 +45,11 @@ fn ref_argsort(v: &[f64], shape: &[usize], axis: usize) -> Vec<u32> {
 fn check<T: Ty>(x: &Array<T>, axis: isize) {
     let v = host(x);
     let shape = x.shape().to_vec();
-    let ax = if axis < 0 { axis + shape.len() as isize } else { axis } as usize;
+    let ax = if axis < 0 {
+        axis + shape.len() as isize
+    } else {
+        axis
+    } as usize;
     let want = ref_argsort(&v, &shape, ax);
     let got = x.argsort_axis(axis).expect("argsort").to_vec().unwrap();
     let what = format!("{} shape {shape:?} axis {axis}", T::NAME);
@@ -115,9 +119,11 @@ fn random<T: Ty>(seed: u64, shape: &[usize]) -> Array<T> {
 /// hundred thousand (the radix path; its 8-bit digits need no more to be exercised).
 fn one_d<T: Ty>() {
     let big = if T::FLOAT { 100_003 } else { 20_011 };
-    for (k, n) in [0usize, 1, 2, 3, 31, 255, 256, 257, 1023, 1025, 2047, 2049, 4097, big]
-        .into_iter()
-        .enumerate()
+    for (k, n) in [
+        0usize, 1, 2, 3, 31, 255, 256, 257, 1023, 1025, 2047, 2049, 4097, big,
+    ]
+    .into_iter()
+    .enumerate()
     {
         check(&random::<T>(k as u64, &[n]), 0);
         if n < 300 {
@@ -195,7 +201,13 @@ fn argsort_is_stable() {
         let want: Vec<u32> = (0..n as u32).collect();
         assert_eq!(got, want, "-0 and +0 are equal: input order kept (n = {n})");
         let w: Vec<i32> = (0..n).map(|i| (i % 3) as i32).collect();
-        let got = dev().from_slice(&w, [n]).unwrap().argsort().unwrap().to_vec().unwrap();
+        let got = dev()
+            .from_slice(&w, [n])
+            .unwrap()
+            .argsort()
+            .unwrap()
+            .to_vec()
+            .unwrap();
         let want: Vec<u32> = (0..3)
             .flat_map(|r| (0..n as u32).filter(move |i| i % 3 == r))
             .collect();
@@ -209,10 +221,24 @@ fn deterministic() {
     for shape in [vec![100_003usize], vec![64, 500]] {
         let x = random::<f32>(21, &shape);
         let first = x.argsort().unwrap().to_vec().unwrap();
-        let vals: Vec<u32> = x.sort().unwrap().to_vec().unwrap().iter().map(|v| v.to_bits()).collect();
+        let vals: Vec<u32> = x
+            .sort()
+            .unwrap()
+            .to_vec()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
         for _ in 0..9 {
             assert_eq!(x.argsort().unwrap().to_vec().unwrap(), first);
-            let again: Vec<u32> = x.sort().unwrap().to_vec().unwrap().iter().map(|v| v.to_bits()).collect();
+            let again: Vec<u32> = x
+                .sort()
+                .unwrap()
+                .to_vec()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_bits())
+                .collect();
             assert_eq!(again, vals);
         }
     }
@@ -227,10 +253,19 @@ fn bad_axes() {
             Err(Error::AxisOutOfRange { axis: a, ndim: 2 }) => assert_eq!(a, axis.unsigned_abs()),
             other => panic!("axis {axis}: {other:?}"),
         }
-        assert!(matches!(x.argsort_axis(axis), Err(Error::AxisOutOfRange { .. })));
+        assert!(matches!(
+            x.argsort_axis(axis),
+            Err(Error::AxisOutOfRange { .. })
+        ));
     }
     let s = dev().from_slice(&[1.0f32], [] as [usize; 0]).unwrap();
-    assert!(matches!(s.sort(), Err(Error::AxisOutOfRange { axis: 1, ndim: 0 })));
+    assert!(matches!(
+        s.sort(),
+        Err(Error::AxisOutOfRange { axis: 1, ndim: 0 })
+    ));
     assert_eq!(x.to_vec().unwrap(), vec![3.0, 1.0, 2.0, 0.0]);
-    assert_eq!(x.sort().unwrap().to_vec().unwrap(), vec![1.0, 3.0, 0.0, 2.0]);
+    assert_eq!(
+        x.sort().unwrap().to_vec().unwrap(),
+        vec![1.0, 3.0, 0.0, 2.0]
+    );
 }

@@ -5,7 +5,9 @@
 //!   (and the values, for argsort and for gpuarray's sort, which carries indices): floor
 //!   `passes * 2 * (key bytes [+ 4 index bytes]) * n / bandwidth`, written per row as the
 //!   keys-only bound CuPy's CUB reaches (`4 * 2 * 4 * n`) and the key-index one;
-//! - a row sort in workgroup memory: one read and one write of the values, `2 * 4 * n`.
+//! - a row sort in workgroup memory: one read and one write of the values, `2 * 4 * n`;
+//! - top_k (k = 100 of 64M f32): one read of the input, `4 * n` (a selection's bound;
+//!   gpuarray's top_k sorts fully today, so expect it far above).
 
 use gpuarray::Device;
 
@@ -22,13 +24,17 @@ fn row(name: &str, ms: f64, floor_bytes: u64, bandwidth: f64, formula: &str) -> 
         name: name.to_string(),
         ms,
         bytes: Some(floor_bytes),
-        note: format!("floor {floor:.4} ms = {formula} / copy bandwidth ({:.2}x of it)", ms / floor),
+        note: format!(
+            "floor {floor:.4} ms = {formula} / copy bandwidth ({:.2}x of it)",
+            ms / floor
+        ),
     }
 }
 
 /// Every row of the sweep.
 pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
-    let div = if quick { QUICK_DIV } else { 1 };
+    // Quick mode divides by more than the other sweeps: each row repeats a sort 505 times.
+    let div = if quick { QUICK_DIV * 16 } else { 1 };
     let (big, mid) = (BIG / div, MID / div);
     let (nrows, ncols) = (8192 / div, 1024);
     let mut rows = Vec::new();
@@ -37,6 +43,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         .mul_scalar(4.0e9)?
         .cast::<u32>()?;
     let f = dev.random_normal::<f32>([mid], 32)?;
+    let big_f = dev.random_normal::<f32>([big], 34)?;
     let m = dev.random_normal::<f32>([nrows, ncols], 33)?;
     dev.synchronize()?;
     let copy_bytes = 2 * 4 * big as u64;
@@ -51,20 +58,48 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     let (b, md) = (big as u64, mid as u64);
     if want("sort_u32_64M") {
         let t = gpu_median(dev, || keys.sort())?;
-        rows.push(row("sort_u32_64M", t, 4 * 2 * 4 * b, bw, "4 passes * 2 * 4 B * n"));
+        rows.push(row(
+            "sort_u32_64M",
+            t,
+            4 * 2 * 4 * b,
+            bw,
+            "4 passes * 2 * 4 B * n",
+        ));
     }
     if want("sort_f32_16M") {
         let t = gpu_median(dev, || f.sort())?;
-        rows.push(row("sort_f32_16M", t, 4 * 2 * 4 * md, bw, "4 passes * 2 * 4 B * n"));
+        rows.push(row(
+            "sort_f32_16M",
+            t,
+            4 * 2 * 4 * md,
+            bw,
+            "4 passes * 2 * 4 B * n",
+        ));
     }
     if want("argsort_f32_16M") {
         let t = gpu_median(dev, || f.argsort())?;
-        rows.push(row("argsort_f32_16M", t, 4 * 2 * 8 * md, bw, "4 passes * 2 * (4 + 4) B * n"));
+        rows.push(row(
+            "argsort_f32_16M",
+            t,
+            4 * 2 * 8 * md,
+            bw,
+            "4 passes * 2 * (4 + 4) B * n",
+        ));
     }
     if want("sort_rows_f32_8192x1024") {
         let t = gpu_median(dev, || m.sort_axis(1))?;
         let n = (nrows * ncols) as u64;
-        rows.push(row("sort_rows_f32_8192x1024", t, 2 * 4 * n, bw, "2 * 4 B * n"));
+        rows.push(row(
+            "sort_rows_f32_8192x1024",
+            t,
+            2 * 4 * n,
+            bw,
+            "2 * 4 B * n",
+        ));
+    }
+    if want("top_k_100_f32_64M") {
+        let t = gpu_median(dev, || big_f.top_k(100, 0, true))?;
+        rows.push(row("top_k_100_f32_64M", t, 4 * b, bw, "4 B * n (one read)"));
     }
     Ok(rows)
 }

@@ -23,11 +23,7 @@ use crate::error::{Error, Result};
 
 /// The axis `axis` (negative counts from the end) of an array of `ndim` dimensions.
 pub(crate) fn resolve_axis(axis: isize, ndim: usize) -> Result<usize> {
-    let a = if axis < 0 {
-        axis + ndim as isize
-    } else {
-        axis
-    };
+    let a = if axis < 0 { axis + ndim as isize } else { axis };
     if a < 0 || a as usize >= ndim {
         return Err(Error::AxisOutOfRange {
             axis: axis.unsigned_abs(),
