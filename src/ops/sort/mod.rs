@@ -56,7 +56,7 @@ pub(super) fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>
             max: u32::MAX as u64,
         });
     }
-    let rows = if len == 0 { 0 } else { total / len };
+    let rows = total.checked_div(len).unwrap_or(0);
     Ok((moved, perm, rows as u32, len as u32))
 }
 
