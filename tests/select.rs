@@ -72,12 +72,17 @@ fn check_top_k<T: Ty>(x: &Array<T>, k: usize, largest: bool) {
 }
 
 fn top_k_all<T: Ty>() {
-    for (s, (rows, len)) in [(1usize, 1usize), (3, 7), (5, 257), (2, 3001)]
+    for (s, (rows, len)) in [(1usize, 1usize), (3, 7), (5, 257), (2, 5003)]
         .into_iter()
         .enumerate()
     {
         let (x, _) = random::<T>(s as u64, &[rows, len]);
-        for k in [0, 1, len.min(5), len] {
+        let ks = if len > 300 {
+            vec![5]
+        } else {
+            vec![0, 1, len.min(5), len]
+        };
+        for k in ks {
             check_top_k(&x, k, true);
             check_top_k(&x, k, false);
         }

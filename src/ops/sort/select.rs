@@ -7,6 +7,10 @@ use crate::error::{Error, Result};
 
 /// Which insertion point [`Array::searchsorted`] gives for a query equal to values of the
 /// array (NumPy's `side`).
+///
+/// ```
+/// assert_eq!(gpuarray::Side::default(), gpuarray::Side::Left);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Side {
     /// The first index whose value is not below the query.
