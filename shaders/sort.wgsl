@@ -25,6 +25,8 @@
 //   element's rank among the chunk's elements of its digit comes from a bitmask per digit
 //   (bits set with atomicOr, whose result does not depend on order), so the scatter is
 //   stable and the same on every run.
+// - `unkey`: one invocation per element. 1 records without an index plane (u32, i32);
+//   4 the values the keys came from.
 // - `finish`: one invocation per element. 1 records; 4 the index plane modulo the row
 //   length (indices within each row).
 // - `bitonic`: one workgroup per row of at most PMAX elements (PMAX a power of two). 1 the
@@ -107,6 +109,8 @@ fn sort_key(e: u32) -> vec2<u32> {
     if (W == 1u) { return vec2<u32>(~k.x, 0u); }
     return ~k;
 }
+// The u32 or i32 bits of a key (the inverse of key_u32 / key_i32); replaced per dtype.
+fn from_key(k: u32) -> u32 { return k; }
 // Output word w of `take`, from element `src(i)` of the input; replaced per dtype.
 fn take_word(w: u32) -> u32 { return a[src(w)]; }
 
@@ -271,6 +275,14 @@ fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
         }
         workgroupBarrier();
     }
+}
+
+@compute @workgroup_size(WG)
+fn unkey(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    if (e >= rec_n()) { return; }
+    out[e] = from_key(a[e]);
 }
 
 @compute @workgroup_size(WG)

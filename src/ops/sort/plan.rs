@@ -46,6 +46,11 @@ fn key_expr(d: DType, buf: &str) -> String {
 
 fn spec(d: DType) -> Spec {
     let (key, query) = (key_expr(d, "a"), key_expr(d, "b"));
+    let unkey = if d == DType::I32 {
+        "k ^ 0x80000000u"
+    } else {
+        "k"
+    };
     let take = match d {
         DType::F64 => "take_f64(w)",
         DType::F16 => "take_f16(w)",
@@ -61,6 +66,10 @@ fn spec(d: DType) -> Spec {
             format!("fn key_q(e: u32) -> vec2<u32> {{ return {query}; }}"),
         )
         .function(
+            "from_key",
+            format!("fn from_key(k: u32) -> u32 {{ return {unkey}; }}"),
+        )
+        .function(
             "take_word",
             format!("fn take_word(w: u32) -> u32 {{ return {take}; }}"),
         )
@@ -73,7 +82,8 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 }
 
 /// A kernel of the family: `entry` for dtype `d` with `inputs` bindings, workgroups of
-/// `wg`, and `pmax` (bitonic rows; 0 elsewhere).
+/// `wg`, and `pmax` (bitonic rows; 0 elsewhere); radix records with an index plane unless
+/// `keys_only`.
 fn kernel(
     dev: &Device,
     d: DType,
@@ -82,18 +92,34 @@ fn kernel(
     wg: u32,
     pmax: u32,
 ) -> Result<Arc<Kernel>> {
+    kernel_of(dev, d, entry, inputs, wg, pmax, false)
+}
+
+fn kernel_of(
+    dev: &Device,
+    d: DType,
+    entry: &'static str,
+    inputs: usize,
+    wg: u32,
+    pmax: u32,
+    keys_only: bool,
+) -> Result<Arc<Kernel>> {
     let w = key_bits(d).0;
+    let carry = u32::from(!keys_only);
     let key = Key {
         family: "sort",
         entry,
-        variant: format!("{} w{w} p{pmax}", d.wgsl()),
+        variant: format!("{} w{w} p{pmax} c{carry}", d.wgsl()),
         inputs,
         wg,
         ndim: 0,
         per: 0,
     };
     dev.kernel(key, || {
-        let s = spec(d).constant("W", w).constant("ITEMS", ITEMS);
+        let s = spec(d)
+            .constant("W", w)
+            .constant("ITEMS", ITEMS)
+            .constant("CARRY", carry);
         if pmax > 0 {
             s.constant("PMAX", pmax)
         } else {
@@ -189,11 +215,36 @@ fn radix<T: Element>(
     descending: bool,
     out: &Array<u32>,
 ) -> Result<()> {
+    radix_into(x, rows, len, descending, false, out.binding())
+}
+
+/// The values of the 1-D `x` (u32 or i32) sorted by a radix sort of the keys alone (no
+/// index plane: half the traffic of [`argsort_rows`]' records).
+pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
+    debug_assert!(matches!(T::DTYPE, DType::U32 | DType::I32));
+    let out = Array::<T>::alloc_with(&x.dev, "sort", x.shape.clone(), |b| {
+        x.dev.alloc_apart(b, &[&*x.buf])
+    })?;
+    radix_into(x, 1, x.len() as u32, false, true, out.binding())?;
+    Ok(out)
+}
+
+/// The radix sort of `rows` rows of `len` elements of `x`: indices within rows into `out`
+/// (`finish`), or with `keys_only` (one row of u32 or i32) the sorted values (`unkey`).
+fn radix_into<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    descending: bool,
+    keys_only: bool,
+    out: Binding<'_>,
+) -> Result<()> {
     let dev = &x.dev;
     let d = T::DTYPE;
     let (w, bits) = key_bits(d);
     let n = rows * len;
-    let rec_bytes = (w as u64 + 1) * n as u64 * 4;
+    let planes = w as u64 + u64::from(!keys_only);
+    let rec_bytes = planes * n as u64 * 4;
     let tiles = n.div_ceil(WG * ITEMS);
     let count = 256 * tiles;
     let blocks = count.div_ceil(WG * 4);
@@ -208,7 +259,7 @@ fn radix<T: Element>(
         tiles,
         ..Default::default()
     };
-    let keys = kernel(dev, d, "keys", 1, WG, 0)?;
+    let keys = kernel_of(dev, d, "keys", 1, WG, 0, keys_only)?;
     let first = SortParams { descending, ..base };
     dev.launch(
         &keys,
@@ -233,20 +284,28 @@ fn radix<T: Element>(
             counts: &counts,
             sums: &sums,
         };
-        radix_pass(dev, d, &prm, &pass, rec_bytes)?;
+        radix_pass(dev, d, &prm, &pass, rec_bytes, keys_only)?;
         bufs = (bufs.1, bufs.0);
     }
-    let fin = kernel(dev, d, "finish", 1, WG, 0)?;
+    let entry = if keys_only { "unkey" } else { "finish" };
+    let fin = kernel_of(dev, d, entry, 1, WG, 0, keys_only)?;
     dev.launch(
         &fin,
         &base.encode(),
         &[whole(bufs.0, rec_bytes)],
-        out.binding(),
+        out,
         Work::Items(n),
     )
 }
 
-fn radix_pass(dev: &Device, d: DType, prm: &SortParams, p: &Pass, rec_bytes: u64) -> Result<()> {
+fn radix_pass(
+    dev: &Device,
+    d: DType,
+    prm: &SortParams,
+    p: &Pass,
+    rec_bytes: u64,
+    keys_only: bool,
+) -> Result<()> {
     let count = 256 * prm.tiles;
     let blocks = count.div_ceil(WG * 4);
     let cb = count as u64 * 4;
@@ -256,11 +315,11 @@ fn radix_pass(dev: &Device, d: DType, prm: &SortParams, p: &Pass, rec_bytes: u64
         count: blocks,
         ..*prm
     };
-    let hist = kernel(dev, d, "hist", 1, WG, 0)?;
-    let reduce = kernel(dev, d, "scan_reduce", 1, WG, 0)?;
-    let scan_top = kernel(dev, d, "scan_top", 0, WG, 0)?;
-    let down = kernel(dev, d, "scan_down", 1, WG, 0)?;
-    let scatter = kernel(dev, d, "scatter", 2, WG, 0)?;
+    let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
+    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only)?;
+    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only)?;
+    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only)?;
+    let scatter = kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?;
     let src = whole(p.src, rec_bytes);
     let counts = whole(p.counts, cb);
     let sums = whole(p.sums, sb);
