@@ -2,9 +2,10 @@
 //! (`benches/peers/cupy_sweep_sort.py`). The first row copies 64M u32 (`add_scalar(0)`);
 //! its bandwidth gives every row's floor, in the row's note:
 //! - a radix sort of 32-bit keys: 4 passes (8 bits each), each reading and writing the keys
-//!   (and the values, for argsort and for gpuarray's sort, which carries indices): floor
-//!   `passes * 2 * (key bytes [+ 4 index bytes]) * n / bandwidth`, written per row as the
-//!   keys-only bound CuPy's CUB reaches (`4 * 2 * 4 * n`) and the key-index one;
+//!   (and the values, for argsort): floor `passes * 2 * (key bytes [+ 4 index bytes]) * n /
+//!   bandwidth`: the keys-only bound (`4 * 2 * 4 * n`) for the sorts, the key-index one for
+//!   argsort. gpuarray's u32 sort moves keys alone; its f32 sort carries indices (to keep
+//!   -0.0 and +0.0 in input order) and gathers, so expect it nearer the key-index bound;
 //! - a row sort in workgroup memory: one read and one write of the values, `2 * 4 * n`;
 //! - top_k (k = 100 of 64M f32): one read of the input, `4 * n` (a selection's bound;
 //!   gpuarray's top_k sorts fully today, so expect it far above).

@@ -5,7 +5,9 @@
 //! stable (equal values keep their input order) and the same bits on every run. Rows that
 //! fit a workgroup's memory (up to 4096 elements where the adapter has 48 KiB, fewer on
 //! smaller ones; see `plan::bitonic_max`) sort in one workgroup each; longer rows go through
-//! a radix sort of 8 bits a pass over the whole array (the row number as the last digits).
+//! a radix sort of 8 bits a pass over the whole array (the row number as the last digits),
+//! carrying each element's index; a 1-D sort of u32 or i32 moves the keys alone. Sorted
+//! values of other dtypes are gathered by the indices (so -0.0 keeps its sign and place).
 //! Another axis than the last is moved last by a contiguous copy, sorted, and moved back.
 
 mod params;
