@@ -50,6 +50,7 @@ use common::host_data;
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
 mod sweep_linalg;
 mod sweep_math;
+mod sweep_sort;
 
 type Res<T> = std::result::Result<T, Box<dyn Error>>;
 
@@ -115,7 +116,11 @@ type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
 
 /// The sweeps `--sweep` knows, each in its own module (`sweep_<name>.rs`), with a peer
 /// module of the same name beside `benches/peers/cupy_sweeps.py`.
-const SWEEPS: &[(&str, SweepFn)] = &[("math", sweep_math::rows), ("linalg", sweep_linalg::rows)];
+const SWEEPS: &[(&str, SweepFn)] = &[
+    ("math", sweep_math::rows),
+    ("linalg", sweep_linalg::rows),
+    ("sort", sweep_sort::rows),
+];
 
 fn usage() -> String {
     "usage: bench_table [--json OUT.json] [--compare CUPY.json | --peer cupy_peer.py]\n  \

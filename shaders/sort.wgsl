@@ -1,0 +1,371 @@
+// Sort family: sort, argsort (and what is built on them). Host: src/ops/sort/.
+//
+// Every dtype is sorted through u32 key words that order as the values do (NumPy's order:
+// -0 and +0 equal, every NaN equal and after +inf): `key_of` (one line, per dtype) reads
+// the input as raw u32 words, so no kernel here needs f16 or f64 arithmetic. 32-bit and
+// 16-bit dtypes have one key word, f64 two (low word first).
+//
+// Records: a buffer of W key-word planes and, when CARRY is 1, an index plane, each
+// `rec_n()` words long: word j of element e at `j * rec_n() + e`, its index at
+// `W * rec_n() + e` (the flat index into the sorted rows).
+//
+// Entry points (bindings: 0 params; inputs at 1..3, read-only; 4 the output):
+// - `keys`: one invocation per element (1-D grid folded into 2-D). 1 the input's words
+//   (element offset `P.offs.x`); 4 the records.
+// - `hist`: one workgroup per tile of TILE = WG * ITEMS elements. 1 records; 4 the counts,
+//   `counts[d * tiles + t]` = elements of tile t whose digit is d (digit-major, so one
+//   exclusive scan gives every tile's first slot per digit). Counts in workgroup atomics:
+//   a count does not depend on the order of the adds.
+// - `scan_reduce`: one workgroup per block of WG * 4 counts. 1 counts; 4 the block sums.
+// - `scan_top`: one workgroup. 4 the block sums, scanned in place (exclusive), WG at a time.
+// - `scan_down`: one workgroup per block of WG * 4 counts. 1 the scanned block sums; 4 the
+//   counts, replaced by their exclusive scan.
+// - `scatter`: one workgroup per tile, as `hist`. 1 records; 2 the scanned counts; 4 the
+//   records in their new order. The tile is walked in chunks of WG elements in order; an
+//   element's rank among the chunk's elements of its digit comes from a bitmask per digit
+//   (bits set with atomicOr, whose result does not depend on order), so the scatter is
+//   stable and the same on every run.
+// - `unkey`: one invocation per element. 1 records without an index plane (u32, i32);
+//   4 the values the keys came from.
+// - `finish`: one invocation per element. 1 records; 4 the index plane modulo the row
+//   length (indices within each row).
+// - `bitonic`: one workgroup per row of at most PMAX elements (PMAX a power of two). 1 the
+//   input's words; 4 the indices within each row. Pads to a power of two with keys above
+//   every key; compares (key, index), so equal keys keep their input order (stable).
+// - `take`: one invocation per output word. 1 the input's words (rows of `row_len()`);
+//   2 indices within rows (rows of `out_row()`); 4 the values, out[r, i] = in[r, idx[r, i]]
+//   (f16: two elements per word).
+// - `search`: one invocation per query. 1 the sorted input's words; 2 the queries' words;
+//   4 the insertion points (binary search over keys: NaN queries go after every number).
+//
+// Digits: pass `pass_word()` < W takes 8 bits at `pass_shift()` of that key word; pass
+// word W takes them of the row number (index / row length), so that LSD passes over the
+// key words and then the row number sort many long rows at once.
+
+alias S = u32;
+alias SC = u32;
+
+override WG: u32 = 256u;
+override W: u32 = 1u;      // key words per element
+override CARRY: u32 = 1u;  // 1: the records carry an index plane
+override ITEMS: u32 = 16u; // chunks of WG elements per tile
+override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
+
+@group(0) @binding(1) var<storage, read> a: array<u32>;
+@group(0) @binding(2) var<storage, read> b: array<u32>;
+@group(0) @binding(4) var<storage, read_write> out: array<u32>;
+
+// Parameter accessors, mirroring `SortParams` in src/ops/sort/params.rs.
+fn rec_n() -> u32 { return P.n; }          // elements (all rows)
+fn row_len() -> u32 { return P.offs.y; }   // elements per row
+fn in_off() -> u32 { return P.offs.x; }    // element offset of the input
+fn tiles() -> u32 { return P.offs.z; }     // tiles of hist / scatter
+fn count_n() -> u32 { return P.offs.w; }   // counts (scans), or padded row length (bitonic)
+fn pass_word() -> u32 { return P.aux.x; }
+fn pass_shift() -> u32 { return P.aux.y; }
+fn descending() -> bool { return P.ndim == 1u; } // keys, bitonic: largest first
+fn out_row() -> u32 { return P.offs.z; }        // take: output elements per row
+fn q_off() -> u32 { return P.offs.z; }          // search: element offset of the queries
+fn side_right() -> bool { return P.aux.y == 1u; } // search: NumPy's side="right"
+
+// Order-preserving key words of one element (x: low word, y: high word or 0).
+fn key_u32(x: u32) -> vec2<u32> { return vec2<u32>(x, 0u); }
+fn key_i32(x: u32) -> vec2<u32> { return vec2<u32>(x ^ 0x80000000u, 0u); }
+fn key_f32(x: u32) -> vec2<u32> {
+    if ((x & 0x7fffffffu) > 0x7f800000u) { return vec2<u32>(0xffffffffu, 0u); }
+    if (x == 0x80000000u) { return vec2<u32>(0x80000000u, 0u); }
+    if ((x & 0x80000000u) != 0u) { return vec2<u32>(~x, 0u); }
+    return vec2<u32>(x | 0x80000000u, 0u);
+}
+fn key_f16(h: u32) -> vec2<u32> {
+    if ((h & 0x7fffu) > 0x7c00u) { return vec2<u32>(0xffffu, 0u); }
+    if (h == 0x8000u) { return vec2<u32>(0x8000u, 0u); }
+    if ((h & 0x8000u) != 0u) { return vec2<u32>(~h & 0xffffu, 0u); }
+    return vec2<u32>(h | 0x8000u, 0u);
+}
+fn key_f64(lo: u32, hi: u32) -> vec2<u32> {
+    let mag = hi & 0x7fffffffu;
+    if (mag > 0x7ff00000u || (mag == 0x7ff00000u && lo != 0u)) {
+        return vec2<u32>(0xffffffffu, 0xffffffffu);
+    }
+    if (hi == 0x80000000u && lo == 0u) { return vec2<u32>(0u, 0x80000000u); }
+    if ((hi & 0x80000000u) != 0u) { return vec2<u32>(~lo, ~hi); }
+    return vec2<u32>(lo, hi | 0x80000000u);
+}
+// Half h (counted in halves from the buffer's start) of the input.
+fn half_at(h: u32) -> u32 { return (a[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
+
+// The key of input element e (offset included by the caller), and of query element e
+// (in `b`); replaced per dtype.
+fn key_of(e: u32) -> vec2<u32> { return key_u32(a[e]); }
+fn key_q(e: u32) -> vec2<u32> { return key_u32(b[e]); }
+fn half_q(h: u32) -> u32 { return (b[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
+
+// The key in the order asked for: every key word inverted for largest first (ties keep
+// their input order: the index still breaks them upwards).
+fn sort_key(e: u32) -> vec2<u32> {
+    let k = key_of(e);
+    if (!descending()) { return k; }
+    if (W == 1u) { return vec2<u32>(~k.x, 0u); }
+    return ~k;
+}
+// The u32 or i32 bits of a key (the inverse of key_u32 / key_i32); replaced per dtype.
+fn from_key(k: u32) -> u32 { return k; }
+// Output word w of `take`, from element `src(i)` of the input; replaced per dtype.
+fn take_word(w: u32) -> u32 { return a[src(w)]; }
+
+// The input element (offset included) that output element i of `take` copies.
+fn src(i: u32) -> u32 {
+    return in_off() + (i / out_row()) * row_len() + b[i];
+}
+fn take_f64(w: u32) -> u32 { return a[2u * src(w >> 1u) + (w & 1u)]; }
+fn take_f16(w: u32) -> u32 {
+    let i = 2u * w;
+    var v = half_at(src(i));
+    if (i + 1u < rec_n()) { v |= half_at(src(i + 1u)) << 16u; }
+    return v;
+}
+
+@compute @workgroup_size(WG)
+fn keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let n = rec_n();
+    if (e >= n) { return; }
+    let k = sort_key(in_off() + e);
+    out[e] = k.x;
+    if (W == 2u) { out[n + e] = k.y; }
+    if (CARRY == 1u) { out[W * n + e] = e; }
+}
+
+// Digit of record e of `a` in this pass.
+fn digit(e: u32) -> u32 {
+    let n = rec_n();
+    let w = pass_word();
+    if (w == W) { return ((a[W * n + e] / row_len()) >> pass_shift()) & 255u; }
+    return (a[w * n + e] >> pass_shift()) & 255u;
+}
+
+fn tile_id(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }
+
+var<workgroup> bins: array<atomic<u32>, 256>;
+
+@compute @workgroup_size(WG)
+fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_id(wid, nwg);
+    for (var d = lid; d < 256u; d += WG) { atomicStore(&bins[d], 0u); }
+    workgroupBarrier();
+    let n = rec_n();
+    let start = t * WG * ITEMS;
+    if (t < tiles()) {
+        for (var c = 0u; c < ITEMS; c++) {
+            let e = start + c * WG + lid;
+            if (e < n) { atomicAdd(&bins[digit(e)], 1u); }
+        }
+    }
+    workgroupBarrier();
+    if (t < tiles()) {
+        for (var d = lid; d < 256u; d += WG) { out[d * tiles() + t] = atomicLoad(&bins[d]); }
+    }
+}
+
+var<workgroup> sh: array<u32, WG>;
+
+// Exclusive scan of v over the workgroup (every invocation must call it); the total in
+// `sh[WG - 1]` after it returns, until the next call.
+fn wg_scan(lid: u32, v: u32) -> u32 {
+    sh[lid] = v;
+    for (var off = 1u; off < WG; off <<= 1u) {
+        workgroupBarrier();
+        var t = 0u;
+        if (lid >= off) { t = sh[lid - off]; }
+        workgroupBarrier();
+        sh[lid] += t;
+    }
+    workgroupBarrier();
+    return sh[lid] - v;
+}
+
+@compute @workgroup_size(WG)
+fn scan_reduce(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let blk = tile_id(wid, nwg);
+    let m = count_n();
+    let base = blk * WG * 4u + lid * 4u;
+    var s = 0u;
+    for (var k = 0u; k < 4u; k++) {
+        if (base + k < m) { s += a[base + k]; }
+    }
+    let ex = wg_scan(lid, s);
+    if (lid == WG - 1u) { out[blk] = ex + s; }
+}
+
+@compute @workgroup_size(WG)
+fn scan_top(@builtin(local_invocation_index) lid: u32) {
+    let m = count_n();
+    var carry = 0u;
+    for (var c = 0u; c < m; c += WG) {
+        let i = c + lid;
+        var v = 0u;
+        if (i < m) { v = out[i]; }
+        let ex = wg_scan(lid, v);
+        let total = sh[WG - 1u];
+        if (i < m) { out[i] = carry + ex; }
+        carry += total;
+        workgroupBarrier();
+    }
+}
+
+@compute @workgroup_size(WG)
+fn scan_down(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>) {
+    let blk = tile_id(wid, nwg);
+    let m = count_n();
+    let base = blk * WG * 4u + lid * 4u;
+    var v = vec4<u32>(0u);
+    for (var k = 0u; k < 4u; k++) {
+        if (base + k < m) { v[k] = out[base + k]; }
+    }
+    var run = a[blk] + wg_scan(lid, v.x + v.y + v.z + v.w);
+    for (var k = 0u; k < 4u; k++) {
+        if (base + k < m) { out[base + k] = run; }
+        run += v[k];
+    }
+}
+
+// Scatter: bit masks of the chunk's elements per digit (WG / 32 words per digit), and the
+// next free slot per digit.
+var<workgroup> masks: array<atomic<u32>, 256u * (WG / 32u)>;
+var<workgroup> slot: array<u32, 256>;
+
+@compute @workgroup_size(WG)
+fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_id(wid, nwg);
+    let n = rec_n();
+    let words = WG / 32u;
+    let live = t < tiles();
+    for (var d = lid; d < 256u; d += WG) {
+        if (live) { slot[d] = b[d * tiles() + t]; }
+    }
+    let start = t * WG * ITEMS;
+    for (var c = 0u; c < ITEMS; c++) {
+        for (var k = lid; k < 256u * words; k += WG) { atomicStore(&masks[k], 0u); }
+        workgroupBarrier();
+        let e = start + c * WG + lid;
+        let valid = live && e < n;
+        var d = 0u;
+        if (valid) {
+            d = digit(e);
+            atomicOr(&masks[d * words + lid / 32u], 1u << (lid % 32u));
+        }
+        workgroupBarrier();
+        if (valid) {
+            var rank = countOneBits(atomicLoad(&masks[d * words + lid / 32u]) & ((1u << (lid % 32u)) - 1u));
+            for (var q = 0u; q < lid / 32u; q++) { rank += countOneBits(atomicLoad(&masks[d * words + q])); }
+            let dst = slot[d] + rank;
+            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[j * n + e]; }
+        }
+        workgroupBarrier();
+        for (var dd = lid; dd < 256u; dd += WG) {
+            var cnt = 0u;
+            for (var q = 0u; q < words; q++) { cnt += countOneBits(atomicLoad(&masks[dd * words + q])); }
+            slot[dd] += cnt;
+        }
+        workgroupBarrier();
+    }
+}
+
+@compute @workgroup_size(WG)
+fn unkey(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    if (e >= rec_n()) { return; }
+    out[e] = from_key(a[e]);
+}
+
+@compute @workgroup_size(WG)
+fn finish(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let n = rec_n();
+    if (e >= n) { return; }
+    out[e] = a[W * n + e] % row_len();
+}
+
+var<workgroup> k0: array<u32, PMAX>;
+var<workgroup> k1: array<u32, PMAX>;
+var<workgroup> ix: array<u32, PMAX>;
+
+// Whether slot i sorts after slot j: by key words, then by index.
+fn after(i: u32, j: u32) -> bool {
+    if (k1[i] != k1[j]) { return k1[i] > k1[j]; }
+    if (k0[i] != k0[j]) { return k0[i] > k0[j]; }
+    return ix[i] > ix[j];
+}
+
+@compute @workgroup_size(WG)
+fn bitonic(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let row = tile_id(wid, nwg);
+    let l = row_len();
+    let p = count_n();
+    let live = row < tiles();
+    for (var i = lid; i < p; i += WG) {
+        var k = vec2<u32>(0xffffffffu, 0xffffffffu);
+        if (live && i < l) { k = sort_key(in_off() + row * l + i); }
+        k0[i] = k.x;
+        k1[i] = k.y;
+        ix[i] = i;
+    }
+    workgroupBarrier();
+    for (var k = 2u; k <= p; k <<= 1u) {
+        for (var j = k >> 1u; j > 0u; j >>= 1u) {
+            for (var t = lid; t < p / 2u; t += WG) {
+                let i = (t / j) * 2u * j + (t % j);
+                let o = i + j;
+                if (after(i, o) == ((i & k) == 0u)) {
+                    let a0 = k0[i]; k0[i] = k0[o]; k0[o] = a0;
+                    let a1 = k1[i]; k1[i] = k1[o]; k1[o] = a1;
+                    let ai = ix[i]; ix[i] = ix[o]; ix[o] = ai;
+                }
+            }
+            workgroupBarrier();
+        }
+    }
+    if (live) {
+        for (var i = lid; i < l; i += WG) { out[row * l + i] = ix[i]; }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn take(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let w = linear_id(wid, nwg, lid, WG);
+    if (w >= count_n()) { return; }
+    out[w] = take_word(w);
+}
+
+// Whether key p sorts before key q.
+fn key_less(p: vec2<u32>, q: vec2<u32>) -> bool {
+    return p.y < q.y || (p.y == q.y && p.x < q.x);
+}
+
+@compute @workgroup_size(WG)
+fn search(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    if (e >= rec_n()) { return; }
+    let q = key_q(q_off() + e);
+    var lo = 0u;
+    var hi = row_len();
+    while (lo < hi) {
+        let mid = lo + (hi - lo) / 2u;
+        let k = key_of(in_off() + mid);
+        var go_right = key_less(k, q);
+        if (side_right()) { go_right = !key_less(q, k); }
+        if (go_right) { lo = mid + 1u; } else { hi = mid; }
+    }
+    out[e] = lo;
+}

@@ -1,0 +1,161 @@
+//! Sorting: `sort`, `argsort` along any axis; `top_k`, `partition`, `argpartition`,
+//! `searchsorted` (select.rs). Host side of shaders/sort.wgsl.
+//!
+//! Values sort in NumPy's order: -0.0 and +0.0 compare equal, NaNs after +inf. The sort is
+//! stable (equal values keep their input order) and the same bits on every run. Rows that
+//! fit a workgroup's memory (up to 4096 elements where the adapter has 48 KiB, fewer on
+//! smaller ones; see `plan::bitonic_max`) sort in one workgroup each; longer rows go through
+//! a radix sort of 8 bits a pass over the whole array (the row number as the last digits),
+//! carrying each element's index; a 1-D sort of u32 or i32 moves the keys alone. Sorted
+//! values of other dtypes are gathered by the indices (so -0.0 keeps its sign and place).
+//! Another axis than the last is moved last by a contiguous copy, sorted, and moved back.
+
+mod params;
+mod plan;
+mod select;
+
+pub use select::Side;
+
+#[cfg(test)]
+pub(crate) use plan::all_specs;
+
+use crate::array::Array;
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+
+/// The axis `axis` (negative counts from the end) of an array of `ndim` dimensions.
+pub(crate) fn resolve_axis(axis: isize, ndim: usize) -> Result<usize> {
+    let a = if axis < 0 { axis + ndim as isize } else { axis };
+    if a < 0 || a as usize >= ndim {
+        return Err(Error::AxisOutOfRange {
+            axis: axis.unsigned_abs(),
+            ndim,
+        });
+    }
+    Ok(a as usize)
+}
+
+/// The array with axis `axis` moved last, contiguous (possibly with an offset), the
+/// permutation that did it, the rows and the row length.
+pub(super) type Rows<T> = (Array<T>, Vec<usize>, u32, u32);
+
+pub(super) fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>> {
+    let ax = resolve_axis(axis, x.ndim())?;
+    let n = x.ndim();
+    let mut perm: Vec<usize> = (0..n).filter(|&d| d != ax).collect();
+    perm.push(ax);
+    let moved = x.transpose(&perm)?;
+    let moved = if moved.is_contiguous() {
+        moved
+    } else {
+        moved.contiguous()?
+    };
+    let len = x.shape[ax];
+    let total = x.len();
+    if total > u32::MAX as usize / 3 {
+        return Err(Error::BufferTooLarge {
+            requested: total as u64 * 12,
+            max: u32::MAX as u64,
+        });
+    }
+    let rows = total.checked_div(len).unwrap_or(0);
+    Ok((moved, perm, rows as u32, len as u32))
+}
+
+/// `y`, laid out as `x` with its last axis moved last by `perm`, put back in `perm`'s
+/// inverse order (contiguous).
+pub(super) fn restore<U: Element>(y: Array<U>, perm: &[usize]) -> Result<Array<U>> {
+    if perm.iter().enumerate().all(|(i, &p)| i == p) {
+        return Ok(y);
+    }
+    let mut inv = vec![0; perm.len()];
+    for (i, &p) in perm.iter().enumerate() {
+        inv[p] = i;
+    }
+    y.transpose(&inv)?.contiguous()
+}
+
+impl<T: Element> Array<T> {
+    /// The values sorted along the last axis (NumPy's `sort` with `axis=-1`).
+    ///
+    /// Stable, NaNs last, -0.0 and +0.0 equal (they keep their input order).
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`] for a 0-d array; [`Error::OutOfMemory`];
+    /// [`Error::BufferTooLarge`] when the records of a radix sort (4 bytes per key word
+    /// and index per element) exceed one binding.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[3.0f32, f32::NAN, -1.0, 2.0], [4])?;
+    /// let s = x.sort()?.to_vec()?;
+    /// assert_eq!(&s[..3], &[-1.0, 2.0, 3.0]);
+    /// assert!(s[3].is_nan());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn sort(&self) -> Result<Array<T>> {
+        self.sort_axis(-1)
+    }
+
+    /// The values sorted along `axis` (negative counts from the end).
+    ///
+    /// # Errors
+    /// As [`Array::sort`]; [`Error::AxisOutOfRange`] when `axis` is not an axis (the error
+    /// carries its magnitude).
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[3i32, 1, 2, 0], [2, 2])?;
+    /// assert_eq!(x.sort_axis(0)?.to_vec()?, vec![2, 0, 3, 1]);
+    /// assert_eq!(x.sort_axis(-1)?.to_vec()?, vec![1, 3, 0, 2]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn sort_axis(&self, axis: isize) -> Result<Array<T>> {
+        let (moved, perm, rows, len) = rows_last(self, axis)?;
+        let integer = matches!(T::DTYPE, DType::U32 | DType::I32);
+        if integer && rows == 1 && len > plan::bitonic_max(&self.dev) {
+            // Equal integers are indistinguishable: a sort of the keys alone suffices.
+            return plan::sort_keys_only(&moved)?.reshape(self.shape.clone());
+        }
+        let idx = plan::argsort_rows(&moved, rows, len, false)?;
+        let sorted = plan::take_rows(&moved, &idx, len, moved.shape.clone())?;
+        restore(sorted, &perm)
+    }
+
+    /// The indices that sort the array along the last axis (stable: equal values keep
+    /// their input order), as NumPy's `argsort(kind="stable")`.
+    ///
+    /// Indices are `u32` today; they become the crate's wider index type when 64-bit
+    /// integers land.
+    ///
+    /// # Errors
+    /// As [`Array::sort`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[2.0f32, 1.0, 2.0, 0.0], [4])?;
+    /// assert_eq!(x.argsort()?.to_vec()?, vec![3, 1, 0, 2]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argsort(&self) -> Result<Array<u32>> {
+        self.argsort_axis(-1)
+    }
+
+    /// The indices that sort the array along `axis` (negative counts from the end).
+    ///
+    /// # Errors
+    /// As [`Array::sort_axis`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[3u32, 1, 2, 0], [2, 2])?;
+    /// assert_eq!(x.argsort_axis(0)?.to_vec()?, vec![1, 1, 0, 0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argsort_axis(&self, axis: isize) -> Result<Array<u32>> {
+        let (moved, perm, rows, len) = rows_last(self, axis)?;
+        let idx = plan::argsort_rows(&moved, rows, len, false)?;
+        let idx = idx.reshape(moved.shape.clone())?;
+        restore(idx, &perm)
+    }
+}

@@ -1,0 +1,407 @@
+//! Kernels of shaders/sort.wgsl and the plans that chain them: a bitonic sort in workgroup
+//! memory for rows that fit one workgroup, an LSD radix sort (8 bits a pass) for longer
+//! rows, and the gather of values by indices.
+
+use std::sync::Arc;
+
+use super::params::SortParams;
+use crate::array::Array;
+use crate::device::{Device, Work};
+use crate::dtype::{DType, Element};
+use crate::error::Result;
+use crate::kernel::cache::{Kernel, Key};
+use crate::kernel::launch::{groups, Binding};
+use crate::kernel::source::Spec;
+use crate::memory::pool::BufferHandle;
+
+const SRC: &str = include_str!("../../../shaders/sort.wgsl");
+const WG: u32 = 256;
+/// Chunks of WG elements per radix tile.
+const ITEMS: u32 = 16;
+/// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
+const BITONIC_BYTES: u32 = 12;
+/// The longest bitonic row on any adapter (more is faster as a radix sort).
+const BITONIC_MAX: u32 = 4096;
+
+/// Key words per element of dtype `d`, and the key bits.
+pub(super) fn key_bits(d: DType) -> (u32, u32) {
+    match d {
+        DType::F64 => (2, 64),
+        DType::F16 => (1, 16),
+        _ => (1, 32),
+    }
+}
+
+/// The key of element `e` of binding `buf` (`a` or `b`) for dtype `d`, in WGSL.
+fn key_expr(d: DType, buf: &str) -> String {
+    let half = if buf == "a" { "half_at" } else { "half_q" };
+    match d {
+        DType::F32 => format!("key_f32({buf}[e])"),
+        DType::I32 => format!("key_i32({buf}[e])"),
+        DType::U32 => format!("key_u32({buf}[e])"),
+        DType::F16 => format!("key_f16({half}(e))"),
+        DType::F64 => format!("key_f64({buf}[2u * e], {buf}[2u * e + 1u])"),
+    }
+}
+
+fn spec(d: DType) -> Spec {
+    let (key, query) = (key_expr(d, "a"), key_expr(d, "b"));
+    let unkey = if d == DType::I32 {
+        "k ^ 0x80000000u"
+    } else {
+        "k"
+    };
+    let take = match d {
+        DType::F64 => "take_f64(w)",
+        DType::F16 => "take_f16(w)",
+        _ => "a[src(w)]",
+    };
+    Spec::new("sort", SRC)
+        .function(
+            "key_of",
+            format!("fn key_of(e: u32) -> vec2<u32> {{ return {key}; }}"),
+        )
+        .function(
+            "key_q",
+            format!("fn key_q(e: u32) -> vec2<u32> {{ return {query}; }}"),
+        )
+        .function(
+            "from_key",
+            format!("fn from_key(k: u32) -> u32 {{ return {unkey}; }}"),
+        )
+        .function(
+            "take_word",
+            format!("fn take_word(w: u32) -> u32 {{ return {take}; }}"),
+        )
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    DType::ALL.iter().map(|&d| spec(d)).collect()
+}
+
+/// A kernel of the family: `entry` for dtype `d` with `inputs` bindings, workgroups of
+/// `wg`, and `pmax` (bitonic rows; 0 elsewhere); radix records with an index plane unless
+/// `keys_only`.
+fn kernel(
+    dev: &Device,
+    d: DType,
+    entry: &'static str,
+    inputs: usize,
+    wg: u32,
+    pmax: u32,
+) -> Result<Arc<Kernel>> {
+    kernel_of(dev, d, entry, inputs, wg, pmax, false)
+}
+
+fn kernel_of(
+    dev: &Device,
+    d: DType,
+    entry: &'static str,
+    inputs: usize,
+    wg: u32,
+    pmax: u32,
+    keys_only: bool,
+) -> Result<Arc<Kernel>> {
+    let w = key_bits(d).0;
+    let carry = u32::from(!keys_only);
+    let key = Key {
+        family: "sort",
+        entry,
+        variant: format!("{} w{w} p{pmax} c{carry}", d.wgsl()),
+        inputs,
+        wg,
+        ndim: 0,
+        per: 0,
+    };
+    dev.kernel(key, || {
+        let s = spec(d)
+            .constant("W", w)
+            .constant("ITEMS", ITEMS)
+            .constant("CARRY", carry);
+        if pmax > 0 {
+            s.constant("PMAX", pmax)
+        } else {
+            s
+        }
+    })
+}
+
+/// A whole buffer as a binding.
+fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
+    Binding {
+        buffer: b,
+        bytes,
+        window: 0,
+    }
+}
+
+/// Workgroups for `count` items of one workgroup each.
+fn grid(count: u32) -> Work {
+    let (x, y) = groups(count, 1);
+    Work::Groups([x, y, 1])
+}
+
+/// The longest row the bitonic kernel sorts on this device.
+pub(super) fn bitonic_max(dev: &Device) -> u32 {
+    let bytes = dev.limits().max_compute_workgroup_storage_size;
+    let mut p = BITONIC_MAX;
+    while p > 1 && p * BITONIC_BYTES > bytes {
+        p /= 2;
+    }
+    p
+}
+
+/// Indices within each row that sort `rows` rows of `len` elements of the contiguous
+/// (from its offset) array `x`, stably, smallest (or with `descending` largest) first:
+/// shape `[rows * len]`.
+pub(super) fn argsort_rows<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    descending: bool,
+) -> Result<Array<u32>> {
+    let dev = &x.dev;
+    let n = rows * len;
+    let out = Array::<u32>::alloc(dev, "argsort", vec![n as usize])?;
+    if n == 0 {
+        return Ok(out);
+    }
+    if len <= bitonic_max(dev) {
+        bitonic(x, rows, len, descending, &out)?;
+    } else {
+        radix(x, rows, len, descending, &out)?;
+    }
+    Ok(out)
+}
+
+fn bitonic<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    descending: bool,
+    out: &Array<u32>,
+) -> Result<()> {
+    let p = len.next_power_of_two();
+    let wg = if p <= 128 { 64 } else { WG };
+    let k = kernel(&x.dev, T::DTYPE, "bitonic", 1, wg, p)?;
+    let prm = SortParams {
+        n: rows * len,
+        row_len: len,
+        in_off: x.offset as u32,
+        tiles: rows,
+        count: p,
+        descending,
+        ..Default::default()
+    };
+    x.dev
+        .launch(&k, &prm.encode(), &[x.binding()], out.binding(), grid(rows))
+}
+
+/// One radix pass: records `src` into `dst`, ordered stably by the digit of `pass`
+/// (word, shift), through `counts` and `sums`.
+struct Pass<'a> {
+    src: &'a BufferHandle,
+    dst: &'a BufferHandle,
+    counts: &'a BufferHandle,
+    sums: &'a BufferHandle,
+}
+
+fn radix<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    descending: bool,
+    out: &Array<u32>,
+) -> Result<()> {
+    radix_into(x, rows, len, descending, false, out.binding())
+}
+
+/// The values of the 1-D `x` (u32 or i32) sorted by a radix sort of the keys alone (no
+/// index plane: half the traffic of [`argsort_rows`]' records).
+pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
+    debug_assert!(matches!(T::DTYPE, DType::U32 | DType::I32));
+    let out = Array::<T>::alloc_with(&x.dev, "sort", x.shape.clone(), |b| {
+        x.dev.alloc_apart(b, &[&*x.buf])
+    })?;
+    radix_into(x, 1, x.len() as u32, false, true, out.binding())?;
+    Ok(out)
+}
+
+/// The radix sort of `rows` rows of `len` elements of `x`: indices within rows into `out`
+/// (`finish`), or with `keys_only` (one row of u32 or i32) the sorted values (`unkey`).
+fn radix_into<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    descending: bool,
+    keys_only: bool,
+    out: Binding<'_>,
+) -> Result<()> {
+    let dev = &x.dev;
+    let d = T::DTYPE;
+    let (w, bits) = key_bits(d);
+    let n = rows * len;
+    let planes = w as u64 + u64::from(!keys_only);
+    let rec_bytes = planes * n as u64 * 4;
+    let tiles = n.div_ceil(WG * ITEMS);
+    let count = 256 * tiles;
+    let blocks = count.div_ceil(WG * 4);
+    let a = dev.alloc_apart(rec_bytes, &[&*x.buf])?;
+    let b = dev.alloc(rec_bytes)?;
+    let counts = dev.alloc(count as u64 * 4)?;
+    let sums = dev.alloc(blocks as u64 * 4)?;
+    let base = SortParams {
+        n,
+        row_len: len,
+        in_off: x.offset as u32,
+        tiles,
+        ..Default::default()
+    };
+    let keys = kernel_of(dev, d, "keys", 1, WG, 0, keys_only)?;
+    let first = SortParams { descending, ..base };
+    dev.launch(
+        &keys,
+        &first.encode(),
+        &[x.binding()],
+        whole(&a, rec_bytes),
+        Work::Items(n),
+    )?;
+    let mut passes: Vec<(u32, u32)> = (0..bits / 8).map(|i| (i / 4, (i % 4) * 8)).collect();
+    let row_bits = 32 - (rows - 1).leading_zeros();
+    passes.extend((0..row_bits.div_ceil(8)).map(|i| (w, i * 8)));
+    let mut bufs = (&a, &b);
+    for (word, shift) in passes {
+        let prm = SortParams {
+            word,
+            shift,
+            ..base
+        };
+        let pass = Pass {
+            src: bufs.0,
+            dst: bufs.1,
+            counts: &counts,
+            sums: &sums,
+        };
+        radix_pass(dev, d, &prm, &pass, rec_bytes, keys_only)?;
+        bufs = (bufs.1, bufs.0);
+    }
+    let entry = if keys_only { "unkey" } else { "finish" };
+    let fin = kernel_of(dev, d, entry, 1, WG, 0, keys_only)?;
+    dev.launch(
+        &fin,
+        &base.encode(),
+        &[whole(bufs.0, rec_bytes)],
+        out,
+        Work::Items(n),
+    )
+}
+
+fn radix_pass(
+    dev: &Device,
+    d: DType,
+    prm: &SortParams,
+    p: &Pass,
+    rec_bytes: u64,
+    keys_only: bool,
+) -> Result<()> {
+    let count = 256 * prm.tiles;
+    let blocks = count.div_ceil(WG * 4);
+    let cb = count as u64 * 4;
+    let sb = blocks as u64 * 4;
+    let scan = SortParams { count, ..*prm };
+    let top = SortParams {
+        count: blocks,
+        ..*prm
+    };
+    let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
+    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only)?;
+    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only)?;
+    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only)?;
+    let scatter = kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?;
+    let src = whole(p.src, rec_bytes);
+    let counts = whole(p.counts, cb);
+    let sums = whole(p.sums, sb);
+    dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
+    dev.launch(&reduce, &scan.encode(), &[counts], sums, grid(blocks))?;
+    dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
+    dev.launch(&down, &scan.encode(), &[sums], counts, grid(blocks))?;
+    dev.launch(
+        &scatter,
+        &prm.encode(),
+        &[src, counts],
+        whole(p.dst, rec_bytes),
+        grid(prm.tiles),
+    )
+}
+
+/// Values of `x` (contiguous from its offset, rows of `len`) at the indices `idx`
+/// (contiguous, rows of the last extent of `shape`) within each row: shape `shape`.
+pub(super) fn take_rows<T: Element>(
+    x: &Array<T>,
+    idx: &Array<u32>,
+    len: u32,
+    shape: Vec<usize>,
+) -> Result<Array<T>> {
+    let out_row = shape.last().copied().unwrap_or(1) as u32;
+    let dev = &x.dev;
+    let out = Array::<T>::alloc_with(dev, "sort", shape, |b| {
+        dev.alloc_apart(b, &[&*x.buf, &*idx.buf])
+    })?;
+    let n = out.len() as u32;
+    if n == 0 {
+        return Ok(out);
+    }
+    let words = match T::DTYPE {
+        DType::F64 => 2 * n,
+        DType::F16 => n.div_ceil(2),
+        _ => n,
+    };
+    let prm = SortParams {
+        n,
+        row_len: len,
+        in_off: x.offset as u32,
+        tiles: out_row,
+        count: words,
+        ..Default::default()
+    };
+    let k = kernel(dev, T::DTYPE, "take", 2, WG, 0)?;
+    dev.launch(
+        &k,
+        &prm.encode(),
+        &[x.binding(), idx.binding()],
+        out.binding(),
+        Work::Items(words),
+    )?;
+    Ok(out)
+}
+
+/// Insertion points of the queries `q` (contiguous from its offset) in the sorted 1-D `a`
+/// (contiguous from its offset): the first index whose value is not below the query
+/// (`right`: above it).
+pub(super) fn search<T: Element>(a: &Array<T>, q: &Array<T>, right: bool) -> Result<Array<u32>> {
+    let dev = &a.dev;
+    let out = Array::<u32>::alloc(dev, "searchsorted", q.shape.clone())?;
+    let n = out.len() as u32;
+    if n == 0 {
+        return Ok(out);
+    }
+    let prm = SortParams {
+        n,
+        row_len: a.len() as u32,
+        in_off: a.offset as u32,
+        tiles: q.offset as u32,
+        shift: right as u32,
+        ..Default::default()
+    };
+    let k = kernel(dev, T::DTYPE, "search", 2, WG, 0)?;
+    dev.launch(
+        &k,
+        &prm.encode(),
+        &[a.binding(), q.binding()],
+        out.binding(),
+        Work::Items(n),
+    )?;
+    Ok(out)
+}

@@ -1,0 +1,151 @@
+//! Built on the sort: `top_k`, `partition`, `argpartition`, `searchsorted`.
+
+use super::{plan, restore, rows_last};
+use crate::array::Array;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+
+/// Which insertion point [`Array::searchsorted`] gives for a query equal to values of the
+/// array (NumPy's `side`).
+///
+/// ```
+/// assert_eq!(gpuarray::Side::default(), gpuarray::Side::Left);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Side {
+    /// The first index whose value is not below the query.
+    #[default]
+    Left,
+    /// The first index whose value is above the query.
+    Right,
+}
+
+/// `Err(InvalidArgument)` unless `k <= len` (`k < len` where `strict`).
+fn check_k(op: &'static str, k: usize, len: usize, strict: bool) -> Result<()> {
+    if k > len || (strict && k == len) {
+        return Err(Error::InvalidArgument {
+            op,
+            reason: if strict {
+                "kth must be below the length of the axis"
+            } else {
+                "k exceeds the length of the axis"
+            },
+        });
+    }
+    Ok(())
+}
+
+impl<T: Element> Array<T> {
+    /// The `k` largest (or, with `largest` false, smallest) values along `axis` and their
+    /// indices, in order: largest first (smallest first), equal values by lower index first.
+    /// NaNs count as larger than every number (NumPy's order). The axis keeps extent `k`.
+    ///
+    /// Today this sorts each row fully (the radix or workgroup sort) and keeps `k`; a
+    /// selection for small `k` is left to do.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `k` exceeds the axis; [`Error::AxisOutOfRange`];
+    /// as [`Array::sort`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 5.0, 3.0, 5.0, 2.0, 0.0], [2, 3])?;
+    /// let (v, i) = x.top_k(2, -1, true)?;
+    /// assert_eq!(v.to_vec()?, vec![5.0, 3.0, 5.0, 2.0]);
+    /// assert_eq!(i.to_vec()?, vec![1, 2, 0, 1]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn top_k(&self, k: usize, axis: isize, largest: bool) -> Result<(Array<T>, Array<u32>)> {
+        let (moved, perm, rows, len) = rows_last(self, axis)?;
+        check_k("top_k", k, len as usize, false)?;
+        let idx = plan::argsort_rows(&moved, rows, len, largest)?;
+        let mut shape = moved.shape.clone();
+        let last = shape.len() - 1;
+        let idx = idx.reshape(shape.clone())?;
+        let idx = idx.slice_axis(crate::Axis(last), ..k)?.contiguous()?;
+        shape[last] = k;
+        let values = plan::take_rows(&moved, &idx, len, shape)?;
+        Ok((restore(values, &perm)?, restore(idx, &perm)?))
+    }
+
+    /// The array along `axis` rearranged so that the element at `kth` is the one a sort
+    /// would put there, none before it larger and none after it smaller (NumPy's
+    /// `partition`). The order within each side is unspecified (today: sorted).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] unless `kth` is below the axis' length;
+    /// [`Error::AxisOutOfRange`]; as [`Array::sort`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[3i32, 4, 2, 1], [4])?;
+    /// assert_eq!(x.partition(2, 0)?.to_vec()?[2], 3);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn partition(&self, kth: usize, axis: isize) -> Result<Array<T>> {
+        let ax = super::resolve_axis(axis, self.ndim())?;
+        check_k("partition", kth, self.shape[ax], true)?;
+        self.sort_axis(axis)
+    }
+
+    /// The indices that [`Array::partition`] would put in place (NumPy's `argpartition`).
+    ///
+    /// # Errors
+    /// As [`Array::partition`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[3i32, 4, 2, 1], [4])?;
+    /// assert_eq!(x.argpartition(1, 0)?.to_vec()?[1], 2);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argpartition(&self, kth: usize, axis: isize) -> Result<Array<u32>> {
+        let ax = super::resolve_axis(axis, self.ndim())?;
+        check_k("argpartition", kth, self.shape[ax], true)?;
+        self.argsort_axis(axis)
+    }
+
+    /// Where each of `queries` would go in this sorted 1-D array to keep it sorted (NumPy's
+    /// `searchsorted`): per query, the first index whose value is not below it
+    /// ([`Side::Left`]) or is above it ([`Side::Right`]). The order is the sort's: NaN
+    /// queries go after every number (before or after the array's NaNs by `side`), -0.0
+    /// equals +0.0. The result has the queries' shape. An unsorted array gives unspecified
+    /// (but in-range) indices.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] unless the array is 1-D; [`Error::DeviceMismatch`];
+    /// [`Error::OutOfMemory`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// use gpuarray::Side;
+    /// let a = dev.from_slice(&[1.0f32, 2.0, 2.0, 3.0], [4])?;
+    /// let q = dev.from_slice(&[2.0f32, 0.0, f32::NAN], [3])?;
+    /// assert_eq!(a.searchsorted(&q, Side::Left)?.to_vec()?, vec![1, 0, 4]);
+    /// assert_eq!(a.searchsorted(&q, Side::Right)?.to_vec()?, vec![3, 0, 4]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn searchsorted(&self, queries: &Array<T>, side: Side) -> Result<Array<u32>> {
+        self.dev.expect_same("searchsorted", &[&queries.dev])?;
+        if self.ndim() != 1 {
+            return Err(Error::InvalidArgument {
+                op: "searchsorted",
+                reason: "the sorted array must be 1-D",
+            });
+        }
+        if self.is_empty() {
+            return self.dev.zeros::<u32>(queries.shape.clone());
+        }
+        let a = if self.is_contiguous() {
+            self.clone()
+        } else {
+            self.contiguous()?
+        };
+        let q = if queries.is_contiguous() {
+            queries.clone()
+        } else {
+            queries.contiguous()?
+        };
+        plan::search(&a, &q, side == Side::Right)
+    }
+}

@@ -1,0 +1,238 @@
+//! top_k, partition / argpartition and searchsorted against CPU references: dtypes, axes,
+//! ties, NaNs, -0 / +0, views, zero sizes and bad arguments.
+
+mod common;
+
+use std::cmp::Ordering;
+
+use common::{dev, host, upload, Rng, Ty};
+use gpuarray::{Array, Error, Side};
+
+/// NumPy's order of values: NaNs equal and last, -0 == +0.
+fn numpy_cmp(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => a.partial_cmp(&b).unwrap(),
+    }
+}
+
+/// Values of `T` with ties and, for floats, NaN, infinities and both zeros.
+fn values<T: Ty>(rng: &mut Rng, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|_| match (rng.unit() * 10.0) as u32 {
+            0 if T::FLOAT => f64::NAN,
+            1 if T::FLOAT => f64::NEG_INFINITY,
+            2 if T::FLOAT => -0.0,
+            3 => 0.0,
+            4 | 5 => rng.int(0, 4),
+            _ if T::SIGNED => rng.int(-1000, 1000),
+            _ => rng.int(0, 2000),
+        })
+        .collect()
+}
+
+fn random<T: Ty>(seed: u64, shape: &[usize]) -> (Array<T>, Vec<f64>) {
+    let mut rng = Rng::new(seed);
+    upload::<T>(dev(), &values::<T>(&mut rng, shape.iter().product()), shape)
+}
+
+/// top_k of the last axis of a [rows, len] array against a stable sort of each row.
+#[track_caller]
+fn check_top_k<T: Ty>(x: &Array<T>, k: usize, largest: bool) {
+    let v = host(x);
+    let (rows, len) = (x.shape()[0], x.shape()[1]);
+    let (vals, idx) = x.top_k(k, -1, largest).unwrap();
+    assert_eq!(vals.shape(), &[rows, k]);
+    let (vals, idx) = (host(&vals), idx.to_vec().unwrap());
+    for r in 0..rows {
+        let row = &v[r * len..(r + 1) * len];
+        let mut order: Vec<usize> = (0..len).collect();
+        order.sort_by(|&p, &q| {
+            let c = numpy_cmp(row[p], row[q]);
+            if largest {
+                c.reverse()
+            } else {
+                c
+            }
+        });
+        for j in 0..k {
+            let (gi, wi) = (idx[r * k + j] as usize, order[j]);
+            assert_eq!(
+                gi,
+                wi,
+                "{} row {r} rank {j} (k {k}, largest {largest})",
+                T::NAME
+            );
+            let (g, w) = (vals[r * k + j], row[wi]);
+            assert!(g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()));
+        }
+    }
+}
+
+fn top_k_all<T: Ty>() {
+    for (s, (rows, len)) in [(1usize, 1usize), (3, 7), (5, 257), (2, 5003)]
+        .into_iter()
+        .enumerate()
+    {
+        let (x, _) = random::<T>(s as u64, &[rows, len]);
+        let ks = if len > 300 {
+            vec![5]
+        } else {
+            vec![0, 1, len.min(5), len]
+        };
+        for k in ks {
+            check_top_k(&x, k, true);
+            check_top_k(&x, k, false);
+        }
+    }
+    // Another axis: top_k along axis 0 is top_k of the transpose's rows.
+    let (x, _) = random::<T>(9, &[40, 6]);
+    let (v0, i0) = x.top_k(3, 0, true).unwrap();
+    let (v1, i1) = x.t().contiguous().unwrap().top_k(3, 1, true).unwrap();
+    assert_eq!(v0.shape(), &[3, 6]);
+    assert_eq!(
+        i0.t().contiguous().unwrap().to_vec().unwrap(),
+        i1.to_vec().unwrap()
+    );
+    let (a, b) = (host(&v0.t().contiguous().unwrap()), host(&v1));
+    assert!(a
+        .iter()
+        .zip(&b)
+        .all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())));
+}
+
+/// Partition: the kth element is the sorted one, nothing larger before it, nothing smaller
+/// after it; argpartition's indices gather the same.
+fn partition_all<T: Ty>() {
+    let (x, v) = random::<T>(21, &[1001]);
+    let mut sorted = v.clone();
+    sorted.sort_by(|p, q| numpy_cmp(*p, *q));
+    for kth in [0usize, 1, 500, 1000] {
+        let p = host(&x.partition(kth, 0).unwrap());
+        assert!(
+            numpy_cmp(p[kth], sorted[kth]) == Ordering::Equal,
+            "{} kth {kth}",
+            T::NAME
+        );
+        assert!(p[..kth]
+            .iter()
+            .all(|&a| numpy_cmp(a, p[kth]) != Ordering::Greater));
+        assert!(p[kth..]
+            .iter()
+            .all(|&a| numpy_cmp(a, p[kth]) != Ordering::Less));
+        let i = x.argpartition(kth, -1).unwrap().to_vec().unwrap();
+        assert!(numpy_cmp(v[i[kth] as usize], sorted[kth]) == Ordering::Equal);
+    }
+}
+
+/// searchsorted of random queries (and every value of the array, NaN, +-inf, +-0) in a
+/// sorted array with ties, against a binary search on the host; queries strided.
+fn search_all<T: Ty>() {
+    for (s, n) in [1usize, 2, 17, 1000].into_iter().enumerate() {
+        let mut rng = Rng::new(s as u64 + 40);
+        let mut a = values::<T>(&mut rng, n);
+        let (_, exact) = common::cast_in::<T>(&a);
+        a = exact;
+        a.sort_by(|p, q| numpy_cmp(*p, *q));
+        let sorted = upload::<T>(dev(), &a, &[n]).0;
+        let mut q = values::<T>(&mut rng, 2 * 301);
+        q.extend_from_slice(&a);
+        if q.len() % 2 == 1 {
+            q.push(f64::INFINITY);
+        }
+        let len = q.len();
+        let (qa, qv) = upload::<T>(dev(), &q, &[len / 2, 2]);
+        let qa = qa.t(); // strided queries, shape [2, len / 2]
+        let qv: Vec<f64> = (0..len)
+            .map(|i| qv[(i % (len / 2)) * 2 + i / (len / 2)])
+            .collect();
+        for side in [Side::Left, Side::Right] {
+            let got = sorted.searchsorted(&qa, side).unwrap();
+            assert_eq!(got.shape(), qa.shape());
+            let got = got.to_vec().unwrap();
+            for (j, &qq) in qv.iter().enumerate() {
+                let want = a.partition_point(|&x| match side {
+                    Side::Left => numpy_cmp(x, qq) == Ordering::Less,
+                    Side::Right => numpy_cmp(x, qq) != Ordering::Greater,
+                });
+                assert_eq!(
+                    got[j] as usize,
+                    want,
+                    "{} n {n} query {qq} {side:?}",
+                    T::NAME
+                );
+            }
+        }
+    }
+}
+
+macro_rules! per_dtype {
+    ($($m:ident: $t:ty),*) => {$(
+        mod $m {
+            use super::*;
+            #[test]
+            fn top_k() {
+                require_dtype!($t);
+                top_k_all::<$t>();
+            }
+            #[test]
+            fn partition() {
+                require_dtype!($t);
+                partition_all::<$t>();
+            }
+            #[test]
+            fn searchsorted() {
+                require_dtype!($t);
+                search_all::<$t>();
+            }
+        }
+    )*};
+}
+
+per_dtype!(f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32);
+
+/// k past the axis, kth at or past it, 2-D sorted arrays and axes out of range are typed
+/// errors; zero-size inputs give zero-size results; the inputs are intact.
+#[test]
+fn bad_arguments_and_empty() {
+    let x = dev().from_slice(&[3.0f32, 1.0, 2.0, 0.0], [2, 2]).unwrap();
+    assert!(matches!(
+        x.top_k(3, 1, true),
+        Err(Error::InvalidArgument { op: "top_k", .. })
+    ));
+    assert!(matches!(
+        x.top_k(1, 2, true),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    assert!(matches!(
+        x.partition(2, 0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        x.argpartition(5, -1),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        x.argpartition(0, -3),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    assert!(matches!(
+        x.searchsorted(&x, Side::Left),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert_eq!(x.to_vec().unwrap(), vec![3.0, 1.0, 2.0, 0.0]);
+    let e = dev().zeros::<f32>([0]).unwrap();
+    let q = dev().from_slice(&[1.0f32, f32::NAN], [2]).unwrap();
+    assert_eq!(
+        e.searchsorted(&q, Side::Right).unwrap().to_vec().unwrap(),
+        vec![0, 0]
+    );
+    let a = dev().from_slice(&[1.0f32, 2.0], [2]).unwrap();
+    assert_eq!(a.searchsorted(&e, Side::Left).unwrap().shape(), &[0]);
+    let z = dev().zeros::<i32>([0, 4]).unwrap();
+    let (v, i) = z.top_k(2, 1, false).unwrap();
+    assert_eq!((v.shape(), i.shape()), (&[0usize, 2][..], &[0usize, 2][..]));
+    assert_eq!(x.top_k(0, 0, true).unwrap().0.shape(), &[0, 2]);
+}

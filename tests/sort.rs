@@ -1,0 +1,271 @@
+//! sort / argsort against a CPU reference (a stable sort in NumPy's order: -0 == +0, NaNs
+//! last): every dtype, axes (negative too), sizes 0, 1, primes, 2^k +- 1, the bitonic
+//! (one workgroup a row) and radix (long rows) paths, views, determinism and bad axes.
+
+mod common;
+
+use std::cmp::Ordering;
+
+use common::{dev, host, upload, Rng, Ty};
+use gpuarray::{Array, Error};
+
+/// NumPy's order of values: NaNs equal and last, -0 == +0.
+fn numpy_cmp(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => a.partial_cmp(&b).unwrap(),
+    }
+}
+
+/// The reference: the stable argsort of every line of `v` (row-major, `shape`) along
+/// `axis`, as indices within the line, laid out as `v`.
+fn ref_argsort(v: &[f64], shape: &[usize], axis: usize) -> Vec<u32> {
+    let len = shape[axis];
+    let inner: usize = shape[axis + 1..].iter().product();
+    let outer: usize = shape[..axis].iter().product();
+    let mut out = vec![0u32; v.len()];
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| o * len * inner + k * inner + i;
+            let mut idx: Vec<usize> = (0..len).collect();
+            idx.sort_by(|&p, &q| numpy_cmp(v[at(p)], v[at(q)]));
+            for (k, &j) in idx.iter().enumerate() {
+                out[at(k)] = j as u32;
+            }
+        }
+    }
+    out
+}
+
+/// Checks `argsort_axis` and `sort_axis` of `x` along `axis` against the reference: the
+/// indices exactly, the values bit for bit (so -0 / +0 and NaN placement show).
+#[track_caller]
+fn check<T: Ty>(x: &Array<T>, axis: isize) {
+    let v = host(x);
+    let shape = x.shape().to_vec();
+    let ax = if axis < 0 {
+        axis + shape.len() as isize
+    } else {
+        axis
+    } as usize;
+    let want = ref_argsort(&v, &shape, ax);
+    let got = x.argsort_axis(axis).expect("argsort").to_vec().unwrap();
+    let what = format!("{} shape {shape:?} axis {axis}", T::NAME);
+    assert_eq!(got.len(), want.len(), "{what}");
+    if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+        panic!("{what}: argsort differs at {i}: {} != {}", got[i], want[i]);
+    }
+    let sorted = x.sort_axis(axis).expect("sort");
+    assert_eq!(sorted.shape(), &shape[..], "{what}");
+    let s = host(&sorted);
+    let inner: usize = shape[ax + 1..].iter().product();
+    let len = shape[ax];
+    for (i, &got) in s.iter().enumerate() {
+        let k = (i / inner) % len;
+        let src = i - k * inner + want[i] as usize * inner;
+        let exp = v[src];
+        assert!(
+            got.to_bits() == exp.to_bits() || (got.is_nan() && exp.is_nan()),
+            "{what}: sort differs at {i}: {got} != {exp}"
+        );
+    }
+}
+
+/// Random values of `T` with many ties and, for floats, NaN, +-inf and both zeros; for
+/// integers, their extremes.
+fn values<T: Ty>(rng: &mut Rng, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|_| {
+            let r = rng.unit();
+            if T::FLOAT {
+                match (r * 16.0) as u32 {
+                    0 => f64::NAN,
+                    1 => -f64::NAN,
+                    2 => f64::INFINITY,
+                    3 => f64::NEG_INFINITY,
+                    4 => -0.0,
+                    5 => 0.0,
+                    6 | 7 => rng.int(-4, 4),
+                    _ => rng.uniform(-1e3, 1e3),
+                }
+            } else if T::SIGNED {
+                match (r * 8.0) as u32 {
+                    0 => i32::MIN as f64,
+                    1 => i32::MAX as f64,
+                    2 | 3 => rng.int(-3, 3),
+                    _ => rng.int(-1 << 30, 1 << 30),
+                }
+            } else {
+                match (r * 8.0) as u32 {
+                    0 => u32::MAX as f64,
+                    1 => 0.0,
+                    2 | 3 => rng.int(0, 5),
+                    _ => rng.int(0, u32::MAX as i64),
+                }
+            }
+        })
+        .collect()
+}
+
+fn random<T: Ty>(seed: u64, shape: &[usize]) -> Array<T> {
+    let mut rng = Rng::new(seed);
+    let n = shape.iter().product();
+    upload::<T>(dev(), &values::<T>(&mut rng, n), shape).0
+}
+
+/// 1-D sizes: empty, one, primes, 2^k +- 1 on both sides of the bitonic limit, and a few
+/// hundred thousand (the radix path; its 8-bit digits need no more to be exercised).
+fn one_d<T: Ty>() {
+    let big = if T::FLOAT { 100_003 } else { 20_011 };
+    for (k, n) in [
+        0usize, 1, 2, 3, 31, 255, 256, 257, 1023, 1025, 2047, 2049, 4097, big,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        check(&random::<T>(k as u64, &[n]), 0);
+        if n < 300 {
+            check(&random::<T>(k as u64 + 100, &[n]), -1);
+        }
+    }
+}
+
+/// Every axis of 2-D and 3-D arrays (negative too), rows short and long, and zero extents.
+fn axes<T: Ty>() {
+    check(&random::<T>(1, &[37, 129]), 0);
+    check(&random::<T>(2, &[37, 129]), 1);
+    check(&random::<T>(3, &[4, 1, 17]), -2);
+    check(&random::<T>(4, &[4, 3, 17]), -3);
+    check(&random::<T>(5, &[4, 3, 17]), 2);
+    check(&random::<T>(6, &[3, 5003]), 1); // long rows: radix with row digits
+    check(&random::<T>(7, &[2, 3001]), 0);
+    check(&random::<T>(8, &[260, 5]), -1);
+    for shape in [[0usize, 5], [3, 0], [0, 0]] {
+        for axis in [0isize, 1, -1] {
+            check(&random::<T>(9, &shape), axis);
+        }
+    }
+}
+
+/// Views: transposes, stepped slices with offsets.
+fn views<T: Ty>() {
+    use gpuarray::Slice;
+    let x = random::<T>(11, &[40, 70]);
+    check(&x.t(), 1);
+    check(&x.t(), 0);
+    let s = x
+        .slice([Slice::from(3..37).step(3), Slice::from(5..)])
+        .unwrap();
+    check(&s, -1);
+    check(&s, 0);
+    let y = random::<T>(12, &[5001]);
+    check(&y.slice([Slice::from(7..).step(2)]).unwrap(), 0);
+    check(&y.slice([Slice::from(1..4000)]).unwrap(), 0);
+    check(&y.slice([Slice::from(3..300)]).unwrap(), 0);
+}
+
+macro_rules! per_dtype {
+    ($($m:ident: $t:ty),*) => {$(
+        mod $m {
+            use super::*;
+            #[test]
+            fn sizes_1d() {
+                require_dtype!($t);
+                one_d::<$t>();
+            }
+            #[test]
+            fn every_axis() {
+                require_dtype!($t);
+                axes::<$t>();
+            }
+            #[test]
+            fn strided_views() {
+                require_dtype!($t);
+                views::<$t>();
+            }
+        }
+    )*};
+}
+
+per_dtype!(f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32);
+
+/// Ties keep their input order (stability), in both paths, with only two distinct values.
+#[test]
+fn argsort_is_stable() {
+    for n in [1000usize, 70_001] {
+        let v: Vec<f32> = (0..n).map(|i| ((i * 7919) % 2) as f32 * -0.0).collect();
+        let x = dev().from_slice(&v, [n]).unwrap();
+        let got = x.argsort().unwrap().to_vec().unwrap();
+        let want: Vec<u32> = (0..n as u32).collect();
+        assert_eq!(got, want, "-0 and +0 are equal: input order kept (n = {n})");
+        let w: Vec<i32> = (0..n).map(|i| (i % 3) as i32).collect();
+        let got = dev()
+            .from_slice(&w, [n])
+            .unwrap()
+            .argsort()
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        let want: Vec<u32> = (0..3)
+            .flat_map(|r| (0..n as u32).filter(move |i| i % 3 == r))
+            .collect();
+        assert_eq!(got, want, "n = {n}");
+    }
+}
+
+/// The same bits on ten runs, in both paths.
+#[test]
+fn deterministic() {
+    for shape in [vec![100_003usize], vec![64, 500]] {
+        let x = random::<f32>(21, &shape);
+        let first = x.argsort().unwrap().to_vec().unwrap();
+        let vals: Vec<u32> = x
+            .sort()
+            .unwrap()
+            .to_vec()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
+        for _ in 0..9 {
+            assert_eq!(x.argsort().unwrap().to_vec().unwrap(), first);
+            let again: Vec<u32> = x
+                .sort()
+                .unwrap()
+                .to_vec()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_bits())
+                .collect();
+            assert_eq!(again, vals);
+        }
+    }
+}
+
+/// Axes out of range (either sign) and 0-d arrays are `AxisOutOfRange`; the input is intact.
+#[test]
+fn bad_axes() {
+    let x = dev().from_slice(&[3.0f32, 1.0, 2.0, 0.0], [2, 2]).unwrap();
+    for axis in [2isize, 5, -3] {
+        match x.sort_axis(axis) {
+            Err(Error::AxisOutOfRange { axis: a, ndim: 2 }) => assert_eq!(a, axis.unsigned_abs()),
+            other => panic!("axis {axis}: {other:?}"),
+        }
+        assert!(matches!(
+            x.argsort_axis(axis),
+            Err(Error::AxisOutOfRange { .. })
+        ));
+    }
+    let s = dev().from_slice(&[1.0f32], [] as [usize; 0]).unwrap();
+    assert!(matches!(
+        s.sort(),
+        Err(Error::AxisOutOfRange { axis: 1, ndim: 0 })
+    ));
+    assert_eq!(x.to_vec().unwrap(), vec![3.0, 1.0, 2.0, 0.0]);
+    assert_eq!(
+        x.sort().unwrap().to_vec().unwrap(),
+        vec![1.0, 3.0, 0.0, 2.0]
+    );
+}
