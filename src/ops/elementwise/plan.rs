@@ -35,13 +35,18 @@ enum Layout {
 const TILE: usize = 32;
 /// Outputs below this many elements take the strided walk (one tile's worth).
 const MIN_TILED: usize = TILE * TILE;
+/// Tiles are used where both of their axes are at least this long (shorter ones would
+/// leave most of each tile's invocations idle, and the strided walk reads such narrow
+/// operands nearly coalesced anyway).
+const MIN_SIDE: usize = 8;
 
 /// The tile axis of a tiled walk over the merged `shape` with the operands' `strides`
 /// (see the `*_tiled` entries of shaders/elementwise.wgsl), and its grid of workgroups; or
 /// `None` where every operand reads along the output's innermost axis with a stride of at
 /// most 1 (the other walks are coalesced), or the grid does not fit. The tile axis is the
 /// one along which the first operand that does not has its smallest stride, where that is
-/// below its stride along the innermost axis.
+/// below its stride along the innermost axis and both axes have at least [`MIN_SIDE`]
+/// elements.
 fn tile_axis(shape: &[usize], strides: &[Vec<usize>]) -> Option<(usize, [u32; 3])> {
     let inner = shape.len().checked_sub(1)?;
     if inner == 0 || shape.iter().product::<usize>() < MIN_TILED {
@@ -51,7 +56,7 @@ fn tile_axis(shape: &[usize], strides: &[Vec<usize>]) -> Option<(usize, [u32; 3]
     let t = (0..inner)
         .filter(|&d| st[d] > 0)
         .min_by_key(|&d| st[d])
-        .filter(|&d| st[d] < st[inner])?;
+        .filter(|&d| st[d] < st[inner] && shape[d].min(shape[inner]) >= MIN_SIDE)?;
     let batch: usize = (0..inner).filter(|&d| d != t).map(|d| shape[d]).product();
     let grid = [shape[inner].div_ceil(TILE), shape[t].div_ceil(TILE), batch];
     if grid.iter().any(|&g| g > 65_535) {
