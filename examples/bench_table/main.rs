@@ -48,6 +48,7 @@ mod common;
 use common::host_data;
 
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
+mod sweep_layout;
 mod sweep_math;
 
 type Res<T> = std::result::Result<T, Box<dyn Error>>;
@@ -114,7 +115,7 @@ type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
 
 /// The sweeps `--sweep` knows, each in its own module (`sweep_<name>.rs`), with a peer
 /// module of the same name beside `benches/peers/cupy_sweeps.py`.
-const SWEEPS: &[(&str, SweepFn)] = &[("math", sweep_math::rows)];
+const SWEEPS: &[(&str, SweepFn)] = &[("math", sweep_math::rows), ("layout", sweep_layout::rows)];
 
 fn usage() -> String {
     "usage: bench_table [--json OUT.json] [--compare CUPY.json | --peer cupy_peer.py]\n  \
