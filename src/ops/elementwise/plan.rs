@@ -592,3 +592,27 @@ impl<'b> Windows<'_, 'b> {
         Some(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::tile_axis;
+
+    #[test]
+    fn tile_axis_picks_the_permuted_operand() {
+        // a.t() + b of 64 x 48: a's strides (1, 64), b's (48, 1); tile axis 0, 2 x 2 tiles.
+        assert_eq!(
+            tile_axis(&[64, 48], &[vec![1, 64], vec![48, 1]]),
+            Some((0, [2, 2, 1]))
+        );
+        // Contiguous and broadcast operands read along the rows: no tiles.
+        assert_eq!(tile_axis(&[64, 48], &[vec![48, 1], vec![0, 1]]), None);
+        // A narrow innermost axis, and a small output: no tiles.
+        assert_eq!(tile_axis(&[4096, 4], &[vec![1, 4096]]), None);
+        assert_eq!(tile_axis(&[20, 20], &[vec![1, 20]]), None);
+        // transpose(0, 2, 1) of 5 x 36 x 40: tile axis 1, 5 tiles deep.
+        assert_eq!(
+            tile_axis(&[5, 40, 36], &[vec![1440, 1, 40]]),
+            Some((1, [2, 2, 5]))
+        );
+    }
+}
