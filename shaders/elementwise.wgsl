@@ -15,7 +15,8 @@
 //
 // Parameters: only the generic fields of shared/params.wgsl, in their documented meaning
 // (n, offs, the shape and strides through extent_of/strides_of, scalars through arg); aux
-// is 0 (shared/f32_math.wgsl reads aux.x as a zero the compiler cannot know).
+// is 0 (shared/f32_math.wgsl reads aux.x as a zero the compiler cannot know), but aux.y,
+// the tile axis of the `*_tiled` entries (below).
 //
 // The host replaces the alias lines with the operand types and the `op` lines with the
 // operation (see src/ops/elementwise/expr.rs).
@@ -172,4 +173,144 @@ fn ternary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
     let o = strided_offsets(i);
     let s = strides_of(NDIM - 1u);
     out[(P.offs.w + i) / 4u] = op3(row_a(o.x, s.x), row_b(o.y, s.y), row_c(o.z, s.z));
+}
+
+// `*_tiled` entries: operands permuted against the output (a transposed view, a permuted
+// axis order) through workgroup-memory tiles, so that reads and writes are both coalesced.
+// A workgroup (WG = 256 = 32 x 8 invocations) computes a TILE x TILE tile of the output
+// over two of its NDIM merged axes: the innermost (`j`, contiguous in the output) and the
+// tile axis `P.aux.y` (`i`), at one multi-index of the other axes. Grid: x tiles along j,
+// y tiles along i, z the multi-indices of the other axes (the host checks each below
+// 65,536). An operand whose stride along j is above 1 (its fastest axis is not the
+// output's) is first read along i into its tile (32 neighbouring invocations on 32
+// neighbouring i), then read across; the others are read in place along j. The tiles are
+// padded to TILE + 1 columns so that the reads across hit distinct banks. Only the scalar
+// variants launch these entries (the vectorised ones carry them, unused).
+const TILE: u32 = 32u;
+const TROWS: u32 = 8u; // rows of the tile each pass covers: WG / TILE
+const TPAD: u32 = 33u; // TILE + 1
+var<workgroup> tile_a: array<T, 1056>; // TILE * TPAD
+var<workgroup> tile_b: array<T, 1056>;
+var<workgroup> tile_c: array<M, 1056>;
+
+// The tile's geometry: offsets of a, b, c and of the output at its multi-index (i and j
+// zero), the strides of the operands along i and j, the output's stride along i, the
+// extents along i and j, and the tile's first i and j.
+struct TileAt {
+    o: vec3<u32>,
+    out: u32,
+    si: vec3<u32>,
+    sj: vec3<u32>,
+    osi: u32,
+    ni: u32,
+    nj: u32,
+    i0: u32,
+    j0: u32,
+}
+
+fn tile_at(w: vec3<u32>) -> TileAt {
+    let t = P.aux.y;
+    let inner = NDIM - 1u;
+    var rem = w.z;
+    var o = P.offs.xyz;
+    var out_o = 0u;
+    var ostride = 1u;
+    var osi = 1u;
+    for (var k = i32(NDIM) - 1; k >= 0; k--) {
+        let d = u32(k);
+        let extent = extent_of(d);
+        if (d == t) {
+            osi = ostride;
+        } else if (d != inner) {
+            let idx = rem % extent;
+            rem = rem / extent;
+            o += idx * strides_of(d);
+            out_o += idx * ostride;
+        }
+        ostride *= extent;
+    }
+    return TileAt(o, P.offs.w + out_o, strides_of(t), strides_of(inner), osi, extent_of(t),
+                  extent_of(inner), w.y * TILE, w.x * TILE);
+}
+
+// Whether operand k (0 a, 1 b, 2 c) goes through its tile: its stride along j is above 1.
+fn staged(g: TileAt, k: u32) -> bool {
+    return g.sj[k] > 1u;
+}
+
+// Offset of operand k's element (i0 + di, j0 + dj); the caller checks the bounds.
+fn tile_offset(g: TileAt, k: u32, di: u32, dj: u32) -> u32 {
+    return g.o[k] + (g.i0 + di) * g.si[k] + (g.j0 + dj) * g.sj[k];
+}
+
+// Whether (i0 + di, j0 + dj) lies in the output.
+fn tile_in(g: TileAt, di: u32, dj: u32) -> bool {
+    return g.i0 + di < g.ni && g.j0 + dj < g.nj;
+}
+
+// Slot of (di, dj) in a tile: stored along di, read along dj.
+fn tile_slot(di: u32, dj: u32) -> u32 {
+    return dj * TPAD + di;
+}
+
+@compute @workgroup_size(WG)
+fn unary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
+    let g = tile_at(w);
+    let tx = l % TILE;
+    let ty = l / TILE;
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (staged(g, 0u) && tile_in(g, tx, r)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
+    }
+    workgroupBarrier();
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, r, tx)) { continue; }
+        var x: T;
+        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
+        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op1(x);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn binary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
+    let g = tile_at(w);
+    let tx = l % TILE;
+    let ty = l / TILE;
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, tx, r)) { continue; }
+        if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
+        if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
+    }
+    workgroupBarrier();
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, r, tx)) { continue; }
+        var x: T;
+        var y: T;
+        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
+        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; } else { y = b[tile_offset(g, 1u, r, tx)]; }
+        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op2(x, y);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn ternary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
+    let g = tile_at(w);
+    let tx = l % TILE;
+    let ty = l / TILE;
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, tx, r)) { continue; }
+        if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
+        if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
+        if (staged(g, 2u)) { tile_c[tile_slot(tx, r)] = c[tile_offset(g, 2u, tx, r)]; }
+    }
+    workgroupBarrier();
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, r, tx)) { continue; }
+        var x: T;
+        var y: T;
+        var m: M;
+        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
+        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; } else { y = b[tile_offset(g, 1u, r, tx)]; }
+        if (staged(g, 2u)) { m = tile_c[tile_slot(r, tx)]; } else { m = c[tile_offset(g, 2u, r, tx)]; }
+        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op3(x, y, m);
+    }
 }

@@ -27,8 +27,8 @@
 // atomics or the subgroup size, so the same input gives the same bits on every run.
 //
 // The host replaces the alias lines and the one-line functions map, map4, combine,
-// combine4, finish, load, load4, mean_of, shuffle and shuffle_width per operation and dtype
-// (src/ops/reduce/source.rs).
+// combine4, in_order, after, after4, finish, load, load4, mean_of, shuffle and
+// shuffle_width per operation and dtype (src/ops/reduce/source.rs).
 
 alias E = f32;  // element type of the input (its accumulator type for partial inputs)
 alias Src = f32; // what `a` holds: E, vec4<E>, or Acc for partial inputs
@@ -146,11 +146,63 @@ fn row_tree(l: u32, t: u32, acc: Acc) -> Acc {
     return sh[l];
 }
 
+// Whether the walks fold their elements in order (argmin / argmax): then `after(x, y)`
+// folds element y, which comes after every element of x, into x, cheaper than `combine`
+// (no index comparison: the walk's order keeps the first occurrence). Replaced by the host;
+// elsewhere `after` is `combine`.
+fn in_order() -> bool { return false; }
+fn after(x: Acc, y: Acc) -> Acc { return combine(x, y); }
+fn after4(x: Acc4, y: Acc4) -> Acc4 { return combine4(x, y); }
+
+// The ordered walk of argmin / argmax (see `walk`): the first element starts the result, so
+// that `after` never meets the identity (which a run of -inf or of integer minima would not
+// replace), and each later element is folded in as it comes, four loads in flight.
+fn walk_in_order(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: A) -> Acc {
+    if (first >= end) { return identity(); }
+    var acc = load(base + first * rs, first, mu);
+    var k = first + step;
+    for (; k + 3u * step < end; k += 4u * step) {
+        let x0 = load(base + k * rs, k, mu);
+        let x1 = load(base + (k + step) * rs, k + step, mu);
+        let x2 = load(base + (k + 2u * step) * rs, k + 2u * step, mu);
+        let x3 = load(base + (k + 3u * step) * rs, k + 3u * step, mu);
+        acc = after(after(after(after(acc, x0), x1), x2), x3);
+    }
+    for (; k < end; k += step) {
+        acc = after(acc, load(base + k * rs, k, mu));
+    }
+    return acc;
+}
+
+// As walk_in_order, with vec4 loads (see walk4); each of the four lanes keeps its own
+// first occurrence.
+fn walk4_in_order(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: vec4<A>, lanes: u32) -> Acc4 {
+    if (first >= end) { return identity4(); }
+    let lane = vec4<u32>(0u, 1u, 2u, 3u) * lanes;
+    var acc = load4((base + first * rs) / 4u, vec4<u32>(first) + lane, mu);
+    var k = first + step;
+    for (; k + 3u * step < end; k += 4u * step) {
+        let x0 = load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu);
+        let k1 = k + step;
+        let x1 = load4((base + k1 * rs) / 4u, vec4<u32>(k1) + lane, mu);
+        let k2 = k + 2u * step;
+        let x2 = load4((base + k2 * rs) / 4u, vec4<u32>(k2) + lane, mu);
+        let k3 = k + 3u * step;
+        let x3 = load4((base + k3 * rs) / 4u, vec4<u32>(k3) + lane, mu);
+        acc = after4(after4(after4(after4(acc, x0), x1), x2), x3);
+    }
+    for (; k < end; k += step) {
+        acc = after4(acc, load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu));
+    }
+    return acc;
+}
+
 // One invocation's walk through its share of an output's elements: k from `k` while below
 // `end`, `step` apart, at `base + k * rs`. Four loads are issued before they are combined (the
 // memory system needs several in flight per invocation to reach its bandwidth), as a tree of
 // the four, then into the running result.
 fn walk(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: A) -> Acc {
+    if (in_order()) { return walk_in_order(base, rs, first, end, step, mu); }
     var acc = identity();
     var k = first;
     for (; k + 3u * step < end; k += 4u * step) {
@@ -170,6 +222,7 @@ fn walk(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: A) -> Acc {
 // elements k..k+3 of one row (rs = 1, `lanes` = 1), in cols4 element k of four neighbouring
 // columns (`lanes` = 0).
 fn walk4(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: vec4<A>, lanes: u32) -> Acc4 {
+    if (in_order()) { return walk4_in_order(base, rs, first, end, step, mu, lanes); }
     var acc = identity4();
     let lane = vec4<u32>(0u, 1u, 2u, 3u) * lanes;
     var k = first;

@@ -48,6 +48,7 @@ mod common;
 use common::host_data;
 
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
+mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
 mod sweep_sort;
@@ -119,6 +120,7 @@ type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
 const SWEEPS: &[(&str, SweepFn)] = &[
     ("math", sweep_math::rows),
     ("linalg", sweep_linalg::rows),
+    ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),
 ];
 

@@ -223,6 +223,7 @@ impl ReductionKernel {
             identity: self.identity,
             means: false,
             ordered: true,
+            after: None,
             ddof: 0,
         }
     }

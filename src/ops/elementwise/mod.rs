@@ -24,6 +24,7 @@ use crate::shape::broadcast_shapes;
 
 mod expr;
 mod plan;
+mod tiles;
 
 #[cfg(test)]
 pub(crate) use expr::all_specs;

@@ -13,6 +13,7 @@ use crate::kernel::launch::{Binding, Params, MAX_DIMS};
 use crate::shape::{broadcast_strides, collapse, is_contiguous};
 
 use super::expr::{op_def, spec};
+use super::tiles::tile_axis;
 
 /// Invocations per workgroup of every elementwise entry point.
 const WG: u32 = 256;
@@ -26,6 +27,9 @@ enum Layout {
     Strided,
     /// As strided, four elements of a row per invocation as vec4 values.
     Rows,
+    /// Tiles of two axes through workgroup memory, for operands permuted against the
+    /// output ([`tile_axis`]).
+    Tiled,
 }
 
 /// An input of a map: its buffer binding and layout.
@@ -89,16 +93,19 @@ struct Plan {
     vec: bool,
     per: u32,
     params: Params,
+    /// The tiled walk's grid of workgroups.
+    grid: [u32; 3],
 }
 
 impl Plan {
     /// The walk of `inputs` broadcast to `shape` (`n` elements, `n > 0`) for an operation
-    /// that works on vec4 values where `vec_ok`; `params` holds its scalar arguments.
+    /// that works on vec4 values where `vec_ok`, tiled where `tile_ok` and the layout asks
+    /// for it; `params` holds its scalar arguments.
     fn new(
         inputs: &[Operand<'_>],
         shape: &[usize],
         n: usize,
-        vec_ok: bool,
+        (vec_ok, tile_ok): (bool, bool),
         params: Params,
     ) -> Result<Plan> {
         if is_plain(inputs, shape) {
@@ -115,9 +122,20 @@ impl Plan {
                 vec,
                 per: q as u32,
                 params: p,
+                grid: [0; 3],
             });
         }
-        let (p, cshape, cstrides) = broadcast_layout(inputs, shape, params)?;
+        let (mut p, cshape, cstrides) = broadcast_layout(inputs, shape, params)?;
+        if let Some((t, grid)) = tile_axis(&cshape, &cstrides).filter(|_| tile_ok) {
+            p.aux[1] = t as u32;
+            return Ok(Plan {
+                layout: Layout::Tiled,
+                vec: false,
+                per: 1,
+                params: p,
+                grid,
+            });
+        }
         // Where every operand's rows are contiguous or broadcast: four elements of a row per
         // invocation (one index computation for four), with vec4 loads of contiguous rows
         // when they are aligned. Elsewhere (a transposed operand) one per invocation, which
@@ -138,6 +156,7 @@ impl Plan {
             vec,
             per,
             params: p,
+            grid: [0; 3],
         })
     }
 
@@ -158,6 +177,9 @@ impl Plan {
             (_, Layout::Contig) => "ternary_contig",
             (_, Layout::Strided) => "ternary_strided",
             (_, Layout::Rows) => "ternary_rows",
+            (1, Layout::Tiled) => "unary_tiled",
+            (2, Layout::Tiled) => "binary_tiled",
+            (_, Layout::Tiled) => "ternary_tiled",
         }
     }
 
@@ -191,7 +213,14 @@ pub(super) fn run<O: Element>(
     if n == 0 {
         return Ok(out);
     }
-    let plan = match Plan::new(inputs, &out.shape, n, expr.1, params) {
+    let bindings: Vec<Binding<'_>> = inputs.iter().map(|x| x.binding).collect();
+    // The tiled entries bind whole buffers (no windows).
+    let max = dev.limits().max_storage_buffer_binding_size & !3;
+    let tile_ok = bindings
+        .iter()
+        .chain([&out.binding()])
+        .all(|b| b.bytes <= max);
+    let plan = match Plan::new(inputs, &out.shape, n, (expr.1, tile_ok), params) {
         Err(Error::TooManyDims { .. }) => return run_split(dev, input, expr, inputs, out, params),
         plan => plan?,
     };
@@ -199,7 +228,11 @@ pub(super) fn run<O: Element>(
     let key = plan.key(inputs.len(), &def, input, O::DTYPE);
     let vec = plan.vec;
     let kernel = dev.kernel(key, || spec(input, O::DTYPE, vec, function, def))?;
-    let bindings: Vec<Binding<'_>> = inputs.iter().map(|x| x.binding).collect();
+    if plan.layout == Layout::Tiled {
+        let work = Work::Groups(plan.grid);
+        dev.launch(&kernel, &plan.params, &bindings, out.binding(), work)?;
+        return Ok(out);
+    }
     let sizes = [
         input.size(),
         input.size(),
@@ -264,7 +297,7 @@ fn run_split<O: Element>(
                 offset: x.offset + index.iter().zip(st).map(|(i, s)| i * s).sum::<usize>(),
             })
             .collect();
-        let mut plan = Plan::new(&subs, inner, inner_n, expr.1, params)?;
+        let mut plan = Plan::new(&subs, inner, inner_n, (expr.1, false), params)?;
         let start = piece * inner_n;
         plan.params.offs[3] = match plan.layout {
             Layout::Contig => start / plan.per as usize,

@@ -17,7 +17,9 @@ use crate::kernel::launch::{Binding, MAX_DIMS};
 use crate::shape::Shape;
 
 use super::params::ReduceParams;
-use super::plan::{fit, layout, reduced_axes, reduced_last, Layout, Plan, Problem, Window, WG};
+use super::plan::{
+    fit, layout, merge, reduced_axes, reduced_last, Layout, Plan, Problem, Window, WG,
+};
 use super::source::{acc_size, shuffles, spec, Load, Op, Reducer};
 
 /// The reduction `op` of `x` over `axes` (all when `None`), as an array of `O`.
@@ -156,22 +158,6 @@ fn execute<T: Element>(
         .copied()
         .zip(x.strides.iter().copied())
         .collect();
-    let Some(Layout { kept, k, rs }) = layout(&axes, red, op.ordered) else {
-        // Not one strided axis: copy with the kept axes first and the reduced ones last.
-        let (perm, red) = reduced_last(red);
-        let c = x.transpose(&perm)?.contiguous()?;
-        return execute(&c, op, &red, out, dtype, mean);
-    };
-    let problem = Problem {
-        src: x.binding(),
-        input: T::DTYPE,
-        load: Load::Elem,
-        elem: T::DTYPE.size(),
-        offset: x.offset,
-        kept,
-        k,
-        rs,
-    };
     let count: usize = x
         .shape
         .iter()
@@ -185,7 +171,115 @@ fn execute<T: Element>(
         divisor: count.saturating_sub(op.ddof) as u32,
         mean,
     };
-    run(&x.dev, op, &problem, &target)
+    let src = Source {
+        src: x.binding(),
+        input: T::DTYPE,
+        load: Load::Elem,
+        elem: T::DTYPE.size(),
+        offset: x.offset,
+    };
+    if layout(&axes, red, op.ordered).is_some() || stageable(op, &axes) {
+        return staged(&x.dev, op, src, &axes, red, &target);
+    }
+    // Neither one strided axis nor stages: copy with the kept axes first and the reduced
+    // ones last.
+    let (perm, red) = reduced_last(red);
+    let c = x.transpose(&perm)?.contiguous()?;
+    execute(&c, op, &red, target.out, dtype, mean)
+}
+
+/// Where a problem's elements are: the buffer, what it holds and the first one's offset.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    src: Binding<'a>,
+    input: DType,
+    load: Load,
+    elem: usize,
+    offset: usize,
+}
+
+/// Whether reducing the axes (extent, stride) marked in `red` can go in stages, one
+/// reduced axis each ([`staged`]): an operation that reads no means and keeps no index
+/// order (the stages change the order in which axes combine), with at most `MAX_DIMS + 1`
+/// axes longer than 1, so that every stage's outputs fit the kernels' dimensions.
+fn stageable(op: &Reducer, axes: &[(usize, usize)]) -> bool {
+    !op.means && !op.ordered && axes.iter().filter(|a| a.0 > 1).count() <= MAX_DIMS + 1
+}
+
+/// Reduces the axes marked in `red` of the elements of `src` (axes as (extent, stride))
+/// into `t`: one M x K problem where they merge into one strided axis; else a first stage
+/// reduces the reduced axis of smallest stride (the innermost in memory, read in place)
+/// into partial results laid out contiguously over the other axes, and the rest is reduced
+/// from those the same way. Every stage's order is fixed by the shape, so the result is
+/// the same bits every run.
+fn staged(
+    dev: &Device,
+    op: &Reducer,
+    src: Source<'_>,
+    axes: &[(usize, usize)],
+    red: &[bool],
+    t: &Target<'_>,
+) -> Result<()> {
+    let problem = |kept: Vec<(usize, usize)>, k: usize, rs: usize| Problem {
+        src: src.src,
+        input: src.input,
+        load: src.load,
+        elem: src.elem,
+        offset: src.offset,
+        kept,
+        k,
+        rs,
+    };
+    if let Some(Layout { kept, k, rs }) = layout(axes, red, op.ordered) {
+        return run(dev, op, &problem(kept, k, rs), t);
+    }
+    let Some(d) = (0..axes.len())
+        .filter(|&d| red[d] && axes[d].0 > 1)
+        .min_by_key(|&d| axes[d].1)
+    else {
+        return Err(Error::InvalidArgument {
+            op: "reduce",
+            reason: "internal: no reduced axis to stage",
+        });
+    };
+    let others: Vec<usize> = (0..axes.len())
+        .filter(|&e| e != d && axes[e].0 > 1)
+        .collect();
+    let kept = merge(&others.iter().map(|&e| axes[e]).collect::<Vec<_>>());
+    let kept = if kept.is_empty() { vec![(1, 0)] } else { kept };
+    let m: usize = others.iter().map(|&e| axes[e].0).product();
+    let bytes = (m * acc_size(op.acc)) as u64;
+    let mut apart = vec![src.src.buffer, t.out.buffer];
+    apart.extend(t.mean.map(|b| b.buffer));
+    let buffer = dev.alloc_apart(bytes, &apart)?;
+    let partial = Binding {
+        buffer: &buffer,
+        bytes,
+        window: 0,
+    };
+    let first = Target {
+        out: partial,
+        dtype: None,
+        divisor: 0,
+        mean: None,
+    };
+    run(dev, op, &problem(kept, axes[d].0, axes[d].1), &first)?;
+    // The partial results: the other axes, contiguous, outermost first.
+    let mut next: Vec<(usize, usize)> = others.iter().map(|&e| (axes[e].0, 0)).collect();
+    let mut stride = 1;
+    for a in next.iter_mut().rev() {
+        a.1 = stride;
+        stride *= a.0;
+    }
+    let next_red: Vec<bool> = others.iter().map(|&e| red[e]).collect();
+    let source = Source {
+        src: partial,
+        input: src.input,
+        load: Load::Partial,
+        elem: acc_size(op.acc),
+        offset: 0,
+    };
+    staged(dev, op, source, &next, &next_red, t)
 }
 
 /// Runs problem `p` into `t`: one stage, or two (or more) when K is split.

@@ -184,6 +184,29 @@ impl Op {
         }
     }
 
+    /// `after` and `after4` of the arg ops, which fold an element into the result of the
+    /// elements before it: the element replaces the result where it is larger (argmax) or
+    /// smaller (argmin), or NaN where the result is not; ties keep the earlier index. `None`
+    /// for the others, whose walks combine as trees.
+    fn after(self, acc: DType) -> Option<(String, String)> {
+        let take = match (self, acc.is_float()) {
+            // Ordered comparisons (naga's): `!(y <= x)` holds for a NaN y too; a NaN x stays.
+            (Op::ArgMax, true) => "!(y.v <= x.v) & (x.v == x.v)",
+            (Op::ArgMin, true) => "!(y.v >= x.v) & (x.v == x.v)",
+            (Op::ArgMax, false) => "y.v > x.v",
+            (Op::ArgMin, false) => "y.v < x.v",
+            _ => return None,
+        };
+        let f = |c: &str| {
+            format!(
+                "fn after{}(x: {c}, y: {c}) -> {c} {{ let take = {take}; \
+                 return {c}(select(x.v, y.v, take), select(x.i, y.i, take)); }}",
+                if c == "Acc" { "" } else { "4" }
+            )
+        };
+        Some((f("Acc"), f("Acc4")))
+    }
+
     /// The body of `finish(r)`: the output of a final result.
     fn finish(self) -> &'static str {
         match self {
@@ -213,6 +236,9 @@ pub(crate) struct Reducer {
     pub means: bool,
     /// Reduced axes keep their logical order (arg ops: indices count in it).
     pub ordered: bool,
+    /// `after` and `after4`, where the walks fold elements in order (the arg ops); `None`:
+    /// the walks combine as trees.
+    pub after: Option<(String, String)>,
     /// Delta degrees of freedom: `count()` is the element count less this.
     pub ddof: usize,
 }
@@ -239,6 +265,7 @@ impl Op {
             identity: self.identity(),
             means: matches!(self, Op::Var(_) | Op::Std(_)),
             ordered: self.is_arg(),
+            after: self.after(acc),
             ddof: match self {
                 Op::Var(d) | Op::Std(d) => d,
                 _ => 0,
@@ -276,9 +303,17 @@ pub(crate) fn spec(
 }
 
 /// `s` with the operation's functions: map, map4, combine, combine4 and finish (which
-/// returns the accumulator itself for partial results, when not `final_out`).
+/// returns the accumulator itself for partial results, when not `final_out`), and for
+/// ordered walks in_order, after and after4.
 fn with_operation(s: Spec, r: &Reducer, final_out: bool) -> Spec {
     let (map, map4) = r.map.clone();
+    let s = match &r.after {
+        Some((after, after4)) => s
+            .function("in_order", "fn in_order() -> bool { return true; }")
+            .function("after", after.clone())
+            .function("after4", after4.clone()),
+        None => s,
+    };
     s.function("map", map)
         .function("map4", map4)
         .function("combine", r.combine.0.clone())
