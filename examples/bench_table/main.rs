@@ -49,6 +49,7 @@ use common::host_data;
 
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
 mod sweep_math;
+mod sweep_scan;
 
 type Res<T> = std::result::Result<T, Box<dyn Error>>;
 
@@ -114,7 +115,7 @@ type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
 
 /// The sweeps `--sweep` knows, each in its own module (`sweep_<name>.rs`), with a peer
 /// module of the same name beside `benches/peers/cupy_sweeps.py`.
-const SWEEPS: &[(&str, SweepFn)] = &[("math", sweep_math::rows)];
+const SWEEPS: &[(&str, SweepFn)] = &[("math", sweep_math::rows), ("scan", sweep_scan::rows)];
 
 fn usage() -> String {
     "usage: bench_table [--json OUT.json] [--compare CUPY.json | --peer cupy_peer.py]\n  \

@@ -5,3 +5,4 @@ pub(crate) mod elementwise;
 pub(crate) mod linalg;
 pub(crate) mod random;
 pub(crate) mod reduce;
+pub(crate) mod scan;
