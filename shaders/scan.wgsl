@@ -61,6 +61,7 @@ fn len() -> u32 { return P.aux.x; }        // elements per line
 fn inner() -> u32 { return P.aux.y; }      // stride of the scanned axis (columns per line)
 fn segs() -> u32 { return P.shape[0].x; }  // segments per line
 fn seg_len() -> u32 { return P.shape[0].y; } // elements per segment
+fn zero_bits() -> u32 { return P.shape[0].z; } // 0, unknown to the compiler (see opaque)
 
 // The operation (replaced by the host).
 fn identity() -> A { return -0.0; }
@@ -68,16 +69,22 @@ fn combine(x: A, y: A) -> A { return x + y; }
 fn load(i: u32) -> A { return A(a[i]); }
 fn store(i: u32, v: A) { out[i] = Dst(v); }
 
+// v itself, in a form the compiler cannot see through: Mesa's NIR folds (a + b) - a to b
+// (WGSL cannot mark an addition exact), which would cancel the error terms of df_add.
+fn opaque(v: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(v) | zero_bits());
+}
+
 // Two-sum of pairs (value, error) of f32: the f32 sums' combine. A non-finite sum keeps no
 // error term (it would be NaN); an exact zero sum keeps the sign of s (-0 + -0 = -0).
 fn df_add(x: vec2<f32>, y: vec2<f32>) -> vec2<f32> {
-    let s = x.x + y.x;
+    let s = opaque(x.x + y.x);
     if (bitcast<u32>(s) & 0x7f800000u) == 0x7f800000u {
         return vec2<f32>(s, 0.0);
     }
     let bb = s - x.x;
     let e = (x.x - (s - bb)) + (y.x - bb) + (x.y + y.y);
-    let hi = select(s + e, s, e == 0.0);
+    let hi = select(opaque(s + e), s, e == 0.0);
     return vec2<f32>(hi, e - (hi - s));
 }
 

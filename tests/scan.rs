@@ -12,7 +12,7 @@
 //! - sum, f16 (accumulated as f32 pairs, rounded to f16 once): 2^-10 |ref| + 2^-24 + 2^-40 S_k;
 //! - sum, f64 (a tree inside a tile, a chain of carries between tiles and segments):
 //!   (k + 1) 2^-53 S_k, the bound of any summation order;
-//! - prod, floats (factors in +-[0.8, 1.25]): relative (k + 2) u, u = 2^-24, 2^-53, and
+//! - prod, floats (factors in +-[0.95, 1.05]): relative (k + 2) u, u = 2^-24, 2^-53, and
 //!   2^-11 more for f16's final rounding;
 //! - integers: exact, wrapping in the type (two's complement), computed in i64.
 //! - 4M uniform [0, 1) f32 values: every running sum within 1e-6 relative of the f64 one
@@ -77,7 +77,14 @@ fn reference<T: Ty>(op: Op, x: &[f64], shape: &[usize], axis: usize) -> Vec<(f64
                     (Op::Prod, name) => {
                         acc *= v;
                         let extra = if name == "f16" { 2f64.powi(-11) } else { 0.0 };
-                        (acc, ((k + 2.0) * u + extra) * acc.abs())
+                        let tiny = if name == "f16" { 2f64.powi(-14) } else { 2f64.powi(-116) };
+                        if T::wrap(acc * 1.01).is_infinite() || acc.abs() < tiny {
+                            // Near overflow, or where subnormals lose relative precision:
+                            // any value is accepted (the rounding decides), inf included.
+                            (T::wrap(acc), f64::INFINITY)
+                        } else {
+                            (acc, ((k + 2.0) * u + extra) * acc.abs())
+                        }
                     }
                 };
                 out[at] = (value, bound);
@@ -88,7 +95,9 @@ fn reference<T: Ty>(op: Op, x: &[f64], shape: &[usize], axis: usize) -> Vec<(f64
 }
 
 /// Test data for `op` in T: sums take uniform values (integers: the whole range, to wrap),
-/// products factors in +-[0.8, 1.25] (integers: -3..=3).
+/// products factors in +-[0.95, 1.05] (whose running products stay
+/// within f32's range over these lengths, so that the order of the products does not decide
+/// an overflow) (integers: -3..=3).
 fn data<T: Ty>(op: Op, n: usize, seed: u64) -> Vec<f64> {
     let mut r = Rng::new(seed);
     (0..n)
@@ -97,7 +106,7 @@ fn data<T: Ty>(op: Op, n: usize, seed: u64) -> Vec<f64> {
             (Op::Sum, false, true) => r.int(i32::MIN as i64, i32::MAX as i64),
             (Op::Sum, false, false) => r.int(0, u32::MAX as i64),
             (Op::Prod, true, _) => {
-                let m = r.uniform(0.8, 1.25);
+                let m = r.uniform(0.95, 1.05);
                 if r.bool(0.5) {
                     -m
                 } else {
@@ -413,7 +422,7 @@ fn f32_running_sum_of_64m_within_1e_6() {
 fn sparse<T: Ty>(n: usize, seed: u64) -> Vec<f64> {
     let mut r = Rng::new(seed);
     (0..n)
-        .map(|_| match r.int(0, 9) {
+        .map(|_| match r.int(0, 9) as i64 {
             0..=5 => 0.0,
             6 if T::FLOAT => -0.0,
             7 if T::FLOAT => f64::NAN,

@@ -94,7 +94,10 @@ impl<T: Element> Array<T> {
     }
 
     /// The running product along `axis` (negative axes count from the end), as NumPy's
-    /// `cumprod(x, axis)`. Integers wrap around on overflow; f16 accumulates in f32.
+    /// `cumprod(x, axis)`. Integers wrap around on overflow; f16 accumulates in f32. The
+    /// products of a long axis are grouped (a tree inside each tile, then carries), so a
+    /// float product that a serial loop would bring back from near overflow (or underflow)
+    /// may overflow (or underflow) here.
     ///
     /// # Errors
     /// As [`Array::cumsum`].

@@ -87,7 +87,9 @@ impl Op {
     fn load(self, d: DType, src: Side) -> &'static str {
         match (src, self) {
             (Side::Partial, _) => "fn load(i: u32) -> A { return a[i]; }",
-            (Side::Elem, Op::Count) => "fn load(i: u32) -> A { return A(a[i] != E(0)); }",
+            (Side::Elem, Op::Count) => {
+                "fn load(i: u32) -> A { return select(1u, 0u, a[i] == E(0)); }"
+            }
             _ if self.paired(d) => "fn load(i: u32) -> A { return A(f32(a[i]), 0.0); }",
             _ => "fn load(i: u32) -> A { return A(a[i]); }",
         }
@@ -142,7 +144,7 @@ pub(crate) fn compact_spec(flags: DType, value: Option<DType>) -> Spec {
         .function("combine", op.combine(flags))
         .function("load", op.load(flags, Side::Elem))
         .function("store", op.store(flags, Side::Elem))
-        .function("flagged", "fn flagged(i: u32) -> bool { return a[i] != E(0); }")
+        .function("flagged", "fn flagged(i: u32) -> bool { return select(true, false, a[i] == E(0)); }")
         .function("pos", "fn pos(i: u32) -> u32 { return b[i] - 1u; }")
         .function(
             "put",
