@@ -2,6 +2,7 @@
 
 pub(crate) mod conv;
 pub(crate) mod elementwise;
+pub(crate) mod histogram;
 pub(crate) mod linalg;
 pub(crate) mod random;
 pub(crate) mod reduce;
