@@ -62,7 +62,9 @@ fn uniform_bins<T: Ty>() {
             let (counts, edges) = x.histogram(bins, Some(range)).unwrap();
             let e = host(&edges);
             let step = (range.1 - range.0) / bins as f64;
-            let mut want_e: Vec<f64> = (0..=bins).map(|k| T::wrap(k as f64 * step + range.0)).collect();
+            let mut want_e: Vec<f64> = (0..=bins)
+                .map(|k| T::wrap(k as f64 * step + range.0))
+                .collect();
             want_e[bins] = range.1;
             assert_eq!(e, want_e, "{} n {n} bins {bins}: edges", T::NAME);
             let got = counts.to_vec().unwrap();
@@ -74,7 +76,11 @@ fn uniform_bins<T: Ty>() {
 fn data_range_and_edges<T: Ty>() {
     let dev = dev();
     let mut r = Rng::new(3);
-    let vals: Vec<f64> = if T::FLOAT { r.vec(1031, -5.0, 5.0) } else { r.ints(1031, -5, 5) };
+    let vals: Vec<f64> = if T::FLOAT {
+        r.vec(1031, -5.0, 5.0)
+    } else {
+        r.ints(1031, -5, 5)
+    };
     let (x, xs) = upload::<T>(dev, &vals, &[1031]);
     let (counts, edges) = x.histogram(10, None).unwrap();
     let e = host(&edges);
@@ -86,11 +92,17 @@ fn data_range_and_edges<T: Ty>() {
     assert_eq!(c.iter().sum::<u32>(), 1031, "every element in some bin");
     // Given, uneven edges.
     let (edges, es) = upload::<T>(dev, &[-4.0, -1.0, 0.0, 0.5, 3.0], &[5]);
-    assert_eq!(x.histogram_edges(&edges).unwrap().to_vec().unwrap(), reference(&xs, &es));
+    assert_eq!(
+        x.histogram_edges(&edges).unwrap().to_vec().unwrap(),
+        reference(&xs, &es)
+    );
     // A strided view as input.
     let v = x.slice(vec![gpuarray::Slice::new(3, None, 7)]).unwrap();
     let vs: Vec<f64> = xs.iter().skip(3).step_by(7).cloned().collect();
-    assert_eq!(v.histogram_edges(&edges).unwrap().to_vec().unwrap(), reference(&vs, &es));
+    assert_eq!(
+        v.histogram_edges(&edges).unwrap().to_vec().unwrap(),
+        reference(&vs, &es)
+    );
 }
 
 macro_rules! per_dtype {
@@ -126,7 +138,13 @@ fn bincount_of<T: Ty>(vals: &[f64], minlength: usize) {
     for &v in &xs {
         want[v as usize] += 1;
     }
-    assert_eq!(x.bincount(minlength).unwrap().to_vec().unwrap(), want, "{} n {}", T::NAME, vals.len());
+    assert_eq!(
+        x.bincount(minlength).unwrap().to_vec().unwrap(),
+        want,
+        "{} n {}",
+        T::NAME,
+        vals.len()
+    );
 }
 
 #[test]
@@ -145,9 +163,21 @@ fn bincount_matches_numpy() {
 #[test]
 fn same_counts_every_run() {
     let x = dev().random_uniform::<f32>([200_003], 4).unwrap();
-    let first = x.histogram(256, Some((0.0, 1.0))).unwrap().0.to_vec().unwrap();
+    let first = x
+        .histogram(256, Some((0.0, 1.0)))
+        .unwrap()
+        .0
+        .to_vec()
+        .unwrap();
     for _ in 0..9 {
-        assert_eq!(x.histogram(256, Some((0.0, 1.0))).unwrap().0.to_vec().unwrap(), first);
+        assert_eq!(
+            x.histogram(256, Some((0.0, 1.0)))
+                .unwrap()
+                .0
+                .to_vec()
+                .unwrap(),
+            first
+        );
     }
 }
 
@@ -156,7 +186,16 @@ fn bad_arguments_leave_the_device_working() {
     let dev = dev();
     let x = dev.from_slice(&[1.0f32, 2.0, f32::NAN], [3]).unwrap();
     let bad = |r: gpuarray::Result<(Array<u32>, Array<f32>)>| {
-        assert!(matches!(r, Err(Error::InvalidArgument { op: "histogram", .. })), "{r:?}");
+        assert!(
+            matches!(
+                r,
+                Err(Error::InvalidArgument {
+                    op: "histogram",
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
     };
     bad(x.histogram(0, Some((0.0, 1.0))));
     bad(x.histogram(4, Some((2.0, 1.0))));
@@ -164,12 +203,24 @@ fn bad_arguments_leave_the_device_working() {
     bad(x.histogram(4, Some((0.0, f64::INFINITY))));
     bad(x.histogram(4, None)); // the data hold NaN: no finite range
     let e = dev.from_slice(&[0.0f32, 2.0, 1.0], [3]).unwrap();
-    assert!(matches!(x.histogram_edges(&e), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        x.histogram_edges(&e),
+        Err(Error::InvalidArgument { .. })
+    ));
     let e1 = dev.from_slice(&[0.0f32], [1]).unwrap();
-    assert!(matches!(x.histogram_edges(&e1), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        x.histogram_edges(&e1),
+        Err(Error::InvalidArgument { .. })
+    ));
     let neg = dev.from_slice(&[1i32, -1], [2]).unwrap();
-    assert!(matches!(neg.bincount(0), Err(Error::InvalidArgument { op: "bincount", .. })));
-    assert!(matches!(x.bincount(0), Err(Error::InvalidArgument { op: "bincount", .. })));
+    assert!(matches!(
+        neg.bincount(0),
+        Err(Error::InvalidArgument { op: "bincount", .. })
+    ));
+    assert!(matches!(
+        x.bincount(0),
+        Err(Error::InvalidArgument { op: "bincount", .. })
+    ));
     // lo == hi widens to [lo - 0.5, hi + 0.5], as NumPy.
     let one = dev.from_slice(&[3.0f32, 3.0], [2]).unwrap();
     let (c, e) = one.histogram(2, None).unwrap();

@@ -77,7 +77,11 @@ fn reference<T: Ty>(op: Op, x: &[f64], shape: &[usize], axis: usize) -> Vec<(f64
                     (Op::Prod, name) => {
                         acc *= v;
                         let extra = if name == "f16" { 2f64.powi(-11) } else { 0.0 };
-                        let tiny = if name == "f16" { 2f64.powi(-14) } else { 2f64.powi(-116) };
+                        let tiny = if name == "f16" {
+                            2f64.powi(-14)
+                        } else {
+                            2f64.powi(-116)
+                        };
                         if T::wrap(acc * 1.01).is_infinite() || acc.abs() < tiny {
                             // Near overflow, or where subnormals lose relative precision:
                             // any value is accepted (the rounding decides), inf included.
@@ -222,8 +226,11 @@ fn views<T: Ty>() {
     let cases: Vec<(Array<T>, Host)> = vec![
         (x.t(), host_x.t()),
         (
-            x.slice(vec![Slice::new(1, Some(37), 3), Slice::new(2, Some(131), 2)])
-                .unwrap(),
+            x.slice(vec![
+                Slice::new(1, Some(37), 3),
+                Slice::new(2, Some(131), 2),
+            ])
+            .unwrap(),
             host_x.slice(&[(1, 37, 3), (2, 131, 2)]),
         ),
         (
@@ -233,9 +240,7 @@ fn views<T: Ty>() {
         ),
     ];
     for (v, h) in cases {
-        let hv: Vec<f64> = (0..h.len())
-            .map(|i| h.at(&unravel(i, &h.shape)))
-            .collect();
+        let hv: Vec<f64> = (0..h.len()).map(|i| h.at(&unravel(i, &h.shape))).collect();
         for axis in 0..2 {
             let want = reference::<T>(Op::Sum, &hv, &h.shape, axis);
             let what = format!("{} view {:?} axis {axis}", T::NAME, h.shape);
@@ -283,10 +288,13 @@ fn diffs<T: Ty>() {
                 let d = x.diff(order as isize, axis as isize).unwrap();
                 let mut want_shape = shape.to_vec();
                 want_shape[axis] = want_shape[axis].saturating_sub(order);
-                assert_eq!(d.shape(), &want_shape[..], "{} {shape:?} n {order}", T::NAME);
-                let want: Vec<f64> = (0..h.len())
-                    .map(|i| h.at(&unravel(i, &h.shape)))
-                    .collect();
+                assert_eq!(
+                    d.shape(),
+                    &want_shape[..],
+                    "{} {shape:?} n {order}",
+                    T::NAME
+                );
+                let want: Vec<f64> = (0..h.len()).map(|i| h.at(&unravel(i, &h.shape))).collect();
                 let tol = if T::FLOAT { T::EPS * 64.0 } else { 0.0 };
                 assert_close(&host(&d), &want, tol, 0.0);
             }
@@ -321,7 +329,14 @@ fn special_values_as_numpy() {
     }
     // -0.0 stays -0.0 (the sums' identity is -0), and +0 + -0 = +0.
     let z = dev.from_slice(&[-0.0f32, -0.0, 0.0, -0.0], [4]).unwrap();
-    let bits: Vec<u32> = z.cumsum(0).unwrap().to_vec().unwrap().iter().map(|v| v.to_bits()).collect();
+    let bits: Vec<u32> = z
+        .cumsum(0)
+        .unwrap()
+        .to_vec()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
     assert_eq!(bits, vec![0x8000_0000, 0x8000_0000, 0, 0]);
     let p = dev.from_slice(&[2.0f32, nan, 0.0, inf], [4]).unwrap();
     let got = p.cumprod(0).unwrap().to_vec().unwrap();
@@ -354,16 +369,22 @@ fn same_bits_every_run() {
     let vals = Rng::new(77).vec(300_007, -1.0, 1.0);
     let (x, _) = upload::<f32>(dev, &vals, &[300_007]);
     let (m, _) = upload::<f32>(dev, &vals[..300_000], &[600, 500]);
-    let first: Vec<Vec<u32>> = [x.cumsum(0), m.cumsum(0), m.cumsum(1)]
-        .into_iter()
-        .map(|r| r.unwrap().to_vec().unwrap().iter().map(|v| v.to_bits()).collect())
-        .collect();
-    for _ in 0..9 {
-        let again: Vec<Vec<u32>> = [x.cumsum(0), m.cumsum(0), m.cumsum(1)]
+    let bits = || -> Vec<Vec<u32>> {
+        [x.cumsum(0), m.cumsum(0), m.cumsum(1)]
             .into_iter()
-            .map(|r| r.unwrap().to_vec().unwrap().iter().map(|v| v.to_bits()).collect())
-            .collect();
-        assert!(again == first, "a run gave other bits");
+            .map(|r| {
+                r.unwrap()
+                    .to_vec()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect()
+            })
+            .collect()
+    };
+    let first = bits();
+    for _ in 0..9 {
+        assert!(bits() == first, "a run gave other bits");
     }
 }
 
@@ -372,16 +393,28 @@ fn bad_arguments_leave_the_device_working() {
     let dev = dev();
     let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2]).unwrap();
     for axis in [2isize, -3, 100] {
-        assert!(matches!(x.cumsum(axis), Err(Error::AxisOutOfRange { ndim: 2, .. })));
+        assert!(matches!(
+            x.cumsum(axis),
+            Err(Error::AxisOutOfRange { ndim: 2, .. })
+        ));
         assert!(matches!(x.cumprod(axis), Err(Error::AxisOutOfRange { .. })));
         assert!(matches!(x.diff(1, axis), Err(Error::AxisOutOfRange { .. })));
     }
-    assert!(matches!(x.diff(-1, 0), Err(Error::InvalidArgument { op: "diff", .. })));
+    assert!(matches!(
+        x.diff(-1, 0),
+        Err(Error::InvalidArgument { op: "diff", .. })
+    ));
     let s = dev.from_slice(&[5.0f32], []).unwrap();
-    assert!(matches!(s.cumsum(0), Err(Error::AxisOutOfRange { axis: 0, ndim: 0 })));
+    assert!(matches!(
+        s.cumsum(0),
+        Err(Error::AxisOutOfRange { axis: 0, ndim: 0 })
+    ));
     assert!(matches!(s.diff(1, 0), Err(Error::AxisOutOfRange { .. })));
     assert_eq!(x.to_vec().unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
-    assert_eq!(x.cumsum(0).unwrap().to_vec().unwrap(), vec![1.0, 2.0, 4.0, 6.0]);
+    assert_eq!(
+        x.cumsum(0).unwrap().to_vec().unwrap(),
+        vec![1.0, 2.0, 4.0, 6.0]
+    );
 }
 
 /// Every running sum of `n` uniform [0, 1) f32 values within 1e-6 relative of the f64 one.
@@ -433,9 +466,18 @@ fn sparse<T: Ty>(n: usize, seed: u64) -> Vec<f64> {
 
 fn compaction<T: Ty>() {
     let dev = dev();
-    for (s, shape) in [&[0usize][..], &[1], &[13], &[1031], &[65537], &[3, 0], &[4, 5, 7], &[9000, 3]]
-        .iter()
-        .enumerate()
+    for (s, shape) in [
+        &[0usize][..],
+        &[1],
+        &[13],
+        &[1031],
+        &[65537],
+        &[3, 0],
+        &[4, 5, 7],
+        &[9000, 3],
+    ]
+    .iter()
+    .enumerate()
     {
         let n: usize = shape.iter().product();
         let (x, xs) = upload::<T>(dev, &sparse::<T>(n, s as u64 + 100), shape);
@@ -494,13 +536,24 @@ fn compaction_of_views_and_bad_masks() {
         .from_slice(&[0i32, 1, 2, 0, 0, 5, 6, 0, 8, 0, 0, 11], [3, 4])
         .unwrap();
     // The transpose's C order is the original's column order.
-    assert_eq!(x.t().flatnonzero().unwrap().to_vec().unwrap(), vec![2, 3, 4, 6, 7, 11]);
-    let s = x.slice_axis(gpuarray::Axis(1), Slice::new(1, None, 2)).unwrap();
+    assert_eq!(
+        x.t().flatnonzero().unwrap().to_vec().unwrap(),
+        vec![2, 3, 4, 6, 7, 11]
+    );
+    let s = x
+        .slice_axis(gpuarray::Axis(1), Slice::new(1, None, 2))
+        .unwrap();
     assert_eq!(s.flatnonzero().unwrap().to_vec().unwrap(), vec![0, 2, 5]);
     let m = dev.from_slice(&[1u32, 0, 1], [3]).unwrap();
-    assert!(matches!(x.masked_select(&m), Err(Error::ShapeMismatch { .. })));
+    assert!(matches!(
+        x.masked_select(&m),
+        Err(Error::ShapeMismatch { .. })
+    ));
     let z = dev.from_slice(&[3i32], []).unwrap();
-    assert!(matches!(z.nonzero(), Err(Error::InvalidArgument { op: "nonzero", .. })));
+    assert!(matches!(
+        z.nonzero(),
+        Err(Error::InvalidArgument { op: "nonzero", .. })
+    ));
     assert_eq!(z.argwhere().unwrap().shape(), &[1, 0]);
     let mask = x.t().gt(&dev.zeros::<i32>([4, 3]).unwrap()).unwrap();
     assert_eq!(

@@ -125,7 +125,10 @@ fn count<T: Element>(
         };
         let grid = Work::Items((groups * WG) as u32);
         dev.launch(&counter, &p.encode(), &inputs, whole, grid)?;
-        let m = HistParams { n: p.bin_count, ..p };
+        let m = HistParams {
+            n: p.bin_count,
+            ..p
+        };
         let work = Work::Items(p.bin_count as u32);
         dev.launch(&merger, &m.encode(), &[whole], out.binding(), work)?;
     }
@@ -225,7 +228,12 @@ impl<T: Element> Array<T> {
         if edges.ndim() != 1 || e.len() < 2 {
             return Err(invalid(op, "the edges must be a 1-D array of at least 2"));
         }
-        if e.windows(2).any(|w| !(w[0].to_f64() <= w[1].to_f64())) {
+        let ascending = |w: &[T]| {
+            w[0].to_f64()
+                .partial_cmp(&w[1].to_f64())
+                .is_some_and(|o| o.is_le())
+        };
+        if !e.windows(2).all(ascending) {
             return Err(invalid(op, "the edges must be ascending"));
         }
         let edges = edges.contiguous()?;

@@ -33,7 +33,14 @@ fn running_count<T: Element>(
         inner: 1,
     };
     let src = (c.binding(), Side::Elem);
-    run(dev, Op::Count, T::DTYPE, &p, src, (pos.binding(), Side::Elem))?;
+    run(
+        dev,
+        Op::Count,
+        T::DTYPE,
+        &p,
+        src,
+        (pos.binding(), Side::Elem),
+    )?;
     let last = pos.slice_axis(Axis(0), Slice::new(n as isize - 1, None, 1))?;
     let total = last.to_vec()?[0] as usize;
     Ok((c, pos, total))

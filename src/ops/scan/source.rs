@@ -144,7 +144,10 @@ pub(crate) fn compact_spec(flags: DType, value: Option<DType>) -> Spec {
         .function("combine", op.combine(flags))
         .function("load", op.load(flags, Side::Elem))
         .function("store", op.store(flags, Side::Elem))
-        .function("flagged", "fn flagged(i: u32) -> bool { return select(true, false, a[i] == E(0)); }")
+        .function(
+            "flagged",
+            "fn flagged(i: u32) -> bool { return select(true, false, a[i] == E(0)); }",
+        )
         .function("pos", "fn pos(i: u32) -> u32 { return b[i] - 1u; }")
         .function(
             "put",
