@@ -18,6 +18,8 @@ fn every_variant_validates() {
         .chain(crate::array::creation::all_specs())
         .chain(crate::ops::random::all_specs())
         .chain(crate::ops::reduce::all_specs())
+        .chain(crate::ops::scan::all_specs())
+        .chain(crate::ops::histogram::all_specs())
         .chain(crate::ops::linalg::all_specs())
         .chain(crate::ops::conv::all_specs())
         .chain(crate::ops::sort::all_specs())

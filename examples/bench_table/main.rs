@@ -51,6 +51,7 @@ use common::host_data;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
+mod sweep_scan;
 mod sweep_sort;
 
 type Res<T> = std::result::Result<T, Box<dyn Error>>;
@@ -122,6 +123,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("linalg", sweep_linalg::rows),
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),
+    ("scan", sweep_scan::rows),
 ];
 
 fn usage() -> String {

@@ -2,7 +2,9 @@
 
 pub(crate) mod conv;
 pub(crate) mod elementwise;
+pub(crate) mod histogram;
 pub(crate) mod linalg;
 pub(crate) mod random;
 pub(crate) mod reduce;
+pub(crate) mod scan;
 pub(crate) mod sort;

@@ -1,0 +1,104 @@
+// Histogram family: counts of values per bin (histogram over ascending edges, bincount of
+// non-negative integers), privatised per workgroup.
+//
+// Bindings: 0 params; 1 `a`, the input (contiguous elements; in `merge`, the partial counts);
+// 2 `edges`, the bins' edges (histogram only: bins() + 1 ascending values of E);
+// 4 `out` (in `count`, the partial counts, one row of bin_count() per workgroup; in `merge`,
+// the counts).
+// Dispatch geometry:
+// - `count`: a 1-D grid of groups() workgroups (folded into 2-D); workgroup g takes elements
+//   [g * chunk(), (g + 1) * chunk()), its invocations striding through them by WG. Each
+//   element's bin (bin_of) is counted with an atomic add in workgroup memory, for the bins
+//   [bin_base(), bin_base() + bin_count()) of this pass (at most BLOCK: 16 KiB), and the
+//   workgroup's counts are written to out[g * bin_count() + k]: no atomic in global memory.
+// - `merge`: one invocation per bin k of the pass: the sum over the groups() rows of the
+//   partial counts, written to out[bin_base() + k].
+// Integer counts: the result does not depend on the order of the atomic adds.
+//
+// The host replaces the alias line and the one-line function bin_of per dtype and kind
+// (src/ops/histogram.rs).
+
+alias E = f32; // element type of the input (u32 in `merge`)
+alias S = f32; // scalar arguments (unused)
+alias SC = f32;
+
+override WG: u32 = 256u;
+const BLOCK: u32 = 4096u;
+const NONE: u32 = 0xffffffffu;
+
+@group(0) @binding(1) var<storage, read> a: array<E>;
+@group(0) @binding(2) var<storage, read> edges: array<E>;
+@group(0) @binding(4) var<storage, read_write> out: array<u32>;
+
+var<workgroup> hist: array<atomic<u32>, BLOCK>;
+
+// The family's parameters, mirroring `HistParams` in src/ops/histogram.rs (whose `encode`
+// is the only code that fills these slots).
+fn n() -> u32 { return P.n; }                    // elements (merge: bins of the pass)
+fn bins() -> u32 { return P.aux.x; }             // bins in all
+fn chunk() -> u32 { return P.aux.y; }            // elements per workgroup
+fn bin_base() -> u32 { return P.shape[0].x; }    // first bin of this pass
+fn bin_count() -> u32 { return P.shape[0].y; }   // bins of this pass (at most BLOCK)
+fn groups() -> u32 { return P.shape[0].z; }      // workgroups of `count`
+
+// The bin of x, or NONE (replaced by the host: by_edges or an integer's own value).
+fn bin_of(x: E) -> u32 { return by_edges(x); }
+
+// The bin of x among the ascending edges: k with edges[k] <= x < edges[k + 1], the last bin
+// closed (x == edges[bins()] is in bin bins() - 1, as NumPy); NONE outside and for NaN.
+fn by_edges(x: E) -> u32 {
+    let nb = bins();
+    if !(x >= edges[0] && x <= edges[nb]) {
+        return NONE;
+    }
+    var lo = 0u;
+    var hi = nb;
+    while hi - lo > 1u {
+        let mid = (lo + hi) / 2u;
+        if edges[mid] <= x {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+@compute @workgroup_size(WG)
+fn count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+         @builtin(local_invocation_index) lid: u32) {
+    let g = wid.y * nwg.x + wid.x;
+    if g >= groups() {
+        return;
+    }
+    for (var k = lid; k < bin_count(); k += WG) {
+        atomicStore(&hist[k], 0u);
+    }
+    workgroupBarrier();
+    let start = g * chunk();
+    let end = min(start + chunk(), n());
+    for (var i = start + lid; i < end; i += WG) {
+        let k = bin_of(a[i]) - bin_base();
+        if k < bin_count() {
+            atomicAdd(&hist[k], 1u);
+        }
+    }
+    workgroupBarrier();
+    for (var k = lid; k < bin_count(); k += WG) {
+        out[g * bin_count() + k] = atomicLoad(&hist[k]);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn merge(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+         @builtin(local_invocation_index) lid: u32) {
+    let k = linear_id(wid, nwg, lid, WG);
+    if k >= n() {
+        return;
+    }
+    var s = 0u;
+    for (var g = 0u; g < groups(); g++) {
+        s += u32(a[g * n() + k]);
+    }
+    out[bin_base() + k] = s;
+}

@@ -1,0 +1,274 @@
+// Scan family: inclusive scans (cumsum, cumprod, running counts of non-zero elements)
+// along one axis of a contiguous array, by reduce-then-scan, and the scatter of stream
+// compaction (nonzero, masked select).
+//
+// The host sees a scan as `outer` lines of `len()` elements, element r of line (o, i) at
+// `(o * len() + r) * inner() + i` (inner() = 1: the lines are contiguous rows). Each line is
+// cut into `segs()` segments of `seg_len()` elements. With one segment a single dispatch
+// scans every line. With several, three stages, none of which waits on another workgroup:
+//   1. `*_reduce`: the total of every segment, into partials[(o * segs() + c) * inner() + i]
+//      (accumulator type `A`), a problem of `outer` lines of `segs()` elements;
+//   2. the host scans the partials (inclusive) with these same kernels (recursively);
+//   3. `*_scan_off`: every segment scanned again, starting from partial c - 1 (binding 2).
+// So the input is read twice and the output written once.
+//
+// Bindings: 0 params; 1 `a`, the input (elements, or partials of an earlier stage);
+// 2 `b`, the scanned partials (only in the `_off` entries); 4 `out`.
+// Dispatch geometry:
+// - `row_*` (inner() = 1, lines of at least a few tiles): one workgroup per (line, segment),
+//   unit = line * segs() + segment, workgroups numbered through a 1-D grid folded into 2-D.
+//   The workgroup walks its segment in tiles of WG * PER elements; invocation `lid` scans
+//   PER consecutive elements in registers, the WG totals are scanned in workgroup memory
+//   (Hillis-Steele, log2(WG) steps), and a carry passes from tile to tile.
+// - `col_*` (inner() > 1, or short rows): one invocation per (line o, segment c, column i),
+//   i fastest, so that neighbouring invocations read neighbouring addresses; each walks its
+//   segment serially with stride inner().
+// - `compact`: one invocation per element i of the flattened input; where element i is
+//   non-zero, element scan[i] - 1 of the output gets i (nonzero) or the value (masked
+//   select). Bindings: 1 the flags' source (or the mask), 2 the inclusive scan of the
+//   flags (u32), 3 the values (select only), 4 the output.
+//
+// Determinism: every combination happens in an order fixed by the shape (and WG, PER), never
+// by timing, atomics or the subgroup size: the same input gives the same bits on every run.
+// f32 and f16 sums accumulate in pairs of f32 (a value and its rounding error, added with
+// two-sum), so the error does not grow with the length of the line.
+//
+// The host replaces the alias lines and the one-line functions identity, combine, load and
+// store per operation, dtype and stage (src/ops/scan/source.rs).
+
+alias E = f32;   // element type of the input
+alias Src = f32; // what `a` holds: E, or A for partials
+alias A = f32;   // accumulator type
+alias Dst = f32; // what `out` holds: the result's element type, or A for partials
+alias V = f32;   // compact (masked select): the values' type
+alias S = f32;   // scalar arguments (unused)
+alias SC = f32;
+
+override WG: u32 = 256u;
+const PER: u32 = 4u;
+
+@group(0) @binding(1) var<storage, read> a: array<Src>;
+@group(0) @binding(2) var<storage, read> b: array<A>;
+@group(0) @binding(3) var<storage, read> vals: array<V>;
+@group(0) @binding(4) var<storage, read_write> out: array<Dst>;
+
+var<workgroup> sh: array<A, WG>;
+
+// The family's parameters, mirroring `ScanParams` in src/ops/scan/plan.rs (whose `encode`
+// is the only code that fills these slots).
+fn units() -> u32 { return P.n; }          // work units of this dispatch
+fn len() -> u32 { return P.aux.x; }        // elements per line
+fn inner() -> u32 { return P.aux.y; }      // stride of the scanned axis (columns per line)
+fn segs() -> u32 { return P.shape[0].x; }  // segments per line
+fn seg_len() -> u32 { return P.shape[0].y; } // elements per segment
+fn zero_bits() -> u32 { return P.shape[0].z; } // 0, unknown to the compiler (see opaque)
+
+// The operation (replaced by the host).
+fn identity() -> A { return -0.0; }
+fn combine(x: A, y: A) -> A { return x + y; }
+fn load(i: u32) -> A { return A(a[i]); }
+fn store(i: u32, v: A) { out[i] = Dst(v); }
+
+// v itself, in a form the compiler cannot see through: Mesa's NIR folds (a + b) - a to b
+// (WGSL cannot mark an addition exact), which would cancel the error terms of df_add.
+fn opaque(v: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(v) | zero_bits());
+}
+
+// Two-sum of pairs (value, error) of f32: the f32 sums' combine. A non-finite sum keeps no
+// error term (it would be NaN); an exact zero sum keeps the sign of s (-0 + -0 = -0).
+fn df_add(x: vec2<f32>, y: vec2<f32>) -> vec2<f32> {
+    let s = opaque(x.x + y.x);
+    if (bitcast<u32>(s) & 0x7f800000u) == 0x7f800000u {
+        return vec2<f32>(s, 0.0);
+    }
+    let bb = s - x.x;
+    let e = (x.x - (s - bb)) + (y.x - bb) + (x.y + y.y);
+    let hi = select(opaque(s + e), s, e == 0.0);
+    return vec2<f32>(hi, e - (hi - s));
+}
+
+// Inclusive scan of the workgroup's values v (one per invocation) in workgroup memory; the
+// total is left in sh[WG - 1] until the next barrier.
+fn wg_scan(lid: u32, v: A) -> A {
+    sh[lid] = v;
+    workgroupBarrier();
+    for (var d = 1u; d < WG; d = d << 1u) {
+        var y = sh[lid];
+        if lid >= d {
+            y = combine(sh[lid - d], y);
+        }
+        workgroupBarrier();
+        sh[lid] = y;
+        workgroupBarrier();
+    }
+    return sh[lid];
+}
+
+fn unit_of(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return wid.y * nwg.x + wid.x;
+}
+
+// Row segment `unit` scanned from `carry_in`.
+fn row_scan_from(unit: u32, lid: u32, carry_in: A) {
+    let line = unit / segs();
+    let base = line * len();
+    let start = (unit % segs()) * seg_len();
+    let end = min(start + seg_len(), len());
+    var carry = carry_in;
+    for (var t = start; t < end; t += WG * PER) {
+        let i0 = t + lid * PER;
+        var v: array<A, PER>;
+        var run = identity();
+        for (var j = 0u; j < PER; j++) {
+            if i0 + j < end {
+                run = combine(run, load(base + i0 + j));
+            }
+            v[j] = run;
+        }
+        _ = wg_scan(lid, run);
+        let total = sh[WG - 1u];
+        var pre = carry;
+        if lid > 0u {
+            pre = combine(carry, sh[lid - 1u]);
+        }
+        for (var j = 0u; j < PER; j++) {
+            if i0 + j < end {
+                store(base + i0 + j, combine(pre, v[j]));
+            }
+        }
+        carry = combine(carry, total);
+        workgroupBarrier();
+    }
+}
+
+@compute @workgroup_size(WG)
+fn row_scan(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let unit = unit_of(wid, nwg);
+    if unit >= units() {
+        return;
+    }
+    row_scan_from(unit, lid, identity());
+}
+
+@compute @workgroup_size(WG)
+fn row_scan_off(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    let unit = unit_of(wid, nwg);
+    if unit >= units() {
+        return;
+    }
+    var carry = identity();
+    if unit % segs() > 0u {
+        carry = b[unit - 1u];
+    }
+    row_scan_from(unit, lid, carry);
+}
+
+// The total of row segment `unit`: each invocation accumulates its PER elements of every
+// tile, then one workgroup scan; invocation 0 writes it to out[unit].
+@compute @workgroup_size(WG)
+fn row_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) lid: u32) {
+    let unit = unit_of(wid, nwg);
+    if unit >= units() {
+        return;
+    }
+    let base = (unit / segs()) * len();
+    let start = (unit % segs()) * seg_len();
+    let end = min(start + seg_len(), len());
+    var run = identity();
+    for (var t = start; t < end; t += WG * PER) {
+        let i0 = t + lid * PER;
+        for (var j = 0u; j < PER; j++) {
+            if i0 + j < end {
+                run = combine(run, load(base + i0 + j));
+            }
+        }
+    }
+    _ = wg_scan(lid, run);
+    if lid == 0u {
+        store(unit, sh[WG - 1u]);
+    }
+}
+
+// Column segment of invocation u: (first element, elements, partial index).
+fn col_segment(u: u32) -> vec3<u32> {
+    let i = u % inner();
+    let rest = u / inner();
+    let c = rest % segs();
+    let o = rest / segs();
+    let start = c * seg_len();
+    let n = min(start + seg_len(), len()) - start;
+    return vec3<u32>((o * len() + start) * inner() + i, n, u);
+}
+
+fn col_scan_from(u: u32, carry_in: A) {
+    let s = col_segment(u);
+    var acc = carry_in;
+    for (var r = 0u; r < s.y; r++) {
+        let at = s.x + r * inner();
+        acc = combine(acc, load(at));
+        store(at, acc);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn col_scan(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let u = linear_id(wid, nwg, lid, WG);
+    if u >= units() {
+        return;
+    }
+    col_scan_from(u, identity());
+}
+
+@compute @workgroup_size(WG)
+fn col_scan_off(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    let u = linear_id(wid, nwg, lid, WG);
+    if u >= units() {
+        return;
+    }
+    var carry = identity();
+    if (u / inner()) % segs() > 0u {
+        carry = b[u - inner()];
+    }
+    col_scan_from(u, carry);
+}
+
+@compute @workgroup_size(WG)
+fn col_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) lid: u32) {
+    let u = linear_id(wid, nwg, lid, WG);
+    if u >= units() {
+        return;
+    }
+    let s = col_segment(u);
+    var acc = identity();
+    for (var r = 0u; r < s.y; r++) {
+        acc = combine(acc, load(s.x + r * inner()));
+    }
+    store(u, acc);
+}
+
+// Stream compaction: invocation i of the flattened input; where flagged(i), the element
+// goes to position pos(i) (the inclusive running count of the flags in `b`, less one) and
+// put writes its index (nonzero) or its value from `vals` (masked select). The three are
+// replaced in the compaction variants; the scans' variants keep these inert ones.
+fn flagged(i: u32) -> bool { return false; }
+fn pos(i: u32) -> u32 { return 0u; }
+fn put(j: u32, i: u32) { }
+
+@compute @workgroup_size(WG)
+fn compact(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    let i = linear_id(wid, nwg, lid, WG);
+    if i >= units() {
+        return;
+    }
+    if flagged(i) {
+        put(pos(i), i);
+    }
+}
