@@ -82,10 +82,12 @@ fn df_add(x: vec2<f32>, y: vec2<f32>) -> vec2<f32> {
     if (bitcast<u32>(s) & 0x7f800000u) == 0x7f800000u {
         return vec2<f32>(s, 0.0);
     }
-    let bb = s - x.x;
-    let e = (x.x - (s - bb)) + (y.x - bb) + (x.y + y.y);
+    // Each difference opaque too: the H100's compiler reassociates (x - (s - bb) as
+    // (x - s) + bb), which left its running sums 2.5 ulps off.
+    let bb = opaque(s - x.x);
+    let e = (opaque(x.x - opaque(s - bb)) + opaque(y.x - bb)) + (x.y + y.y);
     let hi = select(opaque(s + e), s, e == 0.0);
-    return vec2<f32>(hi, e - (hi - s));
+    return vec2<f32>(hi, e - opaque(hi - s));
 }
 
 // Inclusive scan of the workgroup's values v (one per invocation) in workgroup memory; the

@@ -189,16 +189,17 @@ fn operand<T: Float>(
 }
 
 /// `gpu_median` for calls under 2 ms; slower ones (the slow paths of the first kernel
-/// versions) take the median of 7 single calls after 2 warm-ups, so the sweep stays short.
+/// versions) take the median of 7 single calls, so the sweep stays short. The decision is
+/// made on the second call: the first compiles kernels and may run the tile trial.
 fn timed<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> Res<f64> {
+    drop(op()?);
+    dev.synchronize()?;
     let t0 = Instant::now();
     drop(op()?);
     dev.synchronize()?;
     if t0.elapsed().as_secs_f64() * 1e3 < 2.0 {
         return gpu_median(dev, op);
     }
-    drop(op()?);
-    dev.synchronize()?;
     let mut times = Vec::new();
     for _ in 0..7 {
         let t = Instant::now();

@@ -50,16 +50,22 @@ fn one64_() -> TW {
     return TW(f64(P.aux.x) + 1.0);
 }
 
+// Every intermediate goes through one64_(), not only the sum: the H100's compiler
+// reassociates, and a - (s - bb) rewritten as (a - s) + bb, or da + (b - bb) as
+// (da + b) - bb, is no longer exact (its f64 logarithms lost their low parts: pow was 1027
+// ulps off there, 2 on lavapipe).
 fn two_sum64_(a: TW, b: TW) -> Dd64 {
     let s = (a + b) * one64_();
     let bb = (s - a) * one64_();
-    return Dd64(s, (a - (s - bb)) + (b - bb));
+    let da = (a - (s - bb) * one64_()) * one64_();
+    let db = (b - bb) * one64_();
+    return Dd64(s, da + db);
 }
 
 // |a| >= |b| (or a == 0).
 fn fast_two_sum64_(a: TW, b: TW) -> Dd64 {
     let s = (a + b) * one64_();
-    return Dd64(s, b - (s - a));
+    return Dd64(s, b - (s - a) * one64_());
 }
 
 // a as hi + lo, each with at most 26 significant bits (Veltkamp's splitting by 2^27 + 1),
@@ -93,7 +99,7 @@ fn two_prod64_(a: TW, b: TW) -> Dd64 {
 // a - b * q, exactly where q is near a / b (the residual of a division).
 fn residual64_(a: TW, b: TW, q: TW) -> TW {
     let p = two_prod64_(b, q);
-    return (a - p.hi) - p.lo;
+    return (a - p.hi) * one64_() - p.lo;
 }
 
 // Infinity and NaN made at run time (naga rejects constant expressions that overflow).
