@@ -37,6 +37,15 @@
 //   (f16: two elements per word).
 // - `search`: one invocation per query. 1 the sorted input's words; 2 the queries' words;
 //   4 the insertion points (binary search over keys: NaN queries go after every number).
+// - `flags`: one invocation per element e of 0..=rec_n() (unique). 1 the sorted input's
+//   words; 4 out[e] = 1 where element e starts a run of equal keys (e = 0, or its key
+//   differs from element e - 1's: all NaNs are one key, -0 and +0 one key), else 0, and 0
+//   at e = rec_n(), so that the exclusive scan of the rec_n() + 1 flags (`scan_*`) ends
+//   with the number of runs.
+// - `run_starts`: one invocation per element. 1 the sorted words; 2 the scanned flags;
+//   4 out[r] = the first element of run r, and out[runs] = rec_n().
+// - `inverse`: one invocation per element. 1 the sorted words; 2 the scanned flags; 3 the
+//   indices that sorted them; 4 out[c[e]] = the run of sorted element e.
 //
 // Digits: pass `pass_word()` < W takes 8 bits at `pass_shift()` of that key word; pass
 // word W takes them of the row number (index / row length), so that LSD passes over the
@@ -53,6 +62,7 @@ override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
 @group(0) @binding(2) var<storage, read> b: array<u32>;
+@group(0) @binding(3) var<storage, read> c: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<u32>;
 
 // Parameter accessors, mirroring `SortParams` in src/ops/sort/params.rs.
@@ -368,4 +378,37 @@ fn search(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
         if (go_right) { lo = mid + 1u; } else { hi = mid; }
     }
     out[e] = lo;
+}
+
+// Whether sorted element e starts a run of equal keys.
+fn starts_run(e: u32) -> bool {
+    if (e == 0u) { return true; }
+    return any(key_of(in_off() + e) != key_of(in_off() + e - 1u));
+}
+
+@compute @workgroup_size(WG)
+fn flags(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+         @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let n = rec_n();
+    if (e > n) { return; }
+    out[e] = select(0u, 1u, e < n && starts_run(e));
+}
+
+@compute @workgroup_size(WG)
+fn run_starts(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let n = rec_n();
+    if (e >= n) { return; }
+    if (starts_run(e)) { out[b[e]] = e; }
+    if (e == n - 1u) { out[b[n]] = n; }
+}
+
+@compute @workgroup_size(WG)
+fn inverse(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    if (e >= rec_n()) { return; }
+    out[c[e]] = select(b[e] - 1u, b[e], starts_run(e));
 }

@@ -1,5 +1,5 @@
-//! top_k, partition / argpartition and searchsorted against CPU references: dtypes, axes,
-//! ties, NaNs, -0 / +0, views, zero sizes and bad arguments.
+//! top_k, partition / argpartition, searchsorted and unique against CPU references: dtypes,
+//! axes, ties, NaNs, -0 / +0, views, zero sizes and bad arguments.
 
 mod common;
 
@@ -168,6 +168,62 @@ fn search_all<T: Ty>() {
     }
 }
 
+/// Whether two values are the same bits (any NaN matching any NaN).
+fn same(p: f64, q: f64) -> bool {
+    p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())
+}
+
+/// unique and unique_all of `x` against a stable sort of its flat values on the host:
+/// one value per run of equal values (NaNs one run, -0 and +0 one run, the first
+/// occurrence kept), first indices, inverse and counts.
+#[track_caller]
+fn check_unique<T: Ty>(x: &Array<T>) {
+    let v = host(x);
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    order.sort_by(|&p, &q| numpy_cmp(v[p], v[q]));
+    let mut starts = vec![];
+    for j in 0..order.len() {
+        if j == 0 || numpy_cmp(v[order[j]], v[order[j - 1]]) != Ordering::Equal {
+            starts.push(j);
+        }
+    }
+    let m = starts.len();
+    let mut inverse = vec![0u32; v.len()];
+    for (r, &s) in starts.iter().enumerate() {
+        let end = starts.get(r + 1).copied().unwrap_or(v.len());
+        order[s..end].iter().for_each(|&i| inverse[i] = r as u32);
+    }
+    let u = host(&x.unique().unwrap());
+    let all = x.unique_all().unwrap();
+    let what = format!("{} shape {:?}", T::NAME, x.shape());
+    assert_eq!(u.len(), m, "{what}");
+    assert_eq!(all.values.shape(), &[m], "{what}");
+    let vals = host(&all.values);
+    let (idx, cnt) = (all.indices.to_vec().unwrap(), all.counts.to_vec().unwrap());
+    for (r, &s) in starts.iter().enumerate() {
+        let want = v[order[s]];
+        assert!(same(u[r], want) && same(vals[r], want), "{what} value {r}");
+        assert_eq!(idx[r] as usize, order[s], "{what} index {r}");
+        let end = starts.get(r + 1).copied().unwrap_or(v.len());
+        assert_eq!(cnt[r] as usize, end - s, "{what} count {r}");
+    }
+    assert_eq!(all.inverse_indices.shape(), x.shape(), "{what}");
+    assert_eq!(all.inverse_indices.to_vec().unwrap(), inverse, "{what}");
+}
+
+fn unique_all_sizes<T: Ty>() {
+    for (s, shape) in [vec![0usize], vec![1], vec![7], vec![3, 86], vec![5003]]
+        .into_iter()
+        .enumerate()
+    {
+        check_unique(&random::<T>(s as u64 + 60, &shape).0);
+    }
+    // A transposed view with an offset, and a 0-d array.
+    let (x, _) = random::<T>(70, &[9, 14]);
+    check_unique(&x.slice_axis(gpuarray::Axis(0), 2..).unwrap().t());
+    check_unique(&upload::<T>(dev(), &[3.0], &[]).0);
+}
+
 macro_rules! per_dtype {
     ($($m:ident: $t:ty),*) => {$(
         mod $m {
@@ -181,6 +237,11 @@ macro_rules! per_dtype {
             fn partition() {
                 require_dtype!($t);
                 partition_all::<$t>();
+            }
+            #[test]
+            fn unique() {
+                require_dtype!($t);
+                unique_all_sizes::<$t>();
             }
             #[test]
             fn searchsorted() {
@@ -235,4 +296,34 @@ fn bad_arguments_and_empty() {
     let (v, i) = z.top_k(2, 1, false).unwrap();
     assert_eq!((v.shape(), i.shape()), (&[0usize, 2][..], &[0usize, 2][..]));
     assert_eq!(x.top_k(0, 0, true).unwrap().0.shape(), &[0, 2]);
+}
+
+/// unique of many elements with many repeats (more than 256 scan blocks, so the scan of
+/// the block sums takes several steps; a keys-only radix sort) and the same bits on every
+/// run.
+#[test]
+fn unique_long_and_deterministic() {
+    let mut rng = Rng::new(80);
+    let v = rng.ints(300_007, -3000, 3000);
+    let (x, _) = upload::<i32>(dev(), &v, &[300_007]);
+    check_unique(&x);
+    let (f, _) = random::<f32>(81, &[20_011]);
+    let first = f.unique_all().unwrap();
+    for _ in 0..3 {
+        let again = f.unique_all().unwrap();
+        assert_eq!(
+            host(&again.values)
+                .iter()
+                .map(|p| p.to_bits())
+                .collect::<Vec<_>>(),
+            host(&first.values)
+                .iter()
+                .map(|p| p.to_bits())
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            again.inverse_indices.to_vec().unwrap(),
+            first.inverse_indices.to_vec().unwrap()
+        );
+    }
 }

@@ -13,8 +13,10 @@
 mod params;
 mod plan;
 mod select;
+mod unique;
 
 pub use select::Side;
+pub use unique::UniqueAll;
 
 #[cfg(test)]
 pub(crate) use plan::all_specs;

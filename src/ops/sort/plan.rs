@@ -15,7 +15,7 @@ use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
 
 const SRC: &str = include_str!("../../../shaders/sort.wgsl");
-const WG: u32 = 256;
+pub(super) const WG: u32 = 256;
 /// Chunks of WG elements per radix tile.
 const ITEMS: u32 = 16;
 /// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
@@ -84,7 +84,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 /// A kernel of the family: `entry` for dtype `d` with `inputs` bindings, workgroups of
 /// `wg`, and `pmax` (bitonic rows; 0 elsewhere); radix records with an index plane unless
 /// `keys_only`.
-fn kernel(
+pub(super) fn kernel(
     dev: &Device,
     d: DType,
     entry: &'static str,
@@ -129,7 +129,7 @@ fn kernel_of(
 }
 
 /// A whole buffer as a binding.
-fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
+pub(super) fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
     Binding {
         buffer: b,
         bytes,
@@ -307,26 +307,12 @@ fn radix_pass(
     keys_only: bool,
 ) -> Result<()> {
     let count = 256 * prm.tiles;
-    let blocks = count.div_ceil(WG * 4);
-    let cb = count as u64 * 4;
-    let sb = blocks as u64 * 4;
-    let scan = SortParams { count, ..*prm };
-    let top = SortParams {
-        count: blocks,
-        ..*prm
-    };
     let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
-    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only)?;
-    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only)?;
-    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only)?;
     let scatter = kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?;
     let src = whole(p.src, rec_bytes);
-    let counts = whole(p.counts, cb);
-    let sums = whole(p.sums, sb);
+    let counts = whole(p.counts, count as u64 * 4);
     dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
-    dev.launch(&reduce, &scan.encode(), &[counts], sums, grid(blocks))?;
-    dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
-    dev.launch(&down, &scan.encode(), &[sums], counts, grid(blocks))?;
+    scan_in_place(dev, d, keys_only, prm, counts, count, p.sums)?;
     dev.launch(
         &scatter,
         &prm.encode(),
@@ -334,6 +320,39 @@ fn radix_pass(
         whole(p.dst, rec_bytes),
         grid(prm.tiles),
     )
+}
+
+/// Words of block sums that [`scan_in_place`] needs for `count` words.
+pub(super) fn scan_blocks(count: u32) -> u32 {
+    count.div_ceil(WG * 4)
+}
+
+/// Replaces the first `count` u32 words of `data` by their exclusive scan (reduce, scan of
+/// the block sums in one workgroup, down-sweep: no workgroup waits on another), with
+/// `sums` ([`scan_blocks`] words) as scratch; `prm` gives the other slots (kernels of
+/// dtype `d`, as the caller's).
+pub(super) fn scan_in_place(
+    dev: &Device,
+    d: DType,
+    keys_only: bool,
+    prm: &SortParams,
+    data: Binding<'_>,
+    count: u32,
+    sums: &BufferHandle,
+) -> Result<()> {
+    let blocks = scan_blocks(count);
+    let sums = whole(sums, blocks as u64 * 4);
+    let scan = SortParams { count, ..*prm };
+    let top = SortParams {
+        count: blocks,
+        ..*prm
+    };
+    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only)?;
+    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only)?;
+    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only)?;
+    dev.launch(&reduce, &scan.encode(), &[data], sums, grid(blocks))?;
+    dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
+    dev.launch(&down, &scan.encode(), &[sums], data, grid(blocks))
 }
 
 /// Values of `x` (contiguous from its offset, rows of `len`) at the indices `idx`
