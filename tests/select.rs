@@ -443,3 +443,22 @@ fn quantile_bad_arguments_and_keys_only() {
     let want: Vec<f64> = QS.iter().map(|&q| quantile_ref(&v, q)).collect();
     common::assert_close(&got, &want, 0.0, 1e-6);
 }
+
+/// top_k's selection past one round of tiles (rows of 70K and 100K elements: the
+/// candidates of the first round fill several tiles), k up to 256, many ties (decided by
+/// the lower index) and NaNs, against a stable sort on the host; the same bits every run.
+#[test]
+fn top_k_selection_rounds() {
+    let mut rng = Rng::new(85);
+    let v = rng.ints(3 * 70_001, 0, 50);
+    let (x, _) = upload::<i32>(dev(), &v, &[3, 70_001]);
+    check_top_k(&x, 200, true);
+    check_top_k(&x, 256, false);
+    let (f, _) = random::<f32>(86, &[1, 100_003]);
+    check_top_k(&f, 100, true);
+    check_top_k(&f, 1, false);
+    let first = f.top_k(100, -1, true).unwrap().1.to_vec().unwrap();
+    for _ in 0..3 {
+        assert_eq!(f.top_k(100, -1, true).unwrap().1.to_vec().unwrap(), first);
+    }
+}

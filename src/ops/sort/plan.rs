@@ -138,7 +138,7 @@ pub(super) fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
 }
 
 /// Workgroups for `count` items of one workgroup each.
-fn grid(count: u32) -> Work {
+pub(super) fn grid(count: u32) -> Work {
     let (x, y) = groups(count, 1);
     Work::Groups([x, y, 1])
 }
@@ -353,6 +353,70 @@ pub(super) fn scan_in_place(
     dev.launch(&reduce, &scan.encode(), &[data], sums, grid(blocks))?;
     dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
     dev.launch(&down, &scan.encode(), &[sums], data, grid(blocks))
+}
+
+/// Whether [`top_k_rows`] selects rather than sorts: k small against long rows.
+pub(super) fn selects(dev: &Device, len: u32, k: u32) -> bool {
+    let pmax = bitonic_max(dev);
+    k > 0 && k <= 256 && len >= 16 * k && len > pmax && 2 * k <= pmax
+}
+
+/// Indices within each row of the `k` first elements (smallest, or with `descending`
+/// largest; ties by lower index) of `rows` rows of `len` of `x` (contiguous from its
+/// offset), in order: shape `[rows * k]`. Rounds of `tile_top` keep each tile's k best
+/// until one tile holds a row's candidates; only where [`selects`].
+pub(super) fn top_k_rows<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    k: u32,
+    descending: bool,
+) -> Result<Array<u32>> {
+    let dev = &x.dev;
+    let d = T::DTYPE;
+    let pmax = bitonic_max(dev);
+    let planes = key_bits(d).0 as u64 + 1;
+    let top = kernel(dev, d, "tile_top", 1, WG, pmax)?;
+    let mut src: Option<BufferHandle> = None;
+    let mut level = len;
+    loop {
+        let tiles = level.div_ceil(pmax);
+        let m = rows * tiles * k;
+        let out = dev.alloc(planes * m as u64 * 4)?;
+        let prm = SortParams {
+            n: rows * level,
+            row_len: level,
+            in_off: x.offset as u32,
+            tiles,
+            count: k,
+            word: u32::from(src.is_some()),
+            descending,
+            ..Default::default()
+        };
+        let input = match &src {
+            Some(b) => whole(b, planes * (rows * level) as u64 * 4),
+            None => x.binding(),
+        };
+        let dst = whole(&out, planes * m as u64 * 4);
+        dev.launch(&top, &prm.encode(), &[input], dst, grid(rows * tiles))?;
+        src = Some(out);
+        level = tiles * k;
+        if tiles == 1 {
+            break;
+        }
+    }
+    let n = rows * k;
+    let idx = Array::<u32>::alloc(dev, "top_k", vec![n as usize])?;
+    let prm = SortParams {
+        n,
+        row_len: len,
+        ..Default::default()
+    };
+    let fin = kernel(dev, d, "finish", 1, WG, 0)?;
+    let recs = src.expect("one round at least");
+    let recs = whole(&recs, planes * n as u64 * 4);
+    dev.launch(&fin, &prm.encode(), &[recs], idx.binding(), Work::Items(n))?;
+    Ok(idx)
 }
 
 /// Values of `x` (contiguous from its offset, rows of `len`) at the indices `idx`
