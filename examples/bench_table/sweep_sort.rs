@@ -8,7 +8,8 @@
 //!   -0.0 and +0.0 in input order) and gathers, so expect it nearer the key-index bound;
 //! - a row sort in workgroup memory: one read and one write of the values, `2 * 4 * n`;
 //! - top_k (k = 100 of 64M f32): one read of the input, `4 * n` (a selection's bound;
-//!   gpuarray's top_k sorts fully today, so expect it far above);
+//!   gpuarray's top_k selects: a bitonic sort of every 4096-element tile in workgroup
+//!   memory, whose compute, not its one read, bounds it);
 //! - unique of 16M i32 in 0..65536: the keys-only radix sort's bound, `4 * 2 * 4 * n` (the
 //!   flag, scan and compaction passes after it are left out of the floor);
 //! - median of 64M f32: one read of the input, `4 * n` (a selection's bound; gpuarray's

@@ -12,6 +12,14 @@ use crate::Axis;
 
 /// What [`Array::unique_all`] returns (NumPy's `unique_all`, the four arrays of
 /// `np.unique(x, return_index=True, return_inverse=True, return_counts=True)`).
+///
+/// ```
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.from_slice(&[1u32, 1, 0], [3])?;
+/// let gpuarray::UniqueAll { values, counts, .. } = x.unique_all()?;
+/// assert_eq!((values.to_vec()?, counts.to_vec()?), (vec![0, 1], vec![1, 2]));
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct UniqueAll<T: Element> {
     /// The distinct values, sorted (1-D).
