@@ -32,11 +32,27 @@
 // - `bitonic`: one workgroup per row of at most PMAX elements (PMAX a power of two). 1 the
 //   input's words; 4 the indices within each row. Pads to a power of two with keys above
 //   every key; compares (key, index), so equal keys keep their input order (stable).
+// - `tile_top` (top_k's selection): one workgroup per tile of PMAX elements of a row,
+//   `tiles()` tiles a row, rows of `row_len()` elements, `rec_n()` in all. 1 the input's
+//   words, or (`from_records()`) the records of a previous round (W key planes and an
+//   index plane of `rec_n()` words, keys already in the order asked for); 4 records of
+//   the tile's `count_n()` (k) first elements by (key, index within the row), tile g's at
+//   g * k, in planes of rows * tiles() * k words. The tile is sorted by the bitonic
+//   network in workgroup memory; rounds repeat until one tile holds a row's candidates.
 // - `take`: one invocation per output word. 1 the input's words (rows of `row_len()`);
 //   2 indices within rows (rows of `out_row()`); 4 the values, out[r, i] = in[r, idx[r, i]]
 //   (f16: two elements per word).
 // - `search`: one invocation per query. 1 the sorted input's words; 2 the queries' words;
 //   4 the insertion points (binary search over keys: NaN queries go after every number).
+// - `flags`: one invocation per element e of 0..=rec_n() (unique). 1 the sorted input's
+//   words; 4 out[e] = 1 where element e starts a run of equal keys (e = 0, or its key
+//   differs from element e - 1's: all NaNs are one key, -0 and +0 one key), else 0, and 0
+//   at e = rec_n(), so that the exclusive scan of the rec_n() + 1 flags (`scan_*`) ends
+//   with the number of runs.
+// - `run_starts`: one invocation per element. 1 the sorted words; 2 the scanned flags;
+//   4 out[r] = the first element of run r, and out[runs] = rec_n().
+// - `inverse`: one invocation per element. 1 the sorted words; 2 the scanned flags; 3 the
+//   indices that sorted them; 4 out[c[e]] = the run of sorted element e.
 //
 // Digits: pass `pass_word()` < W takes 8 bits at `pass_shift()` of that key word; pass
 // word W takes them of the row number (index / row length), so that LSD passes over the
@@ -53,6 +69,7 @@ override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
 @group(0) @binding(2) var<storage, read> b: array<u32>;
+@group(0) @binding(3) var<storage, read> c: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<u32>;
 
 // Parameter accessors, mirroring `SortParams` in src/ops/sort/params.rs.
@@ -67,6 +84,7 @@ fn descending() -> bool { return P.ndim == 1u; } // keys, bitonic: largest first
 fn out_row() -> u32 { return P.offs.z; }        // take: output elements per row
 fn q_off() -> u32 { return P.offs.z; }          // search: element offset of the queries
 fn side_right() -> bool { return P.aux.y == 1u; } // search: NumPy's side="right"
+fn from_records() -> bool { return P.aux.x == 1u; } // tile_top: read candidate records
 
 // Order-preserving key words of one element (x: low word, y: high word or 0).
 fn key_u32(x: u32) -> vec2<u32> { return vec2<u32>(x, 0u); }
@@ -305,20 +323,9 @@ fn after(i: u32, j: u32) -> bool {
     return ix[i] > ix[j];
 }
 
-@compute @workgroup_size(WG)
-fn bitonic(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-           @builtin(num_workgroups) nwg: vec3<u32>) {
-    let row = tile_id(wid, nwg);
-    let l = row_len();
-    let p = count_n();
-    let live = row < tiles();
-    for (var i = lid; i < p; i += WG) {
-        var k = vec2<u32>(0xffffffffu, 0xffffffffu);
-        if (live && i < l) { k = sort_key(in_off() + row * l + i); }
-        k0[i] = k.x;
-        k1[i] = k.y;
-        ix[i] = i;
-    }
+// The bitonic network over the first p (a power of two) slots of k0, k1, ix: ascending by
+// (key, index). Every invocation of the workgroup must call it.
+fn bitonic_net(lid: u32, p: u32) {
     workgroupBarrier();
     for (var k = 2u; k <= p; k <<= 1u) {
         for (var j = k >> 1u; j > 0u; j >>= 1u) {
@@ -334,8 +341,67 @@ fn bitonic(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
             workgroupBarrier();
         }
     }
+}
+
+@compute @workgroup_size(WG)
+fn bitonic(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let row = tile_id(wid, nwg);
+    let l = row_len();
+    let p = count_n();
+    let live = row < tiles();
+    for (var i = lid; i < p; i += WG) {
+        var k = vec2<u32>(0xffffffffu, 0xffffffffu);
+        if (live && i < l) { k = sort_key(in_off() + row * l + i); }
+        k0[i] = k.x;
+        k1[i] = k.y;
+        ix[i] = i;
+    }
+    bitonic_net(lid, p);
     if (live) {
         for (var i = lid; i < l; i += WG) { out[row * l + i] = ix[i]; }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn tile_top(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+            @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = tile_id(wid, nwg);
+    let l = row_len();
+    let rows = rec_n() / l;
+    let tpr = tiles();
+    let k = count_n();
+    let live = g < rows * tpr;
+    let row = g / tpr;
+    let base = (g % tpr) * PMAX;
+    for (var i = lid; i < PMAX; i += WG) {
+        var key = vec2<u32>(0xffffffffu, 0xffffffffu);
+        var idx = 0xffffffffu;
+        let pos = base + i;
+        if (live && pos < l) {
+            let c = row * l + pos;
+            if (from_records()) {
+                key = vec2<u32>(a[c], 0u);
+                if (W == 2u) { key.y = a[rec_n() + c]; }
+                idx = a[W * rec_n() + c];
+            } else {
+                key = sort_key(in_off() + c);
+                idx = pos;
+            }
+        }
+        k0[i] = key.x;
+        k1[i] = key.y;
+        ix[i] = idx;
+    }
+    bitonic_net(lid, PMAX);
+    if (live) {
+        let m = rows * tpr * k;
+        for (var i = lid; i < k; i += WG) {
+            let o = g * k + i;
+            out[o] = k0[i];
+            if (W == 2u) { out[m + o] = k1[i]; }
+            out[W * m + o] = ix[i];
+        }
     }
 }
 
@@ -368,4 +434,37 @@ fn search(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid:
         if (go_right) { lo = mid + 1u; } else { hi = mid; }
     }
     out[e] = lo;
+}
+
+// Whether sorted element e starts a run of equal keys.
+fn starts_run(e: u32) -> bool {
+    if (e == 0u) { return true; }
+    return any(key_of(in_off() + e) != key_of(in_off() + e - 1u));
+}
+
+@compute @workgroup_size(WG)
+fn flags(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+         @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let n = rec_n();
+    if (e > n) { return; }
+    out[e] = select(0u, 1u, e < n && starts_run(e));
+}
+
+@compute @workgroup_size(WG)
+fn run_starts(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let n = rec_n();
+    if (e >= n) { return; }
+    if (starts_run(e)) { out[b[e]] = e; }
+    if (e == n - 1u) { out[b[n]] = n; }
+}
+
+@compute @workgroup_size(WG)
+fn inverse(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    if (e >= rec_n()) { return; }
+    out[c[e]] = select(b[e] - 1u, b[e], starts_run(e));
 }

@@ -65,7 +65,7 @@ pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};
-pub use ops::sort::Side;
+pub use ops::sort::{Side, UniqueAll};
 pub use shape::{Axis, Shape, Slice, SliceInfo};
 
 /// The README's code, compiled and run as a doc test.

@@ -1,5 +1,5 @@
-//! top_k, partition / argpartition and searchsorted against CPU references: dtypes, axes,
-//! ties, NaNs, -0 / +0, views, zero sizes and bad arguments.
+//! top_k, partition / argpartition, searchsorted, unique and quantile / median against CPU references: dtypes,
+//! axes, ties, NaNs, -0 / +0, views, zero sizes and bad arguments.
 
 mod common;
 
@@ -168,6 +168,131 @@ fn search_all<T: Ty>() {
     }
 }
 
+/// Whether two values are the same bits (any NaN matching any NaN).
+fn same(p: f64, q: f64) -> bool {
+    p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())
+}
+
+/// unique and unique_all of `x` against a stable sort of its flat values on the host:
+/// one value per run of equal values (NaNs one run, -0 and +0 one run, the first
+/// occurrence kept), first indices, inverse and counts.
+#[track_caller]
+fn check_unique<T: Ty>(x: &Array<T>) {
+    let v = host(x);
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    order.sort_by(|&p, &q| numpy_cmp(v[p], v[q]));
+    let mut starts = vec![];
+    for j in 0..order.len() {
+        if j == 0 || numpy_cmp(v[order[j]], v[order[j - 1]]) != Ordering::Equal {
+            starts.push(j);
+        }
+    }
+    let m = starts.len();
+    let mut inverse = vec![0u32; v.len()];
+    for (r, &s) in starts.iter().enumerate() {
+        let end = starts.get(r + 1).copied().unwrap_or(v.len());
+        order[s..end].iter().for_each(|&i| inverse[i] = r as u32);
+    }
+    let u = host(&x.unique().unwrap());
+    let all = x.unique_all().unwrap();
+    let what = format!("{} shape {:?}", T::NAME, x.shape());
+    assert_eq!(u.len(), m, "{what}");
+    assert_eq!(all.values.shape(), &[m], "{what}");
+    let vals = host(&all.values);
+    let (idx, cnt) = (all.indices.to_vec().unwrap(), all.counts.to_vec().unwrap());
+    for (r, &s) in starts.iter().enumerate() {
+        let want = v[order[s]];
+        assert!(same(u[r], want) && same(vals[r], want), "{what} value {r}");
+        assert_eq!(idx[r] as usize, order[s], "{what} index {r}");
+        let end = starts.get(r + 1).copied().unwrap_or(v.len());
+        assert_eq!(cnt[r] as usize, end - s, "{what} count {r}");
+    }
+    assert_eq!(all.inverse_indices.shape(), x.shape(), "{what}");
+    assert_eq!(all.inverse_indices.to_vec().unwrap(), inverse, "{what}");
+}
+
+fn unique_all_sizes<T: Ty>() {
+    for (s, shape) in [vec![0usize], vec![1], vec![7], vec![3, 86], vec![5003]]
+        .into_iter()
+        .enumerate()
+    {
+        check_unique(&random::<T>(s as u64 + 60, &shape).0);
+    }
+    // A transposed view with an offset, and a 0-d array.
+    let (x, _) = random::<T>(70, &[9, 14]);
+    check_unique(&x.slice_axis(gpuarray::Axis(0), 2..).unwrap().t());
+    check_unique(&upload::<T>(dev(), &[3.0], &[]).0);
+}
+
+/// NumPy's 'linear' quantile of one slice, in f64: NaN if the slice holds one.
+fn quantile_ref(slice: &[f64], q: f64) -> f64 {
+    if slice.iter().any(|v| v.is_nan()) {
+        return f64::NAN;
+    }
+    let mut s = slice.to_vec();
+    s.sort_by(|p, q| p.partial_cmp(q).unwrap());
+    let h = (s.len() - 1) as f64 * q;
+    let lo = h.floor() as usize;
+    let (a, b, t) = (s[lo], s[(lo + 1).min(s.len() - 1)], h - lo as f64);
+    match t {
+        0.0 => a,
+        t if t >= 0.5 => b - (b - a) * (1.0 - t),
+        t => a + (b - a) * t,
+    }
+}
+
+const QS: [f64; 6] = [0.0, 0.1, 0.25, 0.5, 0.77, 1.0];
+
+/// quantile of `x` (as f32 and, where the adapter has it, f64) along `axis` (or all of
+/// it) against [`quantile_ref`]; f32 to f32 rounding of values up to 2000.
+#[track_caller]
+fn check_quantile<T: Ty>(x: &Array<T>, axis: Option<usize>) {
+    let shape = x.shape().to_vec();
+    let h = common::Host::new(&shape, host(x));
+    let (moved, rest): (common::Host, Vec<usize>) = match axis {
+        None => (common::Host::new(&[h.len()], h.data.clone()), vec![]),
+        Some(a) => {
+            let mut perm: Vec<usize> = (0..shape.len()).filter(|&d| d != a).collect();
+            perm.push(a);
+            let rest = perm[..perm.len() - 1].iter().map(|&d| shape[d]).collect();
+            (h.transpose(&perm), rest)
+        }
+    };
+    let len = *moved.shape.last().unwrap();
+    let rows = moved.len() / len;
+    let mut want = vec![];
+    for &q in &QS {
+        want.extend((0..rows).map(|r| quantile_ref(&moved.data[r * len..(r + 1) * len], q)));
+    }
+    let ax = axis.map(|a| a as isize);
+    let got = x.quantile::<f32>(&QS, ax).unwrap();
+    assert_eq!(got.shape()[1..], rest[..], "{} {shape:?} {axis:?}", T::NAME);
+    common::assert_close(&host(&got), &want, 1e-3, 1e-6);
+    let med = x.median::<f32>(ax).unwrap();
+    assert_eq!(med.shape(), &rest[..]);
+    common::assert_close(&host(&med), &want[3 * rows..4 * rows], 1e-3, 1e-6);
+    if dev().supports::<f64>() {
+        let p: Vec<f64> = QS.iter().map(|q| q * 100.0).collect();
+        let got = host(&x.percentile::<f64>(&p, ax).unwrap());
+        common::assert_close(&got, &want, 1e-9, 1e-12);
+    }
+}
+
+fn quantile_all<T: Ty>() {
+    for (s, shape) in [vec![1usize], vec![7], vec![3, 86], vec![2, 5003]]
+        .into_iter()
+        .enumerate()
+    {
+        let (x, _) = random::<T>(s as u64 + 90, &shape);
+        check_quantile(&x, None);
+        check_quantile(&x, Some(shape.len() - 1));
+        check_quantile(&x, Some(0));
+    }
+    let (x, _) = random::<T>(99, &[6, 5, 4]);
+    check_quantile(&x.t(), Some(1));
+    check_quantile(&x.slice_axis(gpuarray::Axis(2), 1..).unwrap(), None);
+}
+
 macro_rules! per_dtype {
     ($($m:ident: $t:ty),*) => {$(
         mod $m {
@@ -181,6 +306,16 @@ macro_rules! per_dtype {
             fn partition() {
                 require_dtype!($t);
                 partition_all::<$t>();
+            }
+            #[test]
+            fn unique() {
+                require_dtype!($t);
+                unique_all_sizes::<$t>();
+            }
+            #[test]
+            fn quantile() {
+                require_dtype!($t);
+                quantile_all::<$t>();
             }
             #[test]
             fn searchsorted() {
@@ -235,4 +370,95 @@ fn bad_arguments_and_empty() {
     let (v, i) = z.top_k(2, 1, false).unwrap();
     assert_eq!((v.shape(), i.shape()), (&[0usize, 2][..], &[0usize, 2][..]));
     assert_eq!(x.top_k(0, 0, true).unwrap().0.shape(), &[0, 2]);
+}
+
+/// unique of many elements with many repeats (more than 256 scan blocks, so the scan of
+/// the block sums takes several steps; a keys-only radix sort) and the same bits on every
+/// run.
+#[test]
+fn unique_long_and_deterministic() {
+    let mut rng = Rng::new(80);
+    let v = rng.ints(300_007, -3000, 3000);
+    let (x, _) = upload::<i32>(dev(), &v, &[300_007]);
+    check_unique(&x);
+    let (f, _) = random::<f32>(81, &[20_011]);
+    let first = f.unique_all().unwrap();
+    for _ in 0..3 {
+        let again = f.unique_all().unwrap();
+        assert_eq!(
+            host(&again.values)
+                .iter()
+                .map(|p| p.to_bits())
+                .collect::<Vec<_>>(),
+            host(&first.values)
+                .iter()
+                .map(|p| p.to_bits())
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            again.inverse_indices.to_vec().unwrap(),
+            first.inverse_indices.to_vec().unwrap()
+        );
+    }
+}
+
+/// q outside [0, 1] (percentile: [0, 100]) or NaN, an empty axis and a bad axis are typed
+/// errors that leave the input intact; no NaN: exact ends; a 1-D u32 sort past the
+/// workgroup (keys only) under the median.
+#[test]
+fn quantile_bad_arguments_and_keys_only() {
+    let x = dev().from_slice(&[3.0f32, 1.0, 2.0, 0.0], [2, 2]).unwrap();
+    for q in [-0.1, 1.1, f64::NAN] {
+        assert!(matches!(
+            x.quantile::<f32>(&[0.5, q], None),
+            Err(Error::InvalidArgument { op: "quantile", .. })
+        ));
+    }
+    assert!(matches!(
+        x.percentile::<f32>(&[100.5], Some(0)),
+        Err(Error::InvalidArgument {
+            op: "percentile",
+            ..
+        })
+    ));
+    assert!(matches!(
+        x.median::<f32>(Some(2)),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    let e = dev().zeros::<f32>([3, 0]).unwrap();
+    assert!(matches!(
+        e.median::<f32>(Some(1)),
+        Err(Error::InvalidArgument { op: "median", .. })
+    ));
+    assert_eq!(e.median::<f32>(Some(0)).unwrap().shape(), &[0]);
+    assert_eq!(x.quantile::<f32>(&[], Some(0)).unwrap().shape(), &[0, 2]);
+    assert_eq!(x.to_vec().unwrap(), vec![3.0, 1.0, 2.0, 0.0]);
+    if !dev().supports::<gpuarray::f16>() {
+        common::assert_unsupported(x.median::<gpuarray::f16>(None), gpuarray::DType::F16);
+    }
+    let mut rng = Rng::new(95);
+    let v = rng.ints(10_001, 0, 1 << 30);
+    let (u, v) = upload::<u32>(dev(), &v, &[10_001]);
+    let got = host(&u.quantile::<f32>(&QS, None).unwrap());
+    let want: Vec<f64> = QS.iter().map(|&q| quantile_ref(&v, q)).collect();
+    common::assert_close(&got, &want, 0.0, 1e-6);
+}
+
+/// top_k's selection past one round of tiles (rows of 70K and 100K elements: the
+/// candidates of the first round fill several tiles), k up to 256, many ties (decided by
+/// the lower index) and NaNs, against a stable sort on the host; the same bits every run.
+#[test]
+fn top_k_selection_rounds() {
+    let mut rng = Rng::new(85);
+    let v = rng.ints(3 * 70_001, 0, 50);
+    let (x, _) = upload::<i32>(dev(), &v, &[3, 70_001]);
+    check_top_k(&x, 200, true);
+    check_top_k(&x, 256, false);
+    let (f, _) = random::<f32>(86, &[1, 100_003]);
+    check_top_k(&f, 100, true);
+    check_top_k(&f, 1, false);
+    let first = f.top_k(100, -1, true).unwrap().1.to_vec().unwrap();
+    for _ in 0..3 {
+        assert_eq!(f.top_k(100, -1, true).unwrap().1.to_vec().unwrap(), first);
+    }
 }

@@ -7,6 +7,8 @@ copies 64M u32; floors are computed on gpuarray's side (its notes).
 - top_k_100_f32_64M: the 100 largest of 64M normal f32 with their indices, as CuPy users
   write it: cp.argpartition(x, -100)[-100:], then those 100 sorted (cp.argsort of their
   values, descending) and gathered.
+- unique_i32_16M: cp.unique of 16M int32 in [0, 65536) (many repeats).
+- median_f32_64M: cp.median of 64M normal f32.
 """
 import cupy as cp
 
@@ -33,3 +35,6 @@ def run(case):
 
     case("top_k_100_f32_64M", top_k, byte=4 * big)
     case("sort_rows_f32_8192x1024", lambda: cp.sort(m, axis=1), byte=2 * 4 * 8192 * 1024)
+    few = (rng.random(mid, dtype=cp.float32) * 65536.0).astype(cp.int32)
+    case("unique_i32_16M", lambda: cp.unique(few), byte=4 * 2 * 4 * mid)
+    case("median_f32_64M", lambda: cp.median(big_f), byte=4 * big)

@@ -8,7 +8,12 @@
 //!   -0.0 and +0.0 in input order) and gathers, so expect it nearer the key-index bound;
 //! - a row sort in workgroup memory: one read and one write of the values, `2 * 4 * n`;
 //! - top_k (k = 100 of 64M f32): one read of the input, `4 * n` (a selection's bound;
-//!   gpuarray's top_k sorts fully today, so expect it far above).
+//!   gpuarray's top_k selects: a bitonic sort of every 4096-element tile in workgroup
+//!   memory, whose compute, not its one read, bounds it);
+//! - unique of 16M i32 in 0..65536: the keys-only radix sort's bound, `4 * 2 * 4 * n` (the
+//!   flag, scan and compaction passes after it are left out of the floor);
+//! - median of 64M f32: one read of the input, `4 * n` (a selection's bound; gpuarray's
+//!   median sorts the whole array with indices today, so expect it far above).
 
 use gpuarray::Device;
 
@@ -46,6 +51,10 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     let f = dev.random_normal::<f32>([mid], 32)?;
     let big_f = dev.random_normal::<f32>([big], 34)?;
     let m = dev.random_normal::<f32>([nrows, ncols], 33)?;
+    let few = dev
+        .random_uniform::<f32>([mid], 35)?
+        .mul_scalar(65536.0)?
+        .cast::<i32>()?;
     dev.synchronize()?;
     let copy_bytes = 2 * 4 * big as u64;
     let t_copy = gpu_median(dev, || keys.add_scalar(0))?;
@@ -101,6 +110,20 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     if want("top_k_100_f32_64M") {
         let t = gpu_median(dev, || big_f.top_k(100, 0, true))?;
         rows.push(row("top_k_100_f32_64M", t, 4 * b, bw, "4 B * n (one read)"));
+    }
+    if want("unique_i32_16M") {
+        let t = gpu_median(dev, || few.unique())?;
+        rows.push(row(
+            "unique_i32_16M",
+            t,
+            4 * 2 * 4 * md,
+            bw,
+            "4 passes * 2 * 4 B * n",
+        ));
+    }
+    if want("median_f32_64M") {
+        let t = gpu_median(dev, || big_f.median::<f32>(None))?;
+        rows.push(row("median_f32_64M", t, 4 * b, bw, "4 B * n (one read)"));
     }
     Ok(rows)
 }

@@ -12,9 +12,12 @@
 
 mod params;
 mod plan;
+mod quantile;
 mod select;
+mod unique;
 
 pub use select::Side;
+pub use unique::UniqueAll;
 
 #[cfg(test)]
 pub(crate) use plan::all_specs;
@@ -60,6 +63,19 @@ pub(super) fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>
     }
     let rows = total.checked_div(len).unwrap_or(0);
     Ok((moved, perm, rows as u32, len as u32))
+}
+
+/// The `rows` rows of `len` elements of `x` (contiguous from its offset), each sorted:
+/// shape `[rows * len]`.
+pub(super) fn sorted_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Result<Array<T>> {
+    let integer = matches!(T::DTYPE, DType::U32 | DType::I32);
+    if integer && rows == 1 && len > plan::bitonic_max(&x.dev) {
+        // Equal integers are indistinguishable: a sort of the keys alone suffices.
+        return plan::sort_keys_only(x)?.reshape([len as usize]);
+    }
+    let idx = plan::argsort_rows(x, rows, len, false)?;
+    let (r, l) = (rows as usize, len as usize);
+    plan::take_rows(x, &idx, len, vec![r, l])?.reshape([r * l])
 }
 
 /// `y`, laid out as `x` with its last axis moved last by `perm`, put back in `perm`'s
@@ -112,13 +128,7 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn sort_axis(&self, axis: isize) -> Result<Array<T>> {
         let (moved, perm, rows, len) = rows_last(self, axis)?;
-        let integer = matches!(T::DTYPE, DType::U32 | DType::I32);
-        if integer && rows == 1 && len > plan::bitonic_max(&self.dev) {
-            // Equal integers are indistinguishable: a sort of the keys alone suffices.
-            return plan::sort_keys_only(&moved)?.reshape(self.shape.clone());
-        }
-        let idx = plan::argsort_rows(&moved, rows, len, false)?;
-        let sorted = plan::take_rows(&moved, &idx, len, moved.shape.clone())?;
+        let sorted = sorted_rows(&moved, rows, len)?.reshape(moved.shape.clone())?;
         restore(sorted, &perm)
     }
 

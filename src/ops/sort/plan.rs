@@ -15,7 +15,7 @@ use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
 
 const SRC: &str = include_str!("../../../shaders/sort.wgsl");
-const WG: u32 = 256;
+pub(super) const WG: u32 = 256;
 /// Chunks of WG elements per radix tile.
 const ITEMS: u32 = 16;
 /// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
@@ -84,7 +84,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 /// A kernel of the family: `entry` for dtype `d` with `inputs` bindings, workgroups of
 /// `wg`, and `pmax` (bitonic rows; 0 elsewhere); radix records with an index plane unless
 /// `keys_only`.
-fn kernel(
+pub(super) fn kernel(
     dev: &Device,
     d: DType,
     entry: &'static str,
@@ -129,7 +129,7 @@ fn kernel_of(
 }
 
 /// A whole buffer as a binding.
-fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
+pub(super) fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
     Binding {
         buffer: b,
         bytes,
@@ -138,7 +138,7 @@ fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
 }
 
 /// Workgroups for `count` items of one workgroup each.
-fn grid(count: u32) -> Work {
+pub(super) fn grid(count: u32) -> Work {
     let (x, y) = groups(count, 1);
     Work::Groups([x, y, 1])
 }
@@ -307,26 +307,12 @@ fn radix_pass(
     keys_only: bool,
 ) -> Result<()> {
     let count = 256 * prm.tiles;
-    let blocks = count.div_ceil(WG * 4);
-    let cb = count as u64 * 4;
-    let sb = blocks as u64 * 4;
-    let scan = SortParams { count, ..*prm };
-    let top = SortParams {
-        count: blocks,
-        ..*prm
-    };
     let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
-    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only)?;
-    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only)?;
-    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only)?;
     let scatter = kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?;
     let src = whole(p.src, rec_bytes);
-    let counts = whole(p.counts, cb);
-    let sums = whole(p.sums, sb);
+    let counts = whole(p.counts, count as u64 * 4);
     dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
-    dev.launch(&reduce, &scan.encode(), &[counts], sums, grid(blocks))?;
-    dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
-    dev.launch(&down, &scan.encode(), &[sums], counts, grid(blocks))?;
+    scan_in_place(dev, d, keys_only, prm, counts, count, p.sums)?;
     dev.launch(
         &scatter,
         &prm.encode(),
@@ -334,6 +320,103 @@ fn radix_pass(
         whole(p.dst, rec_bytes),
         grid(prm.tiles),
     )
+}
+
+/// Words of block sums that [`scan_in_place`] needs for `count` words.
+pub(super) fn scan_blocks(count: u32) -> u32 {
+    count.div_ceil(WG * 4)
+}
+
+/// Replaces the first `count` u32 words of `data` by their exclusive scan (reduce, scan of
+/// the block sums in one workgroup, down-sweep: no workgroup waits on another), with
+/// `sums` ([`scan_blocks`] words) as scratch; `prm` gives the other slots (kernels of
+/// dtype `d`, as the caller's).
+pub(super) fn scan_in_place(
+    dev: &Device,
+    d: DType,
+    keys_only: bool,
+    prm: &SortParams,
+    data: Binding<'_>,
+    count: u32,
+    sums: &BufferHandle,
+) -> Result<()> {
+    let blocks = scan_blocks(count);
+    let sums = whole(sums, blocks as u64 * 4);
+    let scan = SortParams { count, ..*prm };
+    let top = SortParams {
+        count: blocks,
+        ..*prm
+    };
+    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only)?;
+    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only)?;
+    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only)?;
+    dev.launch(&reduce, &scan.encode(), &[data], sums, grid(blocks))?;
+    dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
+    dev.launch(&down, &scan.encode(), &[sums], data, grid(blocks))
+}
+
+/// Whether [`top_k_rows`] selects rather than sorts: k small against long rows.
+pub(super) fn selects(dev: &Device, len: u32, k: u32) -> bool {
+    let pmax = bitonic_max(dev);
+    k > 0 && k <= 256 && len >= 16 * k && len > pmax && 2 * k <= pmax
+}
+
+/// Indices within each row of the `k` first elements (smallest, or with `descending`
+/// largest; ties by lower index) of `rows` rows of `len` of `x` (contiguous from its
+/// offset), in order: shape `[rows * k]`. Rounds of `tile_top` keep each tile's k best
+/// until one tile holds a row's candidates; only where [`selects`].
+pub(super) fn top_k_rows<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    k: u32,
+    descending: bool,
+) -> Result<Array<u32>> {
+    let dev = &x.dev;
+    let d = T::DTYPE;
+    let pmax = bitonic_max(dev);
+    let planes = key_bits(d).0 as u64 + 1;
+    let top = kernel(dev, d, "tile_top", 1, WG, pmax)?;
+    let mut src: Option<BufferHandle> = None;
+    let mut level = len;
+    loop {
+        let tiles = level.div_ceil(pmax);
+        let m = rows * tiles * k;
+        let out = dev.alloc(planes * m as u64 * 4)?;
+        let prm = SortParams {
+            n: rows * level,
+            row_len: level,
+            in_off: x.offset as u32,
+            tiles,
+            count: k,
+            word: u32::from(src.is_some()),
+            descending,
+            ..Default::default()
+        };
+        let input = match &src {
+            Some(b) => whole(b, planes * (rows * level) as u64 * 4),
+            None => x.binding(),
+        };
+        let dst = whole(&out, planes * m as u64 * 4);
+        dev.launch(&top, &prm.encode(), &[input], dst, grid(rows * tiles))?;
+        src = Some(out);
+        level = tiles * k;
+        if tiles == 1 {
+            break;
+        }
+    }
+    let n = rows * k;
+    let idx = Array::<u32>::alloc(dev, "top_k", vec![n as usize])?;
+    let prm = SortParams {
+        n,
+        row_len: len,
+        ..Default::default()
+    };
+    let fin = kernel(dev, d, "finish", 1, WG, 0)?;
+    let recs = src.expect("one round at least");
+    let recs = whole(&recs, planes * n as u64 * 4);
+    dev.launch(&fin, &prm.encode(), &[recs], idx.binding(), Work::Items(n))?;
+    Ok(idx)
 }
 
 /// Values of `x` (contiguous from its offset, rows of `len`) at the indices `idx`

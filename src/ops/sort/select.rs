@@ -40,8 +40,12 @@ impl<T: Element> Array<T> {
     /// indices, in order: largest first (smallest first), equal values by lower index first.
     /// NaNs count as larger than every number (NumPy's order). The axis keeps extent `k`.
     ///
-    /// Today this sorts each row fully (the radix or workgroup sort) and keeps `k`; a
-    /// selection for small `k` is left to do.
+    /// Rows longer than a workgroup's sort with `k <= 256` and at least 16 `k` elements go
+    /// through a selection: each tile of a row (a workgroup's sort, 4096 elements where the
+    /// adapter has 48 KiB of workgroup memory) keeps its `k` first by a bitonic sort in
+    /// workgroup memory, and rounds of the same repeat on the candidates until one tile
+    /// holds them all; other rows are sorted fully (the radix or workgroup sort). Both
+    /// order by (value, index), so the result is the same either way and on every run.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `k` exceeds the axis; [`Error::AxisOutOfRange`];
@@ -58,12 +62,16 @@ impl<T: Element> Array<T> {
     pub fn top_k(&self, k: usize, axis: isize, largest: bool) -> Result<(Array<T>, Array<u32>)> {
         let (moved, perm, rows, len) = rows_last(self, axis)?;
         check_k("top_k", k, len as usize, false)?;
-        let idx = plan::argsort_rows(&moved, rows, len, largest)?;
         let mut shape = moved.shape.clone();
         let last = shape.len() - 1;
-        let idx = idx.reshape(shape.clone())?;
-        let idx = idx.slice_axis(crate::Axis(last), ..k)?.contiguous()?;
         shape[last] = k;
+        let idx = if rows > 0 && plan::selects(&self.dev, len, k as u32) {
+            plan::top_k_rows(&moved, rows, len, k as u32, largest)?.reshape(shape.clone())?
+        } else {
+            let idx = plan::argsort_rows(&moved, rows, len, largest)?;
+            let idx = idx.reshape(moved.shape.clone())?;
+            idx.slice_axis(crate::Axis(last), ..k)?.contiguous()?
+        };
         let values = plan::take_rows(&moved, &idx, len, shape)?;
         Ok((restore(values, &perm)?, restore(idx, &perm)?))
     }

@@ -1,0 +1,164 @@
+//! `quantile`, `percentile` and `median` (NumPy's default 'linear' method) through the
+//! sort of the rows: each row is sorted (the workgroup or radix sort), the two values
+//! around each quantile's position and the row's last value are gathered (`take`), and the
+//! interpolation is elementwise arithmetic in the output type.
+
+use super::{rows_last, sorted_rows};
+use crate::array::Array;
+use crate::dtype::{Element, Float};
+use crate::error::{Error, Result};
+use crate::{Axis, Slice};
+
+/// Where quantile `q` of a sorted row of `len` falls: the lower and upper positions and the
+/// fraction between them (NumPy's 'linear' method: position `(len - 1) * q`).
+fn position(q: f64, len: usize) -> (u32, u32, f64) {
+    let h = (len - 1) as f64 * q;
+    let lo = (h.floor() as usize).min(len - 1);
+    let hi = (lo + 1).min(len - 1);
+    (lo as u32, hi as u32, h - lo as f64)
+}
+
+/// A u32 mask of `nq` columns, broadcast to `[rows, nq]`.
+fn column_mask<T: Element>(
+    x: &Array<T>,
+    bits: impl Iterator<Item = bool>,
+    shape: [usize; 2],
+) -> Result<Array<u32>> {
+    let v: Vec<u32> = bits.map(u32::from).collect();
+    x.dev.from_slice(&v, [shape[1]])?.broadcast_to(shape)
+}
+
+impl<T: Element> Array<T> {
+    /// The quantiles `q` (each in [0, 1]) of the whole array (`axis` `None`) or along one
+    /// axis, by NumPy's default 'linear' method: the sorted values at positions
+    /// `floor(h)` and `floor(h) + 1`, `h = (n - 1) q`, interpolated as NumPy's `_lerp`
+    /// does (exactly the lower value where `h` is a whole number). A slice holding a NaN
+    /// gives NaN, as NumPy. The result has a leading axis of `q.len()`, then the input's
+    /// shape without `axis` (`[q.len()]` for `None`).
+    ///
+    /// The output type `O` (f32, f64 or f16) is the caller's: NumPy gives f64 for integer
+    /// and f64 inputs (ask for `f64` where `dev.supports::<f64>()`, else `f32`), and the
+    /// input's type for f32 and f16. Computed through a full sort of each row (a selection
+    /// would do less work for long rows; left to do).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a q outside [0, 1] or NaN, or an axis of length 0;
+    /// [`Error::Unsupported`] when the adapter lacks `O` or `O` is not f32/f64/f16 arithmetic
+    /// it has; [`Error::AxisOutOfRange`]; as [`Array::sort`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[4i32, 1, 3, 2, 10, 20], [2, 3])?;
+    /// let q = x.quantile::<f32>(&[0.5, 0.25], Some(1))?;
+    /// assert_eq!(q.shape(), &[2, 2]);
+    /// assert_eq!(q.to_vec()?, vec![3.0, 10.0, 2.0, 6.0]);
+    /// assert_eq!(x.quantile::<f32>(&[1.0], None)?.to_vec()?, vec![20.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn quantile<O: Float>(&self, q: &[f64], axis: Option<isize>) -> Result<Array<O>> {
+        self.quantile_of("quantile", q, axis)
+    }
+
+    /// The percentiles `q` (each in [0, 100]) as [`Array::quantile`] of `q / 100`.
+    ///
+    /// # Errors
+    /// As [`Array::quantile`], for a q outside [0, 100] or NaN.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0], [5])?;
+    /// assert_eq!(x.percentile::<f32>(&[25.0, 90.0], None)?.to_vec()?, vec![2.0, 4.6]);
+    /// assert!(x.percentile::<f32>(&[101.0], None).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn percentile<O: Float>(&self, q: &[f64], axis: Option<isize>) -> Result<Array<O>> {
+        let q: Vec<f64> = q.iter().map(|&p| p / 100.0).collect();
+        self.quantile_of("percentile", &q, axis)
+    }
+
+    /// The median of the whole array (`axis` `None`: a 0-d array) or along one axis (which
+    /// the result drops): [`Array::quantile`] at 0.5. (NumPy's `median` averages the two
+    /// middle values; the two differ only where they are infinities of one sign, which
+    /// the interpolation makes NaN.) NaN where the slice holds a NaN.
+    ///
+    /// # Errors
+    /// As [`Array::quantile`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[5u32, 1, 4, 2], [4])?;
+    /// assert_eq!(x.median::<f32>(None)?.to_scalar()?, 3.0);
+    /// let y = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 2.0], [2, 2])?;
+    /// let m = y.median::<f32>(Some(-1))?.to_vec()?;
+    /// assert!(m[0].is_nan() && m[1] == 2.5);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn median<O: Float>(&self, axis: Option<isize>) -> Result<Array<O>> {
+        let m = self.quantile_of("median", &[0.5], axis)?;
+        let shape = m.shape[1..].to_vec();
+        m.reshape(shape)
+    }
+
+    fn quantile_of<O: Float>(
+        &self,
+        op: &'static str,
+        q: &[f64],
+        axis: Option<isize>,
+    ) -> Result<Array<O>> {
+        self.dev.require(op, O::DTYPE)?;
+        if q.iter().any(|p| !(0.0..=1.0).contains(p)) {
+            return Err(Error::InvalidArgument {
+                op,
+                reason: "q must lie in [0, 1] (percentile: [0, 100]) and not be NaN",
+            });
+        }
+        let x = match axis {
+            Some(_) => self.clone(),
+            None => self.reshape([self.len()]).or_else(|_| {
+                let c = self.contiguous()?;
+                c.reshape([self.len()])
+            })?,
+        };
+        let (moved, _, rows, len) = rows_last(&x, axis.unwrap_or(-1))?;
+        let mut rest = moved.shape.clone();
+        rest.pop();
+        let nq = q.len();
+        if len == 0 {
+            return Err(Error::InvalidArgument {
+                op,
+                reason: "the axis is empty",
+            });
+        }
+        let (rows, len) = (rows as usize, len as usize);
+        let pos: Vec<(u32, u32, f64)> = q.iter().map(|&p| position(p, len)).collect();
+        let mut idx = Vec::with_capacity(rows * (2 * nq + 1));
+        for _ in 0..rows {
+            idx.extend(pos.iter().flat_map(|&(lo, hi, _)| [lo, hi]));
+            idx.push(len as u32 - 1);
+        }
+        let idx = self.dev.from_slice(&idx, [rows, 2 * nq + 1])?;
+        let sorted = sorted_rows(&moved, rows as u32, len as u32)?;
+        let g = super::plan::take_rows(&sorted, &idx, len as u32, vec![rows, 2 * nq + 1])?;
+        let g = g.cast::<O>()?;
+        let shape = [rows, nq];
+        let lo = g.slice_axis(Axis(1), Slice::from(..2 * nq).step(2))?;
+        let hi = g.slice_axis(Axis(1), Slice::from(1..2 * nq).step(2))?;
+        let last = g.slice_axis(Axis(1), 2 * nq..)?.broadcast_to(shape)?;
+        let t: Vec<O> = pos.iter().map(|p| O::from_f64(p.2)).collect();
+        let u: Vec<O> = pos.iter().map(|p| O::from_f64(1.0 - p.2)).collect();
+        let t_arr = self.dev.from_slice(&t, [nq])?;
+        let u_arr = self.dev.from_slice(&u, [nq])?;
+        // NumPy's _lerp: a + (b - a) t, or b - (b - a)(1 - t) where t >= 0.5.
+        let diff = hi.sub(&lo)?;
+        let below = lo.add(&diff.mul(&t_arr)?)?;
+        let above = hi.sub(&diff.mul(&u_arr)?)?;
+        let upper = column_mask(&g, pos.iter().map(|p| p.2 >= 0.5), shape)?;
+        let exact = column_mask(&g, pos.iter().map(|p| p.2 == 0.0), shape)?;
+        let r = Array::where_(&upper, &above, &below)?;
+        let r = Array::where_(&exact, &lo.broadcast_to(shape)?, &r)?;
+        let r = Array::where_(&last.ne(&last)?, &last, &r)?;
+        let mut out_shape = vec![nq];
+        out_shape.extend(rest);
+        r.t().contiguous()?.reshape(out_shape)
+    }
+}
