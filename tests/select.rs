@@ -449,12 +449,18 @@ fn quantile_bad_arguments_and_keys_only() {
 /// the lower index) and NaNs, against a stable sort on the host; the same bits every run.
 #[test]
 fn top_k_selection_rounds() {
+    // The selection is opt-in (`Options::top_k_select`): a device with it on.
+    let mut opts = gpuarray::Options::default();
+    opts.top_k_select = true;
+    let sel = gpuarray::Device::with_options(opts).unwrap();
     let mut rng = Rng::new(85);
     let v = rng.ints(3 * 70_001, 0, 50);
-    let (x, _) = upload::<i32>(dev(), &v, &[3, 70_001]);
+    let (x, _) = upload::<i32>(&sel, &v, &[3, 70_001]);
     check_top_k(&x, 200, true);
     check_top_k(&x, 256, false);
-    let (f, _) = random::<f32>(86, &[1, 100_003]);
+    let mut rng = Rng::new(86);
+    let fv = values::<f32>(&mut rng, 100_003);
+    let (f, _) = upload::<f32>(&sel, &fv, &[1, 100_003]);
     check_top_k(&f, 100, true);
     check_top_k(&f, 1, false);
     let first = f.top_k(100, -1, true).unwrap().1.to_vec().unwrap();

@@ -355,10 +355,12 @@ pub(super) fn scan_in_place(
     dev.launch(&down, &scan.encode(), &[sums], data, grid(blocks))
 }
 
-/// Whether [`top_k_rows`] selects rather than sorts: k small against long rows.
+/// Whether [`top_k_rows`] selects rather than sorts: where the device's options ask for it
+/// (`Options::top_k_select`; off by default: slower than the sort on the H100 and on
+/// lavapipe), k small against long rows.
 pub(super) fn selects(dev: &Device, len: u32, k: u32) -> bool {
     let pmax = bitonic_max(dev);
-    k > 0 && k <= 256 && len >= 16 * k && len > pmax && 2 * k <= pmax
+    dev.options().top_k_select && k > 0 && k <= 256 && len >= 16 * k && len > pmax && 2 * k <= pmax
 }
 
 /// Indices within each row of the `k` first elements (smallest, or with `descending`

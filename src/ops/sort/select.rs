@@ -40,12 +40,14 @@ impl<T: Element> Array<T> {
     /// indices, in order: largest first (smallest first), equal values by lower index first.
     /// NaNs count as larger than every number (NumPy's order). The axis keeps extent `k`.
     ///
-    /// Rows longer than a workgroup's sort with `k <= 256` and at least 16 `k` elements go
-    /// through a selection: each tile of a row (a workgroup's sort, 4096 elements where the
+    /// Rows are sorted (the radix or the workgroup sort) and the first `k` kept. With
+    /// [`Options::top_k_select`](crate::Options::top_k_select) on (off by default: slower
+    /// today), rows longer than a workgroup's sort with `k <= 256` and at least 16 `k`
+    /// elements go through a selection instead: each tile of a row (a workgroup's sort, 4096 elements where the
     /// adapter has 48 KiB of workgroup memory) keeps its `k` first by a bitonic sort in
     /// workgroup memory, and rounds of the same repeat on the candidates until one tile
-    /// holds them all; other rows are sorted fully (the radix or workgroup sort). Both
-    /// order by (value, index), so the result is the same either way and on every run.
+    /// holds them all. Both order by (value, index), so the result is the same either way
+    /// and on every run.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `k` exceeds the axis; [`Error::AxisOutOfRange`];
