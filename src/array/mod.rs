@@ -1,6 +1,7 @@
 //! [`Array<T>`]: a strided view of a pooled device buffer.
 
 pub(crate) mod creation;
+mod interop;
 mod transfer;
 mod view;
 
