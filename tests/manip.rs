@@ -9,7 +9,12 @@ use gpuarray::{f16, Array, Element, Error, PadMode};
 
 /// Host model of an output of `shape` whose element at `idx` is `src` at `map(idx)`, or
 /// `fill` where `map` gives `None`.
-fn model(src: &Host, shape: &[usize], fill: f64, map: impl Fn(&[usize]) -> Option<Vec<usize>>) -> Host {
+fn model(
+    src: &Host,
+    shape: &[usize],
+    fill: f64,
+    map: impl Fn(&[usize]) -> Option<Vec<usize>>,
+) -> Host {
     let n: usize = shape.iter().product();
     let data = (0..n)
         .map(|i| map(&unravel(i, shape)).map_or(fill, |s| src.at(&s)))
@@ -61,38 +66,76 @@ fn joins<T: Element>() {
     let c = dev().zeros::<T>([3, 0, 2]).unwrap();
     for axis in [1isize, -2] {
         let got = Array::concatenate(&[&a, &c, &b, &a], axis).unwrap();
-        let want = Host::new(&[3, 11, 2], (0..66).map(|k| {
-            let i = unravel(k, &[3, 11, 2]);
-            match i[1] {
-                0..=4 => ha.at(&i),
-                5 => hb.at(&[i[0], 0, i[2]]),
-                j => ha.at(&[i[0], j - 6, i[2]]),
-            }
-        }).collect());
+        let want = Host::new(
+            &[3, 11, 2],
+            (0..66)
+                .map(|k| {
+                    let i = unravel(k, &[3, 11, 2]);
+                    match i[1] {
+                        0..=4 => ha.at(&i),
+                        5 => hb.at(&[i[0], 0, i[2]]),
+                        j => ha.at(&[i[0], j - 6, i[2]]),
+                    }
+                })
+                .collect(),
+        );
         check(&got, &want);
     }
     // Axis 0 and the last; stack along a new first and last axis.
     let got = Array::concatenate(&[&a, &a], 0).unwrap();
-    check(&got, &model(&ha, &[6, 5, 2], 0.0, |i| Some(vec![i[0] % 3, i[1], i[2]])));
+    check(
+        &got,
+        &model(&ha, &[6, 5, 2], 0.0, |i| Some(vec![i[0] % 3, i[1], i[2]])),
+    );
     let got = Array::concatenate(&[&a, &a], 2).unwrap();
-    check(&got, &model(&ha, &[3, 5, 4], 0.0, |i| Some(vec![i[0], i[1], i[2] % 2])));
+    check(
+        &got,
+        &model(&ha, &[3, 5, 4], 0.0, |i| Some(vec![i[0], i[1], i[2] % 2])),
+    );
     let got = Array::stack(&[&a, &a], -1).unwrap();
-    check(&got, &model(&ha, &[3, 5, 2, 2], 0.0, |i| Some(i[..3].to_vec())));
+    check(
+        &got,
+        &model(&ha, &[3, 5, 2, 2], 0.0, |i| Some(i[..3].to_vec())),
+    );
     let got = Array::stack(&[&a, &a, &a], 0).unwrap();
-    check(&got, &model(&ha, &[3, 3, 5, 2], 0.0, |i| Some(i[1..].to_vec())));
+    check(
+        &got,
+        &model(&ha, &[3, 3, 5, 2], 0.0, |i| Some(i[1..].to_vec())),
+    );
     // h/v/dstack of 1-D arrays.
     let (v, hv) = strided::<T>(&mut rng, &[7]);
-    check(&Array::hstack(&[&v, &v]).unwrap(), &model(&hv, &[14], 0.0, |i| Some(vec![i[0] % 7])));
-    check(&Array::vstack(&[&v, &v]).unwrap(), &model(&hv, &[2, 7], 0.0, |i| Some(vec![i[1]])));
-    check(&Array::dstack(&[&v, &v]).unwrap(), &model(&hv, &[1, 7, 2], 0.0, |i| Some(vec![i[1]])));
+    check(
+        &Array::hstack(&[&v, &v]).unwrap(),
+        &model(&hv, &[14], 0.0, |i| Some(vec![i[0] % 7])),
+    );
+    check(
+        &Array::vstack(&[&v, &v]).unwrap(),
+        &model(&hv, &[2, 7], 0.0, |i| Some(vec![i[1]])),
+    );
+    check(
+        &Array::dstack(&[&v, &v]).unwrap(),
+        &model(&hv, &[1, 7, 2], 0.0, |i| Some(vec![i[1]])),
+    );
     // Splits are views of the right parts.
     let parts = a.array_split(2, -2).unwrap();
     assert_eq!(parts.len(), 2);
-    check(&parts[0], &model(&ha, &[3, 3, 2], 0.0, |i| Some(i.to_vec())));
-    check(&parts[1], &model(&ha, &[3, 2, 2], 0.0, |i| Some(vec![i[0], i[1] + 3, i[2]])));
+    check(
+        &parts[0],
+        &model(&ha, &[3, 3, 2], 0.0, |i| Some(i.to_vec())),
+    );
+    check(
+        &parts[1],
+        &model(&ha, &[3, 2, 2], 0.0, |i| Some(vec![i[0], i[1] + 3, i[2]])),
+    );
     let parts = a.split_at(&[1, 9], 1).unwrap();
-    assert_eq!(parts.iter().map(|p| p.shape()[1]).collect::<Vec<_>>(), vec![1, 4, 0]);
-    assert_eq!(a.split(3, 0).unwrap()[2].offset(), a.offset() + 2 * a.strides()[0]);
+    assert_eq!(
+        parts.iter().map(|p| p.shape()[1]).collect::<Vec<_>>(),
+        vec![1, 4, 0]
+    );
+    assert_eq!(
+        a.split(3, 0).unwrap()[2].offset(),
+        a.offset() + 2 * a.strides()[0]
+    );
 }
 
 fn remaps<T: Element>() {
@@ -100,17 +143,26 @@ fn remaps<T: Element>() {
     let sh = [4usize, 3, 5];
     let (a, ha) = strided::<T>(&mut rng, &sh);
     // flip
-    check(&a.flip(-1).unwrap(), &model(&ha, &sh, 0.0, |i| Some(vec![i[0], i[1], 4 - i[2]])));
-    check(&a.flip_all().unwrap(), &model(&ha, &sh, 0.0, |i| Some(vec![3 - i[0], 2 - i[1], 4 - i[2]])));
+    check(
+        &a.flip(-1).unwrap(),
+        &model(&ha, &sh, 0.0, |i| Some(vec![i[0], i[1], 4 - i[2]])),
+    );
+    check(
+        &a.flip_all().unwrap(),
+        &model(&ha, &sh, 0.0, |i| Some(vec![3 - i[0], 2 - i[1], 4 - i[2]])),
+    );
     // roll, shifts negative and past the extent
     for (shift, axis) in [(2isize, 0usize), (-7, 2), (13, 1)] {
         let got = a.roll(shift, Some(axis as isize)).unwrap();
         let n = sh[axis] as isize;
-        check(&got, &model(&ha, &sh, 0.0, |i| {
-            let mut s = i.to_vec();
-            s[axis] = (i[axis] as isize - shift).rem_euclid(n) as usize;
-            Some(s)
-        }));
+        check(
+            &got,
+            &model(&ha, &sh, 0.0, |i| {
+                let mut s = i.to_vec();
+                s[axis] = (i[axis] as isize - shift).rem_euclid(n) as usize;
+                Some(s)
+            }),
+        );
     }
     let flat = Host::new(&[60], {
         let c: Vec<f64> = (0..60).map(|k| ha.at(&unravel(k, &sh))).collect();
@@ -121,7 +173,9 @@ fn remaps<T: Element>() {
     let widths = [(2usize, 5usize), (0, 4), (7, 1)];
     let out: Vec<usize> = sh.iter().zip(&widths).map(|(n, w)| n + w.0 + w.1).collect();
     let modes: [(PadMode<T>, fn(isize, isize) -> Option<isize>); 5] = [
-        (PadMode::Constant(T::from_f64(7.0)), |x, n| (0..n).contains(&x).then_some(x)),
+        (PadMode::Constant(T::from_f64(7.0)), |x, n| {
+            (0..n).contains(&x).then_some(x)
+        }),
         (PadMode::Edge, |x, n| Some(x.clamp(0, n - 1))),
         (PadMode::Reflect, |x, n| {
             let p = 2 * (n - 1);
@@ -138,19 +192,40 @@ fn remaps<T: Element>() {
         let got = a.pad(&widths, mode).unwrap();
         let want = model(&ha, &out, 7.0, |i| {
             (0..3)
-                .map(|d| rule(i[d] as isize - widths[d].0 as isize, sh[d] as isize).map(|x| x as usize))
+                .map(|d| {
+                    rule(i[d] as isize - widths[d].0 as isize, sh[d] as isize).map(|x| x as usize)
+                })
                 .collect()
         });
         check(&got, &want);
     }
     // tile and repeat
-    check(&a.tile(&[2, 1, 3]).unwrap(), &model(&ha, &[8, 3, 15], 0.0, |i| Some(vec![i[0] % 4, i[1], i[2] % 5])));
-    check(&a.tile(&[2, 1, 1, 1]).unwrap(), &model(&ha, &[2, 4, 3, 5], 0.0, |i| Some(i[1..].to_vec())));
-    check(&a.repeat(3, Some(-2)).unwrap(), &model(&ha, &[4, 9, 5], 0.0, |i| Some(vec![i[0], i[1] / 3, i[2]])));
+    check(
+        &a.tile(&[2, 1, 3]).unwrap(),
+        &model(&ha, &[8, 3, 15], 0.0, |i| {
+            Some(vec![i[0] % 4, i[1], i[2] % 5])
+        }),
+    );
+    check(
+        &a.tile(&[2, 1, 1, 1]).unwrap(),
+        &model(&ha, &[2, 4, 3, 5], 0.0, |i| Some(i[1..].to_vec())),
+    );
+    check(
+        &a.repeat(3, Some(-2)).unwrap(),
+        &model(&ha, &[4, 9, 5], 0.0, |i| Some(vec![i[0], i[1] / 3, i[2]])),
+    );
     let got = a.repeat(2, None).unwrap();
     let c: Vec<f64> = (0..60).map(|k| ha.at(&unravel(k, &sh))).collect();
-    assert_close(&host(&got), &(0..120).map(|k| c[k / 2]).collect::<Vec<_>>(), 0.0, 0.0);
-    check(&a.repeat(0, Some(0)).unwrap(), &Host::new(&[0, 3, 5], vec![]));
+    assert_close(
+        &host(&got),
+        &(0..120).map(|k| c[k / 2]).collect::<Vec<_>>(),
+        0.0,
+        0.0,
+    );
+    check(
+        &a.repeat(0, Some(0)).unwrap(),
+        &Host::new(&[0, 3, 5], vec![]),
+    );
 }
 
 macro_rules! per_dtype {
@@ -184,23 +259,39 @@ fn zero_sizes_and_one_element() {
     let p = e.pad(&[(1, 1)], PadMode::Constant(2.0)).unwrap();
     assert_eq!((p.shape(), host(&p)), (&[2usize, 5][..], vec![2.0; 10]));
     let one = d.from_slice(&[4.0f32], [1]).unwrap();
-    assert_eq!(host(&one.pad(&[(2, 1)], PadMode::Reflect).unwrap()), vec![4.0; 4]);
+    assert_eq!(
+        host(&one.pad(&[(2, 1)], PadMode::Reflect).unwrap()),
+        vec![4.0; 4]
+    );
     assert_eq!(host(&one.roll(-3, Some(0)).unwrap()), vec![4.0]);
 }
 
 #[test]
 fn views_stay_views() {
     let d = dev();
-    let x = d.arange::<i32>(0, 24, 1).unwrap().reshape([2, 1, 3, 4]).unwrap();
+    let x = d
+        .arange::<i32>(0, 24, 1)
+        .unwrap()
+        .reshape([2, 1, 3, 4])
+        .unwrap();
     let s = x.squeeze(None).unwrap();
-    assert_eq!((s.shape(), s.strides()), (&[2usize, 3, 4][..], &[12usize, 4, 1][..]));
+    assert_eq!(
+        (s.shape(), s.strides()),
+        (&[2usize, 3, 4][..], &[12usize, 4, 1][..])
+    );
     assert_eq!(x.squeeze(Some(-3)).unwrap().shape(), &[2, 3, 4]);
     let e = s.expand_dims(-4).unwrap();
     assert_eq!(e.shape(), &[1, 2, 3, 4]);
     let w = s.swapaxes(0, -1).unwrap();
-    assert_eq!((w.shape(), w.strides()), (&[4usize, 3, 2][..], &[1usize, 4, 12][..]));
+    assert_eq!(
+        (w.shape(), w.strides()),
+        (&[4usize, 3, 2][..], &[1usize, 4, 12][..])
+    );
     let m = s.moveaxis(-1, 0).unwrap();
-    assert_eq!((m.shape(), m.strides()), (&[4usize, 2, 3][..], &[1usize, 12, 4][..]));
+    assert_eq!(
+        (m.shape(), m.strides()),
+        (&[4usize, 2, 3][..], &[1usize, 12, 4][..])
+    );
     let h = Host::new(&[2, 3, 4], (0..24).map(f64::from).collect());
     assert_close(&host(&m), &h.transpose(&[2, 0, 1]).data, 0.0, 0.0);
     assert_eq!(host(&m.ravel().unwrap()), h.transpose(&[2, 0, 1]).data);
@@ -234,14 +325,23 @@ fn bad_arguments() {
     assert!(arg(Array::concatenate(&[&z, &z], 0)));
     assert!(shape(Array::stack(&[&a, &b], 0)));
     assert!(axis(Array::stack(&[&a, &a], 3)));
-    assert!(shape(Array::concatenate(&[&a, &d.zeros::<f32>([2, 3, 1]).unwrap()], 0)));
+    assert!(shape(Array::concatenate(
+        &[&a, &d.zeros::<f32>([2, 3, 1]).unwrap()],
+        0
+    )));
     assert!(axis(a.flip(2)));
     assert!(axis(a.roll(1, Some(-3))));
     assert!(axis(a.repeat(2, Some(5))));
     assert!(arg(a.pad(&[(1, 1), (1, 1), (1, 1)], PadMode::Edge)));
-    assert!(arg(d.zeros::<f32>([0]).unwrap().pad(&[(1, 0)], PadMode::Wrap)));
+    assert!(arg(d
+        .zeros::<f32>([0])
+        .unwrap()
+        .pad(&[(1, 0)], PadMode::Wrap)));
     assert!(matches!(a.split(4, 1), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(a.array_split(0, 1), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        a.array_split(0, 1),
+        Err(Error::InvalidArgument { .. })
+    ));
     assert!(arg(a.squeeze(Some(0))));
     assert!(axis(a.expand_dims(3)));
     assert!(axis(a.swapaxes(0, 2)));

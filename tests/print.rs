@@ -15,11 +15,17 @@ fn s<T: gpuarray::Element>(v: &[T], shape: &[usize]) -> String {
 #[test]
 fn floats_as_numpy() {
     assert_eq!(s(&[1.0f32, 2.0, 3.0, 4.0], &[2, 2]), "[[1. 2.]\n [3. 4.]]");
-    assert_eq!(s(&[1.0f64, 2.5, -3.0, f64::NAN], &[2, 2]), "[[ 1.   2.5]\n [-3.   nan]]");
+    assert_eq!(
+        s(&[1.0f64, 2.5, -3.0, f64::NAN], &[2, 2]),
+        "[[ 1.   2.5]\n [-3.   nan]]"
+    );
     assert_eq!(s(&[0.1f32, 0.2], &[2]), "[0.1 0.2]");
     assert_eq!(s(&[1.0f64 / 3.0], &[1]), "[0.33333333]");
     assert_eq!(s(&[-0.0f64, 0.0], &[2]), "[-0.  0.]");
-    assert_eq!(s(&[f32::INFINITY, f32::NEG_INFINITY, f32::NAN], &[3]), "[ inf -inf  nan]");
+    assert_eq!(
+        s(&[f32::INFINITY, f32::NEG_INFINITY, f32::NAN], &[3]),
+        "[ inf -inf  nan]"
+    );
     assert_eq!(s(&[1.5f64, f64::INFINITY], &[2]), "[1.5 inf]");
     // Scientific past 1e8, below 1e-4, or a ratio over 1000.
     assert_eq!(s(&[1e-5f64, 1.0], &[2]), "[1.e-05 1.e+00]");
@@ -71,17 +77,30 @@ fn wrapping_and_summaries() {
     // A strided view is summarised from its own elements; the edges set the width.
     let a = dev().from_slice(&x, [2000]).unwrap();
     let v = a.slice(gpuarray::Slice::from(1..).step(2)).unwrap();
-    let opts = PrintOptions { threshold: 10, edgeitems: 2, ..Default::default() };
-    assert_eq!(v.display_with(opts).to_string(), "[   1    3 ... 1997 1999]");
+    let opts = PrintOptions {
+        threshold: 10,
+        edgeitems: 2,
+        ..Default::default()
+    };
+    assert_eq!(
+        v.display_with(opts).to_string(),
+        "[   1    3 ... 1997 1999]"
+    );
 }
 
 #[test]
 fn precision_and_debug() {
     let x = dev().from_slice(&[1.0f64 / 3.0, 2.0], [2]).unwrap();
     assert_eq!(format!("{x:.3}"), "[0.333 2.   ]");
-    let opts = PrintOptions { precision: 2, ..Default::default() };
+    let opts = PrintOptions {
+        precision: 2,
+        ..Default::default()
+    };
     assert_eq!(x.display_with(opts).to_string(), "[0.33 2.  ]");
-    assert_eq!(format!("{:.1}", dev().from_slice(&[0.25f64, 0.35], [2]).unwrap()), "[0.2 0.3]");
+    assert_eq!(
+        format!("{:.1}", dev().from_slice(&[0.25f64, 0.35], [2]).unwrap()),
+        "[0.2 0.3]"
+    );
     let d = format!("{:?}", x.reshape([1, 2]).unwrap());
     assert_eq!(
         d,

@@ -71,7 +71,11 @@ impl<T: Element> Array<T> {
     /// The printed elements, in row-major order over the summarised shape, and which axes
     /// are summarised.
     fn printed(&self, summarise: bool, edge: usize) -> Result<(Vec<usize>, Vec<bool>, Vec<T>)> {
-        let cut: Vec<bool> = self.shape.iter().map(|&n| summarise && n > 2 * edge).collect();
+        let cut: Vec<bool> = self
+            .shape
+            .iter()
+            .map(|&n| summarise && n > 2 * edge)
+            .collect();
         let mut a = self.clone();
         for (axis, _) in cut.iter().enumerate().filter(|c| *c.1) {
             let n = a.shape[axis] as isize;
@@ -330,7 +334,10 @@ impl FloatFormat {
             exp_size: 0,
             digits,
         };
-        let finite = xs.iter().zip(&f.digits).filter_map(|(&x, d)| Some((x, d.as_ref()?)));
+        let finite = xs
+            .iter()
+            .zip(&f.digits)
+            .filter_map(|(&x, d)| Some((x, d.as_ref()?)));
         if exp {
             let parts: Vec<_> = finite.map(|(x, d)| scientific(x, d, precision)).collect();
             f.precision = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);

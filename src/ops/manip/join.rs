@@ -74,7 +74,11 @@ impl<T: Element> Array<T> {
                 reason: "0-d arrays cannot be concatenated",
             });
         }
-        let axis = if arrays.is_empty() { 0 } else { norm_axis(axis, ndim)? };
+        let axis = if arrays.is_empty() {
+            0
+        } else {
+            norm_axis(axis, ndim)?
+        };
         join(arrays, axis, "concatenate")
     }
 
@@ -127,7 +131,11 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn hstack(arrays: &[&Array<T>]) -> Result<Array<T>> {
         let views = at_least(arrays, 1)?;
-        let axis = if views.first().is_some_and(|v| v.ndim() == 1) { 0 } else { 1 };
+        let axis = if views.first().is_some_and(|v| v.ndim() == 1) {
+            0
+        } else {
+            1
+        };
         join(&views.iter().collect::<Vec<_>>(), axis, "hstack")
     }
 

@@ -113,7 +113,13 @@ pub(crate) fn copy_into<T: Element>(
     .encode(T::zero())?;
     let k = kernel::<T>(&dst.dev, "copy_into")?;
     let dev = &dst.dev;
-    dev.launch(&k, &p, &[src.binding()], dst.binding(), Work::Items(n as u32))
+    dev.launch(
+        &k,
+        &p,
+        &[src.binding()],
+        dst.binding(),
+        Work::Items(n as u32),
+    )
 }
 
 /// A new contiguous array of `shape` whose element at `c` is `src` at `map(c[d] - lo[d])`
@@ -144,6 +150,12 @@ pub(crate) fn remap<T: Element>(
     }
     .encode(fill)?;
     let k = kernel::<T>(dev, "remap")?;
-    dev.launch(&k, &p, &[src.binding()], out.binding(), Work::Items(n as u32))?;
+    dev.launch(
+        &k,
+        &p,
+        &[src.binding()],
+        out.binding(),
+        Work::Items(n as u32),
+    )?;
     Ok(out)
 }

@@ -10,9 +10,9 @@ mod kernel;
 mod remap;
 mod views;
 
+pub(crate) use join::join;
 #[cfg(test)]
 pub(crate) use kernel::all_specs;
-pub(crate) use join::join;
 pub use remap::PadMode;
 
 use crate::error::{Error, Result};

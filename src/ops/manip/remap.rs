@@ -84,7 +84,14 @@ impl<T: Element> Array<T> {
             lo[d] = self.shape[d];
         }
         // Symmetric with the shift n maps c to -(n - c) -> n - 1 - c.
-        remap(self, "flip", self.shape.clone(), &lo, Mode::Symmetric, T::zero())
+        remap(
+            self,
+            "flip",
+            self.shape.clone(),
+            &lo,
+            Mode::Symmetric,
+            T::zero(),
+        )
     }
 
     /// The elements shifted by `shift` places along `axis` (negative from the end), those
@@ -103,7 +110,10 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn roll(&self, shift: isize, axis: Option<isize>) -> Result<Array<T>> {
         let Some(axis) = axis else {
-            return self.reshape([self.len()])?.roll(shift, Some(0))?.reshape(self.dim());
+            return self
+                .reshape([self.len()])?
+                .roll(shift, Some(0))?
+                .reshape(self.dim());
         };
         let d = norm_axis(axis, self.ndim())?;
         let mut lo = vec![0; self.ndim()];
@@ -134,7 +144,11 @@ impl<T: Element> Array<T> {
         let widths = match widths.len() {
             1 => vec![widths[0]; self.ndim()],
             n if n == self.ndim() => widths.to_vec(),
-            _ => return Err(bad("give one (before, after) pair per axis, or one for all")),
+            _ => {
+                return Err(bad(
+                    "give one (before, after) pair per axis, or one for all",
+                ))
+            }
         };
         let (mode, fill) = match mode {
             PadMode::Constant(v) => (Mode::Constant, v),

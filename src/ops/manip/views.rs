@@ -156,6 +156,9 @@ impl<T: Element> Array<T> {
         for a in arrays {
             shape = broadcast_shapes("broadcast_arrays", &shape, &a.shape)?;
         }
-        arrays.iter().map(|a| a.broadcast_to(shape.clone())).collect()
+        arrays
+            .iter()
+            .map(|a| a.broadcast_to(shape.clone()))
+            .collect()
     }
 }
