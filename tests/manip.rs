@@ -138,6 +138,9 @@ fn joins<T: Element>() {
     );
 }
 
+/// Pad's rule on the host: the input coordinate of x (before the shift) in an axis of n.
+type Rule = fn(isize, isize) -> Option<isize>;
+
 fn remaps<T: Element>() {
     let mut rng = Rng::new(2);
     let sh = [4usize, 3, 5];
@@ -172,7 +175,7 @@ fn remaps<T: Element>() {
     // pad: every mode, widths up to past the extents
     let widths = [(2usize, 5usize), (0, 4), (7, 1)];
     let out: Vec<usize> = sh.iter().zip(&widths).map(|(n, w)| n + w.0 + w.1).collect();
-    let modes: [(PadMode<T>, fn(isize, isize) -> Option<isize>); 5] = [
+    let modes: [(PadMode<T>, Rule); 5] = [
         (PadMode::Constant(T::from_f64(7.0)), |x, n| {
             (0..n).contains(&x).then_some(x)
         }),

@@ -354,7 +354,7 @@ impl FloatFormat {
             f.pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
         }
         if xs.iter().any(|x| !x.is_finite()) {
-            let neg_inf = xs.iter().any(|&x| x == f64::NEG_INFINITY) as usize;
+            let neg_inf = xs.contains(&f64::NEG_INFINITY) as usize;
             let need = (3 + neg_inf).saturating_sub(f.pad_right + 1);
             f.pad_left = f.pad_left.max(need);
         }
