@@ -58,13 +58,14 @@ mod shape;
 pub mod signal;
 
 pub use agnostic::ArrayOps;
-pub use array::Array;
+pub use array::{Array, DisplayWith, PrintOptions};
 pub use config::Options;
 pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};
+pub use ops::manip::PadMode;
 pub use ops::sort::{Side, UniqueAll};
 pub use shape::{Axis, Shape, Slice, SliceInfo};
 
