@@ -78,7 +78,7 @@ impl<T: Float> Array<T> {
     }
 
     /// Elementwise `sqrt(self^2 + other^2)` with broadcasting, without overflow or
-    /// underflow in between (`hypot(3e38, 4e38)` is 5e38, `hypot(3e-45, 4e-45)` a
+    /// underflow in between (`hypot(1.5e38, 2e38)` is 2.5e38, `hypot(3e-45, 4e-45)` a
     /// subnormal; subnormal operands read from their bits also on adapters that flush
     /// them). inf where either operand is infinite, even with a NaN (C99), else NaN where
     /// either is NaN. f32 within 2 ulps, f16 computed in f32 and rounded once, f64 in
@@ -90,9 +90,9 @@ impl<T: Float> Array<T> {
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[3.0f32, 3e38, f32::INFINITY], [3])?;
-    /// let y = dev.from_slice(&[4.0f32, 4e38, f32::NAN], [3])?;
-    /// assert_eq!(x.hypot(&y)?.to_vec()?, vec![5.0, 5e38, f32::INFINITY]);
+    /// let x = dev.from_slice(&[3.0f32, 3e37, f32::INFINITY], [3])?;
+    /// let y = dev.from_slice(&[4.0f32, 4e37, f32::NAN], [3])?;
+    /// assert_eq!(x.hypot(&y)?.to_vec()?, vec![5.0, 5e37, f32::INFINITY]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn hypot(&self, other: &Array<T>) -> Result<Array<T>> {
