@@ -159,10 +159,11 @@ impl NpUnary {
             // One rounded product, as NumPy (f16 in f32, rounded once).
             NpUnary::Degrees if float => "T(TW(a) * TW(57.29577951308232))".to_string(),
             NpUnary::Radians if float => "T(TW(a) * TW(0.017453292519943295))".to_string(),
-            NpUnary::NanToNum if float => format!(
+            NpUnary::NanToNum if float => {
                 "T(select(select(select(TW(a), TW(P.sc[1]), TW(a) > max_finite_()), \
                  TW(P.sc[2]), TW(a) < -max_finite_()), TW(P.sc[0]), isnan_(a)))"
-            ),
+                    .to_string()
+            }
             NpUnary::NanToNum => "a".to_string(),
             NpUnary::Trunc | NpUnary::Degrees | NpUnary::Radians => return None,
             NpUnary::IsNan if float => mask(&nan_bits(d, "a")),
