@@ -49,6 +49,7 @@ use common::host_data;
 
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
 mod sweep_api_manip;
+mod sweep_api_math;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
@@ -121,6 +122,7 @@ type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
 /// module of the same name beside `benches/peers/cupy_sweeps.py`.
 const SWEEPS: &[(&str, SweepFn)] = &[
     ("math", sweep_math::rows),
+    ("api_math", sweep_api_math::rows),
     ("linalg", sweep_linalg::rows),
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),

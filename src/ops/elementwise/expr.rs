@@ -4,6 +4,7 @@
 //! scalar or vec4, the operation's `op1`/`op2`/`op3`). [`all_specs`] lists every variant
 //! for the shader validation test.
 
+use super::numpy::{NpBinary, NpUnary};
 use crate::dtype::DType;
 use crate::kernel::source::Spec;
 
@@ -21,6 +22,9 @@ const F64_MATH: &str = include_str!("../../../shaders/shared/f64_math.wgsl");
 const F64_TRIG: &str = include_str!("../../../shaders/shared/f64_trig.wgsl");
 /// The f32 forms of the functions added with the f64 library (log10, sinh, ..., erf).
 const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");
+/// The NumPy functions of issue 18 (hypot, asinh, ..., erfc), f32 and f64.
+const F32_NUMPY: &str = include_str!("../../../shaders/shared/f32_numpy.wgsl");
+const F64_NUMPY: &str = include_str!("../../../shaders/shared/f64_numpy.wgsl");
 
 /// One-operand maps (including the scalar forms of binary operations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -60,6 +64,8 @@ pub(crate) enum Unary {
     Scalar(Binary),
     /// `binary(sc.x, a)`.
     ScalarLeft(Binary),
+    /// The operations added for NumPy's API (`numpy.rs`).
+    Np(NpUnary),
 }
 
 /// Two-operand maps.
@@ -84,6 +90,8 @@ pub(crate) enum Binary {
     Le,
     Gt,
     Ge,
+    /// The operations added for NumPy's API (`numpy.rs`).
+    Np(NpBinary),
 }
 
 #[cfg(test)]
@@ -160,20 +168,27 @@ impl Binary {
             Binary::Le => "le",
             Binary::Gt => "gt",
             Binary::Ge => "ge",
+            Binary::Np(b) => b.name(),
         }
     }
 
     #[cfg(test)]
     fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            Binary::Eq | Binary::Ne | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge
-        )
+        match self {
+            Binary::Np(b) => b.is_mask(),
+            _ => matches!(
+                self,
+                Binary::Eq | Binary::Ne | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge
+            ),
+        }
     }
 
     /// The WGSL expression of `x op y` for inputs of dtype `d`, and whether it works on
     /// vec4 values; `None` where the operation does not exist for `d`.
     pub(super) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
+        if let Binary::Np(b) = self {
+            return b.expr(d, x, y);
+        }
         let float = d.is_float();
         let cmp = |op: &str| format!("select(U(0u), U(1u), {x} {op} {y})");
         let e = match self {
@@ -206,6 +221,7 @@ impl Binary {
             Binary::Le => cmp("<="),
             Binary::Gt => cmp(">"),
             Binary::Ge => cmp(">="),
+            Binary::Np(_) => unreachable!(),
         };
         Some((e, true))
     }
@@ -245,6 +261,7 @@ impl Unary {
             Unary::Round => "round",
             Unary::Clip => "clip",
             Unary::Scalar(b) | Unary::ScalarLeft(b) => b.name(),
+            Unary::Np(u) => u.name(),
         }
     }
 
@@ -280,6 +297,9 @@ impl Unary {
     /// The WGSL expression for inputs of dtype `d` and whether it vectorises; `None` where
     /// the operation does not exist for `d`.
     pub(super) fn expr(self, d: DType) -> Option<(String, bool)> {
+        if let Unary::Np(u) = self {
+            return u.expr(d);
+        }
         if let (DType::F64, Some(f)) = (d, self.f64_function()) {
             return Some((format!("{f}(a)"), true));
         }
@@ -330,6 +350,7 @@ impl Unary {
             Unary::Clip => any("min(max(a, T(arg(0u))), T(arg(1u)))"),
             Unary::Scalar(b) => b.expr(d, "a", "T(arg(0u))"),
             Unary::ScalarLeft(b) => b.expr(d, "T(arg(0u))", "a"),
+            Unary::Np(_) => unreachable!(),
         }
     }
 }
@@ -478,8 +499,12 @@ pub(super) fn spec(
         .math_for(input)
         .include(STRIDED_OFFSETS);
     match input {
-        DType::F64 => spec.include(F64_MATH).include(F64_TRIG),
-        DType::F32 | DType::F16 => spec.include(F32_MATH).include(F32_TRIG).include(F32_EXTRA),
+        DType::F64 => spec.include(F64_MATH).include(F64_TRIG).include(F64_NUMPY),
+        DType::F32 | DType::F16 => spec
+            .include(F32_MATH)
+            .include(F32_TRIG)
+            .include(F32_EXTRA)
+            .include(F32_NUMPY),
         DType::I32 | DType::U32 => spec,
     }
 }
@@ -519,11 +544,17 @@ pub(super) fn op_def(arity: usize, e: &str) -> (&'static str, String) {
 pub(crate) fn all_specs() -> Vec<Spec> {
     let mut specs = Vec::new();
     for &d in &DType::ALL {
+        let binary: Vec<Binary> = BINARY
+            .iter()
+            .copied()
+            .chain(super::numpy::NP_BINARY.iter().map(|&b| Binary::Np(b)))
+            .collect();
         let unary = UNARY
             .iter()
             .copied()
-            .chain(BINARY.iter().map(|&b| Unary::Scalar(b)))
-            .chain(BINARY.iter().map(|&b| Unary::ScalarLeft(b)));
+            .chain(super::numpy::NP_UNARY.iter().map(|&u| Unary::Np(u)))
+            .chain(binary.iter().map(|&b| Unary::Scalar(b)))
+            .chain(binary.iter().map(|&b| Unary::ScalarLeft(b)));
         for u in unary {
             let out = output_of_unary(u, d);
             if let Some((e, vec_ok)) = u.expr(d) {
@@ -540,7 +571,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             specs.push(spec(d, to, false, "op1", op1_def(&e)));
             specs.push(spec(d, to, true, "op1", op1_def(&e)));
         }
-        for &b in &BINARY {
+        for &b in &binary {
             let out = if b.is_comparison() { DType::U32 } else { d };
             if let Some((e, vec_ok)) = b.expr(d, "a", "b") {
                 for vec in [false, true] {
@@ -562,6 +593,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 fn output_of_unary(u: Unary, d: DType) -> DType {
     match u {
         Unary::Scalar(b) | Unary::ScalarLeft(b) if b.is_comparison() => DType::U32,
+        Unary::Np(u) if u.is_mask() => DType::U32,
         _ => d,
     }
 }

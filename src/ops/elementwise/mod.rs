@@ -23,6 +23,8 @@ use crate::memory::pool::BufferHandle;
 use crate::shape::broadcast_shapes;
 
 mod expr;
+mod mathlogic;
+mod numpy;
 mod plan;
 mod tiles;
 
