@@ -144,12 +144,18 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         .collect()
 }
 
-fn kernel(dev: &Device, family: Family, entry: &'static str, d: DType) -> Result<Arc<Kernel>> {
+fn kernel(
+    dev: &Device,
+    family: Family,
+    entry: &'static str,
+    d: DType,
+    inputs: usize,
+) -> Result<Arc<Kernel>> {
     let key = Key {
         family: family.name(),
         entry,
         variant: d.wgsl().to_string(),
-        inputs: 0,
+        inputs,
         wg: WG,
         ndim: 0,
         per: 0,
@@ -166,7 +172,7 @@ pub(crate) fn launch<O: Element>(
     inputs: &[Binding<'_>],
     out: Binding<'_>,
 ) -> Result<()> {
-    let k = kernel(dev, family, entry, O::DTYPE)?;
+    let k = kernel(dev, family, entry, O::DTYPE, inputs.len())?;
     let params = if O::DTYPE.is_float() && O::DTYPE != DType::F16 {
         p.encode::<O>()
     } else {

@@ -52,7 +52,7 @@ impl Generator {
     /// equal words, probability about n² / 2^33, keep their index order).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when n exceeds u32's range; [`Error::OutOfMemory`].
+    /// [`crate::Error::InvalidArgument`] when n exceeds u32's range; [`crate::Error::OutOfMemory`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -70,7 +70,7 @@ impl Generator {
     /// (NumPy's `permutation(x)` for an array).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a 0-d array; as [`Generator::permutation`].
+    /// [`crate::Error::InvalidArgument`] for a 0-d array; as [`Generator::permutation`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -111,8 +111,8 @@ impl Generator {
     /// [`Generator::permutation`] of n (which sorts n words whatever `size` is).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when n is 0 (and size is not), n exceeds 2^32, or, without
-    /// replacement, size exceeds n; [`Error::OutOfMemory`].
+    /// [`crate::Error::InvalidArgument`] when n is 0 (and size is not), n exceeds 2^32, or, without
+    /// replacement, size exceeds n; [`crate::Error::OutOfMemory`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -141,7 +141,7 @@ impl Generator {
     /// `size` rows of `a` (axis 0) drawn as [`Generator::choice`] draws indices.
     ///
     /// # Errors
-    /// As [`Generator::choice`]; [`Error::InvalidArgument`] for a 0-d array.
+    /// As [`Generator::choice`]; [`crate::Error::InvalidArgument`] for a 0-d array.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -169,7 +169,7 @@ impl Generator {
     /// minimum, sum and non-zero count).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] unless `p` is 1-D and non-empty with finite weights >= 0
+    /// [`crate::Error::InvalidArgument`] unless `p` is 1-D and non-empty with finite weights >= 0
     /// and a positive sum, and, without replacement, `size` at most its non-zero count;
     /// else as [`Generator::random`].
     ///
@@ -193,6 +193,9 @@ impl Generator {
         check(p.len() <= u32::MAX as usize, OP, "needs fewer than 2^32 weights")?;
         let (min, sum) = (p.min()?.to_scalar()?.to_f64(), p.sum()?.to_scalar()?.to_f64());
         check(min >= 0.0 && sum.is_finite() && sum > 0.0, OP, "needs finite weights >= 0 with a positive sum")?;
+        if size == 0 {
+            return p.device().zeros::<u32>([0]);
+        }
         if !replace {
             check(size <= p.count_nonzero()?, OP, "needs size <= the non-zero weights without replacement")?;
             let keys = self.exponential::<T>([p.len()], T::one())?.div(p)?;
@@ -203,5 +206,36 @@ impl Generator {
         let q = self.random::<T>([size])?.mul_scalar(total)?;
         cdf.searchsorted(&q, Side::Right)?
             .minimum_scalar(p.len() as u32 - 1)
+    }
+
+    /// `size` rows of `a` (axis 0) drawn with the weights `p`, one a row, as
+    /// [`Generator::choice_weighted`] draws indices (NumPy's `choice(a, size, replace, p)`).
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidArgument`] for a 0-d `a` or unless `p` has one weight per row of `a`;
+    /// as [`Generator::choice_weighted`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let a = dev.from_slice(&[10i32, 20, 30], [3])?;
+    /// let p = dev.from_slice(&[1.0f32, 0.0, 1.0], [3])?;
+    /// let mut rng = dev.default_rng(9);
+    /// let c = rng.choice_from_weighted(&a, &p, 8, true)?.to_vec()?;
+    /// assert!(c.iter().all(|&x| x == 10 || x == 30));
+    /// assert!(rng.choice_from_weighted(&a, &p.slice_axis(gpuarray::Axis(0), 0..2)?, 1, true).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn choice_from_weighted<T: Element, W: Float>(
+        &mut self,
+        a: &Array<T>,
+        p: &Array<W>,
+        size: usize,
+        replace: bool,
+    ) -> Result<Array<T>> {
+        const OP: &str = "choice_from_weighted";
+        check(a.ndim() > 0, OP, "needs an array of 1 or more dimensions")?;
+        check(p.len() == a.shape()[0], OP, "needs one weight per row")?;
+        let idx = self.choice_weighted(p, size, replace)?;
+        gather_rows(a, &idx)
     }
 }
