@@ -29,4 +29,3 @@ pub fn philox(ctr: [u32; 4], key: [u32; 2]) -> [u32; 4] {
 pub fn block(seed: u64, j: u64) -> [u32; 4] {
     philox([j as u32, 0, 0, 0], [seed as u32, (seed >> 32) as u32])
 }
-

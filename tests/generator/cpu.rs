@@ -35,7 +35,12 @@ impl CpuGen {
 
     /// Calls `f(block counter, element in block)` for n elements, `per` a block, and
     /// advances the counter past the blocks.
-    pub fn each<R>(&mut self, n: usize, per: usize, mut f: impl FnMut(&Self, u64, usize) -> R) -> Vec<R> {
+    pub fn each<R>(
+        &mut self,
+        n: usize,
+        per: usize,
+        mut f: impl FnMut(&Self, u64, usize) -> R,
+    ) -> Vec<R> {
         let out = (0..n)
             .map(|i| f(self, self.counter + (i / per) as u64, i % per))
             .collect();
@@ -70,7 +75,9 @@ impl CpuGen {
 
     /// f32 uniforms: the word's top 24 bits times 2^-24.
     pub fn random_f32(&mut self, n: usize) -> Vec<f32> {
-        self.each(n, 4, |g, c, e| (g.plain(c)[e] >> 8) as f32 / (1u32 << 24) as f32)
+        self.each(n, 4, |g, c, e| {
+            (g.plain(c)[e] >> 8) as f32 / (1u32 << 24) as f32
+        })
     }
 
     /// f64 uniforms: 27 + 26 bits of words 2e and 2e + 1, 2 a block.

@@ -47,11 +47,23 @@ fn draws_in_sequence_are_bit_exact() {
         let got = bits_i32(&g.integers::<i32>([1001], -3, 4).unwrap());
         assert_same("i32 [-3, 4)", &got, &c.integers(1001, (-3i32) as u32, 7));
         let r = (1u32 << 31) + 12345;
-        let got = g.integers::<u32>([7, 13], 5, 5 + r).unwrap().to_vec().unwrap();
+        let got = g
+            .integers::<u32>([7, 13], 5, 5 + r)
+            .unwrap()
+            .to_vec()
+            .unwrap();
         assert_same("u32 2^31 + 12345", &got, &c.integers(91, 5, r));
         let got = bits_i32(&g.integers::<i32>([257], i32::MIN, i32::MAX).unwrap());
-        assert_same("i32 full", &got, &c.integers(257, i32::MIN as u32, u32::MAX));
-        let got = g.integers::<u32>([3], 0, u32::MAX).unwrap().to_vec().unwrap();
+        assert_same(
+            "i32 full",
+            &got,
+            &c.integers(257, i32::MIN as u32, u32::MAX),
+        );
+        let got = g
+            .integers::<u32>([3], 0, u32::MAX)
+            .unwrap()
+            .to_vec()
+            .unwrap();
         assert_same("u32 full", &got, &c.integers(3, 0, u32::MAX));
         let got = g.random::<f32>([13]).unwrap().to_vec().unwrap();
         assert_same("f32", &got, &c.random_f32(13));
@@ -76,7 +88,9 @@ fn f16_uniforms_are_bit_exact() {
     let mut g = dev().default_rng(11);
     let mut c = CpuGen::new(11);
     let got = g.random::<f16>([99]).unwrap().to_vec().unwrap();
-    let e = c.each(99, 4, |g, b, e| f16::from_f32((g.plain(b)[e] >> 21) as f32 / 2048.0));
+    let e = c.each(99, 4, |g, b, e| {
+        f16::from_f32((g.plain(b)[e] >> 21) as f32 / 2048.0)
+    });
     assert_same("f16", &got, &e);
 }
 
@@ -84,8 +98,19 @@ fn f16_uniforms_are_bit_exact() {
 #[test]
 fn first_draw_matches_the_stateless_functions() {
     let dev = dev();
-    let u = dev.default_rng(5).random::<f32>([4099]).unwrap().to_vec().unwrap();
-    assert_eq!(u, dev.random_uniform::<f32>([4099], 5).unwrap().to_vec().unwrap());
+    let u = dev
+        .default_rng(5)
+        .random::<f32>([4099])
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(
+        u,
+        dev.random_uniform::<f32>([4099], 5)
+            .unwrap()
+            .to_vec()
+            .unwrap()
+    );
     let z = host(&dev.default_rng(5).standard_normal::<f32>([4099]).unwrap());
     let e = host(&dev.random_normal::<f32>([4099], 5).unwrap());
     assert_close(&z, &e, 1e-6, 1e-6);
@@ -101,10 +126,24 @@ fn draws_advance_and_clones_repeat() {
     assert!(a.iter().zip(&b).all(|(x, y)| x != y), "{a:?} {b:?}");
     assert_eq!(g.counter(), 6);
     let mut again = before.clone();
-    assert_eq!(again.normal::<f32>([10], 0.0, 1.0).unwrap().to_vec().unwrap(), a);
+    assert_eq!(
+        again
+            .normal::<f32>([10], 0.0, 1.0)
+            .unwrap()
+            .to_vec()
+            .unwrap(),
+        a
+    );
     let mut reseeded = dev.default_rng(77);
     reseeded.normal::<f32>([10], 0.0, 1.0).unwrap();
-    assert_eq!(reseeded.normal::<f32>([10], 0.0, 1.0).unwrap().to_vec().unwrap(), b);
+    assert_eq!(
+        reseeded
+            .normal::<f32>([10], 0.0, 1.0)
+            .unwrap()
+            .to_vec()
+            .unwrap(),
+        b
+    );
     // A clone taken now repeats the original's next draws of every kind.
     let mut h = g.clone();
     let p = g.poisson([33], 12.5).unwrap().to_vec().unwrap();
@@ -113,8 +152,20 @@ fn draws_advance_and_clones_repeat() {
     assert_eq!(h.gamma::<f32>([5], 0.3, 1.0).unwrap().to_vec().unwrap(), x);
     assert_eq!((g.counter(), h.counter()), (6 + 9 + 2, 6 + 9 + 2));
     // Different seeds differ.
-    let s = dev.default_rng(78).random::<f32>([8]).unwrap().to_vec().unwrap();
-    assert_ne!(s, dev.default_rng(77).random::<f32>([8]).unwrap().to_vec().unwrap());
+    let s = dev
+        .default_rng(78)
+        .random::<f32>([8])
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_ne!(
+        s,
+        dev.default_rng(77)
+            .random::<f32>([8])
+            .unwrap()
+            .to_vec()
+            .unwrap()
+    );
 }
 
 /// Every draw of zero elements returns an empty array of the shape and uses no block.
@@ -128,7 +179,10 @@ fn zero_size_draws() {
         assert_eq!(g.uniform::<f32>(n.clone(), 1.0, 2.0).unwrap().len(), 0);
         assert_eq!(g.normal::<f32>(n.clone(), 0.0, 1.0).unwrap().len(), 0);
         assert_eq!(g.exponential::<f32>(n.clone(), 1.0).unwrap().len(), 0);
-        assert_eq!(g.integers::<i32>(n.clone(), 0, 3).unwrap().shape(), &shape[..]);
+        assert_eq!(
+            g.integers::<i32>(n.clone(), 0, 3).unwrap().shape(),
+            &shape[..]
+        );
         assert_eq!(g.bernoulli(n.clone(), 0.5).unwrap().len(), 0);
         assert_eq!(g.poisson(n.clone(), 50.0).unwrap().len(), 0);
         assert_eq!(g.binomial(n.clone(), 5, 0.5).unwrap().len(), 0);
@@ -194,7 +248,13 @@ fn bad_arguments_are_typed_errors_and_advance_nothing() {
     let r = g.choice(0, 1, true);
     invalid(&g, r, "choice");
     let w = |v: &[f32]| dev.from_slice(v, [v.len()]).unwrap();
-    for bad in [&[1.0, -0.5, 1.0][..], &[0.0, 0.0], &[1.0, f32::NAN], &[f32::INFINITY, 1.0], &[]] {
+    for bad in [
+        &[1.0, -0.5, 1.0][..],
+        &[0.0, 0.0],
+        &[1.0, f32::NAN],
+        &[f32::INFINITY, 1.0],
+        &[],
+    ] {
         let r = g.choice_weighted(&w(bad), 1, true);
         invalid(&g, r, "choice_weighted");
     }
@@ -254,9 +314,21 @@ fn sampling_rows_of_views() {
 fn weighted_choice_support() {
     let dev = dev();
     let mut g = dev.default_rng(8);
-    let p: Vec<f32> = (0..101).map(|i| if i % 3 == 0 { 0.0 } else { (i % 7) as f32 + 0.5 }).collect();
+    let p: Vec<f32> = (0..101)
+        .map(|i| {
+            if i % 3 == 0 {
+                0.0
+            } else {
+                (i % 7) as f32 + 0.5
+            }
+        })
+        .collect();
     let pa = dev.from_slice(&p, [101]).unwrap();
-    let with = g.choice_weighted(&pa, 5000, true).unwrap().to_vec().unwrap();
+    let with = g
+        .choice_weighted(&pa, 5000, true)
+        .unwrap()
+        .to_vec()
+        .unwrap();
     assert!(with.iter().all(|&i| i < 101 && p[i as usize] > 0.0));
     let nz = p.iter().filter(|&&w| w > 0.0).count();
     let mut all = g.choice_weighted(&pa, nz, false).unwrap().to_vec().unwrap();

@@ -41,7 +41,11 @@ fn normal_cdf(x: f64) -> f64 {
             f = (k as f64 / 2.0) / (a + f);
         }
         let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / (a + f);
-        return if x > 0.0 { 1.0 - 0.5 * erfc } else { 0.5 * erfc };
+        return if x > 0.0 {
+            1.0 - 0.5 * erfc
+        } else {
+            0.5 * erfc
+        };
     }
     let (mut term, mut sum) = (z, z);
     for n in 1..200 {
@@ -142,7 +146,9 @@ fn check_ks(what: &str, v: &[f64], cdf: impl Fn(f64) -> f64, grain: f64) {
     let mut d: f64 = 0.0;
     for (i, &x) in s.iter().enumerate() {
         let f = cdf(x);
-        d = d.max((f - i as f64 / n).abs()).max(((i + 1) as f64 / n - f).abs());
+        d = d
+            .max((f - i as f64 / n).abs())
+            .max(((i + 1) as f64 / n - f).abs());
     }
     let limit = 1.95 / n.sqrt() + grain;
     assert!(d < limit, "{what}: KS distance {d} >= {limit}");
@@ -174,7 +180,10 @@ fn check_chi2(what: &str, v: &[f64], lo: i64, hi: i64, pmf: impl Fn(i64) -> f64)
     let mut counts = vec![0.0; bins.len()];
     for &x in v {
         let k = x as i64;
-        assert!(x == k as f64 && k >= lo, "{what}: {x} is not an integer >= {lo}");
+        assert!(
+            x == k as f64 && k >= lo,
+            "{what}: {x} is not an integer >= {lo}"
+        );
         let b = bins.partition_point(|&(s, _)| s <= k) - 1;
         counts[b] += 1.0;
     }
@@ -190,7 +199,10 @@ fn check_chi2(what: &str, v: &[f64], lo: i64, hi: i64, pmf: impl Fn(i64) -> f64)
     let df = (bins.len() - 1).max(1) as f64;
     let h = 2.0 / (9.0 * df);
     let limit = df * (1.0 - h + 3.72 * h.sqrt()).powi(3);
-    assert!(chi2 < limit, "{what}: chi-square {chi2} >= {limit} ({df} df)");
+    assert!(
+        chi2 < limit,
+        "{what}: chi-square {chi2} >= {limit} ({df} df)"
+    );
 }
 
 fn ln_binom(n: f64, k: f64) -> f64 {
@@ -208,19 +220,40 @@ fn continuous<T: Float + Element>(grain: f64) {
     let f = |a: Array<T>| host(&a);
     let t = |x: f64| T::from_f64(x);
     let v = f(g.uniform(N, t(-2.0), t(3.0)).unwrap());
-    assert!(v.iter().all(|&x| (-2.0..3.0).contains(&x)), "{name} uniform range");
+    assert!(
+        v.iter().all(|&x| (-2.0..3.0).contains(&x)),
+        "{name} uniform range"
+    );
     check_moments(&format!("{name} uniform"), &v, 0.5, 25.0 / 12.0);
-    check_ks(&format!("{name} uniform"), &v, |x| ((x + 2.0) / 5.0).clamp(0.0, 1.0), grain);
+    check_ks(
+        &format!("{name} uniform"),
+        &v,
+        |x| ((x + 2.0) / 5.0).clamp(0.0, 1.0),
+        grain,
+    );
     let v = f(g.normal(N, t(1.5), t(2.0)).unwrap());
     check_moments(&format!("{name} normal"), &v, 1.5, 4.0);
-    check_ks(&format!("{name} normal"), &v, |x| normal_cdf((x - 1.5) / 2.0), grain);
+    check_ks(
+        &format!("{name} normal"),
+        &v,
+        |x| normal_cdf((x - 1.5) / 2.0),
+        grain,
+    );
     let v = f(g.exponential(N, t(2.0)).unwrap());
     check_moments(&format!("{name} exponential"), &v, 2.0, 4.0);
-    check_ks(&format!("{name} exponential"), &v, |x| 1.0 - (-x / 2.0).exp(), grain);
+    check_ks(
+        &format!("{name} exponential"),
+        &v,
+        |x| 1.0 - (-x / 2.0).exp(),
+        grain,
+    );
     for (k, scale) in [(0.3, 1.0), (1.0, 2.0), (2.5, 3.0), (40.0, 0.25)] {
         let what = format!("{name} gamma({k}, {scale})");
         let v = f(g.gamma(N, t(k), t(scale)).unwrap());
-        assert!(v.iter().all(|&x| x >= 0.0 && x.is_finite()), "{what}: range");
+        assert!(
+            v.iter().all(|&x| x >= 0.0 && x.is_finite()),
+            "{what}: range"
+        );
         check_moments(&what, &v, k * scale, k * scale * scale);
         check_ks(&what, &v, |x| gamma_cdf(k, x / scale), grain);
     }
@@ -275,7 +308,14 @@ fn discrete() {
         };
         check_chi2(&what, &s, 0, hi, pmf);
     }
-    for (n, p) in [(10u32, 0.3), (1000, 0.9), (40, 0.5), (7, 0.0), (7, 1.0), (100_000, 0.001)] {
+    for (n, p) in [
+        (10u32, 0.3),
+        (1000, 0.9),
+        (40, 0.5),
+        (7, 0.0),
+        (7, 1.0),
+        (100_000, 0.001),
+    ] {
         let what = format!("binomial({n}, {p})");
         let s = v(g.binomial(N, n, p).unwrap());
         let nf = n as f64;
@@ -291,7 +331,14 @@ fn discrete() {
     }
     for p in [0.0, 0.3, 0.5, 1.0] {
         let what = format!("bernoulli({p})");
-        let s: Vec<f64> = g.bernoulli(N, p).unwrap().to_vec().unwrap().iter().map(|&b| b as f64).collect();
+        let s: Vec<f64> = g
+            .bernoulli(N, p)
+            .unwrap()
+            .to_vec()
+            .unwrap()
+            .iter()
+            .map(|&b| b as f64)
+            .collect();
         check_moments(&what, &s, p, p * (1.0 - p));
         check_chi2(&what, &s, 0, 1, |k| if k == 1 { p } else { 1.0 - p });
     }
@@ -300,7 +347,13 @@ fn discrete() {
         let s = v(g.integers::<i32>(N, lo, hi).unwrap());
         let r = (hi - lo) as f64;
         check_moments(&what, &s, (lo + hi - 1) as f64 / 2.0, (r * r - 1.0) / 12.0);
-        check_chi2(&what, &s.iter().map(|x| x - lo as f64).collect::<Vec<_>>(), 0, (hi - lo - 1) as i64, |_| 1.0 / r);
+        check_chi2(
+            &what,
+            &s.iter().map(|x| x - lo as f64).collect::<Vec<_>>(),
+            0,
+            (hi - lo - 1) as i64,
+            |_| 1.0 / r,
+        );
     }
 }
 
@@ -311,6 +364,11 @@ fn weighted_choice_frequencies() {
     let w: Vec<f32> = (0..50).map(|i| ((i * 7) % 11) as f32).collect();
     let total: f64 = w.iter().map(|&x| x as f64).sum();
     let mut g = dev.default_rng(5);
-    let s = host(&g.choice_weighted(&dev.from_slice(&w, [50]).unwrap(), N, true).unwrap());
-    check_chi2("choice_weighted", &s, 0, 49, |k| w[k as usize] as f64 / total);
+    let s = host(
+        &g.choice_weighted(&dev.from_slice(&w, [50]).unwrap(), N, true)
+            .unwrap(),
+    );
+    check_chi2("choice_weighted", &s, 0, 49, |k| {
+        w[k as usize] as f64 / total
+    });
 }

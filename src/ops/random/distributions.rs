@@ -70,7 +70,13 @@ impl Generator {
             floats: [p, 0.0],
             ..Default::default()
         };
-        self.draw(Family::Distributions, "gen_binomial", shape.into(), 4, params)
+        self.draw(
+            Family::Distributions,
+            "gen_binomial",
+            shape.into(),
+            4,
+            params,
+        )
     }
 
     /// Gamma numbers of shape `k` and scale `scale` (mean k scale), by Marsaglia and Tsang's

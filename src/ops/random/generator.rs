@@ -336,7 +336,12 @@ impl Generator {
     /// assert!(rng.uniform::<f32>([1], 1.0, 1.0).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn uniform<T: Float>(&mut self, shape: impl Into<Shape>, low: T, high: T) -> Result<Array<T>> {
+    pub fn uniform<T: Float>(
+        &mut self,
+        shape: impl Into<Shape>,
+        low: T,
+        high: T,
+    ) -> Result<Array<T>> {
         let (l, h) = (low.to_f64(), high.to_f64());
         check(
             l < h && l.is_finite() && h.is_finite(),
@@ -371,7 +376,12 @@ impl Generator {
     /// assert!(rng.normal::<f32>([1], 0.0, -1.0).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn normal<T: Float>(&mut self, shape: impl Into<Shape>, mean: T, std: T) -> Result<Array<T>> {
+    pub fn normal<T: Float>(
+        &mut self,
+        shape: impl Into<Shape>,
+        mean: T,
+        std: T,
+    ) -> Result<Array<T>> {
         let (m, s) = (mean.to_f64(), std.to_f64());
         check(
             m.is_finite() && s.is_finite() && s >= 0.0,
@@ -415,7 +425,11 @@ impl Generator {
     /// ```
     pub fn exponential<T: Float>(&mut self, shape: impl Into<Shape>, scale: T) -> Result<Array<T>> {
         let s = scale.to_f64();
-        check(s.is_finite() && s >= 0.0, "exponential", "needs a finite scale >= 0")?;
+        check(
+            s.is_finite() && s >= 0.0,
+            "exponential",
+            "needs a finite scale >= 0",
+        )?;
         let p = GenParams {
             floats: [s, 0.0],
             ..Default::default()
@@ -442,7 +456,12 @@ impl Generator {
     /// assert!(rng.integers::<u32>([1], 5, 5).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn integers<T: Element>(&mut self, shape: impl Into<Shape>, low: T, high: T) -> Result<Array<T>> {
+    pub fn integers<T: Element>(
+        &mut self,
+        shape: impl Into<Shape>,
+        low: T,
+        high: T,
+    ) -> Result<Array<T>> {
         if !matches!(T::DTYPE, DType::I32 | DType::U32) {
             return Err(self.dev.unsupported("integers", T::DTYPE));
         }

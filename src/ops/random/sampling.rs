@@ -81,7 +81,11 @@ impl Generator {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn permuted<T: Element>(&mut self, a: &Array<T>) -> Result<Array<T>> {
-        check(a.ndim() > 0, "permuted", "needs an array of 1 or more dimensions")?;
+        check(
+            a.ndim() > 0,
+            "permuted",
+            "needs an array of 1 or more dimensions",
+        )?;
         let idx = self.permutation(a.shape()[0])?;
         gather_rows(a, &idx)
     }
@@ -125,7 +129,11 @@ impl Generator {
     pub fn choice(&mut self, n: usize, size: usize, replace: bool) -> Result<Array<u32>> {
         check(n > 0 || size == 0, "choice", "needs n > 0 to draw from")?;
         check(n <= 1 << 32, "choice", "needs n <= 2^32")?;
-        check(replace || size <= n, "choice", "needs size <= n without replacement")?;
+        check(
+            replace || size <= n,
+            "choice",
+            "needs size <= n without replacement",
+        )?;
         if replace || size == 0 {
             let p = GenParams {
                 ints: [0, n as u32], // 2^32 wraps to 0: the whole range
@@ -156,7 +164,11 @@ impl Generator {
         size: usize,
         replace: bool,
     ) -> Result<Array<T>> {
-        check(a.ndim() > 0, "choice_from", "needs an array of 1 or more dimensions")?;
+        check(
+            a.ndim() > 0,
+            "choice_from",
+            "needs an array of 1 or more dimensions",
+        )?;
         let idx = self.choice(a.shape()[0], size, replace)?;
         gather_rows(a, &idx)
     }
@@ -189,15 +201,34 @@ impl Generator {
         replace: bool,
     ) -> Result<Array<u32>> {
         const OP: &str = "choice_weighted";
-        check(p.ndim() == 1 && !p.is_empty(), OP, "needs non-empty 1-D weights")?;
-        check(p.len() <= u32::MAX as usize, OP, "needs fewer than 2^32 weights")?;
-        let (min, sum) = (p.min()?.to_scalar()?.to_f64(), p.sum()?.to_scalar()?.to_f64());
-        check(min >= 0.0 && sum.is_finite() && sum > 0.0, OP, "needs finite weights >= 0 with a positive sum")?;
+        check(
+            p.ndim() == 1 && !p.is_empty(),
+            OP,
+            "needs non-empty 1-D weights",
+        )?;
+        check(
+            p.len() <= u32::MAX as usize,
+            OP,
+            "needs fewer than 2^32 weights",
+        )?;
+        let (min, sum) = (
+            p.min()?.to_scalar()?.to_f64(),
+            p.sum()?.to_scalar()?.to_f64(),
+        );
+        check(
+            min >= 0.0 && sum.is_finite() && sum > 0.0,
+            OP,
+            "needs finite weights >= 0 with a positive sum",
+        )?;
         if size == 0 {
             return p.device().zeros::<u32>([0]);
         }
         if !replace {
-            check(size <= p.count_nonzero()?, OP, "needs size <= the non-zero weights without replacement")?;
+            check(
+                size <= p.count_nonzero()?,
+                OP,
+                "needs size <= the non-zero weights without replacement",
+            )?;
             let keys = self.exponential::<T>([p.len()], T::one())?.div(p)?;
             return Ok(keys.top_k(size, 0, false)?.1);
         }
