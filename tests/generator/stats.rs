@@ -97,7 +97,7 @@ fn beta_cdf(a: f64, b: f64, x: f64) -> f64 {
     let lead = a * x.ln() + b * (1.0 - x).ln() + ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b);
     let d = |m: usize| -> f64 {
         let m2 = (m / 2) as f64;
-        if m % 2 == 0 {
+        if m.is_multiple_of(2) {
             m2 * (b - m2) * x / ((a + 2.0 * m2 - 1.0) * (a + 2.0 * m2))
         } else {
             -(a + m2) * (a + b + m2) * x / ((a + 2.0 * m2) * (a + 2.0 * m2 + 1.0))
