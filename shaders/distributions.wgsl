@@ -75,15 +75,59 @@ fn poisson(lam: f32, w: u32, c: vec2<u32>, e: u32) -> i32 {
     return i32(k);
 }
 
-// Binomial(n, p) by counting geometric gaps between successes (with q = min(p, 1 - p) and
-// n - X when p > 1/2): exact for every n, with about n q + 1 steps; the loop ends after at
-// most n + 1 steps since every gap is at least 1. The first gap uses the element's word, the
-// next ones the words of its private stream.
+// Stirling's correction of log Gamma(y): log Gamma(y) - ((y - 0.5) log y - y + log sqrt(2 pi)).
+fn stirling_tail(y: f32) -> f32 {
+    let iy = 1.0 / y;
+    return iy * (1.0 / 12.0 - iy * iy * (1.0 / 360.0 - iy * iy / 1260.0));
+}
+
+// log f(k) - log f(m) of Binomial(n, q), from Stirling's series written so that f32 keeps its
+// digits for large n: with d = k - m, -(m + 1/2) log1p(d / (m + 1)) - (n - m + 1/2)
+// log1p(-d / (n - m + 1)) + d log1p(r1) plus the four corrections, where 1 + r1 = (n - k + 1) q
+// / ((k + 1)(1 - q)), r1's numerator n q + 2 q - 1 - k (the terms of size n cancel on paper,
+// not in f32, and log near 1 has an absolute error of 2^-21 in WGSL).
+fn binomial_log_ratio(k: f32, m: f32, n: f32, q: f32) -> f32 {
+    let d = k - m;
+    let r1 = (n * q + 2.0 * q - 1.0 - k) / ((k + 1.0) * (1.0 - q));
+    return -(m + 0.5) * log1p_f32(d / (m + 1.0)) - (n - m + 0.5) * log1p_f32(-d / (n - m + 1.0))
+        + d * log1p_f32(r1) + stirling_tail(m + 1.0) - stirling_tail(k + 1.0)
+        + stirling_tail(n - m + 1.0) - stirling_tail(n - k + 1.0);
+}
+
+// Binomial(n, q) for q <= 1/2 and n q >= 10 by Hormann's transformed rejection with squeeze
+// (BTRS, 1993): try t from the element's private block t (acceptance above 0.8 per try; the
+// loop stops after 256 tries).
+fn binomial_btrs(n: f32, q: f32, c: vec2<u32>, e: u32) -> f32 {
+    let spq = sqrt(n * q * (1.0 - q));
+    let b = 1.15 + 2.53 * spq;
+    let a = -0.0873 + 0.0248 * b + 0.01 * q;
+    let alpha = (2.83 + 5.1 / b) * spq;
+    let vr = 0.92 - 4.2 / b;
+    let m = floor((n + 1.0) * q);
+    var k = m;
+    for (var t = 0u; t < 256u; t++) {
+        let r = private_block(c, t, e);
+        let u = u01(r.x) - 0.5;
+        let us = 0.5 - abs(u);
+        let v = u01_open(r.y);
+        k = floor((2.0 * a / us + b) * u + n * q + 0.5);
+        if (k < 0.0 || k > n) { continue; }
+        if (us >= 0.07 && v <= vr) { break; }
+        if (log(v * alpha / (a / (us * us) + b)) <= binomial_log_ratio(k, m, n, q)) { break; }
+    }
+    return k;
+}
+
+// Binomial(n, p), with q = min(p, 1 - p) (n - X when p > 1/2): BTRS for n q >= 10; below,
+// by counting geometric gaps between successes, about n q + 1 steps (each gap at least 1, so
+// at most n + 1), the first from the element's word, the next from its private stream.
 fn binomial(n: u32, p: f32, w: u32, c: vec2<u32>, e: u32) -> i32 {
     let flip = p > 0.5;
     let q = select(p, 1.0 - p, flip);
     var x = 0u;
-    if (q > 0.0) {
+    if (f32(n) * q >= 10.0) {
+        x = u32(binomial_btrs(f32(n), q, c, e));
+    } else if (q > 0.0) {
         let lq = log1p_f32(-q);
         var pos = 0u;
         var word = w;

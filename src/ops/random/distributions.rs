@@ -45,13 +45,16 @@ impl Generator {
         self.draw(Family::Distributions, "gen_poisson", shape.into(), 4, p)
     }
 
-    /// Binomial counts of `n` trials of probability `p` (`i32`), exact for every n: the
-    /// successes are counted by geometric gaps between them (with q = min(p, 1 - p), and n
-    /// minus the count when p > 1/2), so an element costs about n q + 1 steps: fast for
-    /// small n q, slow for large (NumPy's BTPE is not here yet).
+    /// Binomial counts of `n` trials of probability `p` (`i32`). With q = min(p, 1 - p) (and
+    /// n minus the count when p > 1/2): for n q >= 10 Hörmann's transformed rejection with
+    /// squeeze (BTRS, 1993), each try from the element's next private block (the loop stops
+    /// after 256 tries, each accepted with probability above 0.8), its acceptance test from
+    /// Stirling's series written to keep f32's digits; below, the successes are counted by
+    /// geometric gaps between them (about n q + 1 steps, the first from the element's word).
+    /// In f32, hence n below 2^24.
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] unless 0 <= p <= 1 and n < 2^31;
+    /// [`crate::Error::InvalidArgument`] unless 0 <= p <= 1 and n < 2^24;
     /// [`crate::Error::OutOfMemory`].
     ///
     /// ```
@@ -64,7 +67,7 @@ impl Generator {
     /// ```
     pub fn binomial(&mut self, shape: impl Into<Shape>, n: u32, p: f64) -> Result<Array<i32>> {
         check((0.0..=1.0).contains(&p), "binomial", "needs 0 <= p <= 1")?;
-        check(n <= i32::MAX as u32, "binomial", "needs n < 2^31")?;
+        check(n < 1 << 24, "binomial", "needs n < 2^24")?;
         let params = GenParams {
             ints: [n, 0],
             floats: [p, 0.0],
