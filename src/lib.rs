@@ -52,6 +52,20 @@ pub mod multi;
 pub mod nn;
 mod ops;
 pub mod profile;
+/// Random numbers: the stateful [`random::Generator`] (NumPy's `default_rng`, made by
+/// [`Device::default_rng`]) beside the stateless seed-per-call functions
+/// ([`Device::random_uniform`], [`Device::random_normal`]).
+///
+/// ```
+/// # let dev = gpuarray::Device::new()?;
+/// let mut rng: gpuarray::random::Generator = dev.default_rng(42);
+/// let dice = rng.integers::<i32>([6], 1, 7)?;
+/// assert!(dice.to_vec()?.iter().all(|&d| (1..7).contains(&d)));
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub mod random {
+    pub use crate::ops::random::generator::{Generator, Mask};
+}
 #[cfg(test)]
 mod shader_variants;
 mod shape;

@@ -50,6 +50,7 @@ use common::host_data;
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
 mod sweep_api_manip;
 mod sweep_api_math;
+mod sweep_api_random;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
@@ -128,6 +129,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("sort", sweep_sort::rows),
     ("scan", sweep_scan::rows),
     ("api_manip", sweep_api_manip::rows),
+    ("api_random", sweep_api_random::rows),
 ];
 
 fn usage() -> String {
