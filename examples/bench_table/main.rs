@@ -48,6 +48,7 @@ mod common;
 use common::host_data;
 
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
+mod sweep_api;
 mod sweep_api_manip;
 mod sweep_api_math;
 mod sweep_api_random;
@@ -130,6 +131,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("scan", sweep_scan::rows),
     ("api_manip", sweep_api_manip::rows),
     ("api_random", sweep_api_random::rows),
+    ("api", sweep_api::rows),
 ];
 
 fn usage() -> String {
