@@ -20,6 +20,7 @@ fn every_variant_validates() {
         .chain(crate::ops::reduce::all_specs())
         .chain(crate::ops::scan::all_specs())
         .chain(crate::ops::histogram::all_specs())
+        .chain(crate::ops::index::all_specs())
         .chain(crate::ops::linalg::all_specs())
         .chain(crate::ops::conv::all_specs())
         .chain(crate::ops::sort::all_specs())

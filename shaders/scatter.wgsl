@@ -1,0 +1,79 @@
+// Scatter family: combining elements of a source into a target at positions given by an
+// index array along one axis (scatter_add, scatter_max, scatter_min), with atomics.
+//
+// Bindings: 0 params; 1 `a` (E: the source, of the indices' shape); 2 `b` (I: the indices);
+// 4 `out` (the target, as atomic words of AT: u32 or i32, f32 through its bits).
+// Dispatch geometry: one invocation per element i of the indices (n()), a 1-D grid folded
+// into 2-D (linear_id). strided_offsets(i) gives the source's offset (slot x), the target's
+// offset with the indexed axis left out (slot y: its stride there is 0) and the index's
+// (slot z); the target element is y + resolve(index) * axis_stride(), combined with the
+// source element by `combine`: one atomic (integers) or a compare-and-swap loop on the
+// bits (f32). The order of the combinations is not fixed: integer results do not depend on
+// it; f32 sums may differ in the last bits between runs, max and min do not.
+//
+// The host replaces the alias lines, the one-line `split_index` per index dtype and the
+// one-line `combine` per operation and dtype (src/ops/index/scatter.rs). Indices were
+// checked before the dispatch (shaders/index.wgsl `check`): all are in range here.
+
+alias E = f32; // element type of source and target
+alias I = i32; // index type
+alias AT = u32; // the target's atomic word
+alias S = f32;
+alias SC = f32;
+
+override WG: u32 = 256u;
+override NDIM: u32 = 1u;
+override PER: u32 = 1u;
+const NONE: u32 = 0xffffffffu;
+
+@group(0) @binding(1) var<storage, read> a: array<E>;
+@group(0) @binding(2) var<storage, read> b: array<I>;
+@group(0) @binding(4) var<storage, read_write> out: array<atomic<AT>>;
+
+// The family's parameters, mirroring `ScatterParams` in src/ops/index/scatter.rs.
+fn axis_len() -> u32 { return P.aux.x; }         // extent of the target's indexed axis
+fn axis_stride() -> u32 { return P.aux.y; }      // the target's stride along it
+
+// (value, magnitude) of an index: (v, 0) for v >= 0, (0, -v) for v < 0 (per index dtype).
+fn split_index(raw: I) -> vec2<u32> { return select(vec2<u32>(u32(raw), 0u), vec2<u32>(0u, u32(-(raw + 1)) + 1u), raw < 0); }
+
+// Combines v into target word k (replaced per operation and dtype).
+fn combine(k: u32, v: E) { atomicAdd(&out[k], bitcast<AT>(v)); }
+
+// f32 through compare-and-swap on the bits: `f` of the old value and v, until no other
+// invocation changed the word in between (or nothing changes).
+fn cas_f32(k: u32, v: f32, op: u32) {
+    var old = atomicLoad(&out[k]);
+    loop {
+        let x = bitcast<f32>(old);
+        var y = x + v;
+        if op == 1u {
+            y = select(max(x, v), x, x != x);
+            y = select(y, v, v != v);
+        } else if op == 2u {
+            y = select(min(x, v), x, x != x);
+            y = select(y, v, v != v);
+        }
+        let bits = bitcast<AT>(y);
+        if bits == old {
+            return;
+        }
+        let r = atomicCompareExchangeWeak(&out[k], old, bits);
+        if r.exchanged {
+            return;
+        }
+        old = r.old_value;
+    }
+}
+
+@compute @workgroup_size(WG)
+fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    let i = linear_id(wid, nwg, lid, WG);
+    if i >= P.n {
+        return;
+    }
+    let o = strided_offsets(i);
+    let k = min(resolve(b[o.z], axis_len(), 0u), axis_len() - 1u);
+    combine(o.y + k * axis_stride(), a[o.x]);
+}

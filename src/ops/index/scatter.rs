@@ -1,0 +1,231 @@
+//! Scatter-combine along an axis: `scatter_add`, `scatter_max`, `scatter_min` (PyTorch's
+//! `scatter_add_`/`scatter_reduce_`, NumPy's `add.at` / `maximum.at` / `minimum.at` for 1-D).
+//! Host side of shaders/scatter.wgsl: one atomic per source element (integers), or a
+//! compare-and-swap loop on the bits (f32). The indices are checked first (index.wgsl
+//! `check`, one flag read back), so an error leaves the target untouched.
+
+use crate::array::Array;
+use crate::device::Work;
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::kernel::cache::Key;
+use crate::kernel::launch::Params;
+use crate::kernel::source::Spec;
+use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
+use crate::ops::scan::normalize_axis;
+
+use super::take::{check, dense, index_dtype};
+use super::{check_writable, split_index, RESOLVE, WG};
+
+const SRC: &str = include_str!("../../../shaders/scatter.wgsl");
+
+/// How a source element combines with its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Combine {
+    Add,
+    Max,
+    Min,
+}
+
+impl Combine {
+    fn name(self) -> &'static str {
+        match self {
+            Combine::Add => "scatter_add",
+            Combine::Max => "scatter_max",
+            Combine::Min => "scatter_min",
+        }
+    }
+
+    /// The one-line `combine` of shaders/scatter.wgsl for dtype `e`; `None` where no atomic
+    /// exists (f16, f64).
+    fn def(self, e: DType) -> Option<String> {
+        let body = match (e, self) {
+            (DType::F32, c) => format!("cas_f32(k, v, {}u);", c as u32),
+            (DType::I32 | DType::U32, Combine::Add) => "atomicAdd(&out[k], v);".into(),
+            (DType::I32 | DType::U32, Combine::Max) => "atomicMax(&out[k], v);".into(),
+            (DType::I32 | DType::U32, Combine::Min) => "atomicMin(&out[k], v);".into(),
+            _ => return None,
+        };
+        Some(format!("fn combine(k: u32, v: E) {{ {body} }}"))
+    }
+}
+
+/// The scatter family's source for combine `c`, dtype `e`, index dtype `i`.
+fn spec(c: Combine, e: DType, i: DType) -> Option<Spec> {
+    let word = if e == DType::I32 { "i32" } else { "u32" };
+    Some(
+        Spec::new("scatter", SRC)
+            .alias("E", e.wgsl())
+            .alias("I", i.wgsl())
+            .alias("AT", word)
+            .scalar(e)
+            .function("split_index", split_index(i))
+            .function("combine", c.def(e)?)
+            .include(STRIDED_OFFSETS)
+            .include(RESOLVE),
+    )
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    let mut v = Vec::new();
+    for c in [Combine::Add, Combine::Max, Combine::Min] {
+        for e in [DType::F32, DType::I32, DType::U32] {
+            for i in [DType::I32, DType::U32] {
+                v.extend(spec(c, e, i));
+            }
+        }
+    }
+    v
+}
+
+/// Checks the operands of a scatter along `axis` and combines `src` into `dst`.
+fn scatter<T: Element, I: Element>(
+    dst: &Array<T>,
+    axis: isize,
+    idx: &Array<I>,
+    src: &Array<T>,
+    c: Combine,
+) -> Result<()> {
+    let op = c.name();
+    let dev = &dst.dev;
+    dev.expect_same(op, &[&idx.dev, &src.dev])?;
+    dev.require(op, T::DTYPE)?;
+    let i = index_dtype::<I>(dev, op)?;
+    if c.def(T::DTYPE).is_none() {
+        return Err(dev.unsupported(op, T::DTYPE));
+    }
+    check_writable(dst, op)?;
+    let ax = normalize_axis(axis, dst.ndim())?;
+    if idx.shape != src.shape {
+        return Err(Error::ShapeMismatch {
+            op,
+            lhs: idx.shape.clone(),
+            rhs: src.shape.clone(),
+        });
+    }
+    let fits = idx.ndim() == dst.ndim()
+        && (0..dst.ndim()).all(|d| d == ax || idx.shape[d] <= dst.shape[d]);
+    if !fits {
+        return Err(Error::InvalidArgument {
+            op,
+            reason: "the indices need the target's dimensions, each no longer than the target's but along the axis",
+        });
+    }
+    let n = idx.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let len = dst.shape[ax];
+    let idx = dense(idx)?;
+    check(&idx, op, ax, len)?;
+    // The target's offsets over the indices' shape, its axis left out (stride 0).
+    let mut st = dst.strides.clone();
+    st[ax] = 0;
+    let target = Operand {
+        binding: dst.binding(),
+        shape: &idx.shape,
+        strides: &st,
+        offset: dst.offset,
+    };
+    let mut p = Params::new(0);
+    let ops = [src.operand(), target, idx.operand()];
+    (p, _, _) = broadcast_layout(&ops, &idx.shape, p)?;
+    p.aux = [len as u32, dst.strides[ax] as u32];
+    let key = Key {
+        family: "scatter",
+        entry: "scatter",
+        variant: format!("{c:?}|{:?}|{i:?}", T::DTYPE),
+        inputs: 2,
+        wg: WG,
+        ndim: p.ndim.max(1),
+        per: 1,
+    };
+    let kernel = dev.kernel(key, || spec(c, T::DTYPE, i).expect("checked above"))?;
+    // Binding 3 is unused by `scatter`; the layout of two inputs leaves it out.
+    let inputs = [src.binding(), idx.binding()];
+    dev.launch(&kernel, &p, &inputs, dst.binding(), Work::Items(n as u32))
+}
+
+impl<T: Element> Array<T> {
+    /// Adds each element of `src` into this array, in place, at its own position with the
+    /// coordinate along `axis` replaced by the index at the same position of `indices`
+    /// (PyTorch's `scatter_add_`; for 1-D arrays NumPy's `add.at(x, indices, src)`).
+    /// Duplicate indices all add. `indices` and `src` have one shape, with the target's
+    /// number of dimensions and no longer than the target on the other axes; indices are
+    /// i32 (negative from the end) or u32, checked on the device first (one flag read back).
+    ///
+    /// Integer sums are exact in any order (wrapping on overflow). f32 sums use a
+    /// compare-and-swap loop per element: the order of the additions is not fixed, so the
+    /// last bits of a sum may differ between runs (as with CuPy's `scatter_add`).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] (nothing written); [`Error::ShapeMismatch`] when `indices`
+    /// and `src` differ in shape; [`Error::InvalidArgument`] for other shapes that do not
+    /// fit, or a broadcast target; [`Error::Unsupported`] for f16 and f64 (no atomics) and
+    /// index dtypes other than i32 and u32; [`Error::AxisOutOfRange`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let bins = dev.zeros::<f32>([3])?;
+    /// let idx = dev.from_slice(&[0i32, 2, 2, -1], [4])?;
+    /// let w = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [4])?;
+    /// bins.scatter_add(0, &idx, &w)?;
+    /// assert_eq!(bins.to_vec()?, vec![1.0, 0.0, 9.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn scatter_add<I: Element>(
+        &self,
+        axis: isize,
+        indices: &Array<I>,
+        src: &Array<T>,
+    ) -> Result<()> {
+        scatter(self, axis, indices, src, Combine::Add)
+    }
+
+    /// As [`Array::scatter_add`], keeping the maximum (NumPy's `maximum.at`; a NaN wins,
+    /// as in `maximum`). The result does not depend on the order.
+    ///
+    /// # Errors
+    /// As [`Array::scatter_add`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[0i32, 0], [2])?;
+    /// let idx = dev.from_slice(&[1u32, 1, 0], [3])?;
+    /// x.scatter_max(0, &idx, &dev.from_slice(&[5, 9, -3], [3])?)?;
+    /// assert_eq!(x.to_vec()?, vec![0, 9]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn scatter_max<I: Element>(
+        &self,
+        axis: isize,
+        indices: &Array<I>,
+        src: &Array<T>,
+    ) -> Result<()> {
+        scatter(self, axis, indices, src, Combine::Max)
+    }
+
+    /// As [`Array::scatter_add`], keeping the minimum (NumPy's `minimum.at`; a NaN wins).
+    ///
+    /// # Errors
+    /// As [`Array::scatter_add`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[0.0f32, 0.0], [2])?;
+    /// let idx = dev.from_slice(&[1i32, 1, 0], [3])?;
+    /// x.scatter_min(0, &idx, &dev.from_slice(&[5.0, -9.0, 3.0], [3])?)?;
+    /// assert_eq!(x.to_vec()?, vec![0.0, -9.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn scatter_min<I: Element>(
+        &self,
+        axis: isize,
+        indices: &Array<I>,
+        src: &Array<T>,
+    ) -> Result<()> {
+        scatter(self, axis, indices, src, Combine::Min)
+    }
+}
