@@ -47,12 +47,13 @@ fn cas_f32(k: u32, v: f32, op: u32) {
     loop {
         let x = bitcast<f32>(old);
         var y = x + v;
+        // NaN tested on the bits: compilers may fold `x != x` to false.
+        let x_nan = (bitcast<u32>(old) & 0x7fffffffu) > 0x7f800000u;
+        let v_nan = (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
         if op == 1u {
-            y = select(max(x, v), x, x != x);
-            y = select(y, v, v != v);
+            y = select(select(max(x, v), v, v_nan), x, x_nan);
         } else if op == 2u {
-            y = select(min(x, v), x, x != x);
-            y = select(y, v, v != v);
+            y = select(select(min(x, v), v, v_nan), x, x_nan);
         }
         let bits = bitcast<AT>(y);
         if bits == old {

@@ -48,6 +48,7 @@ mod common;
 use common::host_data;
 
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
+mod sweep_api_index;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
@@ -120,6 +121,7 @@ type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
 /// module of the same name beside `benches/peers/cupy_sweeps.py`.
 const SWEEPS: &[(&str, SweepFn)] = &[
     ("math", sweep_math::rows),
+    ("api_index", sweep_api_index::rows),
     ("linalg", sweep_linalg::rows),
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),
