@@ -19,7 +19,12 @@ fn offsets<T: Element>(a: &Array<T>) -> Vec<usize> {
     (0..a.len())
         .map(|i| {
             let idx = unravel(i, a.shape());
-            a.offset() + idx.iter().zip(a.strides()).map(|(i, s)| i * s).sum::<usize>()
+            a.offset()
+                + idx
+                    .iter()
+                    .zip(a.strides())
+                    .map(|(i, s)| i * s)
+                    .sum::<usize>()
         })
         .collect()
 }
@@ -71,7 +76,9 @@ fn writes<T: Ty>() {
     exact(&host(&base), &want);
     let (src, src_h) = upload::<T>(d, &values::<T>(&mut rng, 5 * 3), &[5, 3]);
     let src_t = src.t(); // [3, 5], strided
-    let target = base.slice([Slice::from(4..7), Slice::from(..).step(2)]).unwrap(); // [3, 6]
+    let target = base
+        .slice([Slice::from(4..7), Slice::from(..).step(2)])
+        .unwrap(); // [3, 6]
     let target = target.slice([Slice::from(..), Slice::from(1..)]).unwrap(); // [3, 5]
     target.assign(&src_t).unwrap();
     for (k, o) in offsets(&target).into_iter().enumerate() {
@@ -102,7 +109,10 @@ fn writes<T: Ty>() {
     assert!(target.copy_to_slice(&mut short).is_err());
     assert!(short.iter().all(|&x| x == T::zero()));
     let wide = base.slice(0..1).unwrap().broadcast_to([3, 1, 11]).unwrap();
-    assert!(matches!(wide.fill(fill_v[0]), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        wide.fill(fill_v[0]),
+        Err(Error::InvalidArgument { .. })
+    ));
     assert!(wide.assign(&row).is_err());
     exact(&host(&base), &want);
     // 0-size targets and sources.
@@ -163,7 +173,10 @@ fn index_axis<T: Ty>() {
             ));
         }
     }
-    assert!(matches!(x.index_axis(3, 0), Err(Error::AxisOutOfRange { .. })));
+    assert!(matches!(
+        x.index_axis(3, 0),
+        Err(Error::AxisOutOfRange { .. })
+    ));
 }
 
 macro_rules! per_dtype {
@@ -216,14 +229,21 @@ fn take<T: Ty>() {
     let shape = [3, 7, 5];
     let (base, h) = upload::<T>(d, &values::<T>(&mut rng, 3 * 7 * 10), &[3, 7, 10]);
     // A strided view as the gathered array.
-    let x = base.slice([Slice::from(..), Slice::from(..), Slice::from(1..).step(2)]).unwrap();
+    let x = base
+        .slice([Slice::from(..), Slice::from(..), Slice::from(1..).step(2)])
+        .unwrap();
     let hx = Host::new(&[3, 7, 10], h).slice(&[(0, 3, 1), (0, 7, 1), (1, 10, 2)]);
     for axis in -3isize..3 {
         let ax = axis.rem_euclid(3) as usize;
         let len = shape[ax] as i64;
         let raw = rng.ints(2 * 3, -len, len - 1);
-        let pos: Vec<usize> = raw.iter().map(|&v| (v as i64).rem_euclid(len) as usize).collect();
-        let idx = d.from_slice(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>(), [2, 3]).unwrap();
+        let pos: Vec<usize> = raw
+            .iter()
+            .map(|&v| (v as i64).rem_euclid(len) as usize)
+            .collect();
+        let idx = d
+            .from_slice(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>(), [2, 3])
+            .unwrap();
         let got = x.take(&idx, axis).unwrap();
         let mut want_shape = shape[..ax].to_vec();
         want_shape.extend([2, 3]);
@@ -233,7 +253,11 @@ fn take<T: Ty>() {
         // u32 indices, given as a strided view.
         let upos: Vec<u32> = pos.iter().map(|&p| p as u32).collect();
         let wide: Vec<u32> = upos.iter().flat_map(|&p| [p, 999]).collect();
-        let uidx = d.from_slice(&wide, [6, 2]).unwrap().slice_axis(gpuarray::Axis(1), 0..1).unwrap();
+        let uidx = d
+            .from_slice(&wide, [6, 2])
+            .unwrap()
+            .slice_axis(gpuarray::Axis(1), 0..1)
+            .unwrap();
         let got = x.take(&uidx, axis).unwrap();
         exact(&host(&got), &take_ref(&hx, ax, &pos, &[6, 1]));
         // Out of range: an error for raise; wrap and clip as NumPy.
@@ -257,14 +281,26 @@ fn take<T: Ty>() {
     let ext = d.from_slice(&[i32::MIN, i32::MAX], [2]).unwrap();
     assert!(x.take(&ext, 0).is_err());
     let got = x.take_mode(&ext, 1, IndexMode::Wrap).unwrap();
-    let wrap = [(i32::MIN as i64).rem_euclid(7) as usize, (i32::MAX as i64).rem_euclid(7) as usize];
+    let wrap = [
+        (i32::MIN as i64).rem_euclid(7) as usize,
+        (i32::MAX as i64).rem_euclid(7) as usize,
+    ];
     exact(&host(&got), &take_ref(&hx, 1, &wrap, &[2]));
     let empty_axis = d.zeros::<T>([2, 0]).unwrap();
     let zero = d.from_slice(&[0i32], [1]).unwrap();
-    assert!(matches!(empty_axis.take(&zero, 1), Err(Error::IndexOutOfRange { .. })));
+    assert!(matches!(
+        empty_axis.take(&zero, 1),
+        Err(Error::IndexOutOfRange { .. })
+    ));
     assert!(empty_axis.take_mode(&zero, 1, IndexMode::Wrap).is_err());
-    assert!(matches!(x.take(&zero, 3), Err(Error::AxisOutOfRange { .. })));
-    assert_unsupported(x.take(&d.zeros::<f32>([1]).unwrap(), 0), gpuarray::DType::F32);
+    assert!(matches!(
+        x.take(&zero, 3),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    assert_unsupported(
+        x.take(&d.zeros::<f32>([1]).unwrap(), 0),
+        gpuarray::DType::F32,
+    );
 }
 
 fn take_along<T: Ty>() {
@@ -274,7 +310,9 @@ fn take_along<T: Ty>() {
     let hx = Host::new(&[4, 6], h);
     // Along axis 1 with indices [4, 3]; along axis 0 with indices [2, 1] broadcast over 6.
     let raw = rng.ints(12, -6, 5);
-    let idx = d.from_slice(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>(), [4, 3]).unwrap();
+    let idx = d
+        .from_slice(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>(), [4, 3])
+        .unwrap();
     let got = x.take_along_axis(&idx, -1).unwrap();
     assert_eq!(got.shape(), &[4, 3]);
     let want: Vec<f64> = (0..12)
@@ -287,10 +325,18 @@ fn take_along<T: Ty>() {
     let want: Vec<f64> = (0..12).map(|k| hx.at(&[[3, 0][k / 6], k % 6])).collect();
     exact(&host(&got), &want);
     // Bad: other dimensions, out of range, shapes that do not broadcast.
-    assert!(matches!(x.take_along_axis(&d.zeros::<i32>([3]).unwrap(), 0), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        x.take_along_axis(&d.zeros::<i32>([3]).unwrap(), 0),
+        Err(Error::InvalidArgument { .. })
+    ));
     let far = d.from_slice(&[6i32], [1, 1]).unwrap();
-    assert!(matches!(x.take_along_axis(&far, 1), Err(Error::IndexOutOfRange { .. })));
-    assert!(x.take_along_axis(&d.zeros::<i32>([3, 2]).unwrap(), 1).is_err());
+    assert!(matches!(
+        x.take_along_axis(&far, 1),
+        Err(Error::IndexOutOfRange { .. })
+    ));
+    assert!(x
+        .take_along_axis(&d.zeros::<i32>([3, 2]).unwrap(), 1)
+        .is_err());
 }
 
 fn masks<T: Ty>() {
@@ -299,13 +345,20 @@ fn masks<T: Ty>() {
     let (base, h) = upload::<T>(d, &values::<T>(&mut rng, 6 * 9), &[6, 9]);
     let mut want = h.clone();
     // A strided, offset view as the target.
-    let view = base.slice([Slice::from(1..).step(2), Slice::from(2..)]).unwrap(); // [3, 7]
+    let view = base
+        .slice([Slice::from(1..).step(2), Slice::from(2..)])
+        .unwrap(); // [3, 7]
     let bits: Vec<u32> = (0..21).map(|_| u32::from(rng.bool(0.4))).collect();
     let mask = d.from_slice(&bits, [3, 7]).unwrap();
     let count = bits.iter().filter(|&&b| b != 0).count();
     let offs = offsets(&view);
     // select is masked_select.
-    let sel: Vec<f64> = offs.iter().zip(&bits).filter(|(_, &b)| b != 0).map(|(&o, _)| want[o]).collect();
+    let sel: Vec<f64> = offs
+        .iter()
+        .zip(&bits)
+        .filter(|(_, &b)| b != 0)
+        .map(|(&o, _)| want[o])
+        .collect();
     exact(&host(&view.select(&mask).unwrap()), &sel);
     let (v, _) = cast_in::<T>(&[7.0]);
     view.masked_fill(&mask, v[0]).unwrap();
@@ -338,10 +391,18 @@ fn masks<T: Ty>() {
     exact(&host(&base), &want);
     // Bad arguments write nothing.
     let short = d.zeros::<T>([count + 1]).unwrap();
-    assert!(matches!(view.masked_assign(&mask, &short), Err(Error::SizeMismatch { .. })));
+    assert!(matches!(
+        view.masked_assign(&mask, &short),
+        Err(Error::SizeMismatch { .. })
+    ));
     let other = d.zeros::<u32>([7, 3]).unwrap();
-    assert!(matches!(view.masked_fill(&other, v[0]), Err(Error::ShapeMismatch { .. })));
-    assert!(view.masked_assign(&mask, &d.zeros::<T>([1, 1]).unwrap()).is_err());
+    assert!(matches!(
+        view.masked_fill(&other, v[0]),
+        Err(Error::ShapeMismatch { .. })
+    ));
+    assert!(view
+        .masked_assign(&mask, &d.zeros::<T>([1, 1]).unwrap())
+        .is_err());
     exact(&host(&base), &want);
     // Empty arrays and masks with no true entry.
     let e = d.zeros::<T>([0, 3]).unwrap();
@@ -350,7 +411,8 @@ fn masks<T: Ty>() {
     e.masked_assign(&em, &d.zeros::<T>([0]).unwrap()).unwrap();
     assert_eq!(e.select(&em).unwrap().len(), 0);
     let none = d.zeros::<u32>([3, 7]).unwrap();
-    view.masked_assign(&none, &d.zeros::<T>([0]).unwrap()).unwrap();
+    view.masked_assign(&none, &d.zeros::<T>([0]).unwrap())
+        .unwrap();
     exact(&host(&base), &want);
 }
 
@@ -358,7 +420,11 @@ fn masks<T: Ty>() {
 #[test]
 fn views_alias_results_do_not() {
     let d = dev();
-    let x = d.arange::<f32>(0.0, 12.0, 1.0).unwrap().reshape([3, 4]).unwrap();
+    let x = d
+        .arange::<f32>(0.0, 12.0, 1.0)
+        .unwrap()
+        .reshape([3, 4])
+        .unwrap();
     let view = x.index_axis(0, 1).unwrap();
     let reshaped = x.reshape([12]).unwrap();
     let cast = x.cast::<f32>().unwrap();
@@ -417,15 +483,21 @@ fn scatter_case<T: Ty>(op: &str) {
         let (x, mut want) = upload::<T>(d, &values::<T>(&mut rng, 20), &shape);
         if T::FLOAT {
             // Finite targets for the sums (inf + -inf is NaN in any order, fine; keep it simple).
-            want.iter_mut().for_each(|v| *v = if v.is_finite() { *v } else { 1.0 });
+            want.iter_mut()
+                .for_each(|v| *v = if v.is_finite() { *v } else { 1.0 });
             x.copy_from_slice(&cast_in::<T>(&want).0).unwrap();
         }
         let lo = if T::SIGNED { -20 } else { 0 };
         let sv = rng.ints(n, lo, 20);
         let (src, sv) = upload::<T>(d, &sv, &ishape);
         let raw = rng.ints(n, -len, len - 1); // many duplicates
-        let idx = d.from_slice(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>(), ishape).unwrap();
-        let pos: Vec<usize> = raw.iter().map(|&v| (v as i64).rem_euclid(len) as usize).collect();
+        let idx = d
+            .from_slice(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>(), ishape)
+            .unwrap();
+        let pos: Vec<usize> = raw
+            .iter()
+            .map(|&v| (v as i64).rem_euclid(len) as usize)
+            .collect();
         let r = match op {
             "add" => x.scatter_add(axis, &idx, &src),
             "max" => x.scatter_max(axis, &idx, &src),
@@ -458,7 +530,9 @@ fn scatter_special_values_and_errors() {
     // NaN wins in max and min, as NumPy's maximum.at.
     let x = d.from_slice(&[0.0f32, 0.0, 5.0], [3]).unwrap();
     let idx = d.from_slice(&[0i32, 1, 1, 2], [4]).unwrap();
-    let src = d.from_slice(&[f32::NAN, 3.0, -1.0, f32::NEG_INFINITY], [4]).unwrap();
+    let src = d
+        .from_slice(&[f32::NAN, 3.0, -1.0, f32::NEG_INFINITY], [4])
+        .unwrap();
     x.scatter_max(0, &idx, &src).unwrap();
     exact(&host(&x), &[f64::NAN, 3.0, 5.0]);
     x.scatter_min(0, &idx, &src).unwrap();
@@ -466,32 +540,55 @@ fn scatter_special_values_and_errors() {
     // i32 sums wrap; u32 indices.
     let y = d.from_slice(&[i32::MAX, 0], [2]).unwrap();
     let u = d.from_slice(&[0u32, 0, 1], [3]).unwrap();
-    y.scatter_add(0, &u, &d.from_slice(&[1, 1, i32::MIN], [3]).unwrap()).unwrap();
+    y.scatter_add(0, &u, &d.from_slice(&[1, 1, i32::MIN], [3]).unwrap())
+        .unwrap();
     assert_eq!(y.to_vec().unwrap(), vec![i32::MIN + 1, i32::MIN]);
     // Out of range indices: an error, nothing written.
     let bad = d.from_slice(&[0i32, 3], [2]).unwrap();
     let two = d.from_slice(&[1.0f32, 1.0], [2]).unwrap();
     let before = host(&x);
-    assert!(matches!(x.scatter_add(0, &bad, &two), Err(Error::IndexOutOfRange { len: 3, .. })));
-    assert!(matches!(x.scatter_add(0, &idx, &two), Err(Error::ShapeMismatch { .. })));
+    assert!(matches!(
+        x.scatter_add(0, &bad, &two),
+        Err(Error::IndexOutOfRange { len: 3, .. })
+    ));
+    assert!(matches!(
+        x.scatter_add(0, &idx, &two),
+        Err(Error::ShapeMismatch { .. })
+    ));
     let bcast = d.zeros::<f32>([1]).unwrap().broadcast_to([3]).unwrap();
-    assert!(matches!(bcast.scatter_add(0, &bad, &two), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        bcast.scatter_add(0, &bad, &two),
+        Err(Error::InvalidArgument { .. })
+    ));
     let wide = d.zeros::<i32>([2, 5]).unwrap();
-    assert!(x.scatter_add(0, &wide, &d.zeros::<f32>([2, 5]).unwrap()).is_err());
+    assert!(x
+        .scatter_add(0, &wide, &d.zeros::<f32>([2, 5]).unwrap())
+        .is_err());
     exact(&host(&x), &before);
     // No atomics for f16 and f64.
     if_supported::<f64>(|| {
         let z = d.zeros::<f64>([2]).unwrap();
         let i = d.zeros::<i32>([1]).unwrap();
-        assert_unsupported(z.scatter_add(0, &i, &d.zeros::<f64>([1]).unwrap()), gpuarray::DType::F64);
+        assert_unsupported(
+            z.scatter_add(0, &i, &d.zeros::<f64>([1]).unwrap()),
+            gpuarray::DType::F64,
+        );
     });
     if_supported::<f16>(|| {
         let z = d.zeros::<f16>([2]).unwrap();
         let i = d.zeros::<i32>([1]).unwrap();
-        assert_unsupported(z.scatter_max(0, &i, &d.zeros::<f16>([1]).unwrap()), gpuarray::DType::F16);
+        assert_unsupported(
+            z.scatter_max(0, &i, &d.zeros::<f16>([1]).unwrap()),
+            gpuarray::DType::F16,
+        );
     });
     // Empty indices write nothing.
-    x.scatter_add(0, &d.zeros::<i32>([0]).unwrap(), &d.zeros::<f32>([0]).unwrap()).unwrap();
+    x.scatter_add(
+        0,
+        &d.zeros::<i32>([0]).unwrap(),
+        &d.zeros::<f32>([0]).unwrap(),
+    )
+    .unwrap();
     exact(&host(&x), &before);
 }
 
@@ -504,7 +601,9 @@ fn scatter_add_f32_random_sums() {
     let v = rng.vec(n, -1.0, 1.0);
     let (src, v) = upload::<f32>(d, &v, &[n]);
     let raw = rng.ints(n, 0, bins as i64 - 1);
-    let idx = d.from_slice(&raw.iter().map(|&v| v as u32).collect::<Vec<_>>(), [n]).unwrap();
+    let idx = d
+        .from_slice(&raw.iter().map(|&v| v as u32).collect::<Vec<_>>(), [n])
+        .unwrap();
     let x = d.zeros::<f32>([bins]).unwrap();
     x.scatter_add(0, &idx, &src).unwrap();
     let (mut sum, mut abs, mut cnt) = (vec![0.0; bins], vec![0.0; bins], vec![0.0; bins]);
@@ -517,7 +616,11 @@ fn scatter_add_f32_random_sums() {
     let got = host(&x);
     for b in 0..bins {
         let tol = cnt[b] * f32::EPSILON as f64 * abs[b];
-        assert!((got[b] - sum[b]).abs() <= tol, "bin {b}: {} vs {} (tol {tol})", got[b], sum[b]);
+        assert!(
+            (got[b] - sum[b]).abs() <= tol,
+            "bin {b}: {} vs {} (tol {tol})",
+            got[b],
+            sum[b]
+        );
     }
 }
-

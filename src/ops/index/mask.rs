@@ -130,7 +130,11 @@ impl<T: Element> Array<T> {
             return Ok(());
         }
         let mut params = Params::new(0);
-        let stride = if values.len() == 1 { 0 } else { values.strides[0] };
+        let stride = if values.len() == 1 {
+            0
+        } else {
+            values.strides[0]
+        };
         params.aux = [values.offset as u32, stride as u32];
         let inputs = [m.binding(), pos.binding(), values.binding()];
         let variant = (T::DTYPE, MASK, DType::U32);

@@ -91,7 +91,11 @@ fn key(entry: &'static str, (e, a, i): (DType, DType, DType), inputs: usize, ndi
 /// Refuses a write target with a broadcast axis (stride 0 over several elements): its
 /// elements share memory, so NumPy marks such views read-only.
 fn check_writable<T: Element>(x: &Array<T>, op: &'static str) -> Result<()> {
-    if x.shape.iter().zip(&x.strides).any(|(&d, &s)| d > 1 && s == 0) {
+    if x.shape
+        .iter()
+        .zip(&x.strides)
+        .any(|(&d, &s)| d > 1 && s == 0)
+    {
         return Err(Error::InvalidArgument {
             op,
             reason: "the target is a broadcast view (read-only): write into the array it views",

@@ -12,6 +12,17 @@ use crate::shape::broadcast_shapes;
 use super::{key, spec};
 
 /// What an index outside its axis does (NumPy's `mode` of `take`).
+///
+/// ```
+/// use gpuarray::IndexMode;
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.from_slice(&[1.0f32, 2.0], [2])?;
+/// let idx = dev.from_slice(&[2i32], [1])?;
+/// assert_eq!(IndexMode::default(), IndexMode::Raise);
+/// assert!(x.take_mode(&idx, 0, IndexMode::Raise).is_err());
+/// assert_eq!(x.take_mode(&idx, 0, IndexMode::Wrap)?.to_vec()?, vec![1.0]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum IndexMode {
     /// An error ([`Error::IndexOutOfRange`]), found on the device and read back once; negative
@@ -100,9 +111,7 @@ fn gather<T: Element, I: Element>(
 ) -> Result<Array<T>> {
     let dev = &x.dev;
     let op = "take";
-    let out = Array::<T>::alloc_with(dev, op, shape, |b| {
-        dev.alloc_apart(b, &[&x.buf, &idx.buf])
-    })?;
+    let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&x.buf, &idx.buf]))?;
     let n = out.len();
     if n == 0 {
         return Ok(out);
@@ -228,6 +237,12 @@ impl<T: Element> Array<T> {
         check(&idx, op, ax, len)?;
         let x = dense(&self.broadcast_to(x_shape)?)?;
         let inner: usize = shape[ax + 1..].iter().product();
-        gather(&x, &idx, (len, inner, shape[ax]), (IndexMode::Raise, true), shape)
+        gather(
+            &x,
+            &idx,
+            (len, inner, shape[ax]),
+            (IndexMode::Raise, true),
+            shape,
+        )
     }
 }
