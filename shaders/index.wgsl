@@ -12,6 +12,10 @@
 //   dimensions; slot x the source or mask, slot y the target);
 // - `take`: element i of the contiguous result [outer, m, inner]; its index is b[j] (take)
 //   or b[i] (take_along_axis, indices laid out as the result);
+// - `scatter_last`: element i of the indices (contiguous, as the source): writes source
+//   element i to its target (offset y + index * axis_stride(), with strided_offsets' slots
+//   as in shaders/scatter.wgsl: x the source, y the target without the axis, z the index)
+//   where `a`, the last writer per target word (i + 1, from scatter.wgsl `Last`), is i + 1;
 // - `check`: element i of the indices; an index outside the axis sets out[0] to 1 (every
 //   such invocation stores the same value; no read before the dispatch ends).
 //
@@ -39,6 +43,7 @@ fn axis_len() -> u32 { return P.aux.x; }         // take, check: extent of the i
 fn inner() -> u32 { return P.aux.y; }            // take: elements after the axis
 fn vals_offset() -> u32 { return P.aux.x; }      // masked_assign: values' first element
 fn vals_stride() -> u32 { return P.aux.y; }      // masked_assign: values' stride (0: one)
+fn axis_stride() -> u32 { return P.aux.y; }     // scatter_last: target's stride on the axis
 fn m() -> u32 { return P.shape[0].x; }           // take: indices along the axis
 fn mode() -> u32 { return P.shape[0].y; }        // take: 0 checked, 1 wrap, 2 clip
 fn along() -> bool { return P.shape[0].z != 0u; } // take: one index per result element
@@ -120,5 +125,20 @@ fn check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     }
     if resolve(b[P.offs.y + i], axis_len(), 0u) == NONE {
         out[0] = E(1);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn scatter_last(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    let i = linear_id(wid, nwg, lid, WG);
+    if i >= P.n {
+        return;
+    }
+    let o = strided_offsets(i);
+    let k = min(resolve(b[o.z], axis_len(), 0u), axis_len() - 1u);
+    let t = o.y + k * axis_stride();
+    if u32(a[t]) == i + 1u {
+        out[t] = c[o.x];
     }
 }

@@ -1,5 +1,7 @@
 // Scatter family: combining elements of a source into a target at positions given by an
-// index array along one axis (scatter_add, scatter_max, scatter_min), with atomics.
+// index array along one axis (scatter_add, scatter_max, scatter_min), with atomics; and the
+// first pass of `scatter` (last writer wins): the largest source position per target
+// element, whose writes shaders/index.wgsl `scatter_last` then makes.
 //
 // Bindings: 0 params; 1 `a` (E: the source, of the indices' shape); 2 `b` (I: the indices);
 // 4 `out` (the target, as atomic words of AT: u32 or i32, f32 through its bits).
@@ -37,8 +39,9 @@ fn axis_stride() -> u32 { return P.aux.y; }      // the target's stride along it
 // (value, magnitude) of an index: (v, 0) for v >= 0, (0, -v) for v < 0 (per index dtype).
 fn split_index(raw: I) -> vec2<u32> { return select(vec2<u32>(u32(raw), 0u), vec2<u32>(0u, u32(-(raw + 1)) + 1u), raw < 0); }
 
-// Combines v into target word k (replaced per operation and dtype).
-fn combine(k: u32, v: E) { atomicAdd(&out[k], bitcast<AT>(v)); }
+// Combines v, element i of the source, into target word k (replaced per operation and
+// dtype; `Last` keeps the largest i + 1 in a u32 word per target element).
+fn combine(k: u32, v: E, i: u32) { atomicAdd(&out[k], bitcast<AT>(v)); }
 
 // f32 through compare-and-swap on the bits: `f` of the old value and v, until no other
 // invocation changed the word in between (or nothing changes).
@@ -76,5 +79,5 @@ fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
     }
     let o = strided_offsets(i);
     let k = min(resolve(b[o.z], axis_len(), 0u), axis_len() - 1u);
-    combine(o.y + k * axis_stride(), a[o.x]);
+    combine(o.y + k * axis_stride(), a[o.x], i);
 }

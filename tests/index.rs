@@ -204,6 +204,7 @@ per_dtype! {
     take_every_axis: take;
     take_along_axis_broadcast: take_along;
     masks: masks;
+    scatter_and_put_last_writer_wins: scatter_last;
 }
 
 /// The reference of take along `ax` with resolved positions `pos` (of shape `ishape`).
@@ -623,4 +624,60 @@ fn scatter_add_f32_random_sums() {
             sum[b]
         );
     }
+}
+
+/// scatter and put: the last writer in C order of the indices wins, on every run; every
+/// dtype; strided targets; errors leave the target as it was.
+fn scatter_last<T: Ty>() {
+    let d = dev();
+    let mut rng = Rng::new(8);
+    let (base, h) = upload::<T>(d, &values::<T>(&mut rng, 6 * 8), &[6, 8]);
+    let mut want = h.clone();
+    // Target: a strided view [3, 4] (rows 0, 2, 4; columns 1, 3, 5, 7), along axis 0.
+    let view = base
+        .slice([Slice::from(..).step(2), Slice::from(1..).step(2)])
+        .unwrap();
+    let offs = offsets(&view);
+    let ishape = [9, 4];
+    let raw = rng.ints(36, -3, 2);
+    let idx = d
+        .from_slice(&raw.iter().map(|&v| v as i32).collect::<Vec<_>>(), ishape)
+        .unwrap();
+    let (src, sv) = upload::<T>(d, &values::<T>(&mut rng, 36), &ishape);
+    view.scatter(0, &idx, &src).unwrap();
+    for k in 0..36 {
+        let j = k % 4;
+        let r = (raw[k] as i64).rem_euclid(3) as usize;
+        want[offs[r * 4 + j]] = sv[k]; // later k overwrite earlier ones
+    }
+    exact(&host(&base), &want);
+    // put into the strided view (through a copy) and into a contiguous array.
+    let pidx: Vec<i32> = vec![0, -1, 5, 5, 11, 0];
+    let (pv, pvh) = upload::<T>(d, &values::<T>(&mut rng, 6), &[2, 3]);
+    view.put(&d.from_slice(&pidx, [6]).unwrap(), &pv).unwrap();
+    for (k, &p) in pidx.iter().enumerate() {
+        want[offs[(p as i64).rem_euclid(12) as usize]] = pvh[k];
+    }
+    exact(&host(&base), &want);
+    let flat = d.zeros::<T>([5]).unwrap();
+    let one = d.from_slice(&cast_in::<T>(&[4.0]).0, [1]).unwrap();
+    flat.put(&d.from_slice(&[1u32, 3], [2]).unwrap(), &one)
+        .unwrap();
+    exact(&host(&flat), &[0.0, 4.0, 0.0, 4.0, 0.0]);
+    // Errors write nothing.
+    let far = d.from_slice(&[0i32, 12], [2]).unwrap();
+    assert!(matches!(
+        view.put(&far, &one),
+        Err(Error::IndexOutOfRange { .. })
+    ));
+    let two = d.zeros::<T>([2]).unwrap();
+    assert!(matches!(
+        view.put(&d.zeros::<i32>([3]).unwrap(), &two),
+        Err(Error::SizeMismatch { .. })
+    ));
+    let bad = d.from_slice(&[3i32; 4], [1, 4]).unwrap();
+    assert!(view
+        .scatter(0, &bad, &d.zeros::<T>([1, 4]).unwrap())
+        .is_err());
+    exact(&host(&base), &want);
 }

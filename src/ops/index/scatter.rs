@@ -15,7 +15,7 @@ use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
 use crate::ops::scan::normalize_axis;
 
 use super::take::{check, dense, index_dtype};
-use super::{check_writable, split_index, RESOLVE, WG};
+use super::{check_writable, key as key_of, spec as index_spec, split_index, RESOLVE, WG};
 
 const SRC: &str = include_str!("../../../shaders/scatter.wgsl");
 
@@ -25,6 +25,8 @@ enum Combine {
     Add,
     Max,
     Min,
+    /// The first pass of `scatter`: the largest source position + 1 per target word.
+    Last,
 }
 
 impl Combine {
@@ -33,6 +35,7 @@ impl Combine {
             Combine::Add => "scatter_add",
             Combine::Max => "scatter_max",
             Combine::Min => "scatter_min",
+            Combine::Last => "scatter",
         }
     }
 
@@ -40,19 +43,24 @@ impl Combine {
     /// exists (f16, f64).
     fn def(self, e: DType) -> Option<String> {
         let body = match (e, self) {
+            (_, Combine::Last) => "atomicMax(&out[k], i + 1u);".into(),
             (DType::F32, c) => format!("cas_f32(k, v, {}u);", c as u32),
             (DType::I32 | DType::U32, Combine::Add) => "atomicAdd(&out[k], v);".into(),
             (DType::I32 | DType::U32, Combine::Max) => "atomicMax(&out[k], v);".into(),
             (DType::I32 | DType::U32, Combine::Min) => "atomicMin(&out[k], v);".into(),
             _ => return None,
         };
-        Some(format!("fn combine(k: u32, v: E) {{ {body} }}"))
+        Some(format!("fn combine(k: u32, v: E, i: u32) {{ {body} }}"))
     }
 }
 
 /// The scatter family's source for combine `c`, dtype `e`, index dtype `i`.
 fn spec(c: Combine, e: DType, i: DType) -> Option<Spec> {
-    let word = if e == DType::I32 { "i32" } else { "u32" };
+    let word = if e == DType::I32 && c != Combine::Last {
+        "i32"
+    } else {
+        "u32"
+    };
     Some(
         Spec::new("scatter", SRC)
             .alias("E", e.wgsl())
@@ -70,8 +78,8 @@ fn spec(c: Combine, e: DType, i: DType) -> Option<Spec> {
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
     let mut v = Vec::new();
-    for c in [Combine::Add, Combine::Max, Combine::Min] {
-        for e in [DType::F32, DType::I32, DType::U32] {
+    for c in [Combine::Add, Combine::Max, Combine::Min, Combine::Last] {
+        for e in [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32] {
             for i in [DType::I32, DType::U32] {
                 v.extend(spec(c, e, i));
             }
@@ -145,10 +153,99 @@ fn scatter<T: Element, I: Element>(
     let kernel = dev.kernel(key, || spec(c, T::DTYPE, i).expect("checked above"))?;
     // Binding 3 is unused by `scatter`; the layout of two inputs leaves it out.
     let inputs = [src.binding(), idx.binding()];
-    dev.launch(&kernel, &p, &inputs, dst.binding(), Work::Items(n as u32))
+    let work = Work::Items(n as u32);
+    if c != Combine::Last {
+        return dev.launch(&kernel, &p, &inputs, dst.binding(), work);
+    }
+    // The last writer per target word (by the target's buffer offsets), then its writes.
+    let words = dst.binding().bytes as usize / T::DTYPE.size();
+    let last = dev.zeros::<u32>([words])?;
+    dev.launch(&kernel, &p, &inputs, last.binding(), work)?;
+    let dtypes = (T::DTYPE, DType::U32, i);
+    let writer = dev.kernel(key_of("scatter_last", dtypes, 3, p.ndim.max(1)), || {
+        index_spec(dtypes.0, dtypes.1, dtypes.2)
+    })?;
+    let inputs = [last.binding(), idx.binding(), src.binding()];
+    dev.launch(&writer, &p, &inputs, dst.binding(), work)
 }
 
 impl<T: Element> Array<T> {
+    /// Writes each element of `src` into this array, in place, at its own position with
+    /// the coordinate along `axis` replaced by the index at the same position of `indices`
+    /// (PyTorch's `scatter_`, NumPy's `put_along_axis` with `indices` and `src` of one
+    /// shape). Where several elements go to one place, the last in C order of `indices`
+    /// wins, on every run: a first pass keeps the largest position per target element
+    /// (an atomic max), a second writes those. Shapes and indices as in
+    /// [`Array::scatter_add`]; every dtype.
+    ///
+    /// # Errors
+    /// As [`Array::scatter_add`], but every dtype the adapter has is supported.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.zeros::<f32>([3, 2])?;
+    /// let idx = dev.from_slice(&[2i32, 0, -1, 1], [2, 2])?;
+    /// let src = dev.from_slice(&[1.0, 2.0, 3.0, 4.0], [2, 2])?;
+    /// x.scatter(0, &idx, &src)?; // x[idx[i][j]][j] = src[i][j]; (2, 0) is written twice
+    /// assert_eq!(x.to_vec()?, vec![0.0, 2.0, 0.0, 4.0, 3.0, 0.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn scatter<I: Element>(
+        &self,
+        axis: isize,
+        indices: &Array<I>,
+        src: &Array<T>,
+    ) -> Result<()> {
+        scatter(self, axis, indices, src, Combine::Last)
+    }
+
+    /// NumPy's `put(x, indices, values)`: writes `values` at the flat (C-order) positions
+    /// `indices` of this array, in place; `values` has one element per index (any shape of
+    /// as many elements) or one for all. Duplicate positions: the last in C order wins.
+    /// Indices as in [`Array::take`] (i32 or u32, negative from the end, checked). A
+    /// strided target is written through a contiguous copy, then assigned back.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] (nothing written); [`Error::SizeMismatch`] for another
+    /// number of values; as [`Array::scatter`] otherwise.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.zeros::<i32>([2, 3])?;
+    /// x.put(&dev.from_slice(&[0i32, -1, 4, 4], [4])?, &dev.from_slice(&[7, 8, 1, 9], [4])?)?;
+    /// assert_eq!(x.to_vec()?, vec![7, 0, 0, 0, 9, 8]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn put<I: Element>(&self, indices: &Array<I>, values: &Array<T>) -> Result<()> {
+        let op = "put";
+        self.dev.expect_same(op, &[&indices.dev, &values.dev])?;
+        let m = indices.len();
+        if values.len() != m && values.len() != 1 {
+            return Err(Error::SizeMismatch {
+                shape: values.shape.clone(),
+                expected: m,
+                actual: values.len(),
+            });
+        }
+        check_writable(self, op)?;
+        if m == 0 {
+            return Ok(());
+        }
+        let idx = dense(indices)?.reshape([m])?;
+        let vals = if values.len() == 1 {
+            values.reshape([1])?.broadcast_to([m])?
+        } else {
+            dense(values)?.reshape([m])?
+        };
+        if self.is_contiguous() {
+            let flat = self.reshape([self.len()])?;
+            return scatter(&flat, 0, &idx, &vals, Combine::Last);
+        }
+        let tmp = self.cast::<T>()?;
+        scatter(&tmp.reshape([self.len()])?, 0, &idx, &vals, Combine::Last)?;
+        self.assign(&tmp)
+    }
+
     /// Adds each element of `src` into this array, in place, at its own position with the
     /// coordinate along `axis` replaced by the index at the same position of `indices`
     /// (PyTorch's `scatter_add_`; for 1-D arrays NumPy's `add.at(x, indices, src)`).
