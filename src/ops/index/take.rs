@@ -246,3 +246,98 @@ impl<T: Element> Array<T> {
         )
     }
 }
+
+impl<T: Element> Array<T> {
+    /// Indexing by one index array per axis (NumPy's advanced indexing `x[i0, :, i2]`):
+    /// `indices[d]` is `Some(array)` to index axis `d`, `None` to take it whole; axes past
+    /// the list are taken whole. The index arrays broadcast together to a shape `B`; when
+    /// the indexed axes are adjacent, `B` replaces them in the result, else `B` comes first
+    /// and the other axes follow in order (NumPy's rule). Indices as in [`Array::take`]
+    /// (i32 or u32, negative from the end, checked: one flag read back per index array).
+    /// Always a new array.
+    ///
+    /// # Errors
+    /// [`Error::TooManySlices`] for more entries than axes; [`Error::ShapeMismatch`] when
+    /// the index arrays do not broadcast together; as [`Array::take`] otherwise.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.arange::<i32>(0, 12, 1)?.reshape([3, 4])?;
+    /// let rows = dev.from_slice(&[0i32, 2, -1], [3])?;
+    /// let cols = dev.from_slice(&[1i32, 3, 0], [3])?;
+    /// assert_eq!(x.gather(&[Some(&rows), Some(&cols)])?.to_vec()?, vec![1, 11, 8]);
+    /// assert_eq!(x.gather(&[None, Some(&cols)])?.shape(), &[3, 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn gather<I: Element>(&self, indices: &[Option<&Array<I>>]) -> Result<Array<T>> {
+        let op = "gather";
+        let nd = self.ndim();
+        if indices.len() > nd {
+            return Err(Error::TooManySlices {
+                given: indices.len(),
+                ndim: nd,
+            });
+        }
+        let axes: Vec<usize> = (0..indices.len())
+            .filter(|&d| indices[d].is_some())
+            .collect();
+        let arrays: Vec<&Array<I>> = indices.iter().flatten().copied().collect();
+        for a in &arrays {
+            self.dev.expect_same(op, &[&a.dev])?;
+        }
+        self.dev.require(op, T::DTYPE)?;
+        index_dtype::<I>(&self.dev, op)?;
+        if axes.is_empty() {
+            return self.cast::<T>();
+        }
+        let mut b_shape: Vec<usize> = Vec::new();
+        for a in &arrays {
+            b_shape = broadcast_shapes(op, &b_shape, &a.shape)?;
+        }
+        // Indexed axes first unless adjacent; then [before, indexed..., after].
+        let adjacent = axes.windows(2).all(|w| w[1] == w[0] + 1);
+        let perm: Vec<usize> = if adjacent {
+            (0..nd).collect()
+        } else {
+            axes.iter()
+                .copied()
+                .chain((0..nd).filter(|d| !axes.contains(d)))
+                .collect()
+        };
+        let x = self.transpose(&perm)?;
+        let first = if adjacent { axes[0] } else { 0 };
+        let group = first..first + axes.len();
+        // The flat position in the indexed group: sum of resolved index * group stride.
+        let mut lin: Option<Array<u32>> = None;
+        let mut stride = 1usize;
+        for (k, a) in arrays.iter().enumerate().rev() {
+            let len = self.shape[axes[k]];
+            let idx = dense(&a.broadcast_to(b_shape.clone())?)?;
+            check(&idx, op, axes[k], len)?;
+            // After the check, wrapping is NumPy's resolution of negative indices.
+            let pos =
+                self.dev
+                    .arange::<u32>(0, len as u32, 1)?
+                    .take_mode(&idx, 0, IndexMode::Wrap)?;
+            let term = if stride == 1 {
+                pos
+            } else {
+                pos.mul_scalar(stride as u32)?
+            };
+            lin = Some(match lin {
+                None => term,
+                Some(l) => l.add(&term)?,
+            });
+            stride *= len;
+        }
+        let lin = lin.expect("at least one index array");
+        let before: usize = x.shape[..group.start].iter().product();
+        let after: usize = x.shape[group.end..].iter().product();
+        let merged = dense(&x)?.reshape([before, stride, after])?;
+        let got = merged.take_mode(&lin, 1, IndexMode::Clip)?;
+        let mut shape = x.shape[..group.start].to_vec();
+        shape.extend(&b_shape);
+        shape.extend(&x.shape[group.end..]);
+        got.reshape(shape)
+    }
+}
