@@ -44,6 +44,7 @@ fn inner() -> u32 { return P.aux.y; }            // take: elements after the axi
 fn vals_offset() -> u32 { return P.aux.x; }      // masked_assign: values' first element
 fn vals_stride() -> u32 { return P.aux.y; }      // masked_assign: values' stride (0: one)
 fn axis_stride() -> u32 { return P.aux.y; }     // scatter_last: target's stride on the axis
+fn scatter_mode() -> u32 { return P.offs.w; }    // scatter_last: resolve's mode
 fn m() -> u32 { return P.shape[0].x; }           // take: indices along the axis
 fn mode() -> u32 { return P.shape[0].y; }        // take: 0 checked, 1 wrap, 2 clip
 fn along() -> bool { return P.shape[0].z != 0u; } // take: one index per result element
@@ -107,10 +108,19 @@ fn take(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         return;
     }
     let len = axis_len();
-    let r = i % inner();
-    let t = i / inner();
-    let j = t % m();
-    let outer = t / m();
+    // Divisions only where needed: none for a 1-D take (inner 1, one outer block).
+    var r = 0u;
+    var t = i;
+    if inner() != 1u {
+        r = i % inner();
+        t = i / inner();
+    }
+    var j = t;
+    var outer = 0u;
+    if t >= m() {
+        j = t % m();
+        outer = t / m();
+    }
     let pos = select(j, i, along());
     let k = min(resolve(b[P.offs.y + pos], len, mode()), len - 1u);
     out[i] = E(a[P.offs.x + (outer * len + k) * inner() + r]);
@@ -136,7 +146,7 @@ fn scatter_last(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
         return;
     }
     let o = strided_offsets(i);
-    let k = min(resolve(b[o.z], axis_len(), 0u), axis_len() - 1u);
+    let k = min(resolve(b[o.z], axis_len(), scatter_mode()), axis_len() - 1u);
     let t = o.y + k * axis_stride();
     if u32(a[t]) == i + 1u {
         out[t] = c[o.x];

@@ -15,7 +15,7 @@
 //
 // The host replaces the alias lines, the one-line `split_index` per index dtype and the
 // one-line `combine` per operation and dtype (src/ops/index/scatter.rs). Indices were
-// checked before the dispatch (shaders/index.wgsl `check`): all are in range here.
+// checked before the dispatch (shaders/index.wgsl `check`), or wrap or clip (mode()).
 
 alias E = f32; // element type of source and target
 alias I = i32; // index type
@@ -35,6 +35,7 @@ const NONE: u32 = 0xffffffffu;
 // The family's parameters, mirroring `ScatterParams` in src/ops/index/scatter.rs.
 fn axis_len() -> u32 { return P.aux.x; }         // extent of the target's indexed axis
 fn axis_stride() -> u32 { return P.aux.y; }      // the target's stride along it
+fn mode() -> u32 { return P.offs.w; }            // resolve's mode (0 after the check)
 
 // (value, magnitude) of an index: (v, 0) for v >= 0, (0, -v) for v < 0 (per index dtype).
 fn split_index(raw: I) -> vec2<u32> { return select(vec2<u32>(u32(raw), 0u), vec2<u32>(0u, u32(-(raw + 1)) + 1u), raw < 0); }
@@ -78,6 +79,6 @@ fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         return;
     }
     let o = strided_offsets(i);
-    let k = min(resolve(b[o.z], axis_len(), 0u), axis_len() - 1u);
+    let k = min(resolve(b[o.z], axis_len(), mode()), axis_len() - 1u);
     combine(o.y + k * axis_stride(), a[o.x], i);
 }

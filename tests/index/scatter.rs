@@ -2,7 +2,7 @@
 
 use super::common::*;
 use super::{exact, offsets, values};
-use gpuarray::{f16, Error, Slice};
+use gpuarray::{f16, Error, IndexMode, Slice};
 
 per_dtype! {
     scatter_and_put_last_writer_wins: scatter_last;
@@ -139,6 +139,22 @@ fn scatter_special_values_and_errors() {
             gpuarray::DType::F16,
         );
     });
+    // Wrap and clip modes: no check, NumPy's resolution of each index.
+    let w = d.zeros::<i32>([4]).unwrap();
+    let widx = d.from_slice(&[5i32, -5, -1, 9, i32::MIN], [5]).unwrap();
+    let ones = d.from_slice(&[1i32, 10, 100, 1000, 10000], [5]).unwrap();
+    w.scatter_add_mode(0, &widx, &ones, IndexMode::Wrap)
+        .unwrap();
+    // 5 -> 1, -5 -> 3, -1 -> 3, 9 -> 1, i32::MIN -> 0 (a multiple of 4)
+    assert_eq!(w.to_vec().unwrap(), vec![10000, 1001, 0, 110]);
+    w.fill(0).unwrap();
+    w.scatter_add_mode(0, &widx, &ones, IndexMode::Clip)
+        .unwrap();
+    assert_eq!(w.to_vec().unwrap(), vec![10110, 0, 0, 1001]);
+    let empty_axis = d.zeros::<i32>([0]).unwrap();
+    assert!(empty_axis
+        .scatter_add_mode(0, &widx, &ones, IndexMode::Wrap)
+        .is_err());
     // Empty indices write nothing.
     x.scatter_add(
         0,

@@ -14,7 +14,7 @@ use crate::kernel::source::Spec;
 use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
 use crate::ops::scan::normalize_axis;
 
-use super::take::{check, dense, index_dtype};
+use super::take::{check, dense, index_dtype, IndexMode};
 use super::{check_writable, key as key_of, spec as index_spec, split_index, RESOLVE, WG};
 
 const SRC: &str = include_str!("../../../shaders/scatter.wgsl");
@@ -94,7 +94,7 @@ fn scatter<T: Element, I: Element>(
     axis: isize,
     idx: &Array<I>,
     src: &Array<T>,
-    c: Combine,
+    (c, mode): (Combine, IndexMode),
 ) -> Result<()> {
     let op = c.name();
     let dev = &dst.dev;
@@ -127,7 +127,11 @@ fn scatter<T: Element, I: Element>(
     }
     let len = dst.shape[ax];
     let idx = dense(idx)?;
-    check(&idx, op, ax, len)?;
+    if mode == IndexMode::Raise {
+        check(&idx, op, ax, len)?;
+    } else if len == 0 {
+        return Err(Error::IndexOutOfRange { op, axis: ax, len });
+    }
     // The target's offsets over the indices' shape, its axis left out (stride 0).
     let mut st = dst.strides.clone();
     st[ax] = 0;
@@ -141,6 +145,7 @@ fn scatter<T: Element, I: Element>(
     let ops = [src.operand(), target, idx.operand()];
     (p, _, _) = broadcast_layout(&ops, &idx.shape, p)?;
     p.aux = [len as u32, dst.strides[ax] as u32];
+    p.offs[3] = mode.code();
     let key = Key {
         family: "scatter",
         entry: "scatter",
@@ -196,7 +201,7 @@ impl<T: Element> Array<T> {
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, Combine::Last)
+        scatter(self, axis, indices, src, (Combine::Last, IndexMode::Raise))
     }
 
     /// NumPy's `put(x, indices, values)`: writes `values` at the flat (C-order) positions
@@ -239,10 +244,16 @@ impl<T: Element> Array<T> {
         };
         if self.is_contiguous() {
             let flat = self.reshape([self.len()])?;
-            return scatter(&flat, 0, &idx, &vals, Combine::Last);
+            return scatter(&flat, 0, &idx, &vals, (Combine::Last, IndexMode::Raise));
         }
         let tmp = self.cast::<T>()?;
-        scatter(&tmp.reshape([self.len()])?, 0, &idx, &vals, Combine::Last)?;
+        scatter(
+            &tmp.reshape([self.len()])?,
+            0,
+            &idx,
+            &vals,
+            (Combine::Last, IndexMode::Raise),
+        )?;
         self.assign(&tmp)
     }
 
@@ -278,7 +289,35 @@ impl<T: Element> Array<T> {
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, Combine::Add)
+        scatter(self, axis, indices, src, (Combine::Add, IndexMode::Raise))
+    }
+
+    /// [`Array::scatter_add`] with NumPy's `mode` for indices outside the axis:
+    /// [`IndexMode::Raise`] (checked first: an error, nothing written), or
+    /// [`IndexMode::Wrap`] / [`IndexMode::Clip`], which need no check and so no sync point
+    /// (CuPy's `scatter_add` does not check either).
+    ///
+    /// # Errors
+    /// As [`Array::scatter_add`]; with wrap or clip, [`Error::IndexOutOfRange`] only for
+    /// an empty axis.
+    ///
+    /// ```
+    /// use gpuarray::IndexMode;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let bins = dev.zeros::<u32>([3])?;
+    /// let idx = dev.from_slice(&[4i32, -1, 0], [3])?;
+    /// bins.scatter_add_mode(0, &idx, &dev.from_slice(&[1, 2, 4], [3])?, IndexMode::Wrap)?;
+    /// assert_eq!(bins.to_vec()?, vec![4, 1, 2]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn scatter_add_mode<I: Element>(
+        &self,
+        axis: isize,
+        indices: &Array<I>,
+        src: &Array<T>,
+        mode: IndexMode,
+    ) -> Result<()> {
+        scatter(self, axis, indices, src, (Combine::Add, mode))
     }
 
     /// As [`Array::scatter_add`], keeping the maximum (NumPy's `maximum.at`; a NaN wins,
@@ -301,7 +340,7 @@ impl<T: Element> Array<T> {
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, Combine::Max)
+        scatter(self, axis, indices, src, (Combine::Max, IndexMode::Raise))
     }
 
     /// As [`Array::scatter_add`], keeping the minimum (NumPy's `minimum.at`; a NaN wins).
@@ -323,6 +362,6 @@ impl<T: Element> Array<T> {
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, Combine::Min)
+        scatter(self, axis, indices, src, (Combine::Min, IndexMode::Raise))
     }
 }

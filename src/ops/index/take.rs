@@ -38,7 +38,7 @@ pub enum IndexMode {
 
 impl IndexMode {
     /// The `mode()` of shaders/index.wgsl's `take` (after `check`, Raise is "checked").
-    fn code(self) -> u32 {
+    pub(super) fn code(self) -> u32 {
         match self {
             IndexMode::Raise => 0,
             IndexMode::Wrap => 1,
