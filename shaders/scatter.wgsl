@@ -9,12 +9,14 @@
 // into 2-D (linear_id). strided_offsets(i) gives the source's offset (slot x), the target's
 // offset with the indexed axis left out (slot y: its stride there is 0) and the index's
 // (slot z); the target element is y + resolve(index) * axis_stride(), combined with the
-// source element by `combine`: one atomic (integers) or a compare-and-swap loop on the
-// bits (f32). The order of the combinations is not fixed: integer results do not depend on
+// source element by `combine`: one atomic (integers; f32 adds where the adapter has
+// SHADER_FLOAT32_ATOMIC, AT = f32) or a compare-and-swap loop on the bits (f32). The
+// order of the combinations is not fixed: integer results do not depend on
 // it; f32 sums may differ in the last bits between runs, max and min do not.
 //
 // The host replaces the alias lines, the one-line `split_index` per index dtype and the
-// one-line `combine` per operation and dtype (src/ops/index/scatter.rs). Indices were
+// one-line `combine` per operation and dtype (src/ops/index/scatter.rs), which includes
+// shaders/shared/scatter_cas.wgsl (`cas_f32`) for the f32 variants that need it. Indices were
 // checked before the dispatch (shaders/index.wgsl `check`), or wrap or clip (mode()).
 
 alias E = f32; // element type of source and target
@@ -43,33 +45,6 @@ fn split_index(raw: I) -> vec2<u32> { return select(vec2<u32>(u32(raw), 0u), vec
 // Combines v, element i of the source, into target word k (replaced per operation and
 // dtype; `Last` keeps the largest i + 1 in a u32 word per target element).
 fn combine(k: u32, v: E, i: u32) { atomicAdd(&out[k], bitcast<AT>(v)); }
-
-// f32 through compare-and-swap on the bits: `f` of the old value and v, until no other
-// invocation changed the word in between (or nothing changes).
-fn cas_f32(k: u32, v: f32, op: u32) {
-    var old = atomicLoad(&out[k]);
-    loop {
-        let x = bitcast<f32>(old);
-        var y = x + v;
-        // NaN tested on the bits: compilers may fold `x != x` to false.
-        let x_nan = (bitcast<u32>(old) & 0x7fffffffu) > 0x7f800000u;
-        let v_nan = (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u;
-        if op == 1u {
-            y = select(select(max(x, v), v, v_nan), x, x_nan);
-        } else if op == 2u {
-            y = select(select(min(x, v), v, v_nan), x, x_nan);
-        }
-        let bits = bitcast<AT>(y);
-        if bits == old {
-            return;
-        }
-        let r = atomicCompareExchangeWeak(&out[k], old, bits);
-        if r.exchanged {
-            return;
-        }
-        old = r.old_value;
-    }
-}
 
 @compute @workgroup_size(WG)
 fn scatter(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,

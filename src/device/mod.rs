@@ -393,6 +393,11 @@ impl Device {
         self.inner.gpu.has_coop_matrix()
     }
 
+    /// Whether the device has atomic adds on f32 (scatter_add's native path).
+    pub(crate) fn has_f32_atomics(&self) -> bool {
+        self.inner.gpu.has_f32_atomics()
+    }
+
     /// Naga capabilities matching the device's features, for validating shaders.
     pub(crate) fn naga_capabilities(&self) -> naga::valid::Capabilities {
         self.inner.gpu.naga_capabilities()

@@ -18,6 +18,8 @@ use super::take::{check, dense, index_dtype, IndexMode};
 use super::{check_writable, key as key_of, spec as index_spec, split_index, RESOLVE, WG};
 
 const SRC: &str = include_str!("../../../shaders/scatter.wgsl");
+/// `cas_f32`, for the f32 variants without a native atomic.
+const CAS: &str = include_str!("../../../shaders/shared/scatter_cas.wgsl");
 
 /// How a source element combines with its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,24 +56,34 @@ impl Combine {
     }
 }
 
-/// The scatter family's source for combine `c`, dtype `e`, index dtype `i`.
-fn spec(c: Combine, e: DType, i: DType) -> Option<Spec> {
-    let word = if e == DType::I32 && c != Combine::Last {
-        "i32"
-    } else {
-        "u32"
+/// The scatter family's source for combine `c`, dtype `e`, index dtype `i`; f32 adds with
+/// the native atomic where `native` (the adapter's SHADER_FLOAT32_ATOMIC).
+fn spec(c: Combine, e: DType, i: DType, native: bool) -> Option<Spec> {
+    let native = native && e == DType::F32 && c == Combine::Add;
+    let word = match e {
+        DType::I32 if c != Combine::Last => "i32",
+        DType::F32 if native => "f32",
+        _ => "u32",
     };
-    Some(
-        Spec::new("scatter", SRC)
-            .alias("E", e.wgsl())
-            .alias("I", i.wgsl())
-            .alias("AT", word)
-            .scalar(e)
-            .function("split_index", split_index(i))
-            .function("combine", c.def(e)?)
-            .include(STRIDED_OFFSETS)
-            .include(RESOLVE),
-    )
+    let combine = if native {
+        "fn combine(k: u32, v: E, i: u32) { atomicAdd(&out[k], v); }".to_string()
+    } else {
+        c.def(e)?
+    };
+    let s = Spec::new("scatter", SRC)
+        .alias("E", e.wgsl())
+        .alias("I", i.wgsl())
+        .alias("AT", word)
+        .scalar(e)
+        .function("split_index", split_index(i))
+        .function("combine", combine)
+        .include(STRIDED_OFFSETS)
+        .include(RESOLVE);
+    Some(if e == DType::F32 && !native && c != Combine::Last {
+        s.include(CAS)
+    } else {
+        s
+    })
 }
 
 /// Every variant, for the shader validation test.
@@ -81,7 +93,8 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     for c in [Combine::Add, Combine::Max, Combine::Min, Combine::Last] {
         for e in [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32] {
             for i in [DType::I32, DType::U32] {
-                v.extend(spec(c, e, i));
+                v.extend(spec(c, e, i, false));
+                v.extend(spec(c, e, i, true));
             }
         }
     }
@@ -146,16 +159,17 @@ fn scatter<T: Element, I: Element>(
     (p, _, _) = broadcast_layout(&ops, &idx.shape, p)?;
     p.aux = [len as u32, dst.strides[ax] as u32];
     p.offs[3] = mode.code();
+    let native = dev.has_f32_atomics();
     let key = Key {
         family: "scatter",
         entry: "scatter",
-        variant: format!("{c:?}|{:?}|{i:?}", T::DTYPE),
+        variant: format!("{c:?}|{:?}|{i:?}|{native}", T::DTYPE),
         inputs: 2,
         wg: WG,
         ndim: p.ndim.max(1),
         per: 1,
     };
-    let kernel = dev.kernel(key, || spec(c, T::DTYPE, i).expect("checked above"))?;
+    let kernel = dev.kernel(key, || spec(c, T::DTYPE, i, native).expect("checked above"))?;
     // Binding 3 is unused by `scatter`; the layout of two inputs leaves it out.
     let inputs = [src.binding(), idx.binding()];
     let work = Work::Items(n as u32);
