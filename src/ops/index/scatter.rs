@@ -101,6 +101,33 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     v
 }
 
+/// Refuses indices and sources of different shapes, or not fitting the target `dst` but
+/// along `ax`.
+fn check_shapes<T: Element>(
+    op: &'static str,
+    dst: &Array<T>,
+    ax: usize,
+    idx: &[usize],
+    src: &[usize],
+) -> Result<()> {
+    if idx != src {
+        return Err(Error::ShapeMismatch {
+            op,
+            lhs: idx.to_vec(),
+            rhs: src.to_vec(),
+        });
+    }
+    let fits =
+        idx.len() == dst.ndim() && (0..dst.ndim()).all(|d| d == ax || idx[d] <= dst.shape[d]);
+    if !fits {
+        return Err(Error::InvalidArgument {
+            op,
+            reason: "the indices need the target's dimensions, each no longer than the target's but along the axis",
+        });
+    }
+    Ok(())
+}
+
 /// Checks the operands of a scatter along `axis` and combines `src` into `dst`.
 fn scatter<T: Element, I: Element>(
     dst: &Array<T>,
@@ -119,21 +146,7 @@ fn scatter<T: Element, I: Element>(
     }
     check_writable(dst, op)?;
     let ax = normalize_axis(axis, dst.ndim())?;
-    if idx.shape != src.shape {
-        return Err(Error::ShapeMismatch {
-            op,
-            lhs: idx.shape.clone(),
-            rhs: src.shape.clone(),
-        });
-    }
-    let fits = idx.ndim() == dst.ndim()
-        && (0..dst.ndim()).all(|d| d == ax || idx.shape[d] <= dst.shape[d]);
-    if !fits {
-        return Err(Error::InvalidArgument {
-            op,
-            reason: "the indices need the target's dimensions, each no longer than the target's but along the axis",
-        });
-    }
+    check_shapes(op, dst, ax, &idx.shape, &src.shape)?;
     let n = idx.len();
     if n == 0 {
         return Ok(());
