@@ -393,9 +393,10 @@ impl Device {
         self.inner.gpu.has_coop_matrix()
     }
 
-    /// Whether the device has atomic adds on f32 (scatter_add's native path).
+    /// Whether f32 scatter_add takes the native atomic add: the adapter has it and
+    /// [`Options::float_atomics`] is on.
     pub(crate) fn has_f32_atomics(&self) -> bool {
-        self.inner.gpu.has_f32_atomics()
+        self.inner.gpu.has_f32_atomics() && self.options().float_atomics
     }
 
     /// Naga capabilities matching the device's features, for validating shaders.

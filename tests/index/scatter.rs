@@ -165,10 +165,18 @@ fn scatter_special_values_and_errors() {
     exact(&host(&x), &before);
 }
 
-/// f32 scatter_add of random sums into few bins: within the bound of any summation order.
+/// f32 scatter_add of random sums into few bins: within the bound of any summation order;
+/// with the native atomic add (lavapipe has it) and with the compare-and-swap loop
+/// (`Options::float_atomics` off).
 #[test]
 fn scatter_add_f32_random_sums() {
-    let d = dev();
+    random_sums(dev());
+    let mut opts = gpuarray::Options::default();
+    opts.float_atomics = false;
+    random_sums(&gpuarray::Device::with_options(opts).unwrap());
+}
+
+fn random_sums(d: &gpuarray::Device) {
     let mut rng = Rng::new(7);
     let (n, bins) = (10_007, 13);
     let v = rng.vec(n, -1.0, 1.0);
