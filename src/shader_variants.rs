@@ -12,7 +12,8 @@ fn every_variant_validates() {
         | naga::valid::Capabilities::FLOAT64
         | naga::valid::Capabilities::SUBGROUP
         | naga::valid::Capabilities::IMMEDIATES
-        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
+        | naga::valid::Capabilities::COOPERATIVE_MATRIX
+        | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC;
     let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
         .into_iter()
         .chain(crate::array::creation::all_specs())
@@ -20,6 +21,7 @@ fn every_variant_validates() {
         .chain(crate::ops::reduce::all_specs())
         .chain(crate::ops::scan::all_specs())
         .chain(crate::ops::histogram::all_specs())
+        .chain(crate::ops::index::all_specs())
         .chain(crate::ops::linalg::all_specs())
         .chain(crate::ops::conv::all_specs())
         .chain(crate::ops::sort::all_specs())

@@ -3,7 +3,7 @@ in the order of examples/bench_table/sweep_api.rs; a row name given twice keeps 
 part's time."""
 import importlib
 
-PARTS = ["math", "manip", "random"]
+PARTS = ["math", "manip", "index", "random"]
 
 
 def run(case):

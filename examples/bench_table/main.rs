@@ -49,6 +49,7 @@ use common::host_data;
 
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
 mod sweep_api;
+mod sweep_api_index;
 mod sweep_api_manip;
 mod sweep_api_math;
 mod sweep_api_random;
@@ -125,6 +126,7 @@ type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
 const SWEEPS: &[(&str, SweepFn)] = &[
     ("math", sweep_math::rows),
     ("api_math", sweep_api_math::rows),
+    ("api_index", sweep_api_index::rows),
     ("linalg", sweep_linalg::rows),
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),

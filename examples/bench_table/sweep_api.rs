@@ -9,6 +9,7 @@ use gpuarray::Device;
 const PARTS: &[SweepFn] = &[
     super::sweep_api_math::rows,
     super::sweep_api_manip::rows,
+    super::sweep_api_index::rows,
     super::sweep_api_random::rows,
 ];
 

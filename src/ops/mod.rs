@@ -3,6 +3,7 @@
 pub(crate) mod conv;
 pub(crate) mod elementwise;
 pub(crate) mod histogram;
+pub(crate) mod index;
 pub(crate) mod linalg;
 pub(crate) mod manip;
 pub(crate) mod random;
