@@ -330,7 +330,8 @@ fn reductions_of_fused_expressions() {
     let e: Vec<f64> = xs.iter().map(|&v| (v * v).sqrt() as f64).collect();
     let e = &e;
     let col = move |j: usize| (0..r).map(move |i| e[i * c + j]);
-    let cases: Vec<(fn(Var) -> Var, Vec<f64>, f64)> = vec![
+    type Case = (fn(Var) -> Var, Vec<f64>, f64);
+    let cases: Vec<Case> = vec![
         (|v| (v * v).sqrt().sum(), vec![e.iter().sum()], 1e-5),
         (
             |v| (v * v).sqrt().prod_axis(0),
