@@ -582,7 +582,7 @@ fn fuse_squared_diff_and_sum_of_products() {
         }
     }
     let (xi, xv) = upload::<i32>(dev, &rng.ints(4096, -100, 100), &[4096]);
-    let f = fuse(dev, |[x, y]| (x * 3.0 - y).abs().max(y)).unwrap();
+    let f = fuse(dev, |[x, y]| (x * 3.0 - y).abs().maximum(y)).unwrap();
     let r = f.call::<i32>(&[&xi, &7i32]).unwrap();
     let want: Vec<f64> = xv.iter().map(|&x| (x * 3.0 - 7.0).abs().max(7.0)).collect();
     assert_close(&host(&r), &want, 0.0, 0.0);

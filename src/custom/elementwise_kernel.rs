@@ -61,6 +61,9 @@ pub struct ElementwiseKernel {
     /// The body is valid on vec4 values (fused expressions): contiguous operands take four
     /// elements per invocation, with vec4 loads.
     vec4: bool,
+    /// Fused expressions: the dtype whose elementwise math library (`ops::elementwise`) the
+    /// kernel includes, and module-scope helpers placed before the `element` function.
+    library: Option<(DType, String)>,
 }
 
 impl std::fmt::Debug for ElementwiseKernel {
@@ -98,6 +101,19 @@ impl ElementwiseKernel {
         body: &str,
         name: &str,
     ) -> Result<ElementwiseKernel> {
+        let k = ElementwiseKernel::parse(dev, in_params, out_params, body, name)?;
+        k.trial()?;
+        Ok(k)
+    }
+
+    /// A kernel as [`ElementwiseKernel::new`] makes it, before validation.
+    fn parse(
+        dev: &Device,
+        in_params: &str,
+        out_params: &str,
+        body: &str,
+        name: &str,
+    ) -> Result<ElementwiseKernel> {
         dev.expect_alive()?;
         let reserved: Vec<&str> = RESERVED
             .iter()
@@ -128,13 +144,40 @@ impl ElementwiseKernel {
             body: body.to_string(),
             validated: Mutex::new(HashSet::new()),
             vec4: false,
+            library: None,
         };
-        // A trial variant: placeholders as f32, inputs as arrays (up to the binding limit).
+        Ok(k)
+    }
+
+    /// A kernel of a fused expression over inputs of dtype `d` (its placeholders): `body`
+    /// may call the elementwise family's math library for `d` and the module-scope
+    /// `helpers`; vectorised where `vec4`.
+    pub(crate) fn with_library(
+        dev: &Device,
+        in_params: &str,
+        out_params: &str,
+        body: &str,
+        name: &str,
+        (d, helpers, vec4): (DType, String, bool),
+    ) -> Result<ElementwiseKernel> {
+        let mut k = ElementwiseKernel::parse(dev, in_params, out_params, body, name)?;
+        k.vec4 = vec4;
+        k.library = Some((d, helpers));
+        k.trial()?;
+        Ok(k)
+    }
+
+    /// Validates a trial variant: placeholders as f32 (the library's dtype for fused
+    /// expressions), inputs as arrays (up to the binding limit).
+    fn trial(&self) -> Result<()> {
+        let k = self;
+        let dev = &self.dev;
+        let fill = self.library.as_ref().map_or(DType::F32, |(d, _)| *d);
         let mut types = Types::default();
         for p in k.inputs.iter().chain([&k.output]) {
             if let crate::custom::Ty::Placeholder(n) = &p.ty {
                 if types.get(&p.ty).is_none() {
-                    types.0.push((n.clone(), DType::F32));
+                    types.0.push((n.clone(), fill));
                 }
             }
         }
@@ -148,7 +191,7 @@ impl ElementwiseKernel {
         {
             k.check(&types, &arrays, out, false, false)?;
         }
-        Ok(k)
+        Ok(())
     }
 
     /// The kernel's name.
@@ -161,13 +204,6 @@ impl ElementwiseKernel {
     /// ```
     pub fn name(&self) -> &str {
         &self.name
-    }
-
-    /// Marks the body as valid on vec4 values (every operation componentwise, no use of
-    /// `i`), as fused expressions are.
-    pub(crate) fn vectorized(mut self) -> ElementwiseKernel {
-        self.vec4 = true;
-        self
     }
 
     /// Runs the kernel on `args` (one per input parameter, arrays broadcast together) into
@@ -259,7 +295,7 @@ impl ElementwiseKernel {
             ndim,
             per: if ndim > 0 { 1 } else { 0 },
         };
-        let spec = spec(
+        let spec = self.spec(
             &inputs_types(&self.inputs, &types, &arrays),
             out_dtype,
             def,
@@ -354,6 +390,10 @@ impl ElementwiseKernel {
         } else {
             types.aliases()
         };
+        if let Some((d, helpers)) = &self.library {
+            def.push_str(&crate::ops::elementwise::library(*d, vec).0);
+            def.push_str(helpers);
+        }
         def.push_str("fn element(i: u32, o: vec3<u32>) {\n");
         let (mut a, mut s) = (0, 0);
         for (p, &is_array) in self.inputs.iter().zip(arrays) {
@@ -404,7 +444,7 @@ impl ElementwiseKernel {
             return Ok(def);
         }
         let inputs = inputs_types(&self.inputs, types, arrays);
-        let mut spec = spec(&inputs, out, def.clone(), vec);
+        let mut spec = self.spec(&inputs, out, def.clone(), vec);
         spec.immediates = self.dev.immediates();
         let src = spec.render();
         let from = src.find("fn element(").unwrap_or(0);
@@ -416,6 +456,20 @@ impl ElementwiseKernel {
         self.dev.check_limits(&self.name, &validated, None)?;
         lock(&self.validated).insert(def.clone());
         Ok(def)
+    }
+}
+
+impl ElementwiseKernel {
+    /// The source of a variant: [`spec`], with the math library of a fused expression.
+    fn spec(&self, inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
+        let spec = spec(inputs, out, def, vec);
+        match &self.library {
+            None => spec,
+            Some((d, _)) => crate::ops::elementwise::library(*d, vec)
+                .1
+                .into_iter()
+                .fold(spec.alias("S", d.wgsl()), |s, inc| s.include(inc)),
+        }
     }
 }
 

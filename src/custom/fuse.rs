@@ -1,13 +1,16 @@
 //! [`fuse`]: a closure over symbolic values becomes one elementwise kernel, as `cupy.fuse`.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops;
+use std::sync::{Arc, Mutex};
 
 use crate::array::Array;
 use crate::custom::{ElementwiseKernel, KernelArg};
-use crate::device::Device;
-use crate::dtype::Element;
+use crate::device::{lock, Device};
+use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
+use crate::ops::elementwise::{truth, Binary, NpBinary, NpUnary, Unary};
 use crate::shape::Axis;
 
 /// A node of a traced expression.
@@ -15,14 +18,24 @@ use crate::shape::Axis;
 enum Node {
     Input(usize),
     Const(f64),
-    /// A function of one value: `name(x)`, or `-x` for "-".
-    Unary(&'static str, Var),
-    /// An infix operator: `(x op y)`.
-    Infix(&'static str, Var, Var),
-    /// A function of two values: `name(x, y)`.
-    Call2(&'static str, Var, Var),
-    /// The sum of the value over every element (`None`) or one axis (may be negative).
-    Sum(Option<isize>, Var),
+    /// An operation of the elementwise family's table, of one value.
+    Unary(Unary, Var),
+    /// An operation of the elementwise family's table, of two values.
+    Binary(Binary, Var, Var),
+    /// `where_(cond, x, y)`.
+    Where(Var, Var, Var),
+    /// A reduction over every element (`None`) or one axis (may be negative).
+    Reduce(Reduction, Option<isize>, Var),
+}
+
+/// The reductions a fused expression may end in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reduction {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Mean,
 }
 
 thread_local! {
@@ -39,69 +52,196 @@ fn push(n: Node) -> Var {
 }
 
 /// A symbolic value inside a [`fuse`] closure: an input, a constant or an expression. It
-/// supports `+ - * / %` (with other values and with `f64` constants), unary `-`, and the
-/// math functions below; each becomes WGSL in the fused kernel.
+/// supports `+ - * / %` (with other values and with `f64` constants on either side), unary
+/// `-`, and every elementwise function of [`Array`] below, each computed by the same WGSL
+/// as that method (the elementwise family's operation table), so a fused result has the
+/// bits of the unfused chain. Comparisons and logical functions give 1 or 0 in the
+/// expression's dtype (NumPy's bools promoted); NaN counts as true.
+///
+/// CuPy's own `softplus`, `log1p(exp(-|x|)) + maximum(x, 0)`, in one kernel:
 ///
 /// ```
 /// use gpuarray::custom::fuse;
 /// # let dev = gpuarray::Device::new()?;
-/// let f = fuse(&dev, |[x]| (x * 2.0 + 1.0).sqrt().max(x))?;
-/// let x = dev.from_slice(&[4.0f32, 12.0], [2])?;
-/// assert_eq!(f.call::<f32>(&[&x])?.to_vec()?, vec![4.0, 12.0]);
+/// let softplus = fuse(&dev, |[x]| (-x.abs()).exp().log1p() + x.maximum(0.0))?;
+/// let x = dev.from_slice(&[-30.0f32, 0.0, 2.0], [3])?;
+/// let y = softplus.call::<f32>(&[&x])?.to_vec()?;
+/// let want = [9.357623e-14, std::f32::consts::LN_2, 2.126928];
+/// assert!(y.iter().zip(want).all(|(g, w)| (g - w).abs() <= 1e-6 * w.abs()));
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Var(u32);
 
 macro_rules! unary_fns {
-    ($($name:ident => $wgsl:literal, $doc:literal;)*) => {$(
-        #[doc = $doc]
+    ($($name:ident => $op:expr, $doc:literal;)*) => {$(
+        #[doc = concat!($doc, " As [`Array::", stringify!($name), "`] where it exists.")]
         pub fn $name(self) -> Var {
-            push(Node::Unary($wgsl, self))
+            push(Node::Unary($op, self))
+        }
+    )*};
+}
+
+macro_rules! binary_fns {
+    ($($name:ident => $op:expr, $doc:literal;)*) => {$(
+        #[doc = concat!($doc, " As [`Array::", stringify!($name), "`] where it exists.")]
+        pub fn $name(self, other: impl Into<Var>) -> Var {
+            push(Node::Binary($op, self, other.into()))
         }
     )*};
 }
 
 impl Var {
     unary_fns! {
-        abs => "abs", "Absolute value.";
-        exp => "exp", "e^x.";
-        exp2 => "exp2", "2^x.";
-        log => "log", "Natural logarithm.";
-        log2 => "log2", "Base-2 logarithm.";
-        sqrt => "sqrt", "Square root.";
-        rsqrt => "inverseSqrt", "1 / sqrt(x).";
-        sin => "sin", "Sine.";
-        cos => "cos", "Cosine.";
-        tan => "tan", "Tangent.";
-        tanh => "tanh", "Hyperbolic tangent.";
-        floor => "floor", "Floor.";
-        ceil => "ceil", "Ceiling.";
-        round => "round", "Rounding to the nearest integer, halves to even.";
-        sigmoid => "sigmoid", "The logistic function 1 / (1 + e^-x).";
+        abs => Unary::Abs, "Absolute value (not for u32).";
+        sign => Unary::Sign, "-1, 0 or 1 (NaN for NaN; not for u32).";
+        exp => Unary::Exp, "e^x.";
+        exp2 => Unary::Exp2, "2^x.";
+        expm1 => Unary::Expm1, "e^x - 1, accurate near 0.";
+        log => Unary::Log, "Natural logarithm.";
+        log2 => Unary::Log2, "Base-2 logarithm.";
+        log10 => Unary::Log10, "Base-10 logarithm.";
+        log1p => Unary::Log1p, "ln(1 + x), accurate near 0.";
+        sqrt => Unary::Sqrt, "Square root.";
+        rsqrt => Unary::Rsqrt, "1 / sqrt(x).";
+        cbrt => Unary::Cbrt, "Cube root.";
+        sin => Unary::Sin, "Sine.";
+        cos => Unary::Cos, "Cosine.";
+        tan => Unary::Tan, "Tangent.";
+        asin => Unary::Asin, "Arcsine.";
+        acos => Unary::Acos, "Arccosine.";
+        atan => Unary::Atan, "Arctangent.";
+        sinh => Unary::Sinh, "Hyperbolic sine.";
+        cosh => Unary::Cosh, "Hyperbolic cosine.";
+        tanh => Unary::Tanh, "Hyperbolic tangent.";
+        asinh => Unary::Np(NpUnary::Asinh), "Inverse hyperbolic sine.";
+        acosh => Unary::Np(NpUnary::Acosh), "Inverse hyperbolic cosine.";
+        atanh => Unary::Np(NpUnary::Atanh), "Inverse hyperbolic tangent.";
+        sigmoid => Unary::Sigmoid, "The logistic function 1 / (1 + e^-x).";
+        erf => Unary::Erf, "The error function.";
+        erfc => Unary::Np(NpUnary::Erfc), "The complementary error function 1 - erf(x).";
+        square => Unary::Np(NpUnary::Square), "x * x.";
+        reciprocal => Unary::Np(NpUnary::Reciprocal), "1 / x.";
+        degrees => Unary::Np(NpUnary::Degrees), "Radians to degrees.";
+        radians => Unary::Np(NpUnary::Radians), "Degrees to radians.";
+        floor => Unary::Floor, "Floor.";
+        ceil => Unary::Ceil, "Ceiling.";
+        round => Unary::Round, "Rounding to the nearest integer, halves to even.";
+        trunc => Unary::Np(NpUnary::Trunc), "Rounding toward zero.";
+        isnan => Unary::Np(NpUnary::IsNan), "1 where NaN, else 0.";
+        isinf => Unary::Np(NpUnary::IsInf), "1 where infinite, else 0.";
+        isfinite => Unary::Np(NpUnary::IsFinite), "1 where finite, else 0.";
+        logical_not => Unary::Np(NpUnary::LogicalNot), "1 where zero, else 0.";
     }
 
-    /// The larger of two values (WGSL `max`).
-    pub fn max(self, other: impl Into<Var>) -> Var {
-        push(Node::Call2("max", self, other.into()))
+    binary_fns! {
+        maximum => Binary::Maximum, "The larger value (NaN if either is NaN).";
+        minimum => Binary::Minimum, "The smaller value (NaN if either is NaN).";
+        fmax => Binary::Np(NpBinary::Fmax), "The larger value, ignoring a NaN.";
+        fmin => Binary::Np(NpBinary::Fmin), "The smaller value, ignoring a NaN.";
+        pow => Binary::Pow, "`self` to the power `other`.";
+        atan2 => Binary::Atan2, "The four-quadrant arctangent of `self / other`.";
+        hypot => Binary::Np(NpBinary::Hypot), "sqrt(x² + y²) without overflow.";
+        copysign => Binary::Np(NpBinary::Copysign), "|x| with the sign of `other`.";
+        remainder => Binary::Mod, "Remainder with the sign of the divisor (NumPy's `%`).";
+        floor_divide => Binary::FloorDiv, "Quotient rounded toward minus infinity.";
+        eq => Binary::Eq, "1 where equal, else 0.";
+        ne => Binary::Ne, "1 where not equal (NaN included), else 0.";
+        lt => Binary::Lt, "1 where `self < other`, else 0.";
+        le => Binary::Le, "1 where `self <= other`, else 0.";
+        gt => Binary::Gt, "1 where `self > other`, else 0.";
+        ge => Binary::Ge, "1 where `self >= other`, else 0.";
+        logical_and => Binary::Np(NpBinary::LogicalAnd), "1 where both are non-zero, else 0.";
+        logical_or => Binary::Np(NpBinary::LogicalOr), "1 where either is non-zero, else 0.";
+        logical_xor => Binary::Np(NpBinary::LogicalXor), "1 where exactly one is non-zero.";
     }
-    /// The smaller of two values (WGSL `min`).
-    pub fn min(self, other: impl Into<Var>) -> Var {
-        push(Node::Call2("min", self, other.into()))
+
+    /// `self` clamped to `[lo, hi]`: `minimum(maximum(self, lo), hi)`, as
+    /// [`Array::clip`] (a NaN operand or bound gives NaN), with bounds that may be values.
+    ///
+    /// ```
+    /// use gpuarray::custom::fuse;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let f = fuse(&dev, |[x, hi]| x.clip(0.0, hi))?;
+    /// let x = dev.from_slice(&[-1.0f32, 0.5, 3.0], [3])?;
+    /// let hi = dev.from_slice(&[1.0f32, 1.0, 2.0], [3])?;
+    /// assert_eq!(f.call::<f32>(&[&x, &hi])?.to_vec()?, vec![0.0, 0.5, 2.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn clip(self, lo: impl Into<Var>, hi: impl Into<Var>) -> Var {
+        self.maximum(lo).minimum(hi)
     }
-    /// `self` to the power `other` (WGSL `pow`, floats).
-    pub fn pow(self, other: impl Into<Var>) -> Var {
-        push(Node::Call2("pow", self, other.into()))
+
+    /// `x` where `cond` is non-zero (NaN included), else `y`, as NumPy's three-argument
+    /// `where`.
+    ///
+    /// ```
+    /// use gpuarray::custom::{fuse, Var};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let relu = fuse(&dev, |[x]| Var::where_(x.gt(0.0), x, 0.0))?;
+    /// let x = dev.from_slice(&[-1.0f32, 2.0], [2])?;
+    /// assert_eq!(relu.call::<f32>(&[&x])?.to_vec()?, vec![0.0, 2.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn where_(cond: Var, x: impl Into<Var>, y: impl Into<Var>) -> Var {
+        push(Node::Where(cond, x.into(), y.into()))
     }
+
+    fn reduce(self, r: Reduction, axis: Option<isize>) -> Var {
+        push(Node::Reduce(r, axis, self))
+    }
+
     /// The sum over every element: the fused kernel's result is then reduced (a second
-    /// dispatch, the built-in sum), as `cupy.sum` inside `cupy.fuse`. Only as the outermost
-    /// operation.
+    /// dispatch, [`Array::sum`]), as `cupy.sum` inside `cupy.fuse`. Only as the outermost
+    /// operation, as the other reductions.
     pub fn sum(self) -> Var {
-        push(Node::Sum(None, self))
+        self.reduce(Reduction::Sum, None)
     }
     /// The sum along `axis` (negative counts from the end), as [`Var::sum`].
     pub fn sum_axis(self, axis: isize) -> Var {
-        push(Node::Sum(Some(axis), self))
+        self.reduce(Reduction::Sum, Some(axis))
+    }
+    /// The product of every element, as [`Array::prod`].
+    pub fn prod(self) -> Var {
+        self.reduce(Reduction::Prod, None)
+    }
+    /// The product along `axis` (negative counts from the end).
+    pub fn prod_axis(self, axis: isize) -> Var {
+        self.reduce(Reduction::Prod, Some(axis))
+    }
+    /// The largest element, as [`Array::max`] (NaN if any is NaN; an error over none).
+    ///
+    /// ```
+    /// use gpuarray::custom::fuse;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let f = fuse(&dev, |[x, y]| (x - y).abs().max())?;
+    /// let x = dev.from_slice(&[1.0f32, 5.0, 2.0], [3])?;
+    /// let y = dev.from_slice(&[2.0f32, 1.0, 2.0], [3])?;
+    /// assert_eq!(f.call::<f32>(&[&x, &y])?.to_scalar()?, 4.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn max(self) -> Var {
+        self.reduce(Reduction::Max, None)
+    }
+    /// The largest element along `axis` (negative counts from the end).
+    pub fn max_axis(self, axis: isize) -> Var {
+        self.reduce(Reduction::Max, Some(axis))
+    }
+    /// The smallest element, as [`Array::min`].
+    pub fn min(self) -> Var {
+        self.reduce(Reduction::Min, None)
+    }
+    /// The smallest element along `axis` (negative counts from the end).
+    pub fn min_axis(self, axis: isize) -> Var {
+        self.reduce(Reduction::Min, Some(axis))
+    }
+    /// The mean of every element, as [`Array::mean`] (floats only).
+    pub fn mean(self) -> Var {
+        self.reduce(Reduction::Mean, None)
+    }
+    /// The mean along `axis` (negative counts from the end; floats only).
+    pub fn mean_axis(self, axis: isize) -> Var {
+        self.reduce(Reduction::Mean, Some(axis))
     }
 }
 
@@ -111,80 +251,178 @@ impl From<f64> for Var {
     }
 }
 
+impl From<f32> for Var {
+    fn from(v: f32) -> Var {
+        push(Node::Const(v.into()))
+    }
+}
+
+impl From<i32> for Var {
+    fn from(v: i32) -> Var {
+        push(Node::Const(v.into()))
+    }
+}
+
 macro_rules! infix {
-    ($($trait:ident, $method:ident, $op:literal;)*) => {$(
-        impl ops::$trait<Var> for Var {
+    ($($trait:ident, $method:ident, $op:expr;)*) => {$(
+        impl<R: Into<Var>> ops::$trait<R> for Var {
             type Output = Var;
-            fn $method(self, rhs: Var) -> Var {
-                push(Node::Infix($op, self, rhs))
-            }
-        }
-        impl ops::$trait<f64> for Var {
-            type Output = Var;
-            fn $method(self, rhs: f64) -> Var {
-                push(Node::Infix($op, self, Var::from(rhs)))
+            fn $method(self, rhs: R) -> Var {
+                push(Node::Binary($op, self, rhs.into()))
             }
         }
         impl ops::$trait<Var> for f64 {
             type Output = Var;
             fn $method(self, rhs: Var) -> Var {
-                push(Node::Infix($op, Var::from(self), rhs))
+                push(Node::Binary($op, Var::from(self), rhs))
             }
         }
     )*};
 }
 infix! {
-    Add, add, "+";
-    Sub, sub, "-";
-    Mul, mul, "*";
-    Div, div, "/";
-    Rem, rem, "%";
+    Add, add, Binary::Add;
+    Sub, sub, Binary::Sub;
+    Mul, mul, Binary::Mul;
+    Div, div, Binary::Div;
+    Rem, rem, Binary::Rem;
 }
 
 impl ops::Neg for Var {
     type Output = Var;
     fn neg(self) -> Var {
-        push(Node::Unary("-", self))
+        push(Node::Unary(Unary::Neg, self))
     }
 }
 
 /// A fused kernel made by [`fuse`]: one elementwise dispatch for the whole expression
-/// (plus one reduction where it ends in [`Var::sum`]).
+/// (plus one reduction where it ends in one, such as [`Var::sum`]), compiled once per dtype.
 #[derive(Debug)]
 pub struct Fused {
-    kernel: ElementwiseKernel,
-    sum: Option<Option<isize>>,
+    dev: Device,
+    /// The traced expression, up to its root (the reduction's operand where it ends in one).
+    nodes: Vec<Node>,
+    root: Var,
+    reduce: Option<(Reduction, Option<isize>)>,
+    inputs: usize,
+    kernels: Mutex<HashMap<DType, Arc<ElementwiseKernel>>>,
 }
 
-/// The WGSL of node `v`, its inputs named `v0`, `v1`...
-fn wgsl(nodes: &[Node], v: Var) -> Result<String> {
-    Ok(match nodes[v.0 as usize] {
-        Node::Input(k) => format!("v{k}"),
-        Node::Const(c) if c.fract() == 0.0 && c.abs() < 2e9 => format!("T({})", c as i64),
-        Node::Const(c) => format!("T({c:?})"),
-        Node::Unary("-", x) => format!("(-{})", wgsl(nodes, x)?),
-        Node::Unary("sigmoid", x) => {
-            format!("(T(1) / (T(1) + exp(-{})))", wgsl(nodes, x)?)
-        }
-        Node::Unary(f, x) => format!("{f}({})", wgsl(nodes, x)?),
-        Node::Infix(op, x, y) => format!("({} {op} {})", wgsl(nodes, x)?, wgsl(nodes, y)?),
-        Node::Call2(f, x, y) => format!("{f}({}, {})", wgsl(nodes, x)?, wgsl(nodes, y)?),
-        Node::Sum(..) => {
-            return Err(Error::InvalidArgument {
-                op: "fuse",
-                reason: "sum() may only be the outermost operation",
-            })
-        }
-    })
+const INNER_REDUCTION: Error = Error::InvalidArgument {
+    op: "fuse",
+    reason: "a reduction (sum, prod, max, min, mean) may only be the outermost operation",
+};
+
+/// An operation of the table, the key of its helper function in a generated kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum TableOp {
+    Unary(Unary),
+    Binary(Binary),
 }
 
-/// Traces `f` over `N` symbolic inputs and compiles it into one elementwise kernel, as
-/// `cupy.fuse`. Call the result with arrays (broadcast together) or scalars, all of one
-/// dtype; the kernel is compiled once per dtype.
+/// The WGSL of a fused expression for dtype `d`: the helper functions (one per operation
+/// of the table it uses, on `T` values, masks converted to `T`), the body (one `let` per
+/// node reached from the root), and whether every operation works on vec4 values.
+struct Generated {
+    helpers: String,
+    body: String,
+    vec4: bool,
+}
+
+fn generate(nodes: &[Node], root: Var, d: DType, dev: &Device) -> Result<Generated> {
+    let mut used = vec![false; nodes.len()];
+    used[root.0 as usize] = true;
+    for k in (0..nodes.len()).rev() {
+        if used[k] {
+            for v in operands(&nodes[k]) {
+                used[v.0 as usize] = true;
+            }
+        }
+    }
+    let mut g = Generated {
+        helpers: String::new(),
+        body: String::new(),
+        vec4: true,
+    };
+    let mut names: HashMap<TableOp, String> = HashMap::new();
+    for (k, node) in nodes.iter().enumerate().filter(|(k, _)| used[*k]) {
+        let e = match *node {
+            Node::Input(j) => format!("v{j}"),
+            Node::Const(c) => constant(c),
+            Node::Unary(op, x) => {
+                let f = helper(&mut g, &mut names, TableOp::Unary(op), d, dev)?;
+                format!("{f}(t{})", x.0)
+            }
+            Node::Binary(op, x, y) => {
+                let f = helper(&mut g, &mut names, TableOp::Binary(op), d, dev)?;
+                format!("{f}(t{}, t{})", x.0, y.0)
+            }
+            Node::Where(c, x, y) => format!(
+                "select(t{}, t{}, {})",
+                y.0,
+                x.0,
+                truth(d, &format!("t{}", c.0))
+            ),
+            Node::Reduce(..) => return Err(INNER_REDUCTION),
+        };
+        g.body.push_str(&format!("    let t{k}: T = {e};\n"));
+    }
+    g.body.push_str(&format!("    fused_out = t{};\n", root.0));
+    Ok(g)
+}
+
+/// The values a node reads.
+fn operands(n: &Node) -> Vec<Var> {
+    match *n {
+        Node::Input(_) | Node::Const(_) => vec![],
+        Node::Unary(_, x) | Node::Reduce(_, _, x) => vec![x],
+        Node::Binary(_, x, y) => vec![x, y],
+        Node::Where(c, x, y) => vec![c, x, y],
+    }
+}
+
+/// A constant as a `T` (an integer literal where exact, for integer dtypes).
+fn constant(c: f64) -> String {
+    if c.fract() == 0.0 && c.abs() < 2e9 {
+        format!("T({})", c as i64)
+    } else {
+        format!("T({c:?})")
+    }
+}
+
+/// The name of the helper function computing `op` for dtype `d`, defined on first use
+/// with the table's expression; [`Error::Unsupported`] where the table lacks it for `d`.
+fn helper(
+    g: &mut Generated,
+    names: &mut HashMap<TableOp, String>,
+    op: TableOp,
+    d: DType,
+    dev: &Device,
+) -> Result<String> {
+    if let Some(f) = names.get(&op) {
+        return Ok(f.clone());
+    }
+    let f = format!("fz{}_", names.len());
+    let (def, found) = match op {
+        TableOp::Unary(u) => (format!("fn {f}(a: T) -> T"), u.expr(d)),
+        TableOp::Binary(b) => (format!("fn {f}(a: T, b: T) -> T"), b.expr(d, "a", "b")),
+    };
+    let Some((e, vec_ok)) = found else {
+        return Err(dev.unsupported("fuse", d));
+    };
+    g.vec4 &= vec_ok;
+    // `T(...)` converts a mask (`U`, here u32) and leaves other values as they are.
+    g.helpers.push_str(&format!("{def} {{ return T({e}); }}\n"));
+    names.insert(op, f.clone());
+    Ok(f)
+}
+
+/// Traces `f` over `N` symbolic inputs into one elementwise kernel, as `cupy.fuse`. Call
+/// the result with arrays (broadcast together) or scalars, all of one dtype; the kernel is
+/// compiled on the first call for each dtype.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] when [`Var::sum`] is not the outermost operation;
-/// [`Error::DeviceLost`] on a lost (or destroyed) device.
+/// [`Error::InvalidArgument`] when a reduction ([`Var::sum`], ...) is not the outermost
+/// operation; [`Error::DeviceLost`] on a lost (or destroyed) device.
 ///
 /// ```
 /// use gpuarray::custom::fuse;
@@ -197,35 +435,59 @@ fn wgsl(nodes: &[Node], v: Var) -> Result<String> {
 /// ```
 pub fn fuse<const N: usize>(dev: &Device, f: impl Fn([Var; N]) -> Var) -> Result<Fused> {
     dev.expect_alive()?;
-    let (nodes, root) = NODES.with(|t| {
+    let (mut nodes, root) = NODES.with(|t| {
         t.borrow_mut().clear();
         let inputs: [Var; N] = std::array::from_fn(|k| push(Node::Input(k)));
         let root = f(inputs);
         (std::mem::take(&mut *t.borrow_mut()), root)
     });
-    let (sum, root) = match nodes[root.0 as usize] {
-        Node::Sum(axis, x) => (Some(axis), x),
+    let (reduce, root) = match nodes[root.0 as usize] {
+        Node::Reduce(r, axis, x) => (Some((r, axis)), x),
         _ => (None, root),
     };
-    let expr = wgsl(&nodes, root)?;
-    let params: Vec<String> = (0..N).map(|k| format!("T v{k}")).collect();
-    let kernel = ElementwiseKernel::new(
-        dev,
-        &params.join(", "),
-        "T fused_out",
-        &format!("fused_out = {expr};"),
-        "fused",
-    )?
-    .vectorized();
-    Ok(Fused { kernel, sum })
+    nodes.truncate(root.0 as usize + 1);
+    if nodes.iter().any(|n| matches!(n, Node::Reduce(..))) {
+        return Err(INNER_REDUCTION);
+    }
+    Ok(Fused {
+        dev: dev.clone(),
+        nodes,
+        root,
+        reduce,
+        inputs: N,
+        kernels: Mutex::new(HashMap::new()),
+    })
 }
 
 impl Fused {
-    /// Runs the fused kernel on `args` (one per input of the closure).
+    /// The kernel for dtype `d`, compiled on first use.
+    fn kernel(&self, d: DType) -> Result<Arc<ElementwiseKernel>> {
+        if let Some(k) = lock(&self.kernels).get(&d) {
+            return Ok(k.clone());
+        }
+        self.dev.require("fuse", d)?;
+        let g = generate(&self.nodes, self.root, d, &self.dev)?;
+        let params: Vec<String> = (0..self.inputs).map(|k| format!("T v{k}")).collect();
+        let k = Arc::new(ElementwiseKernel::with_library(
+            &self.dev,
+            &params.join(", "),
+            "T fused_out",
+            &g.body,
+            "fused",
+            (d, g.helpers, g.vec4),
+        )?);
+        lock(&self.kernels).insert(d, k.clone());
+        Ok(k)
+    }
+
+    /// Runs the fused kernel on `args` (one per input of the closure), computing in `T`
+    /// (the dtype of the array arguments).
     ///
     /// # Errors
-    /// As [`ElementwiseKernel::call`]; [`Error::AxisOutOfRange`] for a sum over an axis the
-    /// result lacks.
+    /// As [`ElementwiseKernel::call`]; [`Error::Unsupported`] where an operation of the
+    /// expression does not exist for `T` (as the [`Array`] method would refuse it);
+    /// [`Error::AxisOutOfRange`] for a reduction over an axis the result lacks;
+    /// [`Error::InvalidArgument`] for max or min over no elements.
     ///
     /// ```
     /// use gpuarray::custom::fuse;
@@ -236,11 +498,13 @@ impl Fused {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn call<T: Element>(&self, args: &[&dyn KernelArg]) -> Result<Array<T>> {
-        let y = self.kernel.call::<T>(args)?;
-        match self.sum {
-            None => Ok(y),
-            Some(None) => y.sum(),
-            Some(Some(axis)) => {
+        let y = self.kernel(T::DTYPE)?.call::<T>(args)?;
+        let Some((r, axis)) = self.reduce else {
+            return Ok(y);
+        };
+        let axis = match axis {
+            None => None,
+            Some(axis) => {
                 let nd = y.ndim() as isize;
                 let a = if axis < 0 { axis + nd } else { axis };
                 if a < 0 || a >= nd {
@@ -249,8 +513,20 @@ impl Fused {
                         ndim: y.ndim(),
                     });
                 }
-                y.sum_axis(Axis(a as usize))
+                Some(a as usize)
             }
+        };
+        match (r, axis) {
+            (Reduction::Sum, None) => y.sum(),
+            (Reduction::Sum, Some(a)) => y.sum_axis(Axis(a)),
+            (Reduction::Prod, None) => y.prod(),
+            (Reduction::Prod, Some(a)) => y.prod_axis(Axis(a)),
+            (Reduction::Max, None) => y.max(),
+            (Reduction::Max, Some(a)) => y.max_axis(Axis(a)),
+            (Reduction::Min, None) => y.min(),
+            (Reduction::Min, Some(a)) => y.min_axis(Axis(a)),
+            (Reduction::Mean, None) => crate::ops::reduce::mean_of(&y, None),
+            (Reduction::Mean, Some(a)) => crate::ops::reduce::mean_of(&y, Some(&[a])),
         }
     }
 }

@@ -81,11 +81,6 @@ impl Spec {
         self.alias("S", d.wgsl()).alias("SC", carrier.wgsl())
     }
 
-    /// The helper file for scalar type `d`'s arithmetic.
-    pub(crate) fn math_for(self, d: DType) -> Spec {
-        self.include(if d.is_float() { FLOAT_MATH } else { INT_MATH })
-    }
-
     /// The specialised WGSL text.
     pub(crate) fn render(&self) -> String {
         let mut out = String::with_capacity(self.source.len() + PARAMS.len() + 2048);

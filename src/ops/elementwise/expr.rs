@@ -6,7 +6,7 @@
 
 use super::numpy::{NpBinary, NpUnary};
 use crate::dtype::DType;
-use crate::kernel::source::Spec;
+use crate::kernel::source::{Spec, FLOAT_MATH, INT_MATH};
 
 const SRC: &str = include_str!("../../../shaders/elementwise.wgsl");
 /// `strided_offsets`, included by this family and by the user kernels' shader
@@ -185,7 +185,7 @@ impl Binary {
 
     /// The WGSL expression of `x op y` for inputs of dtype `d`, and whether it works on
     /// vec4 values; `None` where the operation does not exist for `d`.
-    pub(super) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
+    pub(crate) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
         if let Binary::Np(b) = self {
             return b.expr(d, x, y);
         }
@@ -296,7 +296,7 @@ impl Unary {
 
     /// The WGSL expression for inputs of dtype `d` and whether it vectorises; `None` where
     /// the operation does not exist for `d`.
-    pub(super) fn expr(self, d: DType) -> Option<(String, bool)> {
+    pub(crate) fn expr(self, d: DType) -> Option<(String, bool)> {
         if let Unary::Np(u) = self {
             return u.expr(d);
         }
@@ -476,36 +476,67 @@ pub(super) fn spec(
                 "fn lane_c(k: u32) -> u32 { return u32(c[k]); }"
             },
         )
-        .function(
-            "max_finite_",
-            match input {
-                DType::F64 => "fn max_finite_() -> TW { return TW(1.7976931348623157e308); }",
-                DType::F32 | DType::F16 => {
-                    "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }"
-                }
-                DType::I32 | DType::U32 => "fn max_finite_() -> TW { return TW(0); }",
-            },
-        )
+        .function("max_finite_", max_finite_def(input))
         .function("nan_", nan_def(input))
-        .function(
-            "fdiv_",
-            match input {
-                DType::F32 | DType::F16 => "fn fdiv_(x: TW, y: TW) -> TW { return div_(x, y); }",
-                // f64: the built-in, correctly rounded on lavapipe and NVIDIA (div64_ would
-                // serve too: its residual is exact without a fused fma).
-                _ => "fn fdiv_(x: TW, y: TW) -> TW { return x / y; }",
-            },
-        )
-        .math_for(input)
+        .function("fdiv_", fdiv_def(input))
         .include(STRIDED_OFFSETS);
-    match input {
-        DType::F64 => spec.include(F64_MATH).include(F64_TRIG).include(F64_NUMPY),
-        DType::F32 | DType::F16 => spec
-            .include(F32_MATH)
-            .include(F32_TRIG)
-            .include(F32_EXTRA)
-            .include(F32_NUMPY),
-        DType::I32 | DType::U32 => spec,
+    library_includes(input)
+        .into_iter()
+        .fold(spec, |spec, inc| spec.include(inc))
+}
+
+/// The math library of the table's expressions for inputs of `d`, after the arithmetic
+/// helpers: f32 (and f16) or f64 functions, none for integers.
+fn library_includes(d: DType) -> Vec<&'static str> {
+    let arith = if d.is_float() { FLOAT_MATH } else { INT_MATH };
+    match d {
+        DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY],
+        DType::F32 | DType::F16 => vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY],
+        DType::I32 | DType::U32 => vec![arith],
+    }
+}
+
+/// What the table's expressions need in a kernel of another family (fused expressions,
+/// whose `T` is the input dtype `d`, a vec4 where `vec`, and `S` its scalar): the aliases
+/// beyond `T` and `S` (`U` is `M`: the caller converts masks to `T`), the one-line helpers
+/// of shaders/elementwise.wgsl, and the library sources to append.
+pub(crate) fn library(d: DType, vec: bool) -> (String, Vec<&'static str>) {
+    let wide = if d == DType::F16 { DType::F32 } else { d };
+    let aliases = [
+        ("TW", value(wide, vec)),
+        ("U", value(DType::U32, vec)),
+        ("M", value(DType::U32, vec)),
+        ("TB", (if vec { "vec4<bool>" } else { "bool" }).to_string()),
+        ("TF", value(DType::F32, vec)),
+        ("NI", value(DType::I32, vec)),
+    ];
+    let mut text: String = aliases
+        .iter()
+        .map(|(n, t)| format!("alias {n} = {t};\n"))
+        .collect();
+    for def in [max_finite_def(d), nan_def(d), fdiv_def(d)] {
+        text.push_str(def);
+        text.push('\n');
+    }
+    (text, library_includes(d))
+}
+
+/// `max_finite_()`: the largest finite value of TW (0 for integers).
+fn max_finite_def(d: DType) -> &'static str {
+    match d {
+        DType::F64 => "fn max_finite_() -> TW { return TW(1.7976931348623157e308); }",
+        DType::F32 | DType::F16 => "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }",
+        DType::I32 | DType::U32 => "fn max_finite_() -> TW { return TW(0); }",
+    }
+}
+
+/// `fdiv_(x, y)`: the correctly rounded quotient of TW.
+fn fdiv_def(d: DType) -> &'static str {
+    match d {
+        DType::F32 | DType::F16 => "fn fdiv_(x: TW, y: TW) -> TW { return div_(x, y); }",
+        // f64: the built-in, correctly rounded on lavapipe and NVIDIA (div64_ would
+        // serve too: its residual is exact without a fused fma).
+        _ => "fn fdiv_(x: TW, y: TW) -> TW { return x / y; }",
     }
 }
 

@@ -88,7 +88,7 @@ fn mask(b: &str) -> String {
 
 /// Whether `x` is non-zero, NumPy's truth of a number (NaN is true), for dtype `d`: f32 and
 /// f16 from the bits (a flushing adapter compares a subnormal equal to 0).
-fn truth(d: DType, x: &str) -> String {
+pub(crate) fn truth(d: DType, x: &str) -> String {
     match d {
         DType::F32 | DType::F16 => format!("!is_zero_(TW({x}))"),
         _ => format!("!({x} == T(0))"),

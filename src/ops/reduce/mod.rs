@@ -39,6 +39,13 @@ use crate::error::Result;
 use crate::shape::Axis;
 
 use dispatch::reduce;
+
+/// The mean of any dtype's array (floats only: others are refused as `Unsupported`), over
+/// every element or the listed axes: for fused expressions (`custom::fuse`), whose dtype is
+/// known only at run time.
+pub(crate) fn mean_of<T: Element>(x: &Array<T>, axes: Option<&[usize]>) -> Result<Array<T>> {
+    reduce(x, Op::Mean, axes, false)
+}
 use plan::merge;
 use source::Op;
 
