@@ -78,7 +78,7 @@ pub struct DeviceInfo {
 /// assert!(f.f32.is_some());
 /// if f.f32 == Some(false) {
 ///     let x = dev.from_slice(&[1e-45f32], [1])?;
-///     assert_eq!(x.gt_scalar(0.0)?.to_vec()?, vec![1]);
+///     assert_eq!(x.gt_scalar(0.0)?.to_vec()?, vec![true]);
 /// }
 /// # Ok::<(), gpuarray::Error>(())
 /// ```

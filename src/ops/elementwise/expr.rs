@@ -27,6 +27,8 @@ const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");
 pub(crate) enum Unary {
     Copy,
     Cast,
+    /// Logical not of bools.
+    Not,
     Neg,
     Abs,
     Sign,
@@ -84,11 +86,16 @@ pub(crate) enum Binary {
     Le,
     Gt,
     Ge,
+    /// Logical and, or, xor of bools (words of 0 and 1).
+    And,
+    Or,
+    Xor,
 }
 
 #[cfg(test)]
-const UNARY: [Unary; 29] = [
+const UNARY: [Unary; 30] = [
     Unary::Copy,
+    Unary::Not,
     Unary::Neg,
     Unary::Abs,
     Unary::Sign,
@@ -120,7 +127,7 @@ const UNARY: [Unary; 29] = [
 ];
 
 #[cfg(test)]
-const BINARY: [Binary; 17] = [
+const BINARY: [Binary; 20] = [
     Binary::Add,
     Binary::Sub,
     Binary::Mul,
@@ -138,6 +145,9 @@ const BINARY: [Binary; 17] = [
     Binary::Le,
     Binary::Gt,
     Binary::Ge,
+    Binary::And,
+    Binary::Or,
+    Binary::Xor,
 ];
 
 impl Binary {
@@ -160,6 +170,9 @@ impl Binary {
             Binary::Le => "le",
             Binary::Gt => "gt",
             Binary::Ge => "ge",
+            Binary::And => "logical_and",
+            Binary::Or => "logical_or",
+            Binary::Xor => "logical_xor",
         }
     }
 
@@ -176,6 +189,26 @@ impl Binary {
     pub(super) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
         let float = d.is_float();
         let cmp = |op: &str| format!("select(U(0u), U(1u), {x} {op} {y})");
+        if d == DType::Bool {
+            // Words of 0 and 1: comparisons, maximum (or) and minimum (and) as for u32, the
+            // logical operations bitwise; no arithmetic (NumPy's bool + bool is an or, a
+            // trap for a port, so it is refused).
+            let e = match self {
+                Binary::And => format!("{x} & {y}"),
+                Binary::Or => format!("{x} | {y}"),
+                Binary::Xor => format!("{x} ^ {y}"),
+                Binary::Maximum => format!("max({x}, {y})"),
+                Binary::Minimum => format!("min({x}, {y})"),
+                Binary::Eq => cmp("=="),
+                Binary::Ne => cmp("!="),
+                Binary::Lt => cmp("<"),
+                Binary::Le => cmp("<="),
+                Binary::Gt => cmp(">"),
+                Binary::Ge => cmp(">="),
+                _ => return None,
+            };
+            return Some((e, true));
+        }
         let e = match self {
             Binary::Add => format!("{x} + {y}"),
             Binary::Sub => format!("{x} - {y}"),
@@ -206,6 +239,7 @@ impl Binary {
             Binary::Le => cmp("<="),
             Binary::Gt => cmp(">"),
             Binary::Ge => cmp(">="),
+            Binary::And | Binary::Or | Binary::Xor => return None,
         };
         Some((e, true))
     }
@@ -216,6 +250,7 @@ impl Unary {
         match self {
             Unary::Copy => "contiguous",
             Unary::Cast => "cast",
+            Unary::Not => "logical_not",
             Unary::Neg => "neg",
             Unary::Abs => "abs",
             Unary::Sign => "sign",
@@ -288,15 +323,18 @@ impl Unary {
             (float && d != DType::F64).then(|| (e.to_string(), true))
         };
         let any = |e: &str| Some((e.to_string(), true));
+        let signed = !matches!(d, DType::U32 | DType::Bool);
         match self {
             Unary::Copy => any("a"),
             Unary::Cast => Some(cast_expr(d, d)),
-            Unary::Neg if d != DType::U32 => any("-a"),
-            Unary::Abs if d != DType::U32 => any("abs(a)"),
+            Unary::Not if d == DType::Bool => any("a ^ T(1u)"),
+            Unary::Not => None,
+            Unary::Neg if signed => any("-a"),
+            Unary::Abs if signed => any("abs(a)"),
             // f32 from the bits: a flushing adapter's sign() gives 0 for subnormals.
             Unary::Sign if d == DType::F32 => any("sign_bits_(a)"),
             Unary::Sign if float => any("select(sign(a), a, isnan_(a))"),
-            Unary::Sign if d != DType::U32 => any("sign(a)"),
+            Unary::Sign if signed => any("sign(a)"),
             Unary::Neg | Unary::Abs | Unary::Sign => None,
             Unary::Exp => f("T(exp_(TW(a)))"),
             Unary::Exp2 => f("T(exp2_(TW(a)))"),
@@ -327,6 +365,7 @@ impl Unary {
             Unary::Sqrt | Unary::Rsqrt | Unary::Floor | Unary::Ceil | Unary::Round => None,
             // NumPy's minimum(maximum(a, lo), hi): a NaN operand or bound gives NaN.
             Unary::Clip if float => any("min_(max_(a, T(arg(0u))), T(arg(1u)))"),
+            Unary::Clip if d == DType::Bool => None,
             Unary::Clip => any("min(max(a, T(arg(0u))), T(arg(1u)))"),
             Unary::Scalar(b) => b.expr(d, "a", "T(arg(0u))"),
             Unary::ScalarLeft(b) => b.expr(d, "T(arg(0u))", "a"),
@@ -346,6 +385,12 @@ pub(super) fn cast_expr(from: DType, to: DType) -> (String, bool) {
     use DType::*;
     let e = match (from, to) {
         _ if from == to => "U(a)".to_string(),
+        // NumPy's truth: non-zero (NaN included) is true. f32 by its bits, as `all`/`any`:
+        // an adapter that flushes subnormals would call 1e-45 zero.
+        (F32, Bool) => "select(U(0u), U(1u), (bitcast<U>(a) & U(0x7fffffffu)) != U(0u))".into(),
+        (_, Bool) => "select(U(0u), U(1u), !(a == T(0)))".to_string(),
+        // Words of 0 and 1, converted as the u32 they are.
+        (Bool, _) => return cast_expr(U32, to),
         (F16, I32) => int_sat(
             "a < T(-65504.0)",
             "a > T(65504.0)",
@@ -462,7 +507,7 @@ pub(super) fn spec(
                 DType::F32 | DType::F16 => {
                     "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }"
                 }
-                DType::I32 | DType::U32 => "fn max_finite_() -> TW { return TW(0); }",
+                DType::I32 | DType::U32 | DType::Bool => "fn max_finite_() -> TW { return TW(0); }",
             },
         )
         .function("nan_", nan_def(input))
@@ -480,7 +525,7 @@ pub(super) fn spec(
     match input {
         DType::F64 => spec.include(F64_MATH).include(F64_TRIG),
         DType::F32 | DType::F16 => spec.include(F32_MATH).include(F32_TRIG).include(F32_EXTRA),
-        DType::I32 | DType::U32 => spec,
+        DType::I32 | DType::U32 | DType::Bool => spec,
     }
 }
 
@@ -490,7 +535,7 @@ fn nan_def(d: DType) -> &'static str {
         // f64 too: naga has no bitcast to f64, and converting a NaN keeps it a NaN.
         DType::F64 => "fn nan_() -> TW { return TW(f64(bitcast<f32>(0x7fc00000u))); }",
         DType::F32 | DType::F16 => "fn nan_() -> TW { return TW(bitcast<f32>(0x7fc00000u)); }",
-        DType::I32 | DType::U32 => "fn nan_() -> TW { return TW(0); }",
+        DType::I32 | DType::U32 | DType::Bool => "fn nan_() -> TW { return TW(0); }",
     }
 }
 
@@ -541,7 +586,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             specs.push(spec(d, to, true, "op1", op1_def(&e)));
         }
         for &b in &BINARY {
-            let out = if b.is_comparison() { DType::U32 } else { d };
+            let out = if b.is_comparison() { DType::Bool } else { d };
             if let Some((e, vec_ok)) = b.expr(d, "a", "b") {
                 for vec in [false, true] {
                     if vec && !vec_ok {
@@ -561,7 +606,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 #[cfg(test)]
 fn output_of_unary(u: Unary, d: DType) -> DType {
     match u {
-        Unary::Scalar(b) | Unary::ScalarLeft(b) if b.is_comparison() => DType::U32,
+        Unary::Scalar(b) | Unary::ScalarLeft(b) if b.is_comparison() => DType::Bool,
         _ => d,
     }
 }

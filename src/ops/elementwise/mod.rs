@@ -23,6 +23,7 @@ use crate::memory::pool::BufferHandle;
 use crate::shape::broadcast_shapes;
 
 mod expr;
+mod logical;
 mod plan;
 mod tiles;
 
@@ -137,7 +138,7 @@ macro_rules! binary_methods {
 
 macro_rules! comparison_methods {
     ($( $name:ident, $scalar:ident, $op:ident, $sym:literal; )*) => {$(
-        #[doc = concat!("Elementwise `self ", $sym, " other` as a mask: a `u32` array of 0 and 1, with broadcasting.")]
+        #[doc = concat!("Elementwise `self ", $sym, " other` as a boolean mask, with broadcasting.")]
         ///
         /// # Errors
         /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
@@ -147,14 +148,14 @@ macro_rules! comparison_methods {
         /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
         /// let y = dev.from_slice(&[2.0f32], [1])?;
         #[doc = concat!("let m = x.", stringify!($name), "(&y)?;")]
-        /// assert!(m.to_vec()?.iter().all(|&v| v <= 1));
+        #[doc = concat!("assert_eq!(m.to_vec()?, [1.0f32, 2.0, 3.0].map(|v| v ", $sym, " 2.0));")]
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
-        pub fn $name(&self, other: &Array<T>) -> Result<Array<u32>> {
+        pub fn $name(&self, other: &Array<T>) -> Result<Array<bool>> {
             map_binary(self, other, Binary::$op)
         }
 
-        #[doc = concat!("Elementwise `self ", $sym, " value` as a mask of 0 and 1 (`u32`).")]
+        #[doc = concat!("Elementwise `self ", $sym, " value` as a boolean mask.")]
         ///
         /// # Errors
         /// [`Error::Unsupported`] when the adapter lacks `T`.
@@ -163,10 +164,10 @@ macro_rules! comparison_methods {
         /// # let dev = gpuarray::Device::new()?;
         /// let x = dev.from_slice(&[1i32, 2, 3], [3])?;
         #[doc = concat!("let m = x.", stringify!($scalar), "(2)?;")]
-        /// assert_eq!(m.len(), 3);
+        #[doc = concat!("assert_eq!(m.to_vec()?, [1, 2, 3].map(|v| v ", $sym, " 2));")]
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
-        pub fn $scalar(&self, value: T) -> Result<Array<u32>> {
+        pub fn $scalar(&self, value: T) -> Result<Array<bool>> {
             map_unary(self, Unary::Scalar(Binary::$op), &[value])
         }
     )*};
@@ -265,7 +266,7 @@ impl<T: Element> Array<T> {
         map_unary(self, Unary::Clip, &[lo, hi])
     }
 
-    /// Elements of `x` where `mask` is non-zero, else of `y`, broadcasting all three.
+    /// Elements of `x` where `mask` is true, else of `y`, broadcasting all three.
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
@@ -279,7 +280,7 @@ impl<T: Element> Array<T> {
     /// assert_eq!(Array::where_(&m, &x, &y)?.to_vec()?, vec![0.0, 2.0, 3.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn where_(mask: &Array<u32>, x: &Array<T>, y: &Array<T>) -> Result<Array<T>> {
+    pub fn where_(mask: &Array<bool>, x: &Array<T>, y: &Array<T>) -> Result<Array<T>> {
         x.dev.expect_same("where", &[&y.dev, &mask.dev])?;
         let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
         let shape = broadcast_shapes("where", &xy, &mask.shape)?;

@@ -78,7 +78,7 @@ impl Op {
     /// The accumulator type for inputs of `d`: u32 for all / any, f32 for f16, else `d`.
     pub(super) fn acc(self, d: DType) -> DType {
         match (self, d) {
-            (Op::All | Op::Any, _) => DType::U32,
+            (Op::All | Op::Any, _) | (_, DType::Bool) => DType::U32,
             (_, DType::F16) => DType::F32,
             _ => d,
         }
@@ -111,6 +111,13 @@ impl Op {
     /// Whether the operation exists for inputs of `d`.
     pub(super) fn supports(self, d: DType) -> bool {
         match self {
+            // Booleans: no arithmetic (count them through `Array::as_u32`).
+            Op::Max | Op::Min | Op::ArgMax | Op::ArgMin | Op::All | Op::Any
+                if d == DType::Bool =>
+            {
+                true
+            }
+            _ if d == DType::Bool => false,
             Op::Mean | Op::Var(_) | Op::Std(_) | Op::Norm => d.is_float(),
             _ => true,
         }
@@ -420,8 +427,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             if !op.supports(d) {
                 continue;
             }
-            let out = if op.is_arg() || matches!(op, Op::All | Op::Any) {
+            let out = if op.is_arg() {
                 DType::U32
+            } else if matches!(op, Op::All | Op::Any) {
+                DType::Bool
             } else {
                 d
             };

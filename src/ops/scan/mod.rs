@@ -42,6 +42,10 @@ pub(crate) fn normalize_axis(axis: isize, ndim: usize) -> Result<usize> {
 fn scan<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Array<O>> {
     let dev = &x.dev;
     dev.require(op.name(), T::DTYPE)?;
+    if T::DTYPE == crate::dtype::DType::Bool {
+        // No arithmetic on bools: a running count is `as_u32().cumsum(axis)`.
+        return Err(dev.unsupported(op.name(), T::DTYPE));
+    }
     let ax = normalize_axis(axis, x.ndim())?;
     let out = Array::<O>::alloc_with(dev, op.name(), x.shape.clone(), |b| {
         dev.alloc_apart(b, &[&x.buf])

@@ -38,7 +38,7 @@ fn key_expr(d: DType, buf: &str) -> String {
     match d {
         DType::F32 => format!("key_f32({buf}[e])"),
         DType::I32 => format!("key_i32({buf}[e])"),
-        DType::U32 => format!("key_u32({buf}[e])"),
+        DType::U32 | DType::Bool => format!("key_u32({buf}[e])"),
         DType::F16 => format!("key_f16({half}(e))"),
         DType::F64 => format!("key_f64({buf}[2u * e], {buf}[2u * e + 1u])"),
     }
