@@ -295,7 +295,7 @@ pub(crate) fn spec(
     let e = if load == Load::Partial { acc } else { input };
     let t = match load {
         Load::Elem => e.wgsl().to_string(),
-        Load::Elem4 => format!("vec4<{e}>"),
+        Load::Elem4 => format!("vec4<{}>", e.wgsl()),
         Load::Partial => "Acc".to_string(),
     };
     let s = Spec::new("reduce", SRC)
