@@ -19,6 +19,10 @@ pub enum DType {
     I32,
     /// 32-bit unsigned integer.
     U32,
+    /// 64-bit signed integer (needs the adapter's SHADER_INT64).
+    I64,
+    /// 64-bit unsigned integer (needs the adapter's SHADER_INT64).
+    U64,
     /// Boolean: what comparisons, `all`/`any` and masks are. Stored as one u32 word per
     /// element (0 or 1) on the device, where NumPy stores one byte: a deliberate
     /// difference, so that masks are read and written a whole word per element at the
@@ -41,6 +45,8 @@ impl DType {
             DType::F64 => "f64",
             DType::I32 => "i32",
             DType::U32 | DType::Bool => "u32",
+            DType::I64 => "i64",
+            DType::U64 => "u64",
         }
     }
 
@@ -66,7 +72,7 @@ impl DType {
         match self {
             DType::F16 => 2,
             DType::F32 | DType::I32 | DType::U32 | DType::Bool => 4,
-            DType::F64 => 8,
+            DType::F64 | DType::I64 | DType::U64 => 8,
         }
     }
 
@@ -86,21 +92,29 @@ impl DType {
     /// assert!(!gpuarray::DType::Bool.is_integer());
     /// ```
     pub fn is_integer(self) -> bool {
-        matches!(self, DType::I32 | DType::U32)
+        matches!(self, DType::I32 | DType::U32 | DType::I64 | DType::U64)
+    }
+
+    /// Whether the type is a 64-bit integer (SHADER_INT64).
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::U64.is_int64());
+    /// ```
+    pub fn is_int64(self) -> bool {
+        matches!(self, DType::I64 | DType::U64)
     }
 
     /// All element types.
-    pub const ALL: [DType; 6] = [
+    pub const ALL: [DType; 8] = [
         DType::F16,
         DType::F32,
         DType::F64,
         DType::I32,
         DType::U32,
+        DType::I64,
+        DType::U64,
         DType::Bool,
     ];
-
-    /// The numeric element types: [`DType::ALL`] but [`DType::Bool`].
-    pub const NUMERIC: [DType; 5] = [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32];
 }
 
 impl fmt::Display for DType {
@@ -117,10 +131,12 @@ mod sealed {
     impl Sealed for i32 {}
     impl Sealed for u32 {}
     impl Sealed for bool {}
+    impl Sealed for i64 {}
+    impl Sealed for u64 {}
 }
 
 /// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, `bool`, and
-/// [`f16`](struct@crate::f16) / `f64` where the adapter supports them
+/// [`f16`](struct@crate::f16) / `f64` / `i64` / `u64` where the adapter supports them
 /// ([`crate::Device::supports`]).
 ///
 /// ```
@@ -139,7 +155,7 @@ pub trait Element:
     fn to_repr(data: &[Self]) -> Cow<'_, [Self::Repr]>;
     /// The elements from their stored form.
     fn from_repr(data: Vec<Self::Repr>) -> Vec<Self>;
-    /// Converts to f64 (exactly, for every type but none of them loses bits; `bool` as 0
+    /// Converts to f64 (exactly, but for 64-bit integers past 2^53, rounded; `bool` as 0
     /// or 1).
     fn to_f64(self) -> f64;
     /// Converts from f64 as Rust's `as` does (saturating for integers, rounding for
@@ -157,7 +173,7 @@ pub trait Element:
 
 /// Floating-point element types: `f16`, `f32`, `f64`.
 pub trait Float: Element {}
-/// Signed element types: the floats and `i32`.
+/// Signed element types: the floats, `i32` and `i64`.
 pub trait Signed: Element {}
 
 macro_rules! element {
@@ -186,6 +202,8 @@ element!(f64, DType::F64, |x: f64| x, |v: f64| v);
 element!(f16, DType::F16, |x: f16| x.to_f64(), f16::from_f64);
 element!(i32, DType::I32, |x: i32| x as f64, |v: f64| v as i32);
 element!(u32, DType::U32, |x: u32| x as f64, |v: f64| v as u32);
+element!(i64, DType::I64, |x: i64| x as f64, |v: f64| v as i64);
+element!(u64, DType::U64, |x: u64| x as f64, |v: f64| v as u64);
 
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
@@ -212,3 +230,4 @@ impl Signed for f32 {}
 impl Signed for f64 {}
 impl Signed for f16 {}
 impl Signed for i32 {}
+impl Signed for i64 {}

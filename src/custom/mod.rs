@@ -121,12 +121,12 @@ pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Re
         DType::I32 => value as i32 as u32,
         DType::U32 => value as u32,
         DType::Bool => u32::from(value != 0.0),
-        DType::F64 => {
+        DType::F64 | DType::I64 | DType::U64 => {
             return Err(Error::ArgumentType {
                 kernel: kernel.to_string(),
                 param: param.to_string(),
-                expected: "a 32-bit (or f16) scalar: f64 scalars are not supported".into(),
-                actual: "an f64 scalar".into(),
+                expected: "a 32-bit (or f16) scalar: 64-bit scalars are not supported".into(),
+                actual: format!("a {d} scalar"),
             })
         }
     })
@@ -295,7 +295,7 @@ pub(crate) fn args_of<'a>(
     }
     for a in &out_args {
         if let Arg::Array { dtype, .. } = a {
-            dev.require(op, *dtype)?;
+            dev.require_32(op, *dtype)?;
         }
     }
     Ok(out_args)

@@ -93,9 +93,10 @@ pub struct Subnormals {
     pub f64: Option<bool>,
 }
 
-const FEATURES: [(wgpu::Features, &str); 10] = [
+const FEATURES: [(wgpu::Features, &str); 11] = [
     (wgpu::Features::SHADER_F16, "SHADER_F16"),
     (wgpu::Features::SHADER_F64, "SHADER_F64"),
+    (wgpu::Features::SHADER_INT64, "SHADER_INT64"),
     (wgpu::Features::SUBGROUP, "SUBGROUP"),
     (wgpu::Features::TIMESTAMP_QUERY, "TIMESTAMP_QUERY"),
     (

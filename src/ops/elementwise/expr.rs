@@ -21,6 +21,8 @@ const F64_MATH: &str = include_str!("../../../shaders/shared/f64_math.wgsl");
 const F64_TRIG: &str = include_str!("../../../shaders/shared/f64_trig.wgsl");
 /// The f32 forms of the functions added with the f64 library (log10, sinh, ..., erf).
 const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");
+/// The conversions of the 64-bit integers to f32, included in their variants only.
+const INT64: &str = include_str!("../../../shaders/shared/int64.wgsl");
 
 /// One-operand maps (including the scalar forms of binary operations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -323,7 +325,7 @@ impl Unary {
             (float && d != DType::F64).then(|| (e.to_string(), true))
         };
         let any = |e: &str| Some((e.to_string(), true));
-        let signed = !matches!(d, DType::U32 | DType::Bool);
+        let signed = !matches!(d, DType::U32 | DType::U64 | DType::Bool);
         match self {
             Unary::Copy => any("a"),
             Unary::Cast => Some(cast_expr(d, d)),
@@ -391,6 +393,7 @@ pub(super) fn cast_expr(from: DType, to: DType) -> (String, bool) {
         (_, Bool) => "select(U(0u), U(1u), !(a == T(0)))".to_string(),
         // Words of 0 and 1, converted as the u32 they are.
         (Bool, _) => return cast_expr(U32, to),
+        _ if from.is_int64() || to.is_int64() => return (cast64_expr(from, to), false),
         (F16, I32) => int_sat(
             "a < T(-65504.0)",
             "a > T(65504.0)",
@@ -416,6 +419,39 @@ pub(super) fn cast_expr(from: DType, to: DType) -> (String, bool) {
         _ => "U(a)".to_string(),
     };
     (e, true)
+}
+
+/// The casts from and to the 64-bit integers (scalar code), with Rust's `as` semantics:
+/// floats saturate (NaN to 0); integers wrap, sign- or zero-extend as their source's
+/// signedness says; conversions to floats round once (to f32 through a 32-bit value with a
+/// sticky bit, shaders/shared/int64.wgsl; to f64 as a sum of two exact halves).
+fn cast64_expr(from: DType, to: DType) -> String {
+    use DType::*;
+    const I64_MIN: &str = "(-9223372036854775807li - 1li)";
+    match (from, to) {
+        (F16, I64) => int_sat("a < T(-65504.0)", "a > T(65504.0)", I64_MIN, "9223372036854775807li"),
+        (F16, U64) => int_sat("a < T(0.0)", "a > T(65504.0)", "0lu", "18446744073709551615lu"),
+        (_, I64) if from.is_float() => int_sat(
+            "a < T(-9223372036854775808.0)",
+            "a >= T(9223372036854775808.0)",
+            I64_MIN,
+            "9223372036854775807li",
+        ),
+        (_, U64) if from.is_float() => int_sat(
+            "a < T(0.0)",
+            "a >= T(18446744073709551616.0)",
+            "0lu",
+            "18446744073709551615lu",
+        ),
+        (I64, F32) => "i64_to_f32_(a)".to_string(),
+        (U64, F32) => "u64_to_f32_(a)".to_string(),
+        (_, F64) => "U(a - (a & T(4294967295))) + U(a & T(4294967295))".to_string(),
+        (I64, F16) => int_to_f16("clamp(a, T(-65520), T(65520))"),
+        (U64, F16) => int_to_f16("min(a, T(65520))"),
+        // Sign extension, as Rust's `-1i32 as u64`.
+        (I32, U64) => "U(i64(a))".to_string(),
+        _ => "U(a)".to_string(),
+    }
 }
 
 /// A float to an integer: `lo` where `under`, `hi` where `over`, 0 for NaN, else truncated.
@@ -507,7 +543,9 @@ pub(super) fn spec(
                 DType::F32 | DType::F16 => {
                     "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }"
                 }
-                DType::I32 | DType::U32 | DType::Bool => "fn max_finite_() -> TW { return TW(0); }",
+                DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::Bool => {
+                    "fn max_finite_() -> TW { return TW(0); }"
+                }
             },
         )
         .function("nan_", nan_def(input))
@@ -525,6 +563,7 @@ pub(super) fn spec(
     match input {
         DType::F64 => spec.include(F64_MATH).include(F64_TRIG),
         DType::F32 | DType::F16 => spec.include(F32_MATH).include(F32_TRIG).include(F32_EXTRA),
+        DType::I64 | DType::U64 => spec.include(INT64),
         DType::I32 | DType::U32 | DType::Bool => spec,
     }
 }
@@ -535,7 +574,7 @@ fn nan_def(d: DType) -> &'static str {
         // f64 too: naga has no bitcast to f64, and converting a NaN keeps it a NaN.
         DType::F64 => "fn nan_() -> TW { return TW(f64(bitcast<f32>(0x7fc00000u))); }",
         DType::F32 | DType::F16 => "fn nan_() -> TW { return TW(bitcast<f32>(0x7fc00000u)); }",
-        DType::I32 | DType::U32 | DType::Bool => "fn nan_() -> TW { return TW(0); }",
+        _ => "fn nan_() -> TW { return TW(0); }",
     }
 }
 
@@ -581,9 +620,11 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             }
         }
         for &to in &DType::ALL {
-            let e = cast_expr(d, to).0;
+            let (e, vec_ok) = cast_expr(d, to);
             specs.push(spec(d, to, false, "op1", op1_def(&e)));
-            specs.push(spec(d, to, true, "op1", op1_def(&e)));
+            if vec_ok {
+                specs.push(spec(d, to, true, "op1", op1_def(&e)));
+            }
         }
         for &b in &BINARY {
             let out = if b.is_comparison() { DType::Bool } else { d };

@@ -411,7 +411,7 @@ pub(super) fn shuffles(dev: &Device, acc: DType) -> bool {
 
 /// Bytes of one partial result (`struct Acc` in WGSL) of accumulator type `acc`.
 pub(super) fn acc_size(acc: DType) -> usize {
-    if acc == DType::F64 {
+    if acc.size() == 8 {
         16
     } else {
         8
@@ -436,7 +436,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             };
             for load in [Load::Elem, Load::Elem4, Load::Partial] {
                 for shuffles in [false, true] {
-                    if shuffles && op.acc(d) == DType::F64 {
+                    if shuffles && op.acc(d).size() == 8 {
                         continue;
                     }
                     specs.push(spec(&op.reducer(d), d, load, Some(out), shuffles));

@@ -105,7 +105,7 @@ impl<T: Element> Array<T> {
         q: &[f64],
         axis: Option<isize>,
     ) -> Result<Array<O>> {
-        self.dev.require(op, O::DTYPE)?;
+        self.dev.require_32(op, O::DTYPE)?;
         if q.iter().any(|p| !(0.0..=1.0).contains(p)) {
             return Err(Error::InvalidArgument {
                 op,
