@@ -222,3 +222,301 @@ fn bool_masks_as_inputs() {
     ));
     assert_eq!(x.to_vec().unwrap(), xs);
 }
+
+// ---------------------------------------------------------------------------------------
+// i64 / u64 (SHADER_INT64: lavapipe and the H100 have it)
+// ---------------------------------------------------------------------------------------
+
+/// Random 64-bit values with the extremes and their neighbours mixed in.
+fn wide(rng: &mut Rng, n: usize) -> Vec<u64> {
+    let special = [
+        0,
+        1,
+        u64::MAX,
+        u64::MAX - 1,
+        1 << 63,
+        (1 << 63) - 1,
+        (1 << 63) + 1,
+        1 << 53,
+        (1 << 53) + 1,
+        (1 << 24) + 1,
+        0xffff_ffff,
+        1 << 32,
+    ];
+    (0..n)
+        .map(|k| match rng.next_u64() % 4 {
+            0 => special[k % special.len()],
+            1 => rng.next_u64() % 1000,
+            2 => (rng.next_u64() % 2000).wrapping_sub(1000),
+            _ => rng.next_u64(),
+        })
+        .collect()
+}
+
+/// Wrapping arithmetic, NumPy's integer division rules (0 for a zero divisor, MIN / -1
+/// wrapping to MIN), comparisons, on contiguous arrays, a broadcast row and strided views.
+fn int64_binary<T: Element + std::fmt::Debug>(conv: fn(u64) -> T, ops: &[(&str, Op2<T>)]) {
+    let dev = dev();
+    let mut rng = Rng::new(7);
+    for n in [0, 1, 7, 1031] {
+        let x: Vec<T> = wide(&mut rng, n).into_iter().map(conv).collect();
+        let mut y: Vec<T> = wide(&mut rng, n).into_iter().map(conv).collect();
+        if n > 2 {
+            y[1] = conv(0);
+            y[2] = conv(u64::MAX); // -1 for i64
+        }
+        let (a, b) = (
+            dev.from_slice(&x, [n]).unwrap(),
+            dev.from_slice(&y, [n]).unwrap(),
+        );
+        for (name, (gpu, cpu)) in ops {
+            let got = gpu(&a, &b).unwrap().to_vec().unwrap();
+            let want: Vec<T> = x.iter().zip(&y).map(|(&p, &q)| cpu(p, q)).collect();
+            assert_eq!(got, want, "{:?} {name} n={n}", T::DTYPE);
+        }
+        let lt: Vec<bool> = x.iter().zip(&y).map(|(p, q)| p < q).collect();
+        assert_eq!(a.lt(&b).unwrap().to_vec().unwrap(), lt);
+    }
+    // A [5, 6] array's stepped columns against a broadcast row.
+    let x: Vec<T> = wide(&mut rng, 30).into_iter().map(conv).collect();
+    let r: Vec<T> = wide(&mut rng, 3).into_iter().map(conv).collect();
+    let a = dev.from_slice(&x, [5, 6]).unwrap();
+    let v = a.slice_axis(Axis(1), Slice::new(1, None, 2)).unwrap();
+    let row = dev.from_slice(&r, [3]).unwrap();
+    for (name, (gpu, cpu)) in ops {
+        let got = gpu(&v, &row).unwrap().to_vec().unwrap();
+        let want: Vec<T> = (0..15).map(|k| cpu(x[(k / 3) * 6 + 1 + 2 * (k % 3)], r[k % 3])).collect();
+        assert_eq!(got, want, "{:?} {name} view", T::DTYPE);
+    }
+}
+
+type Op2<T> = (
+    fn(&Array<T>, &Array<T>) -> gpuarray::Result<Array<T>>,
+    fn(T, T) -> T,
+);
+
+#[test]
+fn i64_elementwise() {
+    require_dtype!(i64);
+    let div = |p: i64, q: i64| if q == 0 { 0 } else { p.wrapping_div(q) };
+    let rem = |p: i64, q: i64| if q == 0 { 0 } else { p.wrapping_rem(q) };
+    let floor = |p: i64, q: i64| {
+        if q == 0 {
+            return 0;
+        }
+        let d = p.wrapping_div(q);
+        if p.wrapping_rem(q) != 0 && ((p < 0) != (q < 0)) {
+            d - 1
+        } else {
+            d
+        }
+    };
+    let ops: [(&str, Op2<i64>); 8] = [
+        ("add", (Array::add, i64::wrapping_add)),
+        ("sub", (Array::sub, i64::wrapping_sub)),
+        ("mul", (Array::mul, i64::wrapping_mul)),
+        ("div", (Array::div, div)),
+        ("rem", (Array::rem, rem)),
+        ("floor_divide", (Array::floor_divide, floor)),
+        ("maximum", (Array::maximum, i64::max)),
+        ("minimum", (Array::minimum, i64::min)),
+    ];
+    int64_binary::<i64>(|v| v as i64, &ops);
+    let dev = dev();
+    let v = [i64::MIN, -5, 0, 7, i64::MAX];
+    let a = dev.from_slice(&v, [5]).unwrap();
+    assert_eq!(a.neg().unwrap().to_vec().unwrap(), v.map(i64::wrapping_neg));
+    assert_eq!(a.abs().unwrap().to_vec().unwrap(), v.map(i64::wrapping_abs));
+    assert_eq!(a.sign().unwrap().to_vec().unwrap(), v.map(i64::signum));
+    assert_eq!(
+        a.add_scalar(i64::MAX).unwrap().to_vec().unwrap(),
+        v.map(|p| p.wrapping_add(i64::MAX))
+    );
+    assert_eq!(
+        a.pow_scalar(3).unwrap().to_vec().unwrap(),
+        v.map(|p| p.wrapping_pow(3))
+    );
+    assert_eq!(
+        a.clip(-6, 1 << 40).unwrap().to_vec().unwrap(),
+        v.map(|p| p.clamp(-6, 1 << 40))
+    );
+}
+
+#[test]
+fn u64_elementwise() {
+    require_dtype!(u64);
+    let div = |p: u64, q: u64| p.checked_div(q).unwrap_or(0);
+    let rem = |p: u64, q: u64| p.checked_rem(q).unwrap_or(0);
+    let ops: [(&str, Op2<u64>); 7] = [
+        ("add", (Array::add, u64::wrapping_add)),
+        ("sub", (Array::sub, u64::wrapping_sub)),
+        ("mul", (Array::mul, u64::wrapping_mul)),
+        ("div", (Array::div, div)),
+        ("rem", (Array::rem, rem)),
+        ("maximum", (Array::maximum, u64::max)),
+        ("minimum", (Array::minimum, u64::min)),
+    ];
+    int64_binary::<u64>(|v| v, &ops);
+}
+
+/// Casts between the 64-bit integers and every dtype, against Rust's `as` (f16 through
+/// f64, exact below 65520, past it infinity; floats saturating, NaN to 0).
+#[test]
+fn int64_casts_with_every_dtype() {
+    require_dtype!(i64);
+    let dev = dev();
+    let mut rng = Rng::new(8);
+    let mut u = wide(&mut rng, 600);
+    u.extend([
+        (1 << 53) + 1,
+        (1 << 54) + 2,
+        0x0100_0001_0000_0000, // 2^56 + 2^32: a tie above f32's 24 bits
+        0x0100_0003_0000_0000,
+        0x0100_0000_8000_0001,
+        65519,
+        65520,
+        u64::MAX - 65519,
+    ]);
+    let i: Vec<i64> = u.iter().map(|&v| v as i64).collect();
+    let (ua, ia) = (dev.from_slice(&u, [u.len()]).unwrap(), dev.from_slice(&i, [i.len()]).unwrap());
+    macro_rules! from64 {
+        ($arr:expr, $host:expr, $($t:ty),*) => {$(
+            let got = $arr.cast::<$t>().unwrap().to_vec().unwrap();
+            let want: Vec<$t> = $host.iter().map(|&v| v as $t).collect();
+            assert_eq!(got, want, "{:?} -> {}", $arr.dtype(), stringify!($t));
+        )*};
+    }
+    from64!(ua, u, i32, u32, i64, u64, f32);
+    from64!(ia, i, i32, u32, i64, u64, f32);
+    if_supported::<f64>(|| {
+        from64!(ua, u, f64);
+        from64!(ia, i, f64);
+    });
+    if_supported::<f16>(|| {
+        let got = ia.cast::<f16>().unwrap().to_vec().unwrap();
+        let want: Vec<f16> = i.iter().map(|&v| f16::from_f64(v as f64)).collect();
+        assert_eq!(got, want, "i64 -> f16");
+        let got = ua.cast::<f16>().unwrap().to_vec().unwrap();
+        let want: Vec<f16> = u.iter().map(|&v| f16::from_f64(v as f64)).collect();
+        assert_eq!(got, want, "u64 -> f16");
+    });
+    let b: Vec<bool> = u.iter().map(|&v| v != 0).collect();
+    assert_eq!(ua.cast::<bool>().unwrap().to_vec().unwrap(), b);
+    assert_eq!(ia.cast::<bool>().unwrap().to_vec().unwrap(), b);
+    // Into the 64-bit integers from every dtype.
+    let small: Vec<i32> = vec![i32::MIN, -1, 0, 1, i32::MAX, -7];
+    let sa = dev.from_slice(&small, [6]).unwrap();
+    let want: Vec<u64> = small.iter().map(|&v| v as u64).collect();
+    assert_eq!(sa.cast::<u64>().unwrap().to_vec().unwrap(), want, "i32 -> u64");
+    let want: Vec<i64> = small.iter().map(|&v| v as i64).collect();
+    assert_eq!(sa.cast::<i64>().unwrap().to_vec().unwrap(), want, "i32 -> i64");
+    let us: Vec<u32> = vec![0, 1, u32::MAX, 1 << 31];
+    let usa = dev.from_slice(&us, [4]).unwrap();
+    let want: Vec<i64> = us.iter().map(|&v| v as i64).collect();
+    assert_eq!(usa.cast::<i64>().unwrap().to_vec().unwrap(), want, "u32 -> i64");
+    let want: Vec<u64> = us.iter().map(|&v| v as u64).collect();
+    assert_eq!(usa.cast::<u64>().unwrap().to_vec().unwrap(), want, "u32 -> u64");
+    let fl: Vec<f32> = vec![
+        0.0, -0.0, 1.5, -1.5, f32::NAN, f32::INFINITY, f32::NEG_INFINITY,
+        9.223372e18, -9.223373e18, 1.8446743e19, 1.8446745e19, -3e9, 3e9,
+    ];
+    let fa = dev.from_slice(&fl, [fl.len()]).unwrap();
+    let want: Vec<i64> = fl.iter().map(|&v| v as i64).collect();
+    assert_eq!(fa.cast::<i64>().unwrap().to_vec().unwrap(), want, "f32 -> i64");
+    let want: Vec<u64> = fl.iter().map(|&v| v as u64).collect();
+    assert_eq!(fa.cast::<u64>().unwrap().to_vec().unwrap(), want, "f32 -> u64");
+    if_supported::<f64>(|| {
+        let d: Vec<f64> = vec![
+            9223372036854774784.0, 9223372036854775808.0, -9223372036854775808.0,
+            -9223372036854777856.0, 18446744073709549568.0, 18446744073709551616.0,
+            f64::NAN, -1.0, 2.5, -2.5,
+        ];
+        let da = dev.from_slice(&d, [d.len()]).unwrap();
+        let want: Vec<i64> = d.iter().map(|&v| v as i64).collect();
+        assert_eq!(da.cast::<i64>().unwrap().to_vec().unwrap(), want, "f64 -> i64");
+        let want: Vec<u64> = d.iter().map(|&v| v as u64).collect();
+        assert_eq!(da.cast::<u64>().unwrap().to_vec().unwrap(), want, "f64 -> u64");
+    });
+    if_supported::<f16>(|| {
+        let h: Vec<f16> = [-65504.0, -1.5, 0.0, 2.5, 65504.0, f64::INFINITY, f64::NAN]
+            .map(f16::from_f64)
+            .to_vec();
+        let ha = dev.from_slice(&h, [h.len()]).unwrap();
+        let want: Vec<i64> = h.iter().map(|v| v.to_f64() as i64).collect();
+        assert_eq!(ha.cast::<i64>().unwrap().to_vec().unwrap(), want, "f16 -> i64");
+        let want: Vec<u64> = h.iter().map(|v| v.to_f64() as u64).collect();
+        assert_eq!(ha.cast::<u64>().unwrap().to_vec().unwrap(), want, "f16 -> u64");
+    });
+    let bl = dev.from_slice(&[true, false], [2]).unwrap();
+    assert_eq!(bl.cast::<i64>().unwrap().to_vec().unwrap(), vec![1, 0]);
+}
+
+/// Reductions wrap as Rust's wrapping ops; max/min/argmax exact past 2^53.
+#[test]
+fn int64_reductions_and_creation() {
+    require_dtype!(i64);
+    let dev = dev();
+    let mut rng = Rng::new(9);
+    for (rows, cols) in [(1, 1), (3, 7), (5, 1031), (2, 4099)] {
+        let u = wide(&mut rng, rows * cols);
+        let i: Vec<i64> = u.iter().map(|&v| v as i64).collect();
+        let (ua, ia) = (
+            dev.from_slice(&u, [rows, cols]).unwrap(),
+            dev.from_slice(&i, [rows, cols]).unwrap(),
+        );
+        let sum_u = u.iter().fold(0u64, |s, &v| s.wrapping_add(v));
+        assert_eq!(ua.sum().unwrap().to_scalar().unwrap(), sum_u);
+        let sum_i = i.iter().fold(0i64, |s, &v| s.wrapping_add(v));
+        assert_eq!(ia.sum().unwrap().to_scalar().unwrap(), sum_i);
+        let prod = i.iter().fold(1i64, |s, &v| s.wrapping_mul(v | 1));
+        let odd = ia.add_scalar(0).unwrap().to_vec().unwrap();
+        let odd: Vec<i64> = odd.iter().map(|&v| v | 1).collect();
+        let oa = dev.from_slice(&odd, [rows, cols]).unwrap();
+        assert_eq!(oa.prod().unwrap().to_scalar().unwrap(), prod);
+        assert_eq!(ua.max().unwrap().to_scalar().unwrap(), *u.iter().max().unwrap());
+        assert_eq!(ia.min().unwrap().to_scalar().unwrap(), *i.iter().min().unwrap());
+        let mx = *i.iter().max().unwrap();
+        let first = i.iter().position(|&v| v == mx).unwrap() as u32;
+        assert_eq!(ia.argmax().unwrap().to_scalar().unwrap(), first);
+        // Along the rows, through the transpose (a strided layout).
+        let col_max: Vec<u64> = (0..cols)
+            .map(|c| (0..rows).map(|r| u[r * cols + c]).max().unwrap())
+            .collect();
+        assert_eq!(ua.t().max_axis(Axis(1)).unwrap().to_vec().unwrap(), col_max);
+        let row_sum: Vec<i64> = (0..rows)
+            .map(|r| i[r * cols..(r + 1) * cols].iter().fold(0i64, |s, &v| s.wrapping_add(v)))
+            .collect();
+        assert_eq!(ia.sum_axis(Axis(1)).unwrap().to_vec().unwrap(), row_sum);
+    }
+    let e = dev.zeros::<u64>([0]).unwrap();
+    assert_eq!(e.sum().unwrap().to_scalar().unwrap(), 0);
+    assert_eq!(
+        dev.full([3], i64::MIN).unwrap().to_vec().unwrap(),
+        vec![i64::MIN; 3]
+    );
+    assert_eq!(
+        dev.full([2], u64::MAX).unwrap().to_vec().unwrap(),
+        vec![u64::MAX; 2]
+    );
+    let big = 1i64 << 40;
+    assert_eq!(
+        dev.arange::<i64>(big, big + 10, 3).unwrap().to_vec().unwrap(),
+        vec![big, big + 3, big + 6, big + 9]
+    );
+    assert_eq!(dev.ones::<u64>([2]).unwrap().to_vec().unwrap(), vec![1, 1]);
+}
+
+/// The families whose kernels take 32-bit words refuse the 64-bit integers, leaving the
+/// array intact; a bool range is refused too.
+#[test]
+fn int64_refusals() {
+    require_dtype!(i64);
+    let dev = dev();
+    let a = dev.from_slice(&[3i64, -1, 2], [3]).unwrap();
+    common::assert_unsupported(a.sort(), DType::I64);
+    common::assert_unsupported(a.cumsum(0), DType::I64);
+    common::assert_unsupported(a.flatnonzero(), DType::I64);
+    common::assert_unsupported(a.matmul(&a), DType::I64);
+    assert_eq!(a.to_vec().unwrap(), vec![3, -1, 2]);
+    common::assert_unsupported(dev.arange(false, true, true), DType::Bool);
+}

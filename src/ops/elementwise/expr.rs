@@ -450,6 +450,8 @@ fn cast64_expr(from: DType, to: DType) -> String {
         (U64, F16) => int_to_f16("min(a, T(65520))"),
         // Sign extension, as Rust's `-1i32 as u64`.
         (I32, U64) => "U(i64(a))".to_string(),
+        // Zero extension (naga's i64(u32) extends the sign bit).
+        (U32, I64) => "U(u64(a))".to_string(),
         _ => "U(a)".to_string(),
     }
 }
