@@ -36,7 +36,10 @@ fn bool_round_trip_views_and_zero_sizes() {
     let a = dev.from_slice(&v, [5, 7]).unwrap();
     let want: Vec<bool> = (0..35).map(|k| v[(k % 5) * 7 + k / 5]).collect();
     assert_eq!(a.t().to_vec().unwrap(), want);
-    assert_eq!(dev.zeros::<bool>([3]).unwrap().to_vec().unwrap(), [false; 3]);
+    assert_eq!(
+        dev.zeros::<bool>([3]).unwrap().to_vec().unwrap(),
+        [false; 3]
+    );
     assert_eq!(dev.ones::<bool>([2]).unwrap().to_vec().unwrap(), [true; 2]);
     assert_eq!(dev.full([0, 4], true).unwrap().to_vec().unwrap(), vec![]);
     assert_eq!(DType::Bool.to_string(), "bool");
@@ -100,7 +103,10 @@ fn bool_arithmetic_is_refused() {
     // ... and counting goes through the u32 reading of the same words.
     assert_eq!(a.as_u32().to_vec().unwrap(), vec![1, 0, 1]);
     assert_eq!(a.as_u32().sum().unwrap().to_scalar().unwrap(), 2);
-    assert_eq!(a.as_u32().cumsum(0).unwrap().to_vec().unwrap(), vec![1, 1, 2]);
+    assert_eq!(
+        a.as_u32().cumsum(0).unwrap().to_vec().unwrap(),
+        vec![1, 1, 2]
+    );
     // The array is intact after the refusals.
     assert_eq!(a.to_vec().unwrap(), vec![true, false, true]);
 }
@@ -136,7 +142,17 @@ fn bool_casts_with_every_dtype() {
         1e-300,
         0.25,
     ];
-    casts_with::<f32>(&[0.0, -0.0, 1.0, -2.5, f64::NAN, f64::INFINITY, 1e-45, 0.25, 1e38]);
+    casts_with::<f32>(&[
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        f64::NAN,
+        f64::INFINITY,
+        1e-45,
+        0.25,
+        1e38,
+    ]);
     if_supported::<f64>(|| casts_with::<f64>(&floats));
     if_supported::<f16>(|| casts_with::<f16>(&[0.0, -0.0, 6e-8, -1.0, f64::NAN, 65504.0]));
     casts_with::<i32>(&[0.0, 1.0, -1.0, 2147483647.0, -2147483648.0, 7.0]);
@@ -285,7 +301,9 @@ fn int64_binary<T: Element + std::fmt::Debug>(conv: fn(u64) -> T, ops: &[(&str, 
     let row = dev.from_slice(&r, [3]).unwrap();
     for (name, (gpu, cpu)) in ops {
         let got = gpu(&v, &row).unwrap().to_vec().unwrap();
-        let want: Vec<T> = (0..15).map(|k| cpu(x[(k / 3) * 6 + 1 + 2 * (k % 3)], r[k % 3])).collect();
+        let want: Vec<T> = (0..15)
+            .map(|k| cpu(x[(k / 3) * 6 + 1 + 2 * (k % 3)], r[k % 3]))
+            .collect();
         assert_eq!(got, want, "{:?} {name} view", T::DTYPE);
     }
 }
@@ -378,7 +396,10 @@ fn int64_casts_with_every_dtype() {
         u64::MAX - 65519,
     ]);
     let i: Vec<i64> = u.iter().map(|&v| v as i64).collect();
-    let (ua, ia) = (dev.from_slice(&u, [u.len()]).unwrap(), dev.from_slice(&i, [i.len()]).unwrap());
+    let (ua, ia) = (
+        dev.from_slice(&u, [u.len()]).unwrap(),
+        dev.from_slice(&i, [i.len()]).unwrap(),
+    );
     macro_rules! from64 {
         ($arr:expr, $host:expr, $($t:ty),*) => {$(
             let got = $arr.cast::<$t>().unwrap().to_vec().unwrap();
@@ -407,35 +428,85 @@ fn int64_casts_with_every_dtype() {
     let small: Vec<i32> = vec![i32::MIN, -1, 0, 1, i32::MAX, -7];
     let sa = dev.from_slice(&small, [6]).unwrap();
     let want: Vec<u64> = small.iter().map(|&v| v as u64).collect();
-    assert_eq!(sa.cast::<u64>().unwrap().to_vec().unwrap(), want, "i32 -> u64");
+    assert_eq!(
+        sa.cast::<u64>().unwrap().to_vec().unwrap(),
+        want,
+        "i32 -> u64"
+    );
     let want: Vec<i64> = small.iter().map(|&v| v as i64).collect();
-    assert_eq!(sa.cast::<i64>().unwrap().to_vec().unwrap(), want, "i32 -> i64");
+    assert_eq!(
+        sa.cast::<i64>().unwrap().to_vec().unwrap(),
+        want,
+        "i32 -> i64"
+    );
     let us: Vec<u32> = vec![0, 1, u32::MAX, 1 << 31];
     let usa = dev.from_slice(&us, [4]).unwrap();
     let want: Vec<i64> = us.iter().map(|&v| v as i64).collect();
-    assert_eq!(usa.cast::<i64>().unwrap().to_vec().unwrap(), want, "u32 -> i64");
+    assert_eq!(
+        usa.cast::<i64>().unwrap().to_vec().unwrap(),
+        want,
+        "u32 -> i64"
+    );
     let want: Vec<u64> = us.iter().map(|&v| v as u64).collect();
-    assert_eq!(usa.cast::<u64>().unwrap().to_vec().unwrap(), want, "u32 -> u64");
+    assert_eq!(
+        usa.cast::<u64>().unwrap().to_vec().unwrap(),
+        want,
+        "u32 -> u64"
+    );
     let fl: Vec<f32> = vec![
-        0.0, -0.0, 1.5, -1.5, f32::NAN, f32::INFINITY, f32::NEG_INFINITY,
-        9.223372e18, -9.223373e18, 1.8446743e19, 1.8446745e19, -3e9, 3e9,
+        0.0,
+        -0.0,
+        1.5,
+        -1.5,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        9.223372e18,
+        -9.223373e18,
+        1.8446743e19,
+        1.8446745e19,
+        -3e9,
+        3e9,
     ];
     let fa = dev.from_slice(&fl, [fl.len()]).unwrap();
     let want: Vec<i64> = fl.iter().map(|&v| v as i64).collect();
-    assert_eq!(fa.cast::<i64>().unwrap().to_vec().unwrap(), want, "f32 -> i64");
+    assert_eq!(
+        fa.cast::<i64>().unwrap().to_vec().unwrap(),
+        want,
+        "f32 -> i64"
+    );
     let want: Vec<u64> = fl.iter().map(|&v| v as u64).collect();
-    assert_eq!(fa.cast::<u64>().unwrap().to_vec().unwrap(), want, "f32 -> u64");
+    assert_eq!(
+        fa.cast::<u64>().unwrap().to_vec().unwrap(),
+        want,
+        "f32 -> u64"
+    );
     if_supported::<f64>(|| {
         let d: Vec<f64> = vec![
-            9223372036854774784.0, 9223372036854775808.0, -9223372036854775808.0,
-            -9223372036854777856.0, 18446744073709549568.0, 18446744073709551616.0,
-            f64::NAN, -1.0, 2.5, -2.5,
+            9223372036854774784.0,
+            9223372036854775808.0,
+            -9223372036854775808.0,
+            -9223372036854777856.0,
+            18446744073709549568.0,
+            18446744073709551616.0,
+            f64::NAN,
+            -1.0,
+            2.5,
+            -2.5,
         ];
         let da = dev.from_slice(&d, [d.len()]).unwrap();
         let want: Vec<i64> = d.iter().map(|&v| v as i64).collect();
-        assert_eq!(da.cast::<i64>().unwrap().to_vec().unwrap(), want, "f64 -> i64");
+        assert_eq!(
+            da.cast::<i64>().unwrap().to_vec().unwrap(),
+            want,
+            "f64 -> i64"
+        );
         let want: Vec<u64> = d.iter().map(|&v| v as u64).collect();
-        assert_eq!(da.cast::<u64>().unwrap().to_vec().unwrap(), want, "f64 -> u64");
+        assert_eq!(
+            da.cast::<u64>().unwrap().to_vec().unwrap(),
+            want,
+            "f64 -> u64"
+        );
     });
     if_supported::<f16>(|| {
         let h: Vec<f16> = [-65504.0, -1.5, 0.0, 2.5, 65504.0, f64::INFINITY, f64::NAN]
@@ -443,9 +514,17 @@ fn int64_casts_with_every_dtype() {
             .to_vec();
         let ha = dev.from_slice(&h, [h.len()]).unwrap();
         let want: Vec<i64> = h.iter().map(|v| v.to_f64() as i64).collect();
-        assert_eq!(ha.cast::<i64>().unwrap().to_vec().unwrap(), want, "f16 -> i64");
+        assert_eq!(
+            ha.cast::<i64>().unwrap().to_vec().unwrap(),
+            want,
+            "f16 -> i64"
+        );
         let want: Vec<u64> = h.iter().map(|v| v.to_f64() as u64).collect();
-        assert_eq!(ha.cast::<u64>().unwrap().to_vec().unwrap(), want, "f16 -> u64");
+        assert_eq!(
+            ha.cast::<u64>().unwrap().to_vec().unwrap(),
+            want,
+            "f16 -> u64"
+        );
     });
     let bl = dev.from_slice(&[true, false], [2]).unwrap();
     assert_eq!(bl.cast::<i64>().unwrap().to_vec().unwrap(), vec![1, 0]);
@@ -473,8 +552,14 @@ fn int64_reductions_and_creation() {
         let odd: Vec<i64> = odd.iter().map(|&v| v | 1).collect();
         let oa = dev.from_slice(&odd, [rows, cols]).unwrap();
         assert_eq!(oa.prod().unwrap().to_scalar().unwrap(), prod);
-        assert_eq!(ua.max().unwrap().to_scalar().unwrap(), *u.iter().max().unwrap());
-        assert_eq!(ia.min().unwrap().to_scalar().unwrap(), *i.iter().min().unwrap());
+        assert_eq!(
+            ua.max().unwrap().to_scalar().unwrap(),
+            *u.iter().max().unwrap()
+        );
+        assert_eq!(
+            ia.min().unwrap().to_scalar().unwrap(),
+            *i.iter().min().unwrap()
+        );
         let mx = *i.iter().max().unwrap();
         let first = i.iter().position(|&v| v == mx).unwrap() as u32;
         assert_eq!(ia.argmax().unwrap().to_scalar().unwrap(), first);
@@ -484,7 +569,11 @@ fn int64_reductions_and_creation() {
             .collect();
         assert_eq!(ua.t().max_axis(Axis(1)).unwrap().to_vec().unwrap(), col_max);
         let row_sum: Vec<i64> = (0..rows)
-            .map(|r| i[r * cols..(r + 1) * cols].iter().fold(0i64, |s, &v| s.wrapping_add(v)))
+            .map(|r| {
+                i[r * cols..(r + 1) * cols]
+                    .iter()
+                    .fold(0i64, |s, &v| s.wrapping_add(v))
+            })
             .collect();
         assert_eq!(ia.sum_axis(Axis(1)).unwrap().to_vec().unwrap(), row_sum);
     }
@@ -500,7 +589,10 @@ fn int64_reductions_and_creation() {
     );
     let big = 1i64 << 40;
     assert_eq!(
-        dev.arange::<i64>(big, big + 10, 3).unwrap().to_vec().unwrap(),
+        dev.arange::<i64>(big, big + 10, 3)
+            .unwrap()
+            .to_vec()
+            .unwrap(),
         vec![big, big + 3, big + 6, big + 9]
     );
     assert_eq!(dev.ones::<u64>([2]).unwrap().to_vec().unwrap(), vec![1, 1]);
@@ -519,4 +611,161 @@ fn int64_refusals() {
     common::assert_unsupported(a.matmul(&a), DType::I64);
     assert_eq!(a.to_vec().unwrap(), vec![3, -1, 2]);
     common::assert_unsupported(dev.arange(false, true, true), DType::Bool);
+}
+
+// ---------------------------------------------------------------------------------------
+// Operators: scalars on either side, owned operands, compound assignment, `*_into`
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn operators_scalars_and_owned_operands() {
+    let dev = dev();
+    let xs = [1.0f32, -2.0, 4.0, 0.5, 3.0];
+    let x = dev.from_slice(&xs, [5]).unwrap();
+    let map = |f: fn(f32) -> f32| xs.map(f).to_vec();
+    assert_eq!((&x + 1.0).to_vec().unwrap(), map(|v| v + 1.0));
+    assert_eq!((2.0 * &x).to_vec().unwrap(), map(|v| 2.0 * v));
+    assert_eq!((10.0 - &x).to_vec().unwrap(), map(|v| 10.0 - v));
+    assert_eq!((1.0 / &x).to_vec().unwrap(), map(|v| 1.0 / v));
+    assert_eq!((7.0 % &x).to_vec().unwrap(), map(|v| 7.0 % v));
+    assert_eq!((&x - 0.5).to_vec().unwrap(), map(|v| v - 0.5));
+    // Owned operands in every position, and unary minus of an owned array.
+    let y = dev.from_slice(&[1.0f32, 1.0, 2.0, 2.0, 4.0], [5]).unwrap();
+    let want: Vec<f32> = xs
+        .iter()
+        .zip([1.0, 1.0, 2.0, 2.0, 4.0])
+        .map(|(a, b)| a * b)
+        .collect();
+    assert_eq!((x.clone() * y.clone()).to_vec().unwrap(), want);
+    assert_eq!((x.clone() * &y).to_vec().unwrap(), want);
+    assert_eq!((&x * y.clone()).to_vec().unwrap(), want);
+    assert_eq!((-(x.clone() * 2.0)).to_vec().unwrap(), map(|v| -2.0 * v));
+    // Integers: scalars on the left wrap as Rust's wrapping ops; i64 past 2^32.
+    let i = dev.from_slice(&[1i32, i32::MAX, -3], [3]).unwrap();
+    assert_eq!(
+        (3 * &i).to_vec().unwrap(),
+        vec![3, i32::MAX.wrapping_mul(3), -9]
+    );
+    assert_eq!((100 / &i).to_vec().unwrap(), vec![100, 0, -33]);
+    if_supported::<i64>(|| {
+        let l = dev.from_slice(&[1i64 << 40, -5, i64::MAX], [3]).unwrap();
+        assert_eq!(
+            (1i64 + &l).to_vec().unwrap(),
+            vec![(1 << 40) + 1, -4, i64::MIN]
+        );
+        assert_eq!(
+            (&l - 1).to_vec().unwrap(),
+            vec![(1 << 40) - 1, -6, i64::MAX - 1]
+        );
+    });
+    let u = dev.from_slice(&[5u32, 0], [2]).unwrap();
+    assert_eq!((1u32 - &u).to_vec().unwrap(), vec![1u32.wrapping_sub(5), 1]);
+    let h = dev.from_slice(&[f16::from_f32(1.5)], [1]);
+    if let Ok(h) = h {
+        assert_eq!(
+            (f16::from_f32(2.0) * &h).to_vec().unwrap(),
+            vec![f16::from_f32(3.0)]
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "add")]
+fn operators_panic_on_shapes_that_do_not_broadcast() {
+    let dev = dev();
+    let a = dev.zeros::<f32>([3]).unwrap();
+    let b = dev.zeros::<f32>([4]).unwrap();
+    let _ = a + b;
+}
+
+/// `a += &b` writes a's own buffer: every clone (a view of the same buffer) sees it, a
+/// broadcast right operand works, and an operand sharing a's buffer (itself, its transpose)
+/// is read as it was before the write, as NumPy.
+#[test]
+fn compound_assignment_in_place() {
+    let dev = dev();
+    let mut rng = Rng::new(10);
+    for n in [1, 7, 1031] {
+        let xs: Vec<f32> = (0..n).map(|_| rng.uniform(-10.0, 10.0) as f32).collect();
+        let mut a = dev.from_slice(&xs, [n]).unwrap();
+        let alias = a.clone();
+        let view = a.reshape([n, 1]).unwrap();
+        a += &dev.full([1], 2.0f32).unwrap();
+        a *= 3.0;
+        a -= a.clone();
+        let want = vec![0.0f32; n];
+        assert_eq!(a.to_vec().unwrap(), want);
+        assert_eq!(alias.to_vec().unwrap(), want, "the clone shares the buffer");
+        assert_eq!(view.to_vec().unwrap(), want, "the reshape view too");
+        let mut b = dev.from_slice(&xs, [n]).unwrap();
+        b /= 2.0;
+        b %= 3.0;
+        let want: Vec<f32> = xs.iter().map(|v| (v / 2.0) % 3.0).collect();
+        assert_eq!(b.to_vec().unwrap(), want);
+    }
+    // a += a.t(): the transpose is read before anything is written.
+    let v: Vec<i32> = (0..16).collect();
+    let mut m = dev.from_slice(&v, [4, 4]).unwrap();
+    let t = m.t();
+    m += &t;
+    let want: Vec<i32> = (0..16).map(|k| v[k] + v[(k % 4) * 4 + k / 4]).collect();
+    assert_eq!(m.to_vec().unwrap(), want);
+    // A row broadcast into a matrix in place; i64 wrapping.
+    if_supported::<i64>(|| {
+        let mut l = dev.from_slice(&[i64::MAX, 1, 2, 3], [2, 2]).unwrap();
+        l += &dev.from_slice(&[1i64, 10], [2]).unwrap();
+        assert_eq!(l.to_vec().unwrap(), vec![i64::MIN, 11, 3, 13]);
+    });
+}
+
+/// `*_into` writes an existing array; bad outputs give typed errors and leave it intact.
+#[test]
+fn into_forms_and_bad_outputs() {
+    let dev = dev();
+    let x = dev
+        .from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3])
+        .unwrap();
+    let row = dev.from_slice(&[10.0f32, 20.0, 30.0], [3]).unwrap();
+    let out = dev.full([2, 3], -1.0f32).unwrap();
+    x.add_into(&row, &out).unwrap();
+    assert_eq!(
+        out.to_vec().unwrap(),
+        vec![11.0, 22.0, 33.0, 14.0, 25.0, 36.0]
+    );
+    x.mul_scalar_into(2.0, &out).unwrap();
+    assert_eq!(out.to_vec().unwrap(), vec![2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
+    // The transposed input (strided) into a contiguous output.
+    let out_t = dev.zeros::<f32>([3, 2]).unwrap();
+    x.t()
+        .sub_into(&dev.ones::<f32>([1]).unwrap(), &out_t)
+        .unwrap();
+    assert_eq!(out_t.to_vec().unwrap(), vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+    let before = out.to_vec().unwrap();
+    assert!(matches!(
+        x.add_into(&row, &dev.zeros::<f32>([3, 2]).unwrap()),
+        Err(Error::ShapeMismatch { .. })
+    ));
+    assert!(matches!(
+        x.add_into(&dev.zeros::<f32>([2]).unwrap(), &out),
+        Err(Error::ShapeMismatch { .. })
+    ));
+    let strided = dev.zeros::<f32>([2, 6]).unwrap();
+    let strided = strided.slice_axis(Axis(1), Slice::new(0, None, 2)).unwrap();
+    assert!(matches!(
+        x.add_into(&row, &strided),
+        Err(Error::InvalidArgument { .. })
+    ));
+    let bcast = dev.zeros::<f32>([3]).unwrap().broadcast_to([2, 3]).unwrap();
+    assert!(matches!(
+        x.add_into(&row, &bcast),
+        Err(Error::InvalidArgument { .. })
+    ));
+    let b = dev.from_slice(&[true, false], [2]).unwrap();
+    common::assert_unsupported(b.add_into(&b, &b), DType::Bool);
+    assert_eq!(
+        out.to_vec().unwrap(),
+        before,
+        "out untouched by the refusals"
+    );
+    assert_eq!(b.to_vec().unwrap(), vec![true, false]);
 }

@@ -65,7 +65,11 @@ impl<T: Element> std::fmt::Debug for Array<T> {
 impl<T: Element> Array<T> {
     /// The same view read as `U`, an element type of the same size (bool and u32).
     pub(crate) fn reinterpret<U: Element>(&self) -> Array<U> {
-        assert_eq!(T::DTYPE.size(), U::DTYPE.size(), "reinterpret: sizes differ");
+        assert_eq!(
+            T::DTYPE.size(),
+            U::DTYPE.size(),
+            "reinterpret: sizes differ"
+        );
         Array {
             dev: self.dev.clone(),
             buf: self.buf.clone(),

@@ -10,8 +10,6 @@
 //! This file holds the public [`Array`] methods and operators; `expr` generates the WGSL of
 //! each operation and `plan` chooses the layout and launches.
 
-use std::ops;
-
 use crate::array::Array;
 use crate::dtype::{DType, Element, Float, Signed};
 // `Error` only for the methods' doc links to its variants.
@@ -22,8 +20,10 @@ use crate::kernel::launch::Params;
 use crate::memory::pool::BufferHandle;
 use crate::shape::broadcast_shapes;
 
+mod assign;
 mod expr;
 mod logical;
+mod operators;
 mod plan;
 mod tiles;
 
@@ -352,34 +352,5 @@ impl<T: Float> Array<T> {
     /// ```
     pub fn erf(&self) -> Result<Array<T>> {
         map_unary(self, Unary::Erf, &[])
-    }
-}
-
-macro_rules! operator {
-    ($trait:ident, $method:ident, $call:ident) => {
-        impl<T: Element> ops::$trait<&Array<T>> for &Array<T> {
-            type Output = Array<T>;
-            /// # Panics
-            /// When the shapes do not broadcast together (as ndarray's operators do); use
-            /// the named method for a `Result`.
-            fn $method(self, rhs: &Array<T>) -> Array<T> {
-                self.$call(rhs).unwrap_or_else(|e| panic!("{e}"))
-            }
-        }
-    };
-}
-
-operator!(Add, add, add);
-operator!(Sub, sub, sub);
-operator!(Mul, mul, mul);
-operator!(Div, div, div);
-operator!(Rem, rem, rem);
-
-impl<T: Signed> ops::Neg for &Array<T> {
-    type Output = Array<T>;
-    /// # Panics
-    /// When the device fails; use [`Array::neg`] for a `Result`.
-    fn neg(self) -> Array<T> {
-        Array::neg(self).unwrap_or_else(|e| panic!("{e}"))
     }
 }

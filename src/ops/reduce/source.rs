@@ -112,9 +112,7 @@ impl Op {
     pub(super) fn supports(self, d: DType) -> bool {
         match self {
             // Booleans: no arithmetic (count them through `Array::as_u32`).
-            Op::Max | Op::Min | Op::ArgMax | Op::ArgMin | Op::All | Op::Any
-                if d == DType::Bool =>
-            {
+            Op::Max | Op::Min | Op::ArgMax | Op::ArgMin | Op::All | Op::Any if d == DType::Bool => {
                 true
             }
             _ if d == DType::Bool => false,
