@@ -73,7 +73,7 @@ fn bool_logical_ops() {
         assert_eq!(a.not().unwrap().to_vec().unwrap(), not);
         assert_eq!((!&a).to_vec().unwrap(), not);
         // Comparisons of bools: false < true, as NumPy.
-        assert_eq!(a.lt(&b).unwrap().to_vec().unwrap(), zip(|p, q| p < q));
+        assert_eq!(a.lt(&b).unwrap().to_vec().unwrap(), zip(|p, q| !p & q));
         assert_eq!(a.eq(&b).unwrap().to_vec().unwrap(), zip(|p, q| p == q));
         assert_eq!(a.maximum(&b).unwrap().to_vec().unwrap(), zip(|p, q| p | q));
     }
