@@ -48,6 +48,7 @@ mod common;
 use common::host_data;
 
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
+mod sweep_api_dtypes;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
@@ -124,6 +125,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),
     ("scan", sweep_scan::rows),
+    ("api_dtypes", sweep_api_dtypes::rows),
 ];
 
 fn usage() -> String {
