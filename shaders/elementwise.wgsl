@@ -101,6 +101,19 @@ fn unary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) n
     }
 }
 
+// The `*_into` forms' strided destinations: a (any layout, walked through slot a's strides)
+// written at the offsets slot c's strides give (the destination view's; c itself is not
+// bound). One element per invocation; the host refuses destinations that overlap
+// themselves (broadcast views).
+@compute @workgroup_size(WG)
+fn unary_scatter(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                 @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    let o = strided_offsets(i);
+    out[o.z] = op1(a[o.x]);
+}
+
 @compute @workgroup_size(WG)
 fn binary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                  @builtin(local_invocation_index) l: u32) {

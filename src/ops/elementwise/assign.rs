@@ -1,19 +1,27 @@
 //! The `*_into` forms: an operation written into an existing array (`out`) rather than a new
-//! one, with one elementwise dispatch whose output binding is `out`'s buffer. Operands that
-//! share that buffer (`a += &a.t()`, `x.add_into(&y, &x)`) are read from a copy taken
-//! before the dispatch (the launch makes it, as wgpu forbids reading and writing one buffer
-//! in a dispatch), so the result is as if every operand were read first, as NumPy's.
+//! one. Where `out` is contiguous from the start of its buffer, one elementwise dispatch
+//! whose output binding is `out`'s buffer; where it is a strided or offset view, the result
+//! is made first and then written through the view's strides (the `unary_scatter` entry).
+//! Operands that share `out`'s buffer (`a += &a.t()`, `x.add_into(&y, &x)`) are read from a
+//! copy taken before the dispatch (the launch makes it, as wgpu forbids reading and writing
+//! one buffer in a dispatch), so the result is as if every operand were read first, as
+//! NumPy's.
 
-use super::{run, Binary, Unary};
+use super::expr::{op_def, spec};
+use super::plan::WG;
+use super::{broadcast_layout, map_binary, map_unary, run, Binary, Operand, Unary};
 use crate::array::Array;
+use crate::device::Work;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
+use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
 use crate::shape::broadcast_shapes;
 
-/// Checks that `out` can take a result of `shape`: the same shape, contiguous from the
-/// start of its buffer (the elementwise kernels write contiguous runs from there).
-fn check_out<T: Element>(op: &'static str, shape: &[usize], out: &Array<T>) -> Result<()> {
+/// How `out` takes a result of `shape`: `Ok(true)` written directly (contiguous from the
+/// start of its buffer, where the elementwise kernels write), `Ok(false)` through its
+/// strides; an error for another shape or a view that overlaps itself (broadcast).
+fn check_out<T: Element>(op: &'static str, shape: &[usize], out: &Array<T>) -> Result<bool> {
     if out.shape != shape {
         return Err(Error::ShapeMismatch {
             op,
@@ -21,14 +29,57 @@ fn check_out<T: Element>(op: &'static str, shape: &[usize], out: &Array<T>) -> R
             rhs: shape.to_vec(),
         });
     }
-    if out.offset != 0 || !out.is_contiguous() {
+    if out
+        .shape
+        .iter()
+        .zip(&out.strides)
+        .any(|(&e, &s)| e > 1 && s == 0)
+    {
         return Err(Error::InvalidArgument {
             op,
-            reason: "the output must be contiguous from the start of its buffer \
-                     (not a strided, offset or broadcast view)",
+            reason: "the output is a broadcast view (several elements share one address)",
         });
     }
-    Ok(())
+    Ok(out.offset == 0 && out.is_contiguous())
+}
+
+/// Writes `src` (of `out`'s shape, any layout) into `out` through `out`'s strides and
+/// offset: one dispatch of `unary_scatter`.
+fn scatter<T: Element>(src: &Array<T>, out: &Array<T>) -> Result<()> {
+    let dev = &src.dev;
+    if out.is_empty() {
+        return Ok(());
+    }
+    let dst = Operand {
+        binding: out.binding(),
+        shape: &out.shape,
+        strides: &out.strides,
+        offset: out.offset,
+    };
+    let walk = [src.operand(), src.operand(), dst];
+    let (params, _, _) = broadcast_layout(&walk, &out.shape, Params::new(0))?;
+    let max = dev.limits().max_storage_buffer_binding_size & !3;
+    for b in [src.binding(), out.binding()] {
+        if b.bytes > max {
+            return Err(Error::BufferTooLarge {
+                requested: b.bytes,
+                max,
+            });
+        }
+    }
+    let (function, def) = op_def(1, "a");
+    let key = Key {
+        family: "elementwise",
+        entry: "unary_scatter",
+        variant: format!("{def}|{}|{}|false", T::DTYPE, T::DTYPE),
+        inputs: 1,
+        wg: WG,
+        ndim: params.ndim.max(1),
+        per: 1,
+    };
+    let kernel = dev.kernel(key, || spec(T::DTYPE, T::DTYPE, false, function, def))?;
+    let work = Work::Items(out.len() as u32);
+    dev.launch(&kernel, &params, &[src.binding()], out.binding(), work)
 }
 
 fn binary_into<T: Element>(x: &Array<T>, y: &Array<T>, op: Binary, out: &Array<T>) -> Result<()> {
@@ -36,7 +87,9 @@ fn binary_into<T: Element>(x: &Array<T>, y: &Array<T>, op: Binary, out: &Array<T
     x.dev.expect_same(name, &[&y.dev, &out.dev])?;
     x.dev.require(name, T::DTYPE)?;
     let shape = broadcast_shapes(name, &x.shape, &y.shape)?;
-    check_out(name, &shape, out)?;
+    if !check_out(name, &shape, out)? {
+        return scatter(&map_binary(x, y, op)?, out);
+    }
     let expr = op
         .expr(T::DTYPE, "a", "b")
         .ok_or_else(|| x.dev.unsupported(name, T::DTYPE))?;
@@ -56,7 +109,9 @@ fn scalar_into<T: Element>(x: &Array<T>, value: T, op: Binary, out: &Array<T>) -
     let name = op.name();
     x.dev.expect_same(name, &[&out.dev])?;
     x.dev.require(name, T::DTYPE)?;
-    check_out(name, &x.shape, out)?;
+    if !check_out(name, &x.shape, out)? {
+        return scatter(&map_unary(x, Unary::Scalar(op), &[value])?, out);
+    }
     let expr = Unary::Scalar(op)
         .expr(T::DTYPE)
         .ok_or_else(|| x.dev.unsupported(name, T::DTYPE))?;
@@ -67,13 +122,14 @@ fn scalar_into<T: Element>(x: &Array<T>, value: T, op: Binary, out: &Array<T>) -
 
 macro_rules! into_methods {
     ($( $name:ident, $scalar:ident, $op:ident, $sym:literal; )*) => {$(
-        #[doc = concat!("`self ", $sym, " other` (broadcast) written into `out`, an existing array of the broadcast shape, contiguous from the start of its buffer; every view of that buffer sees the result. `out` may be `self` or `other` (NumPy's `out=`).")]
+        #[doc = concat!("`self ", $sym, " other` (broadcast) written into `out`, an existing array of the broadcast shape (NumPy's `out=`); every view of its buffer sees the result. `out` may be `self` or `other`, and a strided or offset view (written through its strides after the result is made; a contiguous `out` from the start of its buffer takes one dispatch).")]
         ///
         /// # Errors
         /// [`Error::ShapeMismatch`] when the shapes do not broadcast together or `out` is
-        /// not of the broadcast shape; [`Error::InvalidArgument`] when `out` is a strided,
-        /// offset or broadcast view; [`Error::DeviceMismatch`]; [`Error::Unsupported`]
-        /// where the operation does not exist for `T`. `out` is untouched on error.
+        /// not of the broadcast shape; [`Error::InvalidArgument`] when `out` is a broadcast
+        /// view (elements sharing an address); [`Error::DeviceMismatch`];
+        /// [`Error::Unsupported`] where the operation does not exist for `T`. `out` is
+        /// untouched on error.
         ///
         /// ```
         /// # let dev = gpuarray::Device::new()?;

@@ -72,7 +72,7 @@ macro_rules! array_operator {
             ///
             /// # Panics
             /// Where [`Array::add_into`] and its siblings return an error: the broadcast
-            /// shape is not `self`'s, `self` is not contiguous from the start of its buffer.
+            /// shape is not `self`'s, `self` is a broadcast view.
             fn $assign_method(&mut self, rhs: &Array<T>) {
                 let out = self.clone();
                 or_panic(self.$into(rhs, &out));
