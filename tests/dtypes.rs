@@ -818,3 +818,17 @@ fn into_strided_and_offset_views() {
     let e = dev.zeros::<f32>([0, 3]).unwrap();
     e.add_scalar_into(1.0, &e).unwrap();
 }
+
+/// The 64-bit integers are gated on SHADER_INT64, as f64 on SHADER_F64: `supports` agrees
+/// with the feature list, and where it is missing creation gives `Unsupported`.
+#[test]
+fn int64_gate_follows_the_feature() {
+    let dev = dev();
+    let has = dev.info().features.contains(&"SHADER_INT64");
+    assert_eq!(dev.supports::<i64>(), has);
+    assert_eq!(dev.supports::<u64>(), has);
+    assert!(dev.supports::<bool>());
+    if !has {
+        common::assert_unsupported(dev.zeros::<i64>([2]), DType::I64);
+    }
+}
