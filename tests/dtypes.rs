@@ -832,3 +832,28 @@ fn int64_gate_follows_the_feature() {
         common::assert_unsupported(dev.zeros::<i64>([2]), DType::I64);
     }
 }
+
+/// A user kernel takes and makes bool arrays as their u32 words (0 or 1), and refuses the
+/// 64-bit integers.
+#[test]
+fn user_kernels_with_bool_and_int64() {
+    use gpuarray::ElementwiseKernel;
+    let dev = dev();
+    let k = ElementwiseKernel::new(
+        dev,
+        "bool m, float32 x",
+        "bool pos",
+        "pos = select(0u, 1u, m != 0u && x > 0.0);",
+        "masked_positive",
+    )
+    .unwrap();
+    let m = dev.from_slice(&[true, true, false, true], [4]).unwrap();
+    let x = dev.from_slice(&[1.0f32, -1.0, 2.0, 0.5], [4]).unwrap();
+    let got = k.call::<bool>(&[&m, &x]).unwrap();
+    assert_eq!(got.to_vec().unwrap(), vec![true, false, false, true]);
+    if_supported::<i64>(|| {
+        let t = ElementwiseKernel::new(dev, "T x", "T y", "y = x;", "copy_any").unwrap();
+        let l = dev.from_slice(&[1i64, 2], [2]).unwrap();
+        common::assert_unsupported(t.call::<i64>(&[&l]), DType::I64);
+    });
+}
