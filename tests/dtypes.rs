@@ -698,10 +698,26 @@ fn compound_assignment_in_place() {
         assert_eq!(alias.to_vec().unwrap(), want, "the clone shares the buffer");
         assert_eq!(view.to_vec().unwrap(), want, "the reshape view too");
         let mut b = dev.from_slice(&xs, [n]).unwrap();
+        let b_alias = b.clone();
         b /= 2.0;
         b %= 3.0;
         let want: Vec<f32> = xs.iter().map(|v| (v / 2.0) % 3.0).collect();
         assert_eq!(b.to_vec().unwrap(), want);
+        // Same-shape operands of another buffer (the one-dispatch in-place path), and a
+        // right operand that is an offset view.
+        let ys: Vec<f32> = (0..n + 1).map(|_| rng.uniform(-3.0, 3.0) as f32).collect();
+        let y = dev.from_slice(&ys, [n + 1]).unwrap();
+        b -= &y
+            .slice_axis(Axis(0), Slice::new(0, Some(n as isize), 1))
+            .unwrap();
+        b *= &y.slice_axis(Axis(0), Slice::new(1, None, 1)).unwrap();
+        let want: Vec<f32> = (0..n).map(|k| (want[k] - ys[k]) * ys[k + 1]).collect();
+        assert_eq!(b.to_vec().unwrap(), want);
+        assert_eq!(
+            b_alias.to_vec().unwrap(),
+            want,
+            "the clone sees the in-place writes"
+        );
     }
     // a += a.t(): the transpose is read before anything is written.
     let v: Vec<i32> = (0..16).collect();
@@ -715,6 +731,10 @@ fn compound_assignment_in_place() {
         let mut l = dev.from_slice(&[i64::MAX, 1, 2, 3], [2, 2]).unwrap();
         l += &dev.from_slice(&[1i64, 10], [2]).unwrap();
         assert_eq!(l.to_vec().unwrap(), vec![i64::MIN, 11, 3, 13]);
+        l *= &dev.from_slice(&[2i64, 3, 4, 5], [2, 2]).unwrap();
+        assert_eq!(l.to_vec().unwrap(), vec![0, 33, 12, 65]);
+        l -= 1;
+        assert_eq!(l.to_vec().unwrap(), vec![-1, 32, 11, 64]);
     });
 }
 

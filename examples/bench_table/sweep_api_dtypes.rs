@@ -3,8 +3,9 @@
 //! The first row, an f32 copy (`add_scalar(0)`), gives the bandwidth behind every row's
 //! floor: the bytes the row moves over that bandwidth, in its note.
 //!
-//! Rows: i64 add (3 x 8 bytes an element), i64 sum (8), i64 to f32 cast (8 + 4, rounded
-//! once through a sticky bit), and `add_scalar_into` writing an existing f32 array (4 + 4).
+//! Rows: `add_scalar_into` writing an existing f32 array (4 + 4 bytes an element), `a += &b`
+//! in place (3 x 4), i64 add (3 x 8), i64 sum (8), i64 to f32 cast (8 + 4, rounded once
+//! through a sticky bit).
 //! Bool masks are left out on purpose: gpuarray stores a bool in a u32 word (CuPy in a
 //! byte), so a comparison moves 8 bytes an element against CuPy's 5.
 
@@ -45,6 +46,14 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     if want("add_scalar_into_f32_64M") {
         let t = gpu_median(dev, || x.add_scalar_into(1.0, &out))?;
         timed("add_scalar_into_f32_64M", 8 * n as u64, t);
+    }
+    if want("add_assign_f32_64M") {
+        let mut acc = dev.zeros::<f32>([n])?;
+        let t = gpu_median(dev, || {
+            acc += &x;
+            Ok(())
+        })?;
+        timed("add_assign_f32_64M", 12 * n as u64, t);
     }
     if !dev.supports::<i64>() {
         println!("i64 rows: skipped (no SHADER_INT64)");
