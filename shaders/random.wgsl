@@ -1,5 +1,7 @@
 // Random family: counter-based generation with Philox4x32-10, the same numbers on every adapter.
 //
+// Philox4x32-10 itself is in shared/philox.wgsl (also used by generator.wgsl).
+//
 // Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D; invocation j computes Philox block j (counter
 // (j, 0, 0, 0), key = the 64-bit seed()) and writes the elements that the block's four
@@ -23,33 +25,6 @@ fn seed() -> vec2<u32> { return P.aux; }   // the 64-bit key: (low, high) 32 bit
 
 // Uniform in [0, 1) from the block's words k and k + 1 (the host replaces this line per type).
 fn unit(w: vec4<u32>, k: u32) -> S { return S(f32(w[k] >> 8u) * 5.9604644775390625e-8); }
-
-// (hi, lo) of the 64-bit product a * b.
-fn mulhilo(a: u32, b: u32) -> vec2<u32> {
-    let a0 = a & 0xffffu;
-    let a1 = a >> 16u;
-    let b0 = b & 0xffffu;
-    let b1 = b >> 16u;
-    let p00 = a0 * b0;
-    let p01 = a0 * b1;
-    let p10 = a1 * b0;
-    let p11 = a1 * b1;
-    let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-    let hi = p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
-    return vec2<u32>(hi, a * b);
-}
-
-fn philox(counter: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
-    var c = counter;
-    var k = key;
-    for (var r = 0u; r < 10u; r++) {
-        let p0 = mulhilo(0xD2511F53u, c.x);
-        let p1 = mulhilo(0xCD9E8D57u, c.z);
-        c = vec4<u32>(p1.x ^ c.y ^ k.x, p1.y, p0.x ^ c.w ^ k.y, p0.y);
-        k = k + vec2<u32>(0x9E3779B9u, 0xBB67AE85u);
-    }
-    return c;
-}
 
 fn block(j: u32) -> vec4<u32> {
     return philox(vec4<u32>(j, 0u, 0u, 0u), seed());

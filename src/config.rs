@@ -231,6 +231,10 @@ pub struct Options {
     /// `GPUARRAY_TOP_K_SELECT=1`. Default off: k = 100 of 64M f32 took 22.3 ms against
     /// 13.3 ms for the sort on the H100 (2026-11-23), and was slower on lavapipe too.
     pub top_k_select: bool,
+    /// f32 `scatter_add` with the adapter's native atomic add where it has
+    /// SHADER_FLOAT32_ATOMIC; `GPUARRAY_FLOAT_ATOMICS=0` sends it to the compare-and-swap
+    /// loop that adapters without it use. Default on.
+    pub float_atomics: bool,
     /// Use cooperative matrices (tensor cores) for f16 products where the adapter has
     /// them; `GPUARRAY_COOP=0` turns them off. Default on.
     pub coop: bool,
@@ -274,6 +278,7 @@ impl Default for Options {
             matmul_gemv: true,
             matmul_split_k: true,
             top_k_select: false,
+            float_atomics: true,
             coop: true,
             coop_variant: None,
             coop_unit: None,
@@ -393,6 +398,9 @@ impl Options {
         if let Some(on) = switch("GPUARRAY_TOP_K_SELECT", ON, OFF)? {
             o.top_k_select = on;
         }
+        if let Some(on) = switch("GPUARRAY_FLOAT_ATOMICS", ON, OFF)? {
+            o.float_atomics = on;
+        }
         if let Some(on) = switch("GPUARRAY_COOP", ON, OFF)? {
             o.coop = on;
         }
@@ -493,6 +501,7 @@ mod tests {
             ("GPUARRAY_CONV_DIRECT", "1"),
             ("GPUARRAY_EVENTS", "host"),
             ("GPUARRAY_PIPELINE_CACHE", "off"),
+            ("GPUARRAY_FLOAT_ATOMICS", "0"),
         ])
         .unwrap();
         assert_eq!(o.adapter.as_deref(), Some("llvm"));
@@ -502,7 +511,7 @@ mod tests {
         assert_eq!(o.params, ParamsPath::Uniform);
         assert_eq!(o.small_read, SmallRead::Kernel);
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
-        assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select);
+        assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
         assert_eq!(

@@ -116,6 +116,17 @@ pub enum Error {
         /// Length of the axis.
         len: usize,
     },
+    /// An index (of `index_axis`, or in an index array of `take`, `take_along_axis` or a
+    /// scatter) lies outside its axis: not in `[-len, len)`.
+    #[error("{op}: an index is out of range for axis {axis} of length {len}")]
+    IndexOutOfRange {
+        /// The operation.
+        op: &'static str,
+        /// The axis indexed.
+        axis: usize,
+        /// Length of the axis.
+        len: usize,
+    },
     /// More slices were given than the array has dimensions.
     #[error("{given} slices given for an array of {ndim} dimensions")]
     TooManySlices {

@@ -332,6 +332,12 @@ impl Gpu {
         self.features.contains(wgpu::Features::SUBGROUP)
     }
 
+    /// Whether the device has atomic adds on f32 in storage buffers.
+    pub(crate) fn has_f32_atomics(&self) -> bool {
+        self.features
+            .contains(wgpu::Features::SHADER_FLOAT32_ATOMIC)
+    }
+
     /// Whether the device has wgpu's cooperative matrices (tensor cores).
     pub(crate) fn has_coop_matrix(&self) -> bool {
         self.features
@@ -350,6 +356,10 @@ impl Gpu {
             (
                 wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
                 C::COOPERATIVE_MATRIX,
+            ),
+            (
+                wgpu::Features::SHADER_FLOAT32_ATOMIC,
+                C::SHADER_FLOAT32_ATOMIC,
             ),
         ];
         let mut caps = pairs

@@ -52,19 +52,35 @@ pub mod multi;
 pub mod nn;
 mod ops;
 pub mod profile;
+/// Random numbers: the stateful [`random::Generator`] (NumPy's `default_rng`, made by
+/// [`Device::default_rng`]) beside the stateless seed-per-call functions
+/// ([`Device::random_uniform`], [`Device::random_normal`]).
+///
+/// ```
+/// # let dev = gpuarray::Device::new()?;
+/// let mut rng: gpuarray::random::Generator = dev.default_rng(42);
+/// let dice = rng.integers::<i32>([6], 1, 7)?;
+/// assert!(dice.to_vec()?.iter().all(|&d| (1..7).contains(&d)));
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub mod random {
+    pub use crate::ops::random::generator::{Generator, Mask};
+}
 #[cfg(test)]
 mod shader_variants;
 mod shape;
 pub mod signal;
 
 pub use agnostic::ArrayOps;
-pub use array::Array;
+pub use array::{Array, DisplayWith, PrintOptions};
 pub use config::Options;
 pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};
+pub use ops::index::{IndexMode, Mask};
+pub use ops::manip::PadMode;
 pub use ops::sort::{Side, UniqueAll};
 pub use shape::{Axis, Shape, Slice, SliceInfo};
 

@@ -13,7 +13,8 @@ fn every_variant_validates() {
         | naga::valid::Capabilities::SHADER_INT64
         | naga::valid::Capabilities::SUBGROUP
         | naga::valid::Capabilities::IMMEDIATES
-        | naga::valid::Capabilities::COOPERATIVE_MATRIX;
+        | naga::valid::Capabilities::COOPERATIVE_MATRIX
+        | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC;
     let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
         .into_iter()
         .chain(crate::array::creation::all_specs())
@@ -21,9 +22,11 @@ fn every_variant_validates() {
         .chain(crate::ops::reduce::all_specs())
         .chain(crate::ops::scan::all_specs())
         .chain(crate::ops::histogram::all_specs())
+        .chain(crate::ops::index::all_specs())
         .chain(crate::ops::linalg::all_specs())
         .chain(crate::ops::conv::all_specs())
         .chain(crate::ops::sort::all_specs())
+        .chain(crate::ops::manip::all_specs())
         .chain(crate::custom::all_specs())
         .chain(crate::device::probe_specs())
         .collect();

@@ -47,8 +47,13 @@ use gpuarray::{Array, Axis, Device};
 mod common;
 use common::host_data;
 
+mod sweep_api;
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
 mod sweep_api_dtypes;
+mod sweep_api_index;
+mod sweep_api_manip;
+mod sweep_api_math;
+mod sweep_api_random;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
@@ -121,11 +126,16 @@ type SweepFn = fn(&Device, bool) -> Res<Vec<Row>>;
 /// module of the same name beside `benches/peers/cupy_sweeps.py`.
 const SWEEPS: &[(&str, SweepFn)] = &[
     ("math", sweep_math::rows),
+    ("api_math", sweep_api_math::rows),
+    ("api_index", sweep_api_index::rows),
     ("linalg", sweep_linalg::rows),
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),
     ("scan", sweep_scan::rows),
     ("api_dtypes", sweep_api_dtypes::rows),
+    ("api_manip", sweep_api_manip::rows),
+    ("api_random", sweep_api_random::rows),
+    ("api", sweep_api::rows),
 ];
 
 fn usage() -> String {

@@ -1,8 +1,13 @@
 //! [`Array<T>`]: a strided view of a pooled device buffer.
 
 pub(crate) mod creation;
+mod creation_like;
+mod interop;
+mod print;
 mod transfer;
 mod view;
+
+pub use print::{DisplayWith, PrintOptions};
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -48,17 +53,6 @@ impl<T: Element> Clone for Array<T> {
             offset: self.offset,
             _t: PhantomData,
         }
-    }
-}
-
-impl<T: Element> std::fmt::Debug for Array<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Array")
-            .field("dtype", &T::DTYPE)
-            .field("shape", &self.shape)
-            .field("strides", &self.strides)
-            .field("offset", &self.offset)
-            .finish()
     }
 }
 

@@ -175,8 +175,12 @@ impl<T: Element> Array<T> {
         self.slice(info)
     }
 
-    /// A contiguous copy (row-major, offset 0) of the array; a cheap clone when already
-    /// contiguous with offset 0.
+    /// The array as a contiguous one (row-major, offset 0): NumPy's `ascontiguousarray`. A
+    /// strided or offset view is copied into a new array; an array already contiguous from
+    /// offset 0 is returned as another handle of the same buffer (no copy, as NumPy), so a
+    /// write into either ([`Array::fill`], [`Array::assign`]) is seen through both. For an
+    /// independent array use an operation that returns a new one, such as [`Array::cast`]
+    /// to the same type.
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] when the copy does not fit.
@@ -200,6 +204,8 @@ impl<T: Element> Array<T> {
     /// 0); integers to floats and floats to narrower floats round once to nearest, ties to
     /// even, overflowing to infinity (to f16, which `as` does not reach, as the `half`
     /// crate rounds: -65520 and below become -inf, `i32::MIN` too).
+    ///
+    /// Always a new array, also to the same type (NumPy's `astype`, which copies by default).
     ///
     /// # Errors
     /// [`Error::Unsupported`] when the adapter lacks `U`.

@@ -93,7 +93,7 @@ pub struct Subnormals {
     pub f64: Option<bool>,
 }
 
-const FEATURES: [(wgpu::Features, &str); 11] = [
+const FEATURES: [(wgpu::Features, &str); 12] = [
     (wgpu::Features::SHADER_F16, "SHADER_F16"),
     (wgpu::Features::SHADER_F64, "SHADER_F64"),
     (wgpu::Features::SHADER_INT64, "SHADER_INT64"),
@@ -113,6 +113,11 @@ const FEATURES: [(wgpu::Features, &str); 11] = [
         "MAPPABLE_PRIMARY_BUFFERS",
     ),
     (wgpu::Features::PIPELINE_CACHE, "PIPELINE_CACHE"),
+    // Native f32 atomic adds (scatter_add).
+    (
+        wgpu::Features::SHADER_FLOAT32_ATOMIC,
+        "SHADER_FLOAT32_ATOMIC",
+    ),
     // Tensor-core matrix products (f16 matmul); requested with wgpu's experimental token.
     (
         wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,

@@ -408,6 +408,12 @@ impl Device {
         self.inner.gpu.has_coop_matrix()
     }
 
+    /// Whether f32 scatter_add takes the native atomic add: the adapter has it and
+    /// [`Options::float_atomics`] is on.
+    pub(crate) fn has_f32_atomics(&self) -> bool {
+        self.inner.gpu.has_f32_atomics() && self.options().float_atomics
+    }
+
     /// Naga capabilities matching the device's features, for validating shaders.
     pub(crate) fn naga_capabilities(&self) -> naga::valid::Capabilities {
         self.inner.gpu.naga_capabilities()

@@ -3,7 +3,9 @@
 pub(crate) mod conv;
 pub(crate) mod elementwise;
 pub(crate) mod histogram;
+pub(crate) mod index;
 pub(crate) mod linalg;
+pub(crate) mod manip;
 pub(crate) mod random;
 pub(crate) mod reduce;
 pub(crate) mod scan;

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod philox;
+
 use std::sync::OnceLock;
 
 use gpuarray::{f16, Array, DType, Device, Element, Error};

@@ -4,6 +4,7 @@
 //! scalar or vec4, the operation's `op1`/`op2`/`op3`). [`all_specs`] lists every variant
 //! for the shader validation test.
 
+use super::numpy::{NpBinary, NpUnary};
 use crate::dtype::DType;
 use crate::kernel::source::Spec;
 
@@ -23,6 +24,9 @@ const F64_TRIG: &str = include_str!("../../../shaders/shared/f64_trig.wgsl");
 const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");
 /// The conversions of the 64-bit integers to f32, included in their variants only.
 const INT64: &str = include_str!("../../../shaders/shared/int64.wgsl");
+/// The NumPy functions of issue 18 (hypot, asinh, ..., erfc), f32 and f64.
+const F32_NUMPY: &str = include_str!("../../../shaders/shared/f32_numpy.wgsl");
+const F64_NUMPY: &str = include_str!("../../../shaders/shared/f64_numpy.wgsl");
 
 /// One-operand maps (including the scalar forms of binary operations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,6 +68,8 @@ pub(crate) enum Unary {
     Scalar(Binary),
     /// `binary(sc.x, a)`.
     ScalarLeft(Binary),
+    /// The operations added for NumPy's API (`numpy.rs`).
+    Np(NpUnary),
 }
 
 /// Two-operand maps.
@@ -92,6 +98,8 @@ pub(crate) enum Binary {
     And,
     Or,
     Xor,
+    /// The operations added for NumPy's API (`numpy.rs`).
+    Np(NpBinary),
 }
 
 #[cfg(test)]
@@ -175,20 +183,27 @@ impl Binary {
             Binary::And => "logical_and",
             Binary::Or => "logical_or",
             Binary::Xor => "logical_xor",
+            Binary::Np(b) => b.name(),
         }
     }
 
     #[cfg(test)]
     fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            Binary::Eq | Binary::Ne | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge
-        )
+        match self {
+            Binary::Np(b) => b.is_mask(),
+            _ => matches!(
+                self,
+                Binary::Eq | Binary::Ne | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge
+            ),
+        }
     }
 
     /// The WGSL expression of `x op y` for inputs of dtype `d`, and whether it works on
     /// vec4 values; `None` where the operation does not exist for `d`.
     pub(super) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
+        if let Binary::Np(b) = self {
+            return b.expr(d, x, y);
+        }
         let float = d.is_float();
         let cmp = |op: &str| format!("select(U(0u), U(1u), {x} {op} {y})");
         if d == DType::Bool {
@@ -242,6 +257,7 @@ impl Binary {
             Binary::Gt => cmp(">"),
             Binary::Ge => cmp(">="),
             Binary::And | Binary::Or | Binary::Xor => return None,
+            Binary::Np(_) => unreachable!(),
         };
         Some((e, true))
     }
@@ -282,6 +298,7 @@ impl Unary {
             Unary::Round => "round",
             Unary::Clip => "clip",
             Unary::Scalar(b) | Unary::ScalarLeft(b) => b.name(),
+            Unary::Np(u) => u.name(),
         }
     }
 
@@ -317,6 +334,9 @@ impl Unary {
     /// The WGSL expression for inputs of dtype `d` and whether it vectorises; `None` where
     /// the operation does not exist for `d`.
     pub(super) fn expr(self, d: DType) -> Option<(String, bool)> {
+        if let Unary::Np(u) = self {
+            return u.expr(d);
+        }
         if let (DType::F64, Some(f)) = (d, self.f64_function()) {
             return Some((format!("{f}(a)"), true));
         }
@@ -371,6 +391,7 @@ impl Unary {
             Unary::Clip => any("min(max(a, T(arg(0u))), T(arg(1u)))"),
             Unary::Scalar(b) => b.expr(d, "a", "T(arg(0u))"),
             Unary::ScalarLeft(b) => b.expr(d, "T(arg(0u))", "a"),
+            Unary::Np(_) => unreachable!(),
         }
     }
 }
@@ -573,8 +594,12 @@ pub(super) fn spec(
         .math_for(input)
         .include(STRIDED_OFFSETS);
     match input {
-        DType::F64 => spec.include(F64_MATH).include(F64_TRIG),
-        DType::F32 | DType::F16 => spec.include(F32_MATH).include(F32_TRIG).include(F32_EXTRA),
+        DType::F64 => spec.include(F64_MATH).include(F64_TRIG).include(F64_NUMPY),
+        DType::F32 | DType::F16 => spec
+            .include(F32_MATH)
+            .include(F32_TRIG)
+            .include(F32_EXTRA)
+            .include(F32_NUMPY),
         DType::I64 | DType::U64 => spec.include(INT64),
         DType::I32 | DType::U32 | DType::Bool => spec,
     }
@@ -615,11 +640,17 @@ pub(super) fn op_def(arity: usize, e: &str) -> (&'static str, String) {
 pub(crate) fn all_specs() -> Vec<Spec> {
     let mut specs = Vec::new();
     for &d in &DType::ALL {
+        let binary: Vec<Binary> = BINARY
+            .iter()
+            .copied()
+            .chain(super::numpy::NP_BINARY.iter().map(|&b| Binary::Np(b)))
+            .collect();
         let unary = UNARY
             .iter()
             .copied()
-            .chain(BINARY.iter().map(|&b| Unary::Scalar(b)))
-            .chain(BINARY.iter().map(|&b| Unary::ScalarLeft(b)));
+            .chain(super::numpy::NP_UNARY.iter().map(|&u| Unary::Np(u)))
+            .chain(binary.iter().map(|&b| Unary::Scalar(b)))
+            .chain(binary.iter().map(|&b| Unary::ScalarLeft(b)));
         for u in unary {
             let out = output_of_unary(u, d);
             if let Some((e, vec_ok)) = u.expr(d) {
@@ -638,7 +669,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
                 specs.push(spec(d, to, true, "op1", op1_def(&e)));
             }
         }
-        for &b in &BINARY {
+        for &b in &binary {
             let out = if b.is_comparison() { DType::Bool } else { d };
             if let Some((e, vec_ok)) = b.expr(d, "a", "b") {
                 for vec in [false, true] {
@@ -660,6 +691,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 fn output_of_unary(u: Unary, d: DType) -> DType {
     match u {
         Unary::Scalar(b) | Unary::ScalarLeft(b) if b.is_comparison() => DType::Bool,
+        Unary::Np(u) if u.is_mask() => DType::U32,
         _ => d,
     }
 }

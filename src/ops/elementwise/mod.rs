@@ -23,6 +23,8 @@ use crate::shape::broadcast_shapes;
 mod assign;
 mod expr;
 mod logical;
+mod mathlogic;
+mod numpy;
 mod operators;
 mod plan;
 mod tiles;

@@ -14,6 +14,10 @@ use super::source::Load;
 pub(super) const WG: usize = 256;
 /// Elements each invocation should reduce, at least, before a split of K pays.
 const MIN_PER_INVOCATION: usize = 8;
+/// Elements each invocation of a row reads, at least: 4 vec4 loads, or 16 scalar loads
+/// (with 4 scalar loads, a row of 383 took 128 invocations and most of the time went to
+/// the tree that combines them).
+const ROW_ITEMS: (usize, usize) = (4, 16);
 /// The longest serial chain of additions in one accumulator: longer reductions are split
 /// across workgroups (and the partial results added as a tree), which bounds the rounding
 /// error however few outputs or workgroups there are.
@@ -284,7 +288,8 @@ fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
             && p.offset.is_multiple_of(4)
             && p.kept.iter().all(|d| d.1.is_multiple_of(4));
         let kv = if vec4 { p.k / 4 } else { p.k };
-        let per = kv.div_ceil(4).next_power_of_two().clamp(1, WG);
+        let items = if vec4 { ROW_ITEMS.0 } else { ROW_ITEMS.1 };
+        let per = kv.div_ceil(items).next_power_of_two().clamp(1, WG);
         let blocks = m.div_ceil(WG / per);
         // Rows shorter than a workgroup's share need no split (and have short chains).
         let splits = if per == WG {

@@ -15,7 +15,7 @@ use super::source::{compact_spec, Op, Side};
 
 /// `x` made contiguous, the running count of its non-zero elements (u32, flattened), and
 /// the total (read back).
-fn running_count<T: Element>(
+pub(crate) fn running_count<T: Element>(
     x: &Array<T>,
     op: &'static str,
 ) -> Result<(Array<T>, Array<u32>, usize)> {

@@ -11,7 +11,7 @@
 //! This module holds the public methods; `plan` cuts a scan into dispatches, `source`
 //! specialises the shader per operation and dtype, `compact` runs stream compaction.
 
-mod compact;
+pub(crate) mod compact;
 mod plan;
 mod source;
 

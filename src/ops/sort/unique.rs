@@ -100,7 +100,8 @@ impl<T: Element> Array<T> {
     pub fn unique(&self) -> Result<Array<T>> {
         let x = flat(self)?;
         if x.is_empty() {
-            return Ok(x);
+            // A new (empty) array, never a view of the input.
+            return self.dev.zeros::<T>([0]);
         }
         let s = x.sort()?;
         let (_, starts, m) = runs(&s)?;

@@ -7,6 +7,10 @@
 //! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normals use Box-Muller (computed in f32) on word
 //! pairs. The same seed gives the same numbers on every adapter.
 
+pub(crate) mod distributions;
+pub(crate) mod generator;
+pub(crate) mod sampling;
+
 use std::sync::Arc;
 
 use crate::array::Array;
@@ -18,7 +22,9 @@ use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
 use crate::shape::Shape;
 
-const SRC: &str = include_str!("../../shaders/random.wgsl");
+const SRC: &str = include_str!("../../../shaders/random.wgsl");
+/// Philox4x32-10, shared by the stateless functions and the [`generator::Generator`].
+pub(crate) const PHILOX: &str = include_str!("../../../shaders/shared/philox.wgsl");
 const WG: u32 = 256;
 
 /// Parameters of the random kernels. [`RandomParams::encode`] is the only code that fills
@@ -69,6 +75,7 @@ fn spec(d: DType) -> Spec {
     Spec::new("random", SRC)
         .scalar(d)
         .function("unit", unit(d).0)
+        .include(PHILOX)
 }
 
 /// Every variant, for the shader validation test.
@@ -77,6 +84,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     [DType::F16, DType::F32, DType::F64]
         .iter()
         .map(|&d| spec(d))
+        .chain(generator::all_specs())
         .collect()
 }
 

@@ -1,0 +1,95 @@
+// Manipulation family: copies that rearrange elements (host side: src/ops/manip/).
+//
+// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 1 input a; 4 the
+// output.
+// Dispatch: a 1-D grid folded into 2-D, one invocation per element of the walked shape
+// (P.shape over P.ndim dimensions, P.n elements; the host merges dimensions first).
+//
+// copy_into: the element at multi-index c reads a[offs.x + sum c[d] * st0[d]] and writes
+//            out[offs.w + sum c[d] * st1[d]]: a strided input into a strided slab of a
+//            larger output (concatenate, stack, copies into views).
+// remap:     the output is contiguous from offs.w; element i, at multi-index c, reads the
+//            input coordinate x[d] = map(c[d] - lo[d]) along each axis (lo in st1, the
+//            input's extent in st2), map by remap_mode() (the same on every axis; an axis
+//            with lo = 0 and an extent equal to the output's is left as it is):
+//            0 constant (outside the input: arg 0), 1 edge (clamped), 2 reflect (period
+//            2(n-1), the edge not repeated), 3 symmetric (period 2n, the edge repeated),
+//            4 wrap (period n), 5 repeat (x = c / lo: lo copies of each element).
+//            pad is every mode; flip is symmetric with lo = n; roll is wrap with lo the
+//            shift; tile is wrap with lo = 0.
+
+alias S = f32; // element type
+alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
+
+override WG: u32 = 256u;
+
+@group(0) @binding(1) var<storage, read> a: array<S>;
+@group(0) @binding(4) var<storage, read_write> out: array<S>;
+
+// Parameter accessors, mirroring `ManipParams` in src/ops/manip/kernel.rs (whose `encode`
+// is the only code that fills these slots). P.n, P.ndim, offs, extent_of and strides_of
+// (x: the input's strides; y: the output's in copy_into, lo in remap; z: the input's
+// extents in remap) are read directly.
+fn remap_mode() -> u32 { return P.aux.x; }
+
+@compute @workgroup_size(WG)
+fn copy_into(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+             @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    var rem = i;
+    var o = vec2<u32>(P.offs.x, P.offs.w);
+    for (var k = i32(P.ndim) - 1; k >= 0; k--) {
+        let d = u32(k);
+        let e = extent_of(d);
+        o += (rem % e) * strides_of(d).xy;
+        rem = rem / e;
+    }
+    out[o.y] = a[o.x];
+}
+
+// The input coordinate of output coordinate `c` along an axis, or -1 outside the input
+// (constant mode). `lo` is the axis' shift, `n` the input's extent (at least 1).
+fn source_coord(c: i32, lo: i32, n: i32) -> i32 {
+    let mode = remap_mode();
+    if (mode == 5u) { return c / lo; }
+    let x = c - lo;
+    switch mode {
+        case 0u: { return select(x, -1, x < 0 || x >= n); }
+        case 1u: { return clamp(x, 0, n - 1); }
+        case 2u: {
+            let p = 2 * (n - 1);
+            if (p == 0) { return 0; }
+            let t = ((x % p) + p) % p;
+            return select(p - t, t, t < n);
+        }
+        case 3u: {
+            let p = 2 * n;
+            let t = ((x % p) + p) % p;
+            return select(p - 1 - t, t, t < n);
+        }
+        default: { return ((x % n) + n) % n; }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn remap(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+         @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    var rem = i;
+    var o = P.offs.x;
+    var inside = true;
+    for (var k = i32(P.ndim) - 1; k >= 0; k--) {
+        let d = u32(k);
+        let e = extent_of(d);
+        let st = strides_of(d);
+        let x = source_coord(i32(rem % e), bitcast<i32>(st.y), i32(st.z));
+        inside = inside && x >= 0;
+        o += u32(max(x, 0)) * st.x;
+        rem = rem / e;
+    }
+    var v = arg(0u);
+    if (inside) { v = a[o]; }
+    out[P.offs.w + i] = v;
+}

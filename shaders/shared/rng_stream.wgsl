@@ -1,0 +1,54 @@
+// The Generator's streams, shared by generator.wgsl and distributions.wgsl (after
+// shared/philox.wgsl). Mirrors `GenParams` in src/ops/random/generator.rs, whose `encode` is
+// the only code that fills these slots: P.n the Philox blocks of the draw (one invocation
+// each), P.aux the key, P.offs.xy the 64-bit counter of the draw's first block, P.offs.zw two
+// integer arguments, P.ndim a flag, P.sc the float arguments.
+//
+// Block j of a draw is the counter (c, 0, 0) with c = first block + j as 64 bits in words 0
+// and 1: its word e is element e of the block's elements. Element e of block c continues,
+// when it needs more randomness (rejection loops), in its private stream: block t of it is
+// the counter (c, t, 1 + e). Two draws never share a counter c.
+
+fn key() -> vec2<u32> { return P.aux; }
+fn int_args() -> vec2<u32> { return P.offs.zw; }
+fn flag() -> u32 { return P.ndim; }
+fn farg(k: u32) -> f32 { return f32(P.sc[k]); }
+
+// The 64-bit counter of block j of the draw, (low, high).
+fn counter(j: u32) -> vec2<u32> {
+    let lo = P.offs.x + j;
+    return vec2<u32>(lo, P.offs.y + select(0u, 1u, lo < j));
+}
+
+// The four words of block c.
+fn plain(c: vec2<u32>) -> vec4<u32> {
+    return philox(vec4<u32>(c.x, c.y, 0u, 0u), key());
+}
+
+// Block t of the private stream of element e of block c.
+fn private_block(c: vec2<u32>, t: u32, e: u32) -> vec4<u32> {
+    return philox(vec4<u32>(c.x, c.y, t, 1u + e), key());
+}
+
+// A word's top 24 bits as a uniform in [0, 1), and in (0, 1].
+fn u01(w: u32) -> f32 { return f32(w >> 8u) * 5.9604644775390625e-8; }
+fn u01_open(w: u32) -> f32 { return f32((w >> 8u) + 1u) * 5.9604644775390625e-8; }
+
+// Two standard normals from two words (Box-Muller in f32, as random.wgsl's rand_normal).
+fn normal_pair(a: u32, b: u32) -> vec2<f32> {
+    let r = sqrt(-2.0 * log(u01_open(a)));
+    let t = 6.283185307179586 * u01(b);
+    return vec2<f32>(r * cos(t), r * sin(t));
+}
+
+// log(1 + x) to a few ulps of the result for small |x|, where log(1.0 + x) both cancels and
+// inherits log's absolute error (up to 2^-21 near 1 in WGSL): 2 atanh(s) with s = x / (2 + x)
+// by its series for |x| < 0.05 (|s| < 0.026: four terms reach f32's precision).
+fn log1p_f32(x: f32) -> f32 {
+    if (abs(x) < 0.05) {
+        let s = x / (2.0 + x);
+        let s2 = s * s;
+        return 2.0 * s * (1.0 + s2 * (1.0 / 3.0 + s2 * (0.2 + s2 / 7.0)));
+    }
+    return log(1.0 + x);
+}

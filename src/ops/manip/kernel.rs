@@ -1,0 +1,161 @@
+//! The two kernels of shaders/manip.wgsl: `copy_into` (a strided input into a strided slab
+//! of an output) and `remap` (a new contiguous array whose every axis maps its coordinate to
+//! the input's by one rule: pad's modes, flip, roll, tile, repeat).
+
+use std::sync::Arc;
+
+use crate::array::Array;
+use crate::device::{Device, Work};
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::kernel::cache::{Kernel, Key};
+use crate::kernel::launch::{Params, MAX_DIMS};
+use crate::kernel::source::Spec;
+use crate::shape::collapse;
+
+const SRC: &str = include_str!("../../../shaders/manip.wgsl");
+const WG: u32 = 256;
+
+/// How `remap` maps an output coordinate `c` to the input's along every axis, from the
+/// axis' shift `lo` and the input's extent `n` (`remap_mode()` in shaders/manip.wgsl).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `c - lo`, the constant outside the input.
+    Constant = 0,
+    /// `c - lo` clamped into the input.
+    Edge = 1,
+    /// `c - lo` reflected about the edges, which are not repeated.
+    Reflect = 2,
+    /// `c - lo` reflected about the edges, which are repeated.
+    Symmetric = 3,
+    /// `c - lo` modulo `n`.
+    Wrap = 4,
+    /// `c / lo`.
+    Repeat = 5,
+}
+
+/// Parameters of the manip kernels. `encode` is the only code filling their slots;
+/// shaders/manip.wgsl reads them as its header says.
+struct ManipParams<'a> {
+    /// The walked shape (merged in `copy_into`).
+    shape: &'a [usize],
+    /// Per axis: the input's strides, then the output's strides (`copy_into`) or the
+    /// shifts `lo` (`remap`), then the input's extents (`remap`).
+    per_axis: [&'a [usize]; 3],
+    in_offset: usize,
+    out_offset: usize,
+    mode: Mode,
+}
+
+impl ManipParams<'_> {
+    fn encode<T: Element>(&self, fill: T) -> Result<Params> {
+        if self.shape.len() > MAX_DIMS {
+            return Err(Error::TooManyDims {
+                ndim: self.shape.len(),
+                max: MAX_DIMS,
+            });
+        }
+        let strides: Vec<Vec<usize>> = self.per_axis.iter().map(|s| s.to_vec()).collect();
+        let mut p = Params::new(self.shape.iter().product::<usize>() as u32)
+            .layout(self.shape, &strides)
+            .scalars(&[fill]);
+        p.offs[0] = self.in_offset as u32;
+        p.offs[3] = self.out_offset as u32;
+        p.aux[0] = self.mode as u32;
+        Ok(p)
+    }
+}
+
+fn spec(d: DType) -> Spec {
+    Spec::new("manip", SRC).scalar(d)
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    DType::ALL.iter().map(|&d| spec(d)).collect()
+}
+
+fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> {
+    let key = Key {
+        family: "manip",
+        entry,
+        variant: T::DTYPE.wgsl().to_string(),
+        inputs: 1,
+        wg: WG,
+        ndim: 0,
+        per: 0,
+    };
+    dev.kernel(key, || spec(T::DTYPE))
+}
+
+/// Copies `src` into `dst`'s buffer at element `offset` with `strides` (one per axis of
+/// `src`); `dst` is the whole output array. Adjacent axes contiguous in both are merged,
+/// so a slab of whole rows is one linear run.
+pub(crate) fn copy_into<T: Element>(
+    src: &Array<T>,
+    dst: &Array<T>,
+    offset: usize,
+    strides: &[usize],
+) -> Result<()> {
+    let n = src.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let (shape, st) = collapse(&src.shape, &[&src.strides, strides]);
+    let p = ManipParams {
+        shape: &shape,
+        per_axis: [&st[0], &st[1], &[]],
+        in_offset: src.offset,
+        out_offset: offset,
+        mode: Mode::Constant,
+    }
+    .encode(T::zero())?;
+    let k = kernel::<T>(&dst.dev, "copy_into")?;
+    let dev = &dst.dev;
+    dev.launch(
+        &k,
+        &p,
+        &[src.binding()],
+        dst.binding(),
+        Work::Items(n as u32),
+    )
+}
+
+/// A new contiguous array of `shape` whose element at `c` is `src` at `map(c[d] - lo[d])`
+/// along every axis, by `mode` (`fill` outside the input in [`Mode::Constant`]).
+pub(crate) fn remap<T: Element>(
+    src: &Array<T>,
+    op: &'static str,
+    shape: Vec<usize>,
+    lo: &[usize],
+    mode: Mode,
+    fill: T,
+) -> Result<Array<T>> {
+    let dev = &src.dev;
+    if src.is_empty() {
+        return dev.full(shape, fill);
+    }
+    let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&src.buf]))?;
+    let n = out.len();
+    if n == 0 {
+        return Ok(out);
+    }
+    let p = ManipParams {
+        shape: &out.shape,
+        per_axis: [&src.strides, lo, &src.shape],
+        in_offset: src.offset,
+        out_offset: 0,
+        mode,
+    }
+    .encode(fill)?;
+    let k = kernel::<T>(dev, "remap")?;
+    dev.launch(
+        &k,
+        &p,
+        &[src.binding()],
+        out.binding(),
+        Work::Items(n as u32),
+    )?;
+    Ok(out)
+}

@@ -1,0 +1,228 @@
+//! Copies whose every output element reads one input element found by a rule per axis:
+//! flip, roll, pad, tile, repeat (the `remap` kernel).
+
+use crate::array::Array;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::shape::checked_len;
+
+use super::kernel::{remap, Mode};
+use super::norm_axis;
+
+/// How [`Array::pad`] fills the border, as NumPy's `pad` modes.
+///
+/// ```
+/// use gpuarray::PadMode;
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.from_slice(&[1, 2, 3], [3])?;
+/// assert_eq!(x.pad(&[(2, 2)], PadMode::Reflect)?.to_vec()?, vec![3, 2, 1, 2, 3, 2, 1]);
+/// assert_eq!(x.pad(&[(2, 2)], PadMode::Symmetric)?.to_vec()?, vec![2, 1, 1, 2, 3, 3, 2]);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PadMode<T> {
+    /// The value everywhere outside the array.
+    Constant(T),
+    /// The edge element repeated.
+    Edge,
+    /// Mirrored about the edge element, which is not repeated (`3 2 | 1 2 3 | 2 1`).
+    Reflect,
+    /// Mirrored about the edge, which is repeated (`2 1 | 1 2 3 | 3 2`).
+    Symmetric,
+    /// The array repeated periodically (`2 3 | 1 2 3 | 1 2`).
+    Wrap,
+}
+
+impl<T: Element> Array<T> {
+    /// The elements reversed along `axis` (negative from the end), as NumPy's `flip`. A
+    /// copy: strides are unsigned, so a reversed view cannot be expressed.
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1, 2, 3, 4, 5, 6], [2, 3])?;
+    /// assert_eq!(x.flip(-1)?.to_vec()?, vec![3, 2, 1, 6, 5, 4]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn flip(&self, axis: isize) -> Result<Array<T>> {
+        self.flip_axes(&[axis])
+    }
+
+    /// The elements reversed along every axis (NumPy's `flip` with no axis). A copy.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
+    /// assert_eq!(x.flip_all()?.to_vec()?, vec![4, 3, 2, 1]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn flip_all(&self) -> Result<Array<T>> {
+        let axes: Vec<isize> = (0..self.ndim() as isize).collect();
+        self.flip_axes(&axes)
+    }
+
+    /// The elements reversed along each of `axes`. A copy.
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
+    /// assert_eq!(x.flip_axes(&[0])?.to_vec()?, vec![3, 4, 1, 2]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn flip_axes(&self, axes: &[isize]) -> Result<Array<T>> {
+        let mut lo = vec![0; self.ndim()];
+        for &a in axes {
+            let d = norm_axis(a, self.ndim())?;
+            lo[d] = self.shape[d];
+        }
+        // Symmetric with the shift n maps c to -(n - c) -> n - 1 - c.
+        remap(
+            self,
+            "flip",
+            self.shape.clone(),
+            &lo,
+            Mode::Symmetric,
+            T::zero(),
+        )
+    }
+
+    /// The elements shifted by `shift` places along `axis` (negative from the end), those
+    /// past the end coming back at the start, as NumPy's `roll`; with no axis, over the
+    /// flattened array, the shape kept.
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1, 2, 3, 4, 5, 6], [2, 3])?;
+    /// assert_eq!(x.roll(1, Some(1))?.to_vec()?, vec![3, 1, 2, 6, 4, 5]);
+    /// assert_eq!(x.roll(-1, None)?.to_vec()?, vec![2, 3, 4, 5, 6, 1]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn roll(&self, shift: isize, axis: Option<isize>) -> Result<Array<T>> {
+        let Some(axis) = axis else {
+            return self
+                .reshape([self.len()])?
+                .roll(shift, Some(0))?
+                .reshape(self.dim());
+        };
+        let d = norm_axis(axis, self.ndim())?;
+        let mut lo = vec![0; self.ndim()];
+        let n = self.shape[d].max(1) as isize;
+        lo[d] = shift.rem_euclid(n) as usize;
+        remap(self, "roll", self.shape.clone(), &lo, Mode::Wrap, T::zero())
+    }
+
+    /// The array padded by `(before, after)` elements along each axis, as NumPy's `pad`:
+    /// one pair per axis, or one pair for all. Widths past the array's extent repeat the
+    /// rule (reflect and symmetric mirror again, wrap repeats).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a number of pairs other than 1 or `ndim`, or a
+    /// non-constant mode padding an empty axis; [`Error::BufferTooLarge`].
+    ///
+    /// ```
+    /// use gpuarray::PadMode;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0], [1, 2])?;
+    /// let p = x.pad(&[(0, 0), (1, 2)], PadMode::Constant(9.0))?;
+    /// assert_eq!(p.to_vec()?, vec![9.0, 1.0, 2.0, 9.0, 9.0]);
+    /// assert_eq!(x.pad(&[(1, 1)], PadMode::Edge)?.shape(), &[3, 4]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn pad(&self, widths: &[(usize, usize)], mode: PadMode<T>) -> Result<Array<T>> {
+        let bad = |reason| Error::InvalidArgument { op: "pad", reason };
+        let widths = match widths.len() {
+            1 => vec![widths[0]; self.ndim()],
+            n if n == self.ndim() => widths.to_vec(),
+            _ => {
+                return Err(bad(
+                    "give one (before, after) pair per axis, or one for all",
+                ))
+            }
+        };
+        let (mode, fill) = match mode {
+            PadMode::Constant(v) => (Mode::Constant, v),
+            PadMode::Edge => (Mode::Edge, T::zero()),
+            PadMode::Reflect => (Mode::Reflect, T::zero()),
+            PadMode::Symmetric => (Mode::Symmetric, T::zero()),
+            PadMode::Wrap => (Mode::Wrap, T::zero()),
+        };
+        let mut shape = Vec::with_capacity(self.ndim());
+        for (&n, &(b, a)) in self.shape.iter().zip(&widths) {
+            if n == 0 && b + a > 0 && mode != Mode::Constant {
+                return Err(bad("only constant mode can pad an empty axis"));
+            }
+            shape.push(n.checked_add(b).and_then(|m| m.checked_add(a)).ok_or(
+                Error::BufferTooLarge {
+                    requested: u64::MAX,
+                    max: u32::MAX as u64,
+                },
+            )?);
+        }
+        checked_len(&shape, T::DTYPE.size())?;
+        let lo: Vec<usize> = widths.iter().map(|w| w.0).collect();
+        remap(self, "pad", shape, &lo, mode, fill)
+    }
+
+    /// The array repeated `reps[k]` times along axis k, as NumPy's `tile` (with fewer
+    /// repetitions than axes the leading axes are kept once; with more, the array gains
+    /// leading axes of extent 1 first).
+    ///
+    /// # Errors
+    /// [`Error::BufferTooLarge`] when the result's element count overflows.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1, 2], [2])?;
+    /// assert_eq!(x.tile(&[2, 2])?.to_vec()?, vec![1, 2, 1, 2, 1, 2, 1, 2]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn tile(&self, reps: &[usize]) -> Result<Array<T>> {
+        let nd = self.ndim().max(reps.len());
+        let mut x = self.clone();
+        while x.ndim() < nd {
+            x = x.expand_dims(0)?;
+        }
+        let mut r = vec![1; nd - reps.len()];
+        r.extend_from_slice(reps);
+        let shape: Vec<usize> = x.shape.iter().zip(&r).map(|(n, k)| n * k).collect();
+        checked_len(&shape, T::DTYPE.size())?;
+        remap(&x, "tile", shape, &vec![0; nd], Mode::Wrap, T::zero())
+    }
+
+    /// Each element repeated `repeats` times along `axis`, as NumPy's `repeat` with one
+    /// count; with no axis, over the flattened array (a 1-D result).
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`]; [`Error::BufferTooLarge`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
+    /// assert_eq!(x.repeat(2, Some(0))?.to_vec()?, vec![1, 2, 1, 2, 3, 4, 3, 4]);
+    /// assert_eq!(x.repeat(2, None)?.to_vec()?, vec![1, 1, 2, 2, 3, 3, 4, 4]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn repeat(&self, repeats: usize, axis: Option<isize>) -> Result<Array<T>> {
+        let Some(axis) = axis else {
+            return self.reshape([self.len()])?.repeat(repeats, Some(0));
+        };
+        let d = norm_axis(axis, self.ndim())?;
+        let mut shape = self.shape.clone();
+        shape[d] *= repeats;
+        checked_len(&shape, T::DTYPE.size())?;
+        let mut lo = vec![1; self.ndim()];
+        lo[d] = repeats.max(1);
+        remap(self, "repeat", shape, &lo, Mode::Repeat, T::zero())
+    }
+}

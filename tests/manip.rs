@@ -1,0 +1,357 @@
+//! Manipulation (concatenate, stack, split, flip, roll, pad, tile, repeat, the axis views)
+//! against a CPU model, for every dtype, on views with strides and offsets, zero sizes,
+//! negative axes and bad arguments. Copies must be exact (NaN, -0 and infinities kept).
+
+mod common;
+
+use common::{assert_close, dev, host, if_supported, unravel, Host, Rng};
+use gpuarray::{f16, Array, Element, Error, PadMode};
+
+/// Host model of an output of `shape` whose element at `idx` is `src` at `map(idx)`, or
+/// `fill` where `map` gives `None`.
+fn model(
+    src: &Host,
+    shape: &[usize],
+    fill: f64,
+    map: impl Fn(&[usize]) -> Option<Vec<usize>>,
+) -> Host {
+    let n: usize = shape.iter().product();
+    let data = (0..n)
+        .map(|i| map(&unravel(i, shape)).map_or(fill, |s| src.at(&s)))
+        .collect();
+    Host::new(shape, data)
+}
+
+/// Random values of `T` (with NaN, infinities and -0 for floats) as a strided view with an
+/// offset: a slice of a larger array, transposed. Returns the view and its host model.
+fn strided<T: Element>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
+    // The view is base[1.., 1..][::2 on the last axis] of base (shape with room), transposed.
+    let rev: Vec<usize> = shape.iter().rev().copied().collect();
+    let mut bshape: Vec<usize> = rev.iter().map(|&n| n + 1).collect();
+    let last = bshape.len() - 1;
+    bshape[last] = 2 * rev[last] + 1;
+    let n: usize = bshape.iter().product();
+    let mut vals = rng.ints(n, -50, 50);
+    if T::DTYPE.is_float() {
+        for (k, v) in vals.iter_mut().enumerate().take(n.min(40)) {
+            *v = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.5][k % 5];
+        }
+    } else if T::DTYPE == gpuarray::DType::U32 {
+        vals.iter_mut().for_each(|v| *v = v.abs());
+    }
+    let (t, back): (Vec<T>, Vec<f64>) = common::cast_in(&vals);
+    let base = dev().from_slice(&t, bshape.clone()).unwrap();
+    let hb = Host::new(&bshape, back);
+    let mut info: Vec<gpuarray::Slice> = vec![gpuarray::Slice::from(1..); bshape.len()];
+    info[last] = gpuarray::Slice::from(1..).step(2);
+    let v = base.slice(info).unwrap().t();
+    let mut s: Vec<(usize, usize, usize)> = bshape.iter().map(|&b| (1, b, 1)).collect();
+    s[last] = (1, bshape[last], 2);
+    let hv = hb.slice(&s).t();
+    assert_eq!(v.shape(), shape);
+    assert_eq!(hv.shape, shape);
+    (v, hv)
+}
+
+#[track_caller]
+fn check<T: Element>(got: &Array<T>, want: &Host) {
+    assert_eq!(got.shape(), &want.shape[..]);
+    assert_close(&host(got), &want.data, 0.0, 0.0);
+}
+
+fn joins<T: Element>() {
+    let mut rng = Rng::new(1);
+    let (a, ha) = strided::<T>(&mut rng, &[3, 5, 2]);
+    let (b, hb) = strided::<T>(&mut rng, &[3, 1, 2]);
+    let c = dev().zeros::<T>([3, 0, 2]).unwrap();
+    for axis in [1isize, -2] {
+        let got = Array::concatenate(&[&a, &c, &b, &a], axis).unwrap();
+        let want = Host::new(
+            &[3, 11, 2],
+            (0..66)
+                .map(|k| {
+                    let i = unravel(k, &[3, 11, 2]);
+                    match i[1] {
+                        0..=4 => ha.at(&i),
+                        5 => hb.at(&[i[0], 0, i[2]]),
+                        j => ha.at(&[i[0], j - 6, i[2]]),
+                    }
+                })
+                .collect(),
+        );
+        check(&got, &want);
+    }
+    // Axis 0 and the last; stack along a new first and last axis.
+    let got = Array::concatenate(&[&a, &a], 0).unwrap();
+    check(
+        &got,
+        &model(&ha, &[6, 5, 2], 0.0, |i| Some(vec![i[0] % 3, i[1], i[2]])),
+    );
+    let got = Array::concatenate(&[&a, &a], 2).unwrap();
+    check(
+        &got,
+        &model(&ha, &[3, 5, 4], 0.0, |i| Some(vec![i[0], i[1], i[2] % 2])),
+    );
+    let got = Array::stack(&[&a, &a], -1).unwrap();
+    check(
+        &got,
+        &model(&ha, &[3, 5, 2, 2], 0.0, |i| Some(i[..3].to_vec())),
+    );
+    let got = Array::stack(&[&a, &a, &a], 0).unwrap();
+    check(
+        &got,
+        &model(&ha, &[3, 3, 5, 2], 0.0, |i| Some(i[1..].to_vec())),
+    );
+    // h/v/dstack of 1-D arrays.
+    let (v, hv) = strided::<T>(&mut rng, &[7]);
+    check(
+        &Array::hstack(&[&v, &v]).unwrap(),
+        &model(&hv, &[14], 0.0, |i| Some(vec![i[0] % 7])),
+    );
+    check(
+        &Array::vstack(&[&v, &v]).unwrap(),
+        &model(&hv, &[2, 7], 0.0, |i| Some(vec![i[1]])),
+    );
+    check(
+        &Array::dstack(&[&v, &v]).unwrap(),
+        &model(&hv, &[1, 7, 2], 0.0, |i| Some(vec![i[1]])),
+    );
+    // Splits are views of the right parts.
+    let parts = a.array_split(2, -2).unwrap();
+    assert_eq!(parts.len(), 2);
+    check(
+        &parts[0],
+        &model(&ha, &[3, 3, 2], 0.0, |i| Some(i.to_vec())),
+    );
+    check(
+        &parts[1],
+        &model(&ha, &[3, 2, 2], 0.0, |i| Some(vec![i[0], i[1] + 3, i[2]])),
+    );
+    let parts = a.split_at(&[1, 9], 1).unwrap();
+    assert_eq!(
+        parts.iter().map(|p| p.shape()[1]).collect::<Vec<_>>(),
+        vec![1, 4, 0]
+    );
+    assert_eq!(
+        a.split(3, 0).unwrap()[2].offset(),
+        a.offset() + 2 * a.strides()[0]
+    );
+}
+
+/// Pad's rule on the host: the input coordinate of x (before the shift) in an axis of n.
+type Rule = fn(isize, isize) -> Option<isize>;
+
+fn remaps<T: Element>() {
+    let mut rng = Rng::new(2);
+    let sh = [4usize, 3, 5];
+    let (a, ha) = strided::<T>(&mut rng, &sh);
+    // flip
+    check(
+        &a.flip(-1).unwrap(),
+        &model(&ha, &sh, 0.0, |i| Some(vec![i[0], i[1], 4 - i[2]])),
+    );
+    check(
+        &a.flip_all().unwrap(),
+        &model(&ha, &sh, 0.0, |i| Some(vec![3 - i[0], 2 - i[1], 4 - i[2]])),
+    );
+    // roll, shifts negative and past the extent
+    for (shift, axis) in [(2isize, 0usize), (-7, 2), (13, 1)] {
+        let got = a.roll(shift, Some(axis as isize)).unwrap();
+        let n = sh[axis] as isize;
+        check(
+            &got,
+            &model(&ha, &sh, 0.0, |i| {
+                let mut s = i.to_vec();
+                s[axis] = (i[axis] as isize - shift).rem_euclid(n) as usize;
+                Some(s)
+            }),
+        );
+    }
+    let flat = Host::new(&[60], {
+        let c: Vec<f64> = (0..60).map(|k| ha.at(&unravel(k, &sh))).collect();
+        (0..60).map(|k| c[(k + 60 - 4) % 60]).collect()
+    });
+    assert_close(&host(&a.roll(4, None).unwrap()), &flat.data, 0.0, 0.0);
+    // pad: every mode, widths up to past the extents
+    let widths = [(2usize, 5usize), (0, 4), (7, 1)];
+    let out: Vec<usize> = sh.iter().zip(&widths).map(|(n, w)| n + w.0 + w.1).collect();
+    let modes: [(PadMode<T>, Rule); 5] = [
+        (PadMode::Constant(T::from_f64(7.0)), |x, n| {
+            (0..n).contains(&x).then_some(x)
+        }),
+        (PadMode::Edge, |x, n| Some(x.clamp(0, n - 1))),
+        (PadMode::Reflect, |x, n| {
+            let p = 2 * (n - 1);
+            let t = if p == 0 { 0 } else { x.rem_euclid(p) };
+            Some(if t < n { t } else { p - t })
+        }),
+        (PadMode::Symmetric, |x, n| {
+            let t = x.rem_euclid(2 * n);
+            Some(if t < n { t } else { 2 * n - 1 - t })
+        }),
+        (PadMode::Wrap, |x, n| Some(x.rem_euclid(n))),
+    ];
+    for (mode, rule) in modes {
+        let got = a.pad(&widths, mode).unwrap();
+        let want = model(&ha, &out, 7.0, |i| {
+            (0..3)
+                .map(|d| {
+                    rule(i[d] as isize - widths[d].0 as isize, sh[d] as isize).map(|x| x as usize)
+                })
+                .collect()
+        });
+        check(&got, &want);
+    }
+    // tile and repeat
+    check(
+        &a.tile(&[2, 1, 3]).unwrap(),
+        &model(&ha, &[8, 3, 15], 0.0, |i| {
+            Some(vec![i[0] % 4, i[1], i[2] % 5])
+        }),
+    );
+    check(
+        &a.tile(&[2, 1, 1, 1]).unwrap(),
+        &model(&ha, &[2, 4, 3, 5], 0.0, |i| Some(i[1..].to_vec())),
+    );
+    check(
+        &a.repeat(3, Some(-2)).unwrap(),
+        &model(&ha, &[4, 9, 5], 0.0, |i| Some(vec![i[0], i[1] / 3, i[2]])),
+    );
+    let got = a.repeat(2, None).unwrap();
+    let c: Vec<f64> = (0..60).map(|k| ha.at(&unravel(k, &sh))).collect();
+    assert_close(
+        &host(&got),
+        &(0..120).map(|k| c[k / 2]).collect::<Vec<_>>(),
+        0.0,
+        0.0,
+    );
+    check(
+        &a.repeat(0, Some(0)).unwrap(),
+        &Host::new(&[0, 3, 5], vec![]),
+    );
+}
+
+macro_rules! per_dtype {
+    ($($name:ident: $t:ty,)*) => {$(
+        #[test]
+        fn $name() {
+            if_supported::<$t>(|| {
+                joins::<$t>();
+                remaps::<$t>();
+            });
+        }
+    )*};
+}
+
+per_dtype! {
+    manip_f16: f16,
+    manip_f32: f32,
+    manip_f64: f64,
+    manip_i32: i32,
+    manip_u32: u32,
+}
+
+#[test]
+fn zero_sizes_and_one_element() {
+    let d = dev();
+    let e = d.zeros::<f32>([0, 3]).unwrap();
+    assert_eq!(Array::concatenate(&[&e, &e], 0).unwrap().shape(), &[0, 3]);
+    assert_eq!(e.flip(0).unwrap().shape(), &[0, 3]);
+    assert_eq!(e.roll(5, Some(0)).unwrap().shape(), &[0, 3]);
+    assert_eq!(e.tile(&[3, 2]).unwrap().shape(), &[0, 6]);
+    let p = e.pad(&[(1, 1)], PadMode::Constant(2.0)).unwrap();
+    assert_eq!((p.shape(), host(&p)), (&[2usize, 5][..], vec![2.0; 10]));
+    let one = d.from_slice(&[4.0f32], [1]).unwrap();
+    assert_eq!(
+        host(&one.pad(&[(2, 1)], PadMode::Reflect).unwrap()),
+        vec![4.0; 4]
+    );
+    assert_eq!(host(&one.roll(-3, Some(0)).unwrap()), vec![4.0]);
+}
+
+#[test]
+fn views_stay_views() {
+    let d = dev();
+    let x = d
+        .arange::<i32>(0, 24, 1)
+        .unwrap()
+        .reshape([2, 1, 3, 4])
+        .unwrap();
+    let s = x.squeeze(None).unwrap();
+    assert_eq!(
+        (s.shape(), s.strides()),
+        (&[2usize, 3, 4][..], &[12usize, 4, 1][..])
+    );
+    assert_eq!(x.squeeze(Some(-3)).unwrap().shape(), &[2, 3, 4]);
+    let e = s.expand_dims(-4).unwrap();
+    assert_eq!(e.shape(), &[1, 2, 3, 4]);
+    let w = s.swapaxes(0, -1).unwrap();
+    assert_eq!(
+        (w.shape(), w.strides()),
+        (&[4usize, 3, 2][..], &[1usize, 4, 12][..])
+    );
+    let m = s.moveaxis(-1, 0).unwrap();
+    assert_eq!(
+        (m.shape(), m.strides()),
+        (&[4usize, 2, 3][..], &[1usize, 12, 4][..])
+    );
+    let h = Host::new(&[2, 3, 4], (0..24).map(f64::from).collect());
+    assert_close(&host(&m), &h.transpose(&[2, 0, 1]).data, 0.0, 0.0);
+    assert_eq!(host(&m.ravel().unwrap()), h.transpose(&[2, 0, 1]).data);
+    let r = s.ravel().unwrap();
+    assert_eq!((r.shape(), r.offset()), (&[24usize][..], 0));
+    let f = s.flatten().unwrap();
+    assert_eq!(host(&f), h.data);
+    let a = d.zeros::<f32>([3, 1]).unwrap();
+    let b = d.arange::<f32>(0.0, 4.0, 1.0).unwrap();
+    let v = Array::broadcast_arrays(&[&a, &b]).unwrap();
+    assert_eq!(v[1].strides(), &[0, 1]);
+    assert_eq!(host(&v[1]), [0.0, 1.0, 2.0, 3.0].repeat(3));
+    // A deep copy shares nothing.
+    let c = s.copy().unwrap();
+    assert_eq!(host(&c), h.data);
+}
+
+#[test]
+fn bad_arguments() {
+    let d = dev();
+    let a = d.zeros::<f32>([2, 3]).unwrap();
+    let b = d.zeros::<f32>([3, 3]).unwrap();
+    let z = d.zeros::<f32>([]).unwrap();
+    let axis = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::AxisOutOfRange { .. }));
+    let shape = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::ShapeMismatch { .. }));
+    let arg = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::InvalidArgument { .. }));
+    assert!(shape(Array::concatenate(&[&a, &b], 1)));
+    assert!(axis(Array::concatenate(&[&a, &b], 2)));
+    assert!(axis(Array::concatenate(&[&a, &b], -3)));
+    assert!(arg(Array::concatenate(&[], 0)));
+    assert!(arg(Array::concatenate(&[&z, &z], 0)));
+    assert!(shape(Array::stack(&[&a, &b], 0)));
+    assert!(axis(Array::stack(&[&a, &a], 3)));
+    assert!(shape(Array::concatenate(
+        &[&a, &d.zeros::<f32>([2, 3, 1]).unwrap()],
+        0
+    )));
+    assert!(axis(a.flip(2)));
+    assert!(axis(a.roll(1, Some(-3))));
+    assert!(axis(a.repeat(2, Some(5))));
+    assert!(arg(a.pad(&[(1, 1), (1, 1), (1, 1)], PadMode::Edge)));
+    assert!(arg(d
+        .zeros::<f32>([0])
+        .unwrap()
+        .pad(&[(1, 0)], PadMode::Wrap)));
+    assert!(matches!(a.split(4, 1), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        a.array_split(0, 1),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(arg(a.squeeze(Some(0))));
+    assert!(axis(a.expand_dims(3)));
+    assert!(axis(a.swapaxes(0, 2)));
+    assert!(matches!(
+        Array::broadcast_arrays(&[&a, &b]),
+        Err(Error::ShapeMismatch { .. })
+    ));
+    // Nothing was disturbed.
+    assert_eq!(host(&a), vec![0.0; 6]);
+}

@@ -1,0 +1,295 @@
+//! The math and logic functions of issue 18 against CPU references: bitwise operations and
+//! shifts (NumPy's counts past the width), the class tests and logical operations on
+//! special values (NaN, ±inf, -0, subnormals), fmax/fmin, nan_to_num, isclose, allclose,
+//! array_equal; views with offsets and strides, zero sizes, bad arguments.
+
+mod common;
+
+use common::{dev, Rng};
+use gpuarray::{Array, Axis};
+
+fn ints(n: usize, seed: u64) -> Vec<i32> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| (rng.unit() * 4294967296.0) as u32 as i32)
+        .collect()
+}
+
+#[test]
+fn bitwise_and_shifts_match_numpy_on_views() {
+    let d = dev();
+    let x = ints(2 * 37, 1);
+    let mut y = ints(37, 2);
+    // Shift counts: small, the width, past it and negative.
+    for (k, c) in [0, 1, 31, 32, 33, -1, 100].iter().enumerate() {
+        y[k] = *c;
+    }
+    let xa = d
+        .from_slice(&x, [37, 2])
+        .unwrap()
+        .slice_axis(Axis(1), 1..2)
+        .unwrap();
+    let xs: Vec<i32> = x.iter().skip(1).step_by(2).copied().collect();
+    let ya = d.from_slice(&y, [37, 1]).unwrap();
+    let shl = |a: i32, c: i32| if (c as u32) < 32 { a << c } else { 0 };
+    let shr = |a: i32, c: i32| {
+        if (c as u32) < 32 {
+            a >> c
+        } else if a < 0 {
+            -1
+        } else {
+            0
+        }
+    };
+    let cases: [(
+        &str,
+        fn(&Array<i32>, &Array<i32>) -> gpuarray::Result<Array<i32>>,
+        &dyn Fn(i32, i32) -> i32,
+    ); 5] = [
+        ("and", |a, b| a.bitwise_and(b), &|a, b| a & b),
+        ("or", |a, b| a.bitwise_or(b), &|a, b| a | b),
+        ("xor", |a, b| a.bitwise_xor(b), &|a, b| a ^ b),
+        ("shl", |a, b| a.left_shift(b), &shl),
+        ("shr", |a, b| a.right_shift(b), &shr),
+    ];
+    for (name, dev_f, cpu) in cases {
+        let got = dev_f(&xa, &ya).unwrap().to_vec().unwrap();
+        let want: Vec<i32> = xs.iter().zip(&y).map(|(&a, &b)| cpu(a, b)).collect();
+        assert_eq!(got, want, "{name}");
+    }
+    let not = xa.bitwise_not().unwrap().to_vec().unwrap();
+    assert_eq!(not, xs.iter().map(|v| !v).collect::<Vec<_>>());
+    // u32: logical right shift, counts past the width give 0.
+    let u = d.from_slice(&[0x8000_0000u32, 7, 1], [3]).unwrap();
+    let c = d.from_slice(&[31u32, 1, 32], [3]).unwrap();
+    assert_eq!(u.right_shift(&c).unwrap().to_vec().unwrap(), vec![1, 3, 0]);
+    assert_eq!(u.left_shift(&c).unwrap().to_vec().unwrap(), vec![0, 14, 0]);
+    // Floats have no bitwise operations.
+    let f = d.from_slice(&[1.0f32], [1]).unwrap();
+    assert!(matches!(
+        f.bitwise_and(&f),
+        Err(gpuarray::Error::Unsupported { .. })
+    ));
+    assert!(f.bitwise_not().is_err());
+}
+
+const SPECIALS: [f32; 10] = [
+    0.0,
+    -0.0,
+    1.0,
+    -2.5,
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    1e-45,
+    -1e-40,
+    f32::MAX,
+];
+
+#[test]
+fn class_tests_and_logic_on_special_values() {
+    let d = dev();
+    let x = d.from_slice(&SPECIALS, [10]).unwrap();
+    let m = |v: Vec<u32>| v.into_iter().map(|b| b == 1).collect::<Vec<_>>();
+    let got = m(x.isnan().unwrap().to_vec().unwrap());
+    assert_eq!(got, SPECIALS.map(|v| v.is_nan()).to_vec());
+    let got = m(x.isinf().unwrap().to_vec().unwrap());
+    assert_eq!(got, SPECIALS.map(|v| v.is_infinite()).to_vec());
+    let got = m(x.isfinite().unwrap().to_vec().unwrap());
+    assert_eq!(got, SPECIALS.map(|v| v.is_finite()).to_vec());
+    // NumPy truth: non-zero, NaN and subnormals included.
+    let truth = SPECIALS.map(|v| v != 0.0 || v.is_nan());
+    let got = m(x.logical_not().unwrap().to_vec().unwrap());
+    assert_eq!(got, truth.map(|t| !t).to_vec());
+    let y = x.flip_for_test();
+    let ty: Vec<bool> = truth.iter().rev().copied().collect();
+    let and = m(x.logical_and(&y).unwrap().to_vec().unwrap());
+    let or = m(x.logical_or(&y).unwrap().to_vec().unwrap());
+    let xor = m(x.logical_xor(&y).unwrap().to_vec().unwrap());
+    for i in 0..10 {
+        assert_eq!(and[i], truth[i] && ty[i], "and {i}");
+        assert_eq!(or[i], truth[i] || ty[i], "or {i}");
+        assert_eq!(xor[i], truth[i] != ty[i], "xor {i}");
+    }
+    // Integers: never NaN or infinite.
+    let i = d.from_slice(&[i32::MIN, 0, i32::MAX], [3]).unwrap();
+    assert_eq!(i.isnan().unwrap().to_vec().unwrap(), vec![0, 0, 0]);
+    assert_eq!(i.isfinite().unwrap().to_vec().unwrap(), vec![1, 1, 1]);
+    assert_eq!(i.logical_not().unwrap().to_vec().unwrap(), vec![0, 1, 0]);
+    // Zero sizes.
+    let e = d.zeros::<f32>([0, 3]).unwrap();
+    assert_eq!(e.isnan().unwrap().shape(), &[0, 3]);
+}
+
+trait FlipForTest {
+    fn flip_for_test(&self) -> Self;
+}
+
+impl FlipForTest for Array<f32> {
+    /// The reversed vector (through the host: flip belongs to another part).
+    fn flip_for_test(&self) -> Self {
+        let mut v = self.to_vec().unwrap();
+        v.reverse();
+        dev().from_slice(&v, [v.len()]).unwrap()
+    }
+}
+
+#[test]
+fn fmax_fmin_nan_to_num_copysign() {
+    let d = dev();
+    let x = d.from_slice(&SPECIALS, [10]).unwrap();
+    let y = x.flip_for_test();
+    let ys: Vec<f32> = SPECIALS.iter().rev().copied().collect();
+    let fmax = x.fmax(&y).unwrap().to_vec().unwrap();
+    let fmin = x.fmin(&y).unwrap().to_vec().unwrap();
+    for i in 0..10 {
+        let (a, b) = (SPECIALS[i], ys[i]);
+        let (wmax, wmin) = (a.max(b), a.min(b)); // Rust's max/min ignore NaN, as fmax
+        assert!(
+            fmax[i] == wmax || (fmax[i].is_nan() && wmax.is_nan()) || (a == b),
+            "fmax {a} {b}"
+        );
+        assert!(
+            fmin[i] == wmin || (fmin[i].is_nan() && wmin.is_nan()) || (a == b),
+            "fmin {a} {b}"
+        );
+    }
+    let n = x
+        .nan_to_num(-7.0, None, Some(-9.0))
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    for (i, &v) in SPECIALS.iter().enumerate() {
+        let w = if v.is_nan() {
+            -7.0
+        } else if v == f32::INFINITY {
+            f32::MAX
+        } else if v == f32::NEG_INFINITY {
+            -9.0
+        } else {
+            v
+        };
+        assert_eq!(n[i].to_bits(), w.to_bits(), "nan_to_num({v})");
+    }
+    let c = x.copysign(&y).unwrap().to_vec().unwrap();
+    for i in 0..10 {
+        let w = SPECIALS[i].abs().copysign(ys[i]);
+        assert!(
+            c[i].to_bits() == w.to_bits() || (c[i].is_nan() && w.is_nan()),
+            "copysign {i}"
+        );
+    }
+    // hypot of huge and tiny values: no overflow, no underflow.
+    let h = d.from_slice(&[1.5e38f32, f32::from_bits(3)], [2]).unwrap();
+    let k = d.from_slice(&[2e38f32, f32::from_bits(4)], [2]).unwrap();
+    let v = h.hypot(&k).unwrap().to_vec().unwrap();
+    assert!((v[0] / 2.5e38 - 1.0).abs() < 2.4e-7, "{}", v[0]);
+    let flushes = h.add_scalar(0.0).unwrap().to_vec().unwrap()[1] == 0.0;
+    assert!(
+        v[1] == f32::from_bits(5) || (v[1] == 0.0 && flushes),
+        "{}",
+        v[1]
+    );
+}
+
+#[test]
+fn isclose_allclose_array_equal() {
+    let d = dev();
+    let a = [
+        1.0f32,
+        1.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::INFINITY,
+        0.0,
+        1e10,
+    ];
+    let b = [
+        1.00001f32,
+        1.1,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1e-9,
+        1.00001e10,
+    ];
+    let x = d.from_slice(&a, [7]).unwrap();
+    let y = d.from_slice(&b, [7]).unwrap();
+    let close = |a: f32, b: f32, nan: bool| {
+        if a.is_finite() && b.is_finite() {
+            ((a as f64) - (b as f64)).abs() <= 1e-8 + 1e-5 * (b as f64).abs()
+        } else {
+            a == b || (nan && a.is_nan() && b.is_nan())
+        }
+    };
+    for nan in [false, true] {
+        let got = x.isclose(&y, 1e-5, 1e-8, nan).unwrap().to_vec().unwrap();
+        let want: Vec<u32> = a
+            .iter()
+            .zip(&b)
+            .map(|(&p, &q)| close(p, q, nan) as u32)
+            .collect();
+        assert_eq!(got, want, "equal_nan {nan}");
+    }
+    assert!(!x.allclose(&y, 1e-5, 1e-8, true).unwrap());
+    assert!(x
+        .slice_axis(Axis(0), 2..4)
+        .unwrap()
+        .allclose(&y.slice_axis(Axis(0), 2..4).unwrap(), 0.0, 0.0, true)
+        .unwrap());
+    assert!(x.isclose(&y, f64::NAN, 0.0, false).is_err());
+    assert!(x
+        .isclose(&d.zeros::<f32>([3]).unwrap(), 1e-5, 1e-8, false)
+        .is_err());
+    assert!(d
+        .zeros::<f32>([0])
+        .unwrap()
+        .allclose(&d.zeros::<f32>([0]).unwrap(), 0.0, 0.0, false)
+        .unwrap());
+    let i = d.from_slice(&[1i32, 2, 3], [3]).unwrap();
+    assert!(i.array_equal(&i).unwrap());
+    assert!(!i
+        .array_equal(&d.from_slice(&[1i32, 2, 4], [3]).unwrap())
+        .unwrap());
+    assert!(!i
+        .array_equal(&d.from_slice(&[1i32, 2, 3], [3, 1]).unwrap())
+        .unwrap());
+    assert!(!x.array_equal(&x).unwrap(), "NaN equals nothing");
+}
+
+#[test]
+fn square_reciprocal_integers_and_erfc_tail() {
+    let d = dev();
+    let i = d.from_slice(&[i32::MIN, -1, 0, 1, 2, 46341], [6]).unwrap();
+    let sq: Vec<i32> = [i32::MIN, -1, 0, 1, 2, 46341]
+        .iter()
+        .map(|v: &i32| v.wrapping_mul(*v))
+        .collect();
+    assert_eq!(i.square().unwrap().to_vec().unwrap(), sq);
+    assert_eq!(
+        i.reciprocal().unwrap().to_vec().unwrap(),
+        vec![0, -1, 0, 1, 0, 0]
+    );
+    let x = d
+        .from_slice(
+            &[
+                0.0f32,
+                -3.0,
+                5.0,
+                9.0,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NAN,
+            ],
+            [7],
+        )
+        .unwrap();
+    let e = x.erfc().unwrap().to_vec().unwrap();
+    // erfc(5) = 1.5374597944280349e-12, erfc(9) = 4.1370317465138102e-37 (relative, tail).
+    assert_eq!(e[0], 1.0);
+    assert!((e[1] as f64 - 1.9999779095030015).abs() < 2.4e-7);
+    assert!((e[2] as f64 / 1.5374597944280349e-12 - 1.0).abs() < 4.8e-7);
+    assert!((e[3] as f64 / 4.1370317465138102e-37 - 1.0).abs() < 4.8e-7);
+    assert_eq!((e[4], e[5]), (0.0, 2.0));
+    assert!(e[6].is_nan());
+}
