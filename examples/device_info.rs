@@ -13,6 +13,7 @@ use gpuarray::{Device, Element, Result};
 fn useful_features() -> wgpu::Features {
     wgpu::Features::SHADER_F16
         | wgpu::Features::SHADER_F64
+        | wgpu::Features::SHADER_INT64
         | wgpu::Features::SUBGROUP
         | wgpu::Features::TIMESTAMP_QUERY
         | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
@@ -32,7 +33,7 @@ fn check<T: Element>(dev: &Device, values: [T; 3]) -> String {
     }
     let run = || -> Result<bool> {
         let x = dev.from_slice(&values, [3])?;
-        let y = x.add(&x)?.sub(&x)?;
+        let y = x.maximum(&x)?.minimum(&x)?;
         Ok(y.to_vec()? == values)
     };
     match run() {
@@ -142,6 +143,9 @@ fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
                 let h = gpuarray::f16::from_f32;
                 println!("      f16 {}", check(&dev, [h(1.0), h(-2.5), h(3.0)]));
                 println!("      f64 {}", check(&dev, [1.0f64, -2.5, 3.0]));
+                println!("      i64 {}", check(&dev, [1i64 << 40, -2, 3]));
+                println!("      u64 {}", check(&dev, [1u64 << 63, 2, 3]));
+                println!("      bool {}", check(&dev, [true, false, true]));
                 println!("    gpuarray uses: {}", dev.info().features.join(", "));
             }
         }

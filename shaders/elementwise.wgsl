@@ -101,6 +101,40 @@ fn unary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) n
     }
 }
 
+// In-place forms of the contiguous entries (`a += b`, `a *= 2`): the output is also the
+// left operand, read through its own binding (wgpu forbids binding one buffer twice in a
+// dispatch); the right operand of `binary_inplace` is binding 1 (a), contiguous, of the
+// output's shape. Each invocation reads and writes only its own item. The host uses them
+// with U = T only; T(...) lets the module validate in the variants where they differ.
+@compute @workgroup_size(WG)
+fn unary_inplace(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                 @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    out[P.offs.w + i] = op1(T(out[P.offs.w + i]));
+}
+
+@compute @workgroup_size(WG)
+fn binary_inplace(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                  @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    out[P.offs.w + i] = op2(T(out[P.offs.w + i]), a[P.offs.x + i]);
+}
+
+// The `*_into` forms' strided destinations: a (any layout, walked through slot a's strides)
+// written at the offsets slot c's strides give (the destination view's; c itself is not
+// bound). One element per invocation; the host refuses destinations that overlap
+// themselves (broadcast views).
+@compute @workgroup_size(WG)
+fn unary_scatter(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                 @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    let o = strided_offsets(i);
+    out[o.z] = op1(a[o.x]);
+}
+
 @compute @workgroup_size(WG)
 fn binary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                  @builtin(local_invocation_index) l: u32) {

@@ -1,6 +1,7 @@
 //! Element types: [`Element`] for everything an [`crate::Array`] can hold, [`Float`] and
 //! [`Signed`] for the operations that need them.
 
+use std::borrow::Cow;
 use std::fmt;
 
 pub use half::f16;
@@ -16,15 +17,26 @@ pub enum DType {
     F64,
     /// 32-bit signed integer.
     I32,
-    /// 32-bit unsigned integer; also the element type of boolean masks (0 or 1).
+    /// 32-bit unsigned integer.
     U32,
+    /// 64-bit signed integer (needs the adapter's SHADER_INT64).
+    I64,
+    /// 64-bit unsigned integer (needs the adapter's SHADER_INT64).
+    U64,
+    /// Boolean: what comparisons, `all`/`any` and masks are. Stored as one u32 word per
+    /// element (0 or 1) on the device, where NumPy stores one byte: a deliberate
+    /// difference, so that masks are read and written a whole word per element at the
+    /// speed of every other 32-bit type.
+    Bool,
 }
 
 impl DType {
-    /// The WGSL name of the type.
+    /// The WGSL type of an element as stored on the device: `u32` for [`DType::Bool`]
+    /// (one word per element), else the type's own name.
     ///
     /// ```
     /// assert_eq!(gpuarray::DType::F16.wgsl(), "f16");
+    /// assert_eq!(gpuarray::DType::Bool.wgsl(), "u32");
     /// ```
     pub fn wgsl(self) -> &'static str {
         match self {
@@ -32,20 +44,35 @@ impl DType {
             DType::F32 => "f32",
             DType::F64 => "f64",
             DType::I32 => "i32",
-            DType::U32 => "u32",
+            DType::U32 | DType::Bool => "u32",
+            DType::I64 => "i64",
+            DType::U64 => "u64",
         }
     }
 
-    /// Bytes per element.
+    /// The type's name as NumPy spells it for Rust's types (`f32`, `bool`, ...).
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::DType::Bool.name(), "bool");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            d => d.wgsl(),
+        }
+    }
+
+    /// Bytes per element on the device (4 for [`DType::Bool`]).
     ///
     /// ```
     /// assert_eq!(gpuarray::DType::F64.size(), 8);
+    /// assert_eq!(gpuarray::DType::Bool.size(), 4);
     /// ```
     pub fn size(self) -> usize {
         match self {
             DType::F16 => 2,
-            DType::F32 | DType::I32 | DType::U32 => 4,
-            DType::F64 => 8,
+            DType::F32 | DType::I32 | DType::U32 | DType::Bool => 4,
+            DType::F64 | DType::I64 | DType::U64 => 8,
         }
     }
 
@@ -58,13 +85,41 @@ impl DType {
         matches!(self, DType::F16 | DType::F32 | DType::F64)
     }
 
+    /// Whether the type is an integer type (not [`DType::Bool`]).
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::I32.is_integer());
+    /// assert!(!gpuarray::DType::Bool.is_integer());
+    /// ```
+    pub fn is_integer(self) -> bool {
+        matches!(self, DType::I32 | DType::U32 | DType::I64 | DType::U64)
+    }
+
+    /// Whether the type is a 64-bit integer (SHADER_INT64).
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::U64.is_int64());
+    /// ```
+    pub fn is_int64(self) -> bool {
+        matches!(self, DType::I64 | DType::U64)
+    }
+
     /// All element types.
-    pub const ALL: [DType; 5] = [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32];
+    pub const ALL: [DType; 8] = [
+        DType::F16,
+        DType::F32,
+        DType::F64,
+        DType::I32,
+        DType::U32,
+        DType::I64,
+        DType::U64,
+        DType::Bool,
+    ];
 }
 
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.wgsl())
+        f.write_str(self.name())
     }
 }
 
@@ -75,23 +130,36 @@ mod sealed {
     impl Sealed for half::f16 {}
     impl Sealed for i32 {}
     impl Sealed for u32 {}
+    impl Sealed for bool {}
+    impl Sealed for i64 {}
+    impl Sealed for u64 {}
 }
 
-/// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, and [`f16`](struct@crate::f16) / `f64` where the
-/// adapter supports them ([`crate::Device::supports`]).
+/// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, `bool`, and
+/// [`f16`](struct@crate::f16) / `f64` / `i64` / `u64` where the adapter supports them
+/// ([`crate::Device::supports`]).
 ///
 /// ```
 /// use gpuarray::{DType, Element};
 /// assert_eq!(<i32 as Element>::DTYPE, DType::I32);
+/// assert_eq!(<bool as Element>::DTYPE, DType::Bool);
 /// ```
 pub trait Element:
-    sealed::Sealed + bytemuck::Pod + Copy + Send + Sync + PartialEq + PartialOrd + fmt::Debug + 'static
+    sealed::Sealed + Copy + Send + Sync + PartialEq + PartialOrd + fmt::Debug + 'static
 {
     /// The run-time tag of the type.
     const DTYPE: DType;
-    /// Converts to f64 (exactly, for every type but none of them loses bits).
+    /// The element as stored on the device: the type itself, or `u32` for `bool`.
+    type Repr: bytemuck::Pod;
+    /// The elements as stored on the device (borrowed where they already are).
+    fn to_repr(data: &[Self]) -> Cow<'_, [Self::Repr]>;
+    /// The elements from their stored form.
+    fn from_repr(data: Vec<Self::Repr>) -> Vec<Self>;
+    /// Converts to f64 (exactly, but for 64-bit integers past 2^53, rounded; `bool` as 0
+    /// or 1).
     fn to_f64(self) -> f64;
-    /// Converts from f64 as Rust's `as` does (saturating for integers, rounding for floats).
+    /// Converts from f64 as Rust's `as` does (saturating for integers, rounding for
+    /// floats); `bool` is `v != 0` (NaN is true, as NumPy's cast).
     fn from_f64(v: f64) -> Self;
     /// Zero.
     fn zero() -> Self {
@@ -105,13 +173,20 @@ pub trait Element:
 
 /// Floating-point element types: `f16`, `f32`, `f64`.
 pub trait Float: Element {}
-/// Signed element types: the floats and `i32`.
+/// Signed element types: the floats, `i32` and `i64`.
 pub trait Signed: Element {}
 
 macro_rules! element {
     ($t:ty, $d:expr, $to:expr, $from:expr) => {
         impl Element for $t {
             const DTYPE: DType = $d;
+            type Repr = $t;
+            fn to_repr(data: &[Self]) -> Cow<'_, [Self]> {
+                Cow::Borrowed(data)
+            }
+            fn from_repr(data: Vec<Self>) -> Vec<Self> {
+                data
+            }
             fn to_f64(self) -> f64 {
                 $to(self)
             }
@@ -127,6 +202,26 @@ element!(f64, DType::F64, |x: f64| x, |v: f64| v);
 element!(f16, DType::F16, |x: f16| x.to_f64(), f16::from_f64);
 element!(i32, DType::I32, |x: i32| x as f64, |v: f64| v as i32);
 element!(u32, DType::U32, |x: u32| x as f64, |v: f64| v as u32);
+element!(i64, DType::I64, |x: i64| x as f64, |v: f64| v as i64);
+element!(u64, DType::U64, |x: u64| x as f64, |v: f64| v as u64);
+
+impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+    type Repr = u32;
+    fn to_repr(data: &[bool]) -> Cow<'_, [u32]> {
+        Cow::Owned(data.iter().map(|&b| u32::from(b)).collect())
+    }
+    /// Any non-zero word reads as true.
+    fn from_repr(data: Vec<u32>) -> Vec<bool> {
+        data.into_iter().map(|w| w != 0).collect()
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(u8::from(self))
+    }
+    fn from_f64(v: f64) -> bool {
+        v != 0.0
+    }
+}
 
 impl Float for f32 {}
 impl Float for f64 {}
@@ -135,3 +230,4 @@ impl Signed for f32 {}
 impl Signed for f64 {}
 impl Signed for f16 {}
 impl Signed for i32 {}
+impl Signed for i64 {}

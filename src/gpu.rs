@@ -350,6 +350,7 @@ impl Gpu {
         let pairs = [
             (wgpu::Features::SHADER_F16, C::SHADER_FLOAT16),
             (wgpu::Features::SHADER_F64, C::FLOAT64),
+            (wgpu::Features::SHADER_INT64, C::SHADER_INT64),
             (wgpu::Features::SUBGROUP, C::SUBGROUP),
             (wgpu::Features::IMMEDIATES, C::IMMEDIATES),
             (

@@ -10,6 +10,7 @@ use crate::kernel::source::{validate, Spec, PARAMS, PARAMS_UNIFORM};
 fn every_variant_validates() {
     let caps = naga::valid::Capabilities::SHADER_FLOAT16
         | naga::valid::Capabilities::FLOAT64
+        | naga::valid::Capabilities::SHADER_INT64
         | naga::valid::Capabilities::SUBGROUP
         | naga::valid::Capabilities::IMMEDIATES
         | naga::valid::Capabilities::COOPERATIVE_MATRIX

@@ -852,7 +852,7 @@ fn error_device_mismatch() {
         a.add(&b),
         Err(Error::DeviceMismatch { op: "add" })
     ));
-    let m = other.ones::<u32>([3]).unwrap();
+    let m = other.ones::<bool>([3]).unwrap();
     assert!(matches!(
         Array::where_(&m, &a, &a),
         Err(Error::DeviceMismatch { op: "where" })

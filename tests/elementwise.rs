@@ -597,7 +597,7 @@ fn minimum_scalar<T: Ty>() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Comparisons (masks of u32 0/1) and where_
+// Comparisons (bool masks) and where_
 // ---------------------------------------------------------------------------------------
 
 fn b2f(b: bool) -> f64 {
@@ -607,7 +607,7 @@ fn b2f(b: bool) -> f64 {
 macro_rules! comparison {
     ($name:ident, $scalar:ident, $op:tt) => {
         fn $name<T: Ty>() {
-            check_binary::<T, u32>(
+            check_binary::<T, bool>(
                 stringify!($name),
                 cmp_vals::<T>(),
                 cmp_vals::<T>(),
@@ -623,7 +623,7 @@ macro_rules! comparison {
             } else {
                 vec![1.0, 3.0]
             };
-            check_scalar::<T, u32>(
+            check_scalar::<T, bool>(
                 stringify!($scalar),
                 cmp_vals::<T>(),
                 &s,
@@ -656,7 +656,7 @@ fn where_<T: Ty>() {
             .collect()
     };
     let run = |what: &str,
-               m: &Array<u32>,
+               m: &Array<bool>,
                x: &Array<T>,
                y: &Array<T>,
                hm: &Host,
@@ -687,7 +687,7 @@ fn where_<T: Ty>() {
         );
     };
     for n in SIZES {
-        let (m, hm) = upload::<u32>(dev, &gm(&mut rng, n), &[n]);
+        let (m, hm) = upload::<bool>(dev, &gm(&mut rng, n), &[n]);
         let (x, hx) = upload::<T>(dev, &gx(&mut rng, n), &[n]);
         let (y, hy) = upload::<T>(dev, &gx(&mut rng, n), &[n]);
         let h = |v| Host::new(&[n], v);
@@ -695,7 +695,7 @@ fn where_<T: Ty>() {
     }
     // Offsets: vec4 path (all multiples of 4) and scalar path.
     for (n, om, ox, oy) in [(300, 4, 8, 0), (300, 1, 2, 3), (1030, 4, 4, 4)] {
-        let (m, hm) = upload::<u32>(dev, &gm(&mut rng, n + om), &[n + om]);
+        let (m, hm) = upload::<bool>(dev, &gm(&mut rng, n + om), &[n + om]);
         let (x, hx) = upload::<T>(dev, &gx(&mut rng, n + ox), &[n + ox]);
         let (y, hy) = upload::<T>(dev, &gx(&mut rng, n + oy), &[n + oy]);
         run(
@@ -718,7 +718,7 @@ fn where_<T: Ty>() {
     ];
     for [sm, sx, sy] in shapes {
         let n = |s: &[usize]| s.iter().product::<usize>();
-        let (m, hm) = upload::<u32>(dev, &gm(&mut rng, n(sm)), sm);
+        let (m, hm) = upload::<bool>(dev, &gm(&mut rng, n(sm)), sm);
         let (x, hx) = upload::<T>(dev, &gx(&mut rng, n(sx)), sx);
         let (y, hy) = upload::<T>(dev, &gx(&mut rng, n(sy)), sy);
         run(
@@ -732,7 +732,7 @@ fn where_<T: Ty>() {
         );
     }
     // Views: a transposed mask, a stepped x, a broadcast y.
-    let (m, hm) = upload::<u32>(dev, &gm(&mut rng, 20), &[5, 4]);
+    let (m, hm) = upload::<bool>(dev, &gm(&mut rng, 20), &[5, 4]);
     let (x, hx) = upload::<T>(dev, &gx(&mut rng, 40), &[8, 5]);
     let (y, hy) = upload::<T>(dev, &gx(&mut rng, 5), &[5]);
     run(
@@ -1624,7 +1624,7 @@ fn broadcasting() {
             f32::ARITH,
         );
         let lt = zip_with(&ha, &hb, |x, y| b2f(x < y));
-        check::<u32>(
+        check::<bool>(
             &format!("lt {sa:?} {sb:?}"),
             &a.lt(&b).unwrap(),
             &lt.shape,
@@ -1666,7 +1666,7 @@ fn broadcasting_mismatch() {
         ));
     }
     assert!(matches!(
-        Array::where_(&dev.ones::<u32>([2]).unwrap(), &a, &a),
+        Array::where_(&dev.full([2], true).unwrap(), &a, &a),
         Err(Error::ShapeMismatch { op: "where", .. })
     ));
     assert_close(&host(&a.add_scalar(1.0).unwrap()), &[2.0; 12], 0.0, 0.0);
@@ -2196,7 +2196,7 @@ fn integer_extremes() {
     let zip = |f: fn(f64, f64) -> f64| -> Vec<f64> {
         hu.iter().zip(&hv).map(|(&x, &y)| f(x, y)).collect()
     };
-    check::<u32>(
+    check::<bool>(
         "u32 lt",
         &u.lt(&v).unwrap(),
         &[5],
@@ -2238,7 +2238,7 @@ fn integer_extremes() {
         &zip(|x, y| u32::wrap(x - y)),
         (0.0, 0.0),
     );
-    check::<u32>(
+    check::<bool>(
         "u32 gt_scalar",
         &u.gt_scalar(2_500_000_000).unwrap(),
         &[5],

@@ -19,7 +19,7 @@ type UnaryCase = (
 fn f(a: gpuarray::Result<Array<f32>>) -> gpuarray::Result<Vec<f64>> {
     Ok(host(&a?))
 }
-fn m(a: gpuarray::Result<Array<u32>>) -> gpuarray::Result<Vec<f64>> {
+fn m(a: gpuarray::Result<Array<bool>>) -> gpuarray::Result<Vec<f64>> {
     Ok(host(&a?))
 }
 fn b(v: bool) -> f64 {

@@ -25,7 +25,7 @@ struct Arrays {
     /// f32 [9]: 3x3 filters, 1-D kernels.
     w: Array<f32>,
     /// u32 [4, 4] of 0 and 1.
-    mask: Array<u32>,
+    mask: Array<bool>,
     /// f32 [4, 4]: the output of `call_into` and raw kernels.
     out: Array<f32>,
     /// What each array holds, in the order of [`Arrays::all`].
@@ -40,7 +40,7 @@ impl Arrays {
         let (v, vv) = upload::<f32>(dev, &rng.vec(4, -2.0, 2.0), &[4]);
         let (w, vw) = upload::<f32>(dev, &rng.vec(9, -1.0, 1.0), &[9]);
         let bits: Vec<f64> = (0..16).map(|_| rng.int(0, 1)).collect();
-        let (mask, vmask) = upload::<u32>(dev, &bits, &[4, 4]);
+        let (mask, vmask) = upload::<bool>(dev, &bits, &[4, 4]);
         let (out, vout) = upload::<f32>(dev, &rng.vec(16, 50.0, 100.0), &[4, 4]);
         Arrays {
             m,

@@ -154,7 +154,7 @@ fn views<T: Ty>() {
     let (x, hx) = make::<T>(&mut rng, &[53, 41]);
     let (y, hy) = make::<T>(&mut rng, &[41, 53]);
     let mask_h: Vec<f64> = (0..53 * 41).map(|_| f64::from(rng.bool(0.5))).collect();
-    let (mask, hm) = upload::<u32>(dev(), &mask_h, &[53, 41]);
+    let (mask, hm) = upload::<bool>(dev(), &mask_h, &[53, 41]);
     let got = Array::where_(&mask.t(), &x.t(), &y).unwrap();
     let (hm, hxt) = (Host::new(&[53, 41], hm).t(), hx.t());
     let want = Host::new(

@@ -93,7 +93,7 @@ const SPECIALS: [f32; 10] = [
 fn class_tests_and_logic_on_special_values() {
     let d = dev();
     let x = d.from_slice(&SPECIALS, [10]).unwrap();
-    let m = |v: Vec<u32>| v.into_iter().map(|b| b == 1).collect::<Vec<_>>();
+    let m = |v: Vec<bool>| v;
     let got = m(x.isnan().unwrap().to_vec().unwrap());
     assert_eq!(got, SPECIALS.map(|v| v.is_nan()).to_vec());
     let got = m(x.isinf().unwrap().to_vec().unwrap());
@@ -116,9 +116,12 @@ fn class_tests_and_logic_on_special_values() {
     }
     // Integers: never NaN or infinite.
     let i = d.from_slice(&[i32::MIN, 0, i32::MAX], [3]).unwrap();
-    assert_eq!(i.isnan().unwrap().to_vec().unwrap(), vec![0, 0, 0]);
-    assert_eq!(i.isfinite().unwrap().to_vec().unwrap(), vec![1, 1, 1]);
-    assert_eq!(i.logical_not().unwrap().to_vec().unwrap(), vec![0, 1, 0]);
+    assert_eq!(i.isnan().unwrap().to_vec().unwrap(), vec![false; 3]);
+    assert_eq!(i.isfinite().unwrap().to_vec().unwrap(), vec![true; 3]);
+    assert_eq!(
+        i.logical_not().unwrap().to_vec().unwrap(),
+        vec![false, true, false]
+    );
     // Zero sizes.
     let e = d.zeros::<f32>([0, 3]).unwrap();
     assert_eq!(e.isnan().unwrap().shape(), &[0, 3]);
@@ -227,11 +230,7 @@ fn isclose_allclose_array_equal() {
     };
     for nan in [false, true] {
         let got = x.isclose(&y, 1e-5, 1e-8, nan).unwrap().to_vec().unwrap();
-        let want: Vec<u32> = a
-            .iter()
-            .zip(&b)
-            .map(|(&p, &q)| close(p, q, nan) as u32)
-            .collect();
+        let want: Vec<bool> = a.iter().zip(&b).map(|(&p, &q)| close(p, q, nan)).collect();
         assert_eq!(got, want, "equal_nan {nan}");
     }
     assert!(!x.allclose(&y, 1e-5, 1e-8, true).unwrap());

@@ -51,7 +51,8 @@ type Bits = Vec<Vec<u64>>;
 
 fn bits<T: Element>(a: &Array<T>) -> Vec<u64> {
     let v = a.to_vec().expect("to_vec");
-    let bytes: &[u8] = bytemuck::cast_slice(&v);
+    let repr = T::to_repr(&v);
+    let bytes: &[u8] = bytemuck::cast_slice(&repr);
     bytes
         .chunks(T::DTYPE.size())
         .map(|c| c.iter().rev().fold(0u64, |acc, &b| (acc << 8) | b as u64))

@@ -501,7 +501,7 @@ fn compaction<T: Ty>() {
             assert_eq!(a.to_vec().unwrap(), col, "{what} axis {d}");
         }
         // The mask select of the values 0..n at the non-zero positions gives their indices.
-        let mask: Vec<u32> = xs.iter().map(|&v| (v != 0.0) as u32).collect();
+        let mask: Vec<bool> = xs.iter().map(|&v| v != 0.0).collect();
         let m = dev.from_slice(&mask, *shape).unwrap();
         let vals: Vec<f64> = (0..n).map(|i| (i % 2000) as f64).collect();
         let (v, vs) = upload::<T>(dev, &vals, shape);
@@ -544,7 +544,7 @@ fn compaction_of_views_and_bad_masks() {
         .slice_axis(gpuarray::Axis(1), Slice::new(1, None, 2))
         .unwrap();
     assert_eq!(s.flatnonzero().unwrap().to_vec().unwrap(), vec![0, 2, 5]);
-    let m = dev.from_slice(&[1u32, 0, 1], [3]).unwrap();
+    let m = dev.from_slice(&[true, false, true], [3]).unwrap();
     assert!(matches!(
         x.masked_select(&m),
         Err(Error::ShapeMismatch { .. })

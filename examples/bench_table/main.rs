@@ -47,8 +47,9 @@ use gpuarray::{Array, Axis, Device};
 mod common;
 use common::host_data;
 
-/// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
 mod sweep_api;
+/// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
+mod sweep_api_dtypes;
 mod sweep_api_index;
 mod sweep_api_manip;
 mod sweep_api_math;
@@ -131,6 +132,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),
     ("scan", sweep_scan::rows),
+    ("api_dtypes", sweep_api_dtypes::rows),
     ("api_manip", sweep_api_manip::rows),
     ("api_random", sweep_api_random::rows),
     ("api", sweep_api::rows),

@@ -214,6 +214,10 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn arange<T: Element>(&self, start: T, stop: T, step: T) -> Result<Array<T>> {
+        if T::DTYPE == DType::Bool {
+            // As NumPy: a range of bools has no meaning.
+            return Err(self.unsupported("arange", T::DTYPE));
+        }
         let (a, b, s) = (start.to_f64(), stop.to_f64(), step.to_f64());
         if s == 0.0 || !s.is_finite() || !a.is_finite() || !b.is_finite() {
             return Err(Error::InvalidArgument {

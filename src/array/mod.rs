@@ -57,6 +57,23 @@ impl<T: Element> Clone for Array<T> {
 }
 
 impl<T: Element> Array<T> {
+    /// The same view read as `U`, an element type of the same size (bool and u32).
+    pub(crate) fn reinterpret<U: Element>(&self) -> Array<U> {
+        assert_eq!(
+            T::DTYPE.size(),
+            U::DTYPE.size(),
+            "reinterpret: sizes differ"
+        );
+        Array {
+            dev: self.dev.clone(),
+            buf: self.buf.clone(),
+            shape: self.shape.clone(),
+            strides: self.strides.clone(),
+            offset: self.offset,
+            _t: PhantomData,
+        }
+    }
+
     /// A new contiguous array with undefined contents.
     pub(crate) fn alloc(dev: &Device, op: &'static str, shape: Vec<usize>) -> Result<Array<T>> {
         Self::alloc_with(dev, op, shape, |bytes| dev.alloc(bytes))

@@ -44,7 +44,7 @@ impl Device {
             });
         }
         let a = Array::<T>::alloc(self, "from_slice", shape)?;
-        self.upload(&a.buf, 0, bytemuck::cast_slice(data))?;
+        self.upload(&a.buf, 0, bytemuck::cast_slice(&T::to_repr(data)))?;
         Ok(a)
     }
 }
@@ -62,10 +62,10 @@ impl<T: Element> Array<T> {
             self.dev.alloc_readback(bytes)
         })?;
         let tmp = map_unary_into(self, Unary::Copy, &[], tmp)?;
-        let mut out = vec![T::zero(); self.len()];
+        let mut out = vec![<T::Repr as bytemuck::Zeroable>::zeroed(); self.len()];
         self.dev
             .download_mapped(&tmp.buf, 0, bytemuck::cast_slice_mut(&mut out), false)?;
-        Ok(Some(out))
+        Ok(Some(T::from_repr(out)))
     }
 
     /// Downloads the array, waiting for the work that makes it.
@@ -80,14 +80,14 @@ impl<T: Element> Array<T> {
         if !self.is_contiguous() {
             return self.contiguous()?.read();
         }
-        let mut out = vec![T::zero(); self.len()];
+        let mut out = vec![<T::Repr as bytemuck::Zeroable>::zeroed(); self.len()];
         let size = T::DTYPE.size();
         self.dev.download(
             &self.buf,
             (self.offset * size) as u64,
             bytemuck::cast_slice_mut(&mut out),
         )?;
-        Ok(out)
+        Ok(T::from_repr(out))
     }
 
     /// Copies the elements to the host in row-major order, waiting for pending work.
@@ -228,7 +228,7 @@ impl<T: Element> Array<T> {
             for p in parts {
                 all.extend(p.to_vec()?);
             }
-            target.upload(&out.buf, 0, bytemuck::cast_slice(&all))?;
+            target.upload(&out.buf, 0, bytemuck::cast_slice(&T::to_repr(&all)))?;
             return Ok(out);
         }
         let mut at = 0;

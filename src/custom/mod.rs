@@ -112,7 +112,7 @@ macro_rules! scalar_arg {
         }
     )*};
 }
-scalar_arg!(f32, f64, i32, u32, f16);
+scalar_arg!(f32, f64, i32, u32, f16, bool);
 
 /// The 32-bit word carrying scalar `value` as type `d` in a kernel's parameters.
 pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Result<u32> {
@@ -120,12 +120,13 @@ pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Re
         DType::F32 | DType::F16 => (value as f32).to_bits(),
         DType::I32 => value as i32 as u32,
         DType::U32 => value as u32,
-        DType::F64 => {
+        DType::Bool => u32::from(value != 0.0),
+        DType::F64 | DType::I64 | DType::U64 => {
             return Err(Error::ArgumentType {
                 kernel: kernel.to_string(),
                 param: param.to_string(),
-                expected: "a 32-bit (or f16) scalar: f64 scalars are not supported".into(),
-                actual: "an f64 scalar".into(),
+                expected: "a 32-bit (or f16) scalar: 64-bit scalars are not supported".into(),
+                actual: format!("a {d} scalar"),
             })
         }
     })
@@ -169,6 +170,8 @@ pub(crate) fn dtype_named(s: &str) -> Option<DType> {
         "f64" | "float64" | "double" => DType::F64,
         "i32" | "int32" | "int" => DType::I32,
         "u32" | "uint32" | "uint" => DType::U32,
+        // Stored as u32 words of 0 or 1: a kernel reads and writes them as u32.
+        "bool" => DType::Bool,
         _ => return None,
     })
 }
@@ -292,7 +295,7 @@ pub(crate) fn args_of<'a>(
     }
     for a in &out_args {
         if let Arg::Array { dtype, .. } = a {
-            dev.require(op, *dtype)?;
+            dev.require_32(op, *dtype)?;
         }
     }
     Ok(out_args)

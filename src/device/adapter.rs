@@ -78,7 +78,7 @@ pub struct DeviceInfo {
 /// assert!(f.f32.is_some());
 /// if f.f32 == Some(false) {
 ///     let x = dev.from_slice(&[1e-45f32], [1])?;
-///     assert_eq!(x.gt_scalar(0.0)?.to_vec()?, vec![1]);
+///     assert_eq!(x.gt_scalar(0.0)?.to_vec()?, vec![true]);
 /// }
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
@@ -93,9 +93,10 @@ pub struct Subnormals {
     pub f64: Option<bool>,
 }
 
-const FEATURES: [(wgpu::Features, &str); 11] = [
+const FEATURES: [(wgpu::Features, &str); 12] = [
     (wgpu::Features::SHADER_F16, "SHADER_F16"),
     (wgpu::Features::SHADER_F64, "SHADER_F64"),
+    (wgpu::Features::SHADER_INT64, "SHADER_INT64"),
     (wgpu::Features::SUBGROUP, "SUBGROUP"),
     (wgpu::Features::TIMESTAMP_QUERY, "TIMESTAMP_QUERY"),
     (

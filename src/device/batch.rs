@@ -303,9 +303,10 @@ impl Device {
         }
     }
 
-    /// Copies of the sub-allocated bindings among `reads` for which `shares` holds (they
-    /// share a slab with a binding the dispatch writes, which wgpu forbids), each into a
-    /// buffer of its own; the copies are recorded into the batch before the dispatch.
+    /// Copies of the bindings among `reads` for which `shares` holds (they share a buffer,
+    /// a slab or a whole one, with a binding the dispatch writes, which wgpu forbids: an
+    /// operation written into one of its operands, `a += &b`), each into a buffer of its
+    /// own; the copies are recorded into the batch before the dispatch.
     fn unshare(
         &self,
         reads: &[Binding<'_>],
@@ -313,7 +314,7 @@ impl Device {
     ) -> Result<Vec<Option<BufferHandle>>> {
         let mut copies = Vec::new();
         for (k, b) in reads.iter().enumerate() {
-            if !(b.buffer.is_slot() && shares(k, b)) {
+            if !shares(k, b) {
                 copies.push(None);
                 continue;
             }

@@ -225,6 +225,11 @@ impl Device {
         match d {
             DType::F16 => self.inner.gpu.features.contains(wgpu::Features::SHADER_F16),
             DType::F64 => self.inner.gpu.features.contains(wgpu::Features::SHADER_F64),
+            DType::I64 | DType::U64 => self
+                .inner
+                .gpu
+                .features
+                .contains(wgpu::Features::SHADER_INT64),
             _ => true,
         }
     }
@@ -236,6 +241,16 @@ impl Device {
         } else {
             Err(self.unsupported(op, d))
         }
+    }
+
+    /// `Err(Unsupported)` for the 64-bit integers in the families whose kernels take 32-bit
+    /// words (sort, scans, histograms, products, convolutions, user kernels), and as
+    /// [`Device::require`] otherwise.
+    pub(crate) fn require_32(&self, op: &'static str, d: DType) -> Result<()> {
+        if d.is_int64() {
+            return Err(self.unsupported(op, d));
+        }
+        self.require(op, d)
     }
 
     pub(crate) fn unsupported(&self, op: &'static str, dtype: DType) -> Error {

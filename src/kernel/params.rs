@@ -50,7 +50,8 @@ impl Params {
             let bytes: &[u8] = bytemuck::cast_slice(&wide);
             self.sc[..bytes.len()].copy_from_slice(bytes);
         } else {
-            let bytes: &[u8] = bytemuck::cast_slice(values);
+            let repr = T::to_repr(values);
+            let bytes: &[u8] = bytemuck::cast_slice(&repr);
             self.sc[..bytes.len()].copy_from_slice(bytes);
         }
         self

@@ -395,10 +395,6 @@ impl BufferHandle {
     pub(crate) fn size(&self) -> u64 {
         self.size
     }
-    /// Whether the allocation is a slot of a slab shared with other arrays.
-    pub(crate) fn is_slot(&self) -> bool {
-        self.origin == Origin::Slab
-    }
 }
 
 impl Drop for BufferHandle {

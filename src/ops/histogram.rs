@@ -177,7 +177,7 @@ impl<T: Element> Array<T> {
         range: Option<(f64, f64)>,
     ) -> Result<(Array<u32>, Array<T>)> {
         let op = "histogram";
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.require_32(op, T::DTYPE)?;
         if bins == 0 {
             return Err(invalid(op, "bins must be at least 1"));
         }
@@ -223,7 +223,7 @@ impl<T: Element> Array<T> {
     pub fn histogram_edges(&self, edges: &Array<T>) -> Result<Array<u32>> {
         let op = "histogram_edges";
         self.dev.expect_same(op, &[&edges.dev])?;
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.require_32(op, T::DTYPE)?;
         let e = edges.to_vec()?;
         if edges.ndim() != 1 || e.len() < 2 {
             return Err(invalid(op, "the edges must be a 1-D array of at least 2"));
@@ -258,7 +258,7 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn bincount(&self, minlength: usize) -> Result<Array<u32>> {
         let op = "bincount";
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.require_32(op, T::DTYPE)?;
         if T::DTYPE.is_float() {
             return Err(invalid(op, "bincount counts integers"));
         }

@@ -203,6 +203,18 @@ impl Ty for u32 {
     const EPS: f64 = 1.0;
 }
 
+impl Ty for bool {
+    const NAME: &'static str = "bool";
+    const FLOAT: bool = false;
+    const SIGNED: bool = false;
+    fn wrap(x: f64) -> f64 {
+        f64::from(u8::from(x != 0.0))
+    }
+    const ARITH: (f64, f64) = (0.0, 0.0);
+    const TRANS: (f64, f64) = (0.0, 0.0);
+    const EPS: f64 = 1.0;
+}
+
 /// Host values converted to `T`, and the exact f64 values they became (the reference must
 /// start from these).
 pub fn cast_in<T: Element>(v: &[f64]) -> (Vec<T>, Vec<f64>) {

@@ -346,7 +346,7 @@ fn discrete() {
             .to_vec()
             .unwrap()
             .iter()
-            .map(|&b| b as f64)
+            .map(|&b| f64::from(u8::from(b)))
             .collect();
         check_moments(&what, &s, p, p * (1.0 - p));
         check_chi2(&what, &s, 0, 1, |k| if k == 1 { p } else { 1.0 - p });

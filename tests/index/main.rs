@@ -219,7 +219,8 @@ fn masks<T: Ty>() {
         .slice([Slice::from(1..).step(2), Slice::from(2..)])
         .unwrap(); // [3, 7]
     let bits: Vec<u32> = (0..21).map(|_| u32::from(rng.bool(0.4))).collect();
-    let mask = d.from_slice(&bits, [3, 7]).unwrap();
+    let flags: Vec<bool> = bits.iter().map(|&b| b != 0).collect();
+    let mask = d.from_slice(&flags, [3, 7]).unwrap();
     let count = bits.iter().filter(|&&b| b != 0).count();
     let offs = offsets(&view);
     // select is masked_select.
@@ -265,7 +266,7 @@ fn masks<T: Ty>() {
         view.masked_assign(&mask, &short),
         Err(Error::SizeMismatch { .. })
     ));
-    let other = d.zeros::<u32>([7, 3]).unwrap();
+    let other = d.zeros::<bool>([7, 3]).unwrap();
     assert!(matches!(
         view.masked_fill(&other, v[0]),
         Err(Error::ShapeMismatch { .. })
@@ -276,11 +277,11 @@ fn masks<T: Ty>() {
     exact(&host(&base), &want);
     // Empty arrays and masks with no true entry.
     let e = d.zeros::<T>([0, 3]).unwrap();
-    let em = d.zeros::<u32>([0, 3]).unwrap();
+    let em = d.zeros::<bool>([0, 3]).unwrap();
     e.masked_fill(&em, v[0]).unwrap();
     e.masked_assign(&em, &d.zeros::<T>([0]).unwrap()).unwrap();
     assert_eq!(e.select(&em).unwrap().len(), 0);
-    let none = d.zeros::<u32>([3, 7]).unwrap();
+    let none = d.zeros::<bool>([3, 7]).unwrap();
     view.masked_assign(&none, &d.zeros::<T>([0]).unwrap())
         .unwrap();
     exact(&host(&base), &want);

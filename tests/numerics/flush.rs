@@ -173,8 +173,22 @@ fn device_info_says_whether_subnormals_flush() {
     let flushed = f.f32.unwrap();
     let eq = x.eq_scalar(0.0).unwrap().to_vec().unwrap();
     let gt = x.gt_scalar(0.0).unwrap().to_vec().unwrap();
-    assert_eq!(eq, if flushed { vec![1, 1] } else { vec![0, 0] });
-    assert_eq!(gt, if flushed { vec![0, 0] } else { vec![1, 0] });
+    assert_eq!(
+        eq,
+        if flushed {
+            vec![true, true]
+        } else {
+            vec![false, false]
+        }
+    );
+    assert_eq!(
+        gt,
+        if flushed {
+            vec![false, false]
+        } else {
+            vec![true, false]
+        }
+    );
     // Enumerated adapters have no device open: nothing measured.
     for info in gpuarray::Device::enumerate().unwrap() {
         assert_eq!(info.flushes_subnormals, gpuarray::Subnormals::default());

@@ -87,7 +87,7 @@ fn check_devices<T: Float>(
     let bias = bias.map(|b| &b.dev);
     let others: Vec<&crate::Device> = [Some(&weight.dev), bias].into_iter().flatten().collect();
     input.dev.expect_same(op, &others)?;
-    input.dev.require(op, T::DTYPE)
+    input.dev.require_32(op, T::DTYPE)
 }
 
 /// Checks the options that need no shapes: groups, strides and dilations of at least 1.

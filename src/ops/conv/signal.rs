@@ -18,7 +18,7 @@ use crate::kernel::launch::groups;
 /// empty.
 fn check_pair<T: Float>(op: &'static str, a: &Array<T>, b: &Array<T>, ndim: usize) -> Result<()> {
     a.dev.expect_same(op, &[&b.dev])?;
-    a.dev.require(op, T::DTYPE)?;
+    a.dev.require_32(op, T::DTYPE)?;
     if a.ndim() != ndim || b.ndim() != ndim {
         return Err(Error::InvalidArgument {
             op,

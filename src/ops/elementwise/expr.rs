@@ -22,6 +22,8 @@ const F64_MATH: &str = include_str!("../../../shaders/shared/f64_math.wgsl");
 const F64_TRIG: &str = include_str!("../../../shaders/shared/f64_trig.wgsl");
 /// The f32 forms of the functions added with the f64 library (log10, sinh, ..., erf).
 const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");
+/// The conversions of the 64-bit integers to f32, included in their variants only.
+const INT64: &str = include_str!("../../../shaders/shared/int64.wgsl");
 /// The NumPy functions of issue 18 (hypot, asinh, ..., erfc), f32 and f64.
 const F32_NUMPY: &str = include_str!("../../../shaders/shared/f32_numpy.wgsl");
 const F64_NUMPY: &str = include_str!("../../../shaders/shared/f64_numpy.wgsl");
@@ -31,6 +33,8 @@ const F64_NUMPY: &str = include_str!("../../../shaders/shared/f64_numpy.wgsl");
 pub(crate) enum Unary {
     Copy,
     Cast,
+    /// Logical not of bools.
+    Not,
     Neg,
     Abs,
     Sign,
@@ -90,13 +94,18 @@ pub(crate) enum Binary {
     Le,
     Gt,
     Ge,
+    /// Logical and, or, xor of bools (words of 0 and 1).
+    And,
+    Or,
+    Xor,
     /// The operations added for NumPy's API (`numpy.rs`).
     Np(NpBinary),
 }
 
 #[cfg(test)]
-const UNARY: [Unary; 29] = [
+const UNARY: [Unary; 30] = [
     Unary::Copy,
+    Unary::Not,
     Unary::Neg,
     Unary::Abs,
     Unary::Sign,
@@ -128,7 +137,7 @@ const UNARY: [Unary; 29] = [
 ];
 
 #[cfg(test)]
-const BINARY: [Binary; 17] = [
+const BINARY: [Binary; 20] = [
     Binary::Add,
     Binary::Sub,
     Binary::Mul,
@@ -146,6 +155,9 @@ const BINARY: [Binary; 17] = [
     Binary::Le,
     Binary::Gt,
     Binary::Ge,
+    Binary::And,
+    Binary::Or,
+    Binary::Xor,
 ];
 
 impl Binary {
@@ -168,6 +180,9 @@ impl Binary {
             Binary::Le => "le",
             Binary::Gt => "gt",
             Binary::Ge => "ge",
+            Binary::And => "logical_and",
+            Binary::Or => "logical_or",
+            Binary::Xor => "logical_xor",
             Binary::Np(b) => b.name(),
         }
     }
@@ -191,6 +206,26 @@ impl Binary {
         }
         let float = d.is_float();
         let cmp = |op: &str| format!("select(U(0u), U(1u), {x} {op} {y})");
+        if d == DType::Bool {
+            // Words of 0 and 1: comparisons, maximum (or) and minimum (and) as for u32, the
+            // logical operations bitwise; no arithmetic (NumPy's bool + bool is an or, a
+            // trap for a port, so it is refused).
+            let e = match self {
+                Binary::And => format!("{x} & {y}"),
+                Binary::Or => format!("{x} | {y}"),
+                Binary::Xor => format!("{x} ^ {y}"),
+                Binary::Maximum => format!("max({x}, {y})"),
+                Binary::Minimum => format!("min({x}, {y})"),
+                Binary::Eq => cmp("=="),
+                Binary::Ne => cmp("!="),
+                Binary::Lt => cmp("<"),
+                Binary::Le => cmp("<="),
+                Binary::Gt => cmp(">"),
+                Binary::Ge => cmp(">="),
+                _ => return None,
+            };
+            return Some((e, true));
+        }
         let e = match self {
             Binary::Add => format!("{x} + {y}"),
             Binary::Sub => format!("{x} - {y}"),
@@ -221,6 +256,7 @@ impl Binary {
             Binary::Le => cmp("<="),
             Binary::Gt => cmp(">"),
             Binary::Ge => cmp(">="),
+            Binary::And | Binary::Or | Binary::Xor => return None,
             Binary::Np(_) => unreachable!(),
         };
         Some((e, true))
@@ -232,6 +268,7 @@ impl Unary {
         match self {
             Unary::Copy => "contiguous",
             Unary::Cast => "cast",
+            Unary::Not => "logical_not",
             Unary::Neg => "neg",
             Unary::Abs => "abs",
             Unary::Sign => "sign",
@@ -308,15 +345,18 @@ impl Unary {
             (float && d != DType::F64).then(|| (e.to_string(), true))
         };
         let any = |e: &str| Some((e.to_string(), true));
+        let signed = !matches!(d, DType::U32 | DType::U64 | DType::Bool);
         match self {
             Unary::Copy => any("a"),
             Unary::Cast => Some(cast_expr(d, d)),
-            Unary::Neg if d != DType::U32 => any("-a"),
-            Unary::Abs if d != DType::U32 => any("abs(a)"),
+            Unary::Not if d == DType::Bool => any("a ^ T(1u)"),
+            Unary::Not => None,
+            Unary::Neg if signed => any("-a"),
+            Unary::Abs if signed => any("abs(a)"),
             // f32 from the bits: a flushing adapter's sign() gives 0 for subnormals.
             Unary::Sign if d == DType::F32 => any("sign_bits_(a)"),
             Unary::Sign if float => any("select(sign(a), a, isnan_(a))"),
-            Unary::Sign if d != DType::U32 => any("sign(a)"),
+            Unary::Sign if signed => any("sign(a)"),
             Unary::Neg | Unary::Abs | Unary::Sign => None,
             Unary::Exp => f("T(exp_(TW(a)))"),
             Unary::Exp2 => f("T(exp2_(TW(a)))"),
@@ -347,6 +387,7 @@ impl Unary {
             Unary::Sqrt | Unary::Rsqrt | Unary::Floor | Unary::Ceil | Unary::Round => None,
             // NumPy's minimum(maximum(a, lo), hi): a NaN operand or bound gives NaN.
             Unary::Clip if float => any("min_(max_(a, T(arg(0u))), T(arg(1u)))"),
+            Unary::Clip if d == DType::Bool => None,
             Unary::Clip => any("min(max(a, T(arg(0u))), T(arg(1u)))"),
             Unary::Scalar(b) => b.expr(d, "a", "T(arg(0u))"),
             Unary::ScalarLeft(b) => b.expr(d, "T(arg(0u))", "a"),
@@ -367,6 +408,13 @@ pub(super) fn cast_expr(from: DType, to: DType) -> (String, bool) {
     use DType::*;
     let e = match (from, to) {
         _ if from == to => "U(a)".to_string(),
+        // NumPy's truth: non-zero (NaN included) is true. f32 by its bits, as `all`/`any`:
+        // an adapter that flushes subnormals would call 1e-45 zero.
+        (F32, Bool) => "select(U(0u), U(1u), (bitcast<U>(a) & U(0x7fffffffu)) != U(0u))".into(),
+        (_, Bool) => "select(U(0u), U(1u), !(a == T(0)))".to_string(),
+        // Words of 0 and 1, converted as the u32 they are.
+        (Bool, _) => return cast_expr(U32, to),
+        _ if from.is_int64() || to.is_int64() => return (cast64_expr(from, to), false),
         (F16, I32) => int_sat(
             "a < T(-65504.0)",
             "a > T(65504.0)",
@@ -392,6 +440,51 @@ pub(super) fn cast_expr(from: DType, to: DType) -> (String, bool) {
         _ => "U(a)".to_string(),
     };
     (e, true)
+}
+
+/// The casts from and to the 64-bit integers (scalar code), with Rust's `as` semantics:
+/// floats saturate (NaN to 0); integers wrap, sign- or zero-extend as their source's
+/// signedness says; conversions to floats round once (to f32 through a 32-bit value with a
+/// sticky bit, shaders/shared/int64.wgsl; to f64 as a sum of two exact halves).
+fn cast64_expr(from: DType, to: DType) -> String {
+    use DType::*;
+    const I64_MIN: &str = "(-9223372036854775807li - 1li)";
+    match (from, to) {
+        (F16, I64) => int_sat(
+            "a < T(-65504.0)",
+            "a > T(65504.0)",
+            I64_MIN,
+            "9223372036854775807li",
+        ),
+        (F16, U64) => int_sat(
+            "a < T(0.0)",
+            "a > T(65504.0)",
+            "0lu",
+            "18446744073709551615lu",
+        ),
+        (_, I64) if from.is_float() => int_sat(
+            "a < T(-9223372036854775808.0)",
+            "a >= T(9223372036854775808.0)",
+            I64_MIN,
+            "9223372036854775807li",
+        ),
+        (_, U64) if from.is_float() => int_sat(
+            "a < T(0.0)",
+            "a >= T(18446744073709551616.0)",
+            "0lu",
+            "18446744073709551615lu",
+        ),
+        (I64, F32) => "i64_to_f32_(a)".to_string(),
+        (U64, F32) => "u64_to_f32_(a)".to_string(),
+        (_, F64) => "U(a - (a & T(4294967295))) + U(a & T(4294967295))".to_string(),
+        (I64, F16) => int_to_f16("clamp(a, T(-65520), T(65520))"),
+        (U64, F16) => int_to_f16("min(a, T(65520))"),
+        // Sign extension, as Rust's `-1i32 as u64`.
+        (I32, U64) => "U(i64(a))".to_string(),
+        // Zero extension (naga's i64(u32) extends the sign bit).
+        (U32, I64) => "U(u64(a))".to_string(),
+        _ => "U(a)".to_string(),
+    }
 }
 
 /// A float to an integer: `lo` where `under`, `hi` where `over`, 0 for NaN, else truncated.
@@ -492,7 +585,8 @@ fn library_includes(d: DType) -> Vec<&'static str> {
     match d {
         DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY],
         DType::F32 | DType::F16 => vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY],
-        DType::I32 | DType::U32 => vec![arith],
+        DType::I64 | DType::U64 => vec![arith, INT64],
+        DType::I32 | DType::U32 | DType::Bool => vec![arith],
     }
 }
 
@@ -526,7 +620,9 @@ fn max_finite_def(d: DType) -> &'static str {
     match d {
         DType::F64 => "fn max_finite_() -> TW { return TW(1.7976931348623157e308); }",
         DType::F32 | DType::F16 => "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }",
-        DType::I32 | DType::U32 => "fn max_finite_() -> TW { return TW(0); }",
+        DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::Bool => {
+            "fn max_finite_() -> TW { return TW(0); }"
+        }
     }
 }
 
@@ -546,7 +642,7 @@ fn nan_def(d: DType) -> &'static str {
         // f64 too: naga has no bitcast to f64, and converting a NaN keeps it a NaN.
         DType::F64 => "fn nan_() -> TW { return TW(f64(bitcast<f32>(0x7fc00000u))); }",
         DType::F32 | DType::F16 => "fn nan_() -> TW { return TW(bitcast<f32>(0x7fc00000u)); }",
-        DType::I32 | DType::U32 => "fn nan_() -> TW { return TW(0); }",
+        _ => "fn nan_() -> TW { return TW(0); }",
     }
 }
 
@@ -598,12 +694,14 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             }
         }
         for &to in &DType::ALL {
-            let e = cast_expr(d, to).0;
+            let (e, vec_ok) = cast_expr(d, to);
             specs.push(spec(d, to, false, "op1", op1_def(&e)));
-            specs.push(spec(d, to, true, "op1", op1_def(&e)));
+            if vec_ok {
+                specs.push(spec(d, to, true, "op1", op1_def(&e)));
+            }
         }
         for &b in &binary {
-            let out = if b.is_comparison() { DType::U32 } else { d };
+            let out = if b.is_comparison() { DType::Bool } else { d };
             if let Some((e, vec_ok)) = b.expr(d, "a", "b") {
                 for vec in [false, true] {
                     if vec && !vec_ok {
@@ -623,7 +721,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 #[cfg(test)]
 fn output_of_unary(u: Unary, d: DType) -> DType {
     match u {
-        Unary::Scalar(b) | Unary::ScalarLeft(b) if b.is_comparison() => DType::U32,
+        Unary::Scalar(b) | Unary::ScalarLeft(b) if b.is_comparison() => DType::Bool,
         Unary::Np(u) if u.is_mask() => DType::U32,
         _ => d,
     }

@@ -162,7 +162,7 @@ impl<T: Float> Array<T> {
 
     /// Elementwise NumPy `isclose`: `|self - other| <= atol + rtol * |other|` for finite
     /// pairs (computed in f32 for f16), equality for the others (infinities of one sign),
-    /// and NaN pairs only with `equal_nan`; a `u32` mask of 0 and 1, broadcasting. NumPy's
+    /// and NaN pairs only with `equal_nan`; a mask, broadcasting. NumPy's
     /// defaults are `rtol = 1e-5`, `atol = 1e-8`. On adapters that flush f32 subnormals
     /// (the H100), differences below 2^-126 count as 0.
     ///
@@ -175,7 +175,7 @@ impl<T: Float> Array<T> {
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, 1.0, f32::NAN, f32::INFINITY], [4])?;
     /// let y = dev.from_slice(&[1.000001f32, 1.1, f32::NAN, f32::INFINITY], [4])?;
-    /// assert_eq!(x.isclose(&y, 1e-5, 1e-8, true)?.to_vec()?, vec![1, 0, 1, 1]);
+    /// assert_eq!(x.isclose(&y, 1e-5, 1e-8, true)?.to_vec()?, vec![true, false, true, true]);
     /// assert!(x.isclose(&y, -1.0, 0.0, false).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
@@ -185,7 +185,7 @@ impl<T: Float> Array<T> {
         rtol: f64,
         atol: f64,
         equal_nan: bool,
-    ) -> Result<Array<u32>> {
+    ) -> Result<Array<bool>> {
         if !(rtol >= 0.0 && atol >= 0.0) {
             return Err(Error::InvalidArgument {
                 op: "isclose",
@@ -194,7 +194,7 @@ impl<T: Float> Array<T> {
         }
         self.dev.expect_same("isclose", &[&other.dev])?;
         let shape = broadcast_shapes("isclose", &self.shape, &other.shape)?;
-        let out = output::<u32>(
+        let out = output::<bool>(
             &self.dev,
             "isclose",
             T::DTYPE,
@@ -204,7 +204,7 @@ impl<T: Float> Array<T> {
         let expr = NpBinary::IsClose.expr(T::DTYPE, "a", "b").expect("floats");
         let flag = if equal_nan { 1.0 } else { 0.0 };
         let params = float_params::<T>(&[rtol, atol, flag]);
-        run::<u32>(
+        run::<bool>(
             &self.dev,
             T::DTYPE,
             expr,
@@ -235,11 +235,9 @@ impl<T: Float> Array<T> {
         atol: f64,
         equal_nan: bool,
     ) -> Result<bool> {
-        Ok(self
-            .isclose(other, rtol, atol, equal_nan)?
+        self.isclose(other, rtol, atol, equal_nan)?
             .all()?
-            .to_scalar()?
-            != 0)
+            .to_scalar()
     }
 }
 
@@ -289,10 +287,10 @@ impl<T: Element> Array<T> {
     element_unary! {
         square, Square, T, "Elementwise `x * x` (integers wrap around on overflow).", "3i32, -4, 46341", "9, 16, -2147479015";
         reciprocal, Reciprocal, T, "Elementwise `1 / x`: floats as [`Array::div`] (1/±0 = ±inf); integers by integer division, as NumPy (1 for 1, -1 for -1, 0 for the rest, 0 also for 0 where NumPy's result is undefined).", "2.0f32, -0.5, 0.0", "0.5, -2.0, f32::INFINITY";
-        isnan, IsNan, u32, "Elementwise NaN test as a mask of 0 and 1 (`u32`), decided from the bits for f32 and f16 (no comparison a compiler could fold); integers are never NaN.", "1.0f32, f32::NAN, f32::INFINITY", "0, 1, 0";
-        isinf, IsInf, u32, "Elementwise test for ±inf as a mask of 0 and 1 (`u32`), from the bits for f32 and f16; integers are never infinite.", "1.0f32, f32::NAN, f32::NEG_INFINITY", "0, 0, 1";
-        isfinite, IsFinite, u32, "Elementwise test for a finite value (not NaN nor ±inf) as a mask of 0 and 1 (`u32`), from the bits for f32 and f16 (subnormals are finite on adapters that flush them too); integers are always finite.", "1e-45f32, f32::NAN, f32::INFINITY", "1, 0, 0";
-        logical_not, LogicalNot, u32, "Elementwise NumPy truth negated: 1 where the element is zero (±0), else 0 (NaN and subnormals are true, also on adapters that flush subnormals).", "0.0f32, -0.0, f32::NAN", "1, 1, 0";
+        isnan, IsNan, bool, "Elementwise NaN test as a mask, decided from the bits for f32 and f16 (no comparison a compiler could fold); integers are never NaN.", "1.0f32, f32::NAN, f32::INFINITY", "false, true, false";
+        isinf, IsInf, bool, "Elementwise test for ±inf as a mask, from the bits for f32 and f16; integers are never infinite.", "1.0f32, f32::NAN, f32::NEG_INFINITY", "false, false, true";
+        isfinite, IsFinite, bool, "Elementwise test for a finite value (not NaN nor ±inf) as a mask, from the bits for f32 and f16 (subnormals are finite on adapters that flush them too); integers are always finite.", "1e-45f32, f32::NAN, f32::INFINITY", "true, false, false";
+        logical_not, LogicalNot, bool, "Elementwise NumPy truth negated: true where the element is zero (±0) (NaN and subnormals are true, also on adapters that flush subnormals).", "0.0f32, -0.0, f32::NAN", "true, true, false";
         #[doc(alias = "invert")]
         bitwise_not, BitNot, T, "Elementwise bitwise complement of integers (NumPy's `invert`: `-x - 1` for i32); floats are [`Error::Unsupported`].", "0i32, -1, 5", "-1, 0, -6";
     }
@@ -305,9 +303,9 @@ impl<T: Element> Array<T> {
         bitwise_xor, BitXor, T, "Elementwise bitwise exclusive or of integers (floats: [`Error::Unsupported`])", "12i32, -1, 7", "10i32, 5, 7", "6, -6, 0";
         left_shift, Shl, T, "Elementwise `self << other` for integers, as NumPy: a count of the bit width (32) or more, or a negative count, gives 0 (floats: [`Error::Unsupported`])", "1i32, 3, 1", "4i32, 32, -1", "16, 0, 0";
         right_shift, Shr, T, "Elementwise `self >> other` for integers, as NumPy: arithmetic for i32 (the sign fills in), logical for u32; a count of 32 or more, or a negative count, gives 0, or -1 for a negative i32 (floats: [`Error::Unsupported`])", "-16i32, -16, 16", "2i32, 40, 40", "-4, -1, 0";
-        logical_and, LogicalAnd, u32, "Elementwise NumPy truth of both operands (non-zero; NaN is true) as a mask of 0 and 1 (`u32`)", "1.0f32, 0.0, f32::NAN", "2.0f32, 1.0, 1.0", "1, 0, 1";
-        logical_or, LogicalOr, u32, "Elementwise NumPy truth of either operand as a mask of 0 and 1 (`u32`)", "0i32, 0, 5", "0i32, 3, 0", "0, 1, 1";
-        logical_xor, LogicalXor, u32, "Elementwise NumPy truth of exactly one operand as a mask of 0 and 1 (`u32`)", "0i32, 2, 5", "0i32, 3, 0", "0, 0, 1";
+        logical_and, LogicalAnd, bool, "Elementwise NumPy truth of both operands (non-zero; NaN is true) as a mask", "1.0f32, 0.0, f32::NAN", "2.0f32, 1.0, 1.0", "true, false, true";
+        logical_or, LogicalOr, bool, "Elementwise NumPy truth of either operand as a mask", "0i32, 0, 5", "0i32, 3, 0", "false, true, true";
+        logical_xor, LogicalXor, bool, "Elementwise NumPy truth of exactly one operand as a mask", "0i32, 2, 5", "0i32, 3, 0", "false, false, true";
     }
 
     /// Whether both arrays have the same shape and equal elements (NumPy's
@@ -331,6 +329,6 @@ impl<T: Element> Array<T> {
         if self.shape != other.shape {
             return Ok(false);
         }
-        Ok(self.eq(other)?.all()?.to_scalar()? != 0)
+        self.eq(other)?.all()?.to_scalar()
     }
 }

@@ -10,8 +10,6 @@
 //! This file holds the public [`Array`] methods and operators; `expr` generates the WGSL of
 //! each operation and `plan` chooses the layout and launches.
 
-use std::ops;
-
 use crate::array::Array;
 use crate::dtype::{DType, Element, Float, Signed};
 // `Error` only for the methods' doc links to its variants.
@@ -22,9 +20,12 @@ use crate::kernel::launch::Params;
 use crate::memory::pool::BufferHandle;
 use crate::shape::broadcast_shapes;
 
+mod assign;
 mod expr;
+mod logical;
 mod mathlogic;
 mod numpy;
+mod operators;
 mod plan;
 mod tiles;
 
@@ -140,7 +141,7 @@ macro_rules! binary_methods {
 
 macro_rules! comparison_methods {
     ($( $name:ident, $scalar:ident, $op:ident, $sym:literal; )*) => {$(
-        #[doc = concat!("Elementwise `self ", $sym, " other` as a mask: a `u32` array of 0 and 1, with broadcasting.")]
+        #[doc = concat!("Elementwise `self ", $sym, " other` as a boolean mask, with broadcasting.")]
         ///
         /// # Errors
         /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
@@ -150,14 +151,14 @@ macro_rules! comparison_methods {
         /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
         /// let y = dev.from_slice(&[2.0f32], [1])?;
         #[doc = concat!("let m = x.", stringify!($name), "(&y)?;")]
-        /// assert!(m.to_vec()?.iter().all(|&v| v <= 1));
+        #[doc = concat!("assert_eq!(m.to_vec()?, [1.0f32, 2.0, 3.0].map(|v| v ", $sym, " 2.0));")]
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
-        pub fn $name(&self, other: &Array<T>) -> Result<Array<u32>> {
+        pub fn $name(&self, other: &Array<T>) -> Result<Array<bool>> {
             map_binary(self, other, Binary::$op)
         }
 
-        #[doc = concat!("Elementwise `self ", $sym, " value` as a mask of 0 and 1 (`u32`).")]
+        #[doc = concat!("Elementwise `self ", $sym, " value` as a boolean mask.")]
         ///
         /// # Errors
         /// [`Error::Unsupported`] when the adapter lacks `T`.
@@ -166,10 +167,10 @@ macro_rules! comparison_methods {
         /// # let dev = gpuarray::Device::new()?;
         /// let x = dev.from_slice(&[1i32, 2, 3], [3])?;
         #[doc = concat!("let m = x.", stringify!($scalar), "(2)?;")]
-        /// assert_eq!(m.len(), 3);
+        #[doc = concat!("assert_eq!(m.to_vec()?, [1, 2, 3].map(|v| v ", $sym, " 2));")]
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
-        pub fn $scalar(&self, value: T) -> Result<Array<u32>> {
+        pub fn $scalar(&self, value: T) -> Result<Array<bool>> {
             map_unary(self, Unary::Scalar(Binary::$op), &[value])
         }
     )*};
@@ -268,7 +269,7 @@ impl<T: Element> Array<T> {
         map_unary(self, Unary::Clip, &[lo, hi])
     }
 
-    /// Elements of `x` where `mask` is non-zero, else of `y`, broadcasting all three.
+    /// Elements of `x` where `mask` is true, else of `y`, broadcasting all three.
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
@@ -282,7 +283,7 @@ impl<T: Element> Array<T> {
     /// assert_eq!(Array::where_(&m, &x, &y)?.to_vec()?, vec![0.0, 2.0, 3.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn where_(mask: &Array<u32>, x: &Array<T>, y: &Array<T>) -> Result<Array<T>> {
+    pub fn where_(mask: &Array<bool>, x: &Array<T>, y: &Array<T>) -> Result<Array<T>> {
         x.dev.expect_same("where", &[&y.dev, &mask.dev])?;
         let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
         let shape = broadcast_shapes("where", &xy, &mask.shape)?;
@@ -354,34 +355,5 @@ impl<T: Float> Array<T> {
     /// ```
     pub fn erf(&self) -> Result<Array<T>> {
         map_unary(self, Unary::Erf, &[])
-    }
-}
-
-macro_rules! operator {
-    ($trait:ident, $method:ident, $call:ident) => {
-        impl<T: Element> ops::$trait<&Array<T>> for &Array<T> {
-            type Output = Array<T>;
-            /// # Panics
-            /// When the shapes do not broadcast together (as ndarray's operators do); use
-            /// the named method for a `Result`.
-            fn $method(self, rhs: &Array<T>) -> Array<T> {
-                self.$call(rhs).unwrap_or_else(|e| panic!("{e}"))
-            }
-        }
-    };
-}
-
-operator!(Add, add, add);
-operator!(Sub, sub, sub);
-operator!(Mul, mul, mul);
-operator!(Div, div, div);
-operator!(Rem, rem, rem);
-
-impl<T: Signed> ops::Neg for &Array<T> {
-    type Output = Array<T>;
-    /// # Panics
-    /// When the device fails; use [`Array::neg`] for a `Result`.
-    fn neg(self) -> Array<T> {
-        Array::neg(self).unwrap_or_else(|e| panic!("{e}"))
     }
 }

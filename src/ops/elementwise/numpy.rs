@@ -240,6 +240,9 @@ impl NpBinary {
             NpBinary::BitAnd => int(format!("{x} & {y}"))?,
             NpBinary::BitOr => int(format!("{x} | {y}"))?,
             NpBinary::BitXor => int(format!("{x} ^ {y}"))?,
+            // Shifts are written for 32-bit words (counts masked to 31): not for i64/u64
+            // (Unsupported until 64-bit forms exist), nor bool.
+            NpBinary::Shl | NpBinary::Shr if d.is_int64() || d == DType::Bool => return None,
             // NumPy: a count past the width shifts everything out.
             NpBinary::Shl => int(format!(
                 "select({x} << ({count} & M(31u)), T(0), {count} >= M(32u))"

@@ -16,7 +16,7 @@ use super::expr::{op_def, spec};
 use super::tiles::tile_axis;
 
 /// Invocations per workgroup of every elementwise entry point.
-const WG: u32 = 256;
+pub(super) const WG: u32 = 256;
 
 /// How a kernel walks its operands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use crate::ops::scan::compact::running_count;
 
 use super::{check_writable, write_strided};
 
-/// The type of mask arrays: 0 (false) and 1 (true; any non-zero counts as true), as
-/// comparisons return them. The one place that names the mask's element type.
+/// The type of mask arrays: bool, as comparisons return them (one u32 word per element on
+/// the device). The one place that names the mask's element type.
 ///
 /// ```
 /// # let dev = gpuarray::Device::new()?;
@@ -20,10 +20,10 @@ use super::{check_writable, write_strided};
 /// assert_eq!(x.select(&m)?.to_vec()?, vec![1.0]);
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
-pub type Mask = Array<u32>;
+pub type Mask = Array<bool>;
 
 /// The mask's element dtype, for the kernels' variants.
-const MASK: DType = DType::U32;
+const MASK: DType = DType::Bool;
 
 /// Refuses a mask of another device or another shape than `x`.
 fn check_mask<T: Element>(x: &Array<T>, mask: &Mask, op: &'static str) -> Result<()> {

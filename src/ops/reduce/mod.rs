@@ -169,16 +169,16 @@ impl<T: Element> Array<T> {
         prod, prod_axis, Op::Prod, T, "The product (integers wrap around, as in [`Array::sum_axes`])", "24.0";
         max, max_axis, Op::Max, T, "The largest element (NaN if any is NaN)", "4.0";
         min, min_axis, Op::Min, T, "The smallest element (NaN if any is NaN)", "1.0";
-        all, all_axis, Op::All, u32, "Whether every element is non-zero, as 1 or 0 (NaN counts as non-zero)", "1.0";
-        any, any_axis, Op::Any, u32, "Whether some element is non-zero, as 1 or 0 (NaN counts as non-zero)", "1.0";
+        all, all_axis, Op::All, bool, "Whether every element is non-zero (NaN counts as non-zero)", "1.0";
+        any, any_axis, Op::Any, bool, "Whether some element is non-zero (NaN counts as non-zero)", "1.0";
     }
 
     over_axes! {
         prod_axes, Op::Prod, T, "The product";
         max_axes, Op::Max, T, "The largest element (NaN if any is NaN)";
         min_axes, Op::Min, T, "The smallest element (NaN if any is NaN)";
-        all_axes, Op::All, u32, "Whether every element is non-zero, as 1 or 0";
-        any_axes, Op::Any, u32, "Whether some element is non-zero, as 1 or 0";
+        all_axes, Op::All, bool, "Whether every element is non-zero";
+        any_axes, Op::Any, bool, "Whether some element is non-zero";
     }
 
     /// The flat (C-order) index of the largest element: its first occurrence, or of the

@@ -77,6 +77,8 @@ impl ReduceParams<'_> {
             DType::F64 => p.scalars(&[v]),
             DType::I32 => p.scalars(&[v as i32]),
             DType::U32 => p.scalars(&[v as u32]),
+            DType::I64 => p.scalars(&[v as i64]),
+            DType::U64 => p.scalars(&[v as u64]),
             _ => p.scalars(&[v as f32]),
         }
     }

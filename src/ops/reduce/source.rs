@@ -78,7 +78,7 @@ impl Op {
     /// The accumulator type for inputs of `d`: u32 for all / any, f32 for f16, else `d`.
     pub(super) fn acc(self, d: DType) -> DType {
         match (self, d) {
-            (Op::All | Op::Any, _) => DType::U32,
+            (Op::All | Op::Any, _) | (_, DType::Bool) => DType::U32,
             (_, DType::F16) => DType::F32,
             _ => d,
         }
@@ -111,6 +111,11 @@ impl Op {
     /// Whether the operation exists for inputs of `d`.
     pub(super) fn supports(self, d: DType) -> bool {
         match self {
+            // Booleans: no arithmetic (count them through `Array::as_u32`).
+            Op::Max | Op::Min | Op::ArgMax | Op::ArgMin | Op::All | Op::Any if d == DType::Bool => {
+                true
+            }
+            _ if d == DType::Bool => false,
             Op::Mean | Op::Var(_) | Op::Std(_) | Op::Norm => d.is_float(),
             _ => true,
         }
@@ -288,7 +293,7 @@ pub(crate) fn spec(
     let e = if load == Load::Partial { acc } else { input };
     let t = match load {
         Load::Elem => e.wgsl().to_string(),
-        Load::Elem4 => format!("vec4<{e}>"),
+        Load::Elem4 => format!("vec4<{}>", e.wgsl()),
         Load::Partial => "Acc".to_string(),
     };
     let s = Spec::new("reduce", SRC)
@@ -404,7 +409,7 @@ pub(super) fn shuffles(dev: &Device, acc: DType) -> bool {
 
 /// Bytes of one partial result (`struct Acc` in WGSL) of accumulator type `acc`.
 pub(super) fn acc_size(acc: DType) -> usize {
-    if acc == DType::F64 {
+    if acc.size() == 8 {
         16
     } else {
         8
@@ -420,14 +425,16 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             if !op.supports(d) {
                 continue;
             }
-            let out = if op.is_arg() || matches!(op, Op::All | Op::Any) {
+            let out = if op.is_arg() {
                 DType::U32
+            } else if matches!(op, Op::All | Op::Any) {
+                DType::Bool
             } else {
                 d
             };
             for load in [Load::Elem, Load::Elem4, Load::Partial] {
                 for shuffles in [false, true] {
-                    if shuffles && op.acc(d) == DType::F64 {
+                    if shuffles && op.acc(d).size() == 8 {
                         continue;
                     }
                     specs.push(spec(&op.reducer(d), d, load, Some(out), shuffles));

@@ -20,7 +20,7 @@ pub(crate) fn running_count<T: Element>(
     op: &'static str,
 ) -> Result<(Array<T>, Array<u32>, usize)> {
     let dev = &x.dev;
-    dev.require(op, T::DTYPE)?;
+    dev.require_32(op, T::DTYPE)?;
     let c = x.contiguous()?;
     let n = c.len();
     let pos = Array::<u32>::alloc_with(dev, op, vec![n], |b| dev.alloc_apart(b, &[&c.buf]))?;
@@ -188,8 +188,8 @@ impl<T: Element> Array<T> {
             .collect()
     }
 
-    /// The elements where `mask` is non-zero, in C order, as a 1-D array: NumPy's `x[mask]`
-    /// for a mask of `x`'s shape (masks are u32 arrays of 0 and 1, as comparisons give).
+    /// The elements where `mask` is true, in C order, as a 1-D array: NumPy's `x[mask]`
+    /// for a mask of `x`'s shape (as comparisons give).
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when the shapes differ; [`Error::DeviceMismatch`] for a mask
@@ -203,10 +203,10 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.masked_select(&mask)?.to_vec()?, vec![1.0, 3.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn masked_select(&self, mask: &Array<u32>) -> Result<Array<T>> {
+    pub fn masked_select(&self, mask: &Array<bool>) -> Result<Array<T>> {
         let op = "masked_select";
         self.dev.expect_same(op, &[&mask.dev])?;
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.require_32(op, T::DTYPE)?;
         if mask.shape != self.shape {
             return Err(Error::ShapeMismatch {
                 op,

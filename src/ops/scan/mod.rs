@@ -41,7 +41,11 @@ pub(crate) fn normalize_axis(axis: isize, ndim: usize) -> Result<usize> {
 /// The inclusive scan `op` of `x` along `axis`, as an array of `O` of `x`'s shape.
 fn scan<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Array<O>> {
     let dev = &x.dev;
-    dev.require(op.name(), T::DTYPE)?;
+    dev.require_32(op.name(), T::DTYPE)?;
+    if T::DTYPE == crate::dtype::DType::Bool {
+        // No arithmetic on bools: a running count is `as_u32().cumsum(axis)`.
+        return Err(dev.unsupported(op.name(), T::DTYPE));
+    }
     let ax = normalize_axis(axis, x.ndim())?;
     let out = Array::<O>::alloc_with(dev, op.name(), x.shape.clone(), |b| {
         dev.alloc_apart(b, &[&x.buf])
@@ -130,7 +134,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn diff(&self, n: isize, axis: isize) -> Result<Array<T>> {
-        self.dev.require("diff", T::DTYPE)?;
+        self.dev.require_32("diff", T::DTYPE)?;
         if n < 0 {
             return Err(Error::InvalidArgument {
                 op: "diff",

@@ -23,8 +23,8 @@ fn column_mask<T: Element>(
     x: &Array<T>,
     bits: impl Iterator<Item = bool>,
     shape: [usize; 2],
-) -> Result<Array<u32>> {
-    let v: Vec<u32> = bits.map(u32::from).collect();
+) -> Result<Array<bool>> {
+    let v: Vec<bool> = bits.collect();
     x.dev.from_slice(&v, [shape[1]])?.broadcast_to(shape)
 }
 
@@ -105,7 +105,7 @@ impl<T: Element> Array<T> {
         q: &[f64],
         axis: Option<isize>,
     ) -> Result<Array<O>> {
-        self.dev.require(op, O::DTYPE)?;
+        self.dev.require_32(op, O::DTYPE)?;
         if q.iter().any(|p| !(0.0..=1.0).contains(p)) {
             return Err(Error::InvalidArgument {
                 op,

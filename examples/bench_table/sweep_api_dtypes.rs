@@ -1,0 +1,78 @@
+//! `--sweep api_dtypes`: the 64-bit integers and the `*_into` form over 64M elements,
+//! beside the CuPy peer's same rows (`benches/peers/cupy_sweeps.py --sweep api_dtypes`).
+//! The first row, an f32 copy (`add_scalar(0)`), gives the bandwidth behind every row's
+//! floor: the bytes the row moves over that bandwidth, in its note.
+//!
+//! Rows: `add_scalar_into` writing an existing f32 array (4 + 4 bytes an element), `a += &b`
+//! in place (3 x 4), i64 add (3 x 8), i64 sum (8), i64 to f32 cast (8 + 4, rounded once
+//! through a sticky bit).
+//! Bool masks are left out on purpose: gpuarray stores a bool in a u32 word (CuPy in a
+//! byte), so a comparison moves 8 bytes an element against CuPy's 5.
+
+use gpuarray::Device;
+
+use crate::{gpu_median, want, Res, Row, QUICK_DIV};
+
+/// Elements of every row (64M), before quick mode's division.
+pub const N: usize = 1 << 26;
+
+pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
+    let n = if quick { N / QUICK_DIV } else { N };
+    let mut rows = Vec::new();
+    let x = dev.random_uniform_in::<f32>([n], -1e6, 1e6, 21)?;
+    let out = dev.zeros::<f32>([n])?;
+    dev.synchronize()?;
+    let copy_bytes = 8 * n as u64;
+    let t_copy = gpu_median(dev, || x.add_scalar(0.0))?;
+    let bandwidth = copy_bytes as f64 / t_copy;
+    rows.push(Row {
+        name: "copy_f32_64M".into(),
+        ms: t_copy,
+        bytes: Some(copy_bytes),
+        note: "add_scalar(0) as copy; its bandwidth gives the rows' floors".into(),
+    });
+    let mut timed = |name: &str, bytes: u64, t: f64| {
+        let floor = bytes as f64 / bandwidth;
+        rows.push(Row {
+            name: name.to_string(),
+            ms: t,
+            bytes: Some(bytes),
+            note: format!(
+                "floor {floor:.4} ms = {bytes} B / copy bandwidth ({:.2}x of it)",
+                t / floor
+            ),
+        });
+    };
+    if want("add_scalar_into_f32_64M") {
+        let t = gpu_median(dev, || x.add_scalar_into(1.0, &out))?;
+        timed("add_scalar_into_f32_64M", 8 * n as u64, t);
+    }
+    if want("add_assign_f32_64M") {
+        let mut acc = dev.zeros::<f32>([n])?;
+        let t = gpu_median(dev, || {
+            acc += &x;
+            Ok(())
+        })?;
+        timed("add_assign_f32_64M", 12 * n as u64, t);
+    }
+    if !dev.supports::<i64>() {
+        println!("i64 rows: skipped (no SHADER_INT64)");
+        return Ok(rows);
+    }
+    let a = x.cast::<i64>()?;
+    let b = x.mul_scalar(3.0)?.cast::<i64>()?;
+    dev.synchronize()?;
+    if want("add_i64_64M") {
+        let t = gpu_median(dev, || a.add(&b))?;
+        timed("add_i64_64M", 24 * n as u64, t);
+    }
+    if want("sum_i64_64M") {
+        let t = gpu_median(dev, || a.sum())?;
+        timed("sum_i64_64M", 8 * n as u64, t);
+    }
+    if want("cast_i64_f32_64M") {
+        let t = gpu_median(dev, || a.cast::<f32>())?;
+        timed("cast_i64_f32_64M", 12 * n as u64, t);
+    }
+    Ok(rows)
+}
