@@ -21,6 +21,7 @@
 //! `params` holds the typed parameters of a dispatch and `dispatch` runs the stages.
 
 mod dispatch;
+mod nan;
 mod params;
 mod plan;
 mod source;
