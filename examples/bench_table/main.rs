@@ -51,6 +51,7 @@ use common::host_data;
 mod sweep_api_manip;
 mod sweep_api_math;
 mod sweep_api_random;
+mod sweep_api_stats;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
@@ -130,6 +131,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("scan", sweep_scan::rows),
     ("api_manip", sweep_api_manip::rows),
     ("api_random", sweep_api_random::rows),
+    ("api_stats", sweep_api_stats::rows),
 ];
 
 fn usage() -> String {
