@@ -427,3 +427,72 @@ fn nan_reductions_bad_arguments() {
     // The array and the device still work.
     assert_eq!(x.nansum().unwrap().to_scalar().unwrap(), 19.0);
 }
+
+/// ptp against max - min of the reference, for floats (with NaN) and integers, every axis
+/// in both signs, a view, and bad arguments.
+fn check_ptp<T: Ty>(label: &str, x: &Array<T>, h: &Host) {
+    for (axis, signed) in forms(h.shape.len()) {
+        let ls = lanes(h, axis);
+        let got = match signed {
+            None => x.ptp(),
+            Some(a) => x.ptp_axis(a),
+        };
+        let what = format!("{label} {} ptp axis {signed:?}", T::NAME);
+        if ls.first().is_some_and(|l| l.is_empty()) {
+            assert!(
+                matches!(got, Err(Error::InvalidArgument { .. })),
+                "{what}: {got:?}"
+            );
+            continue;
+        }
+        let range = |l: &[f64]| {
+            if l.iter().any(|v| v.is_nan()) {
+                return f64::NAN;
+            }
+            let hi = l.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let lo = l.iter().copied().fold(f64::INFINITY, f64::min);
+            T::wrap(hi - lo)
+        };
+        check(&what, read(got), &ls, range, |l| T::EPS * largest(l));
+    }
+}
+
+#[test]
+fn ptp_every_dtype() {
+    let mut rng = Rng::new(0x9797);
+    for shape in [&[1usize][..], &[7], &[0, 3], &[5, 13], &[3, 4, 11]] {
+        for nan in [Nan::None, Nan::Special] {
+            let v = values::<f32>(&mut rng, shape, nan);
+            let (x, back) = upload::<f32>(dev(), &v, shape);
+            check_ptp(&format!("{shape:?} {nan:?}"), &x, &Host::new(shape, back));
+            let v = values::<i32>(&mut rng, shape, nan);
+            let (x, back) = upload::<i32>(dev(), &v, shape);
+            check_ptp(&format!("{shape:?}"), &x, &Host::new(shape, back));
+        }
+    }
+    // Integer extremes wrap as NumPy's: i32::MAX - i32::MIN is -1.
+    let x = dev().from_slice(&[i32::MIN, 0, i32::MAX], [3]).unwrap();
+    assert_eq!(x.ptp().unwrap().to_scalar().unwrap(), -1);
+    let x = dev().from_slice(&[3u32, u32::MAX, 0], [3]).unwrap();
+    assert_eq!(x.ptp().unwrap().to_scalar().unwrap(), u32::MAX);
+    // A view.
+    let (base, back) = upload::<f32>(
+        dev(),
+        &values::<f32>(&mut rng, &[12, 11], Nan::None),
+        &[12, 11],
+    );
+    let x = base
+        .slice([Slice::from(1..), Slice::from(1..).step(2)])
+        .unwrap()
+        .t();
+    let h = Host::new(&[12, 11], back)
+        .slice(&[(1, 12, 1), (1, 11, 2)])
+        .t();
+    check_ptp("view", &x, &h);
+    for a in [2isize, -3] {
+        assert!(
+            matches!(base.ptp_axis(a), Err(Error::AxisOutOfRange { .. })),
+            "{a}"
+        );
+    }
+}

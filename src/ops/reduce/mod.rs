@@ -25,6 +25,7 @@ mod nan;
 mod params;
 mod plan;
 mod source;
+mod stats;
 
 pub(crate) use dispatch::reduce_with;
 #[cfg(test)]
