@@ -494,3 +494,104 @@ fn ptp_every_dtype() {
         );
     }
 }
+
+/// sum_as, prod_as and mean_as from `T` into `O` against the f64 reference of the
+/// converted elements, on awkward shapes, every axis in both signs and a view.
+fn check_as<T: Ty, O: Ty + Float>(rng: &mut Rng) {
+    let name = format!("{} as {}", T::NAME, O::NAME);
+    let mut cases: Vec<(Array<T>, Host)> = Vec::new();
+    for shape in [&[0usize][..], &[1], &[5, 13], &[4, 3, 37], &[2, 0]] {
+        let v = values::<T>(rng, shape, Nan::None);
+        let (x, back) = upload::<T>(dev(), &v, shape);
+        cases.push((x, Host::new(shape, back)));
+    }
+    let (base, back) = upload::<T>(dev(), &values::<T>(rng, &[12, 11], Nan::None), &[12, 11]);
+    let x = base
+        .slice([Slice::from(1..), Slice::from(0..).step(2)])
+        .unwrap()
+        .t();
+    cases.push((
+        x,
+        Host::new(&[12, 11], back)
+            .slice(&[(1, 12, 1), (0, 11, 2)])
+            .t(),
+    ));
+    for (x, h) in &cases {
+        for (axis, signed) in forms(h.shape.len()) {
+            let ls = lanes(h, axis);
+            let w = |op: &str| format!("{name} {:?} {op} axis {signed:?}", h.shape);
+            let conv = |l: &[f64]| l.iter().map(|&v| O::wrap(v)).collect::<Vec<f64>>();
+            let sum = |l: &[f64]| conv(l).iter().sum::<f64>();
+            let tol = |l: &[f64]| 4.0 * O::EPS * conv(l).iter().map(|v| v.abs()).sum::<f64>();
+            check(&w("sum_as"), read(x.sum_as::<O>(signed)), &ls, sum, tol);
+            let mean = |l: &[f64]| sum(l) / l.len() as f64;
+            let mtol = |l: &[f64]| tol(l) / l.len().max(1) as f64 + O::EPS * mean(l).abs();
+            check(&w("mean_as"), read(x.mean_as::<O>(signed)), &ls, mean, mtol);
+        }
+    }
+    // Products of values near 1 (no overflow in any dtype): 7 and 5 x 13 elements.
+    for shape in [&[7usize][..], &[5, 13]] {
+        let n: usize = shape.iter().product();
+        let v: Vec<f64> = (0..n)
+            .map(|_| {
+                if T::FLOAT {
+                    rng.uniform(0.5, 1.5)
+                } else {
+                    rng.int(1, 2)
+                }
+            })
+            .collect();
+        let (x, back) = upload::<T>(dev(), &v, shape);
+        let h = Host::new(shape, back);
+        for (axis, signed) in forms(shape.len()) {
+            let ls = lanes(&h, axis);
+            let prod = |l: &[f64]| l.iter().map(|&v| O::wrap(v)).product::<f64>();
+            let tol = |l: &[f64]| 2.0 * O::EPS * l.len() as f64 * prod(l).abs();
+            check(
+                &format!("{name} prod_as {signed:?}"),
+                read(x.prod_as::<O>(signed)),
+                &ls,
+                prod,
+                tol,
+            );
+        }
+    }
+}
+
+#[test]
+fn accumulator_dtypes() {
+    let mut rng = Rng::new(0xacc);
+    check_as::<i32, f32>(&mut rng);
+    check_as::<u32, f32>(&mut rng);
+    if_supported::<f64>(|| {
+        check_as::<i32, f64>(&mut rng.clone());
+        check_as::<f32, f64>(&mut rng.clone());
+    });
+    if_supported::<f16>(|| check_as::<f16, f32>(&mut rng.clone()));
+    // Integer targets: i32 summed into u32 wraps as u32 (two's complement), and the large
+    // sum that wraps in i32 does not in f32.
+    let x = dev().from_slice(&[-1i32, -2, 5], [3]).unwrap();
+    assert_eq!(x.sum_as::<u32>(None).unwrap().to_scalar().unwrap(), 2);
+    let big = dev().from_slice(&[i32::MAX; 4], [4]).unwrap();
+    assert_eq!(
+        big.sum_as::<f32>(None).unwrap().to_scalar().unwrap(),
+        4.0 * 2147483648.0
+    );
+    // Bad arguments: a float into an integer, an axis past the last; the array still works.
+    let f = dev().from_slice(&[1.5f32, 2.5], [2]).unwrap();
+    assert!(matches!(
+        f.sum_as::<i32>(None),
+        Err(Error::Unsupported { .. })
+    ));
+    assert!(matches!(
+        f.prod_as::<u32>(Some(0)),
+        Err(Error::Unsupported { .. })
+    ));
+    for a in [1isize, -2] {
+        assert!(
+            matches!(f.mean_as::<f32>(Some(a)), Err(Error::AxisOutOfRange { .. })),
+            "{a}"
+        );
+    }
+    assert_eq!(f.sum_as::<f32>(Some(-1)).unwrap().to_scalar().unwrap(), 4.0);
+}

@@ -32,6 +32,7 @@ pub(super) fn reduce<T: Element, O: Element>(
     let name = op.name();
     let dev = &x.dev;
     dev.require(name, T::DTYPE)?;
+    dev.require(name, O::DTYPE)?;
     if !op.supports(T::DTYPE) {
         return Err(dev.unsupported(name, T::DTYPE));
     }

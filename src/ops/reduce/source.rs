@@ -48,10 +48,16 @@ pub(super) enum Op {
     NanVar(usize),
     /// Square root of [`Op::NanVar`].
     NanStd(usize),
+    /// Sum accumulated in the given dtype (f32 for f16), which is the output's.
+    SumAs(DType),
+    /// Product accumulated in the given dtype, as [`Op::SumAs`].
+    ProdAs(DType),
+    /// Mean accumulated in the given float dtype (f32 for f16): integer means too.
+    MeanAs(DType),
 }
 
 #[cfg(test)]
-const OPS: [Op; 20] = [
+const OPS: [Op; 28] = [
     Op::Sum,
     Op::Prod,
     Op::Max,
@@ -72,6 +78,14 @@ const OPS: [Op; 20] = [
     Op::NanMean,
     Op::NanVar(0),
     Op::NanStd(0),
+    Op::SumAs(DType::F32),
+    Op::SumAs(DType::F64),
+    Op::SumAs(DType::I32),
+    Op::ProdAs(DType::F64),
+    Op::ProdAs(DType::U32),
+    Op::MeanAs(DType::F16),
+    Op::MeanAs(DType::F32),
+    Op::MeanAs(DType::F64),
 ];
 
 /// How a kernel reads its input.
@@ -108,6 +122,9 @@ impl Op {
             Op::NanMean => "nanmean",
             Op::NanVar(_) => "nanvar",
             Op::NanStd(_) => "nanstd",
+            Op::SumAs(_) => "sum_as",
+            Op::ProdAs(_) => "prod_as",
+            Op::MeanAs(_) => "mean_as",
         }
     }
 
@@ -115,6 +132,13 @@ impl Op {
     pub(super) fn acc(self, d: DType) -> DType {
         match (self, d) {
             (Op::All | Op::Any, _) => DType::U32,
+            (Op::SumAs(a) | Op::ProdAs(a) | Op::MeanAs(a), _) => {
+                if a == DType::F16 {
+                    DType::F32
+                } else {
+                    a
+                }
+            }
             (_, DType::F16) => DType::F32,
             _ => d,
         }
@@ -123,7 +147,7 @@ impl Op {
     /// The identity of the combination, as f64 (infinities saturate to the integer limits).
     fn identity(self) -> f64 {
         match self {
-            Op::Prod | Op::All => 1.0,
+            Op::Prod | Op::ProdAs(_) | Op::All => 1.0,
             Op::Max | Op::ArgMax => f64::NEG_INFINITY,
             Op::Min | Op::ArgMin => f64::INFINITY,
             Op::NanMax | Op::NanMin | Op::NanArgMax | Op::NanArgMin => f64::NAN,
@@ -134,11 +158,12 @@ impl Op {
     /// The result of reducing no elements, where there is one (NumPy's).
     pub(super) fn empty(self) -> Option<f64> {
         match self {
-            Op::Sum | Op::Any | Op::Norm | Op::NanSum => Some(0.0),
-            Op::Prod | Op::All => Some(1.0),
+            Op::Sum | Op::Any | Op::Norm | Op::NanSum | Op::SumAs(_) => Some(0.0),
+            Op::Prod | Op::All | Op::ProdAs(_) => Some(1.0),
             Op::Mean | Op::Var(_) | Op::Std(_) | Op::NanMean | Op::NanVar(_) | Op::NanStd(_) => {
                 Some(f64::NAN)
             }
+            Op::MeanAs(_) => Some(f64::NAN),
             Op::Max | Op::Min | Op::ArgMax | Op::ArgMin => None,
             Op::NanMax | Op::NanMin | Op::NanArgMax | Op::NanArgMin => None,
         }
@@ -171,6 +196,9 @@ impl Op {
         match self {
             Op::Sum | Op::Prod | Op::Max | Op::Min | Op::ArgMax | Op::ArgMin => true,
             Op::All | Op::Any => true,
+            // Into any dtype from integers; floats into floats.
+            Op::SumAs(a) | Op::ProdAs(a) => a.is_float() || !d.is_float(),
+            Op::MeanAs(a) => a.is_float(),
             _ => d.is_float(),
         }
     }
@@ -277,7 +305,7 @@ impl Op {
             ("vec4<u32>(0u)", "vec4<u32>(0xffffffffu)")
         };
         match self {
-            Op::Prod => format!("return {c}(x.v * y.v, x.i);"),
+            Op::Prod | Op::ProdAs(_) => format!("return {c}(x.v * y.v, x.i);"),
             Op::NanMax => nan_extreme("max"),
             Op::NanMin => nan_extreme("min"),
             Op::NanArgMax => nan_arg(">"),
@@ -342,7 +370,7 @@ impl Op {
     fn plain_finish(self) -> &'static str {
         match self {
             Op::ArgMax | Op::ArgMin => "return Dst(r.i);",
-            Op::Mean | Op::Var(_) => "return Dst(r.v / A(count()));",
+            Op::Mean | Op::MeanAs(_) | Op::Var(_) => "return Dst(r.v / A(count()));",
             Op::Std(_) => "return Dst(sqrt(r.v / A(count())));",
             Op::Norm => "return Dst(sqrt(r.v));",
             _ => "return Dst(r.v);",
@@ -551,10 +579,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             if !op.supports(d) {
                 continue;
             }
-            let out = if op.is_arg() || matches!(op, Op::All | Op::Any) {
-                DType::U32
-            } else {
-                d
+            let out = match op {
+                Op::SumAs(a) | Op::ProdAs(a) | Op::MeanAs(a) => a,
+                _ if op.is_arg() || matches!(op, Op::All | Op::Any) => DType::U32,
+                _ => d,
             };
             for load in [Load::Elem, Load::Elem4, Load::Partial] {
                 for shuffles in [false, true] {
