@@ -595,3 +595,202 @@ fn accumulator_dtypes() {
     }
     assert_eq!(f.sum_as::<f32>(Some(-1)).unwrap().to_scalar().unwrap(), 4.0);
 }
+
+/// The covariance matrix of rows `vars` (each a variable's observations), f64.
+fn cov_ref(vars: &[Vec<f64>], ddof: usize) -> Vec<f64> {
+    let n = vars[0].len();
+    let means: Vec<f64> = vars
+        .iter()
+        .map(|r| r.iter().sum::<f64>() / n as f64)
+        .collect();
+    let mut c = Vec::new();
+    for (a, ma) in vars.iter().zip(&means) {
+        for (b, mb) in vars.iter().zip(&means) {
+            let s: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+            c.push(s / (n as f64 - ddof as f64));
+        }
+    }
+    c
+}
+
+fn check_cov<T: Ty + Float>(rng: &mut Rng) {
+    let (v, n) = (4, 37);
+    let data = rng.vec(v * n, -3.0, 3.0);
+    let (x, back) = upload::<T>(dev(), &data, &[v, n]);
+    let rows: Vec<Vec<f64>> = back.chunks(n).map(|r| r.to_vec()).collect();
+    let tol = 64.0 * T::EPS * 9.0;
+    for ddof in [0, 1, 3] {
+        let want = cov_ref(&rows, ddof);
+        common::assert_close(&common::host(&x.cov(true, ddof).unwrap()), &want, tol, 0.0);
+        // Variables in the columns: the transposed view, and a transposed copy.
+        let xt = x.t();
+        common::assert_close(
+            &common::host(&xt.cov(false, ddof).unwrap()),
+            &want,
+            tol,
+            0.0,
+        );
+        let xt = xt.contiguous().unwrap();
+        common::assert_close(
+            &common::host(&xt.cov(false, ddof).unwrap()),
+            &want,
+            tol,
+            0.0,
+        );
+    }
+    let c = cov_ref(&rows, 0);
+    let corr: Vec<f64> = (0..v * v)
+        .map(|k| (c[k] / (c[(k / v) * (v + 1)] * c[(k % v) * (v + 1)]).sqrt()).clamp(-1.0, 1.0))
+        .collect();
+    common::assert_close(
+        &common::host(&x.corrcoef(true).unwrap()),
+        &corr,
+        16.0 * T::EPS,
+        0.0,
+    );
+    // One variable (1-D): a 0-d result; ddof past the count gives inf or NaN as NumPy.
+    let one = x.slice([Slice::from(1..2)]).unwrap().reshape([n]).unwrap();
+    let c1 = one.cov(true, 1).unwrap();
+    assert_eq!(c1.shape(), &[] as &[usize]);
+    common::assert_close(&common::host(&c1), &[cov_ref(&rows[1..2], 1)[0]], tol, 0.0);
+    assert_eq!(common::host(&one.corrcoef(true).unwrap()), vec![1.0]);
+    assert!(!common::host(&one.cov(true, n).unwrap())[0].is_finite());
+    // A constant variable: corrcoef NaN in its row and column.
+    let k = dev()
+        .from_slice(
+            &[
+                T::from_f64(1.0),
+                T::from_f64(1.0),
+                T::from_f64(2.0),
+                T::from_f64(3.0),
+            ],
+            [2, 2],
+        )
+        .unwrap();
+    let r = common::host(&k.corrcoef(true).unwrap());
+    assert!(
+        r[0].is_nan() && r[1].is_nan() && r[2].is_nan() && (r[3] - 1.0).abs() <= 4.0 * T::EPS,
+        "{r:?}"
+    );
+    assert!(matches!(
+        dev().zeros::<T>([2, 2, 2]).unwrap().cov(true, 0),
+        Err(Error::InvalidArgument { .. })
+    ));
+}
+
+#[test]
+fn cov_corrcoef() {
+    let mut rng = Rng::new(0xc0);
+    check_cov::<f32>(&mut rng);
+    if_supported::<f64>(|| check_cov::<f64>(&mut rng.clone()));
+}
+
+#[test]
+fn average_with_weights() {
+    let mut rng = Rng::new(0xa7);
+    let shape = [5, 13];
+    let (x, xb) = upload::<f32>(dev(), &rng.vec(65, -5.0, 5.0), &shape);
+    let (w, wb) = upload::<f32>(dev(), &rng.vec(65, 0.1, 2.0), &shape);
+    let (w0, w0b) = upload::<f32>(dev(), &rng.vec(5, 0.1, 2.0), &[5]);
+    let (w1, w1b) = upload::<f32>(dev(), &rng.vec(13, 0.1, 2.0), &[13]);
+    let tol = 8.0 * f32::EPSILON as f64 * 5.0;
+    let wavg = |idx: &mut dyn Iterator<Item = (usize, f64)>| {
+        let (mut s, mut t) = (0.0, 0.0);
+        for (i, wt) in idx {
+            s += xb[i] * wt;
+            t += wt;
+        }
+        s / t
+    };
+    // Full-shape weights: whole array, each axis in both signs.
+    let all = wavg(&mut (0..65).map(|i| (i, wb[i])));
+    common::assert_close(
+        &common::host(&x.average(Some(&w), None).unwrap()),
+        &[all],
+        tol,
+        0.0,
+    );
+    let rows: Vec<f64> = (0..5)
+        .map(|r| wavg(&mut (0..13).map(|c| (r * 13 + c, wb[r * 13 + c]))))
+        .collect();
+    let cols: Vec<f64> = (0..13)
+        .map(|c| wavg(&mut (0..5).map(|r| (r * 13 + c, wb[r * 13 + c]))))
+        .collect();
+    for a in [1isize, -1] {
+        common::assert_close(
+            &common::host(&x.average(Some(&w), Some(a)).unwrap()),
+            &rows,
+            tol,
+            0.0,
+        );
+    }
+    for a in [0isize, -2] {
+        common::assert_close(
+            &common::host(&x.average(Some(&w), Some(a)).unwrap()),
+            &cols,
+            tol,
+            0.0,
+        );
+    }
+    // 1-D weights along the axis; on a view (the transpose) too.
+    let rows1: Vec<f64> = (0..5)
+        .map(|r| wavg(&mut (0..13).map(|c| (r * 13 + c, w1b[c]))))
+        .collect();
+    let cols0: Vec<f64> = (0..13)
+        .map(|c| wavg(&mut (0..5).map(|r| (r * 13 + c, w0b[r]))))
+        .collect();
+    common::assert_close(
+        &common::host(&x.average(Some(&w1), Some(-1)).unwrap()),
+        &rows1,
+        tol,
+        0.0,
+    );
+    common::assert_close(
+        &common::host(&x.average(Some(&w0), Some(0)).unwrap()),
+        &cols0,
+        tol,
+        0.0,
+    );
+    common::assert_close(
+        &common::host(&x.t().average(Some(&w1), Some(0)).unwrap()),
+        &rows1,
+        tol,
+        0.0,
+    );
+    // No weights: the mean.
+    let mean = xb.iter().sum::<f64>() / 65.0;
+    common::assert_close(
+        &common::host(&x.average(None, None).unwrap()),
+        &[mean],
+        tol,
+        0.0,
+    );
+    // Bad arguments: weights of another shape, weights along the wrong axis, no axis with
+    // 1-D weights, a zero weight sum, an axis past the last.
+    assert!(matches!(
+        x.average(Some(&w0), Some(1)),
+        Err(Error::ShapeMismatch { .. })
+    ));
+    assert!(matches!(
+        x.average(Some(&w1), None),
+        Err(Error::ShapeMismatch { .. })
+    ));
+    let z = dev()
+        .from_slice(&[1.0f32, -1.0, 0.0, 0.0, 0.0], [5])
+        .unwrap();
+    assert!(matches!(
+        x.average(Some(&z), Some(0)),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        x.average(Some(&w), Some(2)),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    // The arrays still work.
+    common::assert_close(
+        &common::host(&x.average(Some(&w0), Some(0)).unwrap()),
+        &cols0,
+        tol,
+        0.0,
+    );
+}

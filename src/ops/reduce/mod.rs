@@ -26,6 +26,7 @@ mod params;
 mod plan;
 mod source;
 mod stats;
+mod weighted;
 
 pub(crate) use dispatch::reduce_with;
 #[cfg(test)]
