@@ -1,7 +1,7 @@
 //! ptp, sum_as / prod_as / mean_as, average, cov and corrcoef against f64 references.
 
 use crate::common::{self, dev, if_supported, upload, Host, Rng, Ty};
-use crate::{check, forms, lanes, largest, read, values, Nan};
+use crate::{check, forms, lanes, largest, read, values, view_case, Nan};
 use gpuarray::{f16, Array, Error, Float, Slice};
 
 /// ptp against max - min of the reference, for floats (with NaN) and integers, every axis
@@ -51,23 +51,12 @@ fn ptp_every_dtype() {
     assert_eq!(x.ptp().unwrap().to_scalar().unwrap(), -1);
     let x = dev().from_slice(&[3u32, u32::MAX, 0], [3]).unwrap();
     assert_eq!(x.ptp().unwrap().to_scalar().unwrap(), u32::MAX);
-    // A view.
-    let (base, back) = upload::<f32>(
-        dev(),
-        &values::<f32>(&mut rng, &[12, 11], Nan::None),
-        &[12, 11],
-    );
-    let x = base
-        .slice([Slice::from(1..), Slice::from(1..).step(2)])
-        .unwrap()
-        .t();
-    let h = Host::new(&[12, 11], back)
-        .slice(&[(1, 12, 1), (1, 11, 2)])
-        .t();
+    // A view (with NaN: its lanes give NaN).
+    let (x, h) = view_case::<f32>(&mut rng, Nan::Some);
     check_ptp("view", &x, &h);
     for a in [2isize, -3] {
         assert!(
-            matches!(base.ptp_axis(a), Err(Error::AxisOutOfRange { .. })),
+            matches!(x.ptp_axis(a), Err(Error::AxisOutOfRange { .. })),
             "{a}"
         );
     }
@@ -83,17 +72,7 @@ fn check_as<T: Ty, O: Ty + Float>(rng: &mut Rng) {
         let (x, back) = upload::<T>(dev(), &v, shape);
         cases.push((x, Host::new(shape, back)));
     }
-    let (base, back) = upload::<T>(dev(), &values::<T>(rng, &[12, 11], Nan::None), &[12, 11]);
-    let x = base
-        .slice([Slice::from(1..), Slice::from(0..).step(2)])
-        .unwrap()
-        .t();
-    cases.push((
-        x,
-        Host::new(&[12, 11], back)
-            .slice(&[(1, 12, 1), (0, 11, 2)])
-            .t(),
-    ));
+    cases.push(view_case::<T>(rng, Nan::None));
     for (x, h) in &cases {
         for (axis, signed) in forms(h.shape.len()) {
             let ls = lanes(h, axis);
@@ -371,4 +350,54 @@ fn average_with_weights() {
         tol,
         0.0,
     );
+}
+
+/// count_nonzero_axis against the reference count of `x != 0` (NaN counts, -0 does not)
+/// along every axis in both signs, on data with many zeros, and on a view.
+fn check_count<T: Ty>(rng: &mut Rng) {
+    let mut cases: Vec<(Array<T>, Host)> = Vec::new();
+    for shape in [&[1usize][..], &[7], &[3, 0], &[5, 13], &[4, 3, 37]] {
+        let mut v = values::<T>(rng, shape, Nan::Special);
+        for x in v.iter_mut() {
+            if rng.bool(0.3) {
+                *x = if T::FLOAT && rng.bool(0.5) { -0.0 } else { 0.0 };
+            }
+        }
+        let (x, back) = upload::<T>(dev(), &v, shape);
+        cases.push((x, Host::new(shape, back)));
+    }
+    cases.push(view_case::<T>(rng, Nan::Some));
+    for (x, h) in &cases {
+        for (axis, signed) in forms(h.shape.len()) {
+            let (Some(_), Some(a)) = (axis, signed) else {
+                let n = h.data.iter().filter(|&&v| v != 0.0).count();
+                assert_eq!(x.count_nonzero().unwrap(), n, "{:?}", h.shape);
+                continue;
+            };
+            let what = format!("{} {:?} count_nonzero_axis({a})", T::NAME, h.shape);
+            let count = |l: &[f64]| l.iter().filter(|&&v| v != 0.0).count() as f64;
+            check(
+                &what,
+                read(x.count_nonzero_axis(a)),
+                &lanes(h, axis),
+                count,
+                |_| 0.0,
+            );
+        }
+        let nd = h.shape.len() as isize;
+        for a in [nd, -nd - 1] {
+            let r = x.count_nonzero_axis(a);
+            assert!(matches!(r, Err(Error::AxisOutOfRange { .. })), "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn count_nonzero_along_axes() {
+    let mut rng = Rng::new(0xc027);
+    check_count::<f32>(&mut rng);
+    check_count::<i32>(&mut rng);
+    check_count::<u32>(&mut rng);
+    if_supported::<f16>(|| check_count::<f16>(&mut rng.clone()));
+    if_supported::<f64>(|| check_count::<f64>(&mut rng.clone()));
 }

@@ -331,20 +331,23 @@ fn sweep<T: Ty>(extra: impl Fn(&str, &Array<T>, &Host)) {
             extra(&label, &x, &h);
         }
     }
-    // A view: rows from 1 (an offset), every other column (the first, all NaN, kept),
-    // transposed: [12, 11] -> [6, 11], whose first row is all NaN.
+    let (x, h) = view_case::<T>(&mut rng, Nan::Slices);
+    check_common("view", &x, &h);
+    extra("view", &x, &h);
+}
+
+/// A view of a [12, 11] array of values placed as `nan`: rows from 1 (an offset), every
+/// other column (the first kept: with [`Nan::Slices`], all NaN), transposed to [6, 11].
+fn view_case<T: Ty>(rng: &mut Rng, nan: Nan) -> (Array<T>, Host) {
     let shape = [12, 11];
-    let v = values::<T>(&mut rng, &shape, Nan::Slices);
-    let (base, back) = upload::<T>(dev(), &v, &shape);
-    let hb = Host::new(&shape, back);
+    let (base, back) = upload::<T>(dev(), &values::<T>(rng, &shape, nan), &shape);
     let x = base
         .slice([Slice::from(1..), Slice::from(0..).step(2)])
         .unwrap()
         .t();
-    let h = hb.slice(&[(1, 12, 1), (0, 11, 2)]).t();
+    let h = Host::new(&shape, back).slice(&[(1, 12, 1), (0, 11, 2)]).t();
     assert_eq!(x.shape(), h.shape.as_slice());
-    check_common("view", &x, &h);
-    extra("view", &x, &h);
+    (x, h)
 }
 
 fn floats<T: Ty + Float>() {

@@ -54,10 +54,12 @@ pub(super) enum Op {
     ProdAs(DType),
     /// Mean accumulated in the given float dtype (f32 for f16): integer means too.
     MeanAs(DType),
+    /// The number of non-zero elements (NaN counts), as u32.
+    CountNonzero,
 }
 
 #[cfg(test)]
-const OPS: [Op; 28] = [
+const OPS: [Op; 29] = [
     Op::Sum,
     Op::Prod,
     Op::Max,
@@ -86,6 +88,7 @@ const OPS: [Op; 28] = [
     Op::MeanAs(DType::F16),
     Op::MeanAs(DType::F32),
     Op::MeanAs(DType::F64),
+    Op::CountNonzero,
 ];
 
 /// How a kernel reads its input.
@@ -125,13 +128,14 @@ impl Op {
             Op::SumAs(_) => "sum_as",
             Op::ProdAs(_) => "prod_as",
             Op::MeanAs(_) => "mean_as",
+            Op::CountNonzero => "count_nonzero",
         }
     }
 
     /// The accumulator type for inputs of `d`: u32 for all / any, f32 for f16, else `d`.
     pub(super) fn acc(self, d: DType) -> DType {
         match (self, d) {
-            (Op::All | Op::Any, _) => DType::U32,
+            (Op::All | Op::Any | Op::CountNonzero, _) => DType::U32,
             (Op::SumAs(a) | Op::ProdAs(a) | Op::MeanAs(a), _) => {
                 if a == DType::F16 {
                     DType::F32
@@ -158,7 +162,9 @@ impl Op {
     /// The result of reducing no elements, where there is one (NumPy's).
     pub(super) fn empty(self) -> Option<f64> {
         match self {
-            Op::Sum | Op::Any | Op::Norm | Op::NanSum | Op::SumAs(_) => Some(0.0),
+            Op::Sum | Op::Any | Op::Norm | Op::NanSum | Op::SumAs(_) | Op::CountNonzero => {
+                Some(0.0)
+            }
             Op::Prod | Op::All | Op::ProdAs(_) => Some(1.0),
             Op::Mean | Op::Var(_) | Op::Std(_) | Op::NanMean | Op::NanVar(_) | Op::NanStd(_) => {
                 Some(f64::NAN)
@@ -195,7 +201,7 @@ impl Op {
     pub(super) fn supports(self, d: DType) -> bool {
         match self {
             Op::Sum | Op::Prod | Op::Max | Op::Min | Op::ArgMax | Op::ArgMin => true,
-            Op::All | Op::Any => true,
+            Op::All | Op::Any | Op::CountNonzero => true,
             // Into any dtype from integers; floats into floats.
             Op::SumAs(a) | Op::ProdAs(a) => a.is_float() || !d.is_float(),
             Op::MeanAs(a) => a.is_float(),
@@ -208,11 +214,11 @@ impl Op {
         let (m, m4) = match self {
             // f32 by its bits: drivers that flush subnormals to zero (NVIDIA's) would call
             // 1e-45 zero; NumPy calls it true.
-            Op::All | Op::Any if e == DType::F32 => (
+            Op::All | Op::Any | Op::CountNonzero if e == DType::F32 => (
                 "select(0u, 1u, (bitcast<u32>(x) & 0x7fffffffu) != 0u)",
                 "select(vec4<u32>(0u), vec4<u32>(1u), (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) != vec4<u32>(0u))",
             ),
-            Op::All | Op::Any => (
+            Op::All | Op::Any | Op::CountNonzero => (
                 "select(0u, 1u, !(x == E(0)))",
                 "select(vec4<u32>(0u), vec4<u32>(1u), !(x == vec4<E>(E(0))))",
             ),
@@ -581,7 +587,9 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             }
             let out = match op {
                 Op::SumAs(a) | Op::ProdAs(a) | Op::MeanAs(a) => a,
-                _ if op.is_arg() || matches!(op, Op::All | Op::Any) => DType::U32,
+                _ if op.is_arg() || matches!(op, Op::All | Op::Any | Op::CountNonzero) => {
+                    DType::U32
+                }
                 _ => d,
             };
             for load in [Load::Elem, Load::Elem4, Load::Partial] {

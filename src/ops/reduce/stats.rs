@@ -111,4 +111,23 @@ impl<T: Element> Array<T> {
     pub fn mean_as<O: Float>(&self, axis: Option<isize>) -> Result<Array<O>> {
         over(self, Op::MeanAs(O::DTYPE), axis)
     }
+
+    /// The number of non-zero elements along one axis (negative counts from the end),
+    /// which the result drops, as `u32` (NumPy's `count_nonzero(axis=)`; NaN counts as
+    /// non-zero, -0 as zero). One pass, no mask first; [`Array::count_nonzero`] counts the
+    /// whole array and reads the count back.
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`]; [`Error::Unsupported`] when the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[0.0f32, 2.0, -0.0, f32::NAN, 1.0, 3.0], [2, 3])?;
+    /// assert_eq!(x.count_nonzero_axis(-1)?.to_vec()?, vec![1, 3]);
+    /// assert_eq!(x.count_nonzero_axis(0)?.to_vec()?, vec![1, 2, 1]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn count_nonzero_axis(&self, axis: isize) -> Result<Array<u32>> {
+        over(self, Op::CountNonzero, Some(axis))
+    }
 }
