@@ -26,12 +26,14 @@ mod params;
 mod plan;
 mod source;
 mod stats;
+#[cfg(test)]
+mod variants;
 mod weighted;
 
 pub(crate) use dispatch::reduce_with;
-#[cfg(test)]
-pub(crate) use source::all_specs;
 pub(crate) use source::{spec, Load, Reducer};
+#[cfg(test)]
+pub(crate) use variants::all_specs;
 
 use crate::array::Array;
 use crate::dtype::{Element, Float};
