@@ -3,7 +3,7 @@ in the order of examples/bench_table/sweep_api.rs; a row name given twice keeps 
 part's time."""
 import importlib
 
-PARTS = ["math", "manip", "index", "random"]
+PARTS = ["math", "manip", "index", "stats", "dtypes", "random"]
 
 
 def run(case):

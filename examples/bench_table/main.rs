@@ -54,6 +54,7 @@ mod sweep_api_index;
 mod sweep_api_manip;
 mod sweep_api_math;
 mod sweep_api_random;
+mod sweep_api_stats;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
@@ -136,6 +137,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("api_manip", sweep_api_manip::rows),
     ("api_random", sweep_api_random::rows),
     ("api", sweep_api::rows),
+    ("api_stats", sweep_api_stats::rows),
 ];
 
 fn usage() -> String {

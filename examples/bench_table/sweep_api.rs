@@ -10,6 +10,8 @@ const PARTS: &[SweepFn] = &[
     super::sweep_api_math::rows,
     super::sweep_api_manip::rows,
     super::sweep_api_index::rows,
+    super::sweep_api_stats::rows,
+    super::sweep_api_dtypes::rows,
     super::sweep_api_random::rows,
 ];
 

@@ -4,7 +4,7 @@
 //! (inputs read, output written) over that bandwidth, in its note.
 //!
 //! Inputs: uniform in [-2, 2); `isclose` compares `a` with `a` plus noise of 1e-5 (about
-//! half the pairs close). `nansum` is not here yet (the statistics part is left for later).
+//! half the pairs close). `nansum` is in the `api_stats` part.
 
 use gpuarray::{Array, Device};
 

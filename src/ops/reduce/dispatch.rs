@@ -32,6 +32,7 @@ pub(super) fn reduce<T: Element, O: Element>(
     let name = op.name();
     let dev = &x.dev;
     dev.require(name, T::DTYPE)?;
+    dev.require(name, O::DTYPE)?;
     if !op.supports(T::DTYPE) {
         return Err(dev.unsupported(name, T::DTYPE));
     }
@@ -53,9 +54,10 @@ pub(super) fn reduce<T: Element, O: Element>(
     // type), which the second reads as binding 2.
     let acc = op.acc(T::DTYPE);
     let mean_bytes = (out.len() * acc.size()) as u64;
-    let mean_buf = match op {
-        Op::Var(_) | Op::Std(_) => Some(dev.alloc_apart(mean_bytes, &[&x.buf, &out.buf])?),
-        _ => None,
+    let mean_buf = if op.reads_means() {
+        Some(dev.alloc_apart(mean_bytes, &[&x.buf, &out.buf])?)
+    } else {
+        None
     };
     let mean = mean_buf.as_ref().map(|buffer| Binding {
         buffer,
@@ -63,7 +65,11 @@ pub(super) fn reduce<T: Element, O: Element>(
         window: 0,
     });
     if let Some(binding) = mean {
-        execute(x, &Op::Mean.reducer(T::DTYPE), &red, binding, acc, None)?;
+        let mean = match op {
+            Op::NanVar(_) | Op::NanStd(_) => Op::NanMean,
+            _ => Op::Mean,
+        };
+        execute(x, &mean.reducer(T::DTYPE), &red, binding, acc, None)?;
     }
     execute(
         x,

@@ -21,14 +21,19 @@
 //! `params` holds the typed parameters of a dispatch and `dispatch` runs the stages.
 
 mod dispatch;
+mod nan;
 mod params;
 mod plan;
 mod source;
+mod stats;
+#[cfg(test)]
+mod variants;
+mod weighted;
 
 pub(crate) use dispatch::reduce_with;
-#[cfg(test)]
-pub(crate) use source::all_specs;
 pub(crate) use source::{spec, Load, Reducer};
+#[cfg(test)]
+pub(crate) use variants::all_specs;
 
 use crate::array::Array;
 use crate::dtype::{Element, Float};

@@ -28,23 +28,35 @@ pub(super) enum Op {
     Std(usize),
     /// Euclidean norm: the square root of the sum of squares.
     Norm,
+    /// The NaN-ignoring forms (floats; integers use the plain ones): NaN elements load as
+    /// the identity. Sum of the non-NaN elements (0 when there are none).
+    NanSum,
+    /// Largest non-NaN element, NaN when there is none: the identity is NaN, which every
+    /// non-NaN value replaces.
+    NanMax,
+    /// Smallest non-NaN element, as [`Op::NanMax`].
+    NanMin,
+    /// Index of the largest non-NaN element; `u32::MAX` when there is none.
+    NanArgMax,
+    /// Index of the smallest non-NaN element; `u32::MAX` when there is none.
+    NanArgMin,
+    /// Mean of the non-NaN elements: their sum in `v`, their count in `i` (where
+    /// `0xffffffff`, the identity's index, counts as 0); NaN when there are none.
+    NanMean,
+    /// Variance of the non-NaN elements with the divisor `count - ddof` (NaN where that is
+    /// not positive), given their means in `b`.
+    NanVar(usize),
+    /// Square root of [`Op::NanVar`].
+    NanStd(usize),
+    /// Sum accumulated in the given dtype (f32 for f16), which is the output's.
+    SumAs(DType),
+    /// Product accumulated in the given dtype, as [`Op::SumAs`].
+    ProdAs(DType),
+    /// Mean accumulated in the given float dtype (f32 for f16): integer means too.
+    MeanAs(DType),
+    /// The number of non-zero elements (NaN counts), as u32.
+    CountNonzero,
 }
-
-#[cfg(test)]
-const OPS: [Op; 12] = [
-    Op::Sum,
-    Op::Prod,
-    Op::Max,
-    Op::Min,
-    Op::ArgMax,
-    Op::ArgMin,
-    Op::All,
-    Op::Any,
-    Op::Mean,
-    Op::Var(0),
-    Op::Std(0),
-    Op::Norm,
-];
 
 /// How a kernel reads its input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -72,13 +84,33 @@ impl Op {
             Op::Var(_) => "var",
             Op::Std(_) => "std",
             Op::Norm => "norm",
+            Op::NanSum => "nansum",
+            Op::NanMax => "nanmax",
+            Op::NanMin => "nanmin",
+            Op::NanArgMax => "nanargmax",
+            Op::NanArgMin => "nanargmin",
+            Op::NanMean => "nanmean",
+            Op::NanVar(_) => "nanvar",
+            Op::NanStd(_) => "nanstd",
+            Op::SumAs(_) => "sum_as",
+            Op::ProdAs(_) => "prod_as",
+            Op::MeanAs(_) => "mean_as",
+            Op::CountNonzero => "count_nonzero",
         }
     }
 
     /// The accumulator type for inputs of `d`: u32 for all / any, f32 for f16, else `d`.
     pub(super) fn acc(self, d: DType) -> DType {
         match (self, d) {
-            (Op::All | Op::Any, _) | (_, DType::Bool) => DType::U32,
+            (Op::All | Op::Any | Op::CountNonzero, _) => DType::U32,
+            (Op::SumAs(a) | Op::ProdAs(a) | Op::MeanAs(a), _) => {
+                if a == DType::F16 {
+                    DType::F32
+                } else {
+                    a
+                }
+            }
+            (_, DType::Bool) => DType::U32,
             (_, DType::F16) => DType::F32,
             _ => d,
         }
@@ -87,9 +119,10 @@ impl Op {
     /// The identity of the combination, as f64 (infinities saturate to the integer limits).
     fn identity(self) -> f64 {
         match self {
-            Op::Prod | Op::All => 1.0,
+            Op::Prod | Op::ProdAs(_) | Op::All => 1.0,
             Op::Max | Op::ArgMax => f64::NEG_INFINITY,
             Op::Min | Op::ArgMin => f64::INFINITY,
+            Op::NanMax | Op::NanMin | Op::NanArgMax | Op::NanArgMin => f64::NAN,
             _ => 0.0,
         }
     }
@@ -97,27 +130,57 @@ impl Op {
     /// The result of reducing no elements, where there is one (NumPy's).
     pub(super) fn empty(self) -> Option<f64> {
         match self {
-            Op::Sum | Op::Any | Op::Norm => Some(0.0),
-            Op::Prod | Op::All => Some(1.0),
-            Op::Mean | Op::Var(_) | Op::Std(_) => Some(f64::NAN),
+            Op::Sum | Op::Any | Op::Norm | Op::NanSum | Op::SumAs(_) | Op::CountNonzero => {
+                Some(0.0)
+            }
+            Op::Prod | Op::All | Op::ProdAs(_) => Some(1.0),
+            Op::Mean | Op::Var(_) | Op::Std(_) | Op::NanMean | Op::NanVar(_) | Op::NanStd(_) => {
+                Some(f64::NAN)
+            }
+            Op::MeanAs(_) => Some(f64::NAN),
             Op::Max | Op::Min | Op::ArgMax | Op::ArgMin => None,
+            Op::NanMax | Op::NanMin | Op::NanArgMax | Op::NanArgMin => None,
         }
     }
 
-    fn is_arg(self) -> bool {
-        matches!(self, Op::ArgMax | Op::ArgMin)
+    pub(super) fn is_arg(self) -> bool {
+        matches!(
+            self,
+            Op::ArgMax | Op::ArgMin | Op::NanArgMax | Op::NanArgMin
+        )
     }
 
-    /// Whether the operation exists for inputs of `d`.
+    /// Whether the operation reads the means of a first pass (binding 2).
+    pub(super) fn reads_means(self) -> bool {
+        matches!(
+            self,
+            Op::Var(_) | Op::Std(_) | Op::NanVar(_) | Op::NanStd(_)
+        )
+    }
+
+    /// The NaN-ignoring forms (and the integer means) count the elements they reduce in
+    /// the accumulator's index.
+    fn counts(self) -> bool {
+        matches!(self, Op::NanMean | Op::NanVar(_) | Op::NanStd(_))
+    }
+
+    /// Whether the operation exists for inputs of `d`: the NaN-ignoring ones for floats
+    /// only (the public methods use the plain ones for integers).
     pub(super) fn supports(self, d: DType) -> bool {
         match self {
             // Booleans: no arithmetic (count them through `Array::as_u32`).
-            Op::Max | Op::Min | Op::ArgMax | Op::ArgMin | Op::All | Op::Any if d == DType::Bool => {
+            Op::Max | Op::Min | Op::ArgMax | Op::ArgMin | Op::All | Op::Any | Op::CountNonzero
+                if d == DType::Bool =>
+            {
                 true
             }
             _ if d == DType::Bool => false,
-            Op::Mean | Op::Var(_) | Op::Std(_) | Op::Norm => d.is_float(),
-            _ => true,
+            Op::Sum | Op::Prod | Op::Max | Op::Min | Op::ArgMax | Op::ArgMin => true,
+            Op::All | Op::Any | Op::CountNonzero => true,
+            // Into any dtype from integers; floats into floats.
+            Op::SumAs(a) | Op::ProdAs(a) => a.is_float() || !d.is_float(),
+            Op::MeanAs(a) => a.is_float(),
+            _ => d.is_float(),
         }
     }
 
@@ -126,11 +189,11 @@ impl Op {
         let (m, m4) = match self {
             // f32 by its bits: drivers that flush subnormals to zero (NVIDIA's) would call
             // 1e-45 zero; NumPy calls it true.
-            Op::All | Op::Any if e == DType::F32 => (
+            Op::All | Op::Any | Op::CountNonzero if e == DType::F32 => (
                 "select(0u, 1u, (bitcast<u32>(x) & 0x7fffffffu) != 0u)",
                 "select(vec4<u32>(0u), vec4<u32>(1u), (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) != vec4<u32>(0u))",
             ),
-            Op::All | Op::Any => (
+            Op::All | Op::Any | Op::CountNonzero => (
                 "select(0u, 1u, !(x == E(0)))",
                 "select(vec4<u32>(0u), vec4<u32>(1u), !(x == vec4<E>(E(0))))",
             ),
@@ -139,12 +202,31 @@ impl Op {
                 "(A(x) - mu) * (A(x) - mu)",
                 "(vec4<A>(x) - mu) * (vec4<A>(x) - mu)",
             ),
+            // NaN loads as the identity: 0 for the sums (and a count of 0).
+            Op::NanSum | Op::NanMean => (
+                "select(A(x), A(0), !(x == x))",
+                "select(vec4<A>(x), vec4<A>(0), !(x == x))",
+            ),
+            Op::NanVar(_) | Op::NanStd(_) => (
+                "select((A(x) - mu) * (A(x) - mu), A(0), !(x == x))",
+                "select((vec4<A>(x) - mu) * (vec4<A>(x) - mu), vec4<A>(0), !(x == x))",
+            ),
             _ => ("A(x)", "vec4<A>(x)"),
         };
+        // The index: the element's position, or for the counting operations whether it
+        // counts (1) or is NaN (0).
+        let (i, i4) = if self.counts() {
+            (
+                "select(1u, 0u, !(x == x))",
+                "select(vec4<u32>(1u), vec4<u32>(0u), !(x == x))",
+            )
+        } else {
+            ("k", "k")
+        };
         (
-            format!("fn map(x: E, k: u32, mu: A) -> Acc {{ return Acc({m}, k); }}"),
+            format!("fn map(x: E, k: u32, mu: A) -> Acc {{ return Acc({m}, {i}); }}"),
             format!(
-                "fn map4(x: vec4<E>, k: vec4<u32>, mu: vec4<A>) -> Acc4 {{ return Acc4({m4}, k); }}"
+                "fn map4(x: vec4<E>, k: vec4<u32>, mu: vec4<A>) -> Acc4 {{ return Acc4({m4}, {i4}); }}"
             ),
         )
     }
@@ -177,8 +259,41 @@ impl Op {
                 nan("y.v")
             )
         };
+        // The NaN-ignoring extremes: a NaN operand (the identity, or only NaN so far) gives
+        // way to the other.
+        let nan_extreme = |f: &str| {
+            format!(
+                "return {c}(select(select({f}(x.v, y.v), x.v, {}), y.v, {}), x.i);",
+                nan("y.v"),
+                nan("x.v")
+            )
+        };
+        // The NaN-ignoring arg ops: a NaN never wins over a number; between two NaNs (the
+        // identity's index is the largest) the lower index.
+        let nan_arg = |cmp: &str| {
+            format!(
+                "let xn = {}; let yn = {}; let first = y.i < x.i; \
+                 let take = (xn & yn & first) | (xn & !yn) | (!xn & !yn & ((y.v {cmp} x.v) | ((y.v == x.v) & first))); \
+                 return {c}(select(x.v, y.v, take), select(x.i, y.i, take));",
+                nan("x.v"),
+                nan("y.v")
+            )
+        };
+        // The counts of the counting operations: the identity's index counts as 0.
+        let (zero, none) = if c == "Acc" {
+            ("0u", "0xffffffffu")
+        } else {
+            ("vec4<u32>(0u)", "vec4<u32>(0xffffffffu)")
+        };
         match self {
-            Op::Prod => format!("return {c}(x.v * y.v, x.i);"),
+            Op::Prod | Op::ProdAs(_) => format!("return {c}(x.v * y.v, x.i);"),
+            Op::NanMax => nan_extreme("max"),
+            Op::NanMin => nan_extreme("min"),
+            Op::NanArgMax => nan_arg(">"),
+            Op::NanArgMin => nan_arg("<"),
+            Op::NanMean | Op::NanVar(_) | Op::NanStd(_) => format!(
+                "return {c}(x.v + y.v, select(x.i, {zero}, x.i == {none}) + select(y.i, {zero}, y.i == {none}));"
+            ),
             Op::Max => extreme("max"),
             Op::Min => extreme("min"),
             Op::ArgMax => arg(">"),
@@ -213,10 +328,30 @@ impl Op {
     }
 
     /// The body of `finish(r)`: the output of a final result.
-    fn finish(self) -> &'static str {
+    fn finish(self) -> String {
+        // The count of the counting operations, and NaN (`z / z` with z = 0 at run time).
+        let n = "let n = select(r.i, 0u, r.i == 0xffffffffu); let z = A(min(n, 0u));";
+        // ddof past u32::MAX (the largest count) acts as u32::MAX: no positive divisor.
+        let var = |d: usize| {
+            let d = d.min(u32::MAX as usize);
+            format!("{n} let dof = A(n) - A({d}u); let v = select(r.v / dof, z / z, dof <= A(0));")
+        };
+        match self {
+            Op::NanArgMax | Op::NanArgMin => {
+                "return Dst(select(r.i, 0xffffffffu, !(r.v == r.v)));".into()
+            }
+            Op::NanMean => format!("{n} return Dst(r.v / A(n));"),
+            Op::NanVar(d) => format!("{} return Dst(v);", var(d)),
+            Op::NanStd(d) => format!("{} return Dst(sqrt(v));", var(d)),
+            _ => self.plain_finish().into(),
+        }
+    }
+
+    /// [`Op::finish`] of the operations whose output needs only `r` and `count()`.
+    fn plain_finish(self) -> &'static str {
         match self {
             Op::ArgMax | Op::ArgMin => "return Dst(r.i);",
-            Op::Mean | Op::Var(_) => "return Dst(r.v / A(count()));",
+            Op::Mean | Op::MeanAs(_) | Op::Var(_) => "return Dst(r.v / A(count()));",
             Op::Std(_) => "return Dst(sqrt(r.v / A(count())));",
             Op::Norm => "return Dst(sqrt(r.v));",
             _ => "return Dst(r.v);",
@@ -266,9 +401,9 @@ impl Op {
                     self.combine(acc, "Acc4")
                 ),
             ),
-            finish: self.finish().to_string(),
+            finish: self.finish(),
             identity: self.identity(),
-            means: matches!(self, Op::Var(_) | Op::Std(_)),
+            means: self.reads_means(),
             ordered: self.is_arg(),
             after: self.after(acc),
             ddof: match self {
@@ -414,36 +549,4 @@ pub(super) fn acc_size(acc: DType) -> usize {
     } else {
         8
     }
-}
-
-/// Every variant, for the shader validation test.
-#[cfg(test)]
-pub(crate) fn all_specs() -> Vec<Spec> {
-    let mut specs = Vec::new();
-    for &d in &DType::ALL {
-        for op in OPS {
-            if !op.supports(d) {
-                continue;
-            }
-            let out = if op.is_arg() {
-                DType::U32
-            } else if matches!(op, Op::All | Op::Any) {
-                DType::Bool
-            } else {
-                d
-            };
-            for load in [Load::Elem, Load::Elem4, Load::Partial] {
-                for shuffles in [false, true] {
-                    if shuffles && op.acc(d).size() == 8 {
-                        continue;
-                    }
-                    specs.push(spec(&op.reducer(d), d, load, Some(out), shuffles));
-                    if load != Load::Partial {
-                        specs.push(spec(&op.reducer(d), d, load, None, shuffles));
-                    }
-                }
-            }
-        }
-    }
-    specs
 }

@@ -1,0 +1,142 @@
+//! The NaN-ignoring reductions (NumPy's `nansum`, `nanmax`, ...): one pass each (two for
+//! the variance, the means first), in which a NaN element loads as the reduction's
+//! identity. Integers have no NaN: for them these are the plain reductions.
+
+use crate::array::Array;
+use crate::dtype::{Element, Float};
+// For the methods' doc links.
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
+use crate::ops::sort::resolve_axis;
+
+use super::dispatch::reduce;
+use super::source::Op;
+
+/// `op` for elements of `T`: the plain reduction for integers.
+fn for_dtype<T: Element>(op: Op) -> Op {
+    if T::DTYPE.is_float() {
+        return op;
+    }
+    match op {
+        Op::NanSum => Op::Sum,
+        Op::NanMax => Op::Max,
+        Op::NanMin => Op::Min,
+        Op::NanArgMax => Op::ArgMax,
+        Op::NanArgMin => Op::ArgMin,
+        other => other,
+    }
+}
+
+/// `op` over the whole array (flattened first for the arg ops, whose index is flat).
+fn whole<T: Element, O: Element>(x: &Array<T>, op: Op) -> Result<Array<O>> {
+    let op = for_dtype::<T>(op);
+    if op.is_arg() {
+        reduce(&x.flat()?, op, None, false)
+    } else {
+        reduce(x, op, None, false)
+    }
+}
+
+/// `op` along `axis` (negative counts from the end), which the result drops.
+fn along<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Array<O>> {
+    let a = resolve_axis(axis, x.ndim())?;
+    reduce(x, for_dtype::<T>(op), Some(&[a]), false)
+}
+
+macro_rules! nan_reductions {
+    ($( $all:ident, $axis:ident, $op:expr, $out:ty, $doc:literal, $ex:literal; )*) => {$(
+        #[doc = concat!($doc, ", over the whole array: a 0-d array (read it with [`Array::to_scalar`]).")]
+        ///
+        /// # Errors
+        /// [`Error::InvalidArgument`] for an empty array where the reduction has no
+        /// identity (the extremes and their indices); [`Error::Unsupported`] when the
+        /// adapter lacks `T`.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 4.0], [2, 2])?;
+        #[doc = concat!("let r = x.", stringify!($all), "()?;")]
+        #[doc = concat!("assert!((f64::from(r.to_scalar()?) - ", $ex, ").abs() < 1e-5);")]
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $all(&self) -> Result<Array<$out>> {
+            whole(self, $op)
+        }
+
+        #[doc = concat!($doc, ", along one axis (negative counts from the end), which the result drops.")]
+        ///
+        /// # Errors
+        /// [`Error::AxisOutOfRange`]; otherwise as the whole-array form.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 4.0, 5.0, 6.0], [2, 3])?;
+        #[doc = concat!("let r = x.", stringify!($axis), "(-1)?;")]
+        /// assert_eq!(r.shape(), &[2]);
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $axis(&self, axis: isize) -> Result<Array<$out>> {
+            along(self, $op, axis)
+        }
+    )*};
+}
+
+impl<T: Element> Array<T> {
+    nan_reductions! {
+        nansum, nansum_axis, Op::NanSum, T, "The sum of the non-NaN elements (0 where all are NaN; integers: [`Array::sum`])", "8.0";
+        nanmax, nanmax_axis, Op::NanMax, T, "The largest non-NaN element (NaN where all are NaN, as NumPy's value; integers: [`Array::max`])", "4.0";
+        nanmin, nanmin_axis, Op::NanMin, T, "The smallest non-NaN element (NaN where all are NaN; integers: [`Array::min`])", "1.0";
+        nanargmax, nanargmax_axis, Op::NanArgMax, u32, "The index of the largest non-NaN element, its first occurrence (flat, C order, for the whole array). Where every element is NaN the index is `u32::MAX` (NumPy raises instead; CuPy returns an unspecified index)", "3.0";
+        nanargmin, nanargmin_axis, Op::NanArgMin, u32, "The index of the smallest non-NaN element, its first occurrence (flat, C order, for the whole array); `u32::MAX` where every element is NaN", "0.0";
+    }
+}
+
+impl<T: Float> Array<T> {
+    nan_reductions! {
+        nanmean, nanmean_axis, Op::NanMean, T, "The mean of the non-NaN elements (NaN where all are NaN, and over no elements)", "2.6666667";
+        nanvar, nanvar_axis, Op::NanVar(0), T, "The variance of the non-NaN elements (ddof 0; see [`Array::nanvar_ddof`])", "1.5555556";
+        nanstd, nanstd_axis, Op::NanStd(0), T, "The standard deviation of the non-NaN elements (ddof 0; see [`Array::nanstd_ddof`])", "1.2472191";
+    }
+
+    /// The variance of the non-NaN elements with `ddof` delta degrees of freedom: the sum
+    /// of their squared deviations from their mean over `count - ddof`, NaN where that is
+    /// not positive (as NumPy, which warns). Two passes: the means, then the deviations.
+    /// `axis`: `None` for the whole array, else one axis (negative counts from the end).
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`]; [`Error::Unsupported`] when the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 5.0], [2, 2])?;
+    /// assert!((x.nanvar_ddof(None, 1)?.to_scalar()? - 4.0).abs() < 1e-6);
+    /// assert_eq!(x.nanvar_ddof(Some(-1), 1)?.to_vec()?[1], 2.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn nanvar_ddof(&self, axis: Option<isize>, ddof: usize) -> Result<Array<T>> {
+        match axis {
+            None => whole(self, Op::NanVar(ddof)),
+            Some(a) => along(self, Op::NanVar(ddof), a),
+        }
+    }
+
+    /// The standard deviation of the non-NaN elements with `ddof` delta degrees of
+    /// freedom: the square root of [`Array::nanvar_ddof`].
+    ///
+    /// # Errors
+    /// As [`Array::nanvar_ddof`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0], [3])?;
+    /// assert!((x.nanstd_ddof(None, 1)?.to_scalar()? - 2f32.sqrt()).abs() < 1e-6);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn nanstd_ddof(&self, axis: Option<isize>, ddof: usize) -> Result<Array<T>> {
+        match axis {
+            None => whole(self, Op::NanStd(ddof)),
+            Some(a) => along(self, Op::NanStd(ddof), a),
+        }
+    }
+}
