@@ -17,6 +17,9 @@
 //            4 wrap (period n), 5 repeat (x = c / lo: lo copies of each element).
 //            pad is every mode; flip is symmetric with lo = n; roll is wrap with lo the
 //            shift; tile is wrap with lo = 0.
+// band:      the output is contiguous from offs.w; element i, at multi-index c, is
+//            a[offs.x + sum c[d] * st0[d]] where k = c[last] - c[last - 1] lies in the band
+//            (band_upper(): k >= band_k(), triu; else k <= band_k(), tril), else 0.
 
 alias S = f32; // element type
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
@@ -31,6 +34,8 @@ override WG: u32 = 256u;
 // (x: the input's strides; y: the output's in copy_into, lo in remap; z: the input's
 // extents in remap) are read directly.
 fn remap_mode() -> u32 { return P.aux.x; }
+fn band_upper() -> bool { return P.aux.x == 1u; }
+fn band_k() -> i32 { return bitcast<i32>(P.aux.y); }
 
 @compute @workgroup_size(WG)
 fn copy_into(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
@@ -91,5 +96,28 @@ fn remap(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     }
     var v = arg(0u);
     if (inside) { v = a[o]; }
+    out[P.offs.w + i] = v;
+}
+
+@compute @workgroup_size(WG)
+fn band(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    var rem = i;
+    var o = P.offs.x;
+    var rc = vec2<i32>(0, 0);
+    for (var k = i32(P.ndim) - 1; k >= 0; k--) {
+        let d = u32(k);
+        let e = extent_of(d);
+        let c = rem % e;
+        if (d + 2u >= P.ndim) { rc[d + 2u - P.ndim] = i32(c); }
+        o += c * strides_of(d).x;
+        rem = rem / e;
+    }
+    let off = rc.y - rc.x;
+    let keep = select(off <= band_k(), off >= band_k(), band_upper());
+    var v = S(0);
+    if (keep) { v = a[o]; }
     out[P.offs.w + i] = v;
 }

@@ -79,7 +79,7 @@ pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};
-pub use ops::manip::PadMode;
+pub use ops::manip::{Indexing, PadMode};
 pub use ops::sort::{Side, UniqueAll};
 pub use shape::{Axis, Shape, Slice, SliceInfo};
 

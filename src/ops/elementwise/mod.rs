@@ -31,7 +31,7 @@ mod tiles;
 #[cfg(test)]
 pub(crate) use expr::all_specs;
 use expr::{cast_expr, Binary, WHERE_DEF};
-pub(crate) use expr::{Unary, STRIDED_OFFSETS};
+pub(crate) use expr::{Unary, F32_MATH, F64_MATH, STRIDED_OFFSETS};
 use plan::run;
 pub(crate) use plan::{broadcast_layout, is_plain, Operand};
 

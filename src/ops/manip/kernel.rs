@@ -159,3 +159,35 @@ pub(crate) fn remap<T: Element>(
     )?;
     Ok(out)
 }
+
+/// A new contiguous copy of `src` (at least 2-D) with the elements outside a band of its
+/// last two axes zeroed: kept where column - row >= `k` (`upper`, triu) or <= `k` (tril).
+pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Array<T>> {
+    let dev = &src.dev;
+    let op = if upper { "triu" } else { "tril" };
+    let out = Array::<T>::alloc_with(dev, op, src.shape.clone(), |b| {
+        dev.alloc_apart(b, &[&src.buf])
+    })?;
+    let n = out.len();
+    if n == 0 {
+        return Ok(out);
+    }
+    let mut p = ManipParams {
+        shape: &src.shape,
+        per_axis: [&src.strides, &[], &[]],
+        in_offset: src.offset,
+        out_offset: 0,
+        mode: Mode::Constant,
+    }
+    .encode(T::zero())?;
+    p.aux = [upper as u32, k as u32];
+    let kern = kernel::<T>(dev, "band")?;
+    dev.launch(
+        &kern,
+        &p,
+        &[src.binding()],
+        out.binding(),
+        Work::Items(n as u32),
+    )?;
+    Ok(out)
+}
