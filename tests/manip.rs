@@ -5,7 +5,7 @@
 mod common;
 
 use common::{assert_close, dev, host, if_supported, unravel, Host, Rng};
-use gpuarray::{f16, Array, Element, Error, PadMode};
+use gpuarray::{f16, Array, Element, Error, Indexing, PadMode};
 
 /// Host model of an output of `shape` whose element at `idx` is `src` at `map(idx)`, or
 /// `fill` where `map` gives `None`.
@@ -231,6 +231,74 @@ fn remaps<T: Element>() {
     );
 }
 
+/// diagonal/diag (views and the 1-D -> 2-D copy), triu/tril over the last two axes, and
+/// meshgrid, on strided views with offsets, against the host model; negative k and axes.
+fn diagonals<T: Element>() {
+    let mut rng = Rng::new(7);
+    let (a, ha) = strided::<T>(&mut rng, &[3, 4, 5]);
+    for (k, ax1, ax2) in [
+        (0isize, 0isize, 1isize),
+        (2, -1, 0),
+        (-1, 1, -1),
+        (-3, 2, 1),
+        (9, 0, 2),
+    ] {
+        let got = a.diagonal(k, ax1, ax2).unwrap();
+        let (p, q) = (ax1.rem_euclid(3) as usize, ax2.rem_euclid(3) as usize);
+        assert_eq!(got.strides()[1], a.strides()[p] + a.strides()[q], "a view");
+        let o = 3 - p - q;
+        let (np, nq) = (ha.shape[p] as isize, ha.shape[q] as isize);
+        let len = if k >= 0 {
+            np.min(nq - k)
+        } else {
+            (np + k).min(nq)
+        }
+        .max(0) as usize;
+        let want = model(&ha, &[ha.shape[o], len], 0.0, |i| {
+            let mut at = vec![0; 3];
+            at[o] = i[0];
+            at[p] = (i[1] as isize - k.min(0)) as usize;
+            at[q] = (i[1] as isize + k.max(0)) as usize;
+            Some(at)
+        });
+        check(&got, &want);
+    }
+    let (v, hv) = strided::<T>(&mut rng, &[4]);
+    for k in [0isize, 2, -3] {
+        let m = 4 + k.unsigned_abs();
+        let want = model(&hv, &[m, m], 0.0, |i| {
+            (i[1] as isize - i[0] as isize == k).then(|| vec![i[0].min(i[1])])
+        });
+        let d = v.diag(k).unwrap();
+        check(&d, &want);
+        check(&d.diag(k).unwrap(), &hv);
+    }
+    for k in [0isize, 1, -2, 7, -7] {
+        let up = model(&ha, &ha.shape, 0.0, |i| {
+            (i[2] as isize - i[1] as isize >= k).then(|| i.to_vec())
+        });
+        check(&a.triu(k).unwrap(), &up);
+        let lo = model(&ha, &ha.shape, 0.0, |i| {
+            (i[2] as isize - i[1] as isize <= k).then(|| i.to_vec())
+        });
+        check(&a.tril(k).unwrap(), &lo);
+    }
+    let (w, hw) = strided::<T>(&mut rng, &[3]);
+    let (z, hz) = strided::<T>(&mut rng, &[2]);
+    for copy in [true, false] {
+        let g = Array::meshgrid(&[&v, &w, &z], Indexing::Xy, copy).unwrap();
+        check(&g[0], &model(&hv, &[3, 4, 2], 0.0, |i| Some(vec![i[1]])));
+        check(&g[1], &model(&hw, &[3, 4, 2], 0.0, |i| Some(vec![i[0]])));
+        check(&g[2], &model(&hz, &[3, 4, 2], 0.0, |i| Some(vec![i[2]])));
+        assert_eq!(g[0].is_contiguous(), copy);
+        let g = Array::meshgrid(&[&v, &w], Indexing::Ij, copy).unwrap();
+        check(&g[0], &model(&hv, &[4, 3], 0.0, |i| Some(vec![i[0]])));
+        check(&g[1], &model(&hw, &[4, 3], 0.0, |i| Some(vec![i[1]])));
+    }
+    let g = Array::meshgrid(&[&v], Indexing::Xy, true).unwrap();
+    check(&g[0], &hv);
+}
+
 macro_rules! per_dtype {
     ($($name:ident: $t:ty,)*) => {$(
         #[test]
@@ -238,6 +306,7 @@ macro_rules! per_dtype {
             if_supported::<$t>(|| {
                 joins::<$t>();
                 remaps::<$t>();
+                diagonals::<$t>();
             });
         }
     )*};

@@ -81,13 +81,20 @@ impl<T: Element> Array<T> {
         match self.ndim() {
             2 => self.diagonal(k, 0, 1),
             1 => {
-                let m = self.len().checked_add(k.unsigned_abs()).ok_or(Error::BufferTooLarge {
-                    requested: u64::MAX,
-                    max: u32::MAX as u64,
-                })?;
+                let m = self
+                    .len()
+                    .checked_add(k.unsigned_abs())
+                    .ok_or(Error::BufferTooLarge {
+                        requested: u64::MAX,
+                        max: u32::MAX as u64,
+                    })?;
                 checked_len(&[m, m], T::DTYPE.size())?;
                 let out = self.dev.zeros::<T>([m, m])?;
-                let start = if k >= 0 { k as usize } else { k.unsigned_abs() * m };
+                let start = if k >= 0 {
+                    k as usize
+                } else {
+                    k.unsigned_abs() * m
+                };
                 copy_into(self, &out, start, &[m + 1])?;
                 Ok(out)
             }
@@ -141,7 +148,11 @@ impl<T: Element> Array<T> {
                 reason: "the input must have at least 2 dimensions",
             });
         }
-        band(self, upper, clamp_k(k, self.shape[nd - 1].max(self.shape[nd - 2])))
+        band(
+            self,
+            upper,
+            clamp_k(k, self.shape[nd - 1].max(self.shape[nd - 2])),
+        )
     }
 }
 

@@ -11,10 +11,10 @@ mod kernel;
 mod remap;
 mod views;
 
+pub use diag::Indexing;
 pub(crate) use join::join;
 #[cfg(test)]
 pub(crate) use kernel::all_specs;
-pub use diag::Indexing;
 pub use remap::PadMode;
 
 use crate::error::{Error, Result};
