@@ -16,6 +16,8 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 alias TW = f32; // the carrier, for the shared math of geom (float variants)
 alias M = u32; // bits of TW (f32 math)
 alias TB = bool; // comparisons of TW
+alias TF = f32; // f32 (f64 math reads sign bits through it)
+alias NI = i32; // exponents of ldexp
 
 override WG: u32 = 256u;
 
@@ -81,7 +83,7 @@ fn geom(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
     let i = linear_id(w, nw, l, WG);
     if (i >= P.n) { return; }
     var v = geom_at(i);
-    v = select(v, -v, P.sc[2u] < SC(0));
+    v = select(v, SC(0) - v, P.sc[2u] < SC(0));
     if (i + 1u == P.n) { v = P.sc[3u]; }
     if (i == 0u) { v = P.sc[2u]; }
     out[i] = S(v);
