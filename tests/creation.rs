@@ -5,6 +5,7 @@
 mod common;
 
 use common::{assert_close, dev, host, if_supported};
+use gpuarray::custom::Var;
 use gpuarray::{f16, Array, Element, Error, Float, Indexing};
 
 /// Relative tolerance of the geom kernel for `T`: the exponent is computed in the carrier
@@ -176,4 +177,62 @@ fn bad_arguments() {
         host(&d.tri::<f32>(2, 2, 0).unwrap()),
         vec![1.0, 0.0, 1.0, 1.0]
     );
+}
+
+/// from_fn against the host evaluation of the same expression at every index, for every
+/// dtype, 0 to 5 axes, zero sizes and a prime extent; a traced sum and 6 axes are refused.
+fn from_fn_of<T: Element>() {
+    let d = dev();
+    let got = d
+        .from_fn::<T, 2>([7, 3], |[i, j]| i * 3.0 + j + 1.0)
+        .unwrap();
+    let want: Vec<f64> = (0..21)
+        .map(|k| T::from_f64(k as f64 + 1.0).to_f64())
+        .collect();
+    assert_eq!((got.shape(), host(&got)), (&[7usize, 3][..], want));
+    let got = d.from_fn::<T, 3>([2, 0, 4], |[i, j, k]| i + j + k).unwrap();
+    assert_eq!(got.shape(), &[2, 0, 4]);
+    let got = d.from_fn::<T, 1>([5], |[i]| i * i * 2.0 + 1.0).unwrap();
+    let want: Vec<f64> = (0..5).map(|i| (i * i * 2 + 1) as f64).collect();
+    assert_eq!(host(&got), want);
+    let got = d.from_fn::<T, 0>([], |[]| Var::from(3.0)).unwrap();
+    assert_eq!((got.shape(), host(&got)), (&[][..], vec![3.0]));
+    let shape = [2, 3, 1, 2, 3];
+    let got = d
+        .from_fn::<T, 5>(shape, |[a, b, c, e, f]| {
+            a * 4.0 + b * 3.0 + c * 7.0 + e * 2.0 + f
+        })
+        .unwrap();
+    let want: Vec<f64> = (0..36)
+        .map(|k| {
+            let i = common::unravel(k, &shape);
+            (i[0] * 4 + i[1] * 3 + i[2] * 7 + i[3] * 2 + i[4]) as f64
+        })
+        .collect();
+    assert_eq!(host(&got), want);
+}
+
+#[test]
+fn from_fn_every_dtype() {
+    if_supported::<f16>(from_fn_of::<f16>);
+    from_fn_of::<f32>();
+    if_supported::<f64>(from_fn_of::<f64>);
+    from_fn_of::<i32>();
+    from_fn_of::<u32>();
+    // Float math on indices: a Gaussian bump, against f64 with f32 tolerance.
+    let got = dev()
+        .from_fn::<f32, 2>([5, 4], |[i, j]| (-(i * i + j * j) * 0.1).exp())
+        .unwrap();
+    let want: Vec<f64> = (0..20)
+        .map(|k| (-(((k / 4) * (k / 4) + (k % 4) * (k % 4)) as f64) * 0.1).exp())
+        .collect();
+    assert_close(&host(&got), &want, 1e-6, 1e-5);
+    match dev().from_fn::<f32, 1>([3], |[i]| i.sum()) {
+        Err(Error::InvalidArgument { op: "from_fn", .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    match dev().from_fn::<f32, 6>([1; 6], |[i, ..]| i) {
+        Err(Error::TooManyDims { ndim: 6, max: 5 }) => {}
+        other => panic!("{other:?}"),
+    }
 }

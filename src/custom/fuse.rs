@@ -178,6 +178,32 @@ fn wgsl(nodes: &[Node], v: Var) -> Result<String> {
     })
 }
 
+/// Traces `f` over `N` symbolic inputs (`Node::Input(k)` for input k): its nodes and root.
+fn trace<const N: usize>(f: impl Fn([Var; N]) -> Var) -> (Vec<Node>, Var) {
+    NODES.with(|t| {
+        t.borrow_mut().clear();
+        let inputs: [Var; N] = std::array::from_fn(|k| push(Node::Input(k)));
+        let root = f(inputs);
+        (std::mem::take(&mut *t.borrow_mut()), root)
+    })
+}
+
+/// The WGSL expression of `f` over `N` inputs named `v0`, `v1`... (a value of type `T`);
+/// `op` names the caller in the error for a [`Var::sum`] anywhere.
+pub(crate) fn expression<const N: usize>(
+    op: &'static str,
+    f: impl Fn([Var; N]) -> Var,
+) -> Result<String> {
+    let (nodes, root) = trace(f);
+    if let Node::Sum(..) = nodes[root.0 as usize] {
+        return Err(Error::InvalidArgument {
+            op,
+            reason: "sum() cannot appear here",
+        });
+    }
+    wgsl(&nodes, root)
+}
+
 /// Traces `f` over `N` symbolic inputs and compiles it into one elementwise kernel, as
 /// `cupy.fuse`. Call the result with arrays (broadcast together) or scalars, all of one
 /// dtype; the kernel is compiled once per dtype.
@@ -197,12 +223,7 @@ fn wgsl(nodes: &[Node], v: Var) -> Result<String> {
 /// ```
 pub fn fuse<const N: usize>(dev: &Device, f: impl Fn([Var; N]) -> Var) -> Result<Fused> {
     dev.expect_alive()?;
-    let (nodes, root) = NODES.with(|t| {
-        t.borrow_mut().clear();
-        let inputs: [Var; N] = std::array::from_fn(|k| push(Node::Input(k)));
-        let root = f(inputs);
-        (std::mem::take(&mut *t.borrow_mut()), root)
-    });
+    let (nodes, root) = trace(f);
     let (sum, root) = match nodes[root.0 as usize] {
         Node::Sum(axis, x) => (Some(axis), x),
         _ => (None, root),
