@@ -1,7 +1,7 @@
 // Manipulation family: copies that rearrange elements (host side: src/ops/manip/).
 //
-// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 1 input a; 4 the
-// output.
+// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 1 input a; 2 runs
+// (repeat_runs only: u32 run ends); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D, one invocation per element of the walked shape
 // (P.shape over P.ndim dimensions, P.n elements; the host merges dimensions first).
 //
@@ -20,6 +20,10 @@
 // band:      the output is contiguous from offs.w; element i, at multi-index c, is
 //            a[offs.x + sum c[d] * st0[d]] where k = c[last] - c[last - 1] lies in the band
 //            (band_upper(): k >= band_k(), triu; else k <= band_k(), tril), else 0.
+// repeat_runs: the output is contiguous from offs.w; element i, at multi-index c, reads the
+//            input at c except along axis repeat_axis(), where the coordinate is the first
+//            j with runs[j] > c (runs: the inclusive cumulative sum of the counts, the
+//            input's extent st2 long), found by binary search.
 
 alias S = f32; // element type
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
@@ -27,6 +31,7 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 override WG: u32 = 256u;
 
 @group(0) @binding(1) var<storage, read> a: array<S>;
+@group(0) @binding(2) var<storage, read> runs: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
 
 // Parameter accessors, mirroring `ManipParams` in src/ops/manip/kernel.rs (whose `encode`
@@ -36,6 +41,7 @@ override WG: u32 = 256u;
 fn remap_mode() -> u32 { return P.aux.x; }
 fn band_upper() -> bool { return P.aux.x == 1u; }
 fn band_k() -> i32 { return bitcast<i32>(P.aux.y); }
+fn repeat_axis() -> u32 { return P.aux.y; }
 
 @compute @workgroup_size(WG)
 fn copy_into(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
@@ -120,4 +126,34 @@ fn band(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u
     var v = S(0);
     if (keep) { v = a[o]; }
     out[P.offs.w + i] = v;
+}
+
+// The first j < n with runs[j] > c (n when none).
+fn run_of(c: u32, n: u32) -> u32 {
+    var lo = 0u;
+    var hi = n;
+    while (lo < hi) {
+        let mid = (lo + hi) / 2u;
+        if (runs[mid] <= c) { lo = mid + 1u; } else { hi = mid; }
+    }
+    return lo;
+}
+
+@compute @workgroup_size(WG)
+fn repeat_runs(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+               @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    if (i >= P.n) { return; }
+    var rem = i;
+    var o = P.offs.x;
+    for (var k = i32(P.ndim) - 1; k >= 0; k--) {
+        let d = u32(k);
+        let e = extent_of(d);
+        let st = strides_of(d);
+        var x = rem % e;
+        if (d == repeat_axis()) { x = run_of(x, st.z); }
+        o += x * st.x;
+        rem = rem / e;
+    }
+    out[P.offs.w + i] = a[o];
 }

@@ -299,6 +299,51 @@ fn diagonals<T: Element>() {
     check(&g[0], &hv);
 }
 
+/// repeat_each on a strided view: per-element counts (zeros included) along each axis,
+/// negative axes, the flattened form, one count, all-zero counts.
+fn repeats_each<T: Element>() {
+    let mut rng = Rng::new(11);
+    let (a, ha) = strided::<T>(&mut rng, &[3, 5, 2]);
+    for (axis, counts) in [
+        (0isize, vec![2usize, 0, 3]),
+        (-2, vec![1, 4, 0, 0, 2]),
+        (2, vec![3, 1]),
+        (1, vec![0; 5]),
+        (-1, vec![4]),
+    ] {
+        let d = axis.rem_euclid(3) as usize;
+        let src: Vec<usize> = if counts.len() == 1 {
+            (0..ha.shape[d]).flat_map(|j| vec![j; counts[0]]).collect()
+        } else {
+            (0..ha.shape[d]).flat_map(|j| vec![j; counts[j]]).collect()
+        };
+        let mut shape = ha.shape.clone();
+        shape[d] = src.len();
+        let want = model(&ha, &shape, 0.0, |i| {
+            let mut at = i.to_vec();
+            at[d] = src[i[d]];
+            Some(at)
+        });
+        check(&a.repeat_each(&counts, Some(axis)).unwrap(), &want);
+    }
+    let counts: Vec<usize> = (0..30).map(|k| (k * 7) % 4).collect();
+    let flat = Host::new(
+        &[30],
+        (0..30).map(|k| ha.at(&unravel(k, &[3, 5, 2]))).collect(),
+    );
+    let src: Vec<usize> = (0..30).flat_map(|j| vec![j; counts[j]]).collect();
+    let want = model(&flat, &[src.len()], 0.0, |i| Some(vec![src[i[0]]]));
+    check(&a.repeat_each(&counts, None).unwrap(), &want);
+    assert!(matches!(
+        a.repeat_each(&[1, 2], Some(0)),
+        Err(Error::InvalidArgument { op: "repeat", .. })
+    ));
+    assert!(matches!(
+        a.repeat_each(&[1, 2], Some(3)),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+}
+
 macro_rules! per_dtype {
     ($($name:ident: $t:ty,)*) => {$(
         #[test]
@@ -307,6 +352,7 @@ macro_rules! per_dtype {
                 joins::<$t>();
                 remaps::<$t>();
                 diagonals::<$t>();
+                repeats_each::<$t>();
             });
         }
     )*};

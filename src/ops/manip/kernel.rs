@@ -81,7 +81,7 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
         family: "manip",
         entry,
         variant: T::DTYPE.wgsl().to_string(),
-        inputs: 1,
+        inputs: if entry == "repeat_runs" { 2 } else { 1 },
         wg: WG,
         ndim: 0,
         per: 0,
@@ -186,6 +186,43 @@ pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Ar
         &kern,
         &p,
         &[src.binding()],
+        out.binding(),
+        Work::Items(n as u32),
+    )?;
+    Ok(out)
+}
+
+/// A new contiguous array of `shape` (`src`'s, but `ends[last]` along `axis`) in which
+/// element j of `src` along `axis` fills output coordinates `ends[j - 1]..ends[j]` (`ends`:
+/// the inclusive cumulative sum of per-element counts).
+pub(crate) fn repeat_runs<T: Element>(
+    src: &Array<T>,
+    axis: usize,
+    ends: &Array<u32>,
+    shape: Vec<usize>,
+) -> Result<Array<T>> {
+    let dev = &src.dev;
+    let out = Array::<T>::alloc_with(dev, "repeat", shape, |b| {
+        dev.alloc_apart(b, &[&src.buf, &ends.buf])
+    })?;
+    let n = out.len();
+    if n == 0 {
+        return Ok(out);
+    }
+    let mut p = ManipParams {
+        shape: &out.shape,
+        per_axis: [&src.strides, &[], &src.shape],
+        in_offset: src.offset,
+        out_offset: 0,
+        mode: Mode::Constant,
+    }
+    .encode(T::zero())?;
+    p.aux[1] = axis as u32;
+    let kern = kernel::<T>(dev, "repeat_runs")?;
+    dev.launch(
+        &kern,
+        &p,
+        &[src.binding(), ends.binding()],
         out.binding(),
         Work::Items(n as u32),
     )?;
