@@ -8,7 +8,8 @@
 // copy_into: the element at multi-index c reads a[offs.x + sum c[d] * st0[d]] and writes
 //            out[offs.w + sum c[d] * st1[d]]: a strided input into a strided slab of a
 //            larger output (concatenate, stack, copies into views).
-// remap:     the output is contiguous from offs.w; element i, at multi-index c, reads the
+// remap:     4 outputs per invocation, WG apart (REMAP_PER); the output is contiguous from
+//            offs.w; element i, at multi-index c, reads the
 //            input coordinate x[d] = map(c[d] - lo[d]) along each axis (lo in st1, the
 //            input's extent in st2), map by remap_mode() (the same on every axis; an axis
 //            with lo = 0 and an extent equal to the output's is left as it is):
@@ -60,49 +61,86 @@ fn copy_into(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: v
 }
 
 // The input coordinate of output coordinate `c` along an axis, or -1 outside the input
-// (constant mode). `lo` is the axis' shift, `n` the input's extent (at least 1).
+// (constant mode). `lo` is the axis' shift, `n` the input's extent (at least 1). Inside the
+// input every mode reads c - lo; one period out (all of flip and roll, and pads no wider
+// than the input) a direct formula; the general modulo only past that.
 fn source_coord(c: i32, lo: i32, n: i32) -> i32 {
     let mode = remap_mode();
     if (mode == 5u) { return c / lo; }
     let x = c - lo;
+    if (x >= 0 && x < n) { return x; }
     switch mode {
-        case 0u: { return select(x, -1, x < 0 || x >= n); }
+        case 0u: { return -1; }
         case 1u: { return clamp(x, 0, n - 1); }
         case 2u: {
             let p = 2 * (n - 1);
             if (p == 0) { return 0; }
+            if (x < 0 && x > -n) { return -x; }
+            if (x >= n && x < p) { return p - x; }
             let t = ((x % p) + p) % p;
             return select(p - t, t, t < n);
         }
         case 3u: {
+            if (x < 0 && x >= -n) { return -1 - x; }
+            if (x >= n && x < 2 * n) { return 2 * n - 1 - x; }
             let p = 2 * n;
             let t = ((x % p) + p) % p;
             return select(p - 1 - t, t, t < n);
         }
-        default: { return ((x % n) + n) % n; }
+        default: {
+            if (x < 0 && x >= -n) { return x + n; }
+            if (x >= n && x < 2 * n) { return x - n; }
+            return ((x % n) + n) % n;
+        }
     }
 }
 
-@compute @workgroup_size(WG)
-fn remap(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-         @builtin(local_invocation_index) l: u32) {
-    let i = linear_id(w, nw, l, WG);
-    if (i >= P.n) { return; }
-    var rem = i;
+// The input offset of the row `q` (the multi-index of every axis but the last, row-major),
+// and 0 in .y when it lies outside the input (constant mode), else 1.
+fn remap_row(q: u32) -> vec2<u32> {
+    var rem = q;
     var o = P.offs.x;
-    var inside = true;
-    for (var k = i32(P.ndim) - 1; k >= 0; k--) {
+    var inside = 1u;
+    for (var k = i32(P.ndim) - 2; k >= 0; k--) {
         let d = u32(k);
         let e = extent_of(d);
         let st = strides_of(d);
         let x = source_coord(i32(rem % e), bitcast<i32>(st.y), i32(st.z));
-        inside = inside && x >= 0;
+        inside = select(0u, inside, x >= 0);
         o += u32(max(x, 0)) * st.x;
         rem = rem / e;
     }
-    var v = arg(0u);
-    if (inside) { v = a[o]; }
-    out[P.offs.w + i] = v;
+    return vec2<u32>(o, inside);
+}
+
+// REMAP_PER outputs per invocation, WG apart (so each store is coalesced across the
+// workgroup): the row's offset is found once and reused while the outputs stay in it.
+const REMAP_PER: u32 = 4u;
+
+@compute @workgroup_size(WG)
+fn remap(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+         @builtin(local_invocation_index) l: u32) {
+    let g = (w.y * nw.x + w.x) * WG * REMAP_PER + l;
+    if (g >= P.n) { return; }
+    let last = P.ndim - 1u;
+    let e = extent_of(last);
+    let st = strides_of(last);
+    let lo = bitcast<i32>(st.y);
+    var q = g / e;
+    var row = remap_row(q);
+    for (var k = 0u; k < REMAP_PER; k++) {
+        let i = g + k * WG;
+        if (i >= P.n) { return; }
+        let qi = i / e;
+        if (qi != q) {
+            q = qi;
+            row = remap_row(q);
+        }
+        let x = source_coord(i32(i - qi * e), lo, i32(st.z));
+        var v = arg(0u);
+        if (row.y == 1u && x >= 0) { v = a[row.x + u32(x) * st.x]; }
+        out[P.offs.w + i] = v;
+    }
 }
 
 @compute @workgroup_size(WG)

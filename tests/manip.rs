@@ -141,6 +141,62 @@ fn joins<T: Element>() {
 /// Pad's rule on the host: the input coordinate of x (before the shift) in an axis of n.
 type Rule = fn(isize, isize) -> Option<isize>;
 
+/// `a.pad(widths, mode)` for every mode against the host rule of each.
+fn check_pads<T: Element>(a: &Array<T>, ha: &Host, widths: &[(usize, usize)]) {
+    let sh = &ha.shape;
+    let out: Vec<usize> = sh.iter().zip(widths).map(|(n, w)| n + w.0 + w.1).collect();
+    let modes: [(PadMode<T>, Rule); 5] = [
+        (PadMode::Constant(T::from_f64(7.0)), |x, n| {
+            (0..n).contains(&x).then_some(x)
+        }),
+        (PadMode::Edge, |x, n| Some(x.clamp(0, n - 1))),
+        (PadMode::Reflect, |x, n| {
+            let p = 2 * (n - 1);
+            let t = if p == 0 { 0 } else { x.rem_euclid(p) };
+            Some(if t < n { t } else { p - t })
+        }),
+        (PadMode::Symmetric, |x, n| {
+            let t = x.rem_euclid(2 * n);
+            Some(if t < n { t } else { 2 * n - 1 - t })
+        }),
+        (PadMode::Wrap, |x, n| Some(x.rem_euclid(n))),
+    ];
+    for (mode, rule) in modes {
+        let got = a.pad(widths, mode).unwrap();
+        let want = model(ha, &out, 7.0, |i| {
+            (0..sh.len())
+                .map(|d| {
+                    rule(i[d] as isize - widths[d].0 as isize, sh[d] as isize).map(|x| x as usize)
+                })
+                .collect()
+        });
+        check(&got, &want);
+    }
+}
+
+/// Rows longer than a workgroup's stride in remap (each invocation's outputs in one row),
+/// pads of up to two periods, flip and roll along them.
+#[test]
+fn remap_long_rows() {
+    let mut rng = Rng::new(5);
+    let (a, ha) = strided::<f32>(&mut rng, &[3, 700]);
+    check_pads(&a, &ha, &[(5, 2), (300, 1401)]);
+    check(
+        &a.flip(-1).unwrap(),
+        &model(&ha, &[3, 700], 0.0, |i| Some(vec![i[0], 699 - i[1]])),
+    );
+    for shift in [1isize, -699, 1234] {
+        let s = shift.rem_euclid(700) as usize;
+        let want = model(&ha, &[3, 700], 0.0, |i| {
+            Some(vec![i[0], (i[1] + 700 - s) % 700])
+        });
+        check(&a.roll(shift, Some(1)).unwrap(), &want);
+    }
+    let z = dev().from_slice(&[5i32], []).unwrap();
+    assert_eq!(host(&z.flip_all().unwrap()), vec![5.0]);
+    assert_eq!(host(&z.pad(&[], PadMode::Edge).unwrap()), vec![5.0]);
+}
+
 fn remaps<T: Element>() {
     let mut rng = Rng::new(2);
     let sh = [4usize, 3, 5];
@@ -173,35 +229,7 @@ fn remaps<T: Element>() {
     });
     assert_close(&host(&a.roll(4, None).unwrap()), &flat.data, 0.0, 0.0);
     // pad: every mode, widths up to past the extents
-    let widths = [(2usize, 5usize), (0, 4), (7, 1)];
-    let out: Vec<usize> = sh.iter().zip(&widths).map(|(n, w)| n + w.0 + w.1).collect();
-    let modes: [(PadMode<T>, Rule); 5] = [
-        (PadMode::Constant(T::from_f64(7.0)), |x, n| {
-            (0..n).contains(&x).then_some(x)
-        }),
-        (PadMode::Edge, |x, n| Some(x.clamp(0, n - 1))),
-        (PadMode::Reflect, |x, n| {
-            let p = 2 * (n - 1);
-            let t = if p == 0 { 0 } else { x.rem_euclid(p) };
-            Some(if t < n { t } else { p - t })
-        }),
-        (PadMode::Symmetric, |x, n| {
-            let t = x.rem_euclid(2 * n);
-            Some(if t < n { t } else { 2 * n - 1 - t })
-        }),
-        (PadMode::Wrap, |x, n| Some(x.rem_euclid(n))),
-    ];
-    for (mode, rule) in modes {
-        let got = a.pad(&widths, mode).unwrap();
-        let want = model(&ha, &out, 7.0, |i| {
-            (0..3)
-                .map(|d| {
-                    rule(i[d] as isize - widths[d].0 as isize, sh[d] as isize).map(|x| x as usize)
-                })
-                .collect()
-        });
-        check(&got, &want);
-    }
+    check_pads(&a, &ha, &[(2, 5), (0, 4), (7, 1)]);
     // tile and repeat
     check(
         &a.tile(&[2, 1, 3]).unwrap(),

@@ -136,6 +136,10 @@ pub(crate) fn remap<T: Element>(
     if src.is_empty() {
         return dev.full(shape, fill);
     }
+    if shape.is_empty() {
+        // No axes to map: the kernel walks the last axis, which a 0-d array lacks.
+        return src.copy();
+    }
     let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&src.buf]))?;
     let n = out.len();
     if n == 0 {
@@ -150,13 +154,9 @@ pub(crate) fn remap<T: Element>(
     }
     .encode(fill)?;
     let k = kernel::<T>(dev, "remap")?;
-    dev.launch(
-        &k,
-        &p,
-        &[src.binding()],
-        out.binding(),
-        Work::Items(n as u32),
-    )?;
+    // REMAP_PER (4) outputs per invocation, in blocks of 4 workgroups' worth.
+    let items = (n as u32).div_ceil(4 * WG) * WG;
+    dev.launch(&k, &p, &[src.binding()], out.binding(), Work::Items(items))?;
     Ok(out)
 }
 
