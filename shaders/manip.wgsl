@@ -11,7 +11,7 @@
 // remap:     4 outputs per invocation, WG apart (REMAP_PER); the output is contiguous from
 //            offs.w; element i, at multi-index c, reads the
 //            input coordinate x[d] = map(c[d] - lo[d]) along each axis (lo in st1, the
-//            input's extent in st2), map by remap_mode() (the same on every axis; an axis
+//            input's extent in st2), map by remap_mode() (the override MODE, the same on every axis; an axis
 //            with lo = 0 and an extent equal to the output's is left as it is):
 //            0 constant (outside the input: arg 0), 1 edge (clamped), 2 reflect (period
 //            2(n-1), the edge not repeated), 3 symmetric (period 2n, the edge repeated),
@@ -30,6 +30,7 @@ alias S = f32; // element type
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 
 override WG: u32 = 256u;
+override MODE: u32 = 0u; // remap's rule (see the header), fixed per pipeline
 
 @group(0) @binding(1) var<storage, read> a: array<S>;
 @group(0) @binding(2) var<storage, read> runs: array<u32>;
@@ -39,7 +40,7 @@ override WG: u32 = 256u;
 // is the only code that fills these slots). P.n, P.ndim, offs, extent_of and strides_of
 // (x: the input's strides; y: the output's in copy_into, lo in remap; z: the input's
 // extents in remap) are read directly.
-fn remap_mode() -> u32 { return P.aux.x; }
+fn remap_mode() -> u32 { return MODE; }
 fn band_upper() -> bool { return P.aux.x == 1u; }
 fn band_k() -> i32 { return bitcast<i32>(P.aux.y); }
 fn repeat_axis() -> u32 { return P.aux.y; }
@@ -126,17 +127,18 @@ fn remap(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     let e = extent_of(last);
     let st = strides_of(last);
     let lo = bitcast<i32>(st.y);
-    var q = g / e;
-    var row = remap_row(q);
+    var c = g % e;
+    var row = remap_row(g / e);
     for (var k = 0u; k < REMAP_PER; k++) {
         let i = g + k * WG;
         if (i >= P.n) { return; }
-        let qi = i / e;
-        if (qi != q) {
-            q = qi;
-            row = remap_row(q);
+        if (c >= e) {
+            // Past the row's end: the next output's row, found afresh.
+            c = i % e;
+            row = remap_row(i / e);
         }
-        let x = source_coord(i32(i - qi * e), lo, i32(st.z));
+        let x = source_coord(i32(c), lo, i32(st.z));
+        c += WG;
         var v = arg(0u);
         if (row.y == 1u && x >= 0) { v = a[row.x + u32(x) * st.x]; }
         out[P.offs.w + i] = v;

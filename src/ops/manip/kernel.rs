@@ -44,7 +44,6 @@ struct ManipParams<'a> {
     per_axis: [&'a [usize]; 3],
     in_offset: usize,
     out_offset: usize,
-    mode: Mode,
 }
 
 impl ManipParams<'_> {
@@ -61,7 +60,6 @@ impl ManipParams<'_> {
             .scalars(&[fill]);
         p.offs[0] = self.in_offset as u32;
         p.offs[3] = self.out_offset as u32;
-        p.aux[0] = self.mode as u32;
         Ok(p)
     }
 }
@@ -77,16 +75,22 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 }
 
 fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> {
+    kernel_for::<T>(dev, entry, Mode::Constant)
+}
+
+/// The kernel of `entry` with `remap`'s mode fixed at pipeline creation (the override
+/// `MODE`), so each mode's pipeline holds its own coordinate rule alone.
+fn kernel_for<T: Element>(dev: &Device, entry: &'static str, mode: Mode) -> Result<Arc<Kernel>> {
     let key = Key {
         family: "manip",
         entry,
-        variant: T::DTYPE.wgsl().to_string(),
+        variant: format!("{}_{}", T::DTYPE.wgsl(), mode as u32),
         inputs: if entry == "repeat_runs" { 2 } else { 1 },
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    dev.kernel(key, || spec(T::DTYPE))
+    dev.kernel(key, || spec(T::DTYPE).constant("MODE", mode as u32))
 }
 
 /// Copies `src` into `dst`'s buffer at element `offset` with `strides` (one per axis of
@@ -108,7 +112,6 @@ pub(crate) fn copy_into<T: Element>(
         per_axis: [&st[0], &st[1], &[]],
         in_offset: src.offset,
         out_offset: offset,
-        mode: Mode::Constant,
     }
     .encode(T::zero())?;
     let k = kernel::<T>(&dst.dev, "copy_into")?;
@@ -150,10 +153,9 @@ pub(crate) fn remap<T: Element>(
         per_axis: [&src.strides, lo, &src.shape],
         in_offset: src.offset,
         out_offset: 0,
-        mode,
     }
     .encode(fill)?;
-    let k = kernel::<T>(dev, "remap")?;
+    let k = kernel_for::<T>(dev, "remap", mode)?;
     // REMAP_PER (4) outputs per invocation, in blocks of 4 workgroups' worth.
     let items = (n as u32).div_ceil(4 * WG) * WG;
     dev.launch(&k, &p, &[src.binding()], out.binding(), Work::Items(items))?;
@@ -177,7 +179,6 @@ pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Ar
         per_axis: [&src.strides, &[], &[]],
         in_offset: src.offset,
         out_offset: 0,
-        mode: Mode::Constant,
     }
     .encode(T::zero())?;
     p.aux = [upper as u32, k as u32];
@@ -214,7 +215,6 @@ pub(crate) fn repeat_runs<T: Element>(
         per_axis: [&src.strides, &[], &src.shape],
         in_offset: src.offset,
         out_offset: 0,
-        mode: Mode::Constant,
     }
     .encode(T::zero())?;
     p.aux[1] = axis as u32;
