@@ -359,7 +359,8 @@ impl Device {
     /// are `base^start` and `base^stop` computed on the host in f64 and rounded once; the
     /// others are `2^(start log2(base) + i step)` with the exponent in the carrier (f32 for
     /// f16 and f32, so within about `|log2 value|` ulps of f32 plus the exp2's 2 ulps; f64
-    /// in f64).
+    /// in f64). So an interior value NumPy computes exactly (`10^2` here, 100) may be an ulp
+    /// or two off (NumPy raises `base` to the exponent with `pow`; this takes exp2).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a non-finite `start` or `stop`, or a `base` not finite
@@ -367,8 +368,11 @@ impl Device {
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
-    /// assert_eq!(dev.logspace::<f32>(0.0, 3.0, 4, 10.0)?.to_vec()?, vec![1.0, 10.0, 100.0, 1000.0]);
+    /// assert_eq!(dev.logspace::<f32>(0.0, 3.0, 4, 2.0)?.to_vec()?, vec![1.0, 2.0, 4.0, 8.0]);
     /// assert_eq!(dev.logspace::<f64>(1.0, -1.0, 3, 2.0)?.to_vec()?, vec![2.0, 1.0, 0.5]);
+    /// let d = dev.logspace::<f32>(0.0, 3.0, 4, 10.0)?.to_vec()?;
+    /// assert_eq!((d[0], d[3]), (1.0, 1000.0));
+    /// assert!((d[1] / 10.0 - 1.0).abs() < 1e-6 && (d[2] / 100.0 - 1.0).abs() < 1e-6);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn logspace<T: Float>(
@@ -400,7 +404,10 @@ impl Device {
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
-    /// assert_eq!(dev.geomspace::<f64>(1.0, 1000.0, 4)?.to_vec()?, vec![1.0, 10.0, 100.0, 1000.0]);
+    /// assert_eq!(dev.geomspace::<f64>(1.0, 8.0, 4)?.to_vec()?, vec![1.0, 2.0, 4.0, 8.0]);
+    /// let g = dev.geomspace::<f64>(1.0, 1000.0, 4)?.to_vec()?;
+    /// assert_eq!((g[0], g[3]), (1.0, 1000.0));
+    /// assert!((g[2] / 100.0 - 1.0).abs() < 1e-15);
     /// assert_eq!(dev.geomspace::<f32>(-8.0, -2.0, 3)?.to_vec()?, vec![-8.0, -4.0, -2.0]);
     /// assert!(dev.geomspace::<f32>(0.0, 1.0, 3).is_err());
     /// # Ok::<(), gpuarray::Error>(())
