@@ -39,8 +39,8 @@ override MODE: u32 = 0u; // remap's rule (see the header), fixed per pipeline
 // Parameter accessors, mirroring `ManipParams` in src/ops/manip/kernel.rs (whose `encode`
 // is the only code that fills these slots). P.n, P.ndim, offs, extent_of and strides_of
 // (x: the input's strides; y: the output's in copy_into, lo in remap; z: the input's
-// extents in remap) are read directly.
-fn remap_mode() -> u32 { return MODE; }
+// extents in remap and repeat_runs) are read directly.
+fn remap_mode() -> u32 { return MODE; }                   // remap: the override, not P
 fn band_upper() -> bool { return P.aux.x == 1u; }
 fn band_k() -> i32 { return bitcast<i32>(P.aux.y); }
 fn repeat_axis() -> u32 { return P.aux.y; }

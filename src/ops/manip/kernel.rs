@@ -44,6 +44,8 @@ struct ManipParams<'a> {
     per_axis: [&'a [usize]; 3],
     in_offset: usize,
     out_offset: usize,
+    /// `band`: (1 for triu, k); `repeat_runs`: (0, the repeated axis); else unused.
+    aux: [u32; 2],
 }
 
 impl ManipParams<'_> {
@@ -60,6 +62,7 @@ impl ManipParams<'_> {
             .scalars(&[fill]);
         p.offs[0] = self.in_offset as u32;
         p.offs[3] = self.out_offset as u32;
+        p.aux = self.aux;
         Ok(p)
     }
 }
@@ -112,6 +115,7 @@ pub(crate) fn copy_into<T: Element>(
         per_axis: [&st[0], &st[1], &[]],
         in_offset: src.offset,
         out_offset: offset,
+        aux: [0, 0],
     }
     .encode(T::zero())?;
     let k = kernel::<T>(&dst.dev, "copy_into")?;
@@ -153,6 +157,7 @@ pub(crate) fn remap<T: Element>(
         per_axis: [&src.strides, lo, &src.shape],
         in_offset: src.offset,
         out_offset: 0,
+        aux: [0, 0],
     }
     .encode(fill)?;
     let k = kernel_for::<T>(dev, "remap", mode)?;
@@ -174,14 +179,14 @@ pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Ar
     if n == 0 {
         return Ok(out);
     }
-    let mut p = ManipParams {
+    let p = ManipParams {
         shape: &src.shape,
         per_axis: [&src.strides, &[], &[]],
         in_offset: src.offset,
         out_offset: 0,
+        aux: [upper as u32, k as u32],
     }
     .encode(T::zero())?;
-    p.aux = [upper as u32, k as u32];
     let kern = kernel::<T>(dev, "band")?;
     dev.launch(
         &kern,
@@ -210,14 +215,14 @@ pub(crate) fn repeat_runs<T: Element>(
     if n == 0 {
         return Ok(out);
     }
-    let mut p = ManipParams {
+    let p = ManipParams {
         shape: &out.shape,
         per_axis: [&src.strides, &[], &src.shape],
         in_offset: src.offset,
         out_offset: 0,
+        aux: [0, axis as u32],
     }
     .encode(T::zero())?;
-    p.aux[1] = axis as u32;
     let kern = kernel::<T>(dev, "repeat_runs")?;
     dev.launch(
         &kern,
