@@ -80,7 +80,7 @@ pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subn
 pub use dtype::{f16, DType, Element, Float, Signed};
 pub use error::{Error, Result};
 pub use ops::index::{IndexMode, Mask};
-pub use ops::manip::PadMode;
+pub use ops::manip::{Indexing, PadMode};
 pub use ops::sort::{Side, UniqueAll};
 pub use shape::{Axis, Shape, Slice, SliceInfo};
 

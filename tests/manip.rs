@@ -5,7 +5,7 @@
 mod common;
 
 use common::{assert_close, dev, host, if_supported, unravel, Host, Rng};
-use gpuarray::{f16, Array, Element, Error, PadMode};
+use gpuarray::{f16, Array, Element, Error, Indexing, PadMode};
 
 /// Host model of an output of `shape` whose element at `idx` is `src` at `map(idx)`, or
 /// `fill` where `map` gives `None`.
@@ -141,6 +141,62 @@ fn joins<T: Element>() {
 /// Pad's rule on the host: the input coordinate of x (before the shift) in an axis of n.
 type Rule = fn(isize, isize) -> Option<isize>;
 
+/// `a.pad(widths, mode)` for every mode against the host rule of each.
+fn check_pads<T: Element>(a: &Array<T>, ha: &Host, widths: &[(usize, usize)]) {
+    let sh = &ha.shape;
+    let out: Vec<usize> = sh.iter().zip(widths).map(|(n, w)| n + w.0 + w.1).collect();
+    let modes: [(PadMode<T>, Rule); 5] = [
+        (PadMode::Constant(T::from_f64(7.0)), |x, n| {
+            (0..n).contains(&x).then_some(x)
+        }),
+        (PadMode::Edge, |x, n| Some(x.clamp(0, n - 1))),
+        (PadMode::Reflect, |x, n| {
+            let p = 2 * (n - 1);
+            let t = if p == 0 { 0 } else { x.rem_euclid(p) };
+            Some(if t < n { t } else { p - t })
+        }),
+        (PadMode::Symmetric, |x, n| {
+            let t = x.rem_euclid(2 * n);
+            Some(if t < n { t } else { 2 * n - 1 - t })
+        }),
+        (PadMode::Wrap, |x, n| Some(x.rem_euclid(n))),
+    ];
+    for (mode, rule) in modes {
+        let got = a.pad(widths, mode).unwrap();
+        let want = model(ha, &out, 7.0, |i| {
+            (0..sh.len())
+                .map(|d| {
+                    rule(i[d] as isize - widths[d].0 as isize, sh[d] as isize).map(|x| x as usize)
+                })
+                .collect()
+        });
+        check(&got, &want);
+    }
+}
+
+/// Rows longer than a workgroup's stride in remap (each invocation's outputs in one row),
+/// pads of up to two periods, flip and roll along them.
+#[test]
+fn remap_long_rows() {
+    let mut rng = Rng::new(5);
+    let (a, ha) = strided::<f32>(&mut rng, &[3, 700]);
+    check_pads(&a, &ha, &[(5, 2), (300, 1401)]);
+    check(
+        &a.flip(-1).unwrap(),
+        &model(&ha, &[3, 700], 0.0, |i| Some(vec![i[0], 699 - i[1]])),
+    );
+    for shift in [1isize, -699, 1234] {
+        let s = shift.rem_euclid(700) as usize;
+        let want = model(&ha, &[3, 700], 0.0, |i| {
+            Some(vec![i[0], (i[1] + 700 - s) % 700])
+        });
+        check(&a.roll(shift, Some(1)).unwrap(), &want);
+    }
+    let z = dev().from_slice(&[5i32], []).unwrap();
+    assert_eq!(host(&z.flip_all().unwrap()), vec![5.0]);
+    assert_eq!(host(&z.pad(&[], PadMode::Edge).unwrap()), vec![5.0]);
+}
+
 fn remaps<T: Element>() {
     let mut rng = Rng::new(2);
     let sh = [4usize, 3, 5];
@@ -173,35 +229,7 @@ fn remaps<T: Element>() {
     });
     assert_close(&host(&a.roll(4, None).unwrap()), &flat.data, 0.0, 0.0);
     // pad: every mode, widths up to past the extents
-    let widths = [(2usize, 5usize), (0, 4), (7, 1)];
-    let out: Vec<usize> = sh.iter().zip(&widths).map(|(n, w)| n + w.0 + w.1).collect();
-    let modes: [(PadMode<T>, Rule); 5] = [
-        (PadMode::Constant(T::from_f64(7.0)), |x, n| {
-            (0..n).contains(&x).then_some(x)
-        }),
-        (PadMode::Edge, |x, n| Some(x.clamp(0, n - 1))),
-        (PadMode::Reflect, |x, n| {
-            let p = 2 * (n - 1);
-            let t = if p == 0 { 0 } else { x.rem_euclid(p) };
-            Some(if t < n { t } else { p - t })
-        }),
-        (PadMode::Symmetric, |x, n| {
-            let t = x.rem_euclid(2 * n);
-            Some(if t < n { t } else { 2 * n - 1 - t })
-        }),
-        (PadMode::Wrap, |x, n| Some(x.rem_euclid(n))),
-    ];
-    for (mode, rule) in modes {
-        let got = a.pad(&widths, mode).unwrap();
-        let want = model(&ha, &out, 7.0, |i| {
-            (0..3)
-                .map(|d| {
-                    rule(i[d] as isize - widths[d].0 as isize, sh[d] as isize).map(|x| x as usize)
-                })
-                .collect()
-        });
-        check(&got, &want);
-    }
+    check_pads(&a, &ha, &[(2, 5), (0, 4), (7, 1)]);
     // tile and repeat
     check(
         &a.tile(&[2, 1, 3]).unwrap(),
@@ -231,6 +259,119 @@ fn remaps<T: Element>() {
     );
 }
 
+/// diagonal/diag (views and the 1-D -> 2-D copy), triu/tril over the last two axes, and
+/// meshgrid, on strided views with offsets, against the host model; negative k and axes.
+fn diagonals<T: Element>() {
+    let mut rng = Rng::new(7);
+    let (a, ha) = strided::<T>(&mut rng, &[3, 4, 5]);
+    for (k, ax1, ax2) in [
+        (0isize, 0isize, 1isize),
+        (2, -1, 0),
+        (-1, 1, -1),
+        (-3, 2, 1),
+        (9, 0, 2),
+    ] {
+        let got = a.diagonal(k, ax1, ax2).unwrap();
+        let (p, q) = (ax1.rem_euclid(3) as usize, ax2.rem_euclid(3) as usize);
+        assert_eq!(got.strides()[1], a.strides()[p] + a.strides()[q], "a view");
+        let o = 3 - p - q;
+        let (np, nq) = (ha.shape[p] as isize, ha.shape[q] as isize);
+        let len = if k >= 0 {
+            np.min(nq - k)
+        } else {
+            (np + k).min(nq)
+        }
+        .max(0) as usize;
+        let want = model(&ha, &[ha.shape[o], len], 0.0, |i| {
+            let mut at = vec![0; 3];
+            at[o] = i[0];
+            at[p] = (i[1] as isize - k.min(0)) as usize;
+            at[q] = (i[1] as isize + k.max(0)) as usize;
+            Some(at)
+        });
+        check(&got, &want);
+    }
+    let (v, hv) = strided::<T>(&mut rng, &[4]);
+    for k in [0isize, 2, -3] {
+        let m = 4 + k.unsigned_abs();
+        let want = model(&hv, &[m, m], 0.0, |i| {
+            (i[1] as isize - i[0] as isize == k).then(|| vec![i[0].min(i[1])])
+        });
+        let d = v.diag(k).unwrap();
+        check(&d, &want);
+        check(&d.diag(k).unwrap(), &hv);
+    }
+    for k in [0isize, 1, -2, 7, -7] {
+        let up = model(&ha, &ha.shape, 0.0, |i| {
+            (i[2] as isize - i[1] as isize >= k).then(|| i.to_vec())
+        });
+        check(&a.triu(k).unwrap(), &up);
+        let lo = model(&ha, &ha.shape, 0.0, |i| {
+            (i[2] as isize - i[1] as isize <= k).then(|| i.to_vec())
+        });
+        check(&a.tril(k).unwrap(), &lo);
+    }
+    let (w, hw) = strided::<T>(&mut rng, &[3]);
+    let (z, hz) = strided::<T>(&mut rng, &[2]);
+    for copy in [true, false] {
+        let g = Array::meshgrid(&[&v, &w, &z], Indexing::Xy, copy).unwrap();
+        check(&g[0], &model(&hv, &[3, 4, 2], 0.0, |i| Some(vec![i[1]])));
+        check(&g[1], &model(&hw, &[3, 4, 2], 0.0, |i| Some(vec![i[0]])));
+        check(&g[2], &model(&hz, &[3, 4, 2], 0.0, |i| Some(vec![i[2]])));
+        assert_eq!(g[0].is_contiguous(), copy);
+        let g = Array::meshgrid(&[&v, &w], Indexing::Ij, copy).unwrap();
+        check(&g[0], &model(&hv, &[4, 3], 0.0, |i| Some(vec![i[0]])));
+        check(&g[1], &model(&hw, &[4, 3], 0.0, |i| Some(vec![i[1]])));
+    }
+    let g = Array::meshgrid(&[&v], Indexing::Xy, true).unwrap();
+    check(&g[0], &hv);
+}
+
+/// repeat_each on a strided view: per-element counts (zeros included) along each axis,
+/// negative axes, the flattened form, one count, all-zero counts.
+fn repeats_each<T: Element>() {
+    let mut rng = Rng::new(11);
+    let (a, ha) = strided::<T>(&mut rng, &[3, 5, 2]);
+    for (axis, counts) in [
+        (0isize, vec![2usize, 0, 3]),
+        (-2, vec![1, 4, 0, 0, 2]),
+        (2, vec![3, 1]),
+        (1, vec![0; 5]),
+        (-1, vec![4]),
+    ] {
+        let d = axis.rem_euclid(3) as usize;
+        let src: Vec<usize> = if counts.len() == 1 {
+            (0..ha.shape[d]).flat_map(|j| vec![j; counts[0]]).collect()
+        } else {
+            (0..ha.shape[d]).flat_map(|j| vec![j; counts[j]]).collect()
+        };
+        let mut shape = ha.shape.clone();
+        shape[d] = src.len();
+        let want = model(&ha, &shape, 0.0, |i| {
+            let mut at = i.to_vec();
+            at[d] = src[i[d]];
+            Some(at)
+        });
+        check(&a.repeat_each(&counts, Some(axis)).unwrap(), &want);
+    }
+    let counts: Vec<usize> = (0..30).map(|k| (k * 7) % 4).collect();
+    let flat = Host::new(
+        &[30],
+        (0..30).map(|k| ha.at(&unravel(k, &[3, 5, 2]))).collect(),
+    );
+    let src: Vec<usize> = (0..30).flat_map(|j| vec![j; counts[j]]).collect();
+    let want = model(&flat, &[src.len()], 0.0, |i| Some(vec![src[i[0]]]));
+    check(&a.repeat_each(&counts, None).unwrap(), &want);
+    assert!(matches!(
+        a.repeat_each(&[1, 2], Some(0)),
+        Err(Error::InvalidArgument { op: "repeat", .. })
+    ));
+    assert!(matches!(
+        a.repeat_each(&[1, 2], Some(3)),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+}
+
 macro_rules! per_dtype {
     ($($name:ident: $t:ty,)*) => {$(
         #[test]
@@ -238,6 +379,8 @@ macro_rules! per_dtype {
             if_supported::<$t>(|| {
                 joins::<$t>();
                 remaps::<$t>();
+                diagonals::<$t>();
+                repeats_each::<$t>();
             });
         }
     )*};

@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
+use crate::ops::elementwise::{F32_MATH, F64_MATH};
 use crate::shape::Shape;
 
 const SRC: &str = include_str!("../../shaders/creation.wgsl");
@@ -32,6 +33,16 @@ enum Creation<T> {
     /// `eye`: ones where column - row == `diag` (`eye_diag()`) in rows of `cols` columns
     /// (`eye_cols()`, at least 1), zeros elsewhere.
     Eye { cols: u32, diag: i32 },
+    /// `tri`: ones where column - row <= `diag`, as `Eye`'s fields.
+    Tri { cols: u32, diag: i32 },
+    /// `geom`: `sign(first) * 2^(lg0 + i * step)` (`arg(0u)`, `arg(1u)`, in the carrier),
+    /// the first element `first` (`arg(2u)`) and the last `last` (`arg(3u)`).
+    Geom {
+        lg0: f64,
+        step: f64,
+        first: f64,
+        last: f64,
+    },
 }
 
 impl<T> Creation<T> {
@@ -40,6 +51,8 @@ impl<T> Creation<T> {
             Creation::Fill { .. } => "fill",
             Creation::Arange { .. } => "arange",
             Creation::Eye { .. } => "eye",
+            Creation::Tri { .. } => "tri",
+            Creation::Geom { .. } => "geom",
         }
     }
 }
@@ -77,9 +90,18 @@ impl<T: Element> CreationParams<T> {
                 p.aux[0] = exact_end as u32;
                 p
             }
-            Creation::Eye { cols, diag } => Params {
+            Creation::Eye { cols, diag } | Creation::Tri { cols, diag } => Params {
                 aux: [cols, diag as u32],
                 ..p
+            },
+            Creation::Geom {
+                lg0,
+                step,
+                first,
+                last,
+            } => match T::DTYPE {
+                DType::F64 => p.scalars(&[lg0, step, first, last]),
+                _ => p.scalars(&[lg0 as f32, step as f32, first as f32, last as f32]),
             },
         }
     }
@@ -93,9 +115,20 @@ fn spec(d: DType) -> Spec {
         }
         _ => "fn arange_at(i: u32) -> S { return S(P.sc[0u] + SC(i) * P.sc[1u]); }",
     };
-    Spec::new("creation", SRC)
+    let spec = Spec::new("creation", SRC)
         .scalar(d)
-        .function("arange_at", at)
+        .function("arange_at", at);
+    match d {
+        DType::F16 | DType::F32 => spec.include(F32_MATH).function(
+            "geom_at",
+            "fn geom_at(i: u32) -> SC { return exp2_(fma(f32(i), P.sc[1u], P.sc[0u])); }",
+        ),
+        DType::F64 => spec.include(F64_MATH).alias("TW", "f64").function(
+            "geom_at",
+            "fn geom_at(i: u32) -> SC { return exp2_64_(P.sc[0u] + f64(i) * P.sc[1u]); }",
+        ),
+        DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::Bool => spec,
+    }
 }
 
 /// Every variant, for the shader validation test.
@@ -302,5 +335,112 @@ impl Device {
             diag: k,
         };
         generate(self, "eye", vec![n, m], what)
+    }
+
+    /// An `n` x `m` matrix with ones at and below diagonal `k` (0 the main one, positive
+    /// above it, negative below), zeros elsewhere, as NumPy's `tri(n, m, k)`.
+    ///
+    /// # Errors
+    /// As [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.tri::<i32>(2, 3, 0)?.to_vec()?, vec![1, 0, 0, 1, 1, 0]);
+    /// assert_eq!(dev.tri::<f32>(2, 2, -1)?.to_vec()?, vec![0.0, 0.0, 1.0, 0.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn tri<T: Element>(&self, n: usize, m: usize, k: isize) -> Result<Array<T>> {
+        let lim = |d: usize| d.min(i32::MAX as usize - 1) as isize + 1;
+        let what = Creation::Tri {
+            cols: m.max(1) as u32,
+            diag: k.clamp(-lim(n), lim(m)) as i32,
+        };
+        generate(self, "tri", vec![n, m], what)
+    }
+
+    /// `num` values `base^e` for exponents `e` evenly spaced from `start` to `stop`
+    /// inclusive, as NumPy's `logspace(start, stop, num, base=base)`. The first and last
+    /// are `base^start` and `base^stop` computed on the host in f64 and rounded once; the
+    /// others are `2^(start log2(base) + i step)` with the exponent in the carrier (f32 for
+    /// f16 and f32, so within about `|log2 value|` ulps of f32 plus the exp2's 2 ulps; f64
+    /// in f64). So an interior value NumPy computes exactly (`10^2` here, 100) may be an ulp
+    /// or two off (NumPy raises `base` to the exponent with `pow`; this takes exp2).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a non-finite `start` or `stop`, or a `base` not finite
+    /// and positive; as [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.logspace::<f32>(0.0, 3.0, 4, 2.0)?.to_vec()?, vec![1.0, 2.0, 4.0, 8.0]);
+    /// assert_eq!(dev.logspace::<f64>(1.0, -1.0, 3, 2.0)?.to_vec()?, vec![2.0, 1.0, 0.5]);
+    /// let d = dev.logspace::<f32>(0.0, 3.0, 4, 10.0)?.to_vec()?;
+    /// assert_eq!((d[0], d[3]), (1.0, 1000.0));
+    /// assert!((d[1] / 10.0 - 1.0).abs() < 1e-6 && (d[2] / 100.0 - 1.0).abs() < 1e-6);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn logspace<T: Float>(
+        &self,
+        start: f64,
+        stop: f64,
+        num: usize,
+        base: f64,
+    ) -> Result<Array<T>> {
+        if !(start.is_finite() && stop.is_finite() && base.is_finite() && base > 0.0) {
+            return Err(Error::InvalidArgument {
+                op: "logspace",
+                reason: "start and stop must be finite and base finite and positive",
+            });
+        }
+        let l = base.log2();
+        let what = geom(start * l, stop * l, num, base.powf(start), base.powf(stop));
+        generate(self, "logspace", vec![num], what)
+    }
+
+    /// `num` values evenly spaced on a log scale from `start` to `stop` inclusive (a
+    /// geometric progression), as NumPy's `geomspace`: the first is exactly `start` and the
+    /// last exactly `stop`; both negative gives the negated progression of their magnitudes.
+    /// Accuracy as [`Device::logspace`].
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when either endpoint is zero or not finite, or they differ
+    /// in sign (NumPy returns complex values there); as [`Device::zeros`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.geomspace::<f64>(1.0, 8.0, 4)?.to_vec()?, vec![1.0, 2.0, 4.0, 8.0]);
+    /// let g = dev.geomspace::<f64>(1.0, 1000.0, 4)?.to_vec()?;
+    /// assert_eq!((g[0], g[3]), (1.0, 1000.0));
+    /// assert!((g[2] / 100.0 - 1.0).abs() < 1e-15);
+    /// assert_eq!(dev.geomspace::<f32>(-8.0, -2.0, 3)?.to_vec()?, vec![-8.0, -4.0, -2.0]);
+    /// assert!(dev.geomspace::<f32>(0.0, 1.0, 3).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn geomspace<T: Float>(&self, start: T, stop: T, num: usize) -> Result<Array<T>> {
+        let (a, b) = (start.to_f64(), stop.to_f64());
+        if a == 0.0 || b == 0.0 || !a.is_finite() || !b.is_finite() || (a < 0.0) != (b < 0.0) {
+            return Err(Error::InvalidArgument {
+                op: "geomspace",
+                reason: "start and stop must be finite, non-zero and of one sign",
+            });
+        }
+        let what = geom(a.abs().log2(), b.abs().log2(), num, a, b);
+        generate(self, "geomspace", vec![num], what)
+    }
+}
+
+/// The `geom` kernel's values: exponents (base 2) from `lg0` to `lg1` over `num` elements,
+/// the first and last elements given.
+fn geom<T>(lg0: f64, lg1: f64, num: usize, first: f64, last: f64) -> Creation<T> {
+    let step = if num > 1 {
+        (lg1 - lg0) / (num - 1) as f64
+    } else {
+        0.0
+    };
+    Creation::Geom {
+        lg0,
+        step,
+        first,
+        last,
     }
 }

@@ -416,6 +416,36 @@ fn helper(
     Ok(f)
 }
 
+/// Traces `f` over `N` symbolic inputs (`Node::Input(k)` for input k): its nodes and root.
+fn trace<const N: usize>(f: impl Fn([Var; N]) -> Var) -> (Vec<Node>, Var) {
+    NODES.with(|t| {
+        t.borrow_mut().clear();
+        let inputs: [Var; N] = std::array::from_fn(|k| push(Node::Input(k)));
+        let root = f(inputs);
+        (std::mem::take(&mut *t.borrow_mut()), root)
+    })
+}
+
+/// The WGSL of `f` over `N` inputs named `v0`, `v1`... for dtype `d` (see [`generate`]):
+/// the helper functions, and a body of `let` lines ending in `fused_out = ...;`. `op`
+/// names the caller in the error for a reduction anywhere.
+pub(crate) fn expression<const N: usize>(
+    op: &'static str,
+    d: DType,
+    dev: &Device,
+    f: impl Fn([Var; N]) -> Var,
+) -> Result<(String, String)> {
+    let (nodes, root) = trace(f);
+    if nodes.iter().any(|n| matches!(n, Node::Reduce(..))) {
+        return Err(Error::InvalidArgument {
+            op,
+            reason: "a reduction cannot appear here",
+        });
+    }
+    let g = generate(&nodes, root, d, dev)?;
+    Ok((g.helpers, g.body))
+}
+
 /// Traces `f` over `N` symbolic inputs into one elementwise kernel, as `cupy.fuse`. Call
 /// the result with arrays (broadcast together) or scalars, all of one dtype; the kernel is
 /// compiled on the first call for each dtype.
@@ -435,12 +465,7 @@ fn helper(
 /// ```
 pub fn fuse<const N: usize>(dev: &Device, f: impl Fn([Var; N]) -> Var) -> Result<Fused> {
     dev.expect_alive()?;
-    let (mut nodes, root) = NODES.with(|t| {
-        t.borrow_mut().clear();
-        let inputs: [Var; N] = std::array::from_fn(|k| push(Node::Input(k)));
-        let root = f(inputs);
-        (std::mem::take(&mut *t.borrow_mut()), root)
-    });
+    let (mut nodes, root) = trace(f);
     let (reduce, root) = match nodes[root.0 as usize] {
         Node::Reduce(r, axis, x) => (Some((r, axis)), x),
         _ => (None, root),

@@ -15,6 +15,7 @@
 //! ```
 
 mod elementwise_kernel;
+mod from_fn;
 mod fuse;
 mod raw_kernel;
 mod reduction_kernel;

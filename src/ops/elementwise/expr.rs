@@ -14,11 +14,11 @@ const SRC: &str = include_str!("../../../shaders/elementwise.wgsl");
 pub(crate) const STRIDED_OFFSETS: &str = include_str!("../../../shaders/shared/strided.wgsl");
 /// The f32 math of f32 and f16 inputs (division, roots, exponentials, logarithms, pow, tanh,
 /// sigmoid) and their sin/cos/tan, computed without the adapter's approximate built-ins.
-const F32_MATH: &str = include_str!("../../../shaders/shared/f32_math.wgsl");
+pub(crate) const F32_MATH: &str = include_str!("../../../shaders/shared/f32_math.wgsl");
 const F32_TRIG: &str = include_str!("../../../shaders/shared/f32_trig.wgsl");
 /// f64 math in software (exp, log, pow, ..., division and square root refined with fma),
 /// included in f64 variants only.
-const F64_MATH: &str = include_str!("../../../shaders/shared/f64_math.wgsl");
+pub(crate) const F64_MATH: &str = include_str!("../../../shaders/shared/f64_math.wgsl");
 const F64_TRIG: &str = include_str!("../../../shaders/shared/f64_trig.wgsl");
 /// The f32 forms of the functions added with the f64 library (log10, sinh, ..., erf).
 const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");

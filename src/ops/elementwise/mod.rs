@@ -32,7 +32,7 @@ mod tiles;
 #[cfg(test)]
 pub(crate) use expr::all_specs;
 use expr::{cast_expr, WHERE_DEF};
-pub(crate) use expr::{library, Binary, Unary, STRIDED_OFFSETS};
+pub(crate) use expr::{library, Binary, Unary, F32_MATH, F64_MATH, STRIDED_OFFSETS};
 pub(crate) use numpy::{truth, NpBinary, NpUnary};
 use plan::run;
 pub(crate) use plan::{broadcast_layout, is_plain, Operand};

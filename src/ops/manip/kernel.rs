@@ -44,7 +44,8 @@ struct ManipParams<'a> {
     per_axis: [&'a [usize]; 3],
     in_offset: usize,
     out_offset: usize,
-    mode: Mode,
+    /// `band`: (1 for triu, k); `repeat_runs`: (0, the repeated axis); else unused.
+    aux: [u32; 2],
 }
 
 impl ManipParams<'_> {
@@ -61,7 +62,7 @@ impl ManipParams<'_> {
             .scalars(&[fill]);
         p.offs[0] = self.in_offset as u32;
         p.offs[3] = self.out_offset as u32;
-        p.aux[0] = self.mode as u32;
+        p.aux = self.aux;
         Ok(p)
     }
 }
@@ -77,16 +78,22 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 }
 
 fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> {
+    kernel_for::<T>(dev, entry, Mode::Constant)
+}
+
+/// The kernel of `entry` with `remap`'s mode fixed at pipeline creation (the override
+/// `MODE`), so each mode's pipeline holds its own coordinate rule alone.
+fn kernel_for<T: Element>(dev: &Device, entry: &'static str, mode: Mode) -> Result<Arc<Kernel>> {
     let key = Key {
         family: "manip",
         entry,
-        variant: T::DTYPE.wgsl().to_string(),
-        inputs: 1,
+        variant: format!("{}_{}", T::DTYPE.wgsl(), mode as u32),
+        inputs: if entry == "repeat_runs" { 2 } else { 1 },
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    dev.kernel(key, || spec(T::DTYPE))
+    dev.kernel(key, || spec(T::DTYPE).constant("MODE", mode as u32))
 }
 
 /// Copies `src` into `dst`'s buffer at element `offset` with `strides` (one per axis of
@@ -108,7 +115,7 @@ pub(crate) fn copy_into<T: Element>(
         per_axis: [&st[0], &st[1], &[]],
         in_offset: src.offset,
         out_offset: offset,
-        mode: Mode::Constant,
+        aux: [0, 0],
     }
     .encode(T::zero())?;
     let k = kernel::<T>(&dst.dev, "copy_into")?;
@@ -136,6 +143,10 @@ pub(crate) fn remap<T: Element>(
     if src.is_empty() {
         return dev.full(shape, fill);
     }
+    if shape.is_empty() {
+        // No axes to map: the kernel walks the last axis, which a 0-d array lacks.
+        return src.copy();
+    }
     let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&src.buf]))?;
     let n = out.len();
     if n == 0 {
@@ -146,14 +157,77 @@ pub(crate) fn remap<T: Element>(
         per_axis: [&src.strides, lo, &src.shape],
         in_offset: src.offset,
         out_offset: 0,
-        mode,
+        aux: [0, 0],
     }
     .encode(fill)?;
-    let k = kernel::<T>(dev, "remap")?;
+    let k = kernel_for::<T>(dev, "remap", mode)?;
+    // REMAP_PER (4) outputs per invocation, in blocks of 4 workgroups' worth.
+    let items = (n as u32).div_ceil(4 * WG) * WG;
+    dev.launch(&k, &p, &[src.binding()], out.binding(), Work::Items(items))?;
+    Ok(out)
+}
+
+/// A new contiguous copy of `src` (at least 2-D) with the elements outside a band of its
+/// last two axes zeroed: kept where column - row >= `k` (`upper`, triu) or <= `k` (tril).
+pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Array<T>> {
+    let dev = &src.dev;
+    let op = if upper { "triu" } else { "tril" };
+    let out = Array::<T>::alloc_with(dev, op, src.shape.clone(), |b| {
+        dev.alloc_apart(b, &[&src.buf])
+    })?;
+    let n = out.len();
+    if n == 0 {
+        return Ok(out);
+    }
+    let p = ManipParams {
+        shape: &src.shape,
+        per_axis: [&src.strides, &[], &[]],
+        in_offset: src.offset,
+        out_offset: 0,
+        aux: [upper as u32, k as u32],
+    }
+    .encode(T::zero())?;
+    let kern = kernel::<T>(dev, "band")?;
     dev.launch(
-        &k,
+        &kern,
         &p,
         &[src.binding()],
+        out.binding(),
+        Work::Items(n as u32),
+    )?;
+    Ok(out)
+}
+
+/// A new contiguous array of `shape` (`src`'s, but `ends[last]` along `axis`) in which
+/// element j of `src` along `axis` fills output coordinates `ends[j - 1]..ends[j]` (`ends`:
+/// the inclusive cumulative sum of per-element counts).
+pub(crate) fn repeat_runs<T: Element>(
+    src: &Array<T>,
+    axis: usize,
+    ends: &Array<u32>,
+    shape: Vec<usize>,
+) -> Result<Array<T>> {
+    let dev = &src.dev;
+    let out = Array::<T>::alloc_with(dev, "repeat", shape, |b| {
+        dev.alloc_apart(b, &[&src.buf, &ends.buf])
+    })?;
+    let n = out.len();
+    if n == 0 {
+        return Ok(out);
+    }
+    let p = ManipParams {
+        shape: &out.shape,
+        per_axis: [&src.strides, &[], &src.shape],
+        in_offset: src.offset,
+        out_offset: 0,
+        aux: [0, axis as u32],
+    }
+    .encode(T::zero())?;
+    let kern = kernel::<T>(dev, "repeat_runs")?;
+    dev.launch(
+        &kern,
+        &p,
+        &[src.binding(), ends.binding()],
         out.binding(),
         Work::Items(n as u32),
     )?;

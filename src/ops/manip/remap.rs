@@ -6,7 +6,7 @@ use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::shape::checked_len;
 
-use super::kernel::{remap, Mode};
+use super::kernel::{remap, repeat_runs, Mode};
 use super::norm_axis;
 
 /// How [`Array::pad`] fills the border, as NumPy's `pad` modes.
@@ -224,5 +224,57 @@ impl<T: Element> Array<T> {
         let mut lo = vec![1; self.ndim()];
         lo[d] = repeats.max(1);
         remap(self, "repeat", shape, &lo, Mode::Repeat, T::zero())
+    }
+
+    /// Element j repeated `counts[j]` times along `axis`, as NumPy's `repeat` with a count
+    /// per element (host values, as CuPy takes them); one count repeats every element (as
+    /// [`Array::repeat`]); with no axis, over the flattened array. One dispatch: each
+    /// output element finds its source by binary search in the counts' cumulative sum.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] unless there is one count or one per element along the
+    /// axis; [`Error::AxisOutOfRange`]; [`Error::BufferTooLarge`] when the result's size
+    /// overflows.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
+    /// assert_eq!(x.repeat_each(&[1, 2], Some(0))?.to_vec()?, vec![1, 2, 3, 4, 3, 4]);
+    /// assert_eq!(x.repeat_each(&[0, 3], Some(-1))?.to_vec()?, vec![2, 2, 2, 4, 4, 4]);
+    /// assert_eq!(x.repeat_each(&[2, 0, 1, 0], None)?.to_vec()?, vec![1, 1, 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn repeat_each(&self, counts: &[usize], axis: Option<isize>) -> Result<Array<T>> {
+        let Some(axis) = axis else {
+            return self.reshape([self.len()])?.repeat_each(counts, Some(0));
+        };
+        let d = norm_axis(axis, self.ndim())?;
+        if counts.len() == 1 {
+            return self.repeat(counts[0], Some(axis));
+        }
+        if counts.len() != self.shape[d] {
+            return Err(Error::InvalidArgument {
+                op: "repeat",
+                reason: "give one count, or one per element along the axis",
+            });
+        }
+        let too_large = Error::BufferTooLarge {
+            requested: u64::MAX,
+            max: u32::MAX as u64,
+        };
+        let mut ends = Vec::with_capacity(counts.len());
+        let mut total = 0usize;
+        for &c in counts {
+            total = total.checked_add(c).ok_or(too_large.clone())?;
+            ends.push(u32::try_from(total).map_err(|_| too_large.clone())?);
+        }
+        let mut shape = self.shape.clone();
+        shape[d] = total;
+        checked_len(&shape, T::DTYPE.size())?;
+        if ends.is_empty() {
+            return self.dev.zeros(shape);
+        }
+        let ends = self.dev.from_slice(&ends, [counts.len()])?;
+        repeat_runs(self, d, &ends, shape)
     }
 }
