@@ -45,6 +45,15 @@ fn ints_shapes_and_scalars() {
     assert_eq!(s(&[1i32, -2, 10], &[3]), "[ 1 -2 10]");
     assert_eq!(s(&[0u32, u32::MAX], &[2]), "[         0 4294967295]");
     assert_eq!(s(&[i32::MIN], &[1]), "[-2147483648]");
+    // Booleans as NumPy's, right-aligned to the width of False; i64 past 2^53 exactly.
+    assert_eq!(s(&[true, false, true], &[3]), "[ True False  True]");
+    assert_eq!(s(&[false], &[]), "False");
+    common::if_supported::<i64>(|| {
+        assert_eq!(
+            s(&[i64::MIN, 1], &[2]),
+            "[-9223372036854775808                    1]"
+        );
+    });
     let x: Vec<i32> = (0..8).collect();
     assert_eq!(s(&x, &[2, 2, 2]), "[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]");
     assert_eq!(s::<f32>(&[], &[0]), "[]");

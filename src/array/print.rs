@@ -11,7 +11,7 @@
 use std::fmt;
 
 use crate::array::Array;
-use crate::dtype::Element;
+use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::shape::Slice;
 
@@ -235,10 +235,19 @@ impl Grid<'_> {
     }
 }
 
+/// An integer as NumPy prints it; booleans as `True` and `False`.
+fn int_str<T: Element>(v: T) -> String {
+    match (T::DTYPE, v.to_f64() != 0.0) {
+        (DType::Bool, true) => "True".into(),
+        (DType::Bool, false) => "False".into(),
+        _ => format!("{v:?}"),
+    }
+}
+
 /// The cells of `vals`, each padded to the common width.
 fn format_cells<T: Element>(vals: &[T], precision: usize) -> Vec<String> {
     if !T::DTYPE.is_float() {
-        let strs: Vec<String> = vals.iter().map(|v| format!("{v:?}")).collect();
+        let strs: Vec<String> = vals.iter().map(|&v| int_str(v)).collect();
         let w = strs.iter().map(String::len).max().unwrap_or(0);
         return strs.into_iter().map(|s| format!("{s:>w$}")).collect();
     }
@@ -400,7 +409,7 @@ fn non_finite(x: f64) -> &'static str {
 /// `1.5e-05`).
 fn scalar_str<T: Element>(v: T) -> String {
     if !T::DTYPE.is_float() {
-        return format!("{v:?}");
+        return int_str(v);
     }
     let x = v.to_f64();
     if !x.is_finite() {
