@@ -24,8 +24,7 @@
 //   records in their new order. The tile is walked in chunks of WG elements in order; an
 //   element's rank among the chunk's elements of its digit comes from a bitmask per digit
 //   (bits set with atomicOr, whose result does not depend on order), so the scatter is
-//   stable and the same on every run. The tile is reordered by digit in workgroup memory
-//   first and written out in that order (runs of neighbouring slots per digit).
+//   stable and the same on every run.
 // - `unkey`: one invocation per element. 1 records without an index plane (u32, i32);
 //   4 the values the keys came from.
 // - `finish`: one invocation per element. 1 records; 4 the index plane modulo the row
@@ -65,7 +64,7 @@ alias SC = u32;
 override WG: u32 = 256u;
 override W: u32 = 1u;      // key words per element
 override CARRY: u32 = 1u;  // 1: the records carry an index plane
-const ITEMS: u32 = 8u;     // chunks of WG elements per radix tile (ITEMS in plan.rs)
+override ITEMS: u32 = 16u; // chunks of WG elements per tile
 override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
@@ -253,23 +252,11 @@ fn scan_down(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
     }
 }
 
-// Scatter: bit masks of the chunk's elements per digit (WG / 32 words per digit); per
-// digit, the tile's first slot in the output (`slot`), the tile's first position in the
-// tile's digit order (`lbase`) and the elements of earlier chunks (`run`); the tile in
-// digit order, one record plane at a time (`stage`), and each position's digit (`sdig`).
-// STAGE_N = WG * ITEMS, the tile (the host keeps ITEMS at 8 for WG = 256).
-const STAGE_N: u32 = 2048u;
+// Scatter: bit masks of the chunk's elements per digit (WG / 32 words per digit), and the
+// next free slot per digit.
 var<workgroup> masks: array<atomic<u32>, 256u * (WG / 32u)>;
 var<workgroup> slot: array<u32, 256>;
-var<workgroup> lbase: array<u32, 256>;
-var<workgroup> run: array<u32, 256>;
-var<workgroup> stage: array<u32, STAGE_N>;
-var<workgroup> sdig: array<u32, STAGE_N>;
 
-// The tile is first ordered by digit in workgroup memory (stably: chunk by chunk, ranks
-// within a chunk from the bit masks), then written out in that order, so that neighbouring
-// invocations write neighbouring slots of each digit's run (16 elements on average for
-// random 8-bit digits) instead of one scattered word each.
 @compute @workgroup_size(WG)
 fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
            @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -277,64 +264,34 @@ fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
     let n = rec_n();
     let words = WG / 32u;
     let live = t < tiles();
-    let start = t * STAGE_N;
-    var size = 0u;
-    if (live) { size = min(STAGE_N, n - start); }
-    // The tile's count of digit d: the next entry of the digit-major scanned counts minus
-    // this one (the last entry's next is n).
-    var cnt = 0u;
     for (var d = lid; d < 256u; d += WG) {
-        if (live) {
-            let at = d * tiles() + t;
-            var next = n;
-            if (at + 1u < 256u * tiles()) { next = b[at + 1u]; }
-            slot[d] = b[at];
-            cnt = next - b[at];
-        }
-        run[d] = 0u;
+        if (live) { slot[d] = b[d * tiles() + t]; }
     }
-    let lb = wg_scan(lid, cnt);
-    if (lid < 256u) { lbase[lid] = lb; }
-    var pos: array<u32, ITEMS>;
+    let start = t * WG * ITEMS;
     for (var c = 0u; c < ITEMS; c++) {
         for (var k = lid; k < 256u * words; k += WG) { atomicStore(&masks[k], 0u); }
         workgroupBarrier();
-        let i = c * WG + lid;
-        let valid = i < size;
+        let e = start + c * WG + lid;
+        let valid = live && e < n;
         var d = 0u;
         if (valid) {
-            d = digit(start + i);
+            d = digit(e);
             atomicOr(&masks[d * words + lid / 32u], 1u << (lid % 32u));
         }
         workgroupBarrier();
         if (valid) {
             var rank = countOneBits(atomicLoad(&masks[d * words + lid / 32u]) & ((1u << (lid % 32u)) - 1u));
             for (var q = 0u; q < lid / 32u; q++) { rank += countOneBits(atomicLoad(&masks[d * words + q])); }
-            pos[c] = lbase[d] + run[d] + rank;
-            sdig[pos[c]] = d;
+            let dst = slot[d] + rank;
+            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[j * n + e]; }
         }
         workgroupBarrier();
         for (var dd = lid; dd < 256u; dd += WG) {
-            var m = 0u;
-            for (var q = 0u; q < words; q++) { m += countOneBits(atomicLoad(&masks[dd * words + q])); }
-            run[dd] += m;
+            var cnt = 0u;
+            for (var q = 0u; q < words; q++) { cnt += countOneBits(atomicLoad(&masks[dd * words + q])); }
+            slot[dd] += cnt;
         }
         workgroupBarrier();
-    }
-    for (var j = 0u; j < W + CARRY; j++) {
-        workgroupBarrier();
-        for (var c = 0u; c < ITEMS; c++) {
-            let i = c * WG + lid;
-            if (i < size) { stage[pos[c]] = a[j * n + start + i]; }
-        }
-        workgroupBarrier();
-        for (var c = 0u; c < ITEMS; c++) {
-            let p = c * WG + lid;
-            if (p < size) {
-                let d = sdig[p];
-                out[j * n + slot[d] + p - lbase[d]] = stage[p];
-            }
-        }
     }
 }
 

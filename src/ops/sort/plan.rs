@@ -16,10 +16,8 @@ use crate::memory::pool::BufferHandle;
 
 const SRC: &str = include_str!("../../../shaders/sort.wgsl");
 pub(super) const WG: u32 = 256;
-/// Chunks of WG elements per radix tile: `ITEMS` in shaders/sort.wgsl, whose scatter
-/// stages a whole tile (`STAGE_N` = WG * ITEMS words) in workgroup memory.
-const ITEMS: u32 = 8;
-const _: () = assert!(WG * ITEMS == 2048);
+/// Chunks of WG elements per radix tile.
+const ITEMS: u32 = 16;
 /// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
 const BITONIC_BYTES: u32 = 12;
 /// The longest bitonic row on any adapter (more is faster as a radix sort).
@@ -125,7 +123,10 @@ fn kernel_of(
         per: 0,
     };
     dev.kernel(key, || {
-        let s = spec(d).constant("W", w).constant("CARRY", carry);
+        let s = spec(d)
+            .constant("W", w)
+            .constant("ITEMS", ITEMS)
+            .constant("CARRY", carry);
         if pmax > 0 {
             s.constant("PMAX", pmax)
         } else {
