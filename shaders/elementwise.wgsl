@@ -222,7 +222,6 @@ fn ternary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
 // variants launch these entries (the vectorised ones carry them, unused).
 const TILE: u32 = 32u;
 const TROWS: u32 = 8u; // rows of the tile each pass covers: WG / TILE
-const TPASSES: u32 = 4u; // passes over a tile: TILE / TROWS
 const TPAD: u32 = 33u; // TILE + 1
 var<workgroup> tile_a: array<T, 1056>; // TILE * TPAD
 var<workgroup> tile_b: array<T, 1056>;
@@ -305,35 +304,23 @@ fn unary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_in
     }
 }
 
-// Operands read in place are loaded into registers before the barrier, all TPASSES of them
-// at once: loaded in the loop that writes the output, each load would wait for the
-// previous pass's store (the buffers may alias), one memory latency per pass.
 @compute @workgroup_size(WG)
 fn binary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
     let g = tile_at(w);
     let tx = l % TILE;
     let ty = l / TILE;
-    var xa: array<T, TPASSES>;
-    var xb: array<T, TPASSES>;
-    for (var p = 0u; p < TPASSES; p++) {
-        let r = ty + p * TROWS;
-        if (tile_in(g, tx, r)) {
-            if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
-            if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
-        }
-        if (tile_in(g, r, tx)) {
-            if (!staged(g, 0u)) { xa[p] = a[tile_offset(g, 0u, r, tx)]; }
-            if (!staged(g, 1u)) { xb[p] = b[tile_offset(g, 1u, r, tx)]; }
-        }
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, tx, r)) { continue; }
+        if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
+        if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
     }
     workgroupBarrier();
-    for (var p = 0u; p < TPASSES; p++) {
-        let r = ty + p * TROWS;
+    for (var r = ty; r < TILE; r += TROWS) {
         if (!tile_in(g, r, tx)) { continue; }
-        var x = xa[p];
-        var y = xb[p];
-        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; }
-        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; }
+        var x: T;
+        var y: T;
+        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
+        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; } else { y = b[tile_offset(g, 1u, r, tx)]; }
         out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op2(x, y);
     }
 }
@@ -343,32 +330,21 @@ fn ternary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_
     let g = tile_at(w);
     let tx = l % TILE;
     let ty = l / TILE;
-    var xa: array<T, TPASSES>;
-    var xb: array<T, TPASSES>;
-    var xc: array<M, TPASSES>;
-    for (var p = 0u; p < TPASSES; p++) {
-        let r = ty + p * TROWS;
-        if (tile_in(g, tx, r)) {
-            if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
-            if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
-            if (staged(g, 2u)) { tile_c[tile_slot(tx, r)] = c[tile_offset(g, 2u, tx, r)]; }
-        }
-        if (tile_in(g, r, tx)) {
-            if (!staged(g, 0u)) { xa[p] = a[tile_offset(g, 0u, r, tx)]; }
-            if (!staged(g, 1u)) { xb[p] = b[tile_offset(g, 1u, r, tx)]; }
-            if (!staged(g, 2u)) { xc[p] = c[tile_offset(g, 2u, r, tx)]; }
-        }
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, tx, r)) { continue; }
+        if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
+        if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
+        if (staged(g, 2u)) { tile_c[tile_slot(tx, r)] = c[tile_offset(g, 2u, tx, r)]; }
     }
     workgroupBarrier();
-    for (var p = 0u; p < TPASSES; p++) {
-        let r = ty + p * TROWS;
+    for (var r = ty; r < TILE; r += TROWS) {
         if (!tile_in(g, r, tx)) { continue; }
-        var x = xa[p];
-        var y = xb[p];
-        var m = xc[p];
-        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; }
-        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; }
-        if (staged(g, 2u)) { m = tile_c[tile_slot(r, tx)]; }
+        var x: T;
+        var y: T;
+        var m: M;
+        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
+        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; } else { y = b[tile_offset(g, 1u, r, tx)]; }
+        if (staged(g, 2u)) { m = tile_c[tile_slot(r, tx)]; } else { m = c[tile_offset(g, 2u, r, tx)]; }
         out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op3(x, y, m);
     }
 }
