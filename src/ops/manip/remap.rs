@@ -4,9 +4,8 @@
 use crate::array::Array;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::shape::{checked_len, Axis};
+use crate::shape::checked_len;
 
-use super::join::join;
 use super::kernel::{remap, repeat_runs, Mode};
 use super::norm_axis;
 
@@ -117,20 +116,10 @@ impl<T: Element> Array<T> {
                 .reshape(self.dim());
         };
         let d = norm_axis(axis, self.ndim())?;
-        let n = self.shape[d];
-        let k = if n == 0 {
-            0
-        } else {
-            shift.rem_euclid(n as isize) as usize
-        };
-        if k == 0 {
-            return self.copy();
-        }
-        // Two slab copies (the last k elements first), as the concatenation does: on the
-        // H100 the general remap kernel took 0.263 ms for 64M f32 against CuPy's 0.209.
-        let head = self.slice_axis(Axis(d), 0..n - k)?;
-        let tail = self.slice_axis(Axis(d), n - k..n)?;
-        join(&[&tail, &head], d, "roll")
+        let mut lo = vec![0; self.ndim()];
+        let n = self.shape[d].max(1) as isize;
+        lo[d] = shift.rem_euclid(n) as usize;
+        remap(self, "roll", self.shape.clone(), &lo, Mode::Wrap, T::zero())
     }
 
     /// The array padded by `(before, after)` elements along each axis, as NumPy's `pad`:
