@@ -21,6 +21,7 @@ use crate::memory::pool::BufferHandle;
 use crate::shape::broadcast_shapes;
 
 mod assign;
+mod cast;
 mod expr;
 mod logical;
 mod mathlogic;
@@ -29,9 +30,10 @@ mod operators;
 mod plan;
 mod tiles;
 
+use cast::cast_expr;
 #[cfg(test)]
 pub(crate) use expr::all_specs;
-use expr::{cast_expr, WHERE_DEF};
+use expr::WHERE_DEF;
 pub(crate) use expr::{library, Binary, Unary, F32_MATH, F64_MATH, STRIDED_OFFSETS};
 pub(crate) use numpy::{truth, NpBinary, NpUnary};
 use plan::run;
