@@ -211,30 +211,21 @@ fn ternary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
 
 // `*_tiled` entries: operands permuted against the output (a transposed view, a permuted
 // axis order) through workgroup-memory tiles, so that reads and writes are both coalesced.
-// A workgroup (WG = 256 = 32 x 8 invocations) computes a TI x TJ tile of the output over
-// two of its NDIM merged axes: the innermost (`j`, contiguous in the output) and the tile
-// axis `P.aux.y` (`i`), at one multi-index of the other axes. Grid: x tiles along j, y
-// tiles along i, z the multi-indices of the other axes (the host checks each below 65,536).
-// Each invocation takes TI * TJ / WG elements. First pass: an operand whose stride along j
-// is above 1 (its fastest axis is not the output's) is read along i into its tile (32
-// neighbouring invocations on 32 neighbouring i); the others are read along j into
-// registers at the invocation's output positions, so that every load is in flight before
-// the one barrier. Second pass: the tiles are read across and the output written along j.
-// Tiles are stored along i with TI + 1 slots per j, so that the reads across hit distinct
-// banks. TI and TJ (multiples of 32) are override constants; the host replaces the four
-// aliases below to match them. Only the scalar variants launch these entries (the
-// vectorised ones carry them, unused).
-override TI: u32 = 32u; // tile extent along i
-override TJ: u32 = 32u; // tile extent along j
-const TLANES: u32 = 32u; // invocations along a tile's contiguous side
-const TROWS: u32 = 8u; // WG / TLANES
-alias TILE_T = array<T, 1056>; // TJ * (TI + 1) slots
-alias TILE_M = array<M, 1056>;
-alias REG_T = array<T, 4>; // TI * TJ / WG values per invocation
-alias REG_M = array<M, 4>;
-var<workgroup> tile_a: TILE_T;
-var<workgroup> tile_b: TILE_T;
-var<workgroup> tile_c: TILE_M;
+// A workgroup (WG = 256 = 32 x 8 invocations) computes a TILE x TILE tile of the output
+// over two of its NDIM merged axes: the innermost (`j`, contiguous in the output) and the
+// tile axis `P.aux.y` (`i`), at one multi-index of the other axes. Grid: x tiles along j,
+// y tiles along i, z the multi-indices of the other axes (the host checks each below
+// 65,536). An operand whose stride along j is above 1 (its fastest axis is not the
+// output's) is first read along i into its tile (32 neighbouring invocations on 32
+// neighbouring i), then read across; the others are read in place along j. The tiles are
+// padded to TILE + 1 columns so that the reads across hit distinct banks. Only the scalar
+// variants launch these entries (the vectorised ones carry them, unused).
+const TILE: u32 = 32u;
+const TROWS: u32 = 8u; // rows of the tile each pass covers: WG / TILE
+const TPAD: u32 = 33u; // TILE + 1
+var<workgroup> tile_a: array<T, 1056>; // TILE * TPAD
+var<workgroup> tile_b: array<T, 1056>;
+var<workgroup> tile_c: array<M, 1056>;
 
 // The tile's geometry: offsets of a, b, c and of the output at its multi-index (i and j
 // zero), the strides of the operands along i and j, the output's stride along i, the
@@ -273,23 +264,7 @@ fn tile_at(w: vec3<u32>) -> TileAt {
         ostride *= extent;
     }
     return TileAt(o, P.offs.w + out_o, strides_of(t), strides_of(inner), osi, extent_of(t),
-                  extent_of(inner), w.y * TI, w.x * TJ);
-}
-
-// Elements per invocation.
-fn tile_per() -> u32 {
-    return TI * TJ / WG;
-}
-
-// Position (i, j) in the tile of the invocation's q-th element of the first pass (32
-// invocations along i) and of the second (32 along j).
-fn stage_pos(l: u32, q: u32) -> vec2<u32> {
-    let across = TI / TLANES;
-    return vec2(l % TLANES + TLANES * (q % across), l / TLANES + TROWS * (q / across));
-}
-fn out_pos(l: u32, q: u32) -> vec2<u32> {
-    let across = TJ / TLANES;
-    return vec2(l / TLANES + TROWS * (q / across), l % TLANES + TLANES * (q % across));
+                  extent_of(inner), w.y * TILE, w.x * TILE);
 }
 
 // Whether operand k (0 a, 1 b, 2 c) goes through its tile: its stride along j is above 1.
@@ -297,105 +272,79 @@ fn staged(g: TileAt, k: u32) -> bool {
     return g.sj[k] > 1u;
 }
 
-// Offset of operand k's element at tile position p; the caller checks the bounds.
-fn tile_offset(g: TileAt, k: u32, p: vec2<u32>) -> u32 {
-    return g.o[k] + (g.i0 + p.x) * g.si[k] + (g.j0 + p.y) * g.sj[k];
+// Offset of operand k's element (i0 + di, j0 + dj); the caller checks the bounds.
+fn tile_offset(g: TileAt, k: u32, di: u32, dj: u32) -> u32 {
+    return g.o[k] + (g.i0 + di) * g.si[k] + (g.j0 + dj) * g.sj[k];
 }
 
-// Whether tile position p lies in the output.
-fn tile_in(g: TileAt, p: vec2<u32>) -> bool {
-    return g.i0 + p.x < g.ni && g.j0 + p.y < g.nj;
+// Whether (i0 + di, j0 + dj) lies in the output.
+fn tile_in(g: TileAt, di: u32, dj: u32) -> bool {
+    return g.i0 + di < g.ni && g.j0 + dj < g.nj;
 }
 
-// Slot of tile position p: stored along i, read along j.
-fn tile_slot(p: vec2<u32>) -> u32 {
-    return p.y * (TI + 1u) + p.x;
-}
-
-// Output offset of tile position p.
-fn tile_out(g: TileAt, p: vec2<u32>) -> u32 {
-    return g.out + (g.i0 + p.x) * g.osi + g.j0 + p.y;
+// Slot of (di, dj) in a tile: stored along di, read along dj.
+fn tile_slot(di: u32, dj: u32) -> u32 {
+    return dj * TPAD + di;
 }
 
 @compute @workgroup_size(WG)
 fn unary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
     let g = tile_at(w);
-    var ra: REG_T;
-    for (var q = 0u; q < tile_per(); q++) {
-        let s = stage_pos(l, q);
-        if (staged(g, 0u) && tile_in(g, s)) { tile_a[tile_slot(s)] = a[tile_offset(g, 0u, s)]; }
-        let p = out_pos(l, q);
-        if (!staged(g, 0u) && tile_in(g, p)) { ra[q] = a[tile_offset(g, 0u, p)]; }
+    let tx = l % TILE;
+    let ty = l / TILE;
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (staged(g, 0u) && tile_in(g, tx, r)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
     }
     workgroupBarrier();
-    for (var q = 0u; q < tile_per(); q++) {
-        let p = out_pos(l, q);
-        if (!tile_in(g, p)) { continue; }
-        var x = ra[q];
-        if (staged(g, 0u)) { x = tile_a[tile_slot(p)]; }
-        out[tile_out(g, p)] = op1(x);
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, r, tx)) { continue; }
+        var x: T;
+        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
+        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op1(x);
     }
 }
 
 @compute @workgroup_size(WG)
 fn binary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
     let g = tile_at(w);
-    var ra: REG_T;
-    var rb: REG_T;
-    for (var q = 0u; q < tile_per(); q++) {
-        let s = stage_pos(l, q);
-        if (tile_in(g, s)) {
-            if (staged(g, 0u)) { tile_a[tile_slot(s)] = a[tile_offset(g, 0u, s)]; }
-            if (staged(g, 1u)) { tile_b[tile_slot(s)] = b[tile_offset(g, 1u, s)]; }
-        }
-        let p = out_pos(l, q);
-        if (tile_in(g, p)) {
-            if (!staged(g, 0u)) { ra[q] = a[tile_offset(g, 0u, p)]; }
-            if (!staged(g, 1u)) { rb[q] = b[tile_offset(g, 1u, p)]; }
-        }
+    let tx = l % TILE;
+    let ty = l / TILE;
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, tx, r)) { continue; }
+        if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
+        if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
     }
     workgroupBarrier();
-    for (var q = 0u; q < tile_per(); q++) {
-        let p = out_pos(l, q);
-        if (!tile_in(g, p)) { continue; }
-        var x = ra[q];
-        var y = rb[q];
-        if (staged(g, 0u)) { x = tile_a[tile_slot(p)]; }
-        if (staged(g, 1u)) { y = tile_b[tile_slot(p)]; }
-        out[tile_out(g, p)] = op2(x, y);
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, r, tx)) { continue; }
+        var x: T;
+        var y: T;
+        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
+        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; } else { y = b[tile_offset(g, 1u, r, tx)]; }
+        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op2(x, y);
     }
 }
 
 @compute @workgroup_size(WG)
 fn ternary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
     let g = tile_at(w);
-    var ra: REG_T;
-    var rb: REG_T;
-    var rc: REG_M;
-    for (var q = 0u; q < tile_per(); q++) {
-        let s = stage_pos(l, q);
-        if (tile_in(g, s)) {
-            if (staged(g, 0u)) { tile_a[tile_slot(s)] = a[tile_offset(g, 0u, s)]; }
-            if (staged(g, 1u)) { tile_b[tile_slot(s)] = b[tile_offset(g, 1u, s)]; }
-            if (staged(g, 2u)) { tile_c[tile_slot(s)] = c[tile_offset(g, 2u, s)]; }
-        }
-        let p = out_pos(l, q);
-        if (tile_in(g, p)) {
-            if (!staged(g, 0u)) { ra[q] = a[tile_offset(g, 0u, p)]; }
-            if (!staged(g, 1u)) { rb[q] = b[tile_offset(g, 1u, p)]; }
-            if (!staged(g, 2u)) { rc[q] = c[tile_offset(g, 2u, p)]; }
-        }
+    let tx = l % TILE;
+    let ty = l / TILE;
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, tx, r)) { continue; }
+        if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
+        if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
+        if (staged(g, 2u)) { tile_c[tile_slot(tx, r)] = c[tile_offset(g, 2u, tx, r)]; }
     }
     workgroupBarrier();
-    for (var q = 0u; q < tile_per(); q++) {
-        let p = out_pos(l, q);
-        if (!tile_in(g, p)) { continue; }
-        var x = ra[q];
-        var y = rb[q];
-        var m = rc[q];
-        if (staged(g, 0u)) { x = tile_a[tile_slot(p)]; }
-        if (staged(g, 1u)) { y = tile_b[tile_slot(p)]; }
-        if (staged(g, 2u)) { m = tile_c[tile_slot(p)]; }
-        out[tile_out(g, p)] = op3(x, y, m);
+    for (var r = ty; r < TILE; r += TROWS) {
+        if (!tile_in(g, r, tx)) { continue; }
+        var x: T;
+        var y: T;
+        var m: M;
+        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
+        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; } else { y = b[tile_offset(g, 1u, r, tx)]; }
+        if (staged(g, 2u)) { m = tile_c[tile_slot(r, tx)]; } else { m = c[tile_offset(g, 2u, r, tx)]; }
+        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op3(x, y, m);
     }
 }

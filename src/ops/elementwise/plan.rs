@@ -13,7 +13,7 @@ use crate::kernel::launch::{Binding, Params, MAX_DIMS};
 use crate::shape::{broadcast_strides, collapse, is_contiguous};
 
 use super::expr::{op_def, spec};
-use super::tiles::{tile_axis, Tile};
+use super::tiles::tile_axis;
 
 /// Invocations per workgroup of every elementwise entry point.
 pub(super) const WG: u32 = 256;
@@ -93,8 +93,8 @@ struct Plan {
     vec: bool,
     per: u32,
     params: Params,
-    /// The tiled walk's tile and grid of workgroups.
-    tiled: Option<(Tile, [u32; 3])>,
+    /// The tiled walk's grid of workgroups.
+    grid: [u32; 3],
 }
 
 impl Plan {
@@ -122,18 +122,18 @@ impl Plan {
                 vec,
                 per: q as u32,
                 params: p,
-                tiled: None,
+                grid: [0; 3],
             });
         }
         let (mut p, cshape, cstrides) = broadcast_layout(inputs, shape, params)?;
-        if let Some((t, tile, grid)) = tile_axis(&cshape, &cstrides).filter(|_| tile_ok) {
+        if let Some((t, grid)) = tile_axis(&cshape, &cstrides).filter(|_| tile_ok) {
             p.aux[1] = t as u32;
             return Ok(Plan {
                 layout: Layout::Tiled,
                 vec: false,
                 per: 1,
                 params: p,
-                tiled: Some((tile, grid)),
+                grid,
             });
         }
         // Where every operand's rows are contiguous or broadcast: four elements of a row per
@@ -156,7 +156,7 @@ impl Plan {
             vec,
             per,
             params: p,
-            tiled: None,
+            grid: [0; 3],
         })
     }
 
@@ -186,14 +186,10 @@ impl Plan {
     /// The pipeline of operation `def` on `arity` inputs of `input`, output `output`.
     fn key(&self, arity: usize, def: &str, input: DType, output: DType) -> Key {
         let strided = self.strided();
-        let tile = match self.tiled {
-            Some((t, _)) => format!("|{}x{}", t.i, t.j),
-            None => String::new(),
-        };
         Key {
             family: "elementwise",
             entry: self.entry(arity),
-            variant: format!("{def}|{input}|{output}|{}{tile}", self.vec),
+            variant: format!("{def}|{input}|{output}|{}", self.vec),
             inputs: arity,
             wg: WG,
             ndim: if strided { self.params.ndim } else { 0 },
@@ -231,21 +227,10 @@ pub(super) fn run<O: Element>(
     let (function, def) = op_def(inputs.len(), &expr.0);
     let key = plan.key(inputs.len(), &def, input, O::DTYPE);
     let vec = plan.vec;
-    let kernel = dev.kernel(key, || {
-        let s = spec(input, O::DTYPE, vec, function, def);
-        match plan.tiled {
-            Some((tile, _)) => tile.specialise(s),
-            None => s,
-        }
-    })?;
-    if let Some((_, grid)) = plan.tiled {
-        dev.launch(
-            &kernel,
-            &plan.params,
-            &bindings,
-            out.binding(),
-            Work::Groups(grid),
-        )?;
+    let kernel = dev.kernel(key, || spec(input, O::DTYPE, vec, function, def))?;
+    if plan.layout == Layout::Tiled {
+        let work = Work::Groups(plan.grid);
+        dev.launch(&kernel, &plan.params, &bindings, out.binding(), work)?;
         return Ok(out);
     }
     let sizes = [
