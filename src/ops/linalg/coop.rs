@@ -26,7 +26,8 @@ pub(super) const COOP_DEFAULTS: [CoopCfg; 3] = [
     CoopCfg {
         stages: 1,
         depth: 2,
-        unit: 8,
+        la: 8,
+        lb: 8,
         ..CoopCfg::new(4, 4, 2, 4, 32)
     },
     CoopCfg {
@@ -58,30 +59,39 @@ pub(super) fn spec(cfg: CoopCfg, ta: bool, tb: bool) -> Spec {
         .unchecked()
 }
 
-/// Whether the cooperative-matrix kernel takes this f16 product.
-pub(super) fn eligible(dev: &Device, prod: &Product<'_>) -> bool {
+/// Whether the cooperative-matrix kernel takes f16 products on this device (any shape and
+/// alignment: partial tiles and unaligned operands are loaded element by element).
+pub(super) fn eligible(dev: &Device) -> bool {
     let info = dev.info();
-    let aligned = |x: &Operand<'_>| {
-        x.offset.is_multiple_of(8)
-            && x.ld.is_multiple_of(8)
-            && x.batch.iter().all(|s| s.is_multiple_of(8))
-    };
     dev.has_coop_matrix()
         && dev.options().coop
         && info.subgroup_min_size == 32
         && info.subgroup_max_size == 32
         && dev.limits().max_compute_invocations_per_workgroup >= 256
-        && [prod.m, prod.n, prod.k]
-            .iter()
-            .all(|&d| d > 0 && d.is_multiple_of(16))
-        && aligned(&prod.a)
-        && aligned(&prod.b)
+}
+
+/// The widest load (halves, at most `max`) that operand `x` allows without a load
+/// straddling an edge of the matrix: its offset, leading dimension, batch strides and
+/// contiguous extent `inner` all multiples of it.
+fn load_width(x: &Operand<'_>, inner: usize, max: u32) -> u32 {
+    [8u32, 4, 2]
+        .into_iter()
+        .filter(|&l| l <= max)
+        .find(|&l| {
+            let l = l as usize;
+            [x.offset, x.ld, inner]
+                .iter()
+                .chain(&x.batch)
+                .all(|v| v.is_multiple_of(l))
+        })
+        .unwrap_or(1)
 }
 
 /// The staged configuration: the device's forced variant (`coop_variant`, with
 /// `coop_unit` and `coop_epi` applied), else the first default that fits; `None` when
-/// none fits the adapter.
-fn choose(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
+/// none fits the adapter. Load widths and the epilogue follow the operands' alignment
+/// and N; `f32_out` writes f32 (split-K's partial products).
+fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
     let (ta, tb) = (prod.a.trans, prod.b.trans);
     // Large tiles only where they give at least ~2 workgroups per H100 SM (132): at 1024
     // the 128 x 128 tiles took 0.047 ms, the 128 x 256 ones 0.068 ms.
@@ -95,10 +105,20 @@ fn choose(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
             && c.shared_bytes(ta, tb) <= dev.limits().max_compute_workgroup_storage_size
     };
     let opts = dev.options();
-    let tweak = |c: CoopCfg| CoopCfg {
-        unit: opts.coop_unit.unwrap_or(c.unit),
-        epi: opts.coop_epi.map_or(c.epi, |e| e.min(1)),
-        ..c
+    let (inner_a, inner_b) = (
+        if ta { prod.m } else { prod.k },
+        if tb { prod.k } else { prod.n },
+    );
+    let tweak = |c: CoopCfg| {
+        let max = opts.coop_unit.unwrap_or(c.la);
+        let epi = opts.coop_epi.map_or(c.epi, |e| e.min(1));
+        CoopCfg {
+            la: load_width(&prod.a, inner_a, max),
+            lb: load_width(&prod.b, inner_b, max),
+            epi: if prod.n.is_multiple_of(4) { epi } else { 1 },
+            f32_out,
+            ..c
+        }
     };
     opts.coop_variant
         .map(CoopCfg::from)
@@ -111,14 +131,16 @@ fn choose(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
 /// Writes the rendered source of `spec` into `dir` (the `coop_dump` option), best-effort.
 pub(super) fn dump(dir: &Path, cfg: CoopCfg, ta: bool, tb: bool, spec: &Spec) {
     let name = format!(
-        "coop_{}x{}_{}x{}_{}_u{}_e{}_s{}_d{}_{}{}.wgsl",
+        "coop_{}x{}_{}x{}_{}_l{}{}_e{}{}_s{}_d{}_{}{}.wgsl",
         cfg.sgm,
         cfg.sgn,
         cfg.fm,
         cfg.fn_,
         cfg.bk,
-        cfg.unit,
+        cfg.la,
+        cfg.lb,
         cfg.epi,
+        if cfg.f32_out { "f" } else { "" },
         cfg.stages,
         cfg.depth,
         ta as u8,
@@ -131,9 +153,10 @@ pub(super) fn dump(dir: &Path, cfg: CoopCfg, ta: bool, tb: bool, spec: &Spec) {
     }
 }
 
-/// Records the product on the cooperative-matrix kernel; `false` (nothing recorded) when
-/// no configuration fits or the kernel does not compile on this device (then marked, so
-/// that later products go to the tiled kernel at once).
+/// Records the product on the cooperative-matrix kernel into `out` (f16, or f32 for
+/// split-K's partial products); `false` (nothing recorded) when no configuration fits or
+/// the kernel does not compile on this device (then marked, so that later products go to
+/// the tiled kernel at once).
 pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<bool> {
     let state = dev.state::<super::LinalgState>();
     let broken = &state.coop_broken;
@@ -141,7 +164,7 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
         return Ok(false);
     }
     let (ta, tb) = (prod.a.trans, prod.b.trans);
-    let Some(cfg) = choose(dev, prod) else {
+    let Some(cfg) = choose(dev, prod, T::DTYPE == DType::F32) else {
         return Ok(false);
     };
     let opts = dev.options();

@@ -10,8 +10,8 @@
 //! (workgroup tile BM x BN x BK, and TM x TN outputs per invocation) are override
 //! constants: small problems take small tiles, large ones the configuration that a timed
 //! trial on first use found fastest on this device (kept in the device's
-//! [`LinalgState`]). f16 products run on cooperative matrices (tensor cores) where the
-//! adapter has them and the sizes are multiples of 16, else on the tiled kernel with f32
+//! [`LinalgState`]). f16 products of any shape and alignment run on cooperative matrices
+//! (tensor cores) where the adapter has them, else on the tiled kernel with f32
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
 mod coop;
@@ -126,10 +126,12 @@ fn matmul_nd<T: Element>(
         return gemv::run(dev, &prod, &shape);
     }
     if let Some(s) = splitk::slices::<T>(dev, &prod) {
-        return splitk::run(dev, &prod, s, &shape);
+        if let Some(c) = splitk::run(dev, &prod, s, &shape)? {
+            return Ok(c);
+        }
     }
     let out = Array::<T>::alloc(dev, "matmul", shape)?;
-    if T::DTYPE == DType::F16 && coop::eligible(dev, &prod) && coop::run(dev, &prod, &out)? {
+    if T::DTYPE == DType::F16 && coop::eligible(dev) && coop::run(dev, &prod, &out)? {
         return Ok(out);
     }
     let tiles = tiled::choose(dev, &prod, &out)?;
