@@ -84,8 +84,9 @@ fn check_shape(rng: &mut Rng, batch: &[usize], (m, k, n): (usize, usize, usize))
     check(&a, &b, &ha, &hb, 3000);
 }
 
-/// Partial tiles in M, N and K: the odd shapes and every combination of 1, 15, 16,
-/// 17 and 31 (products with one row or column take the matrix-vector kernel).
+/// Partial tiles in M, N and K: the odd shapes, shapes for each narrow tile, and
+/// every combination of 1, 15, 16, 17 and 31 (products with one row or column take the
+/// matrix-vector kernel).
 #[test]
 fn coop_any_shape() {
     require_coop!();
@@ -97,6 +98,11 @@ fn coop_any_shape() {
         (17, 33, 65),
         (1, 1, 1),
         (300, 1001, 129),
+        // The narrow tiles: few columns (128 x 32, 64 x 16) and few rows (32 x 128, 16 x 64).
+        (1000, 40, 30),
+        (30, 40, 1000),
+        (1000, 24, 13),
+        (13, 24, 1000),
     ] {
         check_shape(&mut rng, &[], shape);
     }

@@ -17,12 +17,16 @@ use crate::kernel::source::Spec;
 use super::coop_gen::{generate, CoopCfg};
 use super::product::{dispatch, Operand, Product};
 
-/// Staged configurations in order of preference (first that fits the adapter).
+/// Staged configurations in order of preference: the first that fits the adapter and
+/// wastes at most [`WASTE`] times the least padding of the output among those that fit.
 /// On the H100 (2026-11-22, 4096^3): 128 x 256 tiles of 16 subgroups with 2 x 4 fragments,
 /// BK = 32 in one stage, loads two steps ahead, 16-byte loads: 0.63 ms (version 3's 8
 /// subgroups of 4 x 4 fragments, BK = 16 in two stages: 1.23 ms). 1024^3 (too few large
-/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.027-0.036 ms.
-pub(super) const COOP_DEFAULTS: [CoopCfg; 3] = [
+/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.027-0.036 ms. Then
+/// narrower tiles for few columns (128 x 32, 64 x 16) or few rows (32 x 128, 16 x 64), and
+/// one subgroup's 16 x 16 tile for batches of tiny matrices (2026-11-23, the tiles above
+/// on 2^20 x 32 x 32 took 0.50 ms, on 4096 16 x 16 x 16 products 0.18 ms).
+pub(super) const COOP_DEFAULTS: [CoopCfg; 8] = [
     CoopCfg {
         stages: 1,
         depth: 2,
@@ -36,7 +40,16 @@ pub(super) const COOP_DEFAULTS: [CoopCfg; 3] = [
         ..CoopCfg::new(2, 4, 2, 2, 32)
     },
     CoopCfg::new(2, 2, 2, 2, 32),
+    CoopCfg::new(4, 1, 2, 2, 32),
+    CoopCfg::new(1, 4, 2, 2, 32),
+    CoopCfg::new(4, 1, 1, 1, 32),
+    CoopCfg::new(1, 4, 1, 1, 32),
+    CoopCfg::new(1, 1, 1, 1, 16),
 ];
+
+/// How much more padding (computed outputs over M x N) than the least a configuration may
+/// cost and still be preferred for its larger tiles.
+const WASTE: f64 = 1.3;
 
 impl From<CoopVariant> for CoopCfg {
     /// The configuration a forced variant names, with the kernel's defaults where it leaves
@@ -120,12 +133,30 @@ fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
             ..c
         }
     };
-    opts.coop_variant
-        .map(CoopCfg::from)
-        .into_iter()
-        .chain(COOP_DEFAULTS.iter().copied())
-        .map(tweak)
-        .find(fits)
+    if let Some(c) = opts.coop_variant.map(|v| tweak(v.into())).filter(fits) {
+        return Some(c);
+    }
+    pick(
+        prod.m,
+        prod.n,
+        COOP_DEFAULTS
+            .iter()
+            .map(|&c| tweak(c))
+            .filter(fits)
+            .collect(),
+    )
+}
+
+/// The first of `ok` (configurations that fit, in order of preference) whose padding of
+/// an M x N output is within [`WASTE`] of the least.
+fn pick(m: usize, n: usize, ok: Vec<CoopCfg>) -> Option<CoopCfg> {
+    // Computed outputs over M x N.
+    let waste = |c: &CoopCfg| {
+        let pad = |d: usize, t: u32| d.div_ceil(t as usize) * t as usize;
+        (pad(m, c.bm()) * pad(n, c.bn())) as f64 / (m * n) as f64
+    };
+    let least = ok.iter().map(waste).fold(f64::INFINITY, f64::min);
+    ok.into_iter().find(|c| waste(c) <= least * WASTE)
 }
 
 /// Writes the rendered source of `spec` into `dir` (the `coop_dump` option), best-effort.
@@ -232,5 +263,30 @@ mod tests {
         for c in COOP_DEFAULTS {
             assert!(c.valid(), "{c:?}");
         }
+    }
+
+    /// Tiles by shape: the large ones where they pad little, narrow ones for few columns
+    /// or rows, one subgroup's tile for tiny matrices; nothing when nothing fits.
+    #[test]
+    fn tiles_follow_the_shape() {
+        let tile = |m: usize, n: usize, big: bool| {
+            let ok = COOP_DEFAULTS
+                .iter()
+                .copied()
+                .filter(|c| big || c.bm() * c.bn() <= 128 * 128)
+                .collect();
+            pick(m, n, ok).map(|c| (c.bm(), c.bn()))
+        };
+        assert_eq!(tile(4096, 4096, true), Some((128, 256)));
+        assert_eq!(tile(4099, 3001, true), Some((128, 256)));
+        assert_eq!(tile(1000, 1000, false), Some((64, 128)));
+        assert_eq!(tile(64, 64, true), Some((64, 64)));
+        assert_eq!(tile(1 << 20, 32, true), Some((128, 32)));
+        assert_eq!(tile(32, 1 << 20, true), Some((32, 128)));
+        assert_eq!(tile(4096, 16, true), Some((64, 16)));
+        assert_eq!(tile(16, 4096, true), Some((16, 64)));
+        assert_eq!(tile(16, 16, true), Some((16, 16)));
+        assert_eq!(tile(17, 1, false), Some((16, 16)));
+        assert_eq!(pick(8, 8, Vec::new()), None);
     }
 }
