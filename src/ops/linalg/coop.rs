@@ -24,8 +24,10 @@ use super::product::{dispatch, Operand, Product};
 /// subgroups of 4 x 4 fragments, BK = 16 in two stages: 1.23 ms). 1024^3 (too few large
 /// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.027-0.036 ms. Then
 /// narrower tiles for few columns (128 x 32, 64 x 16) or few rows (32 x 128, 16 x 64), and
-/// one subgroup's 16 x 16 tile for batches of tiny matrices (2026-11-23, the tiles above
-/// on 2^20 x 32 x 32 took 0.50 ms, on 4096 16 x 16 x 16 products 0.18 ms).
+/// one subgroup's 16 x 16 tile for batches of tiny matrices. On the H100 (2026-11-23):
+/// 2^20 x 32 x 32 took 0.50 ms on 128 x 256 tiles, 0.66 ms on 128 x 32 tiles of 4
+/// subgroups with 2 x 2 fragments, 0.22 ms on 8 subgroups with 1 x 2 (0.24 ms with 2 x 2,
+/// 256 x 32); 4096 products of 16 x 16 x 16 0.18 ms on 64 x 128 tiles, 0.043 ms on 16 x 16.
 pub(super) const COOP_DEFAULTS: [CoopCfg; 8] = [
     CoopCfg {
         stages: 1,
@@ -40,8 +42,8 @@ pub(super) const COOP_DEFAULTS: [CoopCfg; 8] = [
         ..CoopCfg::new(2, 4, 2, 2, 32)
     },
     CoopCfg::new(2, 2, 2, 2, 32),
-    CoopCfg::new(4, 1, 2, 2, 32),
-    CoopCfg::new(1, 4, 2, 2, 32),
+    CoopCfg::new(8, 1, 1, 2, 32),
+    CoopCfg::new(1, 8, 2, 1, 32),
     CoopCfg::new(4, 1, 1, 1, 32),
     CoopCfg::new(1, 4, 1, 1, 32),
     CoopCfg::new(1, 1, 1, 1, 16),
