@@ -62,9 +62,20 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             .iter()
             .flat_map(|&d| [gemv::spec(d, false), gemv::spec(d, true)]),
     );
-    for cfg in coop::COOP_DEFAULTS {
-        for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
-            specs.push(coop::spec(cfg, ta, tb));
+    // Each default configuration, with element-wise loads and a scalar epilogue (unaligned
+    // operands, N not a multiple of 4) and with f32 output (split-K).
+    for c in coop::COOP_DEFAULTS {
+        let unaligned = coop_gen::CoopCfg {
+            la: 1,
+            lb: 2,
+            epi: 1,
+            ..c
+        };
+        let f32_out = coop_gen::CoopCfg { f32_out: true, ..c };
+        for cfg in [c, unaligned, f32_out] {
+            for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+                specs.push(coop::spec(cfg, ta, tb));
+            }
         }
     }
     specs
