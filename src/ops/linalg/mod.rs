@@ -15,6 +15,8 @@
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
 mod coop;
+#[macro_use]
+mod coop_copy;
 mod coop_gen;
 mod gemv;
 mod params;
