@@ -1,8 +1,9 @@
 //! Matrix products: `matmul`, `dot`, `outer`, `trace`. Host side of shaders/linalg.wgsl
 //! (module [`tiled`]; [`splitk`] runs products with a long K and few output tiles on it as
-//! a batch over slices of K), of shaders/gemv.wgsl (module [`gemv`]: products with one row
-//! or one column) and of the staged cooperative-matrix f16 kernel that [`coop_gen`] generates
-//! (module [`coop`]).
+//! a batch over slices of K, and f16 ones on the cooperative-matrix kernel with f32 partial
+//! products), of shaders/gemv.wgsl (module [`gemv`]: products with one row or one column)
+//! and of the staged cooperative-matrix f16 kernel that [`coop_gen`] generates, with the
+//! tile copies of [`coop_copy`] (module [`coop`]).
 //!
 //! Every product becomes one batched `C[z] = A[z] @ B[z]` over contiguous output
 //! ([`product`]). Each operand is read in place when one of its two matrix dimensions has
