@@ -254,6 +254,9 @@ pub struct Options {
     /// Convolutions through the direct (untiled) kernels, to compare them;
     /// `GPUARRAY_CONV_DIRECT=1`. Default off.
     pub conv_direct: bool,
+    /// 1x1 convolutions without padding as batched matrix products (linalg's `matmul`);
+    /// `GPUARRAY_CONV_POINTWISE=0` runs them on the conv kernels. Default on.
+    pub conv_pointwise: bool,
     /// Events time with the host clock even where the adapter has timestamp queries;
     /// `GPUARRAY_EVENTS=host`. Default off.
     pub host_events: bool,
@@ -285,6 +288,7 @@ impl Default for Options {
             coop_epi: None,
             coop_dump: None,
             conv_direct: false,
+            conv_pointwise: true,
             host_events: false,
             pipeline_cache: PipelineCacheDir::Platform,
         }
@@ -412,6 +416,9 @@ impl Options {
         o.coop_dump = get("GPUARRAY_COOP_DUMP").map(PathBuf::from);
         if let Some(on) = switch("GPUARRAY_CONV_DIRECT", ON, OFF)? {
             o.conv_direct = on;
+        }
+        if let Some(on) = switch("GPUARRAY_CONV_POINTWISE", ON, OFF)? {
+            o.conv_pointwise = on;
         }
         if let Some(v) = get("GPUARRAY_EVENTS") {
             o.host_events = match v.to_lowercase().as_str() {

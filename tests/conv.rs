@@ -719,6 +719,44 @@ const DEPTHWISE_CASES: &[NnCase] = &[
     (1, 7, 2, 67, 7, 1, 5, opt([1, 3], [0, 2], [1, 1], 7), false),
 ];
 
+/// Cases of the 1x1 layers run as matrix products: stride 1 and strided (3 rows, 2
+/// columns), groups, bias, prime sizes, a single pixel, batch 1.
+const POINTWISE_CASES: &[NnCase] = &[
+    (2, 32, 6, 9, 16, 1, 1, D, true),
+    (1, 3, 5, 5, 4, 1, 1, D, true),
+    (
+        3,
+        12,
+        11,
+        13,
+        20,
+        1,
+        1,
+        opt([3, 2], [0, 0], [1, 1], 4),
+        true,
+    ),
+    (1, 17, 1, 1, 23, 1, 1, D, false),
+    (2, 6, 7, 5, 9, 1, 1, opt([2, 2], [0, 0], [2, 2], 3), false),
+];
+
+/// A device whose 1x1 layers run on the conv kernels (`Options::conv_pointwise` off).
+fn kernels_dev() -> &'static gpuarray::Device {
+    static D: std::sync::OnceLock<gpuarray::Device> = std::sync::OnceLock::new();
+    D.get_or_init(|| {
+        let mut opts = gpuarray::Options::default();
+        opts.conv_pointwise = false;
+        gpuarray::Device::with_options(opts).unwrap()
+    })
+}
+
+#[test]
+fn random_conv2d_pointwise() {
+    random_nn::<f32>(POINTWISE_CASES);
+    random_nn_on::<f32>(kernels_dev(), POINTWISE_CASES);
+    random_nn::<f16>(&POINTWISE_CASES[..3]);
+    random_nn::<f64>(&POINTWISE_CASES[2..4]);
+}
+
 #[test]
 fn random_conv2d_direct_f32() {
     random_nn_on::<f32>(direct_dev(), DIRECT_CASES);

@@ -1,11 +1,13 @@
 //! PyTorch's conv2d (the kernels behind `gpuarray::nn`; conv1d is a conv2d of height 1):
-//! checks the layer, then runs the implicit GEMM `nn_gemm` where [`gemm_plan`] allows it,
+//! checks the layer, then runs 1x1 layers without padding as matrix products
+//! ([`pointwise_applies`]), others on the implicit GEMM `nn_gemm` where [`gemm_plan`] allows it,
 //! else `nn_depthwise` ([`depthwise_plan`]: depthwise, channel multipliers, narrow groups,
 //! channel-poor layers), else the direct `nn_direct`.
 
 use super::depthwise::{depthwise_plan, run_depthwise};
 use super::params::LayerParams;
 use super::plan::{gemm_plan, gemm_spec, GemmTiles, LayerShape};
+use super::pointwise::{pointwise_applies, run_pointwise};
 use super::types::Conv2d;
 use super::{base_spec, dense, key};
 use crate::array::Array;
@@ -196,13 +198,17 @@ pub(crate) fn conv2d<T: Float>(
     check_devices(op, input, weight, bias)?;
     let layer = check_layer(op, input, weight, bias, opts)?;
     let dev = &input.dev;
-    let out = Array::<T>::alloc(dev, op, vec![layer.n, layer.o, layer.oh, layer.ow])?;
-    if out.is_empty() {
-        return Ok(out);
+    let shape = vec![layer.n, layer.o, layer.oh, layer.ow];
+    if shape.contains(&0) {
+        return Array::<T>::alloc(dev, op, shape);
     }
     let input = dense(input)?;
     let bias = bias.map(dense).transpose()?;
     let bias = bias.as_ref();
+    if pointwise_applies(dev, &layer) {
+        return run_pointwise(&layer, &input, weight, bias);
+    }
+    let out = Array::<T>::alloc(dev, op, shape)?;
     if let Some((tiles, grid)) = gemm_plan(dev, T::DTYPE, &layer.shape()) {
         run_gemm(&layer, &input, weight, bias, &out, tiles, grid)?;
     } else if let Some(plan) = depthwise_plan(dev, T::DTYPE, &layer) {
