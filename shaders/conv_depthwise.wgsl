@@ -31,9 +31,11 @@ override KH: u32 = 1u;   // filter height
 override KW: u32 = 1u;   // filter width
 override IT_H: u32 = 1u; // input tile rows: (TY * PY - 1) * stride + (KH - 1) * dilation + 1
 override IT_W: u32 = 1u; // input tile columns: (TX - 1) * stride + (KW - 1) * dilation + 1
+override NL: u32 = 1u;   // input tile loads per invocation: ceil(IT_H * IT_W / WG)
 
 const MAX_PY: u32 = 4u;
 const MAX_OB: u32 = 8u;
+const MAX_NL: u32 = 16u;
 
 @group(0) @binding(1) var<storage, read> x: array<S>;
 @group(0) @binding(2) var<storage, read> w: array<S>;
@@ -48,12 +50,21 @@ var<workgroup> wt: array<ACC, OB * KH * KW>;
 fn dw_stage(t: u32, xc: u32, iy0: i32, ix0: i32, g: u32, oc0: u32, c: u32) {
     let H = i32(nn_in_h());
     let W = nn_in_w();
-    for (var i = t; i < IT_H * IT_W; i += WG) {
+    // All NL loads first, then the stores: the loads' latencies overlap.
+    var v: array<ACC, MAX_NL>;
+    for (var r = 0u; r < NL; r++) {
+        let i = t + r * WG;
         let iy = iy0 + i32(i / IT_W);
         let ix = ix0 + i32(i % IT_W);
-        let inside = iy >= 0 && iy < H && ix >= 0 && ix < i32(W);
+        let inside = i < IT_H * IT_W && iy >= 0 && iy < H && ix >= 0 && ix < i32(W);
         let at = select(0u, u32(iy) * W + u32(ix), inside);
-        xt[i] = select(ACC(0), ACC(x[xc + at]), inside);
+        v[r] = select(ACC(0), ACC(x[xc + at]), inside);
+    }
+    for (var r = 0u; r < NL; r++) {
+        let i = t + r * WG;
+        if (i < IT_H * IT_W) {
+            xt[i] = v[r];
+        }
     }
     let Og = nn_group_outputs();
     let Cg = nn_group_channels();

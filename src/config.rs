@@ -257,6 +257,9 @@ pub struct Options {
     /// 1x1 convolutions without padding as batched matrix products (linalg's `matmul`);
     /// `GPUARRAY_CONV_POINTWISE=0` runs them on the conv kernels. Default on.
     pub conv_pointwise: bool,
+    /// Force the implicit-GEMM conv2d kernel's tiles where it runs and supports them (TM and
+    /// TN 4 or 8; tuning); `GPUARRAY_CONV_TILES=BM,BN,BK,TM,TN`. Default: by layer shape.
+    pub conv_tiles: Option<MatmulTiles>,
     /// Events time with the host clock even where the adapter has timestamp queries;
     /// `GPUARRAY_EVENTS=host`. Default off.
     pub host_events: bool,
@@ -289,6 +292,7 @@ impl Default for Options {
             coop_dump: None,
             conv_direct: false,
             conv_pointwise: true,
+            conv_tiles: None,
             host_events: false,
             pipeline_cache: PipelineCacheDir::Platform,
         }
@@ -385,12 +389,20 @@ impl Options {
             o.subgroups = on;
         }
         o.reduce_groups = small("GPUARRAY_REDUCE_GROUPS")?.filter(|&g| g > 0);
-        if let Some(v) = get("GPUARRAY_MATMUL_TILES") {
+        // Tiles as BM,BN,BK,TM,TN.
+        let tiles = |name: &'static str| -> Result<Option<MatmulTiles>> {
+            let Some(v) = get(name) else { return Ok(None) };
             let n: Option<Vec<u32>> = v.split(',').map(|x| x.trim().parse().ok()).collect();
-            o.matmul_tiles = match n.as_deref() {
-                Some(&[bm, bn, bk, tm, tn]) => Some(MatmulTiles { bm, bn, bk, tm, tn }),
-                _ => return Err(invalid("GPUARRAY_MATMUL_TILES", &v, "BM,BN,BK,TM,TN")),
-            };
+            match n.as_deref() {
+                Some(&[bm, bn, bk, tm, tn]) => Ok(Some(MatmulTiles { bm, bn, bk, tm, tn })),
+                _ => Err(invalid(name, &v, "BM,BN,BK,TM,TN")),
+            }
+        };
+        if let Some(t) = tiles("GPUARRAY_MATMUL_TILES")? {
+            o.matmul_tiles = Some(t);
+        }
+        if let Some(t) = tiles("GPUARRAY_CONV_TILES")? {
+            o.conv_tiles = Some(t);
         }
         o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {

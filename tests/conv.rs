@@ -719,8 +719,8 @@ const DEPTHWISE_CASES: &[NnCase] = &[
     (1, 7, 2, 67, 7, 1, 5, opt([1, 3], [0, 2], [1, 1], 7), false),
 ];
 
-/// Cases of the 1x1 layers run as matrix products: stride 1 and strided (3 rows, 2
-/// columns), groups, bias, prime sizes, a single pixel, batch 1.
+/// Cases of the 1x1 layers: as matrix products at stride 1 (groups, bias, prime sizes, a
+/// single pixel, batch 1), strided ones (3 rows, 2 columns) on the conv kernels.
 const POINTWISE_CASES: &[NnCase] = &[
     (2, 32, 6, 9, 16, 1, 1, D, true),
     (1, 3, 5, 5, 4, 1, 1, D, true),
@@ -755,6 +755,23 @@ fn random_conv2d_pointwise() {
     random_nn_on::<f32>(kernels_dev(), POINTWISE_CASES);
     random_nn::<f16>(&POINTWISE_CASES[..3]);
     random_nn::<f64>(&POINTWISE_CASES[2..4]);
+}
+
+/// `nn_gemm` with each tile shape forced through `Options::conv_tiles` (the automatic choice
+/// gives these small layers the small tiles), and with tiles it cannot run, which are
+/// ignored.
+#[test]
+fn random_conv2d_gemm_tiles() {
+    for ([bm, bn, bk, tm, tn], cases) in [
+        ([128, 64, 16, 8, 4], GEMM_CASES),
+        ([128, 32, 16, 8, 4], GEMM_CASES),
+        ([64, 64, 16, 3, 4], &GEMM_CASES[..2]),
+    ] {
+        let mut opts = gpuarray::Options::default();
+        opts.conv_tiles = Some(gpuarray::config::MatmulTiles { bm, bn, bk, tm, tn });
+        let d = gpuarray::Device::with_options(opts).unwrap();
+        random_nn_on::<f32>(&d, cases);
+    }
 }
 
 #[test]

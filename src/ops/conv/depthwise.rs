@@ -20,6 +20,8 @@ const TY: u32 = 8;
 const MAX_PY: u32 = 4;
 /// Most output channels per workgroup (the shader's MAX_OB).
 const MAX_OB: usize = 8;
+/// Most input tile loads per invocation (the shader's MAX_NL).
+const MAX_NL: usize = 16;
 /// Largest filter side the kernel takes (its taps are unrolled).
 const MAX_K: usize = 16;
 
@@ -72,6 +74,11 @@ impl DwTiles {
         }
     }
 
+    /// Input tile loads per invocation.
+    fn loads(&self) -> usize {
+        (self.it[0] as usize * self.it[1] as usize).div_ceil((self.tx * TY) as usize)
+    }
+
     /// Workgroup memory, in bytes, for element type `d`.
     fn smem(&self, d: DType) -> usize {
         let [kh, kw] = self.filter.map(|v| v as usize);
@@ -94,12 +101,14 @@ pub(super) fn depthwise_spec(d: DType, t: DwTiles) -> Spec {
         .constant("KW", t.filter[1])
         .constant("IT_H", t.it[0])
         .constant("IT_W", t.it[1])
+        .constant("NL", t.loads() as u32)
         .unchecked()
 }
 
 /// The tiles and workgroup grid of `nn_depthwise` for `layer`, or `None` where the direct
 /// kernel runs instead: a filter side over [`MAX_K`], tiles beyond the device's workgroup
-/// memory even at one output per invocation, a grid over [`MAX_GROUPS`], or
+/// memory or over [`MAX_NL`] loads per invocation even at one output per invocation, a grid
+/// over [`MAX_GROUPS`], or
 /// `Options::conv_direct`.
 pub(super) fn depthwise_plan(dev: &Device, d: DType, layer: &Layer) -> Option<(DwTiles, [u32; 2])> {
     if dev.options().conv_direct || layer.kh > MAX_K || layer.kw > MAX_K {
@@ -110,7 +119,7 @@ pub(super) fn depthwise_plan(dev: &Device, d: DType, layer: &Layer) -> Option<(D
     let filter = [layer.kh, layer.kw];
     let mut t = DwTiles::new(layer.oh, layer.ow, ob, filter, g.stride, g.dilation);
     let limit = dev.limits().max_compute_workgroup_storage_size as usize;
-    while t.smem(d) > limit {
+    while t.smem(d) > limit || t.loads() > MAX_NL {
         t = match (t.py, t.tx) {
             (1, 8) => return None,
             (1, tx) => DwTiles::sized(tx / 2, 1, ob, filter, g.stride, g.dilation),

@@ -61,7 +61,7 @@ fn base_spec(d: DType) -> Spec {
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    use plan::{gemm_spec, sig1d_spec, tile_spec, GEMM_NARROW, GEMM_WIDE};
+    use plan::{gemm_spec, sig1d_spec, tile_spec, GEMM_NARROW, GEMM_SMALL_NARROW, GEMM_WIDE};
     let mut specs = Vec::new();
     for &d in &[DType::F32, DType::F16, DType::F64] {
         specs.push(base_spec(d));
@@ -70,6 +70,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         specs.push(sig1d_spec(d));
         specs.push(gemm_spec(d, GEMM_WIDE, 3, 3));
         specs.push(gemm_spec(d, GEMM_NARROW, 1, 5));
+        specs.push(gemm_spec(d, GEMM_SMALL_NARROW, 5, 5));
         specs.extend(depthwise::all_specs(d));
     }
     specs
