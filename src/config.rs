@@ -518,6 +518,8 @@ mod tests {
             ("GPUARRAY_COOP_EPI", "1"),
             ("GPUARRAY_COOP_DUMP", "/tmp/coop"),
             ("GPUARRAY_CONV_DIRECT", "1"),
+            ("GPUARRAY_CONV_POINTWISE", "0"),
+            ("GPUARRAY_CONV_TILES", "128,32,16,8,4"),
             ("GPUARRAY_EVENTS", "host"),
             ("GPUARRAY_PIPELINE_CACHE", "off"),
             ("GPUARRAY_FLOAT_ATOMICS", "0"),
@@ -533,6 +535,8 @@ mod tests {
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
+        assert!(!o.conv_pointwise);
+        assert_eq!(o.conv_tiles.map(|t| (t.bn, t.tm)), Some((32, 8)));
         assert_eq!(
             o.coop_variant.map(|v| (v.sgn, v.fm, v.stages)),
             Some((4, 2, None))
@@ -559,6 +563,8 @@ mod tests {
             ("GPUARRAY_REDUCE_GROUPS", "99999999999"),
             ("GPUARRAY_MATMUL_TILES", "64,64,16,4"),
             ("GPUARRAY_MATMUL_TILES", "a,b,c,d,e"),
+            ("GPUARRAY_CONV_TILES", "128,64"),
+            ("GPUARRAY_CONV_POINTWISE", "yes please"),
             ("GPUARRAY_COOP", "2"),
             // Fewer than five numbers once indexed out of bounds (issue 4's note).
             ("GPUARRAY_COOP_VARIANT", "4x4:2"),

@@ -36,13 +36,16 @@ impl GemmTiles {
     /// and the A and B tiles shared evenly (whole rows of invocations, 1 to 16 loads each).
     fn valid(self) -> bool {
         let GemmTiles { bm, bn, bk, tm, tn } = self;
-        let shape = [4, 8].contains(&tm) && [4, 8].contains(&tn) && bk > 0;
-        if !shape || bm % tm != 0 || bn % tn != 0 {
+        let shape = [4, 8].contains(&tm) && [4, 8].contains(&tn) && bk > 0 && bk <= 64;
+        let shape = shape && bm <= 1024 && bn <= 1024;
+        if !shape || bm == 0 || bn == 0 || !bm.is_multiple_of(tm) || !bn.is_multiple_of(tn) {
             return false;
         }
         let wg = self.wg();
-        let share = |b: u32| wg % b == 0 && (b * bk) % wg == 0 && (1..=16).contains(&(b * bk / wg));
-        share(bm) && share(bn)
+        let share = |b: u32| {
+            wg.is_multiple_of(b) && (b * bk).is_multiple_of(wg) && (1..=16).contains(&(b * bk / wg))
+        };
+        wg <= 1024 && share(bm) && share(bn)
     }
 
     /// Workgroups over `layer`'s pixels, group outputs and batches.
