@@ -510,7 +510,10 @@ fn quantile_radix_select() {
     v.extend(rng.ints(len, -1000, 1000));
     let mut f = v.clone();
     f[2 * len + 17] = f64::NAN;
-    for (i, s) in [-0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY].iter().enumerate() {
+    for (i, s) in [-0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY]
+        .iter()
+        .enumerate()
+    {
         f[100 * i + 5] = *s;
         f[2 * len + 100 * i + 9] = *s;
     }
@@ -529,4 +532,45 @@ fn quantile_radix_select() {
     let (x, w) = upload::<f32>(dev(), &w, &[n]);
     let got = x.median::<f32>(None).unwrap().to_scalar().unwrap();
     assert_eq!(got as f64, quantile_ref(&w, 0.5));
+}
+
+/// top_k through the radix select (rows longer than a workgroup's sort, k within one):
+/// all-equal rows (the k lowest indices), many ties, NaN and -0 / +0, integer extremes,
+/// k = 1 and k = 1000, largest and smallest, a view with an offset, the same bits over 10
+/// runs.
+#[test]
+fn top_k_radix_select() {
+    let len = 9001;
+    let mut rng = Rng::new(601);
+    let mut v = vec![3.0; len];
+    v.extend(rng.ints(len, 0, 6));
+    v.extend(values::<f32>(&mut rng, len));
+    let (f, _) = upload::<f32>(dev(), &v, &[3, len]);
+    let (i, _) = upload::<i32>(
+        dev(),
+        &v.iter()
+            .map(|x| if x.is_nan() { 9.0 } else { *x })
+            .collect::<Vec<_>>(),
+        &[3, len],
+    );
+    let mut e = rng.ints(2 * len, -(1 << 31), (1 << 31) - 1);
+    e[7] = i32::MIN as f64;
+    e[len + 8] = i32::MAX as f64;
+    let (ie, _) = upload::<i32>(dev(), &e, &[2, len]);
+    let u = rng.ints(2 * len, 0, u32::MAX as i64);
+    let (uu, _) = upload::<u32>(dev(), &u, &[2, len]);
+    for k in [1, 100, 1000] {
+        for largest in [true, false] {
+            check_top_k(&f, k, largest);
+            check_top_k(&i, k, largest);
+            check_top_k(&ie, k, largest);
+            check_top_k(&uu, k, largest);
+        }
+    }
+    let view = f.slice_axis(gpuarray::Axis(0), 1..).unwrap();
+    check_top_k(&view, 37, true);
+    let first = f.top_k(100, -1, true).unwrap().1.to_vec().unwrap();
+    for _ in 0..10 {
+        assert_eq!(f.top_k(100, -1, true).unwrap().1.to_vec().unwrap(), first);
+    }
 }

@@ -10,13 +10,13 @@
 //! 32-bit dtypes (f32, i32, u32, bool) go through it; f16 and f64 keep the sort (their
 //! keys are 16 or 64 bits: left to do).
 
-use super::plan::{grid, key_expr, whole, SORT_KEYS};
+use super::plan::{bitonic_max, grid, key_expr, whole, SORT_KEYS};
 use crate::array::Array;
-use crate::device::Work;
+use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::kernel::cache::{Kernel, Key};
-use crate::kernel::launch::Params;
+use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
 use std::sync::Arc;
 
@@ -40,22 +40,30 @@ struct SelectParams {
     /// Elements a tile (`hist`), or the first target's column (`finish`).
     chunk: u32,
     shift: u32,
+    /// Digits of the index within the row (top_k's ties), not of the key.
+    index_phase: bool,
     targets: u32,
     ranks: [u32; MAXT],
+    /// Largest first: the keys complemented.
+    flip: bool,
+    /// top_k's k.
+    k: u32,
 }
 
 impl SelectParams {
     fn encode(&self) -> Params {
         let mut p = Params::new(self.rows);
         p.offs = [self.in_off, self.row_len, self.tiles, self.chunk];
-        p.aux = [self.shift, 0];
+        p.aux = [self.shift, self.index_phase as u32];
         p.ndim = self.targets;
         p.shape[..MAXT].copy_from_slice(&self.ranks);
+        p.shape[4] = if self.flip { u32::MAX } else { 0 };
+        p.shape[5] = self.k;
         p
     }
 }
 
-/// Whether rows of dtype `d` go through the radix select (else through the sort).
+/// Whether rows of dtype `d` can go through the radix select (else through the sort).
 pub(super) fn selects(d: DType) -> bool {
     matches!(d, DType::F32 | DType::I32 | DType::U32 | DType::Bool)
 }
@@ -91,22 +99,73 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         .collect()
 }
 
+/// `entry` for dtype `d`, with PMAX `pmax` where it is not 0 (`top_sort`).
 fn kernel(
-    x: DType,
+    d: DType,
     entry: &'static str,
     inputs: usize,
-    dev: &crate::Device,
+    dev: &Device,
+    pmax: u32,
 ) -> Result<Arc<Kernel>> {
     let key = Key {
         family: "select",
         entry,
-        variant: x.wgsl().to_string(),
+        variant: format!("{} p{pmax}", d.wgsl()),
         inputs,
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    dev.kernel(key, || spec(x))
+    dev.kernel(key, || {
+        let s = spec(d);
+        if pmax > 0 {
+            s.constant("PMAX", pmax)
+        } else {
+            s
+        }
+    })
+}
+
+/// Tiles a row of `len` of `rows` rows takes in `hist` and `compact`, and the elements of
+/// a tile.
+fn tiling(rows: u32, len: u32) -> (u32, u32) {
+    let tiles = len.div_ceil(WG * PER).clamp(1, (GROUPS / rows).max(1));
+    (tiles, len.div_ceil(tiles))
+}
+
+/// The work buffer of `rows` rows of `targets` targets: states and counts.
+fn work_bytes(rows: u32, targets: usize) -> u64 {
+    rows as u64 * targets as u64 * (4 + 256) * 4
+}
+
+/// The passes of one select: `init`, then per pass `hist` and `pick` over the key's 4
+/// digits (and with `by_index` then the index's 4), leaving the states in `work`.
+fn passes<T: Element>(
+    x: &Array<T>,
+    prm: &SelectParams,
+    work: Binding<'_>,
+    by_index: bool,
+) -> Result<()> {
+    let (dev, d) = (&x.dev, T::DTYPE);
+    let init = kernel(d, "init", 0, dev, 0)?;
+    let hist = kernel(d, "hist", 1, dev, 0)?;
+    let pick = kernel(d, "pick", 0, dev, 0)?;
+    let items = Work::Items(prm.rows * prm.targets);
+    dev.launch(&init, &prm.encode(), &[], work, items)?;
+    let phases: &[bool] = if by_index { &[false, true] } else { &[false] };
+    for &index_phase in phases {
+        for shift in [24, 16, 8, 0] {
+            let p = SelectParams {
+                shift,
+                index_phase,
+                ..*prm
+            }
+            .encode();
+            dev.launch(&hist, &p, &[x.binding()], work, grid(prm.rows * prm.tiles))?;
+            dev.launch(&pick, &p, &[], work, items)?;
+        }
+    }
+    Ok(())
 }
 
 /// The values of ranks `ranks` (each below `len`) of each of the `rows` rows of `len`
@@ -125,43 +184,88 @@ pub(super) fn select_rows<T: Element>(
     if rows == 0 || cols == 0 {
         return Ok(out);
     }
-    let d = T::DTYPE;
-    let (init, hist, pick, finish) = (
-        kernel(d, "init", 0, dev)?,
-        kernel(d, "hist", 1, dev)?,
-        kernel(d, "pick", 0, dev)?,
-        kernel(d, "finish", 1, dev)?,
-    );
-    let tiles = len.div_ceil(WG * PER).clamp(1, (GROUPS / rows).max(1));
-    let chunk = len.div_ceil(tiles);
-    let words = rows as u64 * MAXT as u64 * (2 + 256);
-    let work = dev.alloc_apart(words * 4, &[&*x.buf, &*out.buf])?;
-    let work_b = whole(&work, words * 4);
+    let finish = kernel(T::DTYPE, "finish", 1, dev, 0)?;
+    let (tiles, chunk) = tiling(rows, len);
+    let bytes = work_bytes(rows, MAXT.min(cols));
+    let work = dev.alloc_apart(bytes, &[&*x.buf, &*out.buf])?;
+    let work_b = whole(&work, bytes);
     for (g, group) in ranks.chunks(MAXT).enumerate() {
-        let nt = group.len() as u32;
         let mut prm = SelectParams {
             rows,
             in_off: x.offset as u32,
             row_len: len,
             tiles,
             chunk,
-            targets: nt,
+            targets: group.len() as u32,
             ..Default::default()
         };
         prm.ranks[..group.len()].copy_from_slice(group);
-        let items = Work::Items(rows * nt);
-        dev.launch(&init, &prm.encode(), &[], work_b, items)?;
-        for shift in [24, 16, 8, 0] {
-            let p = SelectParams { shift, ..prm }.encode();
-            dev.launch(&hist, &p, &[x.binding()], work_b, grid(rows * tiles))?;
-            dev.launch(&pick, &p, &[], work_b, items)?;
-        }
+        passes(x, &prm, work_b, false)?;
         let f = SelectParams {
             tiles: cols as u32,
             chunk: (g * MAXT) as u32,
             ..prm
         };
+        let items = Work::Items(rows * prm.targets);
         dev.launch(&finish, &f.encode(), &[work_b], out.binding(), items)?;
     }
+    Ok(out)
+}
+
+/// Whether top_k of `k` along rows of `len` of dtype `d` goes through the radix select.
+pub(super) fn selects_top_k(dev: &Device, d: DType, len: u32, k: u32) -> bool {
+    selects(d) && k > 0 && len > bitonic_max(dev) && k <= bitonic_max(dev)
+}
+
+/// The indices within each row of the `k` first elements of each of the `rows` rows of
+/// `len` of the contiguous (from its offset) `x`, in the order by (key, index): smallest
+/// (with `largest`, largest) first, equal values by lower index: shape `[rows * k]`. The
+/// element of rank k - 1 in that order comes from the radix select over key and index,
+/// the elements up to it are gathered (`compact`), then sorted (`top_sort`).
+pub(super) fn top_k_rows<T: Element>(
+    x: &Array<T>,
+    rows: u32,
+    len: u32,
+    k: u32,
+    largest: bool,
+) -> Result<Array<u32>> {
+    debug_assert!(selects_top_k(&x.dev, T::DTYPE, len, k));
+    let (dev, d) = (&x.dev, T::DTYPE);
+    let out = Array::<u32>::alloc(dev, "top_k", vec![(rows * k) as usize])?;
+    if rows == 0 {
+        return Ok(out);
+    }
+    let (tiles, chunk) = tiling(rows, len);
+    let mut prm = SelectParams {
+        rows,
+        in_off: x.offset as u32,
+        row_len: len,
+        tiles,
+        chunk,
+        targets: 1,
+        flip: largest,
+        k,
+        ..Default::default()
+    };
+    prm.ranks[0] = k - 1;
+    let bytes = work_bytes(rows, 1);
+    let work = dev.alloc_apart(bytes, &[&*x.buf, &*out.buf])?;
+    let work_b = whole(&work, bytes);
+    passes(x, &prm, work_b, true)?;
+    let cand_bytes = (rows as u64 + 2 * (rows * k) as u64) * 4;
+    let cand = dev.alloc_apart(cand_bytes, &[&*x.buf, &work, &*out.buf])?;
+    dev.clear(&cand);
+    let cand_b = whole(&cand, cand_bytes);
+    let compact = kernel(d, "compact", 2, dev, 0)?;
+    let p = prm.encode();
+    dev.launch(
+        &compact,
+        &p,
+        &[x.binding(), work_b],
+        cand_b,
+        grid(rows * tiles),
+    )?;
+    let sort = kernel(d, "top_sort", 1, dev, k.next_power_of_two().max(2))?;
+    dev.launch(&sort, &p, &[cand_b], out.binding(), grid(rows))?;
     Ok(out)
 }
