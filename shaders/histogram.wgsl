@@ -8,8 +8,8 @@
 // Dispatch geometry:
 // - `count`: a 1-D grid of groups() workgroups (folded into 2-D); workgroup g takes elements
 //   [g * chunk(), (g + 1) * chunk()), its invocations striding through them by WG. Each
-//   element's bin (bin_of: a binary search among the edges, held in workgroup memory where
-//   at most EDGE_CACHE) is counted with an atomic add in workgroup memory, for the bins
+//   element's bin (bin_of: a binary search among the edges, or for uniform bins a guess
+//   and a walk; the edges held in workgroup memory where at most EDGE_CACHE) is counted with an atomic add in workgroup memory, for the bins
 //   [bin_base(), bin_base() + bin_count()) of this pass, in copies() copies (invocation l
 //   adds to copy l % copies(): fewer invocations contend for one bin; at most BLOCK
 //   counters, 12 KiB), and the workgroup's counts (the copies' sums) are written to
@@ -86,6 +86,26 @@ fn copy_edges(lid: u32) {
     for (var k = lid; k <= bins(); k += WG) {
         wedges[k] = edges[k];
     }
+}
+
+// The bin of x among uniform edges (histogram with a range): a guess from x's position
+// between the end edges (in f32), moved until edges[k] <= x < edges[k + 1] (the last bin
+// closed), so that the edges as rounded decide, as for `by_edges`; NONE outside and NaN.
+fn by_uniform(x: E) -> u32 {
+    let nb = bins();
+    if !(x >= edge(0u) && x <= edge(nb)) {
+        return NONE;
+    }
+    let lo = f32(edge(0u));
+    let t = (f32(x) - lo) / (f32(edge(nb)) - lo) * f32(nb);
+    var k = min(u32(max(t, 0.0)), nb - 1u);
+    while k > 0u && x < edge(k) {
+        k--;
+    }
+    while k + 1u < nb && x >= edge(k + 1u) {
+        k++;
+    }
+    return k;
 }
 
 @compute @workgroup_size(WG)

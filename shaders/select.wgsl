@@ -23,7 +23,8 @@
 //   of row_len() elements from in_off()); 4 the work buffer (atomic). Targets with equal
 //   prefixes share one count in workgroup memory, which holds COPIES copies of 256 bins per
 //   target (invocation l adds to copy l % COPIES: less contention where many keys share a
-//   digit); the copies' sums are added to the row's counts in global memory (an integer sum:
+//   digit), each invocation adding a run of equal digits once; the copies' sums are added
+//   to the row's counts in global memory (an integer sum:
 //   the same whatever the order of the adds).
 // - `pick`: one invocation per (row, target). 4 the work buffer: the digit d holding the
 //   state's rank (counts below d <= rank < counts up to d), the state updated, the counts
@@ -102,6 +103,11 @@ fn init(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     for (var d = 0u; d < 256u; d++) { atomicStore(&out[c + d], 0u); }
 }
 
+// Adds the run of `n` elements of digit d of target t to its bins (copy `copy`).
+fn flush(t: u32, d: u32, n: u32, copy: u32) {
+    if (n != 0u) { atomicAdd(&bins[(t * 256u + d) * COPIES + copy], n); }
+}
+
 @compute @workgroup_size(WG)
 fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -129,6 +135,8 @@ fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let sh = shift();
     let by_index = index_phase();
     let copy = lid % COPIES;
+    var last: array<u32, MAXT>;
+    var run: array<u32, MAXT>;
     let start = (g % tiles()) * chunk();
     let end = min(start + chunk(), row_len());
     let base = in_off() + row * row_len();
@@ -144,10 +152,18 @@ fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
         let d = (v >> sh) & 255u;
         for (var t = 0u; t < nt; t++) {
             if (rep[t] == t && all((vec2<u32>(k, i) & m) == p[t])) {
-                atomicAdd(&bins[(t * 256u + d) * COPIES + copy], 1u);
+                // A run of one digit is counted once, at its end (keys sharing their top
+                // bits, as in the first pass, make long runs: fewer atomics).
+                if (d != last[t]) {
+                    flush(t, last[t], run[t], copy);
+                    last[t] = d;
+                    run[t] = 0u;
+                }
+                run[t] += 1u;
             }
         }
     }
+    for (var t = 0u; t < nt; t++) { flush(t, last[t], run[t], copy); }
     workgroupBarrier();
     for (var k = lid; k < nt * 256u; k += WG) {
         let t = k / 256u;

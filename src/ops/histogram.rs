@@ -54,6 +54,8 @@ impl HistParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Edges,
+    /// Edges of equal bins (up to rounding): the bin guessed from the value, then checked.
+    Uniform,
     Value,
 }
 
@@ -61,6 +63,7 @@ fn spec(d: DType, kind: Kind) -> Spec {
     let s = Spec::new("histogram", SRC).alias("E", d.wgsl());
     match kind {
         Kind::Edges => s,
+        Kind::Uniform => s.function("bin_of", "fn bin_of(x: E) -> u32 { return by_uniform(x); }"),
         Kind::Value => s
             .function("bin_of", "fn bin_of(x: E) -> u32 { return u32(x); }")
             .function("load_edges", "fn load_edges(lid: u32) {}"),
@@ -72,7 +75,7 @@ fn spec(d: DType, kind: Kind) -> Spec {
 pub(crate) fn all_specs() -> Vec<Spec> {
     let mut v: Vec<Spec> = [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32]
         .iter()
-        .map(|&d| spec(d, Kind::Edges))
+        .flat_map(|&d| [spec(d, Kind::Edges), spec(d, Kind::Uniform)])
         .collect();
     v.push(spec(DType::I32, Kind::Value));
     v.push(spec(DType::U32, Kind::Value));
@@ -216,7 +219,7 @@ impl<T: Element> Array<T> {
         }
         let edges = linspace_edges::<T>(&self.dev, lo, hi, bins)?;
         let x = self.contiguous()?;
-        let counts = count(&x, bins, Kind::Edges, Some(&edges))?;
+        let counts = count(&x, bins, Kind::Uniform, Some(&edges))?;
         Ok((counts, edges))
     }
 
