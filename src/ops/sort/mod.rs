@@ -13,6 +13,7 @@
 mod params;
 mod plan;
 mod quantile;
+mod radix_select;
 mod select;
 mod unique;
 
@@ -21,6 +22,8 @@ pub use unique::UniqueAll;
 
 #[cfg(test)]
 pub(crate) use plan::all_specs;
+#[cfg(test)]
+pub(crate) use radix_select::all_specs as select_specs;
 
 use crate::array::Array;
 use crate::dtype::{DType, Element};
