@@ -73,34 +73,30 @@ fn cosh_32_(x: TW) -> TW {
     return select(select(TW(0.5) * (e + div_(TW(1.0), e)), big, a > TW(88.0)), x, !(x == x));
 }
 
-// atan(a / b) in [0, pi/2] for finite a, b >= 0 not both 0: atan(k/8) + atan(u) with
-// u = (a - c b) / (b + c a), |u| <= 1/16 (Taylor to u^9), the smaller over the larger and
-// pi/2 minus that when a > b; a common power-of-two scale keeps the products finite.
+// atan(a / b) in [0, pi/2] for finite a, b >= 0 not both 0: r = the smaller over the
+// larger (one accurate division), atan(r) = r + r s Q(s) with s = r^2 and Q a polynomial of
+// degree 8 (1.04 ulps in an f32 emulation), and pi/2 minus that when a > b; a common
+// power-of-two scale keeps the products finite. About 10 fma and div_ an element.
 fn atan2_pos32_(a0: TW, b0: TW) -> TW {
     let m = max(a0, b0);
     let sc = select(select(TW(1.0), TW(0x1p40), m < TW(0x1p-80)), TW(0x1p-40), m > TW(0x1p80));
     let swap = a0 > b0;
-    // Opaque, so that the compiler cannot move the scaling past fma(-c, b, a): the H100 gave
-    // atan2(-1.25e-38, 4.1e-38) = -0.245 (-0.296), as if a - c b had been formed unscaled
-    // and flushed.
+    // Opaque, so that the compiler cannot move the scaling into the division.
     let a = opaque_(select(a0, b0, swap) * sc);
     let b = opaque_(select(b0, a0, swap) * sc);
-    // The built-in quotient only picks the table's entry (a, b <= 2^88: never undefined).
-    let k = floor(TW(8.0) * (a / b) + TW(0.5));
-    let c = k * TW(0.125);
-    let u = div_(fma(-c, b, a), fma(c, a, b));
-    let z = u * u;
-    let p = fma(fma(fma(TW(1.0 / 9.0), z, TW(-1.0 / 7.0)), z, TW(1.0 / 5.0)), z, TW(-1.0 / 3.0));
-    var t = TW(0.0);
-    t = select(t, TW(0.12435499454676144), k == TW(1.0));
-    t = select(t, TW(0.24497866312686414), k == TW(2.0));
-    t = select(t, TW(0.35877067027057225), k == TW(3.0));
-    t = select(t, TW(0.4636476090008061), k == TW(4.0));
-    t = select(t, TW(0.5585993153435624), k == TW(5.0));
-    t = select(t, TW(0.6435011087932844), k == TW(6.0));
-    t = select(t, TW(0.7188299996216245), k == TW(7.0));
-    t = select(t, TW(0.7853981633974483), k == TW(8.0));
-    let v = t + fma(u * z, p, u);
+    let r = div_(a, b);
+    let s = r * r;
+    // Q of degree 8 (python3 tests/numerics/golden/atan_fit.py 8).
+    var p = TW(-0.0023869972210377455);
+    p = fma(p, s, TW(0.01350777130573988));
+    p = fma(p, s, TW(-0.035871539264917374));
+    p = fma(p, s, TW(0.0625016912817955));
+    p = fma(p, s, TW(-0.08656880259513855));
+    p = fma(p, s, TW(0.11033764481544495));
+    p = fma(p, s, TW(-0.1427856832742691));
+    p = fma(p, s, TW(0.19999739527702332));
+    p = fma(p, s, TW(-0.3333333134651184));
+    let v = fma(r * s, p, r);
     return select(v, TW(1.5707963267948966) - v, swap);
 }
 
