@@ -76,15 +76,24 @@ fn cosh_32_(x: TW) -> TW {
 // atan(a / b) in [0, pi/2] for finite a, b >= 0 not both 0: r = the smaller over the
 // larger (one accurate division), atan(r) = r + r s Q(s) with s = r^2 and Q a polynomial of
 // degree 8 (1.04 ulps in an f32 emulation), and pi/2 minus that when a > b; a common
-// power-of-two scale keeps the products finite. About 10 fma and div_ an element.
+// power-of-two scale keeps the larger in [2^-86, 2^88]. About 10 fma and a division an
+// element: div_normal_ where its conditions hold for every lane (the smaller 0, or normal
+// and within 2^100 of the larger), div_ (which unpacks both operands) otherwise.
 fn atan2_pos32_(a0: TW, b0: TW) -> TW {
     let m = max(a0, b0);
-    let sc = select(select(TW(1.0), TW(0x1p40), m < TW(0x1p-80)), TW(0x1p-40), m > TW(0x1p80));
+    let sc = select(select(TW(1.0), TW(0x1p64), m < TW(0x1p-80)), TW(0x1p-40), m > TW(0x1p80));
     let swap = a0 > b0;
     // Opaque, so that the compiler cannot move the scaling into the division.
     let a = opaque_(select(a0, b0, swap) * sc);
     let b = opaque_(select(b0, a0, swap) * sc);
-    let r = div_(a, b);
+    let ab = abits_(a);
+    let fast = (ab == M(0u)) | ((ab >= M(0x00800000u)) & (ab + M(0x32000000u) > abits_(b)));
+    var r: TW;
+    if (all(fast)) {
+        r = div_normal_(a, b);
+    } else {
+        r = div_(a, b);
+    }
     let s = r * r;
     // Q of degree 8 (python3 tests/numerics/golden/atan_fit.py 8).
     var p = TW(-0.0023869972210377455);
