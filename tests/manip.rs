@@ -387,7 +387,14 @@ fn rolls_flat<T: Element>() {
         let t: Vec<T> = hv.iter().map(|&x| T::from_f64(x)).collect();
         let whole = dev().from_slice(&t, [n + 3]).unwrap();
         let view = whole.slice(3..).unwrap();
-        for shift in [1isize, -1, 3, n as isize - 1, n as isize + 5, -13 * n as isize - 2] {
+        for shift in [
+            1isize,
+            -1,
+            3,
+            n as isize - 1,
+            n as isize + 5,
+            -13 * n as isize - 2,
+        ] {
             let want = roll_host(&hv[3..], shift);
             assert_close(&host(&view.roll(shift, Some(0)).unwrap()), &want, 0.0, 0.0);
         }
@@ -395,7 +402,12 @@ fn rolls_flat<T: Element>() {
     let hv = rng.ints(35, 0, 100);
     let t: Vec<T> = hv.iter().map(|&x| T::from_f64(x)).collect();
     let m = dev().from_slice(&t, [5, 7]).unwrap();
-    assert_close(&host(&m.roll(-2, Some(0)).unwrap()), &roll_host(&hv, -14), 0.0, 0.0);
+    assert_close(
+        &host(&m.roll(-2, Some(0)).unwrap()),
+        &roll_host(&hv, -14),
+        0.0,
+        0.0,
+    );
     let c = dev().from_slice(&t, [1, 5, 7]).unwrap();
     let got = c.roll(6, Some(1)).unwrap();
     assert_eq!(got.shape(), &[1, 5, 7]);
