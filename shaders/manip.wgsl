@@ -21,6 +21,11 @@
 // band:      the output is contiguous from offs.w; element i, at multi-index c, is
 //            a[offs.x + sum c[d] * st0[d]] where k = c[last] - c[last - 1] lies in the band
 //            (band_upper(): k >= band_k(), triu; else k <= band_k(), tril), else 0.
+// roll4:     a contiguous input of P.n elements from offs.x rolled by roll_shift() (in
+//            [1, P.n)) into a new output of P.n rounded up to 4 elements: invocation j
+//            writes outputs 4j .. 4j + 3 with one vec4 store (`out4`; those past P.n repeat
+//            the last), output i reading a[offs.x + i - s], or i - s + P.n below s. Items:
+//            P.n / 4 rounded up.
 // repeat_runs: the output is contiguous from offs.w; element i, at multi-index c, reads the
 //            input at c except along axis repeat_axis(), where the coordinate is the first
 //            j with runs[j] > c (runs: the inclusive cumulative sum of the counts, the
@@ -35,6 +40,7 @@ override MODE: u32 = 0u; // remap's rule (see the header), fixed per pipeline
 @group(0) @binding(1) var<storage, read> a: array<S>;
 @group(0) @binding(2) var<storage, read> runs: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
+@group(0) @binding(4) var<storage, read_write> out4: array<vec4<S>>;
 
 // Parameter accessors, mirroring `ManipParams` in src/ops/manip/kernel.rs (whose `encode`
 // is the only code that fills these slots). P.n, P.ndim, offs, extent_of and strides_of
@@ -44,6 +50,7 @@ fn remap_mode() -> u32 { return MODE; }                   // remap: the override
 fn band_upper() -> bool { return P.aux.x == 1u; }
 fn band_k() -> i32 { return bitcast<i32>(P.aux.y); }
 fn repeat_axis() -> u32 { return P.aux.y; }
+fn roll_shift() -> u32 { return P.aux.x; }
 
 @compute @workgroup_size(WG)
 fn copy_into(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
@@ -143,6 +150,22 @@ fn remap(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         if (row.y == 1u && x >= 0) { v = a[row.x + u32(x) * st.x]; }
         out[P.offs.w + i] = v;
     }
+}
+
+@compute @workgroup_size(WG)
+fn roll4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+         @builtin(local_invocation_index) l: u32) {
+    let j = linear_id(w, nw, l, WG);
+    let n = P.n;
+    let i0 = 4u * j;
+    if (i0 >= n) { return; }
+    let s = roll_shift();
+    var v: vec4<S>;
+    for (var k = 0u; k < 4u; k++) {
+        let i = min(i0 + k, n - 1u);
+        v[k] = a[P.offs.x + select(i - s, i + (n - s), i < s)];
+    }
+    out4[j] = v;
 }
 
 @compute @workgroup_size(WG)

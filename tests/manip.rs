@@ -372,6 +372,48 @@ fn repeats_each<T: Element>() {
     ));
 }
 
+/// roll of contiguous arrays along their first non-unit axis (the flattened elements rolled,
+/// four outputs an invocation with vec4 stores; 4- and 8-byte types): sizes around the
+/// vec4 tail, shifts of both signs and past the extent, a view with an offset, a 2-D array
+/// along axis 0 and a [1, 5, 7] array along axis 1, each against the rolled host copy.
+fn rolls_flat<T: Element>() {
+    let roll_host = |v: &[f64], s: isize| -> Vec<f64> {
+        let n = v.len() as isize;
+        (0..n).map(|i| v[(i - s).rem_euclid(n) as usize]).collect()
+    };
+    let mut rng = Rng::new(9);
+    for n in [1usize, 2, 5, 7, 8, 257, 4099] {
+        let hv = rng.ints(n + 3, 0, 100);
+        let t: Vec<T> = hv.iter().map(|&x| T::from_f64(x)).collect();
+        let whole = dev().from_slice(&t, [n + 3]).unwrap();
+        let view = whole.slice(3..).unwrap();
+        for shift in [
+            1isize,
+            -1,
+            3,
+            n as isize - 1,
+            n as isize + 5,
+            -13 * n as isize - 2,
+        ] {
+            let want = roll_host(&hv[3..], shift);
+            assert_close(&host(&view.roll(shift, Some(0)).unwrap()), &want, 0.0, 0.0);
+        }
+    }
+    let hv = rng.ints(35, 0, 100);
+    let t: Vec<T> = hv.iter().map(|&x| T::from_f64(x)).collect();
+    let m = dev().from_slice(&t, [5, 7]).unwrap();
+    assert_close(
+        &host(&m.roll(-2, Some(0)).unwrap()),
+        &roll_host(&hv, -14),
+        0.0,
+        0.0,
+    );
+    let c = dev().from_slice(&t, [1, 5, 7]).unwrap();
+    let got = c.roll(6, Some(1)).unwrap();
+    assert_eq!(got.shape(), &[1, 5, 7]);
+    assert_close(&host(&got), &roll_host(&hv, 42), 0.0, 0.0);
+}
+
 macro_rules! per_dtype {
     ($($name:ident: $t:ty,)*) => {$(
         #[test]
@@ -379,6 +421,7 @@ macro_rules! per_dtype {
             if_supported::<$t>(|| {
                 joins::<$t>();
                 remaps::<$t>();
+                rolls_flat::<$t>();
                 diagonals::<$t>();
                 repeats_each::<$t>();
             });

@@ -243,3 +243,41 @@ fn small_reads_by_kernel_around_the_limit() {
         assert_eq!(odd.to_vec().unwrap(), want, "n = {n}");
     }
 }
+
+/// The 64-bit integer sums, whose rows' trees start with subgroup shuffles of the two 32-bit
+/// halves where the adapter has subgroups: values over the whole 64-bit range (so that the
+/// carries between the halves matter), whole arrays and rows of a matrix, against the CPU's
+/// wrapping sums (NumPy's) on the default device and on each option set (no subgroups
+/// among them).
+#[test]
+fn int64_sums_on_every_path() {
+    require_dtype!(i64);
+    let mut rng = Rng::new(0x64);
+    let mut devices = vec![("default", dev().clone())];
+    for (name, opts) in variants() {
+        devices.push((name, Device::with_options(opts).expect("a device")));
+    }
+    for n in [1usize, 7, 257, 4099, 65_539] {
+        let v: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+        let rows = n.min(3);
+        let cols = n / rows;
+        let wrap = |s: &[u64]| s.iter().fold(0u64, |a, &x| a.wrapping_add(x));
+        let row_sums: Vec<u64> = v[..rows * cols].chunks(cols).map(wrap).collect();
+        for (name, d) in &devices {
+            let u = d.from_slice(&v, [n]).unwrap();
+            let i = d
+                .from_slice(&v.iter().map(|&x| x as i64).collect::<Vec<_>>(), [n])
+                .unwrap();
+            let what = format!("n = {n} with {name}");
+            assert_eq!(u.sum().unwrap().to_vec().unwrap(), [wrap(&v)], "u64 {what}");
+            assert_eq!(
+                i.sum().unwrap().to_vec().unwrap(),
+                [wrap(&v) as i64],
+                "i64 {what}"
+            );
+            let m = d.from_slice(&v[..rows * cols], [rows, cols]).unwrap();
+            let got = m.sum_axis(gpuarray::Axis(1)).unwrap().to_vec().unwrap();
+            assert_eq!(got, row_sums, "u64 rows {what}");
+        }
+    }
+}

@@ -1659,3 +1659,61 @@ fn larger_than_one_binding() {
     let tol: Vec<f64> = exp.iter().map(|s| k(rows) * u * s).collect();
     assert_within("sum_axis(0) of [40000, 1000]", &got, &exp, &tol);
 }
+
+/// argmax / argmin with the axis kept: every axis of a [3, 5, 7] array (and a strided view of
+/// it) against the CPU's first occurrence of the extreme, the shape with extent 1 where the
+/// axis was; an axis out of range and an empty axis are errors.
+#[test]
+fn arg_reductions_keepdims() {
+    let d = dev();
+    let mut rng = Rng::new(0x4b);
+    let sh = [3usize, 5, 7];
+    // Integers in a small range, so that ties (first occurrence) are common.
+    let v = rng.ints(105, 0, 6);
+    let t: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+    let a = d.from_slice(&t, sh).unwrap();
+    let at = |i: [usize; 3]| v[(i[0] * 5 + i[1]) * 7 + i[2]];
+    for axis in 0..3 {
+        for max in [true, false] {
+            let got = if max {
+                a.argmax_axis_keepdims(Axis(axis)).unwrap()
+            } else {
+                a.argmin_axis_keepdims(Axis(axis)).unwrap()
+            };
+            let mut shape = sh.to_vec();
+            shape[axis] = 1;
+            assert_eq!(got.shape(), &shape[..]);
+            let mut want = Vec::new();
+            for i in 0..shape[0] {
+                for j in 0..shape[1] {
+                    for k in 0..shape[2] {
+                        let mut best = 0;
+                        for p in 1..sh[axis] {
+                            let mut q = [i, j, k];
+                            let mut b = [i, j, k];
+                            q[axis] = p;
+                            b[axis] = best;
+                            let better = if max { at(q) > at(b) } else { at(q) < at(b) };
+                            if better {
+                                best = p;
+                            }
+                        }
+                        want.push(best as u32);
+                    }
+                }
+            }
+            assert_eq!(got.to_vec().unwrap(), want, "axis {axis} max {max}");
+        }
+    }
+    let view = a.transpose(&[2, 0, 1]).unwrap();
+    let got = view.argmax_axis_keepdims(Axis(0)).unwrap();
+    assert_eq!(got.shape(), &[1, 3, 5]);
+    let want = a.argmax_axis(Axis(2)).unwrap().to_vec().unwrap();
+    assert_eq!(got.to_vec().unwrap(), want);
+    assert!(matches!(
+        a.argmin_axis_keepdims(Axis(3)),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    let empty = d.zeros::<f32>([2, 0]).unwrap();
+    assert!(empty.argmax_axis_keepdims(Axis(1)).is_err());
+}

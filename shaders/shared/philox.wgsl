@@ -1,20 +1,7 @@
 // Philox4x32-10 (Salmon et al., SC'11; Random123's philox4x32 with 10 rounds), shared by
-// random.wgsl and generator.wgsl. Mirrored on the CPU in tests/random.rs.
-
-// (hi, lo) of the 64-bit product a * b.
-fn mulhilo(a: u32, b: u32) -> vec2<u32> {
-    let a0 = a & 0xffffu;
-    let a1 = a >> 16u;
-    let b0 = b & 0xffffu;
-    let b1 = b >> 16u;
-    let p00 = a0 * b0;
-    let p01 = a0 * b1;
-    let p10 = a1 * b0;
-    let p11 = a1 * b1;
-    let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-    let hi = p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
-    return vec2<u32>(hi, a * b);
-}
+// random.wgsl and generator.wgsl. Mirrored on the CPU in tests/random.rs. Follows
+// shared/mulhilo.wgsl or shared/mulhilo64.wgsl (the host includes one: mulhilo64 where the
+// adapter has SHADER_INT64); both give the same words.
 
 fn philox(counter: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
     var c = counter;

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Params, MAX_DIMS};
 use crate::kernel::source::Spec;
-use crate::shape::collapse;
+use crate::shape::{collapse, contiguous_strides};
 
 const SRC: &str = include_str!("../../../shaders/manip.wgsl");
 const WG: u32 = 256;
@@ -165,6 +165,33 @@ pub(crate) fn remap<T: Element>(
     let items = (n as u32).div_ceil(4 * WG) * WG;
     dev.launch(&k, &p, &[src.binding()], out.binding(), Work::Items(items))?;
     Ok(out)
+}
+
+/// `src`, contiguous, rolled by `shift` in [1, len) over its flattened elements into a new
+/// array of `shape` (the `roll4` kernel: four outputs an invocation, one vec4 store, into a
+/// buffer of whole vec4s of which the result views the first elements).
+pub(crate) fn roll_flat<T: Element>(
+    src: &Array<T>,
+    shift: usize,
+    shape: Vec<usize>,
+) -> Result<Array<T>> {
+    let dev = &src.dev;
+    let n = src.len();
+    let whole = vec![n.div_ceil(4) * 4];
+    let out = Array::<T>::alloc_with(dev, "roll", whole, |b| dev.alloc_apart(b, &[&src.buf]))?;
+    let p = ManipParams {
+        shape: &[n],
+        per_axis: [&[1], &[], &[]],
+        in_offset: src.offset,
+        out_offset: 0,
+        aux: [shift as u32, 0],
+    }
+    .encode(T::zero())?;
+    let k = kernel::<T>(dev, "roll4")?;
+    let items = (n as u32).div_ceil(4);
+    dev.launch(&k, &p, &[src.binding()], out.binding(), Work::Items(items))?;
+    let strides = contiguous_strides(&shape);
+    Ok(out.view(shape, strides, 0))
 }
 
 /// A new contiguous copy of `src` (at least 2-D) with the elements outside a band of its

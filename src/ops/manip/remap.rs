@@ -6,7 +6,7 @@ use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::shape::checked_len;
 
-use super::kernel::{remap, repeat_runs, Mode};
+use super::kernel::{remap, repeat_runs, roll_flat, Mode};
 use super::norm_axis;
 
 /// How [`Array::pad`] fills the border, as NumPy's `pad` modes.
@@ -119,6 +119,16 @@ impl<T: Element> Array<T> {
         let mut lo = vec![0; self.ndim()];
         let n = self.shape[d].max(1) as isize;
         lo[d] = shift.rem_euclid(n) as usize;
+        // A contiguous array rolled along an axis with only unit axes before it is its
+        // flattened elements rolled by the shift times the elements of a slice.
+        let inner: usize = self.shape[d + 1..].iter().product();
+        let flat = lo[d] * inner;
+        if self.is_contiguous() && self.shape[..d].iter().all(|&e| e == 1) && flat > 0 {
+            let size = T::DTYPE.size();
+            if (size == 4 || size == 8) && self.len() < u32::MAX as usize {
+                return roll_flat(self, flat, self.shape.clone());
+            }
+        }
         remap(self, "roll", self.shape.clone(), &lo, Mode::Wrap, T::zero())
     }
 

@@ -25,7 +25,7 @@ use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
 use crate::shape::{contiguous_strides, Shape};
 
-use super::PHILOX;
+use super::{variant, wide_mul, with_philox};
 
 const GENERATOR: &str = include_str!("../../../shaders/generator.wgsl");
 const DISTRIBUTIONS: &str = include_str!("../../../shaders/distributions.wgsl");
@@ -107,7 +107,7 @@ fn units(d: DType) -> (&'static str, Option<&'static str>) {
     }
 }
 
-fn spec(family: Family, d: DType) -> Spec {
+fn spec(family: Family, d: DType, wide: bool) -> Spec {
     let carrier = if d.is_float() && d != DType::F16 {
         d
     } else {
@@ -117,11 +117,10 @@ fn spec(family: Family, d: DType) -> Spec {
         Family::Generator => (GENERATOR, "generator"),
         Family::Distributions => (DISTRIBUTIONS, "distributions"),
     };
-    let mut s = Spec::new(name, src)
+    let s = Spec::new(name, src)
         .alias("S", d.wgsl())
-        .alias("SC", carrier.wgsl())
-        .include(PHILOX)
-        .include(STREAM);
+        .alias("SC", carrier.wgsl());
+    let mut s = with_philox(s, wide).include(STREAM);
     if family == Family::Generator {
         let (u4, u2) = units(d);
         s = s.function("unit4", u4);
@@ -138,8 +137,11 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     let all = [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32];
     let dist = [DType::F16, DType::F32, DType::F64, DType::I32];
     all.iter()
-        .map(|&d| spec(Family::Generator, d))
-        .chain(dist.iter().map(|&d| spec(Family::Distributions, d)))
+        .flat_map(|&d| [false, true].map(|w| spec(Family::Generator, d, w)))
+        .chain(
+            dist.iter()
+                .flat_map(|&d| [false, true].map(|w| spec(Family::Distributions, d, w))),
+        )
         .collect()
 }
 
@@ -153,13 +155,13 @@ fn kernel(
     let key = Key {
         family: family.name(),
         entry,
-        variant: d.wgsl().to_string(),
+        variant: variant(d.wgsl(), wide_mul(dev)),
         inputs,
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    dev.kernel(key, || spec(family, d))
+    dev.kernel(key, || spec(family, d, wide_mul(dev)))
 }
 
 /// Records one dispatch of a generator kernel over `p.items` items.

@@ -24,7 +24,30 @@ use crate::shape::Shape;
 
 const SRC: &str = include_str!("../../../shaders/random.wgsl");
 /// Philox4x32-10, shared by the stateless functions and the [`generator::Generator`].
-pub(crate) const PHILOX: &str = include_str!("../../../shaders/shared/philox.wgsl");
+const PHILOX: &str = include_str!("../../../shaders/shared/philox.wgsl");
+/// Its `mulhilo` from 32-bit arithmetic, and as one 64-bit multiply (SHADER_INT64).
+const MULHILO: &str = include_str!("../../../shaders/shared/mulhilo.wgsl");
+const MULHILO64: &str = include_str!("../../../shaders/shared/mulhilo64.wgsl");
+
+/// Whether the random kernels on `dev` take Philox's products as 64-bit multiplies.
+pub(crate) fn wide_mul(dev: &Device) -> bool {
+    dev.supports_dtype(DType::U64)
+}
+
+/// `s` with Philox and its `mulhilo` (64-bit where `wide`; the same words either way).
+pub(crate) fn with_philox(s: Spec, wide: bool) -> Spec {
+    s.include(if wide { MULHILO64 } else { MULHILO })
+        .include(PHILOX)
+}
+
+/// The kernel cache's variant name: `base`, and `+mul64` for the 64-bit products.
+pub(crate) fn variant(base: &str, wide: bool) -> String {
+    if wide {
+        format!("{base}+mul64")
+    } else {
+        base.to_string()
+    }
+}
 const WG: u32 = 256;
 
 /// Parameters of the random kernels. [`RandomParams::encode`] is the only code that fills
@@ -71,11 +94,11 @@ fn unit(d: DType) -> (&'static str, u32) {
     }
 }
 
-fn spec(d: DType) -> Spec {
-    Spec::new("random", SRC)
+fn spec(d: DType, wide: bool) -> Spec {
+    let s = Spec::new("random", SRC)
         .scalar(d)
-        .function("unit", unit(d).0)
-        .include(PHILOX)
+        .function("unit", unit(d).0);
+    with_philox(s, wide)
 }
 
 /// Every variant, for the shader validation test.
@@ -83,22 +106,26 @@ fn spec(d: DType) -> Spec {
 pub(crate) fn all_specs() -> Vec<Spec> {
     [DType::F16, DType::F32, DType::F64]
         .iter()
-        .map(|&d| spec(d))
+        .flat_map(|&d| [spec(d, false), spec(d, true)])
         .chain(generator::all_specs())
         .collect()
 }
 
 fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> {
+    kernel_with::<T>(dev, entry, wide_mul(dev))
+}
+
+fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Result<Arc<Kernel>> {
     let key = Key {
         family: "random",
         entry,
-        variant: T::DTYPE.wgsl().to_string(),
+        variant: variant(T::DTYPE.wgsl(), wide),
         inputs: 0,
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    dev.kernel(key, || spec(T::DTYPE))
+    dev.kernel(key, || spec(T::DTYPE, wide))
 }
 
 fn generate<T: Float>(
@@ -223,5 +250,43 @@ impl Device {
             std,
             seed,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Philox from 32-bit products (adapters without SHADER_INT64) gives the words of the
+    /// 64-bit products bit for bit: uniforms (each word's top 24 bits) from both kernels on
+    /// 4099 blocks of two seeds.
+    #[test]
+    fn narrow_products_give_the_wide_words() {
+        let dev = Device::new().expect("a device");
+        if !wide_mul(&dev) {
+            // Only the narrow kernel exists there, and tests/random.rs checks it against
+            // the CPU's Philox. (lavapipe, CI's adapter, has SHADER_INT64.)
+            eprintln!("skipped: the adapter lacks SHADER_INT64");
+            return;
+        }
+        for seed in [0u64, 0xdead_beef_0123_4567] {
+            let draw = |wide: bool| {
+                let out = Array::<f32>::alloc(&dev, "random_uniform", vec![4 * 4099]).unwrap();
+                let p = RandomParams {
+                    n: 4 * 4099,
+                    per: 4,
+                    seed,
+                    a: 0.0f32,
+                    b: 1.0,
+                };
+                let k = kernel_with::<f32>(&dev, "rand_uniform", wide).unwrap();
+                dev.launch(&k, &p.encode(), &[], out.binding(), Work::Items(4099))
+                    .unwrap();
+                out.to_vec().unwrap()
+            };
+            let (narrow, wide) = (draw(false), draw(true));
+            assert_eq!(narrow, wide, "seed {seed:#x}");
+            assert!(narrow.iter().any(|&x| x != narrow[0]));
+        }
     }
 }

@@ -252,6 +252,43 @@ impl<T: Element> Array<T> {
         reduce(self, Op::ArgMin, Some(&[axis.0]), false)
     }
 
+    /// [`Array::argmax_axis`] with the axis kept, with extent 1 (NumPy's `argmax(axis,
+    /// keepdims=True)`: the result broadcasts against the input, as `take_along_axis`
+    /// wants). A name of its own, as the arg-reductions take one axis and no flag.
+    ///
+    /// # Errors
+    /// As [`Array::argmax_axis`].
+    ///
+    /// ```
+    /// use gpuarray::Axis;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 9.0, 3.0, 8.0, 5.0, 6.0], [2, 3])?;
+    /// let i = x.argmax_axis_keepdims(Axis(1))?;
+    /// assert_eq!((i.shape(), i.to_vec()?), (&[2, 1][..], vec![1, 0]));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argmax_axis_keepdims(&self, axis: Axis) -> Result<Array<u32>> {
+        reduce(self, Op::ArgMax, Some(&[axis.0]), true)
+    }
+
+    /// [`Array::argmin_axis`] with the axis kept, with extent 1 (see
+    /// [`Array::argmax_axis_keepdims`]).
+    ///
+    /// # Errors
+    /// As [`Array::argmin_axis`].
+    ///
+    /// ```
+    /// use gpuarray::Axis;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 9.0, 3.0, 8.0, 5.0, 6.0], [2, 3])?;
+    /// let i = x.argmin_axis_keepdims(Axis(0))?;
+    /// assert_eq!((i.shape(), i.to_vec()?), (&[1, 3][..], vec![0, 1, 0]));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn argmin_axis_keepdims(&self, axis: Axis) -> Result<Array<u32>> {
+        reduce(self, Op::ArgMin, Some(&[axis.0]), true)
+    }
+
     /// The array as one axis in C order: a view where the layout allows, else a copy.
     fn flat(&self) -> Result<Array<T>> {
         let merged = merge(

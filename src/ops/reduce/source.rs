@@ -439,7 +439,7 @@ pub(crate) fn spec(
         .alias("Dst", out.map_or("Acc", |d| d.wgsl()));
     let s = with_operation(s, r, out.is_some());
     let s = with_loads(s, r, load);
-    with_shuffles(s, shuffles)
+    with_shuffles(s, acc, shuffles)
 }
 
 /// `s` with the operation's functions: map, map4, combine, combine4 and finish (which
@@ -510,13 +510,17 @@ fn with_loads(s: Spec, r: &Reducer, load: Load) -> Spec {
 
 /// `s` with shuffle and shuffle_width: subgroup shuffles for the first [`SHUFFLE_WIDTH`]
 /// levels of the rows' trees when `shuffles`, else none.
-fn with_shuffles(s: Spec, shuffles: bool) -> Spec {
+fn with_shuffles(s: Spec, acc: DType, shuffles: bool) -> Spec {
     s.function(
         "shuffle",
-        if shuffles {
-            "fn shuffle(x: Acc, h: u32) -> Acc { return Acc(subgroupShuffleXor(x.v, h), subgroupShuffleXor(x.i, h)); }"
-        } else {
+        if !shuffles {
             "fn shuffle(x: Acc, h: u32) -> Acc { return x; }"
+        } else if acc.is_int64() {
+            // Subgroup operations on 64-bit values need an extension WGSL lacks: the value
+            // travels as its two 32-bit halves.
+            "fn shuffle(x: Acc, h: u32) -> Acc { let u = u64(x.v); let lo = subgroupShuffleXor(u32(u & 0xfffffffflu), h); let hi = subgroupShuffleXor(u32(u >> 32u), h); return Acc(A((u64(hi) << 32u) | u64(lo)), subgroupShuffleXor(x.i, h)); }"
+        } else {
+            "fn shuffle(x: Acc, h: u32) -> Acc { return Acc(subgroupShuffleXor(x.v, h), subgroupShuffleXor(x.i, h)); }"
         },
     )
     .function(
@@ -533,13 +537,19 @@ fn with_shuffles(s: Spec, shuffles: bool) -> Spec {
 const SHUFFLE_WIDTH: u32 = 8;
 
 /// Whether the rows' trees may start with subgroup shuffles: the adapter has subgroups of at
-/// least [`SHUFFLE_WIDTH`] invocations and the accumulator is 32-bit.
+/// least [`SHUFFLE_WIDTH`] invocations and the accumulator can be shuffled.
 /// `Options::subgroups` turns them off (for tests: the results are the same bits).
 pub(super) fn shuffles(dev: &Device, acc: DType) -> bool {
     dev.options().subgroups
         && dev.has_subgroups()
         && dev.info().subgroup_min_size >= SHUFFLE_WIDTH
-        && acc.size() == 4
+        && shufflable(acc)
+}
+
+/// Accumulators the shuffles can carry: 32-bit ones, and 64-bit integers as two halves (f64
+/// is left to workgroup memory).
+pub(super) fn shufflable(acc: DType) -> bool {
+    acc.size() == 4 || acc.is_int64()
 }
 
 /// Bytes of one partial result (`struct Acc` in WGSL) of accumulator type `acc`.

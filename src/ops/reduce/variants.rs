@@ -4,7 +4,7 @@
 use crate::dtype::DType;
 use crate::kernel::source::Spec;
 
-use super::source::{spec, Load, Op};
+use super::source::{shufflable, spec, Load, Op};
 
 /// Every operation, with a choice of accumulator dtypes for the `*As` ones.
 const OPS: [Op; 29] = [
@@ -55,7 +55,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             };
             for load in [Load::Elem, Load::Elem4, Load::Partial] {
                 for shuffles in [false, true] {
-                    if shuffles && op.acc(d).size() == 8 {
+                    if shuffles && !shufflable(op.acc(d)) {
                         continue;
                     }
                     specs.push(spec(&op.reducer(d), d, load, Some(out), shuffles));

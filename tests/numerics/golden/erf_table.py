@@ -1,4 +1,4 @@
-# The tables of erf64_ (shaders/shared/f64_math.wgsl) and erf_32_ (f32_extra.wgsl): for the
+# The tables of erf64_ (shaders/shared/f64_math.wgsl) (erf_32_ once used them too): for the
 # centers c = k/4, erf(c) as a double-double (f64) or a pair of f32, and 2/sqrt(pi) e^(-c^2)
 # rounded once. Run: python3 erf_table.py (mpmath, 200 bits); paste its output.
 import mpmath
