@@ -279,3 +279,42 @@ fn other_families_refuse_packed_types() {
     // Writes into a packed view are refused too (no word has two writers).
     refused(x.slice(1..).unwrap().fill(5), "fill");
 }
+
+/// Small generated images through arrays and back, and the shape checks (feature `image`).
+#[cfg(feature = "image")]
+#[test]
+fn images_round_trip() {
+    use image::{DynamicImage, ImageBuffer, Luma, Rgb, RgbImage, Rgba, RgbaImage};
+    let d = dev();
+    let mut rng = Rng::new(5);
+    for (w, h) in [(1u32, 1u32), (3, 5), (7, 2)] {
+        let px = |_: u32, _: u32| rng.next_u64() as u32;
+        let mut px = px;
+        let rgb = RgbImage::from_fn(w, h, |x, y| { let v = px(x, y); Rgb([v as u8, (v >> 8) as u8, (v >> 16) as u8]) });
+        let a = Array::from_image(d, &rgb).unwrap();
+        assert_eq!(a.shape(), &[h as usize, w as usize, 3]);
+        assert_eq!(a.to_vec().unwrap(), rgb.as_raw().clone());
+        assert_eq!(a.to_rgb_image().unwrap(), rgb);
+        // Channel 1 of every pixel (a strided view), as a gray image.
+        let g = a.slice([Slice::from(..), Slice::from(..), Slice::from(1..2)]).unwrap();
+        let g = g.to_gray_image().unwrap();
+        for (x, y, p) in g.enumerate_pixels() {
+            assert_eq!(p.0[0], rgb.get_pixel(x, y).0[1]);
+        }
+        let e = a.to_gray_image().unwrap_err();
+        assert!(matches!(e, gpuarray::Error::ShapeMismatch { .. }), "{e:?}");
+        let rgba = RgbaImage::from_fn(w, h, |x, y| Rgba([x as u8, y as u8, 255, 128]));
+        let b = Array::from_dynamic_image(d, &DynamicImage::ImageRgba8(rgba.clone())).unwrap();
+        assert_eq!(b.to_rgba_image().unwrap(), rgba);
+        assert!(b.to_rgb_image().is_err());
+        let g16 = ImageBuffer::<Luma<u16>, Vec<u16>>::from_fn(w, h, |x, y| Luma([(x * 40000 + y) as u16]));
+        let c = Array::from_image(d, &g16).unwrap();
+        assert_eq!(c.shape(), &[h as usize, w as usize]);
+        assert_eq!(c.to_gray16_image().unwrap(), g16);
+        // Arithmetic on pixels: an 8-bit image inverted.
+        let inv = a.rsub_scalar(255).unwrap().to_rgb_image().unwrap();
+        assert_eq!(inv.get_pixel(0, 0).0, rgb.get_pixel(0, 0).0.map(|v| 255 - v));
+    }
+    assert!(d.zeros::<u8>([2, 2, 5]).unwrap().to_rgba_image().is_err());
+    assert!(d.zeros::<u8>([4]).unwrap().to_gray_image().is_err());
+}

@@ -2,12 +2,16 @@
 
 pub(crate) mod creation;
 mod creation_like;
+#[cfg(feature = "image")]
+mod image;
 mod interop;
 mod print;
 mod transfer;
 mod view;
 
 pub use print::{DisplayWith, PrintOptions};
+#[cfg(feature = "image")]
+pub use self::image::{Gray16Image, GrayImage};
 
 use std::marker::PhantomData;
 use std::sync::Arc;
