@@ -217,6 +217,14 @@ fn reductions<T: Small>() {
     let a = d.from_slice(&v, [3, 5]).unwrap();
     let want: Vec<i32> = (0..3).map(|r| v[r * 5..r * 5 + 5].iter().map(|x| x.int() as i32).sum()).collect();
     assert_eq!(a.sum_as::<i32>(Some(1)).unwrap().to_vec().unwrap(), want);
+    // Whole-array reductions of a transposed view (the first stage walks any layout).
+    let total: i64 = v.iter().map(|x| x.int()).sum();
+    assert_eq!(a.t().sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64, total);
+    let max = v.iter().map(|x| x.int()).max().unwrap();
+    assert_eq!(a.t().max().unwrap().to_scalar().unwrap(), T::of(max));
+    if common::supported::<i64>(d) {
+        assert_eq!(a.t().sum_as::<i64>(None).unwrap().to_scalar().unwrap(), total);
+    }
 }
 
 #[test]

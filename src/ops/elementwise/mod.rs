@@ -27,7 +27,7 @@ mod logical;
 mod mathlogic;
 mod numpy;
 mod operators;
-mod packed;
+pub(crate) mod packed;
 mod plan;
 mod tiles;
 

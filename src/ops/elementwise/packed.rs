@@ -56,17 +56,69 @@ fn wide_def(d: DType) -> String {
     format!("fn wide_(a: A) -> T {{ return {e}; }}")
 }
 
-/// `pack_` and `lanes_` of a packed output `d` (the lane bits, the lanes per word); for a
-/// wide output the u8 ones, unused.
-fn pack_defs(d: DType) -> (String, String) {
-    let (bits, mask) = if d.size() == 2 {
+/// `pack_` and `lanes_`: a packed output's lane bits, and the lanes per word of the
+/// output where it is packed (the `*_words` entries), else of the input (`fold_elems`).
+fn pack_defs(input: DType, output: DType) -> (String, String) {
+    let (bits, mask) = if output.size() == 2 {
         (16, 65535)
     } else {
         (8, 255)
     };
+    let lanes = if output.is_packed() {
+        output.lanes()
+    } else {
+        input.lanes()
+    };
     (
         format!("fn pack_(v: U, j: u32) -> u32 {{ return (u32(v) & {mask}u) << ({bits}u * j); }}"),
-        format!("fn lanes_() -> u32 {{ return {}u; }}", 32 / bits),
+        format!("fn lanes_() -> u32 {{ return {lanes}u; }}"),
+    )
+}
+
+/// The combination of [`fold`]: how `fold_elems` joins the values of a word's lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fold {
+    Sum,
+    Max,
+    Min,
+}
+
+/// The first stage of a whole-array reduction of packed `x`: each word's worth of elements
+/// (in flat order, any layout) summed, or their max or min, as i32; `ceil(len / lanes)`
+/// values, which the caller reduces as i32 (a sum of lanes stays well inside i32).
+pub(crate) fn fold<T: Element>(x: &Array<T>, how: Fold) -> Result<Array<i32>> {
+    let dev = &x.dev;
+    let groups = x.len().div_ceil(T::DTYPE.lanes());
+    let out = output::<i32>(dev, "sum", vec![groups])?;
+    if groups == 0 {
+        return Ok(out);
+    }
+    let (p, _, _) = broadcast_layout(&[x.operand()], &x.shape, Params::new(0))?;
+    let combine = match how {
+        Fold::Sum => "x + y",
+        Fold::Max => "max(x, y)",
+        Fold::Min => "min(x, y)",
+    };
+    let key = Key {
+        family: "packed",
+        entry: "fold_elems",
+        variant: format!("{how:?}|{:?}", T::DTYPE),
+        inputs: 1,
+        wg: WG,
+        ndim: p.ndim,
+        per: 1,
+    };
+    let kernel = dev.kernel(key, || fold_spec(T::DTYPE, combine))?;
+    let bindings = [x.binding()];
+    dev.launch(&kernel, &p, &bindings, out.binding(), Work::Items(groups as u32))?;
+    Ok(out)
+}
+
+/// The variant of `fold_elems` for input `d` joining lanes with expression `combine`.
+fn fold_spec(d: DType, combine: &str) -> Spec {
+    spec(d, DType::I32, "op1", "fn op1(a: T) -> U { return a; }".into()).function(
+        "fold_",
+        format!("fn fold_(x: U, y: U) -> U {{ return {combine}; }}"),
     )
 }
 
@@ -82,7 +134,7 @@ fn storage(d: DType) -> &'static str {
 /// The source of one variant: inputs of `input`, output of `output`, operation `def`
 /// (`op1` or `op2`, by `function`).
 pub(crate) fn spec(input: DType, output: DType, function: &'static str, def: String) -> Spec {
-    let (pack, lanes) = pack_defs(output);
+    let (pack, lanes) = pack_defs(input, output);
     let result = if output.is_packed() {
         "i32"
     } else {
@@ -257,6 +309,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         let (e, _) = Binary::Lt.expr(DType::I32, "a", "b").unwrap();
         let lt = format!("fn op2(a: T, b: T) -> U {{ return {e}; }}");
         specs.push(spec(p, DType::Bool, "op2", lt));
+        specs.push(fold_spec(p, "max(x, y)"));
         for u in [Unary::Abs, Unary::Scalar(Binary::Sub), Unary::Clip] {
             let (e, _) = u.expr(DType::I32).unwrap();
             specs.push(spec(p, p, "op1", format!("fn op1(a: T) -> U {{ return {e}; }}")));

@@ -86,19 +86,32 @@ pub(super) fn reduce<T: Element, O: Element>(
 }
 
 /// [`reduce`] of a packed `x` (or into a packed `O`): the elements widened to i32 (one
-/// pass, exact), reduced as i32, and a packed result cast back (max and min exactly; a sum
-/// in its own type wraps, as i32's low bits do).
+/// pass, exact; for whole-array sums, maxima and minima each word's lanes combined first),
+/// reduced as i32, and a packed result cast back (max and min exactly; a sum in its own
+/// type wraps, as i32's low bits do).
 fn reduce_packed<T: Element, O: Element>(
     x: &Array<T>,
     op: Op,
     axes: Option<&[usize]>,
     keepdims: bool,
 ) -> Result<Array<O>> {
+    use crate::ops::elementwise::packed::{fold, Fold};
     use crate::ops::elementwise::{map_unary, Unary};
     if !T::DTYPE.is_packed() {
         return Err(x.dev.unsupported(op.name(), O::DTYPE));
     }
-    let wide = map_unary::<T, i32>(x, Unary::Cast, &[])?;
+    // Whole-array sums, maxima and minima: each word's lanes first (n bytes read, n / lanes
+    // i32 written), then those.
+    let first = match op {
+        Op::Sum | Op::SumAs(_) => Some(Fold::Sum),
+        Op::Max => Some(Fold::Max),
+        Op::Min => Some(Fold::Min),
+        _ => None,
+    };
+    let wide = match first {
+        Some(how) if axes.is_none() && !keepdims && !x.is_empty() => fold(x, how)?,
+        _ => map_unary::<T, i32>(x, Unary::Cast, &[])?,
+    };
     if O::DTYPE.is_packed() {
         let r = reduce::<i32, i32>(&wide, op, axes, keepdims)?;
         return map_unary::<i32, O>(&r, Unary::Cast, &[]);
