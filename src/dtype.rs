@@ -133,9 +133,14 @@ impl DType {
     }
 
     /// Whether the type is stored packed, several elements per u32 word (u8, i8, u16,
-    /// i16). Their arrays are computed on through the packed family
-    /// (`src/ops/packed/`): elementwise operations, casts and reductions; the other
-    /// families refuse them with [`crate::Error::Unsupported`].
+    /// i16). Their arrays take uploads and downloads (any view), creation, printing,
+    /// elementwise operations (computed in i32, wrapping as NumPy's on the store), casts
+    /// with every dtype and reductions; the other families (sort, scans, histograms,
+    /// indexing, joining and reshaping copies, products, convolutions, random, user
+    /// kernels) and writes into existing arrays refuse them with
+    /// [`crate::Error::Unsupported`]. `sum()` wraps in the type (as CuPy's
+    /// `sum(dtype=uint8)`); NumPy's default accumulator (u64 for u8) is
+    /// `sum_as::<u64>(None)` where the adapter has SHADER_INT64, else `sum_as::<u32>`.
     ///
     /// ```
     /// assert!(gpuarray::DType::U8.is_packed());
@@ -173,6 +178,10 @@ impl DType {
     ];
 
     /// The packed element types ([`DType::is_packed`]).
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::PACKED.iter().all(|d| d.is_packed()));
+    /// ```
     pub const PACKED: [DType; 4] = [DType::U8, DType::I8, DType::U16, DType::I16];
 }
 

@@ -18,7 +18,6 @@ fn every_variant_validates() {
     let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
         .into_iter()
         .chain(crate::ops::elementwise::packed_specs())
-        .into_iter()
         .chain(crate::array::creation::all_specs())
         .chain(crate::ops::random::all_specs())
         .chain(crate::ops::reduce::all_specs())

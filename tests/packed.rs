@@ -33,7 +33,9 @@ small!(u8, i8, u16, i16);
 
 /// `n` random values of `T` with both extremes and 0 among them (where there is room).
 fn values<T: Small>(rng: &mut Rng, n: usize) -> Vec<T> {
-    let mut v: Vec<T> = (0..n).map(|_| T::of(rng.int(T::MIN, T::MAX) as i64)).collect();
+    let mut v: Vec<T> = (0..n)
+        .map(|_| T::of(rng.int(T::MIN, T::MAX) as i64))
+        .collect();
     for (k, x) in [T::MIN, T::MAX, 0, 1, -1].iter().enumerate() {
         if k < n / 3 {
             v[k * 3] = T::of(*x);
@@ -80,7 +82,10 @@ fn arithmetic<T: Small>() {
         let yv = values::<T>(&mut rng, n);
         let x = d.from_slice(&xv, [n + 1]).unwrap().slice(1..).unwrap();
         let y = d.from_slice(&yv, [n]).unwrap();
-        let (xs, ys): (Vec<i64>, Vec<i64>) = (xv[1..].iter().map(|v| v.int()).collect(), yv.iter().map(|v| v.int()).collect());
+        let (xs, ys): (Vec<i64>, Vec<i64>) = (
+            xv[1..].iter().map(|v| v.int()).collect(),
+            yv.iter().map(|v| v.int()).collect(),
+        );
         let check = |got: Array<T>, f: &dyn Fn(i64, i64) -> i64, what: &str| {
             let want: Vec<T> = xs.iter().zip(&ys).map(|(&a, &b)| T::of(f(a, b))).collect();
             assert_eq!(got.to_vec().unwrap(), want, "{} {what} n={n}", T::DTYPE);
@@ -89,8 +94,16 @@ fn arithmetic<T: Small>() {
         check(x.sub(&y).unwrap(), &|a, b| a - b, "sub");
         check(x.mul(&y).unwrap(), &|a, b| a * b, "mul");
         // Integer division truncated toward zero, 0 for a zero divisor; -128 / -1 wraps.
-        check(x.div(&y).unwrap(), &|a, b| if b == 0 { 0 } else { wrap(a / b) }, "div");
-        check(x.rem(&y).unwrap(), &|a, b| if b == 0 { 0 } else { a % b }, "rem");
+        check(
+            x.div(&y).unwrap(),
+            &|a, b| if b == 0 { 0 } else { wrap(a / b) },
+            "div",
+        );
+        check(
+            x.rem(&y).unwrap(),
+            &|a, b| if b == 0 { 0 } else { a % b },
+            "rem",
+        );
         check(x.maximum(&y).unwrap(), &|a, b| a.max(b), "maximum");
         check(x.minimum(&y).unwrap(), &|a, b| a.min(b), "minimum");
         check(x.bitwise_and(&y).unwrap(), &|a, b| a & b, "and");
@@ -107,7 +120,10 @@ fn arithmetic<T: Small>() {
         let bits = 8 * std::mem::size_of::<T>() as i64;
         for k in [1i64, 3, bits - 1, bits, bits + 1] {
             let c = d.full::<T>([n], T::of(k)).unwrap();
-            let want: Vec<T> = xs.iter().map(|&a| T::of(if k >= 32 { 0 } else { a << k })).collect();
+            let want: Vec<T> = xs
+                .iter()
+                .map(|&a| T::of(if k >= 32 { 0 } else { a << k }))
+                .collect();
             assert_eq!(x.left_shift(&c).unwrap().to_vec().unwrap(), want, "<< {k}");
             let want: Vec<T> = xs.iter().map(|&a| T::of(a >> k.min(63))).collect();
             assert_eq!(x.right_shift(&c).unwrap().to_vec().unwrap(), want, ">> {k}");
@@ -125,12 +141,19 @@ fn elementwise_wraps_as_numpy() {
     let d = dev();
     let x = d.from_slice(&[-128i8, -1, 0, 127, 5], [5]).unwrap();
     assert_eq!(x.abs().unwrap().to_vec().unwrap(), vec![-128, 1, 0, 127, 5]);
-    assert_eq!(x.neg().unwrap().to_vec().unwrap(), vec![-128, 1, 0, -127, -5]);
+    assert_eq!(
+        x.neg().unwrap().to_vec().unwrap(),
+        vec![-128, 1, 0, -127, -5]
+    );
     let y = d.from_slice(&[-32768i16, 300], [2]).unwrap();
     assert_eq!(y.sign().unwrap().to_vec().unwrap(), vec![-1, 1]);
     // A transposed (strided) input.
-    let m = d.from_slice(&(0..12u8).collect::<Vec<_>>(), [3, 4]).unwrap();
-    let want: Vec<u8> = (0..4).flat_map(|c| (0..3).map(move |r| (r * 4 + c) as u8 * 2)).collect();
+    let m = d
+        .from_slice(&(0..12u8).collect::<Vec<_>>(), [3, 4])
+        .unwrap();
+    let want: Vec<u8> = (0..4)
+        .flat_map(|c| (0..3).map(move |r| (r * 4 + c) as u8 * 2))
+        .collect();
     assert_eq!(m.t().add(&m.t()).unwrap().to_vec().unwrap(), want);
 }
 
@@ -143,17 +166,46 @@ fn casts_with<T: Small, O: Element>(to: impl Fn(i64) -> O, from: impl Fn(O) -> T
         let a = d.from_slice(&v, [n]).unwrap();
         let want: Vec<O> = v.iter().map(|x| to(x.int())).collect();
         let got = a.cast::<O>().unwrap().to_vec().unwrap();
-        assert_eq!(format!("{got:?}"), format!("{want:?}"), "{} -> {}", T::DTYPE, O::DTYPE);
+        assert_eq!(
+            format!("{got:?}"),
+            format!("{want:?}"),
+            "{} -> {}",
+            T::DTYPE,
+            O::DTYPE
+        );
     }
     let b = d.from_slice(src, [src.len()]).unwrap();
     let want: Vec<T> = src.iter().map(|&x| from(x)).collect();
-    assert_eq!(b.cast::<T>().unwrap().to_vec().unwrap(), want, "{} -> {}", O::DTYPE, T::DTYPE);
+    assert_eq!(
+        b.cast::<T>().unwrap().to_vec().unwrap(),
+        want,
+        "{} -> {}",
+        O::DTYPE,
+        T::DTYPE
+    );
 }
 
 macro_rules! casts {
     ($t:ty) => {{
-        let f32s = [0.0f32, -0.0, 1.9, -1.9, 127.5, 128.0, 255.9, 256.0, -129.0, 65535.5, 1e9, -1e9,
-            f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 40000.7, -40000.7];
+        let f32s = [
+            0.0f32,
+            -0.0,
+            1.9,
+            -1.9,
+            127.5,
+            128.0,
+            255.9,
+            256.0,
+            -129.0,
+            65535.5,
+            1e9,
+            -1e9,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            40000.7,
+            -40000.7,
+        ];
         casts_with::<$t, f32>(|v| v as $t as f32, |x| x as $t, &f32s);
         let f64s: Vec<f64> = f32s.iter().map(|&x| f64::from(x)).collect();
         if common::supported::<f64>(dev()) {
@@ -161,19 +213,47 @@ macro_rules! casts {
         }
         if common::supported::<f16>(dev()) {
             let h: Vec<f16> = f32s.iter().map(|&x| f16::from_f32(x)).collect();
-            casts_with::<$t, f16>(|v| f16::from_f64(v as $t as f64), |x| f32::from(x) as $t, &h);
+            casts_with::<$t, f16>(
+                |v| f16::from_f64(v as $t as f64),
+                |x| f32::from(x) as $t,
+                &h,
+            );
         }
-        casts_with::<$t, i32>(|v| v as $t as i32, |x| x as $t, &[0, -1, 255, 256, -129, 65537, i32::MIN, i32::MAX]);
-        casts_with::<$t, u32>(|v| v as $t as u32, |x| x as $t, &[0, 1, 255, 256, 65535, 65536, u32::MAX]);
+        casts_with::<$t, i32>(
+            |v| v as $t as i32,
+            |x| x as $t,
+            &[0, -1, 255, 256, -129, 65537, i32::MIN, i32::MAX],
+        );
+        casts_with::<$t, u32>(
+            |v| v as $t as u32,
+            |x| x as $t,
+            &[0, 1, 255, 256, 65535, 65536, u32::MAX],
+        );
         casts_with::<$t, bool>(|v| v != 0, |x| x as $t, &[true, false, true]);
         if common::supported::<i64>(dev()) {
-            casts_with::<$t, i64>(|v| v as $t as i64, |x| x as $t, &[0, -1, 300, i64::MIN, i64::MAX, 1 << 40]);
-            casts_with::<$t, u64>(|v| v as $t as u64, |x| x as $t, &[0, 300, u64::MAX, 1 << 40]);
+            casts_with::<$t, i64>(
+                |v| v as $t as i64,
+                |x| x as $t,
+                &[0, -1, 300, i64::MIN, i64::MAX, 1 << 40],
+            );
+            casts_with::<$t, u64>(
+                |v| v as $t as u64,
+                |x| x as $t,
+                &[0, 300, u64::MAX, 1 << 40],
+            );
         }
         casts_with::<$t, u8>(|v| v as $t as u8, |x| x as $t, &[0, 1, 127, 128, 255]);
         casts_with::<$t, i8>(|v| v as $t as i8, |x| x as $t, &[0, -1, 127, -128]);
-        casts_with::<$t, u16>(|v| v as $t as u16, |x| x as $t, &[0, 255, 256, 65535, 32768]);
-        casts_with::<$t, i16>(|v| v as $t as i16, |x| x as $t, &[0, -1, -32768, 32767, 300]);
+        casts_with::<$t, u16>(
+            |v| v as $t as u16,
+            |x| x as $t,
+            &[0, 255, 256, 65535, 32768],
+        );
+        casts_with::<$t, i16>(
+            |v| v as $t as i16,
+            |x| x as $t,
+            &[0, -1, -32768, 32767, 300],
+        );
     }};
 }
 
@@ -194,8 +274,15 @@ fn reductions<T: Small>() {
         let a = d.from_slice(&v, [n + 3]).unwrap().slice(3..).unwrap();
         let xs: Vec<i64> = v[3..].iter().map(|x| x.int()).collect();
         let sum: i64 = xs.iter().sum();
-        assert_eq!(a.sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64, sum);
-        assert_eq!(a.sum().unwrap().to_scalar().unwrap(), T::of(sum), "wrapped sum");
+        assert_eq!(
+            a.sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64,
+            sum
+        );
+        assert_eq!(
+            a.sum().unwrap().to_scalar().unwrap(),
+            T::of(sum),
+            "wrapped sum"
+        );
         let max = *xs.iter().max().unwrap();
         let min = *xs.iter().min().unwrap();
         assert_eq!(a.max().unwrap().to_scalar().unwrap(), T::of(max));
@@ -205,25 +292,36 @@ fn reductions<T: Small>() {
         let am = xs.iter().position(|&x| x == min).unwrap() as u32;
         assert_eq!(a.argmin().unwrap().to_scalar().unwrap(), am);
         let nz = xs.iter().filter(|&&x| x != 0).count();
-        assert_eq!(a.count_nonzero().unwrap() as usize, nz);
+        assert_eq!(a.count_nonzero().unwrap(), nz);
         assert_eq!(a.all().unwrap().to_scalar().unwrap(), nz == n);
         assert_eq!(a.any().unwrap().to_scalar().unwrap(), nz > 0);
         let mean = a.mean_as::<f32>(None).unwrap().to_scalar().unwrap() as f64;
         let want = sum as f64 / n as f64;
-        assert!((mean - want).abs() <= 1e-5 * want.abs().max(1.0), "{mean} vs {want}");
+        assert!(
+            (mean - want).abs() <= 1e-5 * want.abs().max(1.0),
+            "{mean} vs {want}"
+        );
     }
     // Along an axis of a 2-D array.
     let v = values::<T>(&mut rng, 15);
     let a = d.from_slice(&v, [3, 5]).unwrap();
-    let want: Vec<i32> = (0..3).map(|r| v[r * 5..r * 5 + 5].iter().map(|x| x.int() as i32).sum()).collect();
+    let want: Vec<i32> = (0..3)
+        .map(|r| v[r * 5..r * 5 + 5].iter().map(|x| x.int() as i32).sum())
+        .collect();
     assert_eq!(a.sum_as::<i32>(Some(1)).unwrap().to_vec().unwrap(), want);
     // Whole-array reductions of a transposed view (the first stage walks any layout).
     let total: i64 = v.iter().map(|x| x.int()).sum();
-    assert_eq!(a.t().sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64, total);
+    assert_eq!(
+        a.t().sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64,
+        total
+    );
     let max = v.iter().map(|x| x.int()).max().unwrap();
     assert_eq!(a.t().max().unwrap().to_scalar().unwrap(), T::of(max));
     if common::supported::<i64>(d) {
-        assert_eq!(a.t().sum_as::<i64>(None).unwrap().to_scalar().unwrap(), total);
+        assert_eq!(
+            a.t().sum_as::<i64>(None).unwrap().to_scalar().unwrap(),
+            total
+        );
     }
 }
 
@@ -235,7 +333,10 @@ fn reductions_against_cpu() {
     reductions::<i16>();
     // 255 * 4096 past u8 and i16, exact in the i32 accumulator.
     let a = dev().full::<u8>([4096], 255).unwrap();
-    assert_eq!(a.sum_as::<u32>(None).unwrap().to_scalar().unwrap(), 255 * 4096);
+    assert_eq!(
+        a.sum_as::<u32>(None).unwrap().to_scalar().unwrap(),
+        255 * 4096
+    );
     assert!(dev().zeros::<u8>([0]).unwrap().max().is_err());
 }
 
@@ -244,14 +345,23 @@ fn creation_and_printing() {
     let d = dev();
     for n in SIZES {
         assert_eq!(d.zeros::<i8>([n]).unwrap().to_vec().unwrap(), vec![0; n]);
-        assert_eq!(d.full::<u16>([n], 65535).unwrap().to_vec().unwrap(), vec![65535; n]);
-        assert_eq!(d.full::<i16>([n], -32768).unwrap().to_vec().unwrap(), vec![-32768; n]);
+        assert_eq!(
+            d.full::<u16>([n], 65535).unwrap().to_vec().unwrap(),
+            vec![65535; n]
+        );
+        assert_eq!(
+            d.full::<i16>([n], -32768).unwrap().to_vec().unwrap(),
+            vec![-32768; n]
+        );
         assert_eq!(d.ones::<u8>([n]).unwrap().to_vec().unwrap(), vec![1; n]);
     }
     let r: Vec<i8> = (-128..127).step_by(3).collect();
     assert_eq!(d.arange::<i8>(-128, 127, 3).unwrap().to_vec().unwrap(), r);
     assert_eq!(d.arange::<u8>(250, 5, 255).unwrap().len(), 0);
-    assert_eq!(d.eye::<u8>(3).unwrap().to_vec().unwrap(), vec![1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    assert_eq!(
+        d.eye::<u8>(3).unwrap().to_vec().unwrap(),
+        vec![1, 0, 0, 0, 1, 0, 0, 0, 1]
+    );
     let a = d.from_slice(&[0u8, 255, 7, 128], [2, 2]).unwrap();
     assert_eq!(format!("{a}"), "[[  0 255]\n [  7 128]]");
     let b = d.from_slice(&[-128i8, 127, 0], [3]).unwrap();
@@ -269,7 +379,9 @@ fn other_families_refuse_packed_types() {
     let x = d.from_slice(&[3u8, 1, 2, 9], [4]).unwrap();
     let m = d.from_slice(&[1u8, 2, 3, 4], [2, 2]).unwrap();
     let refused = |r: gpuarray::Result<()>, what: &str| match r {
-        Err(gpuarray::Error::Unsupported { dtype: DType::U8, .. }) => {}
+        Err(gpuarray::Error::Unsupported {
+            dtype: DType::U8, ..
+        }) => {}
         other => panic!("{what}: {other:?}"),
     };
     refused(x.sort().map(drop), "sort");
@@ -298,13 +410,18 @@ fn images_round_trip() {
     for (w, h) in [(1u32, 1u32), (3, 5), (7, 2)] {
         let px = |_: u32, _: u32| rng.next_u64() as u32;
         let mut px = px;
-        let rgb = RgbImage::from_fn(w, h, |x, y| { let v = px(x, y); Rgb([v as u8, (v >> 8) as u8, (v >> 16) as u8]) });
+        let rgb = RgbImage::from_fn(w, h, |x, y| {
+            let v = px(x, y);
+            Rgb([v as u8, (v >> 8) as u8, (v >> 16) as u8])
+        });
         let a = Array::from_image(d, &rgb).unwrap();
         assert_eq!(a.shape(), &[h as usize, w as usize, 3]);
         assert_eq!(a.to_vec().unwrap(), rgb.as_raw().clone());
         assert_eq!(a.to_rgb_image().unwrap(), rgb);
         // Channel 1 of every pixel (a strided view), as a gray image.
-        let g = a.slice([Slice::from(..), Slice::from(..), Slice::from(1..2)]).unwrap();
+        let g = a
+            .slice([Slice::from(..), Slice::from(..), Slice::from(1..2)])
+            .unwrap();
         let g = g.to_gray_image().unwrap();
         for (x, y, p) in g.enumerate_pixels() {
             assert_eq!(p.0[0], rgb.get_pixel(x, y).0[1]);
@@ -315,13 +432,18 @@ fn images_round_trip() {
         let b = Array::from_dynamic_image(d, &DynamicImage::ImageRgba8(rgba.clone())).unwrap();
         assert_eq!(b.to_rgba_image().unwrap(), rgba);
         assert!(b.to_rgb_image().is_err());
-        let g16 = ImageBuffer::<Luma<u16>, Vec<u16>>::from_fn(w, h, |x, y| Luma([(x * 40000 + y) as u16]));
+        let g16 = ImageBuffer::<Luma<u16>, Vec<u16>>::from_fn(w, h, |x, y| {
+            Luma([(x * 40000 + y) as u16])
+        });
         let c = Array::from_image(d, &g16).unwrap();
         assert_eq!(c.shape(), &[h as usize, w as usize]);
         assert_eq!(c.to_gray16_image().unwrap(), g16);
         // Arithmetic on pixels: an 8-bit image inverted.
         let inv = a.rsub_scalar(255).unwrap().to_rgb_image().unwrap();
-        assert_eq!(inv.get_pixel(0, 0).0, rgb.get_pixel(0, 0).0.map(|v| 255 - v));
+        assert_eq!(
+            inv.get_pixel(0, 0).0,
+            rgb.get_pixel(0, 0).0.map(|v| 255 - v)
+        );
     }
     assert!(d.zeros::<u8>([2, 2, 5]).unwrap().to_rgba_image().is_err());
     assert!(d.zeros::<u8>([4]).unwrap().to_gray_image().is_err());

@@ -9,9 +9,9 @@ mod print;
 mod transfer;
 mod view;
 
-pub use print::{DisplayWith, PrintOptions};
 #[cfg(feature = "image")]
 pub use self::image::{Gray16Image, GrayImage};
+pub use print::{DisplayWith, PrintOptions};
 
 use std::marker::PhantomData;
 use std::sync::Arc;

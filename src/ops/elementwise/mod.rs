@@ -34,11 +34,11 @@ mod tiles;
 use cast::cast_expr;
 #[cfg(test)]
 pub(crate) use expr::all_specs;
-#[cfg(test)]
-pub(crate) use packed::all_specs as packed_specs;
 use expr::WHERE_DEF;
 pub(crate) use expr::{library, Binary, Unary, F32_MATH, F64_MATH, STRIDED_OFFSETS};
 pub(crate) use numpy::{truth, NpBinary, NpUnary};
+#[cfg(test)]
+pub(crate) use packed::all_specs as packed_specs;
 use plan::run;
 pub(crate) use plan::{broadcast_layout, is_plain, Operand};
 

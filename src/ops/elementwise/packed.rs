@@ -110,13 +110,25 @@ pub(crate) fn fold<T: Element>(x: &Array<T>, how: Fold) -> Result<Array<i32>> {
     };
     let kernel = dev.kernel(key, || fold_spec(T::DTYPE, combine))?;
     let bindings = [x.binding()];
-    dev.launch(&kernel, &p, &bindings, out.binding(), Work::Items(groups as u32))?;
+    dev.launch(
+        &kernel,
+        &p,
+        &bindings,
+        out.binding(),
+        Work::Items(groups as u32),
+    )?;
     Ok(out)
 }
 
 /// The variant of `fold_elems` for input `d` joining lanes with expression `combine`.
 fn fold_spec(d: DType, combine: &str) -> Spec {
-    spec(d, DType::I32, "op1", "fn op1(a: T) -> U { return a; }".into()).function(
+    spec(
+        d,
+        DType::I32,
+        "op1",
+        "fn op1(a: T) -> U { return a; }".into(),
+    )
+    .function(
         "fold_",
         format!("fn fold_(x: U, y: U) -> U {{ return {combine}; }}"),
     )
@@ -220,8 +232,18 @@ fn run<O: Element>(
         per: 1,
     };
     let kernel = dev.kernel(key, || spec(input, O::DTYPE, function, def))?;
-    let work = if words { n.div_ceil(O::DTYPE.lanes()) } else { n };
-    dev.launch(&kernel, &p, &bindings, out.binding(), Work::Items(work as u32))?;
+    let work = if words {
+        n.div_ceil(O::DTYPE.lanes())
+    } else {
+        n
+    };
+    dev.launch(
+        &kernel,
+        &p,
+        &bindings,
+        out.binding(),
+        Work::Items(work as u32),
+    )?;
     Ok(out)
 }
 
@@ -304,7 +326,12 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         ];
         for b in ops {
             let (e, _) = b.expr(DType::I32, "a", "b").unwrap();
-            specs.push(spec(p, p, "op2", format!("fn op2(a: T, b: T) -> U {{ return {e}; }}")));
+            specs.push(spec(
+                p,
+                p,
+                "op2",
+                format!("fn op2(a: T, b: T) -> U {{ return {e}; }}"),
+            ));
         }
         let (e, _) = Binary::Lt.expr(DType::I32, "a", "b").unwrap();
         let lt = format!("fn op2(a: T, b: T) -> U {{ return {e}; }}");
@@ -312,7 +339,12 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         specs.push(fold_spec(p, "max(x, y)"));
         for u in [Unary::Abs, Unary::Scalar(Binary::Sub), Unary::Clip] {
             let (e, _) = u.expr(DType::I32).unwrap();
-            specs.push(spec(p, p, "op1", format!("fn op1(a: T) -> U {{ return {e}; }}")));
+            specs.push(spec(
+                p,
+                p,
+                "op1",
+                format!("fn op1(a: T) -> U {{ return {e}; }}"),
+            ));
         }
     }
     specs
