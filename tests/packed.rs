@@ -398,6 +398,7 @@ fn other_families_refuse_packed_types() {
     refused(k.call::<u8>(&[&x]).map(drop), "user kernel");
     // Writes into a packed view are refused too (no word has two writers).
     refused(x.slice(1..).unwrap().fill(5), "fill");
+    refused(x.add_into(&x, &x.clone()), "add_into");
 }
 
 /// Small generated images through arrays and back, and the shape checks (feature `image`).
