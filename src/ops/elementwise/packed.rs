@@ -83,12 +83,16 @@ pub(crate) enum Fold {
     Min,
 }
 
-/// The first stage of a whole-array reduction of packed `x`: each word's worth of elements
-/// (in flat order, any layout) summed, or their max or min, as i32; `ceil(len / lanes)`
-/// values, which the caller reduces as i32 (a sum of lanes stays well inside i32).
+/// Words of elements each invocation of `fold_elems` combines (FOLD_WORDS in the shader).
+const FOLD_WORDS: usize = 4;
+
+/// The first stage of a whole-array reduction of packed `x`: each four words' worth of
+/// elements (in flat order, any layout) summed, or their max or min, as i32;
+/// `ceil(len / (4 lanes))` values, which the caller reduces as i32 (a sum of 16 lanes
+/// stays well inside i32).
 pub(crate) fn fold<T: Element>(x: &Array<T>, how: Fold) -> Result<Array<i32>> {
     let dev = &x.dev;
-    let groups = x.len().div_ceil(T::DTYPE.lanes());
+    let groups = x.len().div_ceil(T::DTYPE.lanes() * FOLD_WORDS);
     let out = output::<i32>(dev, "sum", vec![groups])?;
     if groups == 0 {
         return Ok(out);

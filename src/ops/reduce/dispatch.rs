@@ -86,7 +86,7 @@ pub(super) fn reduce<T: Element, O: Element>(
 }
 
 /// [`reduce`] of a packed `x` (or into a packed `O`): the elements widened to i32 (one
-/// pass, exact; for whole-array sums, maxima and minima each word's lanes combined first),
+/// pass, exact; for whole-array sums, maxima and minima four words' lanes combined first),
 /// reduced as i32, and a packed result cast back (max and min exactly; a sum in its own
 /// type wraps, as i32's low bits do).
 fn reduce_packed<T: Element, O: Element>(
@@ -100,8 +100,8 @@ fn reduce_packed<T: Element, O: Element>(
     if !T::DTYPE.is_packed() {
         return Err(x.dev.unsupported(op.name(), O::DTYPE));
     }
-    // Whole-array sums, maxima and minima: each word's lanes first (n bytes read, n / lanes
-    // i32 written), then those.
+    // Whole-array sums, maxima and minima: four words' lanes first (n bytes read for u8,
+    // n / 4 bytes of i32 written), then those.
     let first = match op {
         Op::Sum | Op::SumAs(_) => Some(Fold::Sum),
         Op::Max => Some(Fold::Max),
