@@ -11,6 +11,10 @@
 //   no two invocations share a word (P.offs.w in words: packed outputs are contiguous and
 //   start on a word).
 // `*_elems` entries: one invocation per output element, written at P.offs.w + i.
+// `*_contig` forms of the four: every operand a contiguous packed array of the output's
+//   shape starting on a word (P.offs.xy in words): one invocation per word of the inputs,
+//   each input word loaded once and its lanes extracted (ext_); the `_elems` ones write the
+//   word's L elements.
 // `fold_elems`: one invocation per FOLD_WORDS * L input elements (L the input's lanes per
 //   word; the elements in flat order, the last group partial): their op1 values combined
 //   with fold_ (sum, max or min) and written at P.offs.w + i; the first stage of a
@@ -53,6 +57,8 @@ fn fdiv_(x: TW, y: TW) -> TW { return x / y; }
 
 // An element of a wide (unpacked) input as i32 (a cast with Rust's `as` semantics).
 fn wide_(a: A) -> T { return T(a); }
+// Lane j of a packed input's word w, as i32 (sign-extended for i8 and i16).
+fn ext_(w: u32, j: u32) -> T { return T((w >> (8u * j)) & 255u); }
 fn lane_a(e: u32) -> T { return T(a[e]); }
 fn lane_b(e: u32) -> T { return T(b[e]); }
 fn op1(a: T) -> U { return U(a); }
@@ -125,4 +131,58 @@ fn fold_elems(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: 
         }
     }
     out[P.offs.w + i] = O(acc);
+}
+
+@compute @workgroup_size(WG)
+fn unary_words_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                      @builtin(local_invocation_index) l: u32) {
+    let word = linear_id(w, nw, l, WG);
+    let e0 = word * lanes_();
+    if (e0 >= P.n) { return; }
+    let x = u32(a[P.offs.x + word]);
+    var bits = 0u;
+    for (var j = 0u; j < min(lanes_(), P.n - e0); j++) {
+        bits |= pack_(op1(ext_(x, j)), j);
+    }
+    out[P.offs.w + word] = O(bits);
+}
+
+@compute @workgroup_size(WG)
+fn binary_words_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                       @builtin(local_invocation_index) l: u32) {
+    let word = linear_id(w, nw, l, WG);
+    let e0 = word * lanes_();
+    if (e0 >= P.n) { return; }
+    let x = u32(a[P.offs.x + word]);
+    let y = u32(b[P.offs.y + word]);
+    var bits = 0u;
+    for (var j = 0u; j < min(lanes_(), P.n - e0); j++) {
+        bits |= pack_(op2(ext_(x, j), ext_(y, j)), j);
+    }
+    out[P.offs.w + word] = O(bits);
+}
+
+@compute @workgroup_size(WG)
+fn unary_elems_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                      @builtin(local_invocation_index) l: u32) {
+    let word = linear_id(w, nw, l, WG);
+    let e0 = word * lanes_();
+    if (e0 >= P.n) { return; }
+    let x = u32(a[P.offs.x + word]);
+    for (var j = 0u; j < min(lanes_(), P.n - e0); j++) {
+        out[P.offs.w + e0 + j] = O(op1(ext_(x, j)));
+    }
+}
+
+@compute @workgroup_size(WG)
+fn binary_elems_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                       @builtin(local_invocation_index) l: u32) {
+    let word = linear_id(w, nw, l, WG);
+    let e0 = word * lanes_();
+    if (e0 >= P.n) { return; }
+    let x = u32(a[P.offs.x + word]);
+    let y = u32(b[P.offs.y + word]);
+    for (var j = 0u; j < min(lanes_(), P.n - e0); j++) {
+        out[P.offs.w + e0 + j] = O(op2(ext_(x, j), ext_(y, j)));
+    }
 }

@@ -113,6 +113,11 @@ fn arithmetic<T: Small>() {
         assert_eq!(x.lt(&y).unwrap().to_vec().unwrap(), lt);
         let eq: Vec<bool> = xs.iter().zip(&ys).map(|(a, b)| a == b).collect();
         assert_eq!(x.eq(&y).unwrap().to_vec().unwrap(), eq);
+        // The same operands contiguous from a word (the word-load entries).
+        let xa = d.from_slice(&xv[1..], [n]).unwrap();
+        check(xa.sub(&y).unwrap(), &|a, b| a - b, "sub (contiguous)");
+        check(xa.mul(&y).unwrap(), &|a, b| a * b, "mul (contiguous)");
+        assert_eq!(xa.lt(&y).unwrap().to_vec().unwrap(), lt, "lt (contiguous)");
         // Scalars on the right and shifts (counts past the width shift everything out).
         let three = T::of(3);
         let want: Vec<T> = xs.iter().map(|&a| T::of(a + 3)).collect();

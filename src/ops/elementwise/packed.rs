@@ -22,7 +22,7 @@ use crate::shape::broadcast_shapes;
 
 use super::cast::cast_expr;
 use super::expr::STRIDED_OFFSETS;
-use super::plan::{broadcast_layout, Operand};
+use super::plan::{broadcast_layout, is_plain, Operand};
 use super::{Binary, Unary};
 
 const SRC: &str = include_str!("../../../shaders/packed.wgsl");
@@ -32,14 +32,26 @@ const WG: u32 = 256;
 /// dtype `d`: a lane's bits, sign-extended for i8 and i16, or a wide element converted as
 /// Rust's `as` converts it to i32 (`wide_`).
 fn lane_def(name: &str, buf: &str, d: DType) -> String {
-    let body = match d {
-        DType::U8 => format!("T(({buf}[e / 4u] >> (8u * (e % 4u))) & 255u)"),
-        DType::I8 => format!("bitcast<i32>({buf}[e / 4u] << (24u - 8u * (e % 4u))) >> 24u"),
-        DType::U16 => format!("T(({buf}[e / 2u] >> (16u * (e % 2u))) & 65535u)"),
-        DType::I16 => format!("bitcast<i32>({buf}[e / 2u] << (16u - 16u * (e % 2u))) >> 16u"),
-        _ => format!("wide_({buf}[e])"),
+    let body = if d.is_packed() {
+        let l = d.lanes();
+        format!("ext_(u32({buf}[e / {l}u]), e % {l}u)")
+    } else {
+        format!("wide_({buf}[e])")
     };
     format!("fn {name}(e: u32) -> T {{ return {body}; }}")
+}
+
+/// `ext_(w, j)`: lane j of word w of packed type `d` as i32 (a placeholder for wide types,
+/// whose kernels do not call it).
+fn ext_def(d: DType) -> String {
+    let body = match d {
+        DType::U8 => "T((w >> (8u * j)) & 255u)",
+        DType::I8 => "bitcast<i32>(w << (24u - 8u * j)) >> 24u",
+        DType::U16 => "T((w >> (16u * j)) & 65535u)",
+        DType::I16 => "bitcast<i32>(w << (16u - 16u * j)) >> 16u",
+        _ => "T(w)",
+    };
+    format!("fn ext_(w: u32, j: u32) -> T {{ return {body}; }}")
 }
 
 /// `wide_`: a wide element of dtype `d` (the storage type `A`) as i32, with Rust's `as`
@@ -162,6 +174,7 @@ pub(crate) fn spec(input: DType, output: DType, function: &'static str, def: Str
         .alias("A", storage(input))
         .alias("O", storage(output))
         .function("wide_", wide_def(input))
+        .function("ext_", ext_def(input))
         .function("lane_a", lane_def("lane_a", "a", input))
         .function("lane_b", lane_def("lane_b", "b", input))
         .function("pack_", pack)
@@ -206,7 +219,25 @@ fn run<O: Element>(
     if n == 0 {
         return Ok(out);
     }
-    let (p, _, _) = broadcast_layout(inputs, &out.shape, params)?;
+    let lanes = input.lanes();
+    // Contiguous packed operands of the output's shape, each from a word (and a packed
+    // output of as many lanes): word loads.
+    let words = O::DTYPE.is_packed();
+    let contig = input.is_packed()
+        && (!words || O::DTYPE.lanes() == lanes)
+        && is_plain(inputs, &out.shape)
+        && inputs.iter().all(|x| x.offset.is_multiple_of(lanes));
+    let p = if contig {
+        let mut p = params;
+        p.n = n as u32;
+        p.ndim = 1;
+        for (k, x) in inputs.iter().enumerate() {
+            p.offs[k] = (x.offset / lanes) as u32;
+        }
+        p
+    } else {
+        broadcast_layout(inputs, &out.shape, params)?.0
+    };
     let bindings: Vec<Binding<'_>> = inputs.iter().map(|x| x.binding).collect();
     let max = dev.limits().max_storage_buffer_binding_size & !3;
     if let Some(b) = bindings
@@ -219,12 +250,15 @@ fn run<O: Element>(
             max,
         });
     }
-    let words = O::DTYPE.is_packed();
-    let entry = match (inputs.len(), words) {
-        (1, true) => "unary_words",
-        (1, false) => "unary_elems",
-        (_, true) => "binary_words",
-        (_, false) => "binary_elems",
+    let entry = match (inputs.len(), words, contig) {
+        (1, true, false) => "unary_words",
+        (1, false, false) => "unary_elems",
+        (_, true, false) => "binary_words",
+        (_, false, false) => "binary_elems",
+        (1, true, true) => "unary_words_contig",
+        (1, false, true) => "unary_elems_contig",
+        (_, true, true) => "binary_words_contig",
+        (_, false, true) => "binary_elems_contig",
     };
     let key = Key {
         family: "packed",
@@ -236,10 +270,10 @@ fn run<O: Element>(
         per: 1,
     };
     let kernel = dev.kernel(key, || spec(input, O::DTYPE, function, def))?;
-    let work = if words {
-        n.div_ceil(O::DTYPE.lanes())
-    } else {
-        n
+    let work = match (words, contig) {
+        (true, _) => n.div_ceil(O::DTYPE.lanes()),
+        (false, true) => n.div_ceil(lanes),
+        (false, false) => n,
     };
     dev.launch(
         &kernel,
