@@ -11,7 +11,7 @@
 //   no two invocations share a word (P.offs.w in words: packed outputs are contiguous and
 //   start on a word).
 // `*_elems` entries: one invocation per output element, written at P.offs.w + i.
-// `*_contig` forms of the four: every operand a contiguous packed array of the output's
+// `*_contig` forms of the four and of fold_elems: every operand a contiguous packed array of the output's
 //   shape starting on a word (P.offs.xy in words): one invocation per word of the inputs,
 //   each input word loaded once and its lanes extracted (ext_); the `_elems` ones write the
 //   word's L elements.
@@ -185,4 +185,22 @@ fn binary_elems_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgro
     for (var j = 0u; j < min(lanes_(), P.n - e0); j++) {
         out[P.offs.w + e0 + j] = O(op2(ext_(x, j), ext_(y, j)));
     }
+}
+
+@compute @workgroup_size(WG)
+fn fold_elems_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                     @builtin(local_invocation_index) l: u32) {
+    let i = linear_id(w, nw, l, WG);
+    let e0 = i * lanes_() * FOLD_WORDS;
+    if (e0 >= P.n) { return; }
+    var acc = op1(ext_(u32(a[P.offs.x + i * FOLD_WORDS]), 0u));
+    for (var k = 0u; k < FOLD_WORDS; k++) {
+        let base = e0 + k * lanes_();
+        if (base >= P.n) { break; }
+        let x = u32(a[P.offs.x + i * FOLD_WORDS + k]);
+        for (var j = select(0u, 1u, k == 0u); j < min(lanes_(), P.n - base); j++) {
+            acc = fold_(acc, op1(ext_(x, j)));
+        }
+    }
+    out[P.offs.w + i] = O(acc);
 }

@@ -300,6 +300,14 @@ fn reductions<T: Small>() {
         assert_eq!(a.count_nonzero().unwrap(), nz);
         assert_eq!(a.all().unwrap().to_scalar().unwrap(), nz == n);
         assert_eq!(a.any().unwrap().to_scalar().unwrap(), nz > 0);
+        // The same elements contiguous from a word (the word-load first stage).
+        let b = d.from_slice(&v[3..], [n]).unwrap();
+        assert_eq!(
+            b.sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64,
+            sum
+        );
+        assert_eq!(b.max().unwrap().to_scalar().unwrap(), T::of(max));
+        assert_eq!(b.min().unwrap().to_scalar().unwrap(), T::of(min));
         let mean = a.mean_as::<f32>(None).unwrap().to_scalar().unwrap() as f64;
         let want = sum as f64 / n as f64;
         assert!(

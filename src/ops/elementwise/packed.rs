@@ -109,7 +109,16 @@ pub(crate) fn fold<T: Element>(x: &Array<T>, how: Fold) -> Result<Array<i32>> {
     if groups == 0 {
         return Ok(out);
     }
-    let (p, _, _) = broadcast_layout(&[x.operand()], &x.shape, Params::new(0))?;
+    let lanes = T::DTYPE.lanes();
+    let contig = x.is_contiguous() && x.offset.is_multiple_of(lanes);
+    let p = if contig {
+        let mut p = Params::new(x.len() as u32);
+        p.ndim = 1;
+        p.offs[0] = (x.offset / lanes) as u32;
+        p
+    } else {
+        broadcast_layout(&[x.operand()], &x.shape, Params::new(0))?.0
+    };
     let combine = match how {
         Fold::Sum => "x + y",
         Fold::Max => "max(x, y)",
@@ -117,7 +126,11 @@ pub(crate) fn fold<T: Element>(x: &Array<T>, how: Fold) -> Result<Array<i32>> {
     };
     let key = Key {
         family: "packed",
-        entry: "fold_elems",
+        entry: if contig {
+            "fold_elems_contig"
+        } else {
+            "fold_elems"
+        },
         variant: format!("{how:?}|{:?}", T::DTYPE),
         inputs: 1,
         wg: WG,
