@@ -4,8 +4,8 @@
 # Both install Mesa's lavapipe (software Vulkan) first when no Vulkan driver is present.
 
 CARGO ?= cargo
-# The optional features the suite covers (ArrayOps on ndarray's arrays).
-FEATURES := --features ndarray
+# The optional features the suite covers (ArrayOps on ndarray's arrays, images).
+FEATURES := --features ndarray,image
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Mesa's Vulkan drivers complain on stderr when there is no XDG_RUNTIME_DIR (headless
 # machines, CI); give them a private one.

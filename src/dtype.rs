@@ -28,11 +28,22 @@ pub enum DType {
     /// difference, so that masks are read and written a whole word per element at the
     /// speed of every other 32-bit type.
     Bool,
+    /// 8-bit unsigned integer, stored packed: four elements per u32 word, little-endian
+    /// lanes (element e in word e / 4, bits 8 * (e % 4)). See [`DType::is_packed`].
+    U8,
+    /// 8-bit signed integer, stored packed as [`DType::U8`] (two's complement lanes).
+    I8,
+    /// 16-bit unsigned integer, stored packed: two elements per u32 word (element e in
+    /// word e / 2, bits 16 * (e % 2)).
+    U16,
+    /// 16-bit signed integer, stored packed as [`DType::U16`].
+    I16,
 }
 
 impl DType {
-    /// The WGSL type of an element as stored on the device: `u32` for [`DType::Bool`]
-    /// (one word per element), else the type's own name.
+    /// The WGSL type of an element as computed on the device: `u32` for [`DType::Bool`]
+    /// (one word per element), `u32` / `i32` for the packed types (whose lanes are
+    /// widened to 32 bits), else the type's own name.
     ///
     /// ```
     /// assert_eq!(gpuarray::DType::F16.wgsl(), "f16");
@@ -44,7 +55,8 @@ impl DType {
             DType::F32 => "f32",
             DType::F64 => "f64",
             DType::I32 => "i32",
-            DType::U32 | DType::Bool => "u32",
+            DType::U32 | DType::Bool | DType::U8 | DType::U16 => "u32",
+            DType::I8 | DType::I16 => "i32",
             DType::I64 => "i64",
             DType::U64 => "u64",
         }
@@ -58,11 +70,16 @@ impl DType {
     pub fn name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
+            DType::U8 => "u8",
+            DType::I8 => "i8",
+            DType::U16 => "u16",
+            DType::I16 => "i16",
             d => d.wgsl(),
         }
     }
 
-    /// Bytes per element on the device (4 for [`DType::Bool`]).
+    /// Bytes per element on the device (4 for [`DType::Bool`], 1 and 2 for the packed
+    /// types).
     ///
     /// ```
     /// assert_eq!(gpuarray::DType::F64.size(), 8);
@@ -70,7 +87,8 @@ impl DType {
     /// ```
     pub fn size(self) -> usize {
         match self {
-            DType::F16 => 2,
+            DType::U8 | DType::I8 => 1,
+            DType::F16 | DType::U16 | DType::I16 => 2,
             DType::F32 | DType::I32 | DType::U32 | DType::Bool => 4,
             DType::F64 | DType::I64 | DType::U64 => 8,
         }
@@ -92,7 +110,17 @@ impl DType {
     /// assert!(!gpuarray::DType::Bool.is_integer());
     /// ```
     pub fn is_integer(self) -> bool {
-        matches!(self, DType::I32 | DType::U32 | DType::I64 | DType::U64)
+        matches!(
+            self,
+            DType::I32
+                | DType::U32
+                | DType::I64
+                | DType::U64
+                | DType::U8
+                | DType::I8
+                | DType::U16
+                | DType::I16
+        )
     }
 
     /// Whether the type is a 64-bit integer (SHADER_INT64).
@@ -104,7 +132,40 @@ impl DType {
         matches!(self, DType::I64 | DType::U64)
     }
 
-    /// All element types.
+    /// Whether the type is stored packed, several elements per u32 word (u8, i8, u16,
+    /// i16). Their arrays take uploads and downloads (any view), creation, printing,
+    /// elementwise operations (computed in i32, wrapping as NumPy's on the store), casts
+    /// with every dtype and reductions; the other families (sort, scans, histograms,
+    /// indexing, joining and reshaping copies, products, convolutions, random, user
+    /// kernels) and writes into existing arrays refuse them with
+    /// [`crate::Error::Unsupported`]. `sum()` wraps in the type (as CuPy's
+    /// `sum(dtype=uint8)`); NumPy's default accumulator (u64 for u8) is
+    /// `sum_as::<u64>(None)` where the adapter has SHADER_INT64, else `sum_as::<u32>`.
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::U8.is_packed());
+    /// assert!(!gpuarray::DType::F16.is_packed());
+    /// ```
+    pub fn is_packed(self) -> bool {
+        matches!(self, DType::U8 | DType::I8 | DType::U16 | DType::I16)
+    }
+
+    /// Elements per u32 word of a packed type (4 or 2), 1 otherwise.
+    ///
+    /// ```
+    /// assert_eq!(gpuarray::DType::I8.lanes(), 4);
+    /// assert_eq!(gpuarray::DType::U16.lanes(), 2);
+    /// ```
+    pub fn lanes(self) -> usize {
+        if self.is_packed() {
+            4 / self.size()
+        } else {
+            1
+        }
+    }
+
+    /// The element types stored one element per slot, which every family takes (where the
+    /// adapter has them); the packed ones are [`DType::PACKED`].
     pub const ALL: [DType; 8] = [
         DType::F16,
         DType::F32,
@@ -115,6 +176,13 @@ impl DType {
         DType::U64,
         DType::Bool,
     ];
+
+    /// The packed element types ([`DType::is_packed`]).
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::PACKED.iter().all(|d| d.is_packed()));
+    /// ```
+    pub const PACKED: [DType; 4] = [DType::U8, DType::I8, DType::U16, DType::I16];
 }
 
 impl fmt::Display for DType {
@@ -133,9 +201,14 @@ mod sealed {
     impl Sealed for bool {}
     impl Sealed for i64 {}
     impl Sealed for u64 {}
+    impl Sealed for u8 {}
+    impl Sealed for i8 {}
+    impl Sealed for u16 {}
+    impl Sealed for i16 {}
 }
 
-/// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, `bool`, and
+/// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, `bool`, the packed `u8`,
+/// `i8`, `u16`, `i16` ([`DType::is_packed`]), and
 /// [`f16`](struct@crate::f16) / `f64` / `i64` / `u64` where the adapter supports them
 /// ([`crate::Device::supports`]).
 ///
@@ -204,6 +277,10 @@ element!(i32, DType::I32, |x: i32| x as f64, |v: f64| v as i32);
 element!(u32, DType::U32, |x: u32| x as f64, |v: f64| v as u32);
 element!(i64, DType::I64, |x: i64| x as f64, |v: f64| v as i64);
 element!(u64, DType::U64, |x: u64| x as f64, |v: f64| v as u64);
+element!(u8, DType::U8, f64::from, |v: f64| v as u8);
+element!(i8, DType::I8, f64::from, |v: f64| v as i8);
+element!(u16, DType::U16, f64::from, |v: f64| v as u16);
+element!(i16, DType::I16, f64::from, |v: f64| v as i16);
 
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
@@ -231,3 +308,5 @@ impl Signed for f64 {}
 impl Signed for f16 {}
 impl Signed for i32 {}
 impl Signed for i64 {}
+impl Signed for i8 {}
+impl Signed for i16 {}

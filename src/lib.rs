@@ -73,6 +73,8 @@ pub mod signal;
 
 pub use agnostic::ArrayOps;
 pub use array::{Array, DisplayWith, PrintOptions};
+#[cfg(feature = "image")]
+pub use array::{Gray16Image, GrayImage};
 pub use config::Options;
 pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::MemoryPool;

@@ -17,6 +17,7 @@ fn every_variant_validates() {
         | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC;
     let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
         .into_iter()
+        .chain(crate::ops::elementwise::packed_specs())
         .chain(crate::array::creation::all_specs())
         .chain(crate::ops::random::all_specs())
         .chain(crate::ops::reduce::all_specs())

@@ -1,4 +1,4 @@
-"""`--sweep api_dtypes`: i64 add, sum and cast to f32, an f32 add of a scalar into an
+"""`--sweep api_dtypes`: u8 add, cast to f32 and sum (into uint32), i64 add, sum and cast to f32, an f32 add of a scalar into an
 existing array and an in-place f32 add (`acc += x`), over 64M elements (inputs: uniform f32 in [-1e6, 1e6), truncated to i64)."""
 import cupy as cp
 
@@ -18,6 +18,13 @@ def run(case):
         acc += x
 
     case("add_assign_f32_64M", add_assign, byte=12 * n)
+    u = (cp.abs(x) * cp.float32(2.5e-4)).astype(cp.uint8)
+    v = (cp.abs(-x) * cp.float32(1e-4)).astype(cp.uint8)
+    case("add_u8_64M", lambda: u + v, byte=3 * n)
+    case("cast_u8_f32_64M", lambda: u.astype(cp.float32), byte=5 * n)
+    # NumPy's default accumulator for uint8 is uint64; gpuarray's row sums into u32.
+    case("sum_u8_64M", lambda: u.sum(dtype=cp.uint32), byte=n)
+    del u, v
     a = x.astype(cp.int64)
     b = (x * 3).astype(cp.int64)
     case("add_i64_64M", lambda: a + b, byte=24 * n)

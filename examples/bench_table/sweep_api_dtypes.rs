@@ -4,7 +4,8 @@
 //! floor: the bytes the row moves over that bandwidth, in its note.
 //!
 //! Rows: `add_scalar_into` writing an existing f32 array (4 + 4 bytes an element), `a += &b`
-//! in place (3 x 4), i64 add (3 x 8), i64 sum (8), i64 to f32 cast (8 + 4, rounded once
+//! in place (3 x 4), u8 add (3 x 1: packed four to a word), u8 to f32 cast (1 + 4), u8 sum
+//! into u32 (1), i64 add (3 x 8), i64 sum (8), i64 to f32 cast (8 + 4, rounded once
 //! through a sticky bit).
 //! Bool masks are left out on purpose: gpuarray stores a bool in a u32 word (CuPy in a
 //! byte), so a comparison moves 8 bytes an element against CuPy's 5.
@@ -55,6 +56,24 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         })?;
         timed("add_assign_f32_64M", 12 * n as u64, t);
     }
+    // The packed u8 (four per word): inputs |x| / 4000 in [0, 250], truncated.
+    let u = x.abs()?.mul_scalar(2.5e-4)?.cast::<u8>()?;
+    let v = x.mul_scalar(-1.0)?.abs()?.mul_scalar(1e-4)?.cast::<u8>()?;
+    dev.synchronize()?;
+    if want("add_u8_64M") {
+        let t = gpu_median(dev, || u.add(&v))?;
+        timed("add_u8_64M", 3 * n as u64, t);
+    }
+    if want("cast_u8_f32_64M") {
+        let t = gpu_median(dev, || u.cast::<f32>())?;
+        timed("cast_u8_f32_64M", 5 * n as u64, t);
+    }
+    if want("sum_u8_64M") {
+        // Summed in u32 (NumPy's uint8 sum is uint64; 64M x 255 fits u32).
+        let t = gpu_median(dev, || u.sum_as::<u32>(None))?;
+        timed("sum_u8_64M", n as u64, t);
+    }
+    drop((u, v));
     if !dev.supports::<i64>() {
         println!("i64 rows: skipped (no SHADER_INT64)");
         return Ok(rows);

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
-use crate::ops::elementwise::{F32_MATH, F64_MATH};
+use crate::ops::elementwise::{map_unary, Unary, F32_MATH, F64_MATH};
 use crate::shape::Shape;
 
 const SRC: &str = include_str!("../../shaders/creation.wgsl");
@@ -43,6 +43,40 @@ enum Creation<T> {
         first: f64,
         last: f64,
     },
+}
+
+impl<T: Element> Creation<T> {
+    /// The same creation in i32 (for the packed types, whose values i32 holds exactly).
+    fn widen(self) -> Creation<i32> {
+        let w = |v: T| v.to_f64() as i32;
+        match self {
+            Creation::Fill { value } => Creation::Fill { value: w(value) },
+            Creation::Arange {
+                start,
+                step,
+                stop,
+                exact_end,
+            } => Creation::Arange {
+                start: w(start),
+                step,
+                stop: w(stop),
+                exact_end,
+            },
+            Creation::Eye { cols, diag } => Creation::Eye { cols, diag },
+            Creation::Tri { cols, diag } => Creation::Tri { cols, diag },
+            Creation::Geom {
+                lg0,
+                step,
+                first,
+                last,
+            } => Creation::Geom {
+                lg0,
+                step,
+                first,
+                last,
+            },
+        }
+    }
 }
 
 impl<T> Creation<T> {
@@ -127,7 +161,7 @@ fn spec(d: DType) -> Spec {
             "geom_at",
             "fn geom_at(i: u32) -> SC { return exp2_64_(P.sc[0u] + f64(i) * P.sc[1u]); }",
         ),
-        DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::Bool => spec,
+        _ => spec,
     }
 }
 
@@ -157,6 +191,11 @@ fn generate<T: Element>(
     shape: Vec<usize>,
     what: Creation<T>,
 ) -> Result<Array<T>> {
+    if T::DTYPE.is_packed() {
+        // The packed types: made as i32 (which holds every value) and packed by a cast.
+        let wide = generate::<i32>(dev, op, shape, what.widen())?;
+        return map_unary::<i32, T>(&wide, Unary::Cast, &[]);
+    }
     let a = Array::<T>::alloc(dev, op, shape)?;
     let n = a.len() as u32;
     if n > 0 {
@@ -201,7 +240,7 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn zeros<T: Element>(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
-        let a = Array::<T>::alloc(self, "zeros", shape.into().0)?;
+        let a = Array::<T>::alloc_any(self, "zeros", shape.into().0, |b| self.alloc(b))?;
         self.clear(&a.buf);
         Ok(a)
     }

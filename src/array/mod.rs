@@ -2,11 +2,15 @@
 
 pub(crate) mod creation;
 mod creation_like;
+#[cfg(feature = "image")]
+mod image;
 mod interop;
 mod print;
 mod transfer;
 mod view;
 
+#[cfg(feature = "image")]
+pub use self::image::{Gray16Image, GrayImage};
 pub use print::{DisplayWith, PrintOptions};
 
 use std::marker::PhantomData;
@@ -87,6 +91,18 @@ impl<T: Element> Array<T> {
         alloc: impl FnOnce(u64) -> Result<BufferHandle>,
     ) -> Result<Array<T>> {
         dev.require(op, T::DTYPE)?;
+        Self::alloc_any(dev, op, shape, alloc)
+    }
+
+    /// [`Array::alloc_with`] for the packed types too (their writers are the packed family,
+    /// creation and the uploads): a buffer of whole words, `ceil(len * size / 4)` of them.
+    pub(crate) fn alloc_any(
+        dev: &Device,
+        op: &'static str,
+        shape: Vec<usize>,
+        alloc: impl FnOnce(u64) -> Result<BufferHandle>,
+    ) -> Result<Array<T>> {
+        dev.require_storage(op, T::DTYPE)?;
         dev.check()?;
         let len = checked_len(&shape, T::DTYPE.size())?;
         if len > u32::MAX as usize {
@@ -95,7 +111,7 @@ impl<T: Element> Array<T> {
                 max: u32::MAX as u64,
             });
         }
-        let bytes = (len * T::DTYPE.size()) as u64;
+        let bytes = ((len * T::DTYPE.size()) as u64).div_ceil(4) * 4;
         let buf = alloc(bytes)?;
         let strides = contiguous_strides(&shape);
         Ok(Array {

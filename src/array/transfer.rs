@@ -43,7 +43,7 @@ impl Device {
                 actual: data.len(),
             });
         }
-        let a = Array::<T>::alloc(self, "from_slice", shape)?;
+        let a = Array::<T>::alloc_any(self, "from_slice", shape, |bytes| self.alloc(bytes))?;
         self.upload(&a.buf, 0, bytemuck::cast_slice(&T::to_repr(data)))?;
         Ok(a)
     }
@@ -58,7 +58,7 @@ impl<T: Element> Array<T> {
         {
             return Ok(None);
         }
-        let tmp = Array::<T>::alloc_with(&self.dev, "to_vec", self.shape.clone(), |bytes| {
+        let tmp = Array::<T>::alloc_any(&self.dev, "to_vec", self.shape.clone(), |bytes| {
             self.dev.alloc_readback(bytes)
         })?;
         let tmp = map_unary_into(self, Unary::Copy, &[], tmp)?;

@@ -119,7 +119,7 @@ scalar_arg!(f32, f64, i32, u32, f16, bool);
 pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Result<u32> {
     Ok(match d {
         DType::F32 | DType::F16 => (value as f32).to_bits(),
-        DType::I32 => value as i32 as u32,
+        DType::I32 | DType::U8 | DType::I8 | DType::U16 | DType::I16 => value as i32 as u32,
         DType::U32 => value as u32,
         DType::Bool => u32::from(value != 0.0),
         DType::F64 | DType::I64 | DType::U64 => {

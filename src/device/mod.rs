@@ -234,8 +234,19 @@ impl Device {
         }
     }
 
-    /// `Err(Unsupported)` unless the adapter supports `d`.
+    /// `Err(Unsupported)` unless the adapter supports `d`, and for the packed small
+    /// integers ([`DType::is_packed`]): this is the gate of every family whose kernels index
+    /// one element per storage slot. The packed family (`ops::elementwise::packed`), the
+    /// transfers, creation and reductions take them through [`Device::require_storage`].
     pub(crate) fn require(&self, op: &'static str, d: DType) -> Result<()> {
+        if d.is_packed() {
+            return Err(self.unsupported(op, d));
+        }
+        self.require_storage(op, d)
+    }
+
+    /// `Err(Unsupported)` unless the adapter can store `d` (every packed type can).
+    pub(crate) fn require_storage(&self, op: &'static str, d: DType) -> Result<()> {
         if self.supports_dtype(d) {
             Ok(())
         } else {
@@ -245,7 +256,7 @@ impl Device {
 
     /// `Err(Unsupported)` for the 64-bit integers in the families whose kernels take 32-bit
     /// words (sort, scans, histograms, products, convolutions, user kernels), and as
-    /// [`Device::require`] otherwise.
+    /// [`Device::require`] otherwise (which refuses the packed types).
     pub(crate) fn require_32(&self, op: &'static str, d: DType) -> Result<()> {
         if d.is_int64() {
             return Err(self.unsupported(op, d));

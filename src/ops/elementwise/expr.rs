@@ -475,7 +475,9 @@ fn library_includes(d: DType) -> Vec<&'static str> {
         DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY],
         DType::F32 | DType::F16 => vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY],
         DType::I64 | DType::U64 => vec![arith, INT64],
+        // The packed types are computed as i32 (packed.rs).
         DType::I32 | DType::U32 | DType::Bool => vec![arith],
+        DType::U8 | DType::I8 | DType::U16 | DType::I16 => vec![arith],
     }
 }
 
@@ -509,9 +511,7 @@ fn max_finite_def(d: DType) -> &'static str {
     match d {
         DType::F64 => "fn max_finite_() -> TW { return TW(1.7976931348623157e308); }",
         DType::F32 | DType::F16 => "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }",
-        DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::Bool => {
-            "fn max_finite_() -> TW { return TW(0); }"
-        }
+        _ => "fn max_finite_() -> TW { return TW(0); }",
     }
 }
 

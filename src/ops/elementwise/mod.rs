@@ -27,6 +27,7 @@ mod logical;
 mod mathlogic;
 mod numpy;
 mod operators;
+pub(crate) mod packed;
 mod plan;
 mod tiles;
 
@@ -36,6 +37,8 @@ pub(crate) use expr::all_specs;
 use expr::WHERE_DEF;
 pub(crate) use expr::{library, Binary, Unary, F32_MATH, F64_MATH, STRIDED_OFFSETS};
 pub(crate) use numpy::{truth, NpBinary, NpUnary};
+#[cfg(test)]
+pub(crate) use packed::all_specs as packed_specs;
 use plan::run;
 pub(crate) use plan::{broadcast_layout, is_plain, Operand};
 
@@ -58,6 +61,9 @@ pub(crate) fn map_unary<T: Element, O: Element>(
     op: Unary,
     scalars: &[T],
 ) -> Result<Array<O>> {
+    if T::DTYPE.is_packed() || O::DTYPE.is_packed() {
+        return packed::map_unary(x, op, scalars);
+    }
     let out = output::<O>(&x.dev, op.name(), T::DTYPE, x.shape.clone(), &[&*x.buf])?;
     map_unary_into(x, op, scalars, out)
 }
@@ -69,6 +75,9 @@ pub(crate) fn map_unary_into<T: Element, O: Element>(
     scalars: &[T],
     out: Array<O>,
 ) -> Result<Array<O>> {
+    if T::DTYPE.is_packed() || O::DTYPE.is_packed() {
+        return packed::map_unary_into(x, op, scalars, out);
+    }
     let expr = match op {
         Unary::Cast => Some(cast_expr(T::DTYPE, O::DTYPE)),
         _ => op.expr(T::DTYPE),
@@ -85,6 +94,9 @@ pub(crate) fn map_unary_into<T: Element, O: Element>(
 }
 
 fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) -> Result<Array<O>> {
+    if T::DTYPE.is_packed() {
+        return packed::map_binary(x, y, op);
+    }
     x.dev.expect_same(op.name(), &[&y.dev])?;
     let shape = broadcast_shapes(op.name(), &x.shape, &y.shape)?;
     let expr = op

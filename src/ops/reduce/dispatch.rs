@@ -29,6 +29,9 @@ pub(super) fn reduce<T: Element, O: Element>(
     axes: Option<&[usize]>,
     keepdims: bool,
 ) -> Result<Array<O>> {
+    if T::DTYPE.is_packed() || O::DTYPE.is_packed() {
+        return reduce_packed(x, op, axes, keepdims);
+    }
     let name = op.name();
     let dev = &x.dev;
     dev.require(name, T::DTYPE)?;
@@ -80,6 +83,40 @@ pub(super) fn reduce<T: Element, O: Element>(
         mean,
     )?;
     Ok(out)
+}
+
+/// [`reduce`] of a packed `x` (or into a packed `O`): the elements widened to i32 (one
+/// pass, exact; for whole-array sums, maxima and minima four words' lanes combined first),
+/// reduced as i32, and a packed result cast back (max and min exactly; a sum in its own
+/// type wraps, as i32's low bits do).
+fn reduce_packed<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Op,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+) -> Result<Array<O>> {
+    use crate::ops::elementwise::packed::{fold, Fold};
+    use crate::ops::elementwise::{map_unary, Unary};
+    if !T::DTYPE.is_packed() {
+        return Err(x.dev.unsupported(op.name(), O::DTYPE));
+    }
+    // Whole-array sums, maxima and minima: four words' lanes first (n bytes read for u8,
+    // n / 4 bytes of i32 written), then those.
+    let first = match op {
+        Op::Sum | Op::SumAs(_) => Some(Fold::Sum),
+        Op::Max => Some(Fold::Max),
+        Op::Min => Some(Fold::Min),
+        _ => None,
+    };
+    let wide = match first {
+        Some(how) if axes.is_none() && !keepdims && !x.is_empty() => fold(x, how)?,
+        _ => map_unary::<T, i32>(x, Unary::Cast, &[])?,
+    };
+    if O::DTYPE.is_packed() {
+        let r = reduce::<i32, i32>(&wide, op, axes, keepdims)?;
+        return map_unary::<i32, O>(&r, Unary::Cast, &[]);
+    }
+    reduce::<i32, O>(&wide, op, axes, keepdims)
 }
 
 /// The `op` of errors about a reduction named `name`: the name where it is static (a

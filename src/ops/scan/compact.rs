@@ -102,6 +102,10 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn count_nonzero(&self) -> Result<usize> {
+        if T::DTYPE.is_packed() {
+            // The packed types widened to i32 (their scans refuse them).
+            return self.cast::<i32>()?.count_nonzero();
+        }
         Ok(running_count(self, "count_nonzero")?.2)
     }
 

@@ -45,6 +45,8 @@ pub(super) fn key_expr(d: DType, buf: &str) -> String {
         DType::F64 => format!("key_f64({buf}[2u * e], {buf}[2u * e + 1u])"),
         // Refused before (`Device::require_32`): the radix passes take 32-bit words.
         DType::I64 | DType::U64 => unreachable!("sort of 64-bit integers"),
+        // Refused by the same gate: one element per storage slot.
+        DType::U8 | DType::I8 | DType::U16 | DType::I16 => unreachable!("sort of packed types"),
     }
 }
 
