@@ -27,6 +27,10 @@ const INT64: &str = include_str!("../../../shaders/shared/int64.wgsl");
 /// The NumPy functions of issue 18 (hypot, asinh, ..., erfc), f32 and f64.
 const F32_NUMPY: &str = include_str!("../../../shaders/shared/f32_numpy.wgsl");
 const F64_NUMPY: &str = include_str!("../../../shaders/shared/f64_numpy.wgsl");
+/// The functions of the name map's second group (logaddexp, sinc, ..., gcd).
+const F32_MORE: &str = include_str!("../../../shaders/shared/f32_more.wgsl");
+const F64_MORE: &str = include_str!("../../../shaders/shared/f64_more.wgsl");
+const INT_MORE: &str = include_str!("../../../shaders/shared/int_more.wgsl");
 
 /// One-operand maps (including the scalar forms of binary operations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -472,10 +476,13 @@ pub(super) fn spec(
 fn library_includes(d: DType) -> Vec<&'static str> {
     let arith = if d.is_float() { FLOAT_MATH } else { INT_MATH };
     match d {
-        DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY],
-        DType::F32 | DType::F16 => vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY],
+        DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY, F64_MORE],
+        DType::F32 | DType::F16 => {
+            vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY, F32_MORE]
+        }
         DType::I64 | DType::U64 => vec![arith, INT64],
-        DType::I32 | DType::U32 | DType::Bool => vec![arith],
+        DType::I32 | DType::U32 => vec![arith, INT_MORE],
+        DType::Bool => vec![arith],
     }
 }
 
