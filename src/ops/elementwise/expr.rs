@@ -4,6 +4,7 @@
 //! per dtype, scalar or vec4, the operation's `op1`/`op2`/`op3`). [`all_specs`] lists every
 //! variant for the shader validation test.
 use super::cast::cast_expr;
+use super::extra::{F32_MORE, F64_MORE, INT_MORE};
 use super::numpy::{NpBinary, NpUnary};
 use crate::dtype::DType;
 use crate::kernel::source::{Spec, FLOAT_MATH, INT_MATH};
@@ -27,10 +28,6 @@ const INT64: &str = include_str!("../../../shaders/shared/int64.wgsl");
 /// The NumPy functions of issue 18 (hypot, asinh, ..., erfc), f32 and f64.
 const F32_NUMPY: &str = include_str!("../../../shaders/shared/f32_numpy.wgsl");
 const F64_NUMPY: &str = include_str!("../../../shaders/shared/f64_numpy.wgsl");
-/// The functions of the name map's second group (logaddexp, sinc, ..., gcd).
-const F32_MORE: &str = include_str!("../../../shaders/shared/f32_more.wgsl");
-const F64_MORE: &str = include_str!("../../../shaders/shared/f64_more.wgsl");
-const INT_MORE: &str = include_str!("../../../shaders/shared/int_more.wgsl");
 
 /// One-operand maps (including the scalar forms of binary operations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -15,6 +15,12 @@ use super::expr::{Binary, Unary};
 use super::numpy::{NpBinary, NpUnary};
 use super::{map_binary, map_unary};
 
+/// The WGSL of the functions here (logaddexp, sinc, ..., gcd), included in the float and
+/// 32-bit integer variants of the elementwise table (`expr::library_includes`).
+pub(super) const F32_MORE: &str = include_str!("../../../shaders/shared/f32_more.wgsl");
+pub(super) const F64_MORE: &str = include_str!("../../../shaders/shared/f64_more.wgsl");
+pub(super) const INT_MORE: &str = include_str!("../../../shaders/shared/int_more.wgsl");
+
 impl<T: Float> Array<T> {
     /// Elementwise `log(e^self + e^other)` with broadcasting, without overflow: NumPy's
     /// `logaddexp`, as `max + log1p(e^-|self - other|)`; equal arguments give `x + ln 2`
