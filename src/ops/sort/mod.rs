@@ -14,6 +14,7 @@ mod params;
 mod plan;
 mod quantile;
 mod select;
+mod sets;
 mod unique;
 
 pub use select::Side;
