@@ -3,9 +3,7 @@
 //! values (their ulp bounds are in tests/numerics/names_math.rs), on strided views with
 //! offsets, with broadcasting, zero sizes, in `fuse`, and the dtypes they refuse.
 
-mod common;
-
-use common::{assert_close, assert_unsupported, dev, host, if_supported, Rng};
+use crate::common::{assert_close, assert_unsupported, dev, host, if_supported, Rng};
 use gpuarray::{custom::fuse, f16, Array, DType, Element, Error, Float};
 
 /// `vals` as a strided view with an offset: every other element of a larger array,

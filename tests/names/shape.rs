@@ -4,10 +4,9 @@
 //! ravel_multi_index) against host models: every dtype, strided views with offsets, zero
 //! sizes, negative axes and bad arguments. Copies must be exact (NaN, -0, infinities kept).
 
-mod common;
-
-use common::{assert_close, dev, host, if_supported, unravel, Host, Rng};
-use gpuarray::{f16, Array, Element, Error, IndexMode};
+use crate::all_dtypes;
+use crate::common::{assert_close, dev, host, unravel, Host, Rng};
+use gpuarray::{Array, Element, Error, IndexMode};
 
 /// Random values of `T` as a strided view with an offset (`base[1.., 1.., ...]` of a
 /// larger array, axes reversed); with NaN, infinities and -0 among floats.
@@ -20,7 +19,7 @@ fn view<T: Element>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
             *v = [f64::NAN, f64::INFINITY, -0.0, f64::NEG_INFINITY][k % 4];
         }
     }
-    let (t, back) = common::cast_in::<T>(&vals);
+    let (t, back) = crate::common::cast_in::<T>(&vals);
     let base = dev().from_slice(&t, bshape.clone()).unwrap();
     let info: Vec<gpuarray::Slice> = vec![gpuarray::Slice::from(1..); bshape.len()];
     let v = base.slice(info).unwrap().t();
@@ -41,17 +40,6 @@ fn model(src: &Host, shape: &[usize], map: impl Fn(&[usize]) -> Vec<usize>) -> H
     let n: usize = shape.iter().product();
     let data = (0..n).map(|i| src.at(&map(&unravel(i, shape)))).collect();
     Host::new(shape, data)
-}
-
-/// Runs `$f::<T>()` for every dtype the device has.
-macro_rules! all_dtypes {
-    ($f:ident) => {
-        $f::<f32>();
-        $f::<i32>();
-        $f::<u32>();
-        if_supported::<f16>($f::<f16>);
-        if_supported::<f64>($f::<f64>);
-    };
 }
 
 fn joins_and_splits<T: Element>() {
@@ -259,7 +247,7 @@ fn rot90_trim_resize<T: Element>() {
         data[4] = T::from_f64(f64::NAN);
     }
     let base = dev().from_slice(&data, [7]).unwrap();
-    let hd = common::to_f64(&data);
+    let hd = crate::common::to_f64(&data);
     for (f, b, lo, hi) in [
         (true, true, 2, 5),
         (true, false, 2, 7),

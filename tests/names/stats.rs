@@ -3,17 +3,16 @@
 //! tensordot, kron; every dtype they take, strided views with offsets, zero sizes,
 //! negative axes and bad arguments.
 
-mod common;
-
-use common::{assert_close, dev, host, if_supported, unravel, Host, Rng};
-use gpuarray::{f16, Array, Element, Error};
+use crate::all_dtypes;
+use crate::common::{assert_close, dev, host, if_supported, unravel, Host, Rng};
+use gpuarray::{Array, Element, Error};
 
 /// Random values in [lo, hi] of `T` as a transposed view with an offset (`base[1.., 1..]`
 /// of a larger array, axes reversed), and its host model.
 fn view<T: Element>(rng: &mut Rng, shape: &[usize], lo: i64, hi: i64) -> (Array<T>, Host) {
     let bshape: Vec<usize> = shape.iter().rev().map(|&n| n + 1).collect();
     let n: usize = bshape.iter().product();
-    let (t, back) = common::cast_in::<T>(&rng.ints(n, lo, hi));
+    let (t, back) = crate::common::cast_in::<T>(&rng.ints(n, lo, hi));
     let base = dev().from_slice(&t, bshape.clone()).unwrap();
     let v = base
         .slice(vec![gpuarray::Slice::from(1..); bshape.len()])
@@ -21,16 +20,6 @@ fn view<T: Element>(rng: &mut Rng, shape: &[usize], lo: i64, hi: i64) -> (Array<
         .t();
     let s: Vec<(usize, usize, usize)> = bshape.iter().map(|&b| (1, b, 1)).collect();
     (v, Host::new(&bshape, back).slice(&s).t())
-}
-
-macro_rules! all_dtypes {
-    ($f:ident) => {
-        $f::<f32>();
-        $f::<i32>();
-        $f::<u32>();
-        if_supported::<f16>($f::<f16>);
-        if_supported::<f64>($f::<f64>);
-    };
 }
 
 /// Sum over `k` of a[.., k] * b[k, ..] on the host for tensordot checks.
