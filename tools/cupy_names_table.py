@@ -118,7 +118,7 @@ TABLE = [
  ("expit (sigmoid)", "x.sigmoid()", ""),
  ("logaddexp, logaddexp2", "x.logaddexp(&y) / x.logaddexp2(&y)", "also in `fuse`"),
  ("heaviside, signbit", "x.heaviside(&h0) / x.signbit()", "also in `fuse`"),
- ("nextafter, spacing", NY, "need f16 bit stepping and f64 bit access in the table; not written"),
+ ("nextafter, spacing", "x.nextafter(&y) / x.spacing()", "f32 only: f16 and f64 need their own bit stepping"),
  ("modf, divmod", "x.modf() / x.divmod(&y)", "tuples of two arrays, two dispatches"),
  ("frexp, ldexp", NY, "need an i32 operand or output beside a float one in the elementwise table; not written"),
  ("gcd, lcm", "x.gcd(&y) / x.lcm(&y)", "i32 and u32; also in `fuse`"),

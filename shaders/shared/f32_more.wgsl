@@ -27,3 +27,22 @@ fn sinc_32_(x: TW) -> TW {
 fn modf_frac_32_(x: TW) -> TW {
     return copysign_(select(x - trunc(x), TW(0.0), is_inf_(x)), x);
 }
+
+// The next f32 after x toward y, from the bits (f32 only: f16 and f64 have no form yet):
+// y when equal, the smallest subnormal of y's sign from ±0, NaN if either is NaN. The
+// sign of x is read from the bits, so a subnormal x steps correctly where the adapter
+// flushes it in comparisons.
+fn nextafter_32_(x: TW, y: TW) -> TW {
+    let b = bitcast<M>(x);
+    let away = select(y > x, y < x, sign_bit_(x));
+    let r = bitcast<TW>(select(b - M(1u), b + M(1u), away));
+    let from_zero = select(r, copysign_(bitcast<TW>(M(1u)), y), is_zero_(x));
+    return select(select(from_zero, y, x == y), x + y, is_nan_(x) | is_nan_(y));
+}
+
+// NumPy's spacing: the distance to the next f32 away from zero, negative for negative x
+// (-0 included); NaN for infinities and NaN.
+fn spacing_32_(x: TW) -> TW {
+    let toward = copysign_(f32_inf_(), x);
+    return select(nextafter_32_(x, toward) - x, f32_nan_(), is_inf_(x) | is_nan_(x));
+}

@@ -134,6 +134,7 @@ impl Var {
         logical_not => Unary::Np(NpUnary::LogicalNot), "1 where zero, else 0.";
         sinc => Unary::Np(NpUnary::Sinc), "sin(pi x) / (pi x), 1 at 0, as NumPy's `sinc`.";
         signbit => Unary::Np(NpUnary::SignBit), "1 where the sign bit is set, else 0.";
+        spacing => Unary::Np(NpUnary::Spacing), "The gap to the next f32 away from zero (f32).";
     }
 
     binary_fns! {
@@ -161,6 +162,7 @@ impl Var {
         heaviside => Binary::Np(NpBinary::Heaviside), "0 below 0, 1 above, `other` at 0.";
         gcd => Binary::Np(NpBinary::Gcd), "Greatest common divisor (i32, u32).";
         lcm => Binary::Np(NpBinary::Lcm), "Least common multiple (i32, u32).";
+        nextafter => Binary::Np(NpBinary::NextAfter), "The next f32 toward `other` (f32).";
     }
 
     /// `self` clamped to `[lo, hi]`: `minimum(maximum(self, lo), hi)`, as

@@ -274,3 +274,86 @@ fn dtypes_without_meaning_are_refused() {
     assert!(matches!(x.divmod(&f), Err(Error::ShapeMismatch { .. })));
     assert_eq!(x.to_vec().unwrap(), vec![1.0, 2.0, 3.0]);
 }
+
+/// NumPy's nextafter on f32, from the bits.
+fn next_f32(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        return f32::NAN;
+    }
+    if x == y {
+        return y;
+    }
+    if x == 0.0 {
+        return f32::from_bits(1).copysign(y);
+    }
+    let away = (y > x) == (x > 0.0);
+    f32::from_bits(if away {
+        x.to_bits() + 1
+    } else {
+        x.to_bits() - 1
+    })
+}
+
+#[test]
+fn nextafter_and_spacing_step_one_f32_bit() {
+    let mut rng = Rng::new(31);
+    let mut xs: Vec<f32> = (0..200)
+        .map(|_| f32::from_bits(rng.next_u64() as u32))
+        .filter(|v| !v.is_nan())
+        .collect();
+    let specials = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::from_bits(1),
+        -f32::from_bits(1),
+        f32::MIN_POSITIVE,
+        f32::MAX,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    xs.extend(specials);
+    let mut ys: Vec<f32> = xs.iter().rev().copied().collect();
+    ys[5] = xs[5];
+    let wide = |v: &[f32]| strided::<f32>(&v.iter().map(|&f| f as f64).collect::<Vec<_>>());
+    let got = wide(&xs).nextafter(&wide(&ys)).unwrap().to_vec().unwrap();
+    for k in 0..xs.len() {
+        let want = next_f32(xs[k], ys[k]);
+        assert!(
+            got[k].to_bits() == want.to_bits() || (got[k].is_nan() && want.is_nan()),
+            "nextafter({}, {}) = {} (want {want})",
+            xs[k],
+            ys[k],
+            got[k]
+        );
+    }
+    let got = wide(&xs).spacing().unwrap().to_vec().unwrap();
+    for (k, &x) in xs.iter().enumerate() {
+        let want = if x.is_infinite() {
+            f32::NAN
+        } else {
+            next_f32(x, f32::INFINITY.copysign(x)) - x
+        };
+        assert!(
+            got[k].to_bits() == want.to_bits() || (got[k].is_nan() && want.is_nan()),
+            "spacing({x}) = {} (want {want})",
+            got[k]
+        );
+    }
+    let i = dev().from_slice(&[1i32], [1]).unwrap();
+    assert_unsupported(i.nextafter(&i), DType::I32);
+    assert_unsupported(i.spacing(), DType::I32);
+    if_supported::<f64>(|| {
+        let d = dev().from_slice(&[1.0f64], [1]).unwrap();
+        assert_unsupported(d.spacing(), DType::F64);
+    });
+    let f = fuse(dev(), |[a, b]| a.nextafter(b).spacing()).unwrap();
+    let one = dev().from_slice(&[1.0f32], [1]).unwrap();
+    let two = dev().from_slice(&[2.0f32], [1]).unwrap();
+    assert_eq!(
+        f.call::<f32>(&[&one, &two]).unwrap().to_vec().unwrap(),
+        vec![f32::EPSILON]
+    );
+}

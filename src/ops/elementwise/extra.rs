@@ -1,6 +1,6 @@
 //! The elementwise functions of the name map's second group as [`Array`] methods:
-//! logaddexp, logaddexp2, heaviside, sinc, signbit, gcd, lcm, and the two-output modf and
-//! divmod. The operations are rows of `numpy.rs`'s table (so they work on views, broadcast
+//! logaddexp, logaddexp2, heaviside, sinc, signbit, gcd, lcm, nextafter, spacing (f32),
+//! and the two-output modf and divmod. The operations are rows of `numpy.rs`'s table (so they work on views, broadcast
 //! and fuse); their WGSL is in shaders/shared/f32_more.wgsl, f64_more.wgsl and
 //! int_more.wgsl. The two-output functions are two dispatches (the family writes one
 //! output per kernel).
@@ -172,6 +172,43 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn lcm(&self, other: &Array<T>) -> Result<Array<T>> {
         map_binary(self, other, Binary::Np(NpBinary::Lcm))
+    }
+
+    /// The next representable value after `self` toward `other`, elementwise with
+    /// broadcasting: NumPy's `nextafter` (`other` itself where equal, the smallest
+    /// subnormal of `other`'s sign from ±0, NaN if either is NaN). Exact, from the bits.
+    /// f32 only for now.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for other dtypes (f16 and f64 have no form yet);
+    /// [`Error::ShapeMismatch`] when the shapes do not broadcast.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, 0.0], [2])?;
+    /// let y = dev.from_slice(&[2.0f32, -1.0], [2])?;
+    /// let n = x.nextafter(&y)?.to_vec()?;
+    /// assert_eq!(n, vec![1.0 + f32::EPSILON, -f32::from_bits(1)]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn nextafter(&self, other: &Array<T>) -> Result<Array<T>> {
+        map_binary(self, other, Binary::Np(NpBinary::NextAfter))
+    }
+
+    /// The distance from `self` to the next value away from zero, negative for negative
+    /// numbers (and -0): NumPy's `spacing`; NaN for infinities and NaN. Exact. f32 only.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for other dtypes.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, -4.0], [2])?;
+    /// assert_eq!(x.spacing()?.to_vec()?, vec![f32::EPSILON, -4.0 * f32::EPSILON]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn spacing(&self) -> Result<Array<T>> {
+        map_unary(self, Unary::Np(NpUnary::Spacing), &[])
     }
 
     /// NumPy's `divmod`: ([`Array::floor_divide`], [`Array::remainder`]) with

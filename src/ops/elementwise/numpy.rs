@@ -28,6 +28,7 @@ pub(crate) enum NpUnary {
     SignBit,
     /// modf's fractional part (x - trunc(x) with x's sign, ±0 for ±inf).
     ModfFrac,
+    Spacing,
 }
 
 /// Two-operand operations.
@@ -52,10 +53,11 @@ pub(crate) enum NpBinary {
     Heaviside,
     Gcd,
     Lcm,
+    NextAfter,
 }
 
 #[cfg(test)]
-pub(crate) const NP_UNARY: [NpUnary; 18] = [
+pub(crate) const NP_UNARY: [NpUnary; 19] = [
     NpUnary::Asinh,
     NpUnary::Acosh,
     NpUnary::Atanh,
@@ -74,10 +76,11 @@ pub(crate) const NP_UNARY: [NpUnary; 18] = [
     NpUnary::Sinc,
     NpUnary::SignBit,
     NpUnary::ModfFrac,
+    NpUnary::Spacing,
 ];
 
 #[cfg(test)]
-pub(crate) const NP_BINARY: [NpBinary; 18] = [
+pub(crate) const NP_BINARY: [NpBinary; 19] = [
     NpBinary::Hypot,
     NpBinary::Copysign,
     NpBinary::Fmax,
@@ -96,6 +99,7 @@ pub(crate) const NP_BINARY: [NpBinary; 18] = [
     NpBinary::Heaviside,
     NpBinary::Gcd,
     NpBinary::Lcm,
+    NpBinary::NextAfter,
 ];
 
 /// A 0/1 mask of the boolean WGSL expression `b`.
@@ -153,6 +157,7 @@ impl NpUnary {
             NpUnary::Sinc => "sinc",
             NpUnary::SignBit => "signbit",
             NpUnary::ModfFrac => "modf_frac",
+            NpUnary::Spacing => "spacing",
         }
     }
 
@@ -202,6 +207,8 @@ impl NpUnary {
             NpUnary::BitNot => return None,
             NpUnary::Sinc => float_fn(d, "sinc_32_", "sinc64_", &["a"])?,
             NpUnary::ModfFrac => float_fn(d, "modf_frac_32_", "modf_frac64_", &["a"])?,
+            NpUnary::Spacing if d == DType::F32 => "spacing_32_(a)".to_string(),
+            NpUnary::Spacing => return None,
             NpUnary::SignBit => mask(&match d {
                 DType::F64 => "signbit64_(a)".to_string(),
                 DType::F32 | DType::F16 => "sign_bit_(TW(a))".to_string(),
@@ -243,6 +250,7 @@ impl NpBinary {
             NpBinary::Heaviside => "heaviside",
             NpBinary::Gcd => "gcd",
             NpBinary::Lcm => "lcm",
+            NpBinary::NextAfter => "nextafter",
         }
     }
 
@@ -308,6 +316,8 @@ impl NpBinary {
             NpBinary::Gcd => format!("gcd_int_({x}, {y})"),
             NpBinary::Lcm => format!("lcm_int_({x}, {y})"),
             NpBinary::Heaviside => return None,
+            NpBinary::NextAfter if d == DType::F32 => format!("nextafter_32_({x}, {y})"),
+            NpBinary::NextAfter => return None,
         };
         Some((e, true))
     }
