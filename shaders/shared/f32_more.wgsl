@@ -46,3 +46,16 @@ fn spacing_32_(x: TW) -> TW {
     let toward = copysign_(f32_inf_(), x);
     return select(nextafter_32_(x, toward) - x, f32_nan_(), is_inf_(x) | is_nan_(x));
 }
+
+// frexp's two parts as floats: x = m 2^e with |m| in [0.5, 1), (x, 0) for ±0, ±inf and
+// NaN. Subnormals are scaled up by 2^32 first (the built-in frexp of them is not reliable).
+fn frexp_mant_32_(x: TW) -> TW {
+    let sub = tiny_(x) & !is_zero_(x);
+    let m = frexp(select(x, x * TW(0x1p32), sub)).fract;
+    return select(m, x, is_zero_(x) | is_inf_(x) | is_nan_(x));
+}
+fn frexp_exp_32_(x: TW) -> TW {
+    let sub = tiny_(x) & !is_zero_(x);
+    let e = TW(frexp(select(x, x * TW(0x1p32), sub)).exp) - select(TW(0.0), TW(32.0), sub);
+    return select(e, TW(0.0), is_zero_(x) | is_inf_(x) | is_nan_(x));
+}

@@ -367,3 +367,60 @@ fn nextafter_and_spacing_step_one_f32_bit() {
         vec![f32::EPSILON]
     );
 }
+
+/// NumPy's frexp in f64 arithmetic: (m, e) with |m| in [0.5, 1), (x, 0) for 0, inf, NaN.
+fn frexp_ref(x: f64) -> (f64, i32) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let mut e = x.abs().log2().floor() as i32 + 1;
+    let mut m = x / 2f64.powi(e);
+    // log2 can be one off at the edges of a binade.
+    if m.abs() >= 1.0 {
+        (m, e) = (m / 2.0, e + 1);
+    } else if m.abs() < 0.5 {
+        (m, e) = (m * 2.0, e - 1);
+    }
+    (m, e)
+}
+
+fn frexp_check<T: Float>(xs: &[f64]) {
+    let x = strided::<T>(xs);
+    let hx = host(&x);
+    let (m, e) = x.frexp().unwrap();
+    let (hm, he) = (host(&m), e.to_vec().unwrap());
+    for (k, &v) in hx.iter().enumerate() {
+        let (wm, we) = frexp_ref(v);
+        assert_close(&[hm[k]], &[wm], 0.0, 0.0);
+        assert_eq!(he[k], we, "frexp({v})");
+        if v == 0.0 {
+            assert_eq!(hm[k].is_sign_negative(), v.is_sign_negative());
+        }
+    }
+}
+
+#[test]
+fn frexp_splits_exactly() {
+    let mut rng = Rng::new(41);
+    let mut xs: Vec<f64> = (0..300)
+        .map(|_| f32::from_bits(rng.next_u64() as u32) as f64)
+        .collect();
+    xs.extend([
+        0.0,
+        -0.0,
+        1.0,
+        -0.75,
+        8.0,
+        1e-45,
+        -3e-39,
+        3.4e38,
+        f64::INFINITY,
+        f64::NAN,
+    ]);
+    frexp_check::<f32>(&xs);
+    if_supported::<f16>(|| frexp_check::<f16>(&[0.0, -0.0, 1.0, 6e-8, -1e-5, 65504.0, 0.3]));
+    if_supported::<f64>(|| {
+        let d = dev().from_slice(&[1.0f64], [1]).unwrap();
+        assert_unsupported(d.frexp(), DType::F64);
+    });
+}

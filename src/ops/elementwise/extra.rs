@@ -1,6 +1,6 @@
 //! The elementwise functions of the name map's second group as [`Array`] methods:
 //! logaddexp, logaddexp2, heaviside, sinc, signbit, gcd, lcm, nextafter, spacing (f32),
-//! and the two-output modf and divmod. The operations are rows of `numpy.rs`'s table (so they work on views, broadcast
+//! and the two-output modf, divmod and frexp. The operations are rows of `numpy.rs`'s table (so they work on views, broadcast
 //! and fuse); their WGSL is in shaders/shared/f32_more.wgsl, f64_more.wgsl and
 //! int_more.wgsl. The two-output functions are two dispatches (the family writes one
 //! output per kernel).
@@ -117,6 +117,29 @@ impl<T: Float> Array<T> {
     pub fn modf(&self) -> Result<(Array<T>, Array<T>)> {
         let frac = map_unary(self, Unary::Np(NpUnary::ModfFrac), &[])?;
         Ok((frac, self.trunc()?))
+    }
+}
+
+impl<T: Float> Array<T> {
+    /// The mantissa and the exponent, `self = m 2^e` with `|m|` in [0.5, 1): NumPy's
+    /// `frexp` (`(x, 0)` for ±0, ±inf and NaN; subnormals exact). Exact. Three dispatches
+    /// (the mantissa, the exponent as a float, its cast to i32). f32 and f16 (in f32);
+    /// f64 has no form yet.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for f64 or where the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[8.0f32, -0.75, 0.0], [3])?;
+    /// let (m, e) = x.frexp()?;
+    /// assert_eq!((m.to_vec()?, e.to_vec()?), (vec![0.5, -0.75, 0.0], vec![4, 0, 0]));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn frexp(&self) -> Result<(Array<T>, Array<i32>)> {
+        let m = map_unary(self, Unary::Np(NpUnary::FrexpMant), &[])?;
+        let e: Array<T> = map_unary(self, Unary::Np(NpUnary::FrexpExp), &[])?;
+        Ok((m, e.cast::<i32>()?))
     }
 }
 

@@ -29,6 +29,9 @@ pub(crate) enum NpUnary {
     /// modf's fractional part (x - trunc(x) with x's sign, ±0 for ±inf).
     ModfFrac,
     Spacing,
+    /// frexp's mantissa and exponent (as a float of the input type).
+    FrexpMant,
+    FrexpExp,
 }
 
 /// Two-operand operations.
@@ -57,7 +60,7 @@ pub(crate) enum NpBinary {
 }
 
 #[cfg(test)]
-pub(crate) const NP_UNARY: [NpUnary; 19] = [
+pub(crate) const NP_UNARY: [NpUnary; 21] = [
     NpUnary::Asinh,
     NpUnary::Acosh,
     NpUnary::Atanh,
@@ -77,6 +80,8 @@ pub(crate) const NP_UNARY: [NpUnary; 19] = [
     NpUnary::SignBit,
     NpUnary::ModfFrac,
     NpUnary::Spacing,
+    NpUnary::FrexpMant,
+    NpUnary::FrexpExp,
 ];
 
 #[cfg(test)]
@@ -158,6 +163,8 @@ impl NpUnary {
             NpUnary::SignBit => "signbit",
             NpUnary::ModfFrac => "modf_frac",
             NpUnary::Spacing => "spacing",
+            NpUnary::FrexpMant => "frexp_mantissa",
+            NpUnary::FrexpExp => "frexp_exponent",
         }
     }
 
@@ -209,6 +216,9 @@ impl NpUnary {
             NpUnary::ModfFrac => float_fn(d, "modf_frac_32_", "modf_frac64_", &["a"])?,
             NpUnary::Spacing if d == DType::F32 => "spacing_32_(a)".to_string(),
             NpUnary::Spacing => return None,
+            NpUnary::FrexpMant | NpUnary::FrexpExp if d == DType::F64 => return None,
+            NpUnary::FrexpMant => float_fn(d, "frexp_mant_32_", "", &["a"])?,
+            NpUnary::FrexpExp => float_fn(d, "frexp_exp_32_", "", &["a"])?,
             NpUnary::SignBit => mask(&match d {
                 DType::F64 => "signbit64_(a)".to_string(),
                 DType::F32 | DType::F16 => "sign_bit_(TW(a))".to_string(),
