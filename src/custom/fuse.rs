@@ -132,6 +132,9 @@ impl Var {
         isinf => Unary::Np(NpUnary::IsInf), "1 where infinite, else 0.";
         isfinite => Unary::Np(NpUnary::IsFinite), "1 where finite, else 0.";
         logical_not => Unary::Np(NpUnary::LogicalNot), "1 where zero, else 0.";
+        sinc => Unary::Np(NpUnary::Sinc), "sin(pi x) / (pi x), 1 at 0, as NumPy's `sinc`.";
+        signbit => Unary::Np(NpUnary::SignBit), "1 where the sign bit is set, else 0.";
+        spacing => Unary::Np(NpUnary::Spacing), "The gap to the next f32 away from zero (f32).";
     }
 
     binary_fns! {
@@ -154,6 +157,12 @@ impl Var {
         logical_and => Binary::Np(NpBinary::LogicalAnd), "1 where both are non-zero, else 0.";
         logical_or => Binary::Np(NpBinary::LogicalOr), "1 where either is non-zero, else 0.";
         logical_xor => Binary::Np(NpBinary::LogicalXor), "1 where exactly one is non-zero.";
+        logaddexp => Binary::Np(NpBinary::LogAddExp), "log(e^x + e^y) without overflow.";
+        logaddexp2 => Binary::Np(NpBinary::LogAddExp2), "log2(2^x + 2^y) without overflow.";
+        heaviside => Binary::Np(NpBinary::Heaviside), "0 below 0, 1 above, `other` at 0.";
+        gcd => Binary::Np(NpBinary::Gcd), "Greatest common divisor (i32, u32).";
+        lcm => Binary::Np(NpBinary::Lcm), "Least common multiple (i32, u32).";
+        nextafter => Binary::Np(NpBinary::NextAfter), "The next f32 toward `other` (f32).";
     }
 
     /// `self` clamped to `[lo, hi]`: `minimum(maximum(self, lo), hi)`, as

@@ -17,6 +17,7 @@ mod erf;
 mod f32;
 mod f64;
 mod flush;
+mod names_math;
 mod numpy_math;
 mod remainder;
 mod special;

@@ -4,6 +4,7 @@
 //! per dtype, scalar or vec4, the operation's `op1`/`op2`/`op3`). [`all_specs`] lists every
 //! variant for the shader validation test.
 use super::cast::cast_expr;
+use super::extra::{F32_MORE, F64_MORE, INT_MORE};
 use super::numpy::{NpBinary, NpUnary};
 use crate::dtype::DType;
 use crate::kernel::source::{Spec, FLOAT_MATH, INT_MATH};
@@ -472,12 +473,15 @@ pub(super) fn spec(
 fn library_includes(d: DType) -> Vec<&'static str> {
     let arith = if d.is_float() { FLOAT_MATH } else { INT_MATH };
     match d {
-        DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY],
-        DType::F32 | DType::F16 => vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY],
+        DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY, F64_MORE],
+        DType::F32 | DType::F16 => {
+            vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY, F32_MORE]
+        }
         DType::I64 | DType::U64 => vec![arith, INT64],
+        DType::I32 | DType::U32 => vec![arith, INT_MORE],
+        DType::Bool => vec![arith],
         // The packed types are computed as i32 (packed.rs).
-        DType::I32 | DType::U32 | DType::Bool => vec![arith],
-        DType::U8 | DType::I8 | DType::U16 | DType::I16 => vec![arith],
+        DType::U8 | DType::I8 | DType::U16 | DType::I16 => vec![arith, INT_MORE],
     }
 }
 

@@ -23,6 +23,7 @@ use crate::shape::broadcast_shapes;
 mod assign;
 mod cast;
 mod expr;
+mod extra;
 mod logical;
 mod mathlogic;
 mod numpy;

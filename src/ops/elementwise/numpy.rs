@@ -24,6 +24,14 @@ pub(crate) enum NpUnary {
     IsFinite,
     LogicalNot,
     BitNot,
+    Sinc,
+    SignBit,
+    /// modf's fractional part (x - trunc(x) with x's sign, ±0 for ±inf).
+    ModfFrac,
+    Spacing,
+    /// frexp's mantissa and exponent (as a float of the input type).
+    FrexpMant,
+    FrexpExp,
 }
 
 /// Two-operand operations.
@@ -43,10 +51,16 @@ pub(crate) enum NpBinary {
     LogicalXor,
     /// `|a - b| <= P.sc[1] + P.sc[0] |b|`; NaNs equal where `P.sc[2]` is non-zero.
     IsClose,
+    LogAddExp,
+    LogAddExp2,
+    Heaviside,
+    Gcd,
+    Lcm,
+    NextAfter,
 }
 
 #[cfg(test)]
-pub(crate) const NP_UNARY: [NpUnary; 15] = [
+pub(crate) const NP_UNARY: [NpUnary; 21] = [
     NpUnary::Asinh,
     NpUnary::Acosh,
     NpUnary::Atanh,
@@ -62,10 +76,16 @@ pub(crate) const NP_UNARY: [NpUnary; 15] = [
     NpUnary::IsFinite,
     NpUnary::LogicalNot,
     NpUnary::BitNot,
+    NpUnary::Sinc,
+    NpUnary::SignBit,
+    NpUnary::ModfFrac,
+    NpUnary::Spacing,
+    NpUnary::FrexpMant,
+    NpUnary::FrexpExp,
 ];
 
 #[cfg(test)]
-pub(crate) const NP_BINARY: [NpBinary; 13] = [
+pub(crate) const NP_BINARY: [NpBinary; 19] = [
     NpBinary::Hypot,
     NpBinary::Copysign,
     NpBinary::Fmax,
@@ -79,6 +99,12 @@ pub(crate) const NP_BINARY: [NpBinary; 13] = [
     NpBinary::LogicalOr,
     NpBinary::LogicalXor,
     NpBinary::IsClose,
+    NpBinary::LogAddExp,
+    NpBinary::LogAddExp2,
+    NpBinary::Heaviside,
+    NpBinary::Gcd,
+    NpBinary::Lcm,
+    NpBinary::NextAfter,
 ];
 
 /// A 0/1 mask of the boolean WGSL expression `b`.
@@ -133,6 +159,12 @@ impl NpUnary {
             NpUnary::IsFinite => "isfinite",
             NpUnary::LogicalNot => "logical_not",
             NpUnary::BitNot => "bitwise_not",
+            NpUnary::Sinc => "sinc",
+            NpUnary::SignBit => "signbit",
+            NpUnary::ModfFrac => "modf_frac",
+            NpUnary::Spacing => "spacing",
+            NpUnary::FrexpMant => "frexp_mantissa",
+            NpUnary::FrexpExp => "frexp_exponent",
         }
     }
 
@@ -141,7 +173,11 @@ impl NpUnary {
     pub(crate) fn is_mask(self) -> bool {
         matches!(
             self,
-            NpUnary::IsNan | NpUnary::IsInf | NpUnary::IsFinite | NpUnary::LogicalNot
+            NpUnary::IsNan
+                | NpUnary::IsInf
+                | NpUnary::IsFinite
+                | NpUnary::LogicalNot
+                | NpUnary::SignBit
         )
     }
 
@@ -176,6 +212,19 @@ impl NpUnary {
             NpUnary::LogicalNot => mask(&format!("!({})", truth(d, "a"))),
             NpUnary::BitNot if !float => "~a".to_string(),
             NpUnary::BitNot => return None,
+            NpUnary::Sinc => float_fn(d, "sinc_32_", "sinc64_", &["a"])?,
+            NpUnary::ModfFrac => float_fn(d, "modf_frac_32_", "modf_frac64_", &["a"])?,
+            NpUnary::Spacing if d == DType::F32 => "spacing_32_(a)".to_string(),
+            NpUnary::Spacing => return None,
+            NpUnary::FrexpMant | NpUnary::FrexpExp if d == DType::F64 => return None,
+            NpUnary::FrexpMant => float_fn(d, "frexp_mant_32_", "", &["a"])?,
+            NpUnary::FrexpExp => float_fn(d, "frexp_exp_32_", "", &["a"])?,
+            NpUnary::SignBit => mask(&match d {
+                DType::F64 => "signbit64_(a)".to_string(),
+                DType::F32 | DType::F16 => "sign_bit_(TW(a))".to_string(),
+                DType::I32 | DType::I64 => "a < T(0)".to_string(),
+                _ => "a != a".to_string(),
+            }),
         };
         Some((e, true))
     }
@@ -206,6 +255,12 @@ impl NpBinary {
             NpBinary::LogicalOr => "logical_or",
             NpBinary::LogicalXor => "logical_xor",
             NpBinary::IsClose => "isclose",
+            NpBinary::LogAddExp => "logaddexp",
+            NpBinary::LogAddExp2 => "logaddexp2",
+            NpBinary::Heaviside => "heaviside",
+            NpBinary::Gcd => "gcd",
+            NpBinary::Lcm => "lcm",
+            NpBinary::NextAfter => "nextafter",
         }
     }
 
@@ -262,6 +317,17 @@ impl NpBinary {
             NpBinary::LogicalXor => mask(&format!("({}) != ({})", truth(d, x), truth(d, y))),
             NpBinary::IsClose if float => mask(&isclose(d, x, y)),
             NpBinary::IsClose => return None,
+            NpBinary::LogAddExp => float_fn(d, "logaddexp_32_", "logaddexp64_", &[x, y])?,
+            NpBinary::LogAddExp2 => float_fn(d, "logaddexp2_32_", "logaddexp2_64_", &[x, y])?,
+            NpBinary::Heaviside if float => format!(
+                "select(select(select(T(0), T(1), {x} > T(0)), {y}, {x} == T(0)), {x}, isnan_({x}))"
+            ),
+            NpBinary::Gcd | NpBinary::Lcm if !matches!(d, DType::I32 | DType::U32) => return None,
+            NpBinary::Gcd => format!("gcd_int_({x}, {y})"),
+            NpBinary::Lcm => format!("lcm_int_({x}, {y})"),
+            NpBinary::Heaviside => return None,
+            NpBinary::NextAfter if d == DType::F32 => format!("nextafter_32_({x}, {y})"),
+            NpBinary::NextAfter => return None,
         };
         Some((e, true))
     }

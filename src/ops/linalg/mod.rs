@@ -23,6 +23,7 @@ mod gemv;
 mod params;
 mod product;
 mod splitk;
+mod tensor;
 mod tiled;
 
 use std::sync::atomic::AtomicBool;

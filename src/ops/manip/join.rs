@@ -260,7 +260,7 @@ impl<T: Element> Array<T> {
 
 /// Views of `arrays` with at least `ndim` axes: 1-D as (1, n) then (1, n, 1) (NumPy's
 /// `atleast_2d` / `atleast_3d`), 0-d as ones.
-fn at_least<T: Element>(arrays: &[&Array<T>], ndim: usize) -> Result<Vec<Array<T>>> {
+pub(super) fn at_least<T: Element>(arrays: &[&Array<T>], ndim: usize) -> Result<Vec<Array<T>>> {
     arrays
         .iter()
         .map(|a| {

@@ -6,9 +6,11 @@
 //! dispatch per input (`concatenate`, `stack`) or one in all (the others).
 
 mod diag;
+mod index_extra;
 mod join;
 mod kernel;
 mod remap;
+mod shape_extra;
 mod views;
 
 pub use diag::Indexing;

@@ -22,6 +22,7 @@
 
 mod dispatch;
 mod nan;
+mod nan_extra;
 mod params;
 mod plan;
 mod source;

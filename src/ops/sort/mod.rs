@@ -15,6 +15,7 @@ mod plan;
 mod quantile;
 mod radix_select;
 mod select;
+mod sets;
 mod unique;
 
 pub use select::Side;

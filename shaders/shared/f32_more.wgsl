@@ -1,0 +1,61 @@
+// f32 forms (TW is f32 or vec4<f32>; f16 is computed in f32 and rounded once) of the
+// functions of the name map's second group: logaddexp, logaddexp2, sinc, modf's fraction.
+// From f32_math.wgsl's exp_, exp2_, log1p_, div_ and f32_trig.wgsl's sin_.
+
+// log(e^x + e^y) without overflow: max + log1p(e^-|x - y|); equal arguments (infinities of
+// one sign included) give x + ln 2 exactly as NumPy; NaN if either is NaN.
+fn logaddexp_32_(x: TW, y: TW) -> TW {
+    let v = max(x, y) + log1p_(exp_(-abs(x - y)));
+    let same = select(v, x + TW(0.6931471805599453), x == y);
+    return select(same, x + y, is_nan_(x) | is_nan_(y));
+}
+
+// log2(2^x + 2^y): max + log1p(2^-|x - y|) / ln 2; equal arguments give x + 1.
+fn logaddexp2_32_(x: TW, y: TW) -> TW {
+    let v = max(x, y) + log1p_(exp2_(-abs(x - y))) * TW(1.4426950408889634);
+    let same = select(v, x + TW(1.0), x == y);
+    return select(same, x + y, is_nan_(x) | is_nan_(y));
+}
+
+// NumPy's sinc, as NumPy computes it: y = pi x rounded (x = 0 taken as 1e-20), sin(y) / y.
+fn sinc_32_(x: TW) -> TW {
+    let y = TW(3.141592653589793) * select(x, TW(1e-20), is_zero_(x));
+    return div_(sin_(y), y);
+}
+
+// modf's fractional part: x - trunc(x) with x's sign (exact), ±0 for ±inf, NaN for NaN.
+fn modf_frac_32_(x: TW) -> TW {
+    return copysign_(select(x - trunc(x), TW(0.0), is_inf_(x)), x);
+}
+
+// The next f32 after x toward y, from the bits (f32 only: f16 and f64 have no form yet):
+// y when equal, the smallest subnormal of y's sign from ±0, NaN if either is NaN. The
+// sign of x is read from the bits, so a subnormal x steps correctly where the adapter
+// flushes it in comparisons.
+fn nextafter_32_(x: TW, y: TW) -> TW {
+    let b = bitcast<M>(x);
+    let away = select(y > x, y < x, sign_bit_(x));
+    let r = bitcast<TW>(select(b - M(1u), b + M(1u), away));
+    let from_zero = select(r, copysign_(bitcast<TW>(M(1u)), y), is_zero_(x));
+    return select(select(from_zero, y, x == y), x + y, is_nan_(x) | is_nan_(y));
+}
+
+// NumPy's spacing: the distance to the next f32 away from zero, negative for negative x
+// (-0 included); NaN for infinities and NaN.
+fn spacing_32_(x: TW) -> TW {
+    let toward = copysign_(f32_inf_(), x);
+    return select(nextafter_32_(x, toward) - x, f32_nan_(), is_inf_(x) | is_nan_(x));
+}
+
+// frexp's two parts as floats: x = m 2^e with |m| in [0.5, 1), (x, 0) for ±0, ±inf and
+// NaN. Subnormals are scaled up by 2^32 first (the built-in frexp of them is not reliable).
+fn frexp_mant_32_(x: TW) -> TW {
+    let sub = tiny_(x) & !is_zero_(x);
+    let m = frexp(select(x, x * TW(0x1p32), sub)).fract;
+    return select(m, x, is_zero_(x) | is_inf_(x) | is_nan_(x));
+}
+fn frexp_exp_32_(x: TW) -> TW {
+    let sub = tiny_(x) & !is_zero_(x);
+    let e = TW(frexp(select(x, x * TW(0x1p32), sub)).exp) - select(TW(0.0), TW(32.0), sub);
+    return select(e, TW(0.0), is_zero_(x) | is_inf_(x) | is_nan_(x));
+}

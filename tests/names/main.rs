@@ -1,0 +1,24 @@
+//! The functions of issue 18's name map that were "not yet": shapes and index helpers
+//! (`shape`), elementwise math (`math`; the ulp bounds are in tests/numerics/names_math.rs),
+//! statistics, sets and tensor products (`stats`), each against a CPU reference.
+
+#[path = "../common/mod.rs"]
+#[macro_use]
+mod common;
+
+mod math;
+mod shape;
+mod stats;
+
+/// Runs `$f::<T>()` for every dtype the device has (f16 and f64 where supported, a
+/// recorded skip elsewhere).
+macro_rules! all_dtypes {
+    ($f:ident) => {
+        $f::<f32>();
+        $f::<i32>();
+        $f::<u32>();
+        $crate::common::if_supported::<gpuarray::f16>($f::<gpuarray::f16>);
+        $crate::common::if_supported::<f64>($f::<f64>);
+    };
+}
+pub(crate) use all_dtypes;
