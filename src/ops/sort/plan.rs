@@ -16,8 +16,6 @@ use crate::memory::pool::BufferHandle;
 
 const SRC: &str = include_str!("../../../shaders/sort.wgsl");
 pub(super) const WG: u32 = 256;
-/// Chunks of WG elements per radix tile.
-pub(super) const ITEMS: u32 = 16;
 /// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
 const BITONIC_BYTES: u32 = 12;
 /// The longest bitonic row on any adapter (more is faster as a radix sort).
@@ -98,7 +96,7 @@ pub(super) fn kernel(
     wg: u32,
     pmax: u32,
 ) -> Result<Arc<Kernel>> {
-    kernel_of(dev, d, entry, inputs, wg, pmax, false)
+    kernel_of(dev, d, entry, inputs, wg, pmax, false, 1)
 }
 
 pub(super) fn kernel_of(
@@ -109,6 +107,7 @@ pub(super) fn kernel_of(
     wg: u32,
     pmax: u32,
     keys_only: bool,
+    items: u32,
 ) -> Result<Arc<Kernel>> {
     dev.require_32(entry, d)?;
     let w = key_bits(d).0;
@@ -116,7 +115,7 @@ pub(super) fn kernel_of(
     let key = Key {
         family: "sort",
         entry,
-        variant: format!("{} w{w} p{pmax} c{carry}", d.wgsl()),
+        variant: format!("{} w{w} p{pmax} c{carry} i{items}", d.wgsl()),
         inputs,
         wg,
         ndim: 0,
@@ -125,7 +124,7 @@ pub(super) fn kernel_of(
     dev.kernel(key, || {
         let s = spec(d)
             .constant("W", w)
-            .constant("ITEMS", ITEMS)
+            .constant("ITEMS", items)
             .constant("CARRY", carry);
         if pmax > 0 {
             s.constant("PMAX", pmax)
@@ -231,9 +230,9 @@ pub(super) fn scan_in_place(
         count: blocks,
         ..*prm
     };
-    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only)?;
-    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only)?;
-    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only)?;
+    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only, 1)?;
+    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only, 1)?;
+    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only, 1)?;
     dev.launch(&reduce, &scan.encode(), &[data], sums, grid(blocks))?;
     dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
     dev.launch(&down, &scan.encode(), &[sums], data, grid(blocks))
