@@ -19,14 +19,12 @@
 // - `scan_top`: one workgroup. 4 the block sums, scanned in place (exclusive), WG at a time.
 // - `scan_down`: one workgroup per block of WG * 4 counts. 1 the scanned block sums; 4 the
 //   counts, replaced by their exclusive scan.
-// - `scatter`: one workgroup (WG = 256) per tile, as `hist`. 1 the source, as `hist`; 2 the
+// - `scatter`: one workgroup per tile, as `hist`. 1 the source, as `hist`; 2 the
 //   scanned counts; 4 the records in their new order, or where `pass_flags()` has LAST the
 //   result (values from the keys alone, or indices within rows). The tile is walked in
 //   chunks of WG elements in order; an element's rank among the chunk's elements of its
 //   digit comes from a bitmask per digit (bits set with atomicOr, whose result does not
-//   depend on order), so the pass is stable and the same on every run. The tile's records
-//   are first put in their sorted order in workgroup memory, then written out in that
-//   order: consecutive invocations write consecutive slots of one digit's run.
+//   depend on order), so the pass is stable and the same on every run.
 // - `finish`: one invocation per element. 1 records; 4 the index plane modulo the row
 //   length (indices within each row).
 // - `bitonic`: one workgroup per row of at most PMAX elements (PMAX a power of two). 1 the
@@ -64,7 +62,7 @@ alias SC = u32;
 override WG: u32 = 256u;
 override W: u32 = 1u;      // key words per element
 override CARRY: u32 = 1u;  // 1: the records carry an index plane
-override ITEMS: u32 = 1u;  // chunks of WG elements per radix tile
+override ITEMS: u32 = 16u; // chunks of WG elements per radix tile
 override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
@@ -259,23 +257,37 @@ fn scan_down(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
     }
 }
 
-// Scatter: bit masks of the chunk's elements per digit (WG / 32 words per digit), the
-// next free place per digit within the tile's sorted order, where each digit's run starts
-// there, the global slot of the tile's place 0 per digit, and the tile's records in their
-// sorted order (plane j at j * WG * ITEMS).
+// Scatter: bit masks of the chunk's elements per digit (WG / 32 words per digit), and the
+// next free slot per digit.
 var<workgroup> masks: array<atomic<u32>, 256u * (WG / 32u)>;
 var<workgroup> slot: array<u32, 256>;
-var<workgroup> gbase: array<u32, 256>;
-var<workgroup> stage: array<u32, WG * ITEMS * (W + CARRY)>;
 
-// Stages the tile's records in their sorted order (ranks within each chunk of WG from the
-// per-digit bit masks: stable, and the same on every run). `slot` holds where each digit's
-// run starts in the tile on entry.
-fn stage_tile(lid: u32, start: u32, live: bool) {
+// Writes record e of the source to slot `dst`: every plane, or where `pass_flags()` has
+// LAST the result (the value of the key, or the index within its row).
+fn put(e: u32, dst: u32) {
+    let n = rec_n();
+    if ((pass_flags() & LAST) == 0u) {
+        for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = rec_word(j, e); }
+    } else if (CARRY == 1u) {
+        out[dst] = rec_word(W, e) % row_len();
+    } else {
+        out[dst] = from_key(rec_word(0u, e));
+    }
+}
+
+@compute @workgroup_size(WG)
+fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_id(wid, nwg);
     let n = rec_n();
     let words = WG / 32u;
+    let live = t < tiles();
+    for (var d = lid; d < 256u; d += WG) {
+        if (live) { slot[d] = b[d * tiles() + t]; }
+    }
+    for (var k = lid; k < 256u * words; k += WG) { atomicStore(&masks[k], 0u); }
+    let start = t * WG * ITEMS;
     for (var c = 0u; c < ITEMS; c++) {
-        for (var k = lid; k < 256u * words; k += WG) { atomicStore(&masks[k], 0u); }
         workgroupBarrier();
         let e = start + c * WG + lid;
         let valid = live && e < n;
@@ -288,55 +300,17 @@ fn stage_tile(lid: u32, start: u32, live: bool) {
         if (valid) {
             var rank = countOneBits(atomicLoad(&masks[d * words + lid / 32u]) & ((1u << (lid % 32u)) - 1u));
             for (var q = 0u; q < lid / 32u; q++) { rank += countOneBits(atomicLoad(&masks[d * words + q])); }
-            let p = slot[d] + rank;
-            for (var j = 0u; j < W + CARRY; j++) { stage[j * WG * ITEMS + p] = rec_word(j, e); }
+            put(e, slot[d] + rank);
         }
         workgroupBarrier();
+        // Every rank is read: count each digit's bits into its slot and clear them.
         for (var dd = lid; dd < 256u; dd += WG) {
             var cnt = 0u;
-            for (var q = 0u; q < words; q++) { cnt += countOneBits(atomicLoad(&masks[dd * words + q])); }
+            for (var q = 0u; q < words; q++) {
+                cnt += countOneBits(atomicLoad(&masks[dd * words + q]));
+                atomicStore(&masks[dd * words + q], 0u);
+            }
             slot[dd] += cnt;
-        }
-        workgroupBarrier();
-    }
-}
-
-// Needs WG == 256 (one digit per invocation).
-@compute @workgroup_size(WG)
-fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-           @builtin(num_workgroups) nwg: vec3<u32>) {
-    let t = tile_id(wid, nwg);
-    let n = rec_n();
-    let live = t < tiles();
-    let tile = WG * ITEMS;
-    let start = t * tile;
-    // This tile's count of digit lid: the next scanned count (digit-major) less its own.
-    var first = 0u;
-    var cnt = 0u;
-    if (live) {
-        let i = lid * tiles() + t;
-        first = b[i];
-        var next = n;
-        if (i + 1u < 256u * tiles()) { next = b[i + 1u]; }
-        cnt = next - first;
-    }
-    let local = wg_scan(lid, cnt);
-    slot[lid] = local;
-    gbase[lid] = first - local;
-    stage_tile(lid, start, live);
-    if (!live) { return; }
-    let m = min(tile, n - start);
-    let last = (pass_flags() & LAST) != 0u;
-    for (var p = lid; p < m; p += WG) {
-        var ix = 0u;
-        if (CARRY == 1u) { ix = stage[W * tile + p]; }
-        let dst = gbase[digit_of(stage[min(pass_word(), W - 1u) * tile + p], ix)] + p;
-        if (!last) {
-            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = stage[j * tile + p]; }
-        } else if (CARRY == 1u) {
-            out[dst] = ix % row_len();
-        } else {
-            out[dst] = from_key(stage[p]);
         }
     }
 }

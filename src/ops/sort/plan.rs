@@ -96,21 +96,39 @@ pub(super) fn kernel(
     wg: u32,
     pmax: u32,
 ) -> Result<Arc<Kernel>> {
-    kernel_of(dev, d, entry, inputs, wg, pmax, false, 1)
+    let c = Consts {
+        pmax,
+        keys_only: false,
+        items: 1,
+    };
+    kernel_of(dev, d, entry, inputs, wg, c)
 }
 
+/// The override constants of a kernel besides W: the bitonic row (`PMAX`, 0 for the
+/// default), records without an index plane (`CARRY` 0), chunks per radix tile (`ITEMS`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Consts {
+    pub pmax: u32,
+    pub keys_only: bool,
+    pub items: u32,
+}
+
+/// As [`kernel`], with every constant given.
 pub(super) fn kernel_of(
     dev: &Device,
     d: DType,
     entry: &'static str,
     inputs: usize,
     wg: u32,
-    pmax: u32,
-    keys_only: bool,
-    items: u32,
+    c: Consts,
 ) -> Result<Arc<Kernel>> {
     dev.require_32(entry, d)?;
     let w = key_bits(d).0;
+    let Consts {
+        pmax,
+        keys_only,
+        items,
+    } = c;
     let carry = u32::from(!keys_only);
     let key = Key {
         family: "sort",
@@ -230,9 +248,14 @@ pub(super) fn scan_in_place(
         count: blocks,
         ..*prm
     };
-    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only, 1)?;
-    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only, 1)?;
-    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only, 1)?;
+    let c = Consts {
+        pmax: 0,
+        keys_only,
+        items: 1,
+    };
+    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, c)?;
+    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, c)?;
+    let down = kernel_of(dev, d, "scan_down", 1, WG, c)?;
     dev.launch(&reduce, &scan.encode(), &[data], sums, grid(blocks))?;
     dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
     dev.launch(&down, &scan.encode(), &[sums], data, grid(blocks))

@@ -6,7 +6,7 @@
 //! adapter has them) of every radix sort to stderr, for tuning.
 
 use super::params::SortParams;
-use super::plan::{grid, kernel_of, key_bits, scan_blocks, scan_in_place, whole, WG};
+use super::plan::{grid, kernel_of, key_bits, scan_blocks, scan_in_place, whole, Consts, WG};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::{DType, Element};
@@ -60,25 +60,11 @@ impl Prof {
     }
 }
 
-/// Workgroup memory of `scatter` besides the staged tile: the masks, `slot`, `gbase` and
-/// the scan's `sh`.
-const SCATTER_FIXED: u32 = 256 * (WG / 32) * 4 + 2 * 256 * 4 + WG * 4;
-/// The most chunks of WG elements per tile.
-const MAX_ITEMS: u32 = 16;
+/// Chunks of WG elements per tile.
+const ITEMS: u32 = 16;
 /// `pass_flags()` of shaders/sort.wgsl: the pass reads the input, writes the result.
 const FIRST: u32 = 1;
 const LAST: u32 = 2;
-
-/// Chunks of WG elements per tile for records of `planes` words: the most (up to
-/// [`MAX_ITEMS`]) whose tile `scatter` can stage in the device's workgroup memory.
-fn items(dev: &Device, planes: u32) -> u32 {
-    let bytes = dev.limits().max_compute_workgroup_storage_size;
-    let mut i = MAX_ITEMS;
-    while i > 1 && SCATTER_FIXED + i * WG * planes * 4 > bytes {
-        i /= 2;
-    }
-    i
-}
 
 /// Indices within rows that sort `rows` rows of `len` elements of `x` (contiguous from its
 /// offset), stably, into `out`.
@@ -129,8 +115,7 @@ fn radix_into<T: Element>(
     let n = rows * len;
     let planes = key_bits(d).0 + u32::from(!keys_only);
     let rec_bytes = planes as u64 * n as u64 * 4;
-    let items = items(dev, planes);
-    let tiles = n.div_ceil(WG * items);
+    let tiles = n.div_ceil(WG * ITEMS);
     let count = 256 * tiles;
     let passes = passes(d, rows);
     let last = passes.len() - 1;
@@ -143,8 +128,13 @@ fn radix_into<T: Element>(
     let recs = [&a, b.as_ref().unwrap_or(&a)];
     let counts = dev.alloc(count as u64 * 4)?;
     let sums = dev.alloc(scan_blocks(count) as u64 * 4)?;
-    let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only, items)?;
-    let scatter = kernel_of(dev, d, "scatter", 2, WG, 0, keys_only, items)?;
+    let c = Consts {
+        pmax: 0,
+        keys_only,
+        items: ITEMS,
+    };
+    let hist = kernel_of(dev, d, "hist", 1, WG, c)?;
+    let scatter = kernel_of(dev, d, "scatter", 2, WG, c)?;
     let counts_b = whole(&counts, count as u64 * 4);
     let mut prof = Prof::new(dev)?;
     for (i, &(word, shift)) in passes.iter().enumerate() {
