@@ -285,9 +285,9 @@ fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
     for (var d = lid; d < 256u; d += WG) {
         if (live) { slot[d] = b[d * tiles() + t]; }
     }
-    for (var k = lid; k < 256u * words; k += WG) { atomicStore(&masks[k], 0u); }
     let start = t * WG * ITEMS;
     for (var c = 0u; c < ITEMS; c++) {
+        for (var k = lid; k < 256u * words; k += WG) { atomicStore(&masks[k], 0u); }
         workgroupBarrier();
         let e = start + c * WG + lid;
         let valid = live && e < n;
@@ -303,15 +303,12 @@ fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
             put(e, slot[d] + rank);
         }
         workgroupBarrier();
-        // Every rank is read: count each digit's bits into its slot and clear them.
         for (var dd = lid; dd < 256u; dd += WG) {
             var cnt = 0u;
-            for (var q = 0u; q < words; q++) {
-                cnt += countOneBits(atomicLoad(&masks[dd * words + q]));
-                atomicStore(&masks[dd * words + q], 0u);
-            }
+            for (var q = 0u; q < words; q++) { cnt += countOneBits(atomicLoad(&masks[dd * words + q])); }
             slot[dd] += cnt;
         }
+        workgroupBarrier();
     }
 }
 
