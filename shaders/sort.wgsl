@@ -10,8 +10,9 @@
 // `W * rec_n() + e` (the flat index into the sorted rows).
 //
 // Entry points (bindings: 0 params; inputs at 1..3, read-only; 4 the output):
-// - `hist`: one workgroup per tile of TILE = WG * ITEMS elements. 1 the pass's source
-//   (records, or the input where `pass_flags()` has FIRST); 4 the counts,
+// - `keys`: one invocation per element (1-D grid folded into 2-D). 1 the input's words
+//   (element offset `P.offs.x`); 4 the records.
+// - `hist`: one workgroup per tile of TILE = WG * ITEMS elements. 1 records; 4 the counts,
 //   `counts[d * tiles + t]` = elements of tile t whose digit is d (digit-major, so one
 //   exclusive scan gives every tile's first slot per digit). Counts in workgroup atomics:
 //   a count does not depend on the order of the adds.
@@ -19,12 +20,13 @@
 // - `scan_top`: one workgroup. 4 the block sums, scanned in place (exclusive), WG at a time.
 // - `scan_down`: one workgroup per block of WG * 4 counts. 1 the scanned block sums; 4 the
 //   counts, replaced by their exclusive scan.
-// - `scatter`: one workgroup per tile, as `hist`. 1 the source, as `hist`; 2 the
-//   scanned counts; 4 the records in their new order, or where `pass_flags()` has LAST the
-//   result (values from the keys alone, or indices within rows). The tile is walked in
-//   chunks of WG elements in order; an element's rank among the chunk's elements of its
-//   digit comes from a bitmask per digit (bits set with atomicOr, whose result does not
-//   depend on order), so the pass is stable and the same on every run.
+// - `scatter`: one workgroup per tile, as `hist`. 1 records; 2 the scanned counts; 4 the
+//   records in their new order. The tile is walked in chunks of WG elements in order; an
+//   element's rank among the chunk's elements of its digit comes from a bitmask per digit
+//   (bits set with atomicOr, whose result does not depend on order), so the scatter is
+//   stable and the same on every run.
+// - `unkey`: one invocation per element. 1 records without an index plane (u32, i32);
+//   4 the values the keys came from.
 // - `finish`: one invocation per element. 1 records; 4 the index plane modulo the row
 //   length (indices within each row).
 // - `bitonic`: one workgroup per row of at most PMAX elements (PMAX a power of two). 1 the
@@ -62,7 +64,7 @@ alias SC = u32;
 override WG: u32 = 256u;
 override W: u32 = 1u;      // key words per element
 override CARRY: u32 = 1u;  // 1: the records carry an index plane
-override ITEMS: u32 = 16u; // chunks of WG elements per radix tile
+override ITEMS: u32 = 16u; // chunks of WG elements per tile
 override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
@@ -142,31 +144,24 @@ fn take_f16(w: u32) -> u32 {
     return v;
 }
 
-// Flags of a radix pass (`pass_flags()`): FIRST reads the input (keys made on load, the
-// index plane the element number), LAST writes the result (`from_key` of the keys without
-// an index plane, else the index modulo the row length) in place of records.
-const FIRST: u32 = 1u;
-const LAST: u32 = 2u;
-fn pass_flags() -> u32 { return P.offs.w; }
-
-// Word j (key words, then the index) of record e of the pass's source.
-fn rec_word(j: u32, e: u32) -> u32 {
-    if ((pass_flags() & FIRST) == 0u) { return a[j * rec_n() + e]; }
-    if (j == W) { return e; }
-    return sort_key(in_off() + e)[j];
+@compute @workgroup_size(WG)
+fn keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let n = rec_n();
+    if (e >= n) { return; }
+    let k = sort_key(in_off() + e);
+    out[e] = k.x;
+    if (W == 2u) { out[n + e] = k.y; }
+    if (CARRY == 1u) { out[W * n + e] = e; }
 }
 
-// Digit of this pass from the record's key word `k` and its index `i`.
-fn digit_of(k: u32, i: u32) -> u32 {
-    if (pass_word() == W) { return ((i / row_len()) >> pass_shift()) & 255u; }
-    return (k >> pass_shift()) & 255u;
-}
-
-// Digit of record e of the source in this pass.
+// Digit of record e of `a` in this pass.
 fn digit(e: u32) -> u32 {
+    let n = rec_n();
     let w = pass_word();
-    if (w == W) { return digit_of(0u, rec_word(W, e)); }
-    return digit_of(rec_word(w, e), 0u);
+    if (w == W) { return ((a[W * n + e] / row_len()) >> pass_shift()) & 255u; }
+    return (a[w * n + e] >> pass_shift()) & 255u;
 }
 
 fn tile_id(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }
@@ -262,19 +257,6 @@ fn scan_down(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 var<workgroup> masks: array<atomic<u32>, 256u * (WG / 32u)>;
 var<workgroup> slot: array<u32, 256>;
 
-// Writes record e of the source to slot `dst`: every plane, or where `pass_flags()` has
-// LAST the result (the value of the key, or the index within its row).
-fn put(e: u32, dst: u32) {
-    let n = rec_n();
-    if ((pass_flags() & LAST) == 0u) {
-        for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = rec_word(j, e); }
-    } else if (CARRY == 1u) {
-        out[dst] = rec_word(W, e) % row_len();
-    } else {
-        out[dst] = from_key(rec_word(0u, e));
-    }
-}
-
 @compute @workgroup_size(WG)
 fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
            @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -300,7 +282,8 @@ fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
         if (valid) {
             var rank = countOneBits(atomicLoad(&masks[d * words + lid / 32u]) & ((1u << (lid % 32u)) - 1u));
             for (var q = 0u; q < lid / 32u; q++) { rank += countOneBits(atomicLoad(&masks[d * words + q])); }
-            put(e, slot[d] + rank);
+            let dst = slot[d] + rank;
+            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[j * n + e]; }
         }
         workgroupBarrier();
         for (var dd = lid; dd < 256u; dd += WG) {
@@ -310,6 +293,14 @@ fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
         }
         workgroupBarrier();
     }
+}
+
+@compute @workgroup_size(WG)
+fn unkey(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    if (e >= rec_n()) { return; }
+    out[e] = from_key(a[e]);
 }
 
 @compute @workgroup_size(WG)

@@ -16,6 +16,8 @@ use crate::memory::pool::BufferHandle;
 
 const SRC: &str = include_str!("../../../shaders/sort.wgsl");
 pub(super) const WG: u32 = 256;
+/// Chunks of WG elements per radix tile.
+pub(super) const ITEMS: u32 = 16;
 /// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
 const BITONIC_BYTES: u32 = 12;
 /// The longest bitonic row on any adapter (more is faster as a radix sort).
@@ -96,44 +98,25 @@ pub(super) fn kernel(
     wg: u32,
     pmax: u32,
 ) -> Result<Arc<Kernel>> {
-    let c = Consts {
-        pmax,
-        keys_only: false,
-        items: 1,
-    };
-    kernel_of(dev, d, entry, inputs, wg, c)
+    kernel_of(dev, d, entry, inputs, wg, pmax, false)
 }
 
-/// The override constants of a kernel besides W: the bitonic row (`PMAX`, 0 for the
-/// default), records without an index plane (`CARRY` 0), chunks per radix tile (`ITEMS`).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Consts {
-    pub pmax: u32,
-    pub keys_only: bool,
-    pub items: u32,
-}
-
-/// As [`kernel`], with every constant given.
 pub(super) fn kernel_of(
     dev: &Device,
     d: DType,
     entry: &'static str,
     inputs: usize,
     wg: u32,
-    c: Consts,
+    pmax: u32,
+    keys_only: bool,
 ) -> Result<Arc<Kernel>> {
     dev.require_32(entry, d)?;
     let w = key_bits(d).0;
-    let Consts {
-        pmax,
-        keys_only,
-        items,
-    } = c;
     let carry = u32::from(!keys_only);
     let key = Key {
         family: "sort",
         entry,
-        variant: format!("{} w{w} p{pmax} c{carry} i{items}", d.wgsl()),
+        variant: format!("{} w{w} p{pmax} c{carry}", d.wgsl()),
         inputs,
         wg,
         ndim: 0,
@@ -142,7 +125,7 @@ pub(super) fn kernel_of(
     dev.kernel(key, || {
         let s = spec(d)
             .constant("W", w)
-            .constant("ITEMS", items)
+            .constant("ITEMS", ITEMS)
             .constant("CARRY", carry);
         if pmax > 0 {
             s.constant("PMAX", pmax)
@@ -248,14 +231,9 @@ pub(super) fn scan_in_place(
         count: blocks,
         ..*prm
     };
-    let c = Consts {
-        pmax: 0,
-        keys_only,
-        items: 1,
-    };
-    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, c)?;
-    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, c)?;
-    let down = kernel_of(dev, d, "scan_down", 1, WG, c)?;
+    let reduce = kernel_of(dev, d, "scan_reduce", 1, WG, 0, keys_only)?;
+    let scan_top = kernel_of(dev, d, "scan_top", 0, WG, 0, keys_only)?;
+    let down = kernel_of(dev, d, "scan_down", 1, WG, 0, keys_only)?;
     dev.launch(&reduce, &scan.encode(), &[data], sums, grid(blocks))?;
     dev.launch(&scan_top, &top.encode(), &[], sums, grid(1))?;
     dev.launch(&down, &scan.encode(), &[sums], data, grid(blocks))

@@ -6,12 +6,13 @@
 //! adapter has them) of every radix sort to stderr, for tuning.
 
 use super::params::SortParams;
-use super::plan::{grid, kernel_of, key_bits, scan_blocks, scan_in_place, whole, Consts, WG};
+use super::plan::{grid, kernel_of, key_bits, scan_in_place, whole, ITEMS, WG};
 use crate::array::Array;
-use crate::device::Device;
+use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::kernel::launch::Binding;
+use crate::memory::pool::BufferHandle;
 use crate::profile::Event;
 
 /// Events after each stage of one sort, where `GPUARRAY_SORT_PROFILE` asks for them.
@@ -60,14 +61,15 @@ impl Prof {
     }
 }
 
-/// Chunks of WG elements per tile.
-const ITEMS: u32 = 16;
-/// `pass_flags()` of shaders/sort.wgsl: the pass reads the input, writes the result.
-const FIRST: u32 = 1;
-const LAST: u32 = 2;
+/// One radix pass: records `src` into `dst`, ordered stably by the digit of `pass`
+/// (word, shift), through `counts` and `sums`.
+struct Pass<'a> {
+    src: &'a BufferHandle,
+    dst: &'a BufferHandle,
+    counts: &'a BufferHandle,
+    sums: &'a BufferHandle,
+}
 
-/// Indices within rows that sort `rows` rows of `len` elements of `x` (contiguous from its
-/// offset), stably, into `out`.
 pub(super) fn radix<T: Element>(
     x: &Array<T>,
     rows: u32,
@@ -79,7 +81,7 @@ pub(super) fn radix<T: Element>(
 }
 
 /// The values of the 1-D `x` (u32 or i32) sorted by a radix sort of the keys alone (no
-/// index plane: half the traffic of [`radix`]'s records).
+/// index plane: half the traffic of [`argsort_rows`]' records).
 pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
     debug_assert!(matches!(T::DTYPE, DType::U32 | DType::I32));
     let out = Array::<T>::alloc_with(&x.dev, "sort", x.shape.clone(), |b| {
@@ -89,19 +91,8 @@ pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
     Ok(out)
 }
 
-/// The radix passes of a sort: (key word, or W for the row number; shift) each.
-fn passes(d: DType, rows: u32) -> Vec<(u32, u32)> {
-    let (w, bits) = key_bits(d);
-    let mut passes: Vec<(u32, u32)> = (0..bits / 8).map(|i| (i / 4, (i % 4) * 8)).collect();
-    let row_bits = 32 - (rows - 1).leading_zeros();
-    passes.extend((0..row_bits.div_ceil(8)).map(|i| (w, i * 8)));
-    passes
-}
-
-/// The radix sort of `rows` rows of `len` elements of `x`: indices within rows into `out`,
-/// or with `keys_only` (one row of u32 or i32) the sorted values. The first pass reads `x`
-/// (keys made on load), the last writes `out`; records between them go back and forth
-/// between two buffers.
+/// The radix sort of `rows` rows of `len` elements of `x`: indices within rows into `out`
+/// (`finish`), or with `keys_only` (one row of u32 or i32) the sorted values (`unkey`).
 fn radix_into<T: Element>(
     x: &Array<T>,
     rows: u32,
@@ -112,63 +103,91 @@ fn radix_into<T: Element>(
 ) -> Result<()> {
     let dev = &x.dev;
     let d = T::DTYPE;
+    let (w, bits) = key_bits(d);
     let n = rows * len;
-    let planes = key_bits(d).0 + u32::from(!keys_only);
-    let rec_bytes = planes as u64 * n as u64 * 4;
+    let planes = w as u64 + u64::from(!keys_only);
+    let rec_bytes = planes * n as u64 * 4;
     let tiles = n.div_ceil(WG * ITEMS);
     let count = 256 * tiles;
-    let passes = passes(d, rows);
-    let last = passes.len() - 1;
+    let blocks = count.div_ceil(WG * 4);
     let a = dev.alloc_apart(rec_bytes, &[&*x.buf])?;
-    let b = if last > 1 {
-        Some(dev.alloc(rec_bytes)?)
-    } else {
-        None
-    };
-    let recs = [&a, b.as_ref().unwrap_or(&a)];
+    let b = dev.alloc(rec_bytes)?;
     let counts = dev.alloc(count as u64 * 4)?;
-    let sums = dev.alloc(scan_blocks(count) as u64 * 4)?;
-    let c = Consts {
-        pmax: 0,
-        keys_only,
-        items: ITEMS,
+    let sums = dev.alloc(blocks as u64 * 4)?;
+    let base = SortParams {
+        n,
+        row_len: len,
+        in_off: x.offset as u32,
+        tiles,
+        ..Default::default()
     };
-    let hist = kernel_of(dev, d, "hist", 1, WG, c)?;
-    let scatter = kernel_of(dev, d, "scatter", 2, WG, c)?;
-    let counts_b = whole(&counts, count as u64 * 4);
     let mut prof = Prof::new(dev)?;
-    for (i, &(word, shift)) in passes.iter().enumerate() {
-        let flags = if i == 0 { FIRST } else { 0 } | if i == last { LAST } else { 0 };
+    let keys = kernel_of(dev, d, "keys", 1, WG, 0, keys_only)?;
+    let first = SortParams { descending, ..base };
+    dev.launch(
+        &keys,
+        &first.encode(),
+        &[x.binding()],
+        whole(&a, rec_bytes),
+        Work::Items(n),
+    )?;
+    Prof::mark(&mut prof, dev, "keys")?;
+    let mut passes: Vec<(u32, u32)> = (0..bits / 8).map(|i| (i / 4, (i % 4) * 8)).collect();
+    let row_bits = 32 - (rows - 1).leading_zeros();
+    passes.extend((0..row_bits.div_ceil(8)).map(|i| (w, i * 8)));
+    let mut bufs = (&a, &b);
+    for (word, shift) in passes {
         let prm = SortParams {
-            n,
-            row_len: len,
-            in_off: x.offset as u32,
-            tiles,
-            count: flags,
             word,
             shift,
-            descending,
-        }
-        .encode();
-        let src = match i {
-            0 => x.binding(),
-            _ => whole(recs[(i - 1) % 2], rec_bytes),
+            ..base
         };
-        let dst = if i == last {
-            out
-        } else {
-            whole(recs[i % 2], rec_bytes)
+        let pass = Pass {
+            src: bufs.0,
+            dst: bufs.1,
+            counts: &counts,
+            sums: &sums,
         };
-        dev.launch(&hist, &prm, &[src], counts_b, grid(tiles))?;
-        Prof::mark(&mut prof, dev, "hist")?;
-        let scan = SortParams {
-            n,
-            ..Default::default()
-        };
-        scan_in_place(dev, d, keys_only, &scan, counts_b, count, &sums)?;
-        Prof::mark(&mut prof, dev, "scan")?;
-        dev.launch(&scatter, &prm, &[src, counts_b], dst, grid(tiles))?;
-        Prof::mark(&mut prof, dev, "scatter")?;
+        radix_pass(dev, d, &prm, &pass, rec_bytes, keys_only, &mut prof)?;
+        bufs = (bufs.1, bufs.0);
     }
+    let entry = if keys_only { "unkey" } else { "finish" };
+    let fin = kernel_of(dev, d, entry, 1, WG, 0, keys_only)?;
+    dev.launch(
+        &fin,
+        &base.encode(),
+        &[whole(bufs.0, rec_bytes)],
+        out,
+        Work::Items(n),
+    )?;
+    Prof::mark(&mut prof, dev, entry)?;
     Prof::report(prof, n)
+}
+
+fn radix_pass(
+    dev: &Device,
+    d: DType,
+    prm: &SortParams,
+    p: &Pass,
+    rec_bytes: u64,
+    keys_only: bool,
+    prof: &mut Option<Prof>,
+) -> Result<()> {
+    let count = 256 * prm.tiles;
+    let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
+    let scatter = kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?;
+    let src = whole(p.src, rec_bytes);
+    let counts = whole(p.counts, count as u64 * 4);
+    dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
+    Prof::mark(prof, dev, "hist")?;
+    scan_in_place(dev, d, keys_only, prm, counts, count, p.sums)?;
+    Prof::mark(prof, dev, "scan")?;
+    dev.launch(
+        &scatter,
+        &prm.encode(),
+        &[src, counts],
+        whole(p.dst, rec_bytes),
+        grid(prm.tiles),
+    )?;
+    Prof::mark(prof, dev, "scatter")
 }
