@@ -270,14 +270,17 @@ fn bad_axes() {
     );
 }
 
+/// A named pattern of values by position.
+type Pattern = (&'static str, fn(usize) -> i64);
+
 /// Radix inputs whose digits leave most of the 256 bins empty, across many tiles (4096
 /// elements each): all equal, differing in one byte only, descending, ascending, and
-/// integer extremes; the u32 and i32 sorts of the keys alone and the f32 argsort with
-/// indices, each against the reference (stability shows in the indices).
+/// integer extremes; sort and argsort of u32 and i32 (whose 1-D sort moves the keys alone)
+/// and of f32, against the reference (stability shows in the indices).
 #[test]
 fn radix_few_digits() {
     let n = 70_001usize;
-    let patterns: [(&str, fn(usize) -> i64); 5] = [
+    let patterns: [Pattern; 5] = [
         ("all equal", |_| 7),
         ("one byte", |i| ((i * 37 % 3) as i64) << 16),
         ("descending", |i| 1_000_000 - i as i64),
