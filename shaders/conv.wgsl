@@ -52,27 +52,7 @@ fn s1_taps() -> u32 { return P.shape[0].y; }
 fn s1_len_out() -> u32 { return P.shape[0].z; }
 fn s1_blocks() -> u32 { return P.shape[0].w; }
 fn s1_origin() -> i32 { return bitcast<i32>(P.shape[1].z); }
-// LayerParams (nn_direct, nn_gemm):
-fn nn_channels() -> u32 { return P.shape[0].x; }       // C
-fn nn_in_h() -> u32 { return P.shape[0].y; }           // H
-fn nn_in_w() -> u32 { return P.shape[0].z; }           // W
-fn nn_out_channels() -> u32 { return P.shape[1].x; }   // O
-fn nn_out_h() -> u32 { return P.shape[1].y; }          // OH
-fn nn_out_w() -> u32 { return P.shape[1].z; }          // OW
-fn nn_groups() -> u32 { return P.shape[1].w; }
-fn nn_k_h() -> u32 { return P.st0[0].x; }
-fn nn_k_w() -> u32 { return P.st0[0].y; }
-fn nn_stride_h() -> u32 { return P.st0[0].z; }
-fn nn_stride_w() -> u32 { return P.st0[0].w; }
-fn nn_pad_h() -> i32 { return i32(P.st0[1].x); }
-fn nn_pad_w() -> i32 { return i32(P.st0[1].y); }
-fn nn_dil_h() -> u32 { return P.st0[1].z; }
-fn nn_dil_w() -> u32 { return P.st0[1].w; }
-fn nn_group_channels() -> u32 { return P.st1[0].x; }  // Cg = C / groups
-fn nn_group_outputs() -> u32 { return P.st1[0].y; }   // Og = O / groups
-fn nn_depth() -> u32 { return P.st1[0].z; }           // K = Cg * kh * kw
-fn nn_pixels() -> u32 { return P.st1[0].w; }          // OH * OW
-fn nn_has_bias() -> bool { return P.st1[1].x == 1u; }
+// LayerParams (nn_direct, nn_gemm): the nn_* accessors of shared/conv_layer.wgsl.
 
 alias S = f32;   // element type
 alias SC = f32;  // carrier of scalar arguments
@@ -341,12 +321,6 @@ fn sig1d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
             }
         }
     }
-}
-
-// Bias of output channel ch, or 0 for a layer without one.
-fn nn_bias(ch: u32) -> ACC {
-    if (nn_has_bias()) { return ACC(bias[P.offs.z + ch]); }
-    return ACC(0);
 }
 
 @compute @workgroup_size(WG)

@@ -215,13 +215,18 @@ fn ternary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
 // over two of its NDIM merged axes: the innermost (`j`, contiguous in the output) and the
 // tile axis `P.aux.y` (`i`), at one multi-index of the other axes. Grid: x tiles along j,
 // y tiles along i, z the multi-indices of the other axes (the host checks each below
-// 65,536). An operand whose stride along j is above 1 (its fastest axis is not the
-// output's) is first read along i into its tile (32 neighbouring invocations on 32
-// neighbouring i), then read across; the others are read in place along j. The tiles are
-// padded to TILE + 1 columns so that the reads across hit distinct banks. Only the scalar
-// variants launch these entries (the vectorised ones carry them, unused).
+// 65,536). Each invocation takes 4 elements of each operand. An operand whose stride along
+// j is above 1 (its fastest axis is not the output's) is read along i (32 neighbouring
+// invocations on 32 neighbouring i) and stored in its tile, to be read across after the
+// barrier; the others are read along j at the invocation's own output positions. The
+// loads are written out one by one, unconditional (positions outside the output read the
+// tile's first element instead), and all issued before any is used, so that each
+// invocation has every load in flight at once (the compiler neither unrolls nor hoists
+// loads out of a loop with a branch). The tiles are padded to TILE + 1 slots per j so
+// that the reads across hit distinct banks. Only the scalar variants launch these entries
+// (the vectorised ones carry them, unused).
 const TILE: u32 = 32u;
-const TROWS: u32 = 8u; // rows of the tile each pass covers: WG / TILE
+const TROWS: u32 = 8u; // rows of the tile each of an invocation's 4 elements covers: WG / TILE
 const TPAD: u32 = 33u; // TILE + 1
 var<workgroup> tile_a: array<T, 1056>; // TILE * TPAD
 var<workgroup> tile_b: array<T, 1056>;
@@ -272,79 +277,138 @@ fn staged(g: TileAt, k: u32) -> bool {
     return g.sj[k] > 1u;
 }
 
-// Offset of operand k's element (i0 + di, j0 + dj); the caller checks the bounds.
-fn tile_offset(g: TileAt, k: u32, di: u32, dj: u32) -> u32 {
-    return g.o[k] + (g.i0 + di) * g.si[k] + (g.j0 + dj) * g.sj[k];
+// Tile position (i, j) of invocation l's element q (0 to 3) when it loads a staged operand
+// (32 invocations along i) and when it writes the output (32 along j).
+fn stage_pos(l: u32, q: u32) -> vec2<u32> {
+    return vec2(l % TILE, l / TILE + TROWS * q);
+}
+fn out_pos(l: u32, q: u32) -> vec2<u32> {
+    return vec2(l / TILE + TROWS * q, l % TILE);
 }
 
-// Whether (i0 + di, j0 + dj) lies in the output.
-fn tile_in(g: TileAt, di: u32, dj: u32) -> bool {
-    return g.i0 + di < g.ni && g.j0 + dj < g.nj;
+// Whether tile position p lies in the output.
+fn tile_in(g: TileAt, p: vec2<u32>) -> bool {
+    return g.i0 + p.x < g.ni && g.j0 + p.y < g.nj;
 }
 
-// Slot of (di, dj) in a tile: stored along di, read along dj.
-fn tile_slot(di: u32, dj: u32) -> u32 {
-    return dj * TPAD + di;
+// Slot of tile position p: stored along i, read along j.
+fn tile_slot(p: vec2<u32>) -> u32 {
+    return p.y * TPAD + p.x;
+}
+
+// Output offset of tile position p.
+fn tile_out(g: TileAt, p: vec2<u32>) -> u32 {
+    return g.out + (g.i0 + p.x) * g.osi + g.j0 + p.y;
+}
+
+// Offset of the element operand k loads as invocation l's element q: at its stage position
+// where it is staged, else at its output position; the tile's first element where that
+// lies outside the output.
+fn load_at(g: TileAt, k: u32, l: u32, q: u32) -> u32 {
+    let p = select(out_pos(l, q), stage_pos(l, q), staged(g, k));
+    let at = select(vec2(0u), p, tile_in(g, p));
+    return g.o[k] + (g.i0 + at.x) * g.si[k] + (g.j0 + at.y) * g.sj[k];
+}
+
+// The four elements of a, b or c that invocation l loads.
+fn load_a(g: TileAt, l: u32) -> array<T, 4> {
+    return array<T, 4>(a[load_at(g, 0u, l, 0u)], a[load_at(g, 0u, l, 1u)],
+                       a[load_at(g, 0u, l, 2u)], a[load_at(g, 0u, l, 3u)]);
+}
+fn load_b(g: TileAt, l: u32) -> array<T, 4> {
+    return array<T, 4>(b[load_at(g, 1u, l, 0u)], b[load_at(g, 1u, l, 1u)],
+                       b[load_at(g, 1u, l, 2u)], b[load_at(g, 1u, l, 3u)]);
+}
+fn load_c(g: TileAt, l: u32) -> array<M, 4> {
+    return array<M, 4>(c[load_at(g, 2u, l, 0u)], c[load_at(g, 2u, l, 1u)],
+                       c[load_at(g, 2u, l, 2u)], c[load_at(g, 2u, l, 3u)]);
+}
+
+// Stores the loaded elements v of a staged operand in its tile (a no-op for the others).
+fn stage_a(g: TileAt, l: u32, v: array<T, 4>) {
+    if (!staged(g, 0u)) { return; }
+    let p = array(stage_pos(l, 0u), stage_pos(l, 1u), stage_pos(l, 2u), stage_pos(l, 3u));
+    if (tile_in(g, p[0])) { tile_a[tile_slot(p[0])] = v[0]; }
+    if (tile_in(g, p[1])) { tile_a[tile_slot(p[1])] = v[1]; }
+    if (tile_in(g, p[2])) { tile_a[tile_slot(p[2])] = v[2]; }
+    if (tile_in(g, p[3])) { tile_a[tile_slot(p[3])] = v[3]; }
+}
+fn stage_b(g: TileAt, l: u32, v: array<T, 4>) {
+    if (!staged(g, 1u)) { return; }
+    let p = array(stage_pos(l, 0u), stage_pos(l, 1u), stage_pos(l, 2u), stage_pos(l, 3u));
+    if (tile_in(g, p[0])) { tile_b[tile_slot(p[0])] = v[0]; }
+    if (tile_in(g, p[1])) { tile_b[tile_slot(p[1])] = v[1]; }
+    if (tile_in(g, p[2])) { tile_b[tile_slot(p[2])] = v[2]; }
+    if (tile_in(g, p[3])) { tile_b[tile_slot(p[3])] = v[3]; }
+}
+fn stage_c(g: TileAt, l: u32, v: array<M, 4>) {
+    if (!staged(g, 2u)) { return; }
+    let p = array(stage_pos(l, 0u), stage_pos(l, 1u), stage_pos(l, 2u), stage_pos(l, 3u));
+    if (tile_in(g, p[0])) { tile_c[tile_slot(p[0])] = v[0]; }
+    if (tile_in(g, p[1])) { tile_c[tile_slot(p[1])] = v[1]; }
+    if (tile_in(g, p[2])) { tile_c[tile_slot(p[2])] = v[2]; }
+    if (tile_in(g, p[3])) { tile_c[tile_slot(p[3])] = v[3]; }
+}
+
+// Operand value at invocation l's output position q, after the barrier: from the tile
+// where the operand is staged, else x (the element loaded there).
+fn pick_a(g: TileAt, l: u32, q: u32, x: T) -> T {
+    if (staged(g, 0u)) { return tile_a[tile_slot(out_pos(l, q))]; }
+    return x;
+}
+fn pick_b(g: TileAt, l: u32, q: u32, x: T) -> T {
+    if (staged(g, 1u)) { return tile_b[tile_slot(out_pos(l, q))]; }
+    return x;
+}
+fn pick_c(g: TileAt, l: u32, q: u32, x: M) -> M {
+    if (staged(g, 2u)) { return tile_c[tile_slot(out_pos(l, q))]; }
+    return x;
+}
+
+// Writes y at invocation l's output position q where it lies in the output.
+fn put(g: TileAt, l: u32, q: u32, y: U) {
+    let p = out_pos(l, q);
+    if (tile_in(g, p)) { out[tile_out(g, p)] = y; }
 }
 
 @compute @workgroup_size(WG)
 fn unary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
     let g = tile_at(w);
-    let tx = l % TILE;
-    let ty = l / TILE;
-    for (var r = ty; r < TILE; r += TROWS) {
-        if (staged(g, 0u) && tile_in(g, tx, r)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
-    }
+    let va = load_a(g, l);
+    stage_a(g, l, va);
     workgroupBarrier();
-    for (var r = ty; r < TILE; r += TROWS) {
-        if (!tile_in(g, r, tx)) { continue; }
-        var x: T;
-        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
-        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op1(x);
-    }
+    put(g, l, 0u, op1(pick_a(g, l, 0u, va[0])));
+    put(g, l, 1u, op1(pick_a(g, l, 1u, va[1])));
+    put(g, l, 2u, op1(pick_a(g, l, 2u, va[2])));
+    put(g, l, 3u, op1(pick_a(g, l, 3u, va[3])));
 }
 
 @compute @workgroup_size(WG)
 fn binary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
     let g = tile_at(w);
-    let tx = l % TILE;
-    let ty = l / TILE;
-    for (var r = ty; r < TILE; r += TROWS) {
-        if (!tile_in(g, tx, r)) { continue; }
-        if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
-        if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
-    }
+    let va = load_a(g, l);
+    let vb = load_b(g, l);
+    stage_a(g, l, va);
+    stage_b(g, l, vb);
     workgroupBarrier();
-    for (var r = ty; r < TILE; r += TROWS) {
-        if (!tile_in(g, r, tx)) { continue; }
-        var x: T;
-        var y: T;
-        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
-        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; } else { y = b[tile_offset(g, 1u, r, tx)]; }
-        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op2(x, y);
-    }
+    put(g, l, 0u, op2(pick_a(g, l, 0u, va[0]), pick_b(g, l, 0u, vb[0])));
+    put(g, l, 1u, op2(pick_a(g, l, 1u, va[1]), pick_b(g, l, 1u, vb[1])));
+    put(g, l, 2u, op2(pick_a(g, l, 2u, va[2]), pick_b(g, l, 2u, vb[2])));
+    put(g, l, 3u, op2(pick_a(g, l, 3u, va[3]), pick_b(g, l, 3u, vb[3])));
 }
 
 @compute @workgroup_size(WG)
 fn ternary_tiled(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {
     let g = tile_at(w);
-    let tx = l % TILE;
-    let ty = l / TILE;
-    for (var r = ty; r < TILE; r += TROWS) {
-        if (!tile_in(g, tx, r)) { continue; }
-        if (staged(g, 0u)) { tile_a[tile_slot(tx, r)] = a[tile_offset(g, 0u, tx, r)]; }
-        if (staged(g, 1u)) { tile_b[tile_slot(tx, r)] = b[tile_offset(g, 1u, tx, r)]; }
-        if (staged(g, 2u)) { tile_c[tile_slot(tx, r)] = c[tile_offset(g, 2u, tx, r)]; }
-    }
+    let va = load_a(g, l);
+    let vb = load_b(g, l);
+    let vc = load_c(g, l);
+    stage_a(g, l, va);
+    stage_b(g, l, vb);
+    stage_c(g, l, vc);
     workgroupBarrier();
-    for (var r = ty; r < TILE; r += TROWS) {
-        if (!tile_in(g, r, tx)) { continue; }
-        var x: T;
-        var y: T;
-        var m: M;
-        if (staged(g, 0u)) { x = tile_a[tile_slot(r, tx)]; } else { x = a[tile_offset(g, 0u, r, tx)]; }
-        if (staged(g, 1u)) { y = tile_b[tile_slot(r, tx)]; } else { y = b[tile_offset(g, 1u, r, tx)]; }
-        if (staged(g, 2u)) { m = tile_c[tile_slot(r, tx)]; } else { m = c[tile_offset(g, 2u, r, tx)]; }
-        out[g.out + (g.i0 + r) * g.osi + g.j0 + tx] = op3(x, y, m);
-    }
+    put(g, l, 0u, op3(pick_a(g, l, 0u, va[0]), pick_b(g, l, 0u, vb[0]), pick_c(g, l, 0u, vc[0])));
+    put(g, l, 1u, op3(pick_a(g, l, 1u, va[1]), pick_b(g, l, 1u, vb[1]), pick_c(g, l, 1u, vc[1])));
+    put(g, l, 2u, op3(pick_a(g, l, 2u, va[2]), pick_b(g, l, 2u, vb[2]), pick_c(g, l, 2u, vc[2])));
+    put(g, l, 3u, op3(pick_a(g, l, 3u, va[3]), pick_b(g, l, 3u, vb[3]), pick_c(g, l, 3u, vc[3])));
 }

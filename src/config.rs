@@ -254,6 +254,12 @@ pub struct Options {
     /// Convolutions through the direct (untiled) kernels, to compare them;
     /// `GPUARRAY_CONV_DIRECT=1`. Default off.
     pub conv_direct: bool,
+    /// 1x1 convolutions without padding as batched matrix products (linalg's `matmul`);
+    /// `GPUARRAY_CONV_POINTWISE=0` runs them on the conv kernels. Default on.
+    pub conv_pointwise: bool,
+    /// Force the implicit-GEMM conv2d kernel's tiles where it runs and supports them (TM and
+    /// TN 4 or 8; tuning); `GPUARRAY_CONV_TILES=BM,BN,BK,TM,TN`. Default: by layer shape.
+    pub conv_tiles: Option<MatmulTiles>,
     /// Events time with the host clock even where the adapter has timestamp queries;
     /// `GPUARRAY_EVENTS=host`. Default off.
     pub host_events: bool,
@@ -285,6 +291,8 @@ impl Default for Options {
             coop_epi: None,
             coop_dump: None,
             conv_direct: false,
+            conv_pointwise: true,
+            conv_tiles: None,
             host_events: false,
             pipeline_cache: PipelineCacheDir::Platform,
         }
@@ -381,12 +389,20 @@ impl Options {
             o.subgroups = on;
         }
         o.reduce_groups = small("GPUARRAY_REDUCE_GROUPS")?.filter(|&g| g > 0);
-        if let Some(v) = get("GPUARRAY_MATMUL_TILES") {
+        // Tiles as BM,BN,BK,TM,TN.
+        let tiles = |name: &'static str| -> Result<Option<MatmulTiles>> {
+            let Some(v) = get(name) else { return Ok(None) };
             let n: Option<Vec<u32>> = v.split(',').map(|x| x.trim().parse().ok()).collect();
-            o.matmul_tiles = match n.as_deref() {
-                Some(&[bm, bn, bk, tm, tn]) => Some(MatmulTiles { bm, bn, bk, tm, tn }),
-                _ => return Err(invalid("GPUARRAY_MATMUL_TILES", &v, "BM,BN,BK,TM,TN")),
-            };
+            match n.as_deref() {
+                Some(&[bm, bn, bk, tm, tn]) => Ok(Some(MatmulTiles { bm, bn, bk, tm, tn })),
+                _ => Err(invalid(name, &v, "BM,BN,BK,TM,TN")),
+            }
+        };
+        if let Some(t) = tiles("GPUARRAY_MATMUL_TILES")? {
+            o.matmul_tiles = Some(t);
+        }
+        if let Some(t) = tiles("GPUARRAY_CONV_TILES")? {
+            o.conv_tiles = Some(t);
         }
         o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
@@ -412,6 +428,9 @@ impl Options {
         o.coop_dump = get("GPUARRAY_COOP_DUMP").map(PathBuf::from);
         if let Some(on) = switch("GPUARRAY_CONV_DIRECT", ON, OFF)? {
             o.conv_direct = on;
+        }
+        if let Some(on) = switch("GPUARRAY_CONV_POINTWISE", ON, OFF)? {
+            o.conv_pointwise = on;
         }
         if let Some(v) = get("GPUARRAY_EVENTS") {
             o.host_events = match v.to_lowercase().as_str() {
@@ -499,6 +518,8 @@ mod tests {
             ("GPUARRAY_COOP_EPI", "1"),
             ("GPUARRAY_COOP_DUMP", "/tmp/coop"),
             ("GPUARRAY_CONV_DIRECT", "1"),
+            ("GPUARRAY_CONV_POINTWISE", "0"),
+            ("GPUARRAY_CONV_TILES", "128,32,16,8,4"),
             ("GPUARRAY_EVENTS", "host"),
             ("GPUARRAY_PIPELINE_CACHE", "off"),
             ("GPUARRAY_FLOAT_ATOMICS", "0"),
@@ -514,6 +535,8 @@ mod tests {
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
+        assert!(!o.conv_pointwise);
+        assert_eq!(o.conv_tiles.map(|t| (t.bn, t.tm)), Some((32, 8)));
         assert_eq!(
             o.coop_variant.map(|v| (v.sgn, v.fm, v.stages)),
             Some((4, 2, None))
@@ -540,6 +563,8 @@ mod tests {
             ("GPUARRAY_REDUCE_GROUPS", "99999999999"),
             ("GPUARRAY_MATMUL_TILES", "64,64,16,4"),
             ("GPUARRAY_MATMUL_TILES", "a,b,c,d,e"),
+            ("GPUARRAY_CONV_TILES", "128,64"),
+            ("GPUARRAY_CONV_POINTWISE", "yes please"),
             ("GPUARRAY_COOP", "2"),
             // Fewer than five numbers once indexed out of bounds (issue 4's note).
             ("GPUARRAY_COOP_VARIANT", "4x4:2"),

@@ -58,10 +58,13 @@ impl Default for Conv1d {
 /// output channel `o`; the output is `[N, O, OH, OW]` with
 /// `OH = (H + 2 ph - dh (kH - 1) - 1) / sh + 1` (and OW alike).
 ///
-/// Layers with at least 16 output channels per group and a reduction (`C/g * kH * kW`) of
-/// at least 16 run an implicit GEMM (the im2col matrix gathered on the fly into workgroup
-/// tiles, 128 pixels x 64 channels per workgroup); depthwise and other channel-poor layers
-/// a direct kernel. f16 accumulates in f32.
+/// 1x1 layers of stride 1 without padding run as batched matrix products (the input is
+/// already a `[C, H * W]` matrix per image). Other layers with at least 16 output channels
+/// per group and a reduction (`C/g * kH * kW`) of at least 16 run an implicit GEMM (the
+/// im2col matrix gathered on the fly into workgroup tiles, 128 or 64 pixels x 64 or 32
+/// channels per workgroup); depthwise, grouped and other channel-poor layers a kernel that
+/// stages each input channel's tile in workgroup memory once and computes up to 8 output
+/// channels from it. f16 accumulates in f32.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] when the input or weight is not 4-D, the weight is empty,

@@ -484,7 +484,12 @@ type NnCase = (
     bool,
 );
 
-fn opt(stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: usize) -> Conv2d {
+const fn opt(
+    stride: [usize; 2],
+    padding: [usize; 2],
+    dilation: [usize; 2],
+    groups: usize,
+) -> Conv2d {
     Conv2d {
         stride,
         padding,
@@ -493,12 +498,12 @@ fn opt(stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: us
     }
 }
 
-fn check_nn<T: Ty + Float>(rng: &mut Rng, case: NnCase) {
+fn check_nn<T: Ty + Float>(d: &gpuarray::Device, rng: &mut Rng, case: NnCase) {
     let (n, c, h, w, o, kh, kw, op, with_bias) = case;
     let cg = c / op.groups;
-    let (x, xv) = upload::<T>(dev(), &values(rng, n * c * h * w), &[n, c, h, w]);
-    let (wt, wv) = upload::<T>(dev(), &values(rng, o * cg * kh * kw), &[o, cg, kh, kw]);
-    let (b, bv) = upload::<T>(dev(), &values(rng, o), &[o]);
+    let (x, xv) = upload::<T>(d, &values(rng, n * c * h * w), &[n, c, h, w]);
+    let (wt, wv) = upload::<T>(d, &values(rng, o * cg * kh * kw), &[o, cg, kh, kw]);
+    let (b, bv) = upload::<T>(d, &values(rng, o), &[o]);
     let y = conv2d(&x, &wt, with_bias.then_some(&b), op).unwrap();
     let (e, shape) = ref_nn(
         &xv,
@@ -517,11 +522,25 @@ fn check_nn<T: Ty + Float>(rng: &mut Rng, case: NnCase) {
 }
 
 fn random_nn<T: Ty + Float>(cases: &[NnCase]) {
+    random_nn_on::<T>(dev(), cases);
+}
+
+fn random_nn_on<T: Ty + Float>(d: &gpuarray::Device, cases: &[NnCase]) {
     require_dtype!(T);
     let mut rng = Rng::new(3);
     for &case in cases {
-        check_nn::<T>(&mut rng, case);
+        check_nn::<T>(d, &mut rng, case);
     }
+}
+
+/// A device whose conv2d layers all run the direct kernels (`Options::conv_direct`).
+fn direct_dev() -> &'static gpuarray::Device {
+    static D: std::sync::OnceLock<gpuarray::Device> = std::sync::OnceLock::new();
+    D.get_or_init(|| {
+        let mut opts = gpuarray::Options::default();
+        opts.conv_direct = true;
+        gpuarray::Device::with_options(opts).unwrap()
+    })
 }
 
 const D: Conv2d = Conv2d {
@@ -602,7 +621,9 @@ const GEMM_CASES: &[NnCase] = &[
     ),
 ];
 
-/// Cases of the direct kernel: depthwise, few channels, 1x1 with few inputs.
+/// Cases of the direct kernel (on a device with `conv_direct`), and of `nn_depthwise` on the
+/// default device (fewer than 16 output channels per group): depthwise, few channels, 1x1
+/// with few inputs.
 const DIRECT_CASES: &[NnCase] = &[
     (1, 1, 1, 1, 1, 1, 1, D, false),
     (
@@ -662,21 +683,121 @@ fn random_conv2d_gemm_f32() {
     random_nn::<f32>(GEMM_CASES);
 }
 
+/// Cases of `nn_depthwise` (fewer than 16 output channels per group): depthwise with
+/// several tiles each way (outputs over 32 wide and tall), channel multipliers, narrow
+/// groups (8 in, 8 out), more than 8 outputs per group (two channel blocks), many input
+/// channels with few outputs, strides, dilations, uneven padding, 7x7 and 1-wide filters,
+/// prime sizes, batch 1.
+const DEPTHWISE_CASES: &[NnCase] = &[
+    (2, 5, 37, 41, 5, 3, 3, opt([1, 1], [1, 1], [1, 1], 5), true),
+    (
+        1,
+        3,
+        23,
+        19,
+        12,
+        5,
+        5,
+        opt([2, 2], [2, 2], [1, 1], 3),
+        false,
+    ),
+    (
+        2,
+        16,
+        13,
+        17,
+        16,
+        3,
+        3,
+        opt([1, 1], [2, 2], [2, 2], 2),
+        true,
+    ),
+    (1, 6, 11, 7, 18, 3, 1, opt([1, 2], [0, 1], [3, 1], 3), true),
+    (3, 4, 9, 9, 4, 7, 7, opt([1, 1], [3, 3], [1, 1], 4), false),
+    (1, 2, 8, 70, 20, 2, 3, opt([3, 1], [1, 0], [1, 2], 2), true),
+    (2, 24, 5, 3, 12, 1, 1, opt([1, 1], [0, 0], [1, 1], 1), true),
+    (1, 7, 2, 67, 7, 1, 5, opt([1, 3], [0, 2], [1, 1], 7), false),
+];
+
+/// Cases of the 1x1 layers: as matrix products at stride 1 (groups, bias, prime sizes, a
+/// single pixel, batch 1), strided ones (3 rows, 2 columns) on the conv kernels.
+const POINTWISE_CASES: &[NnCase] = &[
+    (2, 32, 6, 9, 16, 1, 1, D, true),
+    (1, 3, 5, 5, 4, 1, 1, D, true),
+    (
+        3,
+        12,
+        11,
+        13,
+        20,
+        1,
+        1,
+        opt([3, 2], [0, 0], [1, 1], 4),
+        true,
+    ),
+    (1, 17, 1, 1, 23, 1, 1, D, false),
+    (2, 6, 7, 5, 9, 1, 1, opt([2, 2], [0, 0], [2, 2], 3), false),
+];
+
+/// A device whose 1x1 layers run on the conv kernels (`Options::conv_pointwise` off).
+fn kernels_dev() -> &'static gpuarray::Device {
+    static D: std::sync::OnceLock<gpuarray::Device> = std::sync::OnceLock::new();
+    D.get_or_init(|| {
+        let mut opts = gpuarray::Options::default();
+        opts.conv_pointwise = false;
+        gpuarray::Device::with_options(opts).unwrap()
+    })
+}
+
+#[test]
+fn random_conv2d_pointwise() {
+    random_nn::<f32>(POINTWISE_CASES);
+    random_nn_on::<f32>(kernels_dev(), POINTWISE_CASES);
+    random_nn::<f16>(&POINTWISE_CASES[..3]);
+    random_nn::<f64>(&POINTWISE_CASES[2..4]);
+}
+
+/// `nn_gemm` with each tile shape forced through `Options::conv_tiles` (the automatic choice
+/// gives these small layers the small tiles), and with tiles it cannot run, which are
+/// ignored.
+#[test]
+fn random_conv2d_gemm_tiles() {
+    for ([bm, bn, bk, tm, tn], cases) in [
+        ([128, 64, 16, 8, 4], GEMM_CASES),
+        ([128, 32, 16, 8, 4], GEMM_CASES),
+        ([64, 64, 16, 3, 4], &GEMM_CASES[..2]),
+    ] {
+        let mut opts = gpuarray::Options::default();
+        opts.conv_tiles = Some(gpuarray::config::MatmulTiles { bm, bn, bk, tm, tn });
+        let d = gpuarray::Device::with_options(opts).unwrap();
+        random_nn_on::<f32>(&d, cases);
+    }
+}
+
 #[test]
 fn random_conv2d_direct_f32() {
+    random_nn_on::<f32>(direct_dev(), DIRECT_CASES);
+    random_nn_on::<f32>(direct_dev(), &DEPTHWISE_CASES[..3]);
+}
+
+#[test]
+fn random_conv2d_depthwise_f32() {
     random_nn::<f32>(DIRECT_CASES);
+    random_nn::<f32>(DEPTHWISE_CASES);
 }
 
 #[test]
 fn random_conv2d_f16() {
     random_nn::<f16>(&GEMM_CASES[..2]);
     random_nn::<f16>(&DIRECT_CASES[1..3]);
+    random_nn::<f16>(&DEPTHWISE_CASES[..4]);
 }
 
 #[test]
 fn random_conv2d_f64() {
     random_nn::<f64>(&GEMM_CASES[..3]);
     random_nn::<f64>(&DIRECT_CASES[..2]);
+    random_nn::<f64>(&DEPTHWISE_CASES[2..4]);
 }
 
 #[test]
@@ -739,6 +860,42 @@ fn strided_views_are_read() {
         true,
     );
     assert_close(&host(&r), &e, 1e-5, 1e-5);
+}
+
+/// conv2d reads a permuted input, an offset weight and an offset bias, on `nn_depthwise`
+/// (6 groups of 1) and on `nn_gemm` (32 outputs of 4 inputs).
+#[test]
+fn conv2d_views_are_read() {
+    let mut rng = Rng::new(6);
+    for (c, o, groups) in [(6, 6, 6), (4, 32, 1)] {
+        let (n, h, w, k, cg) = (2, 9, 11, 3, c / groups);
+        // The input stored as [n, h, w, c], seen as [n, c, h, w].
+        let (xs, xsv) = upload::<f32>(dev(), &values(&mut rng, n * h * w * c), &[n, h, w, c]);
+        let x = xs.transpose(&[0, 3, 1, 2]).unwrap();
+        let mut xv = vec![0.0; xsv.len()];
+        for (i, v) in xv.iter_mut().enumerate() {
+            let (s, r, ci, ni) = (i % w, i / w % h, i / (w * h) % c, i / (w * h * c));
+            *v = xsv[((ni * h + r) * w + s) * c + ci];
+        }
+        let taps = cg * k * k;
+        let (wb, wbv) = upload::<f32>(dev(), &values(&mut rng, (o + 1) * taps), &[o + 1, cg, k, k]);
+        let wt = wb.slice_axis(gpuarray::Axis(0), 1..o + 1).unwrap();
+        let (bb, bbv) = upload::<f32>(dev(), &values(&mut rng, o + 2), &[o + 2]);
+        let b = bb.slice_axis(gpuarray::Axis(0), 2..o + 2).unwrap();
+        let op = opt([1, 1], [1, 1], [1, 1], groups);
+        let y = conv2d(&x, &wt, Some(&b), op).unwrap();
+        let (e, shape) = ref_nn(
+            &xv,
+            [n, c, h, w],
+            &wbv[taps..],
+            [o, cg, k, k],
+            Some(&bbv[2..]),
+            op,
+        );
+        assert_eq!(y.shape(), &shape);
+        let (atol, rtol) = tol::<f32>(taps + 1);
+        assert_close(&host(&y), &e, atol, rtol);
+    }
 }
 
 // ---------------------------------------------------------------- errors

@@ -155,7 +155,7 @@ fn bincount_matches_numpy() {
         bincount_of::<u32>(&v, 0);
         bincount_of::<i32>(&v, 2000);
     }
-    // Many bins: several passes of 4096.
+    // Many bins: several passes of 3072.
     bincount_of::<u32>(&r.ints(100_003, 0, 9000), 0);
     bincount_of::<u32>(&[], 5);
 }

@@ -172,6 +172,80 @@ fn views<T: Ty>() {
     same(&format!("{} where_(m.t(), x.t(), y)", T::NAME), &got, &want);
 }
 
+/// The tiled walk's edges: a 4-D permutation swapping the two innermost axes with an
+/// output 80 wide (2.5 tiles) and 37 deep, beside a contiguous operand and a broadcast
+/// column (stride 0 along the output's rows); `where_` of a contiguous mask, a transposed
+/// operand and a broadcast column (three operands, one staged); and special values (NaN,
+/// the infinities, -0, integer extremes) copied through the tiles unchanged, signs of
+/// zeros included.
+fn edges<T: Ty>() {
+    let mut rng = Rng::new(41);
+    let add = |x: f64, y: f64| T::wrap(x + y);
+    let (a, ha) = make::<T>(&mut rng, &[3, 2, 80, 37]);
+    let p = [0, 1, 3, 2];
+    let (v, hv) = (a.transpose(&p).unwrap(), ha.transpose(&p));
+    let (b, hb) = make::<T>(&mut rng, &hv.shape);
+    let what = format!("{} perm {p:?} of {:?}", T::NAME, ha.shape);
+    same(
+        &format!("{what} + b"),
+        &v.add(&b).unwrap(),
+        &common::zip_with(&hv, &hb, add),
+    );
+    let (col, hcol) = make::<T>(&mut rng, &[3, 2, 37, 1]);
+    let hcol = hcol.broadcast_to(&hv.shape);
+    let want = common::zip_with(&hv, &hcol, add);
+    same(&format!("{what} + column"), &v.add(&col).unwrap(), &want);
+
+    let (m, hm) = make::<T>(&mut rng, &[97, 65]);
+    let (t, ht) = (m.t(), hm.t());
+    let (col, hcol) = make::<T>(&mut rng, &[65, 1]);
+    let hcol = hcol.broadcast_to(&ht.shape);
+    let mask_h: Vec<f64> = (0..ht.len()).map(|_| f64::from(rng.bool(0.5))).collect();
+    let (mask, _) = upload::<bool>(dev(), &mask_h, &ht.shape);
+    let picked = (0..ht.len())
+        .map(|i| {
+            if mask_h[i] != 0.0 {
+                ht.data[i]
+            } else {
+                hcol.data[i]
+            }
+        })
+        .collect();
+    same(
+        &format!("{} where_(mask, a.t(), column)", T::NAME),
+        &Array::where_(&mask, &t, &col).unwrap(),
+        &Host::new(&ht.shape, picked),
+    );
+
+    let specials: Vec<f64> = if T::FLOAT {
+        vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0, -1.5]
+    } else if T::SIGNED {
+        vec![
+            T::wrap(2_147_483_647.0),
+            T::wrap(2_147_483_648.0),
+            -1.0,
+            0.0,
+            7.0,
+        ]
+    } else {
+        vec![T::wrap(4_294_967_295.0), 0.0, 1.0, 2_147_483_648.0, 9.0]
+    };
+    let vals: Vec<f64> = (0..41 * 43)
+        .map(|i| specials[i * 7 % specials.len()])
+        .collect();
+    let (s, hs) = upload::<T>(dev(), &vals, &[41, 43]);
+    let got = host(&s.t().contiguous().unwrap());
+    let want = Host::new(&[41, 43], hs).t();
+    assert_close(&got, &want.data, 0.0, 0.0);
+    let signs = |v: &[f64]| -> Vec<bool> { v.iter().map(|x| x.is_sign_negative()).collect() };
+    assert_eq!(
+        signs(&got),
+        signs(&want.data),
+        "{} specials: signs",
+        T::NAME
+    );
+}
+
 macro_rules! per_dtype {
     ($($name:ident: $f:ident => [$($t:ident),*];)*) => {$(
         mod $name {
@@ -189,6 +263,7 @@ macro_rules! per_dtype {
 per_dtype! {
     permuted: permutations => [f32, f16, f64, i32, u32];
     permuted_views: views => [f32, f16, f64, i32, u32];
+    tiled_edges: edges => [f32, f16, f64, i32, u32];
 }
 
 /// NumPy's argmax / argmin of `v`: the first NaN, else the first extreme.

@@ -468,3 +468,109 @@ fn top_k_selection_rounds() {
         assert_eq!(f.top_k(100, -1, true).unwrap().1.to_vec().unwrap(), first);
     }
 }
+
+fn bits(x: &Array<f32>) -> Vec<u32> {
+    x.to_vec().unwrap().iter().map(|v| v.to_bits()).collect()
+}
+
+/// The rows of `v` (`rows` of `len`) whose quantiles `qs` the radix select finds, against
+/// [`quantile_ref`] along the last axis and (transposed) the first; the same bits on
+/// every run.
+#[track_caller]
+fn check_selected<T: Ty>(v: &[f64], rows: usize, len: usize, qs: &[f64]) {
+    let (x, v) = upload::<T>(dev(), v, &[rows, len]);
+    let mut want = vec![];
+    for &q in qs {
+        want.extend((0..rows).map(|r| quantile_ref(&v[r * len..(r + 1) * len], q)));
+    }
+    let got = x.quantile::<f32>(qs, Some(1)).unwrap();
+    common::assert_close(&host(&got), &want, 1e-3, 1e-6);
+    let xt = x.t().contiguous().unwrap();
+    let again = xt.quantile::<f32>(qs, Some(0)).unwrap();
+    assert_eq!(bits(&again), bits(&got), "{}", T::NAME);
+    let med = x.median::<f32>(Some(-1)).unwrap();
+    let mid: Vec<f64> = (0..rows)
+        .map(|r| quantile_ref(&v[r * len..(r + 1) * len], 0.5))
+        .collect();
+    common::assert_close(&host(&med), &mid, 1e-3, 1e-6);
+    assert_eq!(bits(&x.median::<f32>(Some(-1)).unwrap()), bits(&med));
+}
+
+/// The radix select (rows longer than a workgroup's sort, 32-bit dtypes): ties (values in
+/// 0..4), all-equal rows, NaN in one row only, -0 / +0 and infinities, integer extremes,
+/// ranks 0 and n - 1 (q = 0, 1) and more ranks than one dispatch takes (13 with the
+/// rows' maxima), a whole-array median of a prime length.
+#[test]
+fn quantile_radix_select() {
+    let len = 9001;
+    let mut rng = Rng::new(501);
+    let qs = [0.0, 0.3, 0.5, 0.5001, 0.9, 1.0];
+    let mut v = rng.ints(len, 0, 4);
+    v.extend(vec![7.0; len]);
+    v.extend(rng.ints(len, -1000, 1000));
+    let mut f = v.clone();
+    f[2 * len + 17] = f64::NAN;
+    for (i, s) in [-0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY]
+        .iter()
+        .enumerate()
+    {
+        f[100 * i + 5] = *s;
+        f[2 * len + 100 * i + 9] = *s;
+    }
+    check_selected::<f32>(&f, 3, len, &qs);
+    check_selected::<i32>(&v, 3, len, &qs);
+    let mut e = rng.ints(2 * len, -(1 << 31), (1 << 31) - 1);
+    e[3] = -2147483648.0;
+    e[len + 4] = 2147483647.0;
+    check_selected::<i32>(&e, 2, len, &qs);
+    let mut u = rng.ints(2 * len, 0, u32::MAX as i64);
+    u[len + 4] = u32::MAX as f64;
+    u[5] = 0.0;
+    check_selected::<u32>(&u, 2, len, &qs);
+    let n = 20_011;
+    let w = rng.vec(n, -1.0, 1.0);
+    let (x, w) = upload::<f32>(dev(), &w, &[n]);
+    let got = x.median::<f32>(None).unwrap().to_scalar().unwrap();
+    assert_eq!(got as f64, quantile_ref(&w, 0.5));
+}
+
+/// top_k through the radix select (rows longer than a workgroup's sort, k within one):
+/// all-equal rows (the k lowest indices), many ties, NaN and -0 / +0, integer extremes,
+/// k = 1 and k = 1000, largest and smallest, a view with an offset, the same bits over 10
+/// runs.
+#[test]
+fn top_k_radix_select() {
+    let len = 9001;
+    let mut rng = Rng::new(601);
+    let mut v = vec![3.0; len];
+    v.extend(rng.ints(len, 0, 6));
+    v.extend(values::<f32>(&mut rng, len));
+    let (f, _) = upload::<f32>(dev(), &v, &[3, len]);
+    let (i, _) = upload::<i32>(
+        dev(),
+        &v.iter()
+            .map(|x| if x.is_nan() { 9.0 } else { *x })
+            .collect::<Vec<_>>(),
+        &[3, len],
+    );
+    let mut e = rng.ints(2 * len, -(1 << 31), (1 << 31) - 1);
+    e[7] = i32::MIN as f64;
+    e[len + 8] = i32::MAX as f64;
+    let (ie, _) = upload::<i32>(dev(), &e, &[2, len]);
+    let u = rng.ints(2 * len, 0, u32::MAX as i64);
+    let (uu, _) = upload::<u32>(dev(), &u, &[2, len]);
+    for k in [1, 100, 1000] {
+        for largest in [true, false] {
+            check_top_k(&f, k, largest);
+            check_top_k(&i, k, largest);
+            check_top_k(&ie, k, largest);
+            check_top_k(&uu, k, largest);
+        }
+    }
+    let view = f.slice_axis(gpuarray::Axis(0), 1..).unwrap();
+    check_top_k(&view, 37, true);
+    let first = f.top_k(100, -1, true).unwrap().1.to_vec().unwrap();
+    for _ in 0..10 {
+        assert_eq!(f.top_k(100, -1, true).unwrap().1.to_vec().unwrap(), first);
+    }
+}

@@ -1,9 +1,10 @@
 //! Histograms and bincount. Host side of shaders/histogram.wgsl.
 //!
 //! Each workgroup counts its chunk of the input in workgroup memory (one atomic add there per
-//! element, none in global memory) and writes its counts as one row of partial counts; a
-//! second dispatch sums the rows per bin. Bins past the 4096 one workgroup holds are
-//! counted in further passes of 4096. Counts are integers, so the result is the same
+//! element, none in global memory; up to 8 copies of the bins, each invocation adding to
+//! one, where the bins are few) and writes its counts as one row of partial counts; a
+//! second dispatch sums the rows per bin. Bins past the 3072 one workgroup holds are
+//! counted in further passes of 3072. Counts are integers, so the result is the same
 //! whatever the order of the adds.
 
 use crate::array::Array;
@@ -16,8 +17,11 @@ use crate::kernel::source::Spec;
 
 const SRC: &str = include_str!("../../shaders/histogram.wgsl");
 const WG: usize = 256;
-/// Bins one workgroup counts in one pass (its workgroup memory: 16 KiB of u32).
-const BLOCK: usize = 4096;
+/// Counters one workgroup holds (its workgroup memory: 12 KiB of u32, beside 4 KiB of
+/// edges): the bins of one pass, times their copies.
+const BLOCK: usize = 3072;
+/// Most copies of the bins in one workgroup.
+const COPIES: usize = 8;
 /// Workgroups of the counting pass, at most (each then takes a chunk of the input).
 const GROUPS: usize = 1024;
 
@@ -31,6 +35,7 @@ struct HistParams {
     bin_base: usize,
     bin_count: usize,
     groups: usize,
+    copies: usize,
 }
 
 impl HistParams {
@@ -40,6 +45,7 @@ impl HistParams {
         p.shape[0] = self.bin_base as u32;
         p.shape[1] = self.bin_count as u32;
         p.shape[2] = self.groups as u32;
+        p.shape[3] = self.copies as u32;
         p
     }
 }
@@ -48,6 +54,8 @@ impl HistParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Edges,
+    /// Edges of equal bins (up to rounding): the bin guessed from the value, then checked.
+    Uniform,
     Value,
 }
 
@@ -55,7 +63,10 @@ fn spec(d: DType, kind: Kind) -> Spec {
     let s = Spec::new("histogram", SRC).alias("E", d.wgsl());
     match kind {
         Kind::Edges => s,
-        Kind::Value => s.function("bin_of", "fn bin_of(x: E) -> u32 { return u32(x); }"),
+        Kind::Uniform => s.function("bin_of", "fn bin_of(x: E) -> u32 { return by_uniform(x); }"),
+        Kind::Value => s
+            .function("bin_of", "fn bin_of(x: E) -> u32 { return u32(x); }")
+            .function("load_edges", "fn load_edges(lid: u32) {}"),
     }
 }
 
@@ -64,7 +75,7 @@ fn spec(d: DType, kind: Kind) -> Spec {
 pub(crate) fn all_specs() -> Vec<Spec> {
     let mut v: Vec<Spec> = [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32]
         .iter()
-        .map(|&d| spec(d, Kind::Edges))
+        .flat_map(|&d| [spec(d, Kind::Edges), spec(d, Kind::Uniform)])
         .collect();
     v.push(spec(DType::I32, Kind::Value));
     v.push(spec(DType::U32, Kind::Value));
@@ -107,6 +118,12 @@ fn count<T: Element>(
         spec(DType::U32, Kind::Edges)
     })?;
     let block = bins.min(BLOCK);
+    // Copies where each workgroup has many elements (a power of two, all in BLOCK).
+    let copies = if chunk >= 1024 {
+        1 << (BLOCK / block).clamp(1, COPIES).ilog2()
+    } else {
+        1
+    };
     let partial_bytes = (groups * block * 4) as u64;
     let partials = dev.alloc_apart(partial_bytes, &[&x.buf, &out.buf])?;
     let whole = Binding {
@@ -114,7 +131,7 @@ fn count<T: Element>(
         bytes: partial_bytes,
         window: 0,
     };
-    for base in (0..bins).step_by(BLOCK) {
+    for base in (0..bins).step_by(block) {
         let p = HistParams {
             n,
             bins,
@@ -122,6 +139,7 @@ fn count<T: Element>(
             bin_base: base,
             bin_count: block.min(bins - base),
             groups,
+            copies,
         };
         let grid = Work::Items((groups * WG) as u32);
         dev.launch(&counter, &p.encode(), &inputs, whole, grid)?;
@@ -201,7 +219,7 @@ impl<T: Element> Array<T> {
         }
         let edges = linspace_edges::<T>(&self.dev, lo, hi, bins)?;
         let x = self.contiguous()?;
-        let counts = count(&x, bins, Kind::Edges, Some(&edges))?;
+        let counts = count(&x, bins, Kind::Uniform, Some(&edges))?;
         Ok((counts, edges))
     }
 
@@ -265,7 +283,8 @@ impl<T: Element> Array<T> {
         let bins = if self.is_empty() {
             minlength
         } else {
-            if self.min()?.to_scalar()?.to_f64() < 0.0 {
+            // Unsigned values are never negative: one reduction (the maximum) suffices.
+            if T::DTYPE != DType::U32 && self.min()?.to_scalar()?.to_f64() < 0.0 {
                 return Err(invalid(op, "bincount needs non-negative integers"));
             }
             minlength.max(self.max()?.to_scalar()?.to_f64() as usize + 1)

@@ -1,9 +1,13 @@
 //! PyTorch's conv2d (the kernels behind `gpuarray::nn`; conv1d is a conv2d of height 1):
-//! checks the layer, then runs the implicit GEMM `nn_gemm` where [`gemm_plan`] allows it and
-//! the direct `nn_direct` otherwise (depthwise and channel-poor layers).
+//! checks the layer, then runs 1x1 layers without padding as matrix products
+//! ([`pointwise_applies`]), others on the implicit GEMM `nn_gemm` where [`gemm_plan`] allows it,
+//! else `nn_depthwise` ([`depthwise_plan`]: depthwise, channel multipliers, narrow groups,
+//! channel-poor layers), else the direct `nn_direct`.
 
+use super::depthwise::{depthwise_plan, run_depthwise};
 use super::params::LayerParams;
 use super::plan::{gemm_plan, gemm_spec, GemmTiles, LayerShape};
+use super::pointwise::{pointwise_applies, run_pointwise};
 use super::types::Conv2d;
 use super::{base_spec, dense, key};
 use crate::array::Array;
@@ -14,23 +18,23 @@ use crate::error::{Error, Result};
 /// The checked sizes of one conv2d call: input `[n, c, h, w]`, weight `[o, cg, kh, kw]`,
 /// output `[n, o, oh, ow]`.
 #[derive(Debug, Clone, Copy)]
-struct Layer {
-    n: usize,
-    c: usize,
-    h: usize,
-    w: usize,
-    o: usize,
-    cg: usize,
-    kh: usize,
-    kw: usize,
-    oh: usize,
-    ow: usize,
-    opts: Conv2d,
+pub(super) struct Layer {
+    pub n: usize,
+    pub c: usize,
+    pub h: usize,
+    pub w: usize,
+    pub o: usize,
+    pub cg: usize,
+    pub kh: usize,
+    pub kw: usize,
+    pub oh: usize,
+    pub ow: usize,
+    pub opts: Conv2d,
 }
 
 impl Layer {
     /// Output channels per group.
-    fn og(&self) -> usize {
+    pub(super) fn og(&self) -> usize {
         self.o / self.opts.groups
     }
 
@@ -52,7 +56,7 @@ impl Layer {
 
     /// The kernels' parameters, for element offsets `offsets` of the input, the weight (as
     /// the kernel reads it) and the bias.
-    fn params(&self, offsets: [usize; 3], has_bias: bool) -> LayerParams {
+    pub(super) fn params(&self, offsets: [usize; 3], has_bias: bool) -> LayerParams {
         let u = |v: usize| v as u32;
         let g = self.opts;
         LayerParams {
@@ -194,22 +198,30 @@ pub(crate) fn conv2d<T: Float>(
     check_devices(op, input, weight, bias)?;
     let layer = check_layer(op, input, weight, bias, opts)?;
     let dev = &input.dev;
-    let out = Array::<T>::alloc(dev, op, vec![layer.n, layer.o, layer.oh, layer.ow])?;
-    if out.is_empty() {
-        return Ok(out);
+    let shape = vec![layer.n, layer.o, layer.oh, layer.ow];
+    if shape.contains(&0) {
+        return Array::<T>::alloc(dev, op, shape);
     }
     let input = dense(input)?;
     let bias = bias.map(dense).transpose()?;
-    match gemm_plan(dev, T::DTYPE, &layer.shape()) {
-        Some((tiles, grid)) => run_gemm(&layer, &input, weight, bias.as_ref(), &out, tiles, grid)?,
-        None => run_direct(&layer, &input, weight, bias.as_ref(), &out)?,
+    let bias = bias.as_ref();
+    if pointwise_applies(dev, &layer) {
+        return run_pointwise(&layer, &input, weight, bias);
+    }
+    let out = Array::<T>::alloc(dev, op, shape)?;
+    if let Some((tiles, grid)) = gemm_plan(dev, T::DTYPE, &layer.shape()) {
+        run_gemm(&layer, &input, weight, bias, &out, tiles, grid)?;
+    } else if let Some(plan) = depthwise_plan(dev, T::DTYPE, &layer) {
+        run_depthwise(&layer, &input, weight, bias, &out, plan)?;
+    } else {
+        run_direct(&layer, &input, weight, bias, &out)?;
     }
     Ok(out)
 }
 
 /// Element offsets of the input, the weight and the bias (0 without one), and whether there
 /// is a bias.
-fn offsets<T: Float>(
+pub(super) fn offsets<T: Float>(
     input: &Array<T>,
     weight: &Array<T>,
     bias: Option<&Array<T>>,

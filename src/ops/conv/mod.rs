@@ -10,15 +10,19 @@
 //!   `sig2d_direct`.
 //! - 1-D: `sig1d`, blocked (taps in workgroup memory in chunks, 8 outputs per invocation).
 //! - conv2d (conv1d as conv2d of height 1): `nn_gemm`, an implicit GEMM, where the layer has
-//!   enough output channels per group and a deep enough reduction; `nn_direct` otherwise
-//!   (depthwise and channel-poor layers).
+//!   enough output channels per group and a deep enough reduction; otherwise `nn_depthwise`
+//!   (shaders/conv_depthwise.wgsl: depthwise, channel multipliers, narrow groups, each
+//!   input tile staged in workgroup memory once), or `nn_direct` where that kernel's tiles
+//!   do not fit; 1x1 layers without padding are linalg's batched matrix products.
 //!
 //! Modules: [`types`] the public option types, [`signal`] the SciPy functions, [`layer`]
-//! conv2d, [`plan`] the tile sizes and kernel choices, [`params`] the typed parameter blocks.
+//! conv2d, [`depthwise`] its kernel for narrow groups, [`pointwise`] 1x1 layers as matrix products, [`plan`] the tile sizes and kernel choices, [`params`] the typed parameter blocks.
 
+mod depthwise;
 mod layer;
 mod params;
 mod plan;
+mod pointwise;
 mod signal;
 mod types;
 
@@ -33,6 +37,8 @@ use crate::kernel::cache::Key;
 use crate::kernel::source::Spec;
 
 const SRC: &str = include_str!("../../../shaders/conv.wgsl");
+/// The conv2d layers' parameter accessors and bias (both layer shaders include them).
+pub(super) const LAYER: &str = include_str!("../../../shaders/shared/conv_layer.wgsl");
 
 /// Accumulator type: f32 for f16, else the element type.
 fn acc(d: DType) -> DType {
@@ -46,13 +52,16 @@ fn acc(d: DType) -> DType {
 /// The shader with element type `d` and its accumulator; the direct kernels compile it as is,
 /// the tiled ones add their constants ([`plan`]).
 fn base_spec(d: DType) -> Spec {
-    Spec::new("conv", SRC).scalar(d).alias("ACC", acc(d).wgsl())
+    Spec::new("conv", SRC)
+        .scalar(d)
+        .alias("ACC", acc(d).wgsl())
+        .include(LAYER)
 }
 
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    use plan::{gemm_spec, sig1d_spec, tile_spec, GEMM_NARROW, GEMM_WIDE};
+    use plan::{gemm_spec, sig1d_spec, tile_spec, GEMM_NARROW, GEMM_SMALL_NARROW, GEMM_WIDE};
     let mut specs = Vec::new();
     for &d in &[DType::F32, DType::F16, DType::F64] {
         specs.push(base_spec(d));
@@ -61,6 +70,8 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         specs.push(sig1d_spec(d));
         specs.push(gemm_spec(d, GEMM_WIDE, 3, 3));
         specs.push(gemm_spec(d, GEMM_NARROW, 1, 5));
+        specs.push(gemm_spec(d, GEMM_SMALL_NARROW, 5, 5));
+        specs.extend(depthwise::all_specs(d));
     }
     specs
 }

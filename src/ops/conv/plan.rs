@@ -3,6 +3,7 @@
 //! direct fallback (filter size, workgroup memory, grid limits, `Options::conv_direct`).
 
 use super::{acc, base_spec};
+use crate::config::MatmulTiles;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::kernel::launch::MAX_GROUPS;
@@ -29,6 +30,41 @@ impl GemmTiles {
     /// Invocations per workgroup.
     pub(super) fn wg(self) -> u32 {
         (self.bm / self.tm) * (self.bn / self.tn)
+    }
+
+    /// Whether `nn_gemm` runs with these tiles: TM and TN of 4 or 8 dividing BM and BN,
+    /// and the A and B tiles shared evenly (whole rows of invocations, 1 to 16 loads each).
+    fn valid(self) -> bool {
+        let GemmTiles { bm, bn, bk, tm, tn } = self;
+        let shape = [4, 8].contains(&tm) && [4, 8].contains(&tn) && bk > 0 && bk <= 64;
+        let shape = shape && bm <= 1024 && bn <= 1024;
+        if !shape || bm == 0 || bn == 0 || !bm.is_multiple_of(tm) || !bn.is_multiple_of(tn) {
+            return false;
+        }
+        let wg = self.wg();
+        let share = |b: u32| {
+            wg.is_multiple_of(b) && (b * bk).is_multiple_of(wg) && (1..=16).contains(&(b * bk / wg))
+        };
+        wg <= 1024 && share(bm) && share(bn)
+    }
+
+    /// Workgroups over `layer`'s pixels, group outputs and batches.
+    fn count(self, layer: &LayerShape) -> usize {
+        layer.pixels.div_ceil(self.bm as usize)
+            * layer.group_outputs.div_ceil(self.bn as usize)
+            * layer.batches
+    }
+}
+
+impl From<MatmulTiles> for GemmTiles {
+    fn from(t: MatmulTiles) -> GemmTiles {
+        GemmTiles {
+            bm: t.bm,
+            bn: t.bn,
+            bk: t.bk,
+            tm: t.tm,
+            tn: t.tn,
+        }
     }
 }
 
@@ -84,6 +120,25 @@ pub(super) fn gemm_spec(d: DType, t: GemmTiles, kh: u32, kw: u32) -> Spec {
         .unchecked()
 }
 
+/// Smaller tiles, for layers that give the larger ones too few workgroups to fill the GPU.
+pub(super) const GEMM_SMALL: GemmTiles = GemmTiles {
+    bm: 64,
+    bn: 64,
+    bk: 16,
+    tm: 4,
+    tn: 4,
+};
+/// [`GEMM_SMALL`] for at most 32 output channels per group.
+pub(super) const GEMM_SMALL_NARROW: GemmTiles = GemmTiles {
+    bm: 64,
+    bn: 32,
+    bk: 16,
+    tm: 4,
+    tn: 4,
+};
+/// Workgroups below which a layer takes the small tiles (4 per SM of an H100).
+const FILL_WORKGROUPS: usize = 528;
+
 /// Workgroup memory of the tiled 2-D kernel for a `kh x kw` filter, in bytes.
 fn tile_smem(d: DType, kh: usize, kw: usize) -> usize {
     let (tx, ty, py) = TILE;
@@ -133,7 +188,9 @@ pub(super) struct LayerShape {
     pub filter: [usize; 2],
 }
 
-/// The implicit GEMM's tiles and workgroup grid for `layer`, or `None` where the direct
+/// The implicit GEMM's tiles and workgroup grid for `layer` (`Options::conv_tiles` where
+/// valid; else 128 x 64 or 128 x 32, or the small tiles where those give fewer than
+/// [`FILL_WORKGROUPS`]), or `None` where the direct
 /// kernel runs instead: fewer than 16 output channels per group or a reduction shallower
 /// than 16 (depthwise and channel-poor layers), a grid over [`MAX_GROUPS`], a filter side
 /// over 64, tiles beyond the device's limits, or `Options::conv_direct`.
@@ -144,7 +201,14 @@ pub(super) fn gemm_plan(
 ) -> Option<(GemmTiles, [u32; 3])> {
     let og = layer.group_outputs;
     let [kh, kw] = layer.filter;
-    let tiles = if og >= 64 { GEMM_WIDE } else { GEMM_NARROW };
+    let forced = dev.options().conv_tiles.map(GemmTiles::from);
+    let tiles = match forced.filter(|t| t.valid()) {
+        Some(t) => t,
+        None if GEMM_WIDE.count(layer) < FILL_WORKGROUPS && og > 32 => GEMM_SMALL,
+        None if GEMM_NARROW.count(layer) < FILL_WORKGROUPS => GEMM_SMALL_NARROW,
+        None if og >= 64 => GEMM_WIDE,
+        None => GEMM_NARROW,
+    };
     let limits = dev.limits();
     let gemm = og >= 16
         && layer.depth >= 16

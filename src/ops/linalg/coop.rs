@@ -17,16 +17,23 @@ use crate::kernel::source::Spec;
 use super::coop_gen::{generate, CoopCfg};
 use super::product::{dispatch, Operand, Product};
 
-/// Staged configurations in order of preference (first that fits the adapter).
+/// Staged configurations in order of preference: the first that fits the adapter and
+/// wastes at most [`WASTE`] times the least padding of the output among those that fit.
 /// On the H100 (2026-11-22, 4096^3): 128 x 256 tiles of 16 subgroups with 2 x 4 fragments,
 /// BK = 32 in one stage, loads two steps ahead, 16-byte loads: 0.63 ms (version 3's 8
 /// subgroups of 4 x 4 fragments, BK = 16 in two stages: 1.23 ms). 1024^3 (too few large
-/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.027-0.036 ms.
-pub(super) const COOP_DEFAULTS: [CoopCfg; 3] = [
+/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.027-0.036 ms. Then
+/// narrower tiles for few columns (128 x 32, 64 x 16) or few rows (32 x 128, 16 x 64), and
+/// one subgroup's 16 x 16 tile for batches of tiny matrices. On the H100 (2026-11-23):
+/// 2^20 x 32 x 32 took 0.50 ms on 128 x 256 tiles, 0.66 ms on 128 x 32 tiles of 4
+/// subgroups with 2 x 2 fragments, 0.22 ms on 8 subgroups with 1 x 2 (0.24 ms with 2 x 2,
+/// 256 x 32); 4096 products of 16 x 16 x 16 0.18 ms on 64 x 128 tiles, 0.043 ms on 16 x 16.
+pub(super) const COOP_DEFAULTS: [CoopCfg; 8] = [
     CoopCfg {
         stages: 1,
         depth: 2,
-        unit: 8,
+        la: 8,
+        lb: 8,
         ..CoopCfg::new(4, 4, 2, 4, 32)
     },
     CoopCfg {
@@ -35,7 +42,16 @@ pub(super) const COOP_DEFAULTS: [CoopCfg; 3] = [
         ..CoopCfg::new(2, 4, 2, 2, 32)
     },
     CoopCfg::new(2, 2, 2, 2, 32),
+    CoopCfg::new(8, 1, 1, 2, 32),
+    CoopCfg::new(1, 8, 2, 1, 32),
+    CoopCfg::new(4, 1, 1, 1, 32),
+    CoopCfg::new(1, 4, 1, 1, 32),
+    CoopCfg::new(1, 1, 1, 1, 16),
 ];
+
+/// How much more padding (computed outputs over M x N) than the least a configuration may
+/// cost and still be preferred for its larger tiles.
+const WASTE: f64 = 1.3;
 
 impl From<CoopVariant> for CoopCfg {
     /// The configuration a forced variant names, with the kernel's defaults where it leaves
@@ -58,30 +74,39 @@ pub(super) fn spec(cfg: CoopCfg, ta: bool, tb: bool) -> Spec {
         .unchecked()
 }
 
-/// Whether the cooperative-matrix kernel takes this f16 product.
-pub(super) fn eligible(dev: &Device, prod: &Product<'_>) -> bool {
+/// Whether the cooperative-matrix kernel takes f16 products on this device (any shape and
+/// alignment: partial tiles and unaligned operands are loaded element by element).
+pub(super) fn eligible(dev: &Device) -> bool {
     let info = dev.info();
-    let aligned = |x: &Operand<'_>| {
-        x.offset.is_multiple_of(8)
-            && x.ld.is_multiple_of(8)
-            && x.batch.iter().all(|s| s.is_multiple_of(8))
-    };
     dev.has_coop_matrix()
         && dev.options().coop
         && info.subgroup_min_size == 32
         && info.subgroup_max_size == 32
         && dev.limits().max_compute_invocations_per_workgroup >= 256
-        && [prod.m, prod.n, prod.k]
-            .iter()
-            .all(|&d| d > 0 && d.is_multiple_of(16))
-        && aligned(&prod.a)
-        && aligned(&prod.b)
+}
+
+/// The widest load (halves, at most `max`) that operand `x` allows without a load
+/// straddling an edge of the matrix: its offset, leading dimension, batch strides and
+/// contiguous extent `inner` all multiples of it.
+fn load_width(x: &Operand<'_>, inner: usize, max: u32) -> u32 {
+    [8u32, 4, 2]
+        .into_iter()
+        .filter(|&l| l <= max)
+        .find(|&l| {
+            let l = l as usize;
+            [x.offset, x.ld, inner]
+                .iter()
+                .chain(&x.batch)
+                .all(|v| v.is_multiple_of(l))
+        })
+        .unwrap_or(1)
 }
 
 /// The staged configuration: the device's forced variant (`coop_variant`, with
 /// `coop_unit` and `coop_epi` applied), else the first default that fits; `None` when
-/// none fits the adapter.
-fn choose(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
+/// none fits the adapter. Load widths and the epilogue follow the operands' alignment
+/// and N; `f32_out` writes f32 (split-K's partial products).
+fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
     let (ta, tb) = (prod.a.trans, prod.b.trans);
     // Large tiles only where they give at least ~2 workgroups per H100 SM (132): at 1024
     // the 128 x 128 tiles took 0.047 ms, the 128 x 256 ones 0.068 ms.
@@ -95,30 +120,60 @@ fn choose(dev: &Device, prod: &Product<'_>) -> Option<CoopCfg> {
             && c.shared_bytes(ta, tb) <= dev.limits().max_compute_workgroup_storage_size
     };
     let opts = dev.options();
-    let tweak = |c: CoopCfg| CoopCfg {
-        unit: opts.coop_unit.unwrap_or(c.unit),
-        epi: opts.coop_epi.map_or(c.epi, |e| e.min(1)),
-        ..c
+    let (inner_a, inner_b) = (
+        if ta { prod.m } else { prod.k },
+        if tb { prod.k } else { prod.n },
+    );
+    let tweak = |c: CoopCfg| {
+        let max = opts.coop_unit.unwrap_or(c.la);
+        let epi = opts.coop_epi.map_or(c.epi, |e| e.min(1));
+        CoopCfg {
+            la: load_width(&prod.a, inner_a, max),
+            lb: load_width(&prod.b, inner_b, max),
+            epi: if prod.n.is_multiple_of(4) { epi } else { 1 },
+            f32_out,
+            ..c
+        }
     };
-    opts.coop_variant
-        .map(CoopCfg::from)
-        .into_iter()
-        .chain(COOP_DEFAULTS.iter().copied())
-        .map(tweak)
-        .find(fits)
+    if let Some(c) = opts.coop_variant.map(|v| tweak(v.into())).filter(fits) {
+        return Some(c);
+    }
+    pick(
+        prod.m,
+        prod.n,
+        COOP_DEFAULTS
+            .iter()
+            .map(|&c| tweak(c))
+            .filter(fits)
+            .collect(),
+    )
+}
+
+/// The first of `ok` (configurations that fit, in order of preference) whose padding of
+/// an M x N output is within [`WASTE`] of the least.
+fn pick(m: usize, n: usize, ok: Vec<CoopCfg>) -> Option<CoopCfg> {
+    // Computed outputs over M x N.
+    let waste = |c: &CoopCfg| {
+        let pad = |d: usize, t: u32| d.div_ceil(t as usize) * t as usize;
+        (pad(m, c.bm()) * pad(n, c.bn())) as f64 / (m * n) as f64
+    };
+    let least = ok.iter().map(waste).fold(f64::INFINITY, f64::min);
+    ok.into_iter().find(|c| waste(c) <= least * WASTE)
 }
 
 /// Writes the rendered source of `spec` into `dir` (the `coop_dump` option), best-effort.
 pub(super) fn dump(dir: &Path, cfg: CoopCfg, ta: bool, tb: bool, spec: &Spec) {
     let name = format!(
-        "coop_{}x{}_{}x{}_{}_u{}_e{}_s{}_d{}_{}{}.wgsl",
+        "coop_{}x{}_{}x{}_{}_l{}{}_e{}{}_s{}_d{}_{}{}.wgsl",
         cfg.sgm,
         cfg.sgn,
         cfg.fm,
         cfg.fn_,
         cfg.bk,
-        cfg.unit,
+        cfg.la,
+        cfg.lb,
         cfg.epi,
+        if cfg.f32_out { "f" } else { "" },
         cfg.stages,
         cfg.depth,
         ta as u8,
@@ -131,9 +186,10 @@ pub(super) fn dump(dir: &Path, cfg: CoopCfg, ta: bool, tb: bool, spec: &Spec) {
     }
 }
 
-/// Records the product on the cooperative-matrix kernel; `false` (nothing recorded) when
-/// no configuration fits or the kernel does not compile on this device (then marked, so
-/// that later products go to the tiled kernel at once).
+/// Records the product on the cooperative-matrix kernel into `out` (f16, or f32 for
+/// split-K's partial products); `false` (nothing recorded) when no configuration fits or
+/// the kernel does not compile on this device (then marked, so that later products go to
+/// the tiled kernel at once).
 pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<bool> {
     let state = dev.state::<super::LinalgState>();
     let broken = &state.coop_broken;
@@ -141,7 +197,7 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
         return Ok(false);
     }
     let (ta, tb) = (prod.a.trans, prod.b.trans);
-    let Some(cfg) = choose(dev, prod) else {
+    let Some(cfg) = choose(dev, prod, T::DTYPE == DType::F32) else {
         return Ok(false);
     };
     let opts = dev.options();
@@ -209,5 +265,30 @@ mod tests {
         for c in COOP_DEFAULTS {
             assert!(c.valid(), "{c:?}");
         }
+    }
+
+    /// Tiles by shape: the large ones where they pad little, narrow ones for few columns
+    /// or rows, one subgroup's tile for tiny matrices; nothing when nothing fits.
+    #[test]
+    fn tiles_follow_the_shape() {
+        let tile = |m: usize, n: usize, big: bool| {
+            let ok = COOP_DEFAULTS
+                .iter()
+                .copied()
+                .filter(|c| big || c.bm() * c.bn() <= 128 * 128)
+                .collect();
+            pick(m, n, ok).map(|c| (c.bm(), c.bn()))
+        };
+        assert_eq!(tile(4096, 4096, true), Some((128, 256)));
+        assert_eq!(tile(4099, 3001, true), Some((128, 256)));
+        assert_eq!(tile(1000, 1000, false), Some((64, 128)));
+        assert_eq!(tile(64, 64, true), Some((64, 64)));
+        assert_eq!(tile(1 << 20, 32, true), Some((128, 32)));
+        assert_eq!(tile(32, 1 << 20, true), Some((32, 128)));
+        assert_eq!(tile(4096, 16, true), Some((64, 16)));
+        assert_eq!(tile(16, 4096, true), Some((16, 64)));
+        assert_eq!(tile(16, 16, true), Some((16, 16)));
+        assert_eq!(tile(17, 1, false), Some((16, 16)));
+        assert_eq!(pick(8, 8, Vec::new()), None);
     }
 }

@@ -3,8 +3,11 @@
 //! A workgroup computes a BM x BN tile of C with SGM x SGN subgroups of 32, each a block of
 //! FM x FN fragments of 16 x 16 (f16 A and B, f32 accumulators). Per step of BK along K,
 //! the workgroup copies the A and B tiles from the storage buffers into workgroup memory.
-//! Each invocation loads whole vectors (`unit` halves: 8 bytes as `vec4<f16>`, or 16 bytes
-//! as a 16-byte-aligned struct of two), neighbouring invocations neighbouring vectors.
+//! Each invocation copies whole chunks of 4 or 8 halves, neighbouring invocations
+//! neighbouring chunks, with loads of a width chosen per operand (`la`, `lb`): 16 bytes (a
+//! 16-byte-aligned struct of two `vec4<f16>`), 8 (`vec4<f16>`), 4 (`vec2<f16>`) or 2 (one
+//! f16), the widest that the operand's offset, leading dimension, batch strides and
+//! contiguous extent are multiples of (so that no load straddles an edge of the matrix).
 //! The loads run `depth` steps ahead of the multiplies, into register sets, and the
 //! registers are stored to the next stage after the current step's multiplies: with two
 //! stages one barrier per step, with one stage two (half the memory, so BK = 32 fits
@@ -12,10 +15,11 @@
 //! a `vec4<f16>` pointer, stride in vector units; rows padded by 16 bytes against bank
 //! conflicts). Tiles keep the operand's memory layout (rows of K for A, or of M for a
 //! transposed A), and the fragment load picks row- or column-major. Elements beyond M, N,
-//! K are zero-filled (M, N, K are multiples of 16, so each vector is wholly in or out);
-//! so are the steps past K that the early loads reach, which lets the unrolled loop run a
-//! whole number of iterations without a branch around the multiplies. The output passes
-//! through a per-subgroup f32 scratch fragment and is written as f16, 4 per store.
+//! K are zero-filled, each load tested on its own; so are the steps past K that the early
+//! loads reach, which lets the unrolled loop run a whole number of iterations without a
+//! branch around the multiplies. The output passes through a per-subgroup f32 scratch
+//! fragment and is written as f16 (or f32, for split-K's partial products), only the
+//! elements inside M x N: 4 per store where N is a multiple of 4, else one.
 //!
 //! The text is generated (unrolled fragment blocks, register sets and stages) once per
 //! device, configuration and operand layout, by the kernel cache. Parameters are read
@@ -24,14 +28,8 @@
 
 use std::fmt::Write;
 
+use super::coop_copy::TileCopy;
 use super::params::accessors;
-
-/// Appends one formatted line to a `String` (which cannot fail to grow).
-macro_rules! emit {
-    ($w:expr, $($fmt:tt)*) => {
-        writeln!($w, $($fmt)*).expect("writing to a String")
-    };
-}
 
 /// One configuration of the staged kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,11 +39,15 @@ pub(crate) struct CoopCfg {
     pub fm: u32,
     pub fn_: u32,
     pub bk: u32,
-    /// Halves per global load: 4 (`vec4<f16>`, 8 bytes) or 8 (a 16-byte-aligned struct of
-    /// two `vec4<f16>`).
-    pub unit: u32,
-    /// Output path: 0, f32 scratch as `vec4<f32>` and `vec4<f16>` stores; 1, scalar.
+    /// Halves per global load of A and of B: 8 (a 16-byte-aligned struct of two
+    /// `vec4<f16>`), 4 (`vec4<f16>`), 2 (`vec2<f16>`) or 1.
+    pub la: u32,
+    pub lb: u32,
+    /// Output path: 0, f32 scratch as `vec4<f32>` and stores of 4 (N a multiple of 4);
+    /// 1, scalar.
     pub epi: u32,
+    /// The output is f32 (split-K's partial products), else f16.
+    pub f32_out: bool,
     /// Workgroup-memory stages: 2 (one barrier per step) or 1 (two barriers per step,
     /// half the memory).
     pub stages: u32,
@@ -61,8 +63,10 @@ impl CoopCfg {
             fm,
             fn_,
             bk,
-            unit: 4,
+            la: 4,
+            lb: 4,
             epi: 0,
+            f32_out: false,
             stages: 2,
             depth: 1,
         }
@@ -104,101 +108,11 @@ impl CoopCfg {
             .all(|n| (1..=16).contains(n))
             && self.bk.is_multiple_of(16)
             && (16..=256).contains(&self.bk)
-            && [4, 8].contains(&self.unit)
+            && [1, 2, 4, 8].contains(&self.la)
+            && [1, 2, 4, 8].contains(&self.lb)
+            && self.epi <= 1
             && [1, 2].contains(&self.stages)
             && (1..=4).contains(&self.depth)
-    }
-}
-
-/// One operand's tile copy: global loads into registers, stores into workgroup memory.
-struct TileCopy {
-    /// `a` or `b`.
-    src: &'static str,
-    /// Global elements in the tile (each invocation loads ceil(chunks / wg)).
-    chunks: u32,
-    /// Global elements per stored row.
-    per_row: u32,
-    /// Row stride of the stored tile, in `vec4<f16>` units.
-    stride: u32,
-    /// Halves per global element.
-    unit: u32,
-    /// Workgroup size.
-    wg: u32,
-    /// (outer bound, inner bound, address in halves) for element (o, i), `k0` the step's K.
-    bounds: [&'static str; 3],
-}
-
-impl TileCopy {
-    /// Loads per invocation.
-    fn n(&self) -> u32 {
-        self.chunks.div_ceil(self.wg)
-    }
-
-    /// The test that chunk `c` of load j exists (the last load of a tile that does not
-    /// divide among the invocations).
-    fn exists(&self, j: u32) -> Option<String> {
-        ((j + 1) * self.wg > self.chunks).then(|| format!("c < {}u", self.chunks))
-    }
-
-    /// The global loads of register set `set`.
-    fn fetch(&self, w: &mut String, set: u32) {
-        let [outer_ok, inner_ok, addr] = self.bounds;
-        for j in 0..self.n() {
-            let ok = match self.exists(j) {
-                Some(e) => format!("{e} && {outer_ok} && {inner_ok}"),
-                None => format!("{outer_ok} && {inner_ok}"),
-            };
-            emit!(
-                w,
-                "        {{
-            let c = tid + {off}u;
-            let o = c / {ipr}u;
-            let i = c % {ipr}u * {u}u;
-            r{src}{set}_{j} = E();
-            if ({ok}) {{ r{src}{set}_{j} = {src}[({addr}) / {u}u]; }}
-        }}",
-                src = self.src,
-                off = j * self.wg,
-                ipr = self.per_row,
-                u = self.unit,
-            );
-        }
-    }
-
-    /// The stores of register set `set` into the stage at `base` (in `vec4<f16>` units).
-    fn store(&self, w: &mut String, set: u32, base: &str) {
-        for j in 0..self.n() {
-            let mut st = if self.unit == 8 {
-                format!(
-                    "sh[d] = r{0}{set}_{j}.lo; sh[d + 1u] = r{0}{set}_{j}.hi;",
-                    self.src
-                )
-            } else {
-                format!("sh[d] = r{}{set}_{j};", self.src)
-            };
-            if let Some(e) = self.exists(j) {
-                st = format!("if ({e}) {{ {st} }}");
-            }
-            emit!(
-                w,
-                "        {{
-            let c = tid + {off}u;
-            let d = {base} + (c / {ipr}u) * {stride}u + (c % {ipr}u) * {q}u;
-            {st}
-        }}",
-                off = j * self.wg,
-                ipr = self.per_row,
-                stride = self.stride,
-                q = self.unit / 4,
-            );
-        }
-    }
-
-    /// The registers of set `set`.
-    fn declare(&self, w: &mut String, set: u32) {
-        for j in 0..self.n() {
-            emit!(w, "    var r{}{set}_{j}: E;", self.src);
-        }
     }
 }
 
@@ -240,35 +154,25 @@ struct Gen {
 
 impl Gen {
     fn new(cfg: CoopCfg, ta: bool, tb: bool) -> Gen {
-        let (wg, u) = (cfg.wg(), cfg.unit);
-        let ((ao, ai), (bo, bi)) = cfg.tiles(ta, tb);
-        let (astr, bstr) = (ai / 4 + 2, bi / 4 + 2);
-        let (astage, bstage) = (ao * astr, bo * bstr);
+        let wg = cfg.wg();
+        let (at, bt) = cfg.tiles(ta, tb);
+        let (astr, bstr) = (at.1 / 4 + 2, bt.1 / 4 + 2);
+        let (astage, bstage) = (at.0 * astr, bt.0 * bstr);
         let ca = TileCopy {
-            src: "a",
-            chunks: ao * ai / u,
-            per_row: ai / u,
-            stride: astr,
-            unit: u,
-            wg,
             bounds: if ta {
-                ["k0 + o < K", "tm + i < M", "oa + (k0 + o) * sa + tm + i"]
+                ["k0 + o < K", "tm + i", "M", "oa + (k0 + o) * sa + tm + i"]
             } else {
-                ["tm + o < M", "k0 + i < K", "oa + (tm + o) * sa + k0 + i"]
+                ["tm + o < M", "k0 + i", "K", "oa + (tm + o) * sa + k0 + i"]
             },
+            ..TileCopy::new("a", at, cfg.la, wg)
         };
         let cb = TileCopy {
-            src: "b",
-            chunks: bo * bi / u,
-            per_row: bi / u,
-            stride: bstr,
-            unit: u,
-            wg,
             bounds: if tb {
-                ["tn + o < N", "k0 + i < K", "ob + (tn + o) * sb + k0 + i"]
+                ["tn + o < N", "k0 + i", "K", "ob + (tn + o) * sb + k0 + i"]
             } else {
-                ["k0 + o < K", "tn + i < N", "ob + (k0 + o) * sb + tn + i"]
+                ["k0 + o < K", "tn + i", "N", "ob + (k0 + o) * sb + tn + i"]
             },
+            ..TileCopy::new("b", bt, cfg.lb, wg)
         };
         Gen {
             cfg,
@@ -289,11 +193,11 @@ impl Gen {
         let (cfg, ta, tb) = (self.cfg, self.ta, self.tb);
         let total = cfg.stages * (self.astage + self.bstage);
         let nscr = cfg.sgm * cfg.sgn * 64;
-        let elem = if cfg.unit == 8 { "H8" } else { "vec4<f16>" };
+        let o = if cfg.f32_out { "f32" } else { "f16" };
         let (scr_ty, out_ty, nscr_e) = if cfg.epi == 0 {
-            ("vec4<f32>", "vec4<f16>", nscr)
+            ("vec4<f32>", format!("vec4<{o}>"), nscr)
         } else {
-            ("f32", "f16", nscr * 4)
+            ("f32", o.to_string(), nscr * 4)
         };
         emit!(
             w,
@@ -307,15 +211,16 @@ struct H8 {{
     @align(16) lo: vec4<f16>,
     hi: vec4<f16>,
 }}
-alias E = {elem};
-@group(0) @binding(1) var<storage, read> a: array<E>;
-@group(0) @binding(2) var<storage, read> b: array<E>;
+@group(0) @binding(1) var<storage, read> a: array<{ea}>;
+@group(0) @binding(2) var<storage, read> b: array<{eb}>;
 @group(0) @binding(4) var<storage, read_write> out: array<{out_ty}>;
 // A stages, then B stages; rows padded by 16 bytes against bank conflicts.
 var<workgroup> sh: array<vec4<f16>, {total}>;
 // Per-subgroup f32 scratch fragments for the output (coopStore needs an f32 pointer).
 var<workgroup> scratch: array<{scr_ty}, {nscr_e}>;",
             wg = cfg.wg(),
+            ea = self.ca.load_ty(),
+            eb = self.cb.load_ty(),
         );
     }
 
@@ -482,19 +387,32 @@ fn matmul_coop(@builtin(workgroup_id) wid: vec3<u32>,
     /// f16 (4 per store with epilogue 0, else one).
     fn epilogue(&self, w: &mut String) {
         emit!(w, "    let oc = batch * M * N;\n    let scr = sg * 64u;");
+        let cv = if self.cfg.f32_out { "f32" } else { "f16" };
         let (store, body) = if self.cfg.epi == 0 {
             (
-                "coopStoreT(c{i}_{j}, &scratch[scr], 4u);",
-                "for (var q = lane; q < 64u; q += 32u) {
-                out[(oc + (m + q / 4u) * N + n + (q % 4u) * 4u) / 4u] = vec4<f16>(scratch[scr + q]);
-            }",
+                "coopStoreT(c{i}_{j}, &scratch[scr], 4u);".to_string(),
+                format!(
+                    "for (var q = lane; q < 64u; q += 32u) {{
+                let r = m + q / 4u;
+                let s = n + (q % 4u) * 4u;
+                if (r < M && s < N) {{
+                    out[(oc + r * N + s) / 4u] = vec4<{cv}>(scratch[scr + q]);
+                }}
+            }}"
+                ),
             )
         } else {
             (
-                "coopStoreT(c{i}_{j}, &scratch[scr * 4u], 16u);",
-                "for (var q = lane; q < 256u; q += 32u) {
-                out[oc + (m + q / 16u) * N + n + q % 16u] = f16(scratch[scr * 4u + q]);
-            }",
+                "coopStoreT(c{i}_{j}, &scratch[scr * 4u], 16u);".to_string(),
+                format!(
+                    "for (var q = lane; q < 256u; q += 32u) {{
+                let r = m + q / 16u;
+                let s = n + q % 16u;
+                if (r < M && s < N) {{
+                    out[oc + r * N + s] = {cv}(scratch[scr * 4u + q]);
+                }}
+            }}"
+                ),
             )
         };
         for i in 0..self.cfg.fm {
@@ -549,25 +467,27 @@ mod tests {
             CoopCfg::new(3, 4, 4, 3, 16),
         ] {
             assert!(cfg.valid(), "{cfg:?}");
-            // (unit, epilogue, stages, depth)
+            // (A and B load widths, epilogue, stages, depth, f32 output)
             let variants = [
-                (4, 0, 2, 1),
-                (8, 0, 2, 1),
-                (4, 1, 2, 1),
-                (8, 1, 1, 1),
-                (4, 0, 2, 2),
-                (8, 1, 2, 2),
-                (8, 0, 1, 2),
-                (4, 0, 1, 3),
-                (8, 0, 2, 3),
-                (8, 0, 1, 4),
+                (4, 4, 0, 2, 1, false),
+                (8, 8, 0, 2, 1, false),
+                (4, 1, 1, 2, 1, false),
+                (8, 2, 1, 1, 1, true),
+                (1, 4, 0, 2, 2, false),
+                (2, 8, 1, 2, 2, false),
+                (8, 8, 0, 1, 2, true),
+                (1, 1, 1, 1, 3, false),
+                (2, 2, 0, 2, 3, true),
+                (8, 1, 0, 1, 4, false),
             ];
-            for (unit, epi, stages, depth) in variants {
+            for (la, lb, epi, stages, depth, f32_out) in variants {
                 let cfg = CoopCfg {
-                    unit,
+                    la,
+                    lb,
                     epi,
                     stages,
                     depth,
+                    f32_out,
                     ..cfg
                 };
                 if !cfg.valid() {

@@ -1,8 +1,9 @@
 //! Matrix products: `matmul`, `dot`, `outer`, `trace`. Host side of shaders/linalg.wgsl
 //! (module [`tiled`]; [`splitk`] runs products with a long K and few output tiles on it as
-//! a batch over slices of K), of shaders/gemv.wgsl (module [`gemv`]: products with one row
-//! or one column) and of the staged cooperative-matrix f16 kernel that [`coop_gen`] generates
-//! (module [`coop`]).
+//! a batch over slices of K, and f16 ones on the cooperative-matrix kernel with f32 partial
+//! products), of shaders/gemv.wgsl (module [`gemv`]: products with one row or one column)
+//! and of the staged cooperative-matrix f16 kernel that [`coop_gen`] generates, with the
+//! tile copies of [`coop_copy`] (module [`coop`]).
 //!
 //! Every product becomes one batched `C[z] = A[z] @ B[z]` over contiguous output
 //! ([`product`]). Each operand is read in place when one of its two matrix dimensions has
@@ -10,11 +11,13 @@
 //! (workgroup tile BM x BN x BK, and TM x TN outputs per invocation) are override
 //! constants: small problems take small tiles, large ones the configuration that a timed
 //! trial on first use found fastest on this device (kept in the device's
-//! [`LinalgState`]). f16 products run on cooperative matrices (tensor cores) where the
-//! adapter has them and the sizes are multiples of 16, else on the tiled kernel with f32
+//! [`LinalgState`]). f16 products of any shape and alignment run on cooperative matrices
+//! (tensor cores) where the adapter has them, else on the tiled kernel with f32
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
 mod coop;
+#[macro_use]
+mod coop_copy;
 mod coop_gen;
 mod gemv;
 mod params;
@@ -62,9 +65,20 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             .iter()
             .flat_map(|&d| [gemv::spec(d, false), gemv::spec(d, true)]),
     );
-    for cfg in coop::COOP_DEFAULTS {
-        for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
-            specs.push(coop::spec(cfg, ta, tb));
+    // Each default configuration, with element-wise loads and a scalar epilogue (unaligned
+    // operands, N not a multiple of 4) and with f32 output (split-K).
+    for c in coop::COOP_DEFAULTS {
+        let unaligned = coop_gen::CoopCfg {
+            la: 1,
+            lb: 2,
+            epi: 1,
+            ..c
+        };
+        let f32_out = coop_gen::CoopCfg { f32_out: true, ..c };
+        for cfg in [c, unaligned, f32_out] {
+            for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+                specs.push(coop::spec(cfg, ta, tb));
+            }
         }
     }
     specs
@@ -126,10 +140,12 @@ fn matmul_nd<T: Element>(
         return gemv::run(dev, &prod, &shape);
     }
     if let Some(s) = splitk::slices::<T>(dev, &prod) {
-        return splitk::run(dev, &prod, s, &shape);
+        if let Some(c) = splitk::run(dev, &prod, s, &shape)? {
+            return Ok(c);
+        }
     }
     let out = Array::<T>::alloc(dev, "matmul", shape)?;
-    if T::DTYPE == DType::F16 && coop::eligible(dev, &prod) && coop::run(dev, &prod, &out)? {
+    if T::DTYPE == DType::F16 && coop::eligible(dev) && coop::run(dev, &prod, &out)? {
         return Ok(out);
     }
     let tiles = tiled::choose(dev, &prod, &out)?;

@@ -11,6 +11,7 @@ use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::shape::Axis;
 
+use super::coop;
 use super::product::{Operand, Product};
 use super::tiled;
 
@@ -21,10 +22,13 @@ const TARGET_GROUPS: usize = 512;
 /// The shortest slice of K.
 const MIN_SLICE: usize = 256;
 
-/// The slices of K for this product, or `None` where it is not split: one batch, f16 left
-/// out (its partial products would be rounded to f16), the option on.
+/// The slices of K for this product, or `None` where it is not split: one batch, f16 only
+/// on the cooperative-matrix kernel, the option on.
 pub(super) fn slices<T: Element>(dev: &Device, prod: &Product<'_>) -> Option<usize> {
-    if !dev.options().matmul_split_k || prod.batches != 1 || T::DTYPE == DType::F16 {
+    if !dev.options().matmul_split_k
+        || prod.batches != 1
+        || (T::DTYPE == DType::F16 && !coop::eligible(dev))
+    {
         return None;
     }
     let tiles = prod.m.div_ceil(64) * prod.n.div_ceil(64);
@@ -52,15 +56,18 @@ fn along_k<'a>(x: &Operand<'a>, is_a: bool, k0: usize, slice: usize) -> Operand<
     }
 }
 
-/// The product in `s` slices of K, as a new `[M, N]` array reshaped to `shape`.
+/// The product in `s` slices of K, as a new `[M, N]` array reshaped to `shape`; `None`
+/// (nothing recorded) where an f16 product finds no cooperative-matrix kernel.
 pub(super) fn run<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
     s: usize,
     shape: &[usize],
-) -> Result<Array<T>> {
-    // Slices of a multiple of 4 columns keep vec4 loads.
-    let slice = (prod.k / s) & !3;
+) -> Result<Option<Array<T>>> {
+    let f16 = T::DTYPE == DType::F16;
+    // Slices of a multiple of 4 columns keep vec4 loads (32, one step of the
+    // cooperative-matrix kernel, for f16).
+    let slice = (prod.k / s) & if f16 { !31 } else { !3 };
     let main = Product {
         a: along_k(&prod.a, true, 0, slice),
         b: along_k(&prod.b, false, 0, slice),
@@ -70,24 +77,54 @@ pub(super) fn run<T: Element>(
         batch_shape: vec![s],
         batches: s,
     };
-    let parts = Array::<T>::alloc(dev, "matmul", vec![s, prod.m, prod.n])?;
-    let tiles = tiled::choose(dev, &main, &parts)?;
-    tiled::run_tiled(dev, &main, &parts, tiles)?;
-    let mut c = parts.sum_axis(Axis(0))?;
     let done = s * slice;
-    if done < prod.k {
-        let tail = Product {
-            a: along_k(&prod.a, true, done, 0),
-            b: along_k(&prod.b, false, done, 0),
-            k: prod.k - done,
-            batch_shape: vec![1],
-            batches: 1,
-            ..main
-        };
-        let rest = Array::<T>::alloc(dev, "matmul", vec![prod.m, prod.n])?;
-        let tiles = tiled::choose(dev, &tail, &rest)?;
-        tiled::run_tiled(dev, &tail, &rest, tiles)?;
+    let tail = (done < prod.k).then(|| Product {
+        a: along_k(&prod.a, true, done, 0),
+        b: along_k(&prod.b, false, done, 0),
+        k: prod.k - done,
+        batch_shape: vec![1],
+        batches: 1,
+        ..main
+    });
+    let c = if f16 {
+        match partial_sums::<f32>(dev, &main, tail.as_ref(), true)? {
+            Some(c) => c.cast::<T>()?,
+            None => return Ok(None),
+        }
+    } else {
+        partial_sums::<T>(dev, &main, tail.as_ref(), false)?.expect("the tiled kernel records")
+    };
+    c.reshape(shape).map(Some)
+}
+
+/// The sum over the slices of `main` (a batch of partial products of type `P`) and `tail`,
+/// on the tiled kernel, or for f32 sums of f16 operands on the cooperative-matrix kernel;
+/// `None` where that kernel is unavailable.
+fn partial_sums<P: Element>(
+    dev: &Device,
+    main: &Product<'_>,
+    tail: Option<&Product<'_>>,
+    coop: bool,
+) -> Result<Option<Array<P>>> {
+    let record = |p: &Product<'_>, out: &Array<P>| -> Result<bool> {
+        if coop {
+            return coop::run(dev, p, out);
+        }
+        let tiles = tiled::choose(dev, p, out)?;
+        tiled::run_tiled(dev, p, out, tiles)?;
+        Ok(true)
+    };
+    let parts = Array::<P>::alloc(dev, "matmul", vec![main.batches, main.m, main.n])?;
+    if !record(main, &parts)? {
+        return Ok(None);
+    }
+    let mut c = parts.sum_axis(Axis(0))?;
+    if let Some(t) = tail {
+        let rest = Array::<P>::alloc(dev, "matmul", vec![t.m, t.n])?;
+        if !record(t, &rest)? {
+            return Ok(None);
+        }
         c = c.add(&rest)?;
     }
-    c.reshape(shape)
+    Ok(Some(c))
 }

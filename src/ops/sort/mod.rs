@@ -14,6 +14,7 @@ mod params;
 mod plan;
 mod quantile;
 mod radix;
+mod radix_select;
 mod select;
 mod unique;
 
@@ -22,6 +23,8 @@ pub use unique::UniqueAll;
 
 #[cfg(test)]
 pub(crate) use plan::all_specs;
+#[cfg(test)]
+pub(crate) use radix_select::all_specs as select_specs;
 
 use crate::array::Array;
 use crate::dtype::{DType, Element};

@@ -15,6 +15,8 @@ use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
 
 const SRC: &str = include_str!("../../../shaders/sort.wgsl");
+/// The dtypes' key transforms, shared with the select family.
+pub(crate) const SORT_KEYS: &str = include_str!("../../../shaders/shared/sort_keys.wgsl");
 pub(super) const WG: u32 = 256;
 /// Chunks of WG elements per radix tile.
 pub(super) const ITEMS: u32 = 16;
@@ -33,7 +35,7 @@ pub(super) fn key_bits(d: DType) -> (u32, u32) {
 }
 
 /// The key of element `e` of binding `buf` (`a` or `b`) for dtype `d`, in WGSL.
-fn key_expr(d: DType, buf: &str) -> String {
+pub(super) fn key_expr(d: DType, buf: &str) -> String {
     let half = if buf == "a" { "half_at" } else { "half_q" };
     match d {
         DType::F32 => format!("key_f32({buf}[e])"),
@@ -59,6 +61,7 @@ fn spec(d: DType) -> Spec {
         _ => "a[src(w)]",
     };
     Spec::new("sort", SRC)
+        .include(SORT_KEYS)
         .function(
             "key_of",
             format!("fn key_of(e: u32) -> vec2<u32> {{ return {key}; }}"),

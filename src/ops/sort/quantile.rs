@@ -1,8 +1,10 @@
-//! `quantile`, `percentile` and `median` (NumPy's default 'linear' method) through the
-//! sort of the rows: each row is sorted (the workgroup or radix sort), the two values
-//! around each quantile's position and the row's last value are gathered (`take`), and the
-//! interpolation is elementwise arithmetic in the output type.
+//! `quantile`, `percentile` and `median` (NumPy's default 'linear' method) by selection:
+//! the two values around each quantile's position and the row's largest (NaN where the row
+//! holds one) are found by the radix select (32-bit dtypes, rows longer than a workgroup's
+//! sort; shorter rows and f16 and f64 are sorted and the values gathered), and the interpolation is elementwise arithmetic in the output
+//! type.
 
+use super::radix_select::{select_rows, selects};
 use super::{rows_last, sorted_rows};
 use crate::array::Array;
 use crate::dtype::{Element, Float};
@@ -28,6 +30,21 @@ fn column_mask<T: Element>(
     x.dev.from_slice(&v, [shape[1]])?.broadcast_to(shape)
 }
 
+/// The values of ranks `ranks` of each row of `x` (`rows` rows of `len`, contiguous from its
+/// offset), shape `[rows, ranks.len()]`: by the radix select where the dtype has 32-bit
+/// keys and the rows are longer than a workgroup's sort, else by the sort of the rows
+/// (in workgroup memory where they fit) and a gather.
+fn ranked<T: Element>(x: &Array<T>, rows: usize, len: usize, ranks: &[u32]) -> Result<Array<T>> {
+    if selects(T::DTYPE) && len as u32 > super::plan::bitonic_max(&x.dev) {
+        return select_rows(x, rows as u32, len as u32, ranks);
+    }
+    let cols = ranks.len();
+    let idx: Vec<u32> = (0..rows).flat_map(|_| ranks.iter().copied()).collect();
+    let idx = x.dev.from_slice(&idx, [rows, cols])?;
+    let sorted = sorted_rows(x, rows as u32, len as u32)?;
+    super::plan::take_rows(&sorted, &idx, len as u32, vec![rows, cols])
+}
+
 impl<T: Element> Array<T> {
     /// The quantiles `q` (each in [0, 1]) of the whole array (`axis` `None`) or along one
     /// axis, by NumPy's default 'linear' method: the sorted values at positions
@@ -38,8 +55,9 @@ impl<T: Element> Array<T> {
     ///
     /// The output type `O` (f32, f64 or f16) is the caller's: NumPy gives f64 for integer
     /// and f64 inputs (ask for `f64` where `dev.supports::<f64>()`, else `f32`), and the
-    /// input's type for f32 and f16. Computed through a full sort of each row (a selection
-    /// would do less work for long rows; left to do).
+    /// input's type for f32 and f16. Computed by a radix select of the ranks needed (four
+    /// reads of the input for 32-bit dtypes; rows that fit a workgroup's sort, and f16
+    /// and f64, are sorted).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a q outside [0, 1] or NaN, or an axis of length 0;
@@ -131,15 +149,9 @@ impl<T: Element> Array<T> {
         }
         let (rows, len) = (rows as usize, len as usize);
         let pos: Vec<(u32, u32, f64)> = q.iter().map(|&p| position(p, len)).collect();
-        let mut idx = Vec::with_capacity(rows * (2 * nq + 1));
-        for _ in 0..rows {
-            idx.extend(pos.iter().flat_map(|&(lo, hi, _)| [lo, hi]));
-            idx.push(len as u32 - 1);
-        }
-        let idx = self.dev.from_slice(&idx, [rows, 2 * nq + 1])?;
-        let sorted = sorted_rows(&moved, rows as u32, len as u32)?;
-        let g = super::plan::take_rows(&sorted, &idx, len as u32, vec![rows, 2 * nq + 1])?;
-        let g = g.cast::<O>()?;
+        let mut ranks: Vec<u32> = pos.iter().flat_map(|&(lo, hi, _)| [lo, hi]).collect();
+        ranks.push(len as u32 - 1);
+        let g = ranked(&moved, rows, len, &ranks)?.cast::<O>()?;
         let shape = [rows, nq];
         let lo = g.slice_axis(Axis(1), Slice::from(..2 * nq).step(2))?;
         let hi = g.slice_axis(Axis(1), Slice::from(1..2 * nq).step(2))?;

@@ -1,6 +1,6 @@
 //! Built on the sort: `top_k`, `partition`, `argpartition`, `searchsorted`.
 
-use super::{plan, restore, rows_last};
+use super::{plan, radix_select, restore, rows_last};
 use crate::array::Array;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
@@ -40,14 +40,16 @@ impl<T: Element> Array<T> {
     /// indices, in order: largest first (smallest first), equal values by lower index first.
     /// NaNs count as larger than every number (NumPy's order). The axis keeps extent `k`.
     ///
-    /// Rows are sorted (the radix or the workgroup sort) and the first `k` kept. With
+    /// Rows longer than a workgroup's sort (4096 elements where the adapter has 48 KiB of
+    /// workgroup memory) of f32, i32, u32 or bool with `k` at most that go through a radix
+    /// select: the element of rank `k - 1` in the order by (value, index) is found 8 bits a
+    /// pass (4 passes over the values' keys, 4 over the indices among the ties), the `k`
+    /// elements up to it gathered and sorted in workgroup memory. Other rows are sorted
+    /// (the radix or the workgroup sort) and the first `k` kept; with
     /// [`Options::top_k_select`](crate::Options::top_k_select) on (off by default: slower
-    /// today), rows longer than a workgroup's sort with `k <= 256` and at least 16 `k`
-    /// elements go through a selection instead: each tile of a row (a workgroup's sort, 4096 elements where the
-    /// adapter has 48 KiB of workgroup memory) keeps its `k` first by a bitonic sort in
-    /// workgroup memory, and rounds of the same repeat on the candidates until one tile
-    /// holds them all. Both order by (value, index), so the result is the same either way
-    /// and on every run.
+    /// than the sort; it now matters only for f16 and f64), long rows with `k <= 256` go
+    /// through rounds of per-tile bitonic sorts instead. All order by (value, index), so
+    /// the result is the same whichever way and on every run.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `k` exceeds the axis; [`Error::AxisOutOfRange`];
@@ -67,7 +69,10 @@ impl<T: Element> Array<T> {
         let mut shape = moved.shape.clone();
         let last = shape.len() - 1;
         shape[last] = k;
-        let idx = if rows > 0 && plan::selects(&self.dev, len, k as u32) {
+        let idx = if radix_select::selects_top_k(&self.dev, T::DTYPE, len, k as u32) {
+            radix_select::top_k_rows(&moved, rows, len, k as u32, largest)?
+                .reshape(shape.clone())?
+        } else if rows > 0 && plan::selects(&self.dev, len, k as u32) {
             plan::top_k_rows(&moved, rows, len, k as u32, largest)?.reshape(shape.clone())?
         } else {
             let idx = plan::argsort_rows(&moved, rows, len, largest)?;
