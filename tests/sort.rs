@@ -269,3 +269,43 @@ fn bad_axes() {
         vec![1.0, 3.0, 0.0, 2.0]
     );
 }
+
+/// A named pattern of values by position.
+type Pattern = (&'static str, fn(usize) -> i64);
+
+/// Radix inputs whose digits leave most of the 256 bins empty, across many tiles (4096
+/// elements each): all equal, differing in one byte only, descending, ascending, and
+/// integer extremes; sort and argsort of u32 and i32 (whose 1-D sort moves the keys alone)
+/// and of f32, against the reference (stability shows in the indices).
+#[test]
+fn radix_few_digits() {
+    let n = 70_001usize;
+    let patterns: [Pattern; 5] = [
+        ("all equal", |_| 7),
+        ("one byte", |i| ((i * 37 % 3) as i64) << 16),
+        ("descending", |i| 1_000_000 - i as i64),
+        ("ascending", |i| i as i64 * 3),
+        ("extremes", |i| {
+            if i % 2 == 0 {
+                i32::MIN as i64
+            } else {
+                i32::MAX as i64
+            }
+        }),
+    ];
+    for (what, f) in patterns {
+        let v: Vec<f64> = (0..n).map(|i| f(i) as f64).collect();
+        let u: Vec<f64> = v.iter().map(|x| x.rem_euclid(4_294_967_296.0)).collect();
+        check(&upload::<u32>(dev(), &u, &[n]).0, 0);
+        check(&upload::<i32>(dev(), &v, &[n]).0, 0);
+        let f32s: Vec<f64> = v.iter().map(|&x| x as f32 as f64).collect();
+        check(&upload::<f32>(dev(), &f32s, &[n]).0, 0);
+        eprintln!("{what}: ok");
+    }
+}
+
+/// Rows past 256 of radix length: two row-number passes after the key passes.
+#[test]
+fn radix_many_rows() {
+    check(&random::<u32>(31, &[257, 4099]), 1);
+}

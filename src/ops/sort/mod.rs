@@ -13,6 +13,7 @@
 mod params;
 mod plan;
 mod quantile;
+mod radix;
 mod radix_select;
 mod select;
 mod sets;
@@ -75,7 +76,7 @@ pub(super) fn sorted_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Resu
     let integer = matches!(T::DTYPE, DType::U32 | DType::I32);
     if integer && rows == 1 && len > plan::bitonic_max(&x.dev) {
         // Equal integers are indistinguishable: a sort of the keys alone suffices.
-        return plan::sort_keys_only(x)?.reshape([len as usize]);
+        return radix::sort_keys_only(x)?.reshape([len as usize]);
     }
     let idx = plan::argsort_rows(x, rows, len, false)?;
     let (r, l) = (rows as usize, len as usize);

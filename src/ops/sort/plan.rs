@@ -19,7 +19,7 @@ const SRC: &str = include_str!("../../../shaders/sort.wgsl");
 pub(crate) const SORT_KEYS: &str = include_str!("../../../shaders/shared/sort_keys.wgsl");
 pub(super) const WG: u32 = 256;
 /// Chunks of WG elements per radix tile.
-const ITEMS: u32 = 16;
+pub(super) const ITEMS: u32 = 16;
 /// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
 const BITONIC_BYTES: u32 = 12;
 /// The longest bitonic row on any adapter (more is faster as a radix sort).
@@ -106,7 +106,7 @@ pub(super) fn kernel(
     kernel_of(dev, d, entry, inputs, wg, pmax, false)
 }
 
-fn kernel_of(
+pub(super) fn kernel_of(
     dev: &Device,
     d: DType,
     entry: &'static str,
@@ -183,7 +183,7 @@ pub(super) fn argsort_rows<T: Element>(
     if len <= bitonic_max(dev) {
         bitonic(x, rows, len, descending, &out)?;
     } else {
-        radix(x, rows, len, descending, &out)?;
+        super::radix::radix(x, rows, len, descending, &out)?;
     }
     Ok(out)
 }
@@ -209,129 +209,6 @@ fn bitonic<T: Element>(
     };
     x.dev
         .launch(&k, &prm.encode(), &[x.binding()], out.binding(), grid(rows))
-}
-
-/// One radix pass: records `src` into `dst`, ordered stably by the digit of `pass`
-/// (word, shift), through `counts` and `sums`.
-struct Pass<'a> {
-    src: &'a BufferHandle,
-    dst: &'a BufferHandle,
-    counts: &'a BufferHandle,
-    sums: &'a BufferHandle,
-}
-
-fn radix<T: Element>(
-    x: &Array<T>,
-    rows: u32,
-    len: u32,
-    descending: bool,
-    out: &Array<u32>,
-) -> Result<()> {
-    radix_into(x, rows, len, descending, false, out.binding())
-}
-
-/// The values of the 1-D `x` (u32 or i32) sorted by a radix sort of the keys alone (no
-/// index plane: half the traffic of [`argsort_rows`]' records).
-pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
-    debug_assert!(matches!(T::DTYPE, DType::U32 | DType::I32));
-    let out = Array::<T>::alloc_with(&x.dev, "sort", x.shape.clone(), |b| {
-        x.dev.alloc_apart(b, &[&*x.buf])
-    })?;
-    radix_into(x, 1, x.len() as u32, false, true, out.binding())?;
-    Ok(out)
-}
-
-/// The radix sort of `rows` rows of `len` elements of `x`: indices within rows into `out`
-/// (`finish`), or with `keys_only` (one row of u32 or i32) the sorted values (`unkey`).
-fn radix_into<T: Element>(
-    x: &Array<T>,
-    rows: u32,
-    len: u32,
-    descending: bool,
-    keys_only: bool,
-    out: Binding<'_>,
-) -> Result<()> {
-    let dev = &x.dev;
-    let d = T::DTYPE;
-    let (w, bits) = key_bits(d);
-    let n = rows * len;
-    let planes = w as u64 + u64::from(!keys_only);
-    let rec_bytes = planes * n as u64 * 4;
-    let tiles = n.div_ceil(WG * ITEMS);
-    let count = 256 * tiles;
-    let blocks = count.div_ceil(WG * 4);
-    let a = dev.alloc_apart(rec_bytes, &[&*x.buf])?;
-    let b = dev.alloc(rec_bytes)?;
-    let counts = dev.alloc(count as u64 * 4)?;
-    let sums = dev.alloc(blocks as u64 * 4)?;
-    let base = SortParams {
-        n,
-        row_len: len,
-        in_off: x.offset as u32,
-        tiles,
-        ..Default::default()
-    };
-    let keys = kernel_of(dev, d, "keys", 1, WG, 0, keys_only)?;
-    let first = SortParams { descending, ..base };
-    dev.launch(
-        &keys,
-        &first.encode(),
-        &[x.binding()],
-        whole(&a, rec_bytes),
-        Work::Items(n),
-    )?;
-    let mut passes: Vec<(u32, u32)> = (0..bits / 8).map(|i| (i / 4, (i % 4) * 8)).collect();
-    let row_bits = 32 - (rows - 1).leading_zeros();
-    passes.extend((0..row_bits.div_ceil(8)).map(|i| (w, i * 8)));
-    let mut bufs = (&a, &b);
-    for (word, shift) in passes {
-        let prm = SortParams {
-            word,
-            shift,
-            ..base
-        };
-        let pass = Pass {
-            src: bufs.0,
-            dst: bufs.1,
-            counts: &counts,
-            sums: &sums,
-        };
-        radix_pass(dev, d, &prm, &pass, rec_bytes, keys_only)?;
-        bufs = (bufs.1, bufs.0);
-    }
-    let entry = if keys_only { "unkey" } else { "finish" };
-    let fin = kernel_of(dev, d, entry, 1, WG, 0, keys_only)?;
-    dev.launch(
-        &fin,
-        &base.encode(),
-        &[whole(bufs.0, rec_bytes)],
-        out,
-        Work::Items(n),
-    )
-}
-
-fn radix_pass(
-    dev: &Device,
-    d: DType,
-    prm: &SortParams,
-    p: &Pass,
-    rec_bytes: u64,
-    keys_only: bool,
-) -> Result<()> {
-    let count = 256 * prm.tiles;
-    let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
-    let scatter = kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?;
-    let src = whole(p.src, rec_bytes);
-    let counts = whole(p.counts, count as u64 * 4);
-    dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
-    scan_in_place(dev, d, keys_only, prm, counts, count, p.sums)?;
-    dev.launch(
-        &scatter,
-        &prm.encode(),
-        &[src, counts],
-        whole(p.dst, rec_bytes),
-        grid(prm.tiles),
-    )
 }
 
 /// Words of block sums that [`scan_in_place`] needs for `count` words.
