@@ -191,8 +191,11 @@ fn erf_32_(x: TW) -> TW {
     p = fma(p, u, select(select(TW(-0.0022854856215417385), TW(0.0280374176800251), k == TW(1.0)), TW(0.0002683229395188391), k == TW(2.0)));
     p = fma(p, u, select(select(TW(0.019852496683597565), TW(-0.05108102038502693), k == TW(1.0)), TW(-0.00015493524551857263), k == TW(2.0)));
     p = fma(p, u, select(select(TW(-0.1405360847711563), TW(0.0502951554954052), k == TW(1.0)), TW(5.664678610628471e-05), k == TW(2.0)));
-    let w = select(TW(1.0), a, k == TW(0.0));
-    let q = fma(w, select(select(TW(0.9654687643051147), TW(0.9784437417984009), k == TW(1.0)), TW(0.9999901056289673), k == TW(2.0)), w * fma(p, u, select(select(TW(-2.5635246814204038e-08), TW(-8.55841708613525e-09), k == TW(1.0)), TW(-2.3635924328857527e-09), k == TW(2.0))));
+    // Tiny arguments are scaled by 2^32 and the result back (exactly): a flushing adapter
+    // (the H100) flushes w * p below the normal range, which gave erf(1.2e-38) = 0.
+    let tiny = a < TW(5.421010862427522e-20);
+    let w = select(TW(1.0), a * select(TW(1.0), TW(4294967296.0), tiny), k == TW(0.0));
+    let q = fma(w, select(select(TW(0.9654687643051147), TW(0.9784437417984009), k == TW(1.0)), TW(0.9999901056289673), k == TW(2.0)), w * fma(p, u, select(select(TW(-2.5635246814204038e-08), TW(-8.55841708613525e-09), k == TW(1.0)), TW(-2.3635924328857527e-09), k == TW(2.0)))) * select(TW(1.0), TW(2.3283064365386963e-10), tiny);
     // Zero and sign from the bits: a flushing adapter (the H100) compares a subnormal x
     // equal to 0, and returned it unchanged.
     let r = select(select(q, -q, sign_bit_(x)), x, is_zero_(x));

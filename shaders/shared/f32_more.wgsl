@@ -3,24 +3,42 @@
 // From f32_math.wgsl's exp_, exp2_, log1p_, div_ and f32_trig.wgsl's sin_.
 
 // log(e^x + e^y) without overflow: max + log1p(e^-|x - y|); equal arguments (infinities of
-// one sign included) give x + ln 2 exactly as NumPy; NaN if either is NaN.
+// one sign included) give x + ln 2 exactly as NumPy; NaN if either is NaN. Where the max is
+// tiny and e^-|x - y| below the normal range, a flushing adapter (the H100) would drop the
+// addend: the sum is then formed scaled by 2^64 (exactly undone), the addend e^(64 ln 2 - d)
+// (log1p(t) = t there).
 fn logaddexp_32_(x: TW, y: TW) -> TW {
-    let v = max(x, y) + log1p_(exp_(-abs(x - y)));
+    let m = max(x, y);
+    let d = abs(x - y);
+    let sc = (abs(m) < TW(1e-18)) & (d > TW(80.0));
+    let t = exp_(select(-d, TW(44.3614195558365) - d, sc));
+    let v = select(m + log1p_(t), fma(m, TW(0x1p64), t) * TW(0x1p-64), sc);
     let same = select(v, x + TW(0.6931471805599453), x == y);
     return select(same, x + y, is_nan_(x) | is_nan_(y));
 }
 
-// log2(2^x + 2^y): max + log1p(2^-|x - y|) / ln 2; equal arguments give x + 1.
+// log2(2^x + 2^y): max + log1p(2^-|x - y|) / ln 2; equal arguments give x + 1. Scaled by
+// 2^64 where the max is tiny and 2^-|x - y| below the normal range, as logaddexp.
 fn logaddexp2_32_(x: TW, y: TW) -> TW {
-    let v = max(x, y) + log1p_(exp2_(-abs(x - y))) * TW(1.4426950408889634);
+    let m = max(x, y);
+    let d = abs(x - y);
+    let sc = (abs(m) < TW(1e-18)) & (d > TW(100.0));
+    let t = exp2_(select(-d, TW(64.0) - d, sc));
+    let v = select(
+        m + log1p_(t) * TW(1.4426950408889634),
+        fma(t, TW(1.4426950408889634), m * TW(0x1p64)) * TW(0x1p-64),
+        sc,
+    );
     let same = select(v, x + TW(1.0), x == y);
     return select(same, x + y, is_nan_(x) | is_nan_(y));
 }
 
-// NumPy's sinc, as NumPy computes it: y = pi x rounded (x = 0 taken as 1e-20), sin(y) / y.
+// NumPy's sinc, as NumPy computes it: y = pi x rounded, sin(y) / y; 1 where |x| < 1e-5
+// (there sin(y) rounds to y, so NumPy's quotient is exactly 1), which also covers 0 and the
+// subnormals a flushing adapter (the H100) reads as 0.
 fn sinc_32_(x: TW) -> TW {
-    let y = TW(3.141592653589793) * select(x, TW(1e-20), is_zero_(x));
-    return div_(sin_(y), y);
+    let y = TW(3.141592653589793) * x;
+    return select(div_(sin_(y), y), TW(1.0), abs(x) < TW(1e-5));
 }
 
 // modf's fractional part: x - trunc(x) with x's sign (exact), ±0 for ±inf, NaN for NaN.
