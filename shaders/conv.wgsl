@@ -26,9 +26,10 @@
 // - nn_gemm: implicit GEMM per group: C[p, o] = sum_k A[p, k] * B[k, o] with A the im2col
 //   of the input gathered on the fly (p = image * OH * OW + output pixel, every image's
 //   pixels in one dimension so that small images fill whole tiles; k = (c, a, b)) and B the
-//   weight transposed to [groups, K, Og]. Workgroups: pixel tile y * nwg.x + x (tiles past
-//   the end return at once), z = group * channel tiles + channel tile; BM x BN tile per
-//   workgroup, BK deep, TM x TN per invocation.
+//   weight transposed to [groups, K, Og]. Workgroups: x = channel tile (fastest, so that
+//   the workgroups sharing an A tile run together and find it in L2), pixel tile
+//   chunk * nwg.y + y (tiles past the end return at once), z = group * chunks + chunk;
+//   BM x BN tile per workgroup, BK deep, TM x TN per invocation.
 //
 // Parameters: every kernel reads the generic P.n (outputs), P.offs (element offsets of x, w
 // and bias) and arg(0u) (the fill value) directly, and everything else through the accessors
@@ -457,11 +458,11 @@ fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
     let NP = nn_pixels();
     let MP = nn_batch() * NP;   // the GEMM's pixels: every image's, one after another
 
-    let m0 = (wid.y * nwg.x + wid.x) * BM;
+    let chunks = nwg.z / nn_groups();   // pixel tiles run in chunks of nwg.y
+    let g = wid.z / chunks;
+    let m0 = ((wid.z % chunks) * nwg.y + wid.y) * BM;
     if (m0 >= MP) { return; }
-    let ctiles = (Og + BN - 1u) / BN;
-    let g = wid.z / ctiles;
-    let n0 = (wid.z % ctiles) * BN;
+    let n0 = wid.x * BN;
     let wb = P.offs.y + g * K * Og;
 
     // This invocation's pixel for the A loads (clamped: its image's base stays in bounds).

@@ -707,6 +707,24 @@ fn random_conv2d_gemm_merged_images() {
     }
 }
 
+/// More pixel tiles than one grid dimension holds (66,307 tiles of 16 pixels): `nn_gemm`
+/// takes them in two chunks over z. Ignored: 130 MB of arrays (run with `--ignored`).
+#[test]
+#[ignore]
+fn conv2d_gemm_pixel_tiles_past_one_grid_dimension() {
+    let mut opts = gpuarray::Options::default();
+    opts.conv_tiles = Some(gpuarray::config::MatmulTiles {
+        bm: 16,
+        bn: 16,
+        bk: 8,
+        tm: 4,
+        tn: 4,
+    });
+    let d = gpuarray::Device::with_options(opts).unwrap();
+    let case = (1, 16, 1024, 1024, 16, 1, 1, opt([1, 1], [3, 3], [1, 1], 1), true);
+    check_nn::<f32>(&d, &mut Rng::new(5), case);
+}
+
 /// Non-finite inputs reach only the outputs whose window holds them: `nn_gemm` reads every
 /// load at a clamped address and masks it after, so the masked loads (padding, pixels past
 /// the last image, depths past K) must never leak an infinity or a NaN.

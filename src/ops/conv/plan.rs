@@ -222,20 +222,22 @@ pub(super) fn gemm_plan(
     };
     let limits = dev.limits();
     let ptiles = tiles.pixel_tiles(layer);
+    let chunks = ptiles.div_ceil(MAX_GROUPS as usize).max(1);
     let gemm = og >= 16
         && layer.depth >= 16
-        && tiles.channel_tiles(layer) * layer.groups <= MAX_GROUPS as usize
-        && ptiles.div_ceil(MAX_GROUPS as usize) <= MAX_GROUPS as usize
+        && tiles.channel_tiles(layer) <= MAX_GROUPS as usize
+        && chunks * layer.groups <= MAX_GROUPS as usize
         && kh <= 64
         && kw <= 64
         && gemm_smem(d, tiles) <= limits.max_compute_workgroup_storage_size as usize
         && tiles.wg() <= limits.max_compute_invocations_per_workgroup
         && !dev.options().conv_direct;
-    // The pixel tiles over x, and y where they pass MAX_GROUPS (nn_gemm skips the extra).
+    // Channel tiles over x, pixel tiles over y in chunks of at most MAX_GROUPS (nn_gemm
+    // skips the tiles past the end), groups times chunks over z.
     let grid = [
-        ptiles.min(MAX_GROUPS as usize) as u32,
-        ptiles.div_ceil(MAX_GROUPS as usize) as u32,
-        (tiles.channel_tiles(layer) * layer.groups) as u32,
+        tiles.channel_tiles(layer) as u32,
+        ptiles.div_ceil(chunks) as u32,
+        (chunks * layer.groups) as u32,
     ];
     gemm.then_some((tiles, grid))
 }
