@@ -688,10 +688,30 @@ fn random_conv2d_gemm_f32() {
 /// 9, strides, dilation, uneven padding, two and three groups of 16 to 24 output channels.
 const MERGED_CASES: &[NnCase] = &[
     (9, 16, 7, 9, 20, 3, 3, opt([1, 1], [1, 1], [1, 1], 1), true),
-    (5, 18, 13, 11, 32, 3, 3, opt([2, 2], [1, 1], [1, 1], 2), false),
+    (
+        5,
+        18,
+        13,
+        11,
+        32,
+        3,
+        3,
+        opt([2, 2], [1, 1], [1, 1], 2),
+        false,
+    ),
     (7, 16, 3, 3, 17, 3, 3, opt([1, 1], [0, 0], [1, 1], 1), true),
     (3, 24, 9, 13, 48, 5, 3, opt([1, 2], [2, 0], [1, 2], 3), true),
-    (2, 34, 11, 10, 33, 2, 2, opt([3, 2], [1, 1], [2, 1], 1), false),
+    (
+        2,
+        34,
+        11,
+        10,
+        33,
+        2,
+        2,
+        opt([3, 2], [1, 1], [2, 1], 1),
+        false,
+    ),
 ];
 
 /// The merged images, on the automatic tiles and on each forced tile shape.
@@ -721,7 +741,17 @@ fn conv2d_gemm_pixel_tiles_past_one_grid_dimension() {
         tn: 4,
     });
     let d = gpuarray::Device::with_options(opts).unwrap();
-    let case = (1, 16, 1024, 1024, 16, 1, 1, opt([1, 1], [3, 3], [1, 1], 1), true);
+    let case = (
+        1,
+        16,
+        1024,
+        1024,
+        16,
+        1,
+        1,
+        opt([1, 1], [3, 3], [1, 1], 1),
+        true,
+    );
     check_nn::<f32>(&d, &mut Rng::new(5), case);
 }
 
