@@ -23,10 +23,13 @@
 //   does: 0 * inf would put NaN where SciPy has a number.
 // - nn_direct: one invocation per output element of a PyTorch conv2d (any stride, padding,
 //   dilation, groups); the fallback for depthwise and channel-poor layers.
-// - nn_gemm: implicit GEMM per (image, group): C[p, o] = sum_k A[p, k] * B[k, o] with A the
-//   im2col of the input gathered on the fly (p = output pixel, k = (c, a, b)) and B the
-//   weight transposed to [groups, K, Og]. Workgroups (x, y, z) = (pixel tiles, channel tiles,
-//   image * groups + group); BM x BN tile per workgroup, BK deep, TM x TN per invocation.
+// - nn_gemm: implicit GEMM per group: C[p, o] = sum_k A[p, k] * B[k, o] with A the im2col
+//   of the input gathered on the fly (p = image * OH * OW + output pixel, every image's
+//   pixels in one dimension so that small images fill whole tiles; k = (c, a, b)) and B the
+//   weight transposed to [groups, K, Og]. Workgroups: x = channel tile (fastest, so that
+//   the workgroups sharing an A tile run together and find it in L2), pixel tile
+//   chunk * nwg.y + y (tiles past the end return at once), z = group * chunks + chunk;
+//   BM x BN tile per workgroup, BK deep, TM x TN per invocation.
 //
 // Parameters: every kernel reads the generic P.n (outputs), P.offs (element offsets of x, w
 // and bias) and arg(0u) (the fill value) directly, and everything else through the accessors
@@ -52,7 +55,8 @@ fn s1_taps() -> u32 { return P.shape[0].y; }
 fn s1_len_out() -> u32 { return P.shape[0].z; }
 fn s1_blocks() -> u32 { return P.shape[0].w; }
 fn s1_origin() -> i32 { return bitcast<i32>(P.shape[1].z); }
-// LayerParams (nn_direct, nn_gemm): the nn_* accessors of shared/conv_layer.wgsl.
+// LayerParams (nn_direct, nn_gemm): the nn_* accessors of shared/conv_layer.wgsl, and
+fn nn_batch() -> u32 { return P.shape[0].w; }        // N (read by nn_gemm only)
 
 alias S = f32;   // element type
 alias SC = f32;  // carrier of scalar arguments
@@ -376,7 +380,8 @@ fn nn_direct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
 }
 
 // Chunk r of invocation t's share of the A tile (BK x BM, pixels fastest): its pixel is fixed
-// (t % BM), its depths are t / BM + r * (WG / BM).
+// (t % BM), its depths are t / BM + r * (WG / BM). Every load is issued, at a clamped
+// address, and masked after: no branch around a load, so the loads of a chunk overlap.
 fn gemm_load_a(t: u32, k0: u32, xb: u32, iy0: i32, ix0: i32, inside: bool,
                regs: ptr<function, array<ACC, MAX_LOAD>>) {
     let H = nn_in_h();
@@ -387,17 +392,14 @@ fn gemm_load_a(t: u32, k0: u32, xb: u32, iy0: i32, ix0: i32, inside: bool,
     let per = BM * BK / WG;
     for (var r = 0u; r < per; r++) {
         let k = k0 + t / BM + r * (WG / BM);
-        var v = ACC(0);
-        if (inside && k < K) {
-            let c = k / (KH * KW);
-            let rem = k % (KH * KW);
-            let iy = iy0 + i32((rem / KW) * dh);
-            let ix = ix0 + i32((rem % KW) * dw);
-            if (iy >= 0 && iy < i32(H) && ix >= 0 && ix < i32(W)) {
-                v = ACC(x[xb + c * H * W + u32(iy) * W + u32(ix)]);
-            }
-        }
-        (*regs)[r] = v;
+        let kc = min(k, K - 1u);
+        let c = kc / (KH * KW);
+        let rem = kc % (KH * KW);
+        let iy = iy0 + i32((rem / KW) * dh);
+        let ix = ix0 + i32((rem % KW) * dw);
+        let ok = inside && k < K && iy >= 0 && iy < i32(H) && ix >= 0 && ix < i32(W);
+        let at = select(0u, c * H * W + u32(iy) * W + u32(ix), ok);
+        (*regs)[r] = select(ACC(0), ACC(x[xb + at]), ok);
     }
 }
 
@@ -410,19 +412,18 @@ fn gemm_store_a(t: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
     }
 }
 
-// B tile (BK x BN, channels fastest) from the transposed weight [groups, K, Og].
+// B tile (BK x BN, channels fastest) from the transposed weight [groups, K, Og]; loads
+// clamped and masked as gemm_load_a's.
 fn gemm_load_b(t: u32, k0: u32, wb: u32, n0: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
     let Og = nn_group_outputs();
     let K = nn_depth();
     let n = n0 + t % BN;
+    let nc = min(n, Og - 1u);
     let per = BN * BK / WG;
     for (var r = 0u; r < per; r++) {
         let k = k0 + t / BN + r * (WG / BN);
-        var v = ACC(0);
-        if (n < Og && k < K) {
-            v = ACC(w[wb + k * Og + n]);
-        }
-        (*regs)[r] = v;
+        let v = ACC(w[wb + min(k, K - 1u) * Og + nc]);
+        (*regs)[r] = select(ACC(0), v, n < Og && k < K);
     }
 }
 
@@ -440,13 +441,13 @@ fn gemm_store_b(t: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
 // share the register tile `acc`; moving a part into a function would pass that array by
 // pointer and leave its registers to the compiler's inlining.
 @compute @workgroup_size(WG)
-fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) t: u32) {
     let C = nn_channels();
     let H = nn_in_h();
     let W = nn_in_w();
     let O = nn_out_channels();
     let OW = nn_out_w();
-    let groups = nn_groups();
     let sh = nn_stride_h();
     let sw = nn_stride_w();
     let ph = nn_pad_h();
@@ -455,19 +456,24 @@ fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
     let Og = nn_group_outputs();
     let K = nn_depth();
     let NP = nn_pixels();
+    let MP = nn_batch() * NP;   // the GEMM's pixels: every image's, one after another
 
-    let n = wid.z / groups;
-    let g = wid.z % groups;
-    let m0 = wid.x * BM;
-    let n0 = wid.y * BN;
-    let xb = P.offs.x + (n * C + g * Cg) * H * W;
+    let chunks = nwg.z / nn_groups();   // pixel tiles run in chunks of nwg.y
+    let g = wid.z / chunks;
+    let m0 = ((wid.z % chunks) * nwg.y + wid.y) * BM;
+    if (m0 >= MP) { return; }
+    let n0 = wid.x * BN;
     let wb = P.offs.y + g * K * Og;
 
-    // This invocation's pixel for the A loads.
+    // This invocation's pixel for the A loads (clamped: its image's base stays in bounds).
     let pm = m0 + t % BM;
-    let inside = pm < NP;
-    let oh = pm / OW;
-    let ow = pm % OW;
+    let inside = pm < MP;
+    let pc = min(pm, MP - 1u);
+    let img = pc / NP;
+    let p = pc % NP;
+    let xb = P.offs.x + (img * C + g * Cg) * H * W;
+    let oh = p / OW;
+    let ow = p % OW;
     let iy0 = i32(oh * sh) - ph;
     let ix0 = i32(ow * sw) - pw;
 
@@ -491,10 +497,10 @@ fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
     workgroupBarrier();
     for (var kt = 0u; kt < tiles; kt++) {
         let more = kt + 1u < tiles;
-        if (more) {
-            gemm_load_a(t, (kt + 1u) * BK, xb, iy0, ix0, inside, &ra);
-            gemm_load_b(t, (kt + 1u) * BK, wb, n0, &rb);
-        }
+        // The next tiles, loaded even after the last (masked to zeros): no branch around
+        // the loads.
+        gemm_load_a(t, (kt + 1u) * BK, xb, iy0, ix0, inside, &ra);
+        gemm_load_b(t, (kt + 1u) * BK, wb, n0, &rb);
         for (var k = 0u; k < BK; k++) {
             var af: array<vec4<ACC>, 2>;
             var bf: array<vec4<ACC>, 2>;
@@ -521,18 +527,17 @@ fn nn_gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_inde
         workgroupBarrier();
     }
 
-    for (var j = 0u; j < NV; j++) {
-        for (var jj = 0u; jj < 4u; jj++) {
-            let oc = n0 + tx * 4u + j * (BN / NV) + jj;
-            if (oc >= Og) { continue; }
-            let ch = g * Og + oc;
-            let bv = nn_bias(ch);
-            let ob = (n * O + ch) * NP;
-            for (var i = 0u; i < MV; i++) {
-                for (var ii = 0u; ii < 4u; ii++) {
-                    let pix = m0 + ty * 4u + i * (BM / MV) + ii;
-                    if (pix < NP) {
-                        out[ob + pix] = S(acc[(i * 4u + ii) * NV + j][jj] + bv);
+    for (var i = 0u; i < MV; i++) {
+        for (var ii = 0u; ii < 4u; ii++) {
+            let pix = m0 + ty * 4u + i * (BM / MV) + ii;
+            if (pix >= MP) { continue; }
+            let ob = (pix / NP) * O * NP + pix % NP;
+            for (var j = 0u; j < NV; j++) {
+                for (var jj = 0u; jj < 4u; jj++) {
+                    let oc = n0 + tx * 4u + j * (BN / NV) + jj;
+                    if (oc < Og) {
+                        let ch = g * Og + oc;
+                        out[ob + ch * NP] = S(acc[(i * 4u + ii) * NV + j][jj] + nn_bias(ch));
                     }
                 }
             }

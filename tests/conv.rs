@@ -683,6 +683,104 @@ fn random_conv2d_gemm_f32() {
     random_nn::<f32>(GEMM_CASES);
 }
 
+/// `nn_gemm` cases whose GEMM pixel tiles straddle images (every image's output pixels run
+/// as one dimension): small and odd outputs (1x1, 3x5, 7x9, 13x11 pixels) in batches of 2 to
+/// 9, strides, dilation, uneven padding, two and three groups of 16 to 24 output channels.
+const MERGED_CASES: &[NnCase] = &[
+    (9, 16, 7, 9, 20, 3, 3, opt([1, 1], [1, 1], [1, 1], 1), true),
+    (
+        5,
+        18,
+        13,
+        11,
+        32,
+        3,
+        3,
+        opt([2, 2], [1, 1], [1, 1], 2),
+        false,
+    ),
+    (7, 16, 3, 3, 17, 3, 3, opt([1, 1], [0, 0], [1, 1], 1), true),
+    (3, 24, 9, 13, 48, 5, 3, opt([1, 2], [2, 0], [1, 2], 3), true),
+    (
+        2,
+        34,
+        11,
+        10,
+        33,
+        2,
+        2,
+        opt([3, 2], [1, 1], [2, 1], 1),
+        false,
+    ),
+];
+
+/// The merged images, on the automatic tiles and on each forced tile shape.
+#[test]
+fn random_conv2d_gemm_merged_images() {
+    random_nn::<f32>(MERGED_CASES);
+    random_nn::<f16>(&MERGED_CASES[..2]);
+    for [bm, bn, bk, tm, tn] in [[128, 64, 16, 8, 4], [64, 32, 16, 4, 4], [32, 16, 8, 4, 4]] {
+        let mut opts = gpuarray::Options::default();
+        opts.conv_tiles = Some(gpuarray::config::MatmulTiles { bm, bn, bk, tm, tn });
+        let d = gpuarray::Device::with_options(opts).unwrap();
+        random_nn_on::<f32>(&d, MERGED_CASES);
+    }
+}
+
+/// More pixel tiles than one grid dimension holds (66,307 tiles of 16 pixels): `nn_gemm`
+/// takes them in two chunks over z. Ignored: 130 MB of arrays (run with `--ignored`).
+#[test]
+#[ignore]
+fn conv2d_gemm_pixel_tiles_past_one_grid_dimension() {
+    let mut opts = gpuarray::Options::default();
+    opts.conv_tiles = Some(gpuarray::config::MatmulTiles {
+        bm: 16,
+        bn: 16,
+        bk: 8,
+        tm: 4,
+        tn: 4,
+    });
+    let d = gpuarray::Device::with_options(opts).unwrap();
+    let case = (
+        1,
+        16,
+        1024,
+        1024,
+        16,
+        1,
+        1,
+        opt([1, 1], [3, 3], [1, 1], 1),
+        true,
+    );
+    check_nn::<f32>(&d, &mut Rng::new(5), case);
+}
+
+/// Non-finite inputs reach only the outputs whose window holds them: `nn_gemm` reads every
+/// load at a clamped address and masks it after, so the masked loads (padding, pixels past
+/// the last image, depths past K) must never leak an infinity or a NaN.
+#[test]
+fn nn_gemm_masked_loads_stay_masked() {
+    let mut rng = Rng::new(17);
+    let (n, c, h, w, o, k) = (3, 16, 5, 6, 24, 3);
+    let mut xv = values(&mut rng, n * c * h * w);
+    // The first element of every image and channel: the address masked loads fall back to.
+    for i in 0..n * c {
+        xv[i * h * w] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][i % 3];
+    }
+    let wv = values(&mut rng, o * c * k * k);
+    let f = |v: &[f64]| v.iter().map(|&v| v as f32).collect::<Vec<_>>();
+    let xa = dev().from_slice(&f(&xv), [n, c, h, w]).unwrap();
+    let wa = dev().from_slice(&f(&wv), [o, c, k, k]).unwrap();
+    let opt = opt([2, 2], [1, 1], [1, 1], 1);
+    let y = conv2d(&xa, &wa, None, opt).unwrap();
+    let r = |v: &[f64]| v.iter().map(|&v| v as f32 as f64).collect::<Vec<_>>();
+    let (e, shape) = ref_nn(&r(&xv), [n, c, h, w], &r(&wv), [o, c, k, k], None, opt);
+    assert_eq!(y.shape(), &shape);
+    assert!(e.iter().any(|v| !v.is_finite()) && e.iter().any(|v| v.is_finite()));
+    let (atol, rtol) = tol::<f32>(c * k * k);
+    assert_close(&host(&y), &e, atol, rtol);
+}
+
 /// Cases of `nn_depthwise` (fewer than 16 output channels per group): depthwise with
 /// several tiles each way (outputs over 32 wide and tall), channel multipliers, narrow
 /// groups (8 in, 8 out), more than 8 outputs per group (two channel blocks), many input

@@ -46,7 +46,8 @@ impl Layer {
     /// The sizes that choose the kernel.
     fn shape(&self) -> LayerShape {
         LayerShape {
-            batches: self.n * self.opts.groups,
+            images: self.n,
+            groups: self.opts.groups,
             group_outputs: self.og(),
             depth: self.depth(),
             pixels: self.oh * self.ow,

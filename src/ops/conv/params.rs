@@ -99,7 +99,7 @@ impl<T: Float> Signal2dParams<T> {
 pub(super) struct LayerParams {
     /// Output elements (`P.n`).
     pub n: u32,
-    /// Images N (stored after the input sizes; no kernel reads it).
+    /// Images N (`nn_batch()`, read by `nn_gemm` only).
     pub batch: u32,
     /// Input channels C (`nn_channels()`).
     pub channels: u32,

@@ -48,11 +48,19 @@ impl GemmTiles {
         wg <= 1024 && share(bm) && share(bn)
     }
 
-    /// Workgroups over `layer`'s pixels, group outputs and batches.
+    /// Workgroups over `layer`'s pixels (every image's), group outputs and groups.
     fn count(self, layer: &LayerShape) -> usize {
-        layer.pixels.div_ceil(self.bm as usize)
-            * layer.group_outputs.div_ceil(self.bn as usize)
-            * layer.batches
+        self.pixel_tiles(layer) * self.channel_tiles(layer) * layer.groups
+    }
+
+    /// Tiles over the GEMM's pixel dimension: every image's output pixels.
+    fn pixel_tiles(self, layer: &LayerShape) -> usize {
+        (layer.images * layer.pixels).div_ceil(self.bm as usize)
+    }
+
+    /// Tiles over one group's output channels.
+    fn channel_tiles(self, layer: &LayerShape) -> usize {
+        layer.group_outputs.div_ceil(self.bn as usize)
     }
 }
 
@@ -176,8 +184,10 @@ pub(super) fn sig2d_tile_grid(
 /// The sizes of a conv2d layer that decide its kernel.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct LayerShape {
-    /// Images times channel groups: the GEMM's z grid.
-    pub batches: usize,
+    /// Images N.
+    pub images: usize,
+    /// Channel groups.
+    pub groups: usize,
     /// Output channels per group.
     pub group_outputs: usize,
     /// Reduction depth (input channels per group x filter taps).
@@ -192,7 +202,8 @@ pub(super) struct LayerShape {
 /// valid; else 128 x 64 or 128 x 32, or the small tiles where those give fewer than
 /// [`FILL_WORKGROUPS`]), or `None` where the direct
 /// kernel runs instead: fewer than 16 output channels per group or a reduction shallower
-/// than 16 (depthwise and channel-poor layers), a grid over [`MAX_GROUPS`], a filter side
+/// than 16 (depthwise and channel-poor layers), a grid over [`MAX_GROUPS`] (the pixel tiles
+/// of every image fold into two dimensions), a filter side
 /// over 64, tiles beyond the device's limits, or `Options::conv_direct`.
 pub(super) fn gemm_plan(
     dev: &Device,
@@ -210,19 +221,23 @@ pub(super) fn gemm_plan(
         None => GEMM_NARROW,
     };
     let limits = dev.limits();
+    let ptiles = tiles.pixel_tiles(layer);
+    let chunks = ptiles.div_ceil(MAX_GROUPS as usize).max(1);
     let gemm = og >= 16
         && layer.depth >= 16
-        && layer.batches <= MAX_GROUPS as usize
-        && layer.pixels.div_ceil(tiles.bm as usize) <= MAX_GROUPS as usize
+        && tiles.channel_tiles(layer) <= MAX_GROUPS as usize
+        && chunks * layer.groups <= MAX_GROUPS as usize
         && kh <= 64
         && kw <= 64
         && gemm_smem(d, tiles) <= limits.max_compute_workgroup_storage_size as usize
         && tiles.wg() <= limits.max_compute_invocations_per_workgroup
         && !dev.options().conv_direct;
+    // Channel tiles over x, pixel tiles over y in chunks of at most MAX_GROUPS (nn_gemm
+    // skips the tiles past the end), groups times chunks over z.
     let grid = [
-        layer.pixels.div_ceil(tiles.bm as usize) as u32,
-        og.div_ceil(tiles.bn as usize) as u32,
-        layer.batches as u32,
+        tiles.channel_tiles(layer) as u32,
+        ptiles.div_ceil(chunks) as u32,
+        (chunks * layer.groups) as u32,
     ];
     gemm.then_some((tiles, grid))
 }
