@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod derived;
+mod keepdims;
 
 use common::{dev, if_supported, upload, Host, Rng, Ty};
 use gpuarray::{f16, Array, Error, Float, Slice};

@@ -82,6 +82,28 @@ macro_rules! nan_reductions {
     )*};
 }
 
+macro_rules! nan_axes {
+    ($( $axes:ident, $op:expr, $doc:literal; )*) => {$(
+        #[doc = concat!($doc, ", over a set of axes; with `keepdims` they stay, with extent 1 (NumPy's `axis=(..), keepdims=True`).")]
+        ///
+        /// # Errors
+        /// [`Error::AxisOutOfRange`] for an axis past the last; [`Error::InvalidArgument`]
+        /// for an axis listed twice, and for the extremes over no elements;
+        /// [`Error::Unsupported`] when the adapter lacks `T`.
+        ///
+        /// ```
+        /// # let dev = gpuarray::Device::new()?;
+        /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 4.0, 5.0, 6.0], [1, 2, 3])?;
+        #[doc = concat!("let r = x.", stringify!($axes), "(&[0, 2], true)?;")]
+        /// assert_eq!(r.shape(), &[1, 2, 1]);
+        /// # Ok::<(), gpuarray::Error>(())
+        /// ```
+        pub fn $axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<T>> {
+            reduce(self, for_dtype::<T>($op), Some(axes), keepdims)
+        }
+    )*};
+}
+
 impl<T: Element> Array<T> {
     nan_reductions! {
         nansum, nansum_axis, Op::NanSum, T, "The sum of the non-NaN elements (0 where all are NaN; integers: [`Array::sum`])", "8.0";
@@ -90,6 +112,12 @@ impl<T: Element> Array<T> {
         nanargmax, nanargmax_axis, Op::NanArgMax, u32, "The index of the largest non-NaN element, its first occurrence (flat, C order, for the whole array). Where every element is NaN the index is `u32::MAX` (NumPy raises instead; CuPy returns an unspecified index)", "3.0";
         nanargmin, nanargmin_axis, Op::NanArgMin, u32, "The index of the smallest non-NaN element, its first occurrence (flat, C order, for the whole array); `u32::MAX` where every element is NaN", "0.0";
     }
+
+    nan_axes! {
+        nansum_axes, Op::NanSum, "The sum of the non-NaN elements";
+        nanmax_axes, Op::NanMax, "The largest non-NaN element";
+        nanmin_axes, Op::NanMin, "The smallest non-NaN element";
+    }
 }
 
 impl<T: Float> Array<T> {
@@ -97,6 +125,12 @@ impl<T: Float> Array<T> {
         nanmean, nanmean_axis, Op::NanMean, T, "The mean of the non-NaN elements (NaN where all are NaN, and over no elements)", "2.6666667";
         nanvar, nanvar_axis, Op::NanVar(0), T, "The variance of the non-NaN elements (ddof 0; see [`Array::nanvar_ddof`])", "1.5555556";
         nanstd, nanstd_axis, Op::NanStd(0), T, "The standard deviation of the non-NaN elements (ddof 0; see [`Array::nanstd_ddof`])", "1.2472191";
+    }
+
+    nan_axes! {
+        nanmean_axes, Op::NanMean, "The mean of the non-NaN elements";
+        nanvar_axes, Op::NanVar(0), "The variance of the non-NaN elements (ddof 0)";
+        nanstd_axes, Op::NanStd(0), "The standard deviation of the non-NaN elements (ddof 0)";
     }
 
     /// The variance of the non-NaN elements with `ddof` delta degrees of freedom: the sum

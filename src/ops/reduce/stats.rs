@@ -56,6 +56,24 @@ impl<T: Element> Array<T> {
         self.max_axis(a)?.sub(&self.min_axis(a)?)
     }
 
+    /// The range `max - min` over a set of axes; with `keepdims` they stay, with extent 1.
+    ///
+    /// # Errors
+    /// As [`Array::sum_axes`]; [`Error::InvalidArgument`] when the axes hold no elements.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[4i32, -2, 7, 1, 0, 3], [2, 1, 3])?;
+    /// let r = x.ptp_axes(&[0, 2], true)?;
+    /// assert_eq!(r.shape(), &[1, 1, 1]);
+    /// assert_eq!(r.to_vec()?, vec![9]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn ptp_axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<T>> {
+        self.max_axes(axes, keepdims)?
+            .sub(&self.min_axes(axes, keepdims)?)
+    }
+
     /// The sum accumulated in, and returned as, `O` (NumPy's `sum(dtype=O)`): over the
     /// whole array (`axis` `None`, a 0-d array) or one axis (negative counts from the end).
     /// Each element is converted to `O` as it is read (f16 accumulates in f32), so that,
@@ -129,5 +147,23 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn count_nonzero_axis(&self, axis: isize) -> Result<Array<u32>> {
         over(self, Op::CountNonzero, Some(axis))
+    }
+
+    /// The number of non-zero elements (NaN counts) over a set of axes, as u32; with
+    /// `keepdims` the axes stay, with extent 1.
+    ///
+    /// # Errors
+    /// As [`Array::sum_axes`].
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[0.0f32, 2.0, -0.0, f32::NAN, 1.0, 3.0], [2, 3])?;
+    /// let r = x.count_nonzero_axes(&[1], true)?;
+    /// assert_eq!(r.shape(), &[2, 1]);
+    /// assert_eq!(r.to_vec()?, vec![1, 3]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn count_nonzero_axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<u32>> {
+        reduce(self, Op::CountNonzero, Some(axes), keepdims)
     }
 }
