@@ -47,6 +47,8 @@ fn ptp(g: &[f64]) -> f64 {
 }
 
 type Method = fn(&Array<f32>, &[usize], bool) -> gpuarray::Result<Array<f32>>;
+/// A method's name, the method, its f64 reference on one output's elements, its rtol.
+type Case = (&'static str, Method, fn(&[f64]) -> f64, f64);
 
 #[test]
 fn reductions_over_axes_keep_dims() {
@@ -62,7 +64,7 @@ fn reductions_over_axes_keep_dims() {
         .unwrap();
     let h = Host::new(&shape, back).slice(&[(0, 5, 1), (1, 8, 2), (0, 7, 1)]);
     assert_eq!(x.shape(), h.shape.as_slice());
-    let cases: [(&str, Method, fn(&[f64]) -> f64, f64); 7] = [
+    let cases: [Case; 7] = [
         ("nansum", |a, x, k| a.nansum_axes(x, k), nansum, 1e-5),
         ("nanmax", |a, x, k| a.nanmax_axes(x, k), nanmax, 0.0),
         ("nanmin", |a, x, k| a.nanmin_axes(x, k), nanmin, 0.0),
