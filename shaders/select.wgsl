@@ -26,6 +26,8 @@
 //   digit), each invocation adding a run of equal digits once; the copies' sums are added
 //   to the row's counts in global memory (an integer sum:
 //   the same whatever the order of the adds).
+// - `hist2`: `hist` for at most 2 targets (same workgroups, bindings and counts): the
+//   state in scalars, 8 elements an invocation loaded before any is counted.
 // - `pick`: one invocation per (row, target). 4 the work buffer: the digit d holding the
 //   state's rank (counts below d <= rank < counts up to d), the state updated, the counts
 //   zeroed.
@@ -47,6 +49,7 @@ override WG: u32 = 256u;
 override PMAX: u32 = 1024u; // top_sort: the padded row, a power of two
 const MAXT: u32 = 4u;
 const COPIES: u32 = 3u;
+const UNROLL: u32 = 8u; // hist2: elements an invocation loads at once (two vec4)
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
 @group(0) @binding(2) var<storage, read> b: array<u32>;
@@ -171,6 +174,85 @@ fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
         var v = 0u;
         for (var c = 0u; c < COPIES; c++) { v += atomicLoad(&bins[at + c]); }
         if (v != 0u) { atomicAdd(&out[counts_at(row * nt + t) + k % 256u], v); }
+    }
+}
+
+// hist2's state, per invocation: the (key, index) prefixes of targets 0 and 1 (equal where
+// there is one target), the mask, and per target the open run of one digit (`flush`).
+var<private> h_p: array<vec2<u32>, 2>;
+var<private> h_m: vec2<u32>;
+var<private> h_last0: u32;
+var<private> h_run0: u32;
+var<private> h_last1: u32;
+var<private> h_run1: u32;
+
+// hist2: counts element i of the row (key k) for the target whose prefix it matches.
+// Target 1 is reached only where its prefix differs from target 0's.
+fn tally2(k: u32, i: u32, copy: u32) {
+    let d = (select(k, i, index_phase()) >> shift()) & 255u;
+    let ki = vec2<u32>(k, i) & h_m;
+    if (all(ki == h_p[0])) {
+        if (d != h_last0) {
+            flush(0u, h_last0, h_run0, copy);
+            h_last0 = d;
+            h_run0 = 0u;
+        }
+        h_run0 += 1u;
+    } else if (all(ki == h_p[1])) {
+        if (d != h_last1) {
+            flush(1u, h_last1, h_run1, copy);
+            h_last1 = d;
+            h_run1 = 0u;
+        }
+        h_run1 += 1u;
+    }
+}
+
+// `hist` for at most 2 targets (median's two middle ranks, top_k's one): the state in
+// scalars (no dynamically indexed private arrays), UNROLL elements loaded before any is
+// counted, workgroups as `hist`; bindings as `hist`.
+@compute @workgroup_size(WG)
+fn hist2(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+         @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = wid.y * nwg.x + wid.x;
+    let row = g / tiles();
+    if (row >= rows()) { return; }
+    let nt = targets();
+    for (var k = lid; k < nt * 256u * COPIES; k += WG) { atomicStore(&bins[k], 0u); }
+    if (lid < nt) {
+        let s = 4u * (row * nt + lid);
+        pre[lid] = vec2<u32>(atomicLoad(&out[s]), atomicLoad(&out[s + 2u]));
+    }
+    workgroupBarrier();
+    h_p[0] = pre[0];
+    h_p[1] = pre[nt - 1u];
+    let same = all(h_p[0] == h_p[1]);
+    h_m = vec2<u32>(high_mask(), 0u);
+    if (index_phase()) { h_m = vec2<u32>(0xffffffffu, high_mask()); }
+    let copy = lid % COPIES;
+    let start = (g % tiles()) * chunk();
+    let end = min(start + chunk(), row_len());
+    let base = in_off() + row * row_len();
+    var i = start + lid;
+    // Whole batches: UNROLL loads issued together, no branch between them.
+    for (; i + (UNROLL - 1u) * WG < end; i += UNROLL * WG) {
+        let e = base + i;
+        let lo = vec4<u32>(key_at(e), key_at(e + WG), key_at(e + 2u * WG), key_at(e + 3u * WG));
+        let hi = vec4<u32>(key_at(e + 4u * WG), key_at(e + 5u * WG), key_at(e + 6u * WG),
+                           key_at(e + 7u * WG));
+        for (var u = 0u; u < 4u; u++) { tally2(lo[u], i + u * WG, copy); }
+        for (var u = 0u; u < 4u; u++) { tally2(hi[u], i + (u + 4u) * WG, copy); }
+    }
+    for (; i < end; i += WG) { tally2(key_at(base + i), i, copy); }
+    flush(0u, h_last0, h_run0, copy);
+    flush(1u, h_last1, h_run1, copy);
+    workgroupBarrier();
+    for (var k = lid; k < nt * 256u; k += WG) {
+        let t = select(0u, k / 256u, !same);
+        let at = (t * 256u + k % 256u) * COPIES;
+        var v = 0u;
+        for (var c = 0u; c < COPIES; c++) { v += atomicLoad(&bins[at + c]); }
+        if (v != 0u) { atomicAdd(&out[counts_at(row * nt + k / 256u) + k % 256u], v); }
     }
 }
 
