@@ -28,9 +28,11 @@
 //   the same whatever the order of the adds).
 // - `hist2`: `hist` for at most 2 targets (same workgroups, bindings and counts): the
 //   state in scalars, 8 elements an invocation loaded before any is counted.
+//   An index pass of a state whose index prefix is ALL returns at once.
 // - `pick`: one invocation per (row, target). 4 the work buffer: the digit d holding the
 //   state's rank (counts below d <= rank < counts up to d), the state updated, the counts
-//   zeroed.
+//   zeroed; after the last key pass, the index prefix ALL where the rank is the last of
+//   its key.
 // - `finish`: one invocation per (row, target) i. 1 the work buffer; 4 the values, out[row *
 //   out_cols() + col_off() + t] = the value whose key is state i's prefix (`unkey`).
 // - `compact` (top_k, one target a row of rank k - 1): workgroups as `hist`. 1 the input;
@@ -49,6 +51,9 @@ override WG: u32 = 256u;
 override PMAX: u32 = 1024u; // top_sort: the padded row, a power of two
 const MAXT: u32 = 4u;
 const COPIES: u32 = 3u;
+// An index prefix no index pass can leave (its low digit is set before the last pass): all
+// the elements of the found key are at or before the target.
+const ALL: u32 = 0xffffffffu;
 const UNROLL: u32 = 8u; // hist2: elements an invocation loads at once (two vec4)
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
@@ -57,6 +62,7 @@ const UNROLL: u32 = 8u; // hist2: elements an invocation loads at once (two vec4
 
 var<workgroup> bins: array<atomic<u32>, 3072>; // MAXT * 256 * COPIES
 var<workgroup> pre: array<vec2<u32>, MAXT>;
+var<workgroup> skip: u32;
 var<workgroup> sk: array<u32, PMAX>;
 var<workgroup> si: array<u32, PMAX>;
 
@@ -222,8 +228,10 @@ fn hist2(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: 
     if (lid < nt) {
         let s = 4u * (row * nt + lid);
         pre[lid] = vec2<u32>(atomicLoad(&out[s]), atomicLoad(&out[s + 2u]));
+        if (lid == 0u) { skip = u32(index_phase() && pre[0].y == ALL); }
     }
-    workgroupBarrier();
+    // An index pass of a target whose key's elements are all taken (`pick`) counts nothing.
+    if (workgroupUniformLoad(&skip) != 0u) { return; }
     h_p[0] = pre[0];
     h_p[1] = pre[nt - 1u];
     let same = all(h_p[0] == h_p[1]);
@@ -265,11 +273,13 @@ fn pick(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     var rank = atomicLoad(&out[4u * i + 1u]);
     var below = 0u;
     var digit = 256u;
+    var last = false;
     for (var d = 0u; d < 256u; d++) {
         let n = atomicLoad(&out[c + d]);
         if (digit == 256u && below + n > rank) {
             digit = d;
             rank -= below;
+            last = rank + 1u == n;
         }
         below += n;
         atomicStore(&out[c + d], 0u);
@@ -278,6 +288,10 @@ fn pick(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let s = 4u * i + select(0u, 2u, index_phase());
     atomicStore(&out[s], atomicLoad(&out[s]) | ((digit & 255u) << shift()));
     atomicStore(&out[4u * i + 1u], rank);
+    // After the last key pass: where the target is the last element of its key, every
+    // element of that key is at or before it, whatever its index (top_k's index passes
+    // then count nothing; `compact` takes them all).
+    if (!index_phase() && shift() == 0u && last) { atomicStore(&out[4u * i + 2u], ALL); }
 }
 
 @compute @workgroup_size(WG)
