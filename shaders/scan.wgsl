@@ -113,7 +113,8 @@ fn unit_of(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
 
 // An invocation's PER elements from `at`, of which the first `n` are in the segment (the
 // rest left unset): where all are, PER loads with no branch between them, so that they are
-// in flight together.
+// in flight together. (Loops of constant bounds only: a variable bound would index the
+// array dynamically, putting it in slow local memory.)
 fn tile_loads(at: u32, n: u32) -> array<A, PER> {
     var x: array<A, PER>;
     if n >= PER {
@@ -121,8 +122,10 @@ fn tile_loads(at: u32, n: u32) -> array<A, PER> {
             x[j] = load(at + j);
         }
     } else {
-        for (var j = 0u; j < n; j++) {
-            x[j] = load(at + j);
+        for (var j = 0u; j < PER; j++) {
+            if j < n {
+                x[j] = load(at + j);
+            }
         }
     }
     return x;

@@ -148,9 +148,7 @@ fn passes<T: Element>(
 ) -> Result<()> {
     let (dev, d) = (&x.dev, T::DTYPE);
     let init = kernel(d, "init", 0, dev, 0)?;
-    // Up to 2 targets (median, top_k): `hist2`, whose state is in registers.
-    let entry = if prm.targets <= 2 { "hist2" } else { "hist" };
-    let hist = kernel(d, entry, 1, dev, 0)?;
+    let hist = kernel(d, "hist", 1, dev, 0)?;
     let pick = kernel(d, "pick", 0, dev, 0)?;
     let items = Work::Items(prm.rows * prm.targets);
     dev.launch(&init, &prm.encode(), &[], work, items)?;
@@ -164,7 +162,7 @@ fn passes<T: Element>(
             }
             .encode();
             dev.launch(&hist, &p, &[x.binding()], work, grid(prm.rows * prm.tiles))?;
-            dev.launch(&pick, &p, &[], work, items)?;
+            dev.launch(&pick, &p, &[], work, grid(prm.rows * prm.targets))?;
         }
     }
     Ok(())
