@@ -45,7 +45,7 @@ alias S = f32;   // scalar arguments (unused)
 alias SC = f32;
 
 override WG: u32 = 256u;
-const PER: u32 = 8u;
+const PER: u32 = 4u;
 
 @group(0) @binding(1) var<storage, read> a: array<Src>;
 @group(0) @binding(2) var<storage, read> b: array<A>;
@@ -111,26 +111,6 @@ fn unit_of(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return wid.y * nwg.x + wid.x;
 }
 
-// An invocation's PER elements from `at`, of which the first `n` are in the segment (the
-// rest left unset): where all are, PER loads with no branch between them, so that they are
-// in flight together. (Loops of constant bounds only: a variable bound would index the
-// array dynamically, putting it in slow local memory.)
-fn tile_loads(at: u32, n: u32) -> array<A, PER> {
-    var x: array<A, PER>;
-    if n >= PER {
-        for (var j = 0u; j < PER; j++) {
-            x[j] = load(at + j);
-        }
-    } else {
-        for (var j = 0u; j < PER; j++) {
-            if j < n {
-                x[j] = load(at + j);
-            }
-        }
-    }
-    return x;
-}
-
 // Row segment `unit` scanned from `carry_in`.
 fn row_scan_from(unit: u32, lid: u32, carry_in: A) {
     let line = unit / segs();
@@ -140,12 +120,11 @@ fn row_scan_from(unit: u32, lid: u32, carry_in: A) {
     var carry = carry_in;
     for (var t = start; t < end; t += WG * PER) {
         let i0 = t + lid * PER;
-        let x = tile_loads(base + i0, select(0u, end - i0, i0 < end));
         var v: array<A, PER>;
         var run = identity();
         for (var j = 0u; j < PER; j++) {
             if i0 + j < end {
-                run = combine(run, x[j]);
+                run = combine(run, load(base + i0 + j));
             }
             v[j] = run;
         }
@@ -204,10 +183,9 @@ fn row_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     var run = identity();
     for (var t = start; t < end; t += WG * PER) {
         let i0 = t + lid * PER;
-        let x = tile_loads(base + i0, select(0u, end - i0, i0 < end));
         for (var j = 0u; j < PER; j++) {
             if i0 + j < end {
-                run = combine(run, x[j]);
+                run = combine(run, load(base + i0 + j));
             }
         }
     }

@@ -14,8 +14,8 @@ use super::source::{spec, Op, Side};
 
 /// Invocations per workgroup of every scan kernel.
 pub(crate) const WG: usize = 256;
-/// Elements per tile of the row kernels (WG invocations, PER = 8 elements each).
-const TILE: usize = WG * 8;
+/// Elements per tile of the row kernels (WG invocations, PER = 4 elements each).
+const TILE: usize = WG * 4;
 /// Workgroups the row kernels aim to fill (an H100 holds 132 SMs of 16 groups each).
 const ROW_GROUPS: usize = 2048;
 /// Invocations the column kernels aim to fill.
