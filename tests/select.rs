@@ -534,10 +534,10 @@ fn quantile_radix_select() {
     assert_eq!(got as f64, quantile_ref(&w, 0.5));
 }
 
-/// The radix select's two-target pass (`hist2`: the median of an even length, whose two
-/// middle ranks may differ from the first digit on): rows split between two values far
-/// apart (the middle ranks' keys differ in their top bits), random values, ties; a
-/// whole-array median of an even length spanning several tiles of a row.
+/// The radix select's targets of different prefixes (the median of an even length, whose
+/// two middle ranks may differ from the first digit on, beside the row's maximum): rows
+/// split between two values far apart, random values, ties; a whole-array median of an
+/// even length spanning several tiles of a row.
 #[test]
 fn median_even_two_targets() {
     let len = 9000;
