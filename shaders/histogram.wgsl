@@ -7,7 +7,8 @@
 // the counts).
 // Dispatch geometry:
 // - `count`: a 1-D grid of groups() workgroups (folded into 2-D); workgroup g takes elements
-//   [g * chunk(), (g + 1) * chunk()), its invocations striding through them by WG. Each
+//   [g * chunk(), (g + 1) * chunk()), its invocations striding through them by WG, 8
+//   elements loaded at once. Each
 //   element's bin (bin_of: a binary search among the edges, or for uniform bins a guess
 //   and a walk; the edges held in workgroup memory where at most EDGE_CACHE) is counted with an atomic add in workgroup memory, for the bins
 //   [bin_base(), bin_base() + bin_count()) of this pass, in copies() copies (invocation l
@@ -108,6 +109,14 @@ fn by_uniform(x: E) -> u32 {
     return k;
 }
 
+// Counts x in copy `copy` of its bin, where the bin is among this pass's.
+fn tally(x: E, copy: u32) {
+    let k = bin_of(x) - bin_base();
+    if k < bin_count() {
+        atomicAdd(&hist[k * copies() + copy], 1u);
+    }
+}
+
 @compute @workgroup_size(WG)
 fn count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
@@ -124,11 +133,29 @@ fn count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
     let start = g * chunk();
     let end = min(start + chunk(), n());
     let copy = lid & (nc - 1u);
-    for (var i = start + lid; i < end; i += WG) {
-        let k = bin_of(a[i]) - bin_base();
-        if k < bin_count() {
-            atomicAdd(&hist[k * nc + copy], 1u);
-        }
+    var i = start + lid;
+    // Whole batches of 8 elements an invocation, all loaded before any is counted (loads
+    // in flight together: no branch between them), then the rest one at a time.
+    for (; i + 7u * WG < end; i += 8u * WG) {
+        let x0 = a[i];
+        let x1 = a[i + WG];
+        let x2 = a[i + 2u * WG];
+        let x3 = a[i + 3u * WG];
+        let x4 = a[i + 4u * WG];
+        let x5 = a[i + 5u * WG];
+        let x6 = a[i + 6u * WG];
+        let x7 = a[i + 7u * WG];
+        tally(x0, copy);
+        tally(x1, copy);
+        tally(x2, copy);
+        tally(x3, copy);
+        tally(x4, copy);
+        tally(x5, copy);
+        tally(x6, copy);
+        tally(x7, copy);
+    }
+    for (; i < end; i += WG) {
+        tally(a[i], copy);
     }
     workgroupBarrier();
     for (var k = lid; k < bin_count(); k += WG) {

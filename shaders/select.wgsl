@@ -24,11 +24,13 @@
 //   prefixes share one count in workgroup memory, which holds COPIES copies of 256 bins per
 //   target (invocation l adds to copy l % COPIES: less contention where many keys share a
 //   digit), each invocation adding a run of equal digits once; the copies' sums are added
-//   to the row's counts in global memory (an integer sum:
-//   the same whatever the order of the adds).
-// - `pick`: one invocation per (row, target). 4 the work buffer: the digit d holding the
-//   state's rank (counts below d <= rank < counts up to d), the state updated, the counts
-//   zeroed.
+//   to the row's counts in global memory (an integer sum: the same whatever the order of
+//   the adds). An invocation loads 8 elements before it counts any.
+//   An index pass of a state whose index prefix is ALL returns at once.
+// - `pick`: one workgroup per (row, target) (WG must be 256: an invocation a digit). 4 the
+//   work buffer: the digit d holding the state's rank (counts below d <= rank < counts up
+//   to d), the state updated, the counts zeroed; after the last key pass, the index prefix
+//   ALL where the rank is the last of its key.
 // - `finish`: one invocation per (row, target) i. 1 the work buffer; 4 the values, out[row *
 //   out_cols() + col_off() + t] = the value whose key is state i's prefix (`unkey`).
 // - `compact` (top_k, one target a row of rank k - 1): workgroups as `hist`. 1 the input;
@@ -47,6 +49,9 @@ override WG: u32 = 256u;
 override PMAX: u32 = 1024u; // top_sort: the padded row, a power of two
 const MAXT: u32 = 4u;
 const COPIES: u32 = 3u;
+// An index prefix no index pass can leave (its low digit is set before the last pass): all
+// the elements of the found key are at or before the target.
+const ALL: u32 = 0xffffffffu;
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
 @group(0) @binding(2) var<storage, read> b: array<u32>;
@@ -54,6 +59,7 @@ const COPIES: u32 = 3u;
 
 var<workgroup> bins: array<atomic<u32>, 3072>; // MAXT * 256 * COPIES
 var<workgroup> pre: array<vec2<u32>, MAXT>;
+var<workgroup> skip: u32;
 var<workgroup> sk: array<u32, PMAX>;
 var<workgroup> si: array<u32, PMAX>;
 
@@ -108,6 +114,47 @@ fn flush(t: u32, d: u32, n: u32, copy: u32) {
     if (n != 0u) { atomicAdd(&bins[(t * 256u + d) * COPIES + copy], n); }
 }
 
+// hist's state, per invocation: the targets' (key, index) prefixes (those past targets()
+// repeat target 0's) and the mask, and per target the open run of one digit: private
+// variables indexed by constants only, so that they stay in registers.
+var<private> h_p: array<vec2<u32>, MAXT>;
+var<private> h_m: vec2<u32>;
+var<private> h_last0: u32;
+var<private> h_run0: u32;
+var<private> h_last1: u32;
+var<private> h_run1: u32;
+var<private> h_last2: u32;
+var<private> h_run2: u32;
+var<private> h_last3: u32;
+var<private> h_run3: u32;
+
+// Adds one element of digit d to target t's open run: a run of one digit is counted once,
+// at its end (keys sharing their top bits, as in the first pass, make long runs: fewer
+// atomics).
+fn bump(t: u32, d: u32, copy: u32, last: ptr<private, u32>, run: ptr<private, u32>) {
+    if (d != *last) {
+        flush(t, *last, *run, copy);
+        *last = d;
+        *run = 0u;
+    }
+    *run += 1u;
+}
+
+// Counts element i of the row (key k) for the first target whose prefix it matches.
+fn tally(k: u32, i: u32, copy: u32) {
+    let d = (select(k, i, index_phase()) >> shift()) & 255u;
+    let ki = vec2<u32>(k, i) & h_m;
+    if (all(ki == h_p[0])) {
+        bump(0u, d, copy, &h_last0, &h_run0);
+    } else if (all(ki == h_p[1])) {
+        bump(1u, d, copy, &h_last1, &h_run1);
+    } else if (all(ki == h_p[2])) {
+        bump(2u, d, copy, &h_last2, &h_run2);
+    } else if (all(ki == h_p[3])) {
+        bump(3u, d, copy, &h_last3, &h_run3);
+    }
+}
+
 @compute @workgroup_size(WG)
 fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -119,55 +166,41 @@ fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     if (lid < nt) {
         let s = 4u * (row * nt + lid);
         pre[lid] = vec2<u32>(atomicLoad(&out[s]), atomicLoad(&out[s + 2u]));
+        if (lid == 0u) { skip = u32(index_phase() && pre[0].y == ALL); }
     }
-    workgroupBarrier();
-    // rep[t]: the first target with t's prefix, whose bins count for both.
-    var p: array<vec2<u32>, MAXT>;
-    var rep: array<u32, MAXT>;
-    for (var t = 0u; t < nt; t++) {
-        p[t] = pre[t];
-        rep[t] = t;
-        for (var u = 0u; u < t; u++) {
-            if (rep[t] == t && all(pre[u] == pre[t])) { rep[t] = u; }
-        }
-    }
-    let mask = high_mask();
-    let sh = shift();
-    let by_index = index_phase();
+    // An index pass of a target whose key's elements are all taken (`pick`) counts nothing.
+    if (workgroupUniformLoad(&skip) != 0u) { return; }
+    for (var t = 0u; t < MAXT; t++) { h_p[t] = pre[select(0u, t, t < nt)]; }
+    h_m = vec2<u32>(high_mask(), 0u);
+    if (index_phase()) { h_m = vec2<u32>(0xffffffffu, high_mask()); }
     let copy = lid % COPIES;
-    var last: array<u32, MAXT>;
-    var run: array<u32, MAXT>;
     let start = (g % tiles()) * chunk();
     let end = min(start + chunk(), row_len());
     let base = in_off() + row * row_len();
-    for (var i = start + lid; i < end; i += WG) {
-        let k = key_at(base + i);
-        // The key's digit, or the index's among the elements of the found key.
-        var v = k;
-        var m = vec2<u32>(mask, 0u);
-        if (by_index) {
-            v = i;
-            m = vec2<u32>(0xffffffffu, mask);
-        }
-        let d = (v >> sh) & 255u;
-        for (var t = 0u; t < nt; t++) {
-            if (rep[t] == t && all((vec2<u32>(k, i) & m) == p[t])) {
-                // A run of one digit is counted once, at its end (keys sharing their top
-                // bits, as in the first pass, make long runs: fewer atomics).
-                if (d != last[t]) {
-                    flush(t, last[t], run[t], copy);
-                    last[t] = d;
-                    run[t] = 0u;
-                }
-                run[t] += 1u;
-            }
-        }
+    var i = start + lid;
+    // Whole batches: 8 loads issued together, no branch between them.
+    for (; i + 7u * WG < end; i += 8u * WG) {
+        let e = base + i;
+        let lo = vec4<u32>(key_at(e), key_at(e + WG), key_at(e + 2u * WG), key_at(e + 3u * WG));
+        let hi = vec4<u32>(key_at(e + 4u * WG), key_at(e + 5u * WG), key_at(e + 6u * WG),
+                           key_at(e + 7u * WG));
+        for (var u = 0u; u < 4u; u++) { tally(lo[u], i + u * WG, copy); }
+        for (var u = 0u; u < 4u; u++) { tally(hi[u], i + (u + 4u) * WG, copy); }
     }
-    for (var t = 0u; t < nt; t++) { flush(t, last[t], run[t], copy); }
+    for (; i < end; i += WG) { tally(key_at(base + i), i, copy); }
+    flush(0u, h_last0, h_run0, copy);
+    flush(1u, h_last1, h_run1, copy);
+    flush(2u, h_last2, h_run2, copy);
+    flush(3u, h_last3, h_run3, copy);
     workgroupBarrier();
     for (var k = lid; k < nt * 256u; k += WG) {
         let t = k / 256u;
-        let at = (rep[t] * 256u + k % 256u) * COPIES;
+        // The first target with t's prefix holds the count for both.
+        var r = t;
+        for (var u = t; u > 0u; u--) {
+            if (all(pre[u - 1u] == pre[t])) { r = u - 1u; }
+        }
+        let at = (r * 256u + k % 256u) * COPIES;
         var v = 0u;
         for (var c = 0u; c < COPIES; c++) { v += atomicLoad(&bins[at + c]); }
         if (v != 0u) { atomicAdd(&out[counts_at(row * nt + t) + k % 256u], v); }
@@ -177,25 +210,37 @@ fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 @compute @workgroup_size(WG)
 fn pick(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
-    let i = linear_id(wid, nwg, lid, WG);
+    let i = wid.y * nwg.x + wid.x;
     if (i >= rows() * targets()) { return; }
     let c = counts_at(i);
-    var rank = atomicLoad(&out[4u * i + 1u]);
-    var below = 0u;
-    var digit = 256u;
-    for (var d = 0u; d < 256u; d++) {
-        let n = atomicLoad(&out[c + d]);
-        if (digit == 256u && below + n > rank) {
-            digit = d;
-            rank -= below;
-        }
-        below += n;
-        atomicStore(&out[c + d], 0u);
+    // Invocation lid takes digit lid (WG is 256): its count, and the counts below it by a
+    // scan in workgroup memory (`sk`).
+    let n = atomicLoad(&out[c + lid]);
+    atomicStore(&out[c + lid], 0u);
+    let rank = atomicLoad(&out[4u * i + 1u]); // read before any invocation writes it
+    sk[lid] = n;
+    workgroupBarrier();
+    for (var d = 1u; d < WG; d <<= 1u) {
+        var y = sk[lid];
+        if (lid >= d) { y += sk[lid - d]; }
+        workgroupBarrier();
+        sk[lid] = y;
+        workgroupBarrier();
     }
-    // digit stays 256 only for a rank beyond the row (refused by the host).
-    let s = 4u * i + select(0u, 2u, index_phase());
-    atomicStore(&out[s], atomicLoad(&out[s]) | ((digit & 255u) << shift()));
-    atomicStore(&out[4u * i + 1u], rank);
+    let below = sk[lid] - n;
+    // One digit holds the rank (none only for a rank beyond the row: refused by the host).
+    if (below <= rank && rank < below + n) {
+        let r = rank - below;
+        let s = 4u * i + select(0u, 2u, index_phase());
+        atomicStore(&out[s], atomicLoad(&out[s]) | (lid << shift()));
+        atomicStore(&out[4u * i + 1u], r);
+        // After the last key pass: where the target is the last element of its key, every
+        // element of that key is at or before it, whatever its index (top_k's index passes
+        // then count nothing; `compact` takes them all).
+        if (!index_phase() && shift() == 0u && r + 1u == n) {
+            atomicStore(&out[4u * i + 2u], ALL);
+        }
+    }
 }
 
 @compute @workgroup_size(WG)

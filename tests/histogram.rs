@@ -160,6 +160,22 @@ fn bincount_matches_numpy() {
     bincount_of::<u32>(&[], 5);
 }
 
+/// Inputs long enough that every workgroup's chunk holds whole batches of 8 elements an
+/// invocation (over a million elements) besides a remainder: uniform bins of f32 and i32
+/// (NaN, inf and values outside the range included) and bincount of u32, against the host.
+#[test]
+fn long_inputs_batched_loads() {
+    let n = 3_000_017;
+    let (x, xs) = upload::<f32>(dev(), &values::<f32>(n, 31), &[n]);
+    let (counts, edges) = x.histogram(256, Some((-1.0, 1.0))).unwrap();
+    let want = reference(&xs, &host(&edges));
+    assert_eq!(counts.to_vec().unwrap(), want);
+    let (x, xs) = upload::<i32>(dev(), &values::<i32>(n, 32), &[n]);
+    let (counts, edges) = x.histogram(100, Some((-250.0, 250.0))).unwrap();
+    assert_eq!(counts.to_vec().unwrap(), reference(&xs, &host(&edges)));
+    bincount_of::<u32>(&Rng::new(33).ints(n, 0, 700), 0);
+}
+
 #[test]
 fn same_counts_every_run() {
     let x = dev().random_uniform::<f32>([200_003], 4).unwrap();

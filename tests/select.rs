@@ -534,6 +534,29 @@ fn quantile_radix_select() {
     assert_eq!(got as f64, quantile_ref(&w, 0.5));
 }
 
+/// The radix select's targets of different prefixes (the median of an even length, whose
+/// two middle ranks may differ from the first digit on, beside the row's maximum): rows
+/// split between two values far apart, random values, ties; a whole-array median of an
+/// even length spanning several tiles of a row.
+#[test]
+fn median_even_two_targets() {
+    let len = 9000;
+    let mut rng = Rng::new(701);
+    let mut v: Vec<f64> = (0..len)
+        .map(|i| if i % 3 == 0 { -1.5 } else { 2.5e6 })
+        .collect();
+    v.extend((0..len).map(|i| if i % 2 == 0 { -7.0 } else { 5.0 }));
+    v.extend(rng.ints(len, -100_000, 100_000));
+    v.extend(rng.ints(len, 0, 4));
+    check_selected::<f32>(&v, 4, len, &[0.5]);
+    check_selected::<i32>(&v, 4, len, &[0.5, 0.75]);
+    let n = 200_002;
+    let w = rng.vec(n, -1.0, 1.0);
+    let (x, w) = upload::<f32>(dev(), &w, &[n]);
+    let got = x.median::<f32>(None).unwrap().to_scalar().unwrap();
+    common::assert_close(&[got as f64], &[quantile_ref(&w, 0.5)], 1e-6, 0.0);
+}
+
 /// top_k through the radix select (rows longer than a workgroup's sort, k within one):
 /// all-equal rows (the k lowest indices), many ties, NaN and -0 / +0, integer extremes,
 /// k = 1 and k = 1000, largest and smallest, a view with an offset, the same bits over 10

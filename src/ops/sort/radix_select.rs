@@ -3,9 +3,11 @@
 //!
 //! Each rank's key is found 8 bits a pass from the top (4 passes for 32-bit keys): a pass
 //! counts the next digit of the keys that match the bits found so far (per workgroup in
-//! workgroup memory, then summed per row), and a tiny kernel picks the digit holding the
-//! rank. Each pass reads the input once; nothing is written per element. Counts are
-//! integers, so the result is the same on every run. Keys are the sort's (NumPy's order).
+//! workgroup memory, then summed per row), and a small kernel (one workgroup scanning the
+//! 256 counts) picks the digit holding the rank. Each pass reads the input once; nothing
+//! is written per element. top_k's index passes (its ties) are skipped where every element
+//! of the found key is taken. Counts are integers, so the result is the same on every run.
+//! Keys are the sort's (NumPy's order).
 //!
 //! 32-bit dtypes (f32, i32, u32, bool) go through it; f16 and f64 keep the sort (their
 //! keys are 16 or 64 bits: left to do).
@@ -162,7 +164,7 @@ fn passes<T: Element>(
             }
             .encode();
             dev.launch(&hist, &p, &[x.binding()], work, grid(prm.rows * prm.tiles))?;
-            dev.launch(&pick, &p, &[], work, items)?;
+            dev.launch(&pick, &p, &[], work, grid(prm.rows * prm.targets))?;
         }
     }
     Ok(())
