@@ -8,12 +8,12 @@
 //!   -0.0 and +0.0 in input order) and gathers, so expect it nearer the key-index bound;
 //! - a row sort in workgroup memory: one read and one write of the values, `2 * 4 * n`;
 //! - top_k (k = 100 of 64M f32): one read of the input, `4 * n` (a selection's bound;
-//!   gpuarray's top_k selects: a bitonic sort of every 4096-element tile in workgroup
-//!   memory, whose compute, not its one read, bounds it);
+//!   gpuarray's top_k is a radix select: four counting passes over the input, then one
+//!   compaction and a sort of the k found);
 //! - unique of 16M i32 in 0..65536: the keys-only radix sort's bound, `4 * 2 * 4 * n` (the
 //!   flag, scan and compaction passes after it are left out of the floor);
 //! - median of 64M f32: one read of the input, `4 * n` (a selection's bound; gpuarray's
-//!   median sorts the whole array with indices today, so expect it far above).
+//!   median is a radix select of its middle ranks: four counting passes over the input).
 
 use gpuarray::Device;
 
