@@ -6,7 +6,9 @@
 //! adapter has them) of every radix sort to stderr, for tuning.
 
 use super::params::SortParams;
-use super::plan::{grid, kernel_of, key_bits, scan_in_place, whole, ITEMS, WG};
+use super::plan::{
+    grid, kernel_of, key_bits, scan_in_place, scatter_sg_kernel, scatter_sg_wg, whole, ITEMS, WG,
+};
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
@@ -175,7 +177,13 @@ fn radix_pass(
 ) -> Result<()> {
     let count = 256 * prm.tiles;
     let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
-    let scatter = kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?;
+    let (scatter, label) = match scatter_sg_wg(dev) {
+        Some(wg) => (scatter_sg_kernel(dev, d, wg, keys_only)?, "scatter_sg"),
+        None => (
+            kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?,
+            "scatter",
+        ),
+    };
     let src = whole(p.src, rec_bytes);
     let counts = whole(p.counts, count as u64 * 4);
     dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
@@ -189,5 +197,5 @@ fn radix_pass(
         whole(p.dst, rec_bytes),
         grid(prm.tiles),
     )?;
-    Prof::mark(prof, dev, "scatter")
+    Prof::mark(prof, dev, label)
 }
