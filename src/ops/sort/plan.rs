@@ -161,7 +161,7 @@ pub(super) fn scatter_sg_wg(dev: &Device) -> Option<u32> {
     let wg = (8 * lo).max(hi).min(WG);
     let bytes = (wg / lo) * 256 * 4 + 256 * 4;
     let fits = bytes <= dev.limits().max_compute_workgroup_storage_size;
-    (fits && (WG * ITEMS) % (wg * SG_STEPS) == 0).then_some(wg)
+    (fits && (WG * ITEMS).is_multiple_of(wg * SG_STEPS)).then_some(wg)
 }
 
 /// A kernel of the family with the record constants, `extra` naming the variant's other
