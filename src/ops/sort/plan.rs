@@ -140,12 +140,7 @@ pub(super) fn scatter_sg_kernel(
     let sgs = wg / dev.info().subgroup_min_size;
     let rounds = WG * ITEMS / (wg * SG_STEPS);
     let extra = format!("s{sgs} r{rounds}");
-    let entry = if std::env::var_os("GPUARRAY_SORT_STAGE").is_some() {
-        "scatter_sgs"
-    } else {
-        "scatter_sg"
-    };
-    build(dev, d, (entry, 2, wg), keys_only, extra, |s| {
+    build(dev, d, ("scatter_sg", 2, wg), keys_only, extra, |s| {
         s.include(RADIX_SG)
             .constant("SGS", sgs)
             .constant("ROUNDS", rounds)
@@ -164,7 +159,7 @@ pub(super) fn scatter_sg_wg(dev: &Device) -> Option<u32> {
     }
     // At most 8 subgroups of the smallest size, but room for one of the largest.
     let wg = (8 * lo).max(hi).min(WG);
-    let bytes = (wg / lo) * 256 * 4 + 256 * 4 * 2 + wg * 4 + 2 * wg * SG_STEPS * 4;
+    let bytes = (wg / lo) * 256 * 4 + 256 * 4;
     let fits = bytes <= dev.limits().max_compute_workgroup_storage_size;
     (fits && (WG * ITEMS).is_multiple_of(wg * SG_STEPS)).then_some(wg)
 }

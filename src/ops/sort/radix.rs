@@ -1,6 +1,9 @@
 //! The LSD radix sort of shaders/sort.wgsl: 8 bits a pass over records of key words (and
 //! an index plane), each pass a per-tile histogram, an exclusive scan of the counts and a
-//! stable scatter.
+//! stable scatter: by subgroup ranking (`scatter_sg`) where the adapter has subgroups of 8 to
+//! 128 lanes and `Options::subgroups` is on, else by chunk ranking (`scatter`). On the H100
+//! (2026-11-23, through Vulkan) 64M u32 keys sort in 6.72 ms by the first (scatter 5.22 ms
+//! of 4 passes), 7.51 ms by the second (scatter 5.99 ms).
 //!
 //! `GPUARRAY_SORT_PROFILE` (any value) prints each stage's GPU time (timestamps where the
 //! adapter has them) of every radix sort to stderr, for tuning.
