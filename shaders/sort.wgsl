@@ -24,7 +24,8 @@
 //   records in their new order. The tile is walked in chunks of WG elements in order; an
 //   element's rank among the chunk's elements of its digit comes from a bitmask per digit
 //   (bits set with atomicOr, whose result does not depend on order), so the scatter is
-//   stable and the same on every run.
+//   stable and the same on every run. Where the adapter's subgroups allow, `scatter_sg`
+//   (shaders/radix_sg.wgsl, included only into its own kernel) ranks by subgroup ballots.
 // - `unkey`: one invocation per element. 1 records without an index plane (u32, i32);
 //   4 the values the keys came from.
 // - `finish`: one invocation per element. 1 records; 4 the index plane modulo the row

@@ -7,7 +7,8 @@ mod common;
 use std::cmp::Ordering;
 
 use common::{dev, host, upload, Rng, Ty};
-use gpuarray::{Array, Error};
+use gpuarray::config::Options;
+use gpuarray::{Array, Device, Error};
 
 /// NumPy's order of values: NaNs equal and last, -0 == +0.
 fn numpy_cmp(a: f64, b: f64) -> Ordering {
@@ -308,4 +309,35 @@ fn radix_few_digits() {
 #[test]
 fn radix_many_rows() {
     check(&random::<u32>(31, &[257, 4099]), 1);
+}
+
+/// The radix scatter's two paths, subgroup ranking (the default where the adapter has
+/// subgroups of 8 to 128 lanes) and chunk ranking (`Options::subgroups` off): both against
+/// the reference (indices exactly: stability) and the same indices as each other, for
+/// one-word keys with an index plane (f32), keys alone (u32) and two-word keys (f64, where
+/// the device has it), on partial tiles and a view with an offset.
+#[test]
+fn radix_scatter_paths() {
+    let mut opts = Options::default();
+    opts.subgroups = false;
+    let plain = Device::open_with_options(0, opts).expect("a second device");
+    let mut rng = Rng::new(57);
+    for n in [4097usize, 61_441] {
+        let f = values::<f32>(&mut rng, n + 3);
+        let u = values::<u32>(&mut rng, n);
+        let g = values::<f64>(&mut rng, n);
+        let mut idx = Vec::new();
+        for d in [dev(), &plain] {
+            let x = upload::<f32>(d, &f, &[n + 3]).0;
+            let view = x.slice(3..n + 3).unwrap();
+            check(&view, 0);
+            let y = upload::<u32>(d, &u, &[n]).0;
+            check(&y, 0);
+            if common::supported::<f64>(d) {
+                check(&upload::<f64>(d, &g, &[n]).0, 0);
+            }
+            idx.push(view.argsort().unwrap().to_vec().unwrap());
+        }
+        assert_eq!(idx[0], idx[1], "n = {n}: the two paths differ");
+    }
 }

@@ -17,6 +17,10 @@ use crate::memory::pool::BufferHandle;
 const SRC: &str = include_str!("../../../shaders/sort.wgsl");
 /// The dtypes' key transforms, shared with the select family.
 pub(crate) const SORT_KEYS: &str = include_str!("../../../shaders/shared/sort_keys.wgsl");
+/// The radix scatter by subgroup ranking, included only into its own kernel.
+const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
+/// Keys an invocation of `scatter_sg` holds (`SG_STEPS` in shaders/radix_sg.wgsl).
+const SG_STEPS: u32 = 16;
 pub(super) const WG: u32 = 256;
 /// Chunks of WG elements per radix tile.
 pub(super) const ITEMS: u32 = 16;
@@ -88,7 +92,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     DType::ALL
         .iter()
         .filter(|d| !d.is_int64())
-        .map(|&d| spec(d))
+        .flat_map(|&d| [spec(d), spec(d).include(RADIX_SG)])
         .collect()
 }
 
@@ -115,28 +119,80 @@ pub(super) fn kernel_of(
     pmax: u32,
     keys_only: bool,
 ) -> Result<Arc<Kernel>> {
+    let extra = format!("p{pmax}");
+    build(dev, d, (entry, inputs, wg), keys_only, extra, |s| {
+        if pmax > 0 {
+            s.constant("PMAX", pmax)
+        } else {
+            s
+        }
+    })
+}
+
+/// The radix scatter by subgroup ranking (shaders/radix_sg.wgsl) in workgroups of `wg`
+/// (a multiple of every subgroup size of the adapter), for the tiles of `hist`.
+pub(super) fn scatter_sg_kernel(
+    dev: &Device,
+    d: DType,
+    wg: u32,
+    keys_only: bool,
+) -> Result<Arc<Kernel>> {
+    let sgs = wg / dev.info().subgroup_min_size;
+    let rounds = WG * ITEMS / (wg * SG_STEPS);
+    let extra = format!("s{sgs} r{rounds}");
+    build(dev, d, ("scatter_sg", 2, wg), keys_only, extra, |s| {
+        s.include(RADIX_SG)
+            .constant("SGS", sgs)
+            .constant("ROUNDS", rounds)
+    })
+}
+
+/// The workgroup size of the subgroup-ranking scatter on `dev`, or `None` where it cannot
+/// run (no subgroups, `Options::subgroups` off, subgroup sizes outside 8..=128, or too
+/// little workgroup memory): then the chunk-ranking `scatter` does the work.
+pub(super) fn scatter_sg_wg(dev: &Device) -> Option<u32> {
+    let i = dev.info();
+    let (lo, hi) = (i.subgroup_min_size, i.subgroup_max_size);
+    let sizes_ok = lo >= 8 && hi <= 128 && lo.is_power_of_two() && hi.is_power_of_two();
+    if !(dev.options().subgroups && dev.has_subgroups() && sizes_ok) {
+        return None;
+    }
+    // At most 8 subgroups of the smallest size, but room for one of the largest.
+    let wg = (8 * lo).max(hi).min(WG);
+    let bytes = (wg / lo) * 256 * 4 + 256 * 4;
+    let fits = bytes <= dev.limits().max_compute_workgroup_storage_size;
+    (fits && (WG * ITEMS).is_multiple_of(wg * SG_STEPS)).then_some(wg)
+}
+
+/// A kernel of the family with the record constants, `extra` naming the variant's other
+/// constants, which `more` sets.
+fn build(
+    dev: &Device,
+    d: DType,
+    (entry, inputs, wg): (&'static str, usize, u32),
+    keys_only: bool,
+    extra: String,
+    more: impl FnOnce(Spec) -> Spec,
+) -> Result<Arc<Kernel>> {
     dev.require_32(entry, d)?;
     let w = key_bits(d).0;
     let carry = u32::from(!keys_only);
     let key = Key {
         family: "sort",
         entry,
-        variant: format!("{} w{w} p{pmax} c{carry}", d.wgsl()),
+        variant: format!("{} w{w} c{carry} {extra}", d.wgsl()),
         inputs,
         wg,
         ndim: 0,
         per: 0,
     };
     dev.kernel(key, || {
-        let s = spec(d)
-            .constant("W", w)
-            .constant("ITEMS", ITEMS)
-            .constant("CARRY", carry);
-        if pmax > 0 {
-            s.constant("PMAX", pmax)
-        } else {
-            s
-        }
+        more(
+            spec(d)
+                .constant("W", w)
+                .constant("ITEMS", ITEMS)
+                .constant("CARRY", carry),
+        )
     })
 }
 
