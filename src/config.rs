@@ -207,8 +207,9 @@ pub struct Options {
     /// of adapter.
     pub small_read: SmallRead,
     /// Reduction trees begin with subgroup shuffles where the adapter's subgroups have at
-    /// least 8 invocations (the same tree, the same bits); `GPUARRAY_SUBGROUPS=0` turns
-    /// them off. Default on.
+    /// least 8 invocations (the same tree, the same bits), and the radix sort's scatter
+    /// ranks keys by subgroup ballots (the same order); `GPUARRAY_SUBGROUPS=0` turns both
+    /// off. Default on.
     pub subgroups: bool,
     /// Workgroups a reduction with few outputs spreads over; `GPUARRAY_REDUCE_GROUPS`.
     /// Default (`None`): 1024 on GPUs (about two waves of an H100), 32 on CPUs. Results
@@ -226,10 +227,10 @@ pub struct Options {
     /// Products with a long K and few output tiles split K into slices summed in order;
     /// `GPUARRAY_MATMUL_SPLIT_K=0` turns it off. Default on.
     pub matmul_split_k: bool,
-    /// `top_k` of a small k over long rows by per-tile selection (each tile's k best by a
-    /// bitonic sort in workgroup memory, in rounds) instead of a full sort;
-    /// `GPUARRAY_TOP_K_SELECT=1`. Default off: k = 100 of 64M f32 took 22.3 ms against
-    /// 13.3 ms for the sort on the H100 (2026-11-23), and was slower on lavapipe too.
+    /// `top_k` of f16 and f64 rows (the other dtypes take a radix select) by per-tile
+    /// selection (each tile's k best by a bitonic sort in workgroup memory, in rounds)
+    /// instead of a full sort; `GPUARRAY_TOP_K_SELECT=1`. Default off: for f32, k = 100 of
+    /// 64M took 22.3 ms this way against 13.3 ms for the sort on the H100 (2026-11-23).
     pub top_k_select: bool,
     /// f32 `scatter_add` with the adapter's native atomic add where it has
     /// SHADER_FLOAT32_ATOMIC; `GPUARRAY_FLOAT_ATOMICS=0` sends it to the compare-and-swap
