@@ -161,7 +161,7 @@ pub(super) fn spec(d: DType, va: bool, vb: bool, tiles: Tiles, ta: bool, tb: boo
     let s = d.wgsl();
     let vector = |name: &str, buf: &str| {
         format!(
-            "fn fetch_{name}(e: u32, cnt: u32) -> vec4<ACC> {{ let v = vec4<ACC>({buf}[min(e / 4u, arrayLength(&{buf}) - 1u)]); return select(vec4<ACC>(), v, cnt >= 4u); }}"
+            "fn fetch_{name}(e: u32, cnt: u32) -> vec4<ACC> {{ if (cnt < 4u) {{ return vec4<ACC>(); }} return vec4<ACC>({buf}[e / 4u]); }}"
         )
     };
     let mut spec = Spec::new("linalg", SRC)
