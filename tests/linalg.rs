@@ -308,6 +308,8 @@ macro_rules! testgen {
             fn matrix_vector() { super::matrix_vector::<$t>(); }
             #[test]
             fn split_k() { super::split_k::<$t>(); }
+            #[test]
+            fn padded_views() { super::padded_views::<$t>(); }
         }
     )*};
 }
@@ -409,6 +411,54 @@ fn f16_tensor_core_large_tiles() {
     let ha3 = ha3.slice(&[(0, 12, 1), (16, 544, 1), (0, k, 1)]);
     let (b3, hb3) = random::<f16>(&mut rng, &[k, 1040]);
     check_sampled(&rows.matmul(&b3).expect("matmul"), &ha3, &hb3, 5, 4000);
+}
+
+/// A `rows x cols` view at the end of a `[rows + r0, cols + c0]` buffer whose other elements
+/// are poison (NaN for floats, 10^6 for integers), and its host copy.
+fn padded<T: Ty>(
+    rng: &mut Rng,
+    (rows, cols): (usize, usize),
+    (r0, c0): (usize, usize),
+) -> (Array<T>, Host) {
+    let (br, bc) = (rows + r0, cols + c0);
+    let poison = if T::FLOAT { f64::NAN } else { 1e6 };
+    let mut v = vec![poison; br * bc];
+    let inner = values::<T>(rng, rows * cols);
+    for i in 0..rows {
+        v[(r0 + i) * bc + c0..(r0 + i) * bc + c0 + cols]
+            .copy_from_slice(&inner[i * cols..(i + 1) * cols]);
+    }
+    let (a, v) = upload::<T>(dev(), &v, &[br, bc]);
+    let view = a
+        .slice([
+            Slice::new(r0 as isize, None, 1),
+            Slice::new(c0 as isize, None, 1),
+        ])
+        .unwrap();
+    let h = Host::new(&[br, bc], v).slice(&[(r0, br, 1), (c0, bc, 1)]);
+    (view, h)
+}
+
+/// Operands read in place from views that end at their buffer's end, over partial tiles
+/// (M, N, K not multiples of any tile): odd leading dimensions (scalar loads, clamped to the
+/// buffer), leading dimensions and offsets multiples of 4 (vec4 loads), and transposed
+/// views. The poison around the views must not reach the result.
+fn padded_views<T: Ty>() {
+    require_dtype!(T);
+    let mut rng = Rng::new(61);
+    for &((m, k, n), (r0, c0)) in &[
+        ((70, 38, 45), (3, 5)),
+        ((68, 36, 44), (3, 4)),
+        ((37, 9, 130), (1, 2)),
+    ] {
+        let (a, ha) = padded::<T>(&mut rng, (m, k), (r0, c0));
+        let (b, hb) = padded::<T>(&mut rng, (k, n), (r0 + 1, c0));
+        check(&a, &b, &ha, &hb);
+        let (at, hat) = padded::<T>(&mut rng, (k, m), (r0, c0));
+        let (bt, hbt) = padded::<T>(&mut rng, (n, k), (r0, c0 + 2));
+        check(&at.t(), &bt.t(), &hat.t(), &hbt.t());
+        check(&a, &bt.t(), &ha, &hbt.t());
+    }
 }
 
 /// A view whose matrix dimensions both have strides other than 1 is copied first.
