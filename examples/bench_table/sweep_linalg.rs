@@ -211,6 +211,20 @@ fn timed<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> Res<f6
 }
 
 /// Every row of the sweep.
+/// Prints what the memory pool holds (stderr); with `GPUARRAY_BENCH_FREE_POOL` set, also
+/// releases its cached buffers (to tell a pool's retention from a kernel's own time).
+fn pool_note(dev: &Device, when: &str) {
+    let pool = dev.memory_pool();
+    eprintln!(
+        "memory pool {when}: {:.1} GB held, {:.1} GB in use",
+        pool.total_bytes() as f64 / 1e9,
+        pool.used_bytes() as f64 / 1e9
+    );
+    if std::env::var_os("GPUARRAY_BENCH_FREE_POOL").is_some() {
+        pool.free_all_blocks();
+    }
+}
+
 pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     let mut rows = Vec::new();
     let n = if quick { 1 << 20 } else { 1 << 26 };
@@ -233,6 +247,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         bandwidth,
         &mut rows,
     )?;
+    pool_note(dev, "after the f32 products");
     if dev.supports::<f16>() {
         product_rows::<f16>(
             dev,
