@@ -131,6 +131,10 @@ fn shape_class(prod: &Product<'_>) -> usize {
 /// untimed large tiles, 64 workgroups on a GPU of 132 multiprocessors, at 1.8x the time
 /// of 1024^3 on the H100.
 const TRIAL_MIN_FMAS: f64 = (1u64 << 28) as f64;
+/// The same for the few-rows and few-columns shape classes. The trial's result is kept per
+/// class, so at 2^28 a 16x4096x4096 product (2^28) set the choice its class then gave
+/// 64x4096x4096 (0.106 -> 0.127 ms on the H100) and 4096x64x4096 (0.112 -> 0.169 ms).
+const TRIAL_MIN_FMAS_NARROW: f64 = (1u64 << 30) as f64;
 /// Workgroups below which a problem takes smaller tiles.
 const MIN_WORKGROUPS: usize = 64;
 
@@ -236,7 +240,12 @@ pub(super) fn choose<T: Element>(
         |t: Tiles| prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches;
     let shape = shape_class(prod);
     let large = workgroups(CANDIDATES[shape][0]);
-    if prod.fmas() >= TRIAL_MIN_FMAS && large >= MIN_WORKGROUPS {
+    let min_fmas = if shape == 0 {
+        TRIAL_MIN_FMAS
+    } else {
+        TRIAL_MIN_FMAS_NARROW
+    };
+    if prod.fmas() >= min_fmas && large >= MIN_WORKGROUPS {
         // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
         // 1024): the best tiles differ between a partly and a fully occupied GPU.
         let size = match large {
