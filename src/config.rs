@@ -220,6 +220,9 @@ pub struct Options {
     pub matmul_tiles: Option<MatmulTiles>,
     /// Print the matrix-product tile trial; `GPUARRAY_MATMUL_VERBOSE` (any value).
     pub matmul_verbose: bool,
+    /// Print each radix sort stage's GPU time to stderr; `GPUARRAY_SORT_PROFILE` (any
+    /// value). Diagnostics: every stage waits for its timestamps.
+    pub sort_profile: bool,
     /// Products with one row or one column (matrix-vector, vector-matrix) through the
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
     /// tiled kernel. Default on.
@@ -282,6 +285,7 @@ impl Default for Options {
             reduce_groups: None,
             matmul_tiles: None,
             matmul_verbose: false,
+            sort_profile: false,
             matmul_gemv: true,
             matmul_split_k: true,
             top_k_select: false,
@@ -406,6 +410,7 @@ impl Options {
             o.conv_tiles = Some(t);
         }
         o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
+        o.sort_profile = get("GPUARRAY_SORT_PROFILE").is_some();
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
             o.matmul_gemv = on;
         }
@@ -510,6 +515,7 @@ mod tests {
             ("GPUARRAY_REDUCE_GROUPS", "64"),
             ("GPUARRAY_MATMUL_TILES", "64, 64, 16, 4, 4"),
             ("GPUARRAY_MATMUL_VERBOSE", "1"),
+            ("GPUARRAY_SORT_PROFILE", "1"),
             ("GPUARRAY_COOP", "0"),
             ("GPUARRAY_MATMUL_GEMV", "0"),
             ("GPUARRAY_MATMUL_SPLIT_K", "0"),
@@ -533,6 +539,7 @@ mod tests {
         assert_eq!(o.params, ParamsPath::Uniform);
         assert_eq!(o.small_read, SmallRead::Kernel);
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
+        assert!(o.sort_profile);
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));

@@ -5,8 +5,8 @@
 //! (2026-11-23, through Vulkan) 64M u32 keys sort in 6.72 ms by the first (scatter 5.22 ms
 //! of 4 passes), 7.51 ms by the second (scatter 5.99 ms).
 //!
-//! `GPUARRAY_SORT_PROFILE` (any value) prints each stage's GPU time (timestamps where the
-//! adapter has them) of every radix sort to stderr, for tuning.
+//! `Options::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
+//! (timestamps where the adapter has them) of every radix sort to stderr, for tuning.
 
 use super::params::SortParams;
 use super::plan::{
@@ -20,14 +20,14 @@ use crate::kernel::launch::Binding;
 use crate::memory::pool::BufferHandle;
 use crate::profile::Event;
 
-/// Events after each stage of one sort, where `GPUARRAY_SORT_PROFILE` asks for them.
+/// Events after each stage of one sort, where `Options::sort_profile` asks for them.
 struct Prof {
     marks: Vec<(&'static str, Event)>,
 }
 
 impl Prof {
     fn new(dev: &Device) -> Result<Option<Prof>> {
-        if std::env::var_os("GPUARRAY_SORT_PROFILE").is_none() {
+        if !dev.options().sort_profile {
             return Ok(None);
         }
         Ok(Some(Prof {
