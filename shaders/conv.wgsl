@@ -25,11 +25,12 @@
 //   dilation, groups); the fallback for depthwise and channel-poor layers.
 // - nn_gemm: implicit GEMM per group: C[p, o] = sum_k A[p, k] * B[k, o] with A the im2col
 //   of the input gathered on the fly (p = image * OH * OW + output pixel, every image's
-//   pixels in one dimension so that small images fill whole tiles; k = (c, a, b)) and B the
-//   weight transposed to [groups, K, Og]. Workgroups: x = channel tile (fastest, so that
-//   the workgroups sharing an A tile run together and find it in L2), pixel tile
-//   chunk * nwg.y + y (tiles past the end return at once), z = group * chunks + chunk;
-//   BM x BN tile per workgroup, BK deep, TM x TN per invocation.
+//   pixels in one dimension so that small images fill whole tiles; k = (c, a, b), or with
+//   TAPS, where BK divides C / groups, k = (a, b, c) so that a K tile is one tap) and B the
+//   weight transposed to [groups, K, Og] in the same order. Workgroups: x = channel tile
+//   (fastest, so that the workgroups sharing an A tile run together and find it in L2),
+//   pixel tile chunk * nwg.y + y (tiles past the end return at once), z = group * chunks +
+//   chunk; BM x BN tile per workgroup, BK deep, TM x TN per invocation.
 //
 // Parameters: every kernel reads the generic P.n (outputs), P.offs (element offsets of x, w
 // and bias) and arg(0u) (the fill value) directly, and everything else through the accessors
@@ -81,6 +82,7 @@ override BN: u32 = 4u;   // output channels per tile
 override BK: u32 = 4u;
 override TM: u32 = 4u;   // pixels per invocation (4 or 8)
 override TN: u32 = 4u;   // channels per invocation (4 or 8)
+override TAPS: bool = false;  // k = tap * Cg + c (Cg a multiple of BK), else k = c * KH * KW + tap
 
 const MAX_PY: u32 = 8u;
 const MAX_KH: u32 = 16u;
@@ -382,6 +384,8 @@ fn nn_direct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
 // Chunk r of invocation t's share of the A tile (BK x BM, pixels fastest): its pixel is fixed
 // (t % BM), its depths are t / BM + r * (WG / BM). Every load is issued, at a clamped
 // address, and masked after: no branch around a load, so the loads of a chunk overlap.
+// With TAPS the whole tile is one filter tap (channels c0 to c0 + BK - 1): one bounds test
+// per tile, and the chunks' addresses step by (WG / BM) channels.
 fn gemm_load_a(t: u32, k0: u32, xb: u32, iy0: i32, ix0: i32, inside: bool,
                regs: ptr<function, array<ACC, MAX_LOAD>>) {
     let H = nn_in_h();
@@ -390,6 +394,19 @@ fn gemm_load_a(t: u32, k0: u32, xb: u32, iy0: i32, ix0: i32, inside: bool,
     let dw = nn_dil_w();
     let K = nn_depth();
     let per = BM * BK / WG;
+    if (TAPS) {
+        let Cg = nn_group_channels();
+        let tap = k0 / Cg;
+        let iy = iy0 + i32((tap / KW) * dh);
+        let ix = ix0 + i32((tap % KW) * dw);
+        let ok = inside && k0 < K && iy >= 0 && iy < i32(H) && ix >= 0 && ix < i32(W);
+        let at = select(0u, (k0 % Cg + t / BM) * H * W + u32(iy) * W + u32(ix), ok);
+        let step = (WG / BM) * H * W;
+        for (var r = 0u; r < per; r++) {
+            (*regs)[r] = select(ACC(0), ACC(x[xb + at + r * step]), ok);
+        }
+        return;
+    }
     for (var r = 0u; r < per; r++) {
         let k = k0 + t / BM + r * (WG / BM);
         let kc = min(k, K - 1u);
@@ -412,7 +429,8 @@ fn gemm_store_a(t: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
     }
 }
 
-// B tile (BK x BN, channels fastest) from the transposed weight [groups, K, Og]; loads
+// B tile (BK x BN, channels fastest) from the transposed weight [groups, K, Og] (K in
+// gemm_load_a's order: [groups, KH * KW, Cg, Og] with TAPS); loads
 // clamped and masked as gemm_load_a's.
 fn gemm_load_b(t: u32, k0: u32, wb: u32, n0: u32, regs: ptr<function, array<ACC, MAX_LOAD>>) {
     let Og = nn_group_outputs();

@@ -243,20 +243,26 @@ fn run_gemm<T: Float>(
 ) -> Result<()> {
     let dev = &input.dev;
     let (kh, kw) = (layer.kh, layer.kw);
-    // B = the weight as [groups, K, Og]: channels contiguous for the tile loads.
-    let wt = dense(weight)?
-        .reshape([layer.opts.groups, layer.og(), layer.depth()])?
-        .transpose(&[0, 2, 1])?
-        .contiguous()?;
+    let (g, og, cg) = (layer.opts.groups, layer.og(), layer.cg);
+    let taps = tiles.taps(&layer.shape());
+    // B = the weight as [groups, K, Og] (K tap-major, [groups, taps, Cg, Og], with `taps`):
+    // channels contiguous for the tile loads.
+    let wt = dense(weight)?;
+    let wt = if taps {
+        wt.reshape([g, og, cg, kh * kw])?.transpose(&[0, 3, 2, 1])?
+    } else {
+        wt.reshape([g, og, layer.depth()])?.transpose(&[0, 2, 1])?
+    };
+    let wt = wt.contiguous()?;
     let (offs, has_bias) = offsets(input, &wt, bias);
     let p = layer.params(offs, has_bias).encode();
     let k = key(
         "nn_gemm",
-        format!("{}|{kh}x{kw}|{tiles:?}", T::DTYPE),
+        format!("{}|{kh}x{kw}|{tiles:?}|{taps}", T::DTYPE),
         3,
         tiles.wg(),
     );
-    let kernel = dev.kernel(k, || gemm_spec(T::DTYPE, tiles, kh as u32, kw as u32))?;
+    let kernel = dev.kernel(k, || gemm_spec(T::DTYPE, tiles, kh as u32, kw as u32, taps))?;
     let bias = bias.map_or(input.binding(), |b| b.binding());
     let inputs = [input.binding(), wt.binding(), bias];
     dev.launch(&kernel, &p, &inputs, out.binding(), Work::Groups(grid))

@@ -68,9 +68,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         specs.push(tile_spec(d, 7, 7));
         specs.push(tile_spec(d, 16, 1));
         specs.push(sig1d_spec(d));
-        specs.push(gemm_spec(d, GEMM_WIDE, 3, 3));
-        specs.push(gemm_spec(d, GEMM_NARROW, 1, 5));
-        specs.push(gemm_spec(d, GEMM_SMALL_NARROW, 5, 5));
+        specs.push(gemm_spec(d, GEMM_WIDE, 3, 3, false));
+        specs.push(gemm_spec(d, GEMM_WIDE, 3, 3, true));
+        specs.push(gemm_spec(d, GEMM_NARROW, 1, 5, true));
+        specs.push(gemm_spec(d, GEMM_SMALL_NARROW, 5, 5, false));
         specs.extend(depthwise::all_specs(d));
     }
     specs

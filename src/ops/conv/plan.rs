@@ -58,6 +58,13 @@ impl GemmTiles {
         (layer.images * layer.pixels).div_ceil(self.bm as usize)
     }
 
+    /// Whether `nn_gemm` orders the reduction tap-major (`TAPS`): where BK divides the
+    /// input channels per group, so that each K tile is one filter tap.
+    pub(super) fn taps(self, layer: &LayerShape) -> bool {
+        let [kh, kw] = layer.filter;
+        (layer.depth / (kh * kw)).is_multiple_of(self.bk as usize)
+    }
+
     /// Tiles over one group's output channels.
     fn channel_tiles(self, layer: &LayerShape) -> usize {
         layer.group_outputs.div_ceil(self.bn as usize)
@@ -115,9 +122,11 @@ pub(super) fn sig1d_spec(d: DType) -> Spec {
         .unchecked()
 }
 
-/// The implicit GEMM with tiles `t` for a `kh x kw` filter.
-pub(super) fn gemm_spec(d: DType, t: GemmTiles, kh: u32, kw: u32) -> Spec {
+/// The implicit GEMM with tiles `t` for a `kh x kw` filter, its reduction tap-major where
+/// `taps` (see [`GemmTiles::taps`]).
+pub(super) fn gemm_spec(d: DType, t: GemmTiles, kh: u32, kw: u32, taps: bool) -> Spec {
     base_spec(d)
+        .constant("TAPS", u32::from(taps))
         .constant("KH", kh)
         .constant("KW", kw)
         .constant("BM", t.bm)
