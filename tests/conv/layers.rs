@@ -404,6 +404,34 @@ fn random_conv2d_gemm_tiles() {
     }
 }
 
+/// Tap-major `nn_gemm` (each K tile one filter tap, where BK divides the input channels per
+/// group) against the f64 reference, with the tiles' depth forced to 8, 16 and 32: 1 to 4 K
+/// tiles per tap, groups of 24 channels (tap-major at depth 8, channel-major at 16 and 32),
+/// non-square and dilated filters, uneven padding and strides, images smaller than a tile.
+const TAP_CASES: &[NnCase] = &[
+    (3, 32, 11, 13, 24, 3, 3, opt([1, 1], [1, 1], [1, 1], 1), true),
+    (2, 48, 9, 7, 40, 5, 5, opt([2, 1], [2, 1], [1, 2], 2), true),
+    (1, 16, 5, 17, 33, 3, 1, opt([1, 1], [0, 2], [2, 1], 1), false),
+    (5, 64, 3, 3, 16, 3, 3, opt([1, 1], [1, 1], [1, 1], 1), false),
+    (2, 32, 8, 8, 17, 1, 1, opt([2, 2], [1, 0], [1, 1], 1), true),
+];
+
+#[test]
+fn random_conv2d_gemm_tap_major() {
+    for bk in [8, 16, 32] {
+        let mut opts = gpuarray::Options::default();
+        opts.conv_tiles = Some(gpuarray::config::MatmulTiles {
+            bm: 128,
+            bn: 64,
+            bk,
+            tm: 8,
+            tn: 4,
+        });
+        let d = gpuarray::Device::with_options(opts).unwrap();
+        random_nn_on::<f32>(&d, TAP_CASES);
+    }
+}
+
 #[test]
 fn random_conv2d_direct_f32() {
     random_nn_on::<f32>(direct_dev(), DIRECT_CASES);

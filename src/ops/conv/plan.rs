@@ -153,8 +153,11 @@ pub(super) const GEMM_SMALL_NARROW: GemmTiles = GemmTiles {
     tm: 4,
     tn: 4,
 };
-/// Workgroups below which a layer takes the small tiles (4 per SM of an H100).
-const FILL_WORKGROUPS: usize = 528;
+/// Workgroups below which a layer takes the small tiles (2 per SM of an H100). With the
+/// tap-major loads 392 workgroups of 128 x 64 beat 784 of 64 x 64 (H100, 2026-11-23:
+/// n32c512k512 14sq 0.856 against 1.003 ms, dilated n16c64 0.138 against 0.158), 196 do
+/// not (5x5 n32c32k64 0.126 against 0.107; n1c128k128, 50, 0.118 against 0.078).
+const FILL_WORKGROUPS: usize = 264;
 
 /// Workgroup memory of the tiled 2-D kernel for a `kh x kw` filter, in bytes.
 fn tile_smem(d: DType, kh: usize, kw: usize) -> usize {
