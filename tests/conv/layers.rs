@@ -379,6 +379,27 @@ fn kernels_dev() -> &'static gpuarray::Device {
     })
 }
 
+/// 1x1 layers at stride 1 without padding large enough (288 workgroups of 128 x 64) to run
+/// on `nn_gemm` by default, beside a small one that runs as a matrix product.
+#[test]
+fn random_conv2d_pointwise_large_on_gemm() {
+    random_nn::<f32>(&[
+        (2, 16, 96, 96, 128, 1, 1, D, true),
+        (
+            3,
+            24,
+            97,
+            89,
+            65,
+            1,
+            1,
+            opt([1, 1], [0, 0], [1, 1], 1),
+            false,
+        ),
+        (1, 16, 7, 7, 40, 1, 1, D, true),
+    ]);
+}
+
 #[test]
 fn random_conv2d_pointwise() {
     random_nn::<f32>(POINTWISE_CASES);
@@ -409,9 +430,29 @@ fn random_conv2d_gemm_tiles() {
 /// tiles per tap, groups of 24 channels (tap-major at depth 8, channel-major at 16 and 32),
 /// non-square and dilated filters, uneven padding and strides, images smaller than a tile.
 const TAP_CASES: &[NnCase] = &[
-    (3, 32, 11, 13, 24, 3, 3, opt([1, 1], [1, 1], [1, 1], 1), true),
+    (
+        3,
+        32,
+        11,
+        13,
+        24,
+        3,
+        3,
+        opt([1, 1], [1, 1], [1, 1], 1),
+        true,
+    ),
     (2, 48, 9, 7, 40, 5, 5, opt([2, 1], [2, 1], [1, 2], 2), true),
-    (1, 16, 5, 17, 33, 3, 1, opt([1, 1], [0, 2], [2, 1], 1), false),
+    (
+        1,
+        16,
+        5,
+        17,
+        33,
+        3,
+        1,
+        opt([1, 1], [0, 2], [2, 1], 1),
+        false,
+    ),
     (5, 64, 3, 3, 16, 3, 3, opt([1, 1], [1, 1], [1, 1], 1), false),
     (2, 32, 8, 8, 17, 1, 1, opt([2, 2], [1, 0], [1, 1], 1), true),
 ];

@@ -1,5 +1,5 @@
 //! PyTorch's conv2d (the kernels behind `gpuarray::nn`; conv1d is a conv2d of height 1):
-//! checks the layer, then runs 1x1 layers without padding as matrix products
+//! checks the layer, then runs small 1x1 layers without padding as matrix products
 //! ([`pointwise_applies`]), others on the implicit GEMM `nn_gemm` where [`gemm_plan`] allows it,
 //! else `nn_depthwise` ([`depthwise_plan`]: depthwise, channel multipliers, narrow groups,
 //! channel-poor layers), else the direct `nn_direct`.
@@ -44,7 +44,7 @@ impl Layer {
     }
 
     /// The sizes that choose the kernel.
-    fn shape(&self) -> LayerShape {
+    pub(super) fn shape(&self) -> LayerShape {
         LayerShape {
             images: self.n,
             groups: self.opts.groups,

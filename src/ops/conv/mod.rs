@@ -13,7 +13,8 @@
 //!   enough output channels per group and a deep enough reduction; otherwise `nn_depthwise`
 //!   (shaders/conv_depthwise.wgsl: depthwise, channel multipliers, narrow groups, each
 //!   input tile staged in workgroup memory once), or `nn_direct` where that kernel's tiles
-//!   do not fit; 1x1 layers without padding are linalg's batched matrix products.
+//!   do not fit; 1x1 layers without padding too small to fill the GPU are linalg's batched
+//!   matrix products.
 //!
 //! Modules: [`types`] the public option types, [`signal`] the SciPy functions, [`layer`]
 //! conv2d, [`depthwise`] its kernel for narrow groups, [`pointwise`] 1x1 layers as matrix products, [`plan`] the tile sizes and kernel choices, [`params`] the typed parameter blocks.
