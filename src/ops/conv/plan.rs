@@ -91,7 +91,8 @@ pub(super) const GEMM_WIDE: GemmTiles = GemmTiles {
     tm: 8,
     tn: 4,
 };
-/// Tiles for layers with fewer output channels per group.
+/// Tiles for layers with fewer output channels per group, and for 33 to 64 where
+/// [`GEMM_WIDE`] does not fill the GPU.
 pub(super) const GEMM_NARROW: GemmTiles = GemmTiles {
     bm: 128,
     bn: 32,
