@@ -258,8 +258,10 @@ pub struct Options {
     /// Convolutions through the direct (untiled) kernels, to compare them;
     /// `GPUARRAY_CONV_DIRECT=1`. Default off.
     pub conv_direct: bool,
-    /// 1x1 convolutions without padding as batched matrix products (linalg's `matmul`);
-    /// `GPUARRAY_CONV_POINTWISE=0` runs them on the conv kernels. Default on.
+    /// 1x1 convolutions without padding that are too small to fill the GPU on the conv GEMM
+    /// kernel run as batched matrix products (linalg's `matmul`); larger ones always run on
+    /// the GEMM kernel. `GPUARRAY_CONV_POINTWISE=0` runs every 1x1 layer on the conv kernels.
+    /// Default on.
     pub conv_pointwise: bool,
     /// Force the implicit-GEMM conv2d kernel's tiles where it runs and supports them (TM and
     /// TN 4 or 8; tuning); `GPUARRAY_CONV_TILES=BM,BN,BK,TM,TN`. Default: by layer shape.
