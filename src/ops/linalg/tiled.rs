@@ -229,12 +229,25 @@ pub(super) fn choose<T: Element>(
     prod: &Product<'_>,
     out: &Array<T>,
 ) -> Result<Tiles> {
+    let (t, how) = pick::<T>(dev, prod, out)?;
+    prod.trace(dev, T::DTYPE, || {
+        format!(
+            "tiled {}x{}x{} tile, {}x{} per invocation ({how})",
+            t.bm, t.bn, t.bk, t.tm, t.tn
+        )
+    });
+    Ok(t)
+}
+
+/// [`choose`]'s tiles and how they were chosen.
+fn pick<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<(Tiles, String)> {
     let acc = acc_size(T::DTYPE);
     if let Some(t) = forced_tiles(dev).filter(|t| t.fits(dev, acc)) {
-        return Ok(t);
+        return Ok((t, "forced".into()));
     }
     if T::DTYPE == DType::F64 || T::DTYPE.size() > 4 {
-        return Ok(if MEDIUM.fits(dev, acc) { MEDIUM } else { SMALL });
+        let t = if MEDIUM.fits(dev, acc) { MEDIUM } else { SMALL };
+        return Ok((t, "8-byte elements".into()));
     }
     let workgroups =
         |t: Tiles| prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches;
@@ -253,29 +266,32 @@ pub(super) fn choose<T: Element>(
             512..=2047 => 1,
             _ => 2,
         };
-        return tuned(dev, prod, out, size + 3 * shape as u32);
+        let class = size + 3 * shape as u32;
+        let (t, ran) = tuned(dev, prod, out, class)?;
+        let how = if ran { "trial ran" } else { "trial's choice" };
+        return Ok((t, format!("{how}, class {class}")));
     }
     for t in FALLBACK[shape] {
         if t.fits(dev, acc) && workgroups(t) >= MIN_WORKGROUPS {
-            return Ok(t);
+            return Ok((t, format!("untimed, shape class {shape}")));
         }
     }
-    Ok(SMALL)
+    Ok((SMALL, "small".into()))
 }
 
 /// The trial's configuration for this device, element type and size class, running the
 /// trial on this product the first time: each candidate once to compile and warm up, then
-/// timed twice.
+/// timed twice; `true` with the tiles where the trial ran now.
 fn tuned<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
     out: &Array<T>,
     class: u32,
-) -> Result<Tiles> {
+) -> Result<(Tiles, bool)> {
     let state = dev.state::<super::LinalgState>();
     let key = (T::DTYPE, class);
     if let Some(t) = lock(&state.tuned).get(&key) {
-        return Ok(*t);
+        return Ok((*t, false));
     }
     let acc = acc_size(T::DTYPE);
     let mut best: Option<(f64, Tiles)> = None;
@@ -290,7 +306,7 @@ fn tuned<T: Element>(
             dev.synchronize()?;
             time = time.min(t0.elapsed().as_secs_f64());
         }
-        if dev.options().matmul_verbose {
+        if dev.options().matmul_verbose || dev.options().linalg_trace {
             eprintln!(
                 "gpuarray matmul trial {}: {t:?} {:.3} ms, {:.2} TFLOP/s",
                 T::DTYPE,
@@ -304,7 +320,7 @@ fn tuned<T: Element>(
     }
     let t = best.map_or(SMALL, |(_, t)| t);
     lock(&state.tuned).insert(key, t);
-    Ok(t)
+    Ok((t, true))
 }
 
 /// Records the `trace` kernel (the tiled kernel's source, small tiles) summing the
