@@ -28,6 +28,7 @@ alias SC = f32;  // carrier of scalar arguments (unused here; params.wgsl needs 
 alias ACC = f32; // accumulator type: S, or f32 for f16
 alias VA = f32;  // element type of A's binding: S, or vec4<S> for vec4 loads
 alias VB = f32;  // element type of B's binding
+alias VC = f32;  // element type of C's binding: S, or vec4<S> for vec4 stores
 
 override WG: u32 = 256u;
 override BM: u32 = 64u;  // tile rows (a multiple of 4 * (TM / 4))
@@ -59,7 +60,7 @@ fn first_tile_n() -> u32 { return P.aux.y; }    // N tile of this dispatch's wor
 
 @group(0) @binding(1) var<storage, read> a: array<VA>;
 @group(0) @binding(2) var<storage, read> b: array<VB>;
-@group(0) @binding(4) var<storage, read_write> out: array<S>;
+@group(0) @binding(4) var<storage, read_write> out: array<VC>;
 
 var<workgroup> As: array<vec4<ACC>, BK * BM / 4u>;
 var<workgroup> Bs: array<vec4<ACC>, BK * BN / 4u>;
@@ -75,6 +76,12 @@ fn fetch_a(e: u32, cnt: u32) -> vec4<ACC> { let l = arrayLength(&a) - 1u; let v 
 fn fetch_b(e: u32, cnt: u32) -> vec4<ACC> { let l = arrayLength(&b) - 1u; let v = vec4<ACC>(ACC(b[min(e, l)]), ACC(b[min(e + 1u, l)]), ACC(b[min(e + 2u, l)]), ACC(b[min(e + 3u, l)])); return select(vec4<ACC>(), v, vec4<u32>(0u, 1u, 2u, 3u) < vec4<u32>(cnt)); }
 // Element k of A (replaced as the fetches are).
 fn lane_a(k: u32) -> ACC { return ACC(a[k]); }
+// Element e of C := x, and the first cnt lanes of v to C from element e. The host replaces
+// both in variants with vec4 stores (N a multiple of 4: cnt is 0 or 4, e a multiple of 4),
+// where a row's 4 outputs leave in one store instead of 4 (K small, the output write is the
+// product's floor).
+fn put(e: u32, x: ACC) { out[e] = S(x); }
+fn store_c(e: u32, v: vec4<ACC>, cnt: u32) { for (var j = 0u; j < 4u; j++) { if (j < cnt) { out[e + j] = S(v[j]); } } }
 
 // Elements of a chunk starting at c that lie below the extent `ext`, or 0 when `inside`
 // is false (the chunk's row or column is outside the matrix).
@@ -264,12 +271,7 @@ fn matmul(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
             if (m >= M) { continue; }
             for (var j = 0u; j < NV; j++) {
                 let n = tile.n0 + tx * 4u + j * (BN / NV);
-                let v = acc[(i * 4u + ii) * NV + j];
-                for (var jj = 0u; jj < 4u; jj++) {
-                    if (n + jj < N) {
-                        out[oc + m * N + n + jj] = S(v[jj]);
-                    }
-                }
+                store_c(oc + m * N + n, acc[(i * 4u + ii) * NV + j], min(N - min(n, N), 4u));
             }
         }
     }
@@ -296,5 +298,5 @@ fn trace(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
         s += lane_a(o);
         o += trace_step();
     }
-    out[z] = S(s);
+    put(z, s);
 }
