@@ -49,7 +49,7 @@ impl Tiles {
         matches!(self.tm, 4 | 8)
             && matches!(self.tn, 4 | 8 | 16)
             && self.tm * nv <= 16
-            && self.bk.is_multiple_of(4)
+            && self.bk.is_multiple_of(8)
             && self.bm.is_multiple_of(4 * mv)
             && self.bn.is_multiple_of(4 * nv)
             && self.bm.is_multiple_of(self.tm)
