@@ -188,12 +188,25 @@ fn operand<T: Float>(
     })
 }
 
+/// Wall time each row's calls run before it is timed, after the first call.
+const WARM_MS: f64 = 250.0;
+
 /// `gpu_median` for calls under 2 ms; slower ones (the slow paths of the first kernel
 /// versions) take the median of 7 single calls, so the sweep stays short. The decision is
-/// made on the second call: the first compiles kernels and may run the tile trial.
+/// made on the second call: the first compiles kernels and may run the tile trial. Between
+/// them the row runs for [`WARM_MS`]: while the host compiles (the cooperative-matrix
+/// kernels take seconds) the GPU idles and drops its clock, 1980 MHz down to 345 MHz over
+/// about 3 s (nvidia-smi on the H100, 2026-11-23), and a few warm-up calls did not bring it
+/// back: the f16 rows after the compiles ran 2-4x slow (4096^3 tn / nt 2.49 / 3.97 ms in the
+/// sweep, 0.59 / 0.72 ms alone in the same command).
 fn timed<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> Res<f64> {
     drop(op()?);
     dev.synchronize()?;
+    let warm = Instant::now();
+    while warm.elapsed().as_secs_f64() * 1e3 < WARM_MS {
+        drop(op()?);
+        dev.synchronize()?;
+    }
     let t0 = Instant::now();
     drop(op()?);
     dev.synchronize()?;
