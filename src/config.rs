@@ -220,6 +220,10 @@ pub struct Options {
     pub matmul_tiles: Option<MatmulTiles>,
     /// Print the matrix-product tile trial; `GPUARRAY_MATMUL_VERBOSE` (any value).
     pub matmul_verbose: bool,
+    /// Print each matrix product's path to stderr (matrix-vector, split-K, cooperative
+    /// matrices with their tiles and load widths, tiled with its tiles and how they were
+    /// chosen); `GPUARRAY_LINALG_TRACE` (any value). Diagnostics.
+    pub linalg_trace: bool,
     /// Print each radix sort stage's GPU time to stderr; `GPUARRAY_SORT_PROFILE` (any
     /// value). Diagnostics: every stage waits for its timestamps.
     pub sort_profile: bool,
@@ -287,6 +291,7 @@ impl Default for Options {
             reduce_groups: None,
             matmul_tiles: None,
             matmul_verbose: false,
+            linalg_trace: false,
             sort_profile: false,
             matmul_gemv: true,
             matmul_split_k: true,
@@ -412,6 +417,7 @@ impl Options {
             o.conv_tiles = Some(t);
         }
         o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
+        o.linalg_trace = get("GPUARRAY_LINALG_TRACE").is_some();
         o.sort_profile = get("GPUARRAY_SORT_PROFILE").is_some();
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
             o.matmul_gemv = on;
@@ -517,6 +523,7 @@ mod tests {
             ("GPUARRAY_REDUCE_GROUPS", "64"),
             ("GPUARRAY_MATMUL_TILES", "64, 64, 16, 4, 4"),
             ("GPUARRAY_MATMUL_VERBOSE", "1"),
+            ("GPUARRAY_LINALG_TRACE", "1"),
             ("GPUARRAY_SORT_PROFILE", "1"),
             ("GPUARRAY_COOP", "0"),
             ("GPUARRAY_MATMUL_GEMV", "0"),
@@ -541,7 +548,7 @@ mod tests {
         assert_eq!(o.params, ParamsPath::Uniform);
         assert_eq!(o.small_read, SmallRead::Kernel);
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
-        assert!(o.sort_profile);
+        assert!(o.sort_profile && o.linalg_trace);
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));

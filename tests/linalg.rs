@@ -291,6 +291,30 @@ fn matrix_vector_many_rows() {
     check(&v.t(), &b, &hv.t(), &hb);
 }
 
+/// The tiled kernel's session-9 paths against the f64 reference: batches of tiny matrices
+/// on 16 x 16 tiles (several sizes up to 16, with a broadcast operand), vec4 stores of C
+/// (N a multiple of 4, with odd M and K and a transposed operand whose pairs of chunks
+/// straddle the end of K), and split-K's small slices on tiles that fit them (32 x 32 and
+/// 64 x 64 outputs of a long K, K not a multiple of the slice).
+#[test]
+fn tiny_batches_vec4_stores_and_small_slices() {
+    for (seed, sa, sb) in [
+        (91, &[37, 16, 16][..], &[37, 16, 16][..]),
+        (92, &[50, 13, 9][..], &[9, 12][..]),
+        (93, &[7, 16, 3][..], &[7, 3, 16][..]),
+        (94, &[33, 35][..], &[35, 12][..]),
+        (95, &[32, 5003][..], &[5003, 32][..]),
+        (96, &[64, 4099][..], &[4099, 64][..]),
+    ] {
+        check_shapes::<f32>(seed, sa, sb);
+    }
+    check_shapes::<i32>(97, &[37, 16, 16], &[37, 16, 16]);
+    let mut rng = Rng::new(98);
+    let (a, ha) = random::<f32>(&mut rng, &[19, 21]);
+    let (b, hb) = random::<f32>(&mut rng, &[12, 19]);
+    check(&a.t(), &b.t(), &ha.t(), &hb.t());
+}
+
 macro_rules! testgen {
     ($($m:ident: $t:ty),*) => {$(
         mod $m {

@@ -188,12 +188,25 @@ fn operand<T: Float>(
     })
 }
 
+/// Wall time each row's calls run before it is timed, after the first call.
+const WARM_MS: f64 = 250.0;
+
 /// `gpu_median` for calls under 2 ms; slower ones (the slow paths of the first kernel
 /// versions) take the median of 7 single calls, so the sweep stays short. The decision is
-/// made on the second call: the first compiles kernels and may run the tile trial.
+/// made on the second call: the first compiles kernels and may run the tile trial. Between
+/// them the row runs for [`WARM_MS`]: while the host compiles (the cooperative-matrix
+/// kernels take seconds) the GPU idles and drops its clock, 1980 MHz down to 345 MHz over
+/// about 3 s (nvidia-smi on the H100, 2026-11-23), and a few warm-up calls did not bring it
+/// back: the f16 rows after the compiles ran 2-4x slow (4096^3 tn / nt 2.49 / 3.97 ms in the
+/// sweep, 0.59 / 0.72 ms alone in the same command).
 fn timed<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> Res<f64> {
     drop(op()?);
     dev.synchronize()?;
+    let warm = Instant::now();
+    while warm.elapsed().as_secs_f64() * 1e3 < WARM_MS {
+        drop(op()?);
+        dev.synchronize()?;
+    }
     let t0 = Instant::now();
     drop(op()?);
     dev.synchronize()?;
@@ -238,6 +251,9 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         note: "add_scalar(0) as copy; its bandwidth gives the floors".into(),
     });
     drop(a);
+    if std::env::var_os("GPUARRAY_BENCH_CEILING").is_some() {
+        ceiling_rows(dev, quick, &mut rows)?;
+    }
     product_rows::<f32>(
         dev,
         quick,
@@ -261,6 +277,30 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     }
     conv_rows(dev, quick, bandwidth, &mut rows)?;
     Ok(rows)
+}
+
+/// With `GPUARRAY_BENCH_CEILING` set: the f32 4096^3 product on the tiled kernel as it is
+/// and with its FMAs, its global loads, or its global and workgroup-memory loads taken out
+/// (`Array::matmul_ceiling`), for the ceiling through SPIR-V. Not in the peer: no ratio.
+fn ceiling_rows(dev: &Device, quick: bool, rows: &mut Vec<Row>) -> Res<()> {
+    let s = if quick { 512 } else { 4096 };
+    let a = dev.random_uniform_in::<f32>([s, s], 0.5, 1.5, 11)?;
+    let b = dev.random_uniform_in::<f32>([s, s], 0.5, 1.5, 12)?;
+    let flops = 2.0 * (s * s * s) as f64;
+    for what in ["as_is", "no_fma", "no_global", "registers"] {
+        let name = format!("ceiling_f32_4096_{what}");
+        if !want(&name) {
+            continue;
+        }
+        let t = timed(dev, || a.matmul_ceiling(&b, what))?;
+        rows.push(Row {
+            name,
+            ms: t,
+            bytes: None,
+            note: format!("{:.2} TFLOP/s (of the product's flops)", flops / t / 1e9),
+        });
+    }
+    Ok(())
 }
 
 fn product_rows<T: Float + Element>(

@@ -194,12 +194,35 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
     let state = dev.state::<super::LinalgState>();
     let broken = &state.coop_broken;
     if broken.load(Ordering::Relaxed) {
+        prod.trace(dev, DType::F16, || {
+            "coop marked broken on this device".into()
+        });
         return Ok(false);
     }
     let (ta, tb) = (prod.a.trans, prod.b.trans);
     let Some(cfg) = choose(dev, prod, T::DTYPE == DType::F32) else {
+        prod.trace(dev, DType::F16, || "coop: no configuration fits".into());
         return Ok(false);
     };
+    prod.trace(dev, DType::F16, || {
+        format!(
+            "coop {}x{} tile ({}x{} subgroups of {}x{} fragments, bk {}), loads A {} B {} \
+             halves, epi {}, stages {}, depth {}, out {}",
+            cfg.bm(),
+            cfg.bn(),
+            cfg.sgm,
+            cfg.sgn,
+            cfg.fm,
+            cfg.fn_,
+            cfg.bk,
+            cfg.la,
+            cfg.lb,
+            cfg.epi,
+            cfg.stages,
+            cfg.depth,
+            if cfg.f32_out { "f32" } else { "f16" }
+        )
+    });
     let opts = dev.options();
     let key = Key {
         family: "linalg",
@@ -223,6 +246,9 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
         Ok(k) => k,
         Err(e) => {
             log::warn!("gpuarray: cooperative-matrix matmul unavailable, using tiles: {e}");
+            prod.trace(dev, DType::F16, || {
+                format!("coop failed to compile ({e}): tiled")
+            });
             if opts.matmul_verbose {
                 eprintln!("gpuarray: cooperative-matrix matmul unavailable: {e}");
             }

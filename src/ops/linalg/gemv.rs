@@ -141,6 +141,12 @@ fn gemv<T: Element, A: Element>(dev: &Device, prod: &Product<'_>) -> Result<Arra
     let split = slices(groups, prod.batches, prod.k, step);
     let chunk = prod.k.div_ceil(split).next_multiple_of(4);
     let split = prod.k.div_ceil(chunk);
+    prod.trace(dev, T::DTYPE, || {
+        format!(
+            "gemv {entry} vec4={vec} rows={} k slices={split} of {chunk}",
+            l.r
+        )
+    });
     let out = Array::<A>::alloc(dev, "matmul", vec![split, prod.batches, l.r])?;
     let key = Key {
         family: "gemv",

@@ -15,6 +15,7 @@
 //! (tensor cores) where the adapter has them, else on the tiled kernel with f32
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
+mod ceiling;
 mod coop;
 #[macro_use]
 mod coop_copy;
@@ -58,7 +59,16 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     let mut specs = Vec::new();
     for &d in &DType::ALL {
         for (va, vb) in [(false, false), (true, false), (false, true), (true, true)] {
-            specs.push(tiled::spec(d, va, vb, tiled::LARGE, false, true));
+            specs.push(tiled::spec(d, [va, vb, false], tiled::LARGE, false, true));
+        }
+        if d.size() <= 4 {
+            specs.push(tiled::spec(
+                d,
+                [true, true, true],
+                tiled::LARGE,
+                true,
+                false,
+            ));
         }
     }
     specs.extend(
@@ -66,6 +76,7 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             .iter()
             .flat_map(|&d| [gemv::spec(d, false), gemv::spec(d, true)]),
     );
+    specs.extend(ceiling::specs());
     // Each default configuration, with element-wise loads and a scalar epilogue (unaligned
     // operands, N not a multiple of 4) and with f32 output (split-K).
     for c in coop::COOP_DEFAULTS {

@@ -6,7 +6,7 @@
 
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::Element;
+use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::kernel::cache::Kernel;
 use crate::kernel::launch::{Binding, MAX_GROUPS};
@@ -123,6 +123,34 @@ impl Product<'_> {
             first_tile_n: 0,
             first_batch: 0,
         }
+    }
+
+    /// Prints this product's path to stderr where the device's `linalg_trace` option is on
+    /// (`GPUARRAY_LINALG_TRACE`): sizes, each operand's layout (`n` row-major, `t`
+    /// transposed), element offset, leading dimension and vec4 flag, then `path`.
+    pub(super) fn trace(&self, dev: &Device, dtype: DType, path: impl FnOnce() -> String) {
+        if !dev.options().linalg_trace {
+            return;
+        }
+        let op = |x: &Operand<'_>| {
+            let t = if x.trans { 't' } else { 'n' };
+            format!(
+                "{t}@{}/ld{}{}",
+                x.offset,
+                x.ld,
+                if x.vec { "/v4" } else { "" }
+            )
+        };
+        eprintln!(
+            "gpuarray linalg: {dtype} {}x{}x{} b{} A {} B {}: {}",
+            self.m,
+            self.n,
+            self.k,
+            self.batches,
+            op(&self.a),
+            op(&self.b),
+            path()
+        );
     }
 
     pub(super) fn fmas(&self) -> f64 {

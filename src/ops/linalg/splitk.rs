@@ -78,6 +78,13 @@ pub(super) fn run<T: Element>(
         batches: s,
     };
     let done = s * slice;
+    prod.trace(dev, T::DTYPE, || {
+        format!(
+            "split-K {s} slices of {slice}, tail {}, on {}",
+            prod.k - done,
+            if f16 { "coop (f32 out)" } else { "tiled" }
+        )
+    });
     let tail = (done < prod.k).then(|| Product {
         a: along_k(&prod.a, true, done, 0),
         b: along_k(&prod.b, false, done, 0),

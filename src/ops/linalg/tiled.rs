@@ -3,6 +3,7 @@
 //! of tiles (forced through the device's options, by size, or the configuration that a
 //! timed trial on first use found fastest on this device) and the launches.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -48,7 +49,7 @@ impl Tiles {
         matches!(self.tm, 4 | 8)
             && matches!(self.tn, 4 | 8 | 16)
             && self.tm * nv <= 16
-            && self.bk.is_multiple_of(4)
+            && self.bk.is_multiple_of(8)
             && self.bm.is_multiple_of(4 * mv)
             && self.bn.is_multiple_of(4 * nv)
             && self.bm.is_multiple_of(self.tm)
@@ -79,6 +80,12 @@ pub(super) const LARGE: Tiles = Tiles::new(128, 128, 16, 8, 8);
 const MEDIUM: Tiles = Tiles::new(64, 64, 16, 4, 4);
 /// Small tiles for small matrices and matrix-vector products.
 const SMALL: Tiles = Tiles::new(32, 32, 16, 4, 4);
+/// Tiles of one 16 x 16 output for batches of tiny matrices (16 invocations).
+const TINY: Tiles = Tiles::new(16, 16, 16, 4, 4);
+/// How much more padding (computed outputs over M x N) than the least a tiling may cost
+/// and still be taken for its larger tiles: split-K's 64 x 64 and 32 x 32 slices ran on
+/// 128 x 128 tiles (4 and 16 times the work), 4096 products of 16 x 16 on 32 x 32 ones.
+const WASTE: f64 = 1.3;
 
 /// The configurations a trial compares on large problems, by shape class (see
 /// [`shape_class`]): square-ish, few columns, few rows.
@@ -158,9 +165,26 @@ fn acc_size(d: DType) -> usize {
     }
 }
 
+/// Whether C takes vec4 stores: N a multiple of 4 and elements of at most 4 bytes.
+pub(super) fn vec_out(d: DType, n: usize) -> bool {
+    d.size() <= 4 && n.is_multiple_of(4)
+}
+
 /// The source of the tiled kernel for element type `d` (f16 accumulates in f32), with
-/// vec4 loads of A and/or B.
-pub(super) fn spec(d: DType, va: bool, vb: bool, tiles: Tiles, ta: bool, tb: bool) -> Spec {
+/// vec4 loads of A and/or B (`va`, `vb`) and vec4 stores of C (`vc`).
+pub(super) fn spec(d: DType, vecs: [bool; 3], tiles: Tiles, ta: bool, tb: bool) -> Spec {
+    spec_in(SRC.into(), d, vecs, tiles, ta, tb)
+}
+
+/// [`spec`] on another text of the kernel (the ceiling measurement's variants).
+pub(super) fn spec_in(
+    source: Cow<'static, str>,
+    d: DType,
+    [va, vb, vc]: [bool; 3],
+    tiles: Tiles,
+    ta: bool,
+    tb: bool,
+) -> Spec {
     let acc = if d == DType::F16 { DType::F32 } else { d };
     let s = d.wgsl();
     let vector = |name: &str, buf: &str| {
@@ -168,11 +192,12 @@ pub(super) fn spec(d: DType, va: bool, vb: bool, tiles: Tiles, ta: bool, tb: boo
             "fn fetch_{name}(e: u32, cnt: u32) -> vec4<ACC> {{ if (cnt < 4u) {{ return vec4<ACC>(); }} return vec4<ACC>({buf}[e / 4u]); }}"
         )
     };
-    let mut spec = Spec::new("linalg", SRC)
+    let mut spec = Spec::new("linalg", source)
         .scalar(d)
         .alias("ACC", acc.wgsl())
         .alias("VA", if va { format!("vec4<{s}>") } else { s.into() })
         .alias("VB", if vb { format!("vec4<{s}>") } else { s.into() })
+        .alias("VC", if vc { format!("vec4<{s}>") } else { s.into() })
         .constant("BM", tiles.bm)
         .constant("BN", tiles.bn)
         .constant("BK", tiles.bk)
@@ -190,6 +215,17 @@ pub(super) fn spec(d: DType, va: bool, vb: bool, tiles: Tiles, ta: bool, tb: boo
     if vb {
         spec = spec.function("fetch_b", vector("b", "b"));
     }
+    if vc {
+        spec = spec
+            .function(
+                "put",
+                format!("fn put(e: u32, x: ACC) {{ out[e / 4u][e % 4u] = {s}(x); }}"),
+            )
+            .function(
+                "store_c",
+                format!("fn store_c(e: u32, v: vec4<ACC>, cnt: u32) {{ if (cnt == 4u) {{ out[e / 4u] = vec4<{s}>(v); }} }}"),
+            );
+    }
     spec
 }
 
@@ -200,15 +236,29 @@ pub(super) fn run_tiled<T: Element>(
     out: &Array<T>,
     tiles: Tiles,
 ) -> Result<()> {
+    run_source(dev, prod, out, tiles, ("", SRC.into()))
+}
+
+/// [`run_tiled`] with the kernel's text `source`, cached under `tag` ("" for the kernel
+/// itself).
+pub(super) fn run_source<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+    tiles: Tiles,
+    (tag, source): (&str, Cow<'static, str>),
+) -> Result<()> {
     let (a, b) = (&prod.a, &prod.b);
+    let vc = vec_out(T::DTYPE, prod.n);
     let key = Key {
         family: "linalg",
         entry: "matmul",
         variant: format!(
-            "{}|{}{}|{}{}|{tiles:?}",
+            "{}|{}{}{}|{}{}|{tiles:?}{tag}",
             T::DTYPE,
             a.vec as u8,
             b.vec as u8,
+            vc as u8,
             a.trans as u8,
             b.trans as u8
         ),
@@ -218,7 +268,14 @@ pub(super) fn run_tiled<T: Element>(
         per: 0,
     };
     let kernel = dev.kernel(key, || {
-        spec(T::DTYPE, a.vec, b.vec, tiles, a.trans, b.trans)
+        spec_in(
+            source,
+            T::DTYPE,
+            [a.vec, b.vec, vc],
+            tiles,
+            a.trans,
+            b.trans,
+        )
     })?;
     dispatch(dev, &kernel, prod, out.binding(), (tiles.bm, tiles.bn))
 }
@@ -229,23 +286,41 @@ pub(super) fn choose<T: Element>(
     prod: &Product<'_>,
     out: &Array<T>,
 ) -> Result<Tiles> {
+    let (t, how) = pick::<T>(dev, prod, out)?;
+    prod.trace(dev, T::DTYPE, || {
+        format!(
+            "tiled {}x{}x{} tile, {}x{} per invocation ({how})",
+            t.bm, t.bn, t.bk, t.tm, t.tn
+        )
+    });
+    Ok(t)
+}
+
+/// [`choose`]'s tiles and how they were chosen.
+fn pick<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<(Tiles, String)> {
     let acc = acc_size(T::DTYPE);
     if let Some(t) = forced_tiles(dev).filter(|t| t.fits(dev, acc)) {
-        return Ok(t);
+        return Ok((t, "forced".into()));
     }
     if T::DTYPE == DType::F64 || T::DTYPE.size() > 4 {
-        return Ok(if MEDIUM.fits(dev, acc) { MEDIUM } else { SMALL });
+        let t = if MEDIUM.fits(dev, acc) { MEDIUM } else { SMALL };
+        return Ok((t, "8-byte elements".into()));
     }
     let workgroups =
         |t: Tiles| prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches;
+    let pad = |d: usize, t: u32| d.div_ceil(t as usize) * t as usize;
+    let waste =
+        |t: Tiles| (pad(prod.m, t.bm) * pad(prod.n, t.bn)) as f64 / (prod.m * prod.n) as f64;
     let shape = shape_class(prod);
+    // The narrow classes' tiles are chosen for their short side already.
+    let lean = |t: Tiles| shape != 0 || waste(t) <= WASTE * waste(TINY);
     let large = workgroups(CANDIDATES[shape][0]);
     let min_fmas = if shape == 0 {
         TRIAL_MIN_FMAS
     } else {
         TRIAL_MIN_FMAS_NARROW
     };
-    if prod.fmas() >= min_fmas && large >= MIN_WORKGROUPS {
+    if prod.fmas() >= min_fmas && large >= MIN_WORKGROUPS && lean(CANDIDATES[shape][0]) {
         // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
         // 1024): the best tiles differ between a partly and a fully occupied GPU.
         let size = match large {
@@ -253,29 +328,35 @@ pub(super) fn choose<T: Element>(
             512..=2047 => 1,
             _ => 2,
         };
-        return tuned(dev, prod, out, size + 3 * shape as u32);
+        let class = size + 3 * shape as u32;
+        let (t, ran) = tuned(dev, prod, out, class)?;
+        let how = if ran { "trial ran" } else { "trial's choice" };
+        return Ok((t, format!("{how}, class {class}")));
     }
     for t in FALLBACK[shape] {
-        if t.fits(dev, acc) && workgroups(t) >= MIN_WORKGROUPS {
-            return Ok(t);
+        if t.fits(dev, acc) && workgroups(t) >= MIN_WORKGROUPS && lean(t) {
+            return Ok((t, format!("untimed, shape class {shape}")));
         }
     }
-    Ok(SMALL)
+    if lean(SMALL) {
+        return Ok((SMALL, "small".into()));
+    }
+    Ok((TINY, "tiny".into()))
 }
 
 /// The trial's configuration for this device, element type and size class, running the
 /// trial on this product the first time: each candidate once to compile and warm up, then
-/// timed twice.
+/// timed twice; `true` with the tiles where the trial ran now.
 fn tuned<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
     out: &Array<T>,
     class: u32,
-) -> Result<Tiles> {
+) -> Result<(Tiles, bool)> {
     let state = dev.state::<super::LinalgState>();
     let key = (T::DTYPE, class);
     if let Some(t) = lock(&state.tuned).get(&key) {
-        return Ok(*t);
+        return Ok((*t, false));
     }
     let acc = acc_size(T::DTYPE);
     let mut best: Option<(f64, Tiles)> = None;
@@ -290,7 +371,7 @@ fn tuned<T: Element>(
             dev.synchronize()?;
             time = time.min(t0.elapsed().as_secs_f64());
         }
-        if dev.options().matmul_verbose {
+        if dev.options().matmul_verbose || dev.options().linalg_trace {
             eprintln!(
                 "gpuarray matmul trial {}: {t:?} {:.3} ms, {:.2} TFLOP/s",
                 T::DTYPE,
@@ -304,7 +385,7 @@ fn tuned<T: Element>(
     }
     let t = best.map_or(SMALL, |(_, t)| t);
     lock(&state.tuned).insert(key, t);
-    Ok(t)
+    Ok((t, true))
 }
 
 /// Records the `trace` kernel (the tiled kernel's source, small tiles) summing the
@@ -325,7 +406,7 @@ pub(super) fn run_trace<T: Element>(
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.kernel(key, || spec(T::DTYPE, false, false, tiles, false, false))?;
+    let kernel = dev.kernel(key, || spec(T::DTYPE, [false; 3], tiles, false, false))?;
     dev.launch(&kernel, &p.encode(), &[src, src], out, Work::Items(p.count))
 }
 
@@ -338,7 +419,7 @@ mod tests {
     #[test]
     fn every_candidate_is_valid() {
         let all = CANDIDATES.iter().flatten().chain(FALLBACK.iter().flatten());
-        for t in all.chain([&LARGE, &MEDIUM, &SMALL]) {
+        for t in all.chain([&LARGE, &MEDIUM, &SMALL, &TINY]) {
             assert!(t.valid(), "{t:?}");
             assert!(t.wg() <= 256, "{t:?}");
         }
