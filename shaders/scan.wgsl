@@ -22,7 +22,7 @@
 //   element). `row_scan*`: invocation `lid` holds PER consecutive elements in registers and
 //   scans them, the WG totals are scanned in workgroup memory (Hillis-Steele, log2(WG)
 //   steps), and a carry passes from tile to tile. `row_reduce`: invocation `lid` reads the
-//   tile's groups of 4 at (q * WG + lid) * 4, q < PER / 4 (neighbours read neighbouring
+//   tile's groups of 4 at (q * WG + lid) * 4, q < 4 (neighbours read neighbouring
 //   groups), masked past the end. The vec4 variants (lines of a multiple of 4 elements of
 //   4 bytes) move each group of 4 with one vec4 access (`a4`, `out4`).
 // - `col_*` (inner() > 1, or short rows): one invocation per (line o, segment c, column i),
@@ -53,8 +53,8 @@ alias W = u32;   // what `a4` holds vectors of: Src in the vec4 variants (unused
 alias WO = u32;  // what `out4` holds vectors of: Dst in the vec4 variants (unused otherwise)
 
 override WG: u32 = 256u;
-// Elements per invocation and tile in the row kernels (a multiple of 4; `TILE` in
-// src/ops/scan/plan.rs is WG * PER).
+// Elements per invocation and tile in the row kernels (four groups of 4, written out in
+// row_scan_from and row_reduce; `TILE` in src/ops/scan/plan.rs is WG * PER).
 const PER: u32 = 16u;
 
 @group(0) @binding(1) var<storage, read> a: array<Src>;
@@ -86,7 +86,7 @@ fn store(i: u32, v: A) { out[i] = out_of(v); }
 // group of `last` whole).
 fn load4(i: u32, last: u32) -> array<A, 4> { return array<A, 4>(load(min(i, last)), load(min(i + 1u, last)), load(min(i + 2u, last)), load(min(i + 3u, last))); }
 // Elements i .. i + 3 stored where below `end` (vec4 variants: `end` a multiple of 4).
-fn store4(i: u32, end: u32, v: array<A, 4>) { for (var k = 0u; k < 4u; k++) { if i + k < end { store(i + k, v[k]); } } }
+fn store4(i: u32, end: u32, v: array<A, 4>) { if i < end { store(i, v[0]); } if i + 1u < end { store(i + 1u, v[1]); } if i + 2u < end { store(i + 2u, v[2]); } if i + 3u < end { store(i + 3u, v[3]); } }
 
 // v itself, in a form the compiler cannot see through: Mesa's NIR folds (a + b) - a to b
 // (WGSL cannot mark an addition exact), which would cancel the error terms of df_add.
@@ -130,6 +130,29 @@ fn unit_of(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return wid.y * nwg.x + wid.x;
 }
 
+// The inclusive scan of v from c (c first). Written out, like every walk over the PER = 16
+// elements of an invocation below: arrays indexed by loop counters end up in memory
+// rather than registers on some drivers (the H100's: twice the time).
+fn scan4(c: A, v: array<A, 4>) -> array<A, 4> {
+    let r0 = combine(c, v[0]);
+    let r1 = combine(r0, v[1]);
+    let r2 = combine(r1, v[2]);
+    return array<A, 4>(r0, r1, r2, combine(r2, v[3]));
+}
+
+// Each of v after p.
+fn after4(p: A, v: array<A, 4>) -> array<A, 4> {
+    return array<A, 4>(combine(p, v[0]), combine(p, v[1]), combine(p, v[2]), combine(p, v[3]));
+}
+
+// c followed by the elements of v whose indices (from i) lie below end.
+fn acc4(c: A, v: array<A, 4>, i: u32, end: u32) -> A {
+    let r0 = combine(c, select(identity(), v[0], i < end));
+    let r1 = combine(r0, select(identity(), v[1], i + 1u < end));
+    let r2 = combine(r1, select(identity(), v[2], i + 2u < end));
+    return combine(r2, select(identity(), v[3], i + 3u < end));
+}
+
 // Row segment `unit` scanned from `carry_in`. Elements past the segment's end only reach
 // invocations whose own elements lie past it too, and the carry after the last tile, so
 // they need no mask.
@@ -140,29 +163,24 @@ fn row_scan_from(unit: u32, lid: u32, carry_in: A) {
     var carry = carry_in;
     for (var t = start; t < end; t += WG * PER) {
         let i0 = t + lid * PER;
-        var r: array<A, PER>;
-        for (var q = 0u; q < PER / 4u; q++) {
-            let v = load4(i0 + 4u * q, end - 1u);
-            for (var k = 0u; k < 4u; k++) {
-                r[4u * q + k] = v[k];
-            }
-        }
-        for (var j = 1u; j < PER; j++) {
-            r[j] = combine(r[j - 1u], r[j]);
-        }
-        _ = wg_scan(lid, r[PER - 1u]);
+        let x0 = load4(i0, end - 1u);
+        let x1 = load4(i0 + 4u, end - 1u);
+        let x2 = load4(i0 + 8u, end - 1u);
+        let x3 = load4(i0 + 12u, end - 1u);
+        let r0 = scan4(identity(), x0);
+        let r1 = scan4(r0[3], x1);
+        let r2 = scan4(r1[3], x2);
+        let r3 = scan4(r2[3], x3);
+        _ = wg_scan(lid, r3[3]);
         let total = sh[WG - 1u];
         var pre = carry;
         if lid > 0u {
             pre = combine(carry, sh[lid - 1u]);
         }
-        for (var q = 0u; q < PER / 4u; q++) {
-            var v: array<A, 4>;
-            for (var k = 0u; k < 4u; k++) {
-                v[k] = combine(pre, r[4u * q + k]);
-            }
-            store4(i0 + 4u * q, end, v);
-        }
+        store4(i0, end, after4(pre, r0));
+        store4(i0 + 4u, end, after4(pre, r1));
+        store4(i0 + 8u, end, after4(pre, r2));
+        store4(i0 + 12u, end, after4(pre, r3));
         carry = combine(carry, total);
         workgroupBarrier();
     }
@@ -206,16 +224,15 @@ fn row_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     let end = base + min((unit % segs()) * seg_len() + seg_len(), len());
     var run = identity();
     for (var t = start; t < end; t += WG * PER) {
-        var v: array<array<A, 4>, PER / 4u>;
-        for (var q = 0u; q < PER / 4u; q++) {
-            v[q] = load4(t + 4u * (q * WG + lid), end - 1u);
-        }
-        for (var q = 0u; q < PER / 4u; q++) {
-            let i = t + 4u * (q * WG + lid);
-            for (var k = 0u; k < 4u; k++) {
-                run = combine(run, select(identity(), v[q][k], i + k < end));
-            }
-        }
+        let i0 = t + 4u * lid;
+        let x0 = load4(i0, end - 1u);
+        let x1 = load4(i0 + 4u * WG, end - 1u);
+        let x2 = load4(i0 + 8u * WG, end - 1u);
+        let x3 = load4(i0 + 12u * WG, end - 1u);
+        run = acc4(run, x0, i0, end);
+        run = acc4(run, x1, i0 + 4u * WG, end);
+        run = acc4(run, x2, i0 + 8u * WG, end);
+        run = acc4(run, x3, i0 + 12u * WG, end);
     }
     _ = wg_scan(lid, run);
     if lid == 0u {
