@@ -116,7 +116,7 @@ struct Stage<'a> {
 
 fn launch(dev: &Device, op: Op, d: DType, p: &Problem, plan: &Plan, s: Stage<'_>) -> Result<()> {
     // Lines of a multiple of 4 elements start on vec4 boundaries (the buffers start at 0).
-    let vec = plan.rows && p.len % 4 == 0;
+    let vec = plan.rows && p.len.is_multiple_of(4);
     let key = Key {
         family: "scan",
         entry: s.entry,
