@@ -1,6 +1,7 @@
 //! Scans (cumsum, cumprod) and differences (diff) against a CPU reference: every dtype, every
 //! axis (negative too) of 1-D to 3-D arrays whose extents are 0, 1, primes and 2^k +- 1,
-//! long rows (several segments: reduce, scan of the segment totals, scan again) and long
+//! long rows (several segments: reduce, scan of the segment totals, scan again; lengths of a
+//! multiple of 4, which the row kernels move in vec4s, and others) and long
 //! columns (several levels of segment totals, scanned by the same code recursively),
 //! strided and offset views as input, NaN / inf / -0 as NumPy, wrapping integers, bit-for-bit
 //! determinism over 10 runs, the bad arguments, and the f32 running-sum accuracy the issue
@@ -153,6 +154,7 @@ const SHAPES: &[&[usize]] = &[
     &[1025],
     &[4099],
     &[65537],
+    &[65540],
     &[3, 5, 7],
     &[2, 300, 3],
     &[130, 257],
@@ -160,6 +162,7 @@ const SHAPES: &[&[usize]] = &[
     &[5, 0],
     &[1, 1, 1],
     &[9000, 2],
+    &[2, 40964],
 ];
 
 fn every_shape_and_axis<T: Ty>(op: Op) {
@@ -472,6 +475,7 @@ fn compaction<T: Ty>() {
         &[13],
         &[1031],
         &[65537],
+        &[65540],
         &[3, 0],
         &[4, 5, 7],
         &[9000, 3],

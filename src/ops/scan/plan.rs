@@ -14,10 +14,12 @@ use super::source::{spec, Op, Side};
 
 /// Invocations per workgroup of every scan kernel.
 pub(crate) const WG: usize = 256;
-/// Elements per tile of the row kernels (WG invocations, PER = 4 elements each).
-const TILE: usize = WG * 4;
-/// Workgroups the row kernels aim to fill (an H100 holds 132 SMs of 16 groups each).
-const ROW_GROUPS: usize = 2048;
+/// Elements per tile of the row kernels (WG invocations, PER = 16 elements each, as
+/// shaders/scan.wgsl's `PER`).
+const TILE: usize = WG * 16;
+/// Workgroups the row kernels aim for: long lines are cut into segments of one tile each
+/// up to this many (their totals, the partials, are then a small scan of their own).
+const ROW_GROUPS: usize = 1 << 14;
 /// Invocations the column kernels aim to fill.
 const COL_ITEMS: usize = 1 << 17;
 /// Rows shorter than this go to the column kernels (a serial walk per row).
@@ -113,16 +115,18 @@ struct Stage<'a> {
 }
 
 fn launch(dev: &Device, op: Op, d: DType, p: &Problem, plan: &Plan, s: Stage<'_>) -> Result<()> {
+    // Lines of a multiple of 4 elements start on vec4 boundaries (the buffers start at 0).
+    let vec = plan.rows && p.len.is_multiple_of(4);
     let key = Key {
         family: "scan",
         entry: s.entry,
-        variant: format!("{op:?}|{d:?}|{:?}|{:?}", s.src, s.dst),
+        variant: format!("{op:?}|{d:?}|{:?}|{:?}|{vec}", s.src, s.dst),
         inputs: s.inputs.len(),
         wg: WG as u32,
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.kernel(key, || spec(op, d, s.src, s.dst))?;
+    let kernel = dev.kernel(key, || spec(op, d, s.src, s.dst, vec))?;
     let params = ScanParams {
         units: plan.units(p),
         len: p.len,

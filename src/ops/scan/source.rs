@@ -84,28 +84,35 @@ impl Op {
         }
     }
 
-    fn load(self, d: DType, src: Side) -> &'static str {
+    /// One element read from `a` (of type `Src`) as an accumulator.
+    fn conv(self, d: DType, src: Side) -> &'static str {
         match (src, self) {
-            (Side::Partial, _) => "fn load(i: u32) -> A { return a[i]; }",
-            (Side::Elem, Op::Count) => {
-                "fn load(i: u32) -> A { return select(1u, 0u, a[i] == E(0)); }"
-            }
-            _ if self.paired(d) => "fn load(i: u32) -> A { return A(f32(a[i]), 0.0); }",
-            _ => "fn load(i: u32) -> A { return A(a[i]); }",
+            (Side::Partial, _) => "fn conv(v: Src) -> A { return v; }",
+            (Side::Elem, Op::Count) => "fn conv(v: Src) -> A { return select(1u, 0u, v == E(0)); }",
+            _ if self.paired(d) => "fn conv(v: Src) -> A { return A(f32(v), 0.0); }",
+            _ => "fn conv(v: Src) -> A { return A(v); }",
         }
     }
 
-    fn store(self, d: DType, dst: Side) -> &'static str {
+    /// One accumulator as what `out` holds (`Dst`).
+    fn out_of(self, d: DType, dst: Side) -> &'static str {
         match dst {
-            Side::Partial => "fn store(i: u32, v: A) { out[i] = v; }",
-            _ if self.paired(d) => "fn store(i: u32, v: A) { out[i] = Dst(v.x); }",
-            _ => "fn store(i: u32, v: A) { out[i] = Dst(v); }",
+            Side::Partial => "fn out_of(v: A) -> Dst { return v; }",
+            _ if self.paired(d) => "fn out_of(v: A) -> Dst { return Dst(v.x); }",
+            _ => "fn out_of(v: A) -> Dst { return Dst(v); }",
         }
     }
 }
 
-/// The kernel source of `op` over inputs of `d`, reading `src` and writing `dst`.
-pub(crate) fn spec(op: Op, d: DType, src: Side, dst: Side) -> Spec {
+/// Whether a side of dtype `d` moves in vec4s when the lines allow it: elements of 4 bytes.
+fn vec_side(side: Side, d: DType) -> bool {
+    side == Side::Elem && matches!(d, DType::F32 | DType::I32 | DType::U32 | DType::Bool)
+}
+
+/// The kernel source of `op` over inputs of `d`, reading `src` and writing `dst`; with `vec`
+/// (lines of a multiple of 4 elements) the row kernels move element sides of 4-byte types
+/// in vec4s.
+pub(crate) fn spec(op: Op, d: DType, src: Side, dst: Side, vec: bool) -> Spec {
     let acc = op.acc(d);
     let src_ty = match src {
         Side::Elem => d.wgsl(),
@@ -115,7 +122,7 @@ pub(crate) fn spec(op: Op, d: DType, src: Side, dst: Side) -> Spec {
         Side::Elem => op.out(d).wgsl(),
         Side::Partial => acc,
     };
-    Spec::new("scan", SRC)
+    let mut s = Spec::new("scan", SRC)
         .alias("E", d.wgsl())
         .alias("Src", src_ty)
         .alias("A", acc)
@@ -123,8 +130,23 @@ pub(crate) fn spec(op: Op, d: DType, src: Side, dst: Side) -> Spec {
         .alias("S", "f32")
         .function("identity", op.identity(d))
         .function("combine", op.combine(d))
-        .function("load", op.load(d, src))
-        .function("store", op.store(d, dst))
+        .function("conv", op.conv(d, src))
+        .function("out_of", op.out_of(d, dst));
+    if vec && vec_side(src, d) {
+        s = s.alias("W", src_ty).function(
+            "load4",
+            "fn load4(i: u32, last: u32) -> array<A, 4> { let v = a4[min(i, last) / 4u]; \
+             return array<A, 4>(conv(v.x), conv(v.y), conv(v.z), conv(v.w)); }",
+        );
+    }
+    if vec && vec_side(dst, op.out(d)) {
+        s = s.alias("WO", dst_ty).function(
+            "store4",
+            "fn store4(i: u32, end: u32, v: array<A, 4>) { if i < end { out4[i / 4u] = \
+             vec4<WO>(out_of(v[0]), out_of(v[1]), out_of(v[2]), out_of(v[3])); } }",
+        );
+    }
+    s
 }
 
 /// The stream-compaction kernels' source: flags from elements of `flags` (non-zero), and
@@ -142,8 +164,8 @@ pub(crate) fn compact_spec(flags: DType, value: Option<DType>) -> Spec {
         .alias("S", "f32")
         .function("identity", op.identity(flags))
         .function("combine", op.combine(flags))
-        .function("load", op.load(flags, Side::Elem))
-        .function("store", op.store(flags, Side::Elem))
+        .function("conv", op.conv(flags, Side::Elem))
+        .function("out_of", op.out_of(flags, Side::Elem))
         .function(
             "flagged",
             "fn flagged(i: u32) -> bool { return select(true, false, a[i] == E(0)); }",
@@ -172,7 +194,8 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     for op in [Op::Sum, Op::Prod, Op::Count] {
         for d in dtypes {
             for (src, dst) in sides {
-                v.push(spec(op, d, src, dst));
+                v.push(spec(op, d, src, dst, false));
+                v.push(spec(op, d, src, dst, true));
             }
         }
     }
