@@ -18,18 +18,31 @@
 // every key goes to its slot. Order kept: rounds, subgroups, steps and lanes all follow the
 // input order, so the scatter is stable, and the same on every run.
 //
-// On the H100 (2026-11-23, through Vulkan, 64M u32 keys): 1.30 ms a pass against 1.50 ms
-// for the chunk ranking of `scatter`. Measured worse there: loading the round's 16 digits
-// in a loop of their own before ranking (2.19 ms a pass), and staging the round's records
-// in workgroup memory to write whole digit runs (3.27 ms a pass).
+// STAGED = 1 (the default): after the counters are scanned, the round's entries are placed
+// in workgroup memory in their new order (by digit; within a digit, input order), first their
+// digits, then each record plane in turn; invocation i then writes entries i, i + WG, ...
+// to `gofs[digit] + entry` (the digit's slot minus the round's first entry of that digit),
+// so that consecutive lanes write runs of one digit: coalesced stores in place of one 32-byte
+// sector per 4-byte key. STAGED = 0: every lane stores its own keys (the previous kernel).
+//
+// On the H100 (2026-11-23, through Vulkan, 64M u32 keys), unstaged: 1.30 ms a pass against
+// 1.50 ms for the chunk ranking of `scatter`. Measured worse there: loading the round's 16
+// digits in a loop of their own before ranking (2.19 ms a pass), and an earlier staging of
+// the round's records (3.27 ms a pass).
 
 // The most subgroups of a workgroup (WG over the smallest subgroup size), and the rounds.
 override SGS: u32 = 8u;
 override ROUNDS: u32 = 1u;
+// 1: write through workgroup memory (runs of one digit); 0: each lane writes its keys.
+override STAGED: u32 = 1u;
 // Steps of a subgroup in a round (keys held per invocation).
 const SG_STEPS: u32 = 16u;
 
 var<workgroup> sgc: array<atomic<u32>, SGS * 256u>;
+// Staged: the round's entries in their new order, and per digit its slot minus the round's
+// first entry of the digit (one word each when unstaged).
+var<workgroup> stg: array<u32, WG * SG_STEPS * STAGED + 1u>;
+var<workgroup> gofs: array<u32, 255u * STAGED + 1u>;
 
 // Lanes below `lane` in a ballot's four words.
 fn lanes_below(lane: u32) -> vec4<u32> {
@@ -94,24 +107,91 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
             dr[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
         }
         workgroupBarrier();
-        for (var d = lid; d < 256u; d += WG) {
-            var run = slot[d];
-            for (var s = 0u; s < nsg; s++) {
-                let c = atomicLoad(&sgc[s * 256u + d]);
-                atomicStore(&sgc[s * 256u + d], run);
-                run += c;
+        if (STAGED == 1u) {
+            stage_slots(lid, nsg);
+            workgroupBarrier();
+            write_staged(lid, sg, sz, first, (t * ROUNDS + r) * WG * SG_STEPS, dr);
+        } else {
+            direct_slots(lid, nsg);
+            workgroupBarrier();
+            for (var i = 0u; i < SG_STEPS; i++) {
+                let v = dr[i];
+                if (v != 0xffffffffu) {
+                    let e = first + i * sz;
+                    let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+                    for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
+                }
             }
-            slot[d] = run;
         }
+        workgroupBarrier();
+    }
+}
+
+// Unstaged: each subgroup's counter of each digit becomes its first global slot.
+fn direct_slots(lid: u32, nsg: u32) {
+    for (var d = lid; d < 256u; d += WG) {
+        var run = slot[d];
+        for (var s = 0u; s < nsg; s++) {
+            let c = atomicLoad(&sgc[s * 256u + d]);
+            atomicStore(&sgc[s * 256u + d], run);
+            run += c;
+        }
+        slot[d] = run;
+    }
+}
+
+// Staged: each subgroup's counter of each digit becomes its first entry in the round (by
+// digit, then subgroup), `gofs` the digit's slot minus its first entry, and `slot` moves past
+// the round. Each invocation takes 256 / WG consecutive digits (every invocation calls it).
+fn stage_slots(lid: u32, nsg: u32) {
+    let dpi = 256u / WG;
+    var tot = 0u;
+    for (var k = 0u; k < dpi; k++) {
+        for (var s = 0u; s < nsg; s++) { tot += atomicLoad(&sgc[s * 256u + lid * dpi + k]); }
+    }
+    var run = wg_scan(lid, tot);
+    for (var k = 0u; k < dpi; k++) {
+        let d = lid * dpi + k;
+        let start = run;
+        for (var s = 0u; s < nsg; s++) {
+            let c = atomicLoad(&sgc[s * 256u + d]);
+            atomicStore(&sgc[s * 256u + d], run);
+            run += c;
+        }
+        gofs[d] = slot[d] - start;
+        slot[d] += run - start;
+    }
+}
+
+// Staged: the round's entries (from `round0`; this lane's from `first`, every `sz`) go to
+// workgroup memory in their new order, digits first, then each record plane; invocation lid
+// writes entries lid, lid + WG, ... of each (every invocation calls it).
+fn write_staged(lid: u32, sg: u32, sz: u32, first: u32, round0: u32, dr: array<u32, SG_STEPS>) {
+    let n = rec_n();
+    let cnt = min(n - min(n, round0), WG * SG_STEPS);
+    var pos: array<u32, SG_STEPS>;
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let v = dr[i];
+        if (v != 0xffffffffu) {
+            pos[i] = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+            stg[pos[i]] = v & 255u;
+        }
+    }
+    workgroupBarrier();
+    var dst: array<u32, SG_STEPS>;
+    for (var k = 0u; k < SG_STEPS; k++) {
+        let i = k * WG + lid;
+        if (i < cnt) { dst[k] = gofs[stg[i]] + i; }
+    }
+    for (var j = 0u; j < W + CARRY; j++) {
         workgroupBarrier();
         for (var i = 0u; i < SG_STEPS; i++) {
-            let v = dr[i];
-            if (v != 0xffffffffu) {
-                let e = first + i * sz;
-                let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-                for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[j * n + e]; }
-            }
+            if (dr[i] != 0xffffffffu) { stg[pos[i]] = a[src_off() + j * n + first + i * sz]; }
         }
         workgroupBarrier();
+        for (var k = 0u; k < SG_STEPS; k++) {
+            let i = k * WG + lid;
+            if (i < cnt) { out[j * n + dst[k]] = stg[i]; }
+        }
     }
 }

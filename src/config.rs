@@ -223,6 +223,10 @@ pub struct Options {
     /// Print each radix sort stage's GPU time to stderr; `GPUARRAY_SORT_PROFILE` (any
     /// value). Diagnostics: every stage waits for its timestamps.
     pub sort_profile: bool,
+    /// Workgroup size of the radix sort's staged scatter (its writes go through workgroup
+    /// memory in runs of one digit; at most 8 subgroups, 256 invocations), or 0 for the
+    /// unstaged scatter (each lane stores its own keys); `GPUARRAY_RADIX_STAGE`. Default 256.
+    pub radix_stage: u32,
     /// Products with one row or one column (matrix-vector, vector-matrix) through the
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
     /// tiled kernel. Default on.
@@ -286,6 +290,7 @@ impl Default for Options {
             matmul_tiles: None,
             matmul_verbose: false,
             sort_profile: false,
+            radix_stage: 256,
             matmul_gemv: true,
             matmul_split_k: true,
             top_k_select: false,
@@ -411,6 +416,9 @@ impl Options {
         }
         o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
         o.sort_profile = get("GPUARRAY_SORT_PROFILE").is_some();
+        if let Some(s) = small("GPUARRAY_RADIX_STAGE")? {
+            o.radix_stage = s;
+        }
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
             o.matmul_gemv = on;
         }
