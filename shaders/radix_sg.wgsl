@@ -19,16 +19,18 @@
 // input order, so the scatter is stable, and the same on every run.
 //
 // STAGED = 1 (the default): after the counters are scanned, the round's entries are placed
-// in workgroup memory in their new order (by digit; within a digit, input order), first their
-// digits, then each record plane in turn; invocation i then writes entries i, i + WG, ...
+// in workgroup memory in their new order (by digit; within a digit, input order) with their
+// digits, one record plane at a time; invocation i then writes entries i, i + WG, ...
 // to `gofs[digit] + entry` (the digit's slot minus the round's first entry of that digit),
 // so that consecutive lanes write runs of one digit: coalesced stores in place of one 32-byte
 // sector per 4-byte key. STAGED = 0: every lane stores its own keys (the previous kernel).
 //
-// On the H100 (2026-11-23, through Vulkan, 64M u32 keys), unstaged: 1.30 ms a pass against
-// 1.50 ms for the chunk ranking of `scatter`. Measured worse there: loading the round's 16
-// digits in a loop of their own before ranking (2.19 ms a pass), and an earlier staging of
-// the round's records (3.27 ms a pass).
+// On the H100 (2026-11-23, through Vulkan, 64M u32 keys), unstaged: 1.30-1.35 ms a pass
+// against 1.50 ms for the chunk ranking of `scatter`. Measured worse there: loading the
+// round's 16 digits in a loop of their own before ranking (2.19 ms a pass), an earlier
+// staging of the round's records (3.27 ms a pass), and a staging that kept each key's
+// position and destination in private arrays besides `dr` (3.40 ms a pass in workgroups of
+// 256, 2.84 in workgroups of 128).
 
 // The most subgroups of a workgroup (WG over the smallest subgroup size), and the rounds.
 override SGS: u32 = 8u;
@@ -39,9 +41,11 @@ override STAGED: u32 = 1u;
 const SG_STEPS: u32 = 16u;
 
 var<workgroup> sgc: array<atomic<u32>, SGS * 256u>;
-// Staged: the round's entries in their new order, and per digit its slot minus the round's
-// first entry of the digit (one word each when unstaged).
+// Staged: the round's entries (one record plane at a time) and their digits in their new
+// order, and per digit its slot minus the round's first entry of the digit (one word each
+// when unstaged).
 var<workgroup> stg: array<u32, WG * SG_STEPS * STAGED + 1u>;
+var<workgroup> sdig: array<u32, WG * SG_STEPS * STAGED + 1u>;
 var<workgroup> gofs: array<u32, 255u * STAGED + 1u>;
 
 // Lanes below `lane` in a ballot's four words.
@@ -110,7 +114,7 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         if (STAGED == 1u) {
             stage_slots(lid, nsg);
             workgroupBarrier();
-            write_staged(lid, sg, sz, first, (t * ROUNDS + r) * WG * SG_STEPS, dr);
+            write_staged(lid, sg, sz, first, (t * ROUNDS + r) * WG * SG_STEPS, &dr);
         } else {
             direct_slots(lid, nsg);
             workgroupBarrier();
@@ -163,35 +167,29 @@ fn stage_slots(lid: u32, nsg: u32) {
     }
 }
 
-// Staged: the round's entries (from `round0`; this lane's from `first`, every `sz`) go to
-// workgroup memory in their new order, digits first, then each record plane; invocation lid
-// writes entries lid, lid + WG, ... of each (every invocation calls it).
-fn write_staged(lid: u32, sg: u32, sz: u32, first: u32, round0: u32, dr: array<u32, SG_STEPS>) {
+// Staged: the round's entries (from `round0`; this lane's from `first`, every `sz`, their
+// digit | rank << 8 in `dr`) go to workgroup memory in their new order, with their digits,
+// one record plane at a time; invocation lid writes entries lid, lid + WG, ... of each plane.
+// Only `dr` is held per key (positions are re-read from `sgc`: no more private arrays).
+// Every invocation calls it.
+fn write_staged(lid: u32, sg: u32, sz: u32, first: u32, round0: u32,
+                dr: ptr<function, array<u32, SG_STEPS>>) {
     let n = rec_n();
     let cnt = min(n - min(n, round0), WG * SG_STEPS);
-    var pos: array<u32, SG_STEPS>;
-    for (var i = 0u; i < SG_STEPS; i++) {
-        let v = dr[i];
-        if (v != 0xffffffffu) {
-            pos[i] = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-            stg[pos[i]] = v & 255u;
-        }
-    }
-    workgroupBarrier();
-    var dst: array<u32, SG_STEPS>;
-    for (var k = 0u; k < SG_STEPS; k++) {
-        let i = k * WG + lid;
-        if (i < cnt) { dst[k] = gofs[stg[i]] + i; }
-    }
     for (var j = 0u; j < W + CARRY; j++) {
-        workgroupBarrier();
+        if (j > 0u) { workgroupBarrier(); }
         for (var i = 0u; i < SG_STEPS; i++) {
-            if (dr[i] != 0xffffffffu) { stg[pos[i]] = a[src_off() + j * n + first + i * sz]; }
+            let v = (*dr)[i];
+            if (v != 0xffffffffu) {
+                let p = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+                if (j == 0u) { sdig[p] = v & 255u; }
+                stg[p] = a[src_off() + j * n + first + i * sz];
+            }
         }
         workgroupBarrier();
         for (var k = 0u; k < SG_STEPS; k++) {
             let i = k * WG + lid;
-            if (i < cnt) { out[j * n + dst[k]] = stg[i]; }
+            if (i < cnt) { out[j * n + gofs[sdig[i]] + i] = stg[i]; }
         }
     }
 }

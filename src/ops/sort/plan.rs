@@ -160,19 +160,21 @@ pub(super) fn scatter_sg_plan(dev: &Device) -> Option<SgPlan> {
         return None;
     }
     let stage = dev.options().radix_stage;
-    let staged = stage > 0;
+    let limit = dev.limits().max_compute_workgroup_storage_size;
     // At most 8 subgroups of the smallest size (staged: at most `stage` invocations), but
-    // room for one of the largest.
-    let most = if staged { stage.min(8 * lo) } else { 8 * lo };
-    let wg = most.max(hi).min(WG);
-    let mut bytes = (wg / lo) * 256 * 4 + 256 * 4;
-    if staged {
-        // The round's entries, `gofs` and the scan's words.
-        bytes += wg * SG_STEPS * 4 + 256 * 4 + wg * 4;
-    }
-    let fits = bytes <= dev.limits().max_compute_workgroup_storage_size;
-    let whole = (WG * ITEMS).is_multiple_of(wg * SG_STEPS) && 256 % wg == 0;
-    (fits && whole).then_some(SgPlan { wg, staged })
+    // room for one of the largest; staged where its memory fits (the round's entries and
+    // digits, `gofs` and the scan's words besides the counters), else unstaged.
+    let plan = |most: u32, staged: bool| {
+        let wg = most.max(hi).min(WG);
+        let mut bytes = (wg / lo) * 256 * 4 + 256 * 4;
+        if staged {
+            bytes += 2 * wg * SG_STEPS * 4 + 256 * 4 + wg * 4;
+        }
+        let whole = (WG * ITEMS).is_multiple_of(wg * SG_STEPS) && 256 % wg == 0;
+        (bytes <= limit && whole).then_some(SgPlan { wg, staged })
+    };
+    let staged = (stage > 0).then(|| plan(stage.min(8 * lo), true)).flatten();
+    staged.or_else(|| plan(8 * lo, false))
 }
 
 /// A kernel of the family with the record constants, `extra` naming the variant's other
