@@ -225,7 +225,8 @@ pub struct Options {
     pub sort_profile: bool,
     /// Workgroup size of the radix sort's staged scatter (its writes go through workgroup
     /// memory in runs of one digit; at most 8 subgroups, 256 invocations), or 0 for the
-    /// unstaged scatter (each lane stores its own keys); `GPUARRAY_RADIX_STAGE`. Default 256.
+    /// unstaged scatter (each lane stores its own keys); `GPUARRAY_RADIX_STAGE`. Default 0:
+    /// staged, 64M u32 keys sorted in 11.7 ms against 6.5 ms on the H100 (2026-11-23).
     pub radix_stage: u32,
     /// Products with one row or one column (matrix-vector, vector-matrix) through the
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
@@ -290,7 +291,7 @@ impl Default for Options {
             matmul_tiles: None,
             matmul_verbose: false,
             sort_profile: false,
-            radix_stage: 256,
+            radix_stage: 0,
             matmul_gemv: true,
             matmul_split_k: true,
             top_k_select: false,

@@ -311,9 +311,9 @@ fn radix_many_rows() {
     check(&random::<u32>(31, &[257, 4099]), 1);
 }
 
-/// The radix scatter's three paths, subgroup ranking staged through workgroup memory (the
-/// default where the adapter has subgroups of 8 to 128 lanes), unstaged
-/// (`Options::radix_stage` 0) and chunk ranking (`Options::subgroups` off): each against the
+/// The radix scatter's three paths, subgroup ranking (the default where the adapter has
+/// subgroups of 8 to 128 lanes), the same staged through workgroup memory
+/// (`Options::radix_stage` 256) and chunk ranking (`Options::subgroups` off): each against the
 /// reference (indices exactly: stability) and the same indices and values as each other,
 /// for one-word keys with an index plane (f32 argsort), values alone (the 1-D sorts of u32
 /// and f32), two-word keys (f64, where the device has it) and long rows (the row-number
@@ -322,11 +322,11 @@ fn radix_many_rows() {
 fn radix_scatter_paths() {
     let mut chunk = Options::default();
     chunk.subgroups = false;
-    let mut unstaged = Options::default();
-    unstaged.radix_stage = 0;
+    let mut staged = Options::default();
+    staged.radix_stage = 256;
     let devs = [
         dev(),
-        &Device::open_with_options(0, unstaged).expect("a second device"),
+        &Device::open_with_options(0, staged).expect("a second device"),
         &Device::open_with_options(0, chunk).expect("a third device"),
     ];
     let mut rng = Rng::new(57);
@@ -363,9 +363,9 @@ fn radix_scatter_paths() {
 /// keep their bits and input order among equal keys, over many tiles, on both scatters.
 #[test]
 fn sort_by_value_keeps_bits() {
-    let mut unstaged = Options::default();
-    unstaged.radix_stage = 0;
-    let other = Device::open_with_options(0, unstaged).expect("a second device");
+    let mut staged = Options::default();
+    staged.radix_stage = 256;
+    let other = Device::open_with_options(0, staged).expect("a second device");
     let n = 70_001usize;
     let mut rng = Rng::new(91);
     let v: Vec<f32> = (0..n)
