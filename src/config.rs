@@ -525,6 +525,7 @@ mod tests {
             ("GPUARRAY_MATMUL_TILES", "64, 64, 16, 4, 4"),
             ("GPUARRAY_MATMUL_VERBOSE", "1"),
             ("GPUARRAY_SORT_PROFILE", "1"),
+            ("GPUARRAY_RADIX_STAGE", "128"),
             ("GPUARRAY_COOP", "0"),
             ("GPUARRAY_MATMUL_GEMV", "0"),
             ("GPUARRAY_MATMUL_SPLIT_K", "0"),
@@ -549,6 +550,7 @@ mod tests {
         assert_eq!(o.small_read, SmallRead::Kernel);
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
         assert!(o.sort_profile);
+        assert_eq!(o.radix_stage, 128);
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
