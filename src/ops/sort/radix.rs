@@ -213,7 +213,7 @@ pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
     let (mut src, mut src_off) = (x.binding(), x.offset as u32);
     for i in 0..passes {
         // The passes alternate between `tmp` and `out`, the last into `out`.
-        let dst = if (passes - 1 - i) % 2 == 0 {
+        let dst = if (passes - 1 - i).is_multiple_of(2) {
             out.binding()
         } else {
             whole(&tmp, bytes)
