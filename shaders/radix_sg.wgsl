@@ -18,18 +18,40 @@
 // every key goes to its slot. Order kept: rounds, subgroups, steps and lanes all follow the
 // input order, so the scatter is stable, and the same on every run.
 //
-// On the H100 (2026-11-23, through Vulkan, 64M u32 keys): 1.30 ms a pass against 1.50 ms
-// for the chunk ranking of `scatter`. Measured worse there: loading the round's 16 digits
-// in a loop of their own before ranking (2.19 ms a pass), and staging the round's records
-// in workgroup memory to write whole digit runs (3.27 ms a pass).
+// STAGED = 1 (opt-in, `Options::radix_stage`): after the counters are scanned, the round's entries are placed
+// in workgroup memory in their new order (by digit; within a digit, input order) with their
+// digits, one record plane at a time; invocation i then writes entries i, i + WG, ...
+// to `gofs[digit] + entry` (the digit's slot minus the round's first entry of that digit),
+// so that consecutive lanes write runs of one digit: coalesced stores in place of one 32-byte
+// sector per 4-byte key. STAGED = 0: every lane stores its own keys (the previous kernel).
+//
+// On the H100 (2026-11-23, through Vulkan, 64M u32 keys), unstaged: 1.30-1.35 ms a pass
+// against 1.50 ms for the chunk ranking of `scatter`. Measured worse there: loading the
+// round's 16 digits in a loop of their own before ranking (2.19 ms a pass), an earlier
+// staging of the round's records (3.27 ms a pass), and a staging that kept each key's
+// position and destination in private arrays besides `dr` (3.40 ms a pass in workgroups of
+// 256, 2.84 in workgroups of 128), and this staging, with only `dr` held per key (2.67 ms a
+// pass in workgroups of 256 or 128; argsort of 16M f32 4.63 ms against 3.42 unstaged). Its
+// writes are coalesced, so the time goes elsewhere (not measured: the added barriers and
+// the scan per round at the occupancy of ~43 KB of workgroup memory, bank conflicts of the
+// scattered workgroup-memory writes).
 
 // The most subgroups of a workgroup (WG over the smallest subgroup size), and the rounds.
 override SGS: u32 = 8u;
 override ROUNDS: u32 = 1u;
+// 1: write through workgroup memory (runs of one digit); 0: each lane writes its keys.
+// The host always sets it (its default is for the shader validation test).
+override STAGED: u32 = 1u;
 // Steps of a subgroup in a round (keys held per invocation).
 const SG_STEPS: u32 = 16u;
 
 var<workgroup> sgc: array<atomic<u32>, SGS * 256u>;
+// Staged: the round's entries (one record plane at a time) and their digits in their new
+// order, and per digit its slot minus the round's first entry of the digit (one word each
+// when unstaged).
+var<workgroup> stg: array<u32, WG * SG_STEPS * STAGED + 1u>;
+var<workgroup> sdig: array<u32, WG * SG_STEPS * STAGED + 1u>;
+var<workgroup> gofs: array<u32, 255u * STAGED + 1u>;
 
 // Lanes below `lane` in a ballot's four words.
 fn lanes_below(lane: u32) -> vec4<u32> {
@@ -94,24 +116,85 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
             dr[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
         }
         workgroupBarrier();
-        for (var d = lid; d < 256u; d += WG) {
-            var run = slot[d];
-            for (var s = 0u; s < nsg; s++) {
-                let c = atomicLoad(&sgc[s * 256u + d]);
-                atomicStore(&sgc[s * 256u + d], run);
-                run += c;
+        if (STAGED == 1u) {
+            stage_slots(lid, nsg);
+            workgroupBarrier();
+            write_staged(lid, sg, sz, first, (t * ROUNDS + r) * WG * SG_STEPS, &dr);
+        } else {
+            direct_slots(lid, nsg);
+            workgroupBarrier();
+            for (var i = 0u; i < SG_STEPS; i++) {
+                let v = dr[i];
+                if (v != 0xffffffffu) {
+                    let e = first + i * sz;
+                    let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+                    for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
+                }
             }
-            slot[d] = run;
         }
         workgroupBarrier();
+    }
+}
+
+// Unstaged: each subgroup's counter of each digit becomes its first global slot.
+fn direct_slots(lid: u32, nsg: u32) {
+    for (var d = lid; d < 256u; d += WG) {
+        var run = slot[d];
+        for (var s = 0u; s < nsg; s++) {
+            let c = atomicLoad(&sgc[s * 256u + d]);
+            atomicStore(&sgc[s * 256u + d], run);
+            run += c;
+        }
+        slot[d] = run;
+    }
+}
+
+// Staged: each subgroup's counter of each digit becomes its first entry in the round (by
+// digit, then subgroup), `gofs` the digit's slot minus its first entry, and `slot` moves past
+// the round. Each invocation takes 256 / WG consecutive digits (every invocation calls it).
+fn stage_slots(lid: u32, nsg: u32) {
+    let dpi = 256u / WG;
+    var tot = 0u;
+    for (var k = 0u; k < dpi; k++) {
+        for (var s = 0u; s < nsg; s++) { tot += atomicLoad(&sgc[s * 256u + lid * dpi + k]); }
+    }
+    var run = wg_scan(lid, tot);
+    for (var k = 0u; k < dpi; k++) {
+        let d = lid * dpi + k;
+        let start = run;
+        for (var s = 0u; s < nsg; s++) {
+            let c = atomicLoad(&sgc[s * 256u + d]);
+            atomicStore(&sgc[s * 256u + d], run);
+            run += c;
+        }
+        gofs[d] = slot[d] - start;
+        slot[d] += run - start;
+    }
+}
+
+// Staged: the round's entries (from `round0`; this lane's from `first`, every `sz`, their
+// digit | rank << 8 in `dr`) go to workgroup memory in their new order, with their digits,
+// one record plane at a time; invocation lid writes entries lid, lid + WG, ... of each plane.
+// Only `dr` is held per key (positions are re-read from `sgc`: no more private arrays).
+// Every invocation calls it.
+fn write_staged(lid: u32, sg: u32, sz: u32, first: u32, round0: u32,
+                dr: ptr<function, array<u32, SG_STEPS>>) {
+    let n = rec_n();
+    let cnt = min(n - min(n, round0), WG * SG_STEPS);
+    for (var j = 0u; j < W + CARRY; j++) {
+        if (j > 0u) { workgroupBarrier(); }
         for (var i = 0u; i < SG_STEPS; i++) {
-            let v = dr[i];
+            let v = (*dr)[i];
             if (v != 0xffffffffu) {
-                let e = first + i * sz;
-                let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-                for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[j * n + e]; }
+                let p = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+                if (j == 0u) { sdig[p] = v & 255u; }
+                stg[p] = a[src_off() + j * n + first + i * sz];
             }
         }
         workgroupBarrier();
+        for (var k = 0u; k < SG_STEPS; k++) {
+            let i = k * WG + lid;
+            if (i < cnt) { out[j * n + gofs[sdig[i]] + i] = stg[i]; }
+        }
     }
 }

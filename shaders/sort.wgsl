@@ -7,12 +7,16 @@
 //
 // Records: a buffer of W key-word planes and, when CARRY is 1, an index plane, each
 // `rec_n()` words long: word j of element e at `j * rec_n() + e`, its index at
-// `W * rec_n() + e` (the flat index into the sorted rows).
+// `W * rec_n() + e` (the flat index into the sorted rows). With CARRY 0 (one row of a
+// 32-bit dtype, sorted by value alone) the records are the values themselves, and each
+// digit is taken of `sort_key` of the value: the first pass reads the input (from
+// `src_off()`), the last writes the sorted values; no `keys` or `unkey` pass.
 //
 // Entry points (bindings: 0 params; inputs at 1..3, read-only; 4 the output):
 // - `keys`: one invocation per element (1-D grid folded into 2-D). 1 the input's words
 //   (element offset `P.offs.x`); 4 the records.
-// - `hist`: one workgroup per tile of TILE = WG * ITEMS elements. 1 records; 4 the counts,
+// - `hist`: one workgroup per tile of TILE = WG * ITEMS elements. 1 records (from
+//   `src_off()`); 4 the counts,
 //   `counts[d * tiles + t]` = elements of tile t whose digit is d (digit-major, so one
 //   exclusive scan gives every tile's first slot per digit). Counts in workgroup atomics:
 //   a count does not depend on the order of the adds.
@@ -25,9 +29,8 @@
 //   element's rank among the chunk's elements of its digit comes from a bitmask per digit
 //   (bits set with atomicOr, whose result does not depend on order), so the scatter is
 //   stable and the same on every run. Where the adapter's subgroups allow, `scatter_sg`
-//   (shaders/radix_sg.wgsl, included only into its own kernel) ranks by subgroup ballots.
-// - `unkey`: one invocation per element. 1 records without an index plane (u32, i32);
-//   4 the values the keys came from.
+//   (shaders/radix_sg.wgsl, included only into its own kernel) ranks by subgroup ballots
+//   and writes each round's runs of one digit together, through workgroup memory.
 // - `finish`: one invocation per element. 1 records; 4 the index plane modulo the row
 //   length (indices within each row).
 // - `bitonic`: one workgroup per row of at most PMAX elements (PMAX a power of two). 1 the
@@ -77,6 +80,7 @@ override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 fn rec_n() -> u32 { return P.n; }          // elements (all rows)
 fn row_len() -> u32 { return P.offs.y; }   // elements per row
 fn in_off() -> u32 { return P.offs.x; }    // element offset of the input
+fn src_off() -> u32 { return P.offs.x; }   // hist, scatter: element offset of the records
 fn tiles() -> u32 { return P.offs.z; }     // tiles of hist / scatter
 fn count_n() -> u32 { return P.offs.w; }   // counts (scans), or padded row length (bitonic)
 fn pass_word() -> u32 { return P.aux.x; }
@@ -105,8 +109,6 @@ fn sort_key(e: u32) -> vec2<u32> {
     if (W == 1u) { return vec2<u32>(~k.x, 0u); }
     return ~k;
 }
-// The u32 or i32 bits of a key (the inverse of key_u32 / key_i32); replaced per dtype.
-fn from_key(k: u32) -> u32 { return k; }
 // Output word w of `take`, from element `src(i)` of the input; replaced per dtype.
 fn take_word(w: u32) -> u32 { return a[src(w)]; }
 
@@ -134,10 +136,11 @@ fn keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     if (CARRY == 1u) { out[W * n + e] = e; }
 }
 
-// Digit of record e of `a` in this pass.
+// Digit of record e of `a` in this pass (records of values alone: of the value's key).
 fn digit(e: u32) -> u32 {
     let n = rec_n();
     let w = pass_word();
+    if (CARRY == 0u) { return (sort_key(src_off() + e).x >> pass_shift()) & 255u; }
     if (w == W) { return ((a[W * n + e] / row_len()) >> pass_shift()) & 255u; }
     return (a[w * n + e] >> pass_shift()) & 255u;
 }
@@ -261,7 +264,7 @@ fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
             var rank = countOneBits(atomicLoad(&masks[d * words + lid / 32u]) & ((1u << (lid % 32u)) - 1u));
             for (var q = 0u; q < lid / 32u; q++) { rank += countOneBits(atomicLoad(&masks[d * words + q])); }
             let dst = slot[d] + rank;
-            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[j * n + e]; }
+            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
         }
         workgroupBarrier();
         for (var dd = lid; dd < 256u; dd += WG) {
@@ -271,14 +274,6 @@ fn scatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid
         }
         workgroupBarrier();
     }
-}
-
-@compute @workgroup_size(WG)
-fn unkey(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-          @builtin(num_workgroups) nwg: vec3<u32>) {
-    let e = linear_id(wid, nwg, lid, WG);
-    if (e >= rec_n()) { return; }
-    out[e] = from_key(a[e]);
 }
 
 @compute @workgroup_size(WG)

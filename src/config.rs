@@ -227,6 +227,11 @@ pub struct Options {
     /// Print each radix sort stage's GPU time to stderr; `GPUARRAY_SORT_PROFILE` (any
     /// value). Diagnostics: every stage waits for its timestamps.
     pub sort_profile: bool,
+    /// Workgroup size of the radix sort's staged scatter (its writes go through workgroup
+    /// memory in runs of one digit; at most 8 subgroups, 256 invocations), or 0 for the
+    /// unstaged scatter (each lane stores its own keys); `GPUARRAY_RADIX_STAGE`. Default 0:
+    /// staged, 64M u32 keys sorted in 11.7 ms against 6.5 ms on the H100 (2026-11-23).
+    pub radix_stage: u32,
     /// Products with one row or one column (matrix-vector, vector-matrix) through the
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
     /// tiled kernel. Default on.
@@ -293,6 +298,7 @@ impl Default for Options {
             matmul_verbose: false,
             linalg_trace: false,
             sort_profile: false,
+            radix_stage: 0,
             matmul_gemv: true,
             matmul_split_k: true,
             top_k_select: false,
@@ -419,6 +425,9 @@ impl Options {
         o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
         o.linalg_trace = get("GPUARRAY_LINALG_TRACE").is_some();
         o.sort_profile = get("GPUARRAY_SORT_PROFILE").is_some();
+        if let Some(s) = small("GPUARRAY_RADIX_STAGE")? {
+            o.radix_stage = s;
+        }
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
             o.matmul_gemv = on;
         }
@@ -525,6 +534,7 @@ mod tests {
             ("GPUARRAY_MATMUL_VERBOSE", "1"),
             ("GPUARRAY_LINALG_TRACE", "1"),
             ("GPUARRAY_SORT_PROFILE", "1"),
+            ("GPUARRAY_RADIX_STAGE", "128"),
             ("GPUARRAY_COOP", "0"),
             ("GPUARRAY_MATMUL_GEMV", "0"),
             ("GPUARRAY_MATMUL_SPLIT_K", "0"),
@@ -549,6 +559,7 @@ mod tests {
         assert_eq!(o.small_read, SmallRead::Kernel);
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
         assert!(o.sort_profile && o.linalg_trace);
+        assert_eq!(o.radix_stage, 128);
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));

@@ -311,23 +311,31 @@ fn radix_many_rows() {
     check(&random::<u32>(31, &[257, 4099]), 1);
 }
 
-/// The radix scatter's two paths, subgroup ranking (the default where the adapter has
-/// subgroups of 8 to 128 lanes) and chunk ranking (`Options::subgroups` off): both against
-/// the reference (indices exactly: stability) and the same indices as each other, for
-/// one-word keys with an index plane (f32), keys alone (u32) and two-word keys (f64, where
-/// the device has it), on partial tiles and a view with an offset.
+/// The radix scatter's three paths, subgroup ranking (the default where the adapter has
+/// subgroups of 8 to 128 lanes), the same staged through workgroup memory
+/// (`Options::radix_stage` 256) and chunk ranking (`Options::subgroups` off): each against the
+/// reference (indices exactly: stability) and the same indices and values as each other,
+/// for one-word keys with an index plane (f32 argsort), values alone (the 1-D sorts of u32
+/// and f32), two-word keys (f64, where the device has it) and long rows (the row-number
+/// passes), on partial tiles and a view with an offset.
 #[test]
 fn radix_scatter_paths() {
-    let mut opts = Options::default();
-    opts.subgroups = false;
-    let plain = Device::open_with_options(0, opts).expect("a second device");
+    let mut chunk = Options::default();
+    chunk.subgroups = false;
+    let mut staged = Options::default();
+    staged.radix_stage = 256;
+    let devs = [
+        dev(),
+        &Device::open_with_options(0, staged).expect("a second device"),
+        &Device::open_with_options(0, chunk).expect("a third device"),
+    ];
     let mut rng = Rng::new(57);
     for n in [4097usize, 61_441] {
         let f = values::<f32>(&mut rng, n + 3);
         let u = values::<u32>(&mut rng, n);
         let g = values::<f64>(&mut rng, n);
-        let mut idx = Vec::new();
-        for d in [dev(), &plain] {
+        let mut seen = Vec::new();
+        for d in devs {
             let x = upload::<f32>(d, &f, &[n + 3]).0;
             let view = x.slice(3..n + 3).unwrap();
             check(&view, 0);
@@ -336,8 +344,62 @@ fn radix_scatter_paths() {
             if common::supported::<f64>(d) {
                 check(&upload::<f64>(d, &g, &[n]).0, 0);
             }
-            idx.push(view.argsort().unwrap().to_vec().unwrap());
+            let sorted = view.sort().unwrap().to_vec().unwrap();
+            let bits: Vec<u32> = sorted.iter().map(|v| v.to_bits()).collect();
+            seen.push((view.argsort().unwrap().to_vec().unwrap(), bits));
         }
-        assert_eq!(idx[0], idx[1], "n = {n}: the two paths differ");
+        assert!(
+            seen.windows(2).all(|w| w[0] == w[1]),
+            "n = {n}: the paths differ"
+        );
+    }
+    check(
+        &upload::<i32>(devs[1], &values::<i32>(&mut rng, 3 * 5003), &[3, 5003]).0,
+        1,
+    );
+}
+
+/// A 1-D f32 sort moves the values alone: every NaN payload (either sign), -0.0 and +0.0
+/// keep their bits and input order among equal keys, over many tiles, on both scatters.
+#[test]
+fn sort_by_value_keeps_bits() {
+    let mut staged = Options::default();
+    staged.radix_stage = 256;
+    let other = Device::open_with_options(0, staged).expect("a second device");
+    let n = 70_001usize;
+    let mut rng = Rng::new(91);
+    let v: Vec<f32> = (0..n)
+        .map(|i| match (rng.unit() * 8.0) as u32 {
+            0 => f32::from_bits(0x7fc0_0000 | i as u32),
+            1 => f32::from_bits(0xff80_0001 + (i as u32 & 0xffff)),
+            2 => -0.0,
+            3 => 0.0,
+            4 => f32::NEG_INFINITY,
+            _ => rng.int(-3, 3) as f32,
+        })
+        .collect();
+    let key = |x: &f32| {
+        if x.is_nan() {
+            (2, 0.0)
+        } else {
+            (1, *x + 0.0)
+        }
+    };
+    let mut want = v.clone();
+    want.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
+    let want: Vec<u32> = want.iter().map(|x| x.to_bits()).collect();
+    for d in [dev(), &other] {
+        let x = d.from_slice(&v, [n]).unwrap();
+        let got: Vec<u32> = x
+            .sort()
+            .unwrap()
+            .to_vec()
+            .unwrap()
+            .iter()
+            .map(|x| x.to_bits())
+            .collect();
+        if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
+            panic!("differs at {i}: {:#x} != {:#x}", got[i], want[i]);
+        }
     }
 }

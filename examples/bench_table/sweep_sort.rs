@@ -4,8 +4,8 @@
 //! - a radix sort of 32-bit keys: 4 passes (8 bits each), each reading and writing the keys
 //!   (and the values, for argsort): floor `passes * 2 * (key bytes [+ 4 index bytes]) * n /
 //!   bandwidth`: the keys-only bound (`4 * 2 * 4 * n`) for the sorts, the key-index one for
-//!   argsort. gpuarray's u32 sort moves keys alone; its f32 sort carries indices (to keep
-//!   -0.0 and +0.0 in input order) and gathers, so expect it nearer the key-index bound;
+//!   argsort. gpuarray's 1-D u32, i32 and f32 sorts move the values alone (each digit taken
+//!   of the value's key, so -0.0 and +0.0 keep their bits and input order);
 //! - a row sort in workgroup memory: one read and one write of the values, `2 * 4 * n`;
 //! - top_k (k = 100 of 64M f32): one read of the input, `4 * n` (a selection's bound;
 //!   gpuarray's top_k is a radix select: four counting passes over the input, then one

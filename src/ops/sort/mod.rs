@@ -73,9 +73,10 @@ pub(super) fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>
 /// The `rows` rows of `len` elements of `x` (contiguous from its offset), each sorted:
 /// shape `[rows * len]`.
 pub(super) fn sorted_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Result<Array<T>> {
-    let integer = matches!(T::DTYPE, DType::U32 | DType::I32);
-    if integer && rows == 1 && len > plan::bitonic_max(&x.dev) {
-        // Equal integers are indistinguishable: a sort of the keys alone suffices.
+    let by_value = matches!(T::DTYPE, DType::U32 | DType::I32 | DType::F32);
+    if by_value && rows == 1 && len > plan::bitonic_max(&x.dev) {
+        // The values alone are sorted (each digit taken of its key): equal keys keep their
+        // input order, so -0.0 and +0.0, and NaNs, keep their bits and order.
         return radix::sort_keys_only(x)?.reshape([len as usize]);
     }
     let idx = plan::argsort_rows(x, rows, len, false)?;

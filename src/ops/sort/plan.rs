@@ -56,11 +56,6 @@ pub(super) fn key_expr(d: DType, buf: &str) -> String {
 
 fn spec(d: DType) -> Spec {
     let (key, query) = (key_expr(d, "a"), key_expr(d, "b"));
-    let unkey = if d == DType::I32 {
-        "k ^ 0x80000000u"
-    } else {
-        "k"
-    };
     let take = match d {
         DType::F64 => "take_f64(w)",
         DType::F16 => "take_f16(w)",
@@ -75,10 +70,6 @@ fn spec(d: DType) -> Spec {
         .function(
             "key_q",
             format!("fn key_q(e: u32) -> vec2<u32> {{ return {query}; }}"),
-        )
-        .function(
-            "from_key",
-            format!("fn from_key(k: u32) -> u32 {{ return {unkey}; }}"),
         )
         .function(
             "take_word",
@@ -129,39 +120,61 @@ pub(super) fn kernel_of(
     })
 }
 
-/// The radix scatter by subgroup ranking (shaders/radix_sg.wgsl) in workgroups of `wg`
-/// (a multiple of every subgroup size of the adapter), for the tiles of `hist`.
+/// The radix scatter by subgroup ranking (shaders/radix_sg.wgsl) of the plan `sg` (from
+/// [`scatter_sg_plan`]), for the tiles of `hist`.
 pub(super) fn scatter_sg_kernel(
     dev: &Device,
     d: DType,
-    wg: u32,
+    sg: SgPlan,
     keys_only: bool,
 ) -> Result<Arc<Kernel>> {
-    let sgs = wg / dev.info().subgroup_min_size;
-    let rounds = WG * ITEMS / (wg * SG_STEPS);
-    let extra = format!("s{sgs} r{rounds}");
-    build(dev, d, ("scatter_sg", 2, wg), keys_only, extra, |s| {
+    let sgs = sg.wg / dev.info().subgroup_min_size;
+    let rounds = WG * ITEMS / (sg.wg * SG_STEPS);
+    let staged = u32::from(sg.staged);
+    let extra = format!("s{sgs} r{rounds} st{staged}");
+    build(dev, d, ("scatter_sg", 2, sg.wg), keys_only, extra, |s| {
         s.include(RADIX_SG)
             .constant("SGS", sgs)
             .constant("ROUNDS", rounds)
+            .constant("STAGED", staged)
     })
 }
 
-/// The workgroup size of the subgroup-ranking scatter on `dev`, or `None` where it cannot
-/// run (no subgroups, `Options::subgroups` off, subgroup sizes outside 8..=128, or too
-/// little workgroup memory): then the chunk-ranking `scatter` does the work.
-pub(super) fn scatter_sg_wg(dev: &Device) -> Option<u32> {
+/// How the subgroup-ranking scatter runs: workgroups of `wg` (a multiple of every subgroup
+/// size of the adapter), its writes staged through workgroup memory or not.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SgPlan {
+    pub wg: u32,
+    pub staged: bool,
+}
+
+/// The plan of the subgroup-ranking scatter on `dev`, or `None` where it cannot run (no
+/// subgroups, `Options::subgroups` off, subgroup sizes outside 8..=128, or too little
+/// workgroup memory): then the chunk-ranking `scatter` does the work.
+/// `Options::radix_stage` sets the staged workgroup (0: unstaged).
+pub(super) fn scatter_sg_plan(dev: &Device) -> Option<SgPlan> {
     let i = dev.info();
     let (lo, hi) = (i.subgroup_min_size, i.subgroup_max_size);
     let sizes_ok = lo >= 8 && hi <= 128 && lo.is_power_of_two() && hi.is_power_of_two();
     if !(dev.options().subgroups && dev.has_subgroups() && sizes_ok) {
         return None;
     }
-    // At most 8 subgroups of the smallest size, but room for one of the largest.
-    let wg = (8 * lo).max(hi).min(WG);
-    let bytes = (wg / lo) * 256 * 4 + 256 * 4;
-    let fits = bytes <= dev.limits().max_compute_workgroup_storage_size;
-    (fits && (WG * ITEMS).is_multiple_of(wg * SG_STEPS)).then_some(wg)
+    let stage = dev.options().radix_stage;
+    let limit = dev.limits().max_compute_workgroup_storage_size;
+    // At most 8 subgroups of the smallest size (staged: at most `stage` invocations), but
+    // room for one of the largest; staged where its memory fits (the round's entries and
+    // digits, `gofs` and the scan's words besides the counters), else unstaged.
+    let plan = |most: u32, staged: bool| {
+        let wg = most.max(hi).min(WG);
+        let mut bytes = (wg / lo) * 256 * 4 + 256 * 4;
+        if staged {
+            bytes += 2 * wg * SG_STEPS * 4 + 256 * 4 + wg * 4;
+        }
+        let whole = (WG * ITEMS).is_multiple_of(wg * SG_STEPS) && 256 % wg == 0;
+        (bytes <= limit && whole).then_some(SgPlan { wg, staged })
+    };
+    let staged = (stage > 0).then(|| plan(stage.min(8 * lo), true)).flatten();
+    staged.or_else(|| plan(8 * lo, false))
 }
 
 /// A kernel of the family with the record constants, `extra` naming the variant's other

@@ -1,16 +1,20 @@
-//! The LSD radix sort of shaders/sort.wgsl: 8 bits a pass over records of key words (and
-//! an index plane), each pass a per-tile histogram, an exclusive scan of the counts and a
-//! stable scatter: by subgroup ranking (`scatter_sg`) where the adapter has subgroups of 8 to
-//! 128 lanes and `Options::subgroups` is on, else by chunk ranking (`scatter`). On the H100
-//! (2026-11-23, through Vulkan) 64M u32 keys sort in 6.72 ms by the first (scatter 5.22 ms
-//! of 4 passes), 7.51 ms by the second (scatter 5.99 ms).
+//! The LSD radix sort of shaders/sort.wgsl: 8 bits a pass over records of key words and an
+//! index plane (argsort), or of the values alone (one row of u32, i32 or f32: the first pass
+//! reads the input, the last writes the sorted values), each pass a per-tile histogram, an
+//! exclusive scan of the counts and a stable scatter: by subgroup ranking (`scatter_sg`,
+//! its writes staged in workgroup memory where `Options::radix_stage` asks) where the
+//! adapter has subgroups of 8 to 128 lanes and `Options::subgroups` is on, else by chunk
+//! ranking (`scatter`). On the H100 (2026-11-23, through Vulkan) 64M u32 keys sort in 6.48
+//! ms by the unstaged subgroup scatter (hist 0.74, scan 0.26, scatter 5.40 ms of 4 passes),
+//! 11.7 ms staged, 7.51 ms by the chunk ranking; 16M f32 in 1.86 ms (3.64 as an argsort
+//! and a gather).
 //!
 //! `Options::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
 //! (timestamps where the adapter has them) of every radix sort to stderr, for tuning.
 
 use super::params::SortParams;
 use super::plan::{
-    grid, kernel_of, key_bits, scan_in_place, scatter_sg_kernel, scatter_sg_wg, whole, ITEMS, WG,
+    grid, kernel_of, key_bits, scan_in_place, scatter_sg_kernel, scatter_sg_plan, whole, ITEMS, WG,
 };
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -66,15 +70,83 @@ impl Prof {
     }
 }
 
-/// One radix pass: records `src` into `dst`, ordered stably by the digit of `pass`
-/// (word, shift), through `counts` and `sums`.
-struct Pass<'a> {
-    src: &'a BufferHandle,
-    dst: &'a BufferHandle,
-    counts: &'a BufferHandle,
-    sums: &'a BufferHandle,
+/// The scratch and kernels' shared parameters of one radix sort of `n` elements.
+struct Radix<'a> {
+    dev: &'a Device,
+    d: DType,
+    keys_only: bool,
+    base: SortParams,
+    counts: BufferHandle,
+    sums: BufferHandle,
+    prof: Option<Prof>,
 }
 
+impl<'a> Radix<'a> {
+    fn new(dev: &'a Device, d: DType, rows: u32, len: u32, keys_only: bool) -> Result<Self> {
+        let n = rows * len;
+        let tiles = n.div_ceil(WG * ITEMS);
+        let count = 256 * tiles;
+        Ok(Radix {
+            dev,
+            d,
+            keys_only,
+            base: SortParams {
+                n,
+                row_len: len,
+                tiles,
+                ..Default::default()
+            },
+            counts: dev.alloc(count as u64 * 4)?,
+            sums: dev.alloc(count.div_ceil(WG * 4) as u64 * 4)?,
+            prof: Prof::new(dev)?,
+        })
+    }
+
+    /// One pass: the records of `src` (from element `src_off`) into `dst`, ordered stably
+    /// by the digit of (`word`, `shift`).
+    fn pass(
+        &mut self,
+        src: Binding<'_>,
+        src_off: u32,
+        dst: Binding<'_>,
+        word: u32,
+        shift: u32,
+    ) -> Result<()> {
+        let (dev, d, keys_only) = (self.dev, self.d, self.keys_only);
+        let prm = SortParams {
+            word,
+            shift,
+            in_off: src_off,
+            ..self.base
+        };
+        let count = 256 * prm.tiles;
+        let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
+        let (scatter, label) = match scatter_sg_plan(dev) {
+            Some(sg) => (scatter_sg_kernel(dev, d, sg, keys_only)?, "scatter_sg"),
+            None => (
+                kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?,
+                "scatter",
+            ),
+        };
+        let counts = whole(&self.counts, count as u64 * 4);
+        dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
+        Prof::mark(&mut self.prof, dev, "hist")?;
+        scan_in_place(dev, d, keys_only, &prm, counts, count, &self.sums)?;
+        Prof::mark(&mut self.prof, dev, "scan")?;
+        dev.launch(
+            &scatter,
+            &prm.encode(),
+            &[src, counts],
+            dst,
+            grid(prm.tiles),
+        )?;
+        Prof::mark(&mut self.prof, dev, label)
+    }
+}
+
+/// Indices within rows that sort `rows` rows of `len` elements of `x` (contiguous from its
+/// offset) into `out`: records of key words and an index plane (`keys`), the passes over
+/// the key words and then the row number, and the index plane modulo `len` (`finish`).
 pub(super) fn radix<T: Element>(
     x: &Array<T>,
     rows: u32,
@@ -82,123 +154,73 @@ pub(super) fn radix<T: Element>(
     descending: bool,
     out: &Array<u32>,
 ) -> Result<()> {
-    radix_into(x, rows, len, descending, false, out.binding())
-}
-
-/// The values of the 1-D `x` (u32 or i32) sorted by a radix sort of the keys alone (no
-/// index plane: half the traffic of [`argsort_rows`]' records).
-pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
-    debug_assert!(matches!(T::DTYPE, DType::U32 | DType::I32));
-    let out = Array::<T>::alloc_with(&x.dev, "sort", x.shape.clone(), |b| {
-        x.dev.alloc_apart(b, &[&*x.buf])
-    })?;
-    radix_into(x, 1, x.len() as u32, false, true, out.binding())?;
-    Ok(out)
-}
-
-/// The radix sort of `rows` rows of `len` elements of `x`: indices within rows into `out`
-/// (`finish`), or with `keys_only` (one row of u32 or i32) the sorted values (`unkey`).
-fn radix_into<T: Element>(
-    x: &Array<T>,
-    rows: u32,
-    len: u32,
-    descending: bool,
-    keys_only: bool,
-    out: Binding<'_>,
-) -> Result<()> {
     let dev = &x.dev;
     let d = T::DTYPE;
     let (w, bits) = key_bits(d);
     let n = rows * len;
-    let planes = w as u64 + u64::from(!keys_only);
-    let rec_bytes = planes * n as u64 * 4;
-    let tiles = n.div_ceil(WG * ITEMS);
-    let count = 256 * tiles;
-    let blocks = count.div_ceil(WG * 4);
+    let rec_bytes = (w as u64 + 1) * n as u64 * 4;
     let a = dev.alloc_apart(rec_bytes, &[&*x.buf])?;
     let b = dev.alloc(rec_bytes)?;
-    let counts = dev.alloc(count as u64 * 4)?;
-    let sums = dev.alloc(blocks as u64 * 4)?;
-    let base = SortParams {
-        n,
-        row_len: len,
+    let mut r = Radix::new(dev, d, rows, len, false)?;
+    let keys = kernel_of(dev, d, "keys", 1, WG, 0, false)?;
+    let first = SortParams {
         in_off: x.offset as u32,
-        tiles,
-        ..Default::default()
+        descending,
+        ..r.base
     };
-    let mut prof = Prof::new(dev)?;
-    let keys = kernel_of(dev, d, "keys", 1, WG, 0, keys_only)?;
-    let first = SortParams { descending, ..base };
-    dev.launch(
-        &keys,
-        &first.encode(),
-        &[x.binding()],
-        whole(&a, rec_bytes),
-        Work::Items(n),
-    )?;
-    Prof::mark(&mut prof, dev, "keys")?;
+    let recs = whole(&a, rec_bytes);
+    dev.launch(&keys, &first.encode(), &[x.binding()], recs, Work::Items(n))?;
+    Prof::mark(&mut r.prof, dev, "keys")?;
     let mut passes: Vec<(u32, u32)> = (0..bits / 8).map(|i| (i / 4, (i % 4) * 8)).collect();
     let row_bits = 32 - (rows - 1).leading_zeros();
     passes.extend((0..row_bits.div_ceil(8)).map(|i| (w, i * 8)));
     let mut bufs = (&a, &b);
     for (word, shift) in passes {
-        let prm = SortParams {
-            word,
-            shift,
-            ..base
-        };
-        let pass = Pass {
-            src: bufs.0,
-            dst: bufs.1,
-            counts: &counts,
-            sums: &sums,
-        };
-        radix_pass(dev, d, &prm, &pass, rec_bytes, keys_only, &mut prof)?;
+        let (src, dst) = (whole(bufs.0, rec_bytes), whole(bufs.1, rec_bytes));
+        r.pass(src, 0, dst, word, shift)?;
         bufs = (bufs.1, bufs.0);
     }
-    let entry = if keys_only { "unkey" } else { "finish" };
-    let fin = kernel_of(dev, d, entry, 1, WG, 0, keys_only)?;
+    let fin = kernel_of(dev, d, "finish", 1, WG, 0, false)?;
+    let recs = whole(bufs.0, rec_bytes);
     dev.launch(
         &fin,
-        &base.encode(),
-        &[whole(bufs.0, rec_bytes)],
-        out,
+        &r.base.encode(),
+        &[recs],
+        out.binding(),
         Work::Items(n),
     )?;
-    Prof::mark(&mut prof, dev, entry)?;
-    Prof::report(prof, n)
+    Prof::mark(&mut r.prof, dev, "finish")?;
+    Prof::report(r.prof, n)
 }
 
-fn radix_pass(
-    dev: &Device,
-    d: DType,
-    prm: &SortParams,
-    p: &Pass,
-    rec_bytes: u64,
-    keys_only: bool,
-    prof: &mut Option<Prof>,
-) -> Result<()> {
-    let count = 256 * prm.tiles;
-    let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
-    let (scatter, label) = match scatter_sg_wg(dev) {
-        Some(wg) => (scatter_sg_kernel(dev, d, wg, keys_only)?, "scatter_sg"),
-        None => (
-            kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?,
-            "scatter",
-        ),
-    };
-    let src = whole(p.src, rec_bytes);
-    let counts = whole(p.counts, count as u64 * 4);
-    dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
-    Prof::mark(prof, dev, "hist")?;
-    scan_in_place(dev, d, keys_only, prm, counts, count, p.sums)?;
-    Prof::mark(prof, dev, "scan")?;
-    dev.launch(
-        &scatter,
-        &prm.encode(),
-        &[src, counts],
-        whole(p.dst, rec_bytes),
-        grid(prm.tiles),
-    )?;
-    Prof::mark(prof, dev, label)
+/// The values of the 1-D `x` (u32, i32 or f32, longer than a bitonic row) sorted by a radix
+/// sort of the values alone: each digit is taken of the value's key, so the first pass reads
+/// `x` and the last writes the result (half the traffic of [`radix`]'s records, and no key
+/// or index pass). Equal keys keep their input order: -0.0 and +0.0, and NaNs, keep their
+/// bits and order.
+pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
+    let d = T::DTYPE;
+    debug_assert!(matches!(d, DType::U32 | DType::I32 | DType::F32));
+    let dev = &x.dev;
+    let out = Array::<T>::alloc_with(dev, "sort", x.shape.clone(), |b| {
+        dev.alloc_apart(b, &[&*x.buf])
+    })?;
+    let n = x.len() as u32;
+    let bytes = n as u64 * 4;
+    let tmp = dev.alloc(bytes)?;
+    let mut r = Radix::new(dev, d, 1, n, true)?;
+    let passes = key_bits(d).1 / 8;
+    let (mut src, mut src_off) = (x.binding(), x.offset as u32);
+    for i in 0..passes {
+        // The passes alternate between `tmp` and `out`, the last into `out`.
+        let dst = if (passes - 1 - i).is_multiple_of(2) {
+            out.binding()
+        } else {
+            whole(&tmp, bytes)
+        };
+        r.pass(src, src_off, dst, 0, i * 8)?;
+        (src, src_off) = (dst, 0);
+    }
+    Prof::report(r.prof, n)?;
+    Ok(out)
 }
