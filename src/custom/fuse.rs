@@ -6,6 +6,7 @@ use std::ops;
 use std::sync::{Arc, Mutex};
 
 use crate::array::Array;
+use crate::custom::fused_reduce::{self, Fusion};
 use crate::custom::{ElementwiseKernel, KernelArg};
 use crate::device::{lock, Device};
 use crate::dtype::{DType, Element};
@@ -30,7 +31,7 @@ enum Node {
 
 /// The reductions a fused expression may end in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reduction {
+pub(super) enum Reduction {
     Sum,
     Prod,
     Max,
@@ -313,8 +314,12 @@ pub struct Fused {
     root: Var,
     reduce: Option<(Reduction, Option<isize>)>,
     inputs: usize,
-    kernels: Mutex<HashMap<DType, Arc<ElementwiseKernel>>>,
+    kernels: Mutex<HashMap<DType, Compiled>>,
 }
+
+/// The kernel of a fused expression for one dtype, and its generated helpers and body (which
+/// a fused reduction evaluates in its load).
+type Compiled = (Arc<ElementwiseKernel>, Arc<(String, String)>);
 
 const INNER_REDUCTION: Error = Error::InvalidArgument {
     op: "fuse",
@@ -494,8 +499,8 @@ pub fn fuse<const N: usize>(dev: &Device, f: impl Fn([Var; N]) -> Var) -> Result
 }
 
 impl Fused {
-    /// The kernel for dtype `d`, compiled on first use.
-    fn kernel(&self, d: DType) -> Result<Arc<ElementwiseKernel>> {
+    /// The kernel for dtype `d`, compiled on first use, and the expression's WGSL.
+    fn kernel(&self, d: DType) -> Result<Compiled> {
         if let Some(k) = lock(&self.kernels).get(&d) {
             return Ok(k.clone());
         }
@@ -508,10 +513,11 @@ impl Fused {
             "T fused_out",
             &g.body,
             "fused",
-            (d, g.helpers, g.vec4),
+            (d, g.helpers.clone(), g.vec4),
         )?);
-        lock(&self.kernels).insert(d, k.clone());
-        Ok(k)
+        let c = (k, Arc::new((g.helpers, g.body)));
+        lock(&self.kernels).insert(d, c.clone());
+        Ok(c)
     }
 
     /// Runs the fused kernel on `args` (one per input of the closure), computing in `T`
@@ -532,10 +538,24 @@ impl Fused {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn call<T: Element>(&self, args: &[&dyn KernelArg]) -> Result<Array<T>> {
-        let y = self.kernel(T::DTYPE)?.call::<T>(args)?;
+        let (kernel, g) = self.kernel(T::DTYPE)?;
         let Some((r, axis)) = self.reduce else {
-            return Ok(y);
+            return kernel.call::<T>(args);
         };
+        let fusion = Fusion {
+            kernel: &kernel,
+            inputs: self.inputs,
+            helpers: &g.0,
+            body: &g.1,
+            reduction: r,
+            axis,
+        };
+        if let Some(out) = fused_reduce::reduce::<T>(&self.dev, &fusion, args)? {
+            return Ok(out);
+        }
+        // Dtypes, sizes and empty reductions the one kernel leaves to the elementwise
+        // kernel and the built-in reduction (their errors and empty results).
+        let y = kernel.call::<T>(args)?;
         let axis = match axis {
             None => None,
             Some(axis) => {

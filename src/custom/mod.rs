@@ -17,6 +17,7 @@
 mod elementwise_kernel;
 mod from_fn;
 mod fuse;
+mod fused_reduce;
 mod raw_kernel;
 mod reduction_kernel;
 
