@@ -169,32 +169,34 @@ fn functions(r: Reduction, acc: DType) -> (String, String, String) {
 /// words.
 struct Inputs<'a> {
     dtypes: Vec<DType>,
+    /// `value` calls the elementwise math library of this dtype (stage 1 of a fused
+    /// expression; not the stage over partial results).
+    library: Option<DType>,
     bindings: Vec<Binding<'a>>,
     layout: Params,
     ndim: usize,
 }
 
-/// Runs one stage of `m` outputs of `k` elements into `out`: `value` is the function of
-/// the `fn value(` line, `out_dtype` what `finish` writes (`None`: partial accumulators).
-#[allow(clippy::too_many_arguments)] // the stage's parts, named
+/// Runs the reduction of `m` outputs of `k` elements into `out` (of `out_dtype`): one
+/// stage, or a split one into partial accumulators and a stage over those. `value` is the
+/// function of the `fn value(` line.
 fn run_stage(
     dev: &Device,
-    r: Reduction,
-    d: DType,
+    (r, d): (Reduction, DType),
     value: &str,
     inputs: &Inputs<'_>,
     (m, k, divisor): (usize, usize, usize),
-    out: Binding<'_>,
-    out_dtype: Option<DType>,
+    (out, out_dtype): (Binding<'_>, DType),
 ) -> Result<()> {
     let acc = acc_of(d);
     let s = stage(m, k);
     let (identity, combine, finish) = functions(r, acc);
-    let finish = match out_dtype {
-        Some(_) => finish,
-        None => "fn finish(r: A) -> Dst { return r; }".to_string(),
+    // A split stage writes the accumulators as they are.
+    let (dst, finish) = if s.splits == 1 {
+        (out_dtype, finish)
+    } else {
+        (acc, "fn finish(r: A) -> Dst { return r; }".to_string())
     };
-    let dst = out_dtype.map_or(acc, |o| o);
     let offsets = if inputs.ndim > 0 {
         "fn offsets(i: u32) -> vec3<u32> { return strided_offsets(i); }"
     } else {
@@ -213,7 +215,7 @@ fn run_stage(
         per: u32::from(inputs.ndim > 0),
     };
     let kernel = dev.kernel(key, || {
-        spec(d, &inputs.dtypes, dst, value)
+        spec(d, inputs, dst, value)
             .function("offsets", offsets)
             .function("identity", identity)
             .function("combine", combine)
@@ -243,6 +245,7 @@ fn run_stage(
     dev.launch(&kernel, &params.encode(), &inputs.bindings, partial, work)?;
     let next = Inputs {
         dtypes: vec![acc],
+        library: None,
         bindings: vec![partial],
         layout: Params::new(0),
         ndim: 0,
@@ -250,32 +253,34 @@ fn run_stage(
     let value = "fn value(i: u32, o: vec3<u32>) -> A { return in0[o.x]; }";
     run_stage(
         dev,
-        r,
-        d,
+        (r, d),
         value,
         &next,
         (m, s.splits, divisor),
-        out,
-        out_dtype,
+        (out, out_dtype),
     )
 }
 
-/// The source of a variant for expressions of `d`: the array inputs of `inputs`, results
-/// of `dst`, and `value` for the `fn value(` line.
-fn spec(d: DType, inputs: &[DType], dst: DType, value: &str) -> Spec {
+/// The source of a variant for values of `d`: the array inputs of `inputs`, results of
+/// `dst`, and `value` for the `fn value(` line.
+fn spec(d: DType, inputs: &Inputs<'_>, dst: DType, value: &str) -> Spec {
     let mut spec = Spec::new("fused_reduce", SRC)
         .alias("S", d.wgsl())
         .alias("A", acc_of(d).wgsl())
         .alias("Dst", dst.wgsl());
     for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
-        spec = spec.alias(name, inputs.get(k).map_or("f32", |d| d.wgsl()));
+        spec = spec.alias(name, inputs.dtypes.get(k).map_or("f32", |d| d.wgsl()));
     }
-    let spec = spec.function("value", value.to_string());
-    crate::ops::elementwise::library(d, false)
-        .1
-        .into_iter()
-        .fold(spec, |s, inc| s.include(inc))
-        .include(STRIDED_OFFSETS)
+    let spec = spec
+        .function("value", value.to_string())
+        .include(STRIDED_OFFSETS);
+    match inputs.library {
+        Some(l) => crate::ops::elementwise::library(l, false)
+            .1
+            .into_iter()
+            .fold(spec, |s, inc| s.include(inc)),
+        None => spec,
+    }
 }
 
 /// The reduction `f.reduction` over `f.axis` of the fused expression on `args`, in one
@@ -321,7 +326,10 @@ pub(super) fn reduce<T: Element>(
     if m == 0 {
         return Ok(Some(out));
     }
-    let arrays: Vec<bool> = args.iter().map(|a| matches!(a, Arg::Array { .. })).collect();
+    let arrays: Vec<bool> = args
+        .iter()
+        .map(|a| matches!(a, Arg::Array { .. }))
+        .collect();
     let value = format!(
         "{}{}{}fn value(i: u32, o: vec3<u32>) -> A {{\n{}    var fused_out: T;\n{}    return A(fused_out);\n}}",
         crate::custom::Types(vec![("T".into(), d)]).aliases(),
@@ -336,13 +344,11 @@ pub(super) fn reduce<T: Element>(
     }
     run_stage(
         dev,
-        f.reduction,
-        d,
+        (f.reduction, d),
         &value,
         &inputs,
         (m, count, count),
-        out.binding(),
-        Some(d),
+        (out.binding(), d),
     )?;
     Ok(Some(out))
 }
@@ -403,6 +409,7 @@ fn layout<'a>(
     }
     Ok(Inputs {
         dtypes: vec![d; operands.len()],
+        library: Some(d),
         bindings: operands.iter().map(|x| x.binding).collect(),
         layout: p,
         ndim: if contiguous { 0 } else { cshape.len() },
