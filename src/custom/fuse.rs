@@ -201,9 +201,27 @@ impl Var {
         push(Node::Reduce(r, axis, self))
     }
 
-    /// The sum over every element: the fused kernel's result is then reduced (a second
-    /// dispatch, [`Array::sum`]), as `cupy.sum` inside `cupy.fuse`. Only as the outermost
-    /// operation, as the other reductions.
+    /// The sum over every element, as `cupy.sum` inside `cupy.fuse`: the expression is
+    /// evaluated inside the reduction's load, one kernel in all (a second, over partial
+    /// results, where more than 4096 elements per output are split over workgroups). Only
+    /// as the outermost operation, as the other reductions.
+    ///
+    /// The result is that of [`Array::sum`] of the elementwise result, accumulated in the
+    /// same type (f32 for f16) in another fixed order: integer sums (wrapping) and the
+    /// extremes are the same bits; float sums and means are within K · eps · Σ|v| of the
+    /// exact sum of the K values, the same bits on every run. Over no elements a sum is 0,
+    /// a product 1, a mean NaN, and [`Var::max`] and [`Var::min`] are an error, as the
+    /// methods.
+    ///
+    /// ```
+    /// use gpuarray::custom::fuse;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let sq_dist = fuse(&dev, |[x, y]| ((x - y) * (x - y)).sum())?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+    /// let y = dev.from_slice(&[0.0f32], [1])?;
+    /// assert_eq!(sq_dist.call::<f32>(&[&x, &y])?.to_scalar()?, 14.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn sum(self) -> Var {
         self.reduce(Reduction::Sum, None)
     }
@@ -304,8 +322,9 @@ impl ops::Neg for Var {
     }
 }
 
-/// A fused kernel made by [`fuse`]: one elementwise dispatch for the whole expression
-/// (plus one reduction where it ends in one, such as [`Var::sum`]), compiled once per dtype.
+/// A fused kernel made by [`fuse`]: one dispatch for the whole expression, including a
+/// reduction it ends in (such as [`Var::sum`]: the expression runs in the reduction's load;
+/// a long reduction adds one dispatch over partial results), compiled once per dtype.
 #[derive(Debug)]
 pub struct Fused {
     dev: Device,
@@ -342,7 +361,13 @@ struct Generated {
     vec4: bool,
 }
 
-fn generate(nodes: &[Node], root: Var, d: DType, dev: &Device) -> Result<Generated> {
+/// `unsupported` is the error for an operation the table lacks for `d`.
+fn generate(
+    nodes: &[Node],
+    root: Var,
+    d: DType,
+    unsupported: &dyn Fn() -> Error,
+) -> Result<Generated> {
     let mut used = vec![false; nodes.len()];
     used[root.0 as usize] = true;
     for k in (0..nodes.len()).rev() {
@@ -363,11 +388,11 @@ fn generate(nodes: &[Node], root: Var, d: DType, dev: &Device) -> Result<Generat
             Node::Input(j) => format!("v{j}"),
             Node::Const(c) => constant(c),
             Node::Unary(op, x) => {
-                let f = helper(&mut g, &mut names, TableOp::Unary(op), d, dev)?;
+                let f = helper(&mut g, &mut names, TableOp::Unary(op), d, unsupported)?;
                 format!("{f}(t{})", x.0)
             }
             Node::Binary(op, x, y) => {
-                let f = helper(&mut g, &mut names, TableOp::Binary(op), d, dev)?;
+                let f = helper(&mut g, &mut names, TableOp::Binary(op), d, unsupported)?;
                 format!("{f}(t{}, t{})", x.0, y.0)
             }
             Node::Where(c, x, y) => format!(
@@ -404,13 +429,13 @@ fn constant(c: f64) -> String {
 }
 
 /// The name of the helper function computing `op` for dtype `d`, defined on first use
-/// with the table's expression; [`Error::Unsupported`] where the table lacks it for `d`.
+/// with the table's expression; `unsupported()` where the table lacks it for `d`.
 fn helper(
     g: &mut Generated,
     names: &mut HashMap<TableOp, String>,
     op: TableOp,
     d: DType,
-    dev: &Device,
+    unsupported: &dyn Fn() -> Error,
 ) -> Result<String> {
     if let Some(f) = names.get(&op) {
         return Ok(f.clone());
@@ -421,7 +446,7 @@ fn helper(
         TableOp::Binary(b) => (format!("fn {f}(a: T, b: T) -> T"), b.expr(d, "a", "b")),
     };
     let Some((e, vec_ok)) = found else {
-        return Err(dev.unsupported("fuse", d));
+        return Err(unsupported());
     };
     g.vec4 &= vec_ok;
     // `T(...)` converts a mask (`U`, here u32) and leaves other values as they are.
@@ -456,7 +481,7 @@ pub(crate) fn expression<const N: usize>(
             reason: "a reduction cannot appear here",
         });
     }
-    let g = generate(&nodes, root, d, dev)?;
+    let g = generate(&nodes, root, d, &|| dev.unsupported("fuse", d))?;
     Ok((g.helpers, g.body))
 }
 
@@ -505,7 +530,9 @@ impl Fused {
             return Ok(k.clone());
         }
         self.dev.require("fuse", d)?;
-        let g = generate(&self.nodes, self.root, d, &self.dev)?;
+        let g = generate(&self.nodes, self.root, d, &|| {
+            self.dev.unsupported("fuse", d)
+        })?;
         let params: Vec<String> = (0..self.inputs).map(|k| format!("T v{k}")).collect();
         let k = Arc::new(ElementwiseKernel::with_library(
             &self.dev,
@@ -583,4 +610,13 @@ impl Fused {
             (Reduction::Mean, Some(a)) => crate::ops::reduce::mean_of(&y, Some(&[a])),
         }
     }
+}
+
+/// The helpers and body of a sample expression over two inputs for dtype `d`, for the
+/// shader validation test of fused reductions.
+#[cfg(test)]
+pub(super) fn sample(d: DType) -> (String, String) {
+    let (nodes, root) = trace(|[x, y]: [Var; 2]| x * y + x.maximum(y) - 1.0);
+    let g = generate(&nodes, root, d, &|| INNER_REDUCTION).expect("every dtype has these");
+    (g.helpers, g.body)
 }

@@ -164,6 +164,20 @@ fn functions(r: Reduction, acc: DType) -> (String, String, String) {
     )
 }
 
+/// `finish` of a split stage: the accumulators as they are.
+const PARTIAL_FINISH: &str = "fn finish(r: A) -> Dst { return r; }";
+/// `value` of the stage over partial results: the accumulators as they are.
+const PARTIAL_VALUE: &str = "fn value(i: u32, o: vec3<u32>) -> A { return in0[o.x]; }";
+
+/// `offsets`: from the multi-index where `strided`, else `offs + i`.
+fn offsets_fn(strided: bool) -> &'static str {
+    if strided {
+        "fn offsets(i: u32) -> vec3<u32> { return strided_offsets(i); }"
+    } else {
+        "fn offsets(i: u32) -> vec3<u32> { return P.offs.xyz + vec3<u32>(i); }"
+    }
+}
+
 /// The inputs of one stage: the dtypes and bindings of the arrays, their layout in
 /// `Params` (offsets and, where `ndim > 0`, the merged shape and strides) and the scalar
 /// words.
@@ -195,13 +209,9 @@ fn run_stage(
     let (dst, finish) = if s.splits == 1 {
         (out_dtype, finish)
     } else {
-        (acc, "fn finish(r: A) -> Dst { return r; }".to_string())
+        (acc, PARTIAL_FINISH.to_string())
     };
-    let offsets = if inputs.ndim > 0 {
-        "fn offsets(i: u32) -> vec3<u32> { return strided_offsets(i); }"
-    } else {
-        "fn offsets(i: u32) -> vec3<u32> { return P.offs.xyz + vec3<u32>(i); }"
-    };
+    let offsets = offsets_fn(inputs.ndim > 0);
     let key = Key {
         family: "fused_reduce",
         entry: s.entry,
@@ -250,11 +260,10 @@ fn run_stage(
         layout: Params::new(0),
         ndim: 0,
     };
-    let value = "fn value(i: u32, o: vec3<u32>) -> A { return in0[o.x]; }";
     run_stage(
         dev,
         (r, d),
-        value,
+        PARTIAL_VALUE,
         &next,
         (m, s.splits, divisor),
         (out, out_dtype),
@@ -330,14 +339,7 @@ pub(super) fn reduce<T: Element>(
         .iter()
         .map(|a| matches!(a, Arg::Array { .. }))
         .collect();
-    let value = format!(
-        "{}{}{}fn value(i: u32, o: vec3<u32>) -> A {{\n{}    var fused_out: T;\n{}    return A(fused_out);\n}}",
-        crate::custom::Types(vec![("T".into(), d)]).aliases(),
-        crate::ops::elementwise::library(d, false).0,
-        f.helpers,
-        k.input_lets(&types, &arrays, false),
-        f.body
-    );
+    let value = value_fn(d, f.helpers, &k.input_lets(&types, &arrays, false), f.body);
     let mut inputs = layout(&operands, &shape, &red, d)?;
     for (j, w) in words.iter().enumerate() {
         inputs.layout.sc[4 * j..4 * j + 4].copy_from_slice(&w.to_le_bytes());
@@ -351,6 +353,79 @@ pub(super) fn reduce<T: Element>(
         (out.binding(), d),
     )?;
     Ok(Some(out))
+}
+
+/// The function of the `fn value(` line for a fused expression of dtype `d`: the alias `T`,
+/// the elementwise library, the expression's `helpers`, then `value` naming the inputs
+/// (`lets`) and running the expression's `body`.
+fn value_fn(d: DType, helpers: &str, lets: &str, body: &str) -> String {
+    format!(
+        "{}{}{helpers}fn value(i: u32, o: vec3<u32>) -> A {{\n{lets}    var fused_out: T;\n{body}    return A(fused_out);\n}}",
+        crate::custom::Types(vec![("T".into(), d)]).aliases(),
+        crate::ops::elementwise::library(d, false).0,
+    )
+}
+
+/// Variants of shaders/fused_reduce.wgsl for the shader validation test: a sample
+/// expression of an array and a scalar (f64: two arrays), each reduction, and for sums
+/// strided loads, partial results, and the stage over partial results.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    let dtypes = [DType::F32, DType::F16, DType::F64, DType::I32, DType::U32];
+    let reductions = [
+        Reduction::Sum,
+        Reduction::Prod,
+        Reduction::Max,
+        Reduction::Min,
+        Reduction::Mean,
+    ];
+    let mut out = Vec::new();
+    for d in dtypes {
+        let (helpers, body) = crate::custom::fuse::sample(d);
+        let second = if d == DType::F64 {
+            "    let v1 = in1[o[1]];\n".to_string()
+        } else {
+            format!("    let v1: T = T({});\n", crate::custom::scalar_read(d, 0))
+        };
+        let lets = format!("    let v0 = in0[o[0]];\n{second}");
+        let value = value_fn(d, &helpers, &lets, &body);
+        let acc = acc_of(d);
+        for r in reductions
+            .into_iter()
+            .filter(|&r| d.is_float() || r != Reduction::Mean)
+        {
+            let (identity, combine, finish) = functions(r, acc);
+            // Each reduction's final stage; strided loads, a split stage and the stage over
+            // partial results once per dtype (they share the reduction's functions).
+            let mut stages = vec![(Some(d), value.as_str(), finish.as_str(), vec![d; 2], false)];
+            if r == Reduction::Sum {
+                stages.extend([
+                    (Some(d), value.as_str(), finish.as_str(), vec![d; 2], true),
+                    (Some(d), value.as_str(), PARTIAL_FINISH, vec![d; 2], false),
+                    (None, PARTIAL_VALUE, finish.as_str(), vec![acc], false),
+                ]);
+            }
+            for (library, value, finish, dtypes, strided) in stages {
+                let dst = if finish == PARTIAL_FINISH { acc } else { d };
+                let inputs = Inputs {
+                    dtypes,
+                    library,
+                    bindings: Vec::new(),
+                    layout: Params::new(0),
+                    ndim: 0,
+                };
+                let offsets = offsets_fn(strided);
+                out.push(
+                    spec(d, &inputs, dst, value)
+                        .function("offsets", offsets)
+                        .function("identity", identity.clone())
+                        .function("combine", combine.clone())
+                        .function("finish", finish.to_string()),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// The axes of `shape` that `axis` reduces (every one for `None`; negative counts from the

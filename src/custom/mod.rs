@@ -36,6 +36,9 @@ use crate::ops::elementwise::Operand;
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     elementwise_kernel::all_specs()
+        .into_iter()
+        .chain(fused_reduce::all_specs())
+        .collect()
 }
 
 /// An argument of a user kernel: an array (`&x`) or a scalar (`&2.0f32`, `&3u32`).
