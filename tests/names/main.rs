@@ -6,6 +6,7 @@
 #[macro_use]
 mod common;
 
+mod choose;
 mod math;
 mod shape;
 mod stats;
