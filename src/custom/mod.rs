@@ -20,6 +20,7 @@ mod fuse;
 mod fused_reduce;
 mod raw_kernel;
 mod reduction_kernel;
+mod special;
 
 pub use elementwise_kernel::ElementwiseKernel;
 pub use fuse::{fuse, Fused, Var};

@@ -9,6 +9,7 @@ mod common;
 mod choose;
 mod math;
 mod shape;
+mod special;
 mod stats;
 
 /// Runs `$f::<T>()` for every dtype the device has (f16 and f64 where supported, a
