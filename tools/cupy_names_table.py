@@ -160,7 +160,7 @@ TABLE = [
  ("nanargmax, nanargmin", "x.nanargmax() / x.nanargmin()", ""),
  ("nanvar, nanstd", "x.nanvar_ddof(axis, ddof) / x.nanstd_ddof(axis, ddof)", ""),
  ("nanprod, nancumsum", "x.nanprod(axis) / x.nancumsum(axis)", "a `where_` copy, then prod / cumsum"),
- ("nanmedian", NY, "not written"),
+ ("nanmedian", "x.nanmedian::<f32>(axis)", "floats; composed: the median of the doubled slices with NaN as -inf and +inf"),
  ("count_nonzero", "x.count_nonzero() / x.count_nonzero_axis(axis)", ""),
  ("sum(dtype=), prod(dtype=), mean(dtype=)", "x.sum_as::<O>(axis) / x.prod_as::<O>(axis) / x.mean_as::<O>(axis)", "integer mean: `mean_as::<f64>`"),
  ("cumsum, cumprod", "x.cumsum(axis) / x.cumprod(axis)", ""),

@@ -1,10 +1,11 @@
-//! Special functions composed as [`fuse`] expressions (one elementwise kernel each):
-//! [`Array::i0`].
+//! Functions composed of other operations: [`Array::i0`] (a [`fuse`] expression, one
+//! elementwise kernel) and [`Array::nanmedian`] (the median of a doubled array).
 
 use crate::array::Array;
 use crate::custom::{fuse, Var};
 use crate::dtype::{DType, Float};
 use crate::error::Result;
+use crate::ops::manip::norm_axis;
 
 /// I0(x): for |x| below the switch its power series sum (x²/4)^k / (k!)², nested as
 /// 1 + y/1² (1 + y/2² (1 + ...)) so that no coefficient underflows; above it the
@@ -51,5 +52,44 @@ impl<T: Float> Array<T> {
     pub fn i0(&self) -> Result<Array<T>> {
         let wide = T::DTYPE == DType::F64;
         fuse(&self.dev, |[x]| i0_expr(x, wide))?.call::<T>(&[self])
+    }
+}
+
+impl<T: Float> Array<T> {
+    /// The median of the non-NaN elements, over every element (`None`) or along `axis`
+    /// (negative counts from the end), as NumPy's `nanmedian`; NaN where a slice holds
+    /// only NaN. Composed: the slices are doubled (`concatenate`) and the NaNs of the
+    /// first copy become -inf and those of the second +inf, which leaves the median of the
+    /// doubled non-NaN values, the same median, in the middle; then [`Array::median`].
+    /// Exact as the median is (the mean of two elements where their count is even).
+    ///
+    /// # Errors
+    /// As [`Array::median`]: [`crate::Error::InvalidArgument`] for an axis of length 0,
+    /// [`crate::Error::AxisOutOfRange`], [`crate::Error::Unsupported`] where the adapter
+    /// lacks `O`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, f32::NAN, f32::NAN, 4.0], [2, 3])?;
+    /// assert_eq!(x.nanmedian::<f32>(None)?.to_scalar()?, 3.0);
+    /// assert_eq!(x.nanmedian::<f32>(Some(-1))?.to_vec()?, vec![2.0, 4.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn nanmedian<O: Float>(&self, axis: Option<isize>) -> Result<Array<O>> {
+        let (x, axis) = match axis {
+            None => (self.ravel()?, 0),
+            Some(a) => (self.clone(), norm_axis(a, self.ndim())? as isize),
+        };
+        let nan = x.isnan()?;
+        let lo = self.dev.full([], T::from_f64(f64::NEG_INFINITY))?;
+        let hi = self.dev.full([], T::from_f64(f64::INFINITY))?;
+        let doubled = Array::concatenate(
+            &[
+                &Array::where_(&nan, &lo, &x)?,
+                &Array::where_(&nan, &hi, &x)?,
+            ],
+            axis,
+        )?;
+        doubled.median::<O>(Some(axis))
     }
 }

@@ -55,3 +55,65 @@ fn i0_matches_its_series() {
     if_supported::<f64>(|| check::<f64>(705.0, 720.0, 1e-13));
     if_supported::<gpuarray::f16>(|| check::<gpuarray::f16>(11.0, 15.0, 3e-3));
 }
+
+/// The median of the non-NaN values of `g` (NaN where there are none).
+fn nanmedian_ref(g: &[f64]) -> f64 {
+    let mut v: Vec<f64> = g.iter().cloned().filter(|x| !x.is_nan()).collect();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// `nanmedian` whole and along each axis of a [7, 10] strided view (every other column of
+/// a [7, 20] array, offset 1) with NaNs, a row of only NaN and infinities; rtol one ulp of
+/// `T` (the mean of two middle values rounds once).
+fn nanmedian_case<T: Float>(rtol: f64) {
+    let (r, c) = (7, 10);
+    let mut rng = crate::common::Rng::new(12);
+    let mut vals = rng.ints(r * 2 * c, -50, 50);
+    for (k, v) in vals.iter_mut().enumerate() {
+        if k % 7 == 3 || (k / (2 * c) == 2) {
+            *v = f64::NAN;
+        }
+    }
+    vals[5] = f64::INFINITY;
+    let (t, back) = cast_in::<T>(&vals);
+    let base = dev().from_slice(&t, [r, 2 * c]).unwrap();
+    let x = base
+        .slice([Slice::from(..), Slice::new(1, None, 2)])
+        .unwrap();
+    let at = |i: usize, j: usize| back[i * 2 * c + 1 + 2 * j];
+    let all: Vec<f64> = (0..r * c).map(|k| at(k / c, k % c)).collect();
+    let cast = |v: f64| T::from_f64(v).to_f64();
+    let got = host(&x.nanmedian::<T>(None).unwrap());
+    assert_close(&got, &[cast(nanmedian_ref(&all))], 0.0, rtol);
+    for (axis, a) in [(Some(0), 0), (Some(1), 1), (Some(-1), 1)] {
+        let got = host(&x.nanmedian::<T>(axis).unwrap());
+        let want: Vec<f64> = if a == 0 {
+            (0..c)
+                .map(|j| cast(nanmedian_ref(&(0..r).map(|i| at(i, j)).collect::<Vec<_>>())))
+                .collect()
+        } else {
+            (0..r)
+                .map(|i| cast(nanmedian_ref(&(0..c).map(|j| at(i, j)).collect::<Vec<_>>())))
+                .collect()
+        };
+        assert_close(&got, &want, 0.0, rtol);
+        if a == 1 {
+            assert!(got[2].is_nan(), "the row of only NaN");
+        }
+    }
+    let e = dev().zeros::<T>([3, 0]).unwrap();
+    assert!(e.nanmedian::<T>(Some(1)).is_err());
+    assert!(x.nanmedian::<T>(Some(2)).is_err());
+}
+
+#[test]
+fn nanmedian_matches_numpy() {
+    nanmedian_case::<f32>(f32::EPSILON as f64);
+    if_supported::<f64>(|| nanmedian_case::<f64>(f64::EPSILON));
+    if_supported::<gpuarray::f16>(|| nanmedian_case::<gpuarray::f16>(1e-3));
+}
