@@ -4,6 +4,8 @@
 //! of a fused expression, and bad arguments.
 
 mod common;
+#[path = "fuse/reduce.rs"]
+mod reduce;
 
 use common::{assert_close, dev, host, Rng};
 use gpuarray::custom::{fuse, Var};

@@ -311,7 +311,11 @@ impl ElementwiseKernel {
     /// The placeholders bound by `args` (and the output `given`): arrays bind first;
     /// scalars take the arrays' types (as CuPy's Python scalars do) and bind only what no
     /// array did.
-    fn bind_types<O: Element>(&self, args: &[Arg<'_>], given: Option<&Array<O>>) -> Result<Types> {
+    pub(super) fn bind_types<O: Element>(
+        &self,
+        args: &[Arg<'_>],
+        given: Option<&Array<O>>,
+    ) -> Result<Types> {
         let mut types = Types::default();
         for (p, a) in self.inputs.iter().zip(args) {
             if matches!(a, Arg::Array { .. }) {
@@ -330,7 +334,7 @@ impl ElementwiseKernel {
     }
 
     /// The output's dtype under `types`, checked to be `O`.
-    fn output_dtype<O: Element>(&self, types: &Types) -> Result<DType> {
+    pub(super) fn output_dtype<O: Element>(&self, types: &Types) -> Result<DType> {
         let out_dtype = types
             .get(&self.output.ty)
             .ok_or_else(|| Error::ArgumentType {
@@ -352,7 +356,7 @@ impl ElementwiseKernel {
 
     /// The array arguments (copies of their operands, whose fields are all `Copy`) and the
     /// scalar arguments' words, in order; at most [`MAX_ARRAYS`] and [`MAX_SCALARS`].
-    fn split_args<'a>(
+    pub(super) fn split_args<'a>(
         &self,
         args: &[Arg<'a>],
         types: &Types,
@@ -395,26 +399,7 @@ impl ElementwiseKernel {
             def.push_str(helpers);
         }
         def.push_str("fn element(i: u32, o: vec3<u32>) {\n");
-        let (mut a, mut s) = (0, 0);
-        for (p, &is_array) in self.inputs.iter().zip(arrays) {
-            let d = types.get(&p.ty).expect("bound");
-            if is_array {
-                def.push_str(&format!("    let {} = in{a}[o[{a}]];\n", p.name));
-                a += 1;
-            } else {
-                let t = if vec {
-                    format!("vec4<{}>", d.wgsl())
-                } else {
-                    d.wgsl().to_string()
-                };
-                def.push_str(&format!(
-                    "    let {}: {t} = {t}({});\n",
-                    p.name,
-                    scalar_read(d, s)
-                ));
-                s += 1;
-            }
-        }
+        def.push_str(&self.input_lets(types, arrays, vec));
         let out = &self.output.name;
         if load {
             def.push_str(&format!("    var {out} = out0[P.offs.w + i];\n"));
@@ -427,6 +412,33 @@ impl ElementwiseKernel {
         }
         def.push_str(&format!("    out0[P.offs.w + i] = {out};\n}}"));
         def
+    }
+
+    /// The `let` lines naming the inputs in a generated function of `i` and `o`: arrays
+    /// read at their offsets `o`, scalars from their words (splat where `vec`).
+    pub(super) fn input_lets(&self, types: &Types, arrays: &[bool], vec: bool) -> String {
+        let mut out = String::new();
+        let (mut a, mut s) = (0, 0);
+        for (p, &is_array) in self.inputs.iter().zip(arrays) {
+            let d = types.get(&p.ty).expect("bound");
+            if is_array {
+                out.push_str(&format!("    let {} = in{a}[o[{a}]];\n", p.name));
+                a += 1;
+            } else {
+                let t = if vec {
+                    format!("vec4<{}>", d.wgsl())
+                } else {
+                    d.wgsl().to_string()
+                };
+                out.push_str(&format!(
+                    "    let {}: {t} = {t}({});\n",
+                    p.name,
+                    scalar_read(d, s)
+                ));
+                s += 1;
+            }
+        }
+        out
     }
 
     /// Validates the variant for these types with naga (once), mapping errors to the body;

@@ -6,6 +6,7 @@ use std::ops;
 use std::sync::{Arc, Mutex};
 
 use crate::array::Array;
+use crate::custom::fused_reduce::{self, Fusion};
 use crate::custom::{ElementwiseKernel, KernelArg};
 use crate::device::{lock, Device};
 use crate::dtype::{DType, Element};
@@ -30,7 +31,7 @@ enum Node {
 
 /// The reductions a fused expression may end in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reduction {
+pub(super) enum Reduction {
     Sum,
     Prod,
     Max,
@@ -200,9 +201,27 @@ impl Var {
         push(Node::Reduce(r, axis, self))
     }
 
-    /// The sum over every element: the fused kernel's result is then reduced (a second
-    /// dispatch, [`Array::sum`]), as `cupy.sum` inside `cupy.fuse`. Only as the outermost
-    /// operation, as the other reductions.
+    /// The sum over every element, as `cupy.sum` inside `cupy.fuse`: the expression is
+    /// evaluated inside the reduction's load, one kernel in all (a second, over partial
+    /// results, where more than 4096 elements per output are split over workgroups). Only
+    /// as the outermost operation, as the other reductions.
+    ///
+    /// The result is that of [`Array::sum`] of the elementwise result, accumulated in the
+    /// same type (f32 for f16) in another fixed order: integer sums (wrapping) and the
+    /// extremes are the same bits; float sums and means are within K · eps · Σ|v| of the
+    /// exact sum of the K values, the same bits on every run. Over no elements a sum is 0,
+    /// a product 1, a mean NaN, and [`Var::max`] and [`Var::min`] are an error, as the
+    /// methods.
+    ///
+    /// ```
+    /// use gpuarray::custom::fuse;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let sq_dist = fuse(&dev, |[x, y]| ((x - y) * (x - y)).sum())?;
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
+    /// let y = dev.from_slice(&[0.0f32], [1])?;
+    /// assert_eq!(sq_dist.call::<f32>(&[&x, &y])?.to_scalar()?, 14.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     pub fn sum(self) -> Var {
         self.reduce(Reduction::Sum, None)
     }
@@ -303,8 +322,9 @@ impl ops::Neg for Var {
     }
 }
 
-/// A fused kernel made by [`fuse`]: one elementwise dispatch for the whole expression
-/// (plus one reduction where it ends in one, such as [`Var::sum`]), compiled once per dtype.
+/// A fused kernel made by [`fuse`]: one dispatch for the whole expression, including a
+/// reduction it ends in (such as [`Var::sum`]: the expression runs in the reduction's load;
+/// a long reduction adds one dispatch over partial results), compiled once per dtype.
 #[derive(Debug)]
 pub struct Fused {
     dev: Device,
@@ -313,8 +333,12 @@ pub struct Fused {
     root: Var,
     reduce: Option<(Reduction, Option<isize>)>,
     inputs: usize,
-    kernels: Mutex<HashMap<DType, Arc<ElementwiseKernel>>>,
+    kernels: Mutex<HashMap<DType, Compiled>>,
 }
+
+/// The kernel of a fused expression for one dtype, and its generated helpers and body (which
+/// a fused reduction evaluates in its load).
+type Compiled = (Arc<ElementwiseKernel>, Arc<(String, String)>);
 
 const INNER_REDUCTION: Error = Error::InvalidArgument {
     op: "fuse",
@@ -337,7 +361,13 @@ struct Generated {
     vec4: bool,
 }
 
-fn generate(nodes: &[Node], root: Var, d: DType, dev: &Device) -> Result<Generated> {
+/// `unsupported` is the error for an operation the table lacks for `d`.
+fn generate(
+    nodes: &[Node],
+    root: Var,
+    d: DType,
+    unsupported: &dyn Fn() -> Error,
+) -> Result<Generated> {
     let mut used = vec![false; nodes.len()];
     used[root.0 as usize] = true;
     for k in (0..nodes.len()).rev() {
@@ -358,11 +388,11 @@ fn generate(nodes: &[Node], root: Var, d: DType, dev: &Device) -> Result<Generat
             Node::Input(j) => format!("v{j}"),
             Node::Const(c) => constant(c),
             Node::Unary(op, x) => {
-                let f = helper(&mut g, &mut names, TableOp::Unary(op), d, dev)?;
+                let f = helper(&mut g, &mut names, TableOp::Unary(op), d, unsupported)?;
                 format!("{f}(t{})", x.0)
             }
             Node::Binary(op, x, y) => {
-                let f = helper(&mut g, &mut names, TableOp::Binary(op), d, dev)?;
+                let f = helper(&mut g, &mut names, TableOp::Binary(op), d, unsupported)?;
                 format!("{f}(t{}, t{})", x.0, y.0)
             }
             Node::Where(c, x, y) => format!(
@@ -399,13 +429,13 @@ fn constant(c: f64) -> String {
 }
 
 /// The name of the helper function computing `op` for dtype `d`, defined on first use
-/// with the table's expression; [`Error::Unsupported`] where the table lacks it for `d`.
+/// with the table's expression; `unsupported()` where the table lacks it for `d`.
 fn helper(
     g: &mut Generated,
     names: &mut HashMap<TableOp, String>,
     op: TableOp,
     d: DType,
-    dev: &Device,
+    unsupported: &dyn Fn() -> Error,
 ) -> Result<String> {
     if let Some(f) = names.get(&op) {
         return Ok(f.clone());
@@ -416,7 +446,7 @@ fn helper(
         TableOp::Binary(b) => (format!("fn {f}(a: T, b: T) -> T"), b.expr(d, "a", "b")),
     };
     let Some((e, vec_ok)) = found else {
-        return Err(dev.unsupported("fuse", d));
+        return Err(unsupported());
     };
     g.vec4 &= vec_ok;
     // `T(...)` converts a mask (`U`, here u32) and leaves other values as they are.
@@ -451,7 +481,7 @@ pub(crate) fn expression<const N: usize>(
             reason: "a reduction cannot appear here",
         });
     }
-    let g = generate(&nodes, root, d, dev)?;
+    let g = generate(&nodes, root, d, &|| dev.unsupported("fuse", d))?;
     Ok((g.helpers, g.body))
 }
 
@@ -494,13 +524,15 @@ pub fn fuse<const N: usize>(dev: &Device, f: impl Fn([Var; N]) -> Var) -> Result
 }
 
 impl Fused {
-    /// The kernel for dtype `d`, compiled on first use.
-    fn kernel(&self, d: DType) -> Result<Arc<ElementwiseKernel>> {
+    /// The kernel for dtype `d`, compiled on first use, and the expression's WGSL.
+    fn kernel(&self, d: DType) -> Result<Compiled> {
         if let Some(k) = lock(&self.kernels).get(&d) {
             return Ok(k.clone());
         }
         self.dev.require("fuse", d)?;
-        let g = generate(&self.nodes, self.root, d, &self.dev)?;
+        let g = generate(&self.nodes, self.root, d, &|| {
+            self.dev.unsupported("fuse", d)
+        })?;
         let params: Vec<String> = (0..self.inputs).map(|k| format!("T v{k}")).collect();
         let k = Arc::new(ElementwiseKernel::with_library(
             &self.dev,
@@ -508,10 +540,11 @@ impl Fused {
             "T fused_out",
             &g.body,
             "fused",
-            (d, g.helpers, g.vec4),
+            (d, g.helpers.clone(), g.vec4),
         )?);
-        lock(&self.kernels).insert(d, k.clone());
-        Ok(k)
+        let c = (k, Arc::new((g.helpers, g.body)));
+        lock(&self.kernels).insert(d, c.clone());
+        Ok(c)
     }
 
     /// Runs the fused kernel on `args` (one per input of the closure), computing in `T`
@@ -532,10 +565,24 @@ impl Fused {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn call<T: Element>(&self, args: &[&dyn KernelArg]) -> Result<Array<T>> {
-        let y = self.kernel(T::DTYPE)?.call::<T>(args)?;
+        let (kernel, g) = self.kernel(T::DTYPE)?;
         let Some((r, axis)) = self.reduce else {
-            return Ok(y);
+            return kernel.call::<T>(args);
         };
+        let fusion = Fusion {
+            kernel: &kernel,
+            inputs: self.inputs,
+            helpers: &g.0,
+            body: &g.1,
+            reduction: r,
+            axis,
+        };
+        if let Some(out) = fused_reduce::reduce::<T>(&self.dev, &fusion, args)? {
+            return Ok(out);
+        }
+        // Dtypes, sizes and empty reductions the one kernel leaves to the elementwise
+        // kernel and the built-in reduction (their errors and empty results).
+        let y = kernel.call::<T>(args)?;
         let axis = match axis {
             None => None,
             Some(axis) => {
@@ -563,4 +610,13 @@ impl Fused {
             (Reduction::Mean, Some(a)) => crate::ops::reduce::mean_of(&y, Some(&[a])),
         }
     }
+}
+
+/// The helpers and body of a sample expression over two inputs for dtype `d`, for the
+/// shader validation test of fused reductions.
+#[cfg(test)]
+pub(super) fn sample(d: DType) -> (String, String) {
+    let (nodes, root) = trace(|[x, y]: [Var; 2]| x * y + x.maximum(y) - 1.0);
+    let g = generate(&nodes, root, d, &|| INNER_REDUCTION).expect("every dtype has these");
+    (g.helpers, g.body)
 }

@@ -17,8 +17,10 @@
 mod elementwise_kernel;
 mod from_fn;
 mod fuse;
+mod fused_reduce;
 mod raw_kernel;
 mod reduction_kernel;
+mod special;
 
 pub use elementwise_kernel::ElementwiseKernel;
 pub use fuse::{fuse, Fused, Var};
@@ -35,6 +37,9 @@ use crate::ops::elementwise::Operand;
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     elementwise_kernel::all_specs()
+        .into_iter()
+        .chain(fused_reduce::all_specs())
+        .collect()
 }
 
 /// An argument of a user kernel: an array (`&x`) or a scalar (`&2.0f32`, `&3u32`).

@@ -6,8 +6,10 @@
 #[macro_use]
 mod common;
 
+mod choose;
 mod math;
 mod shape;
+mod special;
 mod stats;
 
 /// Runs `$f::<T>()` for every dtype the device has (f16 and f64 where supported, a

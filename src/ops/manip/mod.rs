@@ -5,6 +5,7 @@
 //! Copies read strided inputs directly and write the output once, coalesced, in one
 //! dispatch per input (`concatenate`, `stack`) or one in all (the others).
 
+mod choose;
 mod diag;
 mod index_extra;
 mod join;
