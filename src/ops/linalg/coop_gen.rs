@@ -24,7 +24,7 @@
 //! The text is generated (unrolled fragment blocks, register sets and stages) once per
 //! device, configuration and operand layout, by the kernel cache. Parameters are read
 //! through the accessors of shaders/linalg.wgsl, which the text embeds. What each choice
-//! measured on the H100 is in BENCHMARKS.md (matmul, version 4).
+//! measured on the H100 is in docs/benchmarks/foundation.md (matmul, version 4).
 
 use std::fmt::Write;
 
