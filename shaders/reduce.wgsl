@@ -154,90 +154,131 @@ fn in_order() -> bool { return false; }
 fn after(x: Acc, y: Acc) -> Acc { return combine(x, y); }
 fn after4(x: Acc4, y: Acc4) -> Acc4 { return combine4(x, y); }
 
-// The ordered walk of argmin / argmax (see `walk`): the first element starts the result, so
-// that `after` never meets the identity (which a run of -inf or of integer minima would not
-// replace), and each later element is folded in as it comes, four loads in flight.
-fn walk_in_order(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: A) -> Acc {
-    if (first >= end) { return identity(); }
-    var acc = load(base + first * rs, first, mu);
-    var k = first + step;
-    for (; k + 3u * step < end; k += 4u * step) {
-        let x0 = load(base + k * rs, k, mu);
-        let x1 = load(base + (k + step) * rs, k + step, mu);
-        let x2 = load(base + (k + 2u * step) * rs, k + 2u * step, mu);
-        let x3 = load(base + (k + 3u * step) * rs, k + 3u * step, mu);
-        acc = after(after(after(after(acc, x0), x1), x2), x3);
-    }
-    for (; k < end; k += step) {
-        acc = after(acc, load(base + k * rs, k, mu));
-    }
-    return acc;
+// The partial result x where `ok`, else the identity: the loads of a walk's last block that
+// fall past its end read a valid element (the block's first) and are replaced by this.
+fn keep(x: Acc, ok: bool) -> Acc {
+    let e = identity();
+    return Acc(select(e.v, x.v, ok), select(e.i, x.i, ok));
+}
+fn keep4(x: Acc4, ok: bool) -> Acc4 {
+    let e = identity4();
+    return Acc4(select(e.v, x.v, ok), select(e.i, x.i, ok));
 }
 
-// As walk_in_order, with vec4 loads (see walk4); each of the four lanes keeps its own
-// first occurrence.
-fn walk4_in_order(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: vec4<A>, lanes: u32) -> Acc4 {
-    if (first >= end) { return identity4(); }
-    let lane = vec4<u32>(0u, 1u, 2u, 3u) * lanes;
-    var acc = load4((base + first * rs) / 4u, vec4<u32>(first) + lane, mu);
-    var k = first + step;
-    for (; k + 3u * step < end; k += 4u * step) {
-        let x0 = load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu);
-        let k1 = k + step;
-        let x1 = load4((base + k1 * rs) / 4u, vec4<u32>(k1) + lane, mu);
-        let k2 = k + 2u * step;
-        let x2 = load4((base + k2 * rs) / 4u, vec4<u32>(k2) + lane, mu);
-        let k3 = k + 3u * step;
-        let x3 = load4((base + k3 * rs) / 4u, vec4<u32>(k3) + lane, mu);
-        acc = after4(after4(after4(after4(acc, x0), x1), x2), x3);
-    }
-    for (; k < end; k += step) {
-        acc = after4(acc, load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu));
-    }
-    return acc;
+// Element j of a walk's last block, which starts at k (below `end`): loaded unconditionally,
+// at k itself where k + j * step is past the end, and then replaced by the identity.
+fn tail(base: u32, rs: u32, k: u32, j: u32, step: u32, end: u32, mu: A) -> Acc {
+    let kj = k + j * step;
+    let ok = kj < end;
+    let kc = select(k, kj, ok);
+    return keep(load(base + kc * rs, kc, mu), ok);
+}
+fn tail4(base: u32, rs: u32, k: u32, j: u32, step: u32, end: u32, mu: vec4<A>, lane: vec4<u32>) -> Acc4 {
+    let kj = k + j * step;
+    let ok = kj < end;
+    let kc = select(k, kj, ok);
+    return keep4(load4((base + kc * rs) / 4u, vec4<u32>(kc) + lane, mu), ok);
 }
 
-// One invocation's walk through its share of an output's elements: k from `k` while below
-// `end`, `step` apart, at `base + k * rs`. Four loads are issued before they are combined (the
-// memory system needs several in flight per invocation to reach its bandwidth), as a tree of
-// the four, then into the running result.
+// The tree of eight partial results, pairs first.
+fn tree8(x0: Acc, x1: Acc, x2: Acc, x3: Acc, x4: Acc, x5: Acc, x6: Acc, x7: Acc) -> Acc {
+    return combine(combine(combine(x0, x1), combine(x2, x3)), combine(combine(x4, x5), combine(x6, x7)));
+}
+fn tree8_4(x0: Acc4, x1: Acc4, x2: Acc4, x3: Acc4, x4: Acc4, x5: Acc4, x6: Acc4, x7: Acc4) -> Acc4 {
+    return combine4(combine4(combine4(x0, x1), combine4(x2, x3)), combine4(combine4(x4, x5), combine4(x6, x7)));
+}
+
+// Eight elements that come after every element of `acc`, combined into it: folded in order
+// by the ordered walks of argmin / argmax (`in_order()`), else as a tree.
+fn block(acc: Acc, x0: Acc, x1: Acc, x2: Acc, x3: Acc, x4: Acc, x5: Acc, x6: Acc, x7: Acc) -> Acc {
+    if (in_order()) {
+        return after(after(after(after(after(after(after(after(acc, x0), x1), x2), x3), x4), x5), x6), x7);
+    }
+    return combine(acc, tree8(x0, x1, x2, x3, x4, x5, x6, x7));
+}
+fn block4(acc: Acc4, x0: Acc4, x1: Acc4, x2: Acc4, x3: Acc4, x4: Acc4, x5: Acc4, x6: Acc4, x7: Acc4) -> Acc4 {
+    if (in_order()) {
+        return after4(after4(after4(after4(after4(after4(after4(after4(acc, x0), x1), x2), x3), x4), x5), x6), x7);
+    }
+    return combine4(acc, tree8_4(x0, x1, x2, x3, x4, x5, x6, x7));
+}
+
+// One invocation's walk through its share of an output's elements: k from `first` while
+// below `end`, `step` apart, at `base + k * rs`. Eight loads are issued before any is
+// combined (the memory system needs several in flight per invocation to reach its
+// bandwidth): whole blocks of eight in a loop, then the last, partial block as eight
+// unconditional loads (those past the end replaced by the identity; no branch around a
+// load, which would keep the loads from overlapping). Ordered walks (argmin / argmax) start
+// the result at the first element, so that `after` never meets the identity as its left
+// operand (which a run of -inf or of integer minima would not replace); `after(x, identity)`
+// is x, so the replaced loads change nothing.
 fn walk(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: A) -> Acc {
-    if (in_order()) { return walk_in_order(base, rs, first, end, step, mu); }
+    if (first >= end) { return identity(); }
     var acc = identity();
     var k = first;
-    for (; k + 3u * step < end; k += 4u * step) {
-        let x0 = load(base + k * rs, k, mu);
-        let x1 = load(base + (k + step) * rs, k + step, mu);
+    if (in_order()) {
+        acc = load(base + k * rs, k, mu);
+        k += step;
+    }
+    for (; k + 7u * step < end; k += 8u * step) {
+        let x0 = load(base + (k + 0u * step) * rs, k + 0u * step, mu);
+        let x1 = load(base + (k + 1u * step) * rs, k + 1u * step, mu);
         let x2 = load(base + (k + 2u * step) * rs, k + 2u * step, mu);
         let x3 = load(base + (k + 3u * step) * rs, k + 3u * step, mu);
-        acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+        let x4 = load(base + (k + 4u * step) * rs, k + 4u * step, mu);
+        let x5 = load(base + (k + 5u * step) * rs, k + 5u * step, mu);
+        let x6 = load(base + (k + 6u * step) * rs, k + 6u * step, mu);
+        let x7 = load(base + (k + 7u * step) * rs, k + 7u * step, mu);
+        acc = block(acc, x0, x1, x2, x3, x4, x5, x6, x7);
     }
-    for (; k < end; k += step) {
-        acc = combine(acc, load(base + k * rs, k, mu));
+    if (k < end) {
+        let y0 = tail(base, rs, k, 0u, step, end, mu);
+        let y1 = tail(base, rs, k, 1u, step, end, mu);
+        let y2 = tail(base, rs, k, 2u, step, end, mu);
+        let y3 = tail(base, rs, k, 3u, step, end, mu);
+        let y4 = tail(base, rs, k, 4u, step, end, mu);
+        let y5 = tail(base, rs, k, 5u, step, end, mu);
+        let y6 = tail(base, rs, k, 6u, step, end, mu);
+        let y7 = tail(base, rs, k, 7u, step, end, mu);
+        acc = block(acc, y0, y1, y2, y3, y4, y5, y6, y7);
     }
     return acc;
 }
 
 // As walk, with vec4 loads at `(base + k * rs) / 4`: in rows4 the four lanes are the
 // elements k..k+3 of one row (rs = 1, `lanes` = 1), in cols4 element k of four neighbouring
-// columns (`lanes` = 0).
+// columns (`lanes` = 0). In ordered walks each of the four lanes keeps its own first
+// occurrence.
 fn walk4(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: vec4<A>, lanes: u32) -> Acc4 {
-    if (in_order()) { return walk4_in_order(base, rs, first, end, step, mu, lanes); }
-    var acc = identity4();
+    if (first >= end) { return identity4(); }
     let lane = vec4<u32>(0u, 1u, 2u, 3u) * lanes;
+    var acc = identity4();
     var k = first;
-    for (; k + 3u * step < end; k += 4u * step) {
-        let x0 = load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu);
-        let k1 = k + step;
-        let x1 = load4((base + k1 * rs) / 4u, vec4<u32>(k1) + lane, mu);
-        let k2 = k + 2u * step;
-        let x2 = load4((base + k2 * rs) / 4u, vec4<u32>(k2) + lane, mu);
-        let k3 = k + 3u * step;
-        let x3 = load4((base + k3 * rs) / 4u, vec4<u32>(k3) + lane, mu);
-        acc = combine4(acc, combine4(combine4(x0, x1), combine4(x2, x3)));
+    if (in_order()) {
+        acc = load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu);
+        k += step;
     }
-    for (; k < end; k += step) {
-        acc = combine4(acc, load4((base + k * rs) / 4u, vec4<u32>(k) + lane, mu));
+    for (; k + 7u * step < end; k += 8u * step) {
+        let x0 = load4((base + (k + 0u * step) * rs) / 4u, vec4<u32>(k + 0u * step) + lane, mu);
+        let x1 = load4((base + (k + 1u * step) * rs) / 4u, vec4<u32>(k + 1u * step) + lane, mu);
+        let x2 = load4((base + (k + 2u * step) * rs) / 4u, vec4<u32>(k + 2u * step) + lane, mu);
+        let x3 = load4((base + (k + 3u * step) * rs) / 4u, vec4<u32>(k + 3u * step) + lane, mu);
+        let x4 = load4((base + (k + 4u * step) * rs) / 4u, vec4<u32>(k + 4u * step) + lane, mu);
+        let x5 = load4((base + (k + 5u * step) * rs) / 4u, vec4<u32>(k + 5u * step) + lane, mu);
+        let x6 = load4((base + (k + 6u * step) * rs) / 4u, vec4<u32>(k + 6u * step) + lane, mu);
+        let x7 = load4((base + (k + 7u * step) * rs) / 4u, vec4<u32>(k + 7u * step) + lane, mu);
+        acc = block4(acc, x0, x1, x2, x3, x4, x5, x6, x7);
+    }
+    if (k < end) {
+        let y0 = tail4(base, rs, k, 0u, step, end, mu, lane);
+        let y1 = tail4(base, rs, k, 1u, step, end, mu, lane);
+        let y2 = tail4(base, rs, k, 2u, step, end, mu, lane);
+        let y3 = tail4(base, rs, k, 3u, step, end, mu, lane);
+        let y4 = tail4(base, rs, k, 4u, step, end, mu, lane);
+        let y5 = tail4(base, rs, k, 5u, step, end, mu, lane);
+        let y6 = tail4(base, rs, k, 6u, step, end, mu, lane);
+        let y7 = tail4(base, rs, k, 7u, step, end, mu, lane);
+        acc = block4(acc, y0, y1, y2, y3, y4, y5, y6, y7);
     }
     return acc;
 }

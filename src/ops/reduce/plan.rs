@@ -14,10 +14,13 @@ use super::source::Load;
 pub(super) const WG: usize = 256;
 /// Elements each invocation should reduce, at least, before a split of K pays.
 const MIN_PER_INVOCATION: usize = 8;
-/// Elements each invocation of a row reads, at least: 4 vec4 loads, or 16 scalar loads
-/// (with 4 scalar loads, a row of 383 took 128 invocations and most of the time went to
-/// the tree that combines them).
-const ROW_ITEMS: (usize, usize) = (4, 16);
+/// Elements each invocation of a row reads, at least: 8 vec4 loads (one block of the
+/// walk), or 16 scalar loads (with 4 scalar loads, a row of 383 took 128 invocations and most
+/// of the time went to the tree that combines them).
+const ROW_ITEMS: (usize, usize) = (8, 16);
+/// Loads per block of an invocation's walk (shaders/reduce.wgsl `walk`): a split of a long
+/// row is a whole number of blocks of the workgroup where it can be.
+const BLOCK: usize = 8;
 /// The longest serial chain of additions in one accumulator: longer reductions are split
 /// across workgroups (and the partial results added as a tree), which bounds the rounding
 /// error however few outputs or workgroups there are.
@@ -229,16 +232,17 @@ fn span(kept: &[(usize, usize)], lo: usize, hi: usize) -> (usize, usize) {
     (min, max)
 }
 
-/// Workgroups a reduction should spread over when its outputs alone are too few: about two
-/// waves of a large GPU (an H100 holds 8 workgroups of 256 on each of its 132 SMs), fewer on
-/// a CPU. `Options::reduce_groups` overrides it (for tuning; results change in the last bits
-/// with it, since the tree changes).
+/// Workgroups a reduction should spread over when its outputs alone are too few: four per SM
+/// of a large GPU (528 on an H100's 132 SMs; measured there through Vulkan, 2026-11-23, the
+/// full and trailing sums and argmax of 50-64M f32 took 0.083-0.122 ms with 528 against
+/// 0.088-0.128 with 1024, 264 or 4224), fewer on a CPU. `Options::reduce_groups` overrides it
+/// (for tuning; results change in the last bits with it, since the tree changes).
 fn target_groups(dev: &Device) -> usize {
     dev.options().reduce_groups.map(|g| g as usize).unwrap_or(
         if dev.info().kind == DeviceKind::Cpu {
             32
         } else {
-            1024
+            528
         },
     )
 }
@@ -246,11 +250,17 @@ fn target_groups(dev: &Device) -> usize {
 /// Splits of K for `blocks` blocks of outputs whose `k` items are walked by `lanes`
 /// invocations each: enough to spread over `target` workgroups while each invocation keeps
 /// [`MIN_PER_INVOCATION`] items, and always enough that no chain exceeds [`MAX_CHAIN`].
-fn splits_for(target: usize, blocks: usize, k: usize, lanes: usize) -> usize {
-    target
-        .div_ceil(blocks)
-        .min(k.div_ceil(lanes * MIN_PER_INVOCATION))
-        .max(k.div_ceil(lanes * MAX_CHAIN))
+/// Partial results of an earlier stage (`partial`) split only for the chain: they are few,
+/// and another stage would cost more than the walk.
+fn splits_for(target: usize, blocks: usize, k: usize, lanes: usize, partial: bool) -> usize {
+    let spread = if partial {
+        1
+    } else {
+        target
+            .div_ceil(blocks)
+            .min(k.div_ceil(lanes * MIN_PER_INVOCATION))
+    };
+    spread.max(k.div_ceil(lanes * MAX_CHAIN))
 }
 
 /// The plan of problem `p`: `cols` where the reduced stride is not 1 but the innermost kept
@@ -271,7 +281,7 @@ fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
         let per = mv.next_power_of_two().min(64);
         let blocks = mv.div_ceil(per);
         let lanes = WG / per;
-        let splits = splits_for(target, blocks, p.k, lanes);
+        let splits = splits_for(target, blocks, p.k, lanes, p.load == Load::Partial);
         Plan {
             cols: true,
             vec4,
@@ -297,11 +307,11 @@ fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
         let blocks = m.div_ceil(WG / per);
         // Rows shorter than a workgroup's share need no split (and have short chains).
         let splits = if per == WG {
-            splits_for(target, blocks, kv, WG)
+            splits_for(target, blocks, kv, WG, p.load == Load::Partial)
         } else {
             1
         };
-        Plan {
+        let plan = Plan {
             cols: false,
             vec4,
             per,
@@ -309,7 +319,24 @@ fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
             splits: 1,
             chunk: p.k,
         }
-        .split(p.k, splits)
+        .split(p.k, splits);
+        whole_blocks(plan, p.k, if vec4 { 4 } else { 1 })
+    }
+}
+
+/// `plan` (rows of a workgroup each, split) with each split of K rounded up to whole blocks
+/// of the walk over the workgroup (`width` elements a load), so that every invocation's walk
+/// but the last split's is whole blocks of [`BLOCK`] loads, with no partial block at its end.
+fn whole_blocks(plan: Plan, k: usize, width: usize) -> Plan {
+    let unit = WG * BLOCK * width;
+    if plan.per < WG || plan.splits < 2 || plan.chunk <= unit {
+        return plan;
+    }
+    let chunk = plan.chunk.div_ceil(unit) * unit;
+    Plan {
+        chunk,
+        splits: k.div_ceil(chunk),
+        ..plan
     }
 }
 
