@@ -60,7 +60,7 @@ var<workgroup> pw: array<vec4<f32>, WG>;  // wide partial sums: elements 0-3 of 
 var<workgroup> pw2: array<vec4<f32>, WG>; // and 4-7 (f16 only)
 
 // Elements 0-3 and 4-7 of a 16-byte word (4-7 are 0 for f32); the host replaces these
-// lines for f16.
+// lines for f16 (unpack2x16float: the wide f16 entries need SHADER_FLOAT16_IN_FLOAT32).
 fn lo(q: vec4<u32>) -> vec4<f32> { return bitcast<vec4<f32>>(q); }
 fn hi(q: vec4<u32>) -> vec4<f32> { return vec4<f32>(); }
 

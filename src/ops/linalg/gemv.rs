@@ -82,11 +82,11 @@ pub(super) fn spec(d: DType, mode: Mode, direct: bool) -> Spec {
             }
             spec.function(
                 "lo",
-                "fn lo(q: vec4<u32>) -> vec4<f32> { return vec4<f32>(vec2<f32>(bitcast<vec2<f16>>(q.x)), vec2<f32>(bitcast<vec2<f16>>(q.y))); }",
+                "fn lo(q: vec4<u32>) -> vec4<f32> { return vec4<f32>(unpack2x16float(q.x), unpack2x16float(q.y)); }",
             )
             .function(
                 "hi",
-                "fn hi(q: vec4<u32>) -> vec4<f32> { return vec4<f32>(vec2<f32>(bitcast<vec2<f16>>(q.z)), vec2<f32>(bitcast<vec2<f16>>(q.w))); }",
+                "fn hi(q: vec4<u32>) -> vec4<f32> { return vec4<f32>(unpack2x16float(q.z), unpack2x16float(q.w)); }",
             )
         }
     }
@@ -174,7 +174,7 @@ fn aligned(e: usize, all: &[usize], batch: &[usize]) -> bool {
     all.iter().chain(batch).all(|s| s.is_multiple_of(e))
 }
 
-fn plan<'a>(dtype: DType, prod: &'a Product<'a>) -> Plan<'a> {
+fn plan<'a>(dev: &Device, dtype: DType, prod: &'a Product<'a>) -> Plan<'a> {
     let l = layout(prod);
     let dot = l.stride_k == 1;
     // X's contiguous extent and its other stride.
@@ -185,9 +185,13 @@ fn plan<'a>(dtype: DType, prod: &'a Product<'a>) -> Plan<'a> {
     };
     let x_at = |e: usize| aligned(e, &[ext, other, l.x.offset], &l.x.batch);
     // 16-byte words: X's extent, stride, offset and batch strides multiples of a word (and
-    // v's, contiguous, where `gemv_dot_w` reads it by words too).
+    // v's, contiguous, where `gemv_dot_w` reads it by words too). f16 words are unpacked by
+    // unpack2x16float (a bitcast to vec2<f16> reads wrong values on lavapipe).
     let e = 16 / dtype.size().max(1);
-    let wide = matches!(dtype, DType::F16 | DType::F32)
+    let unpack = dev
+        .naga_capabilities()
+        .contains(naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32);
+    let wide = (dtype == DType::F32 || (dtype == DType::F16 && unpack))
         && x_at(e)
         && (!dot || (l.stride_v == 1 && aligned(e, &[l.v.offset], &l.v.batch)));
     let mode = if wide {
@@ -225,7 +229,7 @@ pub(super) fn run<T: Element>(
     prod: &Product<'_>,
     shape: &[usize],
 ) -> Result<Array<T>> {
-    let p = plan(T::DTYPE, prod);
+    let p = plan(dev, T::DTYPE, prod);
     // f16 sums in f32, rounded once: by the wide kernel itself where k is not split.
     if T::DTYPE == DType::F16 && !(p.mode == Mode::Wide && p.split == 1) {
         let y = gemv::<T, f32>(dev, prod, &p)?;
