@@ -157,9 +157,7 @@ fn layout<'a>(prod: &'a Product<'a>) -> Layout<'a> {
 /// slice at least [`MIN_CHUNK`] long, and never more loop steps per invocation than
 /// [`MAX_STEPS`].
 fn slices(target: usize, groups: usize, batches: usize, k: usize, step: usize) -> usize {
-    let want = target
-        .div_ceil(groups * batches)
-        .min(k.div_ceil(MIN_CHUNK));
+    let want = target.div_ceil(groups * batches).min(k.div_ceil(MIN_CHUNK));
     want.max(k.div_ceil(MAX_STEPS * step)).max(1)
 }
 
