@@ -18,7 +18,10 @@
 //   f16 elements each), U words per invocation per step, all issued before the products;
 //   past the end each index is clamped to the last word and the word zeroed, so no load
 //   depends on a branch. They accumulate in f32 and write OW (f16 directly when k is not
-//   split). `gemv_cols_w` takes E rows per invocation and KS slices.
+//   split). `gemv_dot_w`: WG / LANES rows per workgroup as `gemv_dot`, a step covering
+//   U LANES words of a row; `gemv_cols_w`: E WG / KS rows per workgroup, E per invocation,
+//   KS slices (the host sets KS = 16 for it), a step covering U KS values of k. The wide
+//   entries use bindings 1, 2 and 4 through the views xw, vw, outw (never with x, v, out).
 //
 // Parameters (`GemvParams` in src/ops/linalg/params.rs): n = batches; ndim, shape = the
 // (collapsed) batch dimensions; st0, st1 = X's and v's batch strides; offs.x, offs.y = their
