@@ -13,6 +13,15 @@
 // - `gemv_cols` (X's r contiguous): a workgroup takes 4 WG / KS rows, 4 per invocation of
 //   each of KS slices striding along k (each step reads 4 WG / KS consecutive elements of
 //   one k), then a tree over the slices.
+// - `gemv_dot_w`, `gemv_cols_w` (f32 and f16, the "wide" variant): the same two shapes
+//   reading X (and, in `gemv_dot_w`, v) through 16-byte words (`xw`, `vw`: E = 4 f32 or 8
+//   f16 elements each), U words per invocation per step, all issued before the products;
+//   past the end each index is clamped to the last word and the word zeroed, so no load
+//   depends on a branch. They accumulate in f32 and write OW (f16 directly when k is not
+//   split). `gemv_dot_w`: WG / LANES rows per workgroup as `gemv_dot`, a step covering
+//   U LANES words of a row; `gemv_cols_w`: E WG / KS rows per workgroup, E per invocation,
+//   KS slices (the host sets KS = 16 for it), a step covering U KS values of k. The wide
+//   entries use bindings 1, 2 and 4 through the views xw, vw, outw (never with x, v, out).
 //
 // Parameters (`GemvParams` in src/ops/linalg/params.rs): n = batches; ndim, shape = the
 // (collapsed) batch dimensions; st0, st1 = X's and v's batch strides; offs.x, offs.y = their
@@ -22,10 +31,13 @@ alias S = f32;   // element type of X and v
 alias SC = f32;  // carrier of scalar arguments (unused here; params.wgsl needs it)
 alias ACC = f32; // accumulator and output type: S, or f32 for f16
 alias VX = f32;  // element type of X's binding: S, or vec4<S> for vec4 loads
+alias OW = f32;  // output type of the wide entries: f32, or f16 written directly
 
 override WG: u32 = 256u;
 override LANES: u32 = 32u; // gemv_dot: invocations per row
 override KS: u32 = 4u;     // gemv_cols: slices of k per workgroup
+override E: u32 = 4u;      // wide entries: elements per 16-byte word (4 f32, 8 f16)
+const U: u32 = 4u;         // wide entries: words loaded per invocation per step
 
 // ---- matrix-vector parameters ----
 fn dim_r() -> u32 { return P.st2[0].x; }       // rows of X (length of y)
@@ -42,6 +54,18 @@ fn first_group() -> u32 { return P.aux.x; }    // row group of this dispatch's w
 @group(0) @binding(4) var<storage, read_write> out: array<ACC>;
 
 var<workgroup> part: array<vec4<ACC>, WG>;
+
+// The wide entries' view of the same bindings (each entry point uses one view).
+@group(0) @binding(1) var<storage, read> xw: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> vw: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read_write> outw: array<OW>;
+var<workgroup> pw: array<vec4<f32>, WG>;  // wide partial sums: elements 0-3 of a word
+var<workgroup> pw2: array<vec4<f32>, WG>; // and 4-7 (f16 only)
+
+// Elements 0-3 and 4-7 of a 16-byte word (4-7 are 0 for f32); the host replaces these
+// lines for f16 (unpack2x16float: the wide f16 entries need SHADER_FLOAT16_IN_FLOAT32).
+fn lo(q: vec4<u32>) -> vec4<f32> { return bitcast<vec4<f32>>(q); }
+fn hi(q: vec4<u32>) -> vec4<f32> { return vec4<f32>(); }
 
 // Up to 4 consecutive elements of X from element e (cnt of them, the rest 0). The host
 // replaces this line in vectorised variants (X's contiguous extent, the other stride, the
@@ -65,6 +89,18 @@ fn tree(t: u32, idx: u32, ways: u32, stride: u32) {
     for (var h = ways / 2u; h > 0u; h = h / 2u) {
         if (idx < h) {
             part[t] = part[t] + part[t + h * stride];
+        }
+        workgroupBarrier();
+    }
+}
+
+// `tree` on the wide partial sums.
+fn tree_w(t: u32, idx: u32, ways: u32, stride: u32) {
+    workgroupBarrier();
+    for (var h = ways / 2u; h > 0u; h = h / 2u) {
+        if (idx < h) {
+            pw[t] = pw[t] + pw[t + h * stride];
+            pw2[t] = pw2[t] + pw2[t + h * stride];
         }
         workgroupBarrier();
     }
@@ -129,6 +165,90 @@ fn gemv_cols(@builtin(workgroup_id) wid: vec3<u32>,
         let row = (wid.y * P.n + z) * dim_r() + r;
         for (var j = 0u; j < cnt; j++) {
             out[row + j] = s[j];
+        }
+    }
+}
+
+// Wide `gemv_dot`: lane `lane` of a row takes words lane, lane + LANES, ... of the row's
+// slice, U of them per step; rows past the end read the last row and write nothing.
+@compute @workgroup_size(WG)
+fn gemv_dot_w(@builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(local_invocation_index) t: u32) {
+    let r = (first_group() + wid.x) * (WG / LANES) + t / LANES;
+    let lane = t % LANES;
+    let z = wid.z;
+    let o = batch_offsets(z);
+    let kr = k_range(wid.y) / E;
+    let bx = (o.x + min(r, dim_r() - 1u) * stride_r()) / E;
+    let bv = o.y / E;
+    var a0 = vec4<f32>();
+    var a1 = vec4<f32>();
+    for (var c = kr.x + lane; c < kr.y; c += U * LANES) {
+        var q: array<vec4<u32>, U>;
+        var w: array<vec4<u32>, U>;
+        for (var j = 0u; j < U; j++) {
+            let cj = min(c + j * LANES, kr.y - 1u);
+            q[j] = xw[bx + cj];
+            w[j] = vw[bv + cj];
+        }
+        for (var j = 0u; j < U; j++) {
+            let live = c + j * LANES < kr.y;
+            let qj = select(vec4<u32>(), q[j], live);
+            let wj = select(vec4<u32>(), w[j], live);
+            a0 += lo(qj) * lo(wj);
+            a1 += hi(qj) * hi(wj);
+        }
+    }
+    pw[t] = a0 + a1;
+    pw2[t] = vec4<f32>();
+    tree_w(t, lane, LANES, 1u);
+    if (lane == 0u && r < dim_r()) {
+        let s = pw[t];
+        outw[(wid.y * P.n + z) * dim_r() + r] = OW((s.x + s.y) + (s.z + s.w));
+    }
+}
+
+// Wide `gemv_cols`: WG / KS invocations take one word (E consecutive rows) each, KS slices
+// of k, U values of k per step; words past the end read the last word and write nothing.
+@compute @workgroup_size(WG)
+fn gemv_cols_w(@builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(local_invocation_index) t: u32) {
+    let cols = WG / KS;
+    let r = ((first_group() + wid.x) * cols + t % cols) * E;
+    let slice = t / cols;
+    let z = wid.z;
+    let o = batch_offsets(z);
+    let kr = k_range(wid.y);
+    let bx = (o.x + min(r, dim_r() - E)) / E;
+    let sk = stride_k() / E;
+    var a0 = vec4<f32>();
+    var a1 = vec4<f32>();
+    for (var k = kr.x + slice; k < kr.y; k += U * KS) {
+        var q: array<vec4<u32>, U>;
+        var w: array<S, U>;
+        for (var j = 0u; j < U; j++) {
+            let kj = min(k + j * KS, kr.y - 1u);
+            q[j] = xw[bx + kj * sk];
+            w[j] = v[o.y + kj * stride_v()];
+        }
+        for (var j = 0u; j < U; j++) {
+            let live = k + j * KS < kr.y;
+            let qj = select(vec4<u32>(), q[j], live);
+            let wj = select(0.0, f32(w[j]), live);
+            a0 += lo(qj) * wj;
+            a1 += hi(qj) * wj;
+        }
+    }
+    pw[t] = a0;
+    pw2[t] = a1;
+    tree_w(t, slice, KS, cols);
+    if (slice == 0u && r < dim_r()) {
+        let row = (wid.y * P.n + z) * dim_r() + r;
+        for (var j = 0u; j < 4u; j++) {
+            outw[row + j] = OW(pw[t][j]);
+        }
+        for (var j = 4u; j < E; j++) {
+            outw[row + j] = OW(pw2[t][j - 4u]);
         }
     }
 }

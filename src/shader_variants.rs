@@ -14,7 +14,8 @@ fn every_variant_validates() {
         | naga::valid::Capabilities::SUBGROUP
         | naga::valid::Capabilities::IMMEDIATES
         | naga::valid::Capabilities::COOPERATIVE_MATRIX
-        | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC;
+        | naga::valid::Capabilities::SHADER_FLOAT32_ATOMIC
+        | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32;
     let specs: Vec<Spec> = crate::ops::elementwise::all_specs()
         .into_iter()
         .chain(crate::ops::elementwise::packed_specs())

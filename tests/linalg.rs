@@ -237,6 +237,56 @@ fn matrix_vector<T: Ty>() {
     }
 }
 
+/// The 16-byte-word kernels (f32 and f16, `gemv_dot_w` and `gemv_cols_w`): rows not a
+/// multiple of a workgroup's (their loads clamped to the last row), k ending part-way
+/// through a step of U words, k split into slices (f16 then sums in f32 and casts once),
+/// operands at offsets of whole words, a batch with a broadcast vector, and a
+/// vector-matrix product whose columns end part-way through a workgroup.
+fn matrix_vector_words<T: Ty>() {
+    require_dtype!(T);
+    let mut rng = Rng::new(81);
+    // (A's shape, B's shape, A stored transposed, B stored transposed)
+    let cases: [(&[usize], &[usize], bool, bool); 7] = [
+        (&[13, 296], &[296, 1], false, false),
+        (&[3, 16392], &[16392, 1], false, false),
+        (&[1, 1000], &[1000, 136], false, false),
+        (&[1, 5000], &[5000, 24], false, false),
+        (&[24, 700], &[700, 1], true, false),
+        (&[4, 9, 1032], &[1032, 1], false, false),
+        (&[2, 1, 40], &[2, 40, 16], false, false),
+    ];
+    for (sa, sb, ta, tb) in cases {
+        let (a, ha) = stored::<T>(&mut rng, sa, ta);
+        let (b, hb) = stored::<T>(&mut rng, sb, tb);
+        check(&a, &b, &ha, &hb);
+    }
+    // Offsets of whole words: rows 1.. of A and elements 8.. of v.
+    let (big, hbig) = random::<T>(&mut rng, &[21, 264]);
+    let a = big.slice([Slice::from(1..), Slice::from(..)]).unwrap();
+    let ha = hbig.slice(&[(1, 21, 1), (0, 264, 1)]);
+    let (bv, hbv) = random::<T>(&mut rng, &[272, 1]);
+    let v = bv.slice([Slice::from(8..), Slice::from(..)]).unwrap();
+    let hv = hbv.slice(&[(8, 272, 1), (0, 1, 1)]);
+    check(&a, &v, &ha, &hv);
+    check(&v.t(), &a.t(), &hv.t(), &ha.t());
+    // Vector-matrix with B's columns 8.. of a wider matrix (offset 8, ld 40).
+    let (wide, hwide) = random::<T>(&mut rng, &[300, 40]);
+    let b = wide.slice([Slice::from(..), Slice::from(8..)]).unwrap();
+    let hb = hwide.slice(&[(0, 300, 1), (8, 40, 1)]);
+    let (u, hu) = random::<T>(&mut rng, &[1, 300]);
+    check(&u, &b, &hu, &hb);
+}
+
+#[test]
+fn matrix_vector_words_f32() {
+    matrix_vector_words::<f32>();
+}
+
+#[test]
+fn matrix_vector_words_f16() {
+    matrix_vector_words::<f16>();
+}
+
 /// Products with a long K over few output tiles (split into slices of K whose partial
 /// products are summed in order): slices with and without a tail of K, each operand
 /// row-major or a transposed view, and the same shapes with the split turned off.

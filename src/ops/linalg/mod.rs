@@ -71,11 +71,7 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             ));
         }
     }
-    specs.extend(
-        DType::ALL
-            .iter()
-            .flat_map(|&d| [gemv::spec(d, false), gemv::spec(d, true)]),
-    );
+    specs.extend(gemv::specs());
     specs.extend(ceiling::specs());
     // Each default configuration, with element-wise loads and a scalar epilogue (unaligned
     // operands, N not a multiple of 4) and with f32 output (split-K).
