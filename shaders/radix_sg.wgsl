@@ -47,6 +47,8 @@ override STAGED: u32 = 1u;
 // their places directly); 3 ranking only; 4 unstaged with the writes at the input
 // positions (coalesced fakes); 5 staged, the round's scan by subgroup sums (2 barriers).
 override PROBE: u32 = 0u;
+// 1: subgroups of at most 32 lanes (a ballot's first word alone), 0: up to 128.
+override NARROW: u32 = 0u;
 // Steps of a subgroup in a round (keys held per invocation).
 const SG_STEPS: u32 = 16u;
 
@@ -60,6 +62,7 @@ var<workgroup> gofs: array<u32, 255u * STAGED + 1u>;
 
 // Lanes below `lane` in a ballot's four words.
 fn lanes_below(lane: u32) -> vec4<u32> {
+    if (NARROW == 1u) { return vec4<u32>((1u << lane) - 1u, 0u, 0u, 0u); }
     let w = vec4<u32>(0u, 1u, 2u, 3u);
     let q = vec4<u32>(lane / 32u);
     let part = vec4<u32>((1u << (lane % 32u)) - 1u);
@@ -67,12 +70,14 @@ fn lanes_below(lane: u32) -> vec4<u32> {
 }
 
 fn pop4(m: vec4<u32>) -> u32 {
+    if (NARROW == 1u) { return countOneBits(m.x); }
     let c = countOneBits(m);
     return c.x + c.y + c.z + c.w;
 }
 
 // The lowest lane of a non-empty ballot.
 fn first_lane(m: vec4<u32>) -> u32 {
+    if (NARROW == 1u) { return firstTrailingBit(m.x); }
     if (m.x != 0u) { return firstTrailingBit(m.x); }
     if (m.y != 0u) { return 32u + firstTrailingBit(m.y); }
     if (m.z != 0u) { return 64u + firstTrailingBit(m.z); }
@@ -81,6 +86,15 @@ fn first_lane(m: vec4<u32>) -> u32 {
 
 // The lanes of the subgroup that are valid and hold digit d (every lane must call it).
 fn match_digit(valid: bool, d: u32) -> vec4<u32> {
+    if (NARROW == 1u) {
+        var m1 = subgroupBallot(valid).x;
+        for (var bit = 0u; bit < 8u; bit++) {
+            let one = ((d >> bit) & 1u) == 1u;
+            let bb = subgroupBallot(one).x;
+            m1 &= select(~bb, bb, one);
+        }
+        return vec4<u32>(m1, 0u, 0u, 0u);
+    }
     var m = subgroupBallot(valid);
     for (var bit = 0u; bit < 8u; bit++) {
         let one = ((d >> bit) & 1u) == 1u;

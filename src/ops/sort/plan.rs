@@ -132,13 +132,17 @@ pub(super) fn scatter_sg_kernel(
     let rounds = WG * ITEMS / (sg.wg * SG_STEPS);
     let staged = u32::from(sg.staged);
     let probe = probe();
-    let extra = format!("s{sgs} r{rounds} st{staged} pr{probe}");
+    // Probe 6: the ballots in four words even where one holds the subgroup (the previous
+    // kernel), to compare.
+    let narrow = u32::from(dev.info().subgroup_max_size <= 32 && probe != 6);
+    let extra = format!("s{sgs} r{rounds} st{staged} pr{probe} nw{narrow}");
     build(dev, d, ("scatter_sg", 2, sg.wg), keys_only, extra, |s| {
         s.include(RADIX_SG)
             .constant("SGS", sgs)
             .constant("ROUNDS", rounds)
             .constant("STAGED", staged)
             .constant("PROBE", probe)
+            .constant("NARROW", narrow)
     })
 }
 
