@@ -31,10 +31,28 @@
 // staging of the round's records (3.27 ms a pass), and a staging that kept each key's
 // position and destination in private arrays besides `dr` (3.40 ms a pass in workgroups of
 // 256, 2.84 in workgroups of 128), and this staging, with only `dr` held per key (2.67 ms a
-// pass in workgroups of 256 or 128; argsort of 16M f32 4.63 ms against 3.42 unstaged). Its
-// writes are coalesced, so the time goes elsewhere (not measured: the added barriers and
-// the scan per round at the occupancy of ~43 KB of workgroup memory, bank conflicts of the
-// scattered workgroup-memory writes).
+// pass in workgroups of 256 or 128; argsort of 16M f32 4.63 ms against 3.42 unstaged).
+//
+// Where the time goes (H100 through Vulkan, 2026-11-23, sort_u32_64M, ms a pass of the
+// scatter from GPUARRAY_SORT_PROFILE; variants that dropped part of the work, their results
+// kept alive, since removed):
+//                                     unstaged   staged WG 256   staged WG 128
+//   as is                               1.36         2.67            2.68
+//   global writes removed               1.02         2.56             -
+//   staging removed (direct writes)      -           2.85            2.67
+//   ranking only (no scan, no writes)   0.88         2.08             -
+//   writes at the input position        1.06          -               -
+//   round's scan by subgroup sums        -           2.61            2.65
+// So the ranking (ballots, counters, shuffles) is most of either kernel: 0.88 of 1.36 ms
+// unstaged (the writes' scatter adds 0.3-0.35 ms over coalesced fakes; the floor is ~0.2),
+// and the staged kernel's ranking alone costs 2.08 ms: the same code, slowed by its ~43 KB
+// of workgroup memory (fewer resident workgroups to hide the ballots' and shared atomics'
+// latency). Its staging and coalesced writes save nothing (2.85 without them, 2.56 without
+// global writes); its 17-barrier scan costs ~0.06 ms. A faster staged scatter therefore
+// needs the unstaged kernel's occupancy first (less workgroup memory), not better writes.
+// NARROW (ballots in one word on 32-lane subgroups) took the ranking alone from 0.88 to
+// 0.77 ms a pass, the unstaged scatter from 1.355 to 1.334, staged 2.67 to 2.54; 64M u32
+// keys 6.41 -> 6.33 ms (profiled), 6.40 in the sweep against CuPy's 1.80.
 
 // The most subgroups of a workgroup (WG over the smallest subgroup size), and the rounds.
 override SGS: u32 = 8u;
@@ -42,12 +60,8 @@ override ROUNDS: u32 = 1u;
 // 1: write through workgroup memory (runs of one digit); 0: each lane writes its keys.
 // The host always sets it (its default is for the shader validation test).
 override STAGED: u32 = 1u;
-// Measurement only (crate-internal `GPUARRAY_RADIX_PROBE`; the results are garbage but
-// kept alive): 0 as is; 1 global writes removed; 2 staged without the staging (records to
-// their places directly); 3 ranking only; 4 unstaged with the writes at the input
-// positions (coalesced fakes); 5 staged, the round's scan by subgroup sums (2 barriers).
-override PROBE: u32 = 0u;
-// 1: subgroups of at most 32 lanes (a ballot's first word alone), 0: up to 128.
+// 1: subgroups of at most 32 lanes, whose ballots fit their first word (the host sets it
+// where the adapter's largest subgroup has 32 lanes or fewer); 0: up to 128 lanes.
 override NARROW: u32 = 0u;
 // Steps of a subgroup in a round (keys held per invocation).
 const SG_STEPS: u32 = 16u;
@@ -116,7 +130,6 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         if (live) { slot[d] = b[d * tiles() + t]; }
     }
     let below = lanes_below(lane);
-    var acc = 0u;
     for (var r = 0u; r < ROUNDS; r++) {
         for (var k = lid; k < nsg * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
         workgroupBarrier();
@@ -136,12 +149,10 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
             dr[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
         }
         workgroupBarrier();
-        if (PROBE == 3u) {
-            for (var i = 0u; i < SG_STEPS; i++) { acc ^= dr[i]; }
-        } else if (STAGED == 1u) {
-            stage_slots(lid, vec3<u32>(sg, lane, sz), nsg);
+        if (STAGED == 1u) {
+            stage_slots(lid, nsg);
             workgroupBarrier();
-            acc ^= write_staged(lid, sg, sz, first, (t * ROUNDS + r) * WG * SG_STEPS, &dr);
+            write_staged(lid, sg, sz, first, (t * ROUNDS + r) * WG * SG_STEPS, &dr);
         } else {
             direct_slots(lid, nsg);
             workgroupBarrier();
@@ -150,23 +161,12 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
                 if (v != 0xffffffffu) {
                     let e = first + i * sz;
                     let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-                    for (var j = 0u; j < W + CARRY; j++) {
-                        let x = a[src_off() + j * n + e];
-                        if (PROBE == 1u) {
-                            acc ^= x + dst;
-                        } else if (PROBE == 4u) {
-                            out[j * n + e] = x ^ u32(dst == 0xfffffffeu);
-                        } else {
-                            out[j * n + dst] = x;
-                        }
-                    }
+                    for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
                 }
             }
         }
         workgroupBarrier();
     }
-    // Probes: one word per workgroup at most, so that nothing is eliminated.
-    if (PROBE != 0u && acc == 0x9e3779b9u) { out[t] = acc; }
 }
 
 // Unstaged: each subgroup's counter of each digit becomes its first global slot.
@@ -185,14 +185,13 @@ fn direct_slots(lid: u32, nsg: u32) {
 // Staged: each subgroup's counter of each digit becomes its first entry in the round (by
 // digit, then subgroup), `gofs` the digit's slot minus its first entry, and `slot` moves past
 // the round. Each invocation takes 256 / WG consecutive digits (every invocation calls it).
-fn stage_slots(lid: u32, sub: vec3<u32>, nsg: u32) {
+fn stage_slots(lid: u32, nsg: u32) {
     let dpi = 256u / WG;
     var tot = 0u;
     for (var k = 0u; k < dpi; k++) {
         for (var s = 0u; s < nsg; s++) { tot += atomicLoad(&sgc[s * 256u + lid * dpi + k]); }
     }
-    var run = 0u;
-    if (PROBE == 5u) { run = sg_scan(sub.x, sub.y, sub.z, tot); } else { run = wg_scan(lid, tot); }
+    var run = wg_scan(lid, tot);
     for (var k = 0u; k < dpi; k++) {
         let d = lid * dpi + k;
         let start = run;
@@ -206,51 +205,29 @@ fn stage_slots(lid: u32, sub: vec3<u32>, nsg: u32) {
     }
 }
 
-// Exclusive scan of v over the workgroup by subgroup sums (every invocation calls it).
-fn sg_scan(sg: u32, lane: u32, sz: u32, v: u32) -> u32 {
-    let x = subgroupExclusiveAdd(v);
-    if (lane == sz - 1u) { sh[sg] = x + v; }
-    workgroupBarrier();
-    var base = 0u;
-    for (var s = 0u; s < sg; s++) { base += sh[s]; }
-    workgroupBarrier();
-    return base + x;
-}
-
 // Staged: the round's entries (from `round0`; this lane's from `first`, every `sz`, their
 // digit | rank << 8 in `dr`) go to workgroup memory in their new order, with their digits,
 // one record plane at a time; invocation lid writes entries lid, lid + WG, ... of each plane.
 // Only `dr` is held per key (positions are re-read from `sgc`: no more private arrays).
 // Every invocation calls it.
 fn write_staged(lid: u32, sg: u32, sz: u32, first: u32, round0: u32,
-                dr: ptr<function, array<u32, SG_STEPS>>) -> u32 {
+                dr: ptr<function, array<u32, SG_STEPS>>) {
     let n = rec_n();
     let cnt = min(n - min(n, round0), WG * SG_STEPS);
-    var acc = 0u;
     for (var j = 0u; j < W + CARRY; j++) {
         if (j > 0u) { workgroupBarrier(); }
         for (var i = 0u; i < SG_STEPS; i++) {
             let v = (*dr)[i];
             if (v != 0xffffffffu) {
                 let p = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-                let x = a[src_off() + j * n + first + i * sz];
-                if (PROBE == 2u) {
-                    out[j * n + gofs[v & 255u] + p] = x;
-                } else {
-                    if (j == 0u) { sdig[p] = v & 255u; }
-                    stg[p] = x;
-                }
+                if (j == 0u) { sdig[p] = v & 255u; }
+                stg[p] = a[src_off() + j * n + first + i * sz];
             }
         }
-        if (PROBE == 2u) { continue; }
         workgroupBarrier();
         for (var k = 0u; k < SG_STEPS; k++) {
             let i = k * WG + lid;
-            if (i < cnt) {
-                let dst = j * n + gofs[sdig[i]] + i;
-                if (PROBE == 1u) { acc ^= stg[i] + dst; } else { out[dst] = stg[i]; }
-            }
+            if (i < cnt) { out[j * n + gofs[sdig[i]] + i] = stg[i]; }
         }
     }
-    return acc;
 }

@@ -131,28 +131,16 @@ pub(super) fn scatter_sg_kernel(
     let sgs = sg.wg / dev.info().subgroup_min_size;
     let rounds = WG * ITEMS / (sg.wg * SG_STEPS);
     let staged = u32::from(sg.staged);
-    let probe = probe();
-    // Probe 6: the ballots in four words even where one holds the subgroup (the previous
-    // kernel), to compare.
-    let narrow = u32::from(dev.info().subgroup_max_size <= 32 && probe != 6);
-    let extra = format!("s{sgs} r{rounds} st{staged} pr{probe} nw{narrow}");
+    // Ballots in one word where every subgroup has at most 32 lanes.
+    let narrow = u32::from(dev.info().subgroup_max_size <= 32);
+    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow}");
     build(dev, d, ("scatter_sg", 2, sg.wg), keys_only, extra, |s| {
         s.include(RADIX_SG)
             .constant("SGS", sgs)
             .constant("ROUNDS", rounds)
             .constant("STAGED", staged)
-            .constant("PROBE", probe)
             .constant("NARROW", narrow)
     })
-}
-
-/// Measurement only (crate-internal): `GPUARRAY_RADIX_PROBE` picks a variant of
-/// `scatter_sg` that drops part of its work (shaders/radix_sg.wgsl, `PROBE`); 0 otherwise.
-fn probe() -> u32 {
-    std::env::var("GPUARRAY_RADIX_PROBE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
 }
 
 /// How the subgroup-ranking scatter runs: workgroups of `wg` (a multiple of every subgroup
