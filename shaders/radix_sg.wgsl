@@ -31,10 +31,28 @@
 // staging of the round's records (3.27 ms a pass), and a staging that kept each key's
 // position and destination in private arrays besides `dr` (3.40 ms a pass in workgroups of
 // 256, 2.84 in workgroups of 128), and this staging, with only `dr` held per key (2.67 ms a
-// pass in workgroups of 256 or 128; argsort of 16M f32 4.63 ms against 3.42 unstaged). Its
-// writes are coalesced, so the time goes elsewhere (not measured: the added barriers and
-// the scan per round at the occupancy of ~43 KB of workgroup memory, bank conflicts of the
-// scattered workgroup-memory writes).
+// pass in workgroups of 256 or 128; argsort of 16M f32 4.63 ms against 3.42 unstaged).
+//
+// Where the time goes (H100 through Vulkan, 2026-11-23, sort_u32_64M, ms a pass of the
+// scatter from GPUARRAY_SORT_PROFILE; variants that dropped part of the work, their results
+// kept alive, since removed):
+//                                     unstaged   staged WG 256   staged WG 128
+//   as is                               1.36         2.67            2.68
+//   global writes removed               1.02         2.56             -
+//   staging removed (direct writes)      -           2.85            2.67
+//   ranking only (no scan, no writes)   0.88         2.08             -
+//   writes at the input position        1.06          -               -
+//   round's scan by subgroup sums        -           2.61            2.65
+// So the ranking (ballots, counters, shuffles) is most of either kernel: 0.88 of 1.36 ms
+// unstaged (the writes' scatter adds 0.3-0.35 ms over coalesced fakes; the floor is ~0.2),
+// and the staged kernel's ranking alone costs 2.08 ms: the same code, slowed by its ~43 KB
+// of workgroup memory (fewer resident workgroups to hide the ballots' and shared atomics'
+// latency). Its staging and coalesced writes save nothing (2.85 without them, 2.56 without
+// global writes); its 17-barrier scan costs ~0.06 ms. A faster staged scatter therefore
+// needs the unstaged kernel's occupancy first (less workgroup memory), not better writes.
+// NARROW (ballots in one word on 32-lane subgroups) took the ranking alone from 0.88 to
+// 0.77 ms a pass, the unstaged scatter from 1.355 to 1.334, staged 2.67 to 2.54; 64M u32
+// keys 6.41 -> 6.33 ms (profiled), 6.40 in the sweep against CuPy's 1.80.
 
 // The most subgroups of a workgroup (WG over the smallest subgroup size), and the rounds.
 override SGS: u32 = 8u;
@@ -42,6 +60,9 @@ override ROUNDS: u32 = 1u;
 // 1: write through workgroup memory (runs of one digit); 0: each lane writes its keys.
 // The host always sets it (its default is for the shader validation test).
 override STAGED: u32 = 1u;
+// 1: subgroups of at most 32 lanes, whose ballots fit their first word (the host sets it
+// where the adapter's largest subgroup has 32 lanes or fewer); 0: up to 128 lanes.
+override NARROW: u32 = 0u;
 // Steps of a subgroup in a round (keys held per invocation).
 const SG_STEPS: u32 = 16u;
 
@@ -55,6 +76,7 @@ var<workgroup> gofs: array<u32, 255u * STAGED + 1u>;
 
 // Lanes below `lane` in a ballot's four words.
 fn lanes_below(lane: u32) -> vec4<u32> {
+    if (NARROW == 1u) { return vec4<u32>((1u << lane) - 1u, 0u, 0u, 0u); }
     let w = vec4<u32>(0u, 1u, 2u, 3u);
     let q = vec4<u32>(lane / 32u);
     let part = vec4<u32>((1u << (lane % 32u)) - 1u);
@@ -62,12 +84,14 @@ fn lanes_below(lane: u32) -> vec4<u32> {
 }
 
 fn pop4(m: vec4<u32>) -> u32 {
+    if (NARROW == 1u) { return countOneBits(m.x); }
     let c = countOneBits(m);
     return c.x + c.y + c.z + c.w;
 }
 
 // The lowest lane of a non-empty ballot.
 fn first_lane(m: vec4<u32>) -> u32 {
+    if (NARROW == 1u) { return firstTrailingBit(m.x); }
     if (m.x != 0u) { return firstTrailingBit(m.x); }
     if (m.y != 0u) { return 32u + firstTrailingBit(m.y); }
     if (m.z != 0u) { return 64u + firstTrailingBit(m.z); }
@@ -76,6 +100,15 @@ fn first_lane(m: vec4<u32>) -> u32 {
 
 // The lanes of the subgroup that are valid and hold digit d (every lane must call it).
 fn match_digit(valid: bool, d: u32) -> vec4<u32> {
+    if (NARROW == 1u) {
+        var m1 = subgroupBallot(valid).x;
+        for (var bit = 0u; bit < 8u; bit++) {
+            let one = ((d >> bit) & 1u) == 1u;
+            let bb = subgroupBallot(one).x;
+            m1 &= select(~bb, bb, one);
+        }
+        return vec4<u32>(m1, 0u, 0u, 0u);
+    }
     var m = subgroupBallot(valid);
     for (var bit = 0u; bit < 8u; bit++) {
         let one = ((d >> bit) & 1u) == 1u;

@@ -131,12 +131,15 @@ pub(super) fn scatter_sg_kernel(
     let sgs = sg.wg / dev.info().subgroup_min_size;
     let rounds = WG * ITEMS / (sg.wg * SG_STEPS);
     let staged = u32::from(sg.staged);
-    let extra = format!("s{sgs} r{rounds} st{staged}");
+    // Ballots in one word where every subgroup has at most 32 lanes.
+    let narrow = u32::from(dev.info().subgroup_max_size <= 32);
+    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow}");
     build(dev, d, ("scatter_sg", 2, sg.wg), keys_only, extra, |s| {
         s.include(RADIX_SG)
             .constant("SGS", sgs)
             .constant("ROUNDS", rounds)
             .constant("STAGED", staged)
+            .constant("NARROW", narrow)
     })
 }
 

@@ -4,9 +4,10 @@
 //! exclusive scan of the counts and a stable scatter: by subgroup ranking (`scatter_sg`,
 //! its writes staged in workgroup memory where `Options::radix_stage` asks) where the
 //! adapter has subgroups of 8 to 128 lanes and `Options::subgroups` is on, else by chunk
-//! ranking (`scatter`). On the H100 (2026-11-23, through Vulkan) 64M u32 keys sort in 6.48
-//! ms by the unstaged subgroup scatter (hist 0.74, scan 0.26, scatter 5.40 ms of 4 passes),
-//! 11.7 ms staged, 7.51 ms by the chunk ranking; 16M f32 in 1.86 ms (3.64 as an argsort
+//! ranking (`scatter`). On the H100 (2026-11-23, through Vulkan) 64M u32 keys sort in 6.33
+//! ms by the unstaged subgroup scatter (hist 0.74, scan 0.25, scatter 5.34 ms of 4 passes;
+//! the ranking alone is 3.1 of those: shaders/radix_sg.wgsl says where the time goes),
+//! 11.2 ms staged, 7.51 ms by the chunk ranking; 16M f32 in 1.85 ms (3.64 as an argsort
 //! and a gather).
 //!
 //! `Options::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
