@@ -230,8 +230,12 @@ pub struct Options {
     /// Workgroup size of the radix sort's staged scatter (its writes go through workgroup
     /// memory in runs of one digit; at most 8 subgroups, 256 invocations), or 0 for the
     /// unstaged scatter (each lane stores its own keys); `GPUARRAY_RADIX_STAGE`. Default 0:
-    /// staged, 64M u32 keys sorted in 11.7 ms against 6.5 ms on the H100 (2026-11-23).
+    /// staged, 64M u32 keys sorted in 11.2 ms against 6.4 ms on the H100 (2026-11-23).
     pub radix_stage: u32,
+    /// The radix scatter's subgroup ballots in four words (up to 128 lanes) even where every
+    /// subgroup has at most 32 lanes and one word would do; `GPUARRAY_RADIX_WIDE_BALLOTS=1`.
+    /// Default off (testing: adapters with 64-lane subgroups take the four-word path).
+    pub radix_wide_ballots: bool,
     /// Products with one row or one column (matrix-vector, vector-matrix) through the
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
     /// tiled kernel. Default on.
@@ -299,6 +303,7 @@ impl Default for Options {
             linalg_trace: false,
             sort_profile: false,
             radix_stage: 0,
+            radix_wide_ballots: false,
             matmul_gemv: true,
             matmul_split_k: true,
             top_k_select: false,
@@ -428,6 +433,7 @@ impl Options {
         if let Some(s) = small("GPUARRAY_RADIX_STAGE")? {
             o.radix_stage = s;
         }
+        o.radix_wide_ballots = get("GPUARRAY_RADIX_WIDE_BALLOTS").is_some();
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
             o.matmul_gemv = on;
         }
@@ -535,6 +541,7 @@ mod tests {
             ("GPUARRAY_LINALG_TRACE", "1"),
             ("GPUARRAY_SORT_PROFILE", "1"),
             ("GPUARRAY_RADIX_STAGE", "128"),
+            ("GPUARRAY_RADIX_WIDE_BALLOTS", "1"),
             ("GPUARRAY_COOP", "0"),
             ("GPUARRAY_MATMUL_GEMV", "0"),
             ("GPUARRAY_MATMUL_SPLIT_K", "0"),
@@ -560,6 +567,7 @@ mod tests {
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
         assert!(o.sort_profile && o.linalg_trace);
         assert_eq!(o.radix_stage, 128);
+        assert!(o.radix_wide_ballots);
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));

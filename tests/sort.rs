@@ -311,9 +311,10 @@ fn radix_many_rows() {
     check(&random::<u32>(31, &[257, 4099]), 1);
 }
 
-/// The radix scatter's three paths, subgroup ranking (the default where the adapter has
-/// subgroups of 8 to 128 lanes), the same staged through workgroup memory
-/// (`Options::radix_stage` 256) and chunk ranking (`Options::subgroups` off): each against the
+/// The radix scatter's paths, subgroup ranking (the default where the adapter has
+/// subgroups of 8 to 128 lanes; ballots in one word up to 32 lanes, in four words with
+/// `Options::radix_wide_ballots`, as 64-lane adapters run it), the same staged through
+/// workgroup memory (`Options::radix_stage` 256) and chunk ranking (`Options::subgroups` off): each against the
 /// reference (indices exactly: stability) and the same indices and values as each other,
 /// for one-word keys with an index plane (f32 argsort), values alone (the 1-D sorts of u32
 /// and f32), two-word keys (f64, where the device has it) and long rows (the row-number
@@ -324,10 +325,13 @@ fn radix_scatter_paths() {
     chunk.subgroups = false;
     let mut staged = Options::default();
     staged.radix_stage = 256;
+    let mut wide = Options::default();
+    wide.radix_wide_ballots = true;
     let devs = [
         dev(),
         &Device::open_with_options(0, staged).expect("a second device"),
         &Device::open_with_options(0, chunk).expect("a third device"),
+        &Device::open_with_options(0, wide).expect("a fourth device"),
     ];
     let mut rng = Rng::new(57);
     for n in [4097usize, 61_441] {

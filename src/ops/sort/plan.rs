@@ -132,7 +132,7 @@ pub(super) fn scatter_sg_kernel(
     let rounds = WG * ITEMS / (sg.wg * SG_STEPS);
     let staged = u32::from(sg.staged);
     // Ballots in one word where every subgroup has at most 32 lanes.
-    let narrow = u32::from(dev.info().subgroup_max_size <= 32);
+    let narrow = u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().radix_wide_ballots);
     let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow}");
     build(dev, d, ("scatter_sg", 2, sg.wg), keys_only, extra, |s| {
         s.include(RADIX_SG)
