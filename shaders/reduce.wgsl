@@ -6,7 +6,10 @@
 // output m is at `P.offs.x + kept_offset(m) + k * rstride()`, where kept_offset decodes m
 // through the kept axes (P.shape and the strides P.st0, NDIM of them).
 // Bindings: 0 params; 1 the input `a` (elements, or partial results of an earlier stage);
-// 2 `b`, the means of var and std (one per output, accumulator type); 4 the output.
+// 2 `b`, the means of var and std (one per output, accumulator type); 3 `last`, the
+// read-write scratch of rows_last / rows4_last (32-bit accumulators only; its first
+// COUNTERS words are counters, one per output, zero between dispatches, then the partial
+// results as (value bits, index) word pairs); 4 the output.
 // Dispatch: a 1-D grid of work units folded into 2-D; unit ids start at `first_unit()` and
 // end before `end_unit()`, so that the host can cover the units of a problem larger than
 // one binding in several dispatches, each binding a window of the input.
@@ -19,6 +22,11 @@
 //   through K together. Units are (split of K, block of columns), block fastest.
 // With one split the result goes to out[m]; with S splits each unit writes the partial
 // result of its split to out[m * S + s], and a second `rows` dispatch reduces those rows.
+// `rows_last` / `rows4_last` (one output per workgroup, PER = WG) fold that second stage in:
+// each unit writes its partial result to `last`, then counts itself in its output's
+// counter (atomicAdd, after a storage barrier, which naga makes device-scoped); the unit
+// that counts last combines the S partial results of its output in a fixed order, writes
+// out[m] and puts the counter back to 0 for the next dispatch. No unit waits on another.
 // The `4` entries load vec4 values: rows4 four consecutive elements of a row, cols4 four
 // neighbouring columns.
 //
@@ -54,10 +62,15 @@ override PER: u32 = 1u;  // rows: invocations per output; cols: outputs per work
 
 @group(0) @binding(1) var<storage, read> a: array<Src>;
 @group(0) @binding(2) var<storage, read> b: array<A>;
+@group(0) @binding(3) var<storage, read_write> last: array<atomic<u32>>;
 @group(0) @binding(4) var<storage, read_write> out: array<Dst>;
 
 var<workgroup> sh: array<Acc, WG>;
 var<workgroup> sh4: array<Acc4, WG>;
+var<workgroup> counted: u32;
+// Counters at the start of `last` (src/ops/reduce/last.rs `COUNTERS`): the most outputs of
+// a fused stage.
+const COUNTERS: u32 = 4096u;
 
 // The family's own parameters. These accessors mirror `ReduceParams` in
 // src/ops/reduce/params.rs, whose `encode` is the one place that fills these slots: P.n,
@@ -287,6 +300,16 @@ fn walk4(base: u32, rs: u32, first: u32, end: u32, step: u32, mu: vec4<A>, lanes
 fn reduce_rows(w: vec3<u32>, nw: vec3<u32>, l: u32, four: bool) {
     let unit = first_unit() + w.y * nw.x + w.x;
     if (unit >= end_unit()) { return; }
+    let r = row_unit(unit, l, four);
+    let m = (unit / splits()) * (WG / PER) + l / PER;
+    if (l % PER == 0u && m < outputs()) {
+        put(m, unit % splits(), r);
+    }
+}
+
+// The partial result of unit `unit` of rows or rows4 for the output of invocation l (in
+// the invocation that starts its row).
+fn row_unit(unit: u32, l: u32, four: bool) -> Acc {
     let s = unit % splits();
     let m = (unit / splits()) * (WG / PER) + l / PER;
     let t = l % PER;
@@ -303,10 +326,54 @@ fn reduce_rows(w: vec3<u32>, nw: vec3<u32>, l: u32, four: bool) {
             acc = walk(base, rstride(), k0 + t, k1, PER, mu);
         }
     }
-    let r = row_tree(l, t, acc);
-    if (t == 0u && m < outputs()) {
-        put(m, s, r);
+    return row_tree(l, t, acc);
+}
+
+// The bits of an accumulator's value and back (32-bit accumulators).
+fn to_bits(v: A) -> u32 { return bitcast<u32>(v); }
+fn from_bits(u: u32) -> A { return bitcast<A>(u); }
+
+// One unit of rows_last or rows4_last (PER = WG: unit m * S + s is split s of output m).
+fn reduce_rows_last(w: vec3<u32>, nw: vec3<u32>, l: u32, four: bool) {
+    let unit = first_unit() + w.y * nw.x + w.x;
+    if (unit >= end_unit()) { return; }
+    let r = row_unit(unit, l, four);
+    let m = unit / splits();
+    let n = splits();
+    if (l == 0u) {
+        atomicStore(&last[COUNTERS + 2u * unit], to_bits(r.v));
+        atomicStore(&last[COUNTERS + 2u * unit + 1u], r.i);
     }
+    storageBarrier();
+    if (l == 0u) {
+        counted = atomicAdd(&last[m], 1u);
+    }
+    if (workgroupUniformLoad(&counted) + 1u < n) { return; }
+    storageBarrier();
+    // The last unit of output m: invocation l folds the partial results l, l + WG, ... in
+    // order, then the row's tree combines the invocations.
+    var acc = identity();
+    for (var k = l; k < n; k += WG) {
+        let q = COUNTERS + 2u * (m * n + k);
+        acc = combine(acc, Acc(from_bits(atomicLoad(&last[q])), atomicLoad(&last[q + 1u])));
+    }
+    let total = row_tree(l, l, acc);
+    if (l == 0u) {
+        out[P.offs.w + m] = finish(total);
+        atomicStore(&last[m], 0u);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn rows_last(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+             @builtin(local_invocation_index) l: u32) {
+    reduce_rows_last(w, nw, l, false);
+}
+
+@compute @workgroup_size(WG)
+fn rows4_last(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+              @builtin(local_invocation_index) l: u32) {
+    reduce_rows_last(w, nw, l, true);
 }
 
 @compute @workgroup_size(WG)

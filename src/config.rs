@@ -215,6 +215,11 @@ pub struct Options {
     /// Default (`None`): 1024 on GPUs (about two waves of an H100), 32 on CPUs. Results
     /// change in the last bits with it, since the tree changes.
     pub reduce_groups: Option<u32>,
+    /// Split reductions whose outputs each span one workgroup's rows combine their partial
+    /// results in the last workgroup of each output to finish (counted with an atomic; the
+    /// same fixed order every run) instead of a second dispatch; `GPUARRAY_REDUCE_FUSE=0`
+    /// turns it off. Default on.
+    pub reduce_fuse: bool,
     /// Force the tiled matrix-product kernel's tiles; `GPUARRAY_MATMUL_TILES=BM,BN,BK,TM,TN`.
     /// Default: a timed trial per device and size class.
     pub matmul_tiles: Option<MatmulTiles>,
@@ -298,6 +303,7 @@ impl Default for Options {
             small_read: SmallRead::Auto,
             subgroups: true,
             reduce_groups: None,
+            reduce_fuse: true,
             matmul_tiles: None,
             matmul_verbose: false,
             linalg_trace: false,
@@ -412,6 +418,9 @@ impl Options {
             o.subgroups = on;
         }
         o.reduce_groups = small("GPUARRAY_REDUCE_GROUPS")?.filter(|&g| g > 0);
+        if let Some(on) = switch("GPUARRAY_REDUCE_FUSE", ON, OFF)? {
+            o.reduce_fuse = on;
+        }
         // Tiles as BM,BN,BK,TM,TN.
         let tiles = |name: &'static str| -> Result<Option<MatmulTiles>> {
             let Some(v) = get(name) else { return Ok(None) };

@@ -88,7 +88,8 @@ pub(crate) struct KernelCache {
     map: Once<Key, Kernel>,
     /// Pipelines of raw user kernels (their own bind-group layouts), by (source, entry).
     raw: Once<(String, String), RawPipeline>,
-    layouts: Mutex<HashMap<usize, (wgpu::BindGroupLayout, wgpu::PipelineLayout)>>,
+    /// Bind-group layouts by (input count, whether the last input is read-write).
+    layouts: Mutex<HashMap<(usize, bool), (wgpu::BindGroupLayout, wgpu::PipelineLayout)>>,
     compiled: AtomicU64,
     /// The driver's pipeline cache, persisted on disk where the adapter has PIPELINE_CACHE.
     disk: Option<DiskCache>,
@@ -232,10 +233,16 @@ impl KernelCache {
         self.map.get(&key, || self.compile(gpu, &key, spec()))
     }
 
-    fn layouts(&self, gpu: &Gpu, inputs: usize) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
+    /// The layouts of kernels with `inputs` inputs, the last one read-write if `writable`.
+    fn layouts(
+        &self,
+        gpu: &Gpu,
+        inputs: usize,
+        writable: bool,
+    ) -> (wgpu::BindGroupLayout, wgpu::PipelineLayout) {
         let mut layouts = lock(&self.layouts);
         layouts
-            .entry(inputs)
+            .entry((inputs, writable))
             .or_insert_with(|| {
                 let d = &gpu.device;
                 let immediates = gpu.immediates;
@@ -263,7 +270,7 @@ impl KernelCache {
                     });
                 }
                 for k in 0..inputs {
-                    entries.push(storage(1 + k as u32, true));
+                    entries.push(storage(1 + k as u32, !(writable && k + 1 == inputs)));
                 }
                 entries.push(storage(4, false));
                 let bgl = d.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -292,7 +299,7 @@ impl KernelCache {
         let src = spec.render();
         let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
         validate(&name, &src, gpu.naga_capabilities())?;
-        let (bgl, pl) = self.layouts(gpu, key.inputs);
+        let (bgl, pl) = self.layouts(gpu, key.inputs, spec.writable_last_input);
         let mut constants = vec![("WG", key.wg as f64)];
         if key.ndim > 0 {
             constants.extend([("NDIM", key.ndim as f64), ("PER", key.per as f64)]);

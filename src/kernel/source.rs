@@ -32,6 +32,9 @@ pub(crate) struct Spec {
     /// The kernel keeps every index in bounds by construction: compile it without naga's
     /// runtime bounds checks and loop bounding, which cost registers in tight inner loops.
     pub unchecked: bool,
+    /// The last input binding is read-write (a kernel's own scratch, such as counters of
+    /// finished workgroups), not read-only.
+    pub writable_last_input: bool,
 }
 
 /// The parameter binding of shaders/shared/params.wgsl, and its immediate replacement.
@@ -52,6 +55,7 @@ impl Spec {
             immediates: false,
             constants: Vec::new(),
             unchecked: false,
+            writable_last_input: false,
         }
     }
     pub(crate) fn alias(mut self, name: &'static str, ty: impl Into<String>) -> Spec {
@@ -64,6 +68,10 @@ impl Spec {
     }
     pub(crate) fn constant(mut self, name: &'static str, value: impl Into<f64>) -> Spec {
         self.constants.push((name, value.into()));
+        self
+    }
+    pub(crate) fn writable_last_input(mut self) -> Spec {
+        self.writable_last_input = true;
         self
     }
     pub(crate) fn unchecked(mut self) -> Spec {

@@ -36,6 +36,7 @@ use gpuarray::{f16, Array, Axis, Device, Element, Error, Float, Result, Slice};
 
 mod determinism;
 mod edges;
+mod fuse;
 mod long;
 mod special;
 

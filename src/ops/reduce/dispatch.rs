@@ -16,6 +16,7 @@ use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, MAX_DIMS};
 use crate::shape::Shape;
 
+use super::last;
 use super::params::ReduceParams;
 use super::plan::{
     fit, layout, merge, reduced_axes, reduced_last, Layout, Plan, Problem, Window, WG,
@@ -328,6 +329,17 @@ fn staged(
 /// Runs problem `p` into `t`: one stage, or two (or more) when K is split.
 fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()> {
     let (plan, windows) = fit(dev, p)?;
+    let acc32 = op.acc.size() == 4;
+    if last::fusable(
+        dev,
+        &plan,
+        p.outputs(),
+        windows.len(),
+        acc32,
+        t.mean.is_some(),
+    ) {
+        return run_last(dev, op, p, t, &plan, &windows[0]);
+    }
     // With splits, this stage writes partial results [m, splits] into scratch memory, and
     // a further stage reduces each row of them into `t`.
     let partial_bytes = (p.outputs() * plan.splits * acc_size(op.acc)) as u64;
@@ -351,7 +363,7 @@ fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()
     };
     // var's and std's means are read by the stage over the elements only.
     let means = t.mean.filter(|_| p.load != Load::Partial);
-    let kernel = stage_kernel(dev, op, p, &plan, dtype, means.is_some())?;
+    let kernel = stage_kernel(dev, op, p, &plan, dtype, means.is_some(), false)?;
     for w in &windows {
         let params = stage_params(op, p, t, &plan, w).encode();
         let src = Binding {
@@ -361,12 +373,61 @@ fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()
         };
         let inputs: Vec<Binding<'_>> = std::iter::once(src).chain(means).collect();
         let work = Work::Items(((w.end_unit - w.first_unit) * WG) as u32);
+        let start = profiling().then(|| dev.record_event()).transpose()?;
         dev.launch(&kernel, &params, &inputs, out, work)?;
+        if let Some(start) = start {
+            let end = dev.record_event()?;
+            eprintln!(
+                "reduce profile: {:?} {:?} groups {} k {} m {}: {:.4} ms",
+                p.load,
+                plan,
+                w.end_unit - w.first_unit,
+                p.k,
+                p.outputs(),
+                start.elapsed_ms(&end)?
+            );
+        }
     }
     if scratch.is_some() {
         run(dev, op, &partials(p, &plan, out, op.acc), t)?;
     }
     Ok(())
+}
+
+/// Runs problem `p` into `t` as one fused stage (`rows_last` / `rows4_last`, see
+/// [`last`]) in window `w`, the one dispatch of `plan`.
+fn run_last(
+    dev: &Device,
+    op: &Reducer,
+    p: &Problem<'_>,
+    t: &Target<'_>,
+    plan: &Plan,
+    w: &Window,
+) -> Result<()> {
+    let scratch = last::scratch(dev, p.outputs(), plan.splits)?;
+    let kernel = stage_kernel(dev, op, p, plan, t.dtype, false, true)?;
+    let params = stage_params(op, p, t, plan, w).encode();
+    let src = Binding {
+        buffer: p.src.buffer,
+        bytes: (w.end * p.elem) as u64,
+        window: (w.base * p.elem) as u64,
+    };
+    let counters = Binding {
+        buffer: &scratch,
+        bytes: scratch.size(),
+        window: 0,
+    };
+    // Binding 2 (var's means) is unused: the input stands in for it.
+    let inputs = [src, src, counters];
+    let work = Work::Items(((w.end_unit - w.first_unit) * WG) as u32);
+    dev.launch(&kernel, &params, &inputs, t.out, work)
+}
+
+/// Whether each stage prints its GPU time to stderr (`GPUARRAY_REDUCE_PROFILE`, any value;
+/// diagnostics for tuning: every stage then waits for its timestamps).
+fn profiling() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GPUARRAY_REDUCE_PROFILE").is_some())
 }
 
 /// The kernel of one stage of `p` under `plan` (rows, rows4, cols or cols4), writing
@@ -379,13 +440,16 @@ fn stage_kernel(
     plan: &Plan,
     dtype: Option<DType>,
     means: bool,
+    fused: bool,
 ) -> Result<Arc<Kernel>> {
     let load = if plan.vec4 { Load::Elem4 } else { p.load };
-    let entry = match (plan.cols, plan.vec4) {
-        (false, false) => "rows",
-        (false, true) => "rows4",
-        (true, false) => "cols",
-        (true, true) => "cols4",
+    let entry = match (plan.cols, plan.vec4, fused) {
+        (false, false, false) => "rows",
+        (false, true, false) => "rows4",
+        (false, false, true) => "rows_last",
+        (false, true, true) => "rows4_last",
+        (true, false, _) => "cols",
+        (true, true, _) => "cols4",
     };
     if p.kept.len() > MAX_DIMS {
         return Err(Error::TooManyDims {
@@ -398,12 +462,25 @@ fn stage_kernel(
         family: "reduce",
         entry,
         variant: format!("{}|{}|{load:?}|{dtype:?}|{shuffles}", op.key, p.input),
-        inputs: if means { 2 } else { 1 },
+        inputs: if fused {
+            3
+        } else if means {
+            2
+        } else {
+            1
+        },
         wg: WG as u32,
         ndim: p.kept.len() as u32,
         per: plan.per as u32,
     };
-    dev.kernel(key, || spec(op, p.input, load, dtype, shuffles))
+    dev.kernel(key, || {
+        let s = spec(op, p.input, load, dtype, shuffles);
+        if fused {
+            s.writable_last_input()
+        } else {
+            s
+        }
+    })
 }
 
 /// The parameters of the dispatch of window `w` of problem `p` under `plan`.

@@ -21,6 +21,7 @@
 //! `params` holds the typed parameters of a dispatch and `dispatch` runs the stages.
 
 mod dispatch;
+mod last;
 mod nan;
 mod nan_extra;
 mod params;

@@ -24,7 +24,7 @@ const BLOCK: usize = 8;
 /// The longest serial chain of additions in one accumulator: longer reductions are split
 /// across workgroups (and the partial results added as a tree), which bounds the rounding
 /// error however few outputs or workgroups there are.
-const MAX_CHAIN: usize = 64;
+pub(super) const MAX_CHAIN: usize = 64;
 
 /// The axes that `axes` reduces in an array of `shape` (all when `None`), the result's
 /// shape and the number of elements each output reduces. `op` names the operation in

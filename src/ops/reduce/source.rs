@@ -439,6 +439,13 @@ pub(crate) fn spec(
         .alias("Dst", out.map_or("Acc", |d| d.wgsl()));
     let s = with_operation(s, r, out.is_some());
     let s = with_loads(s, r, load);
+    // rows_last keeps 32-bit accumulators' bits in u32 words; other sizes never run it.
+    let s = if acc.size() == 4 {
+        s
+    } else {
+        s.function("to_bits", "fn to_bits(v: A) -> u32 { return 0u; }")
+            .function("from_bits", "fn from_bits(u: u32) -> A { return A(0); }")
+    };
     with_shuffles(s, acc, shuffles)
 }
 
