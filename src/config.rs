@@ -212,14 +212,17 @@ pub struct Options {
     /// off. Default on.
     pub subgroups: bool,
     /// Workgroups a reduction with few outputs spreads over; `GPUARRAY_REDUCE_GROUPS`.
-    /// Default (`None`): 1024 on GPUs (about two waves of an H100), 32 on CPUs. Results
-    /// change in the last bits with it, since the tree changes.
+    /// Default (`None`): 528 on GPUs (four per SM of an H100), 32 on CPUs. Results change
+    /// in the last bits with it, since the tree changes.
     pub reduce_groups: Option<u32>,
     /// Split reductions whose outputs each span one workgroup's rows combine their partial
     /// results in the last workgroup of each output to finish (counted with an atomic; the
     /// same fixed order every run) instead of a second dispatch; `GPUARRAY_REDUCE_FUSE=0`
     /// turns it off. Default on.
     pub reduce_fuse: bool,
+    /// Print each reduction stage's GPU time to stderr; `GPUARRAY_REDUCE_PROFILE` (any
+    /// value). Diagnostics: every stage waits for its timestamps.
+    pub reduce_profile: bool,
     /// Force the tiled matrix-product kernel's tiles; `GPUARRAY_MATMUL_TILES=BM,BN,BK,TM,TN`.
     /// Default: a timed trial per device and size class.
     pub matmul_tiles: Option<MatmulTiles>,
@@ -304,6 +307,7 @@ impl Default for Options {
             subgroups: true,
             reduce_groups: None,
             reduce_fuse: true,
+            reduce_profile: false,
             matmul_tiles: None,
             matmul_verbose: false,
             linalg_trace: false,
@@ -439,6 +443,7 @@ impl Options {
         o.matmul_verbose = get("GPUARRAY_MATMUL_VERBOSE").is_some();
         o.linalg_trace = get("GPUARRAY_LINALG_TRACE").is_some();
         o.sort_profile = get("GPUARRAY_SORT_PROFILE").is_some();
+        o.reduce_profile = get("GPUARRAY_REDUCE_PROFILE").is_some();
         if let Some(s) = small("GPUARRAY_RADIX_STAGE")? {
             o.radix_stage = s;
         }
@@ -545,6 +550,8 @@ mod tests {
             ("GPUARRAY_SMALL_READ", "kernel"),
             ("GPUARRAY_SUBGROUPS", "0"),
             ("GPUARRAY_REDUCE_GROUPS", "64"),
+            ("GPUARRAY_REDUCE_FUSE", "0"),
+            ("GPUARRAY_REDUCE_PROFILE", "1"),
             ("GPUARRAY_MATMUL_TILES", "64, 64, 16, 4, 4"),
             ("GPUARRAY_MATMUL_VERBOSE", "1"),
             ("GPUARRAY_LINALG_TRACE", "1"),
@@ -579,6 +586,8 @@ mod tests {
         assert!(o.radix_wide_ballots);
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
+        assert!(!o.reduce_fuse && o.reduce_profile);
+        assert!(Options::default().reduce_fuse && !Options::default().reduce_profile);
         assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
         assert!(!o.conv_pointwise);
         assert_eq!(o.conv_tiles.map(|t| (t.bn, t.tm)), Some((32, 8)));

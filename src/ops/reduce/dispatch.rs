@@ -373,7 +373,11 @@ fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()
         };
         let inputs: Vec<Binding<'_>> = std::iter::once(src).chain(means).collect();
         let work = Work::Items(((w.end_unit - w.first_unit) * WG) as u32);
-        let start = profiling().then(|| dev.record_event()).transpose()?;
+        let start = dev
+            .options()
+            .reduce_profile
+            .then(|| dev.record_event())
+            .transpose()?;
         dev.launch(&kernel, &params, &inputs, out, work)?;
         if let Some(start) = start {
             let end = dev.record_event()?;
@@ -421,13 +425,6 @@ fn run_last(
     let inputs = [src, src, counters];
     let work = Work::Items(((w.end_unit - w.first_unit) * WG) as u32);
     dev.launch(&kernel, &params, &inputs, t.out, work)
-}
-
-/// Whether each stage prints its GPU time to stderr (`GPUARRAY_REDUCE_PROFILE`, any value;
-/// diagnostics for tuning: every stage then waits for its timestamps).
-fn profiling() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("GPUARRAY_REDUCE_PROFILE").is_some())
 }
 
 /// The kernel of one stage of `p` under `plan` (rows, rows4, cols or cols4), writing
