@@ -94,10 +94,10 @@ impl Job {
                 let x = self.dev.from_slice(self.input(i), [self.n, self.n])?;
                 let y = compute(&x, &self.w, self.products)?;
                 reads.push_back(Box::new(Box::pin(y.to_vec_async())));
-                if reads.len() > depth {
-                    if let Some(r) = reads.pop_front() {
-                        last = pollster::block_on(r)?;
-                    }
+                if reads.len() > depth
+                    && let Some(r) = reads.pop_front()
+                {
+                    last = pollster::block_on(r)?;
                 }
             }
             for r in reads {

@@ -53,7 +53,7 @@ fn shape(rng: &mut Rng) -> Vec<usize> {
 /// host model.
 fn view<T: Ty>(rng: &mut Rng, want: &[usize], lo: f64, hi: f64) -> (Array<T>, Host) {
     let dev = dev();
-    let gen = |rng: &mut Rng, s: &[usize]| {
+    let make = |rng: &mut Rng, s: &[usize]| {
         let n: usize = s.iter().product();
         let v = if T::FLOAT {
             rng.vec(n.max(1), lo, hi)[..n].to_vec()
@@ -64,11 +64,11 @@ fn view<T: Ty>(rng: &mut Rng, want: &[usize], lo: f64, hi: f64) -> (Array<T>, Ho
         (a, Host::new(s, back))
     };
     match rng.next_u64() % 4 {
-        0 => gen(rng, want),
+        0 => make(rng, want),
         1 if want.len() >= 2 => {
             // The transpose of an array of the reversed shape.
             let rev: Vec<usize> = want.iter().rev().copied().collect();
-            let (a, h) = gen(rng, &rev);
+            let (a, h) = make(rng, &rev);
             (a.t(), h.t())
         }
         2 => {
@@ -84,7 +84,7 @@ fn view<T: Ty>(rng: &mut Rng, want: &[usize], lo: f64, hi: f64) -> (Array<T>, Ho
                 .zip(&starts)
                 .map(|((&w, &st), &s0)| s0 + if w == 0 { 0 } else { (w - 1) * st + 1 })
                 .collect();
-            let (a, h) = gen(rng, &big);
+            let (a, h) = make(rng, &big);
             let sl: Vec<Slice> = (0..want.len())
                 .map(|d| {
                     let end = starts[d] + want[d] * steps[d];
@@ -116,7 +116,7 @@ fn view<T: Ty>(rng: &mut Rng, want: &[usize], lo: f64, hi: f64) -> (Array<T>, Ho
                 .iter()
                 .map(|&w| if rng.bool(0.5) { 1 } else { w })
                 .collect();
-            let (a, h) = gen(rng, &small);
+            let (a, h) = make(rng, &small);
             (
                 a.broadcast_to(want).expect("broadcast"),
                 h.broadcast_to(want),

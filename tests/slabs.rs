@@ -29,7 +29,7 @@ fn serial() -> MutexGuard<'static, ()> {
 fn trim_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        extern "C" {
+        unsafe extern "C" {
             fn malloc_trim(pad: usize) -> i32;
         }
         // SAFETY: malloc_trim only releases free heap memory.

@@ -115,7 +115,7 @@ impl<T: Element> Array<T> {
     /// assert_eq!(v, vec![2.5; 3]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn to_vec_async(&self) -> impl Future<Output = Result<Vec<T>>> + Send + 'static {
+    pub fn to_vec_async(&self) -> impl Future<Output = Result<Vec<T>>> + Send + 'static + use<T> {
         let (tx, rx) = futures_intrusive::channel::shared::oneshot_channel();
         match self.dev.flush().map(|_| self.clone()) {
             Err(e) => {
@@ -285,10 +285,10 @@ fn copy_between(
             let (start, len, buf) = r?;
             target.upload(to, to_base + start as u64, &buf[..len])?;
             marks.push_back(target.mark()?);
-            if marks.len() > IN_FLIGHT {
-                if let Some(m) = marks.pop_front() {
-                    target.wait_mark(&m)?;
-                }
+            if marks.len() > IN_FLIGHT
+                && let Some(m) = marks.pop_front()
+            {
+                target.wait_mark(&m)?;
             }
             let _ = empty_tx.send(buf);
         }

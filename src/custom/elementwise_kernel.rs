@@ -175,10 +175,10 @@ impl ElementwiseKernel {
         let fill = self.library.as_ref().map_or(DType::F32, |(d, _)| *d);
         let mut types = Types::default();
         for p in k.inputs.iter().chain([&k.output]) {
-            if let crate::custom::Ty::Placeholder(n) = &p.ty {
-                if types.get(&p.ty).is_none() {
-                    types.0.push((n.clone(), fill));
-                }
+            if let crate::custom::Ty::Placeholder(n) = &p.ty
+                && types.get(&p.ty).is_none()
+            {
+                types.0.push((n.clone(), fill));
             }
         }
         let arrays: Vec<bool> = (0..k.inputs.len()).map(|j| j < MAX_ARRAYS).collect();
@@ -638,7 +638,7 @@ fn inputs_types(params: &[Param], types: &Types, arrays: &[bool]) -> Vec<DType> 
     params
         .iter()
         .zip(arrays)
-        .filter(|(_, &a)| a)
+        .filter(|&(_, &a)| a)
         .map(|(p, _)| types.get(&p.ty).expect("bound"))
         .collect()
 }

@@ -190,10 +190,10 @@ impl ReductionKernel {
         // only the output has). Declared once, beside `combine`, which every variant has.
         let mut types = Types::default();
         for (p, d) in [(&self.input, input), (&self.output, out)] {
-            if let Ty::Placeholder(n) = &p.ty {
-                if types.get(&p.ty).is_none() {
-                    types.0.push((n.clone(), widened(d)));
-                }
+            if let Ty::Placeholder(n) = &p.ty
+                && types.get(&p.ty).is_none()
+            {
+                types.0.push((n.clone(), widened(d)));
             }
         }
         let map = format!(

@@ -206,7 +206,7 @@ fn backend_rank(b: wgpu::Backend) -> u32 {
 /// vendor id, device id, name, driver and driver text. It depends only on what the adapters
 /// are, never on the order the driver lists them in, so an index names the same adapter
 /// in every call and every process on the machine.
-fn order_key(i: &wgpu::AdapterInfo) -> impl Ord {
+fn order_key(i: &wgpu::AdapterInfo) -> impl Ord + use<> {
     (
         backend_rank(i.backend),
         i.device_pci_bus_id.clone(),

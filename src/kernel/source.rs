@@ -275,10 +275,10 @@ pub(crate) fn validate_user(
     let module = naga::front::wgsl::parse_str(src).map_err(|e| {
         let spans = e.labels().filter_map(|(s, _)| s.to_range()).collect();
         let mut msg = e.message().to_string();
-        if let Some((_, label)) = e.labels().next() {
-            if !label.is_empty() {
-                msg = format!("{msg}: {label}");
-            }
+        if let Some((_, label)) = e.labels().next()
+            && !label.is_empty()
+        {
+            msg = format!("{msg}: {label}");
         }
         explain(spans, msg)
     })?;

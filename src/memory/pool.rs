@@ -155,10 +155,11 @@ impl Pool {
             let id = fresh_id();
             return Ok(self.handle(id, buffer, 0, MIN_CLASS, Origin::Uncounted));
         }
-        if self.slabs && bytes <= SLAB_MAX {
-            if let Some(h) = self.alloc_slot(gpu, slot_size(bytes), avoid)? {
-                return Ok(h);
-            }
+        if self.slabs
+            && bytes <= SLAB_MAX
+            && let Some(h) = self.alloc_slot(gpu, slot_size(bytes), avoid)?
+        {
+            return Ok(h);
         }
         self.alloc_whole(gpu, bytes)
     }

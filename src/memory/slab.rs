@@ -127,10 +127,8 @@ impl Slabs {
         s.live -= 1;
         let open = self.open.entry(s.slot).or_default();
         if s.live == 0 {
-            if !was_full {
-                if let Some(k) = open.iter().position(|&o| o == id) {
-                    open.swap_remove(k);
-                }
+            if !was_full && let Some(k) = open.iter().position(|&o| o == id) {
+                open.swap_remove(k);
             }
             self.empty.push(id);
             true

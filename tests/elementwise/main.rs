@@ -173,7 +173,7 @@ fn check_binary<T: Ty, O: Ty>(
 /// A one-operand map (or a scalar form of a binary one) over the same kinds of layouts.
 fn check_unary<T: Ty, O: Ty>(
     name: &str,
-    gen: Gen,
+    make: Gen,
     gpu: impl Fn(&Array<T>) -> Result<Array<O>>,
     cpu: impl Fn(f64) -> f64,
     tol: (f64, f64),
@@ -193,18 +193,18 @@ fn check_unary<T: Ty, O: Ty>(
         );
     };
     for n in SIZES {
-        let (a, ha) = upload::<T>(dev, &gen(&mut rng, n), &[n]);
+        let (a, ha) = upload::<T>(dev, &make(&mut rng, n), &[n]);
         run(&format!("contiguous n={n}"), &a, &Host::new(&[n], ha));
     }
     for (n, off) in [(1030, 1), (1030, 2), (1030, 3), (300, 4)] {
-        let (a, ha) = upload::<T>(dev, &gen(&mut rng, n + off), &[n + off]);
+        let (a, ha) = upload::<T>(dev, &make(&mut rng, n + off), &[n + off]);
         run(
             &format!("offset {off} n={n}"),
             &a.slice(off..).unwrap(),
             &Host::new(&[n], ha[off..].to_vec()),
         );
     }
-    let (a, ha) = upload::<T>(dev, &gen(&mut rng, 35), &[5, 7]);
+    let (a, ha) = upload::<T>(dev, &make(&mut rng, 35), &[5, 7]);
     run("transposed", &a.t(), &Host::new(&[5, 7], ha.clone()).t());
     run(
         "stepped slice",
@@ -212,7 +212,7 @@ fn check_unary<T: Ty, O: Ty>(
             .unwrap(),
         &Host::new(&[5, 7], ha).slice(&[(1, 5, 2), (0, 7, 3)]),
     );
-    let (a, ha) = upload::<T>(dev, &gen(&mut rng, 4), &[1, 4]);
+    let (a, ha) = upload::<T>(dev, &make(&mut rng, 4), &[1, 4]);
     run(
         "broadcast_to view",
         &a.broadcast_to([3, 4]).unwrap(),
@@ -224,7 +224,7 @@ fn check_unary<T: Ty, O: Ty>(
 /// `cpu(x, s)` is the reference.
 fn check_scalar<T: Ty, O: Ty>(
     name: &str,
-    gen: Gen,
+    make: Gen,
     scalars: &[f64],
     gpu: impl Fn(&Array<T>, T) -> Result<Array<O>>,
     cpu: impl Fn(f64, f64) -> f64,
@@ -235,7 +235,7 @@ fn check_scalar<T: Ty, O: Ty>(
         let sv = st.to_f64();
         check_unary::<T, O>(
             &format!("{name}(s={sv})"),
-            gen.clone(),
+            make.clone(),
             |a| gpu(a, st),
             |x| cpu(x, sv),
             tol,

@@ -227,7 +227,7 @@ fn masks<T: Ty>() {
     let sel: Vec<f64> = offs
         .iter()
         .zip(&bits)
-        .filter(|(_, &b)| b != 0)
+        .filter(|&(_, &b)| b != 0)
         .map(|(&o, _)| want[o])
         .collect();
     exact(&host(&view.select(&mask).unwrap()), &sel);

@@ -489,7 +489,7 @@ fn seed(name: &str) -> u64 {
 /// - all, any: zeros (floats: +0 and -0) with probability 0.2 or 0.85 (chosen per array),
 ///   nonzero values otherwise (floats: some NaN, which counts as true; integers: some with
 ///   only the sign bit set).
-fn gen<T: Ty>(op: Op, rng: &mut Rng, n: usize) -> Vec<f64> {
+fn values<T: Ty>(op: Op, rng: &mut Rng, n: usize) -> Vec<f64> {
     let mut v: Vec<f64> = match op {
         Op::Prod => {
             let p = (24.0 / n.max(1) as f64).min(0.5);
@@ -592,10 +592,10 @@ fn gen<T: Ty>(op: Op, rng: &mut Rng, n: usize) -> Vec<f64> {
     v
 }
 
-/// Uploads `gen` data of `shape` for `op`: the array and its host model.
+/// Uploads `values` data of `shape` for `op`: the array and its host model.
 fn make<T: Red>(op: Op, rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
     let n = shape.iter().product();
-    let (a, v) = upload::<T>(dev(), &gen::<T>(op, rng, n), shape);
+    let (a, v) = upload::<T>(dev(), &values::<T>(op, rng, n), shape);
     (a, Host::new(shape, v))
 }
 

@@ -162,14 +162,14 @@ fn check_layer<T: Float>(
     if o % g.groups != 0 {
         return Err(invalid("out channels must be divisible by groups"));
     }
-    if let Some(b) = bias {
-        if b.shape != [o] {
-            return Err(Error::ShapeMismatch {
-                op,
-                lhs: b.shape.clone(),
-                rhs: vec![o],
-            });
-        }
+    if let Some(b) = bias
+        && b.shape != [o]
+    {
+        return Err(Error::ShapeMismatch {
+            op,
+            lhs: b.shape.clone(),
+            rhs: vec![o],
+        });
     }
     let oh = out_len(op, h, kh, g.stride[0], g.padding[0], g.dilation[0])?;
     let ow = out_len(op, w, kw, g.stride[1], g.padding[1], g.dilation[1])?;

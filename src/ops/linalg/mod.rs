@@ -147,10 +147,10 @@ fn matmul_nd<T: Element>(
     if gemv::eligible(dev, &prod) {
         return gemv::run(dev, &prod, &shape);
     }
-    if let Some(s) = splitk::slices::<T>(dev, &prod) {
-        if let Some(c) = splitk::run(dev, &prod, s, &shape)? {
-            return Ok(c);
-        }
+    if let Some(s) = splitk::slices::<T>(dev, &prod)
+        && let Some(c) = splitk::run(dev, &prod, s, &shape)?
+    {
+        return Ok(c);
     }
     let out = Array::<T>::alloc(dev, "matmul", shape)?;
     if T::DTYPE == DType::F16 && coop::eligible(dev) && coop::run(dev, &prod, &out)? {

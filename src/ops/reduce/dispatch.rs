@@ -206,7 +206,7 @@ fn execute<T: Element>(
         .shape
         .iter()
         .zip(red)
-        .filter(|(_, &r)| r)
+        .filter(|&(_, &r)| r)
         .map(|(e, _)| e)
         .product();
     let target = Target {

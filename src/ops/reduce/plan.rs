@@ -95,7 +95,7 @@ pub(super) fn layout(axes: &[(usize, usize)], red: &[bool], ordered: bool) -> Op
     let pick = |reduced: bool| -> Vec<(usize, usize)> {
         axes.iter()
             .zip(red)
-            .filter(|(_, &r)| r == reduced)
+            .filter(|&(_, &r)| r == reduced)
             .map(|(a, _)| *a)
             .collect()
     };
