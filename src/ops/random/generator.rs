@@ -76,7 +76,10 @@ pub(crate) struct GenParams {
 impl GenParams {
     /// The parameter block, with the float arguments in the carrier type `C`.
     fn encode<C: Element>(&self) -> Params {
-        let mut p = Params::new(self.items).scalars(&self.floats.map(C::from_f64));
+        // The third scalar, 1, keeps products from fusing with sums (generator.wgsl's
+        // `affine4`).
+        let [a, b] = self.floats.map(C::from_f64);
+        let mut p = Params::new(self.items).scalars(&[a, b, C::one()]);
         p.ndim = self.flag;
         p.aux = [self.key as u32, (self.key >> 32) as u32];
         p.offs = [
@@ -126,6 +129,9 @@ fn spec(family: Family, d: DType, wide: bool) -> Spec {
         s = s.function("unit4", u4);
         if let Some(u2) = u2 {
             s = s.function("unit2", u2);
+        }
+        if d == DType::F16 {
+            s = s.function("to_s4", super::F16_TO_S4);
         }
     }
     s

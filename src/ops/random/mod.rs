@@ -28,16 +28,24 @@ const PHILOX: &str = include_str!("../../../shaders/shared/philox.wgsl");
 /// Its `mulhilo` from 32-bit arithmetic, and as one 64-bit multiply (SHADER_INT64).
 const MULHILO: &str = include_str!("../../../shaders/shared/mulhilo.wgsl");
 const MULHILO64: &str = include_str!("../../../shaders/shared/mulhilo64.wgsl");
+/// The integer transforms (normals, -ln u, f16 rounding), after `mulhilo`.
+const RNG_EXACT: &str = include_str!("../../../shaders/shared/rng_exact.wgsl");
+/// f16's replacement of `to_s` (random.wgsl) and `to_s4` (generator.wgsl): the f32 value
+/// rounded to nearest even in integers, as WGSL leaves the conversion's rounding open.
+pub(crate) const F16_TO_S: &str = "fn to_s(v: SC) -> S { return S(f16_round(v)); }";
+pub(crate) const F16_TO_S4: &str = "fn to_s4(v: vec4<SC>) -> vec4<S> { return vec4<S>(vec4<f32>(f16_round(v.x), f16_round(v.y), f16_round(v.z), f16_round(v.w))); }";
 
 /// Whether the random kernels on `dev` take Philox's products as 64-bit multiplies.
 pub(crate) fn wide_mul(dev: &Device) -> bool {
     dev.supports_dtype(DType::U64)
 }
 
-/// `s` with Philox and its `mulhilo` (64-bit where `wide`; the same words either way).
+/// `s` with Philox, its `mulhilo` (64-bit where `wide`; the same words either way) and the
+/// integer transforms of shaders/shared/rng_exact.wgsl.
 pub(crate) fn with_philox(s: Spec, wide: bool) -> Spec {
     s.include(if wide { MULHILO64 } else { MULHILO })
         .include(PHILOX)
+        .include(RNG_EXACT)
 }
 
 /// The kernel cache's variant name: `base`, and `+mul64` for the 64-bit products.
@@ -69,7 +77,8 @@ struct RandomParams<T> {
 
 impl<T: Float> RandomParams<T> {
     fn encode(&self) -> Params {
-        let mut p = Params::new(self.n).scalars(&[self.a, self.b]);
+        // The third scalar, 1, keeps `b z` from fusing with the sum (random.wgsl's `affine`).
+        let mut p = Params::new(self.n).scalars(&[self.a, self.b, T::one()]);
         p.ndim = self.per;
         p.aux = [self.seed as u32, (self.seed >> 32) as u32];
         p
@@ -95,9 +104,12 @@ fn unit(d: DType) -> (&'static str, u32) {
 }
 
 fn spec(d: DType, wide: bool) -> Spec {
-    let s = Spec::new("random", SRC)
+    let mut s = Spec::new("random", SRC)
         .scalar(d)
         .function("unit", unit(d).0);
+    if d == DType::F16 {
+        s = s.function("to_s", F16_TO_S);
+    }
     with_philox(s, wide)
 }
 
