@@ -4,7 +4,6 @@
 //! `exponential`, in f32, f64 and f16, several seeds and sizes; and the CPU reimplementation
 //! is within the stated bounds of the exact (f64) transform of the same uniforms.
 
-#[path = "common/mod.rs"]
 #[macro_use]
 mod common;
 
