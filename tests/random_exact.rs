@@ -120,9 +120,11 @@ fn generator<T: Exact>() {
             });
             first += n.div_ceil(4) as u64;
             let got = g.standard_normal::<T>([n]).unwrap();
-            assert_exact(&format!("standard_normal seed {seed:#x} n={n}"), &got, |i| {
-                T::affine(0.0, 1.0, z(seed, first, i))
-            });
+            assert_exact(
+                &format!("standard_normal seed {seed:#x} n={n}"),
+                &got,
+                |i| T::affine(0.0, 1.0, z(seed, first, i)),
+            );
             first += n.div_ceil(4) as u64;
             let scale = T::from_f64(0.7);
             let got = g.exponential::<T>([n], scale).unwrap();
@@ -270,7 +272,14 @@ fn f16_rounding_matches_half() {
     let mut rng = Rng::new(7);
     let mut bits: Vec<u32> = (0..100_000).map(|_| rng.next_u64() as u32).collect();
     bits.retain(|&b| (b >> 23) & 0xff != 0xff && (b >> 23) & 0xff != 0);
-    bits.extend([0x3380_0000, 0x3300_0000, 0x3300_0001, 0x477f_f000, 0x477f_efff, 0x3f80_1000]);
+    bits.extend([
+        0x3380_0000,
+        0x3300_0000,
+        0x3300_0001,
+        0x477f_f000,
+        0x477f_efff,
+        0x3f80_1000,
+    ]);
     for b in bits {
         let v = f32::from_bits(b);
         assert_eq!(

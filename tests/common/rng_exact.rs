@@ -57,7 +57,8 @@ pub fn neg_log(a: u32) -> Option<(u32, i32)> {
 /// and sqrt(2 L) = r 2^(re - 31).
 fn sqrt2(m: u32, e: i32) -> (u32, i32) {
     let k = e + 1;
-    let mut y = RSQRT_Q[0].wrapping_sub(mulhi(m, RSQRT_Q[1].wrapping_sub(mulhi(m, RSQRT_Q[2])))) << 1;
+    let mut y =
+        RSQRT_Q[0].wrapping_sub(mulhi(m, RSQRT_Q[1].wrapping_sub(mulhi(m, RSQRT_Q[2])))) << 1;
     for _ in 0..2 {
         let e = mulhi(m, mulhi(y, y));
         y = mulhi(y, (3u32 << 30).wrapping_sub(e)) << 1;

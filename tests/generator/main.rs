@@ -113,9 +113,8 @@ fn first_draw_matches_the_stateless_functions() {
     );
     let z = dev.default_rng(5).standard_normal::<f32>([4099]).unwrap();
     let e = dev.random_normal::<f32>([4099], 5).unwrap();
-    let bits = |a: &Array<f32>| -> Vec<u32> {
-        a.to_vec().unwrap().iter().map(|x| x.to_bits()).collect()
-    };
+    let bits =
+        |a: &Array<f32>| -> Vec<u32> { a.to_vec().unwrap().iter().map(|x| x.to_bits()).collect() };
     assert_same("standard_normal", &bits(&z), &bits(&e));
 }
 

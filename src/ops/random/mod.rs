@@ -4,8 +4,12 @@
 //! Element i of a uniform array of f16 or f32 comes from word i % 4 of Philox block i / 4
 //! (counter `[i / 4, 0, 0, 0]`, key = the seed's low and high 32 bits): f32 takes the word's
 //! top 24 bits times 2^-24, f16 its top 11 bits times 2^-11. f64 takes 53 bits from words
-//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normals use Box-Muller (computed in f32) on word
-//! pairs. The same seed gives the same numbers on every adapter.
+//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normals use Box-Muller on the word pairs (0, 1)
+//! and (2, 3) of block i / 4, computed in integer arithmetic only (shaders/shared/
+//! rng_exact.wgsl: fixed-point -ln u, square root and sin/cos, the float built from its
+//! bits), and `low + width u` or `mean + std z` round the product and the sum once each (a
+//! runtime factor of 1 keeps compilers from fusing them into an FMA). So the same seed gives
+//! the same bits on every adapter (subnormal results aside, which some adapters flush).
 
 pub(crate) mod distributions;
 pub(crate) mod generator;
@@ -219,7 +223,10 @@ impl Device {
     }
 
     /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by
-    /// Box-Muller in f32 precision (also for f64).
+    /// Box-Muller on word pairs (a, b) of Philox blocks: r = sqrt(-2 ln u) with u = (a + 1)
+    /// 2^-32, angle 2 pi b 2^-32, r cos then r sin. Computed in integer arithmetic and rounded
+    /// once to f32 (within 2^-23 relative of the exact transform; f64 takes that f32 value,
+    /// f16 rounds it to nearest even), so every adapter gives the same bits.
     ///
     /// # Errors
     /// As [`Device::random_uniform`].
@@ -235,7 +242,9 @@ impl Device {
         self.random_normal_with(shape, T::zero(), T::one(), seed)
     }
 
-    /// Normal random numbers with the given mean and standard deviation.
+    /// Normal random numbers with the given mean and standard deviation: `mean + std * z`
+    /// with z as in [`Device::random_normal`], the product and the sum each rounded once (in
+    /// f32 for f16, then rounded to f16).
     ///
     /// # Errors
     /// As [`Device::random_uniform`].
