@@ -278,9 +278,10 @@ impl Device {
 mod tests {
     use super::*;
 
-    /// Philox from 32-bit products (adapters without SHADER_INT64) gives the words of the
-    /// 64-bit products bit for bit: uniforms (each word's top 24 bits) from both kernels on
-    /// 4099 blocks of two seeds.
+    /// Philox and the integer normals from 32-bit products (adapters without SHADER_INT64)
+    /// give the bits of the 64-bit products: uniforms (each word's top 24 bits) from both
+    /// kernels on 4099 blocks of two seeds, and normals (every fixed-point product of
+    /// shaders/shared/rng_exact.wgsl goes through `mulhilo`) of a third.
     #[test]
     fn narrow_products_give_the_wide_words() {
         let dev = Device::new().expect("a device");
@@ -290,7 +291,11 @@ mod tests {
             eprintln!("skipped: the adapter lacks SHADER_INT64");
             return;
         }
-        for seed in [0u64, 0xdead_beef_0123_4567] {
+        for (seed, entry) in [
+            (0u64, "rand_uniform"),
+            (0xdead_beef_0123_4567, "rand_uniform"),
+            (3, "rand_normal"),
+        ] {
             let draw = |wide: bool| {
                 let out = Array::<f32>::alloc(&dev, "random_uniform", vec![4 * 4099]).unwrap();
                 let p = RandomParams {
@@ -300,13 +305,14 @@ mod tests {
                     a: 0.0f32,
                     b: 1.0,
                 };
-                let k = kernel_with::<f32>(&dev, "rand_uniform", wide).unwrap();
+                let k = kernel_with::<f32>(&dev, entry, wide).unwrap();
                 dev.launch(&k, &p.encode(), &[], out.binding(), Work::Items(4099))
                     .unwrap();
                 out.to_vec().unwrap()
             };
             let (narrow, wide) = (draw(false), draw(true));
-            assert_eq!(narrow, wide, "seed {seed:#x}");
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&narrow), bits(&wide), "{entry} seed {seed:#x}");
             assert!(narrow.iter().any(|&x| x != narrow[0]));
         }
     }
