@@ -32,12 +32,23 @@ fn unit4(w: vec4<u32>) -> vec4<S> { return vec4<S>(vec4<f32>(w >> vec4<u32>(8u))
 // for f64; other types never call it).
 fn unit2(w: vec4<u32>) -> vec2<S> { return unit4(w).xy; }
 
+// Values computed in the carrier SC, as S (the host replaces this line for f16: rounded to
+// nearest even in integers, see shared/rng_exact.wgsl's f16_round).
+fn to_s4(v: vec4<SC>) -> vec4<S> { return vec4<S>(v); }
+
+// a + b z in SC, with a = P.sc[0] and b = P.sc[1]. The product is multiplied by P.sc[2],
+// which the host sets to 1: no compiler can fuse b z into an FMA with the sum, so both are
+// rounded once, as IEEE prescribes and WGSL guarantees for + and *, on every adapter.
+fn affine4(z: vec4<SC>) -> vec4<S> {
+    return to_s4(vec4<SC>(P.sc[0]) + (vec4<SC>(P.sc[1]) * z) * vec4<SC>(P.sc[2]));
+}
+
 @compute @workgroup_size(WG)
 fn gen_uniform(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                @builtin(local_invocation_index) l: u32) {
     let j = linear_id(wid, nw, l, WG);
     if (j >= P.n) { return; }
-    out4[j] = vec4<S>(arg(0u)) + vec4<S>(arg(1u)) * unit4(plain(counter(j)));
+    out4[j] = affine4(vec4<SC>(unit4(plain(counter(j)))));
 }
 
 @compute @workgroup_size(WG)
@@ -45,7 +56,7 @@ fn gen_uniform2(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
                 @builtin(local_invocation_index) l: u32) {
     let j = linear_id(wid, nw, l, WG);
     if (j >= P.n) { return; }
-    out2[j] = vec2<S>(arg(0u)) + vec2<S>(arg(1u)) * unit2(plain(counter(j)));
+    out2[j] = vec2<S>(arg(0u)) + (vec2<S>(arg(1u)) * unit2(plain(counter(j)))) * vec2<S>(arg(2u));
 }
 
 @compute @workgroup_size(WG)
@@ -54,8 +65,7 @@ fn gen_normal(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     let j = linear_id(wid, nw, l, WG);
     if (j >= P.n) { return; }
     let w = plain(counter(j));
-    let z = vec4<f32>(normal_pair(w.x, w.y), normal_pair(w.z, w.w));
-    out4[j] = vec4<S>(arg(0u)) + vec4<S>(arg(1u)) * vec4<S>(z);
+    out4[j] = affine4(vec4<SC>(vec4<f32>(normal_pair(w.x, w.y), normal_pair(w.z, w.w))));
 }
 
 @compute @workgroup_size(WG)
@@ -64,8 +74,9 @@ fn gen_exponential(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
     let j = linear_id(wid, nw, l, WG);
     if (j >= P.n) { return; }
     let w = plain(counter(j));
-    let e = -log(vec4<f32>(u01_open(w.x), u01_open(w.y), u01_open(w.z), u01_open(w.w)));
-    out4[j] = vec4<S>(arg(0u)) * vec4<S>(e);
+    let e = vec4<f32>(exponential_exact(w.x), exponential_exact(w.y), exponential_exact(w.z),
+                      exponential_exact(w.w));
+    out4[j] = to_s4(vec4<SC>(P.sc[0]) * vec4<SC>(e));
 }
 
 // Lemire's nearly divisionless method: the high word of x * r is uniform in [0, r) once the

@@ -5,10 +5,10 @@
 // Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D; invocation j computes Philox block j (counter
 // (j, 0, 0, 0), key = the 64-bit seed()) and writes the elements that the block's four
-// words make: 4 per block for f16/f32 uniforms and for normals (Box-Muller in f32 on word
-// pairs), 2 for f64 uniforms (53 bits from two words); `rand_uniform` reads that count from
-// per_block(). P.n counts elements; arg 0 is the low end and arg 1 the width (uniform) or the
-// mean and the standard deviation (normal).
+// words make: 4 per block for f16/f32 uniforms and for normals (Box-Muller on word pairs, in
+// integers: shared/rng_exact.wgsl), 2 for f64 uniforms (53 bits from two words);
+// `rand_uniform` reads that count from per_block(). P.n counts elements; arg 0 is the low end
+// and arg 1 the width (uniform) or the mean and the standard deviation (normal); arg 2 is 1.
 
 alias S = f32; // element type of the output
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
@@ -26,6 +26,17 @@ fn seed() -> vec2<u32> { return P.aux; }   // the 64-bit key: (low, high) 32 bit
 // Uniform in [0, 1) from the block's words k and k + 1 (the host replaces this line per type).
 fn unit(w: vec4<u32>, k: u32) -> S { return S(f32(w[k] >> 8u) * 5.9604644775390625e-8); }
 
+// A value computed in the carrier SC, as S (the host replaces this line for f16: rounded to
+// nearest even in integers, see shared/rng_exact.wgsl's f16_round).
+fn to_s(v: SC) -> S { return S(v); }
+
+// a + b z in SC, with a = arg 0 and b = arg 1. The product is multiplied by P.sc[2], which the
+// host sets to 1: no compiler can fuse b z into an FMA with the sum, so both are rounded
+// once, as IEEE prescribes and WGSL guarantees for + and *, on every adapter.
+fn affine(z: SC) -> S {
+    return to_s(P.sc[0] + (P.sc[1] * z) * P.sc[2]);
+}
+
 fn block(j: u32) -> vec4<u32> {
     return philox(vec4<u32>(j, 0u, 0u, 0u), seed());
 }
@@ -40,7 +51,7 @@ fn rand_uniform(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
     for (var e = 0u; e < per; e++) {
         let i = j * per + e;
         if (i < P.n) {
-            out[i] = arg(0u) + arg(1u) * unit(words, e * (4u / per));
+            out[i] = affine(SC(unit(words, e * (4u / per))));
         }
     }
 }
@@ -52,13 +63,9 @@ fn rand_normal(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw:
     if (j * PER >= P.n) { return; }
     let words = block(j);
     for (var e = 0u; e < PER; e += 2u) {
-        // Box-Muller: u1 in (0, 1], u2 in [0, 1).
-        let u1 = f32((words[e] >> 8u) + 1u) * 5.9604644775390625e-8;
-        let u2 = f32(words[e + 1u] >> 8u) * 5.9604644775390625e-8;
-        let r = sqrt(-2.0 * log(u1));
-        let t = 6.283185307179586 * u2;
+        let z = normal_pair(words[e], words[e + 1u]);
         let i = j * PER + e;
-        if (i < P.n) { out[i] = arg(0u) + arg(1u) * S(r * cos(t)); }
-        if (i + 1u < P.n) { out[i + 1u] = arg(0u) + arg(1u) * S(r * sin(t)); }
+        if (i < P.n) { out[i] = affine(SC(z.x)); }
+        if (i + 1u < P.n) { out[i + 1u] = affine(SC(z.y)); }
     }
 }

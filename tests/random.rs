@@ -1,5 +1,5 @@
 //! Random numbers: a CPU Philox4x32-10 (Random123) and the documented mappings from its words
-//! to uniforms (bit-exact) and to normals (Box-Muller, within a tolerance), statistics of
+//! to uniforms (bit-exact) and to normals (Box-Muller, within 2^-23 of f64's), statistics of
 //! large samples, and seeds.
 
 #[macro_use]
@@ -62,14 +62,14 @@ fn uniform_f64(seed: u64, i: usize) -> f64 {
     ((w[k] >> 5) as f64 * 67_108_864.0 + (w[k + 1] >> 6) as f64) * (1.0 / (1u64 << 53) as f64)
 }
 
-/// Box-Muller on the word pairs (0, 1) and (2, 3) of block i / 4: u1 = (top 24 bits + 1) *
-/// 2^-24 in (0, 1], u2 = top 24 bits * 2^-24; r cos(2 pi u2) then r sin(2 pi u2). Computed
-/// here in f64 (the GPU computes in f32).
+/// Box-Muller on the word pairs (0, 1) and (2, 3) of block i / 4: u1 = (word + 1) 2^-32 in
+/// (0, 1], u2 = word 2^-32; r cos(2 pi u2) then r sin(2 pi u2). Computed here in f64 (the
+/// GPU in integers: tests/random_exact.rs checks its bits).
 fn normal(seed: u64, i: usize) -> f64 {
     let w = block(seed, (i / 4) as u64);
     let e = (i % 4) & !1;
-    let u1 = ((w[e] >> 8) + 1) as f64 / (1u32 << 24) as f64;
-    let u2 = (w[e + 1] >> 8) as f64 / (1u32 << 24) as f64;
+    let u1 = (w[e] as f64 + 1.0) / 4_294_967_296.0;
+    let u2 = w[e + 1] as f64 / 4_294_967_296.0;
     let r = (-2.0 * u1.ln()).sqrt();
     let t = std::f64::consts::TAU * u2;
     if i.is_multiple_of(2) {
@@ -211,7 +211,10 @@ fn uniform_in_a_range() {
 // Normals
 // ---------------------------------------------------------------------------------------
 
-fn normal_matches<T: Ty + Float>(tol: (f64, f64)) {
+/// The GPU's normals against f64's Box-Muller of the same words within `rtol` relative
+/// (and 2^-25 absolute, f16's subnormal half-step), and 10 + 0.5 z within `rtol` relative
+/// plus `atol`.
+fn normal_matches<T: Ty + Float>(rtol: f64, atol: f64) {
     let dev = dev();
     require_dtype!(T);
     for seed in SEEDS {
@@ -219,7 +222,7 @@ fn normal_matches<T: Ty + Float>(tol: (f64, f64)) {
             let got = host(&dev.random_normal::<T>([n], seed).unwrap());
             let e: Vec<f64> = (0..n).map(|i| normal(seed, i)).collect();
             eprintln!("case: normal {} seed {seed:#x} n={n}", T::NAME);
-            assert_close(&got, &e, tol.0, tol.1);
+            assert_close(&got, &e, 2f64.powi(-25), rtol);
         }
     }
     // mean + std * z.
@@ -229,26 +232,27 @@ fn normal_matches<T: Ty + Float>(tol: (f64, f64)) {
     );
     let e: Vec<f64> = (0..1001).map(|i| 10.0 + 0.5 * normal(3, i)).collect();
     eprintln!("case: normal_with {} (10, 0.5)", T::NAME);
-    assert_close(&got, &e, tol.0 * 10.0, tol.1);
+    assert_close(&got, &e, atol, rtol);
 }
 
-/// Box-Muller in f32 on the GPU against f64 here: 1e-4 absolute covers f32's log, sqrt and
-/// sin/cos of an angle rounded to f32 (|z| <= 5.8).
+/// The integer Box-Muller is within 2^-23 relative of f64's (one f32 rounding and about
+/// 2^-28 of its own); 10 + 0.5 z adds a rounding of the product and of the sum (an ulp of
+/// 10 is 2^-20).
 #[test]
 fn normal_f32_matches_box_muller() {
-    normal_matches::<f32>((1e-4, 0.0));
+    normal_matches::<f32>(2f64.powi(-23), 2f64.powi(-20));
 }
 
-/// f16 adds the rounding of the result to f16 (2^-11 relative).
+/// f16 adds the rounding of the result to f16 (2^-11 relative; an ulp of 10 is 2^-7).
 #[test]
 fn normal_f16_matches_box_muller() {
-    normal_matches::<f16>((1e-4, 1e-3));
+    normal_matches::<f16>(2f64.powi(-11) + 2f64.powi(-23), 2f64.powi(-7));
 }
 
-/// f64 normals are computed in f32 too.
+/// f64 normals are the f32 ones widened (then 10 + 0.5 z in f64).
 #[test]
 fn normal_f64_matches_box_muller() {
-    normal_matches::<f64>((1e-4, 0.0));
+    normal_matches::<f64>(2f64.powi(-23), 2f64.powi(-48));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 // The Generator's streams, shared by generator.wgsl and distributions.wgsl (after
-// shared/philox.wgsl). Mirrors `GenParams` in src/ops/random/generator.rs, whose `encode` is
-// the only code that fills these slots: P.n the Philox blocks of the draw (one invocation
-// each), P.aux the key, P.offs.xy the 64-bit counter of the draw's first block, P.offs.zw two
-// integer arguments, P.ndim a flag, P.sc the float arguments.
+// shared/philox.wgsl and shared/rng_exact.wgsl). Mirrors `GenParams` in
+// src/ops/random/generator.rs, whose `encode` is the only code that fills these slots: P.n
+// the Philox blocks of the draw (one invocation each), P.aux the key, P.offs.xy the 64-bit
+// counter of the draw's first block, P.offs.zw two integer arguments, P.ndim a flag, P.sc
+// the float arguments (P.sc[2] is always 1: see `affine4` in generator.wgsl).
 //
 // Block j of a draw is the counter (c, 0, 0) with c = first block + j as 64 bits in words 0
 // and 1: its word e is element e of the block's elements. Element e of block c continues,
@@ -33,13 +34,6 @@ fn private_block(c: vec2<u32>, t: u32, e: u32) -> vec4<u32> {
 // A word's top 24 bits as a uniform in [0, 1), and in (0, 1].
 fn u01(w: u32) -> f32 { return f32(w >> 8u) * 5.9604644775390625e-8; }
 fn u01_open(w: u32) -> f32 { return f32((w >> 8u) + 1u) * 5.9604644775390625e-8; }
-
-// Two standard normals from two words (Box-Muller in f32, as random.wgsl's rand_normal).
-fn normal_pair(a: u32, b: u32) -> vec2<f32> {
-    let r = sqrt(-2.0 * log(u01_open(a)));
-    let t = 6.283185307179586 * u01(b);
-    return vec2<f32>(r * cos(t), r * sin(t));
-}
 
 // log(1 + x) to a few ulps of the result for small |x|, where log(1.0 + x) both cancels and
 // inherits log's absolute error (up to 2^-21 near 1 in WGSL): 2 atanh(s) with s = x / (2 + x)

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod philox;
+pub mod rng_exact;
 
 use std::sync::OnceLock;
 

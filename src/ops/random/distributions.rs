@@ -1,7 +1,10 @@
 //! [`Generator`] draws by inversion or rejection: poisson, binomial, gamma and beta. Host side
 //! of shaders/distributions.wgsl. Each element starts from its own word of its block and takes
 //! what more it needs from its private stream, so rejection loops of different lengths leave
-//! the result the same on every adapter. Computed in f32.
+//! the result independent of the other elements. Computed with the adapter's f32 log, exp,
+//! sqrt and division (the normals of gamma are the integer ones of rng_exact.wgsl): the same
+//! distribution on every adapter, not the same bits (an acceptance test can fall either way
+//! where an adapter's log differs in the last place).
 
 use crate::array::Array;
 use crate::dtype::Float;
@@ -19,7 +22,8 @@ impl Generator {
     /// by Hörmann's transformed rejection with squeeze (PTRS, as NumPy), each try from the
     /// element's next private block; the loop stops after 256 tries (each accepted with
     /// probability above 0.85). Computed in f32: the inversion drops the mass beyond
-    /// f32's resolution of the cumulative sum (below 1e-7 in all).
+    /// f32's resolution of the cumulative sum (below 1e-7 in all). The same distribution,
+    /// not the same bits across adapters (it uses the adapter's f32 exp and log).
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] unless 0 <= lam <= 1e7; [`crate::Error::OutOfMemory`].
@@ -51,7 +55,8 @@ impl Generator {
     /// after 256 tries, each accepted with probability above 0.8), its acceptance test from
     /// Stirling's series written to keep f32's digits; below, the successes are counted by
     /// geometric gaps between them (about n q + 1 steps, the first from the element's word).
-    /// In f32, hence n below 2^24.
+    /// In f32, hence n below 2^24. The same distribution, not the same bits across adapters
+    /// (it uses the adapter's f32 log).
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] unless 0 <= p <= 1 and n < 2^24;
@@ -85,7 +90,8 @@ impl Generator {
     /// Gamma numbers of shape `k` and scale `scale` (mean k scale), by Marsaglia and Tsang's
     /// method (2000) with a boost U^(1/k) for k < 1, in f32; each try from the element's
     /// next private block; the loop stops after 256 tries (each accepted with probability
-    /// above 0.95).
+    /// above 0.95). The same distribution, not the same bits across adapters (the acceptance
+    /// test and the boost use the adapter's f32 log and pow).
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] unless k > 0 and scale >= 0, both finite; else as
@@ -116,7 +122,8 @@ impl Generator {
     /// Beta numbers of parameters `a` and `b`: X / (X + Y) of two gammas of shapes a and b
     /// (Y from the second half of the element's private stream), in f32. For a and b both
     /// far below 1 both gammas can underflow to 0, giving NaN (NumPy uses Jöhnk's algorithm
-    /// there; not yet here).
+    /// there; not yet here). The same distribution, not the same bits across adapters, as
+    /// [`Generator::gamma`].
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] unless a > 0 and b > 0, both finite; else as

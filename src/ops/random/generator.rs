@@ -12,7 +12,14 @@
 //! f64 uniforms and for normals). Elements that need more randomness (rejection loops) read
 //! their private stream, counters `[c low, c high, t, 1 + e]` for t = 0, 1, ..., which no
 //! other element and no other draw uses. A fresh generator's first uniform draw equals
-//! [`Device::random_uniform`] with the same seed.
+//! [`Device::random_uniform`] with the same seed, its first normal draw
+//! [`Device::random_normal`].
+//!
+//! The words are integers, and the transforms of the one-word draws are integer arithmetic
+//! (normals and exponentials: shaders/shared/rng_exact.wgsl) or single IEEE operations, so
+//! those draws give the same bits on every adapter. The rejection-based distributions
+//! (`distributions.rs`) use the adapter's f32 log, exp and division: the same
+//! distribution, not the same bits across adapters.
 
 use std::sync::Arc;
 
@@ -76,7 +83,10 @@ pub(crate) struct GenParams {
 impl GenParams {
     /// The parameter block, with the float arguments in the carrier type `C`.
     fn encode<C: Element>(&self) -> Params {
-        let mut p = Params::new(self.items).scalars(&self.floats.map(C::from_f64));
+        // The third scalar, 1, keeps products from fusing with sums (generator.wgsl's
+        // `affine4`).
+        let [a, b] = self.floats.map(C::from_f64);
+        let mut p = Params::new(self.items).scalars(&[a, b, C::one()]);
         p.ndim = self.flag;
         p.aux = [self.key as u32, (self.key >> 32) as u32];
         p.offs = [
@@ -126,6 +136,9 @@ fn spec(family: Family, d: DType, wide: bool) -> Spec {
         s = s.function("unit4", u4);
         if let Some(u2) = u2 {
             s = s.function("unit2", u2);
+        }
+        if d == DType::F16 {
+            s = s.function("to_s4", super::F16_TO_S4);
         }
     }
     s
@@ -186,6 +199,15 @@ pub(crate) fn launch<O: Element>(
 /// docs of `gpuarray::random` for the streams). Every draw advances its counter past the
 /// Philox blocks it used; a draw that fails (bad arguments, out of memory) advances nothing.
 /// `clone` copies the state: the clone repeats the original's future draws.
+///
+/// Every draw of `random`, `uniform`, `normal`, `standard_normal`, `exponential`,
+/// `integers`, `bernoulli`, `choice` (unweighted), `permutation` and `shuffle` gives the
+/// same bits on every adapter for the same seed and the same sequence of draws: the Philox
+/// words are integers, and their transforms are integer arithmetic (the normals' log, square
+/// root and sin/cos are fixed-point, the float built from its bits) or single IEEE-rounded
+/// operations (subnormal results aside, which some adapters flush to zero). `poisson`,
+/// `binomial`, `gamma` and `beta` use the adapter's f32 log and exp in their rejection tests:
+/// the same distribution, not the same bits across adapters.
 ///
 /// ```
 /// # let dev = gpuarray::Device::new()?;
@@ -323,7 +345,8 @@ impl Generator {
     }
 
     /// Uniform numbers in [low, high): `low + (high - low) * u` with u as in
-    /// [`Generator::random`], computed in `T`.
+    /// [`Generator::random`], the product and the sum each rounded once in `T` (in f32 for
+    /// f16, then rounded to f16 to nearest even).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] unless low < high, both finite; else as
@@ -360,10 +383,12 @@ impl Generator {
         }
     }
 
-    /// Normal numbers of mean `mean` and standard deviation `std`: Box-Muller in f32 on the
-    /// word pairs (0, 1) and (2, 3) of each block (r cos, then r sin), as
-    /// [`Device::random_normal`], then `mean + std * z` in `T`. NumPy uses a ziggurat: the
-    /// numbers differ, the distribution is the same.
+    /// Normal numbers of mean `mean` and standard deviation `std`: Box-Muller on the word
+    /// pairs (0, 1) and (2, 3) of each block (r cos, then r sin), in integer arithmetic as
+    /// [`Device::random_normal`] (the same bits on every adapter; within 2^-23 relative of
+    /// the exact transform of the same words), then `mean + std * z` with the product and
+    /// the sum each rounded once in `T` (f32 for f16). NumPy uses a ziggurat: the numbers
+    /// differ, the distribution is the same.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] unless mean and std are finite and std >= 0; else as
@@ -411,8 +436,9 @@ impl Generator {
         self.normal(shape, T::zero(), T::one())
     }
 
-    /// Exponential numbers of mean `scale`: `-scale * ln(u)` with u in (0, 1] from a word's
-    /// top 24 bits, in f32 (so at most 16.64 scale).
+    /// Exponential numbers of mean `scale`: `scale * (-ln u)` with u = (word + 1) 2^-32 in
+    /// (0, 1], -ln u in fixed point and rounded once to f32 (within 2^-23 relative, at most
+    /// 22.18; the same bits on every adapter), then one product in `T` (f32 for f16).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] unless scale is finite and >= 0; else as

@@ -4,8 +4,12 @@
 //! Element i of a uniform array of f16 or f32 comes from word i % 4 of Philox block i / 4
 //! (counter `[i / 4, 0, 0, 0]`, key = the seed's low and high 32 bits): f32 takes the word's
 //! top 24 bits times 2^-24, f16 its top 11 bits times 2^-11. f64 takes 53 bits from words
-//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normals use Box-Muller (computed in f32) on word
-//! pairs. The same seed gives the same numbers on every adapter.
+//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normals use Box-Muller on the word pairs (0, 1)
+//! and (2, 3) of block i / 4, computed in integer arithmetic only (shaders/shared/
+//! rng_exact.wgsl: fixed-point -ln u, square root and sin/cos, the float built from its
+//! bits), and `low + width u` or `mean + std z` round the product and the sum once each (a
+//! runtime factor of 1 keeps compilers from fusing them into an FMA). So the same seed gives
+//! the same bits on every adapter (subnormal results aside, which some adapters flush).
 
 pub(crate) mod distributions;
 pub(crate) mod generator;
@@ -28,16 +32,24 @@ const PHILOX: &str = include_str!("../../../shaders/shared/philox.wgsl");
 /// Its `mulhilo` from 32-bit arithmetic, and as one 64-bit multiply (SHADER_INT64).
 const MULHILO: &str = include_str!("../../../shaders/shared/mulhilo.wgsl");
 const MULHILO64: &str = include_str!("../../../shaders/shared/mulhilo64.wgsl");
+/// The integer transforms (normals, -ln u, f16 rounding), after `mulhilo`.
+const RNG_EXACT: &str = include_str!("../../../shaders/shared/rng_exact.wgsl");
+/// f16's replacement of `to_s` (random.wgsl) and `to_s4` (generator.wgsl): the f32 value
+/// rounded to nearest even in integers, as WGSL leaves the conversion's rounding open.
+pub(crate) const F16_TO_S: &str = "fn to_s(v: SC) -> S { return S(f16_round(v)); }";
+pub(crate) const F16_TO_S4: &str = "fn to_s4(v: vec4<SC>) -> vec4<S> { return vec4<S>(vec4<f32>(f16_round(v.x), f16_round(v.y), f16_round(v.z), f16_round(v.w))); }";
 
 /// Whether the random kernels on `dev` take Philox's products as 64-bit multiplies.
 pub(crate) fn wide_mul(dev: &Device) -> bool {
     dev.supports_dtype(DType::U64)
 }
 
-/// `s` with Philox and its `mulhilo` (64-bit where `wide`; the same words either way).
+/// `s` with Philox, its `mulhilo` (64-bit where `wide`; the same words either way) and the
+/// integer transforms of shaders/shared/rng_exact.wgsl.
 pub(crate) fn with_philox(s: Spec, wide: bool) -> Spec {
     s.include(if wide { MULHILO64 } else { MULHILO })
         .include(PHILOX)
+        .include(RNG_EXACT)
 }
 
 /// The kernel cache's variant name: `base`, and `+mul64` for the 64-bit products.
@@ -69,7 +81,8 @@ struct RandomParams<T> {
 
 impl<T: Float> RandomParams<T> {
     fn encode(&self) -> Params {
-        let mut p = Params::new(self.n).scalars(&[self.a, self.b]);
+        // The third scalar, 1, keeps `b z` from fusing with the sum (random.wgsl's `affine`).
+        let mut p = Params::new(self.n).scalars(&[self.a, self.b, T::one()]);
         p.ndim = self.per;
         p.aux = [self.seed as u32, (self.seed >> 32) as u32];
         p
@@ -95,9 +108,12 @@ fn unit(d: DType) -> (&'static str, u32) {
 }
 
 fn spec(d: DType, wide: bool) -> Spec {
-    let s = Spec::new("random", SRC)
+    let mut s = Spec::new("random", SRC)
         .scalar(d)
         .function("unit", unit(d).0);
+    if d == DType::F16 {
+        s = s.function("to_s", F16_TO_S);
+    }
     with_philox(s, wide)
 }
 
@@ -207,7 +223,10 @@ impl Device {
     }
 
     /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by
-    /// Box-Muller in f32 precision (also for f64).
+    /// Box-Muller on word pairs (a, b) of Philox blocks: r = sqrt(-2 ln u) with u = (a + 1)
+    /// 2^-32, angle 2 pi b 2^-32, r cos then r sin. Computed in integer arithmetic and rounded
+    /// once to f32 (within 2^-23 relative of the exact transform; f64 takes that f32 value,
+    /// f16 rounds it to nearest even), so every adapter gives the same bits.
     ///
     /// # Errors
     /// As [`Device::random_uniform`].
@@ -223,7 +242,9 @@ impl Device {
         self.random_normal_with(shape, T::zero(), T::one(), seed)
     }
 
-    /// Normal random numbers with the given mean and standard deviation.
+    /// Normal random numbers with the given mean and standard deviation: `mean + std * z`
+    /// with z as in [`Device::random_normal`], the product and the sum each rounded once (in
+    /// f32 for f16, then rounded to f16).
     ///
     /// # Errors
     /// As [`Device::random_uniform`].
@@ -257,9 +278,10 @@ impl Device {
 mod tests {
     use super::*;
 
-    /// Philox from 32-bit products (adapters without SHADER_INT64) gives the words of the
-    /// 64-bit products bit for bit: uniforms (each word's top 24 bits) from both kernels on
-    /// 4099 blocks of two seeds.
+    /// Philox and the integer normals from 32-bit products (adapters without SHADER_INT64)
+    /// give the bits of the 64-bit products: uniforms (each word's top 24 bits) from both
+    /// kernels on 4099 blocks of two seeds, and normals (every fixed-point product of
+    /// shaders/shared/rng_exact.wgsl goes through `mulhilo`) of a third.
     #[test]
     fn narrow_products_give_the_wide_words() {
         let dev = Device::new().expect("a device");
@@ -269,7 +291,11 @@ mod tests {
             eprintln!("skipped: the adapter lacks SHADER_INT64");
             return;
         }
-        for seed in [0u64, 0xdead_beef_0123_4567] {
+        for (seed, entry) in [
+            (0u64, "rand_uniform"),
+            (0xdead_beef_0123_4567, "rand_uniform"),
+            (3, "rand_normal"),
+        ] {
             let draw = |wide: bool| {
                 let out = Array::<f32>::alloc(&dev, "random_uniform", vec![4 * 4099]).unwrap();
                 let p = RandomParams {
@@ -279,13 +305,14 @@ mod tests {
                     a: 0.0f32,
                     b: 1.0,
                 };
-                let k = kernel_with::<f32>(&dev, "rand_uniform", wide).unwrap();
+                let k = kernel_with::<f32>(&dev, entry, wide).unwrap();
                 dev.launch(&k, &p.encode(), &[], out.binding(), Work::Items(4099))
                     .unwrap();
                 out.to_vec().unwrap()
             };
             let (narrow, wide) = (draw(false), draw(true));
-            assert_eq!(narrow, wide, "seed {seed:#x}");
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&narrow), bits(&wide), "{entry} seed {seed:#x}");
             assert!(narrow.iter().any(|&x| x != narrow[0]));
         }
     }

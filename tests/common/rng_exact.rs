@@ -1,0 +1,153 @@
+//! The integer transforms of shaders/shared/rng_exact.wgsl on the CPU, step for step: the
+//! reference that the GPU's normals and exponentials must equal bit for bit. Every product
+//! is a 32 x 32 -> 64-bit multiply, every value an unsigned fixed-point number (Qk: k bits
+//! after the point) or a (mantissa, exponent) pair; the floats are built from their bits.
+
+/// ln(1 - t) / -t around t = 1/4, in Q30, lowest degree first (see the WGSL file).
+const LOG_Q: [u32; 11] = [
+    1235585093, 784282719, 680617981, 671073359, 709212805, 783714829, 891405361, 1005705560,
+    1187153565, 1906913988, 2315019525,
+];
+/// sin(pi g / 2) / g and cos(pi g / 2) as polynomials in x = g^2, in Q31, signs alternating
+/// (the magnitudes, lowest degree first).
+const SIN_Q: [u32; 5] = [3373259426, 1387197334, 171138516, 10052930, 339721];
+const COS_Q: [u32; 6] = [2147483648, 2649351758, 544751119, 44803956, 1973885, 53367];
+/// 1 / sqrt(m) on [1/2, 1) to about 2^-8, a - m (b - m c) in Q30.
+const RSQRT_Q: [u32; 3] = [2388083616, 2189186838, 877755388];
+/// ln 2 in Q58, as (high, low) words.
+const LN2_Q58: (u32, u32) = (0x02c5_c85f, 0xdf47_3de7);
+/// sqrt(1/2) in Q32.
+const SQRT_HALF_Q32: u32 = 0xb504_f334;
+
+fn mulhi(a: u32, b: u32) -> u32 {
+    ((a as u64 * b as u64) >> 32) as u32
+}
+
+/// -ln(u) for u = (a + 1) 2^-32 (a = 2^32 - 1 gives u = 1): `None` for 0, else (m, e) with
+/// m in [2^31, 2^32) and -ln(u) = m 2^(e - 32) to about 2^-29 relative.
+pub fn neg_log(a: u32) -> Option<(u32, i32)> {
+    let x = a.wrapping_add(1);
+    if x == 0 {
+        return None;
+    }
+    let lz = x.leading_zeros();
+    // u = (1 - t) 2^-lz with t in (0, 1/2], Q32.
+    let t = (x << lz).wrapping_neg();
+    // Horner around 1/4: s = t - 1/4 (signed, |s| <= 1/4), acc stays positive.
+    let s = t.wrapping_sub(1 << 30);
+    let neg = if (s as i32) < 0 { u32::MAX } else { 0 };
+    let mut q = LOG_Q[10];
+    for &c in LOG_Q[..10].iter().rev() {
+        q = c.wrapping_add(mulhi(q, s).wrapping_sub(q & neg));
+    }
+    // t q in Q62; plus lz ln 2 in Q58 (Q62 kept when lz = 0, where -ln u is t q alone).
+    let p = t as u64 * q as u64;
+    let (l, frac) = if lz == 0 {
+        (p, 62)
+    } else {
+        let ln2 = ((LN2_Q58.0 as u64) << 32) | LN2_Q58.1 as u64;
+        ((p >> 4) + lz as u64 * ln2, 58)
+    };
+    let sh = l.leading_zeros();
+    let m = ((l << sh) >> 32) as u32;
+    Some((m, 64 - sh as i32 - frac))
+}
+
+/// sqrt(2 L) for L = m 2^(e - 32), m in [2^31, 2^32): (r, re) with r in Q31 in [1/2, 1)
+/// and sqrt(2 L) = r 2^(re - 31).
+fn sqrt2(m: u32, e: i32) -> (u32, i32) {
+    let k = e + 1;
+    let mut y =
+        RSQRT_Q[0].wrapping_sub(mulhi(m, RSQRT_Q[1].wrapping_sub(mulhi(m, RSQRT_Q[2])))) << 1;
+    for _ in 0..2 {
+        let e = mulhi(m, mulhi(y, y));
+        y = mulhi(y, (3u32 << 30).wrapping_sub(e)) << 1;
+    }
+    let mut r = mulhi(m, y);
+    if k & 1 != 0 {
+        r = mulhi(r, SQRT_HALF_Q32);
+    }
+    (r, (k + 1) >> 1)
+}
+
+/// (|cos|, |sin|) of 2 pi b 2^-32 in Q31 times 2^(their exponent), and their signs (true
+/// = negative).
+fn cos_sin(b: u32) -> ((u32, i32, bool), (u32, i32, bool)) {
+    let quadrant = b >> 30;
+    let f = b << 2;
+    let swap = f > 1 << 31;
+    let g = if swap { f.wrapping_neg() } else { f };
+    let x = mulhi(g, g);
+    let nest = |c: &[u32]| {
+        let mut acc = c[c.len() - 1];
+        for &ck in c[..c.len() - 1].iter().rev() {
+            acc = ck.wrapping_sub(mulhi(x, acc));
+        }
+        acc
+    };
+    // The sine of the folded angle scaled by 2^lz, keeping its relative precision.
+    let lz = g.leading_zeros() & 31;
+    let s = (mulhi(g << lz, nest(&SIN_Q)), -(lz as i32));
+    let c = (nest(&COS_Q), 0);
+    let (c, s) = if swap { (s, c) } else { (c, s) };
+    let (cm, sm) = if quadrant & 1 == 1 { (s, c) } else { (c, s) };
+    (
+        (cm.0, cm.1, quadrant == 1 || quadrant == 2),
+        (sm.0, sm.1, quadrant >= 2),
+    )
+}
+
+/// The f32 nearest (ties to even) to m 2^e, m > 0, negated when `neg`; +0 for m = 0.
+pub fn f32_bits(m: u32, e: i32, neg: bool) -> u32 {
+    if m == 0 {
+        return 0;
+    }
+    let s = m.leading_zeros();
+    let n = m << s;
+    let keep = n >> 8;
+    let up = ((n & 0xff) + (keep & 1) + 0x7f) >> 8;
+    let biased = (127 + 31 + e - s as i32) as u32;
+    (((biased - 1) << 23) + keep + up) | ((neg as u32) << 31)
+}
+
+/// Two standard normals from words a and b (Box-Muller: r = sqrt(-2 ln u), u = (a + 1)
+/// 2^-32, angle 2 pi b 2^-32): r cos, r sin, as f32.
+pub fn normal_pair(a: u32, b: u32) -> [f32; 2] {
+    let Some((m, e)) = neg_log(a) else {
+        return [0.0, 0.0];
+    };
+    let (r, re) = sqrt2(m, e);
+    let (c, s) = cos_sin(b);
+    let z = |(v, e, neg): (u32, i32, bool)| f32::from_bits(f32_bits(mulhi(r, v), re - 30 + e, neg));
+    [z(c), z(s)]
+}
+
+/// -ln(u) for u = (a + 1) 2^-32, as f32.
+pub fn exponential(a: u32) -> f32 {
+    match neg_log(a) {
+        Some((m, e)) => f32::from_bits(f32_bits(m, e - 32, false)),
+        None => 0.0,
+    }
+}
+
+/// f32 bits to f16 bits, ties to even (subnormals and infinity included; no NaN here).
+pub fn f16_bits(b: u32) -> u16 {
+    let sign = (b >> 16) & 0x8000;
+    let exp = ((b >> 23) & 0xff) as i32;
+    if exp == 0 {
+        return sign as u16;
+    }
+    let mant = (b & 0x7f_ffff) | 0x80_0000;
+    let e16 = exp - 127 + 15;
+    let sh = (13 + (1 - e16).max(0)).min(31) as u32;
+    let keep = mant >> sh;
+    let rem = mant & ((1 << sh) - 1);
+    let half = 1 << (sh - 1);
+    let up = u32::from(rem > half || (rem == half && keep & 1 == 1));
+    let v = if e16 >= 1 {
+        (((e16 - 1) as u32) << 10) + keep + up
+    } else {
+        keep + up
+    };
+    (sign | v.min(0x7c00)) as u16
+}

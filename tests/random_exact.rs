@@ -1,0 +1,291 @@
+//! Normals and exponentials from integer arithmetic only (shaders/shared/rng_exact.wgsl):
+//! the GPU's values equal the CPU's reimplementation (tests/common/rng_exact.rs) bit for bit,
+//! for the stateless `random_normal` and the Generator's `normal`, `standard_normal` and
+//! `exponential`, in f32, f64 and f16, several seeds and sizes; and the CPU reimplementation
+//! is within the stated bounds of the exact (f64) transform of the same uniforms.
+
+#[macro_use]
+mod common;
+
+use common::philox::philox;
+use common::rng_exact::{exponential, f16_bits, neg_log, normal_pair};
+use common::*;
+use gpuarray::{f16, Array, Element};
+
+const SEEDS: [u64; 4] = [0, 42, 0xDEAD_BEEF_1234_5678, u64::MAX];
+const SIZES: [usize; 5] = [0, 1, 7, 1001, 4 * 256 + 3];
+
+/// Words of block c of the stream of `seed` (counter [c low, c high, 0, 0]).
+fn words(seed: u64, c: u64) -> [u32; 4] {
+    philox(
+        [c as u32, (c >> 32) as u32, 0, 0],
+        [seed as u32, (seed >> 32) as u32],
+    )
+}
+
+/// Standard normal i of a draw whose first block is `first`: block i / 4, pair (i % 4) & !1.
+fn z(seed: u64, first: u64, i: usize) -> f32 {
+    let w = words(seed, first + (i / 4) as u64);
+    let e = (i % 4) & !1;
+    normal_pair(w[e], w[e + 1])[i % 2]
+}
+
+/// Exponential i (scale 1): word i % 4 of block i / 4.
+fn ex(seed: u64, first: u64, i: usize) -> f32 {
+    exponential(words(seed, first + (i / 4) as u64)[i % 4])
+}
+
+/// An element type and its CPU model of `a + b z`: each operation rounded once, in f32 for
+/// f16 (then rounded to f16 in integers, as the GPU does).
+trait Exact: Element + gpuarray::Float {
+    fn affine(a: f64, b: f64, z: f32) -> Self;
+    fn bits(self) -> u64;
+}
+
+impl Exact for f32 {
+    fn affine(a: f64, b: f64, z: f32) -> f32 {
+        a as f32 + b as f32 * z
+    }
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+
+impl Exact for f64 {
+    fn affine(a: f64, b: f64, z: f32) -> f64 {
+        a + b * z as f64
+    }
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+}
+
+impl Exact for f16 {
+    fn affine(a: f64, b: f64, z: f32) -> f16 {
+        let v = f16::from_f64(a).to_f32() + f16::from_f64(b).to_f32() * z;
+        f16::from_bits(f16_bits(v.to_bits()))
+    }
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+
+#[track_caller]
+fn assert_exact<T: Exact>(what: &str, got: &Array<T>, expected: impl Fn(usize) -> T) {
+    let got = got.to_vec().unwrap();
+    let bad: Vec<usize> = (0..got.len())
+        .filter(|&i| got[i].bits() != expected(i).bits())
+        .collect();
+    if let Some(&i) = bad.first() {
+        panic!(
+            "{what} ({}): element {i} has bits {:#x}, expected {:#x} ({} of {} differ)",
+            T::DTYPE.name(),
+            got[i].bits(),
+            expected(i).bits(),
+            bad.len(),
+            got.len()
+        );
+    }
+}
+
+fn stateless<T: Exact>() {
+    let dev = dev();
+    for seed in SEEDS {
+        for n in SIZES {
+            let got = dev.random_normal::<T>([n], seed).unwrap();
+            assert_exact(&format!("normal seed {seed:#x} n={n}"), &got, |i| {
+                T::affine(0.0, 1.0, z(seed, 0, i))
+            });
+        }
+    }
+    let (m, s) = (T::from_f64(-3.25), T::from_f64(0.3));
+    let got = dev.random_normal_with::<T>([1001], m, s, 9).unwrap();
+    assert_exact("normal_with (-3.25, 0.3)", &got, |i| {
+        T::affine(m.to_f64(), s.to_f64(), z(9, 0, i))
+    });
+}
+
+/// Draws in sequence from one Generator: normal, standard_normal, exponential, each
+/// starting where the previous one's blocks end.
+fn generator<T: Exact>() {
+    let dev = dev();
+    for seed in SEEDS {
+        let mut g = dev.default_rng(seed);
+        let mut first = 0u64;
+        for n in SIZES {
+            let (m, s) = (T::from_f64(1.5), T::from_f64(2.0));
+            let got = g.normal::<T>([n], m, s).unwrap();
+            assert_exact(&format!("normal seed {seed:#x} n={n}"), &got, |i| {
+                T::affine(1.5, 2.0, z(seed, first, i))
+            });
+            first += n.div_ceil(4) as u64;
+            let got = g.standard_normal::<T>([n]).unwrap();
+            assert_exact(
+                &format!("standard_normal seed {seed:#x} n={n}"),
+                &got,
+                |i| T::affine(0.0, 1.0, z(seed, first, i)),
+            );
+            first += n.div_ceil(4) as u64;
+            let scale = T::from_f64(0.7);
+            let got = g.exponential::<T>([n], scale).unwrap();
+            assert_exact(&format!("exponential seed {seed:#x} n={n}"), &got, |i| {
+                T::affine(0.0, scale.to_f64(), ex(seed, first, i))
+            });
+            first += n.div_ceil(4) as u64;
+            assert_eq!(g.counter(), first);
+        }
+    }
+}
+
+#[test]
+fn stateless_normals_are_bit_exact_f32() {
+    stateless::<f32>();
+}
+
+#[test]
+fn stateless_normals_are_bit_exact_f64() {
+    require_dtype!(f64);
+    stateless::<f64>();
+}
+
+#[test]
+fn stateless_normals_are_bit_exact_f16() {
+    require_dtype!(f16);
+    stateless::<f16>();
+}
+
+#[test]
+fn generator_normals_and_exponentials_are_bit_exact_f32() {
+    generator::<f32>();
+}
+
+#[test]
+fn generator_normals_and_exponentials_are_bit_exact_f64() {
+    require_dtype!(f64);
+    generator::<f64>();
+}
+
+#[test]
+fn generator_normals_and_exponentials_are_bit_exact_f16() {
+    require_dtype!(f16);
+    generator::<f16>();
+}
+
+/// Words to check the transforms on: the ends and the points where the fixed-point forms
+/// change (u near 1, powers of two, the quadrant and octant boundaries) and random ones.
+fn sample_words() -> Vec<u32> {
+    let mut w = vec![0, 1, 2, 3, u32::MAX, u32::MAX - 1, u32::MAX - 2];
+    for k in 0..32 {
+        let p = 1u32 << k;
+        w.extend([p, p - 1, p.wrapping_add(1), p.wrapping_neg()]);
+    }
+    for q in 0..8u32 {
+        let b = q << 29;
+        w.extend([b, b.wrapping_add(1), b.wrapping_sub(1)]);
+    }
+    let mut rng = Rng::new(2026);
+    w.extend((0..200_000).map(|_| rng.next_u64() as u32));
+    w
+}
+
+/// The integer -ln(u) against f64's for u = (a + 1) 2^-32: within 2^-28 relative (the
+/// polynomial's 2^-29.5 and the fixed-point roundings), and the f32 exponential within one
+/// ulp of the f64 value rounded to f32... stated as 2^-23 relative.
+#[test]
+fn neg_log_is_within_its_bound() {
+    let mut worst = 0.0f64;
+    for a in sample_words() {
+        let u = (a as f64 + 1.0) / 4_294_967_296.0;
+        let exact = -u.ln();
+        match neg_log(a) {
+            None => assert_eq!(a, u32::MAX),
+            Some((m, e)) => {
+                let got = m as f64 * 2f64.powi(e - 32);
+                worst = worst.max(((got - exact) / exact).abs());
+                let f = exponential(a) as f64;
+                assert!(
+                    ((f - exact) / exact).abs() <= 2f64.powi(-23),
+                    "exponential of word {a:#x}: {f} vs {exact}"
+                );
+            }
+        }
+    }
+    eprintln!("neg_log: worst relative error 2^{:.2}", worst.log2());
+    assert!(worst <= 2f64.powi(-28), "worst relative error {worst:e}");
+}
+
+/// (cos, sin) of 2 pi b 2^-32 in f64 to f64's relative precision, near their zeros too: by
+/// quadrant, with the angle within it folded to at most an eighth of a turn (exactly).
+fn cos_sin_f64(b: u32) -> (f64, f64) {
+    let f = b & 0x3fff_ffff;
+    let quarter = |k: u32| std::f64::consts::FRAC_PI_2 * (k as f64 / (1u64 << 30) as f64);
+    let (c, s) = if f <= 1 << 29 {
+        (quarter(f).cos(), quarter(f).sin())
+    } else {
+        let g = (1 << 30) - f;
+        (quarter(g).sin(), quarter(g).cos())
+    };
+    match b >> 30 {
+        0 => (c, s),
+        1 => (-s, c),
+        2 => (-c, -s),
+        _ => (s, -c),
+    }
+}
+
+/// Box-Muller in integers against f64's on the same uniforms u = (a + 1) 2^-32 and v = b
+/// 2^-32: |z - exact| <= 2^-23 |exact| for both of the pair (one f32 rounding, at most 2^-24
+/// relative, plus the transforms' errors of about 2^-28), near the zeros of cos and sin too.
+#[test]
+fn normal_pair_is_within_its_bound() {
+    let w = sample_words();
+    let mut worst = 0.0f64;
+    for (k, &a) in w.iter().enumerate() {
+        for b in [w[(k * 7 + 3) % w.len()], w[(k + 1) % w.len()]] {
+            let u = (a as f64 + 1.0) / 4_294_967_296.0;
+            let r = (-2.0 * u.ln()).sqrt();
+            let (c, s) = cos_sin_f64(b);
+            let exact = [r * c, r * s];
+            let got = normal_pair(a, b);
+            for j in 0..2 {
+                let err = (got[j] as f64 - exact[j]).abs();
+                let bound = 2f64.powi(-23) * exact[j].abs();
+                assert!(
+                    err <= bound,
+                    "words {a:#x} {b:#x} [{j}]: {} vs {}",
+                    got[j],
+                    exact[j]
+                );
+                if exact[j] != 0.0 {
+                    worst = worst.max(err / exact[j].abs());
+                }
+            }
+        }
+    }
+    eprintln!("normal_pair: worst relative error 2^{:.2}", worst.log2());
+}
+
+/// f16_bits rounds to nearest even as the `half` crate does, on every f32 of a range of
+/// bit patterns through f16's subnormals, normals and overflow.
+#[test]
+fn f16_rounding_matches_half() {
+    let mut rng = Rng::new(7);
+    let mut bits: Vec<u32> = (0..100_000).map(|_| rng.next_u64() as u32).collect();
+    bits.retain(|&b| (b >> 23) & 0xff != 0xff && (b >> 23) & 0xff != 0);
+    bits.extend([
+        0x3380_0000,
+        0x3300_0000,
+        0x3300_0001,
+        0x477f_f000,
+        0x477f_efff,
+        0x3f80_1000,
+    ]);
+    for b in bits {
+        let v = f32::from_bits(b);
+        assert_eq!(
+            f16_bits(b),
+            f16::from_f32(v).to_bits(),
+            "f32 {v:e} ({b:#x})"
+        );
+    }
+}
