@@ -164,6 +164,7 @@ impl Var {
         gcd => Binary::Np(NpBinary::Gcd), "Greatest common divisor (i32, u32).";
         lcm => Binary::Np(NpBinary::Lcm), "Least common multiple (i32, u32).";
         nextafter => Binary::Np(NpBinary::NextAfter), "The next f32 toward `other` (f32).";
+        ldexp => Binary::Np(NpBinary::Ldexp), "x 2^n, `other` an integer value (clamped).";
     }
 
     /// `self` clamped to `[lo, hi]`: `minimum(maximum(self, lo), hi)`, as

@@ -7,6 +7,7 @@
 mod common;
 
 mod choose;
+mod ldexp;
 mod math;
 mod shape;
 mod special;
