@@ -4,6 +4,8 @@
 //! of a fused expression, and bad arguments.
 
 mod common;
+#[path = "fuse/folds.rs"]
+mod folds;
 #[path = "fuse/reduce.rs"]
 mod reduce;
 

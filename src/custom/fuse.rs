@@ -362,11 +362,13 @@ struct Generated {
     vec4: bool,
 }
 
-/// `unsupported` is the error for an operation the table lacks for `d`.
+/// `unsupported` is the error for an operation the table lacks for `d`; `bits64` whether
+/// the device has 64-bit integers (an f64 expression then keeps its values through their
+/// bits, in scalar kernels).
 fn generate(
     nodes: &[Node],
     root: Var,
-    d: DType,
+    (d, bits64): (DType, bool),
     unsupported: &dyn Fn() -> Error,
 ) -> Result<Generated> {
     let mut used = vec![false; nodes.len()];
@@ -384,9 +386,17 @@ fn generate(
         vec4: true,
     };
     let mut names: HashMap<TableOp, String> = HashMap::new();
+    let keep = d.is_float();
+    if keep {
+        let bits = bits64 && d == DType::F64;
+        g.vec4 &= !bits;
+        g.helpers.push_str(keep_defs(d, bits));
+    }
+    let same = structure(nodes);
     for (k, node) in nodes.iter().enumerate().filter(|(k, _)| used[*k]) {
         let e = match *node {
             Node::Input(j) => format!("v{j}"),
+            Node::Const(c) if keep => format!("keep_({})", constant(c)),
             Node::Const(c) => constant(c),
             Node::Unary(op, x) => {
                 let f = helper(&mut g, &mut names, TableOp::Unary(op), d, unsupported)?;
@@ -394,7 +404,11 @@ fn generate(
             }
             Node::Binary(op, x, y) => {
                 let f = helper(&mut g, &mut names, TableOp::Binary(op), d, unsupported)?;
-                format!("{f}(t{}, t{})", x.0, y.0)
+                if keep && same[x.0 as usize] == same[y.0 as usize] {
+                    format!("{f}(t{}, keep2_(t{}))", x.0, y.0)
+                } else {
+                    format!("{f}(t{}, t{})", x.0, y.0)
+                }
             }
             Node::Where(c, x, y) => format!(
                 "select(t{}, t{}, {})",
@@ -404,10 +418,70 @@ fn generate(
             ),
             Node::Reduce(..) => return Err(INNER_REDUCTION),
         };
+        let e = match node {
+            Node::Unary(..) | Node::Binary(..) if keep => format!("keep_({e})"),
+            _ => e,
+        };
         g.body.push_str(&format!("    let t{k}: T = {e};\n"));
     }
     g.body.push_str(&format!("    fused_out = t{};\n", root.0));
     Ok(g)
+}
+
+/// `keep_` and `keep2_`, the identity on floats of dtype `d` in a form the compiler cannot
+/// see through (two different ones, from the zero `P.aux.x` of every elementwise and fused
+/// dispatch). Every computed value and constant of a float expression goes through
+/// `keep_`, and the second operand of an operation on two structurally equal values
+/// through `keep2_`: naga marks no operation exact (no SignedZeroInfNanPreserve), so a
+/// driver may otherwise fold `x - x`, `x + (-x)` or `x * 0` to 0 (lavapipe does, also for
+/// NaN and ±inf), `x + 0` to x (-0 for -0), or contract products into sums, and the fused
+/// result would lose the bits of the unfused chain.
+fn keep_defs(d: DType, bits64: bool) -> &'static str {
+    match d {
+        DType::F64 if bits64 => {
+            "fn keep_(v: T) -> T { return bitcast<T>(bitcast<u64>(v) | u64(P.aux.x)); }\n\
+             fn keep2_(v: T) -> T { return bitcast<T>(bitcast<u64>(v) | u64(P.aux.x >> 1u)); }\n"
+        }
+        // Without 64-bit integers, a product with an unknown one: it stops `x - x`, but a
+        // compiler may still see `x * (0 * one)` as `x * 0`.
+        DType::F64 => {
+            "fn keep_(v: T) -> T { return v * (f64(P.aux.x) + 1.0); }\n\
+             fn keep2_(v: T) -> T { return v * (f64(P.aux.x >> 1u) + 1.0); }\n"
+        }
+        DType::F16 => {
+            "fn keep_(v: T) -> T { return T(bitcast<TW>(bitcast<M>(TW(v)) | M(P.aux.x))); }\n\
+             fn keep2_(v: T) -> T { return T(bitcast<TW>(bitcast<M>(TW(v)) | M(P.aux.x >> 1u))); }\n"
+        }
+        _ => {
+            "fn keep_(v: T) -> T { return bitcast<T>(bitcast<M>(v) | M(P.aux.x)); }\n\
+             fn keep2_(v: T) -> T { return bitcast<T>(bitcast<M>(v) | M(P.aux.x >> 1u)); }\n"
+        }
+    }
+}
+
+/// A class per node: equal for nodes computing the same value from the same inputs by the
+/// same operations (operands of `+` and `*` in either order), as a compiler's common
+/// subexpression elimination would find them.
+fn structure(nodes: &[Node]) -> Vec<usize> {
+    let mut classes: HashMap<String, usize> = HashMap::new();
+    let mut out: Vec<usize> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        let c = |v: &Var| out[v.0 as usize];
+        let key = match n {
+            Node::Input(j) => format!("in{j}"),
+            Node::Const(v) => format!("c{:x}", v.to_bits()),
+            Node::Unary(op, x) => format!("{op:?}({})", c(x)),
+            Node::Binary(op @ (Binary::Add | Binary::Mul), x, y) => {
+                format!("{op:?}({}, {})", c(x).min(c(y)), c(x).max(c(y)))
+            }
+            Node::Binary(op, x, y) => format!("{op:?}({}, {})", c(x), c(y)),
+            Node::Where(a, x, y) => format!("where({}, {}, {})", c(a), c(x), c(y)),
+            Node::Reduce(r, axis, x) => format!("{r:?}{axis:?}({})", c(x)),
+        };
+        let next = classes.len();
+        out.push(*classes.entry(key).or_insert(next));
+    }
+    out
 }
 
 /// The values a node reads.
@@ -482,7 +556,9 @@ pub(crate) fn expression<const N: usize>(
             reason: "a reduction cannot appear here",
         });
     }
-    let g = generate(&nodes, root, d, &|| dev.unsupported("fuse", d))?;
+    let g = generate(&nodes, root, (d, dev.supports_dtype(DType::U64)), &|| {
+        dev.unsupported("fuse", d)
+    })?;
     Ok((g.helpers, g.body))
 }
 
@@ -531,7 +607,8 @@ impl Fused {
             return Ok(k.clone());
         }
         self.dev.require("fuse", d)?;
-        let g = generate(&self.nodes, self.root, d, &|| {
+        let bits64 = self.dev.supports_dtype(DType::U64);
+        let g = generate(&self.nodes, self.root, (d, bits64), &|| {
             self.dev.unsupported("fuse", d)
         })?;
         let params: Vec<String> = (0..self.inputs).map(|k| format!("T v{k}")).collect();
@@ -618,6 +695,6 @@ impl Fused {
 #[cfg(test)]
 pub(super) fn sample(d: DType) -> (String, String) {
     let (nodes, root) = trace(|[x, y]: [Var; 2]| x * y + x.maximum(y) - 1.0);
-    let g = generate(&nodes, root, d, &|| INNER_REDUCTION).expect("every dtype has these");
+    let g = generate(&nodes, root, (d, true), &|| INNER_REDUCTION).expect("every dtype has these");
     (g.helpers, g.body)
 }

@@ -72,7 +72,11 @@ impl ReduceParams {
     fn encode(&self) -> Params {
         let mut p = self.layout;
         p.n = self.units as u32;
-        p.aux = [self.k as u32, self.chunk as u32];
+        // P.aux.x stays 0: the elementwise library's opaque_ and one64_ read it as a zero
+        // the compiler cannot see (a non-zero one corrupts their results: f64 `exp` gave
+        // NaN in a fused sum). K goes in the scalar word no input uses (at most 3 inputs).
+        p.aux = [0, self.chunk as u32];
+        p.sc[12..16].copy_from_slice(&(self.k as u32).to_le_bytes());
         p.offs[3] = self.divisor as u32;
         p
     }
