@@ -136,6 +136,7 @@ impl Var {
         sinc => Unary::Np(NpUnary::Sinc), "sin(pi x) / (pi x), 1 at 0, as NumPy's `sinc`.";
         signbit => Unary::Np(NpUnary::SignBit), "1 where the sign bit is set, else 0.";
         spacing => Unary::Np(NpUnary::Spacing), "The gap to the next f32 away from zero (f32).";
+        bitwise_not => Unary::Np(NpUnary::BitNot), "Bitwise not (integers).";
     }
 
     binary_fns! {
@@ -165,6 +166,11 @@ impl Var {
         lcm => Binary::Np(NpBinary::Lcm), "Least common multiple (i32, u32).";
         nextafter => Binary::Np(NpBinary::NextAfter), "The next f32 toward `other` (f32).";
         ldexp => Binary::Np(NpBinary::Ldexp), "x 2^n, `other` an integer value (clamped).";
+        bitwise_and => Binary::Np(NpBinary::BitAnd), "Bitwise and (integers).";
+        bitwise_or => Binary::Np(NpBinary::BitOr), "Bitwise or (integers).";
+        bitwise_xor => Binary::Np(NpBinary::BitXor), "Bitwise exclusive or (integers).";
+        left_shift => Binary::Np(NpBinary::Shl), "Left shift; counts past the width give 0.";
+        right_shift => Binary::Np(NpBinary::Shr), "Right shift (arithmetic for i32).";
     }
 
     /// `self` clamped to `[lo, hi]`: `minimum(maximum(self, lo), hi)`, as
