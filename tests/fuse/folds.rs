@@ -5,6 +5,9 @@
 //! library inside a fused reduction, whose opaque zero the reduction's parameters had
 //! overwritten.
 
+// The point of these cases is expressions with equal operands.
+#![allow(clippy::eq_op)]
+
 use crate::common::{dev, host, if_supported};
 use gpuarray::custom::{fuse, Var};
 use gpuarray::{f16, Array, Float};

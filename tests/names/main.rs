@@ -8,6 +8,7 @@ mod common;
 
 mod choose;
 mod ldexp;
+mod like;
 mod math;
 mod shape;
 mod special;
