@@ -299,7 +299,7 @@ fn spec(d: DType, inputs: &Inputs<'_>, dst: DType, value: &str) -> Spec {
 /// The reduction `f.reduction` over `f.axis` of the fused expression on `args`, in one
 /// kernel (two for long reductions); `None` where it must take the elementwise kernel and
 /// the built-in reduction instead (a dtype [`fusable`] refuses, a reduction over no
-/// elements, more than `u32::MAX` elements).
+/// elements, more than `u32::MAX` elements, four scalar inputs).
 pub(super) fn reduce<T: Element>(
     dev: &Device,
     f: &Fusion<'_>,
@@ -325,7 +325,9 @@ pub(super) fn reduce<T: Element>(
         .map(|d| shape[d])
         .product();
     let d = T::DTYPE;
+    // Four scalar words would take P.sc[3], where `encode` puts K.
     if !fusable(d)
+        || words.len() > 3
         || (f.reduction == Reduction::Mean && !d.is_float())
         || (count == 0 && m > 0)
         || m.saturating_mul(count) > u32::MAX as usize

@@ -128,3 +128,18 @@ fn library_functions_inside_a_fused_reduction() {
         assert!((got - want).abs() <= 1e-13 * want, "{got} vs {want}");
     });
 }
+
+/// A fused reduction with four scalar inputs (their words fill the parameters' scalar
+/// slots, one of which the one-kernel reduction uses) takes the two-step path, correctly.
+#[test]
+fn fused_reduction_with_four_scalars() {
+    let x = dev()
+        .from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0], [5])
+        .unwrap();
+    let f = fuse(dev(), |[x, a, b, c, e]| (x * a + b * c - e).sum()).unwrap();
+    let got = host(
+        &f.call::<f32>(&[&x, &2.0f32, &3.0f32, &4.0f32, &1.0f32])
+            .unwrap(),
+    );
+    assert_eq!(got, vec![2.0 * 15.0 + 5.0 * 11.0]);
+}
