@@ -45,8 +45,9 @@ var<workgroup> tree: array<A, WG>;
 // src/custom/fused_reduce.rs (whose `encode` is the one place that writes them).
 // Scalar argument k: its 32-bit word, to be bitcast to the parameter's type.
 fn scalar_word(k: u32) -> u32 { return P.sc[k]; }
-// K, the elements reduced into each output.
-fn k_len() -> u32 { return P.aux.x; }
+// K, the elements reduced into each output (in the scalar word no input uses: P.aux.x
+// is the elementwise library's opaque zero).
+fn k_len() -> u32 { return P.sc[3]; }
 // Elements of one output that one workgroup of `group` folds.
 fn chunk() -> u32 { return P.aux.y; }
 // The count a mean divides by (the elements of the whole reduction).

@@ -3,7 +3,11 @@
 //! CPU reference; views and broadcast inputs, zero sizes, CuPy's softplus, the reductions
 //! of a fused expression, and bad arguments.
 
+#[path = "fuse/bitwise.rs"]
+mod bitwise;
 mod common;
+#[path = "fuse/folds.rs"]
+mod folds;
 #[path = "fuse/reduce.rs"]
 mod reduce;
 

@@ -77,3 +77,32 @@ fn frexp_exp_32_(x: TW) -> TW {
     let e = TW(frexp(select(x, x * TW(0x1p32), sub)).exp) - select(TW(0.0), TW(32.0), sub);
     return select(e, TW(0.0), is_zero_(x) | is_inf_(x) | is_nan_(x));
 }
+
+// ldexp: x 2^n, n an integer held in a float (clamped to ±400: past that every finite
+// non-zero x overflows or underflows). Built from the bits, so a subnormal input or result
+// is exact (correctly rounded, half to even) also where the adapter flushes subnormal
+// arithmetic: the significand (a subnormal normalised first) keeps its bits, the exponent
+// moves by n, and a result below the normal range shifts the significand right with the
+// rounding done on the shifted-out bits. ±0, ±inf and NaN are returned as they are.
+fn ldexp_32_(x: TW, nf: TW) -> TW {
+    let u = bitcast<M>(x);
+    let e = (u >> M(23u)) & M(0xffu);
+    let frac = u & M(0x7fffffu);
+    let sub = e == M(0u);
+    // A subnormal's leading one moves to bit 23 (its exponent is 1 - shift).
+    let shift = select(M(0u), countLeadingZeros(frac) - M(8u), sub);
+    let sig = (frac | select(M(0x800000u), M(0u), sub)) << shift;
+    let ex = select(bitcast<NI>(e), NI(1) - bitcast<NI>(shift), sub);
+    let ne = ex + NI(clamp(nf, TW(-400.0), TW(400.0)));
+    let s = u & M(F32_SIGN);
+    let normal = s | (bitcast<M>(ne) << M(23u)) | (sig & M(0x7fffffu));
+    // Below the normal range: sig 2^(ne - 1) in units of the smallest subnormal.
+    let sh = bitcast<M>(clamp(NI(1) - ne, NI(1), NI(31)));
+    let q = sig >> sh;
+    let rest = sig & ((M(1u) << sh) - M(1u));
+    let half = M(1u) << (sh - M(1u));
+    let up = (rest > half) | ((rest == half) & ((q & M(1u)) != M(0u)));
+    let tiny = s | (q + select(M(0u), M(1u), up));
+    let bits = select(select(tiny, normal, ne >= NI(1)), s | M(0x7f800000u), ne >= NI(255));
+    return select(bitcast<TW>(bits), x, is_zero_(x) | is_inf_(x) | is_nan_(x));
+}

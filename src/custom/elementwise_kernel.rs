@@ -42,6 +42,11 @@ const RESERVED_ELEMENTWISE: &[&str] = &["scalar_word"];
 /// At most 3 array inputs and 4 scalar inputs (32-bit or f16). Each (dtypes, array/scalar)
 /// combination is compiled once and cached.
 ///
+/// The body is compiled as the driver chooses: naga marks no float operation exact, so a
+/// driver may fold `x - x` or `x * 0.0` to 0 also where `x` is NaN or ±inf (lavapipe does).
+/// [`fuse`](crate::custom::fuse) guards its expressions against that; a body here must
+/// not rely on such expressions for special values.
+///
 /// ```
 /// use gpuarray::custom::ElementwiseKernel;
 /// # let dev = gpuarray::Device::new()?;

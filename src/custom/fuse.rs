@@ -14,6 +14,10 @@ use crate::error::{Error, Result};
 use crate::ops::elementwise::{truth, Binary, NpBinary, NpUnary, Unary};
 use crate::shape::Axis;
 
+#[path = "fuse_keep.rs"]
+mod keep;
+use keep::{keep_defs, structure};
+
 /// A node of a traced expression.
 #[derive(Debug, Clone, Copy)]
 enum Node {
@@ -136,6 +140,7 @@ impl Var {
         sinc => Unary::Np(NpUnary::Sinc), "sin(pi x) / (pi x), 1 at 0, as NumPy's `sinc`.";
         signbit => Unary::Np(NpUnary::SignBit), "1 where the sign bit is set, else 0.";
         spacing => Unary::Np(NpUnary::Spacing), "The gap to the next f32 away from zero (f32).";
+        bitwise_not => Unary::Np(NpUnary::BitNot), "Bitwise not (integers).";
     }
 
     binary_fns! {
@@ -164,6 +169,12 @@ impl Var {
         gcd => Binary::Np(NpBinary::Gcd), "Greatest common divisor (i32, u32).";
         lcm => Binary::Np(NpBinary::Lcm), "Least common multiple (i32, u32).";
         nextafter => Binary::Np(NpBinary::NextAfter), "The next f32 toward `other` (f32).";
+        ldexp => Binary::Np(NpBinary::Ldexp), "x 2^n, `other` an integer value (clamped).";
+        bitwise_and => Binary::Np(NpBinary::BitAnd), "Bitwise and (integers).";
+        bitwise_or => Binary::Np(NpBinary::BitOr), "Bitwise or (integers).";
+        bitwise_xor => Binary::Np(NpBinary::BitXor), "Bitwise exclusive or (integers).";
+        left_shift => Binary::Np(NpBinary::Shl), "Left shift; counts past the width give 0.";
+        right_shift => Binary::Np(NpBinary::Shr), "Right shift (arithmetic for i32).";
     }
 
     /// `self` clamped to `[lo, hi]`: `minimum(maximum(self, lo), hi)`, as
@@ -361,11 +372,13 @@ struct Generated {
     vec4: bool,
 }
 
-/// `unsupported` is the error for an operation the table lacks for `d`.
+/// `unsupported` is the error for an operation the table lacks for `d`; `bits64` whether
+/// the device has 64-bit integers (an f64 expression then keeps its values through their
+/// bits, in scalar kernels).
 fn generate(
     nodes: &[Node],
     root: Var,
-    d: DType,
+    (d, bits64): (DType, bool),
     unsupported: &dyn Fn() -> Error,
 ) -> Result<Generated> {
     let mut used = vec![false; nodes.len()];
@@ -383,9 +396,17 @@ fn generate(
         vec4: true,
     };
     let mut names: HashMap<TableOp, String> = HashMap::new();
+    let keep = d.is_float();
+    if keep {
+        let bits = bits64 && d == DType::F64;
+        g.vec4 &= !bits;
+        g.helpers.push_str(keep_defs(d, bits));
+    }
+    let same = structure(nodes);
     for (k, node) in nodes.iter().enumerate().filter(|(k, _)| used[*k]) {
         let e = match *node {
             Node::Input(j) => format!("v{j}"),
+            Node::Const(c) if keep => format!("keep_({})", constant(c)),
             Node::Const(c) => constant(c),
             Node::Unary(op, x) => {
                 let f = helper(&mut g, &mut names, TableOp::Unary(op), d, unsupported)?;
@@ -393,7 +414,11 @@ fn generate(
             }
             Node::Binary(op, x, y) => {
                 let f = helper(&mut g, &mut names, TableOp::Binary(op), d, unsupported)?;
-                format!("{f}(t{}, t{})", x.0, y.0)
+                if keep && same[x.0 as usize] == same[y.0 as usize] {
+                    format!("{f}(t{}, keep2_(t{}))", x.0, y.0)
+                } else {
+                    format!("{f}(t{}, t{})", x.0, y.0)
+                }
             }
             Node::Where(c, x, y) => format!(
                 "select(t{}, t{}, {})",
@@ -402,6 +427,10 @@ fn generate(
                 truth(d, &format!("t{}", c.0))
             ),
             Node::Reduce(..) => return Err(INNER_REDUCTION),
+        };
+        let e = match node {
+            Node::Unary(..) | Node::Binary(..) if keep => format!("keep_({e})"),
+            _ => e,
         };
         g.body.push_str(&format!("    let t{k}: T = {e};\n"));
     }
@@ -481,7 +510,9 @@ pub(crate) fn expression<const N: usize>(
             reason: "a reduction cannot appear here",
         });
     }
-    let g = generate(&nodes, root, d, &|| dev.unsupported("fuse", d))?;
+    let g = generate(&nodes, root, (d, dev.supports_dtype(DType::U64)), &|| {
+        dev.unsupported("fuse", d)
+    })?;
     Ok((g.helpers, g.body))
 }
 
@@ -530,7 +561,8 @@ impl Fused {
             return Ok(k.clone());
         }
         self.dev.require("fuse", d)?;
-        let g = generate(&self.nodes, self.root, d, &|| {
+        let bits64 = self.dev.supports_dtype(DType::U64);
+        let g = generate(&self.nodes, self.root, (d, bits64), &|| {
             self.dev.unsupported("fuse", d)
         })?;
         let params: Vec<String> = (0..self.inputs).map(|k| format!("T v{k}")).collect();
@@ -617,6 +649,6 @@ impl Fused {
 #[cfg(test)]
 pub(super) fn sample(d: DType) -> (String, String) {
     let (nodes, root) = trace(|[x, y]: [Var; 2]| x * y + x.maximum(y) - 1.0);
-    let g = generate(&nodes, root, d, &|| INNER_REDUCTION).expect("every dtype has these");
+    let g = generate(&nodes, root, (d, true), &|| INNER_REDUCTION).expect("every dtype has these");
     (g.helpers, g.body)
 }

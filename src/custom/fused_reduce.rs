@@ -72,7 +72,11 @@ impl ReduceParams {
     fn encode(&self) -> Params {
         let mut p = self.layout;
         p.n = self.units as u32;
-        p.aux = [self.k as u32, self.chunk as u32];
+        // P.aux.x stays 0: the elementwise library's opaque_ and one64_ read it as a zero
+        // the compiler cannot see (a non-zero one corrupts their results: f64 `exp` gave
+        // NaN in a fused sum). K goes in the scalar word no input uses (at most 3 inputs).
+        p.aux = [0, self.chunk as u32];
+        p.sc[12..16].copy_from_slice(&(self.k as u32).to_le_bytes());
         p.offs[3] = self.divisor as u32;
         p
     }
@@ -295,7 +299,7 @@ fn spec(d: DType, inputs: &Inputs<'_>, dst: DType, value: &str) -> Spec {
 /// The reduction `f.reduction` over `f.axis` of the fused expression on `args`, in one
 /// kernel (two for long reductions); `None` where it must take the elementwise kernel and
 /// the built-in reduction instead (a dtype [`fusable`] refuses, a reduction over no
-/// elements, more than `u32::MAX` elements).
+/// elements, more than `u32::MAX` elements, four scalar inputs).
 pub(super) fn reduce<T: Element>(
     dev: &Device,
     f: &Fusion<'_>,
@@ -321,7 +325,9 @@ pub(super) fn reduce<T: Element>(
         .map(|d| shape[d])
         .product();
     let d = T::DTYPE;
+    // Four scalar words would take P.sc[3], where `encode` puts K.
     if !fusable(d)
+        || words.len() > 3
         || (f.reduction == Reduction::Mean && !d.is_float())
         || (count == 0 && m > 0)
         || m.saturating_mul(count) > u32::MAX as usize

@@ -7,6 +7,8 @@
 mod common;
 
 mod choose;
+mod ldexp;
+mod like;
 mod math;
 mod shape;
 mod special;

@@ -1,6 +1,6 @@
 //! The elementwise functions of the name map's second group as [`Array`] methods:
 //! logaddexp, logaddexp2, heaviside, sinc, signbit, gcd, lcm, nextafter, spacing (f32),
-//! and the two-output modf, divmod and frexp. The operations are rows of `numpy.rs`'s table (so they work on views, broadcast
+//! ldexp, and the two-output modf, divmod and frexp. The operations are rows of `numpy.rs`'s table (so they work on views, broadcast
 //! and fuse); their WGSL is in shaders/shared/f32_more.wgsl, f64_more.wgsl and
 //! int_more.wgsl. The two-output functions are two dispatches (the family writes one
 //! output per kernel).
@@ -140,6 +140,44 @@ impl<T: Float> Array<T> {
         let m = map_unary(self, Unary::Np(NpUnary::FrexpMant), &[])?;
         let e: Array<T> = map_unary(self, Unary::Np(NpUnary::FrexpExp), &[])?;
         Ok((m, e.cast::<i32>()?))
+    }
+
+    /// `self 2^n` elementwise with broadcasting: NumPy's `ldexp`, frexp's inverse. Exact
+    /// where the result is normal, correctly rounded (half to even) into the subnormals,
+    /// ±inf past the largest finite value; ±0, ±inf and NaN are kept. f32 is built from
+    /// the bits (so a flushing adapter keeps its subnormals), f16 through f32 and rounded
+    /// once, f64 by products with powers of two of which only the last rounds. Two
+    /// dispatches (`n` cast to `T`, any i32 reaching the same result as the clamped one).
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] when the shapes do not broadcast; [`Error::Unsupported`]
+    /// when the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[0.75f32, 1.0, -3.0], [3])?;
+    /// let n = dev.from_slice(&[4i32, -149, 200], [3])?;
+    /// let y = x.ldexp(&n)?.to_vec()?;
+    /// assert_eq!(y, vec![12.0, f32::from_bits(1), f32::NEG_INFINITY]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn ldexp(&self, n: &Array<i32>) -> Result<Array<T>> {
+        map_binary(self, &n.cast::<T>()?, Binary::Np(NpBinary::Ldexp))
+    }
+
+    /// [`Array::ldexp`] by one exponent: `self 2^n`.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[3.0f64, -0.0], [2])?;
+    /// assert_eq!(x.ldexp_scalar(-2)?.to_vec()?, vec![0.75, -0.0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn ldexp_scalar(&self, n: i32) -> Result<Array<T>> {
+        self.ldexp(&self.device().from_slice(&[n], [0usize; 0])?)
     }
 }
 

@@ -57,6 +57,8 @@ pub(crate) enum NpBinary {
     Gcd,
     Lcm,
     NextAfter,
+    /// `x 2^y`, `y` an integer held in the float dtype (`Array::ldexp` casts it).
+    Ldexp,
 }
 
 #[cfg(test)]
@@ -85,7 +87,7 @@ pub(crate) const NP_UNARY: [NpUnary; 21] = [
 ];
 
 #[cfg(test)]
-pub(crate) const NP_BINARY: [NpBinary; 19] = [
+pub(crate) const NP_BINARY: [NpBinary; 20] = [
     NpBinary::Hypot,
     NpBinary::Copysign,
     NpBinary::Fmax,
@@ -105,6 +107,7 @@ pub(crate) const NP_BINARY: [NpBinary; 19] = [
     NpBinary::Gcd,
     NpBinary::Lcm,
     NpBinary::NextAfter,
+    NpBinary::Ldexp,
 ];
 
 /// A 0/1 mask of the boolean WGSL expression `b`.
@@ -261,6 +264,7 @@ impl NpBinary {
             NpBinary::Gcd => "gcd",
             NpBinary::Lcm => "lcm",
             NpBinary::NextAfter => "nextafter",
+            NpBinary::Ldexp => "ldexp",
         }
     }
 
@@ -328,6 +332,17 @@ impl NpBinary {
             NpBinary::Heaviside => return None,
             NpBinary::NextAfter if d == DType::F32 => format!("nextafter_32_({x}, {y})"),
             NpBinary::NextAfter => return None,
+            // Bit-built in f32; f16 through it, overflowing past f16's range (a float
+            // conversion of an out-of-range value is not defined); f64 by products.
+            NpBinary::Ldexp => match d {
+                DType::F32 => format!("ldexp_32_({x}, {y})"),
+                DType::F16 => format!(
+                    "T(select(ldexp_32_(TW({x}), TW({y})), TW({x}) * f32_inf_(), \
+                     abs(ldexp_32_(TW({x}), TW({y}))) >= TW(65520.0)))"
+                ),
+                DType::F64 => format!("ldexp64_({x}, {y})"),
+                _ => return None,
+            },
         };
         Some((e, true))
     }
