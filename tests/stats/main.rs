@@ -376,7 +376,8 @@ fn nan_reductions_integers_are_the_plain_ones() {
         same(x.nansum().unwrap(), x.sum().unwrap());
         if !x.is_empty() {
             same(x.nanmax().unwrap(), x.max().unwrap());
-            same(x.nanargmin().unwrap(), x.argmin().unwrap());
+            let (a, b) = (x.nanargmin().unwrap(), x.argmin().unwrap());
+            assert_eq!(a.to_vec().unwrap(), b.to_vec().unwrap(), "{label}");
         }
     });
 }
@@ -411,7 +412,7 @@ fn nan_reductions_bad_arguments() {
     // 0-d input: the whole-array forms reduce its one element; it has no axis.
     let s = dev().from_slice(&[f32::NAN], []).unwrap();
     assert!(s.nanmax().unwrap().to_scalar().unwrap().is_nan());
-    assert_eq!(s.nanargmax().unwrap().to_scalar().unwrap(), u32::MAX);
+    assert_eq!(s.nanargmax().unwrap().to_scalar().unwrap(), -1);
     assert!(matches!(
         s.nansum_axis(0),
         Err(Error::AxisOutOfRange { .. })

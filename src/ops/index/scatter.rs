@@ -15,7 +15,9 @@ use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
 use crate::ops::scan::normalize_axis;
 
 use super::take::{check, dense, index_dtype, IndexMode};
-use super::{check_writable, key as key_of, spec as index_spec, split_index, RESOLVE, WG};
+use super::{
+    check_writable, index_wgsl, key as key_of, spec as index_spec, split_index, RESOLVE, WG,
+};
 
 const SRC: &str = include_str!("../../../shaders/scatter.wgsl");
 /// `cas_f32`, for the f32 variants without a native atomic.
@@ -72,7 +74,7 @@ fn spec(c: Combine, e: DType, i: DType, native: bool) -> Option<Spec> {
     };
     let s = Spec::new("scatter", SRC)
         .alias("E", e.wgsl())
-        .alias("I", i.wgsl())
+        .alias("I", index_wgsl(i))
         .alias("AT", word)
         .scalar(e)
         .function("split_index", split_index(i))
@@ -92,7 +94,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     let mut v = Vec::new();
     for c in [Combine::Add, Combine::Max, Combine::Min, Combine::Last] {
         for e in [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32] {
-            for i in [DType::I32, DType::U32] {
+            for i in [DType::I32, DType::U32, DType::I64] {
                 v.extend(spec(c, e, i, false));
                 v.extend(spec(c, e, i, true));
             }

@@ -47,10 +47,11 @@ impl IndexMode {
     }
 }
 
-/// Refuses index arrays of dtypes other than i32 and u32.
+/// Refuses index arrays of dtypes other than i64, i32 and u32 (i64 is read as two 32-bit
+/// words: no SHADER_INT64 needed).
 pub(super) fn index_dtype<I: Element>(x: &crate::Device, op: &'static str) -> Result<DType> {
     match I::DTYPE {
-        DType::I32 | DType::U32 => Ok(I::DTYPE),
+        DType::I64 | DType::I32 | DType::U32 => Ok(I::DTYPE),
         d => Err(x.unsupported(op, d)),
     }
 }
@@ -85,8 +86,8 @@ pub(super) fn check<I: Element>(
     }
     let flag = dev.zeros::<u32>([1])?;
     let i = I::DTYPE;
-    let kernel = dev.kernel(key("check", (DType::U32, i, i), 2, 0), || {
-        spec(DType::U32, i, i)
+    let kernel = dev.kernel(key("check", (DType::U32, DType::U32, i), 2, 0), || {
+        spec(DType::U32, DType::U32, i)
     })?;
     let mut p = Params::new(n as u32);
     p.aux[0] = len as u32;
