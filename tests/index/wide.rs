@@ -208,3 +208,71 @@ fn nanarg_all_nan_is_minus_one_and_unravel_i64() {
         );
     }
 }
+
+/// An adapter without SHADER_INT64 (`Options::int64` off): index functions still produce
+/// i64 arrays (two words a index, no 64-bit arithmetic), which read back and index the
+/// gathers; creating an i64 array otherwise is refused.
+#[test]
+fn indices_without_int64() {
+    let mut opts = gpuarray::Options::default();
+    opts.int64 = false;
+    let d = gpuarray::Device::with_options(opts).unwrap();
+    assert!(!d.supports::<i64>());
+    assert!(matches!(
+        d.zeros::<i64>([2]),
+        Err(Error::Unsupported { .. })
+    ));
+    let mut rng = Rng::new(66);
+    let v: Vec<f32> = rng
+        .ints(3 * 17, -20, 20)
+        .iter()
+        .map(|&x| x as f32)
+        .collect();
+    let (x, full) = (
+        d.from_slice(&v, [3, 17]).unwrap(),
+        dev().from_slice(&v, [3, 17]).unwrap(),
+    );
+    let same = |a: gpuarray::Array<i64>, b: gpuarray::Array<i64>| {
+        assert_eq!(a.shape(), b.shape());
+        assert_eq!(a.to_vec().unwrap(), b.to_vec().unwrap());
+    };
+    same(x.argmax().unwrap(), full.argmax().unwrap());
+    same(
+        x.argmin_axis(Axis(1)).unwrap(),
+        full.argmin_axis(Axis(1)).unwrap(),
+    );
+    same(x.argsort_axis(0).unwrap(), full.argsort_axis(0).unwrap());
+    same(
+        x.gt_scalar(3.0).unwrap().flatnonzero().unwrap(),
+        full.gt_scalar(3.0).unwrap().flatnonzero().unwrap(),
+    );
+    same(
+        x.top_k(4, -1, true).unwrap().1,
+        full.top_k(4, -1, true).unwrap().1,
+    );
+    let order = x.argsort_axis(1).unwrap();
+    let sorted = x.take_along_axis(&order, 1).unwrap();
+    assert_eq!(
+        sorted.to_vec().unwrap(),
+        full.sort_axis(1).unwrap().to_vec().unwrap()
+    );
+    let at = x.argmax_axis_keepdims(Axis(0)).unwrap();
+    let peak = x.take_along_axis(&at, 0).unwrap();
+    assert_eq!(
+        peak.to_vec().unwrap(),
+        full.max_axis(Axis(0)).unwrap().to_vec().unwrap()
+    );
+    let row = x.index_axis(0, 1).unwrap();
+    let first = row.take(&order.index_axis(0, 1).unwrap(), 0).unwrap();
+    assert_eq!(
+        first.to_vec().unwrap(),
+        full.index_axis(0, 1)
+            .unwrap()
+            .sort()
+            .unwrap()
+            .to_vec()
+            .unwrap()
+    );
+    let nan = d.from_slice(&[f32::NAN; 3], [3]).unwrap();
+    assert_eq!(nan.nanargmax().unwrap().to_scalar().unwrap(), -1);
+}

@@ -134,12 +134,13 @@ fn gather<T: Element, I: Element>(
 impl<T: Element> Array<T> {
     /// The elements at `indices` along `axis`: NumPy's `take(x, indices, axis)`. The
     /// result's shape is `x.shape[..axis] + indices.shape + x.shape[axis + 1..]`; indices are
-    /// i32 (negative ones count from the end) or u32. Out-of-range indices are an error,
+    /// i64 (as the index functions return them) or i32, negative ones counting from the end,
+    /// or u32 (i64 needs no SHADER_INT64: read as two words). Out-of-range indices are an error,
     /// checked on the device and read back once (a sync point); see [`Array::take_mode`].
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`]; [`Error::AxisOutOfRange`]; [`Error::Unsupported`] for
-    /// an index dtype other than i32 and u32; [`Error::DeviceMismatch`].
+    /// an index dtype other than i64, i32 and u32; [`Error::DeviceMismatch`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -200,7 +201,7 @@ impl<T: Element> Array<T> {
     /// NumPy's `take_along_axis(x, indices, axis)`: `indices` has `x`'s number of
     /// dimensions; result element `p` is `x` at `p` with its `axis` coordinate replaced by
     /// `indices[p]`. The other axes broadcast (extent 1 against any). Indices as in
-    /// [`Array::take`] (i32 or u32, negative from the end, checked).
+    /// [`Array::take`] (i64, i32 or u32, negative from the end, checked).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the dimensions differ; [`Error::ShapeMismatch`]
@@ -254,7 +255,7 @@ impl<T: Element> Array<T> {
     /// the list are taken whole. The index arrays broadcast together to a shape `B`; when
     /// the indexed axes are adjacent, `B` replaces them in the result, else `B` comes first
     /// and the other axes follow in order (NumPy's rule). Indices as in [`Array::take`]
-    /// (i32 or u32, negative from the end, checked: one flag read back per index array).
+    /// (i64, i32 or u32, negative from the end, checked: one flag read back per index array).
     /// Always a new array.
     ///
     /// # Errors

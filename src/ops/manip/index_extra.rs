@@ -36,7 +36,7 @@ impl<T: Element> Array<T> {
     /// of `indices`, `x` at `p` with its `axis` coordinate replaced by `indices[p]` is set
     /// to `values[p]`. `indices` has `x`'s number of dimensions; its other axes are 1 or
     /// `x`'s extent (broadcast), and `values` broadcasts to the indices' shape. Indices are
-    /// i32 (negative from the end) or u32; where two go to one place the last in C order
+    /// i64 or i32 (negative from the end) or u32; where two go to one place the last in C order
     /// wins (through [`Array::scatter`]).
     ///
     /// # Errors
