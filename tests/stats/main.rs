@@ -104,8 +104,8 @@ fn nanvar(g: &[f64], ddof: usize) -> f64 {
     f.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / dof
 }
 
-/// The first index of the best non-NaN element, `u32::MAX` when there is none; the
-/// extreme value, NaN when there is none.
+/// The first index of the best non-NaN element, -1 when there is none (the i64 "no
+/// index"); the extreme value, NaN when there is none.
 fn nanarg(g: &[f64], better: impl Fn(f64, f64) -> bool) -> (f64, f64) {
     let mut best: Option<(usize, f64)> = None;
     for (i, &x) in g.iter().enumerate() {
@@ -113,7 +113,7 @@ fn nanarg(g: &[f64], better: impl Fn(f64, f64) -> bool) -> (f64, f64) {
             best = Some((i, x));
         }
     }
-    best.map_or((u32::MAX as f64, f64::NAN), |(i, b)| (i as f64, b))
+    best.map_or((-1.0, f64::NAN), |(i, b)| (i as f64, b))
 }
 
 fn largest(g: &[f64]) -> f64 {
