@@ -16,11 +16,14 @@
 //   element i to its target (offset y + index * axis_stride(), with strided_offsets' slots
 //   as in shaders/scatter.wgsl: x the source, y the target without the axis, z the index)
 //   where `a`, the last writer per target word (i + 1, from scatter.wgsl `Last`), is i + 1;
+// - `widen`: element i of the contiguous u32 indices `a` (from offs.x): writes out[2i] and
+//   out[2i + 1], the low and high words of the i64 index (E = u32); with sentinel(),
+//   u32::MAX becomes -1;
 // - `check`: element i of the indices; an index outside the axis sets out[0] to 1 (every
 //   such invocation stores the same value; no read before the dispatch ends).
 //
 // The host replaces the alias lines and the one-line `split_index` per index dtype
-// (src/ops/index/mod.rs).
+// (src/ops/index/mod.rs); i64 indices are bound as vec2<u32> (low, high word).
 
 alias E = f32; // element type of the target
 alias A = f32; // element type of binding 1
@@ -48,6 +51,7 @@ fn scatter_mode() -> u32 { return P.offs.w; }    // scatter_last: resolve's mode
 fn m() -> u32 { return P.shape[0].x; }           // take: indices along the axis
 fn mode() -> u32 { return P.shape[0].y; }        // take: 0 checked, 1 wrap, 2 clip
 fn along() -> bool { return P.shape[0].z != 0u; } // take: one index per result element
+fn sentinel() -> bool { return P.aux.x != 0u; }   // widen: u32::MAX stands for -1
 
 // (value, magnitude) of an index: (v, 0) for v >= 0, (0, -v) for v < 0 (per index dtype).
 fn split_index(raw: I) -> vec2<u32> { return select(vec2<u32>(u32(raw), 0u), vec2<u32>(0u, u32(-(raw + 1)) + 1u), raw < 0); }
@@ -96,7 +100,7 @@ fn masked_assign(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
     let o = strided_offsets(i);
     if u32(a[o.x]) != 0u {
         // b holds the inclusive running count of the mask: this element takes value count - 1.
-        out[o.y] = c[vals_offset() + (u32(b[o.x]) - 1u) * vals_stride()];
+        out[o.y] = c[vals_offset() + (split_index(b[o.x]).x - 1u) * vals_stride()];
     }
 }
 
@@ -151,4 +155,16 @@ fn scatter_last(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
     if u32(a[t]) == i + 1u {
         out[t] = c[o.x];
     }
+}
+
+@compute @workgroup_size(WG)
+fn widen(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+         @builtin(local_invocation_index) lid: u32) {
+    let i = linear_id(wid, nwg, lid, WG);
+    if i >= P.n {
+        return;
+    }
+    let v = u32(a[P.offs.x + i]);
+    out[2u * i] = E(v);
+    out[2u * i + 1u] = E(select(0u, NONE, sentinel() && v == NONE));
 }

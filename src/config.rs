@@ -260,6 +260,10 @@ pub struct Options {
     /// SHADER_FLOAT32_ATOMIC; `GPUARRAY_FLOAT_ATOMICS=0` sends it to the compare-and-swap
     /// loop that adapters without it use. Default on.
     pub float_atomics: bool,
+    /// Ask for SHADER_INT64 where the adapter has it; `GPUARRAY_INT64=0` opens the device
+    /// without it (`i64`/`u64` arrays then give `Unsupported`, index arrays still work), to
+    /// test what adapters without it do. Default on.
+    pub int64: bool,
     /// Use cooperative matrices (tensor cores) for f16 products where the adapter has
     /// them; `GPUARRAY_COOP=0` turns them off. Default on.
     pub coop: bool,
@@ -318,6 +322,7 @@ impl Default for Options {
             matmul_split_k: true,
             top_k_select: false,
             float_atomics: true,
+            int64: true,
             coop: true,
             coop_variant: None,
             coop_unit: None,
@@ -459,6 +464,9 @@ impl Options {
         }
         if let Some(on) = switch("GPUARRAY_FLOAT_ATOMICS", ON, OFF)? {
             o.float_atomics = on;
+        }
+        if let Some(on) = switch("GPUARRAY_INT64", ON, OFF)? {
+            o.int64 = on;
         }
         if let Some(on) = switch("GPUARRAY_COOP", ON, OFF)? {
             o.coop = on;

@@ -187,7 +187,7 @@ fn bool_reductions() {
         assert_eq!(a.any_axis(Axis(0)).unwrap().to_vec().unwrap(), any_cols);
         // The transpose: its rows are the columns.
         assert_eq!(a.t().any_axis(Axis(1)).unwrap().to_vec().unwrap(), any_cols);
-        let first = v.iter().position(|&b| b).unwrap_or(0) as u32;
+        let first = v.iter().position(|&b| b).unwrap_or(0) as i64;
         assert_eq!(a.argmax().unwrap().to_scalar().unwrap(), first);
         assert_eq!(
             a.as_u32().sum().unwrap().to_scalar().unwrap(),
@@ -219,7 +219,7 @@ fn bool_masks_as_inputs() {
     assert_eq!(w.to_vec().unwrap(), want);
     let sel: Vec<i32> = host_v.iter().copied().filter(|&v| v > 0).collect();
     assert_eq!(xv.masked_select(&m).unwrap().to_vec().unwrap(), sel);
-    let idx: Vec<u32> = (0..24u32).filter(|&k| hm[k as usize]).collect();
+    let idx: Vec<i64> = (0..24i64).filter(|&k| hm[k as usize]).collect();
     assert_eq!(m.flatnonzero().unwrap().to_vec().unwrap(), idx);
     assert_eq!(m.count_nonzero().unwrap(), idx.len());
     // A transposed mask with where_.
@@ -561,7 +561,7 @@ fn int64_reductions_and_creation() {
             *i.iter().min().unwrap()
         );
         let mx = *i.iter().max().unwrap();
-        let first = i.iter().position(|&v| v == mx).unwrap() as u32;
+        let first = i.iter().position(|&v| v == mx).unwrap() as i64;
         assert_eq!(ia.argmax().unwrap().to_scalar().unwrap(), first);
         // Along the rows, through the transpose (a strided layout).
         let col_max: Vec<u64> = (0..cols)

@@ -292,9 +292,9 @@ fn reductions<T: Small>() {
         let min = *xs.iter().min().unwrap();
         assert_eq!(a.max().unwrap().to_scalar().unwrap(), T::of(max));
         assert_eq!(a.min().unwrap().to_scalar().unwrap(), T::of(min));
-        let am = xs.iter().position(|&x| x == max).unwrap() as u32;
+        let am = xs.iter().position(|&x| x == max).unwrap() as i64;
         assert_eq!(a.argmax().unwrap().to_scalar().unwrap(), am);
-        let am = xs.iter().position(|&x| x == min).unwrap() as u32;
+        let am = xs.iter().position(|&x| x == min).unwrap() as i64;
         assert_eq!(a.argmin().unwrap().to_scalar().unwrap(), am);
         let nz = xs.iter().filter(|&&x| x != 0).count();
         assert_eq!(a.count_nonzero().unwrap(), nz);

@@ -489,19 +489,19 @@ fn compaction<T: Ty>() {
         let what = format!("{} {shape:?}", T::NAME);
         assert_eq!(x.count_nonzero().unwrap(), want.len(), "{what}");
         let flat = x.flatnonzero().unwrap().to_vec().unwrap();
-        let want32: Vec<u32> = want.iter().map(|&i| i as u32).collect();
+        let want32: Vec<i64> = want.iter().map(|&i| i as i64).collect();
         assert_eq!(flat, want32, "{what}");
         let w = x.argwhere().unwrap();
         assert_eq!(w.shape(), &[want.len(), shape.len()], "{what}");
-        let rows: Vec<u32> = want
+        let rows: Vec<i64> = want
             .iter()
-            .flat_map(|&i| unravel(i, shape).into_iter().map(|k| k as u32))
+            .flat_map(|&i| unravel(i, shape).into_iter().map(|k| k as i64))
             .collect();
         assert_eq!(w.to_vec().unwrap(), rows, "{what}");
         let per_axis = x.nonzero().unwrap();
         assert_eq!(per_axis.len(), shape.len());
         for (d, a) in per_axis.iter().enumerate() {
-            let col: Vec<u32> = want.iter().map(|&i| unravel(i, shape)[d] as u32).collect();
+            let col: Vec<i64> = want.iter().map(|&i| unravel(i, shape)[d] as i64).collect();
             assert_eq!(a.to_vec().unwrap(), col, "{what} axis {d}");
         }
         // The mask select of the values 0..n at the non-zero positions gives their indices.

@@ -188,10 +188,10 @@ fn check_unique<T: Ty>(x: &Array<T>) {
         }
     }
     let m = starts.len();
-    let mut inverse = vec![0u32; v.len()];
+    let mut inverse = vec![0i64; v.len()];
     for (r, &s) in starts.iter().enumerate() {
         let end = starts.get(r + 1).copied().unwrap_or(v.len());
-        order[s..end].iter().for_each(|&i| inverse[i] = r as u32);
+        order[s..end].iter().for_each(|&i| inverse[i] = r as i64);
     }
     let u = host(&x.unique().unwrap());
     let all = x.unique_all().unwrap();

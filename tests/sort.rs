@@ -22,18 +22,18 @@ fn numpy_cmp(a: f64, b: f64) -> Ordering {
 
 /// The reference: the stable argsort of every line of `v` (row-major, `shape`) along
 /// `axis`, as indices within the line, laid out as `v`.
-fn ref_argsort(v: &[f64], shape: &[usize], axis: usize) -> Vec<u32> {
+fn ref_argsort(v: &[f64], shape: &[usize], axis: usize) -> Vec<i64> {
     let len = shape[axis];
     let inner: usize = shape[axis + 1..].iter().product();
     let outer: usize = shape[..axis].iter().product();
-    let mut out = vec![0u32; v.len()];
+    let mut out = vec![0i64; v.len()];
     for o in 0..outer {
         for i in 0..inner {
             let at = |k: usize| o * len * inner + k * inner + i;
             let mut idx: Vec<usize> = (0..len).collect();
             idx.sort_by(|&p, &q| numpy_cmp(v[at(p)], v[at(q)]));
             for (k, &j) in idx.iter().enumerate() {
-                out[at(k)] = j as u32;
+                out[at(k)] = j as i64;
             }
         }
     }
@@ -199,7 +199,7 @@ fn argsort_is_stable() {
         let v: Vec<f32> = (0..n).map(|i| ((i * 7919) % 2) as f32 * -0.0).collect();
         let x = dev().from_slice(&v, [n]).unwrap();
         let got = x.argsort().unwrap().to_vec().unwrap();
-        let want: Vec<u32> = (0..n as u32).collect();
+        let want: Vec<i64> = (0..n as i64).collect();
         assert_eq!(got, want, "-0 and +0 are equal: input order kept (n = {n})");
         let w: Vec<i32> = (0..n).map(|i| (i % 3) as i32).collect();
         let got = dev()
@@ -209,8 +209,8 @@ fn argsort_is_stable() {
             .unwrap()
             .to_vec()
             .unwrap();
-        let want: Vec<u32> = (0..3)
-            .flat_map(|r| (0..n as u32).filter(move |i| i % 3 == r))
+        let want: Vec<i64> = (0..3)
+            .flat_map(|r| (0..n as i64).filter(move |i| i % 3 == r))
             .collect();
         assert_eq!(got, want, "n = {n}");
     }

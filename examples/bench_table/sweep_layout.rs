@@ -14,7 +14,7 @@
 //!
 //! Bytes moved: every element read once and every output element written once (a
 //! transposed operand's reads count once, though uncoalesced reads cost more); argmax
-//! writes 4-byte indices (CuPy 8-byte ones; negligible either way).
+//! writes 8-byte (i64) indices, as CuPy.
 //!
 //! Quick mode keeps the row names and halves the largest extent of each shape until it has
 //! at most 1/64 of its elements.
@@ -160,11 +160,11 @@ impl Sweep<'_> {
 
     /// Rows `{op}_axisK_f32_{shape}` for each axis K of `shape` and each op of `ops`:
     /// `f(a, k, i)` runs op i over axis k of a random array.
-    fn per_axis<R>(
+    fn per_axis<O: gpuarray::Element>(
         &mut self,
         shape: &[usize],
         ops: [&str; 2],
-        f: impl Fn(&Array<f32>, usize, usize) -> gpuarray::Result<R>,
+        f: impl Fn(&Array<f32>, usize, usize) -> gpuarray::Result<Array<O>>,
     ) -> Res<()> {
         let s = sized(shape, self.quick);
         let a = self.input(&s, 5)?;
@@ -172,7 +172,8 @@ impl Sweep<'_> {
         for (k, &e) in s.iter().enumerate() {
             for (i, op) in ops.iter().enumerate() {
                 let name = format!("{op}_axis{k}_f32_{}", dims(shape));
-                self.row(name, 4 * (n + n / e), || f(&a, k, i))?;
+                let out = std::mem::size_of::<O>() * (n / e);
+                self.row(name, 4 * n + out, || f(&a, k, i))?;
             }
         }
         Ok(())
@@ -194,8 +195,8 @@ impl Sweep<'_> {
     fn args(&mut self) -> Res<()> {
         let n = if self.quick { N / QUICK_DIV } else { N };
         let a = self.input(&[n], 6)?;
-        self.row("argmax_f32_64M".into(), 4 * n + 4, || a.argmax())?;
-        self.row("argmin_f32_64M".into(), 4 * n + 4, || a.argmin())?;
+        self.row("argmax_f32_64M".into(), 4 * n + 8, || a.argmax())?;
+        self.row("argmin_f32_64M".into(), 4 * n + 8, || a.argmin())?;
         for shape in [&ARG2[..], &ARG3[..]] {
             self.per_axis(shape, ["argmax", "argmin"], |a, k, i| {
                 if i == 0 {

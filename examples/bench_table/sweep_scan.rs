@@ -11,7 +11,7 @@
 //! - histogram and bincount: the input read once, 4 bytes per element (bincount reads it
 //!   twice more for its minimum and maximum, as NumPy's does);
 //! - nonzero and masked select: the least any algorithm moves: the input (and the mask) read
-//!   once and the result written once (gpuarray's reads the flags twice more and writes and
+//!   once and the result written once (nonzero's indices are i64, 8 bytes each) (gpuarray's reads the flags twice more and writes and
 //!   reads their running count: 3 to 4 times that).
 
 use gpuarray::Device;
@@ -73,7 +73,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         ),
         (
             "nonzero_u32_64M_half",
-            4 * n64 + 4 * sel,
+            4 * n64 + 8 * sel,
             Box::new(|| mask.nonzero().map(drop)),
         ),
         (

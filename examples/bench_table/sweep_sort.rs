@@ -4,7 +4,7 @@
 //! - a radix sort of 32-bit keys: 4 passes (8 bits each), each reading and writing the keys
 //!   (and the values, for argsort): floor `passes * 2 * (key bytes [+ 4 index bytes]) * n /
 //!   bandwidth`: the keys-only bound (`4 * 2 * 4 * n`) for the sorts, the key-index one for
-//!   argsort. gpuarray's 1-D u32, i32 and f32 sorts move the values alone (each digit taken
+//!   argsort, plus the i64 result's high words (`4 * n`). gpuarray's 1-D u32, i32 and f32 sorts move the values alone (each digit taken
 //!   of the value's key, so -0.0 and +0.0 keep their bits and input order);
 //! - a row sort in workgroup memory: one read and one write of the values, `2 * 4 * n`;
 //! - top_k (k = 100 of 64M f32): one read of the input, `4 * n` (a selection's bound;
@@ -91,9 +91,9 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         rows.push(row(
             "argsort_f32_16M",
             t,
-            4 * 2 * 8 * md,
+            4 * 2 * 8 * md + 4 * md,
             bw,
-            "4 passes * 2 * (4 + 4) B * n",
+            "4 passes * 2 * (4 + 4) B * n + 4 B * n (the i64 result's high words)",
         ));
     }
     if want("sort_rows_f32_8192x1024") {

@@ -271,3 +271,21 @@ impl<T: Element> Array<T> {
         is_contiguous(&self.shape, &self.strides)
     }
 }
+
+impl Array<u32> {
+    /// The buffer of this contiguous, offset-0 array of `2 * len(shape)` words read as the
+    /// i64 array `shape` (word pairs, low first): how index arrays are produced without
+    /// SHADER_INT64 (src/ops/index/widen.rs).
+    pub(crate) fn pairs_as_i64(&self, shape: Vec<usize>) -> Array<i64> {
+        debug_assert!(self.is_contiguous() && self.offset == 0);
+        debug_assert_eq!(self.len(), 2 * shape.iter().product::<usize>());
+        Array {
+            dev: self.dev.clone(),
+            buf: self.buf.clone(),
+            strides: contiguous_strides(&shape),
+            shape,
+            offset: 0,
+            _t: PhantomData,
+        }
+    }
+}

@@ -58,6 +58,10 @@ impl<T: Element> Array<T> {
         {
             return Ok(None);
         }
+        // Index arrays (i64) on an adapter without SHADER_INT64: no copy kernel, a download.
+        if !self.dev.supports_dtype(T::DTYPE) {
+            return Ok(None);
+        }
         let tmp = Array::<T>::alloc_any(&self.dev, "to_vec", self.shape.clone(), |bytes| {
             self.dev.alloc_readback(bytes)
         })?;

@@ -401,6 +401,9 @@ impl Device {
         if !opts.coop {
             features.remove(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
         }
+        if !opts.int64 {
+            features.remove(wgpu::Features::SHADER_INT64);
+        }
         let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
             // SAFETY: the token only unlocks EXPERIMENTAL_COOPERATIVE_MATRIX, which gpuarray
             // uses in one kernel (the f16 matmul) with the configurations the adapter lists;

@@ -74,6 +74,7 @@ macro_rules! per_dtype {
 
 mod scatter;
 mod take;
+mod wide;
 
 fn writes<T: Ty>() {
     let d = dev();

@@ -434,11 +434,11 @@ fn indices_and_flat_index_conversions_match_numpy() {
         .unravel_index(&dims)
         .unwrap();
     for (k, c) in coords.iter().enumerate() {
-        let want: Vec<u32> = flat
+        let want: Vec<i64> = flat
             .iter()
             .skip(1)
             .step_by(2)
-            .map(|&f| unravel(f as usize, &dims)[k] as u32)
+            .map(|&f| unravel(f as usize, &dims)[k] as i64)
             .collect();
         assert_eq!(c.to_vec().unwrap(), want);
     }

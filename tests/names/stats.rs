@@ -124,9 +124,9 @@ fn sets_and_lexsort<T: Element>() {
     let keys: Vec<(Array<T>, Host)> = (0..3).map(|_| view::<T>(&mut rng, &[37], 0, 3)).collect();
     let refs: Vec<&Array<T>> = keys.iter().map(|k| &k.0).collect();
     let got = Array::lexsort(&refs).unwrap().to_vec().unwrap();
-    let mut want: Vec<u32> = (0..37).collect();
+    let mut want: Vec<i64> = (0..37).collect();
     want.sort_by(|&i, &j| {
-        let key = |p: u32| [2, 1, 0].map(|k| keys[k].1.data[p as usize] as i64);
+        let key = |p: i64| [2, 1, 0].map(|k| keys[k].1.data[p as usize] as i64);
         key(i).cmp(&key(j))
     });
     assert_eq!(got, want);

@@ -181,7 +181,7 @@ fn arg_reductions_keepdims() {
                                 best = p;
                             }
                         }
-                        want.push(best as u32);
+                        want.push(best as i64);
                     }
                 }
             }

@@ -27,9 +27,11 @@ use crate::ops::scan::normalize_axis;
 mod mask;
 mod scatter;
 mod take;
+mod widen;
 
 pub use mask::Mask;
 pub use take::IndexMode;
+pub(crate) use widen::{widen, widen_all};
 
 const SRC: &str = include_str!("../../../shaders/index.wgsl");
 /// `resolve`: the position an index names, shared with shaders/scatter.wgsl.
@@ -37,11 +39,22 @@ const RESOLVE: &str = include_str!("../../../shaders/shared/index.wgsl");
 const WG: u32 = 256;
 
 /// The one-line `split_index` of shaders/index.wgsl and shaders/scatter.wgsl for index
-/// dtype `i`.
+/// dtype `i`. An i64 index is read as its two words (low, high; [`index_wgsl`]), so no
+/// SHADER_INT64 is needed: a value outside `[-(2^32 - 1), 2^32 - 1]` saturates to that
+/// range, which every axis (at most `u32::MAX` elements) has out of range.
 fn split_index(i: DType) -> &'static str {
     match i {
         DType::U32 => "fn split_index(raw: I) -> vec2<u32> { return vec2<u32>(raw, 0u); }",
+        DType::I64 => "fn split_index(raw: I) -> vec2<u32> { if (raw.y >> 31u) == 0u { return select(vec2<u32>(NONE, 0u), vec2<u32>(raw.x, 0u), raw.y == 0u); } return select(vec2<u32>(0u, NONE), vec2<u32>(0u, 0u - raw.x), raw.y == NONE && raw.x != 0u); }",
         _ => "fn split_index(raw: I) -> vec2<u32> { return select(vec2<u32>(u32(raw), 0u), vec2<u32>(0u, u32(-(raw + 1)) + 1u), raw < 0); }",
+    }
+}
+
+/// The WGSL type of index dtype `i` in the bindings: i64 as two u32 words (low first).
+fn index_wgsl(i: DType) -> &'static str {
+    match i {
+        DType::I64 => "vec2<u32>",
+        _ => i.wgsl(),
     }
 }
 
@@ -50,7 +63,7 @@ fn spec(e: DType, a: DType, i: DType) -> Spec {
     Spec::new("index", SRC)
         .alias("E", e.wgsl())
         .alias("A", a.wgsl())
-        .alias("I", i.wgsl())
+        .alias("I", index_wgsl(i))
         .scalar(e)
         .function("split_index", split_index(i))
         .include(STRIDED_OFFSETS)
@@ -68,8 +81,9 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         }
         v.push(spec(e, DType::U32, DType::U32));
     }
-    for i in [DType::I32, DType::U32] {
-        v.push(spec(DType::U32, i, i));
+    for i in [DType::I32, DType::U32, DType::I64] {
+        v.push(spec(DType::U32, DType::U32, i));
+        v.push(spec(DType::F32, DType::F32, i));
     }
     v.extend(scatter::all_specs());
     v

@@ -15,7 +15,9 @@ use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
 use crate::ops::scan::normalize_axis;
 
 use super::take::{check, dense, index_dtype, IndexMode};
-use super::{check_writable, key as key_of, spec as index_spec, split_index, RESOLVE, WG};
+use super::{
+    check_writable, index_wgsl, key as key_of, spec as index_spec, split_index, RESOLVE, WG,
+};
 
 const SRC: &str = include_str!("../../../shaders/scatter.wgsl");
 /// `cas_f32`, for the f32 variants without a native atomic.
@@ -72,7 +74,7 @@ fn spec(c: Combine, e: DType, i: DType, native: bool) -> Option<Spec> {
     };
     let s = Spec::new("scatter", SRC)
         .alias("E", e.wgsl())
-        .alias("I", i.wgsl())
+        .alias("I", index_wgsl(i))
         .alias("AT", word)
         .scalar(e)
         .function("split_index", split_index(i))
@@ -92,7 +94,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     let mut v = Vec::new();
     for c in [Combine::Add, Combine::Max, Combine::Min, Combine::Last] {
         for e in [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32] {
-            for i in [DType::I32, DType::U32] {
+            for i in [DType::I32, DType::U32, DType::I64] {
                 v.extend(spec(c, e, i, false));
                 v.extend(spec(c, e, i, true));
             }
@@ -234,7 +236,7 @@ impl<T: Element> Array<T> {
     /// NumPy's `put(x, indices, values)`: writes `values` at the flat (C-order) positions
     /// `indices` of this array, in place; `values` has one element per index (any shape of
     /// as many elements) or one for all. Duplicate positions: the last in C order wins.
-    /// Indices as in [`Array::take`] (i32 or u32, negative from the end, checked). A
+    /// Indices as in [`Array::take`] (i64, i32 or u32, negative from the end, checked). A
     /// strided target is written through a contiguous copy, then assigned back.
     ///
     /// # Errors
@@ -289,7 +291,7 @@ impl<T: Element> Array<T> {
     /// (PyTorch's `scatter_add_`; for 1-D arrays NumPy's `add.at(x, indices, src)`).
     /// Duplicate indices all add. `indices` and `src` have one shape, with the target's
     /// number of dimensions and no longer than the target on the other axes; indices are
-    /// i32 (negative from the end) or u32, checked on the device first (one flag read back).
+    /// i64 or i32 (negative from the end) or u32, checked on the device first (one flag read back).
     ///
     /// Integer sums are exact in any order (wrapping on overflow). f32 sums use a
     /// compare-and-swap loop per element: the order of the additions is not fixed, so the
@@ -299,7 +301,7 @@ impl<T: Element> Array<T> {
     /// [`Error::IndexOutOfRange`] (nothing written); [`Error::ShapeMismatch`] when `indices`
     /// and `src` differ in shape; [`Error::InvalidArgument`] for other shapes that do not
     /// fit, or a broadcast target; [`Error::Unsupported`] for f16 and f64 (no atomics) and
-    /// index dtypes other than i32 and u32; [`Error::AxisOutOfRange`].
+    /// index dtypes other than i64, i32 and u32; [`Error::AxisOutOfRange`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;

@@ -47,10 +47,11 @@ impl IndexMode {
     }
 }
 
-/// Refuses index arrays of dtypes other than i32 and u32.
+/// Refuses index arrays of dtypes other than i64, i32 and u32 (i64 is read as two 32-bit
+/// words: no SHADER_INT64 needed).
 pub(super) fn index_dtype<I: Element>(x: &crate::Device, op: &'static str) -> Result<DType> {
     match I::DTYPE {
-        DType::I32 | DType::U32 => Ok(I::DTYPE),
+        DType::I64 | DType::I32 | DType::U32 => Ok(I::DTYPE),
         d => Err(x.unsupported(op, d)),
     }
 }
@@ -85,8 +86,8 @@ pub(super) fn check<I: Element>(
     }
     let flag = dev.zeros::<u32>([1])?;
     let i = I::DTYPE;
-    let kernel = dev.kernel(key("check", (DType::U32, i, i), 2, 0), || {
-        spec(DType::U32, i, i)
+    let kernel = dev.kernel(key("check", (DType::U32, DType::U32, i), 2, 0), || {
+        spec(DType::U32, DType::U32, i)
     })?;
     let mut p = Params::new(n as u32);
     p.aux[0] = len as u32;
@@ -133,12 +134,13 @@ fn gather<T: Element, I: Element>(
 impl<T: Element> Array<T> {
     /// The elements at `indices` along `axis`: NumPy's `take(x, indices, axis)`. The
     /// result's shape is `x.shape[..axis] + indices.shape + x.shape[axis + 1..]`; indices are
-    /// i32 (negative ones count from the end) or u32. Out-of-range indices are an error,
+    /// i64 (as the index functions return them) or i32, negative ones counting from the end,
+    /// or u32 (i64 needs no SHADER_INT64: read as two words). Out-of-range indices are an error,
     /// checked on the device and read back once (a sync point); see [`Array::take_mode`].
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`]; [`Error::AxisOutOfRange`]; [`Error::Unsupported`] for
-    /// an index dtype other than i32 and u32; [`Error::DeviceMismatch`].
+    /// an index dtype other than i64, i32 and u32; [`Error::DeviceMismatch`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -199,7 +201,7 @@ impl<T: Element> Array<T> {
     /// NumPy's `take_along_axis(x, indices, axis)`: `indices` has `x`'s number of
     /// dimensions; result element `p` is `x` at `p` with its `axis` coordinate replaced by
     /// `indices[p]`. The other axes broadcast (extent 1 against any). Indices as in
-    /// [`Array::take`] (i32 or u32, negative from the end, checked).
+    /// [`Array::take`] (i64, i32 or u32, negative from the end, checked).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the dimensions differ; [`Error::ShapeMismatch`]
@@ -253,7 +255,7 @@ impl<T: Element> Array<T> {
     /// the list are taken whole. The index arrays broadcast together to a shape `B`; when
     /// the indexed axes are adjacent, `B` replaces them in the result, else `B` comes first
     /// and the other axes follow in order (NumPy's rule). Indices as in [`Array::take`]
-    /// (i32 or u32, negative from the end, checked: one flag read back per index array).
+    /// (i64, i32 or u32, negative from the end, checked: one flag read back per index array).
     /// Always a new array.
     ///
     /// # Errors

@@ -6,7 +6,7 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::ops::index::IndexMode;
+use crate::ops::index::{widen, widen_all, IndexMode};
 
 use super::join::join;
 use super::norm_axis;
@@ -36,7 +36,7 @@ impl<T: Element> Array<T> {
     /// of `indices`, `x` at `p` with its `axis` coordinate replaced by `indices[p]` is set
     /// to `values[p]`. `indices` has `x`'s number of dimensions; its other axes are 1 or
     /// `x`'s extent (broadcast), and `values` broadcasts to the indices' shape. Indices are
-    /// i32 (negative from the end) or u32; where two go to one place the last in C order
+    /// i64 or i32 (negative from the end) or u32; where two go to one place the last in C order
     /// wins (through [`Array::scatter`]).
     ///
     /// # Errors
@@ -128,12 +128,12 @@ impl Device {
     /// assert_eq!(m.gather(&[Some(&d[0]), Some(&d[1])])?.to_vec()?, vec![0, 4, 8]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn diag_indices(&self, n: usize, ndim: usize) -> Result<Vec<Array<u32>>> {
+    pub fn diag_indices(&self, n: usize, ndim: usize) -> Result<Vec<Array<i64>>> {
         let count = u32::try_from(n).map_err(|_| Error::InvalidArgument {
             op: "diag_indices",
             reason: "n must fit in u32",
         })?;
-        let i = self.arange::<u32>(0, count, 1)?;
+        let i = widen(&self.arange::<u32>(0, count, 1)?, false)?;
         Ok(vec![i; ndim])
     }
 
@@ -170,8 +170,9 @@ impl Device {
 
 impl Array<u32> {
     /// The coordinates in an array of `shape` (C order) of each flat index: NumPy's
-    /// `unravel_index(indices, shape)`, one array per axis of the indices' shape. Reads the
-    /// largest index back to check it (a sync point).
+    /// `unravel_index(indices, shape)`, one i64 array (NumPy's intp) per axis, each of the
+    /// indices' shape. Reads the largest index back to check it (a sync point). i64
+    /// indices: [`Array::unravel_index`] of `Array<i64>`.
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] (axis 0) for an index not below the shape's size.
@@ -183,7 +184,12 @@ impl Array<u32> {
     /// assert_eq!((c[0].to_vec()?, c[1].to_vec()?), (vec![1, 0, 2], vec![1, 0, 3]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn unravel_index(&self, shape: &[usize]) -> Result<Vec<Array<u32>>> {
+    pub fn unravel_index(&self, shape: &[usize]) -> Result<Vec<Array<i64>>> {
+        widen_all(self.unravel_u32(shape)?)
+    }
+
+    /// [`Array::unravel_index`] as u32 coordinates.
+    fn unravel_u32(&self, shape: &[usize]) -> Result<Vec<Array<u32>>> {
         let total = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d as u64));
         if !self.is_empty() {
             let max = self.max()?.to_scalar()? as u64;
@@ -213,6 +219,39 @@ impl Array<u32> {
         }
         out.reverse();
         Ok(out)
+    }
+}
+
+impl Array<i64> {
+    /// [`Array::unravel_index`] of i64 flat indices (as index functions return them).
+    /// Reads the smallest and largest index back to check them (a sync point); needs
+    /// SHADER_INT64 (the indices are narrowed to u32 on the device).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] (axis 0) for a negative index or one not below the
+    /// shape's size; [`Error::Unsupported`] where the adapter lacks i64.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[3.0f32, 1.0, 9.0, 4.0, 2.0, 0.0], [2, 3])?;
+    /// let c = x.argmax()?.unravel_index(x.shape())?;
+    /// assert_eq!((c[0].to_scalar()?, c[1].to_scalar()?), (0, 2));
+    /// assert!(dev.from_slice(&[-1i64], [1])?.unravel_index(&[3]).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn unravel_index(&self, shape: &[usize]) -> Result<Vec<Array<i64>>> {
+        if !self.is_empty() {
+            let (min, max) = (self.min()?.to_scalar()?, self.max()?.to_scalar()?);
+            if min < 0 || max > u32::MAX as i64 {
+                let len = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+                return Err(Error::IndexOutOfRange {
+                    op: "unravel_index",
+                    axis: 0,
+                    len: len.unwrap_or(usize::MAX),
+                });
+            }
+        }
+        self.cast::<u32>()?.unravel_index(shape)
     }
 }
 

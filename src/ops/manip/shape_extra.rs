@@ -357,7 +357,7 @@ impl<T: Element> Array<T> {
                 reason: "trim_zeros takes a 1-D array",
             });
         }
-        let nz = self.flatnonzero()?;
+        let nz = self.flatnonzero_u32()?;
         let (lo, hi) = match nz.len() {
             0 => (self.len(), 0),
             k => {

@@ -5,6 +5,7 @@
 use crate::array::Array;
 use crate::dtype::{Element, Float};
 use crate::error::Result;
+use crate::ops::index::widen;
 use crate::ops::sort::Side;
 use crate::shape::{Axis, Shape};
 
@@ -58,12 +59,17 @@ impl Generator {
     /// # let dev = gpuarray::Device::new()?;
     /// let mut p = dev.default_rng(9).permutation(10)?.to_vec()?;
     /// p.sort();
-    /// assert_eq!(p, (0..10).collect::<Vec<u32>>());
+    /// assert_eq!(p, (0..10).collect::<Vec<i64>>());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn permutation(&mut self, n: usize) -> Result<Array<u32>> {
+    pub fn permutation(&mut self, n: usize) -> Result<Array<i64>> {
+        widen(&self.permutation_u32(n)?, false)
+    }
+
+    /// [`Generator::permutation`] as u32 indices (for the row gathers).
+    fn permutation_u32(&mut self, n: usize) -> Result<Array<u32>> {
         check(n <= u32::MAX as usize, "permutation", "needs n < 2^32")?;
-        self.words(n)?.argsort()
+        self.words(n)?.argsort_u32(-1)
     }
 
     /// A copy of `a` with its rows (axis 0) in the order of [`Generator::permutation`]
@@ -86,7 +92,7 @@ impl Generator {
             "permuted",
             "needs an array of 1 or more dimensions",
         )?;
-        let idx = self.permutation(a.shape()[0])?;
+        let idx = self.permutation_u32(a.shape()[0])?;
         gather_rows(a, &idx)
     }
 
@@ -110,7 +116,7 @@ impl Generator {
         Ok(())
     }
 
-    /// `size` indices drawn from 0..n (`u32`, NumPy's `choice(n, size, replace)`): with
+    /// `size` indices drawn from 0..n (`i64`, NumPy's `choice(n, size, replace)`): with
     /// replacement, [`Generator::integers`] in [0, n); without, the first `size` of
     /// [`Generator::permutation`] of n (which sorts n words whatever `size` is).
     ///
@@ -126,7 +132,12 @@ impl Generator {
     /// assert!(rng.choice(5, 6, false).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn choice(&mut self, n: usize, size: usize, replace: bool) -> Result<Array<u32>> {
+    pub fn choice(&mut self, n: usize, size: usize, replace: bool) -> Result<Array<i64>> {
+        widen(&self.choice_u32(n, size, replace)?, false)
+    }
+
+    /// [`Generator::choice`] as u32 indices (for the row gathers).
+    fn choice_u32(&mut self, n: usize, size: usize, replace: bool) -> Result<Array<u32>> {
         check(n > 0 || size == 0, "choice", "needs n > 0 to draw from")?;
         check(n <= 1 << 32, "choice", "needs n <= 2^32")?;
         check(
@@ -141,7 +152,7 @@ impl Generator {
             };
             return self.draw(Family::Generator, "gen_integers", Shape(vec![size]), 4, p);
         }
-        self.permutation(n)?
+        self.permutation_u32(n)?
             .slice_axis(Axis(0), 0..size)?
             .contiguous()
     }
@@ -169,7 +180,7 @@ impl Generator {
             "choice_from",
             "needs an array of 1 or more dimensions",
         )?;
-        let idx = self.choice(a.shape()[0], size, replace)?;
+        let idx = self.choice_u32(a.shape()[0], size, replace)?;
         gather_rows(a, &idx)
     }
 
@@ -195,6 +206,16 @@ impl Generator {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn choice_weighted<T: Float>(
+        &mut self,
+        p: &Array<T>,
+        size: usize,
+        replace: bool,
+    ) -> Result<Array<i64>> {
+        widen(&self.choice_weighted_u32(p, size, replace)?, false)
+    }
+
+    /// [`Generator::choice_weighted`] as u32 indices (for the row gathers).
+    fn choice_weighted_u32<T: Float>(
         &mut self,
         p: &Array<T>,
         size: usize,
@@ -230,12 +251,12 @@ impl Generator {
                 "needs size <= the non-zero weights without replacement",
             )?;
             let keys = self.exponential::<T>([p.len()], T::one())?.div(p)?;
-            return Ok(keys.top_k(size, 0, false)?.1);
+            return Ok(keys.top_k_u32(size, 0, false)?.1);
         }
         let cdf = p.cumsum(0)?;
         let total = cdf.slice_axis(Axis(0), p.len() - 1..p.len())?.to_scalar()?;
         let q = self.random::<T>([size])?.mul_scalar(total)?;
-        cdf.searchsorted(&q, Side::Right)?
+        cdf.searchsorted_u32(&q, Side::Right)?
             .minimum_scalar(p.len() as u32 - 1)
     }
 
@@ -266,7 +287,7 @@ impl Generator {
         const OP: &str = "choice_from_weighted";
         check(a.ndim() > 0, OP, "needs an array of 1 or more dimensions")?;
         check(p.len() == a.shape()[0], OP, "needs one weight per row")?;
-        let idx = self.choice_weighted(p, size, replace)?;
+        let idx = self.choice_weighted_u32(p, size, replace)?;
         gather_rows(a, &idx)
     }
 }

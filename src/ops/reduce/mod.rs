@@ -45,6 +45,7 @@ use crate::error::Error;
 use crate::error::Result;
 use crate::shape::Axis;
 
+use crate::ops::index::widen;
 use dispatch::reduce;
 
 /// The mean of any dtype's array (floats only: others are refused as `Unsupported`), over
@@ -189,7 +190,7 @@ impl<T: Element> Array<T> {
     }
 
     /// The flat (C-order) index of the largest element: its first occurrence, or of the
-    /// first NaN, as NumPy. A 0-d `u32` array.
+    /// first NaN, as NumPy. A 0-d `i64` array (NumPy's intp).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty array.
@@ -200,12 +201,12 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.argmax()?.to_scalar()?, 1);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argmax(&self) -> Result<Array<u32>> {
-        reduce(&self.flat()?, Op::ArgMax, None, false)
+    pub fn argmax(&self) -> Result<Array<i64>> {
+        widen(&reduce(&self.flat()?, Op::ArgMax, None, false)?, false)
     }
 
     /// The flat (C-order) index of the smallest element: its first occurrence, or of the
-    /// first NaN. A 0-d `u32` array.
+    /// first NaN. A 0-d `i64` array.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an empty array.
@@ -216,8 +217,8 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.argmin()?.to_scalar()?, 1);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argmin(&self) -> Result<Array<u32>> {
-        reduce(&self.flat()?, Op::ArgMin, None, false)
+    pub fn argmin(&self) -> Result<Array<i64>> {
+        widen(&reduce(&self.flat()?, Op::ArgMin, None, false)?, false)
     }
 
     /// The index along `axis` of the largest element of each lane (the first occurrence,
@@ -233,8 +234,8 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.argmax_axis(Axis(1))?.to_vec()?, vec![1, 0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argmax_axis(&self, axis: Axis) -> Result<Array<u32>> {
-        reduce(self, Op::ArgMax, Some(&[axis.0]), false)
+    pub fn argmax_axis(&self, axis: Axis) -> Result<Array<i64>> {
+        widen(&reduce(self, Op::ArgMax, Some(&[axis.0]), false)?, false)
     }
 
     /// The index along `axis` of the smallest element of each lane (the first occurrence,
@@ -250,8 +251,8 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.argmin_axis(Axis(0))?.to_vec()?, vec![0, 1, 0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argmin_axis(&self, axis: Axis) -> Result<Array<u32>> {
-        reduce(self, Op::ArgMin, Some(&[axis.0]), false)
+    pub fn argmin_axis(&self, axis: Axis) -> Result<Array<i64>> {
+        widen(&reduce(self, Op::ArgMin, Some(&[axis.0]), false)?, false)
     }
 
     /// [`Array::argmax_axis`] with the axis kept, with extent 1 (NumPy's `argmax(axis,
@@ -269,8 +270,8 @@ impl<T: Element> Array<T> {
     /// assert_eq!((i.shape(), i.to_vec()?), (&[2, 1][..], vec![1, 0]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argmax_axis_keepdims(&self, axis: Axis) -> Result<Array<u32>> {
-        reduce(self, Op::ArgMax, Some(&[axis.0]), true)
+    pub fn argmax_axis_keepdims(&self, axis: Axis) -> Result<Array<i64>> {
+        widen(&reduce(self, Op::ArgMax, Some(&[axis.0]), true)?, false)
     }
 
     /// [`Array::argmin_axis`] with the axis kept, with extent 1 (see
@@ -287,8 +288,8 @@ impl<T: Element> Array<T> {
     /// assert_eq!((i.shape(), i.to_vec()?), (&[1, 3][..], vec![0, 1, 0]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argmin_axis_keepdims(&self, axis: Axis) -> Result<Array<u32>> {
-        reduce(self, Op::ArgMin, Some(&[axis.0]), true)
+    pub fn argmin_axis_keepdims(&self, axis: Axis) -> Result<Array<i64>> {
+        widen(&reduce(self, Op::ArgMin, Some(&[axis.0]), true)?, false)
     }
 
     /// The array as one axis in C order: a view where the layout allows, else a copy.

@@ -12,6 +12,7 @@ use crate::ops::sort::resolve_axis;
 
 use super::dispatch::reduce;
 use super::source::Op;
+use crate::ops::index::widen;
 
 /// `op` for elements of `T`: the plain reduction for integers.
 fn for_dtype<T: Element>(op: Op) -> Op {
@@ -38,6 +39,16 @@ fn whole<T: Element, O: Element>(x: &Array<T>, op: Op) -> Result<Array<O>> {
     }
 }
 
+/// The result as computed (the value reductions).
+fn value<O: Element>(r: Result<Array<O>>) -> Result<Array<O>> {
+    r
+}
+
+/// The u32 indices of a nan-arg reduction as i64, `u32::MAX` (every element NaN) as -1.
+fn index(r: Result<Array<u32>>) -> Result<Array<i64>> {
+    widen(&r?, true)
+}
+
 /// `op` along `axis` (negative counts from the end), which the result drops.
 fn along<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Array<O>> {
     let a = resolve_axis(axis, x.ndim())?;
@@ -45,7 +56,7 @@ fn along<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Ar
 }
 
 macro_rules! nan_reductions {
-    ($( $all:ident, $axis:ident, $op:expr, $out:ty, $doc:literal, $ex:literal; )*) => {$(
+    ($( $all:ident, $axis:ident, $op:expr, $out:ty, $fin:ident, $doc:literal, $ex:literal; )*) => {$(
         #[doc = concat!($doc, ", over the whole array: a 0-d array (read it with [`Array::to_scalar`]).")]
         ///
         /// # Errors
@@ -57,11 +68,11 @@ macro_rules! nan_reductions {
         /// # let dev = gpuarray::Device::new()?;
         /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 4.0], [2, 2])?;
         #[doc = concat!("let r = x.", stringify!($all), "()?;")]
-        #[doc = concat!("assert!((f64::from(r.to_scalar()?) - ", $ex, ").abs() < 1e-5);")]
+        #[doc = concat!("assert!((r.to_scalar()? as f64 - ", $ex, ").abs() < 1e-5);")]
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
         pub fn $all(&self) -> Result<Array<$out>> {
-            whole(self, $op)
+            $fin(whole(self, $op))
         }
 
         #[doc = concat!($doc, ", along one axis (negative counts from the end), which the result drops.")]
@@ -77,7 +88,7 @@ macro_rules! nan_reductions {
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
         pub fn $axis(&self, axis: isize) -> Result<Array<$out>> {
-            along(self, $op, axis)
+            $fin(along(self, $op, axis))
         }
     )*};
 }
@@ -106,11 +117,11 @@ macro_rules! nan_axes {
 
 impl<T: Element> Array<T> {
     nan_reductions! {
-        nansum, nansum_axis, Op::NanSum, T, "The sum of the non-NaN elements (0 where all are NaN; integers: [`Array::sum`])", "8.0";
-        nanmax, nanmax_axis, Op::NanMax, T, "The largest non-NaN element (NaN where all are NaN, as NumPy's value; integers: [`Array::max`])", "4.0";
-        nanmin, nanmin_axis, Op::NanMin, T, "The smallest non-NaN element (NaN where all are NaN; integers: [`Array::min`])", "1.0";
-        nanargmax, nanargmax_axis, Op::NanArgMax, u32, "The index of the largest non-NaN element, its first occurrence (flat, C order, for the whole array). Where every element is NaN the index is `u32::MAX` (NumPy raises instead; CuPy returns an unspecified index)", "3.0";
-        nanargmin, nanargmin_axis, Op::NanArgMin, u32, "The index of the smallest non-NaN element, its first occurrence (flat, C order, for the whole array); `u32::MAX` where every element is NaN", "0.0";
+        nansum, nansum_axis, Op::NanSum, T, value, "The sum of the non-NaN elements (0 where all are NaN; integers: [`Array::sum`])", "8.0";
+        nanmax, nanmax_axis, Op::NanMax, T, value, "The largest non-NaN element (NaN where all are NaN, as NumPy's value; integers: [`Array::max`])", "4.0";
+        nanmin, nanmin_axis, Op::NanMin, T, value, "The smallest non-NaN element (NaN where all are NaN; integers: [`Array::min`])", "1.0";
+        nanargmax, nanargmax_axis, Op::NanArgMax, i64, index, "The index of the largest non-NaN element, its first occurrence (flat, C order, for the whole array). An i64 array (NumPy's intp); where every element is NaN the index is -1 (NumPy raises instead; CuPy returns an unspecified index)", "3.0";
+        nanargmin, nanargmin_axis, Op::NanArgMin, i64, index, "The index of the smallest non-NaN element, its first occurrence (flat, C order, for the whole array); -1 where every element is NaN", "0.0";
     }
 
     nan_axes! {
@@ -122,9 +133,9 @@ impl<T: Element> Array<T> {
 
 impl<T: Float> Array<T> {
     nan_reductions! {
-        nanmean, nanmean_axis, Op::NanMean, T, "The mean of the non-NaN elements (NaN where all are NaN, and over no elements)", "2.6666667";
-        nanvar, nanvar_axis, Op::NanVar(0), T, "The variance of the non-NaN elements (ddof 0; see [`Array::nanvar_ddof`])", "1.5555556";
-        nanstd, nanstd_axis, Op::NanStd(0), T, "The standard deviation of the non-NaN elements (ddof 0; see [`Array::nanstd_ddof`])", "1.2472191";
+        nanmean, nanmean_axis, Op::NanMean, T, value, "The mean of the non-NaN elements (NaN where all are NaN, and over no elements)", "2.6666667";
+        nanvar, nanvar_axis, Op::NanVar(0), T, value, "The variance of the non-NaN elements (ddof 0; see [`Array::nanvar_ddof`])", "1.5555556";
+        nanstd, nanstd_axis, Op::NanStd(0), T, value, "The standard deviation of the non-NaN elements (ddof 0; see [`Array::nanstd_ddof`])", "1.2472191";
     }
 
     nan_axes! {

@@ -8,6 +8,7 @@ use crate::device::Work;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
+use crate::ops::index::widen;
 use crate::shape::{Axis, Slice};
 
 use super::plan::{run, Problem, ScanParams, WG};
@@ -110,7 +111,7 @@ impl<T: Element> Array<T> {
     }
 
     /// The flat (C-order) indices of the non-zero elements, in increasing order, as NumPy's
-    /// `flatnonzero(x)`. Reads the count back to size the result (a sync point, as CuPy).
+    /// `flatnonzero(x)`, as i64 (NumPy's intp). Reads the count back to size the result (a sync point, as CuPy).
     ///
     /// # Errors
     /// As [`Array::count_nonzero`].
@@ -121,7 +122,12 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.flatnonzero()?.to_vec()?, vec![1, 3, 4]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn flatnonzero(&self) -> Result<Array<u32>> {
+    pub fn flatnonzero(&self) -> Result<Array<i64>> {
+        widen(&self.flatnonzero_u32()?, false)
+    }
+
+    /// [`Array::flatnonzero`] as the scan computes it, u32.
+    pub(crate) fn flatnonzero_u32(&self) -> Result<Array<u32>> {
         let (c, pos, total) = running_count(self, "flatnonzero")?;
         scatter::<T, u32>(&c, &pos, None, total, "flatnonzero")
     }
@@ -140,8 +146,13 @@ impl<T: Element> Array<T> {
     /// assert_eq!(w.to_vec()?, vec![0, 1, 1, 0, 1, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argwhere(&self) -> Result<Array<u32>> {
-        let flat = self.flatnonzero()?;
+    pub fn argwhere(&self) -> Result<Array<i64>> {
+        widen(&self.argwhere_u32()?, false)
+    }
+
+    /// [`Array::argwhere`] as u32 indices.
+    fn argwhere_u32(&self) -> Result<Array<u32>> {
+        let flat = self.flatnonzero_u32()?;
         let nd = self.ndim();
         let count = flat.len();
         if nd == 0 || count == 0 {
@@ -157,7 +168,7 @@ impl<T: Element> Array<T> {
         flat.reshape([count, 1])?.div(&strides)?.rem(&extents)
     }
 
-    /// The indices of the non-zero elements, one u32 array per axis, as NumPy's
+    /// The indices of the non-zero elements, one i64 array per axis, as NumPy's
     /// `nonzero(x)`: element k of array d is axis d's index of the k-th non-zero element
     /// (C order).
     ///
@@ -173,7 +184,7 @@ impl<T: Element> Array<T> {
     /// assert_eq!(idx[1].to_vec()?, vec![1, 0, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn nonzero(&self) -> Result<Vec<Array<u32>>> {
+    pub fn nonzero(&self) -> Result<Vec<Array<i64>>> {
         if self.ndim() == 0 {
             return Err(Error::InvalidArgument {
                 op: "nonzero",
@@ -183,12 +194,14 @@ impl<T: Element> Array<T> {
         if self.ndim() == 1 {
             return Ok(vec![self.flatnonzero()?]);
         }
-        let w = self.argwhere()?;
+        let w = self.argwhere_u32()?;
         (0..self.ndim())
-            .map(|d| w.slice_axis(Axis(1), d..d + 1)?.reshape([w.shape[0]]))
-            .collect::<Result<Vec<_>>>()?
-            .into_iter()
-            .map(|a| a.contiguous())
+            .map(|d| {
+                widen(
+                    &w.slice_axis(Axis(1), d..d + 1)?.reshape([w.shape[0]])?,
+                    false,
+                )
+            })
             .collect()
     }
 

@@ -30,6 +30,7 @@ pub(crate) use radix_select::all_specs as select_specs;
 use crate::array::Array;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
+use crate::ops::index::widen;
 
 /// The axis `axis` (negative counts from the end) of an array of `ndim` dimensions.
 pub(crate) fn resolve_axis(axis: isize, ndim: usize) -> Result<usize> {
@@ -141,8 +142,8 @@ impl<T: Element> Array<T> {
     /// The indices that sort the array along the last axis (stable: equal values keep
     /// their input order), as NumPy's `argsort(kind="stable")`.
     ///
-    /// Indices are `u32` today; they become the crate's wider index type when 64-bit
-    /// integers land.
+    /// Indices are `i64` (NumPy's intp), what [`Array::take_along_axis`] and
+    /// [`Array::take`] take.
     ///
     /// # Errors
     /// As [`Array::sort`].
@@ -153,7 +154,7 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.argsort()?.to_vec()?, vec![3, 1, 0, 2]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argsort(&self) -> Result<Array<u32>> {
+    pub fn argsort(&self) -> Result<Array<i64>> {
         self.argsort_axis(-1)
     }
 
@@ -168,7 +169,13 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.argsort_axis(0)?.to_vec()?, vec![1, 1, 0, 0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argsort_axis(&self, axis: isize) -> Result<Array<u32>> {
+    pub fn argsort_axis(&self, axis: isize) -> Result<Array<i64>> {
+        widen(&self.argsort_u32(axis)?, false)
+    }
+
+    /// [`Array::argsort_axis`] as the kernels compute it, u32 (for the sort family's own
+    /// compositions).
+    pub(crate) fn argsort_u32(&self, axis: isize) -> Result<Array<u32>> {
         let (moved, perm, rows, len) = rows_last(self, axis)?;
         let idx = plan::argsort_rows(&moved, rows, len, false)?;
         let idx = idx.reshape(moved.shape.clone())?;

@@ -4,6 +4,7 @@ use super::{plan, radix_select, restore, rows_last};
 use crate::array::Array;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
+use crate::ops::index::widen;
 
 /// Which insertion point [`Array::searchsorted`] gives for a query equal to values of the
 /// array (NumPy's `side`).
@@ -63,7 +64,18 @@ impl<T: Element> Array<T> {
     /// assert_eq!(i.to_vec()?, vec![1, 2, 0, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn top_k(&self, k: usize, axis: isize, largest: bool) -> Result<(Array<T>, Array<u32>)> {
+    pub fn top_k(&self, k: usize, axis: isize, largest: bool) -> Result<(Array<T>, Array<i64>)> {
+        let (values, idx) = self.top_k_u32(k, axis, largest)?;
+        Ok((values, widen(&idx, false)?))
+    }
+
+    /// [`Array::top_k`] with the indices as the kernels compute them, u32.
+    pub(crate) fn top_k_u32(
+        &self,
+        k: usize,
+        axis: isize,
+        largest: bool,
+    ) -> Result<(Array<T>, Array<u32>)> {
         let (moved, perm, rows, len) = rows_last(self, axis)?;
         check_k("top_k", k, len as usize, false)?;
         let mut shape = moved.shape.clone();
@@ -114,7 +126,7 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.argpartition(1, 0)?.to_vec()?[1], 2);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argpartition(&self, kth: usize, axis: isize) -> Result<Array<u32>> {
+    pub fn argpartition(&self, kth: usize, axis: isize) -> Result<Array<i64>> {
         let ax = super::resolve_axis(axis, self.ndim())?;
         check_k("argpartition", kth, self.shape[ax], true)?;
         self.argsort_axis(axis)
@@ -140,7 +152,12 @@ impl<T: Element> Array<T> {
     /// assert_eq!(a.searchsorted(&q, Side::Right)?.to_vec()?, vec![3, 0, 4]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn searchsorted(&self, queries: &Array<T>, side: Side) -> Result<Array<u32>> {
+    pub fn searchsorted(&self, queries: &Array<T>, side: Side) -> Result<Array<i64>> {
+        widen(&self.searchsorted_u32(queries, side)?, false)
+    }
+
+    /// [`Array::searchsorted`] as the kernel computes it, u32 (for `isin` and `choice`).
+    pub(crate) fn searchsorted_u32(&self, queries: &Array<T>, side: Side) -> Result<Array<u32>> {
         self.dev.expect_same("searchsorted", &[&queries.dev])?;
         if self.ndim() != 1 {
             return Err(Error::InvalidArgument {

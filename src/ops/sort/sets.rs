@@ -5,7 +5,7 @@
 use crate::array::Array;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::ops::index::IndexMode;
+use crate::ops::index::{widen, IndexMode};
 
 use super::Side;
 
@@ -32,7 +32,7 @@ impl<T: Element> Array<T> {
         }
         let sorted = test.ravel()?.sort()?;
         let flat = self.ravel()?;
-        let at = sorted.searchsorted(&flat, Side::Left)?;
+        let at = sorted.searchsorted_u32(&flat, Side::Left)?;
         let found = sorted.take_mode(&at, 0, IndexMode::Clip)?;
         found.eq(&flat)?.reshape(self.shape.clone())
     }
@@ -70,7 +70,7 @@ impl<T: Element> Array<T> {
     /// assert_eq!(Array::lexsort(&[&first, &last])?.to_vec()?, vec![2, 3, 1, 0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn lexsort(keys: &[&Array<T>]) -> Result<Array<u32>> {
+    pub fn lexsort(keys: &[&Array<T>]) -> Result<Array<i64>> {
         let op = "lexsort";
         let first = keys.first().ok_or(Error::InvalidArgument {
             op,
@@ -93,11 +93,11 @@ impl<T: Element> Array<T> {
                 });
             }
         }
-        let mut order = first.argsort()?;
+        let mut order = first.argsort_u32(-1)?;
         for k in &keys[1..] {
-            let step = k.take(&order, 0)?.argsort()?;
+            let step = k.take(&order, 0)?.argsort_u32(-1)?;
             order = order.take(&step, 0)?;
         }
-        Ok(order)
+        widen(&order, false)
     }
 }

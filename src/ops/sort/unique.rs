@@ -8,6 +8,7 @@ use crate::array::Array;
 use crate::device::Work;
 use crate::dtype::Element;
 use crate::error::Result;
+use crate::ops::index::widen;
 use crate::Axis;
 
 /// What [`Array::unique_all`] returns (NumPy's `unique_all`, the four arrays of
@@ -24,11 +25,12 @@ use crate::Axis;
 pub struct UniqueAll<T: Element> {
     /// The distinct values, sorted (1-D).
     pub values: Array<T>,
-    /// The flat index of the first occurrence of each value in the input.
-    pub indices: Array<u32>,
+    /// The flat index of the first occurrence of each value in the input (i64, NumPy's
+    /// intp, as every index array).
+    pub indices: Array<i64>,
     /// For every element of the input (its shape), the index of its value in `values`.
-    pub inverse_indices: Array<u32>,
-    /// How many times each value occurs.
+    pub inverse_indices: Array<i64>,
+    /// How many times each value occurs (u32, as every count: see the README's dtypes).
     pub counts: Array<u32>,
 }
 
@@ -136,8 +138,8 @@ impl<T: Element> Array<T> {
             let none = Array::<u32>::alloc(&self.dev, "unique", vec![0])?;
             return Ok(UniqueAll {
                 values: x,
-                indices: none.clone(),
-                inverse_indices: none.reshape(self.shape.clone())?,
+                indices: widen(&none, false)?,
+                inverse_indices: widen(&none.reshape(self.shape.clone())?, false)?,
                 counts: none,
             });
         }
@@ -165,8 +167,8 @@ impl<T: Element> Array<T> {
         )?;
         Ok(UniqueAll {
             values,
-            indices,
-            inverse_indices: inverse.reshape(self.shape.clone())?,
+            indices: widen(&indices, false)?,
+            inverse_indices: widen(&inverse.reshape(self.shape.clone())?, false)?,
             counts,
         })
     }
