@@ -216,7 +216,7 @@ fn ternary_rows(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
 // tile axis `P.aux.y` (`i`), at one multi-index of the other axes. Grid: x tiles along j,
 // y tiles along i, z the multi-indices of the other axes (the host checks each below
 // 65,536). Each invocation takes 4 elements of each operand. An operand whose stride along
-// j is above 1 (its fastest axis is not the output's) is read along i (32 neighbouring
+// j is above 1 in magnitude (its fastest axis is not the output's) is read along i (32 neighbouring
 // invocations on 32 neighbouring i) and stored in its tile, to be read across after the
 // barrier; the others are read along j at the invocation's own output positions. The
 // loads are written out one by one, unconditional (positions outside the output read the
@@ -272,9 +272,10 @@ fn tile_at(w: vec3<u32>) -> TileAt {
                   extent_of(inner), w.y * TILE, w.x * TILE);
 }
 
-// Whether operand k (0 a, 1 b, 2 c) goes through its tile: its stride along j is above 1.
+// Whether operand k (0 a, 1 b, 2 c) goes through its tile: its stride along j is above 1
+// in magnitude (a negative stride arrives as its two's complement; -1 reads along j).
 fn staged(g: TileAt, k: u32) -> bool {
-    return g.sj[k] > 1u;
+    return g.sj[k] > 1u && g.sj[k] != 0xffffffffu;
 }
 
 // Tile position (i, j) of invocation l's element q (0 to 3) when it loads a staged operand

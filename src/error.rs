@@ -112,7 +112,7 @@ pub enum Error {
         /// End of the slice (after negative indices were resolved).
         end: isize,
         /// The step.
-        step: usize,
+        step: isize,
         /// Length of the axis.
         len: usize,
     },

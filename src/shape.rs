@@ -94,21 +94,21 @@ pub(crate) fn checked_len(shape: &[usize], elem: usize) -> Result<usize> {
 }
 
 /// Row-major (C order) strides, in elements, of a shape.
-pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<usize> {
+pub(crate) fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
     let mut strides = vec![0; shape.len()];
-    let mut acc = 1usize;
+    let mut acc = 1isize;
     for (s, &d) in strides.iter_mut().zip(shape).rev() {
         *s = acc;
         // Saturating: an empty array may have other extents whose product overflows (its
         // strides are never used to address anything).
-        acc = acc.saturating_mul(d.max(1));
+        acc = acc.saturating_mul(d.max(1).min(isize::MAX as usize) as isize);
     }
     strides
 }
 
 /// Whether `strides` describe a row-major layout of `shape` (axes of extent 1 may have any
 /// stride; empty arrays are contiguous).
-pub(crate) fn is_contiguous(shape: &[usize], strides: &[usize]) -> bool {
+pub(crate) fn is_contiguous(shape: &[usize], strides: &[isize]) -> bool {
     if shape.contains(&0) {
         return true;
     }
@@ -117,9 +117,30 @@ pub(crate) fn is_contiguous(shape: &[usize], strides: &[usize]) -> bool {
         if d != 1 && s != acc {
             return false;
         }
-        acc *= d;
+        acc *= d as isize;
     }
     true
+}
+
+/// The lowest and highest element offsets (relative to the first element) that a view of
+/// `shape` and `strides` reaches: `(0, 0)` for an empty or 0-d one. Negative strides reach
+/// below the first element.
+pub(crate) fn reach(shape: &[usize], strides: &[isize]) -> (isize, isize) {
+    if shape.contains(&0) {
+        return (0, 0);
+    }
+    shape
+        .iter()
+        .zip(strides)
+        .fold((0, 0), |(lo, hi), (&d, &s)| {
+            let r = (d as isize - 1).saturating_mul(s);
+            (lo + r.min(0), hi + r.max(0))
+        })
+}
+
+/// Whether a stride vector walks every axis forwards (no negative stride).
+pub(crate) fn forwards(strides: &[isize]) -> bool {
+    strides.iter().all(|&s| s >= 0)
 }
 
 /// NumPy's broadcasting of two shapes.
@@ -156,9 +177,9 @@ pub(crate) fn broadcast_shapes(op: &'static str, a: &[usize], b: &[usize]) -> Re
 /// Strides that view an array of `shape`/`strides` as `target` (0 along broadcast axes).
 pub(crate) fn broadcast_strides(
     shape: &[usize],
-    strides: &[usize],
+    strides: &[isize],
     target: &[usize],
-) -> Result<Vec<usize>> {
+) -> Result<Vec<isize>> {
     let err = || Error::Broadcast {
         from: shape.to_vec(),
         to: target.to_vec(),
@@ -184,9 +205,9 @@ pub(crate) fn broadcast_strides(
 /// Merges adjacent axes that are contiguous with each other in every operand, and drops axes
 /// of extent 1, so kernels see as few dimensions as possible (at least one). Returns the
 /// merged shape and one merged stride vector per operand.
-pub(crate) fn collapse(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Vec<Vec<usize>>) {
+pub(crate) fn collapse(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec<isize>>) {
     let mut out_shape: Vec<usize> = Vec::new();
-    let mut out_strides: Vec<Vec<usize>> = vec![Vec::new(); strides.len()];
+    let mut out_strides: Vec<Vec<isize>> = vec![Vec::new(); strides.len()];
     for d in 0..shape.len() {
         if shape[d] == 1 {
             continue;
@@ -194,7 +215,7 @@ pub(crate) fn collapse(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Ve
         let mergeable = !out_shape.is_empty()
             && strides.iter().zip(&out_strides).all(|(s, os)| {
                 let last = *os.last().unwrap();
-                last == s[d] * shape[d]
+                last == s[d] * shape[d] as isize
             });
         if mergeable {
             *out_shape.last_mut().unwrap() *= shape[d];
@@ -217,57 +238,125 @@ pub(crate) fn collapse(shape: &[usize], strides: &[&[usize]]) -> (Vec<usize>, Ve
     (out_shape, out_strides)
 }
 
-/// One axis of a slice: `start..end` with a positive `step`, NumPy-style negative indices
-/// counting from the end.
+/// One axis of a slice: NumPy's `start:end:step`, negative indices counting from the end,
+/// and a negative step walking the axis backwards (a view with a negative stride).
 ///
-/// Made from Rust ranges (`2..7`, `..`, `3..`, `..=4`) or with [`Slice::new`]; `.step(k)` takes
-/// every k-th element.
+/// Made from Rust ranges (`2..7`, `..`, `3..`, `..=4`), with [`Slice::new`] or with
+/// [`Slice::numpy`] (every part optional, as NumPy writes them); `.step(k)` takes every
+/// k-th element, `.step(-1)` of `..` reverses the axis.
 /// ```
 /// use gpuarray::Slice;
 /// let s = Slice::from(1..9).step(2);
-/// assert_eq!((s.start, s.end, s.step), (1, Some(9), 2));
+/// assert_eq!((s.start, s.end, s.step), (Some(1), Some(9), 2));
+/// # let dev = gpuarray::Device::new()?;
+/// let x = dev.arange::<i32>(0, 5, 1)?;
+/// assert_eq!(x.slice(Slice::from(..).step(-1))?.to_vec()?, vec![4, 3, 2, 1, 0]);
+/// # Ok::<(), gpuarray::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Slice {
-    /// First index (negative counts from the end).
-    pub start: isize,
-    /// One past the last index (negative counts from the end); `None` for the end of the axis.
+    /// First index (negative counts from the end); `None` for the start of the walk: the
+    /// first element for a positive step, the last for a negative one.
+    pub start: Option<isize>,
+    /// Where the walk stops, exclusive (negative counts from the end); `None` to walk to
+    /// the end of the axis (past the first element for a negative step).
     pub end: Option<isize>,
-    /// Distance between taken elements; must be at least 1.
-    pub step: usize,
+    /// Distance between taken elements, negative to walk backwards; never 0.
+    pub step: isize,
 }
 
+/// A slice step: the integer types that convert to one (`isize`; `usize` values past
+/// `isize::MAX` saturate, which takes one element as any step past the axis does).
+pub trait SliceStep: Copy {
+    /// The step as an `isize`.
+    ///
+    /// ```
+    /// use gpuarray::SliceStep;
+    /// assert_eq!(usize::MAX.to_step(), isize::MAX);
+    /// assert_eq!((-2i32).to_step(), -2);
+    /// ```
+    fn to_step(self) -> isize;
+}
+
+macro_rules! slice_step {
+    ($($t:ty),*) => {$(
+        impl SliceStep for $t {
+            fn to_step(self) -> isize {
+                isize::try_from(self).unwrap_or(isize::MAX)
+            }
+        }
+    )*};
+}
+slice_step!(i32, i64, isize, u32, u64, usize);
+
 impl Slice {
-    /// A slice from `start` to `end` (exclusive) taking every `step`-th element.
+    /// A slice from `start` to `end` (exclusive) taking every `step`-th element (backwards
+    /// from `start` for a negative step).
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.arange::<i32>(0, 10, 1)?;
     /// // the last three, NumPy's x[-3:]
     /// assert_eq!(x.slice(gpuarray::Slice::new(-3, None, 1))?.to_vec()?, vec![7, 8, 9]);
+    /// // NumPy's x[5:1:-2]
+    /// assert_eq!(x.slice(gpuarray::Slice::new(5, Some(1), -2))?.to_vec()?, vec![5, 3]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn new(start: isize, end: Option<isize>, step: usize) -> Self {
-        Slice { start, end, step }
+    pub fn new(start: isize, end: Option<isize>, step: impl SliceStep) -> Self {
+        Slice {
+            start: Some(start),
+            end,
+            step: step.to_step(),
+        }
     }
-    /// The same slice with another step.
+    /// NumPy's `start:end:step` with every part optional (`None` for a part left out; a
+    /// step left out is 1).
+    ///
+    /// ```
+    /// use gpuarray::Slice;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.arange::<i32>(0, 10, 1)?;
+    /// // x[::-3]
+    /// let v = x.slice(Slice::numpy(None, None, Some(-3)))?;
+    /// assert_eq!(v.to_vec()?, vec![9, 6, 3, 0]);
+    /// // x[-2::-4]
+    /// assert_eq!(x.slice(Slice::numpy(Some(-2), None, Some(-4)))?.to_vec()?, vec![8, 4, 0]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn numpy(start: Option<isize>, end: Option<isize>, step: Option<isize>) -> Self {
+        Slice {
+            start,
+            end,
+            step: step.unwrap_or(1),
+        }
+    }
+    /// The same slice with another step (negative to walk backwards).
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.arange::<i32>(0, 10, 1)?;
     /// assert_eq!(x.slice(gpuarray::Slice::from(1..).step(3))?.to_vec()?, vec![1, 4, 7]);
+    /// assert_eq!(x.slice(gpuarray::Slice::from(..7).step(-3))?.to_vec()?, vec![9]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn step(self, step: usize) -> Self {
-        Slice { step, ..self }
+    pub fn step(self, step: impl SliceStep) -> Self {
+        Slice {
+            step: step.to_step(),
+            ..self
+        }
     }
 
-    /// Resolves against an axis of length `len`: (start, extent).
+    /// Resolves against an axis of length `len`: (index of the first element taken, extent).
+    /// Bounds resolve in `0..=len` (as for positive steps; a negative step's start of `len`
+    /// starts at the last element).
     pub(crate) fn resolve(&self, axis: usize, len: usize) -> Result<(usize, usize)> {
-        let fix = |i: isize| if i < 0 { i + len as isize } else { i };
-        let start = fix(self.start);
-        let end = self.end.map(fix).unwrap_or(len as isize);
-        if self.step == 0 || start < 0 || end < 0 || start > len as isize || end > len as isize {
+        let n = len as isize;
+        let fix = |i: isize| if i < 0 { i + n } else { i };
+        let back = self.step < 0;
+        let start = self.start.map(fix).unwrap_or(if back { n - 1 } else { 0 });
+        let end = self.end.map(fix).unwrap_or(if back { -1 } else { n });
+        let bad = |i: isize, default: bool| !default && !(0..=n).contains(&i);
+        if self.step == 0 || bad(start, self.start.is_none()) || bad(end, self.end.is_none()) {
             return Err(Error::SliceOutOfRange {
                 axis,
                 start,
@@ -276,8 +365,18 @@ impl Slice {
                 len,
             });
         }
+        let step = self.step.unsigned_abs();
+        if back {
+            let start = start.min(n - 1);
+            let extent = if start > end {
+                ((start - end) as usize).div_ceil(step)
+            } else {
+                0
+            };
+            return Ok((start.max(0) as usize, extent));
+        }
         let extent = if end > start {
-            ((end - start) as usize).div_ceil(self.step)
+            ((end - start) as usize).div_ceil(step)
         } else {
             0
         };
@@ -302,17 +401,17 @@ impl From<RangeFrom<usize>> for Slice {
 }
 impl From<RangeTo<usize>> for Slice {
     fn from(r: RangeTo<usize>) -> Self {
-        Slice::new(0, Some(r.end as isize), 1)
+        Slice::numpy(None, Some(r.end as isize), None)
     }
 }
 impl From<RangeToInclusive<usize>> for Slice {
     fn from(r: RangeToInclusive<usize>) -> Self {
-        Slice::new(0, Some(r.end as isize + 1), 1)
+        Slice::numpy(None, Some(r.end as isize + 1), None)
     }
 }
 impl From<RangeFull> for Slice {
     fn from(_: RangeFull) -> Self {
-        Slice::new(0, None, 1)
+        Slice::numpy(None, None, None)
     }
 }
 

@@ -134,7 +134,7 @@ fn joins<T: Element>() {
     );
     assert_eq!(
         a.split(3, 0).unwrap()[2].offset(),
-        a.offset() + 2 * a.strides()[0]
+        a.offset() + 2 * a.strides()[0] as usize
     );
 }
 
@@ -466,7 +466,7 @@ fn views_stay_views() {
     let s = x.squeeze(None).unwrap();
     assert_eq!(
         (s.shape(), s.strides()),
-        (&[2usize, 3, 4][..], &[12usize, 4, 1][..])
+        (&[2usize, 3, 4][..], &[12isize, 4, 1][..])
     );
     assert_eq!(x.squeeze(Some(-3)).unwrap().shape(), &[2, 3, 4]);
     let e = s.expand_dims(-4).unwrap();
@@ -474,12 +474,12 @@ fn views_stay_views() {
     let w = s.swapaxes(0, -1).unwrap();
     assert_eq!(
         (w.shape(), w.strides()),
-        (&[4usize, 3, 2][..], &[1usize, 4, 12][..])
+        (&[4usize, 3, 2][..], &[1isize, 4, 12][..])
     );
     let m = s.moveaxis(-1, 0).unwrap();
     assert_eq!(
         (m.shape(), m.strides()),
-        (&[4usize, 2, 3][..], &[1usize, 12, 4][..])
+        (&[4usize, 2, 3][..], &[1isize, 12, 4][..])
     );
     let h = Host::new(&[2, 3, 4], (0..24).map(f64::from).collect());
     assert_close(&host(&m), &h.transpose(&[2, 0, 1]).data, 0.0, 0.0);

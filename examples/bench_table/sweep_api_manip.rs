@@ -68,7 +68,10 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         push("pad_reflect_8192_f32", bytes, t);
     }
     if want("flip_64M_f32") {
-        push("flip_64M_f32", bytes, gpu_median(dev, || x.flip(0))?);
+        // flip is a view (a negative stride), as CuPy's: the row makes it contiguous, as the
+        // peer's row does.
+        let t = gpu_median(dev, || x.flip(0).and_then(|f| f.contiguous()))?;
+        push("flip_64M_f32", bytes, t);
     }
     if want("roll_64M_f32") {
         push(

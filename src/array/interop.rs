@@ -81,9 +81,9 @@ mod nd {
         ///
         /// A row-major array is uploaded as it is. An array whose elements fill one block
         /// of memory in another order (a transposed or column-major array) is uploaded as
-        /// that block, and the result is a strided view of it with the same strides, with no
-        /// reordering on the host. Anything else (slices with steps, broadcast or reversed
-        /// views) is gathered on the host first.
+        /// that block, and the result is a strided view of it with the same strides (negative
+        /// ones too: a reversed array stays a reversed view), with no reordering on the host.
+        /// Anything else (slices with steps, broadcast views) is gathered on the host first.
         ///
         /// # Errors
         /// [`Error::Unsupported`] when the adapter lacks `T`; [`Error::OutOfMemory`].
@@ -94,6 +94,8 @@ mod nd {
         /// let x = dev.from_ndarray(&a.t())?;
         /// assert_eq!(x.shape(), &[3, 2]);
         /// assert_eq!(x.to_ndarray()?, a.t().into_dyn());
+        /// let r = dev.from_ndarray(&a.slice(ndarray::s![.., ..;-1]))?;
+        /// assert_eq!((r.strides(), r.to_vec()?), (&[3, -1][..], vec![3.0, 2.0, 1.0, 6.0, 5.0, 4.0]));
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
         pub fn from_ndarray<T, S, D>(&self, a: &ArrayBase<S, D>) -> Result<Array<T>>
@@ -106,11 +108,13 @@ mod nd {
             if let Some(s) = a.as_slice() {
                 return self.from_slice(s, shape);
             }
-            let positive = a.strides().iter().all(|&s| s >= 0);
-            if let (true, Some(block)) = (positive, a.as_slice_memory_order()) {
+            if let Some(block) = a.as_slice_memory_order() {
+                // The block starts at the lowest element; negative strides (reversed
+                // axes) put the first element above it.
                 let flat = self.from_slice(block, [block.len()])?;
-                let strides = a.strides().iter().map(|&s| s as usize).collect();
-                return Ok(flat.view(shape, strides, 0));
+                let strides = a.strides().to_vec();
+                let first = -crate::shape::reach(&shape, &strides).0;
+                return Ok(flat.view(shape, strides, first as usize));
             }
             let data: Vec<T> = a.iter().copied().collect();
             self.from_slice(&data, shape)

@@ -21,7 +21,7 @@ use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::launch::Binding;
 use crate::memory::pool::BufferHandle;
-use crate::shape::{checked_len, contiguous_strides, is_contiguous, Shape};
+use crate::shape::{checked_len, contiguous_strides, forwards, is_contiguous, reach, Shape};
 
 /// An n-dimensional array of `T` on a [`Device`].
 ///
@@ -42,7 +42,7 @@ pub struct Array<T: Element> {
     pub(crate) dev: Device,
     pub(crate) buf: Arc<BufferHandle>,
     pub(crate) shape: Vec<usize>,
-    pub(crate) strides: Vec<usize>,
+    pub(crate) strides: Vec<isize>,
     pub(crate) offset: usize,
     _t: PhantomData<T>,
 }
@@ -125,7 +125,7 @@ impl<T: Element> Array<T> {
     }
 
     /// A view of the same buffer with another layout.
-    pub(crate) fn view(&self, shape: Vec<usize>, strides: Vec<usize>, offset: usize) -> Array<T> {
+    pub(crate) fn view(&self, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Array<T> {
         Array {
             dev: self.dev.clone(),
             buf: self.buf.clone(),
@@ -136,23 +136,25 @@ impl<T: Element> Array<T> {
         }
     }
 
-    /// The bytes of the buffer the view reaches, from its start.
+    /// The bytes of the buffer the view reaches, from its start (to its highest element;
+    /// negative strides reach below `offset`, never below the buffer's start).
     pub(crate) fn binding(&self) -> Binding<'_> {
         let span = if self.is_empty() {
             0
         } else {
-            1 + self
-                .shape
-                .iter()
-                .zip(&self.strides)
-                .map(|(&d, &s)| (d - 1) * s)
-                .sum::<usize>()
+            1 + reach(&self.shape, &self.strides).1 as usize
         };
         Binding {
             buffer: &self.buf,
             bytes: ((self.offset + span) * T::DTYPE.size()) as u64,
             window: 0,
         }
+    }
+
+    /// Whether no stride is negative (the plans that reason about unsigned strides take
+    /// such views; others copy first).
+    pub(crate) fn is_forwards(&self) -> bool {
+        forwards(&self.strides)
     }
 
     /// The device the array lives on.
@@ -189,20 +191,22 @@ impl<T: Element> Array<T> {
         &self.shape
     }
 
-    /// Strides in elements (0 along broadcast axes).
+    /// Strides in elements (0 along broadcast axes, negative along reversed ones).
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.zeros::<f32>([2, 5])?;
     /// assert_eq!(x.strides(), &[5, 1]);
     /// assert_eq!(x.t().strides(), &[1, 5]);
+    /// assert_eq!(x.slice([gpuarray::Slice::from(..).step(-1)])?.strides(), &[-5, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn strides(&self) -> &[usize] {
+    pub fn strides(&self) -> &[isize] {
         &self.strides
     }
 
-    /// Offset of the first element in the buffer, in elements.
+    /// Offset of the first element (index 0 along every axis) in the buffer, in elements;
+    /// with negative strides, other elements lie below it.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;

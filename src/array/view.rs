@@ -113,7 +113,9 @@ impl<T: Element> Array<T> {
     }
 
     /// A view of a sub-range of the leading axes: one [`Slice`] (or Rust range) per axis,
-    /// axes not named taken whole. Steps take every k-th element.
+    /// axes not named taken whole. Steps take every k-th element; negative steps walk an
+    /// axis backwards (NumPy's `x[::-1]`, a view with a negative stride that reads and
+    /// writes through to the same buffer).
     ///
     /// # Errors
     /// [`Error::SliceOutOfRange`] for bounds outside an axis or a zero step;
@@ -126,6 +128,9 @@ impl<T: Element> Array<T> {
     /// let v = x.slice([Slice::from(1..), Slice::from(..).step(2)])?;
     /// assert_eq!(v.to_vec()?, vec![4.0, 6.0, 8.0, 10.0]);
     /// assert!(x.slice(0..4).is_err());
+    /// // x[::-1, 3:0:-2]
+    /// let r = x.slice([Slice::from(..).step(-1), Slice::new(3, Some(0), -2)])?;
+    /// assert_eq!(r.to_vec()?, vec![11.0, 9.0, 7.0, 5.0, 3.0, 1.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn slice(&self, info: impl Into<SliceInfo>) -> Result<Array<T>> {
@@ -138,16 +143,19 @@ impl<T: Element> Array<T> {
         }
         let mut shape = self.shape.clone();
         let mut strides = self.strides.clone();
-        let mut offset = self.offset;
+        let mut offset = self.offset as isize;
         for (axis, s) in info.iter().enumerate() {
             let (start, extent) = s.resolve(axis, self.shape[axis])?;
             if extent > 0 {
-                offset += start * self.strides[axis];
+                offset += start as isize * self.strides[axis];
             }
             shape[axis] = extent;
             // Saturating: a step past the axis leaves one element, whose stride is unused.
             strides[axis] = strides[axis].saturating_mul(s.step);
         }
+        // The first element of a non-empty view lies in the buffer (`start` is within the
+        // axis); an empty one keeps an offset that addresses nothing.
+        let offset = offset.max(0) as usize;
         Ok(self.view(shape, strides, offset))
     }
 

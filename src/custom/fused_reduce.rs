@@ -464,14 +464,14 @@ fn layout<'a>(
         .chain((0..shape.len()).filter(|&d| red[d]))
         .collect();
     let pshape: Vec<usize> = perm.iter().map(|&d| shape[d]).collect();
-    let strides: Vec<Vec<usize>> = operands
+    let strides: Vec<Vec<isize>> = operands
         .iter()
         .map(|x| {
             let s = broadcast_strides(x.shape, x.strides, shape)?;
             Ok(perm.iter().map(|&d| s[d]).collect())
         })
         .collect::<Result<_>>()?;
-    let refs: Vec<&[usize]> = strides.iter().map(|s| s.as_slice()).collect();
+    let refs: Vec<&[isize]> = strides.iter().map(|s| s.as_slice()).collect();
     let (cshape, cstrides) = collapse(&pshape, &refs);
     if cshape.len() > MAX_DIMS {
         return Err(Error::TooManyDims {

@@ -57,15 +57,17 @@ impl Params {
         self
     }
 
-    /// Sets the shape and the strides of up to three inputs.
-    pub(crate) fn layout(mut self, shape: &[usize], strides: &[Vec<usize>]) -> Params {
+    /// Sets the shape and the strides of up to three inputs. A negative stride travels as
+    /// its two's complement: kernels add `index * stride` in wrapping u32 arithmetic, which
+    /// lands on the right element wherever the view's elements lie in the buffer.
+    pub(crate) fn layout(mut self, shape: &[usize], strides: &[Vec<isize>]) -> Params {
         self.ndim = shape.len() as u32;
         for (d, &s) in shape.iter().enumerate() {
             self.shape[d] = s as u32;
         }
         for (k, st) in strides.iter().enumerate() {
             for (d, &s) in st.iter().enumerate() {
-                self.strides[k][d] = s as u32;
+                self.strides[k][d] = s as i32 as u32;
             }
         }
         self

@@ -20,12 +20,12 @@ pub(crate) fn offsets<T: Element>(a: &Array<T>) -> Vec<usize> {
     (0..a.len())
         .map(|i| {
             let idx = unravel(i, a.shape());
-            a.offset()
+            (a.offset() as isize
                 + idx
                     .iter()
                     .zip(a.strides())
-                    .map(|(i, s)| i * s)
-                    .sum::<usize>()
+                    .map(|(&i, s)| i as isize * s)
+                    .sum::<isize>()) as usize
         })
         .collect()
 }

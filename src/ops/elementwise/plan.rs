@@ -10,7 +10,7 @@ use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params, MAX_DIMS};
-use crate::shape::{broadcast_strides, collapse, is_contiguous};
+use crate::shape::{broadcast_strides, collapse, is_contiguous, reach};
 
 use super::expr::{op_def, spec};
 use super::tiles::tile_axis;
@@ -36,7 +36,7 @@ enum Layout {
 pub(crate) struct Operand<'a> {
     pub binding: Binding<'a>,
     pub shape: &'a [usize],
-    pub strides: &'a [usize],
+    pub strides: &'a [isize],
     pub offset: usize,
 }
 
@@ -64,12 +64,12 @@ pub(crate) fn broadcast_layout(
     inputs: &[Operand<'_>],
     shape: &[usize],
     params: Params,
-) -> Result<(Params, Vec<usize>, Vec<Vec<usize>>)> {
-    let strides: Vec<Vec<usize>> = inputs
+) -> Result<(Params, Vec<usize>, Vec<Vec<isize>>)> {
+    let strides: Vec<Vec<isize>> = inputs
         .iter()
         .map(|x| broadcast_strides(x.shape, x.strides, shape))
         .collect::<Result<_>>()?;
-    let refs: Vec<&[usize]> = strides.iter().map(|s| s.as_slice()).collect();
+    let refs: Vec<&[isize]> = strides.iter().map(|s| s.as_slice()).collect();
     let (cshape, cstrides) = collapse(shape, &refs);
     if cshape.len() > MAX_DIMS {
         return Err(Error::TooManyDims {
@@ -141,10 +141,10 @@ impl Plan {
         // when they are aligned. Elsewhere (a transposed operand) one per invocation, which
         // keeps neighbouring invocations on neighbouring rows.
         let inner = cshape.len() - 1;
-        let rows_ok = cshape[inner].is_multiple_of(4) && cstrides.iter().all(|s| s[inner] <= 1);
+        let rows_ok =
+            cshape[inner].is_multiple_of(4) && cstrides.iter().all(|s| (0..=1).contains(&s[inner]));
         let aligned = inputs.iter().zip(&cstrides).all(|(x, s)| {
-            s[inner] == 0
-                || (x.offset.is_multiple_of(4) && s[..inner].iter().all(|d| d.is_multiple_of(4)))
+            s[inner] == 0 || (x.offset.is_multiple_of(4) && s[..inner].iter().all(|d| d % 4 == 0))
         });
         let (layout, vec, per) = match (rows_ok, aligned && vec_ok) {
             (true, true) => (Layout::Rows, true, 4),
@@ -263,11 +263,11 @@ fn run_split<O: Element>(
     out: Array<O>,
     params: Params,
 ) -> Result<Array<O>> {
-    let strides: Vec<Vec<usize>> = inputs
+    let strides: Vec<Vec<isize>> = inputs
         .iter()
         .map(|x| broadcast_strides(x.shape, x.strides, &out.shape))
         .collect::<Result<_>>()?;
-    let refs: Vec<&[usize]> = strides.iter().map(|s| s.as_slice()).collect();
+    let refs: Vec<&[isize]> = strides.iter().map(|s| s.as_slice()).collect();
     let (cshape, cstrides) = collapse(&out.shape, &refs);
     let k = cshape.len() - MAX_DIMS;
     let inner = &cshape[k..];
@@ -294,7 +294,12 @@ fn run_split<O: Element>(
                 binding: x.binding,
                 shape: inner,
                 strides: &st[k..],
-                offset: x.offset + index.iter().zip(st).map(|(i, s)| i * s).sum::<usize>(),
+                offset: (x.offset as isize
+                    + index
+                        .iter()
+                        .zip(st)
+                        .map(|(&i, s)| i as isize * s)
+                        .sum::<isize>()) as usize,
             })
             .collect();
         let mut plan = Plan::new(&subs, inner, inner_n, (expr.1, false), params)?;
@@ -478,16 +483,20 @@ impl<'b> Windows<'_, 'b> {
         let count = (j1 - j0) * self.ostride[d];
         let mut bound = Vec::with_capacity(offs.len());
         for (k, b) in self.inputs.iter().enumerate() {
-            let st = |e: usize| p.strides[k][e] as usize;
-            let lo = offs[k] + j0 * st(d);
-            let tail: usize = (d + 1..ndim).map(|e| (self.shape[e] - 1) * st(e)).sum();
-            let hi = lo + (j1 - j0 - 1) * st(d) + tail;
+            // Strides travel as two's complements; negative ones reach below the first.
+            let st = |e: usize| p.strides[k][e] as i32 as isize;
+            let first = (offs[k] as isize + j0 as isize * st(d)) as usize;
+            let mut extents = vec![j1 - j0];
+            extents.extend_from_slice(&self.shape[d + 1..]);
+            let strides: Vec<isize> = (d..ndim).map(st).collect();
+            let (below, above) = reach(&extents, &strides);
+            let (lo, hi) = (first - below.unsigned_abs(), first + above as usize);
             let q = self.quantum(self.sizes[k]);
             let base = lo / q * q;
             if ((hi + 1 - base) * self.sizes[k]) as u64 > self.max {
                 return None;
             }
-            p.offs[k] = (lo - base) as u32;
+            p.offs[k] = (first - base) as u32;
             bound.push(window(b, base, hi + 1, self.sizes[k]));
         }
         // The output window starts at an aligned element at or before the piece's first.
@@ -547,7 +556,10 @@ impl<'b> Windows<'_, 'b> {
                     let offs: Vec<usize> = offs
                         .iter()
                         .enumerate()
-                        .map(|(k, &o)| o + jj * self.params.strides[k][d] as usize)
+                        .map(|(k, &o)| {
+                            let st = self.params.strides[k][d] as i32 as isize;
+                            (o as isize + jj as isize * st) as usize
+                        })
                         .collect();
                     self.split(d + 1, &offs, start + jj * self.ostride[d], out)?;
                 }

@@ -18,12 +18,16 @@ const MIN_SIDE: usize = 8;
 /// one along which the first operand that does not has its smallest stride, where that is
 /// below its stride along the innermost axis and both axes have at least [`MIN_SIDE`]
 /// elements.
-pub(super) fn tile_axis(shape: &[usize], strides: &[Vec<usize>]) -> Option<(usize, [u32; 3])> {
+pub(super) fn tile_axis(shape: &[usize], strides: &[Vec<isize>]) -> Option<(usize, [u32; 3])> {
     let inner = shape.len().checked_sub(1)?;
     if inner == 0 || shape.iter().product::<usize>() < MIN_TILED {
         return None;
     }
-    let st = strides.iter().find(|s| s[inner] > 1)?;
+    // By magnitude: a negative stride (a reversed axis) reads as fast as a positive one.
+    let st: Vec<usize> = strides
+        .iter()
+        .map(|s| s.iter().map(|x| x.unsigned_abs()).collect())
+        .find(|s: &Vec<usize>| s[inner] > 1)?;
     let t = (0..inner)
         .filter(|&d| st[d] > 0)
         .min_by_key(|&d| st[d])

@@ -135,7 +135,7 @@ impl<T: Element> Array<T> {
         } else {
             values.strides[0]
         };
-        params.aux = [values.offset as u32, stride as u32];
+        params.aux = [values.offset as u32, stride as i32 as u32];
         let inputs = [m.binding(), pos.binding(), values.binding()];
         let variant = (T::DTYPE, MASK, DType::U32);
         write_strided(self, m.operand(), &inputs, (op, variant), params)

@@ -300,6 +300,10 @@ impl<T: Element> Array<T> {
         let mut strides = self.strides.clone();
         shape.remove(ax);
         let s = strides.remove(ax);
-        Ok(self.view(shape, strides, self.offset + k * s))
+        Ok(self.view(
+            shape,
+            strides,
+            (self.offset as isize + k as isize * s) as usize,
+        ))
     }
 }

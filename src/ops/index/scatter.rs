@@ -172,7 +172,8 @@ fn scatter<T: Element, I: Element>(
     let mut p = Params::new(0);
     let ops = [src.operand(), target, idx.operand()];
     (p, _, _) = broadcast_layout(&ops, &idx.shape, p)?;
-    p.aux = [len as u32, dst.strides[ax] as u32];
+    // A negative stride (a reversed target) travels as its two's complement.
+    p.aux = [len as u32, dst.strides[ax] as i32 as u32];
     p.offs[3] = mode.code();
     let native = dev.has_f32_atomics();
     let key = Key {

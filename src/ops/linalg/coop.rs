@@ -96,7 +96,8 @@ fn load_width(x: &Operand<'_>, inner: usize, max: u32) -> u32 {
             let l = l as usize;
             [x.offset, x.ld, inner]
                 .iter()
-                .chain(&x.batch)
+                .copied()
+                .chain(x.batch.iter().map(|&b| b.unsigned_abs()))
                 .all(|v| v.is_multiple_of(l))
         })
         .unwrap_or(1)

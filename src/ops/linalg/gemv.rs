@@ -178,8 +178,11 @@ struct Plan<'a> {
 }
 
 /// Whether every offset and stride in `all` is a multiple of `e` elements.
-fn aligned(e: usize, all: &[usize], batch: &[usize]) -> bool {
-    all.iter().chain(batch).all(|s| s.is_multiple_of(e))
+fn aligned(e: usize, all: &[usize], batch: &[isize]) -> bool {
+    all.iter()
+        .copied()
+        .chain(batch.iter().map(|b| b.unsigned_abs()))
+        .all(|s| s.is_multiple_of(e))
 }
 
 fn plan<'a>(dev: &Device, dtype: DType, prod: &'a Product<'a>) -> Plan<'a> {

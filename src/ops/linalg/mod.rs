@@ -355,14 +355,15 @@ impl<T: Element> Array<T> {
             perm.extend([0, 1]);
             let m = self.transpose(&perm)?.contiguous()?;
             let off = m.offset;
-            (m, off, c + 1, r * c)
+            (m, off, (c + 1) as isize, r * c)
         };
         let p = TraceParams {
             count: count as u32,
             offset: start as u32,
             len: diag as u32,
             matrix_stride: stride as u32,
-            step: step as u32,
+            // A negative step (reversed axes) travels as its two's complement.
+            step: step as i32 as u32,
         };
         tiled::run_trace::<T>(&self.dev, src.binding(), out.binding(), p)?;
         Ok(out)

@@ -19,7 +19,7 @@ pub(crate) struct MatmulParams<'a> {
     /// along broadcast dimensions; `P.st0`, `P.st1`), read by `batch_offsets`.
     pub batch_shape: &'a [usize],
     /// A's and B's batch strides, in that order (see `batch_shape`).
-    pub batch_strides: &'a [Vec<usize>],
+    pub batch_strides: &'a [Vec<isize>],
     /// Element offset of A: `P.offs.x`, read by `batch_offsets`.
     pub offset_a: u32,
     /// Element offset of B: `P.offs.y`, read by `batch_offsets`.
@@ -70,7 +70,7 @@ pub(crate) struct GemvParams<'a> {
     /// The collapsed batch shape and X's and v's strides along it (`P.st0`, `P.st1`).
     pub batch_shape: &'a [usize],
     /// X's and v's batch strides, in that order.
-    pub batch_strides: &'a [Vec<usize>],
+    pub batch_strides: &'a [Vec<isize>],
     /// Element offsets of X and v: `P.offs.x`, `P.offs.y`.
     pub offset_x: u32,
     pub offset_v: u32,

@@ -23,7 +23,7 @@ pub(super) struct Operand<'a> {
     /// Stride along the non-contiguous matrix dimension.
     pub ld: usize,
     /// Strides of the batch dimensions, broadcast to the output's batch shape.
-    pub batch: Vec<usize>,
+    pub batch: Vec<isize>,
     /// Vec4 loads are safe: contiguous extent, `ld`, offset and batch strides multiples of 4.
     pub vec: bool,
 }
@@ -47,11 +47,12 @@ fn layout_of(rows: usize, cols: usize, sr: usize, sc: usize) -> Option<(bool, us
 }
 
 /// `x` (at least 2-D), copied to contiguous memory when neither matrix dimension has
-/// stride 1.
+/// stride 1 or a stride is negative.
 pub(super) fn prepare<T: Element>(x: &Array<T>) -> Result<Array<T>> {
     let n = x.ndim();
     let (r, c) = (x.shape[n - 2], x.shape[n - 1]);
-    if layout_of(r, c, x.strides[n - 2], x.strides[n - 1]).is_some() {
+    let (sr, sc) = (x.strides[n - 2] as usize, x.strides[n - 1] as usize);
+    if x.is_forwards() && layout_of(r, c, sr, sc).is_some() {
         Ok(x.clone())
     } else {
         x.contiguous()
@@ -62,8 +63,8 @@ pub(super) fn prepare<T: Element>(x: &Array<T>) -> Result<Array<T>> {
 pub(super) fn operand<'a, T: Element>(x: &'a Array<T>, batch: &[usize]) -> Operand<'a> {
     let n = x.ndim();
     let (r, c) = (x.shape[n - 2], x.shape[n - 1]);
-    let (trans, ld) = layout_of(r, c, x.strides[n - 2], x.strides[n - 1])
-        .expect("prepare made the operand readable");
+    let (sr, sc) = (x.strides[n - 2] as usize, x.strides[n - 1] as usize);
+    let (trans, ld) = layout_of(r, c, sr, sc).expect("prepare made the operand readable");
     // Batch strides broadcast to the output's batch shape (0 along broadcast dimensions).
     let lead = batch.len() - (n - 2);
     let mut strides = vec![0; batch.len()];
@@ -76,7 +77,7 @@ pub(super) fn operand<'a, T: Element>(x: &'a Array<T>, batch: &[usize]) -> Opera
     let vec = ext.is_multiple_of(4)
         && ld.is_multiple_of(4)
         && x.offset.is_multiple_of(4)
-        && strides.iter().all(|s| s.is_multiple_of(4));
+        && strides.iter().all(|s| s % 4 == 0);
     Operand {
         binding: x.binding(),
         offset: x.offset,
@@ -102,12 +103,12 @@ pub(super) struct Product<'a> {
 impl Product<'_> {
     /// The batch shape with unit and mergeable dimensions collapsed, and A's and B's
     /// strides along it.
-    pub(super) fn collapsed(&self) -> (Vec<usize>, Vec<Vec<usize>>) {
+    pub(super) fn collapsed(&self) -> (Vec<usize>, Vec<Vec<isize>>) {
         collapse(&self.batch_shape, &[&self.a.batch, &self.b.batch])
     }
 
     /// The parameters of the first dispatch, over the collapsed batch layout.
-    fn params<'s>(&self, shape: &'s [usize], strides: &'s [Vec<usize>]) -> MatmulParams<'s> {
+    fn params<'s>(&self, shape: &'s [usize], strides: &'s [Vec<isize>]) -> MatmulParams<'s> {
         MatmulParams {
             batches: self.batches as u32,
             batch_shape: shape,

@@ -45,13 +45,13 @@ fn along_k<'a>(x: &Operand<'a>, is_a: bool, k0: usize, slice: usize) -> Operand<
     // A's element (m, k) lies at k * ld + m when transposed, else m * ld + k; B's (k, n) at
     // n * ld + k when transposed, else k * ld + n.
     let step = if x.trans == is_a { x.ld } else { 1 };
-    let batch = vec![slice * step];
+    let batch = vec![(slice * step) as isize];
     Operand {
         binding: x.binding,
         offset: x.offset + k0 * step,
         trans: x.trans,
         ld: x.ld,
-        vec: x.vec && batch[0].is_multiple_of(4) && (k0 * step).is_multiple_of(4),
+        vec: x.vec && (slice * step).is_multiple_of(4) && (k0 * step).is_multiple_of(4),
         batch,
     }
 }

@@ -52,15 +52,16 @@ impl<T: Element> Array<T> {
         .max(0) as usize;
         let start = match (len, offset >= 0) {
             (0, _) => 0,
-            (_, true) => offset as usize * self.strides[b],
-            (_, false) => offset.unsigned_abs() * self.strides[a],
+            (_, true) => offset * self.strides[b],
+            (_, false) => -offset * self.strides[a],
         };
         let keep = (0..self.ndim()).filter(|&d| d != a && d != b);
         let mut shape: Vec<usize> = keep.clone().map(|d| self.shape[d]).collect();
-        let mut strides: Vec<usize> = keep.map(|d| self.strides[d]).collect();
+        let mut strides: Vec<isize> = keep.map(|d| self.strides[d]).collect();
         shape.push(len);
         strides.push(self.strides[a] + self.strides[b]);
-        Ok(self.view(shape, strides, self.offset + start))
+        let start = (self.offset as isize + start) as usize;
+        Ok(self.view(shape, strides, start))
     }
 
     /// As NumPy's `diag`: for a 1-D array, a new square matrix with it on diagonal `k` and
@@ -95,7 +96,7 @@ impl<T: Element> Array<T> {
                 } else {
                     k.unsigned_abs() * m
                 };
-                copy_into(self, &out, start, &[m + 1])?;
+                copy_into(self, &out, start, &[m as isize + 1])?;
                 Ok(out)
             }
             _ => Err(Error::InvalidArgument {

@@ -41,7 +41,7 @@ pub(crate) fn join<T: Element>(
     let strides = contiguous_strides(&out.shape);
     let mut at = 0;
     for p in parts {
-        copy_into(p, &out, at * strides[axis], &strides)?;
+        copy_into(p, &out, at * strides[axis] as usize, &strides)?;
         at += p.shape[axis];
     }
     Ok(out)

@@ -41,7 +41,7 @@ struct ManipParams<'a> {
     shape: &'a [usize],
     /// Per axis: the input's strides, then the output's strides (`copy_into`) or the
     /// shifts `lo` (`remap`), then the input's extents (`remap`).
-    per_axis: [&'a [usize]; 3],
+    per_axis: [&'a [isize]; 3],
     in_offset: usize,
     out_offset: usize,
     /// `band`: (1 for triu, k); `repeat_runs`: (0, the repeated axis); else unused.
@@ -56,7 +56,7 @@ impl ManipParams<'_> {
                 max: MAX_DIMS,
             });
         }
-        let strides: Vec<Vec<usize>> = self.per_axis.iter().map(|s| s.to_vec()).collect();
+        let strides: Vec<Vec<isize>> = self.per_axis.iter().map(|s| s.to_vec()).collect();
         let mut p = Params::new(self.shape.iter().product::<usize>() as u32)
             .layout(self.shape, &strides)
             .scalars(&[fill]);
@@ -103,7 +103,7 @@ pub(crate) fn copy_into<T: Element>(
     src: &Array<T>,
     dst: &Array<T>,
     offset: usize,
-    strides: &[usize],
+    strides: &[isize],
 ) -> Result<()> {
     let n = src.len();
     if n == 0 {
@@ -152,9 +152,11 @@ pub(crate) fn remap<T: Element>(
     if n == 0 {
         return Ok(out);
     }
+    let lo: Vec<isize> = lo.iter().map(|&l| l as isize).collect();
+    let extents: Vec<isize> = src.shape.iter().map(|&e| e as isize).collect();
     let p = ManipParams {
         shape: &out.shape,
-        per_axis: [&src.strides, lo, &src.shape],
+        per_axis: [&src.strides, &lo, &extents],
         in_offset: src.offset,
         out_offset: 0,
         aux: [0, 0],
@@ -242,9 +244,10 @@ pub(crate) fn repeat_runs<T: Element>(
     if n == 0 {
         return Ok(out);
     }
+    let extents: Vec<isize> = src.shape.iter().map(|&e| e as isize).collect();
     let p = ManipParams {
         shape: &out.shape,
-        per_axis: [&src.strides, &[], &src.shape],
+        per_axis: [&src.strides, &[], &extents],
         in_offset: src.offset,
         out_offset: 0,
         aux: [0, axis as u32],

@@ -34,8 +34,8 @@ pub enum PadMode<T> {
 }
 
 impl<T: Element> Array<T> {
-    /// The elements reversed along `axis` (negative from the end), as NumPy's `flip`. A
-    /// copy: strides are unsigned, so a reversed view cannot be expressed.
+    /// The elements reversed along `axis` (negative from the end), as NumPy's `flip`: a view
+    /// with that axis' stride negated (no copy; writes through it reach `self`).
     ///
     /// # Errors
     /// [`Error::AxisOutOfRange`].
@@ -43,17 +43,15 @@ impl<T: Element> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1, 2, 3, 4, 5, 6], [2, 3])?;
-    /// assert_eq!(x.flip(-1)?.to_vec()?, vec![3, 2, 1, 6, 5, 4]);
+    /// let f = x.flip(-1)?;
+    /// assert_eq!((f.strides(), f.to_vec()?), (&[3, -1][..], vec![3, 2, 1, 6, 5, 4]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn flip(&self, axis: isize) -> Result<Array<T>> {
         self.flip_axes(&[axis])
     }
 
-    /// The elements reversed along every axis (NumPy's `flip` with no axis). A copy.
-    ///
-    /// # Errors
-    /// [`Error::OutOfMemory`].
+    /// The elements reversed along every axis (NumPy's `flip` with no axis). A view.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -66,7 +64,8 @@ impl<T: Element> Array<T> {
         self.flip_axes(&axes)
     }
 
-    /// The elements reversed along each of `axes`. A copy.
+    /// The elements reversed along each of `axes` (an axis named twice is reversed once).
+    /// A view, as [`Array::flip`].
     ///
     /// # Errors
     /// [`Error::AxisOutOfRange`].
@@ -78,20 +77,18 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn flip_axes(&self, axes: &[isize]) -> Result<Array<T>> {
-        let mut lo = vec![0; self.ndim()];
+        let mut flip = vec![false; self.ndim()];
         for &a in axes {
-            let d = norm_axis(a, self.ndim())?;
-            lo[d] = self.shape[d];
+            flip[norm_axis(a, self.ndim())?] = true;
         }
-        // Symmetric with the shift n maps c to -(n - c) -> n - 1 - c.
-        remap(
-            self,
-            "flip",
-            self.shape.clone(),
-            &lo,
-            Mode::Symmetric,
-            T::zero(),
-        )
+        let mut strides = self.strides.clone();
+        let mut offset = self.offset as isize;
+        for (d, s) in strides.iter_mut().enumerate().filter(|(d, _)| flip[*d]) {
+            // The first element moves to the axis' last (an empty axis has none).
+            offset += self.shape[d].saturating_sub(1) as isize * *s;
+            *s = -*s;
+        }
+        Ok(self.view(self.shape.clone(), strides, offset as usize))
     }
 
     /// The elements shifted by `shift` places along `axis` (negative from the end), those

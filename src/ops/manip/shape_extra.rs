@@ -294,9 +294,8 @@ impl<T: Element> Array<T> {
     }
 
     /// Rotated by 90 degrees `k` times (negative turns the other way) in the plane of
-    /// `axes`, from the first axis toward the second: NumPy's `rot90`. A flipped copy seen
-    /// through swapped axes (a transposed view of the copy; no copy when `k % 4 == 0`
-    /// beyond [`Array::copy`]).
+    /// `axes`, from the first axis toward the second: NumPy's `rot90`. A view, as NumPy's:
+    /// flipped ([`Array::flip`], a negative stride) and seen through swapped axes.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for fewer than 2 dimensions or equal axes;
@@ -329,7 +328,7 @@ impl<T: Element> Array<T> {
         }
         let (a, b) = (a as isize, b as isize);
         match k.rem_euclid(4) {
-            0 => self.copy(),
+            0 => Ok(self.clone()),
             1 => self.flip(b)?.swapaxes(a, b),
             2 => self.flip_axes(&[a, b]),
             _ => self.swapaxes(a, b)?.flip(b),

@@ -196,11 +196,15 @@ fn execute<T: Element>(
     dtype: DType,
     mean: Option<Binding<'_>>,
 ) -> Result<()> {
+    if !x.is_forwards() {
+        let x = forwards(x, op, red)?;
+        return execute(&x, op, red, out, dtype, mean);
+    }
     let axes: Vec<(usize, usize)> = x
         .shape
         .iter()
         .copied()
-        .zip(x.strides.iter().copied())
+        .zip(x.strides.iter().map(|&s| s as usize))
         .collect();
     let count: usize = x
         .shape
@@ -230,6 +234,23 @@ fn execute<T: Element>(
     let (perm, red) = reduced_last(red);
     let c = x.transpose(&perm)?.contiguous()?;
     execute(&c, op, &red, target.out, dtype, mean)
+}
+
+/// `x` (with a negative stride) as a view with none: where every reversed axis is reduced
+/// and the order of the elements does not matter (not an arg-reduction), those axes walked
+/// forwards from their lowest element (the same elements, no copy); else a copy.
+fn forwards<T: Element>(x: &Array<T>, op: &Reducer, red: &[bool]) -> Result<Array<T>> {
+    let reversed = |d: usize| x.strides[d] < 0;
+    if op.ordered || (0..x.ndim()).any(|d| reversed(d) && !red[d]) {
+        return x.contiguous();
+    }
+    let mut offset = x.offset as isize;
+    let mut strides = x.strides.clone();
+    for (d, s) in strides.iter_mut().enumerate().filter(|(_, s)| **s < 0) {
+        offset += (x.shape[d].max(1) as isize - 1) * *s;
+        *s = -*s;
+    }
+    Ok(x.view(x.shape.clone(), strides, offset as usize))
 }
 
 /// Where a problem's elements are: the buffer, what it holds and the first one's offset.

@@ -294,17 +294,24 @@ impl<T: Element> Array<T> {
 
     /// The array as one axis in C order: a view where the layout allows, else a copy.
     fn flat(&self) -> Result<Array<T>> {
+        if !self.is_forwards() {
+            // A reversed axis (negative stride): 1-D as it is, else copied in C order.
+            return match self.ndim() {
+                1 => Ok(self.clone()),
+                _ => self.reshape([self.len()]),
+            };
+        }
         let merged = merge(
             &self
                 .shape
                 .iter()
                 .copied()
-                .zip(self.strides.iter().copied())
+                .zip(self.strides.iter().map(|&s| s as usize))
                 .collect::<Vec<_>>(),
         );
         match merged.as_slice() {
             [] => Ok(self.view(vec![self.len()], vec![1], self.offset)),
-            [(n, s)] => Ok(self.view(vec![*n], vec![*s], self.offset)),
+            [(n, s)] => Ok(self.view(vec![*n], vec![*s as isize], self.offset)),
             _ => self.reshape([self.len()]),
         }
     }

@@ -105,7 +105,7 @@ impl<T: Float> Array<T> {
     pub fn corrcoef(&self, rowvar: bool) -> Result<Array<T>> {
         let (c, _) = self.scatter_matrix("corrcoef", rowvar)?;
         let v = c.shape[0];
-        let sd = c.view(vec![v], vec![v + 1], c.offset).sqrt()?;
+        let sd = c.view(vec![v], vec![v as isize + 1], c.offset).sqrt()?;
         let r = c
             .div(&sd.reshape([v, 1])?)?
             .div(&sd.reshape([1, v])?)?
