@@ -139,7 +139,7 @@ impl Var {
         logical_not => Unary::Np(NpUnary::LogicalNot), "1 where zero, else 0.";
         sinc => Unary::Np(NpUnary::Sinc), "sin(pi x) / (pi x), 1 at 0, as NumPy's `sinc`.";
         signbit => Unary::Np(NpUnary::SignBit), "1 where the sign bit is set, else 0.";
-        spacing => Unary::Np(NpUnary::Spacing), "The gap to the next f32 away from zero (f32).";
+        spacing => Unary::Np(NpUnary::Spacing), "The gap to the next value away from zero (floats; f64 needs 64-bit integers).";
         bitwise_not => Unary::Np(NpUnary::BitNot), "Bitwise not (integers).";
     }
 
@@ -168,7 +168,7 @@ impl Var {
         heaviside => Binary::Np(NpBinary::Heaviside), "0 below 0, 1 above, `other` at 0.";
         gcd => Binary::Np(NpBinary::Gcd), "Greatest common divisor (i32, u32).";
         lcm => Binary::Np(NpBinary::Lcm), "Least common multiple (i32, u32).";
-        nextafter => Binary::Np(NpBinary::NextAfter), "The next f32 toward `other` (f32).";
+        nextafter => Binary::Np(NpBinary::NextAfter), "The next value toward `other` (floats; f64 needs 64-bit integers).";
         ldexp => Binary::Np(NpBinary::Ldexp), "x 2^n, `other` an integer value (clamped).";
         bitwise_and => Binary::Np(NpBinary::BitAnd), "Bitwise and (integers).";
         bitwise_or => Binary::Np(NpBinary::BitOr), "Bitwise or (integers).";
@@ -409,11 +409,23 @@ fn generate(
             Node::Const(c) if keep => format!("keep_({})", constant(c)),
             Node::Const(c) => constant(c),
             Node::Unary(op, x) => {
-                let f = helper(&mut g, &mut names, TableOp::Unary(op), d, unsupported)?;
+                let f = helper(
+                    &mut g,
+                    &mut names,
+                    TableOp::Unary(op),
+                    (d, bits64),
+                    unsupported,
+                )?;
                 format!("{f}(t{})", x.0)
             }
             Node::Binary(op, x, y) => {
-                let f = helper(&mut g, &mut names, TableOp::Binary(op), d, unsupported)?;
+                let f = helper(
+                    &mut g,
+                    &mut names,
+                    TableOp::Binary(op),
+                    (d, bits64),
+                    unsupported,
+                )?;
                 if keep && same[x.0 as usize] == same[y.0 as usize] {
                     format!("{f}(t{}, keep2_(t{}))", x.0, y.0)
                 } else {
@@ -463,7 +475,7 @@ fn helper(
     g: &mut Generated,
     names: &mut HashMap<TableOp, String>,
     op: TableOp,
-    d: DType,
+    (d, bits64): (DType, bool),
     unsupported: &dyn Fn() -> Error,
 ) -> Result<String> {
     if let Some(f) = names.get(&op) {
@@ -477,6 +489,16 @@ fn helper(
     let Some((e, vec_ok)) = found else {
         return Err(unsupported());
     };
+    // The f64 functions built from the bits need 64-bit integers; their source joins the
+    // helpers once.
+    if crate::ops::elementwise::uses_f64_bits(&e) {
+        if !bits64 {
+            return Err(unsupported());
+        }
+        if !crate::ops::elementwise::uses_f64_bits(&g.helpers) {
+            g.helpers.push_str(crate::ops::elementwise::F64_BITS);
+        }
+    }
     g.vec4 &= vec_ok;
     // `T(...)` converts a mask (`U`, here u32) and leaves other values as they are.
     g.helpers.push_str(&format!("{def} {{ return T({e}); }}\n"));

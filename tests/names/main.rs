@@ -6,6 +6,7 @@
 #[macro_use]
 mod common;
 
+mod bits;
 mod choose;
 mod ldexp;
 mod like;
