@@ -6,6 +6,7 @@
 #[macro_use]
 mod common;
 
+mod audit_math;
 mod bits;
 mod choose;
 mod ldexp;
