@@ -7,6 +7,7 @@
 mod common;
 
 mod audit_math;
+mod audit_shape;
 mod bits;
 mod choose;
 mod ldexp;
