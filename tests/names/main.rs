@@ -8,6 +8,7 @@ mod common;
 
 mod audit_math;
 mod audit_shape;
+mod audit_stats;
 mod bits;
 mod choose;
 mod ldexp;
