@@ -11,6 +11,12 @@ use std::f64::consts::FRAC_2_SQRT_PI;
 type Unary<T> = fn(&Array<T>) -> Result<Array<T>>;
 type Mask<T> = fn(&Array<T>) -> Result<Array<bool>>;
 type Binary<T> = fn(&Array<T>, &Array<T>) -> Result<Array<T>>;
+/// A name, the function, its CPU reference and the input range.
+type UnaryCase<T> = (&'static str, Unary<T>, fn(f64) -> f64, (f64, f64));
+type MaskCase<T> = (&'static str, Mask<T>, fn(f64) -> bool);
+type BinaryCase<T> = (&'static str, Binary<T>, fn(f64, f64) -> f64);
+type Logic = fn(&Array<f32>, &Array<f32>) -> Result<Array<bool>>;
+type LogicCase = (&'static str, Logic, fn(bool, bool) -> bool);
 
 /// `vals` as a view: every second element of a buffer, from offset 1.
 fn offset_view<T: Element>(vals: &[T]) -> Array<T> {
@@ -54,7 +60,7 @@ fn erf_series(x: f64) -> f64 {
     FRAC_2_SQRT_PI * x * (1.0 - x2 / 3.0 + x2 * x2 / 10.0 - x2 * x2 * x2 / 42.0)
 }
 
-fn unary_cases<T: Float>() -> Vec<(&'static str, Unary<T>, fn(f64) -> f64, (f64, f64))> {
+fn unary_cases<T: Float>() -> Vec<UnaryCase<T>> {
     vec![
         ("sinh", |x| x.sinh(), f64::sinh, (-3.0, 3.0)),
         ("cosh", |x| x.cosh(), f64::cosh, (-3.0, 3.0)),
@@ -130,7 +136,7 @@ fn unary_math_on_views_and_zero_sizes() {
     if_supported::<f64>(unary_on_views::<f64>);
 }
 
-fn mask_cases<T: Float>() -> Vec<(&'static str, Mask<T>, fn(f64) -> bool)> {
+fn mask_cases<T: Float>() -> Vec<MaskCase<T>> {
     vec![
         ("isnan", |x| x.isnan(), f64::is_nan),
         ("isinf", |x| x.isinf(), f64::is_infinite),
@@ -172,7 +178,7 @@ fn masks_on_views_and_zero_sizes() {
     if_supported::<f64>(masks_on_views::<f64>);
 }
 
-fn binary_cases<T: Float>() -> Vec<(&'static str, Binary<T>, fn(f64, f64) -> f64)> {
+fn binary_cases<T: Float>() -> Vec<BinaryCase<T>> {
     vec![
         ("atan2", |x, y| x.atan2(y), f64::atan2),
         ("hypot", |x, y| x.hypot(y), f64::hypot),
@@ -272,8 +278,7 @@ fn logic_on_views_and_bad_arguments() {
     let ys: Vec<f32> = (0..37).map(|k| specials[(k * 3 + 1) % 7]).collect();
     let (vx, vy) = (views(&xs), views(&ys));
     let (a, b) = (&vx[1], &vy[0]);
-    type Logic = fn(&Array<f32>, &Array<f32>) -> Result<Array<bool>>;
-    let logic: [(&str, Logic, fn(bool, bool) -> bool); 3] = [
+    let logic: [LogicCase; 3] = [
         ("logical_and", |x, y| x.logical_and(y), |p, q| p & q),
         ("logical_or", |x, y| x.logical_or(y), |p, q| p | q),
         ("logical_xor", |x, y| x.logical_xor(y), |p, q| p ^ q),
@@ -296,7 +301,8 @@ fn logic_on_views_and_bad_arguments() {
         .collect();
     assert_eq!(close, want);
     // A view equals its contiguous copy; the transposed one too, and not the other data.
-    assert!(a.array_equal(&a.copy().unwrap()).unwrap() == !xs.iter().any(|v| v.is_nan()));
+    let has_nan = xs.iter().any(|v| v.is_nan());
+    assert_eq!(a.array_equal(&a.copy().unwrap()).unwrap(), !has_nan);
     let finite: Vec<f32> = xs
         .iter()
         .map(|v| if v.is_nan() { 4.0 } else { *v })

@@ -55,6 +55,11 @@ fn lanes(vals: &[f64], axis: usize) -> Vec<Vec<f64>> {
     }
 }
 
+type Whole<T> = fn(&Array<T>) -> gpuarray::Result<Array<T>>;
+type Along<T> = fn(&Array<T>, isize) -> gpuarray::Result<Array<T>>;
+/// A name, the whole-array and one-axis forms, and the CPU reference of a lane.
+type Case<T> = (&'static str, Whole<T>, Along<T>, fn(&[f64]) -> f64);
+
 fn stats_on_view<T: Float>() {
     let (x, vals, base) = view::<T>(211);
     let before = host(&base);
@@ -63,9 +68,7 @@ fn stats_on_view<T: Float>() {
     } else {
         2e-5
     };
-    type Whole<T> = fn(&Array<T>) -> gpuarray::Result<Array<T>>;
-    type Along<T> = fn(&Array<T>, isize) -> gpuarray::Result<Array<T>>;
-    let cases: [(&str, Whole<T>, Along<T>, fn(&[f64]) -> f64); 3] = [
+    let cases: [Case<T>; 3] = [
         ("nanvar", |a| a.nanvar(), |a, k| a.nanvar_axis(k), nanvar),
         (
             "nanstd",

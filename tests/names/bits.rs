@@ -125,7 +125,7 @@ fn nextafter_and_spacing_f64_step_one_bit() {
         2 => 0.0,
         3 => -0.0,
         4 => xs[k],
-        5 if k % 5 == 0 => f64::NAN,
+        5 if k.is_multiple_of(5) => f64::NAN,
         _ => xs[(r as usize >> 3) % n],
     };
     let ys: Vec<f64> = (0..n).map(|k| pick(k, rng.next_u64())).collect();
@@ -170,7 +170,7 @@ fn nextafter_and_spacing_f64_step_one_bit() {
 fn sorted_f16() -> Vec<f64> {
     let mut v: Vec<f64> = (0..=u16::MAX)
         .map(|b| f16::from_bits(b).to_f64())
-        .filter(|v| !v.is_nan() && !(*v == 0.0 && v.is_sign_negative()))
+        .filter(|v| !v.is_nan() && v.to_bits() != (-0.0f64).to_bits())
         .collect();
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v
@@ -211,7 +211,7 @@ fn nextafter_and_spacing_f16_every_value() {
             .map(|k| match target {
                 0 => f16::INFINITY,
                 1 => f16::NEG_INFINITY,
-                _ if k % 3 == 0 => xs[k],
+                _ if k.is_multiple_of(3) => xs[k],
                 _ => f16::from_bits(rng.next_u64() as u16),
             })
             .collect();
