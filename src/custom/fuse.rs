@@ -330,29 +330,18 @@ fn generate(
         g.helpers.push_str(keep_defs(d, bits));
     }
     let same = structure(nodes);
+    let ctx = (d, bits64);
     for (k, node) in nodes.iter().enumerate().filter(|(k, _)| used[*k]) {
         let e = match *node {
             Node::Input(j) => format!("v{j}"),
             Node::Const(c) if keep => format!("keep_({})", constant(c)),
             Node::Const(c) => constant(c),
             Node::Unary(op, x) => {
-                let f = helper(
-                    &mut g,
-                    &mut names,
-                    TableOp::Unary(op),
-                    (d, bits64),
-                    unsupported,
-                )?;
+                let f = helper(&mut g, &mut names, TableOp::Unary(op), ctx, unsupported)?;
                 format!("{f}(t{})", x.0)
             }
             Node::Binary(op, x, y) => {
-                let f = helper(
-                    &mut g,
-                    &mut names,
-                    TableOp::Binary(op),
-                    (d, bits64),
-                    unsupported,
-                )?;
+                let f = helper(&mut g, &mut names, TableOp::Binary(op), ctx, unsupported)?;
                 if keep && same[x.0 as usize] == same[y.0 as usize] {
                     format!("{f}(t{}, keep2_(t{}))", x.0, y.0)
                 } else {
