@@ -6,6 +6,7 @@
 #[macro_use]
 mod common;
 
+mod audit_edges;
 mod audit_math;
 mod audit_shape;
 mod audit_stats;
