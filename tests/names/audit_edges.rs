@@ -1,6 +1,6 @@
 //! Issue 18's audit, zero sizes where the tests had none: the `*_into` forms and compound
-//! assignment (with their bad outputs), index_axis and divmod; each against its CPU value
-//! on the non-empty neighbours of the same call, and the arrays intact on error.
+//! assignment (with their bad outputs and a strided output checked against the values it
+//! must hold), index_axis and divmod; the arrays intact on error.
 
 use crate::common::dev;
 use gpuarray::{Error, Slice};
