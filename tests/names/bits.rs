@@ -261,6 +261,12 @@ fn bit_functions_fused_and_refused() {
         let v = s.call::<f64>(&[&to]).unwrap().to_vec().unwrap();
         // spacing(1) + spacing(2) + spacing(-2) = eps + 2 eps - 2 eps.
         assert_eq!(v, vec![f64::EPSILON]);
+        // And from an index expression (from_fn shares fuse's generator).
+        let n = dev()
+            .from_fn::<f64, 1>([3], |[i]| i.nextafter(10.0f64))
+            .unwrap();
+        let want = vec![f64::from_bits(1), 1.0f64.next_up(), 2.0f64.next_up()];
+        assert_eq!(n.to_vec().unwrap(), want);
     });
     if_supported::<f16>(|| {
         let f = fuse(dev(), |[a, b]| a.nextafter(b)).unwrap();
