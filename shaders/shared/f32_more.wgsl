@@ -46,7 +46,7 @@ fn modf_frac_32_(x: TW) -> TW {
     return copysign_(select(x - trunc(x), TW(0.0), is_inf_(x)), x);
 }
 
-// The next f32 after x toward y, from the bits (f32 only: f16 and f64 have no form yet):
+// The next f32 after x toward y, from the bits (f16: nextafter_16_; f64: f64_bits.wgsl):
 // y when equal, the smallest subnormal of y's sign from ±0, NaN if either is NaN. The
 // sign of x is read from the bits, so a subnormal x steps correctly where the adapter
 // flushes it in comparisons.
@@ -56,6 +56,41 @@ fn nextafter_32_(x: TW, y: TW) -> TW {
     let r = bitcast<TW>(select(b - M(1u), b + M(1u), away));
     let from_zero = select(r, copysign_(bitcast<TW>(M(1u)), y), is_zero_(x));
     return select(select(from_zero, y, x == y), x + y, is_nan_(x) | is_nan_(y));
+}
+
+// An f16 value (held exactly in TW) as its 16 bits (sign at bit 15; NaN as inf), and
+// f16 bits back to their value in TW. f16's subnormals are normal f32s, so the product in
+// f16_value_ is exact also where an adapter flushes f32 subnormals.
+fn f16_bits_(x: TW) -> M {
+    let a = abits_(x);
+    let e = a >> M(23u);
+    let normal = ((e - M(112u)) << M(10u)) | ((a >> M(13u)) & M(0x3ffu));
+    let sub = ((a & M(0x7fffffu)) | M(0x800000u)) >> min(M(126u) - min(e, M(126u)), M(31u));
+    let mag = select(select(sub, normal, e >= M(113u)), M(0x7c00u), e == M(255u));
+    return mag | ((bitcast<M>(x) >> M(16u)) & M(0x8000u));
+}
+fn f16_value_(h: M) -> TW {
+    let e = (h >> M(10u)) & M(0x1fu);
+    let m = h & M(0x3ffu);
+    let normal = bitcast<TW>(((e + M(112u)) << M(23u)) | (m << M(13u)));
+    let mag = select(select(TW(m) * TW(0x1p-24), normal, e != M(0u)), f32_inf_(), e == M(31u));
+    return copysign_(mag, bitcast<TW>(h << M(16u)));
+}
+
+// nextafter of two f16 values held in TW: one step of the f16 bits, with nextafter_32_'s
+// special cases (the smallest f16 subnormal, 2^-24, from ±0).
+fn nextafter_16_(x: TW, y: TW) -> TW {
+    let h = f16_bits_(x);
+    let away = select(y > x, y < x, sign_bit_(x));
+    let r = f16_value_(select(h - M(1u), h + M(1u), away));
+    let from_zero = select(r, copysign_(TW(0x1p-24), y), is_zero_(x));
+    return select(select(from_zero, y, x == y), x + y, is_nan_(x) | is_nan_(y));
+}
+
+// spacing of an f16 value held in TW, as spacing_32_ (the difference is exact in f32).
+fn spacing_16_(x: TW) -> TW {
+    let toward = copysign_(f32_inf_(), x);
+    return select(nextafter_16_(x, toward) - x, f32_nan_(), is_inf_(x) | is_nan_(x));
 }
 
 // NumPy's spacing: the distance to the next f32 away from zero, negative for negative x

@@ -17,6 +17,8 @@ use crate::shape::Axis;
 #[path = "fuse_keep.rs"]
 mod keep;
 use keep::{keep_defs, structure};
+#[path = "fuse_reductions.rs"]
+mod reductions;
 
 /// A node of a traced expression.
 #[derive(Debug, Clone, Copy)]
@@ -139,7 +141,7 @@ impl Var {
         logical_not => Unary::Np(NpUnary::LogicalNot), "1 where zero, else 0.";
         sinc => Unary::Np(NpUnary::Sinc), "sin(pi x) / (pi x), 1 at 0, as NumPy's `sinc`.";
         signbit => Unary::Np(NpUnary::SignBit), "1 where the sign bit is set, else 0.";
-        spacing => Unary::Np(NpUnary::Spacing), "The gap to the next f32 away from zero (f32).";
+        spacing => Unary::Np(NpUnary::Spacing), "The gap to the next value away from zero (floats; f64 needs 64-bit integers).";
         bitwise_not => Unary::Np(NpUnary::BitNot), "Bitwise not (integers).";
     }
 
@@ -168,7 +170,7 @@ impl Var {
         heaviside => Binary::Np(NpBinary::Heaviside), "0 below 0, 1 above, `other` at 0.";
         gcd => Binary::Np(NpBinary::Gcd), "Greatest common divisor (i32, u32).";
         lcm => Binary::Np(NpBinary::Lcm), "Least common multiple (i32, u32).";
-        nextafter => Binary::Np(NpBinary::NextAfter), "The next f32 toward `other` (f32).";
+        nextafter => Binary::Np(NpBinary::NextAfter), "The next value toward `other` (floats; f64 needs 64-bit integers).";
         ldexp => Binary::Np(NpBinary::Ldexp), "x 2^n, `other` an integer value (clamped).";
         bitwise_and => Binary::Np(NpBinary::BitAnd), "Bitwise and (integers).";
         bitwise_or => Binary::Np(NpBinary::BitOr), "Bitwise or (integers).";
@@ -206,81 +208,6 @@ impl Var {
     /// ```
     pub fn where_(cond: Var, x: impl Into<Var>, y: impl Into<Var>) -> Var {
         push(Node::Where(cond, x.into(), y.into()))
-    }
-
-    fn reduce(self, r: Reduction, axis: Option<isize>) -> Var {
-        push(Node::Reduce(r, axis, self))
-    }
-
-    /// The sum over every element, as `cupy.sum` inside `cupy.fuse`: the expression is
-    /// evaluated inside the reduction's load, one kernel in all (a second, over partial
-    /// results, where more than 4096 elements per output are split over workgroups). Only
-    /// as the outermost operation, as the other reductions.
-    ///
-    /// The result is that of [`Array::sum`] of the elementwise result, accumulated in the
-    /// same type (f32 for f16) in another fixed order: integer sums (wrapping) and the
-    /// extremes are the same bits; float sums and means are within K · eps · Σ|v| of the
-    /// exact sum of the K values, the same bits on every run. Over no elements a sum is 0,
-    /// a product 1, a mean NaN, and [`Var::max`] and [`Var::min`] are an error, as the
-    /// methods.
-    ///
-    /// ```
-    /// use gpuarray::custom::fuse;
-    /// # let dev = gpuarray::Device::new()?;
-    /// let sq_dist = fuse(&dev, |[x, y]| ((x - y) * (x - y)).sum())?;
-    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3])?;
-    /// let y = dev.from_slice(&[0.0f32], [1])?;
-    /// assert_eq!(sq_dist.call::<f32>(&[&x, &y])?.to_scalar()?, 14.0);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn sum(self) -> Var {
-        self.reduce(Reduction::Sum, None)
-    }
-    /// The sum along `axis` (negative counts from the end), as [`Var::sum`].
-    pub fn sum_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Sum, Some(axis))
-    }
-    /// The product of every element, as [`Array::prod`].
-    pub fn prod(self) -> Var {
-        self.reduce(Reduction::Prod, None)
-    }
-    /// The product along `axis` (negative counts from the end).
-    pub fn prod_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Prod, Some(axis))
-    }
-    /// The largest element, as [`Array::max`] (NaN if any is NaN; an error over none).
-    ///
-    /// ```
-    /// use gpuarray::custom::fuse;
-    /// # let dev = gpuarray::Device::new()?;
-    /// let f = fuse(&dev, |[x, y]| (x - y).abs().max())?;
-    /// let x = dev.from_slice(&[1.0f32, 5.0, 2.0], [3])?;
-    /// let y = dev.from_slice(&[2.0f32, 1.0, 2.0], [3])?;
-    /// assert_eq!(f.call::<f32>(&[&x, &y])?.to_scalar()?, 4.0);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn max(self) -> Var {
-        self.reduce(Reduction::Max, None)
-    }
-    /// The largest element along `axis` (negative counts from the end).
-    pub fn max_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Max, Some(axis))
-    }
-    /// The smallest element, as [`Array::min`].
-    pub fn min(self) -> Var {
-        self.reduce(Reduction::Min, None)
-    }
-    /// The smallest element along `axis` (negative counts from the end).
-    pub fn min_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Min, Some(axis))
-    }
-    /// The mean of every element, as [`Array::mean`] (floats only).
-    pub fn mean(self) -> Var {
-        self.reduce(Reduction::Mean, None)
-    }
-    /// The mean along `axis` (negative counts from the end; floats only).
-    pub fn mean_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Mean, Some(axis))
     }
 }
 
@@ -403,17 +330,18 @@ fn generate(
         g.helpers.push_str(keep_defs(d, bits));
     }
     let same = structure(nodes);
+    let ctx = (d, bits64);
     for (k, node) in nodes.iter().enumerate().filter(|(k, _)| used[*k]) {
         let e = match *node {
             Node::Input(j) => format!("v{j}"),
             Node::Const(c) if keep => format!("keep_({})", constant(c)),
             Node::Const(c) => constant(c),
             Node::Unary(op, x) => {
-                let f = helper(&mut g, &mut names, TableOp::Unary(op), d, unsupported)?;
+                let f = helper(&mut g, &mut names, TableOp::Unary(op), ctx, unsupported)?;
                 format!("{f}(t{})", x.0)
             }
             Node::Binary(op, x, y) => {
-                let f = helper(&mut g, &mut names, TableOp::Binary(op), d, unsupported)?;
+                let f = helper(&mut g, &mut names, TableOp::Binary(op), ctx, unsupported)?;
                 if keep && same[x.0 as usize] == same[y.0 as usize] {
                     format!("{f}(t{}, keep2_(t{}))", x.0, y.0)
                 } else {
@@ -463,7 +391,7 @@ fn helper(
     g: &mut Generated,
     names: &mut HashMap<TableOp, String>,
     op: TableOp,
-    d: DType,
+    (d, bits64): (DType, bool),
     unsupported: &dyn Fn() -> Error,
 ) -> Result<String> {
     if let Some(f) = names.get(&op) {
@@ -477,6 +405,16 @@ fn helper(
     let Some((e, vec_ok)) = found else {
         return Err(unsupported());
     };
+    // The f64 functions built from the bits need 64-bit integers; their source joins the
+    // helpers once.
+    if crate::ops::elementwise::uses_f64_bits(&e) {
+        if !bits64 {
+            return Err(unsupported());
+        }
+        if !crate::ops::elementwise::uses_f64_bits(&g.helpers) {
+            g.helpers.push_str(crate::ops::elementwise::F64_BITS);
+        }
+    }
     g.vec4 &= vec_ok;
     // `T(...)` converts a mask (`U`, here u32) and leaves other values as they are.
     g.helpers.push_str(&format!("{def} {{ return T({e}); }}\n"));

@@ -1,11 +1,18 @@
 //! The functions of issue 18's name map that were "not yet": shapes and index helpers
 //! (`shape`), elementwise math (`math`; the ulp bounds are in tests/numerics/names_math.rs),
-//! statistics, sets and tensor products (`stats`), each against a CPU reference.
+//! statistics, sets and tensor products (`stats`), each against a CPU reference; the
+//! bit-built float functions beyond f32 (`bits`); and the `audit_*` files, which fill the
+//! gaps the audit of issue 18's list found (views, zero sizes, bad arguments).
 
 #[path = "../common/mod.rs"]
 #[macro_use]
 mod common;
 
+mod audit_edges;
+mod audit_math;
+mod audit_shape;
+mod audit_stats;
+mod bits;
 mod choose;
 mod ldexp;
 mod like;

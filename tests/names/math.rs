@@ -355,10 +355,6 @@ fn nextafter_and_spacing_step_one_f32_bit() {
     let i = dev().from_slice(&[1i32], [1]).unwrap();
     assert_unsupported(i.nextafter(&i), DType::I32);
     assert_unsupported(i.spacing(), DType::I32);
-    if_supported::<f64>(|| {
-        let d = dev().from_slice(&[1.0f64], [1]).unwrap();
-        assert_unsupported(d.spacing(), DType::F64);
-    });
     let f = fuse(dev(), |[a, b]| a.nextafter(b).spacing()).unwrap();
     let one = dev().from_slice(&[1.0f32], [1]).unwrap();
     let two = dev().from_slice(&[2.0f32], [1]).unwrap();
@@ -419,8 +415,5 @@ fn frexp_splits_exactly() {
     ]);
     frexp_check::<f32>(&xs);
     if_supported::<f16>(|| frexp_check::<f16>(&[0.0, -0.0, 1.0, 6e-8, -1e-5, 65504.0, 0.3]));
-    if_supported::<f64>(|| {
-        let d = dev().from_slice(&[1.0f64], [1]).unwrap();
-        assert_unsupported(d.frexp(), DType::F64);
-    });
+    // f64: tests/names/bits.rs.
 }

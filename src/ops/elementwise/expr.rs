@@ -4,7 +4,7 @@
 //! per dtype, scalar or vec4, the operation's `op1`/`op2`/`op3`). [`all_specs`] lists every
 //! variant for the shader validation test.
 use super::cast::cast_expr;
-use super::extra::{F32_MORE, F64_MORE, INT_MORE};
+use super::extra::{F32_MORE, F64_BITS, F64_MORE, INT_MORE};
 use super::numpy::{NpBinary, NpUnary};
 use crate::dtype::DType;
 use crate::kernel::source::{Spec, FLOAT_MATH, INT_MATH};
@@ -434,7 +434,6 @@ pub(super) fn spec(
         .alias("TB", if vec { "vec4<bool>" } else { "bool" })
         .alias("TF", value(DType::F32, vec))
         .alias("NI", value(DType::I32, vec))
-        .function(function, def)
         .function(
             "lane_a",
             if vec {
@@ -463,9 +462,18 @@ pub(super) fn spec(
         .function("nan_", nan_def(input))
         .function("fdiv_", fdiv_def(input))
         .include(STRIDED_OFFSETS);
+    // The bit-built f64 functions need 64-bit integers: only in the kernels that call them.
+    let bits = (input == DType::F64 && uses_f64_bits(&def)).then_some(F64_BITS);
+    let spec = spec.function(function, def);
     library_includes(input)
         .into_iter()
+        .chain(bits)
         .fold(spec, |spec, inc| spec.include(inc))
+}
+
+/// Whether WGSL text calls a function of shaders/shared/f64_bits.wgsl ([`F64_BITS`]).
+pub(crate) fn uses_f64_bits(text: &str) -> bool {
+    text.contains("_b64_(")
 }
 
 /// The math library of the table's expressions for inputs of `d`, after the arithmetic

@@ -1,12 +1,12 @@
 //! The elementwise functions of the name map's second group as [`Array`] methods:
-//! logaddexp, logaddexp2, heaviside, sinc, signbit, gcd, lcm, nextafter, spacing (f32),
+//! logaddexp, logaddexp2, heaviside, sinc, signbit, gcd, lcm, nextafter, spacing,
 //! ldexp, and the two-output modf, divmod and frexp. The operations are rows of `numpy.rs`'s table (so they work on views, broadcast
 //! and fuse); their WGSL is in shaders/shared/f32_more.wgsl, f64_more.wgsl and
 //! int_more.wgsl. The two-output functions are two dispatches (the family writes one
 //! output per kernel).
 
 use crate::array::Array;
-use crate::dtype::{Element, Float};
+use crate::dtype::{DType, Element, Float};
 #[allow(unused_imports)]
 use crate::error::Error;
 use crate::error::Result;
@@ -19,6 +19,9 @@ use super::{map_binary, map_unary};
 /// 32-bit integer variants of the elementwise table (`expr::library_includes`).
 pub(super) const F32_MORE: &str = include_str!("../../../shaders/shared/f32_more.wgsl");
 pub(super) const F64_MORE: &str = include_str!("../../../shaders/shared/f64_more.wgsl");
+/// The bit-built f64 functions (nextafter, spacing, frexp), which need 64-bit integers:
+/// included only where an expression calls them (`expr::uses_f64_bits`).
+pub(crate) const F64_BITS: &str = include_str!("../../../shaders/shared/f64_bits.wgsl");
 pub(super) const INT_MORE: &str = include_str!("../../../shaders/shared/int_more.wgsl");
 
 impl<T: Float> Array<T> {
@@ -124,10 +127,11 @@ impl<T: Float> Array<T> {
     /// The mantissa and the exponent, `self = m 2^e` with `|m|` in [0.5, 1): NumPy's
     /// `frexp` (`(x, 0)` for ±0, ±inf and NaN; subnormals exact). Exact. Three dispatches
     /// (the mantissa, the exponent as a float, its cast to i32). f32 and f16 (in f32);
-    /// f64 has no form yet.
+    /// f64 from its bits through 64-bit integers.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for f64 or where the adapter lacks `T`.
+    /// [`Error::Unsupported`] where the adapter lacks `T`, and for f64 where it lacks
+    /// 64-bit integers (SHADER_INT64).
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -137,6 +141,7 @@ impl<T: Float> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn frexp(&self) -> Result<(Array<T>, Array<i32>)> {
+        need_f64_bits(self, "frexp")?;
         let m = map_unary(self, Unary::Np(NpUnary::FrexpMant), &[])?;
         let e: Array<T> = map_unary(self, Unary::Np(NpUnary::FrexpExp), &[])?;
         Ok((m, e.cast::<i32>()?))
@@ -237,12 +242,13 @@ impl<T: Element> Array<T> {
 
     /// The next representable value after `self` toward `other`, elementwise with
     /// broadcasting: NumPy's `nextafter` (`other` itself where equal, the smallest
-    /// subnormal of `other`'s sign from ±0, NaN if either is NaN). Exact, from the bits.
-    /// f32 only for now.
+    /// subnormal of `other`'s sign from ±0, NaN if either is NaN). Exact, from the bits:
+    /// f32 and f64 (f64 through 64-bit integers), f16 in f32 a step of its 16 bits.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for other dtypes (f16 and f64 have no form yet);
-    /// [`Error::ShapeMismatch`] when the shapes do not broadcast.
+    /// [`Error::Unsupported`] for integer dtypes, where the adapter lacks `T`, and for f64
+    /// where it lacks 64-bit integers (SHADER_INT64); [`Error::ShapeMismatch`] when the
+    /// shapes do not broadcast.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -253,14 +259,18 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn nextafter(&self, other: &Array<T>) -> Result<Array<T>> {
+        need_f64_bits(self, "nextafter")?;
         map_binary(self, other, Binary::Np(NpBinary::NextAfter))
     }
 
     /// The distance from `self` to the next value away from zero, negative for negative
-    /// numbers (and -0): NumPy's `spacing`; NaN for infinities and NaN. Exact. f32 only.
+    /// numbers (and -0): NumPy's `spacing`; NaN for infinities and NaN, inf for the largest
+    /// finite value. Exact, from the bits: f32, f16 (in f32) and f64 (through 64-bit
+    /// integers).
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for other dtypes.
+    /// [`Error::Unsupported`] for integer dtypes, where the adapter lacks `T`, and for f64
+    /// where it lacks 64-bit integers (SHADER_INT64).
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -269,6 +279,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn spacing(&self) -> Result<Array<T>> {
+        need_f64_bits(self, "spacing")?;
         map_unary(self, Unary::Np(NpUnary::Spacing), &[])
     }
 
@@ -288,4 +299,13 @@ impl<T: Element> Array<T> {
     pub fn divmod(&self, other: &Array<T>) -> Result<(Array<T>, Array<T>)> {
         Ok((self.floor_divide(other)?, self.remainder(other)?))
     }
+}
+
+/// `Err(Unsupported)` for an f64 `x` where the adapter lacks 64-bit integers: `op`'s f64
+/// form is built from the bits (shaders/shared/f64_bits.wgsl).
+fn need_f64_bits<T: Element>(x: &Array<T>, op: &'static str) -> Result<()> {
+    if T::DTYPE == DType::F64 && !x.dev.supports_dtype(DType::U64) {
+        return Err(x.dev.unsupported(op, DType::F64));
+    }
+    Ok(())
 }

@@ -217,9 +217,18 @@ impl NpUnary {
             NpUnary::BitNot => return None,
             NpUnary::Sinc => float_fn(d, "sinc_32_", "sinc64_", &["a"])?,
             NpUnary::ModfFrac => float_fn(d, "modf_frac_32_", "modf_frac64_", &["a"])?,
+            // f64 from the bits (shaders/shared/f64_bits.wgsl), scalar only.
+            NpUnary::Spacing | NpUnary::FrexpMant | NpUnary::FrexpExp if d == DType::F64 => {
+                let f = match self {
+                    NpUnary::Spacing => "spacing_b64_",
+                    NpUnary::FrexpMant => "frexp_mant_b64_",
+                    _ => "frexp_exp_b64_",
+                };
+                return Some((format!("{f}(a)"), false));
+            }
             NpUnary::Spacing if d == DType::F32 => "spacing_32_(a)".to_string(),
+            NpUnary::Spacing if d == DType::F16 => "T(spacing_16_(TW(a)))".to_string(),
             NpUnary::Spacing => return None,
-            NpUnary::FrexpMant | NpUnary::FrexpExp if d == DType::F64 => return None,
             NpUnary::FrexpMant => float_fn(d, "frexp_mant_32_", "", &["a"])?,
             NpUnary::FrexpExp => float_fn(d, "frexp_exp_32_", "", &["a"])?,
             NpUnary::SignBit => mask(&match d {
@@ -330,8 +339,12 @@ impl NpBinary {
             NpBinary::Gcd => format!("gcd_int_({x}, {y})"),
             NpBinary::Lcm => format!("lcm_int_({x}, {y})"),
             NpBinary::Heaviside => return None,
-            NpBinary::NextAfter if d == DType::F32 => format!("nextafter_32_({x}, {y})"),
-            NpBinary::NextAfter => return None,
+            NpBinary::NextAfter => match d {
+                DType::F32 => format!("nextafter_32_({x}, {y})"),
+                DType::F16 => format!("T(nextafter_16_(TW({x}), TW({y})))"),
+                DType::F64 => return Some((format!("nextafter_b64_({x}, {y})"), false)),
+                _ => return None,
+            },
             // Bit-built in f32; f16 through it, overflowing past f16's range (a float
             // conversion of an out-of-range value is not defined); f64 by products.
             NpBinary::Ldexp => match d {
