@@ -12,19 +12,29 @@ const LOG_Q: [u32; 11] = [
 /// (the magnitudes, lowest degree first).
 const SIN_Q: [u32; 5] = [3373259426, 1387197334, 171138516, 10052930, 339721];
 const COS_Q: [u32; 6] = [2147483648, 2649351758, 544751119, 44803956, 1973885, 53367];
-/// 1 / sqrt(m) on [1/2, 1) to about 2^-8, a - m (b - m c) in Q30.
+/// 1 / sqrt(m) on [1/2, 1) to about 2^-8, a - m (b - m c) in Q30 (16-bit products).
 const RSQRT_Q: [u32; 3] = [2388083616, 2189186838, 877755388];
 /// ln 2 in Q58, as (high, low) words.
 const LN2_Q58: (u32, u32) = (0x02c5_c85f, 0xdf47_3de7);
-/// sqrt(1/2) in Q32.
-const SQRT_HALF_Q32: u32 = 0xb504_f334;
+/// sqrt(2) in Q31.
+const SQRT2_Q31: u32 = 0xb504_f334;
 
 fn mulhi(a: u32, b: u32) -> u32 {
     ((a as u64 * b as u64) >> 32) as u32
 }
 
+/// The high word of a b from their top 16 bits (rx_mul16).
+fn mul16(a: u32, b: u32) -> u32 {
+    (a >> 16) * (b >> 16)
+}
+
+/// The high word of x acc from x's top 16 bits (x <= 2^30) and acc >> s (rx_mul_small).
+fn mul_small(x: u32, acc: u32, s: u32) -> u32 {
+    ((x >> 14) * (acc >> s)) >> (18 - s)
+}
+
 /// -ln(u) for u = (a + 1) 2^-32 (a = 2^32 - 1 gives u = 1): `None` for 0, else (m, e) with
-/// m in [2^31, 2^32) and -ln(u) = m 2^(e - 32) to about 2^-29 relative.
+/// m in [2^31, 2^32) and -ln(u) = m 2^(e - 32) within 2^-28 relative.
 pub fn neg_log(a: u32) -> Option<(u32, i32)> {
     let x = a.wrapping_add(1);
     if x == 0 {
@@ -37,8 +47,10 @@ pub fn neg_log(a: u32) -> Option<(u32, i32)> {
     let s = t.wrapping_sub(1 << 30);
     let neg = if (s as i32) < 0 { u32::MAX } else { 0 };
     let mut q = LOG_Q[10];
-    for &c in LOG_Q[..10].iter().rev() {
-        q = c.wrapping_add(mulhi(q, s).wrapping_sub(q & neg));
+    for (i, &c) in LOG_Q[..10].iter().rev().enumerate() {
+        // The first two steps' errors shrink by s^8 (2^-16) afterwards: 16-bit products.
+        let p = if i < 2 { mul16(q, s) } else { mulhi(q, s) };
+        q = c.wrapping_add(p.wrapping_sub(q & neg));
     }
     // t q in Q62; plus lz ln 2 in Q58 (Q62 kept when lz = 0, where -ln u is t q alone).
     let p = t as u64 * q as u64;
@@ -53,20 +65,22 @@ pub fn neg_log(a: u32) -> Option<(u32, i32)> {
     Some((m, 64 - sh as i32 - frac))
 }
 
-/// sqrt(2 L) for L = m 2^(e - 32), m in [2^31, 2^32): (r, re) with r in Q31 in [1/2, 1)
-/// and sqrt(2 L) = r 2^(re - 31).
+/// sqrt(2 L) for L = m 2^(e - 32), m in [2^31, 2^32): (r, re) with r in Q31 and sqrt(2 L) =
+/// r 2^(re - 31): sqrt(A), A = M or M / 2 (k = e + 1 odd), by a Newton step on y ~ 1 / sqrt(A)
+/// and one step r + y (A - r^2) / 2 on r = A y.
 fn sqrt2(m: u32, e: i32) -> (u32, i32) {
     let k = e + 1;
-    let mut y =
-        RSQRT_Q[0].wrapping_sub(mulhi(m, RSQRT_Q[1].wrapping_sub(mulhi(m, RSQRT_Q[2])))) << 1;
-    for _ in 0..2 {
-        let e = mulhi(m, mulhi(y, y));
-        y = mulhi(y, (3u32 << 30).wrapping_sub(e)) << 1;
+    let odd = k & 1 != 0;
+    let mut y = RSQRT_Q[0].wrapping_sub(mul16(m, RSQRT_Q[1].wrapping_sub(mul16(m, RSQRT_Q[2]))));
+    if odd {
+        y = mul16(y, SQRT2_Q31) << 1;
     }
-    let mut r = mulhi(m, y);
-    if k & 1 != 0 {
-        r = mulhi(r, SQRT_HALF_Q32);
-    }
+    let a = if odd { m >> 1 } else { m };
+    y = mulhi(y, (3u32 << 28).wrapping_sub(mulhi(a, mulhi(y, y)))) << 3;
+    let r0 = mulhi(a, y) << 1;
+    let d = a.wrapping_sub(mulhi(r0, r0) << 2);
+    let neg = if (d as i32) < 0 { y } else { 0 };
+    let r = r0.wrapping_add(mulhi(y, d)).wrapping_sub(neg);
     (r, (k + 1) >> 1)
 }
 
@@ -78,17 +92,19 @@ fn cos_sin(b: u32) -> ((u32, i32, bool), (u32, i32, bool)) {
     let swap = f > 1 << 31;
     let g = if swap { f.wrapping_neg() } else { f };
     let x = mulhi(g, g);
-    let nest = |c: &[u32]| {
+    // Horner in x; the first two steps (small accumulators) take 16-bit products, acc >> s[i].
+    let nest = |c: &[u32], s: [u32; 2]| {
         let mut acc = c[c.len() - 1];
-        for &ck in c[..c.len() - 1].iter().rev() {
-            acc = ck.wrapping_sub(mulhi(x, acc));
+        for (i, &ck) in c[..c.len() - 1].iter().rev().enumerate() {
+            let p = if i < 2 { mul_small(x, acc, s[i]) } else { mulhi(x, acc) };
+            acc = ck.wrapping_sub(p);
         }
         acc
     };
     // The sine of the folded angle scaled by 2^lz, keeping its relative precision.
     let lz = g.leading_zeros() & 31;
-    let s = (mulhi(g << lz, nest(&SIN_Q)), -(lz as i32));
-    let c = (nest(&COS_Q), 0);
+    let s = (mulhi(g << lz, nest(&SIN_Q, [3, 8])), -(lz as i32));
+    let c = (nest(&COS_Q, [0, 5]), 0);
     let (c, s) = if swap { (s, c) } else { (c, s) };
     let (cm, sm) = if quadrant & 1 == 1 { (s, c) } else { (c, s) };
     (
