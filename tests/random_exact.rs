@@ -2,13 +2,17 @@
 //! the GPU's values equal the CPU's reimplementation (tests/common/rng_exact.rs) bit for bit,
 //! for the stateless `random_normal` and the Generator's `normal`, `standard_normal` and
 //! `exponential`, in f32, f64 and f16, several seeds and sizes; and the CPU reimplementation
-//! is within the stated bounds of the exact (f64) transform of the same uniforms.
+//! is within the stated bounds of the exact (f64) transform of the same uniforms. Poisson and
+//! binomial counts equal the CPU's inversion of the same words with the same thresholds,
+//! whose probabilities are within 2^-31 of the exact ones.
 
 #[macro_use]
 mod common;
 
 use common::philox::philox;
-use common::rng_exact::{exponential, f16_bits, neg_log, normal_pair};
+use common::rng_exact::{
+    binomial_thresholds, exponential, f16_bits, invert, neg_log, normal_pair, poisson_thresholds,
+};
 use common::*;
 use gpuarray::{f16, Array, Element};
 
@@ -287,5 +291,100 @@ fn f16_rounding_matches_half() {
             f16::from_f32(v).to_bits(),
             "f32 {v:e} ({b:#x})"
         );
+    }
+}
+
+/// A Generator's poisson and binomial draws, in sequence, against the CPU's inversion of
+/// word i % 4 of block i / 4 with its thresholds (a binary search: the GPU's guide table
+/// and scan are checked too), for means and (n, p) through every regime: 0, the tables of
+/// one or two values, small, large, p near 0 and 1.
+#[test]
+fn poisson_and_binomial_are_bit_exact() {
+    let dev = dev();
+    let lams = [0.0, 1e-9, 0.3, 3.5, 10.0, 37.2, 1.0e5, 1.0e7];
+    let binomials = [
+        (0u32, 0.5),
+        (7, 0.0),
+        (7, 1.0),
+        (1, 0.5),
+        (10, 0.3),
+        (40, 0.97),
+        (100_000, 1e-6),
+        ((1 << 24) - 1, 0.37),
+    ];
+    for seed in [0u64, 0xDEAD_BEEF_1234_5678] {
+        let mut g = dev.default_rng(seed);
+        let mut first = 0u64;
+        for (k, n) in [1001usize, 0, 1, 7, 4 * 256 + 3].into_iter().cycle().take(16).enumerate() {
+            let (got, t, what) = if k < lams.len() {
+                let lam = lams[k];
+                let got = g.poisson([n], lam).unwrap();
+                (got, poisson_thresholds(lam), format!("poisson({lam})"))
+            } else {
+                let (m, p) = binomials[k - lams.len()];
+                let got = g.binomial([n], m, p).unwrap();
+                (got, binomial_thresholds(m, p), format!("binomial({m}, {p})"))
+            };
+            let got = got.to_vec().unwrap();
+            for (i, &v) in got.iter().enumerate() {
+                let w = words(seed, first + (i / 4) as u64)[i % 4];
+                assert_eq!(v, invert(&t, w), "{what} seed {seed:#x} n={n}: element {i}");
+            }
+            first += n.div_ceil(4) as u64;
+            assert_eq!(g.counter(), first);
+        }
+    }
+}
+
+/// The thresholds' probabilities (differences over 2^32) against the exact ones, from
+/// log-probabilities summed in f64 (the same ratios, a different path through them; the
+/// ratios themselves are checked by tests/generator/stats.rs's chi-square tests against
+/// log-gamma): within 2^-32 each (two roundings of 2^-33), and the counts the table never gives (where the cumulative
+/// sum rounds to 0 or to 2^32) below 2^-32 in all.
+#[test]
+fn inversion_tables_hold_the_probabilities() {
+    // ln P(k) for k = 0, 1, ..., kmax from ln P(k + 1) - ln P(k) = ln r(k), summed, then
+    // shifted so that the probabilities sum to 1.
+    let check = |what: &str, t: (u32, Vec<u32>), kmax: u32, ln_ratio: &dyn Fn(f64) -> f64| {
+        let mut ln_p = vec![0.0f64];
+        for k in 0..kmax {
+            ln_p.push(ln_p[k as usize] + ln_ratio(k as f64));
+        }
+        let top = ln_p.iter().cloned().fold(f64::MIN, f64::max);
+        let total: f64 = ln_p.iter().map(|l| (l - top).exp()).sum();
+        let exact = |k: u32| ((ln_p[k as usize] - top).exp() / total);
+        let (k0, thr) = &t;
+        let edge = |i: usize| -> f64 {
+            match i {
+                0 => 0.0,
+                i if i > thr.len() => 1.0,
+                i => thr[i - 1] as f64 / 2f64.powi(32),
+            }
+        };
+        let mut outside = 0.0;
+        for k in 0..=kmax {
+            if k < *k0 || k > k0 + thr.len() as u32 {
+                outside += exact(k);
+                continue;
+            }
+            let i = (k - k0) as usize;
+            let got = edge(i + 1) - edge(i);
+            assert!(
+                (got - exact(k)).abs() <= 2f64.powi(-32) * 1.001,
+                "{what}: P({k}) = {got:e} vs {:e}",
+                exact(k)
+            );
+        }
+        assert!(outside <= 2f64.powi(-32), "{what}: {outside:e} outside");
+    };
+    for lam in [0.5f64, 3.5, 10.0, 37.2, 1000.0, 2.0e5] {
+        let kmax = (lam + 40.0 * lam.sqrt() + 60.0) as u32;
+        check(&format!("poisson({lam})"), poisson_thresholds(lam), kmax, &|k| {
+            (lam / (k + 1.0)).ln()
+        });
+    }
+    for (n, p) in [(10u32, 0.3f64), (40, 0.97), (1000, 0.5), (100_000, 1e-4), (300_000, 0.8)] {
+        let ln = |k: f64| ((n as f64 - k) / (k + 1.0)).ln() + (p / (1.0 - p)).ln();
+        check(&format!("binomial({n}, {p})"), binomial_thresholds(n, p), n, &ln);
     }
 }

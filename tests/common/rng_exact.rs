@@ -167,3 +167,72 @@ pub fn f16_bits(b: u32) -> u16 {
     };
     (sign | v.min(0x7c00)) as u16
 }
+
+/// The inversion thresholds of poisson and binomial (src/ops/random/distributions.rs): the
+/// probabilities relative to the mode's by their ratio recurrences while at least 2^-48,
+/// normalised, cumulated and rounded to Q32. Returns k0 (the value of words below the first
+/// threshold) and the thresholds (0s moved into k0, 2^32s dropped).
+pub fn inversion_thresholds(
+    mode: u32,
+    kmax: u32,
+    up: impl Fn(f64) -> f64,
+    down: impl Fn(f64) -> f64,
+) -> (u32, Vec<u32>) {
+    let tail = 2f64.powi(-48);
+    let mut pmf = std::collections::VecDeque::from([1.0f64]);
+    let mut p = 1.0;
+    for k in (1..=mode).rev() {
+        p *= down(k as f64);
+        if !(p >= tail) {
+            break;
+        }
+        pmf.push_front(p);
+    }
+    let mut k0 = mode + 1 - pmf.len() as u32;
+    p = 1.0;
+    for k in mode..kmax {
+        p *= up(k as f64);
+        if !(p >= tail) {
+            break;
+        }
+        pmf.push_back(p);
+    }
+    let total: f64 = pmf.iter().sum();
+    let scale = 2f64.powi(32) / total;
+    let mut thresholds = Vec::new();
+    let mut cum = 0.0;
+    for &p in pmf.iter().take(pmf.len() - 1) {
+        cum += p;
+        match (cum * scale).round() {
+            t if t >= 2f64.powi(32) => break,
+            t if t <= 0.0 => k0 += 1,
+            t => thresholds.push(t as u32),
+        }
+    }
+    (k0, thresholds)
+}
+
+/// Poisson(lam)'s thresholds.
+pub fn poisson_thresholds(lam: f64) -> (u32, Vec<u32>) {
+    inversion_thresholds(lam.floor() as u32, u32::MAX, |k| lam / (k + 1.0), |k| k / lam)
+}
+
+/// Binomial(n, p)'s thresholds (one value for p = 0, p = 1 or n = 0).
+pub fn binomial_thresholds(n: u32, p: f64) -> (u32, Vec<u32>) {
+    if p == 0.0 || p == 1.0 || n == 0 {
+        return (if p == 1.0 { n } else { 0 }, Vec::new());
+    }
+    let mode = (((n as f64 + 1.0) * p).floor() as u32).min(n);
+    let (odds, nf) = (p / (1.0 - p), n as f64);
+    inversion_thresholds(
+        mode,
+        n,
+        |k| (nf - k) / (k + 1.0) * odds,
+        |k| k / (nf - k + 1.0) / odds,
+    )
+}
+
+/// The value of word w: k0 plus the number of thresholds at or below it.
+pub fn invert(t: &(u32, Vec<u32>), w: u32) -> i32 {
+    (t.0 + t.1.partition_point(|&x| x <= w) as u32) as i32
+}

@@ -1,10 +1,15 @@
 //! [`Generator`] draws by inversion or rejection: poisson, binomial, gamma and beta. Host side
-//! of shaders/distributions.wgsl. Each element starts from its own word of its block and takes
-//! what more it needs from its private stream, so rejection loops of different lengths leave
-//! the result independent of the other elements. Computed with the adapter's f32 log, exp,
-//! sqrt and division (the normals of gamma are the integer ones of rng_exact.wgsl): the same
-//! distribution on every adapter, not the same bits (an acceptance test can fall either way
-//! where an adapter's log differs in the last place).
+//! of shaders/distributions.wgsl.
+//!
+//! Poisson and binomial invert a table of the distribution's cumulative probabilities in Q32
+//! (each element one Philox word, compared in integers with the thresholds), the table built
+//! here in f64 by the ratio recurrences p(k + 1) / p(k) from the mode outwards: only
+//! +, *, / (no log or exp, whose last bits differ between libraries), so the same bits on
+//! every adapter and every host. Gamma and beta are rejection loops computed with the
+//! adapter's f32 log, sqrt and division (their normals are the integer ones of
+//! rng_exact.wgsl): each element starts from its own word of its block and takes what more it
+//! needs from its private stream; the same distribution on every adapter, not the same bits
+//! (an acceptance test can fall either way where an adapter's log differs in the last place).
 
 use crate::array::Array;
 use crate::dtype::Float;
@@ -13,17 +18,142 @@ use crate::shape::Shape;
 
 use super::generator::{check, Family, GenParams, Generator};
 
-/// The largest Poisson mean taken: f32 holds the integers near it exactly.
+/// The largest Poisson mean taken (its table holds about 16 sqrt(lam) thresholds).
 const MAX_LAM: f64 = 1.0e7;
 
+/// Probabilities below this, relative to the mode's, end the table (the mass beyond it is
+/// below 2^-40 for every mean and n taken).
+const TAIL: f64 = 1.0 / (1u64 << 48) as f64;
+
+/// The inversion table of shaders/distributions.wgsl's `inversion`: the guide table then the
+/// thresholds, the value of a word below the first threshold (`k0`) and the guide's bits.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct InversionTable {
+    pub k0: u32,
+    pub guide_bits: u32,
+    pub thresholds: usize,
+    pub words: Vec<u32>,
+}
+
+/// The table of the distribution on `0..=kmax` with mode `mode`, from the ratios `up(k)` =
+/// p(k + 1) / p(k) and `down(k)` = p(k - 1) / p(k): the probabilities from the mode's (1)
+/// outwards until they fall below [`TAIL`], normalised by their sum, cumulated and rounded
+/// to Q32; thresholds at 0 (values never drawn) move k0, those at 2^32 are dropped.
+pub(crate) fn inversion_table(
+    mode: u32,
+    kmax: u32,
+    up: impl Fn(f64) -> f64,
+    down: impl Fn(f64) -> f64,
+) -> InversionTable {
+    let mut below = Vec::new();
+    let (mut p, mut k) = (1.0f64, mode);
+    while k > 0 {
+        p *= down(k as f64);
+        if !(p >= TAIL) {
+            break;
+        }
+        below.push(p);
+        k -= 1;
+    }
+    let mut pmf: Vec<f64> = below.into_iter().rev().collect();
+    let mut k0 = mode - pmf.len() as u32;
+    pmf.push(1.0);
+    let (mut p, mut k) = (1.0f64, mode);
+    while k < kmax {
+        p *= up(k as f64);
+        if !(p >= TAIL) {
+            break;
+        }
+        pmf.push(p);
+        k += 1;
+    }
+    let total: f64 = pmf.iter().sum();
+    let scale = 4_294_967_296.0 / total;
+    let mut cum = 0.0;
+    let mut thr = Vec::with_capacity(pmf.len());
+    for &p in &pmf[..pmf.len() - 1] {
+        cum += p;
+        let t = (cum * scale).round();
+        if t >= 4_294_967_296.0 {
+            break;
+        }
+        if t <= 0.0 {
+            k0 += 1;
+        } else {
+            thr.push(t as u32);
+        }
+    }
+    let guide_bits = (2 * thr.len()).next_power_of_two().trailing_zeros();
+    let mut words = Vec::with_capacity((1 << guide_bits) + thr.len());
+    let mut i = 0;
+    for b in 0..1u64 << guide_bits {
+        let lo = b << (32 - guide_bits);
+        while i < thr.len() && thr[i] as u64 <= lo {
+            i += 1;
+        }
+        words.push(i as u32);
+    }
+    let thresholds = thr.len();
+    words.extend(thr);
+    InversionTable {
+        k0,
+        guide_bits,
+        thresholds,
+        words,
+    }
+}
+
+/// Poisson(lam)'s table: mode floor(lam), p(k + 1) / p(k) = lam / (k + 1).
+pub(crate) fn poisson_table(lam: f64) -> InversionTable {
+    inversion_table(lam.floor() as u32, u32::MAX, |k| lam / (k + 1.0), |k| k / lam)
+}
+
+/// Binomial(n, p)'s table: mode floor((n + 1) p) (at most n), p(k + 1) / p(k) = (n - k) p /
+/// ((k + 1)(1 - p)); p = 0 and p = 1 give one value.
+pub(crate) fn binomial_table(n: u32, p: f64) -> InversionTable {
+    if p == 0.0 || p == 1.0 || n == 0 {
+        let k = if p == 1.0 { n } else { 0 };
+        return inversion_table(k, k, |_| 0.0, |_| 0.0);
+    }
+    let mode = (((n as f64 + 1.0) * p).floor() as u32).min(n);
+    let odds = p / (1.0 - p);
+    let n = n as f64;
+    inversion_table(
+        mode,
+        n as u32,
+        |k| (n - k) / (k + 1.0) * odds,
+        |k| k / (n - k + 1.0) / odds,
+    )
+}
+
 impl Generator {
-    /// Poisson counts of mean `lam` (NumPy's `poisson`; `i32` where NumPy gives int64): by
-    /// inversion (sequential search from the element's word) for lam < 10, and for lam >= 10
-    /// by Hörmann's transformed rejection with squeeze (PTRS, as NumPy), each try from the
-    /// element's next private block; the loop stops after 256 tries (each accepted with
-    /// probability above 0.85). Computed in f32: the inversion drops the mass beyond
-    /// f32's resolution of the cumulative sum (below 1e-7 in all). The same distribution,
-    /// not the same bits across adapters (it uses the adapter's f32 exp and log).
+    /// Draws `shape` elements of the table's distribution, one Philox word each.
+    fn invert(&mut self, shape: Shape, t: &InversionTable) -> Result<Array<i32>> {
+        let table = self.dev.from_slice(&t.words, [t.words.len()])?;
+        let p = GenParams {
+            ints: [t.k0, t.thresholds as u32],
+            flag: t.guide_bits,
+            ..Default::default()
+        };
+        self.draw_with(
+            Family::Distributions,
+            "gen_inversion",
+            shape,
+            4,
+            p,
+            &[table.binding()],
+        )
+    }
+
+    /// Poisson counts of mean `lam` (NumPy's `poisson`; `i32` where NumPy gives int64), by
+    /// inversion: element i is the count whose cumulative probability interval holds its
+    /// Philox word w / 2^32 (word i % 4 of the draw's block i / 4). The table of cumulative
+    /// probabilities is computed on the host in f64 (p(k + 1) = p(k) lam / (k + 1) from the
+    /// mode outwards, to where the tail mass is below 2^-40) and rounded to multiples of
+    /// 2^-32, so each count's probability is within 2^-32 of the exact one; the word is
+    /// compared in integers, and the table uses no log or exp: the same bits on every
+    /// adapter. One word per element, about two table reads (a guide table indexes the
+    /// thresholds); the table holds about 16 sqrt(lam) + 20 thresholds.
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] unless 0 <= lam <= 1e7; [`crate::Error::OutOfMemory`].
@@ -42,21 +172,14 @@ impl Generator {
             "poisson",
             "needs 0 <= lam <= 1e7",
         )?;
-        let p = GenParams {
-            floats: [lam, 0.0],
-            ..Default::default()
-        };
-        self.draw(Family::Distributions, "gen_poisson", shape.into(), 4, p)
+        self.invert(shape.into(), &poisson_table(lam))
     }
 
-    /// Binomial counts of `n` trials of probability `p` (`i32`). With q = min(p, 1 - p) (and
-    /// n minus the count when p > 1/2): for n q >= 10 Hörmann's transformed rejection with
-    /// squeeze (BTRS, 1993), each try from the element's next private block (the loop stops
-    /// after 256 tries, each accepted with probability above 0.8), its acceptance test from
-    /// Stirling's series written to keep f32's digits; below, the successes are counted by
-    /// geometric gaps between them (about n q + 1 steps, the first from the element's word).
-    /// In f32, hence n below 2^24. The same distribution, not the same bits across adapters
-    /// (it uses the adapter's f32 log).
+    /// Binomial counts of `n` trials of probability `p` (`i32`), by inversion of a table of
+    /// cumulative probabilities as [`Generator::poisson`] (p(k + 1) = p(k) (n - k) p / ((k +
+    /// 1)(1 - p)) from the mode floor((n + 1) p) outwards): one Philox word per element, each
+    /// count's probability within 2^-32 of the exact one, the same bits on every adapter.
+    /// n stays below 2^24 (the table holds about 16 sqrt(n p (1 - p)) + 20 thresholds).
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] unless 0 <= p <= 1 and n < 2^24;
@@ -73,18 +196,7 @@ impl Generator {
     pub fn binomial(&mut self, shape: impl Into<Shape>, n: u32, p: f64) -> Result<Array<i32>> {
         check((0.0..=1.0).contains(&p), "binomial", "needs 0 <= p <= 1")?;
         check(n < 1 << 24, "binomial", "needs n < 2^24")?;
-        let params = GenParams {
-            ints: [n, 0],
-            floats: [p, 0.0],
-            ..Default::default()
-        };
-        self.draw(
-            Family::Distributions,
-            "gen_binomial",
-            shape.into(),
-            4,
-            params,
-        )
+        self.invert(shape.into(), &binomial_table(n, p))
     }
 
     /// Gamma numbers of shape `k` and scale `scale` (mean k scale), by Marsaglia and Tsang's

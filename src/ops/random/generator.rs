@@ -308,7 +308,20 @@ impl Generator {
         entry: &'static str,
         shape: Shape,
         per: usize,
+        p: GenParams,
+    ) -> Result<Array<O>> {
+        self.draw_with(family, entry, shape, per, p, &[])
+    }
+
+    /// [`Generator::draw`] with input arrays bound from binding 1 on.
+    pub(crate) fn draw_with<O: Element>(
+        &mut self,
+        family: Family,
+        entry: &'static str,
+        shape: Shape,
+        per: usize,
         mut p: GenParams,
+        inputs: &[Binding<'_>],
     ) -> Result<Array<O>> {
         let shape = shape.0;
         let n: usize = crate::shape::checked_len(&shape, O::DTYPE.size())?;
@@ -320,7 +333,7 @@ impl Generator {
         p.items = blocks as u32;
         p.key = self.key;
         p.counter = self.counter;
-        launch::<O>(&self.dev, family, entry, &p, &[], out.binding())?;
+        launch::<O>(&self.dev, family, entry, &p, inputs, out.binding())?;
         self.counter = self.counter.wrapping_add(blocks as u64);
         let strides = contiguous_strides(&shape);
         Ok(out.view(shape, strides, 0))
