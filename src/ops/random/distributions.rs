@@ -83,15 +83,19 @@ pub(crate) fn inversion_table(
             thr.push(t as u32);
         }
     }
-    let guide_bits = (2 * thr.len()).next_power_of_two().trailing_zeros();
+    // Eight buckets a threshold while the guide stays within 2^16 words, else two.
+    let per = if 8 * thr.len() <= 1 << 16 { 8 } else { 2 };
+    let guide_bits = (per * thr.len()).next_power_of_two().trailing_zeros();
     let mut words = Vec::with_capacity((1 << guide_bits) + thr.len());
     let mut i = 0;
     for b in 0..1u64 << guide_bits {
-        let lo = b << (32 - guide_bits);
+        let (lo, hi) = (b << (32 - guide_bits), (b + 1) << (32 - guide_bits));
         while i < thr.len() && thr[i] as u64 <= lo {
             i += 1;
         }
-        words.push(i as u32);
+        // Bit 31: no threshold inside the bucket, so every word in it gives k0 + i.
+        let pure = i == thr.len() || thr[i] as u64 >= hi;
+        words.push(i as u32 | (pure as u32) << 31);
     }
     let thresholds = thr.len();
     words.extend(thr);
