@@ -19,6 +19,10 @@ override WG: u32 = 256u;
 @group(0) @binding(1) var<storage, read> table: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out4: array<vec4<S>>;
 
+// f32 values as S (the host replaces this line for f16: rounded to nearest even in integers,
+// see shared/rng_exact.wgsl's f16_round; f64 takes them exactly).
+fn to_s4(v: vec4<f32>) -> vec4<S> { return vec4<S>(v); }
+
 // Inversion of an integer distribution by a table of its cumulative probabilities in Q32
 // (built by the host in f64 and rounded: poisson, binomial), with a guide table (Chen and
 // Asau, 1974): table[0 .. 2^g) holds, for each bucket b of words w >> (32 - g), how many
@@ -40,29 +44,42 @@ fn inversion(w: u32) -> i32 {
     return i32(a.x + i);
 }
 
-// Gamma(a, 1) by Marsaglia and Tsang (2000), boosted for a < 1 by U^(1/a). Try t uses block
-// s + t of the element's private stream (a normal from words 0 and 1, the uniform from word
-// 2; word 3 of the accepted block is the boost's uniform). Acceptance is above 0.95 per try;
-// the loop stops after 256 tries.
-fn gamma(a: f32, s: u32, c: vec2<u32>, e: u32) -> f32 {
-    let boost = a < 1.0;
-    let d = select(a, a + 1.0, boost) - 1.0 / 3.0;
-    let cc = 1.0 / sqrt(9.0 * d);
+// ln v for a normal f32 v > 0, the same on every adapter: v = (M / 2) 2^e with M / 2 in
+// [1/2, 1), -ln(M / 2) from rx_neg_log of its 24 bits (M / 2 = (x + 1) 2^-32 exactly), then
+// e ln 2 - (-ln(M / 2)) in f32, each step rounded once (the product times one(), farg(2),
+// so that no compiler fuses it with the difference).
+fn ln_exact(v: f32) -> f32 {
+    let b = bitcast<u32>(v);
+    let l = rx_neg_log((((b & 0x7fffffu) | 0x800000u) << 8u) - 1u);
+    let e = f32(i32(b >> 23u) - 126);
+    return (e * 0.6931471805599453) * farg(2u) - rx_f32(l.x, bitcast<i32>(l.y) - 32, false);
+}
+
+// Gamma(a, 1) by Marsaglia and Tsang (2000) for a >= 1, from d = a - 1/3 and cc = 1 /
+// sqrt(9 d) (both f32): d v and the accepted block's word 3 as a uniform in (0, 1] (for the
+// boost U^(1/a) of a < 1, where the caller passes a + 1's d and cc). Try t uses block s + t
+// of the element's private stream: the normal z of words 0 and 1 (integer, shared/
+// rng_exact.wgsl), u = ((word 2 >> 8) + 1) 2^-24 with ln u from the same integer -ln; every
+// f32 operation rounded once (products times one(), which no compiler fuses into an FMA
+// with the sums), so the same bits on every adapter. Acceptance is above 0.95 per try; the
+// loop stops after 256 tries.
+fn gamma(d: f32, cc: f32, s: u32, c: vec2<u32>, e: u32) -> vec2<f32> {
+    let one = farg(2u);
     var v = 1.0;
     var r = vec4<u32>(0u);
     for (var t = 0u; t < 256u; t++) {
         r = private_block(c, s + t, e);
         let z = normal_pair(r.x, r.y).x;
-        let y = 1.0 + cc * z;
+        let y = 1.0 + (cc * z) * one;
         if (y <= 0.0) { continue; }
         v = y * y * y;
-        let u = u01(r.z);
+        let u = u01_open(r.z);
         let z2 = z * z;
-        if (u < 1.0 - 0.0331 * z2 * z2 || log(u) < 0.5 * z2 + d * (1.0 - v + log(v))) { break; }
+        if (u < 1.0 - ((0.0331 * z2) * z2) * one) { break; }
+        let lnu = -exponential_exact(r.z | 0xffu);
+        if (lnu < (0.5 * z2) * one + (d * ((1.0 - v) + ln_exact(v))) * one) { break; }
     }
-    var g = d * v;
-    if (boost) { g *= pow(u01_open(r.w), 1.0 / a); }
-    return g;
+    return vec2<f32>(d * v, u01_open(r.w));
 }
 
 // One table inversion per element, from its word.
@@ -75,17 +92,30 @@ fn gen_inversion(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
     out4[j] = vec4<S>(vec4<i32>(inversion(w.x), inversion(w.y), inversion(w.z), inversion(w.w)));
 }
 
-// Gamma(farg(0)) times farg(1) (the scale).
+// Gamma of shape a times farg(0) (the scale), with d and cc of gamma() as f32 bits in
+// int_args() (the host computes them: WGSL's sqrt and division are not correctly rounded),
+// and for a < 1 (flag() 1) the boost U^(1/a) with 1 / a = farg(1), by the adapter's pow.
 @compute @workgroup_size(WG)
 fn gen_gamma(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
              @builtin(local_invocation_index) l: u32) {
     let j = linear_id(wid, nw, l, WG);
     if (j >= P.n) { return; }
     let c = counter(j);
-    let a = farg(0u);
-    let g = vec4<f32>(gamma(a, 0u, c, 0u), gamma(a, 0u, c, 1u), gamma(a, 0u, c, 2u),
-                      gamma(a, 0u, c, 3u));
-    out4[j] = vec4<S>(g * farg(1u));
+    let dc = bitcast<vec2<f32>>(int_args());
+    var g = vec4<f32>(0.0);
+    for (var e = 0u; e < 4u; e++) {
+        let x = gamma(dc.x, dc.y, 0u, c, e);
+        g[e] = select(x.x, x.x * pow(x.y, farg(1u)), flag() == 1u);
+    }
+    out4[j] = to_s4(g * farg(0u));
+}
+
+// Gamma(a, 1) for any a > 0 with d and cc computed here (beta's two shapes).
+fn gamma_any(a: f32, s: u32, c: vec2<u32>, e: u32) -> f32 {
+    let boost = a < 1.0;
+    let d = select(a, a + 1.0, boost) - 1.0 / 3.0;
+    let x = gamma(d, 1.0 / sqrt(9.0 * d), s, c, e);
+    return select(x.x, x.x * pow(x.y, 1.0 / a), boost);
 }
 
 // Beta(farg(0), farg(1)) as X / (X + Y) of two gammas: X from private blocks 0, 1, ... and Y
@@ -98,9 +128,9 @@ fn gen_beta(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: 
     let c = counter(j);
     var r = vec4<f32>(0.0);
     for (var e = 0u; e < 4u; e++) {
-        let x = gamma(farg(0u), 0u, c, e);
-        let y = gamma(farg(1u), 0x80000000u, c, e);
+        let x = gamma_any(farg(0u), 0u, c, e);
+        let y = gamma_any(farg(1u), 0x80000000u, c, e);
         r[e] = x / (x + y);
     }
-    out4[j] = vec4<S>(r);
+    out4[j] = to_s4(r);
 }

@@ -236,3 +236,39 @@ pub fn binomial_thresholds(n: u32, p: f64) -> (u32, Vec<u32>) {
 pub fn invert(t: &(u32, Vec<u32>), w: u32) -> i32 {
     (t.0 + t.1.partition_point(|&x| x <= w) as u32) as i32
 }
+
+/// ln v for a normal f32 v > 0 as shaders/distributions.wgsl's `ln_exact`: v = (M / 2) 2^e,
+/// e ln 2 - (-ln(M / 2)) in f32.
+pub fn ln_exact(v: f32) -> f32 {
+    let b = v.to_bits();
+    let (m, e) = neg_log((((b & 0x7f_ffff) | 0x80_0000) << 8) - 1).expect("M / 2 < 1");
+    let ex = ((b >> 23) as i32 - 126) as f32;
+    ex * std::f32::consts::LN_2 - f32::from_bits(f32_bits(m, e - 32, false))
+}
+
+/// Gamma(a, 1) as shaders/distributions.wgsl's `gamma` (Marsaglia and Tsang from d and c):
+/// d v and the accepted block's uniform for the boost, for element e of block `counter`
+/// under `key`, its tries from private blocks s, s + 1, ...
+pub fn gamma(d: f32, c: f32, key: u64, counter: u64, s: u32, e: u32) -> (f32, f32) {
+    let open = |w: u32| ((w >> 8) + 1) as f32 * 2f32.powi(-24);
+    let mut v = 1.0f32;
+    let mut r = [0u32; 4];
+    for t in 0..256 {
+        let ctr = [counter as u32, (counter >> 32) as u32, s + t, 1 + e];
+        r = super::philox::philox(ctr, [key as u32, (key >> 32) as u32]);
+        let z = normal_pair(r[0], r[1])[0];
+        let y = 1.0 + c * z;
+        if y <= 0.0 {
+            continue;
+        }
+        v = y * y * y;
+        let z2 = z * z;
+        if open(r[2]) < 1.0 - 0.0331 * z2 * z2 {
+            break;
+        }
+        if -exponential(r[2] | 0xff) < 0.5 * z2 + d * ((1.0 - v) + ln_exact(v)) {
+            break;
+        }
+    }
+    (d * v, open(r[3]))
+}

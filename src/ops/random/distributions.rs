@@ -17,9 +17,14 @@ use crate::error::Result;
 use crate::shape::Shape;
 
 use super::generator::{check, Family, GenParams, Generator};
+#[cfg(doc)]
+use crate::Device;
 
 /// The largest Poisson mean taken (its table holds about 16 sqrt(lam) thresholds).
 const MAX_LAM: f64 = 1.0e7;
+
+/// Gamma's shape and scale are taken in f32.
+const MAX_F32: f64 = f32::MAX as f64;
 
 /// Probabilities below this, relative to the mode's, end the table (the mass beyond it is
 /// below 2^-40 for every mean and n taken).
@@ -204,14 +209,18 @@ impl Generator {
     }
 
     /// Gamma numbers of shape `k` and scale `scale` (mean k scale), by Marsaglia and Tsang's
-    /// method (2000) with a boost U^(1/k) for k < 1, in f32; each try from the element's
-    /// next private block; the loop stops after 256 tries (each accepted with probability
-    /// above 0.95). The same distribution, not the same bits across adapters (the acceptance
-    /// test and the boost use the adapter's f32 log and pow).
+    /// method (2000) in f32, each try from the element's next private block (the loop stops
+    /// after 256 tries, each accepted with probability above 0.95). For k >= 1 the same bits
+    /// on every adapter: d = k - 1/3 and 1 / sqrt(9 d) are computed on the host, the normal
+    /// and the log of the uniform are the integer ones of [`Device::random_normal`] and
+    /// [`Generator::exponential`], ln v is built from the same integer -ln, and every other
+    /// step is one IEEE-rounded f32 operation (f16 rounds the result in integers). For k < 1
+    /// the result of shape k + 1 is boosted by U^(1/k) with the adapter's f32 `pow`: the same
+    /// distribution there, not the same bits.
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] unless k > 0 and scale >= 0, both finite; else as
-    /// [`Generator::random`].
+    /// [`crate::Error::InvalidArgument`] unless 0 < k <= f32::MAX and 0 <= scale <= f32::MAX
+    /// (NaN fails); else as [`Generator::random`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -224,12 +233,19 @@ impl Generator {
     pub fn gamma<T: Float>(&mut self, shape: impl Into<Shape>, k: T, scale: T) -> Result<Array<T>> {
         let (k, s) = (k.to_f64(), scale.to_f64());
         check(
-            k > 0.0 && k.is_finite() && s >= 0.0 && s.is_finite(),
+            k > 0.0 && k <= MAX_F32 && (0.0..=MAX_F32).contains(&s),
             "gamma",
-            "needs a finite shape > 0 and a finite scale >= 0",
+            "needs 0 < shape <= f32::MAX and 0 <= scale <= f32::MAX",
         )?;
+        // Marsaglia and Tsang's d and 1 / sqrt(9 d) in f64, rounded to f32 here (WGSL's
+        // sqrt and division are not correctly rounded); the f32 values travel as bits.
+        let boost = k < 1.0;
+        let d = (if boost { k + 1.0 } else { k } - 1.0 / 3.0) as f32;
+        let c = (1.0 / (9.0 * d as f64).sqrt()) as f32;
         let p = GenParams {
-            floats: [k, s],
+            ints: [d.to_bits(), c.to_bits()],
+            flag: boost as u32,
+            floats: [s as f32 as f64, (1.0 / k) as f32 as f64],
             ..Default::default()
         };
         self.draw(Family::Distributions, "gen_gamma", shape.into(), 4, p)

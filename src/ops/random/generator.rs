@@ -137,9 +137,9 @@ fn spec(family: Family, d: DType, wide: bool) -> Spec {
         if let Some(u2) = u2 {
             s = s.function("unit2", u2);
         }
-        if d == DType::F16 {
-            s = s.function("to_s4", super::F16_TO_S4);
-        }
+    }
+    if d == DType::F16 {
+        s = s.function("to_s4", super::F16_TO_S4);
     }
     s
 }
