@@ -1,10 +1,12 @@
 // Distributions family: Generator draws by table inversion (poisson, binomial: S = i32) or
-// rejection (gamma and beta: S = f16, f32, f64, computed in f32). Host side:
+// rejection (gamma and beta: S = f16, f32, f64, computed in f32), the same bits on every
+// adapter (transcendental steps in integers, see each function). Host side:
 // src/ops/random/distributions.rs; the streams are those of shared/rng_stream.wgsl.
 //
-// Bindings: 0 params (farg(0), farg(1): gamma's and beta's parameters; int_args() and
-// flag(): the inversion table's k0, threshold count and guide bits); 1 the inversion table
-// (gen_inversion only); 4 the output as vec4 of S, rounded up to whole blocks by the host.
+// Bindings: 0 params (int_args() and flag(): the inversion table's k0, threshold count and
+// guide bits; farg(0): gamma's scale; farg(2) = 1); 1 `table`: the inversion table, or the
+// gamma parameters (4 words a shape, see gamma_at); 4 the output as vec4 of S, rounded up to
+// whole blocks by the host.
 // Dispatch: a 1-D grid folded into 2-D; invocation j makes the four elements of block j of
 // the draw and stores them with one vec4 store. Element e starts from word e of block j and
 // takes what more it needs from its own private stream (block t of it for try t), so its
@@ -56,14 +58,14 @@ fn ln_exact(v: f32) -> f32 {
 }
 
 // Gamma(a, 1) by Marsaglia and Tsang (2000) for a >= 1, from d = a - 1/3 and cc = 1 /
-// sqrt(9 d) (both f32): d v and the accepted block's word 3 as a uniform in (0, 1] (for the
-// boost U^(1/a) of a < 1, where the caller passes a + 1's d and cc). Try t uses block s + t
+// sqrt(9 d) (both f32): the bits of d v and the accepted block's word 3 (for the boost
+// U^(1/a) of a < 1, where the caller passes a + 1's d and cc). Try t uses block s + t
 // of the element's private stream: the normal z of words 0 and 1 (integer, shared/
 // rng_exact.wgsl), u = ((word 2 >> 8) + 1) 2^-24 with ln u from the same integer -ln; every
 // f32 operation rounded once (products times one(), which no compiler fuses into an FMA
 // with the sums), so the same bits on every adapter. Acceptance is above 0.95 per try; the
 // loop stops after 256 tries.
-fn gamma(d: f32, cc: f32, s: u32, c: vec2<u32>, e: u32) -> vec2<f32> {
+fn gamma(d: f32, cc: f32, s: u32, c: vec2<u32>, e: u32) -> vec2<u32> {
     let one = farg(2u);
     var v = 1.0;
     var r = vec4<u32>(0u);
@@ -79,7 +81,7 @@ fn gamma(d: f32, cc: f32, s: u32, c: vec2<u32>, e: u32) -> vec2<f32> {
         let lnu = -exponential_exact(r.z | 0xffu);
         if (lnu < (0.5 * z2) * one + (d * ((1.0 - v) + ln_exact(v))) * one) { break; }
     }
-    return vec2<f32>(d * v, u01_open(r.w));
+    return vec2<u32>(bitcast<u32>(d * v), r.w);
 }
 
 // One table inversion per element, from its word.
@@ -92,34 +94,87 @@ fn gen_inversion(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
     out4[j] = vec4<S>(vec4<i32>(inversion(w.x), inversion(w.y), inversion(w.z), inversion(w.w)));
 }
 
-// Gamma of shape a times farg(0) (the scale), with d and cc of gamma() as f32 bits in
-// int_args() (the host computes them: WGSL's sqrt and division are not correctly rounded),
-// and for a < 1 (flag() 1) the boost U^(1/a) with 1 / a = farg(1), by the adapter's pow.
+// U^(1/k) = 2^-(L (1/k) log2 e) for U = (w + 1) 2^-32 and L = -ln U (rx_neg_log), 1/k an
+// f32 >= 1: Y = L (1/k) log2 e from two 32-bit products (Y = q 2^sh), n = floor(Y) and f =
+// Y - n in Q32, 2^-f by a degree-8 polynomial (least squares, Q31, 2^-28.5 relative), as
+// f32 times 2^-n; 0 where that falls below f32's normal range. Within 2^-28 (Y + 1)
+// relative before the rounding to f32.
+fn boost(w: u32, inv_k: f32) -> f32 {
+    let l = rx_neg_log(w);
+    if (l.x == 0u) { return 1.0; }
+    let ib = bitcast<u32>(inv_k);
+    let q = rx_mulhi(rx_mulhi(l.x, ((ib & 0x7fffffu) | 0x800000u) << 8u), 3098164009u);
+    let sh = bitcast<i32>(l.y) + i32(ib >> 23u) - 157;
+    if (sh >= 0) { return 0.0; }
+    let r = u32(-sh);
+    var n = 0u;
+    var f = 0u;
+    if (r < 32u) {
+        n = q >> r;
+        f = q << (32u - r);
+    } else if (r < 64u) {
+        f = q >> (r - 32u);
+    }
+    if (n >= 126u) { return 0.0; }
+    var p = 2000u;
+    p = 31248u - rx_mulhi(f, p);
+    p = 329276u - rx_mulhi(f, p);
+    p = 2862460u - rx_mulhi(f, p);
+    p = 20654457u - rx_mulhi(f, p);
+    p = 119194102u - rx_mulhi(f, p);
+    p = 515882489u - rx_mulhi(f, p);
+    p = 1488522236u - rx_mulhi(f, p);
+    p = 2147483648u - rx_mulhi(f, p);
+    return rx_f32(p, -i32(n) - 31, false);
+}
+
+// Gamma of the shape whose parameters are table[o .. o + 4): d and cc of gamma() as f32 bits,
+// 1 / k as f32 bits and 1 where k < 1 (then boosted: d and cc are k + 1's).
+fn gamma_at(o: u32, s: u32, c: vec2<u32>, e: u32) -> f32 {
+    let x = gamma(bitcast<f32>(table[o]), bitcast<f32>(table[o + 1u]), s, c, e);
+    let g = bitcast<f32>(x.x);
+    if (table[o + 3u] == 1u) { return g * boost(x.y, bitcast<f32>(table[o + 2u])); }
+    return g;
+}
+
+// x / s correctly rounded (as IEEE prescribes; WGSL's division may be off by 2.5 ulps) for
+// normal f32 0 < x <= s, in integers: 31 bits of the mantissas' quotient by four divisions
+// (8, 8, 8 and 7 bits), the remainder's sticky bit in the last, rounded by rx_f32. A zero
+// or subnormal x gives 0, s = 0 NaN, a result below f32's normal range 0.
+fn div_exact(x: f32, s: f32) -> f32 {
+    let bx = bitcast<u32>(x);
+    let bs = bitcast<u32>(s);
+    if ((bs >> 23u) == 0u) { return bitcast<f32>(0x7fc00000u); }
+    if ((bx >> 23u) == 0u) { return 0.0; }
+    let ms = (bs & 0x7fffffu) | 0x800000u;
+    var r = (bx & 0x7fffffu) | 0x800000u;
+    var q = 0u;
+    for (var k = 0u; k < 4u; k++) {
+        let b = select(8u, 7u, k == 3u);
+        r = r << b;
+        q = (q << b) | (r / ms);
+        r = r % ms;
+    }
+    q = q | select(0u, 1u, r != 0u);
+    let e = i32(bx >> 23u) - i32(bs >> 23u) - 31;
+    if (e + 31 - i32(countLeadingZeros(q)) < -126) { return 0.0; }
+    return rx_f32(q, e, false);
+}
+
+// Gamma of the shape in table[0 .. 4) (see gamma_at) times farg(0) (the scale).
 @compute @workgroup_size(WG)
 fn gen_gamma(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
              @builtin(local_invocation_index) l: u32) {
     let j = linear_id(wid, nw, l, WG);
     if (j >= P.n) { return; }
     let c = counter(j);
-    let dc = bitcast<vec2<f32>>(int_args());
-    var g = vec4<f32>(0.0);
-    for (var e = 0u; e < 4u; e++) {
-        let x = gamma(dc.x, dc.y, 0u, c, e);
-        g[e] = select(x.x, x.x * pow(x.y, farg(1u)), flag() == 1u);
-    }
+    let g = vec4<f32>(gamma_at(0u, 0u, c, 0u), gamma_at(0u, 0u, c, 1u), gamma_at(0u, 0u, c, 2u),
+                      gamma_at(0u, 0u, c, 3u));
     out4[j] = to_s4(g * farg(0u));
 }
 
-// Gamma(a, 1) for any a > 0 with d and cc computed here (beta's two shapes).
-fn gamma_any(a: f32, s: u32, c: vec2<u32>, e: u32) -> f32 {
-    let boost = a < 1.0;
-    let d = select(a, a + 1.0, boost) - 1.0 / 3.0;
-    let x = gamma(d, 1.0 / sqrt(9.0 * d), s, c, e);
-    return select(x.x, x.x * pow(x.y, 1.0 / a), boost);
-}
-
-// Beta(farg(0), farg(1)) as X / (X + Y) of two gammas: X from private blocks 0, 1, ... and Y
-// from blocks 2^31, 2^31 + 1, ...
+// Beta(a, b) as X / (X + Y) of two gammas, their parameters in table[0 .. 4) and
+// table[4 .. 8): X from private blocks 0, 1, ... and Y from blocks 2^31, 2^31 + 1, ...
 @compute @workgroup_size(WG)
 fn gen_beta(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
             @builtin(local_invocation_index) l: u32) {
@@ -128,9 +183,9 @@ fn gen_beta(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: 
     let c = counter(j);
     var r = vec4<f32>(0.0);
     for (var e = 0u; e < 4u; e++) {
-        let x = gamma_any(farg(0u), 0u, c, e);
-        let y = gamma_any(farg(1u), 0x80000000u, c, e);
-        r[e] = x / (x + y);
+        let x = gamma_at(0u, 0u, c, e);
+        let y = gamma_at(4u, 0x80000000u, c, e);
+        r[e] = div_exact(x, x + y);
     }
     out4[j] = to_s4(r);
 }

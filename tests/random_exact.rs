@@ -11,8 +11,8 @@ mod common;
 
 use common::philox::philox;
 use common::rng_exact::{
-    binomial_thresholds, exponential, f16_bits, gamma, invert, ln_exact, neg_log, normal_pair,
-    poisson_thresholds,
+    binomial_thresholds, boost, div_exact, exponential, f16_bits, gamma_k, invert, ln_exact,
+    neg_log, normal_pair, poisson_thresholds,
 };
 use common::*;
 use gpuarray::{f16, Array, Element};
@@ -316,7 +316,12 @@ fn poisson_and_binomial_are_bit_exact() {
     for seed in [0u64, 0xDEAD_BEEF_1234_5678] {
         let mut g = dev.default_rng(seed);
         let mut first = 0u64;
-        for (k, n) in [1001usize, 0, 1, 7, 4 * 256 + 3].into_iter().cycle().take(16).enumerate() {
+        for (k, n) in [1001usize, 0, 1, 7, 4 * 256 + 3]
+            .into_iter()
+            .cycle()
+            .take(16)
+            .enumerate()
+        {
             let (got, t, what) = if k < lams.len() {
                 let lam = lams[k];
                 let got = g.poisson([n], lam).unwrap();
@@ -324,7 +329,11 @@ fn poisson_and_binomial_are_bit_exact() {
             } else {
                 let (m, p) = binomials[k - lams.len()];
                 let got = g.binomial([n], m, p).unwrap();
-                (got, binomial_thresholds(m, p), format!("binomial({m}, {p})"))
+                (
+                    got,
+                    binomial_thresholds(m, p),
+                    format!("binomial({m}, {p})"),
+                )
             };
             let got = got.to_vec().unwrap();
             for (i, &v) in got.iter().enumerate() {
@@ -353,7 +362,7 @@ fn inversion_tables_hold_the_probabilities() {
         }
         let top = ln_p.iter().cloned().fold(f64::MIN, f64::max);
         let total: f64 = ln_p.iter().map(|l| (l - top).exp()).sum();
-        let exact = |k: u32| ((ln_p[k as usize] - top).exp() / total);
+        let exact = |k: u32| (ln_p[k as usize] - top).exp() / total;
         let (k0, thr) = &t;
         let edge = |i: usize| -> f64 {
             match i {
@@ -380,34 +389,75 @@ fn inversion_tables_hold_the_probabilities() {
     };
     for lam in [0.5f64, 3.5, 10.0, 37.2, 1000.0, 2.0e5] {
         let kmax = (lam + 40.0 * lam.sqrt() + 60.0) as u32;
-        check(&format!("poisson({lam})"), poisson_thresholds(lam), kmax, &|k| {
-            (lam / (k + 1.0)).ln()
-        });
+        check(
+            &format!("poisson({lam})"),
+            poisson_thresholds(lam),
+            kmax,
+            &|k| (lam / (k + 1.0)).ln(),
+        );
     }
-    for (n, p) in [(10u32, 0.3f64), (40, 0.97), (1000, 0.5), (100_000, 1e-4), (300_000, 0.8)] {
+    for (n, p) in [
+        (10u32, 0.3f64),
+        (40, 0.97),
+        (1000, 0.5),
+        (100_000, 1e-4),
+        (300_000, 0.8),
+    ] {
         let ln = |k: f64| ((n as f64 - k) / (k + 1.0)).ln() + (p / (1.0 - p)).ln();
-        check(&format!("binomial({n}, {p})"), binomial_thresholds(n, p), n, &ln);
+        check(
+            &format!("binomial({n}, {p})"),
+            binomial_thresholds(n, p),
+            n,
+            &ln,
+        );
     }
 }
 
-/// Gamma draws of shape k >= 1 equal the CPU's Marsaglia-Tsang on the same words (the host's
-/// d and c, the integer normal and logs, each f32 operation rounded once), in f32, f64 and
-/// f16, for shapes from 1 to 6 10^4 and a scale, drawn in sequence.
+/// Gamma and beta draws in sequence equal the CPU's Marsaglia-Tsang on the same words (the
+/// host's d and c, the integer normal and logs, each f32 operation rounded once, the boost
+/// U^(1/k) of k < 1 from the integer exp, beta's division correctly rounded), in f32, f64
+/// and f16, for shapes from 10^-3 to 6 10^4 and a scale.
 fn gamma_exact<T: Exact>() {
     let dev = dev();
     let seed = 0x1234_5678_9abc_def0;
     let mut g = dev.default_rng(seed);
     let mut first = 0u64;
-    for (k, n) in [(1.0, 1001usize), (1.5, 7), (2.0, 0), (7.25, 1027), (1000.0, 33), (6.0e4, 64)] {
+    let shapes = [
+        (1.0, 1001usize),
+        (1.5, 7),
+        (0.3, 0),
+        (7.25, 1027),
+        (1000.0, 33),
+        (6.0e4, 64),
+    ];
+    for (k, n) in shapes.into_iter().chain([(0.001, 65), (0.5, 1001)]) {
         let (k, scale) = (T::from_f64(k), T::from_f64(2.5));
         let got = g.gamma::<T>([n], k, scale).unwrap();
-        let d = (k.to_f64() - 1.0 / 3.0) as f32;
-        let c = (1.0 / (9.0 * d as f64).sqrt()) as f32;
         let s = scale.to_f64() as f32;
         assert_exact(&format!("gamma({}) n={n}", k.to_f64()), &got, |i| {
-            let x = gamma(d, c, seed, first + (i / 4) as u64, 0, (i % 4) as u32).0;
+            let x = gamma_k(k.to_f64(), seed, first + (i / 4) as u64, 0, (i % 4) as u32);
             T::affine(0.0, 1.0, x * s)
         });
+        first += n.div_ceil(4) as u64;
+    }
+    for (a, b, n) in [
+        (2.0, 5.0, 1001usize),
+        (0.5, 0.5, 33),
+        (0.05, 3.0, 1027),
+        (300.0, 1.0, 5),
+    ] {
+        let (a, b) = (T::from_f64(a), T::from_f64(b));
+        let got = g.beta::<T>([n], a, b).unwrap();
+        assert_exact(
+            &format!("beta({}, {}) n={n}", a.to_f64(), b.to_f64()),
+            &got,
+            |i| {
+                let (c, e) = (first + (i / 4) as u64, (i % 4) as u32);
+                let x = gamma_k(a.to_f64(), seed, c, 0, e);
+                let y = gamma_k(b.to_f64(), seed, c, 1 << 31, e);
+                T::affine(0.0, 1.0, div_exact(x, x + y))
+            },
+        );
         first += n.div_ceil(4) as u64;
     }
 }
@@ -442,6 +492,31 @@ fn ln_exact_is_within_its_bound() {
             err <= 2f64.powi(-22) * exact.abs().max(1.0),
             "ln {v:e}: {} vs {exact}",
             ln_exact(v)
+        );
+    }
+}
+
+/// The integer U^(1/k) against f64's: within 2^-24 (Y + 1) relative, Y = -log2 of the
+/// result (the fixed-point Y's error grows with it), and 0 only below 2^-125.
+#[test]
+fn boost_is_within_its_bound() {
+    let mut rng = Rng::new(12);
+    for _ in 0..100_000 {
+        let w = rng.next_u64() as u32;
+        let inv_k = (1.0 + 60.0 * rng.unit() * rng.unit()) as f32;
+        let exact = ((w as f64 + 1.0) / 2f64.powi(32)).powf(inv_k as f64);
+        let got = boost(w, inv_k) as f64;
+        if got == 0.0 {
+            assert!(
+                exact < 2f64.powi(-125),
+                "word {w:#x}, 1/k {inv_k}: 0 vs {exact:e}"
+            );
+            continue;
+        }
+        let y = -exact.log2();
+        assert!(
+            ((got - exact) / exact).abs() <= 2f64.powi(-24) * (y + 1.0),
+            "word {w:#x}, 1/k {inv_k}: {got:e} vs {exact:e}"
         );
     }
 }

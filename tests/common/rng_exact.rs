@@ -96,7 +96,11 @@ fn cos_sin(b: u32) -> ((u32, i32, bool), (u32, i32, bool)) {
     let nest = |c: &[u32], s: [u32; 2]| {
         let mut acc = c[c.len() - 1];
         for (i, &ck) in c[..c.len() - 1].iter().rev().enumerate() {
-            let p = if i < 2 { mul_small(x, acc, s[i]) } else { mulhi(x, acc) };
+            let p = if i < 2 {
+                mul_small(x, acc, s[i])
+            } else {
+                mulhi(x, acc)
+            };
             acc = ck.wrapping_sub(p);
         }
         acc
@@ -183,7 +187,7 @@ pub fn inversion_thresholds(
     let mut p = 1.0;
     for k in (1..=mode).rev() {
         p *= down(k as f64);
-        if !(p >= tail) {
+        if p < tail {
             break;
         }
         pmf.push_front(p);
@@ -192,7 +196,7 @@ pub fn inversion_thresholds(
     p = 1.0;
     for k in mode..kmax {
         p *= up(k as f64);
-        if !(p >= tail) {
+        if p < tail {
             break;
         }
         pmf.push_back(p);
@@ -214,7 +218,12 @@ pub fn inversion_thresholds(
 
 /// Poisson(lam)'s thresholds.
 pub fn poisson_thresholds(lam: f64) -> (u32, Vec<u32>) {
-    inversion_thresholds(lam.floor() as u32, u32::MAX, |k| lam / (k + 1.0), |k| k / lam)
+    inversion_thresholds(
+        lam.floor() as u32,
+        u32::MAX,
+        |k| lam / (k + 1.0),
+        |k| k / lam,
+    )
 }
 
 /// Binomial(n, p)'s thresholds (one value for p = 0, p = 1 or n = 0).
@@ -247,9 +256,9 @@ pub fn ln_exact(v: f32) -> f32 {
 }
 
 /// Gamma(a, 1) as shaders/distributions.wgsl's `gamma` (Marsaglia and Tsang from d and c):
-/// d v and the accepted block's uniform for the boost, for element e of block `counter`
+/// d v and the accepted block's word 3 (the boost's), for element e of block `counter`
 /// under `key`, its tries from private blocks s, s + 1, ...
-pub fn gamma(d: f32, c: f32, key: u64, counter: u64, s: u32, e: u32) -> (f32, f32) {
+pub fn gamma(d: f32, c: f32, key: u64, counter: u64, s: u32, e: u32) -> (f32, u32) {
     let open = |w: u32| ((w >> 8) + 1) as f32 * 2f32.powi(-24);
     let mut v = 1.0f32;
     let mut r = [0u32; 4];
@@ -270,5 +279,62 @@ pub fn gamma(d: f32, c: f32, key: u64, counter: u64, s: u32, e: u32) -> (f32, f3
             break;
         }
     }
-    (d * v, open(r[3]))
+    (d * v, r[3])
+}
+
+/// 2^-f on [0, 1) in Q31, magnitudes of the alternating coefficients, lowest degree first.
+const EXP2_Q: [u32; 9] = [
+    2147483648, 1488522236, 515882489, 119194102, 20654457, 2862460, 329276, 31248, 2000,
+];
+
+/// U^(1/k) for U = (w + 1) 2^-32 as shaders/distributions.wgsl's `boost` (inv_k = 1 / k).
+pub fn boost(w: u32, inv_k: f32) -> f32 {
+    let Some((m, e)) = neg_log(w) else {
+        return 1.0;
+    };
+    let ib = inv_k.to_bits();
+    let q = mulhi(mulhi(m, ((ib & 0x7f_ffff) | 0x80_0000) << 8), 3_098_164_009);
+    let sh = e + (ib >> 23) as i32 - 157;
+    if sh >= 0 {
+        return 0.0;
+    }
+    // Y = q 2^sh as floor n and fraction f in Q32.
+    let y = ((q as u128) << 64) >> (-sh) as u32;
+    let (n, f) = ((y >> 64) as u64, (y >> 32) as u32);
+    if n >= 126 {
+        return 0.0;
+    }
+    let mut p = EXP2_Q[8];
+    for &c in EXP2_Q[..8].iter().rev() {
+        p = c.wrapping_sub(mulhi(f, p));
+    }
+    f32::from_bits(f32_bits(p, -(n as i32) - 31, false))
+}
+
+/// Gamma of shape k as the GPU draws it (`gamma_at`): d, c, 1 / k and the boost from the
+/// host's f64 formulas.
+pub fn gamma_k(k: f64, key: u64, counter: u64, s: u32, e: u32) -> f32 {
+    let boosted = k < 1.0;
+    let d = (if boosted { k + 1.0 } else { k } - 1.0 / 3.0) as f32;
+    let c = (1.0 / (9.0 * d as f64).sqrt()) as f32;
+    let (g, w) = gamma(d, c, key, counter, s, e);
+    if boosted {
+        g * boost(w, (1.0 / k) as f32)
+    } else {
+        g
+    }
+}
+
+/// x / s as shaders/distributions.wgsl's `div_exact`: IEEE's rounding, 0 below f32's normal
+/// range and for a zero or subnormal x, NaN for s = 0.
+pub fn div_exact(x: f32, s: f32) -> f32 {
+    if s.to_bits() >> 23 == 0 {
+        return f32::NAN;
+    }
+    let q = x / s;
+    if x.to_bits() >> 23 == 0 || q < f32::MIN_POSITIVE {
+        0.0
+    } else {
+        q
+    }
 }

@@ -4,12 +4,12 @@
 //! Poisson and binomial invert a table of the distribution's cumulative probabilities in Q32
 //! (each element one Philox word, compared in integers with the thresholds), the table built
 //! here in f64 by the ratio recurrences p(k + 1) / p(k) from the mode outwards: only
-//! +, *, / (no log or exp, whose last bits differ between libraries), so the same bits on
-//! every adapter and every host. Gamma and beta are rejection loops computed with the
-//! adapter's f32 log, sqrt and division (their normals are the integer ones of
-//! rng_exact.wgsl): each element starts from its own word of its block and takes what more it
-//! needs from its private stream; the same distribution on every adapter, not the same bits
-//! (an acceptance test can fall either way where an adapter's log differs in the last place).
+//! +, *, / (no log or exp, whose last bits differ between libraries). Gamma and beta are
+//! Marsaglia and Tsang's rejection loop in f32 with every transcendental step in integers
+//! (the normal, -ln u, ln v, U^(1/k)) and every other step one IEEE-rounded operation, its
+//! parameters (d, 1 / sqrt(9 d), 1 / k) computed here; each element starts from its own
+//! word of its block and takes what more it needs from its private stream. So all four give
+//! the same bits on every adapter (subnormal results aside).
 
 use crate::array::Array;
 use crate::dtype::Float;
@@ -54,7 +54,7 @@ pub(crate) fn inversion_table(
     let (mut p, mut k) = (1.0f64, mode);
     while k > 0 {
         p *= down(k as f64);
-        if !(p >= TAIL) {
+        if p < TAIL {
             break;
         }
         below.push(p);
@@ -66,7 +66,7 @@ pub(crate) fn inversion_table(
     let (mut p, mut k) = (1.0f64, mode);
     while k < kmax {
         p *= up(k as f64);
-        if !(p >= TAIL) {
+        if p < TAIL {
             break;
         }
         pmf.push(p);
@@ -114,7 +114,12 @@ pub(crate) fn inversion_table(
 
 /// Poisson(lam)'s table: mode floor(lam), p(k + 1) / p(k) = lam / (k + 1).
 pub(crate) fn poisson_table(lam: f64) -> InversionTable {
-    inversion_table(lam.floor() as u32, u32::MAX, |k| lam / (k + 1.0), |k| k / lam)
+    inversion_table(
+        lam.floor() as u32,
+        u32::MAX,
+        |k| lam / (k + 1.0),
+        |k| k / lam,
+    )
 }
 
 /// Binomial(n, p)'s table: mode floor((n + 1) p) (at most n), p(k + 1) / p(k) = (n - k) p /
@@ -135,23 +140,51 @@ pub(crate) fn binomial_table(n: u32, p: f64) -> InversionTable {
     )
 }
 
+/// The gamma parameters of shaders/distributions.wgsl's `gamma_at` for shape k: Marsaglia and
+/// Tsang's d = k - 1/3 (k + 1 - 1/3 for k < 1) and 1 / sqrt(9 d) computed in f64 and rounded
+/// to f32 here (WGSL's sqrt and division are not correctly rounded), 1 / k, and the boost
+/// flag; the f32 values as bits.
+fn gamma_words(k: f64) -> [u32; 4] {
+    let boost = k < 1.0;
+    let d = (if boost { k + 1.0 } else { k } - 1.0 / 3.0) as f32;
+    let c = (1.0 / (9.0 * d as f64).sqrt()) as f32;
+    [
+        d.to_bits(),
+        c.to_bits(),
+        ((1.0 / k) as f32).to_bits(),
+        boost as u32,
+    ]
+}
+
 impl Generator {
-    /// Draws `shape` elements of the table's distribution, one Philox word each.
-    fn invert(&mut self, shape: Shape, t: &InversionTable) -> Result<Array<i32>> {
-        let table = self.dev.from_slice(&t.words, [t.words.len()])?;
-        let p = GenParams {
-            ints: [t.k0, t.thresholds as u32],
-            flag: t.guide_bits,
-            ..Default::default()
-        };
+    /// Draws `shape` elements with kernel `entry` of shaders/distributions.wgsl, `words`
+    /// bound as its `table`.
+    fn draw_params<O: crate::dtype::Element>(
+        &mut self,
+        entry: &'static str,
+        shape: Shape,
+        p: GenParams,
+        words: &[u32],
+    ) -> Result<Array<O>> {
+        let table = self.dev.from_slice(words, [words.len()])?;
         self.draw_with(
             Family::Distributions,
-            "gen_inversion",
+            entry,
             shape,
             4,
             p,
             &[table.binding()],
         )
+    }
+
+    /// Draws `shape` elements of the table's distribution, one Philox word each.
+    fn invert(&mut self, shape: Shape, t: &InversionTable) -> Result<Array<i32>> {
+        let p = GenParams {
+            ints: [t.k0, t.thresholds as u32],
+            flag: t.guide_bits,
+            ..Default::default()
+        };
+        self.draw_params("gen_inversion", shape, p, &t.words)
     }
 
     /// Poisson counts of mean `lam` (NumPy's `poisson`; `i32` where NumPy gives int64), by
@@ -210,13 +243,14 @@ impl Generator {
 
     /// Gamma numbers of shape `k` and scale `scale` (mean k scale), by Marsaglia and Tsang's
     /// method (2000) in f32, each try from the element's next private block (the loop stops
-    /// after 256 tries, each accepted with probability above 0.95). For k >= 1 the same bits
-    /// on every adapter: d = k - 1/3 and 1 / sqrt(9 d) are computed on the host, the normal
-    /// and the log of the uniform are the integer ones of [`Device::random_normal`] and
-    /// [`Generator::exponential`], ln v is built from the same integer -ln, and every other
-    /// step is one IEEE-rounded f32 operation (f16 rounds the result in integers). For k < 1
-    /// the result of shape k + 1 is boosted by U^(1/k) with the adapter's f32 `pow`: the same
-    /// distribution there, not the same bits.
+    /// after 256 tries, each accepted with probability above 0.95), boosted for k < 1 by
+    /// U^(1/k). The same bits on every adapter: d = k - 1/3 and 1 / sqrt(9 d) are computed
+    /// on the host, the normal and the log of the uniform are the integer ones of
+    /// [`Device::random_normal`] and [`Generator::exponential`], ln v is built from the same
+    /// integer -ln, U^(1/k) from it and an integer 2^-x, and every other step is one
+    /// IEEE-rounded f32 operation (f16 rounds the result in integers). Results below f32's
+    /// normal range (k far below 1) are 0, or whatever an adapter that flushes subnormals
+    /// makes of a product that lands there.
     ///
     /// # Errors
     /// [`crate::Error::InvalidArgument`] unless 0 < k <= f32::MAX and 0 <= scale <= f32::MAX
@@ -237,28 +271,21 @@ impl Generator {
             "gamma",
             "needs 0 < shape <= f32::MAX and 0 <= scale <= f32::MAX",
         )?;
-        // Marsaglia and Tsang's d and 1 / sqrt(9 d) in f64, rounded to f32 here (WGSL's
-        // sqrt and division are not correctly rounded); the f32 values travel as bits.
-        let boost = k < 1.0;
-        let d = (if boost { k + 1.0 } else { k } - 1.0 / 3.0) as f32;
-        let c = (1.0 / (9.0 * d as f64).sqrt()) as f32;
         let p = GenParams {
-            ints: [d.to_bits(), c.to_bits()],
-            flag: boost as u32,
-            floats: [s as f32 as f64, (1.0 / k) as f32 as f64],
+            floats: [s as f32 as f64, 0.0],
             ..Default::default()
         };
-        self.draw(Family::Distributions, "gen_gamma", shape.into(), 4, p)
+        self.draw_params("gen_gamma", shape.into(), p, &gamma_words(k))
     }
 
     /// Beta numbers of parameters `a` and `b`: X / (X + Y) of two gammas of shapes a and b
-    /// (Y from the second half of the element's private stream), in f32. For a and b both
-    /// far below 1 both gammas can underflow to 0, giving NaN (NumPy uses Jöhnk's algorithm
-    /// there; not yet here). The same distribution, not the same bits across adapters, as
-    /// [`Generator::gamma`].
+    /// as [`Generator::gamma`] (Y from the second half of the element's private stream), the
+    /// division correctly rounded in integers (WGSL's may be off by 2.5 ulps): the same bits
+    /// on every adapter. For a and b both far below 1 both gammas can underflow to 0, giving
+    /// NaN (NumPy uses Jöhnk's algorithm there; not yet here).
     ///
     /// # Errors
-    /// [`crate::Error::InvalidArgument`] unless a > 0 and b > 0, both finite; else as
+    /// [`crate::Error::InvalidArgument`] unless 0 < a, b <= f32::MAX (NaN fails); else as
     /// [`Generator::random`].
     ///
     /// ```
@@ -272,14 +299,11 @@ impl Generator {
     pub fn beta<T: Float>(&mut self, shape: impl Into<Shape>, a: T, b: T) -> Result<Array<T>> {
         let (a, b) = (a.to_f64(), b.to_f64());
         check(
-            a > 0.0 && b > 0.0 && a.is_finite() && b.is_finite(),
+            a > 0.0 && b > 0.0 && a <= MAX_F32 && b <= MAX_F32,
             "beta",
-            "needs finite a > 0 and b > 0",
+            "needs 0 < a, b <= f32::MAX",
         )?;
-        let p = GenParams {
-            floats: [a, b],
-            ..Default::default()
-        };
-        self.draw(Family::Distributions, "gen_beta", shape.into(), 4, p)
+        let words = [gamma_words(a), gamma_words(b)].concat();
+        self.draw_params("gen_beta", shape.into(), GenParams::default(), &words)
     }
 }
