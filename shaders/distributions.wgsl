@@ -1,9 +1,12 @@
-// Distributions family: Generator draws by inversion or rejection, computed in f32:
-// poisson, binomial (S = i32), gamma and beta (S = f16, f32, f64). Host side:
+// Distributions family: Generator draws by table inversion (poisson, binomial: S = i32) or
+// rejection (gamma and beta: S = f16, f32, f64, computed in f32), the same bits on every
+// adapter (transcendental steps in integers, see each function). Host side:
 // src/ops/random/distributions.rs; the streams are those of shared/rng_stream.wgsl.
 //
-// Bindings: 0 params (farg(0), farg(1): the distribution's parameters; int_args().x the
-// binomial's n); 4 the output as vec4 of S, rounded up to whole blocks by the host.
+// Bindings: 0 params (int_args() and flag(): the inversion table's k0, threshold count and
+// guide bits; farg(0): gamma's scale; farg(2) = 1); 1 `table`: the inversion table, or the
+// gamma parameters (4 words a shape, see gamma_at); 4 the output as vec4 of S, rounded up to
+// whole blocks by the host.
 // Dispatch: a 1-D grid folded into 2-D; invocation j makes the four elements of block j of
 // the draw and stores them with one vec4 store. Element e starts from word e of block j and
 // takes what more it needs from its own private stream (block t of it for try t), so its
@@ -15,198 +18,163 @@ alias SC = f32; // carrier of scalar arguments (always f32 or f64 here)
 
 override WG: u32 = 256u;
 
+@group(0) @binding(1) var<storage, read> table: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out4: array<vec4<S>>;
 
-const LN_SQRT_2PI: f32 = 0.9189385332046727;
+// f32 values as S (the host replaces this line for f16: rounded to nearest even in integers,
+// see shared/rng_exact.wgsl's f16_round; f64 takes them exactly).
+fn to_s4(v: vec4<f32>) -> vec4<S> { return vec4<S>(v); }
 
-// log(k!) for k < 10.
-const LOG_FACT: array<f32, 10> = array<f32, 10>(0.0, 0.0, 0.6931471805599453,
-    1.791759469228055, 3.1780538303479458, 4.787491742782046, 6.579251212010101,
-    8.525161361065415, 10.60460290274525, 12.801827480081469);
-
-// log P(X = k) of a Poisson of mean lam (>= 10 here). For k >= 10 Stirling's series around
-// k, written as d - k log1p(d / lam) with d = k - lam so that f32 keeps its digits for large
-// lam (the naive -lam + k log(lam) - log(k!) cancels to nothing).
-fn poisson_log_pmf(k: f32, lam: f32) -> f32 {
-    if (k < 10.0) {
-        return -lam + k * log(lam) - LOG_FACT[u32(k)];
+// Inversion of an integer distribution by a table of its cumulative probabilities in Q32
+// (built by the host in f64 and rounded: poisson, binomial), with a guide table (Chen and
+// Asau, 1974): table[0 .. 2^g) holds, for each bucket b of words w >> (32 - g), how many
+// thresholds lie at or below b 2^(32 - g), with bit 31 set where none lies inside the
+// bucket; table[2^g + i] is threshold i (non-decreasing, nthr of them). The value is k0 +
+// the number of thresholds at or below w, the word compared in integers: the same on every
+// adapter. Only words in a bucket with a threshold inside scan (bounded by nthr): at most
+// 1/8 of the buckets while the guide has 2^16 words or fewer (1/2 beyond), so about one
+// table read per element.
+fn inversion(w: u32) -> i32 {
+    let a = int_args(); // (k0, nthr)
+    let g = flag();
+    let guide = table[(w >> 1u) >> (31u - g)];
+    var i = guide & 0x7fffffffu;
+    if (guide < 0x80000000u) {
+        let base = 1u << g;
+        while (i < a.y && table[base + i] <= w) { i += 1u; }
     }
-    let d = k - lam;
-    let ik = 1.0 / k;
-    let corr = ik * (1.0 / 12.0 - ik * ik * (1.0 / 360.0 - ik * ik / 1260.0));
-    return d - k * log1p_f32(d / lam) - 0.5 * log(k) - LN_SQRT_2PI - corr;
+    return i32(a.x + i);
 }
 
-// Poisson(lam): inversion by sequential search for lam < 10 from the element's word (stops
-// where the remaining mass is below f32's resolution: at most about 60 steps); Hormann's
-// PTRS (transformed rejection with squeeze, 1993) for lam >= 10, try t from private block t
-// (acceptance above 0.85 per try; the loop stops after 256 tries, never reached in practice).
-fn poisson(lam: f32, w: u32, c: vec2<u32>, e: u32) -> i32 {
-    if (lam < 10.0) {
-        let u = u01(w);
-        var p = exp(-lam);
-        var s = p;
-        var k = 0;
-        while (u >= s && p > s * 5.9604644775390625e-8) {
-            k += 1;
-            p *= lam / f32(k);
-            s += p;
-        }
-        return k;
-    }
-    let slam = sqrt(lam);
-    let b = 0.931 + 2.53 * slam;
-    let a = -0.059 + 0.02483 * b;
-    let inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
-    let vr = 0.9277 - 3.6224 / (b - 2.0);
-    var k = 0.0;
-    for (var t = 0u; t < 256u; t++) {
-        let r = private_block(c, t, e);
-        let u = u01(r.x) - 0.5;
-        let v = u01_open(r.y);
-        let us = 0.5 - abs(u);
-        k = floor((2.0 * a / us + b) * u + lam + 0.43);
-        if (us >= 0.07 && v <= vr) { break; }
-        if (k < 0.0 || (us < 0.013 && v > us)) { continue; }
-        if (log(v) + log(inv_alpha) - log(a / (us * us) + b) <= poisson_log_pmf(k, lam)) {
-            break;
-        }
-    }
-    return i32(k);
+// ln v for a normal f32 v > 0, the same on every adapter: v = (M / 2) 2^e with M / 2 in
+// [1/2, 1), -ln(M / 2) from rx_neg_log of its 24 bits (M / 2 = (x + 1) 2^-32 exactly), then
+// e ln 2 - (-ln(M / 2)) in f32, each step rounded once (the product times one(), farg(2),
+// so that no compiler fuses it with the difference).
+fn ln_exact(v: f32) -> f32 {
+    let b = bitcast<u32>(v);
+    let l = rx_neg_log((((b & 0x7fffffu) | 0x800000u) << 8u) - 1u);
+    let e = f32(i32(b >> 23u) - 126);
+    return (e * 0.6931471805599453) * farg(2u) - rx_f32(l.x, bitcast<i32>(l.y) - 32, false);
 }
 
-// Stirling's correction of log Gamma(y): log Gamma(y) - ((y - 0.5) log y - y + log sqrt(2 pi)).
-fn stirling_tail(y: f32) -> f32 {
-    let iy = 1.0 / y;
-    return iy * (1.0 / 12.0 - iy * iy * (1.0 / 360.0 - iy * iy / 1260.0));
-}
-
-// log f(k) - log f(m) of Binomial(n, q), from Stirling's series written so that f32 keeps its
-// digits for large n: with d = k - m, -(m + 1/2) log1p(d / (m + 1)) - (n - m + 1/2)
-// log1p(-d / (n - m + 1)) + d log1p(r1) plus the four corrections, where 1 + r1 = (n - k + 1) q
-// / ((k + 1)(1 - q)), r1's numerator n q + 2 q - 1 - k (the terms of size n cancel on paper,
-// not in f32, and log near 1 has an absolute error of 2^-21 in WGSL).
-fn binomial_log_ratio(k: f32, m: f32, n: f32, q: f32) -> f32 {
-    let d = k - m;
-    let r1 = (n * q + 2.0 * q - 1.0 - k) / ((k + 1.0) * (1.0 - q));
-    return -(m + 0.5) * log1p_f32(d / (m + 1.0)) - (n - m + 0.5) * log1p_f32(-d / (n - m + 1.0))
-        + d * log1p_f32(r1) + stirling_tail(m + 1.0) - stirling_tail(k + 1.0)
-        + stirling_tail(n - m + 1.0) - stirling_tail(n - k + 1.0);
-}
-
-// Binomial(n, q) for q <= 1/2 and n q >= 10 by Hormann's transformed rejection with squeeze
-// (BTRS, 1993): try t from the element's private block t (acceptance above 0.8 per try; the
-// loop stops after 256 tries).
-fn binomial_btrs(n: f32, q: f32, c: vec2<u32>, e: u32) -> f32 {
-    let spq = sqrt(n * q * (1.0 - q));
-    let b = 1.15 + 2.53 * spq;
-    let a = -0.0873 + 0.0248 * b + 0.01 * q;
-    let alpha = (2.83 + 5.1 / b) * spq;
-    let vr = 0.92 - 4.2 / b;
-    let m = floor((n + 1.0) * q);
-    var k = m;
-    for (var t = 0u; t < 256u; t++) {
-        let r = private_block(c, t, e);
-        let u = u01(r.x) - 0.5;
-        let us = 0.5 - abs(u);
-        let v = u01_open(r.y);
-        k = floor((2.0 * a / us + b) * u + n * q + 0.5);
-        if (k < 0.0 || k > n) { continue; }
-        if (us >= 0.07 && v <= vr) { break; }
-        if (log(v * alpha / (a / (us * us) + b)) <= binomial_log_ratio(k, m, n, q)) { break; }
-    }
-    return k;
-}
-
-// Binomial(n, p), with q = min(p, 1 - p) (n - X when p > 1/2): BTRS for n q >= 10; below,
-// by counting geometric gaps between successes, about n q + 1 steps (each gap at least 1, so
-// at most n + 1), the first from the element's word, the next from its private stream.
-fn binomial(n: u32, p: f32, w: u32, c: vec2<u32>, e: u32) -> i32 {
-    let flip = p > 0.5;
-    let q = select(p, 1.0 - p, flip);
-    var x = 0u;
-    if (f32(n) * q >= 10.0) {
-        x = u32(binomial_btrs(f32(n), q, c, e));
-    } else if (q > 0.0) {
-        let lq = log1p_f32(-q);
-        var pos = 0u;
-        var word = w;
-        for (var i = 0u; i <= n; i++) {
-            if (i > 0u) { word = private_block(c, (i - 1u) / 4u, e)[(i - 1u) % 4u]; }
-            let gap = floor(log(u01_open(word)) / lq) + 1.0;
-            if (gap > f32(n - pos)) { break; }
-            pos += u32(gap);
-            x += 1u;
-        }
-    }
-    return i32(select(x, n - x, flip));
-}
-
-// Gamma(a, 1) by Marsaglia and Tsang (2000), boosted for a < 1 by U^(1/a). Try t uses block
-// s + t of the element's private stream (a normal from words 0 and 1, the uniform from word
-// 2; word 3 of the accepted block is the boost's uniform). Acceptance is above 0.95 per try;
-// the loop stops after 256 tries.
-fn gamma(a: f32, s: u32, c: vec2<u32>, e: u32) -> f32 {
-    let boost = a < 1.0;
-    let d = select(a, a + 1.0, boost) - 1.0 / 3.0;
-    let cc = 1.0 / sqrt(9.0 * d);
+// Gamma(a, 1) by Marsaglia and Tsang (2000) for a >= 1, from d = a - 1/3 and cc = 1 /
+// sqrt(9 d) (both f32): the bits of d v and the accepted block's word 3 (for the boost
+// U^(1/a) of a < 1, where the caller passes a + 1's d and cc). Try t uses block s + t
+// of the element's private stream: the normal z of words 0 and 1 (integer, shared/
+// rng_exact.wgsl), u = ((word 2 >> 8) + 1) 2^-24 with ln u from the same integer -ln; every
+// f32 operation rounded once (products times one(), which no compiler fuses into an FMA
+// with the sums), so the same bits on every adapter. Acceptance is above 0.95 per try; the
+// loop stops after 256 tries.
+fn gamma(d: f32, cc: f32, s: u32, c: vec2<u32>, e: u32) -> vec2<u32> {
+    let one = farg(2u);
     var v = 1.0;
     var r = vec4<u32>(0u);
     for (var t = 0u; t < 256u; t++) {
         r = private_block(c, s + t, e);
         let z = normal_pair(r.x, r.y).x;
-        let y = 1.0 + cc * z;
+        let y = 1.0 + (cc * z) * one;
         if (y <= 0.0) { continue; }
         v = y * y * y;
-        let u = u01(r.z);
+        let u = u01_open(r.z);
         let z2 = z * z;
-        if (u < 1.0 - 0.0331 * z2 * z2 || log(u) < 0.5 * z2 + d * (1.0 - v + log(v))) { break; }
+        if (u < 1.0 - ((0.0331 * z2) * z2) * one) { break; }
+        let lnu = -exponential_exact(r.z | 0xffu);
+        if (lnu < (0.5 * z2) * one + (d * ((1.0 - v) + ln_exact(v))) * one) { break; }
     }
-    var g = d * v;
-    if (boost) { g *= pow(u01_open(r.w), 1.0 / a); }
+    return vec2<u32>(bitcast<u32>(d * v), r.w);
+}
+
+// One table inversion per element, from its word.
+@compute @workgroup_size(WG)
+fn gen_inversion(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                 @builtin(local_invocation_index) l: u32) {
+    let j = linear_id(wid, nw, l, WG);
+    if (j >= P.n) { return; }
+    let w = plain(counter(j));
+    out4[j] = vec4<S>(vec4<i32>(inversion(w.x), inversion(w.y), inversion(w.z), inversion(w.w)));
+}
+
+// U^(1/k) = 2^-(L (1/k) log2 e) for U = (w + 1) 2^-32 and L = -ln U (rx_neg_log), 1/k an
+// f32 >= 1: Y = L (1/k) log2 e from two 32-bit products (Y = q 2^sh), n = floor(Y) and f =
+// Y - n in Q32, 2^-f by a degree-8 polynomial (least squares, Q31, 2^-28.5 relative), as
+// f32 times 2^-n; 0 where that falls below f32's normal range. Within 2^-24 (Y + 1)
+// relative of U^(1/k) (tests/random_exact.rs checks it; Y's fixed-point error grows with Y).
+fn boost(w: u32, inv_k: f32) -> f32 {
+    let l = rx_neg_log(w);
+    if (l.x == 0u) { return 1.0; }
+    let ib = bitcast<u32>(inv_k);
+    let q = rx_mulhi(rx_mulhi(l.x, ((ib & 0x7fffffu) | 0x800000u) << 8u), 3098164009u);
+    let sh = bitcast<i32>(l.y) + i32(ib >> 23u) - 157;
+    if (sh >= 0) { return 0.0; }
+    let r = u32(-sh);
+    var n = 0u;
+    var f = 0u;
+    if (r < 32u) {
+        n = q >> r;
+        f = q << (32u - r);
+    } else if (r < 64u) {
+        f = q >> (r - 32u);
+    }
+    if (n >= 126u) { return 0.0; }
+    var p = 2000u;
+    p = 31248u - rx_mulhi(f, p);
+    p = 329276u - rx_mulhi(f, p);
+    p = 2862460u - rx_mulhi(f, p);
+    p = 20654457u - rx_mulhi(f, p);
+    p = 119194102u - rx_mulhi(f, p);
+    p = 515882489u - rx_mulhi(f, p);
+    p = 1488522236u - rx_mulhi(f, p);
+    p = 2147483648u - rx_mulhi(f, p);
+    return rx_f32(p, -i32(n) - 31, false);
+}
+
+// Gamma of the shape whose parameters are table[o .. o + 4): d and cc of gamma() as f32 bits,
+// 1 / k as f32 bits and 1 where k < 1 (then boosted: d and cc are k + 1's).
+fn gamma_at(o: u32, s: u32, c: vec2<u32>, e: u32) -> f32 {
+    let x = gamma(bitcast<f32>(table[o]), bitcast<f32>(table[o + 1u]), s, c, e);
+    let g = bitcast<f32>(x.x);
+    if (table[o + 3u] == 1u) { return g * boost(x.y, bitcast<f32>(table[o + 2u])); }
     return g;
 }
 
-@compute @workgroup_size(WG)
-fn gen_poisson(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-               @builtin(local_invocation_index) l: u32) {
-    let j = linear_id(wid, nw, l, WG);
-    if (j >= P.n) { return; }
-    let c = counter(j);
-    let w = plain(c);
-    let lam = farg(0u);
-    out4[j] = vec4<S>(vec4<i32>(poisson(lam, w.x, c, 0u), poisson(lam, w.y, c, 1u),
-                                poisson(lam, w.z, c, 2u), poisson(lam, w.w, c, 3u)));
+// x / s correctly rounded (as IEEE prescribes; WGSL's division may be off by 2.5 ulps) for
+// normal f32 0 < x <= s, in integers: 31 bits of the mantissas' quotient by four divisions
+// (8, 8, 8 and 7 bits), the remainder's sticky bit in the last, rounded by rx_f32. A zero
+// or subnormal x gives 0, s = 0 NaN, a result below f32's normal range 0.
+fn div_exact(x: f32, s: f32) -> f32 {
+    let bx = bitcast<u32>(x);
+    let bs = bitcast<u32>(s);
+    if ((bs >> 23u) == 0u) { return bitcast<f32>(0x7fc00000u); }
+    if ((bx >> 23u) == 0u) { return 0.0; }
+    let ms = (bs & 0x7fffffu) | 0x800000u;
+    var r = (bx & 0x7fffffu) | 0x800000u;
+    var q = 0u;
+    for (var k = 0u; k < 4u; k++) {
+        let b = select(8u, 7u, k == 3u);
+        r = r << b;
+        q = (q << b) | (r / ms);
+        r = r % ms;
+    }
+    q = q | select(0u, 1u, r != 0u);
+    let e = i32(bx >> 23u) - i32(bs >> 23u) - 31;
+    if (e + 31 - i32(countLeadingZeros(q)) < -126) { return 0.0; }
+    return rx_f32(q, e, false);
 }
 
-@compute @workgroup_size(WG)
-fn gen_binomial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
-                @builtin(local_invocation_index) l: u32) {
-    let j = linear_id(wid, nw, l, WG);
-    if (j >= P.n) { return; }
-    let c = counter(j);
-    let w = plain(c);
-    let n = int_args().x;
-    let p = farg(0u);
-    out4[j] = vec4<S>(vec4<i32>(binomial(n, p, w.x, c, 0u), binomial(n, p, w.y, c, 1u),
-                                binomial(n, p, w.z, c, 2u), binomial(n, p, w.w, c, 3u)));
-}
-
-// Gamma(farg(0)) times farg(1) (the scale).
+// Gamma of the shape in table[0 .. 4) (see gamma_at) times farg(0) (the scale).
 @compute @workgroup_size(WG)
 fn gen_gamma(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
              @builtin(local_invocation_index) l: u32) {
     let j = linear_id(wid, nw, l, WG);
     if (j >= P.n) { return; }
     let c = counter(j);
-    let a = farg(0u);
-    let g = vec4<f32>(gamma(a, 0u, c, 0u), gamma(a, 0u, c, 1u), gamma(a, 0u, c, 2u),
-                      gamma(a, 0u, c, 3u));
-    out4[j] = vec4<S>(g * farg(1u));
+    let g = vec4<f32>(gamma_at(0u, 0u, c, 0u), gamma_at(0u, 0u, c, 1u), gamma_at(0u, 0u, c, 2u),
+                      gamma_at(0u, 0u, c, 3u));
+    out4[j] = to_s4(g * farg(0u));
 }
 
-// Beta(farg(0), farg(1)) as X / (X + Y) of two gammas: X from private blocks 0, 1, ... and Y
-// from blocks 2^31, 2^31 + 1, ...
+// Beta(a, b) as X / (X + Y) of two gammas, their parameters in table[0 .. 4) and
+// table[4 .. 8): X from private blocks 0, 1, ... and Y from blocks 2^31, 2^31 + 1, ...
 @compute @workgroup_size(WG)
 fn gen_beta(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
             @builtin(local_invocation_index) l: u32) {
@@ -215,9 +183,9 @@ fn gen_beta(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: 
     let c = counter(j);
     var r = vec4<f32>(0.0);
     for (var e = 0u; e < 4u; e++) {
-        let x = gamma(farg(0u), 0u, c, e);
-        let y = gamma(farg(1u), 0x80000000u, c, e);
-        r[e] = x / (x + y);
+        let x = gamma_at(0u, 0u, c, e);
+        let y = gamma_at(4u, 0x80000000u, c, e);
+        r[e] = div_exact(x, x + y);
     }
-    out4[j] = vec4<S>(r);
+    out4[j] = to_s4(r);
 }

@@ -2,13 +2,18 @@
 //! the GPU's values equal the CPU's reimplementation (tests/common/rng_exact.rs) bit for bit,
 //! for the stateless `random_normal` and the Generator's `normal`, `standard_normal` and
 //! `exponential`, in f32, f64 and f16, several seeds and sizes; and the CPU reimplementation
-//! is within the stated bounds of the exact (f64) transform of the same uniforms.
+//! is within the stated bounds of the exact (f64) transform of the same uniforms. Poisson and
+//! binomial counts equal the CPU's inversion of the same words with the same thresholds,
+//! whose probabilities are within 2^-31 of the exact ones.
 
 #[macro_use]
 mod common;
 
 use common::philox::philox;
-use common::rng_exact::{exponential, f16_bits, neg_log, normal_pair};
+use common::rng_exact::{
+    binomial_thresholds, boost, div_exact, exponential, f16_bits, gamma_k, invert, ln_exact,
+    neg_log, normal_pair, poisson_thresholds,
+};
 use common::*;
 use gpuarray::{f16, Array, Element};
 
@@ -286,6 +291,232 @@ fn f16_rounding_matches_half() {
             f16_bits(b),
             f16::from_f32(v).to_bits(),
             "f32 {v:e} ({b:#x})"
+        );
+    }
+}
+
+/// A Generator's poisson and binomial draws, in sequence, against the CPU's inversion of
+/// word i % 4 of block i / 4 with its thresholds (a binary search: the GPU's guide table
+/// and scan are checked too), for means and (n, p) through every regime: 0, the tables of
+/// one or two values, small, large, p near 0 and 1.
+#[test]
+fn poisson_and_binomial_are_bit_exact() {
+    let dev = dev();
+    let lams = [0.0, 1e-9, 0.3, 3.5, 10.0, 37.2, 1.0e5, 1.0e7];
+    let binomials = [
+        (0u32, 0.5),
+        (7, 0.0),
+        (7, 1.0),
+        (1, 0.5),
+        (10, 0.3),
+        (40, 0.97),
+        (100_000, 1e-6),
+        ((1 << 24) - 1, 0.37),
+    ];
+    for seed in [0u64, 0xDEAD_BEEF_1234_5678] {
+        let mut g = dev.default_rng(seed);
+        let mut first = 0u64;
+        for (k, n) in [1001usize, 0, 1, 7, 4 * 256 + 3]
+            .into_iter()
+            .cycle()
+            .take(16)
+            .enumerate()
+        {
+            let (got, t, what) = if k < lams.len() {
+                let lam = lams[k];
+                let got = g.poisson([n], lam).unwrap();
+                (got, poisson_thresholds(lam), format!("poisson({lam})"))
+            } else {
+                let (m, p) = binomials[k - lams.len()];
+                let got = g.binomial([n], m, p).unwrap();
+                (
+                    got,
+                    binomial_thresholds(m, p),
+                    format!("binomial({m}, {p})"),
+                )
+            };
+            let got = got.to_vec().unwrap();
+            for (i, &v) in got.iter().enumerate() {
+                let w = words(seed, first + (i / 4) as u64)[i % 4];
+                assert_eq!(v, invert(&t, w), "{what} seed {seed:#x} n={n}: element {i}");
+            }
+            first += n.div_ceil(4) as u64;
+            assert_eq!(g.counter(), first);
+        }
+    }
+}
+
+/// The thresholds' probabilities (differences over 2^32) against the exact ones, from
+/// log-probabilities summed in f64 (the same ratios, a different path through them; the
+/// ratios themselves are checked by tests/generator/stats.rs's chi-square tests against
+/// log-gamma): within 2^-32 each (two roundings of 2^-33), and the counts the table never gives (where the cumulative
+/// sum rounds to 0 or to 2^32) below 2^-32 in all.
+#[test]
+fn inversion_tables_hold_the_probabilities() {
+    // ln P(k) for k = 0, 1, ..., kmax from ln P(k + 1) - ln P(k) = ln r(k), summed, then
+    // shifted so that the probabilities sum to 1.
+    let check = |what: &str, t: (u32, Vec<u32>), kmax: u32, ln_ratio: &dyn Fn(f64) -> f64| {
+        let mut ln_p = vec![0.0f64];
+        for k in 0..kmax {
+            ln_p.push(ln_p[k as usize] + ln_ratio(k as f64));
+        }
+        let top = ln_p.iter().cloned().fold(f64::MIN, f64::max);
+        let total: f64 = ln_p.iter().map(|l| (l - top).exp()).sum();
+        let exact = |k: u32| (ln_p[k as usize] - top).exp() / total;
+        let (k0, thr) = &t;
+        let edge = |i: usize| -> f64 {
+            match i {
+                0 => 0.0,
+                i if i > thr.len() => 1.0,
+                i => thr[i - 1] as f64 / 2f64.powi(32),
+            }
+        };
+        let mut outside = 0.0;
+        for k in 0..=kmax {
+            if k < *k0 || k > k0 + thr.len() as u32 {
+                outside += exact(k);
+                continue;
+            }
+            let i = (k - k0) as usize;
+            let got = edge(i + 1) - edge(i);
+            assert!(
+                (got - exact(k)).abs() <= 2f64.powi(-32) * 1.001,
+                "{what}: P({k}) = {got:e} vs {:e}",
+                exact(k)
+            );
+        }
+        assert!(outside <= 2f64.powi(-32), "{what}: {outside:e} outside");
+    };
+    for lam in [0.5f64, 3.5, 10.0, 37.2, 1000.0, 2.0e5] {
+        let kmax = (lam + 40.0 * lam.sqrt() + 60.0) as u32;
+        check(
+            &format!("poisson({lam})"),
+            poisson_thresholds(lam),
+            kmax,
+            &|k| (lam / (k + 1.0)).ln(),
+        );
+    }
+    for (n, p) in [
+        (10u32, 0.3f64),
+        (40, 0.97),
+        (1000, 0.5),
+        (100_000, 1e-4),
+        (300_000, 0.8),
+    ] {
+        let ln = |k: f64| ((n as f64 - k) / (k + 1.0)).ln() + (p / (1.0 - p)).ln();
+        check(
+            &format!("binomial({n}, {p})"),
+            binomial_thresholds(n, p),
+            n,
+            &ln,
+        );
+    }
+}
+
+/// Gamma and beta draws in sequence equal the CPU's Marsaglia-Tsang on the same words (the
+/// host's d and c, the integer normal and logs, each f32 operation rounded once, the boost
+/// U^(1/k) of k < 1 from the integer exp, beta's division correctly rounded), in f32, f64
+/// and f16, for shapes from 10^-3 to 6 10^4 and a scale.
+fn gamma_exact<T: Exact>() {
+    let dev = dev();
+    let seed = 0x1234_5678_9abc_def0;
+    let mut g = dev.default_rng(seed);
+    let mut first = 0u64;
+    let shapes = [
+        (1.0, 1001usize),
+        (1.5, 7),
+        (0.3, 0),
+        (7.25, 1027),
+        (1000.0, 33),
+        (6.0e4, 64),
+    ];
+    for (k, n) in shapes.into_iter().chain([(0.001, 65), (0.5, 1001)]) {
+        let (k, scale) = (T::from_f64(k), T::from_f64(2.5));
+        let got = g.gamma::<T>([n], k, scale).unwrap();
+        let s = scale.to_f64() as f32;
+        assert_exact(&format!("gamma({}) n={n}", k.to_f64()), &got, |i| {
+            let x = gamma_k(k.to_f64(), seed, first + (i / 4) as u64, 0, (i % 4) as u32);
+            T::affine(0.0, 1.0, x * s)
+        });
+        first += n.div_ceil(4) as u64;
+    }
+    for (a, b, n) in [
+        (2.0, 5.0, 1001usize),
+        (0.5, 0.5, 33),
+        (0.05, 3.0, 1027),
+        (300.0, 1.0, 5),
+    ] {
+        let (a, b) = (T::from_f64(a), T::from_f64(b));
+        let got = g.beta::<T>([n], a, b).unwrap();
+        assert_exact(
+            &format!("beta({}, {}) n={n}", a.to_f64(), b.to_f64()),
+            &got,
+            |i| {
+                let (c, e) = (first + (i / 4) as u64, (i % 4) as u32);
+                let x = gamma_k(a.to_f64(), seed, c, 0, e);
+                let y = gamma_k(b.to_f64(), seed, c, 1 << 31, e);
+                T::affine(0.0, 1.0, div_exact(x, x + y))
+            },
+        );
+        first += n.div_ceil(4) as u64;
+    }
+}
+
+#[test]
+fn gamma_is_bit_exact_f32() {
+    gamma_exact::<f32>();
+}
+
+#[test]
+fn gamma_is_bit_exact_f64() {
+    require_dtype!(f64);
+    gamma_exact::<f64>();
+}
+
+#[test]
+fn gamma_is_bit_exact_f16() {
+    require_dtype!(f16);
+    gamma_exact::<f16>();
+}
+
+/// ln_exact against f64's ln: within 2^-22 absolute near 1 (where e ln 2 and -ln(M / 2)
+/// cancel) and 2^-22 relative elsewhere, over every f32 exponent a gamma try can reach.
+#[test]
+fn ln_exact_is_within_its_bound() {
+    let mut rng = Rng::new(11);
+    for _ in 0..200_000 {
+        let v = f32::from_bits(0x2000_0000 + (rng.next_u64() as u32 % 0x3f00_0000));
+        let exact = (v as f64).ln();
+        let err = (ln_exact(v) as f64 - exact).abs();
+        assert!(
+            err <= 2f64.powi(-22) * exact.abs().max(1.0),
+            "ln {v:e}: {} vs {exact}",
+            ln_exact(v)
+        );
+    }
+}
+
+/// The integer U^(1/k) against f64's: within 2^-24 (Y + 1) relative, Y = -log2 of the
+/// result (the fixed-point Y's error grows with it), and 0 only below 2^-125.
+#[test]
+fn boost_is_within_its_bound() {
+    let mut rng = Rng::new(12);
+    for _ in 0..100_000 {
+        let w = rng.next_u64() as u32;
+        let inv_k = (1.0 + 60.0 * rng.unit() * rng.unit()) as f32;
+        let exact = ((w as f64 + 1.0) / 2f64.powi(32)).powf(inv_k as f64);
+        let got = boost(w, inv_k) as f64;
+        if got == 0.0 {
+            assert!(
+                exact < 2f64.powi(-125),
+                "word {w:#x}, 1/k {inv_k}: 0 vs {exact:e}"
+            );
+            continue;
+        }
+        let y = -exact.log2();
+        assert!(
+            ((got - exact) / exact).abs() <= 2f64.powi(-24) * (y + 1.0),
+            "word {w:#x}, 1/k {inv_k}: {got:e} vs {exact:e}"
         );
     }
 }

@@ -6,11 +6,22 @@
 // Fixed point: Qk is an unsigned u32 with k bits after the point; every product is the high
 // word of a 32 x 32 -> 64-bit product (rx_mulhi). The polynomial coefficients are
 // least-squares fits on Chebyshev nodes (relative error for the log, absolute for sin and
-// cos), rounded to Qk. Against the exact transform of the same uniforms: -ln(u) within
-// 2^-29 relative, r = sqrt(-2 ln u) within 2^-29 relative, cos and sin within 2^-30
-// relative, before the final rounding to f32 (tests/random_exact.rs checks the bounds).
+// cos), rounded to Qk. The steps whose errors later products shrink take 16-bit products
+// (rx_mul16, rx_mul_small), the others the high word of a 32 x 32-bit product. Against the
+// exact transform of the same uniforms: -ln(u) within 2^-28 relative (2^-28.9 measured),
+// r = sqrt(-2 ln u) within 2^-28.5, cos and sin within 2^-28.5 (2^-29.9 and 2^-28.8
+// measured), before the final rounding to f32 (tests/random_exact.rs checks the bounds).
 
 fn rx_mulhi(a: u32, b: u32) -> u32 { return mulhilo(a, b).x; }
+
+// The high word of a b from their top 16 bits, one 32-bit multiply (within 2^-15 relative):
+// for the steps whose error later products shrink below the bounds.
+fn rx_mul16(a: u32, b: u32) -> u32 { return (a >> 16u) * (b >> 16u); }
+
+// The high word of x acc for x <= 2^30 and acc < 2^(16 + s), one 32-bit multiply of x's top
+// 16 bits (absolute error 2^14) by acc's: for the first Horner steps of sin and cos, whose
+// accumulators are small.
+fn rx_mul_small(x: u32, acc: u32, s: u32) -> u32 { return ((x >> 14u) * (acc >> s)) >> (18u - s); }
 
 // -ln(u) for u = (a + 1) 2^-32 in (0, 1] (a = 2^32 - 1 is u = 1): (m, e) with m in
 // [2^31, 2^32) and -ln(u) = m 2^(e - 32), or m = 0 for u = 1. With u = (1 - t) 2^-lz, t in
@@ -25,8 +36,8 @@ fn rx_neg_log(a: u32) -> vec2<u32> {
     let s = t - 0x40000000u;
     let neg = 0u - (s >> 31u);
     var q = 2315019525u;
-    q = 1906913988u + (rx_mulhi(q, s) - (q & neg));
-    q = 1187153565u + (rx_mulhi(q, s) - (q & neg));
+    q = 1906913988u + (rx_mul16(q, s) - (q & neg));
+    q = 1187153565u + (rx_mul16(q, s) - (q & neg));
     q = 1005705560u + (rx_mulhi(q, s) - (q & neg));
     q = 891405361u + (rx_mulhi(q, s) - (q & neg));
     q = 783714829u + (rx_mulhi(q, s) - (q & neg));
@@ -37,10 +48,13 @@ fn rx_neg_log(a: u32) -> vec2<u32> {
     q = 1235585093u + (rx_mulhi(q, s) - (q & neg));
     // t q in Q62 (hi, lo); for lz > 0, shifted to Q58 and lz ln 2 (Q58) added.
     let p = mulhilo(t, q);
-    let k = mulhilo(lz, 0xdf473de7u);
+    // lz times ln 2's low word 0xdf473de7 exactly in 32-bit products: its high word is
+    // (lz (w >> 5) + (lz (w & 31) >> 5)) >> 27 (lz < 32; w & 31 = 7).
+    let klo = lz * 0xdf473de7u;
+    let khi = (lz * 0x06fa39efu + ((lz * 7u) >> 5u)) >> 27u;
     let lo4 = (p.y >> 4u) | (p.x << 28u);
-    let lo = lo4 + k.y;
-    let hi = (p.x >> 4u) + lz * 0x02c5c85fu + k.x + select(0u, 1u, lo < k.y);
+    let lo = lo4 + klo;
+    let hi = (p.x >> 4u) + lz * 0x02c5c85fu + khi + select(0u, 1u, lo < klo);
     let wide = lz > 0u;
     let h = select(p.x, hi, wide);
     let l = select(p.y, lo, wide);
@@ -75,14 +89,12 @@ fn exponential_exact(a: u32) -> f32 {
 // cos(pi g / 2) = C0 - x (C1 - ...) with x = g^2 (Q32), the coefficients' magnitudes in Q31.
 fn rx_cos_sin(g: u32, lz: u32) -> vec2<u32> {
     let x = rx_mulhi(g, g);
-    var sp = 339721u;
-    sp = 10052930u - rx_mulhi(x, sp);
-    sp = 171138516u - rx_mulhi(x, sp);
+    var sp = 10052930u - rx_mul_small(x, 339721u, 3u);
+    sp = 171138516u - rx_mul_small(x, sp, 8u);
     sp = 1387197334u - rx_mulhi(x, sp);
     sp = 3373259426u - rx_mulhi(x, sp);
-    var cp = 53367u;
-    cp = 1973885u - rx_mulhi(x, cp);
-    cp = 44803956u - rx_mulhi(x, cp);
+    var cp = 1973885u - rx_mul_small(x, 53367u, 0u);
+    cp = 44803956u - rx_mul_small(x, cp, 5u);
     cp = 544751119u - rx_mulhi(x, cp);
     cp = 2649351758u - rx_mulhi(x, cp);
     cp = 2147483648u - rx_mulhi(x, cp);
@@ -91,19 +103,24 @@ fn rx_cos_sin(g: u32, lz: u32) -> vec2<u32> {
 
 // Two standard normals from two words by Box-Muller: r = sqrt(-2 ln u) with u = (a + 1)
 // 2^-32 in (0, 1], angle 2 pi b 2^-32; (r cos, r sin). sqrt(2L) for 2L = M 2^k, M in [1/2, 1)
-// in Q32: y ~ 1 / sqrt(M) from a quadratic (Q30) and two Newton steps y (3 - M y^2) / 2 (Q31),
-// sqrt(M) = M y, times sqrt(1/2) when k is odd. The angle: quadrant b >> 30 and the quarter
+// in Q32: sqrt(A) with A = M, or M / 2 when k is odd (then sqrt(2L) = sqrt(A) 2^((k + 1) / 2)).
+// y ~ 1 / sqrt(A) in Q30 from a quadratic in M (16-bit products, about 2^-8; times sqrt 2 for
+// odd k) and one Newton step y (3 - A y^2) / 2 (about 2^-16); r = A y in Q31 and one step
+// r + y (A - r^2) / 2 (y's error and r's multiply: about 2^-31). The angle: quadrant b >> 30 and the quarter
 // turn f = b << 2, folded to g = min(f, 1 - f) (cos and sin swapped when folded); the sine
 // scaled by 2^lz so that r sin keeps 2^-29 relative precision for small angles too.
 fn normal_pair(a: u32, b: u32) -> vec2<f32> {
     let l = rx_neg_log(a);
     let m = l.x;
     let k = bitcast<i32>(l.y) + 1;
-    var y = (2388083616u - rx_mulhi(m, 2189186838u - rx_mulhi(m, 877755388u))) << 1u;
-    y = rx_mulhi(y, 0xc0000000u - rx_mulhi(m, rx_mulhi(y, y))) << 1u;
-    y = rx_mulhi(y, 0xc0000000u - rx_mulhi(m, rx_mulhi(y, y))) << 1u;
-    let r0 = rx_mulhi(m, y);
-    let r = select(r0, rx_mulhi(r0, 0xb504f334u), (k & 1) != 0);
+    let odd = (k & 1) != 0;
+    var y = 2388083616u - rx_mul16(m, 2189186838u - rx_mul16(m, 877755388u));
+    y = select(y, rx_mul16(y, 0xb504f334u) << 1u, odd);
+    let aa = select(m, m >> 1u, odd);
+    y = rx_mulhi(y, 0x30000000u - rx_mulhi(aa, rx_mulhi(y, y))) << 3u;
+    let r0 = rx_mulhi(aa, y) << 1u;
+    let d = aa - (rx_mulhi(r0, r0) << 2u);
+    let r = r0 + rx_mulhi(y, d) - (y & (0u - (d >> 31u)));
     let re = ((k + 1) >> 1u) - 30;
     let quadrant = b >> 30u;
     let f = b << 2u;

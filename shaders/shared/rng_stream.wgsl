@@ -34,15 +34,3 @@ fn private_block(c: vec2<u32>, t: u32, e: u32) -> vec4<u32> {
 // A word's top 24 bits as a uniform in [0, 1), and in (0, 1].
 fn u01(w: u32) -> f32 { return f32(w >> 8u) * 5.9604644775390625e-8; }
 fn u01_open(w: u32) -> f32 { return f32((w >> 8u) + 1u) * 5.9604644775390625e-8; }
-
-// log(1 + x) to a few ulps of the result for small |x|, where log(1.0 + x) both cancels and
-// inherits log's absolute error (up to 2^-21 near 1 in WGSL): 2 atanh(s) with s = x / (2 + x)
-// by its series for |x| < 0.05 (|s| < 0.026: four terms reach f32's precision).
-fn log1p_f32(x: f32) -> f32 {
-    if (abs(x) < 0.05) {
-        let s = x / (2.0 + x);
-        let s2 = s * s;
-        return 2.0 * s * (1.0 + s2 * (1.0 / 3.0 + s2 * (0.2 + s2 / 7.0)));
-    }
-    return log(1.0 + x);
-}

@@ -12,19 +12,29 @@ const LOG_Q: [u32; 11] = [
 /// (the magnitudes, lowest degree first).
 const SIN_Q: [u32; 5] = [3373259426, 1387197334, 171138516, 10052930, 339721];
 const COS_Q: [u32; 6] = [2147483648, 2649351758, 544751119, 44803956, 1973885, 53367];
-/// 1 / sqrt(m) on [1/2, 1) to about 2^-8, a - m (b - m c) in Q30.
+/// 1 / sqrt(m) on [1/2, 1) to about 2^-8, a - m (b - m c) in Q30 (16-bit products).
 const RSQRT_Q: [u32; 3] = [2388083616, 2189186838, 877755388];
 /// ln 2 in Q58, as (high, low) words.
 const LN2_Q58: (u32, u32) = (0x02c5_c85f, 0xdf47_3de7);
-/// sqrt(1/2) in Q32.
-const SQRT_HALF_Q32: u32 = 0xb504_f334;
+/// sqrt(2) in Q31.
+const SQRT2_Q31: u32 = 0xb504_f334;
 
 fn mulhi(a: u32, b: u32) -> u32 {
     ((a as u64 * b as u64) >> 32) as u32
 }
 
+/// The high word of a b from their top 16 bits (rx_mul16).
+fn mul16(a: u32, b: u32) -> u32 {
+    (a >> 16) * (b >> 16)
+}
+
+/// The high word of x acc from x's top 16 bits (x <= 2^30) and acc >> s (rx_mul_small).
+fn mul_small(x: u32, acc: u32, s: u32) -> u32 {
+    ((x >> 14) * (acc >> s)) >> (18 - s)
+}
+
 /// -ln(u) for u = (a + 1) 2^-32 (a = 2^32 - 1 gives u = 1): `None` for 0, else (m, e) with
-/// m in [2^31, 2^32) and -ln(u) = m 2^(e - 32) to about 2^-29 relative.
+/// m in [2^31, 2^32) and -ln(u) = m 2^(e - 32) within 2^-28 relative.
 pub fn neg_log(a: u32) -> Option<(u32, i32)> {
     let x = a.wrapping_add(1);
     if x == 0 {
@@ -37,8 +47,10 @@ pub fn neg_log(a: u32) -> Option<(u32, i32)> {
     let s = t.wrapping_sub(1 << 30);
     let neg = if (s as i32) < 0 { u32::MAX } else { 0 };
     let mut q = LOG_Q[10];
-    for &c in LOG_Q[..10].iter().rev() {
-        q = c.wrapping_add(mulhi(q, s).wrapping_sub(q & neg));
+    for (i, &c) in LOG_Q[..10].iter().rev().enumerate() {
+        // The first two steps' errors shrink by s^8 (2^-16) afterwards: 16-bit products.
+        let p = if i < 2 { mul16(q, s) } else { mulhi(q, s) };
+        q = c.wrapping_add(p.wrapping_sub(q & neg));
     }
     // t q in Q62; plus lz ln 2 in Q58 (Q62 kept when lz = 0, where -ln u is t q alone).
     let p = t as u64 * q as u64;
@@ -53,20 +65,22 @@ pub fn neg_log(a: u32) -> Option<(u32, i32)> {
     Some((m, 64 - sh as i32 - frac))
 }
 
-/// sqrt(2 L) for L = m 2^(e - 32), m in [2^31, 2^32): (r, re) with r in Q31 in [1/2, 1)
-/// and sqrt(2 L) = r 2^(re - 31).
+/// sqrt(2 L) for L = m 2^(e - 32), m in [2^31, 2^32): (r, re) with r in Q31 and sqrt(2 L) =
+/// r 2^(re - 31): sqrt(A), A = M or M / 2 (k = e + 1 odd), by a Newton step on y ~ 1 / sqrt(A)
+/// and one step r + y (A - r^2) / 2 on r = A y.
 fn sqrt2(m: u32, e: i32) -> (u32, i32) {
     let k = e + 1;
-    let mut y =
-        RSQRT_Q[0].wrapping_sub(mulhi(m, RSQRT_Q[1].wrapping_sub(mulhi(m, RSQRT_Q[2])))) << 1;
-    for _ in 0..2 {
-        let e = mulhi(m, mulhi(y, y));
-        y = mulhi(y, (3u32 << 30).wrapping_sub(e)) << 1;
+    let odd = k & 1 != 0;
+    let mut y = RSQRT_Q[0].wrapping_sub(mul16(m, RSQRT_Q[1].wrapping_sub(mul16(m, RSQRT_Q[2]))));
+    if odd {
+        y = mul16(y, SQRT2_Q31) << 1;
     }
-    let mut r = mulhi(m, y);
-    if k & 1 != 0 {
-        r = mulhi(r, SQRT_HALF_Q32);
-    }
+    let a = if odd { m >> 1 } else { m };
+    y = mulhi(y, (3u32 << 28).wrapping_sub(mulhi(a, mulhi(y, y)))) << 3;
+    let r0 = mulhi(a, y) << 1;
+    let d = a.wrapping_sub(mulhi(r0, r0) << 2);
+    let neg = if (d as i32) < 0 { y } else { 0 };
+    let r = r0.wrapping_add(mulhi(y, d)).wrapping_sub(neg);
     (r, (k + 1) >> 1)
 }
 
@@ -78,17 +92,23 @@ fn cos_sin(b: u32) -> ((u32, i32, bool), (u32, i32, bool)) {
     let swap = f > 1 << 31;
     let g = if swap { f.wrapping_neg() } else { f };
     let x = mulhi(g, g);
-    let nest = |c: &[u32]| {
+    // Horner in x; the first two steps (small accumulators) take 16-bit products, acc >> s[i].
+    let nest = |c: &[u32], s: [u32; 2]| {
         let mut acc = c[c.len() - 1];
-        for &ck in c[..c.len() - 1].iter().rev() {
-            acc = ck.wrapping_sub(mulhi(x, acc));
+        for (i, &ck) in c[..c.len() - 1].iter().rev().enumerate() {
+            let p = if i < 2 {
+                mul_small(x, acc, s[i])
+            } else {
+                mulhi(x, acc)
+            };
+            acc = ck.wrapping_sub(p);
         }
         acc
     };
     // The sine of the folded angle scaled by 2^lz, keeping its relative precision.
     let lz = g.leading_zeros() & 31;
-    let s = (mulhi(g << lz, nest(&SIN_Q)), -(lz as i32));
-    let c = (nest(&COS_Q), 0);
+    let s = (mulhi(g << lz, nest(&SIN_Q, [3, 8])), -(lz as i32));
+    let c = (nest(&COS_Q, [0, 5]), 0);
     let (c, s) = if swap { (s, c) } else { (c, s) };
     let (cm, sm) = if quadrant & 1 == 1 { (s, c) } else { (c, s) };
     (
@@ -150,4 +170,171 @@ pub fn f16_bits(b: u32) -> u16 {
         keep + up
     };
     (sign | v.min(0x7c00)) as u16
+}
+
+/// The inversion thresholds of poisson and binomial (src/ops/random/distributions.rs): the
+/// probabilities relative to the mode's by their ratio recurrences while at least 2^-48,
+/// normalised, cumulated and rounded to Q32. Returns k0 (the value of words below the first
+/// threshold) and the thresholds (0s moved into k0, 2^32s dropped).
+pub fn inversion_thresholds(
+    mode: u32,
+    kmax: u32,
+    up: impl Fn(f64) -> f64,
+    down: impl Fn(f64) -> f64,
+) -> (u32, Vec<u32>) {
+    let tail = 2f64.powi(-48);
+    let mut pmf = std::collections::VecDeque::from([1.0f64]);
+    let mut p = 1.0;
+    for k in (1..=mode).rev() {
+        p *= down(k as f64);
+        if p < tail {
+            break;
+        }
+        pmf.push_front(p);
+    }
+    let mut k0 = mode + 1 - pmf.len() as u32;
+    p = 1.0;
+    for k in mode..kmax {
+        p *= up(k as f64);
+        if p < tail {
+            break;
+        }
+        pmf.push_back(p);
+    }
+    let total: f64 = pmf.iter().sum();
+    let scale = 2f64.powi(32) / total;
+    let mut thresholds = Vec::new();
+    let mut cum = 0.0;
+    for &p in pmf.iter().take(pmf.len() - 1) {
+        cum += p;
+        match (cum * scale).round() {
+            t if t >= 2f64.powi(32) => break,
+            t if t <= 0.0 => k0 += 1,
+            t => thresholds.push(t as u32),
+        }
+    }
+    (k0, thresholds)
+}
+
+/// Poisson(lam)'s thresholds.
+pub fn poisson_thresholds(lam: f64) -> (u32, Vec<u32>) {
+    inversion_thresholds(
+        lam.floor() as u32,
+        u32::MAX,
+        |k| lam / (k + 1.0),
+        |k| k / lam,
+    )
+}
+
+/// Binomial(n, p)'s thresholds (one value for p = 0, p = 1 or n = 0).
+pub fn binomial_thresholds(n: u32, p: f64) -> (u32, Vec<u32>) {
+    if p == 0.0 || p == 1.0 || n == 0 {
+        return (if p == 1.0 { n } else { 0 }, Vec::new());
+    }
+    let mode = (((n as f64 + 1.0) * p).floor() as u32).min(n);
+    let (odds, nf) = (p / (1.0 - p), n as f64);
+    inversion_thresholds(
+        mode,
+        n,
+        |k| (nf - k) / (k + 1.0) * odds,
+        |k| k / (nf - k + 1.0) / odds,
+    )
+}
+
+/// The value of word w: k0 plus the number of thresholds at or below it.
+pub fn invert(t: &(u32, Vec<u32>), w: u32) -> i32 {
+    (t.0 + t.1.partition_point(|&x| x <= w) as u32) as i32
+}
+
+/// ln v for a normal f32 v > 0 as shaders/distributions.wgsl's `ln_exact`: v = (M / 2) 2^e,
+/// e ln 2 - (-ln(M / 2)) in f32.
+pub fn ln_exact(v: f32) -> f32 {
+    let b = v.to_bits();
+    let (m, e) = neg_log((((b & 0x7f_ffff) | 0x80_0000) << 8) - 1).expect("M / 2 < 1");
+    let ex = ((b >> 23) as i32 - 126) as f32;
+    ex * std::f32::consts::LN_2 - f32::from_bits(f32_bits(m, e - 32, false))
+}
+
+/// Gamma(a, 1) as shaders/distributions.wgsl's `gamma` (Marsaglia and Tsang from d and c):
+/// d v and the accepted block's word 3 (the boost's), for element e of block `counter`
+/// under `key`, its tries from private blocks s, s + 1, ...
+pub fn gamma(d: f32, c: f32, key: u64, counter: u64, s: u32, e: u32) -> (f32, u32) {
+    let open = |w: u32| ((w >> 8) + 1) as f32 * 2f32.powi(-24);
+    let mut v = 1.0f32;
+    let mut r = [0u32; 4];
+    for t in 0..256 {
+        let ctr = [counter as u32, (counter >> 32) as u32, s + t, 1 + e];
+        r = super::philox::philox(ctr, [key as u32, (key >> 32) as u32]);
+        let z = normal_pair(r[0], r[1])[0];
+        let y = 1.0 + c * z;
+        if y <= 0.0 {
+            continue;
+        }
+        v = y * y * y;
+        let z2 = z * z;
+        if open(r[2]) < 1.0 - 0.0331 * z2 * z2 {
+            break;
+        }
+        if -exponential(r[2] | 0xff) < 0.5 * z2 + d * ((1.0 - v) + ln_exact(v)) {
+            break;
+        }
+    }
+    (d * v, r[3])
+}
+
+/// 2^-f on [0, 1) in Q31, magnitudes of the alternating coefficients, lowest degree first.
+const EXP2_Q: [u32; 9] = [
+    2147483648, 1488522236, 515882489, 119194102, 20654457, 2862460, 329276, 31248, 2000,
+];
+
+/// U^(1/k) for U = (w + 1) 2^-32 as shaders/distributions.wgsl's `boost` (inv_k = 1 / k).
+pub fn boost(w: u32, inv_k: f32) -> f32 {
+    let Some((m, e)) = neg_log(w) else {
+        return 1.0;
+    };
+    let ib = inv_k.to_bits();
+    let q = mulhi(mulhi(m, ((ib & 0x7f_ffff) | 0x80_0000) << 8), 3_098_164_009);
+    let sh = e + (ib >> 23) as i32 - 157;
+    if sh >= 0 {
+        return 0.0;
+    }
+    // Y = q 2^sh as floor n and fraction f in Q32.
+    let y = ((q as u128) << 64) >> (-sh) as u32;
+    let (n, f) = ((y >> 64) as u64, (y >> 32) as u32);
+    if n >= 126 {
+        return 0.0;
+    }
+    let mut p = EXP2_Q[8];
+    for &c in EXP2_Q[..8].iter().rev() {
+        p = c.wrapping_sub(mulhi(f, p));
+    }
+    f32::from_bits(f32_bits(p, -(n as i32) - 31, false))
+}
+
+/// Gamma of shape k as the GPU draws it (`gamma_at`): d, c, 1 / k and the boost from the
+/// host's f64 formulas.
+pub fn gamma_k(k: f64, key: u64, counter: u64, s: u32, e: u32) -> f32 {
+    let boosted = k < 1.0;
+    let d = (if boosted { k + 1.0 } else { k } - 1.0 / 3.0) as f32;
+    let c = (1.0 / (9.0 * d as f64).sqrt()) as f32;
+    let (g, w) = gamma(d, c, key, counter, s, e);
+    if boosted {
+        g * boost(w, (1.0 / k) as f32)
+    } else {
+        g
+    }
+}
+
+/// x / s as shaders/distributions.wgsl's `div_exact`: IEEE's rounding, 0 below f32's normal
+/// range and for a zero or subnormal x, NaN for s = 0.
+pub fn div_exact(x: f32, s: f32) -> f32 {
+    if s.to_bits() >> 23 == 0 {
+        return f32::NAN;
+    }
+    let q = x / s;
+    if x.to_bits() >> 23 == 0 || q < f32::MIN_POSITIVE {
+        0.0
+    } else {
+        q
+    }
 }

@@ -15,11 +15,11 @@
 //! [`Device::random_uniform`] with the same seed, its first normal draw
 //! [`Device::random_normal`].
 //!
-//! The words are integers, and the transforms of the one-word draws are integer arithmetic
-//! (normals and exponentials: shaders/shared/rng_exact.wgsl) or single IEEE operations, so
-//! those draws give the same bits on every adapter. The rejection-based distributions
-//! (`distributions.rs`) use the adapter's f32 log, exp and division: the same
-//! distribution, not the same bits across adapters.
+//! The words are integers, and the transforms are integer arithmetic (normals and
+//! exponentials: shaders/shared/rng_exact.wgsl; poisson and binomial by table inversion,
+//! gamma's and beta's logs, powers and division: `distributions.rs`) or single IEEE
+//! operations, so every draw gives the same bits on every adapter (the weighted `choice`
+//! aside: `sampling.rs`).
 
 use std::sync::Arc;
 
@@ -137,9 +137,9 @@ fn spec(family: Family, d: DType, wide: bool) -> Spec {
         if let Some(u2) = u2 {
             s = s.function("unit2", u2);
         }
-        if d == DType::F16 {
-            s = s.function("to_s4", super::F16_TO_S4);
-        }
+    }
+    if d == DType::F16 {
+        s = s.function("to_s4", super::F16_TO_S4);
     }
     s
 }
@@ -200,14 +200,15 @@ pub(crate) fn launch<O: Element>(
 /// Philox blocks it used; a draw that fails (bad arguments, out of memory) advances nothing.
 /// `clone` copies the state: the clone repeats the original's future draws.
 ///
-/// Every draw of `random`, `uniform`, `normal`, `standard_normal`, `exponential`,
-/// `integers`, `bernoulli`, `choice` (unweighted), `permutation` and `shuffle` gives the
-/// same bits on every adapter for the same seed and the same sequence of draws: the Philox
-/// words are integers, and their transforms are integer arithmetic (the normals' log, square
-/// root and sin/cos are fixed-point, the float built from its bits) or single IEEE-rounded
-/// operations (subnormal results aside, which some adapters flush to zero). `poisson`,
-/// `binomial`, `gamma` and `beta` use the adapter's f32 log and exp in their rejection tests:
-/// the same distribution, not the same bits across adapters.
+/// Every draw but the weighted `choice` (`choice_weighted`, `choice_from_weighted`: an f32
+/// scan and division of the weights) gives the same bits on every adapter for the same seed
+/// and the same sequence of draws (subnormal results aside, which some adapters flush to
+/// zero): the Philox words
+/// are integers, and their transforms are integer arithmetic (the normals' log, square root
+/// and sin/cos, exponential's -ln u, gamma's ln v and U^(1/k), beta's division: fixed-point
+/// or integer, the float built from its bits), table lookups compared in integers (poisson
+/// and binomial invert a table of cumulative probabilities computed on the host with +, *
+/// and / only), or single IEEE-rounded operations.
 ///
 /// ```
 /// # let dev = gpuarray::Device::new()?;
@@ -308,7 +309,20 @@ impl Generator {
         entry: &'static str,
         shape: Shape,
         per: usize,
+        p: GenParams,
+    ) -> Result<Array<O>> {
+        self.draw_with(family, entry, shape, per, p, &[])
+    }
+
+    /// [`Generator::draw`] with input arrays bound from binding 1 on.
+    pub(crate) fn draw_with<O: Element>(
+        &mut self,
+        family: Family,
+        entry: &'static str,
+        shape: Shape,
+        per: usize,
         mut p: GenParams,
+        inputs: &[Binding<'_>],
     ) -> Result<Array<O>> {
         let shape = shape.0;
         let n: usize = crate::shape::checked_len(&shape, O::DTYPE.size())?;
@@ -320,7 +334,7 @@ impl Generator {
         p.items = blocks as u32;
         p.key = self.key;
         p.counter = self.counter;
-        launch::<O>(&self.dev, family, entry, &p, &[], out.binding())?;
+        launch::<O>(&self.dev, family, entry, &p, inputs, out.binding())?;
         self.counter = self.counter.wrapping_add(blocks as u64);
         let strides = contiguous_strides(&shape);
         Ok(out.view(shape, strides, 0))
