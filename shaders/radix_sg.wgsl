@@ -63,6 +63,9 @@ override STAGED: u32 = 1u;
 // 1: subgroups of at most 32 lanes, whose ballots fit their first word (the host sets it
 // where the adapter's largest subgroup has 32 lanes or fewer); 0: up to 128 lanes.
 override NARROW: u32 = 0u;
+// 1: the round's SG_STEPS digits of a lane are loaded before the first ballot (all loads
+// in flight together); 0: each step loads its own (`Options::radix_preload`).
+override PRELOAD: u32 = 0u;
 // Steps of a subgroup in a round (keys held per invocation).
 const SG_STEPS: u32 = 16u;
 
@@ -136,11 +139,22 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         let first = (t * ROUNDS + r) * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
         // Digit | rank within the subgroup's run << 8 per step; all ones: no element.
         var dr: array<u32, SG_STEPS>;
+        if (PRELOAD == 1u) {
+            for (var i = 0u; i < SG_STEPS; i++) {
+                let e = first + i * sz;
+                dr[i] = 0u;
+                if (live && e < n) { dr[i] = digit(e); }
+            }
+        }
         for (var i = 0u; i < SG_STEPS; i++) {
             let e = first + i * sz;
             let valid = live && e < n;
             var d = 0u;
-            if (valid) { d = digit(e); }
+            if (PRELOAD == 1u) {
+                d = dr[i];
+            } else if (valid) {
+                d = digit(e);
+            }
             let m = match_digit(valid, d);
             let rank = pop4(m & below);
             var prior = 0u;

@@ -244,6 +244,15 @@ pub struct Options {
     /// subgroup has at most 32 lanes and one word would do; `GPUARRAY_RADIX_WIDE_BALLOTS=1`.
     /// Default off (testing: adapters with 64-lane subgroups take the four-word path).
     pub radix_wide_ballots: bool,
+    /// The radix scatter loads each invocation's 16 keys of a round before ranking them
+    /// (all loads in flight together) rather than one per step; `GPUARRAY_RADIX_PRELOAD=1`.
+    /// Default off (tuning).
+    pub radix_preload: bool,
+    /// Compile every kernel with naga's runtime checks (indices clamped, loops bounded),
+    /// the ones that index in bounds by construction (`Spec::unchecked`: the products, the
+    /// convolutions, the radix sort's passes) included; `GPUARRAY_CHECKED=1`. Default off
+    /// (diagnostics: a suspected out-of-bounds access, and timing what the checks cost).
+    pub checked_kernels: bool,
     /// Products with one row or one column (matrix-vector, vector-matrix) through the
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
     /// tiled kernel. Default on.
@@ -318,6 +327,8 @@ impl Default for Options {
             sort_profile: false,
             radix_stage: 0,
             radix_wide_ballots: false,
+            radix_preload: false,
+            checked_kernels: false,
             matmul_gemv: true,
             matmul_split_k: true,
             top_k_select: false,
@@ -453,6 +464,10 @@ impl Options {
             o.radix_stage = s;
         }
         o.radix_wide_ballots = get("GPUARRAY_RADIX_WIDE_BALLOTS").is_some();
+        o.checked_kernels = get("GPUARRAY_CHECKED").is_some();
+        if let Some(on) = switch("GPUARRAY_RADIX_PRELOAD", ON, OFF)? {
+            o.radix_preload = on;
+        }
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
             o.matmul_gemv = on;
         }
@@ -566,6 +581,8 @@ mod tests {
             ("GPUARRAY_SORT_PROFILE", "1"),
             ("GPUARRAY_RADIX_STAGE", "128"),
             ("GPUARRAY_RADIX_WIDE_BALLOTS", "1"),
+            ("GPUARRAY_CHECKED", "1"),
+            ("GPUARRAY_RADIX_PRELOAD", "1"),
             ("GPUARRAY_COOP", "0"),
             ("GPUARRAY_MATMUL_GEMV", "0"),
             ("GPUARRAY_MATMUL_SPLIT_K", "0"),
@@ -591,7 +608,8 @@ mod tests {
         assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
         assert!(o.sort_profile && o.linalg_trace);
         assert_eq!(o.radix_stage, 128);
-        assert!(o.radix_wide_ballots);
+        assert!(o.radix_wide_ballots && o.checked_kernels && o.radix_preload);
+        assert!(!Options::default().checked_kernels);
         assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
         assert_eq!(o.reduce_groups, Some(64));
         assert!(!o.reduce_fuse && o.reduce_profile);

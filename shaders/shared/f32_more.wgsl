@@ -52,10 +52,22 @@ fn modf_frac_32_(x: TW) -> TW {
 // flushes it in comparisons.
 fn nextafter_32_(x: TW, y: TW) -> TW {
     let b = bitcast<M>(x);
-    let away = select(y > x, y < x, sign_bit_(x));
+    let c = bitcast<M>(y);
+    // Compared as ordered keys of the bits, not as floats: an adapter that flushes
+    // subnormals in comparisons would take two of them (or one and ±0) as equal.
+    let kx = ord_32_(b);
+    let ky = ord_32_(c);
+    let away = select(ky > kx, ky < kx, sign_bit_(x));
     let r = bitcast<TW>(select(b - M(1u), b + M(1u), away));
     let from_zero = select(r, copysign_(bitcast<TW>(M(1u)), y), is_zero_(x));
-    return select(select(from_zero, y, x == y), x + y, is_nan_(x) | is_nan_(y));
+    let same = (b == c) | ((abits_(x) | abits_(y)) == M(0u));
+    return select(select(from_zero, y, same), x + y, is_nan_(x) | is_nan_(y));
+}
+
+// The bits of an f32 as an unsigned key in the order of the values (NaN aside): the sign
+// bit set on positives, every bit flipped on negatives (-0 just below +0).
+fn ord_32_(b: M) -> M {
+    return select(b | M(F32_SIGN), ~b, (b & M(F32_SIGN)) != M(0u));
 }
 
 // An f16 value (held exactly in TW) as its 16 bits (sign at bit 15; NaN as inf), and
@@ -94,23 +106,40 @@ fn spacing_16_(x: TW) -> TW {
 }
 
 // NumPy's spacing: the distance to the next f32 away from zero, negative for negative x
-// (-0 included); NaN for infinities and NaN.
+// (-0 included); NaN for infinities and NaN. Built from the bits, 2^(e - 150) for biased
+// exponent e (the smallest subnormal for e <= 1), inf from the largest finite: a
+// subtraction would flush a subnormal step to zero where the adapter flushes (NVIDIA).
 fn spacing_32_(x: TW) -> TW {
-    let toward = copysign_(f32_inf_(), x);
-    return select(nextafter_32_(x, toward) - x, f32_nan_(), is_inf_(x) | is_nan_(x));
+    let u = bitcast<M>(x);
+    let e = (u >> M(23u)) & M(0xffu);
+    // Normal from e = 24: biased exponent e - 23. Below: the subnormal 1 << (e - 1).
+    let normal = (e - min(e, M(23u))) << M(23u);
+    let sub = M(1u) << min(max(e, M(1u)) - M(1u), M(31u));
+    var r = select(sub, normal, e >= M(24u));
+    r = select(r, M(0x7f800000u), abits_(x) == M(0x7f7fffffu));
+    r = select(r, M(0x7fc00000u), e == M(255u));
+    return bitcast<TW>(r | (u & M(F32_SIGN)));
 }
 
 // frexp's two parts as floats: x = m 2^e with |m| in [0.5, 1), (x, 0) for ±0, ±inf and
-// NaN. Subnormals are scaled up by 2^32 first (the built-in frexp of them is not reliable).
+// NaN. Built from the bits: a normal's exponent field replaced by 126 (e = field - 126), a
+// subnormal's fraction first shifted so its leading one reaches bit 23 (e = -125 - shift),
+// so that adapters flushing subnormal arithmetic (NVIDIA) split them too.
 fn frexp_mant_32_(x: TW) -> TW {
-    let sub = tiny_(x) & !is_zero_(x);
-    let m = frexp(select(x, x * TW(0x1p32), sub)).fract;
-    return select(m, x, is_zero_(x) | is_inf_(x) | is_nan_(x));
+    let u = bitcast<M>(x);
+    let frac = u & M(0x7fffffu);
+    let sub = (u & M(0x7f800000u)) == M(0u);
+    let shift = select(M(0u), countLeadingZeros(frac) - M(8u), sub);
+    let m = (u & M(F32_SIGN)) | M(0x3f000000u) | ((frac << shift) & M(0x7fffffu));
+    return select(bitcast<TW>(m), x, is_zero_(x) | is_inf_(x) | is_nan_(x));
 }
 fn frexp_exp_32_(x: TW) -> TW {
-    let sub = tiny_(x) & !is_zero_(x);
-    let e = TW(frexp(select(x, x * TW(0x1p32), sub)).exp) - select(TW(0.0), TW(32.0), sub);
-    return select(e, TW(0.0), is_zero_(x) | is_inf_(x) | is_nan_(x));
+    let u = bitcast<M>(x);
+    let e = (u >> M(23u)) & M(0xffu);
+    let sub = e == M(0u);
+    let shift = select(M(0u), countLeadingZeros(u & M(0x7fffffu)) - M(8u), sub);
+    let ex = select(bitcast<NI>(e) - NI(126), NI(-125) - bitcast<NI>(shift), sub);
+    return select(TW(ex), TW(0.0), is_zero_(x) | is_inf_(x) | is_nan_(x));
 }
 
 // ldexp: x 2^n, n an integer held in a float (clamped to ±400: past that every finite

@@ -312,7 +312,7 @@ impl KernelCache {
                 label: Some(&name),
                 source: wgpu::ShaderSource::Wgsl(src.as_str().into()),
             };
-            let module = if spec.unchecked {
+            let module = if spec.unchecked && !gpu.opts.checked_kernels {
                 // SAFETY: `Spec::unchecked` kernels index in bounds by construction (their
                 // host code checks the sizes they are launched with) and their loops have
                 // uniform, finite bounds.

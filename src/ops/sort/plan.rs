@@ -133,13 +133,15 @@ pub(super) fn scatter_sg_kernel(
     let staged = u32::from(sg.staged);
     // Ballots in one word where every subgroup has at most 32 lanes.
     let narrow = u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().radix_wide_ballots);
-    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow}");
+    let preload = u32::from(dev.options().radix_preload);
+    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow} pl{preload}");
     build(dev, d, ("scatter_sg", 2, sg.wg), keys_only, extra, |s| {
         s.include(RADIX_SG)
             .constant("SGS", sgs)
             .constant("ROUNDS", rounds)
             .constant("STAGED", staged)
             .constant("NARROW", narrow)
+            .constant("PRELOAD", preload)
     })
 }
 
@@ -203,14 +205,26 @@ fn build(
         per: 0,
     };
     dev.kernel(key, || {
-        more(
+        let s = more(
             spec(d)
                 .constant("W", w)
                 .constant("ITEMS", ITEMS)
                 .constant("CARRY", carry),
-        )
+        );
+        // The radix passes index in bounds by construction: tiles from `n`, digits below
+        // 256, subgroup counters below SGS * 256, and destinations from the scanned counts
+        // of the same keys (at most n). Without naga's clamps the step loops keep their
+        // keys in registers.
+        if RADIX_UNCHECKED.contains(&entry) {
+            s.unchecked()
+        } else {
+            s
+        }
     })
 }
+
+/// The radix sort's per-element passes, compiled without runtime checks.
+const RADIX_UNCHECKED: &[&str] = &["hist", "scatter_sg"];
 
 /// A whole buffer as a binding.
 pub(super) fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {
