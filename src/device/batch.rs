@@ -182,6 +182,12 @@ impl Device {
         self.inner.pool.alloc(&self.inner.gpu, bytes, &[])
     }
 
+    /// A device-owned scratch buffer of `bytes` bytes, outside the pool's statistics and
+    /// limit (`MemoryPool::used_bytes` counts arrays only).
+    pub(crate) fn alloc_owned(&self, bytes: u64) -> Result<BufferHandle> {
+        self.inner.pool.alloc_owned(&self.inner.gpu, bytes)
+    }
+
     /// Like [`Device::alloc`], for an output that a kernel writes while it reads the
     /// allocations `inputs`: a small one is placed apart from their slabs (wgpu forbids one
     /// buffer bound read-only and writable in one dispatch; see `memory::slab`).

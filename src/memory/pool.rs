@@ -164,6 +164,16 @@ impl Pool {
         self.alloc_whole(gpu, bytes)
     }
 
+    /// A buffer of `bytes` bytes (at least 4) that the device keeps for itself (a kernel
+    /// family's scratch): outside the size classes, not counted in the statistics and not
+    /// capped by the limit, as a library's workspace is not part of CuPy's pool.
+    pub(crate) fn alloc_owned(self: &Arc<Self>, gpu: &Gpu, bytes: u64) -> Result<BufferHandle> {
+        let size = bytes.max(4).next_multiple_of(4);
+        let buffer = self.create(gpu, size)?;
+        let id = fresh_id();
+        Ok(self.handle(id, buffer, 0, size, Origin::Uncounted))
+    }
+
     /// A slot of `slot` bytes, or `None` when a new slab would pass the limit (the caller
     /// then tries a buffer of the slot's own size).
     fn alloc_slot(
@@ -354,7 +364,7 @@ enum Origin {
     Whole,
     /// A slot of a slab.
     Slab,
-    /// A buffer of a zero-byte array, not counted.
+    /// A buffer of a zero-byte array, or a device-owned scratch: not counted.
     Uncounted,
 }
 

@@ -60,7 +60,11 @@ enum Kind {
 }
 
 fn spec(d: DType, kind: Kind) -> Spec {
-    let s = Spec::new("histogram", SRC).alias("E", d.wgsl());
+    // In bounds by construction: bins of a pass times their copies within BLOCK (the host's
+    // plan), edges read below bins() + 1 (cached below EDGE_CACHE), a bin outside the pass
+    // (NONE, a value past the bins) rejected before its count; the walks and the binary
+    // search end. Unchecked, like the radix sort's passes.
+    let s = Spec::new("histogram", SRC).alias("E", d.wgsl()).unchecked();
     match kind {
         Kind::Edges => s,
         Kind::Uniform => s.function("bin_of", "fn bin_of(x: E) -> u32 { return by_uniform(x); }"),

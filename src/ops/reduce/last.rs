@@ -49,7 +49,8 @@ pub(super) fn fusable(
 
 /// The device's scratch for `m` outputs of `splits` partial results each (the zeroed
 /// counters first; made, or remade larger, on demand). Its own buffer (never a slot of a slab), so
-/// that no array the stage reads shares it.
+/// that no array the stage reads shares it, owned by the device: not in the pool's
+/// `used_bytes` (which counts arrays) nor under its limit.
 pub(super) fn scratch(dev: &Device, m: usize, splits: usize) -> Result<Arc<BufferHandle>> {
     let state = dev.state::<LastScratch>();
     let mut buf = crate::gpu::lock(&state.buf);
@@ -57,7 +58,7 @@ pub(super) fn scratch(dev: &Device, m: usize, splits: usize) -> Result<Arc<Buffe
     if let Some(b) = buf.as_ref().filter(|b| b.size() >= bytes) {
         return Ok(b.clone());
     }
-    let b = Arc::new(dev.alloc(bytes.max(SLAB_MAX + 4))?);
+    let b = Arc::new(dev.alloc_owned(bytes.max(SLAB_MAX + 4))?);
     dev.clear(&b);
     *buf = Some(b.clone());
     Ok(b)
