@@ -424,6 +424,57 @@ fn flags(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: 
     out[e] = select(0u, 1u, e < n && starts_run(e));
 }
 
+// unique of 32-bit values in two passes over the sorted elements, no flag array: tiles of
+// WG * ITEMS elements (`tiles()` of them), invocation lid of tile t taking the ITEMS
+// consecutive elements from (t * WG + lid) * ITEMS. `run_count` writes each tile's count of
+// run starts to out[t] (and out[tiles()] = 0, so that the exclusive scan of the tiles+1
+// words ends with the total); `run_write` (b: that scan) writes each start's value to
+// out[b[t] + its rank in the tile], the ranks from a workgroup scan of the invocations'
+// counts, so the values keep their order.
+fn tile_starts(t: u32, lid: u32) -> u32 {
+    let n = rec_n();
+    let first = (t * WG + lid) * ITEMS;
+    var c = 0u;
+    for (var k = 0u; k < ITEMS; k++) {
+        let e = first + k;
+        if (e < n && starts_run(e)) { c++; }
+    }
+    return c;
+}
+
+@compute @workgroup_size(WG)
+fn run_count(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_id(wid, nwg);
+    let live = t < tiles();
+    var c = 0u;
+    if (live) { c = tile_starts(t, lid); }
+    let before = wg_scan(lid, c);
+    if (live && lid == WG - 1u) { out[t] = before + c; }
+    if (t == 0u && lid == 0u) { out[tiles()] = 0u; }
+}
+
+@compute @workgroup_size(WG)
+fn run_write(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_id(wid, nwg);
+    let live = t < tiles();
+    var c = 0u;
+    if (live) { c = tile_starts(t, lid); }
+    var j = wg_scan(lid, c);
+    if (!live || c == 0u) { return; }
+    j += b[t];
+    let n = rec_n();
+    let first = (t * WG + lid) * ITEMS;
+    for (var k = 0u; k < ITEMS; k++) {
+        let e = first + k;
+        if (e < n && starts_run(e)) {
+            out[j] = a[in_off() + e];
+            j++;
+        }
+    }
+}
+
 @compute @workgroup_size(WG)
 fn run_starts(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {

@@ -218,6 +218,13 @@ fn unique_all_sizes<T: Ty>() {
     {
         check_unique(&random::<T>(s as u64 + 60, &shape).0);
     }
+    // Runs of 1000 equal values across the tiles of 4096 of the 32-bit path (and its
+    // last, partial tile), read through a view with an offset.
+    let long: Vec<f64> = (0..12_400)
+        .map(|i| ((i * 7919) % 12_400 / 1000) as f64)
+        .collect();
+    let (x, _) = upload::<T>(dev(), &long, &[12_400]);
+    check_unique(&x.slice_axis(gpuarray::Axis(0), 3..).unwrap());
     // A transposed view with an offset, and a 0-d array.
     let (x, _) = random::<T>(70, &[9, 14]);
     check_unique(&x.slice_axis(gpuarray::Axis(0), 2..).unwrap().t());

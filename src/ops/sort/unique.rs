@@ -3,10 +3,10 @@
 //! (shaders/sort.wgsl: `flags`, `run_starts`, `inverse`).
 
 use super::params::SortParams;
-use super::plan::{self, kernel, scan_blocks, scan_in_place, WG};
+use super::plan::{self, grid, kernel, scan_blocks, scan_in_place, ITEMS, WG};
 use crate::array::Array;
 use crate::device::Work;
-use crate::dtype::Element;
+use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::ops::index::widen;
 use crate::Axis;
@@ -80,6 +80,47 @@ fn runs<T: Element>(s: &Array<T>) -> Result<(Array<u32>, Array<u32>, usize)> {
     Ok((scan, starts, m))
 }
 
+/// The first value of each run of the sorted, non-empty `s` of a 32-bit dtype, by the tile
+/// passes `run_count` and `run_write` (shaders/sort.wgsl): the sorted values are read twice,
+/// no flag or position array is written (the general path, [`runs`], writes and scans one
+/// word per element). Reads the count back to size the result, as [`runs`] does.
+fn unique_words<T: Element>(s: &Array<T>) -> Result<Array<T>> {
+    let dev = &s.dev;
+    let d = T::DTYPE;
+    let n = s.len() as u32;
+    let tiles = n.div_ceil(WG * ITEMS);
+    let prm = SortParams {
+        n,
+        in_off: s.offset as u32,
+        tiles,
+        ..Default::default()
+    };
+    let offs = Array::<u32>::alloc(dev, "unique", vec![tiles as usize + 1])?;
+    let count = kernel(dev, d, "run_count", 1, WG, 0)?;
+    dev.launch(
+        &count,
+        &prm.encode(),
+        &[s.binding()],
+        offs.binding(),
+        grid(tiles),
+    )?;
+    let sums = dev.alloc(scan_blocks(tiles + 1) as u64 * 4)?;
+    scan_in_place(dev, d, false, &prm, offs.binding(), tiles + 1, &sums)?;
+    let m = offs.slice_axis(Axis(0), tiles as usize..)?.to_vec()?[0] as usize;
+    let out = Array::<T>::alloc_with(dev, "unique", vec![m], |b| {
+        dev.alloc_apart(b, &[&*s.buf, &*offs.buf])
+    })?;
+    let write = kernel(dev, d, "run_write", 2, WG, 0)?;
+    dev.launch(
+        &write,
+        &prm.encode(),
+        &[s.binding(), offs.binding()],
+        out.binding(),
+        grid(tiles),
+    )?;
+    Ok(out)
+}
+
 impl<T: Element> Array<T> {
     /// The distinct values of the flattened array, sorted (NumPy's `unique`).
     ///
@@ -106,6 +147,9 @@ impl<T: Element> Array<T> {
             return self.dev.zeros::<T>([0]);
         }
         let s = x.sort()?;
+        if matches!(T::DTYPE, DType::U32 | DType::I32 | DType::F32 | DType::Bool) {
+            return unique_words(&s);
+        }
         let (_, starts, m) = runs(&s)?;
         let first = starts.slice_axis(Axis(0), ..m)?;
         plan::take_rows(&s, &first, s.len() as u32, vec![m])
