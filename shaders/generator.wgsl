@@ -3,10 +3,12 @@
 // `choice`, `permutation` and `shuffle` use to pick rows.
 //
 // Bindings: 0 params (shared/params.wgsl; the slots are read through shared/rng_stream.wgsl);
-// 1 `src` and 2 `idx` (gen_gather only); 4 the output, as `out4` (vec4 of S: one block's four
+// 1 `src` and 2 `idx` (gen_gather only); 1 `ztab`, the ziggurat's table (gen_normal only, see
+// shared/ziggurat.wgsl); 4 the output, as `out4` (vec4 of S: one block's four
 // elements), `out2` (vec2 of S: gen_uniform2) or `out1` (S: gen_gather). The host allocates
 // draws rounded up to whole blocks and returns a view of the first elements.
-// Dispatch: a 1-D grid folded into 2-D. gen_uniform, gen_normal, gen_exponential,
+// Dispatch: a 1-D grid folded into 2-D. gen_uniform, gen_normal (element e: the ziggurat
+// from word e, its slow path from the element's private stream), gen_exponential,
 // gen_integers, gen_bernoulli: invocation j computes block j of the draw (see
 // shared/rng_stream.wgsl) and stores its four elements with one vec4 store. gen_uniform2
 // (f64): two elements of 53 bits per block, one vec2 store. gen_gather: invocation i writes
@@ -19,6 +21,7 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 for f16 and the intege
 override WG: u32 = 256u;
 
 @group(0) @binding(1) var<storage, read> src: array<S>;
+@group(0) @binding(1) var<storage, read> ztab: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> idx: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out4: array<vec4<S>>;
 @group(0) @binding(4) var<storage, read_write> out2: array<vec2<S>>;
@@ -64,8 +67,11 @@ fn gen_normal(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
               @builtin(local_invocation_index) l: u32) {
     let j = linear_id(wid, nw, l, WG);
     if (j >= P.n) { return; }
-    let w = plain(counter(j));
-    out4[j] = affine4(vec4<SC>(vec4<f32>(normal_pair(w.x, w.y), normal_pair(w.z, w.w))));
+    let c = counter(j);
+    let w = plain(c);
+    let z = vec4<f32>(zig_normal(w.x, c, 0u), zig_normal(w.y, c, 1u), zig_normal(w.z, c, 2u),
+                      zig_normal(w.w, c, 3u));
+    out4[j] = affine4(vec4<SC>(z));
 }
 
 @compute @workgroup_size(WG)

@@ -2,11 +2,12 @@
 //
 // Philox4x32-10 itself is in shared/philox.wgsl (also used by generator.wgsl).
 //
-// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 4 the output.
+// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 1 `ztab`, the
+// ziggurat's table (rand_normal only, see shared/ziggurat.wgsl); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D; invocation j computes Philox block j (counter
 // (j, 0, 0, 0), key = the 64-bit seed()) and writes the elements that the block's four
-// words make: 4 per block for f16/f32 uniforms and for normals (Box-Muller on word pairs, in
-// integers: shared/rng_exact.wgsl), 2 for f64 uniforms (53 bits from two words);
+// words make: 4 per block for f16/f32 uniforms and for normals (element e by the ziggurat
+// from word e), 2 for f64 uniforms (53 bits from two words);
 // `rand_uniform` reads that count from per_block(). P.n counts elements; arg 0 is the low end
 // and arg 1 the width (uniform) or the mean and the standard deviation (normal); arg 2 is 1.
 
@@ -16,6 +17,7 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 override WG: u32 = 256u;
 const PER: u32 = 4u;
 
+@group(0) @binding(1) var<storage, read> ztab: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
 
 // Parameter accessors, mirroring `RandomParams` in src/ops/random.rs (whose `encode` is the
@@ -41,6 +43,11 @@ fn block(j: u32) -> vec4<u32> {
     return philox(vec4<u32>(j, 0u, 0u, 0u), seed());
 }
 
+// Block t of the private stream of element e of block c = (j, 0).
+fn private_block(c: vec2<u32>, t: u32, e: u32) -> vec4<u32> {
+    return philox(vec4<u32>(c.x, c.y, t, 1u + e), seed());
+}
+
 @compute @workgroup_size(WG)
 fn rand_uniform(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
            @builtin(local_invocation_index) l: u32) {
@@ -62,10 +69,8 @@ fn rand_normal(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw:
     let j = linear_id(w, nw, l, WG);
     if (j * PER >= P.n) { return; }
     let words = block(j);
-    for (var e = 0u; e < PER; e += 2u) {
-        let z = normal_pair(words[e], words[e + 1u]);
+    for (var e = 0u; e < PER; e++) {
         let i = j * PER + e;
-        if (i < P.n) { out[i] = affine(SC(z.x)); }
-        if (i + 1u < P.n) { out[i + 1u] = affine(SC(z.y)); }
+        if (i < P.n) { out[i] = affine(SC(zig_normal(words[e], vec2<u32>(j, 0u), e))); }
     }
 }

@@ -132,6 +132,7 @@ fn spec(family: Family, d: DType, wide: bool) -> Spec {
         .alias("SC", carrier.wgsl());
     let mut s = with_philox(s, wide).include(STREAM);
     if family == Family::Generator {
+        s = s.include(super::ZIGGURAT);
         let (u4, u2) = units(d);
         s = s.function("unit4", u4);
         if let Some(u2) = u2 {
@@ -432,7 +433,15 @@ impl Generator {
             floats: [m, s],
             ..Default::default()
         };
-        self.draw(Family::Generator, "gen_normal", shape.into(), 4, p)
+        let table = super::zig_table(&self.dev)?;
+        self.draw_with(
+            Family::Generator,
+            "gen_normal",
+            shape.into(),
+            4,
+            p,
+            &[table.binding()],
+        )
     }
 
     /// Standard normal numbers: [`Generator::normal`] with mean 0 and std 1.

@@ -14,6 +14,7 @@
 pub(crate) mod distributions;
 pub(crate) mod generator;
 pub(crate) mod sampling;
+pub(crate) mod ziggurat;
 
 use std::sync::Arc;
 
@@ -34,6 +35,8 @@ const MULHILO: &str = include_str!("../../../shaders/shared/mulhilo.wgsl");
 const MULHILO64: &str = include_str!("../../../shaders/shared/mulhilo64.wgsl");
 /// The integer transforms (normals, -ln u, f16 rounding), after `mulhilo`.
 const RNG_EXACT: &str = include_str!("../../../shaders/shared/rng_exact.wgsl");
+/// The ziggurat's normals (after RNG_EXACT; the including file binds `ztab`).
+pub(crate) const ZIGGURAT: &str = include_str!("../../../shaders/shared/ziggurat.wgsl");
 /// f16's replacement of `to_s` (random.wgsl) and `to_s4` (generator.wgsl): the f32 value
 /// rounded to nearest even in integers, as WGSL leaves the conversion's rounding open.
 pub(crate) const F16_TO_S: &str = "fn to_s(v: SC) -> S { return S(f16_round(v)); }";
@@ -61,6 +64,13 @@ pub(crate) fn variant(base: &str, wide: bool) -> String {
     }
 }
 const WG: u32 = 256;
+
+/// The ziggurat's table (src/ops/random/ziggurat.rs) on `dev`, bound as `ztab` by the normal
+/// kernels of shaders/random.wgsl and shaders/generator.wgsl.
+pub(crate) fn zig_table(dev: &Device) -> Result<Array<u32>> {
+    let words = ziggurat::table_words();
+    dev.from_slice(&words, [words.len()])
+}
 
 /// Parameters of the random kernels. [`RandomParams::encode`] is the only code that fills
 /// their slots; shaders/random.wgsl reads them through the accessors named in each field's
@@ -114,7 +124,7 @@ fn spec(d: DType, wide: bool) -> Spec {
     if d == DType::F16 {
         s = s.function("to_s", F16_TO_S);
     }
-    with_philox(s, wide)
+    with_philox(s, wide).include(ZIGGURAT)
 }
 
 /// Every variant, for the shader validation test.
@@ -136,7 +146,7 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
         family: "random",
         entry,
         variant: variant(T::DTYPE.wgsl(), wide),
-        inputs: 0,
+        inputs: usize::from(entry == "rand_normal"),
         wg: WG,
         ndim: 0,
         per: 0,
@@ -165,10 +175,16 @@ fn generate<T: Float>(
     };
     let p = RandomParams { n, per, seed, a, b };
     let k = kernel::<T>(dev, entry)?;
+    let table = if entry == "rand_normal" {
+        Some(zig_table(dev)?)
+    } else {
+        None
+    };
+    let inputs: Vec<_> = table.iter().map(|t| t.binding()).collect();
     dev.launch(
         &k,
         &p.encode(),
-        &[],
+        &inputs,
         out.binding(),
         Work::Items(n.div_ceil(per)),
     )?;
@@ -306,7 +322,13 @@ mod tests {
                     b: 1.0,
                 };
                 let k = kernel_with::<f32>(&dev, entry, wide).unwrap();
-                dev.launch(&k, &p.encode(), &[], out.binding(), Work::Items(4099))
+                let table = zig_table(&dev).unwrap();
+                let inputs = if entry == "rand_normal" {
+                    vec![table.binding()]
+                } else {
+                    vec![]
+                };
+                dev.launch(&k, &p.encode(), &inputs, out.binding(), Work::Items(4099))
                     .unwrap();
                 out.to_vec().unwrap()
             };
