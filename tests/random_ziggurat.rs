@@ -77,8 +77,15 @@ fn tables() -> Vec<(u32, f64, f64, f64)> {
 fn ziggurat_tables_match_their_definition() {
     let t = tables();
     let (x, v, excess) = edges(t[0].2);
-    assert!((t[0].2 - 3.654_152_885_361_008_8).abs() < 1e-12, "r {}", t[0].2);
-    assert!(excess.abs() < 1e-12 && x.len() == 256, "top layer off by {excess}");
+    assert!(
+        (t[0].2 - 3.654_152_885_361_008_8).abs() < 1e-12,
+        "r {}",
+        t[0].2
+    );
+    assert!(
+        excess.abs() < 1e-12 && x.len() == 256,
+        "top layer off by {excess}"
+    );
     assert!((v - 4.928_673_233_974_65e-3).abs() < 1e-15, "v {v}");
     for (i, &(k, w, fi, dfi)) in t.iter().enumerate() {
         assert!(K[i].abs_diff(k) <= 1, "k[{i}] = {} against {k}", K[i]);
@@ -111,7 +118,8 @@ fn normal_cdf(x: f64) -> f64 {
     let t = 1.0 / (1.0 + 0.327_591_1 * a);
     let poly = t
         * (0.254_829_592
-            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     let erfc = poly * (-a * a).exp();
     if x >= 0.0 {
         1.0 - 0.5 * erfc
@@ -129,11 +137,17 @@ fn check_normal(what: &str, v: &[f64]) {
     let mean = v.iter().sum::<f64>() / n;
     let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
     assert!(mean.abs() < 5.0 / n.sqrt(), "{what}: mean {mean}");
-    assert!((var - 1.0).abs() < 5.0 * (2.0 / n).sqrt(), "{what}: variance {var}");
+    assert!(
+        (var - 1.0).abs() < 5.0 * (2.0 / n).sqrt(),
+        "{what}: variance {var}"
+    );
     for (c, p) in [(3.0, 2.699_796e-3), (4.0, 6.334_248e-5)] {
         let got = v.iter().filter(|x| x.abs() > c).count() as f64 / n;
         let se = (p * (1.0 - p) / n).sqrt();
-        assert!((got - p).abs() < 5.0 * se, "{what}: P(|z| > {c}) = {got}, expected {p}");
+        assert!(
+            (got - p).abs() < 5.0 * se,
+            "{what}: P(|z| > {c}) = {got}, expected {p}"
+        );
     }
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
@@ -164,4 +178,3 @@ fn ziggurat_normals_are_standard_normal() {
         &host(&g.standard_normal::<f32>([n]).unwrap()),
     );
 }
-

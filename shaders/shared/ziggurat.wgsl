@@ -2,9 +2,9 @@
 // every adapter: integer operations, f32 products and sums each rounded once (products that
 // feed a sum multiplied by the runtime one f32(P.sc[2]) so that no compiler fuses them into
 // an FMA), integers below 2^24 converted to f32, and -ln u from shared/rng_exact.wgsl. Used by
-// generator.wgsl and random.wgsl, which bind `ztab` and provide private_block(c, t, e) (block
-// t of the private stream of element e of block c). Mirrored step for step on the CPU in
-// tests/common/rng_exact.rs.
+// generator.wgsl and random.wgsl, which bind `ztab` and `zlist` and provide
+// private_block(c, t, e) (block t of the private stream of element e of block c). Mirrored
+// step for step on the CPU in tests/common/rng_exact.rs.
 //
 // `ztab[i]` is layer i's (k_i, w_i, F_i, DF_i), the floats as bits (src/ops/random/
 // ziggurat.rs): for layers 1..=255 (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with
@@ -64,10 +64,49 @@ fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
     return zig_signed(z, w);
 }
 
-// The standard normal of word w, element e of block c: the fast path, else zig_slow.
-fn zig_normal(w: u32, c: vec2<u32>, e: u32) -> f32 {
+// Deferral of the slow path, so that a warp does not wait on the ~1.5% of its lanes that
+// miss the fast path: the first pass (zig_first) writes the fast values and appends each
+// slow element's index to its workgroup's list, zlist[g (cap + 1) + 1 + s] for slot s < cap
+// (cap from the host: 32 for 256 invocations of 4 elements; past it the slow path runs
+// inline), the count at zlist[g (cap + 1)], counted by a workgroup atomic (no global
+// atomic, no subgroup operation); the second pass (zig_deferred) takes one slot per
+// invocation and finishes its element. Every value depends on its element's own words, so
+// the bits are the same whichever pass computes them (cap = 0: all inline).
+var<workgroup> zig_count: atomic<u32>;
+
+// Zeroes the workgroup's count (before zig_first; uniform control flow).
+fn zig_group_start(l: u32) {
+    if (l == 0u) { atomicStore(&zig_count, 0u); }
+    workgroupBarrier();
+}
+
+// Stores the workgroup's count at zlist[base] where `live` (the group has elements; after
+// every zig_first, uniform control flow).
+fn zig_group_end(l: u32, base: u32, cap: u32, live: bool) {
+    workgroupBarrier();
+    if (l == 0u && live) { zlist[base] = min(atomicLoad(&zig_count), cap); }
+}
+
+// Element i (word w, element e of block c) in the first pass: the fast path's value, or 0
+// with i appended to the list at zlist[base + 1 + slot] for the second pass, or the slow
+// path inline when the list is full.
+fn zig_first(w: u32, c: vec2<u32>, e: u32, i: u32, base: u32, cap: u32) -> f32 {
     let row = ztab[w & 255u];
     let j = w >> 9u;
     if (j < row.x) { return zig_signed(f32(j) * bitcast<f32>(row.y), w); }
+    if (cap > 0u) {
+        let s = atomicAdd(&zig_count, 1u);
+        if (s < cap) {
+            zlist[base + 1u + s] = i;
+            return 0.0;
+        }
+    }
     return zig_slow(w, c, e);
+}
+
+// The element in slot t % cap of workgroup t / cap's list, or 0xffffffff for an empty slot.
+fn zig_deferred(t: u32, cap: u32) -> u32 {
+    let base = (t / cap) * (cap + 1u);
+    let s = t % cap;
+    return select(0xffffffffu, zlist[base + 1u + s], s < zlist[base]);
 }
