@@ -3,10 +3,14 @@
 // `choice`, `permutation` and `shuffle` use to pick rows.
 //
 // Bindings: 0 params (shared/params.wgsl; the slots are read through shared/rng_stream.wgsl);
-// 1 `src` and 2 `idx` (gen_gather only); 4 the output, as `out4` (vec4 of S: one block's four
+// 1 `src` and 2 `idx` (gen_gather only); 1 `ztab`, the ziggurat's table, and 2 `zlist`, the
+// deferred elements' lists (gen_normal, gen_normal_slow; see shared/ziggurat.wgsl); 4 the output, as `out4` (vec4 of S: one block's four
 // elements), `out2` (vec2 of S: gen_uniform2) or `out1` (S: gen_gather). The host allocates
 // draws rounded up to whole blocks and returns a view of the first elements.
-// Dispatch: a 1-D grid folded into 2-D. gen_uniform, gen_normal, gen_exponential,
+// Dispatch: a 1-D grid folded into 2-D. gen_normal_slow: invocation t finishes the element
+// in slot t of the deferred lists (int_args().x slots a workgroup), by the ziggurat's slow
+// path. gen_uniform, gen_normal (element e: the ziggurat's fast path from word e, slow
+// elements deferred), gen_exponential,
 // gen_integers, gen_bernoulli: invocation j computes block j of the draw (see
 // shared/rng_stream.wgsl) and stores its four elements with one vec4 store. gen_uniform2
 // (f64): two elements of 53 bits per block, one vec2 store. gen_gather: invocation i writes
@@ -19,7 +23,9 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 for f16 and the intege
 override WG: u32 = 256u;
 
 @group(0) @binding(1) var<storage, read> src: array<S>;
+@group(0) @binding(1) var<storage, read> ztab: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> idx: array<u32>;
+@group(0) @binding(2) var<storage, read_write> zlist: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out4: array<vec4<S>>;
 @group(0) @binding(4) var<storage, read_write> out2: array<vec2<S>>;
 @group(0) @binding(4) var<storage, read_write> out1: array<S>;
@@ -63,9 +69,29 @@ fn gen_uniform2(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
 fn gen_normal(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
               @builtin(local_invocation_index) l: u32) {
     let j = linear_id(wid, nw, l, WG);
-    if (j >= P.n) { return; }
-    let w = plain(counter(j));
-    out4[j] = affine4(vec4<SC>(vec4<f32>(normal_pair(w.x, w.y), normal_pair(w.z, w.w))));
+    let cap = int_args().x;
+    let base = (wid.y * nw.x + wid.x) * (cap + 1u);
+    zig_group_start(l);
+    if (j < P.n) {
+        let c = counter(j);
+        let w = plain(c);
+        let i = 4u * j;
+        let z = vec4<f32>(zig_first(w.x, c, 0u, i, base, cap), zig_first(w.y, c, 1u, i + 1u, base, cap),
+                          zig_first(w.z, c, 2u, i + 2u, base, cap), zig_first(w.w, c, 3u, i + 3u, base, cap));
+        out4[j] = affine4(vec4<SC>(z));
+    }
+    zig_group_end(l, base, cap, j - l < P.n);
+}
+
+@compute @workgroup_size(WG)
+fn gen_normal_slow(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                   @builtin(local_invocation_index) l: u32) {
+    let t = linear_id(wid, nw, l, WG);
+    if (t >= P.n) { return; }
+    let i = zig_deferred(t, int_args().x);
+    if (i == 0xffffffffu) { return; }
+    let c = counter(i / 4u);
+    out1[i] = affine4(vec4<SC>(SC(zig_slow(plain(c)[i % 4u], c, i % 4u)))).x;
 }
 
 @compute @workgroup_size(WG)

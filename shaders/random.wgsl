@@ -2,12 +2,16 @@
 //
 // Philox4x32-10 itself is in shared/philox.wgsl (also used by generator.wgsl).
 //
-// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 4 the output.
+// Bindings: 0 params (uniform, dynamic offset, see shared/params.wgsl); 1 `ztab`, the
+// ziggurat's table, and 2 `zlist`, the deferred elements' lists (rand_normal and
+// rand_normal_slow, see shared/ziggurat.wgsl); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D; invocation j computes Philox block j (counter
 // (j, 0, 0, 0), key = the 64-bit seed()) and writes the elements that the block's four
-// words make: 4 per block for f16/f32 uniforms and for normals (Box-Muller on word pairs, in
-// integers: shared/rng_exact.wgsl), 2 for f64 uniforms (53 bits from two words);
-// `rand_uniform` reads that count from per_block(). P.n counts elements; arg 0 is the low end
+// words make: 4 per block for f16/f32 uniforms and for normals (element e by the ziggurat
+// from word e), 2 for f64 uniforms (53 bits from two words);
+// `rand_uniform` reads that count from per_block(). rand_normal defers its slow elements
+// to rand_normal_slow: invocation t of it finishes the element in slot t of the lists
+// (zig_cap() slots a workgroup). P.n counts elements; arg 0 is the low end
 // and arg 1 the width (uniform) or the mean and the standard deviation (normal); arg 2 is 1.
 
 alias S = f32; // element type of the output
@@ -16,12 +20,15 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 override WG: u32 = 256u;
 const PER: u32 = 4u;
 
+@group(0) @binding(1) var<storage, read> ztab: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read_write> zlist: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
 
 // Parameter accessors, mirroring `RandomParams` in src/ops/random.rs (whose `encode` is the
 // only code that fills these slots; keep the two in step). P.n and arg(k) are read directly.
 fn per_block() -> u32 { return P.ndim; }   // elements per Philox block: 4, or 2 for f64
 fn seed() -> vec2<u32> { return P.aux; }   // the 64-bit key: (low, high) 32 bits
+fn zig_cap() -> u32 { return P.offs.x; }   // slots of a workgroup's deferred list (normals)
 
 // Uniform in [0, 1) from the block's words k and k + 1 (the host replaces this line per type).
 fn unit(w: vec4<u32>, k: u32) -> S { return S(f32(w[k] >> 8u) * 5.9604644775390625e-8); }
@@ -39,6 +46,11 @@ fn affine(z: SC) -> S {
 
 fn block(j: u32) -> vec4<u32> {
     return philox(vec4<u32>(j, 0u, 0u, 0u), seed());
+}
+
+// Block t of the private stream of element e of block c = (j, 0).
+fn private_block(c: vec2<u32>, t: u32, e: u32) -> vec4<u32> {
+    return philox(vec4<u32>(c.x, c.y, t, 1u + e), seed());
 }
 
 @compute @workgroup_size(WG)
@@ -60,12 +72,28 @@ fn rand_uniform(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw
 fn rand_normal(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
           @builtin(local_invocation_index) l: u32) {
     let j = linear_id(w, nw, l, WG);
-    if (j * PER >= P.n) { return; }
-    let words = block(j);
-    for (var e = 0u; e < PER; e += 2u) {
-        let z = normal_pair(words[e], words[e + 1u]);
-        let i = j * PER + e;
-        if (i < P.n) { out[i] = affine(SC(z.x)); }
-        if (i + 1u < P.n) { out[i + 1u] = affine(SC(z.y)); }
+    let cap = zig_cap();
+    let base = (w.y * nw.x + w.x) * (cap + 1u);
+    zig_group_start(l);
+    if (j * PER < P.n) {
+        let words = block(j);
+        for (var e = 0u; e < PER; e++) {
+            let i = j * PER + e;
+            if (i < P.n) {
+                out[i] = affine(SC(zig_first(words[e], vec2<u32>(j, 0u), e, i, base, cap)));
+            }
+        }
     }
+    zig_group_end(l, base, cap, (j - l) * PER < P.n);
+}
+
+@compute @workgroup_size(WG)
+fn rand_normal_slow(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+               @builtin(local_invocation_index) l: u32) {
+    let t = linear_id(w, nw, l, WG);
+    if (t >= P.n) { return; }
+    let i = zig_deferred(t, zig_cap());
+    if (i == 0xffffffffu) { return; }
+    let j = i / PER;
+    out[i] = affine(SC(zig_slow(block(j)[i % PER], vec2<u32>(j, 0u), i % PER)));
 }

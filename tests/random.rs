@@ -1,6 +1,7 @@
 //! Random numbers: a CPU Philox4x32-10 (Random123) and the documented mappings from its words
-//! to uniforms (bit-exact) and to normals (Box-Muller, within 2^-23 of f64's), statistics of
-//! large samples, and seeds.
+//! to uniforms (bit-exact), statistics of large samples, and seeds. The normals' bits are
+//! checked against the CPU mirror of their ziggurat in tests/random_exact.rs, their
+//! distribution in tests/random_ziggurat.rs.
 
 #[macro_use]
 mod common;
@@ -60,23 +61,6 @@ fn uniform_f64(seed: u64, i: usize) -> f64 {
     let w = block(seed, (i / 2) as u64);
     let k = 2 * (i % 2);
     ((w[k] >> 5) as f64 * 67_108_864.0 + (w[k + 1] >> 6) as f64) * (1.0 / (1u64 << 53) as f64)
-}
-
-/// Box-Muller on the word pairs (0, 1) and (2, 3) of block i / 4: u1 = (word + 1) 2^-32 in
-/// (0, 1], u2 = word 2^-32; r cos(2 pi u2) then r sin(2 pi u2). Computed here in f64 (the
-/// GPU in integers: tests/random_exact.rs checks its bits).
-fn normal(seed: u64, i: usize) -> f64 {
-    let w = block(seed, (i / 4) as u64);
-    let e = (i % 4) & !1;
-    let u1 = (w[e] as f64 + 1.0) / 4_294_967_296.0;
-    let u2 = w[e + 1] as f64 / 4_294_967_296.0;
-    let r = (-2.0 * u1.ln()).sqrt();
-    let t = std::f64::consts::TAU * u2;
-    if i.is_multiple_of(2) {
-        r * t.cos()
-    } else {
-        r * t.sin()
-    }
 }
 
 const SEEDS: [u64; 5] = [0, 1, 42, 0xDEAD_BEEF_1234_5678, u64::MAX];
@@ -205,54 +189,6 @@ fn uniform_in_a_range() {
     uniform_in::<f32>(100.0, 100.5, |i| uniform_f32(5, i) as f64);
     uniform_in::<f16>(-4.0, 4.0, |i| uniform_f16(5, i).to_f64());
     uniform_in::<f64>(-1e3, 1e3, |i| uniform_f64(5, i));
-}
-
-// ---------------------------------------------------------------------------------------
-// Normals
-// ---------------------------------------------------------------------------------------
-
-/// The GPU's normals against f64's Box-Muller of the same words within `rtol` relative
-/// (and 2^-25 absolute, f16's subnormal half-step), and 10 + 0.5 z within `rtol` relative
-/// plus `atol`.
-fn normal_matches<T: Ty + Float>(rtol: f64, atol: f64) {
-    let dev = dev();
-    require_dtype!(T);
-    for seed in SEEDS {
-        for n in SIZES {
-            let got = host(&dev.random_normal::<T>([n], seed).unwrap());
-            let e: Vec<f64> = (0..n).map(|i| normal(seed, i)).collect();
-            eprintln!("case: normal {} seed {seed:#x} n={n}", T::NAME);
-            assert_close(&got, &e, 2f64.powi(-25), rtol);
-        }
-    }
-    // mean + std * z.
-    let got = host(
-        &dev.random_normal_with::<T>([1001], T::from_f64(10.0), T::from_f64(0.5), 3)
-            .unwrap(),
-    );
-    let e: Vec<f64> = (0..1001).map(|i| 10.0 + 0.5 * normal(3, i)).collect();
-    eprintln!("case: normal_with {} (10, 0.5)", T::NAME);
-    assert_close(&got, &e, atol, rtol);
-}
-
-/// The integer Box-Muller is within 2^-23 relative of f64's (one f32 rounding and about
-/// 2^-28 of its own); 10 + 0.5 z adds a rounding of the product and of the sum (an ulp of
-/// 10 is 2^-20).
-#[test]
-fn normal_f32_matches_box_muller() {
-    normal_matches::<f32>(2f64.powi(-23), 2f64.powi(-20));
-}
-
-/// f16 adds the rounding of the result to f16 (2^-11 relative; an ulp of 10 is 2^-7).
-#[test]
-fn normal_f16_matches_box_muller() {
-    normal_matches::<f16>(2f64.powi(-11) + 2f64.powi(-23), 2f64.powi(-7));
-}
-
-/// f64 normals are the f32 ones widened (then 10 + 0.5 z in f64).
-#[test]
-fn normal_f64_matches_box_muller() {
-    normal_matches::<f64>(2f64.powi(-23), 2f64.powi(-48));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
-//! Normals and exponentials from integer arithmetic only (shaders/shared/rng_exact.wgsl):
-//! the GPU's values equal the CPU's reimplementation (tests/common/rng_exact.rs) bit for bit,
+//! Normals (the ziggurat of shaders/shared/ziggurat.wgsl) and exponentials from integer
+//! arithmetic and single IEEE operations only (shaders/shared/rng_exact.wgsl): the GPU's
+//! values equal the CPU's reimplementation (tests/common/rng_exact.rs) bit for bit,
 //! for the stateless `random_normal` and the Generator's `normal`, `standard_normal` and
 //! `exponential`, in f32, f64 and f16, several seeds and sizes; and the CPU reimplementation
-//! is within the stated bounds of the exact (f64) transform of the same uniforms. Poisson and
+//! is within the stated bounds of the exact (f64) transform of the same uniforms (Box-Muller's
+//! `normal_pair`, which gamma still uses). The ziggurat's tables match their f64
+//! definition. Poisson and
 //! binomial counts equal the CPU's inversion of the same words with the same thresholds,
 //! whose probabilities are within 2^-31 of the exact ones.
 
@@ -12,13 +15,13 @@ mod common;
 use common::philox::philox;
 use common::rng_exact::{
     binomial_thresholds, boost, div_exact, exponential, f16_bits, gamma_k, invert, ln_exact,
-    neg_log, normal_pair, poisson_thresholds,
+    neg_log, normal_pair, poisson_thresholds, zig_normal, ZigPath,
 };
 use common::*;
 use gpuarray::{f16, Array, Element};
 
 const SEEDS: [u64; 4] = [0, 42, 0xDEAD_BEEF_1234_5678, u64::MAX];
-const SIZES: [usize; 5] = [0, 1, 7, 1001, 4 * 256 + 3];
+const SIZES: [usize; 5] = [0, 1, 5, 1001, 4097];
 
 /// Words of block c of the stream of `seed` (counter [c low, c high, 0, 0]).
 fn words(seed: u64, c: u64) -> [u32; 4] {
@@ -28,11 +31,16 @@ fn words(seed: u64, c: u64) -> [u32; 4] {
     )
 }
 
-/// Standard normal i of a draw whose first block is `first`: block i / 4, pair (i % 4) & !1.
+/// Standard normal i of a draw whose first block is `first` (the ziggurat from word i % 4 of
+/// block i / 4), and the paths it took.
+fn zig(seed: u64, first: u64, i: usize) -> (f32, ZigPath) {
+    let c = first + (i / 4) as u64;
+    zig_normal(words(seed, c)[i % 4], seed, c, (i % 4) as u32)
+}
+
+/// Standard normal i of a draw whose first block is `first`.
 fn z(seed: u64, first: u64, i: usize) -> f32 {
-    let w = words(seed, first + (i / 4) as u64);
-    let e = (i % 4) & !1;
-    normal_pair(w[e], w[e + 1])[i % 2]
+    zig(seed, first, i).0
 }
 
 /// Exponential i (scale 1): word i % 4 of block i / 4.
@@ -174,6 +182,31 @@ fn generator_normals_and_exponentials_are_bit_exact_f64() {
 fn generator_normals_and_exponentials_are_bit_exact_f16() {
     require_dtype!(f16);
     generator::<f16>();
+}
+
+/// A draw large enough to take every path of the ziggurat: the stateless 2^20 normals and a
+/// Generator's 2^18 after a first draw of 5 (its counter past 0) equal the CPU's bit for bit;
+/// the CPU counts the elements that took the slow path (about 1.5%), the tail and a wedge.
+#[test]
+fn ziggurat_paths_are_bit_exact() {
+    let dev = dev();
+    let n = 1 << 20;
+    let got = dev.random_normal::<f32>([n], 11).unwrap();
+    assert_exact("normal 2^20", &got, |i| z(11, 0, i));
+    let paths: Vec<ZigPath> = (0..n).map(|i| zig(11, 0, i).1).collect();
+    let count = |f: fn(&ZigPath) -> bool| paths.iter().filter(|p| f(p)).count();
+    let (slow, tail, wedge) = (count(|p| p.slow), count(|p| p.tail), count(|p| p.wedge));
+    eprintln!("2^20 normals: slow path {slow}, tail {tail}, wedge {wedge}");
+    let frac = slow as f64 / n as f64;
+    assert!((0.012..0.018).contains(&frac), "slow fraction {frac}");
+    assert!(tail > 50 && wedge > 5000, "tail {tail}, wedge {wedge}");
+
+    let mut g = dev.default_rng(0xabc);
+    g.standard_normal::<f32>([5]).unwrap();
+    let got = g.normal::<f32>([1 << 18], -1.0, 3.0).unwrap();
+    assert_exact("generator normal 2^18", &got, |i| {
+        f32::affine(-1.0, 3.0, z(0xabc, 2, i))
+    });
 }
 
 /// Words to check the transforms on: the ends and the points where the fixed-point forms

@@ -142,6 +142,77 @@ pub fn normal_pair(a: u32, b: u32) -> [f32; 2] {
     [z(c), z(s)]
 }
 
+/// The ziggurat's tables, the library's own file.
+#[path = "../../src/ops/random/ziggurat.rs"]
+pub mod ziggurat;
+
+/// Which paths of the ziggurat an element took.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ZigPath {
+    /// It missed the fast path.
+    pub slow: bool,
+    /// It drew from the tail beyond r at least once.
+    pub tail: bool,
+    /// It tested a wedge at least once.
+    pub wedge: bool,
+}
+
+/// The argument a of `neg_log` for u = floor(y 2^32) 2^-32 (shared/ziggurat.wgsl's
+/// `zig_q32`; y >= 1 is u = 1).
+fn zig_q32(y: f32) -> u32 {
+    if y >= 1.0 {
+        return u32::MAX;
+    }
+    let b = y.to_bits();
+    let m = (b & 0x7f_ffff) | 0x80_0000;
+    let sh = (b >> 23) as i32 - 118;
+    let q = if sh >= 0 { m << sh } else { m >> (-sh).min(31) };
+    q - 1
+}
+
+/// The ziggurat's standard normal of word w, element e of block `counter` under `key`
+/// (shared/ziggurat.wgsl's `zig_normal`, step for step), and the paths it took.
+pub fn zig_normal(w: u32, key: u64, counter: u64, e: u32) -> (f32, ZigPath) {
+    use ziggurat::{DF, F, K, W};
+    let signed = |z: f32, w: u32| if w & 256 != 0 { -z } else { z };
+    let mut path = ZigPath::default();
+    let (i, j) = ((w & 255) as usize, w >> 9);
+    if j < K[i] {
+        return (signed(j as f32 * W[i], w), path);
+    }
+    path.slow = true;
+    let (mut w, mut z) = (w, 0.0f32);
+    for t in 0..16 {
+        let ctr = [counter as u32, (counter >> 32) as u32, t, 1 + e];
+        let b = super::philox::philox(ctr, [key as u32, (key >> 32) as u32]);
+        let i = (w & 255) as usize;
+        if i == 0 {
+            path.tail = true;
+            let x = exponential(b[0]) * DF[0];
+            z = F[0] + x;
+            let y = exponential(b[1]);
+            if y + y > x * x {
+                break;
+            }
+        } else {
+            path.wedge = true;
+            z = (w >> 9) as f32 * W[i];
+            let u = (b[0] >> 8) as f32 * 2f32.powi(-24);
+            let y = F[i] + u * DF[i];
+            if exponential(zig_q32(y)) > z * z * 0.5 {
+                break;
+            }
+            w = b[2];
+            let n = (w & 255) as usize;
+            z = (w >> 9) as f32 * W[n];
+            if (w >> 9) < K[n] {
+                break;
+            }
+        }
+    }
+    (signed(z, w), path)
+}
+
 /// -ln(u) for u = (a + 1) 2^-32, as f32.
 pub fn exponential(a: u32) -> f32 {
     match neg_log(a) {

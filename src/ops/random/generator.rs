@@ -132,6 +132,7 @@ fn spec(family: Family, d: DType, wide: bool) -> Spec {
         .alias("SC", carrier.wgsl());
     let mut s = with_philox(s, wide).include(STREAM);
     if family == Family::Generator {
+        s = s.include(super::ZIGGURAT);
         let (u4, u2) = units(d);
         s = s.function("unit4", u4);
         if let Some(u2) = u2 {
@@ -174,7 +175,15 @@ fn kernel(
         ndim: 0,
         per: 0,
     };
-    dev.kernel(key, || spec(family, d, wide_mul(dev)))
+    dev.kernel(key, || {
+        let s = spec(family, d, wide_mul(dev));
+        // The ziggurat's normals write their deferred lists (input 2).
+        if entry.starts_with("gen_normal") {
+            s.writable_last_input()
+        } else {
+            s
+        }
+    })
 }
 
 /// Records one dispatch of a generator kernel over `p.items` items.
@@ -340,6 +349,45 @@ impl Generator {
         Ok(out.view(shape, strides, 0))
     }
 
+    /// The ziggurat's normals with the parameters `p`, `cap` list slots a workgroup (0: every
+    /// slow element inline): gen_normal, then gen_normal_slow over the deferred elements.
+    pub(crate) fn normals<O: Element>(
+        &mut self,
+        shape: Shape,
+        mut p: GenParams,
+        cap: u32,
+    ) -> Result<Array<O>> {
+        let shape = shape.0;
+        let n: usize = crate::shape::checked_len(&shape, O::DTYPE.size())?;
+        let blocks = n.div_ceil(4);
+        let strides = contiguous_strides(&shape);
+        if n == 0 {
+            let out = Array::<O>::alloc(&self.dev, "normal", vec![0])?;
+            return Ok(out.view(shape, strides, 0));
+        }
+        let zig = super::ZigInputs::new(&self.dev, blocks as u32, cap)?;
+        let out = zig.output::<O>(&self.dev, vec![blocks * 4])?;
+        p.items = blocks as u32;
+        p.key = self.key;
+        p.counter = self.counter;
+        p.ints = [cap, 0];
+        let (family, inputs) = (Family::Generator, zig.bindings());
+        launch::<O>(&self.dev, family, "gen_normal", &p, &inputs, out.binding())?;
+        if zig.slots > 0 {
+            p.items = zig.slots;
+            launch::<O>(
+                &self.dev,
+                family,
+                "gen_normal_slow",
+                &p,
+                &inputs,
+                out.binding(),
+            )?;
+        }
+        self.counter = self.counter.wrapping_add(blocks as u64);
+        Ok(out.view(shape, strides, 0))
+    }
+
     /// Uniform numbers in [0, 1): f32 from a word's top 24 bits times 2^-24, f16 from its top
     /// 11 bits times 2^-11, f64 from 53 bits of two words (27 of the first, 26 of the
     /// second), as [`Device::random_uniform`] (a fresh generator's first draw equals it).
@@ -432,7 +480,7 @@ impl Generator {
             floats: [m, s],
             ..Default::default()
         };
-        self.draw(Family::Generator, "gen_normal", shape.into(), 4, p)
+        self.normals(shape.into(), p, super::ZIG_CAP)
     }
 
     /// Standard normal numbers: [`Generator::normal`] with mean 0 and std 1.

@@ -14,6 +14,7 @@
 pub(crate) mod distributions;
 pub(crate) mod generator;
 pub(crate) mod sampling;
+pub(crate) mod ziggurat;
 
 use std::sync::Arc;
 
@@ -34,6 +35,8 @@ const MULHILO: &str = include_str!("../../../shaders/shared/mulhilo.wgsl");
 const MULHILO64: &str = include_str!("../../../shaders/shared/mulhilo64.wgsl");
 /// The integer transforms (normals, -ln u, f16 rounding), after `mulhilo`.
 const RNG_EXACT: &str = include_str!("../../../shaders/shared/rng_exact.wgsl");
+/// The ziggurat's normals (after RNG_EXACT; the including file binds `ztab`).
+pub(crate) const ZIGGURAT: &str = include_str!("../../../shaders/shared/ziggurat.wgsl");
 /// f16's replacement of `to_s` (random.wgsl) and `to_s4` (generator.wgsl): the f32 value
 /// rounded to nearest even in integers, as WGSL leaves the conversion's rounding open.
 pub(crate) const F16_TO_S: &str = "fn to_s(v: SC) -> S { return S(f16_round(v)); }";
@@ -62,6 +65,52 @@ pub(crate) fn variant(base: &str, wide: bool) -> String {
 }
 const WG: u32 = 256;
 
+/// Slots of a workgroup's list of deferred normals (shaders/shared/ziggurat.wgsl): a workgroup
+/// makes 1024 normals, of which about 15 (1.5%) miss the ziggurat's fast path; past 32
+/// (probability about 1e-5 a workgroup) the slow path runs inline.
+pub(crate) const ZIG_CAP: u32 = 32;
+
+/// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
+/// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
+/// with `cap` slots a workgroup; and the slots in all (the second pass's invocations).
+pub(crate) struct ZigInputs {
+    pub table: Array<u32>,
+    pub lists: Array<u32>,
+    pub slots: u32,
+}
+
+impl ZigInputs {
+    /// The inputs, the lists in a buffer apart from the table's (wgpu forbids one buffer
+    /// bound read-only and writable in one dispatch: small arrays share slabs).
+    pub(crate) fn new(dev: &Device, blocks: u32, cap: u32) -> Result<ZigInputs> {
+        let words = ziggurat::table_words();
+        let groups = blocks.div_ceil(WG);
+        let table = dev.from_slice(&words, [words.len()])?;
+        let len = (groups * (cap + 1)) as usize;
+        let lists = Array::alloc_with(dev, "normal", vec![len], |bytes| {
+            dev.alloc_apart(bytes, &[&table.buf])
+        })?;
+        Ok(ZigInputs {
+            table,
+            lists,
+            slots: groups * cap,
+        })
+    }
+
+    /// The output array of `shape`, apart from the inputs' buffers: the dispatch would
+    /// otherwise copy an input that shares the output's slab, and the lists' writes would
+    /// go to the copy.
+    pub(crate) fn output<T: Element>(&self, dev: &Device, shape: Vec<usize>) -> Result<Array<T>> {
+        Array::alloc_with(dev, "normal", shape, |bytes| {
+            dev.alloc_apart(bytes, &[&self.table.buf, &self.lists.buf])
+        })
+    }
+
+    pub(crate) fn bindings(&self) -> [crate::kernel::launch::Binding<'_>; 2] {
+        [self.table.binding(), self.lists.binding()]
+    }
+}
+
 /// Parameters of the random kernels. [`RandomParams::encode`] is the only code that fills
 /// their slots; shaders/random.wgsl reads them through the accessors named in each field's
 /// doc (declared atop the file, mirroring this struct).
@@ -77,6 +126,8 @@ struct RandomParams<T> {
     a: T,
     /// The width of a uniform range, or the standard deviation of a normal (`arg(1u)`).
     b: T,
+    /// Slots of a workgroup's deferred list (`zig_cap()`; normals).
+    cap: u32,
 }
 
 impl<T: Float> RandomParams<T> {
@@ -85,6 +136,7 @@ impl<T: Float> RandomParams<T> {
         let mut p = Params::new(self.n).scalars(&[self.a, self.b, T::one()]);
         p.ndim = self.per;
         p.aux = [self.seed as u32, (self.seed >> 32) as u32];
+        p.offs[0] = self.cap;
         p
     }
 }
@@ -114,7 +166,7 @@ fn spec(d: DType, wide: bool) -> Spec {
     if d == DType::F16 {
         s = s.function("to_s", F16_TO_S);
     }
-    with_philox(s, wide)
+    with_philox(s, wide).include(ZIGGURAT)
 }
 
 /// Every variant, for the shader validation test.
@@ -132,39 +184,42 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
 }
 
 fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Result<Arc<Kernel>> {
+    let normal = entry.starts_with("rand_normal");
     let key = Key {
         family: "random",
         entry,
         variant: variant(T::DTYPE.wgsl(), wide),
-        inputs: 0,
+        inputs: if normal { 2 } else { 0 },
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    dev.kernel(key, || spec(T::DTYPE, wide))
+    dev.kernel(key, || {
+        let s = spec(T::DTYPE, wide);
+        if normal {
+            s.writable_last_input()
+        } else {
+            s
+        }
+    })
 }
 
-fn generate<T: Float>(
-    dev: &Device,
-    op: &'static str,
-    entry: &'static str,
-    shape: Shape,
-    a: T,
-    b: T,
-    seed: u64,
-) -> Result<Array<T>> {
-    let out = Array::<T>::alloc(dev, op, shape.0)?;
+fn uniforms<T: Float>(dev: &Device, shape: Shape, a: T, b: T, seed: u64) -> Result<Array<T>> {
+    let out = Array::<T>::alloc(dev, "random_uniform", shape.0)?;
     let n = out.len() as u32;
     if n == 0 {
         return Ok(out);
     }
-    let per = if entry == "rand_uniform" {
-        unit(T::DTYPE).1
-    } else {
-        4
+    let (_, per) = unit(T::DTYPE);
+    let p = RandomParams {
+        n,
+        per,
+        seed,
+        a,
+        b,
+        cap: 0,
     };
-    let p = RandomParams { n, per, seed, a, b };
-    let k = kernel::<T>(dev, entry)?;
+    let k = kernel::<T>(dev, "rand_uniform")?;
     dev.launch(
         &k,
         &p.encode(),
@@ -172,6 +227,48 @@ fn generate<T: Float>(
         out.binding(),
         Work::Items(n.div_ceil(per)),
     )?;
+    Ok(out)
+}
+
+/// `a + b z` for the ziggurat's normals z, `cap` list slots a workgroup (0: every slow
+/// element inline): the first pass, then the deferred elements.
+fn normals<T: Float>(
+    dev: &Device,
+    shape: Shape,
+    a: T,
+    b: T,
+    seed: u64,
+    cap: u32,
+) -> Result<Array<T>> {
+    let n = crate::shape::checked_len(&shape.0, T::DTYPE.size())? as u32;
+    if n == 0 {
+        return Array::alloc(dev, "random_normal", shape.0);
+    }
+    let blocks = n.div_ceil(4);
+    let zig = ZigInputs::new(dev, blocks, cap)?;
+    let out = zig.output::<T>(dev, shape.0)?;
+    let mut p = RandomParams {
+        n,
+        per: 4,
+        seed,
+        a,
+        b,
+        cap,
+    };
+    let k = kernel::<T>(dev, "rand_normal")?;
+    dev.launch(
+        &k,
+        &p.encode(),
+        &zig.bindings(),
+        out.binding(),
+        Work::Items(blocks),
+    )?;
+    if zig.slots > 0 {
+        p.n = zig.slots;
+        let k = kernel::<T>(dev, "rand_normal_slow")?;
+        let w = Work::Items(zig.slots);
+        dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
+    }
     Ok(out)
 }
 
@@ -211,15 +308,7 @@ impl Device {
         seed: u64,
     ) -> Result<Array<T>> {
         let width = T::from_f64(high.to_f64() - low.to_f64());
-        generate(
-            self,
-            "random_uniform",
-            "rand_uniform",
-            shape.into(),
-            low,
-            width,
-            seed,
-        )
+        uniforms(self, shape.into(), low, width, seed)
     }
 
     /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by
@@ -262,15 +351,7 @@ impl Device {
         std: T,
         seed: u64,
     ) -> Result<Array<T>> {
-        generate(
-            self,
-            "random_normal",
-            "rand_normal",
-            shape.into(),
-            mean,
-            std,
-            seed,
-        )
+        normals(self, shape.into(), mean, std, seed, ZIG_CAP)
     }
 }
 
@@ -304,9 +385,16 @@ mod tests {
                     seed,
                     a: 0.0f32,
                     b: 1.0,
+                    cap: 0, // the ziggurat's slow path inline, in this one pass
                 };
                 let k = kernel_with::<f32>(&dev, entry, wide).unwrap();
-                dev.launch(&k, &p.encode(), &[], out.binding(), Work::Items(4099))
+                let zig = ZigInputs::new(&dev, 4099, 0).unwrap();
+                let inputs = if entry == "rand_normal" {
+                    zig.bindings().to_vec()
+                } else {
+                    vec![]
+                };
+                dev.launch(&k, &p.encode(), &inputs, out.binding(), Work::Items(4099))
                     .unwrap();
                 out.to_vec().unwrap()
             };
@@ -314,6 +402,44 @@ mod tests {
             let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&narrow), bits(&wide), "{entry} seed {seed:#x}");
             assert!(narrow.iter().any(|&x| x != narrow[0]));
+        }
+    }
+
+    /// The deferred normals equal the inline ones bit for bit: no list (cap 0: every slow
+    /// element inline), one slot a workgroup (most workgroups overflow), and the default.
+    #[test]
+    fn deferral_gives_the_inline_bits() {
+        let dev = Device::new().expect("a device");
+        for n in [5usize, 4 * 4099 + 3, 1 << 18] {
+            let draw = |cap| {
+                let z = normals::<f32>(&dev, vec![n].into(), 0.5, 2.0, 17, cap).unwrap();
+                z.to_vec()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_bits())
+                    .collect::<Vec<_>>()
+            };
+            let inline = draw(0);
+            assert_eq!(draw(1), inline, "cap 1, n {n}");
+            assert_eq!(draw(ZIG_CAP), inline, "cap {ZIG_CAP}, n {n}");
+            // The Generator's kernels, from a counter past 0.
+            let stateful = |cap| {
+                let mut g = dev.default_rng(17);
+                g.random::<f32>([9]).unwrap();
+                let p = generator::GenParams {
+                    floats: [0.5, 2.0],
+                    ..Default::default()
+                };
+                let z: Array<f32> = g.normals(vec![n].into(), p, cap).unwrap();
+                z.to_vec()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_bits())
+                    .collect::<Vec<_>>()
+            };
+            let inline = stateful(0);
+            assert_eq!(stateful(1), inline, "generator cap 1, n {n}");
+            assert_eq!(stateful(ZIG_CAP), inline, "generator cap {ZIG_CAP}, n {n}");
         }
     }
 }

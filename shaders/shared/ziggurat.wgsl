@@ -1,0 +1,112 @@
+// Standard normals by a ziggurat of 256 layers (Marsaglia and Tsang, 2000), the same bits on
+// every adapter: integer operations, f32 products and sums each rounded once (products that
+// feed a sum multiplied by the runtime one f32(P.sc[2]) so that no compiler fuses them into
+// an FMA), integers below 2^24 converted to f32, and -ln u from shared/rng_exact.wgsl. Used by
+// generator.wgsl and random.wgsl, which bind `ztab` and `zlist` and provide
+// private_block(c, t, e) (block t of the private stream of element e of block c). Mirrored
+// step for step on the CPU in tests/common/rng_exact.rs.
+//
+// `ztab[i]` is layer i's (k_i, w_i, F_i, DF_i), the floats as bits (src/ops/random/
+// ziggurat.rs): for layers 1..=255 (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with
+// f(x) = exp(-x^2 / 2); for the base layer 0, (r, 1 / r).
+//
+// The fast path: an element's word w gives the layer i = w & 255, the sign (bit 8) and
+// j = w >> 9 (23 bits); j < k_i (98.5% of words) accepts z = j w_i, one f32 product. Else
+// the slow path, from the element's private stream, block t for try t:
+// - layer 0 (the tail beyond r): x = E1 / r (E1 = -ln u of word 0, times the f32 1 / r),
+//   y = E2 (word 1); accept r + x when 2 y > x^2, else try again in the tail (same sign);
+// - layers 1..=255 (the wedge): z = j w_i, y = F_i + u DF_i (u from word 0's top 24 bits);
+//   accept z when -ln(y) > z^2 / 2, with y (an f32 in (0, 1]) taken as u = q 2^-32,
+//   q = floor(y 2^32) (exact for y >= 2^-9; y >= f(r) > 2^-10); else word 2 is a new
+//   candidate, accepted at once when its j < k_i, or taken through the next try.
+// After ZIG_TRIES tries the last candidate is returned: a try continues with probability
+// below 0.063 (the tail's rejection rate, 0.0623; a wedge try continues only when its new
+// candidate misses the fast path too, below 0.015), so 16 tries all fail below 2^-63.
+
+const ZIG_TRIES: u32 = 16u;
+
+// z with the sign of word w's bit 8.
+fn zig_signed(z: f32, w: u32) -> f32 { return select(z, -z, (w & 256u) != 0u); }
+
+// The argument a of rx_neg_log for u = floor(y 2^32) 2^-32 (y in [2^-10, 1]; y >= 1 is u = 1).
+fn zig_q32(y: f32) -> u32 {
+    let b = bitcast<u32>(y);
+    let m = (b & 0x7fffffu) | 0x800000u;
+    let sh = i32(b >> 23u) - 118; // y 2^32 = m 2^sh
+    let q = select(m >> u32(min(-sh, 31)), m << u32(max(sh, 0)), sh >= 0);
+    return select(q - 1u, 0xffffffffu, y >= 1.0);
+}
+
+// The slow path of word w0 (its j >= k_i), element e of block c.
+fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
+    let one = f32(P.sc[2]);
+    var w = w0;
+    var z = 0.0;
+    for (var t = 0u; t < ZIG_TRIES; t++) {
+        let b = private_block(c, t, e);
+        let row = ztab[w & 255u];
+        if ((w & 255u) == 0u) {
+            let x = (exponential_exact(b.x) * bitcast<f32>(row.w)) * one;
+            z = bitcast<f32>(row.z) + x;
+            let y = exponential_exact(b.y);
+            if (y + y > x * x) { break; }
+        } else {
+            z = f32(w >> 9u) * bitcast<f32>(row.y);
+            let u = f32(b.x >> 8u) * 5.9604644775390625e-8;
+            let y = bitcast<f32>(row.z) + (u * bitcast<f32>(row.w)) * one;
+            if (exponential_exact(zig_q32(y)) > (z * z) * 0.5) { break; }
+            w = b.z;
+            let next = ztab[w & 255u];
+            z = f32(w >> 9u) * bitcast<f32>(next.y);
+            if ((w >> 9u) < next.x) { break; }
+        }
+    }
+    return zig_signed(z, w);
+}
+
+// Deferral of the slow path, so that a warp does not wait on the ~1.5% of its lanes that
+// miss the fast path: the first pass (zig_first) writes the fast values and appends each
+// slow element's index to its workgroup's list, zlist[g (cap + 1) + 1 + s] for slot s < cap
+// (cap from the host: 32 for 256 invocations of 4 elements; past it the slow path runs
+// inline), the count at zlist[g (cap + 1)], counted by a workgroup atomic (no global
+// atomic, no subgroup operation); the second pass (zig_deferred) takes one slot per
+// invocation and finishes its element. Every value depends on its element's own words, so
+// the bits are the same whichever pass computes them (cap = 0: all inline).
+var<workgroup> zig_count: atomic<u32>;
+
+// Zeroes the workgroup's count (before zig_first; uniform control flow).
+fn zig_group_start(l: u32) {
+    if (l == 0u) { atomicStore(&zig_count, 0u); }
+    workgroupBarrier();
+}
+
+// Stores the workgroup's count at zlist[base] where `live` (the group has elements; after
+// every zig_first, uniform control flow).
+fn zig_group_end(l: u32, base: u32, cap: u32, live: bool) {
+    workgroupBarrier();
+    if (l == 0u && live) { zlist[base] = min(atomicLoad(&zig_count), cap); }
+}
+
+// Element i (word w, element e of block c) in the first pass: the fast path's value, or 0
+// with i appended to the list at zlist[base + 1 + slot] for the second pass, or the slow
+// path inline when the list is full.
+fn zig_first(w: u32, c: vec2<u32>, e: u32, i: u32, base: u32, cap: u32) -> f32 {
+    let row = ztab[w & 255u];
+    let j = w >> 9u;
+    if (j < row.x) { return zig_signed(f32(j) * bitcast<f32>(row.y), w); }
+    if (cap > 0u) {
+        let s = atomicAdd(&zig_count, 1u);
+        if (s < cap) {
+            zlist[base + 1u + s] = i;
+            return 0.0;
+        }
+    }
+    return zig_slow(w, c, e);
+}
+
+// The element in slot t % cap of workgroup t / cap's list, or 0xffffffff for an empty slot.
+fn zig_deferred(t: u32, cap: u32) -> u32 {
+    let base = (t / cap) * (cap + 1u);
+    let s = t % cap;
+    return select(0xffffffffu, zlist[base + 1u + s], s < zlist[base]);
+}
