@@ -16,7 +16,7 @@ pub(crate) mod generator;
 pub(crate) mod sampling;
 pub(crate) mod ziggurat;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -25,6 +25,7 @@ use crate::error::Result;
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
+use crate::memory::pool::BufferHandle;
 use crate::shape::Shape;
 
 const SRC: &str = include_str!("../../../shaders/random.wgsl");
@@ -74,21 +75,40 @@ pub(crate) const ZIG_CAP: u32 = 32;
 /// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
 /// with `cap` slots a workgroup; and the slots in all (the second pass's invocations).
 pub(crate) struct ZigInputs {
-    pub table: Array<u32>,
+    pub table: Arc<BufferHandle>,
     pub lists: Array<u32>,
     pub slots: u32,
 }
 
+/// The device's copy of the ziggurat's table, uploaded on first use (a device-owned buffer
+/// apart from every slab, so that it never shares a buffer with a kernel's output).
+#[derive(Default)]
+struct ZigTable {
+    buf: Mutex<Option<Arc<BufferHandle>>>,
+}
+
+fn zig_table(dev: &Device) -> Result<Arc<BufferHandle>> {
+    let state = dev.state::<ZigTable>();
+    let mut buf = crate::gpu::lock(&state.buf);
+    if let Some(b) = buf.as_ref() {
+        return Ok(b.clone());
+    }
+    let words = ziggurat::table_words();
+    let b = Arc::new(dev.alloc_owned(words.len() as u64 * 4)?);
+    dev.upload(&b, 0, bytemuck::cast_slice(&words))?;
+    *buf = Some(b.clone());
+    Ok(b)
+}
+
 impl ZigInputs {
-    /// The inputs, the lists in a buffer apart from the table's (wgpu forbids one buffer
-    /// bound read-only and writable in one dispatch: small arrays share slabs).
+    /// The inputs: the device's table, and the lists (no slab shares the table's buffer,
+    /// which wgpu would forbid to be bound read-only beside them).
     pub(crate) fn new(dev: &Device, blocks: u32, cap: u32) -> Result<ZigInputs> {
-        let words = ziggurat::table_words();
         let groups = blocks.div_ceil(WG);
-        let table = dev.from_slice(&words, [words.len()])?;
+        let table = zig_table(dev)?;
         let len = (groups * (cap + 1)) as usize;
         let lists = Array::alloc_with(dev, "normal", vec![len], |bytes| {
-            dev.alloc_apart(bytes, &[&table.buf])
+            dev.alloc_apart(bytes, &[&table])
         })?;
         Ok(ZigInputs {
             table,
@@ -102,12 +122,17 @@ impl ZigInputs {
     /// go to the copy.
     pub(crate) fn output<T: Element>(&self, dev: &Device, shape: Vec<usize>) -> Result<Array<T>> {
         Array::alloc_with(dev, "normal", shape, |bytes| {
-            dev.alloc_apart(bytes, &[&self.table.buf, &self.lists.buf])
+            dev.alloc_apart(bytes, &[&self.table, &self.lists.buf])
         })
     }
 
     pub(crate) fn bindings(&self) -> [crate::kernel::launch::Binding<'_>; 2] {
-        [self.table.binding(), self.lists.binding()]
+        let table = crate::kernel::launch::Binding {
+            buffer: &self.table,
+            bytes: self.table.size(),
+            window: 0,
+        };
+        [table, self.lists.binding()]
     }
 }
 
