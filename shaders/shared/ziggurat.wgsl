@@ -73,18 +73,10 @@ fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
 // invocation and finishes its element. Every value depends on its element's own words, so
 // the bits are the same whichever pass computes them (cap = 0: all inline).
 var<workgroup> zig_count: atomic<u32>;
-// The fast path's half of the table, (k_i, w_i), copied to workgroup memory by every
-// workgroup: the lanes of a warp look up 32 random layers, which from a storage buffer
-// cost one L1 wavefront per distinct line (about 26 of 32 for 4 KiB; the gen_normal of 64M
-// f32 took 0.313 ms on the H100 against 0.164 for the integers' Philox), and from workgroup
-// memory a few bank conflicts.
-var<workgroup> zig_fast: array<vec2<u32>, 256>;
 
-// Zeroes the workgroup's count and copies the fast path's table (before zig_first; uniform
-// control flow).
+// Zeroes the workgroup's count (before zig_first; uniform control flow).
 fn zig_group_start(l: u32) {
     if (l == 0u) { atomicStore(&zig_count, 0u); }
-    for (var q = l; q < 256u; q += WG) { zig_fast[q] = ztab[q].xy; }
     workgroupBarrier();
 }
 
@@ -99,7 +91,7 @@ fn zig_group_end(l: u32, base: u32, cap: u32, live: bool) {
 // with i appended to the list at zlist[base + 1 + slot] for the second pass, or the slow
 // path inline when the list is full.
 fn zig_first(w: u32, c: vec2<u32>, e: u32, i: u32, base: u32, cap: u32) -> f32 {
-    let row = zig_fast[w & 255u];
+    let row = ztab[w & 255u];
     let j = w >> 9u;
     if (j < row.x) { return zig_signed(f32(j) * bitcast<f32>(row.y), w); }
     if (cap > 0u) {
