@@ -4,12 +4,15 @@
 //! Element i of a uniform array of f16 or f32 comes from word i % 4 of Philox block i / 4
 //! (counter `[i / 4, 0, 0, 0]`, key = the seed's low and high 32 bits): f32 takes the word's
 //! top 24 bits times 2^-24, f16 its top 11 bits times 2^-11. f64 takes 53 bits from words
-//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normals use Box-Muller on the word pairs (0, 1)
-//! and (2, 3) of block i / 4, computed in integer arithmetic only (shaders/shared/
-//! rng_exact.wgsl: fixed-point -ln u, square root and sin/cos, the float built from its
-//! bits), and `low + width u` or `mean + std z` round the product and the sum once each (a
-//! runtime factor of 1 keeps compilers from fusing them into an FMA). So the same seed gives
-//! the same bits on every adapter (subnormal results aside, which some adapters flush).
+//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normal i comes from a ziggurat of 256 layers
+//! (Marsaglia and Tsang; shaders/shared/ziggurat.wgsl, tables in `ziggurat.rs`) on word i % 4
+//! of block i / 4: its layer, sign and a 23-bit uniform j, accepted as j times the layer's
+//! width (one f32 product) for 98.5% of the words; the others (wedges and the tail beyond
+//! r = 3.654) draw from the element's private stream (counters `[i / 4, 0, t, 1 + i % 4]`)
+//! in a second dispatch, with -ln u in integer arithmetic (shaders/shared/rng_exact.wgsl).
+//! `low + width u` or `mean + std z` round the product and the sum once each (a runtime
+//! factor of 1 keeps compilers from fusing them into an FMA). So the same seed gives the same
+//! bits on every adapter (subnormal results aside, which some adapters flush).
 
 pub(crate) mod distributions;
 pub(crate) mod generator;
@@ -73,6 +76,11 @@ pub(crate) const ZIG_CAP: u32 = 32;
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
 /// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
 /// with `cap` slots a workgroup; and the slots in all (the second pass's invocations).
+///
+/// The kernels index in bounds by construction, so they compile unchecked: the table by a
+/// word's low 8 bits (256 rows), the lists of workgroup g < ceil(blocks / 256) at
+/// g (cap + 1) .. (g + 1)(cap + 1) (slots below cap, counts at most cap), the output by
+/// elements of blocks below `blocks` (the lists hold only such elements).
 pub(crate) struct ZigInputs {
     pub table: Array<u32>,
     pub lists: Array<u32>,
@@ -196,8 +204,10 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
     };
     dev.kernel(key, || {
         let s = spec(T::DTYPE, wide);
+        // The normal kernels write their deferred lists (input 2), and index in bounds by
+        // construction (see `ZigInputs`), so they compile without naga's runtime checks.
         if normal {
-            s.writable_last_input()
+            s.writable_last_input().unchecked()
         } else {
             s
         }
@@ -311,11 +321,13 @@ impl Device {
         uniforms(self, shape.into(), low, width, seed)
     }
 
-    /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by
-    /// Box-Muller on word pairs (a, b) of Philox blocks: r = sqrt(-2 ln u) with u = (a + 1)
-    /// 2^-32, angle 2 pi b 2^-32, r cos then r sin. Computed in integer arithmetic and rounded
-    /// once to f32 (within 2^-23 relative of the exact transform; f64 takes that f32 value,
-    /// f16 rounds it to nearest even), so every adapter gives the same bits.
+    /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by a
+    /// ziggurat of 256 layers (Marsaglia and Tsang) on one Philox word per element: 98.5% of
+    /// the words give z = j w (a 23-bit uniform j times the layer's width, one f32 product),
+    /// the rest take the wedge or tail tests with further words of the element's own stream
+    /// (-ln u in integer arithmetic, at most 16 tries). Computed in f32 with operations that
+    /// IEEE rounds exactly (f64 takes that f32 value, f16 rounds it to nearest even), so
+    /// every adapter gives the same bits.
     ///
     /// # Errors
     /// As [`Device::random_uniform`].
