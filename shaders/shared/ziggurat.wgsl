@@ -67,11 +67,14 @@ fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
 // Deferral of the slow path, so that a warp does not wait on the ~1.5% of its lanes that
 // miss the fast path: the first pass (zig_first) writes the fast values and appends each
 // slow element's index to its workgroup's list, zlist[g (cap + 1) + 1 + s] for slot s < cap
-// (cap from the host: 32 for 256 invocations of 4 elements; past it the slow path runs
-// inline), the count at zlist[g (cap + 1)], counted by a workgroup atomic (no global
-// atomic, no subgroup operation); the second pass (zig_deferred) takes one slot per
-// invocation and finishes its element. Every value depends on its element's own words, so
-// the bits are the same whichever pass computes them (cap = 0: all inline).
+// (cap from the host: 32 for 256 invocations of 4 elements), the count at zlist[g (cap + 1)],
+// counted by a workgroup atomic (no global atomic, no subgroup operation). The second pass
+// (zig_second) takes one slot per invocation and finishes its element; where a group's
+// count passed cap (4e-5 of the groups at cap 32), its cap invocations instead scan
+// the group's 1024 elements, a stride of cap apart, and finish those that miss the fast
+// path. The first pass holds no slow path at all (adapters that run masked-off code, as
+// lavapipe does, pay nothing for it). Every value depends on its element's own words, so
+// the bits are the same whichever path computes them.
 var<workgroup> zig_count: atomic<u32>;
 
 // Zeroes the workgroup's count (before zig_first; uniform control flow).
@@ -82,31 +85,39 @@ fn zig_group_start(l: u32) {
 
 // Stores the workgroup's count at zlist[base] where `live` (the group has elements; after
 // every zig_first, uniform control flow).
-fn zig_group_end(l: u32, base: u32, cap: u32, live: bool) {
+fn zig_group_end(l: u32, base: u32, live: bool) {
     workgroupBarrier();
-    if (l == 0u && live) { zlist[base] = min(atomicLoad(&zig_count), cap); }
+    if (l == 0u && live) { zlist[base] = atomicLoad(&zig_count); }
 }
 
-// Element i (word w, element e of block c) in the first pass: the fast path's value, or 0
-// with i appended to the list at zlist[base + 1 + slot] for the second pass, or the slow
-// path inline when the list is full.
-fn zig_first(w: u32, c: vec2<u32>, e: u32, i: u32, base: u32, cap: u32) -> f32 {
+// Whether word w misses the fast path.
+fn zig_misses(w: u32) -> bool { return (w >> 9u) >= ztab[w & 255u].x; }
+
+// Element i (word w) in the first pass: the fast path's value, or 0 with i appended to the
+// list at zlist[base + 1 + slot] (slot < cap) for the second pass.
+fn zig_first(w: u32, i: u32, base: u32, cap: u32) -> f32 {
     let row = ztab[w & 255u];
     let j = w >> 9u;
     if (j < row.x) { return zig_signed(f32(j) * bitcast<f32>(row.y), w); }
-    if (cap > 0u) {
-        let s = atomicAdd(&zig_count, 1u);
-        if (s < cap) {
-            zlist[base + 1u + s] = i;
-            return 0.0;
-        }
-    }
-    return zig_slow(w, c, e);
+    let s = atomicAdd(&zig_count, 1u);
+    if (s < cap) { zlist[base + 1u + s] = i; }
+    return 0.0;
 }
 
-// The element in slot t % cap of workgroup t / cap's list, or 0xffffffff for an empty slot.
-fn zig_deferred(t: u32, cap: u32) -> u32 {
-    let base = (t / cap) * (cap + 1u);
+// Invocation t of the second pass (cap slots a group, n elements): finishes, by the kernel
+// file's zig_finish(i), the element in its slot, or the group's slow elements i = 1024 g +
+// t % cap + k cap below n where the list overflowed (zig_word(i): element i's word).
+fn zig_second(t: u32, cap: u32, n: u32) {
+    let g = t / cap;
     let s = t % cap;
-    return select(0xffffffffu, zlist[base + 1u + s], s < zlist[base]);
+    let base = g * (cap + 1u);
+    let count = zlist[base];
+    if (count <= cap) {
+        if (s < count) { zig_finish(zlist[base + 1u + s]); }
+        return;
+    }
+    let end = min(4u * WG * (g + 1u), n);
+    for (var i = 4u * WG * g + s; i < end; i += cap) {
+        if (zig_misses(zig_word(i))) { zig_finish(i); }
+    }
 }

@@ -351,8 +351,8 @@ impl Generator {
         Ok(out.view(shape, strides, 0))
     }
 
-    /// The ziggurat's normals with the parameters `p`, `cap` list slots a workgroup (0: every
-    /// slow element inline): gen_normal, then gen_normal_slow over the deferred elements.
+    /// The ziggurat's normals with the parameters `p`, `cap` (at least 1) list slots a
+    /// workgroup: gen_normal, then gen_normal_slow over the deferred elements.
     pub(crate) fn normals<O: Element>(
         &mut self,
         shape: Shape,
@@ -372,7 +372,7 @@ impl Generator {
         p.items = blocks as u32;
         p.key = self.key;
         p.counter = self.counter;
-        p.ints = [cap, 0];
+        p.ints = [cap, (blocks * 4) as u32];
         let (family, inputs) = (Family::Generator, zig.bindings());
         launch::<O>(&self.dev, family, "gen_normal", &p, &inputs, out.binding())?;
         if zig.slots > 0 {

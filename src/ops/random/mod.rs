@@ -70,7 +70,8 @@ const WG: u32 = 256;
 
 /// Slots of a workgroup's list of deferred normals (shaders/shared/ziggurat.wgsl): a workgroup
 /// makes 1024 normals, of which about 15 (1.5%) miss the ziggurat's fast path; past 32
-/// (probability about 1e-5 a workgroup) the slow path runs inline.
+/// (probability 4e-5 a workgroup) the second pass's 32 invocations of that workgroup
+/// scan its elements instead.
 pub(crate) const ZIG_CAP: u32 = 32;
 
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
@@ -136,6 +137,8 @@ struct RandomParams<T> {
     b: T,
     /// Slots of a workgroup's deferred list (`zig_cap()`; normals).
     cap: u32,
+    /// Elements of the draw (`zig_n()`; normals, whose second pass has `n` slots).
+    total: u32,
 }
 
 impl<T: Float> RandomParams<T> {
@@ -145,6 +148,7 @@ impl<T: Float> RandomParams<T> {
         p.ndim = self.per;
         p.aux = [self.seed as u32, (self.seed >> 32) as u32];
         p.offs[0] = self.cap;
+        p.offs[1] = self.total;
         p
     }
 }
@@ -228,6 +232,7 @@ fn uniforms<T: Float>(dev: &Device, shape: Shape, a: T, b: T, seed: u64) -> Resu
         a,
         b,
         cap: 0,
+        total: n,
     };
     let k = kernel::<T>(dev, "rand_uniform")?;
     dev.launch(
@@ -240,8 +245,9 @@ fn uniforms<T: Float>(dev: &Device, shape: Shape, a: T, b: T, seed: u64) -> Resu
     Ok(out)
 }
 
-/// `a + b z` for the ziggurat's normals z, `cap` list slots a workgroup (0: every slow
-/// element inline): the first pass, then the deferred elements.
+/// `a + b z` for the ziggurat's normals z, `cap` (at least 1) list slots a workgroup: the
+/// first pass, then the deferred elements; Philox's products 64-bit where `wide`.
+#[allow(clippy::too_many_arguments)] // the draw's parts, named
 fn normals<T: Float>(
     dev: &Device,
     shape: Shape,
@@ -249,6 +255,7 @@ fn normals<T: Float>(
     b: T,
     seed: u64,
     cap: u32,
+    wide: bool,
 ) -> Result<Array<T>> {
     let n = crate::shape::checked_len(&shape.0, T::DTYPE.size())? as u32;
     if n == 0 {
@@ -264,8 +271,9 @@ fn normals<T: Float>(
         a,
         b,
         cap,
+        total: n,
     };
-    let k = kernel::<T>(dev, "rand_normal")?;
+    let k = kernel_with::<T>(dev, "rand_normal", wide)?;
     dev.launch(
         &k,
         &p.encode(),
@@ -273,12 +281,10 @@ fn normals<T: Float>(
         out.binding(),
         Work::Items(blocks),
     )?;
-    if zig.slots > 0 {
-        p.n = zig.slots;
-        let k = kernel::<T>(dev, "rand_normal_slow")?;
-        let w = Work::Items(zig.slots);
-        dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
-    }
+    p.n = zig.slots;
+    let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
+    let w = Work::Items(zig.slots);
+    dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
     Ok(out)
 }
 
@@ -363,7 +369,7 @@ impl Device {
         std: T,
         seed: u64,
     ) -> Result<Array<T>> {
-        normals(self, shape.into(), mean, std, seed, ZIG_CAP)
+        normals(self, shape.into(), mean, std, seed, ZIG_CAP, wide_mul(self))
     }
 }
 
@@ -371,10 +377,11 @@ impl Device {
 mod tests {
     use super::*;
 
-    /// Philox and the integer normals from 32-bit products (adapters without SHADER_INT64)
+    /// Philox and the normals' -ln u from 32-bit products (adapters without SHADER_INT64)
     /// give the bits of the 64-bit products: uniforms (each word's top 24 bits) from both
     /// kernels on 4099 blocks of two seeds, and normals (every fixed-point product of
-    /// shaders/shared/rng_exact.wgsl goes through `mulhilo`) of a third.
+    /// shaders/shared/rng_exact.wgsl goes through `mulhilo`) of a third, one slot a
+    /// workgroup so that the slow path runs for every slow element both ways.
     #[test]
     fn narrow_products_give_the_wide_words() {
         let dev = Device::new().expect("a device");
@@ -384,11 +391,8 @@ mod tests {
             eprintln!("skipped: the adapter lacks SHADER_INT64");
             return;
         }
-        for (seed, entry) in [
-            (0u64, "rand_uniform"),
-            (0xdead_beef_0123_4567, "rand_uniform"),
-            (3, "rand_normal"),
-        ] {
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for seed in [0u64, 0xdead_beef_0123_4567] {
             let draw = |wide: bool| {
                 let out = Array::<f32>::alloc(&dev, "random_uniform", vec![4 * 4099]).unwrap();
                 let p = RandomParams {
@@ -397,43 +401,42 @@ mod tests {
                     seed,
                     a: 0.0f32,
                     b: 1.0,
-                    cap: 0, // the ziggurat's slow path inline, in this one pass
+                    cap: 0,
+                    total: 4 * 4099,
                 };
-                let k = kernel_with::<f32>(&dev, entry, wide).unwrap();
-                let zig = ZigInputs::new(&dev, 4099, 0).unwrap();
-                let inputs = if entry == "rand_normal" {
-                    zig.bindings().to_vec()
-                } else {
-                    vec![]
-                };
-                dev.launch(&k, &p.encode(), &inputs, out.binding(), Work::Items(4099))
+                let k = kernel_with::<f32>(&dev, "rand_uniform", wide).unwrap();
+                dev.launch(&k, &p.encode(), &[], out.binding(), Work::Items(4099))
                     .unwrap();
                 out.to_vec().unwrap()
             };
             let (narrow, wide) = (draw(false), draw(true));
-            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&narrow), bits(&wide), "{entry} seed {seed:#x}");
+            assert_eq!(bits(&narrow), bits(&wide), "uniform seed {seed:#x}");
             assert!(narrow.iter().any(|&x| x != narrow[0]));
         }
+        let draw = |wide: bool| {
+            let z = normals::<f32>(&dev, vec![4 * 4099].into(), 0.0, 1.0, 3, 1, wide).unwrap();
+            bits(&z.to_vec().unwrap())
+        };
+        assert_eq!(draw(false), draw(true), "normals");
     }
 
-    /// The deferred normals equal the inline ones bit for bit: no list (cap 0: every slow
-    /// element inline), one slot a workgroup (most workgroups overflow), and the default.
+    /// The deferred normals are the same bits whatever the lists' capacity: one slot a
+    /// workgroup (nearly every workgroup overflows, and its invocations scan its elements),
+    /// two, and the default (the lists hold every slow element), for both entry points.
     #[test]
-    fn deferral_gives_the_inline_bits() {
+    fn deferral_gives_the_same_bits_at_every_capacity() {
         let dev = Device::new().expect("a device");
+        let bits = |z: Array<f32>| {
+            let v = z.to_vec().unwrap();
+            v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        };
         for n in [5usize, 4 * 4099 + 3, 1 << 18] {
-            let draw = |cap| {
-                let z = normals::<f32>(&dev, vec![n].into(), 0.5, 2.0, 17, cap).unwrap();
-                z.to_vec()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.to_bits())
-                    .collect::<Vec<_>>()
-            };
-            let inline = draw(0);
-            assert_eq!(draw(1), inline, "cap 1, n {n}");
-            assert_eq!(draw(ZIG_CAP), inline, "cap {ZIG_CAP}, n {n}");
+            let wide = wide_mul(&dev);
+            let draw =
+                |cap| bits(normals(&dev, vec![n].into(), 0.5f32, 2.0, 17, cap, wide).unwrap());
+            let one = draw(1);
+            assert_eq!(draw(2), one, "cap 2, n {n}");
+            assert_eq!(draw(ZIG_CAP), one, "cap {ZIG_CAP}, n {n}");
             // The Generator's kernels, from a counter past 0.
             let stateful = |cap| {
                 let mut g = dev.default_rng(17);
@@ -442,16 +445,11 @@ mod tests {
                     floats: [0.5, 2.0],
                     ..Default::default()
                 };
-                let z: Array<f32> = g.normals(vec![n].into(), p, cap).unwrap();
-                z.to_vec()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.to_bits())
-                    .collect::<Vec<_>>()
+                bits(g.normals(vec![n].into(), p, cap).unwrap())
             };
-            let inline = stateful(0);
-            assert_eq!(stateful(1), inline, "generator cap 1, n {n}");
-            assert_eq!(stateful(ZIG_CAP), inline, "generator cap {ZIG_CAP}, n {n}");
+            let one = stateful(1);
+            assert_eq!(stateful(2), one, "generator cap 2, n {n}");
+            assert_eq!(stateful(ZIG_CAP), one, "generator cap {ZIG_CAP}, n {n}");
         }
     }
 }
