@@ -179,3 +179,38 @@ fn ziggurat_normals_are_standard_normal() {
         &host(&g.standard_normal::<f32>([n]).unwrap()),
     );
 }
+
+/// Times 16M f32 normals from both entry points, and exponentials (one `-ln u` per element)
+/// as a control, each the median of 7 draws with the device synchronized around them
+/// (`cargo test --release --test random_ziggurat time -- --ignored --nocapture`; the numbers
+/// of docs/benchmarks/api.md's session 11 row).
+#[test]
+#[ignore]
+fn time_16m_normals() {
+    let dev = dev();
+    let n = 1 << 24;
+    let g = dev.default_rng(7);
+    let median = |what: &str, f: &mut dyn FnMut(u64) -> gpuarray::Array<f32>| {
+        let mut ts: Vec<f64> = (0..7)
+            .map(|k| {
+                dev.synchronize().unwrap();
+                let t = std::time::Instant::now();
+                let z = f(k);
+                dev.synchronize().unwrap();
+                drop(z);
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ts.sort_by(f64::total_cmp);
+        eprintln!("{what} f32 16M: median {:.1} ms (of 7: {ts:.1?})", ts[3]);
+    };
+    median("standard_normal", &mut |_| {
+        g.clone().standard_normal::<f32>([n]).unwrap()
+    });
+    median("exponential", &mut |_| {
+        g.clone().exponential::<f32>([n], 1.0).unwrap()
+    });
+    median("random_normal", &mut |k| {
+        dev.random_normal::<f32>([n], k).unwrap()
+    });
+}
