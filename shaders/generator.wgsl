@@ -23,7 +23,7 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 for f16 and the intege
 override WG: u32 = 256u;
 
 @group(0) @binding(1) var<storage, read> src: array<S>;
-@group(0) @binding(1) var<storage, read> ztab: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> ztab: array<vec2<u32>>;
 @group(0) @binding(2) var<storage, read> idx: array<u32>;
 @group(0) @binding(2) var<storage, read_write> zlist: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out4: array<vec4<S>>;

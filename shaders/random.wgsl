@@ -20,7 +20,7 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 override WG: u32 = 256u;
 const PER: u32 = 4u;
 
-@group(0) @binding(1) var<storage, read> ztab: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> ztab: array<vec2<u32>>;
 @group(0) @binding(2) var<storage, read_write> zlist: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
 

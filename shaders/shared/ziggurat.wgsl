@@ -6,8 +6,8 @@
 // private_block(c, t, e) (block t of the private stream of element e of block c). Mirrored
 // step for step on the CPU in tests/common/rng_exact.rs.
 //
-// `ztab[i]` is layer i's (k_i, w_i, F_i, DF_i), the floats as bits (src/ops/random/
-// ziggurat.rs): for layers 1..=255 (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with
+// `ztab[i]` is layer i's (k_i, w_i) and `ztab[256 + i]` its (F_i, DF_i), the floats as bits
+// (src/ops/random/ziggurat.rs; the fast path reads 8 bytes): for layers 1..=255 (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with
 // f(x) = exp(-x^2 / 2); for the base layer 0, (r, 1 / r).
 //
 // The fast path: an element's word w gives the layer i = w & 255, the sign (bit 8) and
@@ -45,15 +45,16 @@ fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
     for (var t = 0u; t < ZIG_TRIES; t++) {
         let b = private_block(c, t, e);
         let row = ztab[w & 255u];
+        let fdf = ztab[256u + (w & 255u)];
         if ((w & 255u) == 0u) {
-            let x = (exponential_exact(b.x) * bitcast<f32>(row.w)) * one;
-            z = bitcast<f32>(row.z) + x;
+            let x = (exponential_exact(b.x) * bitcast<f32>(fdf.y)) * one;
+            z = bitcast<f32>(fdf.x) + x;
             let y = exponential_exact(b.y);
             if (y + y > x * x) { break; }
         } else {
             z = f32(w >> 9u) * bitcast<f32>(row.y);
             let u = f32(b.x >> 8u) * 5.9604644775390625e-8;
-            let y = bitcast<f32>(row.z) + (u * bitcast<f32>(row.w)) * one;
+            let y = bitcast<f32>(fdf.x) + (u * bitcast<f32>(fdf.y)) * one;
             if (exponential_exact(zig_q32(y)) > (z * z) * 0.5) { break; }
             w = b.z;
             let next = ztab[w & 255u];

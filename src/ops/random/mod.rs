@@ -78,10 +78,11 @@ pub(crate) const ZIG_CAP: u32 = 32;
 /// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
 /// with `cap` slots a workgroup; and the slots in all (the second pass's invocations).
 ///
-/// The kernels index in bounds by construction, so they compile unchecked: the table by a
-/// word's low 8 bits (256 rows), the lists of workgroup g < ceil(blocks / 256) at
-/// g (cap + 1) .. (g + 1)(cap + 1) (slots below cap, counts at most cap), the output by
-/// elements of blocks below `blocks` (the lists hold only such elements).
+/// The kernels index in bounds by construction, so they compile unchecked: the table (512
+/// rows) by a word's low 8 bits, plus 256 for a wedge's or the tail's row, the lists of
+/// workgroup g < ceil(blocks / 256) at g (cap + 1) .. (g + 1)(cap + 1) (slots below cap; an
+/// overflowed group scans its own elements), the output by elements of blocks below
+/// `blocks` (the lists hold only such elements).
 pub(crate) struct ZigInputs {
     pub table: Array<u32>,
     pub lists: Array<u32>,
