@@ -8,8 +8,8 @@
 // elements), `out2` (vec2 of S: gen_uniform2) or `out1` (S: gen_gather). The host allocates
 // draws rounded up to whole blocks and returns a view of the first elements.
 // Dispatch: a 1-D grid folded into 2-D. gen_normal_slow: invocation t finishes the element
-// in slot t of the deferred lists (int_args().x slots a workgroup), by the ziggurat's slow
-// path. gen_uniform, gen_normal (element e: the ziggurat's fast path from word e, slow
+// in slot t of the deferred lists (int_args() = (slots a workgroup, elements of the draw)),
+// by the ziggurat's slow path (shared/ziggurat.wgsl's zig_second). gen_uniform, gen_normal (element e: the ziggurat's fast path from word e, slow
 // elements deferred), gen_exponential,
 // gen_integers, gen_bernoulli: invocation j computes block j of the draw (see
 // shared/rng_stream.wgsl) and stores its four elements with one vec4 store. gen_uniform2
@@ -23,7 +23,7 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 for f16 and the intege
 override WG: u32 = 256u;
 
 @group(0) @binding(1) var<storage, read> src: array<S>;
-@group(0) @binding(1) var<storage, read> ztab: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> ztab: array<vec2<u32>>;
 @group(0) @binding(2) var<storage, read> idx: array<u32>;
 @group(0) @binding(2) var<storage, read_write> zlist: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out4: array<vec4<S>>;
@@ -73,14 +73,20 @@ fn gen_normal(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     let base = (wid.y * nw.x + wid.x) * (cap + 1u);
     zig_group_start(l);
     if (j < P.n) {
-        let c = counter(j);
-        let w = plain(c);
+        let w = plain(counter(j));
         let i = 4u * j;
-        let z = vec4<f32>(zig_first(w.x, c, 0u, i, base, cap), zig_first(w.y, c, 1u, i + 1u, base, cap),
-                          zig_first(w.z, c, 2u, i + 2u, base, cap), zig_first(w.w, c, 3u, i + 3u, base, cap));
+        let z = vec4<f32>(zig_first(w.x, i, base, cap), zig_first(w.y, i + 1u, base, cap),
+                          zig_first(w.z, i + 2u, base, cap), zig_first(w.w, i + 3u, base, cap));
         out4[j] = affine4(vec4<SC>(z));
     }
-    zig_group_end(l, base, cap, j - l < P.n);
+    zig_group_end(l, base, j - l < P.n);
+}
+
+// Element i's word, and its value by the ziggurat's slow path written (gen_normal_slow).
+fn zig_word(i: u32) -> u32 { return plain(counter(i / 4u))[i % 4u]; }
+fn zig_finish(i: u32) {
+    let c = counter(i / 4u);
+    out1[i] = affine4(vec4<SC>(SC(zig_slow(plain(c)[i % 4u], c, i % 4u)))).x;
 }
 
 @compute @workgroup_size(WG)
@@ -88,10 +94,7 @@ fn gen_normal_slow(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
                    @builtin(local_invocation_index) l: u32) {
     let t = linear_id(wid, nw, l, WG);
     if (t >= P.n) { return; }
-    let i = zig_deferred(t, int_args().x);
-    if (i == 0xffffffffu) { return; }
-    let c = counter(i / 4u);
-    out1[i] = affine4(vec4<SC>(SC(zig_slow(plain(c)[i % 4u], c, i % 4u)))).x;
+    zig_second(t, int_args().x, int_args().y);
 }
 
 @compute @workgroup_size(WG)

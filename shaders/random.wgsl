@@ -11,7 +11,7 @@
 // from word e), 2 for f64 uniforms (53 bits from two words);
 // `rand_uniform` reads that count from per_block(). rand_normal defers its slow elements
 // to rand_normal_slow: invocation t of it finishes the element in slot t of the lists
-// (zig_cap() slots a workgroup). P.n counts elements; arg 0 is the low end
+// (zig_cap() slots a workgroup, zig_n() elements; see shared/ziggurat.wgsl's zig_second). P.n counts elements; arg 0 is the low end
 // and arg 1 the width (uniform) or the mean and the standard deviation (normal); arg 2 is 1.
 
 alias S = f32; // element type of the output
@@ -20,7 +20,7 @@ alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 override WG: u32 = 256u;
 const PER: u32 = 4u;
 
-@group(0) @binding(1) var<storage, read> ztab: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> ztab: array<vec2<u32>>;
 @group(0) @binding(2) var<storage, read_write> zlist: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
 
@@ -29,6 +29,7 @@ const PER: u32 = 4u;
 fn per_block() -> u32 { return P.ndim; }   // elements per Philox block: 4, or 2 for f64
 fn seed() -> vec2<u32> { return P.aux; }   // the 64-bit key: (low, high) 32 bits
 fn zig_cap() -> u32 { return P.offs.x; }   // slots of a workgroup's deferred list (normals)
+fn zig_n() -> u32 { return P.offs.y; }     // elements of the draw (normals)
 
 // Uniform in [0, 1) from the block's words k and k + 1 (the host replaces this line per type).
 fn unit(w: vec4<u32>, k: u32) -> S { return S(f32(w[k] >> 8u) * 5.9604644775390625e-8); }
@@ -79,12 +80,17 @@ fn rand_normal(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw:
         let words = block(j);
         for (var e = 0u; e < PER; e++) {
             let i = j * PER + e;
-            if (i < P.n) {
-                out[i] = affine(SC(zig_first(words[e], vec2<u32>(j, 0u), e, i, base, cap)));
-            }
+            if (i < zig_n()) { out[i] = affine(SC(zig_first(words[e], i, base, cap))); }
         }
     }
-    zig_group_end(l, base, cap, (j - l) * PER < P.n);
+    zig_group_end(l, base, (j - l) * PER < P.n);
+}
+
+// Element i's word, and its value by the ziggurat's slow path written (rand_normal_slow).
+fn zig_word(i: u32) -> u32 { return block(i / PER)[i % PER]; }
+fn zig_finish(i: u32) {
+    let j = i / PER;
+    out[i] = affine(SC(zig_slow(block(j)[i % PER], vec2<u32>(j, 0u), i % PER)));
 }
 
 @compute @workgroup_size(WG)
@@ -92,8 +98,5 @@ fn rand_normal_slow(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups
                @builtin(local_invocation_index) l: u32) {
     let t = linear_id(w, nw, l, WG);
     if (t >= P.n) { return; }
-    let i = zig_deferred(t, zig_cap());
-    if (i == 0xffffffffu) { return; }
-    let j = i / PER;
-    out[i] = affine(SC(zig_slow(block(j)[i % PER], vec2<u32>(j, 0u), i % PER)));
+    zig_second(t, zig_cap(), zig_n());
 }

@@ -1,6 +1,7 @@
 // Random transforms in integer arithmetic only, so that every adapter gives the same bits:
-// -ln(u) and Box-Muller normals from Philox words, and the float built from its bits with
-// round to nearest even. Follows shared/mulhilo.wgsl or shared/mulhilo64.wgsl (the same
+// -ln(u) and Box-Muller normals from Philox words (gamma's; the normal draws take the
+// ziggurat of shared/ziggurat.wgsl, which uses -ln u from here), and the float built from
+// its bits with round to nearest even. Follows shared/mulhilo.wgsl or shared/mulhilo64.wgsl (the same
 // products either way). Mirrored step for step on the CPU in tests/common/rng_exact.rs.
 //
 // Fixed point: Qk is an unsigned u32 with k bits after the point; every product is the high

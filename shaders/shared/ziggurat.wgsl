@@ -6,8 +6,8 @@
 // private_block(c, t, e) (block t of the private stream of element e of block c). Mirrored
 // step for step on the CPU in tests/common/rng_exact.rs.
 //
-// `ztab[i]` is layer i's (k_i, w_i, F_i, DF_i), the floats as bits (src/ops/random/
-// ziggurat.rs): for layers 1..=255 (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with
+// `ztab[i]` is layer i's (k_i, w_i) and `ztab[256 + i]` its (F_i, DF_i), the floats as bits
+// (src/ops/random/ziggurat.rs; the fast path reads 8 bytes): for layers 1..=255 (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with
 // f(x) = exp(-x^2 / 2); for the base layer 0, (r, 1 / r).
 //
 // The fast path: an element's word w gives the layer i = w & 255, the sign (bit 8) and
@@ -45,15 +45,16 @@ fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
     for (var t = 0u; t < ZIG_TRIES; t++) {
         let b = private_block(c, t, e);
         let row = ztab[w & 255u];
+        let fdf = ztab[256u + (w & 255u)];
         if ((w & 255u) == 0u) {
-            let x = (exponential_exact(b.x) * bitcast<f32>(row.w)) * one;
-            z = bitcast<f32>(row.z) + x;
+            let x = (exponential_exact(b.x) * bitcast<f32>(fdf.y)) * one;
+            z = bitcast<f32>(fdf.x) + x;
             let y = exponential_exact(b.y);
             if (y + y > x * x) { break; }
         } else {
             z = f32(w >> 9u) * bitcast<f32>(row.y);
             let u = f32(b.x >> 8u) * 5.9604644775390625e-8;
-            let y = bitcast<f32>(row.z) + (u * bitcast<f32>(row.w)) * one;
+            let y = bitcast<f32>(fdf.x) + (u * bitcast<f32>(fdf.y)) * one;
             if (exponential_exact(zig_q32(y)) > (z * z) * 0.5) { break; }
             w = b.z;
             let next = ztab[w & 255u];
@@ -67,11 +68,14 @@ fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
 // Deferral of the slow path, so that a warp does not wait on the ~1.5% of its lanes that
 // miss the fast path: the first pass (zig_first) writes the fast values and appends each
 // slow element's index to its workgroup's list, zlist[g (cap + 1) + 1 + s] for slot s < cap
-// (cap from the host: 32 for 256 invocations of 4 elements; past it the slow path runs
-// inline), the count at zlist[g (cap + 1)], counted by a workgroup atomic (no global
-// atomic, no subgroup operation); the second pass (zig_deferred) takes one slot per
-// invocation and finishes its element. Every value depends on its element's own words, so
-// the bits are the same whichever pass computes them (cap = 0: all inline).
+// (cap from the host: 32 for 256 invocations of 4 elements), the count at zlist[g (cap + 1)],
+// counted by a workgroup atomic (no global atomic, no subgroup operation). The second pass
+// (zig_second) takes one slot per invocation and finishes its element; where a group's
+// count passed cap (4e-5 of the groups at cap 32), its cap invocations instead scan
+// the group's 1024 elements, a stride of cap apart, and finish those that miss the fast
+// path. The first pass holds no slow path at all (adapters that run masked-off code, as
+// lavapipe does, pay nothing for it). Every value depends on its element's own words, so
+// the bits are the same whichever path computes them.
 var<workgroup> zig_count: atomic<u32>;
 
 // Zeroes the workgroup's count (before zig_first; uniform control flow).
@@ -82,31 +86,39 @@ fn zig_group_start(l: u32) {
 
 // Stores the workgroup's count at zlist[base] where `live` (the group has elements; after
 // every zig_first, uniform control flow).
-fn zig_group_end(l: u32, base: u32, cap: u32, live: bool) {
+fn zig_group_end(l: u32, base: u32, live: bool) {
     workgroupBarrier();
-    if (l == 0u && live) { zlist[base] = min(atomicLoad(&zig_count), cap); }
+    if (l == 0u && live) { zlist[base] = atomicLoad(&zig_count); }
 }
 
-// Element i (word w, element e of block c) in the first pass: the fast path's value, or 0
-// with i appended to the list at zlist[base + 1 + slot] for the second pass, or the slow
-// path inline when the list is full.
-fn zig_first(w: u32, c: vec2<u32>, e: u32, i: u32, base: u32, cap: u32) -> f32 {
+// Whether word w misses the fast path.
+fn zig_misses(w: u32) -> bool { return (w >> 9u) >= ztab[w & 255u].x; }
+
+// Element i (word w) in the first pass: the fast path's value, or 0 with i appended to the
+// list at zlist[base + 1 + slot] (slot < cap) for the second pass.
+fn zig_first(w: u32, i: u32, base: u32, cap: u32) -> f32 {
     let row = ztab[w & 255u];
     let j = w >> 9u;
     if (j < row.x) { return zig_signed(f32(j) * bitcast<f32>(row.y), w); }
-    if (cap > 0u) {
-        let s = atomicAdd(&zig_count, 1u);
-        if (s < cap) {
-            zlist[base + 1u + s] = i;
-            return 0.0;
-        }
-    }
-    return zig_slow(w, c, e);
+    let s = atomicAdd(&zig_count, 1u);
+    if (s < cap) { zlist[base + 1u + s] = i; }
+    return 0.0;
 }
 
-// The element in slot t % cap of workgroup t / cap's list, or 0xffffffff for an empty slot.
-fn zig_deferred(t: u32, cap: u32) -> u32 {
-    let base = (t / cap) * (cap + 1u);
+// Invocation t of the second pass (cap slots a group, n elements): finishes, by the kernel
+// file's zig_finish(i), the element in its slot, or the group's slow elements i = 1024 g +
+// t % cap + k cap below n where the list overflowed (zig_word(i): element i's word).
+fn zig_second(t: u32, cap: u32, n: u32) {
+    let g = t / cap;
     let s = t % cap;
-    return select(0xffffffffu, zlist[base + 1u + s], s < zlist[base]);
+    let base = g * (cap + 1u);
+    let count = zlist[base];
+    if (count <= cap) {
+        if (s < count) { zig_finish(zlist[base + 1u + s]); }
+        return;
+    }
+    let end = min(4u * WG * (g + 1u), n);
+    for (var i = 4u * WG * g + s; i < end; i += cap) {
+        if (zig_misses(zig_word(i))) { zig_finish(i); }
+    }
 }

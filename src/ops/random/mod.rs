@@ -4,12 +4,15 @@
 //! Element i of a uniform array of f16 or f32 comes from word i % 4 of Philox block i / 4
 //! (counter `[i / 4, 0, 0, 0]`, key = the seed's low and high 32 bits): f32 takes the word's
 //! top 24 bits times 2^-24, f16 its top 11 bits times 2^-11. f64 takes 53 bits from words
-//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normals use Box-Muller on the word pairs (0, 1)
-//! and (2, 3) of block i / 4, computed in integer arithmetic only (shaders/shared/
-//! rng_exact.wgsl: fixed-point -ln u, square root and sin/cos, the float built from its
-//! bits), and `low + width u` or `mean + std z` round the product and the sum once each (a
-//! runtime factor of 1 keeps compilers from fusing them into an FMA). So the same seed gives
-//! the same bits on every adapter (subnormal results aside, which some adapters flush).
+//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normal i comes from a ziggurat of 256 layers
+//! (Marsaglia and Tsang; shaders/shared/ziggurat.wgsl, tables in `ziggurat.rs`) on word i % 4
+//! of block i / 4: its layer, sign and a 23-bit uniform j, accepted as j times the layer's
+//! width (one f32 product) for 98.5% of the words; the others (wedges and the tail beyond
+//! r = 3.654) draw from the element's private stream (counters `[i / 4, 0, t, 1 + i % 4]`)
+//! in a second dispatch, with -ln u in integer arithmetic (shaders/shared/rng_exact.wgsl).
+//! `low + width u` or `mean + std z` round the product and the sum once each (a runtime
+//! factor of 1 keeps compilers from fusing them into an FMA). So the same seed gives the same
+//! bits on every adapter (subnormal results aside, which some adapters flush).
 
 pub(crate) mod distributions;
 pub(crate) mod generator;
@@ -68,12 +71,19 @@ const WG: u32 = 256;
 
 /// Slots of a workgroup's list of deferred normals (shaders/shared/ziggurat.wgsl): a workgroup
 /// makes 1024 normals, of which about 15 (1.5%) miss the ziggurat's fast path; past 32
-/// (probability about 1e-5 a workgroup) the slow path runs inline.
+/// (probability 4e-5 a workgroup) the second pass's 32 invocations of that workgroup
+/// scan its elements instead.
 pub(crate) const ZIG_CAP: u32 = 32;
 
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
 /// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
 /// with `cap` slots a workgroup; and the slots in all (the second pass's invocations).
+///
+/// The kernels index in bounds by construction, so they compile unchecked: the table (512
+/// rows) by a word's low 8 bits, plus 256 for a wedge's or the tail's row, the lists of
+/// workgroup g < ceil(blocks / 256) at g (cap + 1) .. (g + 1)(cap + 1) (slots below cap; an
+/// overflowed group scans its own elements), the output by elements of blocks below
+/// `blocks` (the lists hold only such elements).
 pub(crate) struct ZigInputs {
     pub table: Arc<BufferHandle>,
     pub lists: Array<u32>,
@@ -153,6 +163,8 @@ struct RandomParams<T> {
     b: T,
     /// Slots of a workgroup's deferred list (`zig_cap()`; normals).
     cap: u32,
+    /// Elements of the draw (`zig_n()`; normals, whose second pass has `n` slots).
+    total: u32,
 }
 
 impl<T: Float> RandomParams<T> {
@@ -162,6 +174,7 @@ impl<T: Float> RandomParams<T> {
         p.ndim = self.per;
         p.aux = [self.seed as u32, (self.seed >> 32) as u32];
         p.offs[0] = self.cap;
+        p.offs[1] = self.total;
         p
     }
 }
@@ -221,8 +234,10 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
     };
     dev.kernel(key, || {
         let s = spec(T::DTYPE, wide);
+        // The normal kernels write their deferred lists (input 2), and index in bounds by
+        // construction (see `ZigInputs`), so they compile without naga's runtime checks.
         if normal {
-            s.writable_last_input()
+            s.writable_last_input().unchecked()
         } else {
             s
         }
@@ -243,6 +258,7 @@ fn uniforms<T: Float>(dev: &Device, shape: Shape, a: T, b: T, seed: u64) -> Resu
         a,
         b,
         cap: 0,
+        total: n,
     };
     let k = kernel::<T>(dev, "rand_uniform")?;
     dev.launch(
@@ -255,8 +271,9 @@ fn uniforms<T: Float>(dev: &Device, shape: Shape, a: T, b: T, seed: u64) -> Resu
     Ok(out)
 }
 
-/// `a + b z` for the ziggurat's normals z, `cap` list slots a workgroup (0: every slow
-/// element inline): the first pass, then the deferred elements.
+/// `a + b z` for the ziggurat's normals z, `cap` (at least 1) list slots a workgroup: the
+/// first pass, then the deferred elements; Philox's products 64-bit where `wide`.
+#[allow(clippy::too_many_arguments)] // the draw's parts, named
 fn normals<T: Float>(
     dev: &Device,
     shape: Shape,
@@ -264,6 +281,7 @@ fn normals<T: Float>(
     b: T,
     seed: u64,
     cap: u32,
+    wide: bool,
 ) -> Result<Array<T>> {
     let n = crate::shape::checked_len(&shape.0, T::DTYPE.size())? as u32;
     if n == 0 {
@@ -279,8 +297,9 @@ fn normals<T: Float>(
         a,
         b,
         cap,
+        total: n,
     };
-    let k = kernel::<T>(dev, "rand_normal")?;
+    let k = kernel_with::<T>(dev, "rand_normal", wide)?;
     dev.launch(
         &k,
         &p.encode(),
@@ -288,12 +307,10 @@ fn normals<T: Float>(
         out.binding(),
         Work::Items(blocks),
     )?;
-    if zig.slots > 0 {
-        p.n = zig.slots;
-        let k = kernel::<T>(dev, "rand_normal_slow")?;
-        let w = Work::Items(zig.slots);
-        dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
-    }
+    p.n = zig.slots;
+    let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
+    let w = Work::Items(zig.slots);
+    dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
     Ok(out)
 }
 
@@ -336,11 +353,13 @@ impl Device {
         uniforms(self, shape.into(), low, width, seed)
     }
 
-    /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by
-    /// Box-Muller on word pairs (a, b) of Philox blocks: r = sqrt(-2 ln u) with u = (a + 1)
-    /// 2^-32, angle 2 pi b 2^-32, r cos then r sin. Computed in integer arithmetic and rounded
-    /// once to f32 (within 2^-23 relative of the exact transform; f64 takes that f32 value,
-    /// f16 rounds it to nearest even), so every adapter gives the same bits.
+    /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by a
+    /// ziggurat of 256 layers (Marsaglia and Tsang) on one Philox word per element: 98.5% of
+    /// the words give z = j w (a 23-bit uniform j times the layer's width, one f32 product),
+    /// the rest take the wedge or tail tests with further words of the element's own stream
+    /// (-ln u in integer arithmetic, at most 16 tries). Computed in f32 with operations that
+    /// IEEE rounds exactly (f64 takes that f32 value, f16 rounds it to nearest even), so
+    /// every adapter gives the same bits.
     ///
     /// # Errors
     /// As [`Device::random_uniform`].
@@ -376,7 +395,7 @@ impl Device {
         std: T,
         seed: u64,
     ) -> Result<Array<T>> {
-        normals(self, shape.into(), mean, std, seed, ZIG_CAP)
+        normals(self, shape.into(), mean, std, seed, ZIG_CAP, wide_mul(self))
     }
 }
 
@@ -384,10 +403,11 @@ impl Device {
 mod tests {
     use super::*;
 
-    /// Philox and the integer normals from 32-bit products (adapters without SHADER_INT64)
+    /// Philox and the normals' -ln u from 32-bit products (adapters without SHADER_INT64)
     /// give the bits of the 64-bit products: uniforms (each word's top 24 bits) from both
     /// kernels on 4099 blocks of two seeds, and normals (every fixed-point product of
-    /// shaders/shared/rng_exact.wgsl goes through `mulhilo`) of a third.
+    /// shaders/shared/rng_exact.wgsl goes through `mulhilo`) of a third, one slot a
+    /// workgroup so that the slow path runs for every slow element both ways.
     #[test]
     fn narrow_products_give_the_wide_words() {
         let dev = Device::new().expect("a device");
@@ -397,11 +417,8 @@ mod tests {
             eprintln!("skipped: the adapter lacks SHADER_INT64");
             return;
         }
-        for (seed, entry) in [
-            (0u64, "rand_uniform"),
-            (0xdead_beef_0123_4567, "rand_uniform"),
-            (3, "rand_normal"),
-        ] {
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for seed in [0u64, 0xdead_beef_0123_4567] {
             let draw = |wide: bool| {
                 let out = Array::<f32>::alloc(&dev, "random_uniform", vec![4 * 4099]).unwrap();
                 let p = RandomParams {
@@ -410,43 +427,42 @@ mod tests {
                     seed,
                     a: 0.0f32,
                     b: 1.0,
-                    cap: 0, // the ziggurat's slow path inline, in this one pass
+                    cap: 0,
+                    total: 4 * 4099,
                 };
-                let k = kernel_with::<f32>(&dev, entry, wide).unwrap();
-                let zig = ZigInputs::new(&dev, 4099, 0).unwrap();
-                let inputs = if entry == "rand_normal" {
-                    zig.bindings().to_vec()
-                } else {
-                    vec![]
-                };
-                dev.launch(&k, &p.encode(), &inputs, out.binding(), Work::Items(4099))
+                let k = kernel_with::<f32>(&dev, "rand_uniform", wide).unwrap();
+                dev.launch(&k, &p.encode(), &[], out.binding(), Work::Items(4099))
                     .unwrap();
                 out.to_vec().unwrap()
             };
             let (narrow, wide) = (draw(false), draw(true));
-            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&narrow), bits(&wide), "{entry} seed {seed:#x}");
+            assert_eq!(bits(&narrow), bits(&wide), "uniform seed {seed:#x}");
             assert!(narrow.iter().any(|&x| x != narrow[0]));
         }
+        let draw = |wide: bool| {
+            let z = normals::<f32>(&dev, vec![4 * 4099].into(), 0.0, 1.0, 3, 1, wide).unwrap();
+            bits(&z.to_vec().unwrap())
+        };
+        assert_eq!(draw(false), draw(true), "normals");
     }
 
-    /// The deferred normals equal the inline ones bit for bit: no list (cap 0: every slow
-    /// element inline), one slot a workgroup (most workgroups overflow), and the default.
+    /// The deferred normals are the same bits whatever the lists' capacity: one slot a
+    /// workgroup (nearly every workgroup overflows, and its invocations scan its elements),
+    /// two, and the default (the lists hold every slow element), for both entry points.
     #[test]
-    fn deferral_gives_the_inline_bits() {
+    fn deferral_gives_the_same_bits_at_every_capacity() {
         let dev = Device::new().expect("a device");
+        let bits = |z: Array<f32>| {
+            let v = z.to_vec().unwrap();
+            v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        };
         for n in [5usize, 4 * 4099 + 3, 1 << 18] {
-            let draw = |cap| {
-                let z = normals::<f32>(&dev, vec![n].into(), 0.5, 2.0, 17, cap).unwrap();
-                z.to_vec()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.to_bits())
-                    .collect::<Vec<_>>()
-            };
-            let inline = draw(0);
-            assert_eq!(draw(1), inline, "cap 1, n {n}");
-            assert_eq!(draw(ZIG_CAP), inline, "cap {ZIG_CAP}, n {n}");
+            let wide = wide_mul(&dev);
+            let draw =
+                |cap| bits(normals(&dev, vec![n].into(), 0.5f32, 2.0, 17, cap, wide).unwrap());
+            let one = draw(1);
+            assert_eq!(draw(2), one, "cap 2, n {n}");
+            assert_eq!(draw(ZIG_CAP), one, "cap {ZIG_CAP}, n {n}");
             // The Generator's kernels, from a counter past 0.
             let stateful = |cap| {
                 let mut g = dev.default_rng(17);
@@ -455,16 +471,11 @@ mod tests {
                     floats: [0.5, 2.0],
                     ..Default::default()
                 };
-                let z: Array<f32> = g.normals(vec![n].into(), p, cap).unwrap();
-                z.to_vec()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.to_bits())
-                    .collect::<Vec<_>>()
+                bits(g.normals(vec![n].into(), p, cap).unwrap())
             };
-            let inline = stateful(0);
-            assert_eq!(stateful(1), inline, "generator cap 1, n {n}");
-            assert_eq!(stateful(ZIG_CAP), inline, "generator cap {ZIG_CAP}, n {n}");
+            let one = stateful(1);
+            assert_eq!(stateful(2), one, "generator cap 2, n {n}");
+            assert_eq!(stateful(ZIG_CAP), one, "generator cap {ZIG_CAP}, n {n}");
         }
     }
 }

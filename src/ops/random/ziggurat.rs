@@ -188,10 +188,10 @@ pub(crate) const DF: [f32; 256] = [
     1.3138877e-2, 1.4680139e-2, 1.722261e-2, 2.28983e-2,
 ];
 
-/// The table as the shader reads it: four words per layer, (k_i, w_i, F_i, DF_i) (the floats
-/// as their bits).
+/// The table as the shader reads it: (k_i, w_i) for the 256 layers, then (F_i, DF_i) (the
+/// floats as their bits), so that the fast path reads two words.
 pub(crate) fn table_words() -> Vec<u32> {
-    (0..256)
-        .flat_map(|i| [K[i], W[i].to_bits(), F[i].to_bits(), DF[i].to_bits()])
+    let fast = (0..256).flat_map(|i| [K[i], W[i].to_bits()]);
+    fast.chain((0..256).flat_map(|i| [F[i].to_bits(), DF[i].to_bits()]))
         .collect()
 }
