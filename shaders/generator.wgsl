@@ -4,15 +4,16 @@
 //
 // Bindings: 0 params (shared/params.wgsl; the slots are read through shared/rng_stream.wgsl);
 // 1 `src` and 2 `idx` (gen_gather only); 1 `ztab`, the ziggurat's table, and 2 `zlist`, the
-// deferred elements' lists (gen_normal, gen_normal_slow; see shared/ziggurat.wgsl); 4 the output, as `out4` (vec4 of S: one block's four
-// elements), `out2` (vec2 of S: gen_uniform2) or `out1` (S: gen_gather). The host allocates
-// draws rounded up to whole blocks and returns a view of the first elements.
-// Dispatch: a 1-D grid folded into 2-D. gen_normal_slow: invocation t finishes the element
-// in slot t of the deferred lists (int_args() = (slots a workgroup, elements of the draw)),
-// by the ziggurat's slow path (shared/ziggurat.wgsl's zig_second). gen_uniform, gen_normal (element e: the ziggurat's fast path from word e, slow
-// elements deferred), gen_exponential,
-// gen_integers, gen_bernoulli: invocation j computes block j of the draw (see
-// shared/rng_stream.wgsl) and stores its four elements with one vec4 store. gen_uniform2
+// deferred elements' lists (gen_normal, gen_normal_slow; see shared/ziggurat.wgsl); 4 the
+// output, as `out4` (vec4 of S: one block's four elements), `out2` (vec2 of S:
+// gen_uniform2) or `out1` (S: gen_gather, gen_normal_slow). The host allocates draws
+// rounded up to whole blocks and returns a view of the first elements.
+// Dispatch: a 1-D grid folded into 2-D. gen_uniform, gen_normal (element e: the ziggurat's
+// fast path from word e, slow elements deferred), gen_exponential, gen_integers,
+// gen_bernoulli: invocation j computes block j of the draw (see shared/rng_stream.wgsl) and
+// stores its four elements with one vec4 store. gen_normal_slow: invocation t finishes the
+// element in slot t of the deferred lists (int_args() = (slots a workgroup, elements of the
+// draw)) by the ziggurat's slow path (shared/ziggurat.wgsl's zig_second). gen_uniform2
 // (f64): two elements of 53 bits per block, one vec2 store. gen_gather: invocation i writes
 // out1[i] = src[s + idx[o + i / inner] * inner + i % inner], with (inner, s) = int_args()
 // and o = P.offs.x (the index array's start).

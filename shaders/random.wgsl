@@ -11,8 +11,9 @@
 // from word e), 2 for f64 uniforms (53 bits from two words);
 // `rand_uniform` reads that count from per_block(). rand_normal defers its slow elements
 // to rand_normal_slow: invocation t of it finishes the element in slot t of the lists
-// (zig_cap() slots a workgroup, zig_n() elements; see shared/ziggurat.wgsl's zig_second). P.n counts elements; arg 0 is the low end
-// and arg 1 the width (uniform) or the mean and the standard deviation (normal); arg 2 is 1.
+// (zig_cap() slots a workgroup, zig_n() elements; see shared/ziggurat.wgsl's zig_second).
+// P.n counts elements (slots in rand_normal_slow); arg 0 is the low end and arg 1 the width
+// (uniform) or the mean and the standard deviation (normal); arg 2 is 1.
 
 alias S = f32; // element type of the output
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16

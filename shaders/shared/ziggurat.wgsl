@@ -7,8 +7,9 @@
 // step for step on the CPU in tests/common/rng_exact.rs.
 //
 // `ztab[i]` is layer i's (k_i, w_i) and `ztab[256 + i]` its (F_i, DF_i), the floats as bits
-// (src/ops/random/ziggurat.rs; the fast path reads 8 bytes): for layers 1..=255 (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with
-// f(x) = exp(-x^2 / 2); for the base layer 0, (r, 1 / r).
+// (src/ops/random/ziggurat.rs; the fast path reads 8 bytes): for layers 1..=255
+// (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with f(x) = exp(-x^2 / 2); for the base layer
+// 0, (r, 1 / r).
 //
 // The fast path: an element's word w gives the layer i = w & 255, the sign (bit 8) and
 // j = w >> 9 (23 bits); j < k_i (98.5% of words) accepts z = j w_i, one f32 product. Else

@@ -1,16 +1,16 @@
 //! The ziggurat's tables for the standard normals of shaders/shared/ziggurat.wgsl (Marsaglia
 //! and Tsang's method with 256 layers of equal area v under f(x) = exp(-x^2 / 2), x >= 0).
-//! Layer i (1..=255) is the rectangle [0, x_i] x [f(x_i), f(x_(i+1))], x_1 = r = 3.6541528853610088
-//! and x_256 = 0; layer 0 is the base: [0, r] x [0, f(r)] and the tail beyond r, of area v
-//! together. The edges come from r by v = x_i (f(x_(i+1)) - f(x_i)), r being the root that
-//! makes the top layer end at f = 1.
+//! Layer i (1..=255) is the rectangle [0, x_i] x [f(x_i), f(x_(i+1))], with
+//! x_1 = r = 3.6541528853610088 and x_256 = 0; layer 0 is the base: [0, r] x [0, f(r)] and
+//! the tail beyond r, of area v together. The edges come from r by
+//! v = x_i (f(x_(i+1)) - f(x_i)), r being the root that makes the top layer end at f = 1.
 //!
 //! 256 layers rather than 128: one 32-bit word still holds the layer (8 bits), the sign (1)
 //! and a 23-bit uniform, and the fast path (j < k_i) takes 98.5% of the candidates (128
-//! layers: about 97.5%), so fewer elements reach the slow path; the table (4 KiB) stays in
+//! layers: 97.2%), so half as many elements reach the slow path; the table (4 KiB) stays in
 //! the L1 cache either way.
 //!
-//! The literals were printed once from the f64 recursion that tests/random_exact.rs's
+//! The literals were printed once from the f64 recursion that tests/random_ziggurat.rs's
 //! `ziggurat_tables_match_their_definition` recomputes and checks them against (its ignored
 //! twin `print_ziggurat_tables` prints them again). This file uses nothing of the crate: the
 //! tests include it as the CPU mirror's tables.
