@@ -242,8 +242,12 @@ impl Device {
             Work::Groups(g) => g,
         };
         let i = &self.inner;
-        let copies = self.unshare(inputs, |_, b| {
-            b.buffer.buffer_id() == output.buffer.buffer_id()
+        // A read-only input in the output's buffer is copied; a read-write last input (a
+        // kernel's scratch) is not: two read-write bindings of one buffer are allowed, and a
+        // copy would take its writes.
+        let scratch = kernel.writable_last.then(|| inputs.len() - 1);
+        let copies = self.unshare(inputs, |k, b| {
+            Some(k) != scratch && b.buffer.buffer_id() == output.buffer.buffer_id()
         })?;
         let unshared: Vec<Binding<'_>>;
         let inputs = if copies.iter().all(Option::is_none) {

@@ -37,6 +37,9 @@ pub(crate) struct Kernel {
     pub pipeline: wgpu::ComputePipeline,
     pub layout: wgpu::BindGroupLayout,
     pub inputs: usize,
+    /// Whether the last input is bound read-write (`Spec::writable_last_input`): its layout
+    /// differs from a read-only one's, and it is never copied apart from the output.
+    pub writable_last: bool,
     pub wg: u32,
 }
 
@@ -340,6 +343,7 @@ impl KernelCache {
             pipeline,
             layout: bgl,
             inputs: key.inputs,
+            writable_last: spec.writable_last_input,
             wg: key.wg,
         })
     }

@@ -96,10 +96,10 @@ pub(crate) struct Dispatch {
     pub grid: [u32; 3],
 }
 
-/// Input count, the ids of the bound buffers (inputs, then the output; 0 unused) and where
-/// the bindings start in them (a slab's id stands for one slot size, so the start fixes the
-/// binding's size too).
-type BindKey = (usize, [u64; 4], [u64; 4]);
+/// Input count, whether the last input is read-write (the two layouts are not compatible), the
+/// ids of the bound buffers (inputs, then the output; 0 unused) and where the bindings start
+/// in them (a slab's id stands for one slot size, so the start fixes the binding's size too).
+type BindKey = (usize, bool, [u64; 4], [u64; 4]);
 
 /// Entries kept before the cache starts over.
 const BIND_CACHE_ENTRIES: usize = 1024;
@@ -121,7 +121,7 @@ impl BindCache {
         ids: [u64; 4],
         windows: [u64; 4],
     ) -> wgpu::BindGroup {
-        let key = (kernel.inputs, ids, windows);
+        let key = (kernel.inputs, kernel.writable_last, ids, windows);
         let released = gpu.releases();
         let mut guard = lock(&self.map);
         let (seen, map) = &mut *guard;
