@@ -93,9 +93,15 @@ fn zig_finish(i: u32) {
 @compute @workgroup_size(WG)
 fn gen_normal_slow(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                    @builtin(local_invocation_index) l: u32) {
+    zig_second(wid.y * nw.x + wid.x, l, int_args().x, int_args().y);
+}
+
+@compute @workgroup_size(WG)
+fn gen_normal_slow_flat(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                   @builtin(local_invocation_index) l: u32) {
     let t = linear_id(wid, nw, l, WG);
     if (t >= P.n) { return; }
-    zig_second(t, int_args().x, int_args().y);
+    zig_second_flat(t, int_args().x, int_args().y);
 }
 
 @compute @workgroup_size(WG)

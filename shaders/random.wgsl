@@ -97,7 +97,13 @@ fn zig_finish(i: u32) {
 @compute @workgroup_size(WG)
 fn rand_normal_slow(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                @builtin(local_invocation_index) l: u32) {
+    zig_second(w.y * nw.x + w.x, l, zig_cap(), zig_n());
+}
+
+@compute @workgroup_size(WG)
+fn rand_normal_slow_flat(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+               @builtin(local_invocation_index) l: u32) {
     let t = linear_id(w, nw, l, WG);
     if (t >= P.n) { return; }
-    zig_second(t, zig_cap(), zig_n());
+    zig_second_flat(t, zig_cap(), zig_n());
 }

@@ -75,6 +75,10 @@ const WG: u32 = 256;
 /// scan its elements instead.
 pub(crate) const ZIG_CAP: u32 = 32;
 
+/// Lists of the first pass that one workgroup of the second pass takes (ZIG_PACK in
+/// shaders/shared/ziggurat.wgsl): about 246 deferred elements for its 256 invocations.
+const ZIG_PACK: u32 = 16;
+
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
 /// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
 /// with `cap` slots a workgroup; and the slots in all (the second pass's invocations).
@@ -88,6 +92,8 @@ pub(crate) struct ZigInputs {
     pub table: Arc<BufferHandle>,
     pub lists: Array<u32>,
     pub slots: u32,
+    /// Workgroups of the first pass (lists).
+    groups: u32,
 }
 
 /// The device's copy of the ziggurat's table, uploaded on first use (a device-owned buffer
@@ -124,7 +130,19 @@ impl ZigInputs {
             table,
             lists,
             slots: groups * cap,
+            groups,
         })
+    }
+
+    /// The second pass: whether it is the first version's (a slot an invocation;
+    /// `Options::zig_ab` 1), and its invocations; none where `zig_ab` times the first pass
+    /// alone (2, 3).
+    pub(crate) fn second(&self, dev: &Device) -> Option<(bool, u32)> {
+        match dev.options().zig_ab {
+            1 => Some((true, self.slots)),
+            2 | 3 => None,
+            _ => Some((false, self.groups.div_ceil(ZIG_PACK) * WG)),
+        }
     }
 
     /// The output array of `shape`, apart from the inputs' buffers: the dispatch would
@@ -143,6 +161,55 @@ impl ZigInputs {
             window: 0,
         };
         [table, self.lists.binding()]
+    }
+}
+
+/// The kernel cache's variant name of a normal kernel: `base`, with `Options::zig_ab` where
+/// it is not 0 (see [`zig_spec`]).
+pub(crate) fn zig_name(dev: &Device, base: String) -> String {
+    match dev.options().zig_ab {
+        0 => base,
+        ab => format!("{base}+ab{ab}"),
+    }
+}
+
+/// A normal kernel's spec: writing its lists (input 2), unchecked (see [`ZigInputs`]), with
+/// the override ZIG_AB set from `Options::zig_ab` where it is not 0.
+pub(crate) fn zig_spec(dev: &Device, s: Spec) -> Spec {
+    let s = s.writable_last_input().unchecked();
+    match dev.options().zig_ab {
+        0 => s,
+        ab => s.constant("ZIG_AB", ab),
+    }
+}
+
+/// GPU timestamps around the passes of one normal draw, where `Options::zig_profile` asks.
+pub(crate) struct ZigProfile(Option<Vec<crate::profile::Event>>);
+
+impl ZigProfile {
+    pub(crate) fn start(dev: &Device) -> Result<ZigProfile> {
+        let on = dev.options().zig_profile;
+        Ok(ZigProfile(if on { Some(vec![dev.record_event()?]) } else { None }))
+    }
+
+    /// Marks the end of a pass.
+    pub(crate) fn mark(&mut self, dev: &Device) -> Result<()> {
+        if let Some(m) = &mut self.0 {
+            m.push(dev.record_event()?);
+        }
+        Ok(())
+    }
+
+    /// Prints each pass's time for a draw of `n` elements.
+    pub(crate) fn report(self, n: usize) -> Result<()> {
+        let Some(m) = self.0 else { return Ok(()) };
+        m.last().expect("the start").synchronize()?;
+        let ms: Vec<String> = m
+            .windows(2)
+            .map(|w| w[0].elapsed_ms(&w[1]).map(|t| format!("{t:.4}")))
+            .collect::<Result<_>>()?;
+        eprintln!("zig {n}: {} ms", ms.join(" "));
+        Ok(())
     }
 }
 
@@ -223,10 +290,11 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
 
 fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Result<Arc<Kernel>> {
     let normal = entry.starts_with("rand_normal");
+    let base = variant(T::DTYPE.wgsl(), wide);
     let key = Key {
         family: "random",
         entry,
-        variant: variant(T::DTYPE.wgsl(), wide),
+        variant: if normal { zig_name(dev, base) } else { base },
         inputs: if normal { 2 } else { 0 },
         wg: WG,
         ndim: 0,
@@ -237,7 +305,7 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
         // The normal kernels write their deferred lists (input 2), and index in bounds by
         // construction (see `ZigInputs`), so they compile without naga's runtime checks.
         if normal {
-            s.writable_last_input().unchecked()
+            zig_spec(dev, s)
         } else {
             s
         }
@@ -299,6 +367,7 @@ fn normals<T: Float>(
         cap,
         total: n,
     };
+    let mut prof = ZigProfile::start(dev)?;
     let k = kernel_with::<T>(dev, "rand_normal", wide)?;
     dev.launch(
         &k,
@@ -307,10 +376,16 @@ fn normals<T: Float>(
         out.binding(),
         Work::Items(blocks),
     )?;
-    p.n = zig.slots;
-    let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
-    let w = Work::Items(zig.slots);
-    dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
+    prof.mark(dev)?;
+    if let Some((flat, items)) = zig.second(dev) {
+        p.n = items;
+        let entry = if flat { "rand_normal_slow_flat" } else { "rand_normal_slow" };
+        let k = kernel_with::<T>(dev, entry, wide)?;
+        let w = Work::Items(items);
+        dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
+        prof.mark(dev)?;
+    }
+    prof.report(n as usize)?;
     Ok(out)
 }
 
