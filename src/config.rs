@@ -309,9 +309,10 @@ pub struct Options {
     /// Print the GPU time of each pass of the ziggurat's normals to stderr;
     /// `GPUARRAY_ZIG_PROFILE` (any value). Diagnostics: each pass waits for its timestamps.
     pub zig_profile: bool,
-    /// Timing variants of the ziggurat's normals (`GPUARRAY_ZIG_AB`; values wrong but for 0
-    /// and 1): 1 the first version's second pass (a slot an invocation), 2 no second pass,
-    /// 3 no second pass and no list appends. Default 0.
+    /// Timing variants of the ziggurat's normals, whose values they leave wrong
+    /// (`GPUARRAY_ZIG_AB`): 2 no second pass, 3 no second pass and no list appends in the
+    /// first. Default 0 (the normals); 1, the first version's second pass in session 12's
+    /// measurement, is now 0.
     pub zig_ab: u32,
 }
 
@@ -521,7 +522,10 @@ impl Options {
                 _ => PipelineCacheDir::Dir(PathBuf::from(v)),
             };
         }
-        (o.zig_profile, o.zig_ab) = (get("GPUARRAY_ZIG_PROFILE").is_some(), small("GPUARRAY_ZIG_AB")?.unwrap_or(0));
+        (o.zig_profile, o.zig_ab) = (
+            get("GPUARRAY_ZIG_PROFILE").is_some(),
+            small("GPUARRAY_ZIG_AB")?.unwrap_or(0),
+        );
         Ok(o)
     }
 }

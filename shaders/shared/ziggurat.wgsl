@@ -153,20 +153,3 @@ fn zig_second(q: u32, l: u32, cap: u32, n: u32) {
         }
     }
 }
-
-// The second pass of the first version (`Options::zig_ab` 1, for timing): invocation t
-// takes slot t % cap of group t / cap, or scans the group's elements where it overflowed.
-fn zig_second_flat(t: u32, cap: u32, n: u32) {
-    let g = t / cap;
-    let s = t % cap;
-    let base = g * (cap + 1u);
-    let count = zlist[base];
-    if (count <= cap) {
-        if (s < count) { zig_finish(zlist[base + 1u + s]); }
-        return;
-    }
-    let end = min(4u * WG * (g + 1u), n);
-    for (var i = 4u * WG * g + s; i < end; i += cap) {
-        if (zig_misses(zig_word(i))) { zig_finish(i); }
-    }
-}

@@ -172,7 +172,11 @@ fn kernel(
     let key = Key {
         family: family.name(),
         entry,
-        variant: if normal { super::zig_name(dev, base) } else { base },
+        variant: if normal {
+            super::zig_name(dev, base)
+        } else {
+            base
+        },
         inputs,
         wg: WG,
         ndim: 0,
@@ -379,10 +383,10 @@ impl Generator {
         let mut prof = super::ZigProfile::start(&self.dev)?;
         launch::<O>(&self.dev, family, "gen_normal", &p, &inputs, out.binding())?;
         prof.mark(&self.dev)?;
-        if let Some((flat, items)) = zig.second(&self.dev) {
+        if let Some(items) = zig.second(&self.dev) {
             p.items = items;
-            let entry = if flat { "gen_normal_slow_flat" } else { "gen_normal_slow" };
-            launch::<O>(&self.dev, family, entry, &p, &inputs, out.binding())?;
+            let slow = "gen_normal_slow";
+            launch::<O>(&self.dev, family, slow, &p, &inputs, out.binding())?;
             prof.mark(&self.dev)?;
         }
         prof.report(n)?;

@@ -81,7 +81,7 @@ const ZIG_PACK: u32 = 16;
 
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
 /// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
-/// with `cap` slots a workgroup; and the slots in all (the second pass's invocations).
+/// with `cap` slots a workgroup.
 ///
 /// The kernels index in bounds by construction, so they compile unchecked: the table (512
 /// rows) by a word's low 8 bits, plus 256 for a wedge's or the tail's row, the lists of
@@ -91,7 +91,6 @@ const ZIG_PACK: u32 = 16;
 pub(crate) struct ZigInputs {
     pub table: Arc<BufferHandle>,
     pub lists: Array<u32>,
-    pub slots: u32,
     /// Workgroups of the first pass (lists).
     groups: u32,
 }
@@ -129,19 +128,16 @@ impl ZigInputs {
         Ok(ZigInputs {
             table,
             lists,
-            slots: groups * cap,
             groups,
         })
     }
 
-    /// The second pass: whether it is the first version's (a slot an invocation;
-    /// `Options::zig_ab` 1), and its invocations; none where `zig_ab` times the first pass
-    /// alone (2, 3).
-    pub(crate) fn second(&self, dev: &Device) -> Option<(bool, u32)> {
+    /// The second pass's invocations (ZIG_PACK lists a workgroup); none where
+    /// `Options::zig_ab` times the first pass alone (2, 3).
+    pub(crate) fn second(&self, dev: &Device) -> Option<u32> {
         match dev.options().zig_ab {
-            1 => Some((true, self.slots)),
             2 | 3 => None,
-            _ => Some((false, self.groups.div_ceil(ZIG_PACK) * WG)),
+            _ => Some(self.groups.div_ceil(ZIG_PACK) * WG),
         }
     }
 
@@ -189,7 +185,11 @@ pub(crate) struct ZigProfile(Option<Vec<crate::profile::Event>>);
 impl ZigProfile {
     pub(crate) fn start(dev: &Device) -> Result<ZigProfile> {
         let on = dev.options().zig_profile;
-        Ok(ZigProfile(if on { Some(vec![dev.record_event()?]) } else { None }))
+        Ok(ZigProfile(if on {
+            Some(vec![dev.record_event()?])
+        } else {
+            None
+        }))
     }
 
     /// Marks the end of a pass.
@@ -230,7 +230,7 @@ struct RandomParams<T> {
     b: T,
     /// Slots of a workgroup's deferred list (`zig_cap()`; normals).
     cap: u32,
-    /// Elements of the draw (`zig_n()`; normals, whose second pass has `n` slots).
+    /// Elements of the draw (`zig_n()`; normals, whose second pass has `n` invocations).
     total: u32,
 }
 
@@ -377,10 +377,9 @@ fn normals<T: Float>(
         Work::Items(blocks),
     )?;
     prof.mark(dev)?;
-    if let Some((flat, items)) = zig.second(dev) {
+    if let Some(items) = zig.second(dev) {
         p.n = items;
-        let entry = if flat { "rand_normal_slow_flat" } else { "rand_normal_slow" };
-        let k = kernel_with::<T>(dev, entry, wide)?;
+        let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
         let w = Work::Items(items);
         dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
         prof.mark(dev)?;
