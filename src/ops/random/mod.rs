@@ -71,8 +71,8 @@ const WG: u32 = 256;
 
 /// Slots of a workgroup's list of deferred normals (shaders/shared/ziggurat.wgsl): a workgroup
 /// makes 1024 normals, of which about 15 (1.5%) miss the ziggurat's fast path; past 32
-/// (probability 4e-5 a workgroup) the second pass's 32 invocations of that workgroup
-/// scan its elements instead.
+/// (probability 4e-5 a workgroup) the second pass takes all of that workgroup's elements
+/// instead, finishing those that miss.
 pub(crate) const ZIG_CAP: u32 = 32;
 
 /// Lists of the first pass that one workgroup of the second pass takes (ZIG_PACK in
