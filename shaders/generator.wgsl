@@ -11,9 +11,10 @@
 // Dispatch: a 1-D grid folded into 2-D. gen_uniform, gen_normal (element e: the ziggurat's
 // fast path from word e, slow elements deferred), gen_exponential, gen_integers,
 // gen_bernoulli: invocation j computes block j of the draw (see shared/rng_stream.wgsl) and
-// stores its four elements with one vec4 store. gen_normal_slow: invocation t finishes the
-// element in slot t of the deferred lists (int_args() = (slots a workgroup, elements of the
-// draw)) by the ziggurat's slow path (shared/ziggurat.wgsl's zig_second). gen_uniform2
+// stores its four elements with one vec4 store. gen_normal_slow: workgroup q (ceil(groups / 16)
+// workgroups of the 1-D grid folded into 2-D) finishes the deferred elements of gen_normal's
+// workgroups 16 q .. 16 q + 15 (int_args() = (slots a list, elements of the draw)) by the
+// ziggurat's slow path (shared/ziggurat.wgsl's zig_second). gen_uniform2
 // (f64): two elements of 53 bits per block, one vec2 store. gen_gather: invocation i writes
 // out1[i] = src[s + idx[o + i / inner] * inner + i % inner], with (inner, s) = int_args()
 // and o = P.offs.x (the index array's start).
@@ -93,9 +94,7 @@ fn zig_finish(i: u32) {
 @compute @workgroup_size(WG)
 fn gen_normal_slow(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                    @builtin(local_invocation_index) l: u32) {
-    let t = linear_id(wid, nw, l, WG);
-    if (t >= P.n) { return; }
-    zig_second(t, int_args().x, int_args().y);
+    zig_second(wid.y * nw.x + wid.x, l, int_args().x, int_args().y);
 }
 
 @compute @workgroup_size(WG)

@@ -10,9 +10,10 @@
 // words make: 4 per block for f16/f32 uniforms and for normals (element e by the ziggurat
 // from word e), 2 for f64 uniforms (53 bits from two words);
 // `rand_uniform` reads that count from per_block(). rand_normal defers its slow elements
-// to rand_normal_slow: invocation t of it finishes the element in slot t of the lists
-// (zig_cap() slots a workgroup, zig_n() elements; see shared/ziggurat.wgsl's zig_second).
-// P.n counts elements (slots in rand_normal_slow); arg 0 is the low end and arg 1 the width
+// to rand_normal_slow, whose workgroup q (1-D grid folded into 2-D, ceil(groups / 16)
+// workgroups) finishes those of rand_normal's workgroups 16 q .. 16 q + 15 (zig_cap()
+// slots a workgroup, zig_n() elements; see shared/ziggurat.wgsl's zig_second).
+// P.n counts elements (the invocations in rand_normal_slow); arg 0 is the low end and arg 1 the width
 // (uniform) or the mean and the standard deviation (normal); arg 2 is 1.
 
 alias S = f32; // element type of the output
@@ -97,7 +98,5 @@ fn zig_finish(i: u32) {
 @compute @workgroup_size(WG)
 fn rand_normal_slow(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                @builtin(local_invocation_index) l: u32) {
-    let t = linear_id(w, nw, l, WG);
-    if (t >= P.n) { return; }
-    zig_second(t, zig_cap(), zig_n());
+    zig_second(w.y * nw.x + w.x, l, zig_cap(), zig_n());
 }

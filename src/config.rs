@@ -306,6 +306,14 @@ pub struct Options {
     /// Where compiled pipelines are kept between runs, where the adapter has
     /// PIPELINE_CACHE; `GPUARRAY_PIPELINE_CACHE` (`0`/`off` for none, or a folder).
     pub pipeline_cache: PipelineCacheDir,
+    /// Print the GPU time of each pass of the ziggurat's normals to stderr;
+    /// `GPUARRAY_ZIG_PROFILE` (any value). Diagnostics: each pass waits for its timestamps.
+    pub zig_profile: bool,
+    /// Timing variants of the ziggurat's normals, whose values they leave wrong
+    /// (`GPUARRAY_ZIG_AB`): 2 no second pass, 3 no second pass and no list appends in the
+    /// first. Default 0 (the normals); 1, the first version's second pass in session 12's
+    /// measurement, is now 0.
+    pub zig_ab: u32,
 }
 
 impl Default for Options {
@@ -344,6 +352,8 @@ impl Default for Options {
             conv_tiles: None,
             host_events: false,
             pipeline_cache: PipelineCacheDir::Platform,
+            zig_profile: false,
+            zig_ab: 0,
         }
     }
 }
@@ -512,6 +522,10 @@ impl Options {
                 _ => PipelineCacheDir::Dir(PathBuf::from(v)),
             };
         }
+        (o.zig_profile, o.zig_ab) = (
+            get("GPUARRAY_ZIG_PROFILE").is_some(),
+            small("GPUARRAY_ZIG_AB")?.unwrap_or(0),
+        );
         Ok(o)
     }
 }

@@ -167,6 +167,25 @@ fn stateless_normals_are_bit_exact_f16() {
     stateless::<f16>();
 }
 
+/// A draw whose deferred elements span several workgroups of the second pass (which packs
+/// 16 first-pass groups of 1024 elements into one), the last one partial, matches the CPU
+/// bit for bit, stateless and from a Generator past its first block.
+#[test]
+fn normals_across_packed_second_pass_workgroups_are_bit_exact() {
+    let dev = dev();
+    let n = 2 * 16 * 1024 + 3 * 1024 + 7;
+    let got = dev.random_normal::<f32>([n], 11).unwrap();
+    assert_exact("normal n=37895", &got, |i| {
+        f32::affine(0.0, 1.0, z(11, 0, i))
+    });
+    let mut g = dev.default_rng(12);
+    g.random::<f32>([5]).unwrap();
+    let got = g.standard_normal::<f32>([n]).unwrap();
+    assert_exact("standard_normal n=37895", &got, |i| {
+        f32::affine(0.0, 1.0, z(12, 2, i))
+    });
+}
+
 #[test]
 fn generator_normals_and_exponentials_are_bit_exact_f32() {
     generator::<f32>();

@@ -70,14 +70,24 @@ fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
 // miss the fast path: the first pass (zig_first) writes the fast values and appends each
 // slow element's index to its workgroup's list, zlist[g (cap + 1) + 1 + s] for slot s < cap
 // (cap from the host: 32 for 256 invocations of 4 elements), the count at zlist[g (cap + 1)],
-// counted by a workgroup atomic (no global atomic, no subgroup operation). The second pass
-// (zig_second) takes one slot per invocation and finishes its element; where a group's
-// count passed cap (4e-5 of the groups at cap 32), its cap invocations instead scan
-// the group's 1024 elements, a stride of cap apart, and finish those that miss the fast
-// path. The first pass holds no slow path at all (adapters that run masked-off code, as
-// lavapipe does, pay nothing for it). Every value depends on its element's own words, so
+// counted by a workgroup atomic (no global atomic, no subgroup operation; zeroed by a store
+// and a barrier: lavapipe's zero-initialised workgroup memory, which WGSL promises, held
+// stale counts under load, 2026-11-23). The second pass (zig_second) packs ZIG_PACK groups' lists into one workgroup: its
+// invocations take the lists' filled slots one each, in order (about 246 for 256
+// invocations), and finish their elements; a group whose count passed cap (4e-5 of the
+// groups at cap 32) instead contributes its elements, each finished where it misses the
+// fast path. The first pass holds no slow path at all (adapters that run masked-off code,
+// as lavapipe does, pay nothing for it). Every value depends on its element's own words, so
 // the bits are the same whichever path computes them.
 var<workgroup> zig_count: atomic<u32>;
+
+// Lists a workgroup of the second pass takes.
+const ZIG_PACK: u32 = 16u;
+// Hidden A/B switch for timing (`Options::zig_ab`): 3 makes zig_first append nothing.
+override ZIG_AB: u32 = 0u;
+// Work of each of the workgroup's ZIG_PACK groups in the second pass: its count, or its
+// elements where the count passed cap.
+var<workgroup> zig_work: array<u32, ZIG_PACK>;
 
 // Zeroes the workgroup's count (before zig_first; uniform control flow).
 fn zig_group_start(l: u32) {
@@ -101,25 +111,45 @@ fn zig_first(w: u32, i: u32, base: u32, cap: u32) -> f32 {
     let row = ztab[w & 255u];
     let j = w >> 9u;
     if (j < row.x) { return zig_signed(f32(j) * bitcast<f32>(row.y), w); }
+    if (ZIG_AB == 3u) { return 0.0; }
     let s = atomicAdd(&zig_count, 1u);
     if (s < cap) { zlist[base + 1u + s] = i; }
     return 0.0;
 }
 
-// Invocation t of the second pass (cap slots a group, n elements): finishes, by the kernel
-// file's zig_finish(i), the element in its slot, or the group's slow elements i = 1024 g +
-// t % cap + k cap below n where the list overflowed (zig_word(i): element i's word).
-fn zig_second(t: u32, cap: u32, n: u32) {
-    let g = t / cap;
-    let s = t % cap;
-    let base = g * (cap + 1u);
-    let count = zlist[base];
-    if (count <= cap) {
-        if (s < count) { zig_finish(zlist[base + 1u + s]); }
-        return;
+// Workgroup q, invocation l of the second pass (cap slots a group, n elements, so
+// ceil(n / (4 WG)) groups): finishes, by the kernel file's zig_finish(i), the elements of
+// groups ZIG_PACK q .. ZIG_PACK q + ZIG_PACK - 1. The groups' work (a count, or where the
+// list overflowed the group's elements) is laid end to end; item k of it is taken by
+// invocation k % WG: the element in a list's slot, or element i of an overflowed group,
+// finished where it misses the fast path (zig_word(i): element i's word). Uniform control
+// flow (a barrier).
+fn zig_second(q: u32, l: u32, cap: u32, n: u32) {
+    let groups = (n - 1u) / (4u * WG) + 1u;
+    if (l < ZIG_PACK) {
+        let g = q * ZIG_PACK + l;
+        var work = 0u;
+        if (g < groups) {
+            let count = zlist[g * (cap + 1u)];
+            work = select(min(4u * WG * (g + 1u), n) - 4u * WG * g, count, count <= cap);
+        }
+        zig_work[l] = work;
     }
-    let end = min(4u * WG * (g + 1u), n);
-    for (var i = 4u * WG * g + s; i < end; i += cap) {
-        if (zig_misses(zig_word(i))) { zig_finish(i); }
+    workgroupBarrier();
+    var total = 0u;
+    for (var h = 0u; h < ZIG_PACK; h++) { total += zig_work[h]; }
+    for (var k = l; k < total; k += WG) {
+        var h = 0u;
+        var s = k;
+        while (s >= zig_work[h]) {
+            s -= zig_work[h];
+            h++;
+        }
+        let g = q * ZIG_PACK + h;
+        if (zig_work[h] <= cap) {
+            zig_finish(zlist[g * (cap + 1u) + 1u + s]);
+        } else if (zig_misses(zig_word(4u * WG * g + s))) {
+            zig_finish(4u * WG * g + s);
+        }
     }
 }

@@ -167,10 +167,16 @@ fn kernel(
     d: DType,
     inputs: usize,
 ) -> Result<Arc<Kernel>> {
+    let normal = entry.starts_with("gen_normal");
+    let base = variant(d.wgsl(), wide_mul(dev));
     let key = Key {
         family: family.name(),
         entry,
-        variant: variant(d.wgsl(), wide_mul(dev)),
+        variant: if normal {
+            super::zig_name(dev, base)
+        } else {
+            base
+        },
         inputs,
         wg: WG,
         ndim: 0,
@@ -180,8 +186,8 @@ fn kernel(
         let s = spec(family, d, wide_mul(dev));
         // The ziggurat's normals write their deferred lists (input 2) and index in bounds
         // by construction (see `ZigInputs`): compiled without naga's runtime checks.
-        if entry.starts_with("gen_normal") {
-            s.writable_last_input().unchecked()
+        if normal {
+            super::zig_spec(dev, s)
         } else {
             s
         }
@@ -374,18 +380,16 @@ impl Generator {
         p.counter = self.counter;
         p.ints = [cap, (blocks * 4) as u32];
         let (family, inputs) = (Family::Generator, zig.bindings());
+        let mut prof = super::ZigProfile::start(&self.dev)?;
         launch::<O>(&self.dev, family, "gen_normal", &p, &inputs, out.binding())?;
-        if zig.slots > 0 {
-            p.items = zig.slots;
-            launch::<O>(
-                &self.dev,
-                family,
-                "gen_normal_slow",
-                &p,
-                &inputs,
-                out.binding(),
-            )?;
+        prof.mark(&self.dev)?;
+        if let Some(items) = zig.second(&self.dev) {
+            p.items = items;
+            let slow = "gen_normal_slow";
+            launch::<O>(&self.dev, family, slow, &p, &inputs, out.binding())?;
+            prof.mark(&self.dev)?;
         }
+        prof.report(n)?;
         self.counter = self.counter.wrapping_add(blocks as u64);
         Ok(out.view(shape, strides, 0))
     }

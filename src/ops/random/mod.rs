@@ -71,13 +71,17 @@ const WG: u32 = 256;
 
 /// Slots of a workgroup's list of deferred normals (shaders/shared/ziggurat.wgsl): a workgroup
 /// makes 1024 normals, of which about 15 (1.5%) miss the ziggurat's fast path; past 32
-/// (probability 4e-5 a workgroup) the second pass's 32 invocations of that workgroup
-/// scan its elements instead.
+/// (probability 4e-5 a workgroup) the second pass takes all of that workgroup's elements
+/// instead, finishing those that miss.
 pub(crate) const ZIG_CAP: u32 = 32;
+
+/// Lists of the first pass that one workgroup of the second pass takes (ZIG_PACK in
+/// shaders/shared/ziggurat.wgsl): about 246 deferred elements for its 256 invocations.
+const ZIG_PACK: u32 = 16;
 
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
 /// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
-/// with `cap` slots a workgroup; and the slots in all (the second pass's invocations).
+/// with `cap` slots a workgroup.
 ///
 /// The kernels index in bounds by construction, so they compile unchecked: the table (512
 /// rows) by a word's low 8 bits, plus 256 for a wedge's or the tail's row, the lists of
@@ -87,7 +91,8 @@ pub(crate) const ZIG_CAP: u32 = 32;
 pub(crate) struct ZigInputs {
     pub table: Arc<BufferHandle>,
     pub lists: Array<u32>,
-    pub slots: u32,
+    /// Workgroups of the first pass (lists).
+    groups: u32,
 }
 
 /// The device's copy of the ziggurat's table, uploaded on first use (a device-owned buffer
@@ -123,8 +128,17 @@ impl ZigInputs {
         Ok(ZigInputs {
             table,
             lists,
-            slots: groups * cap,
+            groups,
         })
+    }
+
+    /// The second pass's invocations (ZIG_PACK lists a workgroup); none where
+    /// `Options::zig_ab` times the first pass alone (2, 3).
+    pub(crate) fn second(&self, dev: &Device) -> Option<u32> {
+        match dev.options().zig_ab {
+            2 | 3 => None,
+            _ => Some(self.groups.div_ceil(ZIG_PACK) * WG),
+        }
     }
 
     /// The output array of `shape`, apart from the inputs' buffers: the dispatch would
@@ -146,6 +160,59 @@ impl ZigInputs {
     }
 }
 
+/// The kernel cache's variant name of a normal kernel: `base`, with `Options::zig_ab` where
+/// it is not 0 (see [`zig_spec`]).
+pub(crate) fn zig_name(dev: &Device, base: String) -> String {
+    match dev.options().zig_ab {
+        0 => base,
+        ab => format!("{base}+ab{ab}"),
+    }
+}
+
+/// A normal kernel's spec: writing its lists (input 2), unchecked (see [`ZigInputs`]), with
+/// the override ZIG_AB set from `Options::zig_ab` where it is not 0.
+pub(crate) fn zig_spec(dev: &Device, s: Spec) -> Spec {
+    let s = s.writable_last_input().unchecked();
+    match dev.options().zig_ab {
+        0 => s,
+        ab => s.constant("ZIG_AB", ab),
+    }
+}
+
+/// GPU timestamps around the passes of one normal draw, where `Options::zig_profile` asks.
+pub(crate) struct ZigProfile(Option<Vec<crate::profile::Event>>);
+
+impl ZigProfile {
+    pub(crate) fn start(dev: &Device) -> Result<ZigProfile> {
+        let on = dev.options().zig_profile;
+        Ok(ZigProfile(if on {
+            Some(vec![dev.record_event()?])
+        } else {
+            None
+        }))
+    }
+
+    /// Marks the end of a pass.
+    pub(crate) fn mark(&mut self, dev: &Device) -> Result<()> {
+        if let Some(m) = &mut self.0 {
+            m.push(dev.record_event()?);
+        }
+        Ok(())
+    }
+
+    /// Prints each pass's time for a draw of `n` elements.
+    pub(crate) fn report(self, n: usize) -> Result<()> {
+        let Some(m) = self.0 else { return Ok(()) };
+        m.last().expect("the start").synchronize()?;
+        let ms: Vec<String> = m
+            .windows(2)
+            .map(|w| w[0].elapsed_ms(&w[1]).map(|t| format!("{t:.4}")))
+            .collect::<Result<_>>()?;
+        eprintln!("zig {n}: {} ms", ms.join(" "));
+        Ok(())
+    }
+}
+
 /// Parameters of the random kernels. [`RandomParams::encode`] is the only code that fills
 /// their slots; shaders/random.wgsl reads them through the accessors named in each field's
 /// doc (declared atop the file, mirroring this struct).
@@ -163,7 +230,7 @@ struct RandomParams<T> {
     b: T,
     /// Slots of a workgroup's deferred list (`zig_cap()`; normals).
     cap: u32,
-    /// Elements of the draw (`zig_n()`; normals, whose second pass has `n` slots).
+    /// Elements of the draw (`zig_n()`; normals, whose second pass has `n` invocations).
     total: u32,
 }
 
@@ -223,10 +290,11 @@ fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> 
 
 fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Result<Arc<Kernel>> {
     let normal = entry.starts_with("rand_normal");
+    let base = variant(T::DTYPE.wgsl(), wide);
     let key = Key {
         family: "random",
         entry,
-        variant: variant(T::DTYPE.wgsl(), wide),
+        variant: if normal { zig_name(dev, base) } else { base },
         inputs: if normal { 2 } else { 0 },
         wg: WG,
         ndim: 0,
@@ -237,7 +305,7 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
         // The normal kernels write their deferred lists (input 2), and index in bounds by
         // construction (see `ZigInputs`), so they compile without naga's runtime checks.
         if normal {
-            s.writable_last_input().unchecked()
+            zig_spec(dev, s)
         } else {
             s
         }
@@ -299,6 +367,7 @@ fn normals<T: Float>(
         cap,
         total: n,
     };
+    let mut prof = ZigProfile::start(dev)?;
     let k = kernel_with::<T>(dev, "rand_normal", wide)?;
     dev.launch(
         &k,
@@ -307,10 +376,15 @@ fn normals<T: Float>(
         out.binding(),
         Work::Items(blocks),
     )?;
-    p.n = zig.slots;
-    let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
-    let w = Work::Items(zig.slots);
-    dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
+    prof.mark(dev)?;
+    if let Some(items) = zig.second(dev) {
+        p.n = items;
+        let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
+        let w = Work::Items(items);
+        dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
+        prof.mark(dev)?;
+    }
+    prof.report(n as usize)?;
     Ok(out)
 }
 
