@@ -6,7 +6,7 @@
 #[macro_use]
 mod common;
 
-use common::rng_exact::ziggurat::{DF, F, K, W};
+use common::rng_exact::ziggurat::{DF, F, J_BITS, K, LAYERS, W};
 use common::*;
 
 /// exp(-x^2 / 2).
@@ -25,15 +25,15 @@ fn tail_mass(r: f64) -> f64 {
     (f(r) + f(r + 16.0) + inner) * h / 3.0
 }
 
-/// The edges x_0..=x_255 for a base edge r (x_0 = v / f(r), x_1 = r, then
+/// The edges x_0..=x_(L-1) (L = LAYERS) for a base edge r (x_0 = v / f(r), x_1 = r, then
 /// x_(i+1) = sqrt(-2 ln(v / x_i + f(x_i)))), the layers' area v, and the excess over 1 of
-/// the top layer's upper edge f(x_256) (stopping early, positive, when a layer passes 1).
+/// the top layer's upper edge f(x_L) (stopping early, positive, when a layer passes 1).
 fn edges(r: f64) -> (Vec<f64>, f64, f64) {
     let v = r * f(r) + tail_mass(r);
     let mut x = vec![v / f(r), r];
-    for i in 1..256 {
+    for i in 1..LAYERS {
         let a = v / x[i] + f(x[i]);
-        if i == 255 || a >= 1.0 {
+        if i == LAYERS - 1 || a >= 1.0 {
             return (x, v, a - 1.0);
         }
         x.push((-2.0 * a.ln()).sqrt());
@@ -46,11 +46,11 @@ type Layer = (u32, f64, f64, f64);
 
 /// The tables in f64 as src/ops/random/ziggurat.rs defines them, per layer.
 fn tables() -> Vec<Layer> {
-    let (mut lo, mut hi) = (3.0f64, 4.0f64);
+    let (mut lo, mut hi) = (3.0f64, 5.0f64);
     for _ in 0..100 {
         let m = 0.5 * (lo + hi);
         let (x, _, excess) = edges(m);
-        if x.len() < 256 || excess > 0.0 {
+        if x.len() < LAYERS || excess > 0.0 {
             lo = m;
         } else {
             hi = m;
@@ -58,14 +58,14 @@ fn tables() -> Vec<Layer> {
     }
     let (mut x, _, _) = edges(hi);
     x.push(0.0);
-    let s = 2f64.powi(23);
-    (0..256)
+    let s = 2f64.powi(J_BITS as i32);
+    (0..LAYERS)
         .map(|i| {
             let k = (s * x[i + 1] / x[i]).floor() as u32;
             let (fi, dfi) = if i == 0 {
                 (x[1], 1.0 / x[1])
             } else {
-                let up = if i == 255 { 1.0 } else { f(x[i + 1]) };
+                let up = if i == LAYERS - 1 { 1.0 } else { f(x[i + 1]) };
                 (f(x[i]), up - f(x[i]))
             };
             (k, x[i] / s, fi, dfi)
@@ -73,30 +73,30 @@ fn tables() -> Vec<Layer> {
         .collect()
 }
 
-/// Every k_i is the f64 one (or one off, where 2^23 x_(i+1) / x_i lies within 1e-9 of an
-/// integer), every float the f64 value rounded to f32; r is Marsaglia and Tsang's
-/// 3.6541528853610088, and the top layer ends within 1e-12 of f = 1.
+/// Every k_i is the f64 one (or one off, where 2^21 x_(i+1) / x_i lies within 1e-9 of an
+/// integer), every float the f64 value rounded to f32; r is 4.0388498461095 (Marsaglia and Tsang's
+/// 3.6541528853610088 is that of 256 layers), and the top layer ends within 1e-12 of f = 1.
 #[test]
 fn ziggurat_tables_match_their_definition() {
     let t = tables();
     let (x, v, excess) = edges(t[0].2);
     assert!(
-        (t[0].2 - 3.654_152_885_361_009).abs() < 1e-12,
+        (t[0].2 - 4.038_849_846_109_505).abs() < 1e-12,
         "r {}",
         t[0].2
     );
     assert!(
-        excess.abs() < 1e-12 && x.len() == 256,
+        excess.abs() < 1e-12 && x.len() == LAYERS,
         "top layer off by {excess}"
     );
-    assert!((v - 4.928_673_233_974_65e-3).abs() < 1e-15, "v {v}");
+    assert!((v - 1.226_324_646_353_084e-3).abs() < 1e-15, "v {v}");
     for (i, &(k, w, fi, dfi)) in t.iter().enumerate() {
         assert!(K[i].abs_diff(k) <= 1, "k[{i}] = {} against {k}", K[i]);
         assert_eq!(W[i], w as f32, "w[{i}]");
         assert_eq!(F[i], fi as f32, "F[{i}]");
         assert_eq!(DF[i], dfi as f32, "DF[{i}]");
     }
-    assert_eq!(K[255], 0);
+    assert_eq!(K[LAYERS - 1], 0);
 }
 
 /// Prints the tables as src/ops/random/ziggurat.rs holds them (`cargo test --test

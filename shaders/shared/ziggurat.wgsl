@@ -1,4 +1,4 @@
-// Standard normals by a ziggurat of 256 layers (Marsaglia and Tsang, 2000), the same bits on
+// Standard normals by a ziggurat of 1024 layers (Marsaglia and Tsang, 2000), the same bits on
 // every adapter: integer operations, f32 products and sums each rounded once (products that
 // feed a sum multiplied by the runtime one f32(P.sc[2]) so that no compiler fuses them into
 // an FMA), integers below 2^24 converted to f32, and -ln u from shared/rng_exact.wgsl. Used by
@@ -6,28 +6,32 @@
 // private_block(c, t, e) (block t of the private stream of element e of block c). Mirrored
 // step for step on the CPU in tests/common/rng_exact.rs.
 //
-// `ztab[i]` is layer i's (k_i, w_i) and `ztab[256 + i]` its (F_i, DF_i), the floats as bits
-// (src/ops/random/ziggurat.rs; the fast path reads 8 bytes): for layers 1..=255
+// `ztab[i]` is layer i's (k_i, w_i) and `ztab[1024 + i]` its (F_i, DF_i), the floats as bits
+// (src/ops/random/ziggurat.rs; the fast path reads 8 bytes): for layers 1..=1023
 // (F_i, DF_i) = (f(x_i), f(x_(i+1)) - f(x_i)) with f(x) = exp(-x^2 / 2); for the base layer
 // 0, (r, 1 / r).
 //
-// The fast path: an element's word w gives the layer i = w & 255, the sign (bit 8) and
-// j = w >> 9 (23 bits); j < k_i (98.5% of words) accepts z = j w_i, one f32 product. Else
+// The fast path: an element's word w gives the layer i = w & 1023, the sign (bit 10) and
+// j = w >> 11 (21 bits); j < k_i (99.57% of words) accepts z = j w_i, one f32 product. Else
 // the slow path, from the element's private stream, block t for try t:
 // - layer 0 (the tail beyond r): x = E1 / r (E1 = -ln u of word 0, times the f32 1 / r),
 //   y = E2 (word 1); accept r + x when 2 y > x^2, else try again in the tail (same sign);
-// - layers 1..=255 (the wedge): z = j w_i, y = F_i + u DF_i (u from word 0's top 24 bits);
+// - layers 1..=1023 (the wedge): z = j w_i, y = F_i + u DF_i (u from word 0's top 24 bits);
 //   accept z when -ln(y) > z^2 / 2, with y (an f32 in (0, 1]) taken as u = q 2^-32,
 //   q = floor(y 2^32) (exact for y >= 2^-9; y >= f(r) > 2^-10); else word 2 is a new
 //   candidate, accepted at once when its j < k_i, or taken through the next try.
 // After ZIG_TRIES tries the last candidate is returned: a try continues with probability
-// below 0.063 (the tail's rejection rate, 0.0623; a wedge try continues only when its new
-// candidate misses the fast path too, below 0.015), so 16 tries all fail below 2^-63.
+// below 0.053 (the tail's rejection rate at r = 4.04, 0.0525; a wedge try continues only when
+// its new candidate misses the fast path too, below 0.005), so 16 tries all fail below 2^-67.
 
 const ZIG_TRIES: u32 = 16u;
+// Layers (a power of two), the sign's bit above the layer's, and where j starts (21 bits).
+const ZIG_LAYERS: u32 = 1024u;
+const ZIG_SIGN: u32 = 1024u;
+const ZIG_J: u32 = 11u;
 
-// z with the sign of word w's bit 8.
-fn zig_signed(z: f32, w: u32) -> f32 { return select(z, -z, (w & 256u) != 0u); }
+// z with the sign of word w's bit 10.
+fn zig_signed(z: f32, w: u32) -> f32 { return select(z, -z, (w & ZIG_SIGN) != 0u); }
 
 // The argument a of rx_neg_log for u = floor(y 2^32) 2^-32 (y in [2^-10, 1]; y >= 1 is u = 1).
 fn zig_q32(y: f32) -> u32 {
@@ -45,44 +49,44 @@ fn zig_slow(w0: u32, c: vec2<u32>, e: u32) -> f32 {
     var z = 0.0;
     for (var t = 0u; t < ZIG_TRIES; t++) {
         let b = private_block(c, t, e);
-        let row = ztab[w & 255u];
-        let fdf = ztab[256u + (w & 255u)];
-        if ((w & 255u) == 0u) {
+        let row = ztab[w & (ZIG_LAYERS - 1u)];
+        let fdf = ztab[ZIG_LAYERS + (w & (ZIG_LAYERS - 1u))];
+        if ((w & (ZIG_LAYERS - 1u)) == 0u) {
             let x = (exponential_exact(b.x) * bitcast<f32>(fdf.y)) * one;
             z = bitcast<f32>(fdf.x) + x;
             let y = exponential_exact(b.y);
             if (y + y > x * x) { break; }
         } else {
-            z = f32(w >> 9u) * bitcast<f32>(row.y);
+            z = f32(w >> ZIG_J) * bitcast<f32>(row.y);
             let u = f32(b.x >> 8u) * 5.9604644775390625e-8;
             let y = bitcast<f32>(fdf.x) + (u * bitcast<f32>(fdf.y)) * one;
             if (exponential_exact(zig_q32(y)) > (z * z) * 0.5) { break; }
             w = b.z;
-            let next = ztab[w & 255u];
-            z = f32(w >> 9u) * bitcast<f32>(next.y);
-            if ((w >> 9u) < next.x) { break; }
+            let next = ztab[w & (ZIG_LAYERS - 1u)];
+            z = f32(w >> ZIG_J) * bitcast<f32>(next.y);
+            if ((w >> ZIG_J) < next.x) { break; }
         }
     }
     return zig_signed(z, w);
 }
 
-// Deferral of the slow path, so that a warp does not wait on the ~1.5% of its lanes that
+// Deferral of the slow path, so that a warp does not wait on the ~0.43% of its lanes that
 // miss the fast path: the first pass (zig_first) writes the fast values and appends each
 // slow element's index to its workgroup's list, zlist[g (cap + 1) + 1 + s] for slot s < cap
 // (cap from the host: 32 for 256 invocations of 4 elements), the count at zlist[g (cap + 1)],
 // counted by a workgroup atomic (no global atomic, no subgroup operation; zeroed by a store
-// and a barrier: lavapipe's zero-initialised workgroup memory, which WGSL promises, held
-// stale counts under load, 2026-11-23). The second pass (zig_second) packs ZIG_PACK groups' lists into one workgroup: its
-// invocations take the lists' filled slots one each, in order (about 246 for 256
-// invocations), and finish their elements; a group whose count passed cap (4e-5 of the
-// groups at cap 32) instead contributes its elements, each finished where it misses the
+// and a barrier: pipelines are created without zero-initialised workgroup memory,
+// kernel/cache.rs). The second pass (zig_second) packs ZIG_PACK groups' lists into one
+// workgroup: its invocations take the lists' filled slots one each, in order (about 140 for
+// 256 invocations), and finish their elements; a group whose count passed cap (about 1e-11
+// of the groups at cap 32: 4.4 slow elements expected) instead contributes its elements, each finished where it misses the
 // fast path. The first pass holds no slow path at all (adapters that run masked-off code,
 // as lavapipe does, pay nothing for it). Every value depends on its element's own words, so
 // the bits are the same whichever path computes them.
 var<workgroup> zig_count: atomic<u32>;
 
 // Lists a workgroup of the second pass takes.
-const ZIG_PACK: u32 = 16u;
+const ZIG_PACK: u32 = 32u;
 // Hidden A/B switch for timing (`Options::zig_ab`): 3 makes zig_first append nothing.
 override ZIG_AB: u32 = 0u;
 // Work of each of the workgroup's ZIG_PACK groups in the second pass: its count, or its
@@ -103,13 +107,13 @@ fn zig_group_end(l: u32, base: u32, live: bool) {
 }
 
 // Whether word w misses the fast path.
-fn zig_misses(w: u32) -> bool { return (w >> 9u) >= ztab[w & 255u].x; }
+fn zig_misses(w: u32) -> bool { return (w >> ZIG_J) >= ztab[w & (ZIG_LAYERS - 1u)].x; }
 
 // Element i (word w) in the first pass: the fast path's value, or 0 with i appended to the
 // list at zlist[base + 1 + slot] (slot < cap) for the second pass.
 fn zig_first(w: u32, i: u32, base: u32, cap: u32) -> f32 {
-    let row = ztab[w & 255u];
-    let j = w >> 9u;
+    let row = ztab[w & (ZIG_LAYERS - 1u)];
+    let j = w >> ZIG_J;
     if (j < row.x) { return zig_signed(f32(j) * bitcast<f32>(row.y), w); }
     if (ZIG_AB == 3u) { return 0.0; }
     let s = atomicAdd(&zig_count, 1u);

@@ -173,10 +173,12 @@ fn zig_q32(y: f32) -> u32 {
 /// The ziggurat's standard normal of word w, element e of block `counter` under `key`
 /// (shared/ziggurat.wgsl's `zig_normal`, step for step), and the paths it took.
 pub fn zig_normal(w: u32, key: u64, counter: u64, e: u32) -> (f32, ZigPath) {
-    use ziggurat::{DF, F, K, W};
-    let signed = |z: f32, w: u32| if w & 256 != 0 { -z } else { z };
+    use ziggurat::{DF, F, J_BITS, K, LAYERS, W};
+    let layer = |w: u32| (w as usize) & (LAYERS - 1);
+    let sh = 32 - J_BITS;
+    let signed = |z: f32, w: u32| if w & LAYERS as u32 != 0 { -z } else { z };
     let mut path = ZigPath::default();
-    let (i, j) = ((w & 255) as usize, w >> 9);
+    let (i, j) = (layer(w), w >> sh);
     if j < K[i] {
         return (signed(j as f32 * W[i], w), path);
     }
@@ -185,7 +187,7 @@ pub fn zig_normal(w: u32, key: u64, counter: u64, e: u32) -> (f32, ZigPath) {
     for t in 0..16 {
         let ctr = [counter as u32, (counter >> 32) as u32, t, 1 + e];
         let b = super::philox::philox(ctr, [key as u32, (key >> 32) as u32]);
-        let i = (w & 255) as usize;
+        let i = layer(w);
         if i == 0 {
             path.tail = true;
             let x = exponential(b[0]) * DF[0];
@@ -196,16 +198,16 @@ pub fn zig_normal(w: u32, key: u64, counter: u64, e: u32) -> (f32, ZigPath) {
             }
         } else {
             path.wedge = true;
-            z = (w >> 9) as f32 * W[i];
+            z = (w >> sh) as f32 * W[i];
             let u = (b[0] >> 8) as f32 * 2f32.powi(-24);
             let y = F[i] + u * DF[i];
             if exponential(zig_q32(y)) > z * z * 0.5 {
                 break;
             }
             w = b[2];
-            let n = (w & 255) as usize;
-            z = (w >> 9) as f32 * W[n];
-            if (w >> 9) < K[n] {
+            let n = layer(w);
+            z = (w >> sh) as f32 * W[n];
+            if (w >> sh) < K[n] {
                 break;
             }
         }

@@ -4,11 +4,11 @@
 //! Element i of a uniform array of f16 or f32 comes from word i % 4 of Philox block i / 4
 //! (counter `[i / 4, 0, 0, 0]`, key = the seed's low and high 32 bits): f32 takes the word's
 //! top 24 bits times 2^-24, f16 its top 11 bits times 2^-11. f64 takes 53 bits from words
-//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normal i comes from a ziggurat of 256 layers
+//! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normal i comes from a ziggurat of 1024 layers
 //! (Marsaglia and Tsang; shaders/shared/ziggurat.wgsl, tables in `ziggurat.rs`) on word i % 4
-//! of block i / 4: its layer, sign and a 23-bit uniform j, accepted as j times the layer's
-//! width (one f32 product) for 98.5% of the words; the others (wedges and the tail beyond
-//! r = 3.654) draw from the element's private stream (counters `[i / 4, 0, t, 1 + i % 4]`)
+//! of block i / 4: its layer, sign and a 21-bit uniform j, accepted as j times the layer's
+//! width (one f32 product) for 99.57% of the words; the others (wedges and the tail beyond
+//! r = 4.039) draw from the element's private stream (counters `[i / 4, 0, t, 1 + i % 4]`)
 //! in a second dispatch, with -ln u in integer arithmetic (shaders/shared/rng_exact.wgsl).
 //! `low + width u` or `mean + std z` round the product and the sum once each (a runtime
 //! factor of 1 keeps compilers from fusing them into an FMA). So the same seed gives the same
@@ -70,21 +70,21 @@ pub(crate) fn variant(base: &str, wide: bool) -> String {
 const WG: u32 = 256;
 
 /// Slots of a workgroup's list of deferred normals (shaders/shared/ziggurat.wgsl): a workgroup
-/// makes 1024 normals, of which about 15 (1.5%) miss the ziggurat's fast path; past 32
-/// (probability 4e-5 a workgroup) the second pass takes all of that workgroup's elements
+/// makes 1024 normals, of which about 4.4 (0.43%) miss the ziggurat's fast path; past 32
+/// (probability about 1e-11 a workgroup) the second pass takes all of that workgroup's elements
 /// instead, finishing those that miss.
 pub(crate) const ZIG_CAP: u32 = 32;
 
 /// Lists of the first pass that one workgroup of the second pass takes (ZIG_PACK in
-/// shaders/shared/ziggurat.wgsl): about 246 deferred elements for its 256 invocations.
-const ZIG_PACK: u32 = 16;
+/// shaders/shared/ziggurat.wgsl): about 140 deferred elements for its 256 invocations.
+const ZIG_PACK: u32 = 32;
 
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
 /// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
 /// with `cap` slots a workgroup.
 ///
-/// The kernels index in bounds by construction, so they compile unchecked: the table (512
-/// rows) by a word's low 8 bits, plus 256 for a wedge's or the tail's row, the lists of
+/// The kernels index in bounds by construction, so they compile unchecked: the table (2048
+/// rows) by a word's low 10 bits, plus 1024 for a wedge's or the tail's row, the lists of
 /// workgroup g < ceil(blocks / 256) at g (cap + 1) .. (g + 1)(cap + 1) (slots below cap; an
 /// overflowed group scans its own elements), the output by elements of blocks below
 /// `blocks` (the lists hold only such elements).
@@ -428,8 +428,8 @@ impl Device {
     }
 
     /// Standard normal random numbers (mean 0, standard deviation 1) from `seed`, by a
-    /// ziggurat of 256 layers (Marsaglia and Tsang) on one Philox word per element: 98.5% of
-    /// the words give z = j w (a 23-bit uniform j times the layer's width, one f32 product),
+    /// ziggurat of 1024 layers (Marsaglia and Tsang) on one Philox word per element: 99.57% of
+    /// the words give z = j w (a 21-bit uniform j times the layer's width, one f32 product),
     /// the rest take the wedge or tail tests with further words of the element's own stream
     /// (-ln u in integer arithmetic, at most 16 tries). Computed in f32 with operations that
     /// IEEE rounds exactly (f64 takes that f32 value, f16 rounds it to nearest even), so
