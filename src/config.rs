@@ -306,6 +306,12 @@ pub struct Options {
     /// Where compiled pipelines are kept between runs, where the adapter has
     /// PIPELINE_CACHE; `GPUARRAY_PIPELINE_CACHE` (`0`/`off` for none, or a folder).
     pub pipeline_cache: PipelineCacheDir,
+    /// Large f32 products on the 128 x 128 kernel of shaders/linalg_big.wgsl (M and N
+    /// multiples of 128, K of its depth, operands with vec4 loads);
+    /// `GPUARRAY_MATMUL_BIG`: `0` never, `8` or `16` always where eligible at that depth,
+    /// any other number always at the deepest eligible depth. Default (`None`): where the
+    /// tile trial finds it fastest.
+    pub matmul_big: Option<u32>,
 }
 
 impl Default for Options {
@@ -344,6 +350,7 @@ impl Default for Options {
             conv_tiles: None,
             host_events: false,
             pipeline_cache: PipelineCacheDir::Platform,
+            matmul_big: None,
         }
     }
 }
@@ -512,6 +519,7 @@ impl Options {
                 _ => PipelineCacheDir::Dir(PathBuf::from(v)),
             };
         }
+        o.matmul_big = small("GPUARRAY_MATMUL_BIG")?;
         Ok(o)
     }
 }
@@ -597,6 +605,7 @@ mod tests {
             ("GPUARRAY_EVENTS", "host"),
             ("GPUARRAY_PIPELINE_CACHE", "off"),
             ("GPUARRAY_FLOAT_ATOMICS", "0"),
+            ("GPUARRAY_MATMUL_BIG", "16"),
         ])
         .unwrap();
         assert_eq!(o.adapter.as_deref(), Some("llvm"));
@@ -624,6 +633,7 @@ mod tests {
         assert_eq!((o.coop_unit, o.coop_epi), (Some(4), Some(1)));
         assert_eq!(o.coop_dump, Some(PathBuf::from("/tmp/coop")));
         assert_eq!(o.pipeline_cache, PipelineCacheDir::Off);
+        assert_eq!(o.matmul_big, Some(16));
         let t = parse(&[("GPUARRAY_TIMEOUT_S", " 0.25")]).unwrap();
         assert_eq!(t.timeout, Duration::from_millis(250));
         let dir = parse(&[("GPUARRAY_PIPELINE_CACHE", "/x/y")]).unwrap();
@@ -651,6 +661,7 @@ mod tests {
             ("GPUARRAY_COOP_VARIANT", "4x4:2x4:32:1:2:3"),
             ("GPUARRAY_COOP_VARIANT", "legacy"),
             ("GPUARRAY_EVENTS", "cpu"),
+            ("GPUARRAY_MATMUL_BIG", "on"),
         ] {
             let e = parse(&[(name, value)]).unwrap_err();
             assert!(
