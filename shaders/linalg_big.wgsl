@@ -10,9 +10,11 @@
 // Dispatch: workgroups (x, y, z) = (N / 128, M / 128, batches), split by the host as the
 // tiled kernel's grids are (first_tile_m(), first_tile_n(), first_batch()); 256
 // invocations, each computing 8 x 8 outputs: rows 4 ty .. 4 ty + 3 and 64 + 4 ty ..
-// 64 + 4 ty + 3, columns 4 tx .. 4 tx + 3 and 64 + 4 tx .. 64 + 4 tx + 3 (tx = t % 16,
-// ty = t / 16), so that each k step reads 4 vec4s of workgroup memory (two of A's column
-// of the tile, two of B's row), a quarter-warp's 16-byte reads on distinct banks.
+// 64 + 4 ty + 3, columns 4 tx .. 4 tx + 3 and 64 + 4 tx .. 64 + 4 tx + 3, so that each k
+// step reads 4 vec4s of workgroup memory (two of A's column of the tile, two of B's row),
+// a quarter-warp's 16-byte reads on distinct banks. A warp's 32 invocations are 16 along
+// n and 2 along m (tx = t % 16, ty = t / 16), or with QUAD 8 along n and 4 along m (fewer
+// distinct words per warp: 4 of A and 8 of B per read instead of 2 and 16).
 // Workgroup memory: A and B tiles k-major (As[k][m], Bs[k][n]; A transposed at the store
 // when it is K-contiguous), rows of SROW vec4s (33: 128 values and 4 of padding, so that
 // the transposing stores of 16 rows and two k chunks meet in 32 banks; 32 where the
@@ -30,6 +32,7 @@ override BK: u32 = 8u;      // tile depth: 8 or 16
 override TA: bool = false;  // A is M-contiguous (a transposed view)
 override TB: bool = false;  // B is K-contiguous (a transposed view)
 
+override QUAD: bool = false; // warps of 8 x 4 invocations (else 16 x 2)
 override SROW: u32 = 33u;   // vec4s per k row of a workgroup tile: 33 or 32
 const TILE: u32 = 128u;     // rows and columns of the output tile
 
@@ -116,8 +119,10 @@ fn matmul_big(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     // Origins of the tiles: A's first row (or column, TA), B's first column (or row, TB).
     let oa = offs.x + m0 * select(ld_a(), 1u, TA);
     let ob = offs.y + n0 * select(1u, ld_b(), TB);
-    let tx = t % 16u;
-    let ty = t / 16u;
+    let w = t / 32u;
+    let l = t % 32u;
+    let tx = select(t % 16u, l % 8u + 8u * (w % 2u), QUAD);
+    let ty = select(t / 16u, l / 8u + 4u * (w / 2u), QUAD);
     let two = BK > 8u;
 
     var c00 = vec4<f32>(); var c01 = vec4<f32>(); var c10 = vec4<f32>(); var c11 = vec4<f32>();

@@ -312,6 +312,9 @@ pub struct Options {
     /// any other number always at the deepest eligible depth. Default (`None`): where the
     /// tile trial finds it fastest.
     pub matmul_big: Option<u32>,
+    /// Where `matmul_big` forces the large f32 kernel, its warps of 8 x 4 invocations
+    /// instead of 16 x 2; `GPUARRAY_MATMUL_BIG_QUAD=1`. Default off (the trial times both).
+    pub matmul_big_quad: bool,
 }
 
 impl Default for Options {
@@ -351,6 +354,7 @@ impl Default for Options {
             host_events: false,
             pipeline_cache: PipelineCacheDir::Platform,
             matmul_big: None,
+            matmul_big_quad: false,
         }
     }
 }
@@ -520,6 +524,9 @@ impl Options {
             };
         }
         o.matmul_big = small("GPUARRAY_MATMUL_BIG")?;
+        if let Some(on) = switch("GPUARRAY_MATMUL_BIG_QUAD", ON, OFF)? {
+            o.matmul_big_quad = on;
+        }
         Ok(o)
     }
 }
@@ -606,6 +613,7 @@ mod tests {
             ("GPUARRAY_PIPELINE_CACHE", "off"),
             ("GPUARRAY_FLOAT_ATOMICS", "0"),
             ("GPUARRAY_MATMUL_BIG", "16"),
+            ("GPUARRAY_MATMUL_BIG_QUAD", "1"),
         ])
         .unwrap();
         assert_eq!(o.adapter.as_deref(), Some("llvm"));
@@ -634,6 +642,7 @@ mod tests {
         assert_eq!(o.coop_dump, Some(PathBuf::from("/tmp/coop")));
         assert_eq!(o.pipeline_cache, PipelineCacheDir::Off);
         assert_eq!(o.matmul_big, Some(16));
+        assert!(o.matmul_big_quad);
         let t = parse(&[("GPUARRAY_TIMEOUT_S", " 0.25")]).unwrap();
         assert_eq!(t.timeout, Duration::from_millis(250));
         let dir = parse(&[("GPUARRAY_PIPELINE_CACHE", "/x/y")]).unwrap();

@@ -688,7 +688,8 @@ fn stored_on(d: &gpuarray::Device, rng: &mut Rng, shape: &[usize], t: bool) -> (
     }
 }
 
-/// The large f32 kernel (shaders/linalg_big.wgsl) at both depths against the f64
+/// The large f32 kernel (shaders/linalg_big.wgsl) at both depths and in both warp
+/// layouts against the f64
 /// reference: run directly through `matmul_ceiling`'s `big_as_is` (an error unless that
 /// kernel takes the product), and through `matmul` with the kernel forced
 /// (`Options::matmul_big`) on the four layouts, a batch with a broadcast operand, an odd
@@ -698,9 +699,10 @@ fn stored_on(d: &gpuarray::Device, rng: &mut Rng, shape: &[usize], t: bool) -> (
 /// fall back to the tiled kernel under the same option.
 #[test]
 fn big_kernel() {
-    for depth in [8, 16] {
+    for (depth, quad) in [(8, false), (16, false), (8, true), (16, true)] {
         let mut opts = gpuarray::Options::default();
         opts.matmul_big = Some(depth);
+        opts.matmul_big_quad = quad;
         let d = gpuarray::Device::with_options(opts).unwrap();
         let mut rng = Rng::new(100 + u64::from(depth));
         for (m, k, n) in [(128, 16, 128), (256, 48, 384), (128, 1040, 256)] {

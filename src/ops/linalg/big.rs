@@ -30,6 +30,21 @@ const WG: u32 = 256;
 /// per invocation).
 pub(super) const DEPTHS: [u32; 2] = [16, 8];
 
+/// One configuration of the kernel: the depth BK, and warps of 8 x 4 invocations
+/// (`quad`) or 16 x 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct BigCfg {
+    pub bk: u32,
+    pub quad: bool,
+}
+
+/// The configurations the tile trial times at the eligible `depths`.
+pub(super) fn candidates(depths: &[u32]) -> impl Iterator<Item = BigCfg> + '_ {
+    depths
+        .iter()
+        .flat_map(|&bk| [false, true].map(|quad| BigCfg { bk, quad }))
+}
+
 /// Lines around the k loop that [`unroll`] repeats, and the loop's first line.
 const BEGIN: &str = "        // unroll:begin\n";
 const END: &str = "        // unroll:end\n";
@@ -65,16 +80,19 @@ pub(super) fn eligible(dev: &Device, dtype: DType, prod: &Product<'_>) -> Vec<u3
         .collect()
 }
 
-/// The depth forced through `Options::matmul_big` for this product: the one asked for
-/// (8 or 16) where eligible, or with any other value the deepest eligible one.
-pub(super) fn forced(dev: &Device, dtype: DType, prod: &Product<'_>) -> Option<u32> {
+/// The configuration forced through `Options::matmul_big` for this product: the depth
+/// asked for (8 or 16) where eligible, or with any other value the deepest eligible one;
+/// the warp layout of `Options::matmul_big_quad`.
+pub(super) fn forced(dev: &Device, dtype: DType, prod: &Product<'_>) -> Option<BigCfg> {
     let want = dev.options().matmul_big.filter(|&v| v != 0)?;
     let depths = eligible(dev, dtype, prod);
-    if DEPTHS.contains(&want) {
+    let bk = if DEPTHS.contains(&want) {
         depths.contains(&want).then_some(want)
     } else {
         depths.first().copied()
-    }
+    }?;
+    let quad = dev.options().matmul_big_quad;
+    Some(BigCfg { bk, quad })
 }
 
 /// `text` (the kernel's, or a variant's) with its k loop repeated `bk` times, each copy a
@@ -100,42 +118,50 @@ pub(super) fn unroll(text: &str, bk: u32) -> Option<String> {
     Some(format!("{}{steps}{}", &text[..start], &text[end..]))
 }
 
-/// The kernel's spec for depth `bk`, `row` vec4s per k row of the workgroup tiles and
-/// operand layouts `ta`, `tb` (transposed views), on `text` (the kernel's text or a ceiling
-/// variant's, before unrolling).
-pub(super) fn spec_in(text: &str, (bk, row): (u32, u32), ta: bool, tb: bool) -> Spec {
-    let unrolled = unroll(text, bk).expect("shaders/linalg_big.wgsl marks its k loop");
+/// The kernel's spec for configuration `cfg`, `row` vec4s per k row of the workgroup
+/// tiles and operand layouts `ta`, `tb` (transposed views), on `text` (the kernel's text
+/// or a ceiling variant's, before unrolling).
+pub(super) fn spec_in(text: &str, (cfg, row): (BigCfg, u32), ta: bool, tb: bool) -> Spec {
+    let unrolled = unroll(text, cfg.bk).expect("shaders/linalg_big.wgsl marks its k loop");
     Spec::new("linalg_big", format!("{unrolled}\n{}", accessors()))
-        .constant("BK", bk)
+        .constant("BK", cfg.bk)
+        .constant("QUAD", cfg.quad as u32)
         .constant("SROW", row)
         .constant("TA", ta as u32)
         .constant("TB", tb as u32)
         .unchecked()
 }
 
-/// Records the product into `out` (f32) on the kernel at depth `bk` (one of
-/// [`eligible`]'s), with the kernel's text `source` cached under `tag` ("" for the kernel
-/// itself).
+/// Records the product into `out` (f32) on the kernel in configuration `cfg` (at one of
+/// [`eligible`]'s depths), with the kernel's text `source` cached under `tag` ("" for the
+/// kernel itself).
 pub(super) fn run_source<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
     out: &Array<T>,
-    bk: u32,
+    cfg: BigCfg,
     (tag, source): (&str, Cow<'static, str>),
 ) -> Result<()> {
+    let bk = cfg.bk;
     debug_assert!(eligible(dev, T::DTYPE, prod).contains(&bk));
     let row = row_len(dev, bk).expect("eligible at this depth");
     let (ta, tb) = (prod.a.trans, prod.b.trans);
     let key = Key {
         family: "linalg_big",
         entry: "matmul_big",
-        variant: format!("{}|{}{}|{bk}/{row}{tag}", T::DTYPE, ta as u8, tb as u8),
+        variant: format!(
+            "{}|{}{}|{bk}/{row}/{}{tag}",
+            T::DTYPE,
+            ta as u8,
+            tb as u8,
+            cfg.quad as u8
+        ),
         inputs: 2,
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.kernel(key, || spec_in(&source, (bk, row), ta, tb))?;
+    let kernel = dev.kernel(key, || spec_in(&source, (cfg, row), ta, tb))?;
     dispatch(
         dev,
         &kernel,
@@ -149,12 +175,16 @@ pub(super) fn run_source<T: Element>(
 #[cfg(test)]
 pub(super) fn specs() -> Vec<Spec> {
     let mut specs = Vec::new();
-    for bk in DEPTHS {
+    for cfg in candidates(&DEPTHS) {
         for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
-            specs.push(spec_in(BIG_SRC, (bk, 33), ta, tb));
+            specs.push(spec_in(BIG_SRC, (cfg, 33), ta, tb));
         }
     }
-    specs.push(spec_in(BIG_SRC, (16, 32), true, false));
+    let cfg = BigCfg {
+        bk: 16,
+        quad: false,
+    };
+    specs.push(spec_in(BIG_SRC, (cfg, 32), true, false));
     specs
 }
 

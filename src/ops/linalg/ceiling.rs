@@ -11,6 +11,7 @@ use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
+use super::big::BigCfg;
 use super::product::{operand, Product};
 use super::tiled::Choice;
 use super::{big, tiled, SRC};
@@ -193,9 +194,9 @@ impl Array<f32> {
         let tag = format!("|{what:?}");
         if big {
             let depths = big::eligible(dev, DType::F32, &prod);
-            let Some(bk) = (match choice {
-                Choice::Big(bk) => Some(bk),
-                Choice::Tiled(_) => depths.first().copied(),
+            let Some(cfg) = (match choice {
+                Choice::Big(c) => Some(c),
+                Choice::Tiled(_) => depths.first().map(|&bk| BigCfg { bk, quad: false }),
             }) else {
                 return Err(Error::InvalidArgument {
                     op: "matmul_ceiling",
@@ -203,7 +204,7 @@ impl Array<f32> {
                 });
             };
             let text = big_source(what).expect("shaders/linalg_big.wgsl has the edited lines");
-            big::run_source(dev, &prod, &out, bk, (&tag, Cow::Owned(text)))?;
+            big::run_source(dev, &prod, &out, cfg, (&tag, Cow::Owned(text)))?;
             return Ok(out);
         }
         let tiles = match choice {
@@ -231,7 +232,8 @@ pub(super) fn specs() -> Vec<crate::kernel::source::Spec> {
             false,
         ));
         let text = big_source(w).expect("the edits apply");
-        specs.push(big::spec_in(&text, (16, 33), false, false));
+        let cfg = BigCfg { bk: 16, quad: true };
+        specs.push(big::spec_in(&text, (cfg, 33), false, false));
     }
     specs
 }
