@@ -314,6 +314,15 @@ pub struct Options {
     /// first. Default 0 (the normals); 1, the first version's second pass in session 12's
     /// measurement, is now 0.
     pub zig_ab: u32,
+    /// Large f32 products on the 128 x 128 kernel of shaders/linalg_big.wgsl (M and N
+    /// multiples of 128, K of its depth, operands with vec4 loads);
+    /// `GPUARRAY_MATMUL_BIG`: `0` never, `8` or `16` always where eligible at that depth,
+    /// any other number always at the deepest eligible depth. Default (`None`): where the
+    /// tile trial finds it fastest.
+    pub matmul_big: Option<u32>,
+    /// Where `matmul_big` forces the large f32 kernel, its warps of 8 x 4 invocations
+    /// instead of 16 x 2; `GPUARRAY_MATMUL_BIG_QUAD=1`. Default off (the trial times both).
+    pub matmul_big_quad: bool,
 }
 
 impl Default for Options {
@@ -354,6 +363,8 @@ impl Default for Options {
             pipeline_cache: PipelineCacheDir::Platform,
             zig_profile: false,
             zig_ab: 0,
+            matmul_big: None,
+            matmul_big_quad: false,
         }
     }
 }
@@ -526,6 +537,10 @@ impl Options {
             get("GPUARRAY_ZIG_PROFILE").is_some(),
             small("GPUARRAY_ZIG_AB")?.unwrap_or(0),
         );
+        o.matmul_big = small("GPUARRAY_MATMUL_BIG")?;
+        if let Some(on) = switch("GPUARRAY_MATMUL_BIG_QUAD", ON, OFF)? {
+            o.matmul_big_quad = on;
+        }
         Ok(o)
     }
 }
@@ -611,6 +626,8 @@ mod tests {
             ("GPUARRAY_EVENTS", "host"),
             ("GPUARRAY_PIPELINE_CACHE", "off"),
             ("GPUARRAY_FLOAT_ATOMICS", "0"),
+            ("GPUARRAY_MATMUL_BIG", "16"),
+            ("GPUARRAY_MATMUL_BIG_QUAD", "1"),
         ])
         .unwrap();
         assert_eq!(o.adapter.as_deref(), Some("llvm"));
@@ -638,6 +655,8 @@ mod tests {
         assert_eq!((o.coop_unit, o.coop_epi), (Some(4), Some(1)));
         assert_eq!(o.coop_dump, Some(PathBuf::from("/tmp/coop")));
         assert_eq!(o.pipeline_cache, PipelineCacheDir::Off);
+        assert_eq!(o.matmul_big, Some(16));
+        assert!(o.matmul_big_quad);
         let t = parse(&[("GPUARRAY_TIMEOUT_S", " 0.25")]).unwrap();
         assert_eq!(t.timeout, Duration::from_millis(250));
         let dir = parse(&[("GPUARRAY_PIPELINE_CACHE", "/x/y")]).unwrap();
@@ -665,6 +684,7 @@ mod tests {
             ("GPUARRAY_COOP_VARIANT", "4x4:2x4:32:1:2:3"),
             ("GPUARRAY_COOP_VARIANT", "legacy"),
             ("GPUARRAY_EVENTS", "cpu"),
+            ("GPUARRAY_MATMUL_BIG", "on"),
         ] {
             let e = parse(&[(name, value)]).unwrap_err();
             assert!(

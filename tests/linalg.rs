@@ -489,7 +489,13 @@ fn f16_tensor_core_large_tiles() {
 
 /// A `rows x cols` view at the end of a `[rows + r0, cols + c0]` buffer whose other elements
 /// are poison (NaN for floats, 10^6 for integers), and its host copy.
-fn padded<T: Ty>(
+fn padded<T: Ty>(rng: &mut Rng, size: (usize, usize), at: (usize, usize)) -> (Array<T>, Host) {
+    padded_on(dev(), rng, size, at)
+}
+
+/// [`padded`] on device `d`.
+fn padded_on<T: Ty>(
+    d: &gpuarray::Device,
     rng: &mut Rng,
     (rows, cols): (usize, usize),
     (r0, c0): (usize, usize),
@@ -502,7 +508,7 @@ fn padded<T: Ty>(
         v[(r0 + i) * bc + c0..(r0 + i) * bc + c0 + cols]
             .copy_from_slice(&inner[i * cols..(i + 1) * cols]);
     }
-    let (a, v) = upload::<T>(dev(), &v, &[br, bc]);
+    let (a, v) = upload::<T>(d, &v, &[br, bc]);
     let view = a
         .slice([
             Slice::new(r0 as isize, None, 1),
@@ -663,4 +669,82 @@ fn traces() {
         let e: f64 = (0..64).map(|i| hh.at(&[i, i])).sum();
         assert_close(&host(&h.trace().unwrap()), &[e], 0.02, 2e-3);
     });
+}
+
+/// A random f32 array of `shape` on `d`, stored with its last two dimensions swapped and
+/// read as a transposed view when `t`.
+fn stored_on(d: &gpuarray::Device, rng: &mut Rng, shape: &[usize], t: bool) -> (Array<f32>, Host) {
+    let n = shape.len();
+    let mut perm: Vec<usize> = (0..n).collect();
+    perm.swap(n - 2, n - 1);
+    let swapped: Vec<usize> = perm.iter().map(|&i| shape[i]).collect();
+    let stored = if t { &swapped } else { shape };
+    let (x, v) = upload::<f32>(d, &values::<f32>(rng, stored.iter().product()), stored);
+    let h = Host::new(stored, v);
+    if t {
+        (x.transpose(&perm).unwrap(), h.transpose(&perm))
+    } else {
+        (x, h)
+    }
+}
+
+/// The large f32 kernel (shaders/linalg_big.wgsl) at both depths and in both warp
+/// layouts against the f64
+/// reference: run directly through `matmul_ceiling`'s `big_as_is` (an error unless that
+/// kernel takes the product), and through `matmul` with the kernel forced
+/// (`Options::matmul_big`) on the four layouts, a batch with a broadcast operand, an odd
+/// number of K tiles (both workgroup buffers in turn), and views inside NaN-poisoned
+/// buffers (offsets and leading dimensions multiples of 4, so still vec4 loads). Shapes it
+/// does not take (M, N not multiples of 128, K not of the depth, other element types)
+/// fall back to the tiled kernel under the same option.
+#[test]
+fn big_kernel() {
+    for (depth, quad) in [(8, false), (16, false), (8, true), (16, true)] {
+        let mut opts = gpuarray::Options::default();
+        opts.matmul_big = Some(depth);
+        opts.matmul_big_quad = quad;
+        let d = gpuarray::Device::with_options(opts).unwrap();
+        let mut rng = Rng::new(100 + u64::from(depth));
+        for (m, k, n) in [(128, 16, 128), (256, 48, 384), (128, 1040, 256)] {
+            let (a, ha) = stored_on(&d, &mut rng, &[m, k], false);
+            let (b, hb) = stored_on(&d, &mut rng, &[k, n], false);
+            let c = a
+                .matmul_ceiling(&b, "big_as_is")
+                .expect("the large kernel takes it");
+            let (atol, rtol) = tol::<f32>(k);
+            assert_close(&host(&c), &reference(&ha, &hb).data, atol, rtol);
+            check(&a, &b, &ha, &hb);
+        }
+        for (ta, tb) in [(true, false), (false, true), (true, true)] {
+            let (a, ha) = stored_on(&d, &mut rng, &[256, 208], ta);
+            let (b, hb) = stored_on(&d, &mut rng, &[208, 128], tb);
+            check(&a, &b, &ha, &hb);
+        }
+        let (a, ha) = stored_on(&d, &mut rng, &[3, 128, 32], false);
+        let (b, hb) = stored_on(&d, &mut rng, &[32, 128], true);
+        check(&a, &b, &ha, &hb);
+        let (a, ha) = padded_on::<f32>(&d, &mut rng, (128, 32), (1, 4));
+        let (b, hb) = padded_on::<f32>(&d, &mut rng, (32, 128), (2, 8));
+        check(&a, &b, &ha, &hb);
+        // Not taken: the tiled kernel under the same option.
+        for (m, k, n) in [(130, 16, 128), (128, 12, 128), (128, 16, 132)] {
+            let (a, ha) = stored_on(&d, &mut rng, &[m, k], false);
+            let (b, hb) = stored_on(&d, &mut rng, &[k, n], false);
+            check(&a, &b, &ha, &hb);
+            let e = a.matmul_ceiling(&b, "big_as_is").unwrap_err();
+            assert!(matches!(e, Error::InvalidArgument { .. }), "{e:?}");
+        }
+        let (x, hx) = upload::<i32>(&d, &values::<i32>(&mut rng, 128 * 16), &[128, 16]);
+        let hx = Host::new(&[128, 16], hx);
+        let (y, hy) = upload::<i32>(&d, &values::<i32>(&mut rng, 16 * 128), &[16, 128]);
+        check(&x, &y, &hx, &Host::new(&[16, 128], hy));
+    }
+    // Turned off, the kernel takes nothing.
+    let mut opts = gpuarray::Options::default();
+    opts.matmul_big = Some(0);
+    let off = gpuarray::Device::with_options(opts).unwrap();
+    let a = off.ones::<f32>([128, 16]).unwrap();
+    let b = off.ones::<f32>([16, 128]).unwrap();
+    assert!(a.matmul_ceiling(&b, "big_as_is").is_err());
+    assert_eq!(host(&a.matmul(&b).unwrap()), vec![16.0; 128 * 128]);
 }

@@ -1,9 +1,11 @@
 //! Matrix products: `matmul`, `dot`, `outer`, `trace`. Host side of shaders/linalg.wgsl
-//! (module [`tiled`]; [`splitk`] runs products with a long K and few output tiles on it as
-//! a batch over slices of K, and f16 ones on the cooperative-matrix kernel with f32 partial
-//! products), of shaders/gemv.wgsl (module [`gemv`]: products with one row or one column)
-//! and of the staged cooperative-matrix f16 kernel that [`coop_gen`] generates, with the
-//! tile copies of [`coop_copy`] (module [`coop`]).
+//! (module [`tiled`], which also picks the large f32 kernel of shaders/linalg_big.wgsl,
+//! module [`big`], where the tile trial finds it faster; [`splitk`] runs products with a
+//! long K and few output tiles on it as a batch over slices of K, and f16 ones on the
+//! cooperative-matrix kernel with f32 partial products), of shaders/gemv.wgsl (module
+//! [`gemv`]: products with one row or one column) and of the staged cooperative-matrix
+//! f16 kernel that [`coop_gen`] generates, with the tile copies of [`coop_copy`] (module
+//! [`coop`]).
 //!
 //! Every product becomes one batched `C[z] = A[z] @ B[z]` over contiguous output
 //! ([`product`]). Each operand is read in place when one of its two matrix dimensions has
@@ -15,6 +17,7 @@
 //! (tensor cores) where the adapter has them, else on the tiled kernel with f32
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
+mod big;
 mod ceiling;
 mod coop;
 #[macro_use]
@@ -72,6 +75,7 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
         }
     }
     specs.extend(gemv::specs());
+    specs.extend(big::specs());
     specs.extend(ceiling::specs());
     // Each default configuration, with element-wise loads and a scalar epilogue (unaligned
     // operands, N not a multiple of 4) and with f32 output (split-K).
@@ -156,8 +160,7 @@ fn matmul_nd<T: Element>(
     if T::DTYPE == DType::F16 && coop::eligible(dev) && coop::run(dev, &prod, &out)? {
         return Ok(out);
     }
-    let tiles = tiled::choose(dev, &prod, &out)?;
-    tiled::run_tiled(dev, &prod, &out, tiles)?;
+    tiled::record(dev, &prod, &out)?;
     Ok(out)
 }
 

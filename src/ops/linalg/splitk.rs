@@ -117,8 +117,7 @@ fn partial_sums<P: Element>(
         if coop {
             return coop::run(dev, p, out);
         }
-        let tiles = tiled::choose(dev, p, out)?;
-        tiled::run_tiled(dev, p, out, tiles)?;
+        tiled::record(dev, p, out)?;
         Ok(true)
     };
     let parts = Array::<P>::alloc(dev, "matmul", vec![main.batches, main.m, main.n])?;

@@ -16,6 +16,7 @@ use crate::kernel::cache::Key;
 use crate::kernel::launch::Binding;
 use crate::kernel::source::Spec;
 
+use super::big::{self, BigCfg};
 use super::params::TraceParams;
 use super::product::{dispatch, Product};
 use super::SRC;
@@ -68,6 +69,14 @@ impl Tiles {
     }
 }
 
+/// The kernel a product takes: the tiled kernel with its tiles, or the large f32 kernel
+/// (module `big`) at its depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Choice {
+    Tiled(Tiles),
+    Big(BigCfg),
+}
+
 impl From<MatmulTiles> for Tiles {
     fn from(t: MatmulTiles) -> Tiles {
         Tiles::new(t.bm, t.bn, t.bk, t.tm, t.tn)
@@ -76,6 +85,10 @@ impl From<MatmulTiles> for Tiles {
 
 /// Large tiles: 64 outputs per invocation, 256 invocations.
 pub(super) const LARGE: Tiles = Tiles::new(128, 128, 16, 8, 8);
+/// The trial's choice for 4096^3 f32 on the H100 before the large f32 kernel (session 9),
+/// the tiled kernel's variants of the ceiling measurement where a product takes that
+/// kernel.
+pub(super) const SQUARE_TRIAL: Tiles = Tiles::new(64, 128, 16, 4, 8);
 /// Medium tiles for problems with too few large tiles to fill the GPU.
 const MEDIUM: Tiles = Tiles::new(64, 64, 16, 4, 4);
 /// Small tiles for small matrices and matrix-vector products.
@@ -145,8 +158,9 @@ const TRIAL_MIN_FMAS_NARROW: f64 = (1u64 << 30) as f64;
 /// Workgroups below which a problem takes smaller tiles.
 const MIN_WORKGROUPS: usize = 64;
 
-/// Trial results of one device, by (element type, class: size class + 3 x shape class).
-pub(super) type Tuned = HashMap<(DType, u32), Tiles>;
+/// Trial results of one device, by (element type, class: size class + 3 x shape class,
+/// plus 9 where the large f32 kernel was a candidate).
+pub(super) type Tuned = HashMap<(DType, u32), Choice>;
 
 /// A configuration forced through the device's options (`GPUARRAY_MATMUL_TILES`, for
 /// tuning), where the kernel supports it.
@@ -229,6 +243,25 @@ pub(super) fn spec_in(
     spec
 }
 
+/// Records the product into `out` with the kernel [`choose`] picks.
+pub(super) fn record<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<()> {
+    let c = choose(dev, prod, out)?;
+    run_choice(dev, prod, out, c)
+}
+
+/// Records the product into `out` with the kernel and tiles of `c`.
+fn run_choice<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+    c: Choice,
+) -> Result<()> {
+    match c {
+        Choice::Tiled(t) => run_tiled(dev, prod, out, t),
+        Choice::Big(c) => big::run_source(dev, prod, out, c, ("", big::BIG_SRC.into())),
+    }
+}
+
 /// Records the product into `out` with the tiled kernel and `tiles`.
 pub(super) fn run_tiled<T: Element>(
     dev: &Device,
@@ -280,31 +313,49 @@ pub(super) fn run_source<T: Element>(
     dispatch(dev, &kernel, prod, out.binding(), (tiles.bm, tiles.bn))
 }
 
-/// The tiles for a product: forced, tuned (large problems), or by size.
+/// The kernel for a product: forced, tuned (large problems), or by size.
 pub(super) fn choose<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
     out: &Array<T>,
-) -> Result<Tiles> {
-    let (t, how) = pick::<T>(dev, prod, out)?;
-    prod.trace(dev, T::DTYPE, || {
-        format!(
+) -> Result<Choice> {
+    let (c, how) = pick::<T>(dev, prod, out)?;
+    prod.trace(dev, T::DTYPE, || match c {
+        Choice::Tiled(t) => format!(
             "tiled {}x{}x{} tile, {}x{} per invocation ({how})",
             t.bm, t.bn, t.bk, t.tm, t.tn
-        )
+        ),
+        Choice::Big(c) => format!(
+            "big 128x128x{} tile, 8x8 per invocation, {} warps ({how})",
+            c.bk,
+            if c.quad { "8x4" } else { "16x2" }
+        ),
     });
-    Ok(t)
+    Ok(c)
 }
 
-/// [`choose`]'s tiles and how they were chosen.
-fn pick<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<(Tiles, String)> {
+/// [`choose`]'s kernel and how it was chosen.
+fn pick<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<(Choice, String)> {
+    if let Some(c) = big::forced(dev, T::DTYPE, prod) {
+        return Ok((Choice::Big(c), "forced".into()));
+    }
+    pick_tiles::<T>(dev, prod, out)
+}
+
+/// [`pick`] where the large kernel is not forced.
+fn pick_tiles<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+) -> Result<(Choice, String)> {
     let acc = acc_size(T::DTYPE);
+    let tiled = |t: Tiles, how: &str| Ok((Choice::Tiled(t), how.to_string()));
     if let Some(t) = forced_tiles(dev).filter(|t| t.fits(dev, acc)) {
-        return Ok((t, "forced".into()));
+        return tiled(t, "forced");
     }
     if T::DTYPE == DType::F64 || T::DTYPE.size() > 4 {
         let t = if MEDIUM.fits(dev, acc) { MEDIUM } else { SMALL };
-        return Ok((t, "8-byte elements".into()));
+        return tiled(t, "8-byte elements");
     }
     let workgroups =
         |t: Tiles| prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches;
@@ -322,52 +373,62 @@ fn pick<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<
     };
     if prod.fmas() >= min_fmas && large >= MIN_WORKGROUPS && lean(CANDIDATES[shape][0]) {
         // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
-        // 1024): the best tiles differ between a partly and a fully occupied GPU.
+        // 1024): the best tiles differ between a partly and a fully occupied GPU. Where
+        // the large f32 kernel is a candidate the first class ends at 255: 2048^2 (256)
+        // took 0.445 ms on it and 0.60 on 1024^2's choice, 64 x 64 tiles (H100).
+        let depths = big::eligible(dev, T::DTYPE, prod);
+        let first = if depths.is_empty() { 511 } else { 255 };
         let size = match large {
-            ..=511 => 0,
-            512..=2047 => 1,
+            l if l <= first => 0,
+            ..=2047 => 1,
             _ => 2,
         };
-        let class = size + 3 * shape as u32;
-        let (t, ran) = tuned(dev, prod, out, class)?;
+        let class = size + 3 * shape as u32 + if depths.is_empty() { 0 } else { 9 };
+        let (c, ran) = tuned(dev, prod, out, class, &depths)?;
         let how = if ran { "trial ran" } else { "trial's choice" };
-        return Ok((t, format!("{how}, class {class}")));
+        return Ok((c, format!("{how}, class {class}")));
     }
     for t in FALLBACK[shape] {
         if t.fits(dev, acc) && workgroups(t) >= MIN_WORKGROUPS && lean(t) {
-            return Ok((t, format!("untimed, shape class {shape}")));
+            return tiled(t, &format!("untimed, shape class {shape}"));
         }
     }
     if lean(SMALL) {
-        return Ok((SMALL, "small".into()));
+        return tiled(SMALL, "small");
     }
-    Ok((TINY, "tiny".into()))
+    tiled(TINY, "tiny")
 }
 
 /// The trial's configuration for this device, element type and size class, running the
-/// trial on this product the first time: each candidate once to compile and warm up, then
-/// timed twice; `true` with the tiles where the trial ran now.
+/// trial on this product the first time: each candidate (the class's tiles, and the large
+/// f32 kernel at the eligible `depths`) once to compile and warm up, then timed twice;
+/// `true` with the choice where the trial ran now.
 fn tuned<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
     out: &Array<T>,
     class: u32,
-) -> Result<(Tiles, bool)> {
+    depths: &[u32],
+) -> Result<(Choice, bool)> {
     let state = dev.state::<super::LinalgState>();
     let key = (T::DTYPE, class);
-    if let Some(t) = lock(&state.tuned).get(&key) {
-        return Ok((*t, false));
+    if let Some(c) = lock(&state.tuned).get(&key) {
+        return Ok((*c, false));
     }
     let acc = acc_size(T::DTYPE);
-    let mut best: Option<(f64, Tiles)> = None;
-    let candidates = CANDIDATES[class as usize / 3];
-    for t in candidates.iter().copied().filter(|t| t.fits(dev, acc)) {
-        run_tiled(dev, prod, out, t)?;
+    let mut best: Option<(f64, Choice)> = None;
+    let tiles = CANDIDATES[(class % 9) as usize / 3]
+        .iter()
+        .copied()
+        .filter(|t| t.fits(dev, acc))
+        .map(Choice::Tiled);
+    for t in tiles.chain(big::candidates(depths).map(Choice::Big)) {
+        run_choice(dev, prod, out, t)?;
         dev.synchronize()?;
         let mut time = f64::INFINITY;
         for _ in 0..2 {
             let t0 = Instant::now();
-            run_tiled(dev, prod, out, t)?;
+            run_choice(dev, prod, out, t)?;
             dev.synchronize()?;
             time = time.min(t0.elapsed().as_secs_f64());
         }
@@ -383,7 +444,7 @@ fn tuned<T: Element>(
             best = Some((time, t));
         }
     }
-    let t = best.map_or(SMALL, |(_, t)| t);
+    let t = best.map_or(Choice::Tiled(SMALL), |(_, t)| t);
     lock(&state.tuned).insert(key, t);
     Ok((t, true))
 }
@@ -419,7 +480,7 @@ mod tests {
     #[test]
     fn every_candidate_is_valid() {
         let all = CANDIDATES.iter().flatten().chain(FALLBACK.iter().flatten());
-        for t in all.chain([&LARGE, &MEDIUM, &SMALL, &TINY]) {
+        for t in all.chain([&LARGE, &MEDIUM, &SMALL, &TINY, &SQUARE_TRIAL]) {
             assert!(t.valid(), "{t:?}");
             assert!(t.wg() <= 256, "{t:?}");
         }
