@@ -23,6 +23,8 @@
 pub(crate) const LAYERS: usize = 1024;
 /// Bits of the uniform j in a word, above the layer's 10 bits and the sign (bit 10).
 pub(crate) const J_BITS: u32 = 21;
+// The layer's bits, the sign and j fill the word.
+const _: () = assert!(LAYERS == 1 << (31 - J_BITS));
 
 /// k_i = floor(2^21 x_(i+1) / x_i): a 21-bit j below it lies inside layer i's rectangle
 /// (k_1023 = 0: the top layer is all cap).
