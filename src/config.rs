@@ -306,6 +306,15 @@ pub struct Options {
     /// Where compiled pipelines are kept between runs, where the adapter has
     /// PIPELINE_CACHE; `GPUARRAY_PIPELINE_CACHE` (`0`/`off` for none, or a folder).
     pub pipeline_cache: PipelineCacheDir,
+    /// The radix sort in onesweep form where its subgroup scatter runs unstaged: every
+    /// pass's digit histogram from one read of the keys, and each scatter pass's tile
+    /// offsets by a chained scan with decoupled look-back (one dispatch a pass instead of
+    /// five); `GPUARRAY_RADIX_ONESWEEP=0` runs the per-pass histogram and scan. Default on.
+    pub radix_onesweep: bool,
+    /// Re-reads of unset predecessor statuses an invocation of the onesweep look-back may
+    /// spend before it counts those tiles' keys itself (0: the nearest predecessor always,
+    /// to test that path); `GPUARRAY_RADIX_SPIN`. Default: 4096.
+    pub radix_spin: Option<u32>,
 }
 
 impl Default for Options {
@@ -344,6 +353,8 @@ impl Default for Options {
             conv_tiles: None,
             host_events: false,
             pipeline_cache: PipelineCacheDir::Platform,
+            radix_onesweep: true,
+            radix_spin: None,
         }
     }
 }
@@ -512,6 +523,8 @@ impl Options {
                 _ => PipelineCacheDir::Dir(PathBuf::from(v)),
             };
         }
+        o.radix_onesweep = switch("GPUARRAY_RADIX_ONESWEEP", ON, OFF)?.unwrap_or(true);
+        o.radix_spin = small("GPUARRAY_RADIX_SPIN")?;
         Ok(o)
     }
 }

@@ -321,6 +321,8 @@ fn radix_many_rows() {
 /// passes), on partial tiles and a view with an offset.
 #[test]
 fn radix_scatter_paths() {
+    let mut hist = Options::default();
+    hist.radix_onesweep = false;
     let mut chunk = Options::default();
     chunk.subgroups = false;
     let mut staged = Options::default();
@@ -332,6 +334,7 @@ fn radix_scatter_paths() {
         &Device::open_with_options(0, staged).expect("a second device"),
         &Device::open_with_options(0, chunk).expect("a third device"),
         &Device::open_with_options(0, wide).expect("a fourth device"),
+        &Device::open_with_options(0, hist).expect("a fifth device"),
     ];
     let mut rng = Rng::new(57);
     for n in [4097usize, 61_441] {
@@ -406,4 +409,52 @@ fn sort_by_value_keeps_bits() {
             panic!("differs at {i}: {:#x} != {:#x}", got[i], want[i]);
         }
     }
+}
+
+/// The onesweep radix sort (the default where the subgroup scatter runs) against the
+/// reference and the per-pass path (`Options::radix_onesweep` off), over many tiles: its
+/// look-back as is, and with `Options::radix_spin` 0, where every tile counts its nearest
+/// predecessor's keys itself (the path taken when a predecessor is slow to publish):
+/// 1-D sorts of values alone (u32, f32), argsort records (f32, f16,
+/// and f64 with two key words where the device has it) and long rows (row-number passes,
+/// whose digits the one histogram pass counts too).
+#[test]
+fn radix_onesweep_lookback() {
+    let mut per_pass = Options::default();
+    per_pass.radix_onesweep = false;
+    let mut counted = Options::default();
+    counted.radix_spin = Some(0);
+    let devs = [
+        dev(),
+        &Device::open_with_options(0, counted).expect("a second device"),
+        &Device::open_with_options(0, per_pass).expect("a third device"),
+    ];
+    let mut rng = Rng::new(1201);
+    let n = 40_009usize;
+    let u = values::<u32>(&mut rng, n);
+    let f = values::<f32>(&mut rng, n);
+    let h = values::<f32>(&mut rng, 12_011);
+    let g = values::<f64>(&mut rng, 20_011);
+    let i = values::<i32>(&mut rng, 3 * 6007);
+    let mut seen = Vec::new();
+    for d in devs {
+        let y = upload::<u32>(d, &u, &[n]).0;
+        check(&y, 0);
+        let x = upload::<f32>(d, &f, &[n]).0;
+        check(&x, 0);
+        let sorted = x.sort().unwrap().to_vec().unwrap();
+        check(&upload::<i32>(d, &i, &[3, 6007]).0, 1);
+        if common::supported::<gpuarray::f16>(d) {
+            check(&upload::<gpuarray::f16>(d, &h, &[12_011]).0, 0);
+        }
+        if common::supported::<f64>(d) {
+            check(&upload::<f64>(d, &g, &[20_011]).0, 0);
+        }
+        let bits: Vec<u32> = sorted.iter().map(|v| v.to_bits()).collect();
+        seen.push((y.sort().unwrap().to_vec().unwrap(), bits));
+    }
+    assert!(
+        seen.windows(2).all(|w| w[0] == w[1]),
+        "the onesweep and per-pass sorts differ"
+    );
 }
