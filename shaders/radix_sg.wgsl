@@ -136,16 +136,41 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
               @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sz: u32,
               @builtin(num_subgroups) nsg: u32) {
     let t = tile_id(wid, nwg);
+    let n = rec_n();
     let live = t < tiles();
     for (var d = lid; d < 256u; d += WG) {
         if (live) { slot[d] = b[d * tiles() + t]; }
     }
+    let below = lanes_below(lane);
     for (var r = 0u; r < ROUNDS; r++) {
         for (var k = lid; k < nsg * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
         workgroupBarrier();
         let first = (t * ROUNDS + r) * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
+        // Digit | rank within the subgroup's run << 8 per step; all ones: no element.
         var dr: array<u32, SG_STEPS>;
-        rank_steps(first, live, sg, lane, sz, &dr);
+        if (PRELOAD == 1u) {
+            for (var i = 0u; i < SG_STEPS; i++) {
+                let e = first + i * sz;
+                dr[i] = 0u;
+                if (live && e < n) { dr[i] = digit(e); }
+            }
+        }
+        for (var i = 0u; i < SG_STEPS; i++) {
+            let e = first + i * sz;
+            let valid = live && e < n;
+            var d = 0u;
+            if (PRELOAD == 1u) {
+                d = dr[i];
+            } else if (valid) {
+                d = digit(e);
+            }
+            let m = match_digit(valid, d);
+            let rank = pop4(m & below);
+            var prior = 0u;
+            if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
+            prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
+            dr[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
+        }
         workgroupBarrier();
         if (STAGED == 1u) {
             stage_slots(lid, nsg);
@@ -154,55 +179,16 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         } else {
             direct_slots(lid, nsg);
             workgroupBarrier();
-            write_direct(first, sg, sz, &dr);
+            for (var i = 0u; i < SG_STEPS; i++) {
+                let v = dr[i];
+                if (v != 0xffffffffu) {
+                    let e = first + i * sz;
+                    let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+                    for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
+                }
+            }
         }
         workgroupBarrier();
-    }
-}
-
-// The ranking of a round: this lane's SG_STEPS keys from element `first`, every `sz`, into
-// `dr` as digit | rank within the subgroup's run << 8 (all ones: no element), the
-// subgroup's counters `sgc` counting each digit (every invocation calls it).
-fn rank_steps(first: u32, live: bool, sg: u32, lane: u32, sz: u32,
-              dr: ptr<function, array<u32, SG_STEPS>>) {
-    let n = rec_n();
-    let below = lanes_below(lane);
-    if (PRELOAD == 1u) {
-        for (var i = 0u; i < SG_STEPS; i++) {
-            let e = first + i * sz;
-            (*dr)[i] = 0u;
-            if (live && e < n) { (*dr)[i] = digit(e); }
-        }
-    }
-    for (var i = 0u; i < SG_STEPS; i++) {
-        let e = first + i * sz;
-        let valid = live && e < n;
-        var d = 0u;
-        if (PRELOAD == 1u) {
-            d = (*dr)[i];
-        } else if (valid) {
-            d = digit(e);
-        }
-        let m = match_digit(valid, d);
-        let rank = pop4(m & below);
-        var prior = 0u;
-        if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
-        prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
-        (*dr)[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
-    }
-}
-
-// Unstaged: every ranked key of `dr` (from element `first`, every `sz`) goes to its
-// subgroup's slot of its digit (from `direct_slots`) plus its rank, all record planes.
-fn write_direct(first: u32, sg: u32, sz: u32, dr: ptr<function, array<u32, SG_STEPS>>) {
-    let n = rec_n();
-    for (var i = 0u; i < SG_STEPS; i++) {
-        let v = (*dr)[i];
-        if (v != 0xffffffffu) {
-            let e = first + i * sz;
-            let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
-        }
     }
 }
 
@@ -287,8 +273,8 @@ const OS_VAL: u32 = 0x3fffffffu;
 
 var<workgroup> os_tile: u32;
 
-// `os_hist` (SGS at least NP: its counts are `sgc`): workgroups of WG striding over the records (grid-stride, any number of
-// workgroups). 1 records (from `src_off()`); 3 `st`: st[p * 256 + d] += the records whose
+// `os_hist` (SGS at least NP: its counts are `sgc`): workgroups of WG striding over the
+// records (grid-stride, any number of workgroups). 1 records (from `src_off()`); 3 `st`: st[p * 256 + d] += the records whose
 // digit of pass p is d (zero before: the host clears it); 4 the status scratch, whose tile
 // counters and first plane (OS_HEAD + tiles() * 256 words) it zeroes.
 @compute @workgroup_size(WG)
@@ -357,8 +343,22 @@ fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) s
     for (var d = lid; d < 256u; d += WG) { atomicStore(&st[next + t * 256u + d], 0u); }
     workgroupBarrier();
     let first = t * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
+    let n = rec_n();
+    let below = lanes_below(lane);
+    // As `scatter_sg`'s steps (inline: `dr` stays in registers), without PRELOAD.
     var dr: array<u32, SG_STEPS>;
-    rank_steps(first, true, sg, lane, sz, &dr);
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let e = first + i * sz;
+        let valid = e < n;
+        var d = 0u;
+        if (valid) { d = digit(e); }
+        let m = match_digit(valid, d);
+        let rank = pop4(m & below);
+        var prior = 0u;
+        if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
+        prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
+        dr[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
+    }
     workgroupBarrier();
     for (var d = lid; d < 256u; d += WG) {
         var own = 0u;
@@ -374,7 +374,14 @@ fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) s
     }
     direct_slots(lid, nsg);
     workgroupBarrier();
-    write_direct(first, sg, sz, &dr);
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let v = dr[i];
+        if (v != 0xffffffffu) {
+            let e = first + i * sz;
+            let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
+        }
+    }
 }
 
 // Elements of tiles before `t` whose digit is `d`, from their status words in `plane`.
