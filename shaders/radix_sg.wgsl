@@ -18,6 +18,9 @@
 // every key goes to its slot. Order kept: rounds, subgroups, steps and lanes all follow the
 // input order, so the scatter is stable, and the same on every run.
 //
+// Onesweep (`Options::radix_onesweep`, opt-in): `os_hist`, `os_scan` and `scatter_os` at
+// the end of this file, their geometry and bindings there.
+//
 // STAGED = 1 (opt-in, `Options::radix_stage`): after the counters are scanned, the round's entries are placed
 // in workgroup memory in their new order (by digit; within a digit, input order) with their
 // digits, one record plane at a time; invocation i then writes entries i, i + WG, ...

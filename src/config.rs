@@ -309,7 +309,9 @@ pub struct Options {
     /// The radix sort in onesweep form where its subgroup scatter runs unstaged: every
     /// pass's digit histogram from one read of the keys, and each scatter pass's tile
     /// offsets by a chained scan with decoupled look-back (one dispatch a pass instead of
-    /// five); `GPUARRAY_RADIX_ONESWEEP=0` runs the per-pass histogram and scan. Default on.
+    /// five); `GPUARRAY_RADIX_ONESWEEP=1`. Default off: on the H100 (2026-11-23) the
+    /// look-back scatter cost what the histograms saved (64M u32 5.68 ms either way; 16M
+    /// f32 1.71 against 1.64 ms, its argsort 3.65 against 3.28).
     pub radix_onesweep: bool,
     /// Re-reads of unset predecessor statuses an invocation of the onesweep look-back may
     /// spend before it counts those tiles' keys itself (0: the nearest predecessor always,
@@ -353,7 +355,7 @@ impl Default for Options {
             conv_tiles: None,
             host_events: false,
             pipeline_cache: PipelineCacheDir::Platform,
-            radix_onesweep: true,
+            radix_onesweep: false,
             radix_spin: None,
         }
     }
@@ -523,7 +525,7 @@ impl Options {
                 _ => PipelineCacheDir::Dir(PathBuf::from(v)),
             };
         }
-        o.radix_onesweep = switch("GPUARRAY_RADIX_ONESWEEP", ON, OFF)?.unwrap_or(true);
+        o.radix_onesweep = switch("GPUARRAY_RADIX_ONESWEEP", ON, OFF)?.unwrap_or(false);
         o.radix_spin = small("GPUARRAY_RADIX_SPIN")?;
         Ok(o)
     }

@@ -10,6 +10,14 @@
 //! 11.2 ms staged, 7.51 ms by the chunk ranking; 16M f32 in 1.85 ms (3.64 as an argsort
 //! and a gather).
 //!
+//! With `Options::radix_onesweep` (off by default) the sort runs in onesweep form where
+//! the unstaged subgroup scatter runs: one `os_hist` pass counts every pass's digits in one
+//! read, `os_scan` scans them, and each pass is one `scatter_os` whose tiles find their
+//! offsets by a decoupled look-back over the tiles before them (bounded spinning, then
+//! counting a slow predecessor's keys itself). On the H100 (2026-11-23) it saved the
+//! histograms and scans (0.96 -> 0.18 ms at 64M) but its scatter cost as much more (4.67
+//! -> 5.40 ms of 4 passes): no gain, so the per-pass path stays the default.
+//!
 //! `Options::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
 //! (timestamps where the adapter has them) of every radix sort to stderr, for tuning.
 
