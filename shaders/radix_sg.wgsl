@@ -18,6 +18,9 @@
 // every key goes to its slot. Order kept: rounds, subgroups, steps and lanes all follow the
 // input order, so the scatter is stable, and the same on every run.
 //
+// Onesweep (`Options::radix_onesweep`, opt-in): `os_hist`, `os_scan` and `scatter_os` at
+// the end of this file, their geometry and bindings there.
+//
 // STAGED = 1 (opt-in, `Options::radix_stage`): after the counters are scanned, the round's entries are placed
 // in workgroup memory in their new order (by digit; within a digit, input order) with their
 // digits, one record plane at a time; invocation i then writes entries i, i + WG, ...
@@ -66,6 +69,15 @@ override NARROW: u32 = 0u;
 // 1: the round's SG_STEPS digits of a lane are loaded before the first ballot (all loads
 // in flight together); 0: each step loads its own (`Options::radix_preload`).
 override PRELOAD: u32 = 0u;
+// Passes (digits of a key) that `os_hist` counts, the first KPASS of them of the key words
+// (digit p: word p / 4, bit (p % 4) * 8), the rest of the row number.
+// (Every named override comes before the arrays sized by override expressions: naga
+// 30's pipeline-constant pass assumes that order.)
+override NP: u32 = 4u;
+override KPASS: u32 = 4u;
+// Re-reads of unset statuses an invocation's look-back may spend before it counts
+// predecessors' keys itself (0: the nearest predecessor is always counted so, for tests).
+override SPIN: u32 = 4096u;
 // Steps of a subgroup in a round (keys held per invocation).
 const SG_STEPS: u32 = 16u;
 
@@ -244,4 +256,173 @@ fn write_staged(lid: u32, sg: u32, sz: u32, first: u32, round0: u32,
             if (i < cnt) { out[j * n + gofs[sdig[i]] + i] = stg[i]; }
         }
     }
+}
+
+// ---- Onesweep (`Options::radix_onesweep`): every pass's histogram from one read, and each
+// scatter's tile offsets by a chained scan with decoupled look-back over the tiles. ----
+//
+// `st` (binding 3, read-write) is the kernels' scratch: `os_hist` adds the histograms into
+// it; `scatter_os` keeps there the tile counters (words 0..OS_HEAD, one per pass) and two
+// planes of tile status (from OS_HEAD, `tiles() * 256` words each; pass p uses plane p % 2).
+// A status word is a flag in its top two bits (0 not yet, OS_AGG the tile's own count of
+// the digit, OS_INCL the count of this and every earlier tile) over a 30-bit count (the host
+// keeps n below 2^30).
+@group(0) @binding(3) var<storage, read_write> st: array<atomic<u32>>;
+
+const OS_HEAD: u32 = 16u;
+const OS_AGG: u32 = 0x40000000u;
+const OS_INCL: u32 = 0x80000000u;
+const OS_VAL: u32 = 0x3fffffffu;
+
+var<workgroup> os_tile: u32;
+
+// `os_hist` (SGS at least NP: its counts are `sgc`): workgroups of WG striding over the
+// records (grid-stride, any number of workgroups). 1 records (from `src_off()`); 3 `st`: st[p * 256 + d] += the records whose
+// digit of pass p is d (zero before: the host clears it); 4 the status scratch, whose tile
+// counters and first plane (OS_HEAD + tiles() * 256 words) it zeroes.
+@compute @workgroup_size(WG)
+fn os_hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+           @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = tile_id(wid, nwg);
+    let stride = nwg.x * nwg.y * WG;
+    for (var k = lid; k < NP * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
+    for (var k = g * WG + lid; k < OS_HEAD + tiles() * 256u; k += stride) { out[k] = 0u; }
+    workgroupBarrier();
+    let n = rec_n();
+    for (var e = g * WG + lid; e < n; e += stride) {
+        if (CARRY == 0u) {
+            let key = sort_key(src_off() + e).x;
+            for (var p = 0u; p < NP; p++) { atomicAdd(&sgc[p * 256u + ((key >> (p * 8u)) & 255u)], 1u); }
+        } else {
+            for (var p = 0u; p < NP; p++) {
+                var dg = 0u;
+                if (p < KPASS) {
+                    dg = digit_at(e, p / 4u, (p % 4u) * 8u);
+                } else {
+                    dg = digit_at(e, W, (p - KPASS) * 8u);
+                }
+                atomicAdd(&sgc[p * 256u + dg], 1u);
+            }
+        }
+    }
+    workgroupBarrier();
+    for (var k = lid; k < NP * 256u; k += WG) {
+        let v = atomicLoad(&sgc[k]);
+        if (v != 0u) { atomicAdd(&st[k], v); }
+    }
+}
+
+// `os_scan`: one workgroup of 256. 4 the histograms of `os_hist`, each pass's 256 counts
+// replaced by their exclusive scan (the pass's first slot per digit).
+@compute @workgroup_size(WG)
+fn os_scan(@builtin(local_invocation_index) lid: u32) {
+    for (var p = 0u; p < NP; p++) {
+        let v = out[p * 256u + lid];
+        let ex = wg_scan(lid, v);
+        out[p * 256u + lid] = ex;
+        workgroupBarrier();
+    }
+}
+
+// `scatter_os`: one workgroup per tile of WG * SG_STEPS elements (ROUNDS 1), tiles taken
+// in the order the workgroups start (a counter in `st`), so a tile waits only on tiles
+// that have started. 1 records; 2 the scanned histograms (`os_scan`); 3 `st`; 4 the
+// records in their new order. The tile is ranked as a round of `scatter_sg`; its count of
+// each digit goes to its status (OS_AGG; tile 0: OS_INCL), then the look-back sums the
+// earlier tiles' counts of the digit (from the nearest back to the first OS_INCL) and
+// publishes the inclusive count. `count_n()` is the pass's number p.
+@compute @workgroup_size(WG)
+fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) sg: u32,
+              @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sz: u32,
+              @builtin(num_subgroups) nsg: u32) {
+    let p = count_n();
+    if (lid == 0u) { os_tile = atomicAdd(&st[p], 1u); }
+    let t = workgroupUniformLoad(&os_tile);
+    if (t >= tiles()) { return; }
+    let plane = OS_HEAD + (p % 2u) * tiles() * 256u;
+    let next = OS_HEAD + ((p + 1u) % 2u) * tiles() * 256u;
+    for (var k = lid; k < nsg * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
+    // The next pass's plane, used by no tile of this pass.
+    for (var d = lid; d < 256u; d += WG) { atomicStore(&st[next + t * 256u + d], 0u); }
+    workgroupBarrier();
+    let first = t * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
+    let n = rec_n();
+    let below = lanes_below(lane);
+    // As `scatter_sg`'s steps (inline: `dr` stays in registers), without PRELOAD.
+    var dr: array<u32, SG_STEPS>;
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let e = first + i * sz;
+        let valid = e < n;
+        var d = 0u;
+        if (valid) { d = digit(e); }
+        let m = match_digit(valid, d);
+        let rank = pop4(m & below);
+        var prior = 0u;
+        if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
+        prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
+        dr[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
+    }
+    workgroupBarrier();
+    for (var d = lid; d < 256u; d += WG) {
+        var own = 0u;
+        for (var s = 0u; s < nsg; s++) { own += atomicLoad(&sgc[s * 256u + d]); }
+        slot[d] = own;
+        atomicStore(&st[plane + t * 256u + d], select(OS_AGG, OS_INCL, t == 0u) | own);
+    }
+    var spins = SPIN;
+    for (var d = lid; d < 256u; d += WG) {
+        let before = look_back(t, d, plane, &spins);
+        if (t > 0u) { atomicStore(&st[plane + t * 256u + d], OS_INCL | (before + slot[d])); }
+        slot[d] = b[p * 256u + d] + before;
+    }
+    direct_slots(lid, nsg);
+    workgroupBarrier();
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let v = dr[i];
+        if (v != 0xffffffffu) {
+            let e = first + i * sz;
+            let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
+        }
+    }
+}
+
+// Elements of tiles before `t` whose digit is `d`, from their status words in `plane`.
+// Re-reads of unset statuses draw on `spins` (SPIN for all of an invocation's digits); a
+// status still unset when they are spent is replaced by counting that tile's keys (they are
+// all in place: the previous pass has ended), so the look-back never waits unboundedly on
+// a workgroup that may not run: slower, the same result. (lavapipe ends every loop of an
+// invocation once their iterations together pass 65535: the budget keeps under that.)
+fn look_back(t: u32, d: u32, plane: u32, spins: ptr<function, u32>) -> u32 {
+    var sum = 0u;
+    var j = t;
+    while (j > 0u) {
+        j -= 1u;
+        var s = 0u;
+        if (SPIN > 0u || j + 1u < t) {
+            s = atomicLoad(&st[plane + j * 256u + d]);
+            while (s < OS_AGG && *spins > 0u) {
+                *spins -= 1u;
+                s = atomicLoad(&st[plane + j * 256u + d]);
+            }
+        }
+        if (s < OS_AGG) {
+            sum += tile_count(j, d);
+        } else {
+            sum += s & OS_VAL;
+            if (s >= OS_INCL) { break; }
+        }
+    }
+    return sum;
+}
+
+// Elements of tile j (of `scatter_os`) whose digit is d.
+fn tile_count(j: u32, d: u32) -> u32 {
+    let lo = j * WG * SG_STEPS;
+    let hi = min(rec_n(), lo + WG * SG_STEPS);
+    var c = 0u;
+    for (var e = lo; e < hi; e += 4u) {
+        for (var k = 0u; k < 4u; k++) { c += u32(e + k < hi && digit(e + k) == d); }
+    }
+    return c;
 }

@@ -137,12 +137,14 @@ fn keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 }
 
 // Digit of record e of `a` in this pass (records of values alone: of the value's key).
-fn digit(e: u32) -> u32 {
+fn digit(e: u32) -> u32 { return digit_at(e, pass_word(), pass_shift()); }
+
+// Digit of record e of `a` at bit `shift` of key word `w` (W: of the row number).
+fn digit_at(e: u32, w: u32, shift: u32) -> u32 {
     let n = rec_n();
-    let w = pass_word();
-    if (CARRY == 0u) { return (sort_key(src_off() + e).x >> pass_shift()) & 255u; }
-    if (w == W) { return ((a[W * n + e] / row_len()) >> pass_shift()) & 255u; }
-    return (a[w * n + e] >> pass_shift()) & 255u;
+    if (CARRY == 0u) { return (sort_key(src_off() + e).x >> shift) & 255u; }
+    if (w == W) { return ((a[W * n + e] / row_len()) >> shift) & 255u; }
+    return (a[w * n + e] >> shift) & 255u;
 }
 
 fn tile_id(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }

@@ -323,6 +323,17 @@ pub struct Options {
     /// Where `matmul_big` forces the large f32 kernel, its warps of 8 x 4 invocations
     /// instead of 16 x 2; `GPUARRAY_MATMUL_BIG_QUAD=1`. Default off (the trial times both).
     pub matmul_big_quad: bool,
+    /// The radix sort in onesweep form where its subgroup scatter runs unstaged: every
+    /// pass's digit histogram from one read of the keys, and each scatter pass's tile
+    /// offsets by a chained scan with decoupled look-back (one dispatch a pass instead of
+    /// five); `GPUARRAY_RADIX_ONESWEEP=1`. Default off: on the H100 (2026-11-23) the
+    /// look-back scatter cost what the histograms saved (64M u32 5.68 ms either way; 16M
+    /// f32 1.71 against 1.64 ms, its argsort 3.65 against 3.28).
+    pub radix_onesweep: bool,
+    /// Re-reads of unset predecessor statuses an invocation of the onesweep look-back may
+    /// spend before it counts those tiles' keys itself (0: the nearest predecessor always,
+    /// to test that path); `GPUARRAY_RADIX_SPIN`. Default: 4096.
+    pub radix_spin: Option<u32>,
 }
 
 impl Default for Options {
@@ -365,6 +376,8 @@ impl Default for Options {
             zig_ab: 0,
             matmul_big: None,
             matmul_big_quad: false,
+            radix_onesweep: false,
+            radix_spin: None,
         }
     }
 }
@@ -541,6 +554,8 @@ impl Options {
         if let Some(on) = switch("GPUARRAY_MATMUL_BIG_QUAD", ON, OFF)? {
             o.matmul_big_quad = on;
         }
+        o.radix_onesweep = switch("GPUARRAY_RADIX_ONESWEEP", ON, OFF)?.unwrap_or(false);
+        o.radix_spin = small("GPUARRAY_RADIX_SPIN")?;
         Ok(o)
     }
 }

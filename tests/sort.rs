@@ -314,13 +314,16 @@ fn radix_many_rows() {
 /// The radix scatter's paths, subgroup ranking (the default where the adapter has
 /// subgroups of 8 to 128 lanes; ballots in one word up to 32 lanes, in four words with
 /// `Options::radix_wide_ballots`, as 64-lane adapters run it), the same staged through
-/// workgroup memory (`Options::radix_stage` 256) and chunk ranking (`Options::subgroups` off): each against the
-/// reference (indices exactly: stability) and the same indices and values as each other,
-/// for one-word keys with an index plane (f32 argsort), values alone (the 1-D sorts of u32
-/// and f32), two-word keys (f64, where the device has it) and long rows (the row-number
-/// passes), on partial tiles and a view with an offset.
+/// workgroup memory (`Options::radix_stage` 256), chunk ranking (`Options::subgroups` off)
+/// and the onesweep form (`Options::radix_onesweep`): each against the reference (indices
+/// exactly: stability) and the same indices and values as each other, for one-word keys
+/// with an index plane (f32 argsort), values alone (the 1-D sorts of u32 and f32), two-word
+/// keys (f64, where the device has it) and long rows (the row-number passes), on partial
+/// tiles and a view with an offset.
 #[test]
 fn radix_scatter_paths() {
+    let mut onesweep = Options::default();
+    onesweep.radix_onesweep = true;
     let mut chunk = Options::default();
     chunk.subgroups = false;
     let mut staged = Options::default();
@@ -332,6 +335,7 @@ fn radix_scatter_paths() {
         &Device::open_with_options(0, staged).expect("a second device"),
         &Device::open_with_options(0, chunk).expect("a third device"),
         &Device::open_with_options(0, wide).expect("a fourth device"),
+        &Device::open_with_options(0, onesweep).expect("a fifth device"),
     ];
     let mut rng = Rng::new(57);
     for n in [4097usize, 61_441] {
@@ -406,4 +410,52 @@ fn sort_by_value_keeps_bits() {
             panic!("differs at {i}: {:#x} != {:#x}", got[i], want[i]);
         }
     }
+}
+
+/// The onesweep radix sort (`Options::radix_onesweep`, where the subgroup scatter runs)
+/// against the reference and the per-pass path (the default), over many tiles: its
+/// look-back as is, and with `Options::radix_spin` 0, where every tile counts its nearest
+/// predecessor's keys itself (the path taken when a predecessor is slow to publish):
+/// 1-D sorts of values alone (u32, f32), argsort records (f32, f16,
+/// and f64 with two key words where the device has it) and long rows (row-number passes,
+/// whose digits the one histogram pass counts too).
+#[test]
+fn radix_onesweep_lookback() {
+    let mut onesweep = Options::default();
+    onesweep.radix_onesweep = true;
+    let mut counted = onesweep.clone();
+    counted.radix_spin = Some(0);
+    let devs = [
+        dev(),
+        &Device::open_with_options(0, onesweep).expect("a second device"),
+        &Device::open_with_options(0, counted).expect("a third device"),
+    ];
+    let mut rng = Rng::new(1201);
+    let n = 40_009usize;
+    let u = values::<u32>(&mut rng, n);
+    let f = values::<f32>(&mut rng, n);
+    let h = values::<f32>(&mut rng, 12_011);
+    let g = values::<f64>(&mut rng, 20_011);
+    let i = values::<i32>(&mut rng, 3 * 6007);
+    let mut seen = Vec::new();
+    for d in devs {
+        let y = upload::<u32>(d, &u, &[n]).0;
+        check(&y, 0);
+        let x = upload::<f32>(d, &f, &[n]).0;
+        check(&x, 0);
+        let sorted = x.sort().unwrap().to_vec().unwrap();
+        check(&upload::<i32>(d, &i, &[3, 6007]).0, 1);
+        if common::supported::<gpuarray::f16>(d) {
+            check(&upload::<gpuarray::f16>(d, &h, &[12_011]).0, 0);
+        }
+        if common::supported::<f64>(d) {
+            check(&upload::<f64>(d, &g, &[20_011]).0, 0);
+        }
+        let bits: Vec<u32> = sorted.iter().map(|v| v.to_bits()).collect();
+        seen.push((y.sort().unwrap().to_vec().unwrap(), bits));
+    }
+    assert!(
+        seen.windows(2).all(|w| w[0] == w[1]),
+        "the onesweep and per-pass sorts differ"
+    );
 }

@@ -20,7 +20,7 @@ pub(crate) const SORT_KEYS: &str = include_str!("../../../shaders/shared/sort_ke
 /// The radix scatter by subgroup ranking, included only into its own kernel.
 const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
 /// Keys an invocation of `scatter_sg` holds (`SG_STEPS` in shaders/radix_sg.wgsl).
-const SG_STEPS: u32 = 16;
+pub(super) const SG_STEPS: u32 = 16;
 pub(super) const WG: u32 = 256;
 /// Chunks of WG elements per radix tile.
 pub(super) const ITEMS: u32 = 16;
@@ -121,27 +121,80 @@ pub(super) fn kernel_of(
 }
 
 /// The radix scatter by subgroup ranking (shaders/radix_sg.wgsl) of the plan `sg` (from
-/// [`scatter_sg_plan`]), for the tiles of `hist`.
+/// [`scatter_sg_plan`]): `scatter_sg` for the tiles of `hist`, or with `onesweep` the
+/// look-back scatter `scatter_os` (tiles of one round, its scratch a writable third input).
 pub(super) fn scatter_sg_kernel(
     dev: &Device,
     d: DType,
     sg: SgPlan,
     keys_only: bool,
+    onesweep: bool,
 ) -> Result<Arc<Kernel>> {
     let sgs = sg.wg / dev.info().subgroup_min_size;
-    let rounds = WG * ITEMS / (sg.wg * SG_STEPS);
-    let staged = u32::from(sg.staged);
+    let rounds = if onesweep {
+        1
+    } else {
+        WG * ITEMS / (sg.wg * SG_STEPS)
+    };
+    let staged = u32::from(sg.staged && !onesweep);
     // Ballots in one word where every subgroup has at most 32 lanes.
     let narrow = u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().radix_wide_ballots);
     let preload = u32::from(dev.options().radix_preload);
-    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow} pl{preload}");
-    build(dev, d, ("scatter_sg", 2, sg.wg), keys_only, extra, |s| {
-        s.include(RADIX_SG)
+    let spin = dev.options().radix_spin.unwrap_or(OS_SPIN);
+    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow} pl{preload} sp{spin}");
+    let (entry, inputs) = if onesweep {
+        ("scatter_os", 3)
+    } else {
+        ("scatter_sg", 2)
+    };
+    build(dev, d, (entry, inputs, sg.wg), keys_only, extra, |s| {
+        let s = s
+            .include(RADIX_SG)
             .constant("SGS", sgs)
             .constant("ROUNDS", rounds)
             .constant("STAGED", staged)
             .constant("NARROW", narrow)
             .constant("PRELOAD", preload)
+            .constant("SPIN", spin);
+        if onesweep {
+            s.writable_last_input()
+        } else {
+            s
+        }
+    })
+}
+
+/// Re-reads of unset statuses one invocation of `scatter_os` may spend before it counts
+/// predecessors' keys itself (lavapipe ends all loops of an invocation past 65535
+/// iterations together: this keeps well under it).
+const OS_SPIN: u32 = 1 << 12;
+/// Tile counters ahead of the status planes in the onesweep scratch (`OS_HEAD`): the most
+/// passes of one onesweep sort.
+pub(super) const OS_HEAD: u32 = 16;
+
+/// The onesweep histogram kernels of shaders/radix_sg.wgsl: `os_hist` (`entry`; the
+/// histograms of `np` passes in one read, `kpass` of them of the key words) or `os_scan`
+/// (their exclusive scans), in workgroups of WG.
+pub(super) fn onesweep_kernel(
+    dev: &Device,
+    d: DType,
+    entry: &'static str,
+    keys_only: bool,
+    (np, kpass): (u32, u32),
+) -> Result<Arc<Kernel>> {
+    let inputs = if entry == "os_hist" { 3 } else { 0 };
+    let extra = format!("np{np} kp{kpass}");
+    build(dev, d, (entry, inputs, WG), keys_only, extra, |s| {
+        let s = s
+            .include(RADIX_SG)
+            .constant("NP", np)
+            .constant("KPASS", kpass)
+            .constant("SGS", np);
+        if inputs == 3 {
+            s.writable_last_input()
+        } else {
+            s
+        }
     })
 }
 
@@ -224,7 +277,7 @@ fn build(
 }
 
 /// The radix sort's per-element passes, compiled without runtime checks.
-const RADIX_UNCHECKED: &[&str] = &["hist", "scatter_sg"];
+const RADIX_UNCHECKED: &[&str] = &["hist", "scatter_sg", "scatter_os", "os_hist"];
 
 /// A whole buffer as a binding.
 pub(super) fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {

@@ -10,12 +10,21 @@
 //! 11.2 ms staged, 7.51 ms by the chunk ranking; 16M f32 in 1.85 ms (3.64 as an argsort
 //! and a gather).
 //!
+//! With `Options::radix_onesweep` (off by default) the sort runs in onesweep form where
+//! the unstaged subgroup scatter runs: one `os_hist` pass counts every pass's digits in one
+//! read, `os_scan` scans them, and each pass is one `scatter_os` whose tiles find their
+//! offsets by a decoupled look-back over the tiles before them (bounded spinning, then
+//! counting a slow predecessor's keys itself). On the H100 (2026-11-23) it saved the
+//! histograms and scans (0.96 -> 0.18 ms at 64M) but its scatter cost as much more (4.67
+//! -> 5.40 ms of 4 passes): no gain, so the per-pass path stays the default.
+//!
 //! `Options::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
 //! (timestamps where the adapter has them) of every radix sort to stderr, for tuning.
 
 use super::params::SortParams;
 use super::plan::{
-    grid, kernel_of, key_bits, scan_in_place, scatter_sg_kernel, scatter_sg_plan, whole, ITEMS, WG,
+    grid, kernel_of, key_bits, onesweep_kernel, scan_blocks, scan_in_place, scatter_sg_kernel,
+    scatter_sg_plan, whole, SgPlan, ITEMS, OS_HEAD, SG_STEPS, WG,
 };
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -71,34 +80,84 @@ impl Prof {
     }
 }
 
-/// The scratch and kernels' shared parameters of one radix sort of `n` elements.
-struct Radix<'a> {
+/// The scratch of the passes: per-tile counts and the scan's block sums (each pass a
+/// histogram, a scan and a scatter), or the onesweep scratch (one histogram of every pass
+/// first, then one look-back scatter a pass).
+enum Scratch {
+    Hist {
+        counts: BufferHandle,
+        sums: BufferHandle,
+    },
+    Onesweep {
+        sg: SgPlan,
+        /// Each pass's 256 counts, then their exclusive scans.
+        hist: BufferHandle,
+        /// Tile counters and the two status planes of `scatter_os`.
+        status: BufferHandle,
+        /// Passes of the sort, and those of them over key words.
+        passes: (u32, u32),
+    },
+}
+
+/// The kernels' dtype and record form.
+#[derive(Clone, Copy)]
+struct Form<'a> {
     dev: &'a Device,
     d: DType,
     keys_only: bool,
+}
+
+/// The scratch and kernels' shared parameters of one radix sort of `n` elements.
+struct Radix<'a> {
+    f: Form<'a>,
     base: SortParams,
-    counts: BufferHandle,
-    sums: BufferHandle,
+    scratch: Scratch,
+    /// Passes done.
+    done: u32,
     prof: Option<Prof>,
 }
 
+/// Bytes of the onesweep status scratch for `tiles` tiles.
+fn status_bytes(tiles: u32) -> u64 {
+    (OS_HEAD as u64 + 2 * 256 * tiles as u64) * 4
+}
+
 impl<'a> Radix<'a> {
-    fn new(dev: &'a Device, d: DType, rows: u32, len: u32, keys_only: bool) -> Result<Self> {
+    /// The sort of `rows` rows of `len` in `passes` passes (`key_passes` of them over the
+    /// key words, the rest over the row number).
+    fn new(f: Form<'a>, (rows, len): (u32, u32), (passes, key_passes): (u32, u32)) -> Result<Self> {
+        let dev = f.dev;
         let n = rows * len;
-        let tiles = n.div_ceil(WG * ITEMS);
-        let count = 256 * tiles;
+        let onesweep = scatter_sg_plan(dev).filter(|sg| {
+            dev.options().radix_onesweep && !sg.staged && n < 1 << 30 && passes <= OS_HEAD
+        });
+        let tile = onesweep.map_or(WG * ITEMS, |sg| sg.wg * SG_STEPS);
+        let tiles = n.div_ceil(tile);
+        let scratch = match onesweep {
+            Some(sg) => Scratch::Onesweep {
+                sg,
+                hist: dev.alloc(passes as u64 * 256 * 4)?,
+                status: dev.alloc(status_bytes(tiles))?,
+                passes: (passes, key_passes),
+            },
+            None => {
+                let count = 256 * tiles;
+                Scratch::Hist {
+                    counts: dev.alloc(count as u64 * 4)?,
+                    sums: dev.alloc(scan_blocks(count) as u64 * 4)?,
+                }
+            }
+        };
         Ok(Radix {
-            dev,
-            d,
-            keys_only,
+            f,
             base: SortParams {
                 n,
                 row_len: len,
                 tiles,
                 ..Default::default()
             },
-            counts: dev.alloc(count as u64 * 4)?,
-            sums: dev.alloc(count.div_ceil(WG * 4) as u64 * 4)?,
+            scratch,
+            done: 0,
             prof: Prof::new(dev)?,
         })
     }
@@ -113,36 +172,94 @@ impl<'a> Radix<'a> {
         word: u32,
         shift: u32,
     ) -> Result<()> {
-        let (dev, d, keys_only) = (self.dev, self.d, self.keys_only);
         let prm = SortParams {
             word,
             shift,
             in_off: src_off,
+            count: self.done,
             ..self.base
         };
-        let count = 256 * prm.tiles;
-        let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
-        let (scatter, label) = match scatter_sg_plan(dev) {
-            Some(sg) => (scatter_sg_kernel(dev, d, sg, keys_only)?, "scatter_sg"),
-            None => (
-                kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?,
-                "scatter",
-            ),
-        };
-        let counts = whole(&self.counts, count as u64 * 4);
-        dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
-        Prof::mark(&mut self.prof, dev, "hist")?;
-        scan_in_place(dev, d, keys_only, &prm, counts, count, &self.sums)?;
-        Prof::mark(&mut self.prof, dev, "scan")?;
-        dev.launch(
-            &scatter,
-            &prm.encode(),
-            &[src, counts],
-            dst,
-            grid(prm.tiles),
-        )?;
-        Prof::mark(&mut self.prof, dev, label)
+        self.done += 1;
+        let (f, prof) = (self.f, &mut self.prof);
+        match &self.scratch {
+            Scratch::Hist { counts, sums } => hist_pass(f, prof, &prm, (src, dst), counts, sums),
+            Scratch::Onesweep {
+                sg,
+                hist,
+                status,
+                passes,
+            } => {
+                let hist = whole(hist, passes.0 as u64 * 256 * 4);
+                let status = whole(status, status_bytes(prm.tiles));
+                if prm.count == 0 {
+                    histograms(f, prof, &prm, src, (hist, status), *passes)?;
+                }
+                let scatter = scatter_sg_kernel(f.dev, f.d, *sg, f.keys_only, true)?;
+                let work = grid(prm.tiles);
+                f.dev
+                    .launch(&scatter, &prm.encode(), &[src, hist, status], dst, work)?;
+                Prof::mark(prof, f.dev, "scatter_os")
+            }
+        }
     }
+}
+
+/// Onesweep, before the first pass: every pass's histogram of `src` into `hist` (cleared
+/// first) and their scans; the tile counters and first status plane of `status` zeroed.
+fn histograms(
+    f: Form<'_>,
+    prof: &mut Option<Prof>,
+    prm: &SortParams,
+    src: Binding<'_>,
+    (hist, status): (Binding<'_>, Binding<'_>),
+    passes: (u32, u32),
+) -> Result<()> {
+    let dev = f.dev;
+    let h = onesweep_kernel(dev, f.d, "os_hist", f.keys_only, passes)?;
+    let scan = onesweep_kernel(dev, f.d, "os_scan", f.keys_only, passes)?;
+    dev.clear(hist.buffer);
+    let groups = prm.n.div_ceil(WG * 64).clamp(1, 1024);
+    dev.launch(&h, &prm.encode(), &[src, src, hist], status, grid(groups))?;
+    Prof::mark(prof, dev, "os_hist")?;
+    dev.launch(&scan, &prm.encode(), &[], hist, grid(1))?;
+    Prof::mark(prof, dev, "os_scan")
+}
+
+/// A pass of per-tile counts (`hist`), their scan and the scatter by those offsets.
+fn hist_pass(
+    f: Form<'_>,
+    prof: &mut Option<Prof>,
+    prm: &SortParams,
+    (src, dst): (Binding<'_>, Binding<'_>),
+    counts: &BufferHandle,
+    sums: &BufferHandle,
+) -> Result<()> {
+    let (dev, d, keys_only) = (f.dev, f.d, f.keys_only);
+    let count = 256 * prm.tiles;
+    let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
+    let (scatter, label) = match scatter_sg_plan(dev) {
+        Some(sg) => (
+            scatter_sg_kernel(dev, d, sg, keys_only, false)?,
+            "scatter_sg",
+        ),
+        None => (
+            kernel_of(dev, d, "scatter", 2, WG, 0, keys_only)?,
+            "scatter",
+        ),
+    };
+    let counts = whole(counts, count as u64 * 4);
+    dev.launch(&hist, &prm.encode(), &[src], counts, grid(prm.tiles))?;
+    Prof::mark(prof, dev, "hist")?;
+    scan_in_place(dev, d, keys_only, prm, counts, count, sums)?;
+    Prof::mark(prof, dev, "scan")?;
+    dev.launch(
+        &scatter,
+        &prm.encode(),
+        &[src, counts],
+        dst,
+        grid(prm.tiles),
+    )?;
+    Prof::mark(prof, dev, label)
 }
 
 /// Indices within rows that sort `rows` rows of `len` elements of `x` (contiguous from its
@@ -162,7 +279,18 @@ pub(super) fn radix<T: Element>(
     let rec_bytes = (w as u64 + 1) * n as u64 * 4;
     let a = dev.alloc_apart(rec_bytes, &[&*x.buf])?;
     let b = dev.alloc(rec_bytes)?;
-    let mut r = Radix::new(dev, d, rows, len, false)?;
+    let row_bits = 32 - (rows - 1).leading_zeros();
+    let key_passes = bits / 8;
+    let passes = key_passes + row_bits.div_ceil(8);
+    let mut r = Radix::new(
+        Form {
+            dev,
+            d,
+            keys_only: false,
+        },
+        (rows, len),
+        (passes, key_passes),
+    )?;
     let keys = kernel_of(dev, d, "keys", 1, WG, 0, false)?;
     let first = SortParams {
         in_off: x.offset as u32,
@@ -172,8 +300,7 @@ pub(super) fn radix<T: Element>(
     let recs = whole(&a, rec_bytes);
     dev.launch(&keys, &first.encode(), &[x.binding()], recs, Work::Items(n))?;
     Prof::mark(&mut r.prof, dev, "keys")?;
-    let mut passes: Vec<(u32, u32)> = (0..bits / 8).map(|i| (i / 4, (i % 4) * 8)).collect();
-    let row_bits = 32 - (rows - 1).leading_zeros();
+    let mut passes: Vec<(u32, u32)> = (0..key_passes).map(|i| (i / 4, (i % 4) * 8)).collect();
     passes.extend((0..row_bits.div_ceil(8)).map(|i| (w, i * 8)));
     let mut bufs = (&a, &b);
     for (word, shift) in passes {
@@ -209,8 +336,16 @@ pub(super) fn sort_keys_only<T: Element>(x: &Array<T>) -> Result<Array<T>> {
     let n = x.len() as u32;
     let bytes = n as u64 * 4;
     let tmp = dev.alloc(bytes)?;
-    let mut r = Radix::new(dev, d, 1, n, true)?;
     let passes = key_bits(d).1 / 8;
+    let mut r = Radix::new(
+        Form {
+            dev,
+            d,
+            keys_only: true,
+        },
+        (1, n),
+        (passes, passes),
+    )?;
     let (mut src, mut src_off) = (x.binding(), x.offset as u32);
     for i in 0..passes {
         // The passes alternate between `tmp` and `out`, the last into `out`.
