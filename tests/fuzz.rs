@@ -118,10 +118,12 @@ fn slice(rng: &mut Rng) -> Slice {
     } else {
         Some(index(rng))
     };
-    let step = match rng.next_u64() % 6 {
+    let step = match rng.next_u64() % 8 {
         0 => 0,
-        1 => usize::MAX,
-        _ => 1 + (rng.next_u64() % 3) as usize,
+        1 => isize::MAX,
+        2 => isize::MIN,
+        3 | 4 => -1 - (rng.next_u64() % 3) as isize,
+        _ => 1 + (rng.next_u64() % 3) as isize,
     };
     Slice::new(index(rng), end, step)
 }
@@ -138,8 +140,12 @@ fn array<T: Ty>(rng: &mut Rng, t: &mut Tally) -> Option<Array<T>> {
     Some(match rng.next_u64() % 4 {
         0 if a.ndim() >= 2 => a.t(),
         1 => {
+            // steps of 1 or 2, either way (negative steps are views walking backwards)
             let sl: Vec<Slice> = (0..a.ndim())
-                .map(|_| Slice::from(..).step(1 + (rng.next_u64() % 2) as usize))
+                .map(|_| {
+                    let step = 1 + (rng.next_u64() % 2) as isize;
+                    Slice::from(..).step(if rng.bool(0.5) { -step } else { step })
+                })
                 .collect();
             a.slice(sl.as_slice()).ok()?
         }

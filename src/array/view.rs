@@ -202,7 +202,11 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn contiguous(&self) -> Result<Array<T>> {
         if self.is_contiguous() && self.offset == 0 {
-            return Ok(self.clone());
+            // The same elements with C-order strides: a contiguous layout may still carry
+            // a negative or odd stride on an axis of extent 1 (or any stride when empty),
+            // which callers of `contiguous` must not see.
+            let strides = crate::shape::contiguous_strides(&self.shape);
+            return Ok(self.view(self.shape.clone(), strides, 0));
         }
         map_unary::<T, T>(self, Unary::Copy, &[])
     }

@@ -49,6 +49,16 @@ fn views3(rng: &mut Rng) -> Vec<(Array<f32>, H)> {
         ],
         vec![Slice::new(3, None, -1), Slice::from(1..).step(2), rev()],
         vec![rev(), rev(), rev()],
+        // Axes of extent 1 walked backwards: contiguous layouts with a negative stride
+        // (reductions once recursed on them without end, found by tests/fuzz.rs).
+        // From offset 0 (x[0::-1]) such a view is contiguous as it is.
+        vec![Slice::new(0, None, -1)],
+        vec![
+            Slice::new(0, None, -1),
+            Slice::from(..),
+            Slice::new(0, None, -2),
+        ],
+        vec![Slice::from(..), Slice::new(4, Some(3), -1), rev()],
     ];
     cases
         .into_iter()
@@ -91,6 +101,28 @@ fn reductions() {
         let r = v.slice([rev(), rev(), rev()]).unwrap();
         assert_close(&host(&r.sum().unwrap()), &[sum(&h.v)], 0.0, 0.0);
     }
+}
+
+/// Reductions of empty views walked backwards: the identity or a typed error, as NumPy.
+#[test]
+fn empty_reversed_reductions() {
+    let x = dev()
+        .arange::<f32>(0.0, 12.0, 1.0)
+        .unwrap()
+        .reshape([3, 4])
+        .unwrap();
+    let e = x.slice([Slice::new(0, Some(2), -1), rev()]).unwrap();
+    assert_eq!(e.shape(), &[0, 4]);
+    assert_eq!(host(&e.sum().unwrap()), vec![0.0]);
+    assert_eq!(host(&e.sum_axis(Axis(0)).unwrap()), vec![0.0; 4]);
+    assert!(
+        matches!(e.max(), Err(gpuarray::Error::InvalidArgument { .. })),
+        "{:?}",
+        e.max()
+    );
+    assert!(e.argmax().is_err());
+    let c = e.contiguous().unwrap();
+    assert!(c.strides().iter().all(|&s| s >= 0), "{:?}", c.strides());
 }
 
 /// A host matrix product.
