@@ -53,6 +53,10 @@
 // latency). Its staging and coalesced writes save nothing (2.85 without them, 2.56 without
 // global writes); its 17-barrier scan costs ~0.06 ms. A faster staged scatter therefore
 // needs the unstaged kernel's occupancy first (less workgroup memory), not better writes.
+// Occupancy (session 12, docs/benchmarks/sort_scan.md): 16, 8 or 4 steps in workgroups of
+// 256 sort 64M u32 in 5.69 / 5.74 / 5.74 ms; workgroups of 128 or 64 over the same tile,
+// and tiles of 512 to 2048 or 8192 keys, are slower. The ranking's per-key work, not the
+// shape, is the cost.
 // NARROW (ballots in one word on 32-lane subgroups) took the ranking alone from 0.88 to
 // 0.77 ms a pass, the unstaged scatter from 1.355 to 1.334, staged 2.67 to 2.54; 64M u32
 // keys 6.41 -> 6.33 ms (profiled), 6.40 in the sweep against CuPy's 1.80.
