@@ -265,7 +265,7 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
 mod tests {
     use super::*;
 
-    /// Forced variants that parse (config.rs tests the parsing) but name absurd sizes are
+    /// Forced variants that parse (src/config/tests.rs tests the parsing) but name absurd sizes are
     /// refused by `valid` (the defaults are used instead), without a panic or an overflow.
     #[test]
     fn absurd_variants_are_invalid() {
