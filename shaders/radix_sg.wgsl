@@ -117,6 +117,19 @@ fn first_lane(m: vec4<u32>) -> u32 {
     return 96u + firstTrailingBit(m.w);
 }
 
+// One step's ranking of digit d in subgroup sg (every lane must call it): the lanes with d
+// counted below this one, plus the subgroup's count of d before this step, which the
+// lowest of those lanes adds the step's matches to and shares by a shuffle. Returns
+// d | rank << 8, or all ones where the lane holds no element.
+fn rank_digit(valid: bool, d: u32, below: vec4<u32>, lane: u32, sg: u32) -> u32 {
+    let m = match_digit(valid, d);
+    let rank = pop4(m & below);
+    var prior = 0u;
+    if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
+    prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
+    return select(0xffffffffu, d | ((prior + rank) << 8u), valid);
+}
+
 // The lanes of the subgroup that are valid and hold digit d (every lane must call it).
 fn match_digit(valid: bool, d: u32) -> vec4<u32> {
     if (NARROW == 1u) {
@@ -171,12 +184,7 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
             } else if (valid) {
                 d = digit(e);
             }
-            let m = match_digit(valid, d);
-            let rank = pop4(m & below);
-            var prior = 0u;
-            if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
-            prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
-            dr[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
+            dr[i] = rank_digit(valid, d, below, lane, sg);
         }
         workgroupBarrier();
         if (STAGED == 1u) {
@@ -359,12 +367,7 @@ fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) s
         let valid = e < n;
         var d = 0u;
         if (valid) { d = digit(e); }
-        let m = match_digit(valid, d);
-        let rank = pop4(m & below);
-        var prior = 0u;
-        if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
-        prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
-        dr[i] = select(0xffffffffu, d | ((prior + rank) << 8u), valid);
+        dr[i] = rank_digit(valid, d, below, lane, sg);
     }
     workgroupBarrier();
     for (var d = lid; d < 256u; d += WG) {
