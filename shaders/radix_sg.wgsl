@@ -70,9 +70,6 @@ override STAGED: u32 = 1u;
 // 1: subgroups of at most 32 lanes, whose ballots fit their first word (the host sets it
 // where the adapter's largest subgroup has 32 lanes or fewer); 0: up to 128 lanes.
 override NARROW: u32 = 0u;
-// 1: the round's SG_STEPS digits of a lane are loaded before the first ballot (all loads
-// in flight together); 0: each step loads its own (`Options::radix_preload`).
-override PRELOAD: u32 = 0u;
 // Passes (digits of a key) that `os_hist` counts, the first KPASS of them of the key words
 // (digit p: word p / 4, bit (p % 4) * 8), the rest of the row number.
 // (Every named override comes before the arrays sized by override expressions: naga
@@ -82,10 +79,14 @@ override KPASS: u32 = 4u;
 // Re-reads of unset statuses an invocation's look-back may spend before it counts
 // predecessors' keys itself (0: the nearest predecessor is always counted so, for tests).
 override SPIN: u32 = 4096u;
-// Steps of a subgroup in a round (keys held per invocation).
+// Steps of a subgroup in a round (keys held per invocation; the host's `SG_STEPS`, which
+// unrolls the loops over them).
 const SG_STEPS: u32 = 16u;
+// A rank or slot that stands for no element.
+const NONE: u32 = 0xffffffffu;
 
-var<workgroup> sgc: array<atomic<u32>, SGS * 256u>;
+// Each subgroup's count of each digit, then one spare counter per invocation (`rank_step`).
+var<workgroup> sgc: array<atomic<u32>, SGS * 256u + WG>;
 // Staged: the round's entries (one record plane at a time) and their digits in their new
 // order, and per digit its slot minus the round's first entry of the digit (one word each
 // when unstaged).
@@ -117,17 +118,19 @@ fn first_lane(m: vec4<u32>) -> u32 {
     return 96u + firstTrailingBit(m.w);
 }
 
-// One step's ranking of digit d in subgroup sg (every lane must call it): the lanes with d
-// counted below this one, plus the subgroup's count of d before this step, which the
-// lowest of those lanes adds the step's matches to and shares by a shuffle. Returns
-// d | rank << 8, or all ones where the lane holds no element.
-fn rank_digit(valid: bool, d: u32, below: vec4<u32>, lane: u32, sg: u32) -> u32 {
-    let m = match_digit(valid, d);
+// One step's ranking in subgroup sg (every lane must call it) of digit `dv` (NONE: the lane
+// holds no element) whose matching lanes are `m`: the matches below this lane, plus the
+// subgroup's count of the digit before this step, which the lowest matching lane adds the
+// step's matches to and shares by a shuffle. Returns digit | rank << 8, or NONE. No
+// branch: every other lane adds to its own spare counter (`sgc[SGS * 256 + lid]`), so
+// the steps are straight-line code whose atomics and shuffles the driver can overlap.
+fn rank_step(dv: u32, m: vec4<u32>, below: vec4<u32>, lane: u32, sg: u32, lid: u32) -> u32 {
+    let valid = dv != NONE;
+    let d = dv & 255u;
     let rank = pop4(m & below);
-    var prior = 0u;
-    if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
-    prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
-    return select(0xffffffffu, d | ((prior + rank) << 8u), valid);
+    let at = select(SGS * 256u + lid, sg * 256u + d, valid && rank == 0u);
+    let prior = subgroupShuffle(atomicAdd(&sgc[at], pop4(m)), select(lane, first_lane(m), valid));
+    return select(NONE, d | ((prior + rank) << 8u), valid);
 }
 
 // The lanes of the subgroup that are valid and hold digit d (every lane must call it).
@@ -166,26 +169,9 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         for (var k = lid; k < nsg * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
         workgroupBarrier();
         let first = (t * ROUNDS + r) * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
-        // Digit | rank within the subgroup's run << 8 per step; all ones: no element.
+        var kw: array<u32, SG_STEPS>;
         var dr: array<u32, SG_STEPS>;
-        if (PRELOAD == 1u) {
-            for (var i = 0u; i < SG_STEPS; i++) {
-                let e = first + i * sz;
-                dr[i] = 0u;
-                if (live && e < n) { dr[i] = digit(e); }
-            }
-        }
-        for (var i = 0u; i < SG_STEPS; i++) {
-            let e = first + i * sz;
-            let valid = live && e < n;
-            var d = 0u;
-            if (PRELOAD == 1u) {
-                d = dr[i];
-            } else if (valid) {
-                d = digit(e);
-            }
-            dr[i] = rank_digit(valid, d, below, lane, sg);
-        }
+        rank_round(first, live, below, lane, sg, lid, sz, &kw, &dr);
         workgroupBarrier();
         if (STAGED == 1u) {
             stage_slots(lid, nsg);
@@ -194,16 +180,69 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         } else {
             direct_slots(lid, nsg);
             workgroupBarrier();
-            for (var i = 0u; i < SG_STEPS; i++) {
-                let v = dr[i];
-                if (v != 0xffffffffu) {
-                    let e = first + i * sz;
-                    let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-                    for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
-                }
-            }
+            write_round(first, sg, sz, &kw, &dr);
         }
         workgroupBarrier();
+    }
+}
+
+// A round's loads and ranks (every lane calls it). kw[i]: the word step i's digit is taken
+// of, of element first + i * sz (clamped to the last element: every load is issued before
+// the first ballot, and none waits on a branch); dr[i]: its digit | rank << 8 (NONE: no
+// element). The loads, then every step's ballots, then the steps' counters: the loops are
+// unrolled by the host, so the arrays stay in registers and each phase's steps overlap.
+fn rank_round(first: u32, live: bool, below: vec4<u32>, lane: u32, sg: u32, lid: u32, sz: u32,
+              kw: ptr<function, array<u32, SG_STEPS>>, dr: ptr<function, array<u32, SG_STEPS>>) {
+    let n = rec_n();
+    let last = max(n, 1u) - 1u;
+    let w = pass_word();
+    let shift = pass_shift();
+    // unroll
+    for (var i = 0u; i < SG_STEPS; i++) {
+        (*kw)[i] = digit_word(min(first + i * sz, last), w);
+    }
+    var m: array<vec4<u32>, SG_STEPS>;
+    // unroll
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let valid = live && first + i * sz < n;
+        let d = word_digit((*kw)[i], w, shift);
+        m[i] = match_digit(valid, d);
+        (*dr)[i] = select(NONE, d, valid);
+    }
+    // unroll
+    for (var i = 0u; i < SG_STEPS; i++) {
+        (*dr)[i] = rank_step((*dr)[i], m[i], below, lane, sg, lid);
+    }
+}
+
+// A round's writes, unstaged (after `direct_slots`; every lane calls it): each element's
+// planes to its slot, the subgroup's first slot of its digit plus its rank. The plane the
+// digits came from is `kw`; each other plane's SG_STEPS words are loaded together first.
+fn write_round(first: u32, sg: u32, sz: u32, kw: ptr<function, array<u32, SG_STEPS>>,
+               dr: ptr<function, array<u32, SG_STEPS>>) {
+    let n = rec_n();
+    let last = max(n, 1u) - 1u;
+    // unroll
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let v = (*dr)[i];
+        let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+        (*dr)[i] = select(dst, NONE, v == NONE);
+    }
+    for (var j = 0u; j < W + CARRY; j++) {
+        var pw: array<u32, SG_STEPS>;
+        if (CARRY == 0u || j == pass_word()) {
+            pw = *kw;
+        } else {
+            // unroll
+            for (var i = 0u; i < SG_STEPS; i++) {
+                pw[i] = a[src_off() + j * n + min(first + i * sz, last)];
+            }
+        }
+        // unroll
+        for (var i = 0u; i < SG_STEPS; i++) {
+            let dst = (*dr)[i];
+            if (dst != NONE) { out[j * n + dst] = pw[i]; }
+        }
     }
 }
 
@@ -256,7 +295,7 @@ fn write_staged(lid: u32, sg: u32, sz: u32, first: u32, round0: u32,
         if (j > 0u) { workgroupBarrier(); }
         for (var i = 0u; i < SG_STEPS; i++) {
             let v = (*dr)[i];
-            if (v != 0xffffffffu) {
+            if (v != NONE) {
                 let p = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
                 if (j == 0u) { sdig[p] = v & 255u; }
                 stg[p] = a[src_off() + j * n + first + i * sz];
@@ -358,17 +397,9 @@ fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) s
     for (var d = lid; d < 256u; d += WG) { atomicStore(&st[next + t * 256u + d], 0u); }
     workgroupBarrier();
     let first = t * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
-    let n = rec_n();
-    let below = lanes_below(lane);
-    // As `scatter_sg`'s steps (inline: `dr` stays in registers), without PRELOAD.
+    var kw: array<u32, SG_STEPS>;
     var dr: array<u32, SG_STEPS>;
-    for (var i = 0u; i < SG_STEPS; i++) {
-        let e = first + i * sz;
-        let valid = e < n;
-        var d = 0u;
-        if (valid) { d = digit(e); }
-        dr[i] = rank_digit(valid, d, below, lane, sg);
-    }
+    rank_round(first, true, lanes_below(lane), lane, sg, lid, sz, &kw, &dr);
     workgroupBarrier();
     for (var d = lid; d < 256u; d += WG) {
         var own = 0u;
@@ -384,14 +415,7 @@ fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) s
     }
     direct_slots(lid, nsg);
     workgroupBarrier();
-    for (var i = 0u; i < SG_STEPS; i++) {
-        let v = dr[i];
-        if (v != 0xffffffffu) {
-            let e = first + i * sz;
-            let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-            for (var j = 0u; j < W + CARRY; j++) { out[j * n + dst] = a[src_off() + j * n + e]; }
-        }
-    }
+    write_round(first, sg, sz, &kw, &dr);
 }
 
 // Elements of tiles before `t` whose digit is `d`, from their status words in `plane`.

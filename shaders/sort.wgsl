@@ -99,12 +99,14 @@ fn half_at(h: u32) -> u32 { return (a[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
 // (in `b`); replaced per dtype.
 fn key_of(e: u32) -> vec2<u32> { return key_u32(a[e]); }
 fn key_q(e: u32) -> vec2<u32> { return key_u32(b[e]); }
+// The key of a 32-bit value given as its word (the values-only records); replaced per dtype.
+fn key_w(w: u32) -> vec2<u32> { return key_u32(w); }
 fn half_q(h: u32) -> u32 { return (b[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
 
 // The key in the order asked for: every key word inverted for largest first (ties keep
 // their input order: the index still breaks them upwards).
-fn sort_key(e: u32) -> vec2<u32> {
-    let k = key_of(e);
+fn sort_key(e: u32) -> vec2<u32> { return ordered(key_of(e)); }
+fn ordered(k: vec2<u32>) -> vec2<u32> {
     if (!descending()) { return k; }
     if (W == 1u) { return vec2<u32>(~k.x, 0u); }
     return ~k;
@@ -140,11 +142,20 @@ fn keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
 fn digit(e: u32) -> u32 { return digit_at(e, pass_word(), pass_shift()); }
 
 // Digit of record e of `a` at bit `shift` of key word `w` (W: of the row number).
-fn digit_at(e: u32, w: u32, shift: u32) -> u32 {
-    let n = rec_n();
-    if (CARRY == 0u) { return (sort_key(src_off() + e).x >> shift) & 255u; }
-    if (w == W) { return ((a[W * n + e] / row_len()) >> shift) & 255u; }
-    return (a[w * n + e] >> shift) & 255u;
+fn digit_at(e: u32, w: u32, shift: u32) -> u32 { return word_digit(digit_word(e, w), w, shift); }
+
+// The word of record e that a digit of key word `w` is taken of: the value itself (records
+// of values alone), else plane w (W: the index plane).
+fn digit_word(e: u32, w: u32) -> u32 {
+    if (CARRY == 0u) { return a[src_off() + e]; }
+    return a[w * rec_n() + e];
+}
+
+// The digit at bit `shift` of key word `w`, of the record's word `x` (from `digit_word`).
+fn word_digit(x: u32, w: u32, shift: u32) -> u32 {
+    if (CARRY == 0u) { return (ordered(key_w(x)).x >> shift) & 255u; }
+    if (w == W) { return ((x / row_len()) >> shift) & 255u; }
+    return (x >> shift) & 255u;
 }
 
 fn tile_id(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }

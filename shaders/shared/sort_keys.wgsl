@@ -6,17 +6,16 @@
 // The key words of one element (x: low word, y: high word or 0).
 fn key_u32(x: u32) -> vec2<u32> { return vec2<u32>(x, 0u); }
 fn key_i32(x: u32) -> vec2<u32> { return vec2<u32>(x ^ 0x80000000u, 0u); }
+// (Selects, not branches: the radix passes take a key per step of straight-line code.)
 fn key_f32(x: u32) -> vec2<u32> {
-    if ((x & 0x7fffffffu) > 0x7f800000u) { return vec2<u32>(0xffffffffu, 0u); }
-    if (x == 0x80000000u) { return vec2<u32>(0x80000000u, 0u); }
-    if ((x & 0x80000000u) != 0u) { return vec2<u32>(~x, 0u); }
-    return vec2<u32>(x | 0x80000000u, 0u);
+    var k = select(x | 0x80000000u, ~x, (x & 0x80000000u) != 0u);
+    k = select(k, 0x80000000u, x == 0x80000000u);
+    return vec2<u32>(select(k, 0xffffffffu, (x & 0x7fffffffu) > 0x7f800000u), 0u);
 }
 fn key_f16(h: u32) -> vec2<u32> {
-    if ((h & 0x7fffu) > 0x7c00u) { return vec2<u32>(0xffffu, 0u); }
-    if (h == 0x8000u) { return vec2<u32>(0x8000u, 0u); }
-    if ((h & 0x8000u) != 0u) { return vec2<u32>(~h & 0xffffu, 0u); }
-    return vec2<u32>(h | 0x8000u, 0u);
+    var k = select(h | 0x8000u, ~h & 0xffffu, (h & 0x8000u) != 0u);
+    k = select(k, 0x8000u, h == 0x8000u);
+    return vec2<u32>(select(k, 0xffffu, (h & 0x7fffu) > 0x7c00u), 0u);
 }
 fn key_f64(lo: u32, hi: u32) -> vec2<u32> {
     let mag = hi & 0x7fffffffu;

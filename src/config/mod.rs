@@ -244,10 +244,6 @@ pub struct Options {
     /// subgroup has at most 32 lanes and one word would do; `GPUARRAY_RADIX_WIDE_BALLOTS=1`.
     /// Default off (testing: adapters with 64-lane subgroups take the four-word path).
     pub radix_wide_ballots: bool,
-    /// The radix scatter loads each invocation's 16 keys of a round before ranking them
-    /// (all loads in flight together) rather than one per step; `GPUARRAY_RADIX_PRELOAD=1`.
-    /// Default off (tuning).
-    pub radix_preload: bool,
     /// Compile every kernel with naga's runtime checks (indices clamped, loops bounded),
     /// the ones that index in bounds by construction (`Spec::unchecked`: the products, the
     /// convolutions, the radix sort's passes) included; `GPUARRAY_CHECKED=1`. Default off
@@ -355,7 +351,6 @@ impl Default for Options {
             sort_profile: false,
             radix_stage: 0,
             radix_wide_ballots: false,
-            radix_preload: false,
             checked_kernels: false,
             matmul_gemv: true,
             matmul_split_k: true,
@@ -499,9 +494,6 @@ impl Options {
         }
         o.radix_wide_ballots = get("GPUARRAY_RADIX_WIDE_BALLOTS").is_some();
         o.checked_kernels = get("GPUARRAY_CHECKED").is_some();
-        if let Some(on) = switch("GPUARRAY_RADIX_PRELOAD", ON, OFF)? {
-            o.radix_preload = on;
-        }
         if let Some(on) = switch("GPUARRAY_MATMUL_GEMV", ON, OFF)? {
             o.matmul_gemv = on;
         }

@@ -35,7 +35,6 @@ fn every_variable_is_read() {
         ("GPUARRAY_RADIX_STAGE", "128"),
         ("GPUARRAY_RADIX_WIDE_BALLOTS", "1"),
         ("GPUARRAY_CHECKED", "1"),
-        ("GPUARRAY_RADIX_PRELOAD", "1"),
         ("GPUARRAY_COOP", "0"),
         ("GPUARRAY_MATMUL_GEMV", "0"),
         ("GPUARRAY_MATMUL_SPLIT_K", "0"),
@@ -63,7 +62,7 @@ fn every_variable_is_read() {
     assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
     assert!(o.sort_profile && o.linalg_trace);
     assert_eq!(o.radix_stage, 128);
-    assert!(o.radix_wide_ballots && o.checked_kernels && o.radix_preload);
+    assert!(o.radix_wide_ballots && o.checked_kernels);
     assert!(!Options::default().checked_kernels);
     assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
     assert_eq!(o.reduce_groups, Some(64));

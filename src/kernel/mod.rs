@@ -1,7 +1,7 @@
 //! Kernels, over the ground floor ([`crate::gpu::Gpu`]): WGSL sources and their
 //! specialisation ([`source`]), the parameter block ([`params`]), the pipeline cache
 //! ([`cache`]), binding into a dispatch ([`launch`]), raw user kernels ([`raw`]), the
-//! adapter's limits on user kernels ([`limits`]). The device records the dispatches.
+//! adapter's limits on user kernels ([`limits`]), loops unrolled in the text ([`unroll`]). The device records the dispatches.
 
 pub(crate) mod cache;
 pub(crate) mod launch;
@@ -9,3 +9,4 @@ pub(crate) mod limits;
 pub(crate) mod params;
 pub(crate) mod raw;
 pub(crate) mod source;
+pub(crate) mod unroll;

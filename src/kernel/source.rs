@@ -1,8 +1,9 @@
 //! Embedded WGSL and its specialisation per dtype and operation.
 //!
 //! A variant of a shader file is made by replacing its `alias X = ...;` lines and its
-//! one-line `fn NAME(...)` definitions, adding `enable f16;` when f16 appears, and appending
-//! the shared parameter block and helpers.
+//! one-line `fn NAME(...)` definitions, adding `enable f16;` when f16 appears, appending
+//! the shared parameter block and helpers, and unrolling the loops marked `// unroll`
+//! ([`super::unroll`]).
 
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -35,6 +36,9 @@ pub(crate) struct Spec {
     /// The last input binding is read-write (a kernel's own scratch, such as counters of
     /// finished workgroups), not read-only.
     pub writable_last_input: bool,
+    /// Counts of the loop bounds named in the text's `// unroll` loops
+    /// ([`crate::kernel::unroll`]).
+    pub unrolls: Vec<(&'static str, u32)>,
 }
 
 /// The parameter binding of shaders/shared/params.wgsl, and its immediate replacement.
@@ -56,6 +60,7 @@ impl Spec {
             constants: Vec::new(),
             unchecked: false,
             writable_last_input: false,
+            unrolls: Vec::new(),
         }
     }
     pub(crate) fn alias(mut self, name: &'static str, ty: impl Into<String>) -> Spec {
@@ -76,6 +81,11 @@ impl Spec {
     }
     pub(crate) fn unchecked(mut self) -> Spec {
         self.unchecked = true;
+        self
+    }
+    /// Loops marked `// unroll` whose bound is `name` run `count` steps, unrolled.
+    pub(crate) fn unroll(mut self, name: &'static str, count: u32) -> Spec {
+        self.unrolls.push((name, count));
         self
     }
     pub(crate) fn include(mut self, src: &'static str) -> Spec {
@@ -129,6 +139,9 @@ impl Spec {
         }
         for inc in &self.includes {
             out.push_str(inc);
+        }
+        if out.contains("// unroll") {
+            out = super::unroll::expand(&out, &self.unrolls);
         }
         out
     }

@@ -61,8 +61,20 @@ fn spec(d: DType) -> Spec {
         DType::F16 => "take_f16(w)",
         _ => "a[src(w)]",
     };
+    // The key of a 32-bit value from its word (the values-only records; other dtypes keep
+    // the file's `key_u32`: their records always carry an index plane).
+    let key_w = match d {
+        DType::F32 => "key_f32(w)",
+        DType::I32 => "key_i32(w)",
+        _ => "key_u32(w)",
+    };
     Spec::new("sort", SRC)
         .include(SORT_KEYS)
+        .unroll("SG_STEPS", SG_STEPS)
+        .function(
+            "key_w",
+            format!("fn key_w(w: u32) -> vec2<u32> {{ return {key_w}; }}"),
+        )
         .function(
             "key_of",
             format!("fn key_of(e: u32) -> vec2<u32> {{ return {key}; }}"),
@@ -139,9 +151,8 @@ pub(super) fn scatter_sg_kernel(
     let staged = u32::from(sg.staged && !onesweep);
     // Ballots in one word where every subgroup has at most 32 lanes.
     let narrow = u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().radix_wide_ballots);
-    let preload = u32::from(dev.options().radix_preload);
     let spin = dev.options().radix_spin.unwrap_or(OS_SPIN);
-    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow} pl{preload} sp{spin}");
+    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow} sp{spin}");
     let (entry, inputs) = if onesweep {
         ("scatter_os", 3)
     } else {
@@ -154,7 +165,6 @@ pub(super) fn scatter_sg_kernel(
             .constant("ROUNDS", rounds)
             .constant("STAGED", staged)
             .constant("NARROW", narrow)
-            .constant("PRELOAD", preload)
             .constant("SPIN", spin);
         if onesweep {
             s.writable_last_input()
@@ -224,7 +234,8 @@ pub(super) fn scatter_sg_plan(dev: &Device) -> Option<SgPlan> {
     // digits, `gofs` and the scan's words besides the counters), else unstaged.
     let plan = |most: u32, staged: bool| {
         let wg = most.max(hi).min(WG);
-        let mut bytes = (wg / lo) * 256 * 4 + 256 * 4;
+        // The subgroups' counters and a spare one per invocation, and the tile's slots.
+        let mut bytes = (wg / lo) * 256 * 4 + wg * 4 + 256 * 4;
         if staged {
             bytes += 2 * wg * SG_STEPS * 4 + 256 * 4 + wg * 4;
         }
