@@ -85,14 +85,14 @@ const SG_STEPS: u32 = 16u;
 // A rank or slot that stands for no element.
 const NONE: u32 = 0xffffffffu;
 
-// Each subgroup's count of each digit, then one spare counter per invocation (`rank_step`).
-var<workgroup> sgc: array<atomic<u32>, SGS * 256u + WG>;
-// Staged: the round's entries (one record plane at a time) and their digits in their new
-// order, and per digit its slot minus the round's first entry of the digit (one word each
-// when unstaged).
+// Each subgroup's count of each digit.
+var<workgroup> sgc: array<atomic<u32>, SGS * 256u>;
+// Staged: the round's entries of one record plane in their new order; per digit its slot
+// minus the round's first entry of the digit (one word each when unstaged); the
+// subgroups' sums in the scan of the round's digit counts.
 var<workgroup> stg: array<u32, WG * SG_STEPS * STAGED + 1u>;
-var<workgroup> sdig: array<u32, WG * SG_STEPS * STAGED + 1u>;
 var<workgroup> gofs: array<u32, 255u * STAGED + 1u>;
+var<workgroup> sgt: array<u32, SGS>;
 
 // Lanes below `lane` in a ballot's four words.
 fn lanes_below(lane: u32) -> vec4<u32> {
@@ -118,18 +118,18 @@ fn first_lane(m: vec4<u32>) -> u32 {
     return 96u + firstTrailingBit(m.w);
 }
 
-// One step's ranking in subgroup sg (every lane must call it) of digit `dv` (NONE: the lane
-// holds no element) whose matching lanes are `m`: the matches below this lane, plus the
-// subgroup's count of the digit before this step, which the lowest matching lane adds the
-// step's matches to and shares by a shuffle. Returns digit | rank << 8, or NONE. No
-// branch: every other lane adds to its own spare counter (`sgc[SGS * 256 + lid]`), so
-// the steps are straight-line code whose atomics and shuffles the driver can overlap.
-fn rank_step(dv: u32, m: vec4<u32>, below: vec4<u32>, lane: u32, sg: u32, lid: u32) -> u32 {
-    let valid = dv != NONE;
-    let d = dv & 255u;
+// One step's ranking of digit d in subgroup sg (every lane must call it): the lanes with d
+// counted below this one, plus the subgroup's count of d before this step, which the
+// lowest of those lanes adds the step's matches to and shares by a shuffle. Returns
+// d | rank << 8, or NONE where the lane holds no element. (The lowest lane's branch keeps
+// the driver from moving later steps' ballots ahead: on the H100 a branch-free form, every
+// other lane adding to a spare counter, took 250 registers a lane and was slower.)
+fn rank_digit(valid: bool, d: u32, below: vec4<u32>, lane: u32, sg: u32) -> u32 {
+    let m = match_digit(valid, d);
     let rank = pop4(m & below);
-    let at = select(SGS * 256u + lid, sg * 256u + d, valid && rank == 0u);
-    let prior = subgroupShuffle(atomicAdd(&sgc[at], pop4(m)), select(lane, first_lane(m), valid));
+    var prior = 0u;
+    if (valid && rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
+    prior = subgroupShuffle(prior, select(lane, first_lane(m), valid));
     return select(NONE, d | ((prior + rank) << 8u), valid);
 }
 
@@ -171,27 +171,33 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         let first = (t * ROUNDS + r) * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
         var kw: array<u32, SG_STEPS>;
         var dr: array<u32, SG_STEPS>;
-        rank_round(first, live, below, lane, sg, lid, sz, &kw, &dr);
+        rank_round(first, live, below, lane, sg, sz, &kw, &dr);
         workgroupBarrier();
-        if (STAGED == 1u) {
-            stage_slots(lid, nsg);
-            workgroupBarrier();
-            write_staged(lid, sg, sz, first, (t * ROUNDS + r) * WG * SG_STEPS, &dr);
-        } else {
-            direct_slots(lid, nsg);
-            workgroupBarrier();
-            write_round(first, sg, sz, &kw, &dr);
-        }
+        write_tile(vec4<u32>(lid, sg, lane, sz), nsg, first, (t * ROUNDS + r) * WG * SG_STEPS, &kw, &dr);
         workgroupBarrier();
+    }
+}
+
+// A round's writes, once its ranks are in `dr` and `slot` holds the tile's next slot per
+// digit (every invocation calls it; `ids`: lid, sg, lane, sz).
+fn write_tile(ids: vec4<u32>, nsg: u32, first: u32, round0: u32,
+              kw: ptr<function, array<u32, SG_STEPS>>, dr: ptr<function, array<u32, SG_STEPS>>) {
+    if (STAGED == 1u) {
+        stage_slots(ids, nsg);
+        workgroupBarrier();
+        write_staged(ids, first, round0, kw, dr);
+    } else {
+        direct_slots(ids.x, nsg);
+        workgroupBarrier();
+        write_round(first, ids.y, ids.w, kw, dr);
     }
 }
 
 // A round's loads and ranks (every lane calls it). kw[i]: the word step i's digit is taken
 // of, of element first + i * sz (clamped to the last element: every load is issued before
 // the first ballot, and none waits on a branch); dr[i]: its digit | rank << 8 (NONE: no
-// element). The loads, then every step's ballots, then the steps' counters: the loops are
-// unrolled by the host, so the arrays stay in registers and each phase's steps overlap.
-fn rank_round(first: u32, live: bool, below: vec4<u32>, lane: u32, sg: u32, lid: u32, sz: u32,
+// element). The loops are unrolled by the host, so the arrays stay in registers.
+fn rank_round(first: u32, live: bool, below: vec4<u32>, lane: u32, sg: u32, sz: u32,
               kw: ptr<function, array<u32, SG_STEPS>>, dr: ptr<function, array<u32, SG_STEPS>>) {
     let n = rec_n();
     let last = max(n, 1u) - 1u;
@@ -201,17 +207,10 @@ fn rank_round(first: u32, live: bool, below: vec4<u32>, lane: u32, sg: u32, lid:
     for (var i = 0u; i < SG_STEPS; i++) {
         (*kw)[i] = digit_word(min(first + i * sz, last), w);
     }
-    var m: array<vec4<u32>, SG_STEPS>;
     // unroll
     for (var i = 0u; i < SG_STEPS; i++) {
         let valid = live && first + i * sz < n;
-        let d = word_digit((*kw)[i], w, shift);
-        m[i] = match_digit(valid, d);
-        (*dr)[i] = select(NONE, d, valid);
-    }
-    // unroll
-    for (var i = 0u; i < SG_STEPS; i++) {
-        (*dr)[i] = rank_step((*dr)[i], m[i], below, lane, sg, lid);
+        (*dr)[i] = rank_digit(valid, word_digit((*kw)[i], w, shift), below, lane, sg);
     }
 }
 
@@ -261,16 +260,22 @@ fn direct_slots(lid: u32, nsg: u32) {
 
 // Staged: each subgroup's counter of each digit becomes its first entry in the round (by
 // digit, then subgroup), `gofs` the digit's slot minus its first entry, and `slot` moves past
-// the round. Each invocation takes 256 / WG consecutive digits (every invocation calls it).
-fn stage_slots(lid: u32, nsg: u32) {
+// the round. Invocation q = sg * sz + lane takes the 256 / WG digits from q * 256 / WG; the
+// scan over them is by subgroup sums (two barriers). Every invocation calls it.
+fn stage_slots(ids: vec4<u32>, nsg: u32) {
     let dpi = 256u / WG;
+    let q = ids.y * ids.w + ids.z;
     var tot = 0u;
     for (var k = 0u; k < dpi; k++) {
-        for (var s = 0u; s < nsg; s++) { tot += atomicLoad(&sgc[s * 256u + lid * dpi + k]); }
+        for (var s = 0u; s < nsg; s++) { tot += atomicLoad(&sgc[s * 256u + q * dpi + k]); }
     }
-    var run = wg_scan(lid, tot);
+    let inc = subgroupInclusiveAdd(tot);
+    if (ids.z == ids.w - 1u) { sgt[ids.y] = inc; }
+    workgroupBarrier();
+    var run = inc - tot;
+    for (var s = 0u; s < ids.y; s++) { run += sgt[s]; }
     for (var k = 0u; k < dpi; k++) {
-        let d = lid * dpi + k;
+        let d = q * dpi + k;
         let start = run;
         for (var s = 0u; s < nsg; s++) {
             let c = atomicLoad(&sgc[s * 256u + d]);
@@ -282,29 +287,54 @@ fn stage_slots(lid: u32, nsg: u32) {
     }
 }
 
-// Staged: the round's entries (from `round0`; this lane's from `first`, every `sz`, their
-// digit | rank << 8 in `dr`) go to workgroup memory in their new order, with their digits,
-// one record plane at a time; invocation lid writes entries lid, lid + WG, ... of each plane.
-// Only `dr` is held per key (positions are re-read from `sgc`: no more private arrays).
-// Every invocation calls it.
-fn write_staged(lid: u32, sg: u32, sz: u32, first: u32, round0: u32,
-                dr: ptr<function, array<u32, SG_STEPS>>) {
+// Staged writes of a round (from element `round0`; this lane's from `first`, every `sz`,
+// with their words in `kw` and digit | rank << 8 in `dr`; every invocation calls it): each
+// record plane, the digits' plane first, goes to workgroup memory in its new order (by
+// digit; within a digit, input order), then invocation lid writes entries lid, lid + WG,
+// ... to `gofs[digit] + entry`: consecutive lanes write runs of one digit, whole sectors
+// where the scattered stores would write one word each. An entry's digit comes from the
+// staged word of the digits' plane, and its destination is kept for the other planes.
+fn write_staged(ids: vec4<u32>, first: u32, round0: u32,
+                kw: ptr<function, array<u32, SG_STEPS>>, dr: ptr<function, array<u32, SG_STEPS>>) {
+    let lid = ids.x;
     let n = rec_n();
+    let last = max(n, 1u) - 1u;
     let cnt = min(n - min(n, round0), WG * SG_STEPS);
-    for (var j = 0u; j < W + CARRY; j++) {
-        if (j > 0u) { workgroupBarrier(); }
-        for (var i = 0u; i < SG_STEPS; i++) {
-            let v = (*dr)[i];
-            if (v != NONE) {
-                let p = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-                if (j == 0u) { sdig[p] = v & 255u; }
-                stg[p] = a[src_off() + j * n + first + i * sz];
+    let w = pass_word();
+    let shift = pass_shift();
+    // unroll
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let v = (*dr)[i];
+        let p = atomicLoad(&sgc[ids.y * 256u + (v & 255u)]) + (v >> 8u);
+        (*dr)[i] = select(p, NONE, v == NONE);
+    }
+    // The digits' plane: the values (records of values alone), else plane w.
+    let dp = select(w, 0u, CARRY == 0u);
+    var gd: array<u32, SG_STEPS>;
+    for (var jj = 0u; jj < W + CARRY; jj++) {
+        let j = (dp + jj) % (W + CARRY);
+        var pw: array<u32, SG_STEPS>;
+        if (jj == 0u) {
+            pw = *kw;
+        } else {
+            // unroll
+            for (var i = 0u; i < SG_STEPS; i++) {
+                pw[i] = a[src_off() + j * n + min(first + i * ids.w, last)];
             }
+            workgroupBarrier();
+        }
+        // unroll
+        for (var i = 0u; i < SG_STEPS; i++) {
+            let p = (*dr)[i];
+            if (p != NONE) { stg[p] = pw[i]; }
         }
         workgroupBarrier();
+        // unroll
         for (var k = 0u; k < SG_STEPS; k++) {
-            let i = k * WG + lid;
-            if (i < cnt) { out[j * n + gofs[sdig[i]] + i] = stg[i]; }
+            let e = k * WG + lid;
+            let x = stg[min(e, WG * SG_STEPS - 1u)];
+            if (jj == 0u) { gd[k] = select(NONE, gofs[word_digit(x, w, shift)] + e, e < cnt); }
+            if (gd[k] != NONE) { out[j * n + gd[k]] = x; }
         }
     }
 }
@@ -399,7 +429,7 @@ fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) s
     let first = t * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
     var kw: array<u32, SG_STEPS>;
     var dr: array<u32, SG_STEPS>;
-    rank_round(first, true, lanes_below(lane), lane, sg, lid, sz, &kw, &dr);
+    rank_round(first, true, lanes_below(lane), lane, sg, sz, &kw, &dr);
     workgroupBarrier();
     for (var d = lid; d < 256u; d += WG) {
         var own = 0u;
@@ -413,9 +443,8 @@ fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) s
         if (t > 0u) { atomicStore(&st[plane + t * 256u + d], OS_INCL | (before + slot[d])); }
         slot[d] = b[p * 256u + d] + before;
     }
-    direct_slots(lid, nsg);
     workgroupBarrier();
-    write_round(first, sg, sz, &kw, &dr);
+    write_tile(vec4<u32>(lid, sg, lane, sz), nsg, first, t * WG * SG_STEPS, &kw, &dr);
 }
 
 // Elements of tiles before `t` whose digit is `d`, from their status words in `plane`.

@@ -148,7 +148,7 @@ pub(super) fn scatter_sg_kernel(
     } else {
         WG * ITEMS / (sg.wg * SG_STEPS)
     };
-    let staged = u32::from(sg.staged && !onesweep);
+    let staged = u32::from(sg.staged);
     // Ballots in one word where every subgroup has at most 32 lanes.
     let narrow = u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().radix_wide_ballots);
     let spin = dev.options().radix_spin.unwrap_or(OS_SPIN);
@@ -234,10 +234,11 @@ pub(super) fn scatter_sg_plan(dev: &Device) -> Option<SgPlan> {
     // digits, `gofs` and the scan's words besides the counters), else unstaged.
     let plan = |most: u32, staged: bool| {
         let wg = most.max(hi).min(WG);
-        // The subgroups' counters and a spare one per invocation, and the tile's slots.
-        let mut bytes = (wg / lo) * 256 * 4 + wg * 4 + 256 * 4;
+        // The subgroups' counters and the tile's slots.
+        let mut bytes = (wg / lo) * 256 * 4 + 256 * 4;
         if staged {
-            bytes += 2 * wg * SG_STEPS * 4 + 256 * 4 + wg * 4;
+            // A round's entries of one plane, `gofs` and the subgroups' sums.
+            bytes += wg * SG_STEPS * 4 + 256 * 4 + (wg / lo) * 4;
         }
         let whole = (WG * ITEMS).is_multiple_of(wg * SG_STEPS) && 256 % wg == 0;
         (bytes <= limit && whole).then_some(SgPlan { wg, staged })

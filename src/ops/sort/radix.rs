@@ -128,8 +128,8 @@ impl<'a> Radix<'a> {
     fn new(f: Form<'a>, (rows, len): (u32, u32), (passes, key_passes): (u32, u32)) -> Result<Self> {
         let dev = f.dev;
         let n = rows * len;
-        let onesweep = scatter_sg_plan(dev).filter(|sg| {
-            dev.options().radix_onesweep && !sg.staged && n < 1 << 30 && passes <= OS_HEAD
+        let onesweep = scatter_sg_plan(dev).filter(|_| {
+            dev.options().radix_onesweep && n < 1 << 30 && passes <= OS_HEAD
         });
         let tile = onesweep.map_or(WG * ITEMS, |sg| sg.wg * SG_STEPS);
         let tiles = n.div_ceil(tile);
