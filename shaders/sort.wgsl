@@ -20,9 +20,10 @@
 //   `counts[d * tiles + t]` = elements of tile t whose digit is d (digit-major, so one
 //   exclusive scan gives every tile's first slot per digit). Counts in workgroup atomics:
 //   a count does not depend on the order of the adds.
-// - `scan_reduce`: one workgroup per block of WG * 4 counts. 1 counts; 4 the block sums.
-// - `scan_top`: one workgroup. 4 the block sums, scanned in place (exclusive), WG at a time.
-// - `scan_down`: one workgroup per block of WG * 4 counts. 1 the scanned block sums; 4 the
+// - `scan_reduce`: one workgroup per block of WG * SCAN_ITEMS counts. 1 counts; 4 the block sums.
+// - `scan_top`: one workgroup. 4 the block sums, scanned in place (exclusive): invocation
+//   i takes a run of consecutive sums, so one workgroup scan covers them all.
+// - `scan_down`: one workgroup per block of WG * SCAN_ITEMS counts. 1 the scanned block sums; 4 the
 //   counts, replaced by their exclusive scan.
 // - `scatter`: one workgroup per tile, as `hist`. 1 records; 2 the scanned counts; 4 the
 //   records in their new order. The tile is walked in chunks of WG elements in order; an
@@ -68,7 +69,8 @@ alias SC = u32;
 override WG: u32 = 256u;
 override W: u32 = 1u;      // key words per element
 override CARRY: u32 = 1u;  // 1: the records carry an index plane
-override ITEMS: u32 = 16u; // chunks of WG elements per tile
+const ITEMS: u32 = 16u;    // chunks of WG elements per tile (the host's `ITEMS`)
+const SCAN_ITEMS: u32 = 4u;  // counts per invocation of `scan_reduce`/`scan_down` (`SCAN_ITEMS`)
 override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
@@ -171,9 +173,16 @@ fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: v
     let n = rec_n();
     let start = t * WG * ITEMS;
     if (t < tiles()) {
+        // Every load first (clamped: none waits on a branch), then the counts.
+        let last = max(n, 1u) - 1u;
+        let w = pass_word();
+        let shift = pass_shift();
+        var x: array<u32, ITEMS>;
+        // unroll
+        for (var c = 0u; c < ITEMS; c++) { x[c] = digit_word(min(start + c * WG + lid, last), w); }
+        // unroll
         for (var c = 0u; c < ITEMS; c++) {
-            let e = start + c * WG + lid;
-            if (e < n) { atomicAdd(&bins[digit(e)], 1u); }
+            if (start + c * WG + lid < n) { atomicAdd(&bins[word_digit(x[c], w, shift)], 1u); }
         }
     }
     workgroupBarrier();
@@ -204,9 +213,9 @@ fn scan_reduce(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
                @builtin(num_workgroups) nwg: vec3<u32>) {
     let blk = tile_id(wid, nwg);
     let m = count_n();
-    let base = blk * WG * 4u + lid * 4u;
+    let base = (blk * WG + lid) * SCAN_ITEMS;
     var s = 0u;
-    for (var k = 0u; k < 4u; k++) {
+    for (var k = 0u; k < SCAN_ITEMS; k++) {
         if (base + k < m) { s += a[base + k]; }
     }
     let ex = wg_scan(lid, s);
@@ -215,17 +224,21 @@ fn scan_reduce(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id)
 
 @compute @workgroup_size(WG)
 fn scan_top(@builtin(local_invocation_index) lid: u32) {
+    // Invocation lid takes the `per` consecutive sums from lid * per: one workgroup scan.
     let m = count_n();
-    var carry = 0u;
-    for (var c = 0u; c < m; c += WG) {
-        let i = c + lid;
-        var v = 0u;
-        if (i < m) { v = out[i]; }
-        let ex = wg_scan(lid, v);
-        let total = sh[WG - 1u];
-        if (i < m) { out[i] = carry + ex; }
-        carry += total;
-        workgroupBarrier();
+    let per = (m + WG - 1u) / WG;
+    let base = lid * per;
+    var s = 0u;
+    for (var k = 0u; k < per; k++) {
+        if (base + k < m) { s += out[base + k]; }
+    }
+    var run = wg_scan(lid, s);
+    for (var k = 0u; k < per; k++) {
+        if (base + k < m) {
+            let v = out[base + k];
+            out[base + k] = run;
+            run += v;
+        }
     }
 }
 
@@ -234,13 +247,16 @@ fn scan_down(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
              @builtin(num_workgroups) nwg: vec3<u32>) {
     let blk = tile_id(wid, nwg);
     let m = count_n();
-    let base = blk * WG * 4u + lid * 4u;
-    var v = vec4<u32>(0u);
-    for (var k = 0u; k < 4u; k++) {
+    let base = (blk * WG + lid) * SCAN_ITEMS;
+    var v: array<u32, SCAN_ITEMS>;
+    var s = 0u;
+    for (var k = 0u; k < SCAN_ITEMS; k++) {
+        v[k] = 0u;
         if (base + k < m) { v[k] = out[base + k]; }
+        s += v[k];
     }
-    var run = a[blk] + wg_scan(lid, v.x + v.y + v.z + v.w);
-    for (var k = 0u; k < 4u; k++) {
+    var run = a[blk] + wg_scan(lid, s);
+    for (var k = 0u; k < SCAN_ITEMS; k++) {
         if (base + k < m) { out[base + k] = run; }
         run += v[k];
     }

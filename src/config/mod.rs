@@ -349,7 +349,7 @@ impl Default for Options {
             matmul_verbose: false,
             linalg_trace: false,
             sort_profile: false,
-            radix_stage: 256,
+            radix_stage: 128,
             radix_wide_ballots: false,
             checked_kernels: false,
             matmul_gemv: true,

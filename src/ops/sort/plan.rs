@@ -22,8 +22,10 @@ const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
 /// Keys an invocation of `scatter_sg` holds (`SG_STEPS` in shaders/radix_sg.wgsl).
 pub(super) const SG_STEPS: u32 = 16;
 pub(super) const WG: u32 = 256;
-/// Chunks of WG elements per radix tile.
+/// Chunks of WG elements per radix tile (`ITEMS` in shaders/sort.wgsl).
 pub(super) const ITEMS: u32 = 16;
+/// Counts each invocation of the scan's reduce and down-sweep takes (`SCAN_ITEMS`).
+const SCAN_ITEMS: u32 = 4;
 /// Bytes of workgroup memory per element of a bitonic row (two key words and an index).
 const BITONIC_BYTES: u32 = 12;
 /// The longest bitonic row on any adapter (more is faster as a radix sort).
@@ -71,6 +73,7 @@ fn spec(d: DType) -> Spec {
     Spec::new("sort", SRC)
         .include(SORT_KEYS)
         .unroll("SG_STEPS", SG_STEPS)
+        .unroll("ITEMS", ITEMS)
         .function(
             "key_w",
             format!("fn key_w(w: u32) -> vec2<u32> {{ return {key_w}; }}"),
@@ -273,7 +276,6 @@ fn build(
         let s = more(
             spec(d)
                 .constant("W", w)
-                .constant("ITEMS", ITEMS)
                 .constant("CARRY", carry),
         );
         // The radix passes index in bounds by construction: tiles from `n`, digits below
@@ -364,7 +366,7 @@ fn bitonic<T: Element>(
 
 /// Words of block sums that [`scan_in_place`] needs for `count` words.
 pub(super) fn scan_blocks(count: u32) -> u32 {
-    count.div_ceil(WG * 4)
+    count.div_ceil(WG * SCAN_ITEMS)
 }
 
 /// Replaces the first `count` u32 words of `data` by their exclusive scan (reduce, scan of
