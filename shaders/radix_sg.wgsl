@@ -1,6 +1,6 @@
 // Radix scatter by subgroup ranking, included into shaders/sort.wgsl only for the
 // `scatter_sg` kernel (so that the family's other kernels need no subgroup operations).
-// Host: src/ops/sort/plan.rs (`scatter_sg_kernel`; `scatter_sg_wg` chooses WG).
+// Host: src/ops/sort/plan.rs (`scatter_sg_kernel`; `scatter_sg_plan` chooses WG and STAGED).
 //
 // `scatter_sg`: one workgroup of WG invocations per radix tile of WG * SG_STEPS * ROUNDS
 // elements (the tile of `hist`). Bindings as `scatter`: 1 records; 2 the scanned counts
@@ -9,57 +9,40 @@
 //
 // A tile is walked in ROUNDS rounds of WG * SG_STEPS elements; in a round, subgroup s owns
 // the contiguous run of L * SG_STEPS elements from s * L * SG_STEPS, walked in SG_STEPS
-// steps of L (lane l takes element step * L + l: coalesced). In a step, the lanes with a
+// steps of L (lane l takes element step * L + l: coalesced). A lane first loads its
+// SG_STEPS words (all in flight together, held in registers). In a step, the lanes with a
 // key's digit come from 8 ballots of the digit's bits (the match mask); a key's rank is the
 // number of matching lanes below it, and the lowest matching lane adds the match's size to
 // the subgroup's counter of that digit (`sgc[s * 256 + d]`, one atomicAdd per distinct
 // digit and step), whose old value it shares with the others by a shuffle. After a barrier
-// the counters are scanned over the subgroups per digit, from the tile's slot per digit, and
-// every key goes to its slot. Order kept: rounds, subgroups, steps and lanes all follow the
-// input order, so the scatter is stable, and the same on every run.
+// the counters are scanned over the subgroups per digit, from the tile's slot per digit.
+// Order kept: rounds, subgroups, steps and lanes all follow the input order, so the
+// scatter is stable, and the same on every run. The step loops are unrolled by the host
+// (`// unroll`, src/kernel/unroll.rs): as loops, the driver kept the private arrays in
+// registers only through 16 compares and moves per access, and each step's load waited
+// for the previous step's ballots.
+//
+// STAGED = 1 (the default, `Options::radix_stage`): the round's entries are placed in
+// workgroup memory in their new order (by digit; within a digit, input order), one record
+// plane at a time, the digits' plane first; invocation i then writes entries i, i + WG, ...
+// to `gofs[digit] + entry` (the digit's slot minus the round's first entry of that digit),
+// so that consecutive lanes write runs of one digit: whole sectors in place of one 32-byte
+// sector per 4-byte key. STAGED = 0: every lane stores its own keys.
 //
 // Onesweep (`Options::radix_onesweep`, opt-in): `os_hist`, `os_scan` and `scatter_os` at
 // the end of this file, their geometry and bindings there.
 //
-// STAGED = 1 (opt-in, `Options::radix_stage`): after the counters are scanned, the round's entries are placed
-// in workgroup memory in their new order (by digit; within a digit, input order) with their
-// digits, one record plane at a time; invocation i then writes entries i, i + WG, ...
-// to `gofs[digit] + entry` (the digit's slot minus the round's first entry of that digit),
-// so that consecutive lanes write runs of one digit: coalesced stores in place of one 32-byte
-// sector per 4-byte key. STAGED = 0: every lane stores its own keys (the previous kernel).
-//
-// On the H100 (2026-11-23, through Vulkan, 64M u32 keys), unstaged: 1.30-1.35 ms a pass
-// against 1.50 ms for the chunk ranking of `scatter`. Measured worse there: loading the
-// round's 16 digits in a loop of their own before ranking (2.19 ms a pass), an earlier
-// staging of the round's records (3.27 ms a pass), and a staging that kept each key's
-// position and destination in private arrays besides `dr` (3.40 ms a pass in workgroups of
-// 256, 2.84 in workgroups of 128), and this staging, with only `dr` held per key (2.67 ms a
-// pass in workgroups of 256 or 128; argsort of 16M f32 4.63 ms against 3.42 unstaged).
-//
-// Where the time goes (H100 through Vulkan, 2026-11-23, sort_u32_64M, ms a pass of the
-// scatter from GPUARRAY_SORT_PROFILE; variants that dropped part of the work, their results
-// kept alive, since removed):
-//                                     unstaged   staged WG 256   staged WG 128
-//   as is                               1.36         2.67            2.68
-//   global writes removed               1.02         2.56             -
-//   staging removed (direct writes)      -           2.85            2.67
-//   ranking only (no scan, no writes)   0.88         2.08             -
-//   writes at the input position        1.06          -               -
-//   round's scan by subgroup sums        -           2.61            2.65
-// So the ranking (ballots, counters, shuffles) is most of either kernel: 0.88 of 1.36 ms
-// unstaged (the writes' scatter adds 0.3-0.35 ms over coalesced fakes; the floor is ~0.2),
-// and the staged kernel's ranking alone costs 2.08 ms: the same code, slowed by its ~43 KB
-// of workgroup memory (fewer resident workgroups to hide the ballots' and shared atomics'
-// latency). Its staging and coalesced writes save nothing (2.85 without them, 2.56 without
-// global writes); its 17-barrier scan costs ~0.06 ms. A faster staged scatter therefore
-// needs the unstaged kernel's occupancy first (less workgroup memory), not better writes.
-// Occupancy (session 12, docs/benchmarks/sort_scan.md): 16, 8 or 4 steps in workgroups of
-// 256 sort 64M u32 in 5.69 / 5.74 / 5.74 ms; workgroups of 128 or 64 over the same tile,
-// and tiles of 512 to 2048 or 8192 keys, are slower. The ranking's per-key work, not the
-// shape, is the cost.
-// NARROW (ballots in one word on 32-lane subgroups) took the ranking alone from 0.88 to
-// 0.77 ms a pass, the unstaged scatter from 1.355 to 1.334, staged 2.67 to 2.54; 64M u32
-// keys 6.41 -> 6.33 ms (profiled), 6.40 in the sweep against CuPy's 1.80.
+// Where the time goes (H100 through Vulkan, driver 580, 2026-11-23; sort_u32_64M, ms of
+// the scatter's 4 passes from GPUARRAY_SORT_PROFILE, the SASS read from the pipeline
+// cache): the step loop as a loop, unstaged, 4.65; unrolled with every load first, 4.34.
+// Variants of that kernel that dropped part of the work (results kept alive): ballots
+// replaced by one bit per lane 4.38; no global writes 1.33; writes at the input position
+// (coalesced) 1.91. So the scattered writes, not the ranking, were two thirds of the
+// time, which staging removes: staged in workgroups of 128 2.57 (256: 3.01, 64: 3.17).
+// Slower: a branch-free ranking (every lane adding to a spare counter, so that the driver
+// could overlap the steps): it took 250 registers a lane. Earlier, with the step loop as a
+// loop, staging had measured slower than direct writes (2.67 against 1.36 ms a pass):
+// the ranking's latency then hid everything else.
 
 // The most subgroups of a workgroup (WG over the smallest subgroup size), and the rounds.
 override SGS: u32 = 8u;

@@ -273,11 +273,7 @@ fn build(
         per: 0,
     };
     dev.kernel(key, || {
-        let s = more(
-            spec(d)
-                .constant("W", w)
-                .constant("CARRY", carry),
-        );
+        let s = more(spec(d).constant("W", w).constant("CARRY", carry));
         // The radix passes index in bounds by construction: tiles from `n`, digits below
         // 256, subgroup counters below SGS * 256, and destinations from the scanned counts
         // of the same keys (at most n). Without naga's clamps the step loops keep their

@@ -2,21 +2,21 @@
 //! index plane (argsort), or of the values alone (one row of u32, i32 or f32: the first pass
 //! reads the input, the last writes the sorted values), each pass a per-tile histogram, an
 //! exclusive scan of the counts and a stable scatter: by subgroup ranking (`scatter_sg`,
-//! its writes staged in workgroup memory where `Options::radix_stage` asks) where the
-//! adapter has subgroups of 8 to 128 lanes and `Options::subgroups` is on, else by chunk
-//! ranking (`scatter`). On the H100 (2026-11-23, through Vulkan) 64M u32 keys sort in 6.33
-//! ms by the unstaged subgroup scatter (hist 0.74, scan 0.25, scatter 5.34 ms of 4 passes;
-//! the ranking alone is 3.1 of those: shaders/radix_sg.wgsl says where the time goes),
-//! 11.2 ms staged, 7.51 ms by the chunk ranking; 16M f32 in 1.85 ms (3.64 as an argsort
-//! and a gather).
+//! its writes staged in workgroup memory and written as runs of one digit, unless
+//! `Options::radix_stage` is 0) where the adapter has subgroups of 8 to 128 lanes and
+//! `Options::subgroups` is on, else by chunk ranking (`scatter`). On the H100 (2026-11-23,
+//! through Vulkan) 64M u32 keys sort in 3.31 ms (hist 0.53, scan 0.22, staged scatter
+//! 2.57 ms of 4 passes; shaders/radix_sg.wgsl says where the time went before), 16M f32
+//! in 0.93 ms.
 //!
 //! With `Options::radix_onesweep` (off by default) the sort runs in onesweep form where
-//! the unstaged subgroup scatter runs: one `os_hist` pass counts every pass's digits in one
+//! the subgroup scatter runs: one `os_hist` pass counts every pass's digits in one
 //! read, `os_scan` scans them, and each pass is one `scatter_os` whose tiles find their
 //! offsets by a decoupled look-back over the tiles before them (bounded spinning, then
 //! counting a slow predecessor's keys itself). On the H100 (2026-11-23) it saved the
 //! histograms and scans (0.96 -> 0.18 ms at 64M) but its scatter cost as much more (4.67
-//! -> 5.40 ms of 4 passes): no gain, so the per-pass path stays the default.
+//! -> 5.40 ms of 4 passes); with the staged scatter (2026-11-23) it is slower still (a
+//! 64M sort 6.39 ms against 3.83): the per-pass path stays the default.
 //!
 //! `Options::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
 //! (timestamps where the adapter has them) of every radix sort to stderr, for tuning.
@@ -128,9 +128,8 @@ impl<'a> Radix<'a> {
     fn new(f: Form<'a>, (rows, len): (u32, u32), (passes, key_passes): (u32, u32)) -> Result<Self> {
         let dev = f.dev;
         let n = rows * len;
-        let onesweep = scatter_sg_plan(dev).filter(|_| {
-            dev.options().radix_onesweep && n < 1 << 30 && passes <= OS_HEAD
-        });
+        let onesweep = scatter_sg_plan(dev)
+            .filter(|_| dev.options().radix_onesweep && n < 1 << 30 && passes <= OS_HEAD);
         let tile = onesweep.map_or(WG * ITEMS, |sg| sg.wg * SG_STEPS);
         let tiles = n.div_ceil(tile);
         let scratch = match onesweep {
