@@ -20,9 +20,9 @@
 // the transposing stores of 16 rows and two k chunks meet in 32 banks; 32 where the
 // padding would not fit, the stores then 2-way), two buffers of BK rows each: the next K tile is loaded into registers before the current one's FMAs and stored
 // to the other buffer after them, one barrier per K tile.
-// The k loop below is unrolled BK times by the host (naga emits loops as written); the
-// 16 accumulators are separate vec4 locals (an indexed private array may go to local
-// memory).
+// The k loop below is unrolled BK times by the host (`// unroll`, src/kernel/unroll.rs:
+// naga emits loops as written); the 16 accumulators are separate vec4 locals (an indexed
+// private array may go to local memory).
 
 alias S = f32;
 alias SC = f32;
@@ -160,7 +160,7 @@ fn matmul_big(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
             ra1 = fetch_a(q1, k1, oa);
             rb1 = fetch_b(q1, k1, ob);
         }
-        // unroll:begin
+        // unroll
         for (var kk = 0u; kk < BK; kk++) {
             let o = cur + kk * SROW;
             let a0 = As[o + ty];
@@ -174,7 +174,6 @@ fn matmul_big(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
             c60 += a1.z * b0; c61 += a1.z * b1; c70 += a1.w * b0; c71 += a1.w * b1;
             // fma:end
         }
-        // unroll:end
         let nxt = BK * SROW - cur;
         put_a(t, nxt, ra0);
         put_b(t, nxt, rb0);

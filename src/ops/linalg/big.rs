@@ -1,7 +1,7 @@
 //! The large f32 product kernel of shaders/linalg_big.wgsl: 128 x 128 output tiles, 8 x 8
 //! outputs per invocation in two groups of 4 rows and 4 columns a half-tile apart,
-//! workgroup tiles k-major with a padded row, double-buffered, the k loop unrolled here
-//! (naga emits loops as written). It takes only products whose every index is in bounds
+//! workgroup tiles k-major with a padded row, double-buffered, the k loop unrolled in the text
+//! (`Spec::unroll`: naga emits loops as written). It takes only products whose every index is in bounds
 //! by construction ([`eligible`]: M and N multiples of 128, K of the depth, vec4 loads of
 //! both operands); the others take the tiled kernel. Whether an eligible product takes it
 //! is the tile trial's choice (module `tiled`), or forced through
@@ -44,11 +44,6 @@ pub(super) fn candidates(depths: &[u32]) -> impl Iterator<Item = BigCfg> + '_ {
         .iter()
         .flat_map(|&bk| [false, true].map(|quad| BigCfg { bk, quad }))
 }
-
-/// Lines around the k loop that [`unroll`] repeats, and the loop's first line.
-const BEGIN: &str = "        // unroll:begin\n";
-const END: &str = "        // unroll:end\n";
-const LOOP: &str = "for (var kk = 0u; kk < BK; kk++) {";
 
 /// Vec4s per k row of the workgroup tiles the adapter holds at depth `bk`: 33 (padded
 /// against the transposing stores' bank conflicts), else 32; `None` where neither fits.
@@ -95,35 +90,12 @@ pub(super) fn forced(dev: &Device, dtype: DType, prod: &Product<'_>) -> Option<B
     Some(BigCfg { bk, quad })
 }
 
-/// `text` (the kernel's, or a variant's) with its k loop repeated `bk` times, each copy a
-/// block with the loop variable a constant; `None` where the loop's markers are missing.
-pub(super) fn unroll(text: &str, bk: u32) -> Option<String> {
-    let start = text.find(BEGIN)? + BEGIN.len();
-    let end = start + text[start..].find(END)?;
-    let lines: Vec<&str> = text[start..end].lines().collect();
-    let (first, body) = lines.split_first()?;
-    let (_, body) = body.split_last()?;
-    if !first.trim_start().starts_with(LOOP) {
-        return None;
-    }
-    let mut steps = String::new();
-    for k in 0..bk {
-        steps.push_str("        {\n");
-        for line in body {
-            steps.push_str(&line.replace("kk", &format!("{k}u")));
-            steps.push('\n');
-        }
-        steps.push_str("        }\n");
-    }
-    Some(format!("{}{steps}{}", &text[..start], &text[end..]))
-}
-
 /// The kernel's spec for configuration `cfg`, `row` vec4s per k row of the workgroup
 /// tiles and operand layouts `ta`, `tb` (transposed views), on `text` (the kernel's text
 /// or a ceiling variant's, before unrolling).
 pub(super) fn spec_in(text: &str, (cfg, row): (BigCfg, u32), ta: bool, tb: bool) -> Spec {
-    let unrolled = unroll(text, cfg.bk).expect("shaders/linalg_big.wgsl marks its k loop");
-    Spec::new("linalg_big", format!("{unrolled}\n{}", accessors()))
+    Spec::new("linalg_big", format!("{text}\n{}", accessors()))
+        .unroll("BK", cfg.bk)
         .constant("BK", cfg.bk)
         .constant("QUAD", cfg.quad as u32)
         .constant("SROW", row)
@@ -192,15 +164,18 @@ pub(super) fn specs() -> Vec<Spec> {
 mod tests {
     use super::*;
 
-    /// The unrolled text has one block per k step with the step's constant, and no loop.
+    /// The rendered text has one block per k step with the step's constant, and no loop.
     #[test]
     fn unroll_repeats_the_step() {
-        let text = unroll(BIG_SRC, 16).expect("markers");
-        assert!(!text.contains(LOOP));
-        assert!(text.contains("let o = cur + 0u * SROW;"));
-        assert!(text.contains("let o = cur + 15u * SROW;"));
-        assert!(!text.contains("16u * SROW;"));
+        let cfg = BigCfg {
+            bk: 16,
+            quad: false,
+        };
+        let text = spec_in(BIG_SRC, (cfg, 33), false, false).render();
+        assert!(!text.contains("for (var kk"));
+        assert!(text.contains("{ const kk = 0u;"));
+        assert!(text.contains("{ const kk = 15u;"));
+        assert!(!text.contains("const kk = 16u;"));
         assert_eq!(text.matches("c71 += a1.w * b1;").count(), 16);
-        assert!(unroll("no markers", 8).is_none());
     }
 }
