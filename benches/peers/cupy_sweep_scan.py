@@ -5,8 +5,19 @@ byte counts as examples/bench_table/sweep_scan.rs; gpuarray's masks are u32, CuP
 converted before timing)."""
 import cupy as cp
 
+# The rows issue 19 lists beside its sorts: `--sweep sort` runs them too (cupy_sweep_sort.py).
+SORT_ROWS = ("cumsum_f32_64M", "cumsum_axis1_f32_8192x8192", "histogram_f32_64M_256bins")
 
-def run(case):
+
+def run(case, only=None):
+    """Every row, or (`only`) the copy row and the rows named there."""
+    if only is not None:
+        every = case
+
+        def case(name, fn, **kw):
+            if name.startswith("copy") or name in only:
+                every(name, fn, **kw)
+
     n = 1 << 26
     side = 8192
     rng = cp.random.default_rng(21)

@@ -9,8 +9,12 @@ copies 64M u32; floors are computed on gpuarray's side (its notes).
   values, descending) and gathered.
 - unique_i32_16M: cp.unique of 16M int32 in [0, 65536) (many repeats).
 - median_f32_64M: cp.median of 64M normal f32.
+- then `--sweep scan`'s cumsum and histogram rows that the issue lists with these
+  (cupy_sweep_scan.SORT_ROWS), after its f32 copy row.
 """
 import cupy as cp
+
+import cupy_sweep_scan
 
 
 def run(case):
@@ -38,3 +42,4 @@ def run(case):
     few = (rng.random(mid, dtype=cp.float32) * 65536.0).astype(cp.int32)
     case("unique_i32_16M", lambda: cp.unique(few), byte=4 * 2 * 4 * mid)
     case("median_f32_64M", lambda: cp.median(big_f), byte=4 * big)
+    cupy_sweep_scan.run(case, only=cupy_sweep_scan.SORT_ROWS)

@@ -13,7 +13,10 @@
 //! - unique of 16M i32 in 0..65536: the keys-only radix sort's bound, `4 * 2 * 4 * n` (the
 //!   flag, scan and compaction passes after it are left out of the floor);
 //! - median of 64M f32: one read of the input, `4 * n` (a selection's bound; gpuarray's
-//!   median is a radix select of its middle ranks: four counting passes over the input).
+//!   median is a radix select of its middle ranks: four counting passes over the input);
+//! - last, the rows of `--sweep scan` that the issue lists with these (cumsum of 64M f32 and
+//!   along axis 1 of 8192 x 8192, histogram of 64M f32 into 256 bins), after that sweep's
+//!   f32 copy row, with its floors (`sweep_scan::issue_rows`).
 
 use gpuarray::Device;
 
@@ -125,5 +128,6 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         let t = gpu_median(dev, || big_f.median::<f32>(None))?;
         rows.push(row("median_f32_64M", t, 4 * b, bw, "4 B * n (one read)"));
     }
+    rows.extend(crate::sweep_scan::issue_rows(dev, quick)?);
     Ok(rows)
 }
