@@ -203,29 +203,41 @@ fn rank_round(first: u32, live: bool, below: vec4<u32>, lane: u32, sg: u32, sz: 
 fn write_round(first: u32, sg: u32, sz: u32, kw: ptr<function, array<u32, SG_STEPS>>,
                dr: ptr<function, array<u32, SG_STEPS>>) {
     let n = rec_n();
-    let last = max(n, 1u) - 1u;
-    // unroll
-    for (var i = 0u; i < SG_STEPS; i++) {
-        let v = (*dr)[i];
-        let dst = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
-        (*dr)[i] = select(dst, NONE, v == NONE);
-    }
+    to_slots(sg, dr);
     for (var j = 0u; j < W + CARRY; j++) {
-        var pw: array<u32, SG_STEPS>;
-        if (CARRY == 0u || j == pass_word()) {
-            pw = *kw;
-        } else {
-            // unroll
-            for (var i = 0u; i < SG_STEPS; i++) {
-                pw[i] = a[src_off() + j * n + min(first + i * sz, last)];
-            }
-        }
+        let pw = plane_words(j, first, sz, kw);
         // unroll
         for (var i = 0u; i < SG_STEPS; i++) {
             let dst = (*dr)[i];
             if (dst != NONE) { out[j * n + dst] = pw[i]; }
         }
     }
+}
+
+// Each step's digit | rank << 8 in `dr` becomes subgroup sg's counter of the digit (after
+// `direct_slots` or `stage_slots`: its first slot or entry) plus the rank; NONE stays.
+fn to_slots(sg: u32, dr: ptr<function, array<u32, SG_STEPS>>) {
+    // unroll
+    for (var i = 0u; i < SG_STEPS; i++) {
+        let v = (*dr)[i];
+        let at = atomicLoad(&sgc[sg * 256u + (v & 255u)]) + (v >> 8u);
+        (*dr)[i] = select(at, NONE, v == NONE);
+    }
+}
+
+// The words of record plane j at a round's steps (elements first + i * sz): `kw` where j is
+// the plane the digits came from, else loaded together (clamped to the last element).
+fn plane_words(j: u32, first: u32, sz: u32, kw: ptr<function, array<u32, SG_STEPS>>)
+    -> array<u32, SG_STEPS> {
+    if (CARRY == 0u || j == pass_word()) { return *kw; }
+    let n = rec_n();
+    let last = max(n, 1u) - 1u;
+    var pw: array<u32, SG_STEPS>;
+    // unroll
+    for (var i = 0u; i < SG_STEPS; i++) {
+        pw[i] = a[src_off() + j * n + min(first + i * sz, last)];
+    }
+    return pw;
 }
 
 // Unstaged: each subgroup's counter of each digit becomes its first global slot.
@@ -281,31 +293,18 @@ fn write_staged(ids: vec4<u32>, first: u32, round0: u32,
                 kw: ptr<function, array<u32, SG_STEPS>>, dr: ptr<function, array<u32, SG_STEPS>>) {
     let lid = ids.x;
     let n = rec_n();
-    let last = max(n, 1u) - 1u;
     let cnt = min(n - min(n, round0), WG * SG_STEPS);
     let w = pass_word();
     let shift = pass_shift();
-    // unroll
-    for (var i = 0u; i < SG_STEPS; i++) {
-        let v = (*dr)[i];
-        let p = atomicLoad(&sgc[ids.y * 256u + (v & 255u)]) + (v >> 8u);
-        (*dr)[i] = select(p, NONE, v == NONE);
-    }
+    to_slots(ids.y, dr);
     // The digits' plane: the values (records of values alone), else plane w.
     let dp = select(w, 0u, CARRY == 0u);
     var gd: array<u32, SG_STEPS>;
     for (var jj = 0u; jj < W + CARRY; jj++) {
         let j = (dp + jj) % (W + CARRY);
-        var pw: array<u32, SG_STEPS>;
-        if (jj == 0u) {
-            pw = *kw;
-        } else {
-            // unroll
-            for (var i = 0u; i < SG_STEPS; i++) {
-                pw[i] = a[src_off() + j * n + min(first + i * ids.w, last)];
-            }
-            workgroupBarrier();
-        }
+        let pw = plane_words(j, first, ids.w, kw);
+        // The previous plane's entries are all read.
+        if (jj > 0u) { workgroupBarrier(); }
         // unroll
         for (var i = 0u; i < SG_STEPS; i++) {
             let p = (*dr)[i];
