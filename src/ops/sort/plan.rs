@@ -233,8 +233,8 @@ pub(super) fn scatter_sg_plan(dev: &Device) -> Option<SgPlan> {
     let stage = dev.options().radix_stage;
     let limit = dev.limits().max_compute_workgroup_storage_size;
     // At most 8 subgroups of the smallest size (staged: at most `stage` invocations), but
-    // room for one of the largest; staged where its memory fits (the round's entries and
-    // digits, `gofs` and the scan's words besides the counters), else unstaged.
+    // room for one of the largest; staged where its memory fits (a round's entries of one
+    // plane, `gofs` and the subgroups' sums besides the counters), else unstaged.
     let plan = |most: u32, staged: bool| {
         let wg = most.max(hi).min(WG);
         // The subgroups' counters and the tile's slots.
