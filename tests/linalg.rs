@@ -201,11 +201,11 @@ fn empty_dims<T: Ty>() {
 /// Products with one column or one row (the matrix-vector kernels): each operand
 /// row-major or a transposed view, batched with broadcast, a k long enough to be split into
 /// slices (partial sums added in order), and with the matrix-vector kernel turned off
-/// (`Options::matmul_gemv`), the tiled kernel on the same shapes.
+/// (`Tuning::matmul_gemv`), the tiled kernel on the same shapes.
 fn matrix_vector<T: Ty>() {
     require_dtype!(T);
     let mut opts = gpuarray::Options::default();
-    opts.matmul_gemv = false;
+    opts.tuning.matmul_gemv = false;
     let tiled = gpuarray::Device::with_options(opts).unwrap();
     let mut rng = Rng::new(77);
     // (A's shape, B's shape, A stored transposed, B stored transposed)
@@ -293,7 +293,7 @@ fn matrix_vector_words_f16() {
 fn split_k<T: Ty>() {
     require_dtype!(T);
     let mut opts = gpuarray::Options::default();
-    opts.matmul_split_k = false;
+    opts.tuning.matmul_split_k = false;
     let whole = gpuarray::Device::with_options(opts).unwrap();
     let mut rng = Rng::new(79);
     let cases: [(usize, usize, usize, bool, bool); 4] = [
@@ -692,7 +692,7 @@ fn stored_on(d: &gpuarray::Device, rng: &mut Rng, shape: &[usize], t: bool) -> (
 /// layouts against the f64
 /// reference: run directly through `matmul_ceiling`'s `big_as_is` (an error unless that
 /// kernel takes the product), and through `matmul` with the kernel forced
-/// (`Options::matmul_big`) on the four layouts, a batch with a broadcast operand, an odd
+/// (`Tuning::matmul_big`) on the four layouts, a batch with a broadcast operand, an odd
 /// number of K tiles (both workgroup buffers in turn), and views inside NaN-poisoned
 /// buffers (offsets and leading dimensions multiples of 4, so still vec4 loads). Shapes it
 /// does not take (M, N not multiples of 128, K not of the depth, other element types)
@@ -701,8 +701,8 @@ fn stored_on(d: &gpuarray::Device, rng: &mut Rng, shape: &[usize], t: bool) -> (
 fn big_kernel() {
     for (depth, quad) in [(8, false), (16, false), (8, true), (16, true)] {
         let mut opts = gpuarray::Options::default();
-        opts.matmul_big = Some(depth);
-        opts.matmul_big_quad = quad;
+        opts.tuning.matmul_big = Some(depth);
+        opts.tuning.matmul_big_quad = quad;
         let d = gpuarray::Device::with_options(opts).unwrap();
         let mut rng = Rng::new(100 + u64::from(depth));
         for (m, k, n) in [(128, 16, 128), (256, 48, 384), (128, 1040, 256)] {
@@ -741,7 +741,7 @@ fn big_kernel() {
     }
     // Turned off, the kernel takes nothing.
     let mut opts = gpuarray::Options::default();
-    opts.matmul_big = Some(0);
+    opts.tuning.matmul_big = Some(0);
     let off = gpuarray::Device::with_options(opts).unwrap();
     let a = off.ones::<f32>([128, 16]).unwrap();
     let b = off.ones::<f32>([16, 128]).unwrap();

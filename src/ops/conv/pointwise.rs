@@ -19,7 +19,7 @@ use crate::error::Result;
 
 /// Whether `layer` runs as a matrix product: a 1x1 filter, stride 1, no padding, too few
 /// pixels and output channels to fill the GPU with `nn_gemm` ([`fills_gpu`]), and
-/// `Options::conv_pointwise` (default on; off where `Options::conv_direct` is on).
+/// `Tuning::conv_pointwise` (default on; off where `Tuning::conv_direct` is on).
 pub(super) fn pointwise_applies(dev: &Device, layer: &Layer) -> bool {
     let o = dev.options();
     layer.kh == 1
@@ -27,8 +27,8 @@ pub(super) fn pointwise_applies(dev: &Device, layer: &Layer) -> bool {
         && layer.opts.padding == [0, 0]
         && layer.opts.stride == [1, 1]
         && !fills_gpu(&layer.shape())
-        && o.conv_pointwise
-        && !o.conv_direct
+        && o.tuning.conv_pointwise
+        && !o.tuning.conv_direct
 }
 
 /// The layer's output, `[n, o, oh, ow]`, from a dense `input` (see [`pointwise_applies`]).

@@ -5,7 +5,7 @@
 //! by construction ([`eligible`]: M and N multiples of 128, K of the depth, vec4 loads of
 //! both operands); the others take the tiled kernel. Whether an eligible product takes it
 //! is the tile trial's choice (module `tiled`), or forced through
-//! `Options::matmul_big` (`GPUARRAY_MATMUL_BIG`).
+//! `Tuning::matmul_big` (`GPUARRAY_MATMUL_BIG`).
 
 use std::borrow::Cow;
 
@@ -64,7 +64,7 @@ fn row_len(dev: &Device, bk: u32) -> Option<u32> {
 /// with the kernel turned off).
 pub(super) fn eligible(dev: &Device, dtype: DType, prod: &Product<'_>) -> Vec<u32> {
     let shaped = dtype == DType::F32
-        && dev.options().matmul_big != Some(0)
+        && dev.options().tuning.matmul_big != Some(0)
         && prod.m.is_multiple_of(TILE)
         && prod.n.is_multiple_of(TILE)
         && prod.a.vec
@@ -75,18 +75,18 @@ pub(super) fn eligible(dev: &Device, dtype: DType, prod: &Product<'_>) -> Vec<u3
         .collect()
 }
 
-/// The configuration forced through `Options::matmul_big` for this product: the depth
+/// The configuration forced through `Tuning::matmul_big` for this product: the depth
 /// asked for (8 or 16) where eligible, or with any other value the deepest eligible one;
-/// the warp layout of `Options::matmul_big_quad`.
+/// the warp layout of `Tuning::matmul_big_quad`.
 pub(super) fn forced(dev: &Device, dtype: DType, prod: &Product<'_>) -> Option<BigCfg> {
-    let want = dev.options().matmul_big.filter(|&v| v != 0)?;
+    let want = dev.options().tuning.matmul_big.filter(|&v| v != 0)?;
     let depths = eligible(dev, dtype, prod);
     let bk = if DEPTHS.contains(&want) {
         depths.contains(&want).then_some(want)
     } else {
         depths.first().copied()
     }?;
-    let quad = dev.options().matmul_big_quad;
+    let quad = dev.options().tuning.matmul_big_quad;
     Some(BigCfg { bk, quad })
 }
 

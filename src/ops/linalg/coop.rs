@@ -79,7 +79,7 @@ pub(super) fn spec(cfg: CoopCfg, ta: bool, tb: bool) -> Spec {
 pub(super) fn eligible(dev: &Device) -> bool {
     let info = dev.info();
     dev.has_coop_matrix()
-        && dev.options().coop
+        && dev.options().tuning.coop
         && info.subgroup_min_size == 32
         && info.subgroup_max_size == 32
         && dev.limits().max_compute_invocations_per_workgroup >= 256
@@ -126,8 +126,8 @@ fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
         if tb { prod.k } else { prod.n },
     );
     let tweak = |c: CoopCfg| {
-        let max = opts.coop_unit.unwrap_or(c.la);
-        let epi = opts.coop_epi.map_or(c.epi, |e| e.min(1));
+        let max = opts.tuning.coop_unit.unwrap_or(c.la);
+        let epi = opts.tuning.coop_epi.map_or(c.epi, |e| e.min(1));
         CoopCfg {
             la: load_width(&prod.a, inner_a, max),
             lb: load_width(&prod.b, inner_b, max),
@@ -136,7 +136,12 @@ fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
             ..c
         }
     };
-    if let Some(c) = opts.coop_variant.map(|v| tweak(v.into())).filter(fits) {
+    if let Some(c) = opts
+        .tuning
+        .coop_variant
+        .map(|v| tweak(v.into()))
+        .filter(fits)
+    {
         return Some(c);
     }
     pick(
@@ -235,11 +240,11 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
         per: 0,
     };
     let kernel = match dev.kernel(key, || {
-        if opts.matmul_verbose {
+        if opts.diagnostics.matmul_verbose {
             eprintln!("gpuarray: coop matmul {cfg:?} ta={ta} tb={tb}");
         }
         let spec = spec(cfg, ta, tb);
-        if let Some(dir) = &opts.coop_dump {
+        if let Some(dir) = &opts.diagnostics.coop_dump {
             dump(dir, cfg, ta, tb, &spec);
         }
         spec
@@ -250,7 +255,7 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
             prod.trace(dev, DType::F16, || {
                 format!("coop failed to compile ({e}): tiled")
             });
-            if opts.matmul_verbose {
+            if opts.diagnostics.matmul_verbose {
                 eprintln!("gpuarray: cooperative-matrix matmul unavailable: {e}");
             }
             broken.store(true, Ordering::Relaxed);

@@ -119,7 +119,9 @@ pub(super) fn specs() -> Vec<Spec> {
 
 /// Whether the product is a matrix-vector one this kernel takes.
 pub(super) fn eligible(dev: &Device, prod: &Product<'_>) -> bool {
-    dev.options().matmul_gemv && (prod.n == 1 || prod.m == 1) && prod.batches <= MAX_GROUPS as usize
+    dev.options().tuning.matmul_gemv
+        && (prod.n == 1 || prod.m == 1)
+        && prod.batches <= MAX_GROUPS as usize
 }
 
 /// X (rows r, columns k) and v as the kernel reads them: offsets, strides, batch strides.

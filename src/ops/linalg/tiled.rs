@@ -166,6 +166,7 @@ pub(super) type Tuned = HashMap<(DType, u32), Choice>;
 /// tuning), where the kernel supports it.
 fn forced_tiles(dev: &Device) -> Option<Tiles> {
     dev.options()
+        .tuning
         .matmul_tiles
         .map(Tiles::from)
         .filter(|t| t.valid())
@@ -432,7 +433,7 @@ fn tuned<T: Element>(
             dev.synchronize()?;
             time = time.min(t0.elapsed().as_secs_f64());
         }
-        if dev.options().matmul_verbose || dev.options().linalg_trace {
+        if dev.options().diagnostics.matmul_verbose || dev.options().diagnostics.linalg_trace {
             eprintln!(
                 "gpuarray matmul trial {}: {t:?} {:.3} ms, {:.2} TFLOP/s",
                 T::DTYPE,

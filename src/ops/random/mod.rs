@@ -132,13 +132,9 @@ impl ZigInputs {
         })
     }
 
-    /// The second pass's invocations (ZIG_PACK lists a workgroup); none where
-    /// `Options::zig_ab` times the first pass alone (2, 3).
-    pub(crate) fn second(&self, dev: &Device) -> Option<u32> {
-        match dev.options().zig_ab {
-            2 | 3 => None,
-            _ => Some(self.groups.div_ceil(ZIG_PACK) * WG),
-        }
+    /// The second pass's invocations (ZIG_PACK lists a workgroup).
+    pub(crate) fn second(&self) -> u32 {
+        self.groups.div_ceil(ZIG_PACK) * WG
     }
 
     /// The output array of `shape`, apart from the inputs' buffers: the dispatch would
@@ -160,31 +156,17 @@ impl ZigInputs {
     }
 }
 
-/// The kernel cache's variant name of a normal kernel: `base`, with `Options::zig_ab` where
-/// it is not 0 (see [`zig_spec`]).
-pub(crate) fn zig_name(dev: &Device, base: String) -> String {
-    match dev.options().zig_ab {
-        0 => base,
-        ab => format!("{base}+ab{ab}"),
-    }
+/// A normal kernel's spec: writing its lists (input 2), unchecked (see [`ZigInputs`]).
+pub(crate) fn zig_spec(s: Spec) -> Spec {
+    s.writable_last_input().unchecked()
 }
 
-/// A normal kernel's spec: writing its lists (input 2), unchecked (see [`ZigInputs`]), with
-/// the override ZIG_AB set from `Options::zig_ab` where it is not 0.
-pub(crate) fn zig_spec(dev: &Device, s: Spec) -> Spec {
-    let s = s.writable_last_input().unchecked();
-    match dev.options().zig_ab {
-        0 => s,
-        ab => s.constant("ZIG_AB", ab),
-    }
-}
-
-/// GPU timestamps around the passes of one normal draw, where `Options::zig_profile` asks.
+/// GPU timestamps around the passes of one normal draw, where `Diagnostics::zig_profile` asks.
 pub(crate) struct ZigProfile(Option<Vec<crate::profile::Event>>);
 
 impl ZigProfile {
     pub(crate) fn start(dev: &Device) -> Result<ZigProfile> {
-        let on = dev.options().zig_profile;
+        let on = dev.options().diagnostics.zig_profile;
         Ok(ZigProfile(if on {
             Some(vec![dev.record_event()?])
         } else {
@@ -294,7 +276,7 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
     let key = Key {
         family: "random",
         entry,
-        variant: if normal { zig_name(dev, base) } else { base },
+        variant: base,
         inputs: if normal { 2 } else { 0 },
         wg: WG,
         ndim: 0,
@@ -305,7 +287,7 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
         // The normal kernels write their deferred lists (input 2), and index in bounds by
         // construction (see `ZigInputs`), so they compile without naga's runtime checks.
         if normal {
-            zig_spec(dev, s)
+            zig_spec(s)
         } else {
             s
         }
@@ -377,13 +359,12 @@ fn normals<T: Float>(
         Work::Items(blocks),
     )?;
     prof.mark(dev)?;
-    if let Some(items) = zig.second(dev) {
-        p.n = items;
-        let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
-        let w = Work::Items(items);
-        dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
-        prof.mark(dev)?;
-    }
+    let items = zig.second();
+    p.n = items;
+    let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
+    let w = Work::Items(items);
+    dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
+    prof.mark(dev)?;
     prof.report(n as usize)?;
     Ok(out)
 }

@@ -235,16 +235,18 @@ fn span(kept: &[(usize, usize)], lo: usize, hi: usize) -> (usize, usize) {
 /// Workgroups a reduction should spread over when its outputs alone are too few: four per SM
 /// of a large GPU (528 on an H100's 132 SMs; measured there through Vulkan, 2026-11-23, the
 /// full and trailing sums and argmax of 50-64M f32 took 0.083-0.122 ms with 528 against
-/// 0.088-0.128 with 1024, 264 or 4224), fewer on a CPU. `Options::reduce_groups` overrides it
+/// 0.088-0.128 with 1024, 264 or 4224), fewer on a CPU. `Tuning::reduce_groups` overrides it
 /// (for tuning; results change in the last bits with it, since the tree changes).
 fn target_groups(dev: &Device) -> usize {
-    dev.options().reduce_groups.map(|g| g as usize).unwrap_or(
-        if dev.info().kind == DeviceKind::Cpu {
+    dev.options()
+        .tuning
+        .reduce_groups
+        .map(|g| g as usize)
+        .unwrap_or(if dev.info().kind == DeviceKind::Cpu {
             32
         } else {
             528
-        },
-    )
+        })
 }
 
 /// Splits of K for `blocks` blocks of outputs whose `k` items are walked by `lanes`
