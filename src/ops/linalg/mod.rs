@@ -18,7 +18,6 @@
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
 mod big;
-mod ceiling;
 mod coop;
 #[macro_use]
 mod coop_copy;
@@ -76,7 +75,6 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     }
     specs.extend(gemv::specs());
     specs.extend(big::specs());
-    specs.extend(ceiling::specs());
     // Each default configuration, with element-wise loads and a scalar epilogue (unaligned
     // operands, N not a multiple of 4) and with f32 output (split-K).
     for c in coop::COOP_DEFAULTS {
