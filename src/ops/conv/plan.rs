@@ -155,9 +155,8 @@ pub(super) const GEMM_SMALL_NARROW: GemmTiles = GemmTiles {
     tn: 4,
 };
 /// Workgroups below which a layer takes the small tiles (2 per SM of an H100). With the
-/// tap-major loads 392 workgroups of 128 x 64 beat 784 of 64 x 64 (H100, 2026-11-23:
-/// n32c512k512 14sq 0.856 against 1.003 ms, dilated n16c64 0.138 against 0.158), 196 do
-/// not (5x5 n32c32k64 0.126 against 0.107; n1c128k128, 50, 0.118 against 0.078).
+/// tap-major loads 392 workgroups of 128 x 64 beat 784 of 64 x 64, 196 do not
+/// (BENCHMARKS.md, "Measurements behind the code's choices").
 const FILL_WORKGROUPS: usize = 264;
 
 /// Workgroup memory of the tiled 2-D kernel for a `kh x kw` filter, in bytes.
@@ -233,8 +232,8 @@ pub(super) fn gemm_plan(
     let [kh, kw] = layer.filter;
     let forced = dev.options().tuning.conv_tiles.map(GemmTiles::from);
     let fills = fills_gpu(layer);
-    // 128 x 32 for 33 to 64 outputs below the fill (5x5 n32c32k64, H100 2026-11-23: 0.098
-    // ms against 0.102 with 64 x 64).
+    // 128 x 32 for 33 to 64 outputs below the fill (faster than 64 x 64 on 5x5
+    // n32c32k64; BENCHMARKS.md).
     let tiles = match forced.filter(|t| t.valid()) {
         Some(t) => t,
         None if !fills && og > 64 => GEMM_SMALL,

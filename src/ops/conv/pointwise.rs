@@ -3,11 +3,9 @@
 //! `out[n, g] = W[g] @ X[n, g]` with the weight as [groups, O / groups, C / groups], through
 //! linalg's `matmul` (its tile trials, split-K and shape classes) and no gathering. Only
 //! layers too small to fill the GPU with `nn_gemm`'s tiles take this path: with its
-//! tap-major loads `nn_gemm` beat the product on larger ones (H100, 2026-11-23: n32c256k256
-//! 28sq 0.131 ms against 0.157; n1c512k2048 7sq 0.060 against 0.042 the other way). Strided
-//! 1x1 layers stay on the conv kernels: through a subsampled copy and the product they
-//! measured slower (0.325 ms against 0.294 for n32c256k512 56sq s2, before the tap-major
-//! loads took it to 0.225).
+//! tap-major loads `nn_gemm` beat the product on larger ones. Strided 1x1 layers stay on
+//! the conv kernels: through a subsampled copy and the product they measured slower
+//! (BENCHMARKS.md, "Measurements behind the code's choices").
 
 use super::dense;
 use super::layer::Layer;

@@ -18,16 +18,13 @@ use super::coop_gen::{generate, CoopCfg};
 use super::product::{dispatch, Operand, Product};
 
 /// Staged configurations in order of preference: the first that fits the adapter and
-/// wastes at most [`WASTE`] times the least padding of the output among those that fit.
-/// On the H100 (2026-11-22, 4096^3): 128 x 256 tiles of 16 subgroups with 2 x 4 fragments,
-/// BK = 32 in one stage, loads two steps ahead, 16-byte loads: 0.63 ms (version 3's 8
-/// subgroups of 4 x 4 fragments, BK = 16 in two stages: 1.23 ms). 1024^3 (too few large
-/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.027-0.036 ms. Then
-/// narrower tiles for few columns (128 x 32, 64 x 16) or few rows (32 x 128, 16 x 64), and
-/// one subgroup's 16 x 16 tile for batches of tiny matrices. On the H100 (2026-11-23):
-/// 2^20 x 32 x 32 took 0.50 ms on 128 x 256 tiles, 0.66 ms on 128 x 32 tiles of 4
-/// subgroups with 2 x 2 fragments, 0.22 ms on 8 subgroups with 1 x 2 (0.24 ms with 2 x 2,
-/// 256 x 32); 4096 products of 16 x 16 x 16 0.18 ms on 64 x 128 tiles, 0.043 ms on 16 x 16.
+/// wastes at most [`WASTE`] times the least padding of the output among those that fit:
+/// 128 x 256 tiles of 16 subgroups with 2 x 4 fragments, BK = 32 in one stage, loads two
+/// steps ahead, 16-byte loads, for large products; 64 x 128 tiles of 8 subgroups with
+/// 2 x 2 fragments where there are too few large tiles; then narrower tiles for few
+/// columns (128 x 32, 64 x 16) or few rows (32 x 128, 16 x 64), and one subgroup's 16 x 16
+/// tile for batches of tiny matrices. Each was the fastest of the configurations timed on
+/// its shapes (BENCHMARKS.md, "Measurements behind the code's choices").
 pub(super) const COOP_DEFAULTS: [CoopCfg; 8] = [
     CoopCfg {
         stages: 1,
@@ -109,8 +106,8 @@ fn load_width(x: &Operand<'_>, inner: usize, max: u32) -> u32 {
 /// and N; `f32_out` writes f32 (split-K's partial products).
 fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
     let (ta, tb) = (prod.a.trans, prod.b.trans);
-    // Large tiles only where they give at least ~2 workgroups per H100 SM (132): at 1024
-    // the 128 x 128 tiles took 0.047 ms, the 128 x 256 ones 0.068 ms.
+    // Large tiles only where they give at least ~2 workgroups per SM of a large GPU (132 on
+    // an H100): at 1024 the 128 x 256 tiles were slower than 128 x 128 (BENCHMARKS.md).
     let groups = |c: &CoopCfg| {
         prod.m.div_ceil(c.bm() as usize) * prod.n.div_ceil(c.bn() as usize) * prod.batches
     };

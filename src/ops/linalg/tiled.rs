@@ -143,12 +143,12 @@ fn shape_class(prod: &Product<'_>) -> usize {
 
 /// Problems of at least this many multiply-adds (about 645^3) take the trial's
 /// configuration. At 2^30 a 1000^3 product (0.93 x 2^30) missed the trial and took the
-/// untimed large tiles, 64 workgroups on a GPU of 132 multiprocessors, at 1.8x the time
-/// of 1024^3 on the H100.
+/// untimed large tiles, 64 workgroups on a GPU of 132 multiprocessors, far slower than
+/// 1024^3 (BENCHMARKS.md, "Measurements behind the code's choices").
 const TRIAL_MIN_FMAS: f64 = (1u64 << 28) as f64;
 /// The same for the few-rows and few-columns shape classes. The trial's result is kept per
 /// class, so at 2^28 a 16x4096x4096 product (2^28) set the choice its class then gave
-/// 64x4096x4096 (0.106 -> 0.127 ms on the H100) and 4096x64x4096 (0.112 -> 0.169 ms).
+/// 64x4096x4096 and 4096x64x4096, both slower for it (BENCHMARKS.md, "Measurements behind the code's choices").
 const TRIAL_MIN_FMAS_NARROW: f64 = (1u64 << 30) as f64;
 /// Workgroups below which a problem takes smaller tiles.
 const MIN_WORKGROUPS: usize = 64;
@@ -340,7 +340,7 @@ fn pick_tiles<T: Element>(
         // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
         // 1024): the best tiles differ between a partly and a fully occupied GPU. Where
         // the large f32 kernel is a candidate the first class ends at 255: 2048^2 (256)
-        // took 0.445 ms on it and 0.60 on 1024^2's choice, 64 x 64 tiles (H100).
+        // is faster on it than on 1024^2's choice, 64 x 64 tiles (BENCHMARKS.md).
         let depths = big::eligible(dev, T::DTYPE, prod);
         let first = if depths.is_empty() { 511 } else { 255 };
         let size = match large {
