@@ -50,7 +50,8 @@ impl CoopVariant {
     /// Whether the configuration is usable is for the kernel and the adapter's limits.
     ///
     /// # Errors
-    /// [`Error::InvalidOption`] when the text is not five to seven numbers.
+    /// [`Error::InvalidOption`](crate::Error::InvalidOption) when the text is not five to
+    /// seven numbers.
     ///
     /// ```
     /// use gpuarray::config::CoopVariant;
