@@ -1,7 +1,7 @@
 //! [`Tuning`]: the knobs that force a code path of an operation (a kernel, its tiles, a
-//! way of passing parameters or reading back), for tests and for tuning. Every path gives
-//! the same results as the default one (bit for bit, or in the last bits where the summation
-//! tree changes, as each field says); the defaults are what a user wants.
+//! way of passing parameters or reading back), for tests and for tuning. Every path
+//! computes the same function as the default one (where a knob changes the order of a sum,
+//! the results may change in the last bits); the defaults are what a user wants.
 
 use crate::error::Result;
 
