@@ -470,7 +470,7 @@ impl ElementwiseKernel {
             .collect();
         let validated = validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
         // Text that closes the function can declare globals: check the adapter's limits.
-        self.dev.check_limits(&self.name, &validated, None)?;
+        self.dev.check_limits(&self.name, &validated, None, &[])?;
         lock(&self.validated).insert(def.clone());
         Ok(def)
     }

@@ -253,7 +253,7 @@ impl ReductionKernel {
             let validated =
                 validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
             // Text that closes a function can declare globals: check the adapter's limits.
-            self.dev.check_limits(&self.name, &validated, None)?;
+            self.dev.check_limits(&self.name, &validated, None, &[])?;
         }
         lock(&self.validated).insert(key);
         Ok(r)
