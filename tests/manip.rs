@@ -572,10 +572,26 @@ fn join_errors_say_what_the_join_needs() {
         .to_string();
     assert!(msg.contains("same number of dimensions"), "{msg}");
     let e = Array::stack(&[&a, &a, &b], 0).unwrap_err();
-    assert!(matches!(e, Error::JoinMismatch { index: 2, axis: None, .. }), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            Error::JoinMismatch {
+                index: 2,
+                axis: None,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     let msg = e.to_string();
-    assert!(msg.contains("stack needs arrays of identical shapes"), "{msg}");
-    assert!(msg.contains("array 2 has shape [3, 3], array 0 has [2, 3]"), "{msg}");
+    assert!(
+        msg.contains("stack needs arrays of identical shapes"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("array 2 has shape [3, 3], array 0 has [2, 3]"),
+        "{msg}"
+    );
     let msg = Array::vstack(&[&a, &c]).unwrap_err().to_string();
     assert!(msg.starts_with("vstack: array 1 has shape [3, 2]"), "{msg}");
 }

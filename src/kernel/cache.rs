@@ -184,11 +184,15 @@ impl KernelCache {
         entries: &[wgpu::BindGroupLayoutEntry],
         constants: &[(&str, f64)],
     ) -> Result<Arc<RawPipeline>> {
-        let mut named: Vec<String> = constants.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
+        let mut named: Vec<String> = constants
+            .iter()
+            .map(|(k, v)| format!("{k}={v:?}"))
+            .collect();
         named.sort();
         let key = (src.to_string(), entry.to_string(), named.join(","));
-        self.raw
-            .get(&key, || self.compile_raw(gpu, src, entry, entries, constants))
+        self.raw.get(&key, || {
+            self.compile_raw(gpu, src, entry, entries, constants)
+        })
     }
 
     fn compile_raw(

@@ -7,8 +7,8 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::kernel::cache::{KernelCache, RawPipeline};
-use crate::kernel::limits::Constants;
 use crate::kernel::launch::{Binding, Dispatch, ParamBytes, ParamsIn, PARAM_SLOT};
+use crate::kernel::limits::Constants;
 
 /// One resource of a raw kernel, from its global variables.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +50,10 @@ fn dtype_of(s: naga::Scalar) -> Option<DType> {
 
 /// The first name in `constants` that is no override of `module` (overrides with an `@id`
 /// are named by it, as wgpu's pipeline constants are).
-pub(crate) fn unknown_constant<'a>(module: &naga::Module, constants: Constants<'a>) -> Option<&'a str> {
+pub(crate) fn unknown_constant<'a>(
+    module: &naga::Module,
+    constants: Constants<'a>,
+) -> Option<&'a str> {
     let known = |k: &str| {
         module.overrides.iter().any(|(_, o)| match o.id {
             Some(id) => id.to_string() == k,
