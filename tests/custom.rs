@@ -802,3 +802,49 @@ fn override_workgroup_sizes_are_resolved_and_set_at_launch() {
         Err(Error::InvalidShader { .. })
     ));
 }
+
+// CuPy writes bodies without the final `;`:
+//   cp.ElementwiseKernel('float32 x, float32 y', 'float32 z', 'z = (x - y) * (x - y)', 'squared_diff')
+#[test]
+fn bodies_in_cupys_form_need_no_final_semicolon() {
+    let _serial = serial();
+    let dev = dev();
+    let k = ElementwiseKernel::new(dev, "T x, T y", "T z", "z = (x - y) * (x - y)", "sqd").unwrap();
+    let x = dev.from_slice(&[1.0f32, 2.0, 4.0], [3]).unwrap();
+    let y = dev.from_slice(&[0.0f32, 4.0, 1.0], [3]).unwrap();
+    assert_eq!(
+        k.call::<f32>(&[&x, &y]).unwrap().to_vec().unwrap(),
+        vec![1.0, 4.0, 9.0]
+    );
+    // A final comment, a final block, trailing blank lines.
+    for body in [
+        "z = x * y // the product",
+        "if (x > y) { z = x; } else { z = y; }",
+        "z = x + y\n\n",
+    ] {
+        let k = ElementwiseKernel::new(dev, "T x, T y", "T z", body, "forms");
+        assert!(k.is_ok(), "{body:?}: {k:?}");
+    }
+    // Text that ends too early is reported at the end of the user's text, in its terms.
+    let e =
+        ElementwiseKernel::new(dev, "T x, T y", "T z", "z = (x - y) * (x - y", "open").unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, Error::InvalidShader { .. }));
+    assert!(msg.contains("open:1:21:"), "{msg}");
+    assert!(!msg.contains("generated around"), "{msg}");
+    assert!(!msg.contains("out0"), "{msg}");
+    // ReductionKernel's expressions take a final `;` or none.
+    let l2 = ReductionKernel::new(
+        dev,
+        "T x",
+        "T y",
+        "x * x;",
+        "a + b;",
+        "y = sqrt(a)",
+        "0",
+        "l2",
+    )
+    .unwrap();
+    let v = dev.from_slice(&[3.0f32, 4.0], [2]).unwrap();
+    assert_eq!(l2.call::<f32, f32>(&v).unwrap().to_scalar().unwrap(), 5.0);
+}
