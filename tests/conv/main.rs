@@ -670,7 +670,15 @@ fn nonfinite_1d_f64() {
 //       for mode in ['full', 'same', 'valid']:
 //           print(s.convolve(a, v, mode=mode), s.correlate(a, v, mode=mode))
 // (method 'auto' and 'direct' agree on these.)
-const INF_GOLDEN: &[(&[f64], &[f64], Mode, &[f64], &[f64])] = {
+/// (signal, taps, mode, convolve, correlate).
+type InfGolden = (
+    &'static [f64],
+    &'static [f64],
+    Mode,
+    &'static [f64],
+    &'static [f64],
+);
+const INF_GOLDEN: &[InfGolden] = {
     const I: f64 = f64::INFINITY;
     &[
         (

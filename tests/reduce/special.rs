@@ -342,7 +342,7 @@ fn nan_of_nothing<T: Red + Float>() {
         }
     }
     // A 2-D all-NaN array, whole.
-    let x = dev.from_slice(&vec![nan; 6 * 7], [6, 7]).unwrap();
+    let x = dev.from_slice(&[nan; 6 * 7], [6, 7]).unwrap();
     for r in [x.nanvar(), x.nanstd()] {
         let v = r.unwrap().to_scalar().unwrap().to_f64();
         assert!(v.is_nan(), "{} [6, 7] of NaN: {v}", T::NAME);
