@@ -263,6 +263,35 @@ pub enum Error {
     /// The device was lost (driver reset, removal or destruction); create a new [`crate::Device`].
     #[error("the device was lost: {0}")]
     DeviceLost(String),
+    /// A user kernel was given a value for an override constant its module does not
+    /// declare ([`crate::custom::RawKernel::with_constants`]).
+    #[error("{kernel} has no override constant named `{name}`")]
+    UnknownConstant {
+        /// The kernel's name (its entry point).
+        kernel: String,
+        /// The name given.
+        name: String,
+    },
+    /// Arrays to join do not fit together: `concatenate` (and `hstack`, `vstack`, `dstack`)
+    /// needs one number of dimensions and equal extents except along the joining axis;
+    /// `stack` needs identical shapes.
+    #[error("{op}: array {index} has shape {shape:?}, array 0 has {first:?}; {}",
+        match .axis {
+            Some(axis) => format!("{op} needs the same number of dimensions and equal extents except along axis {axis}"),
+            None => format!("{op} needs arrays of identical shapes"),
+        })]
+    JoinMismatch {
+        /// The operation.
+        op: &'static str,
+        /// Position of the first array that does not fit, in the arguments.
+        index: usize,
+        /// Its shape.
+        shape: Vec<usize>,
+        /// The shape of the first array.
+        first: Vec<usize>,
+        /// The joining axis (`None` for `stack`, whose shapes must be identical).
+        axis: Option<usize>,
+    },
 }
 
 /// `Result` with [`Error`] as the error type.

@@ -759,3 +759,92 @@ fn pipeline_cache_persists_where_the_adapter_has_one() {
     run(PipelineCacheDir::Off);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// CuPy passes the block size per call: `kernel((grid,), (block,), args)`. A WGSL kernel says
+// `@workgroup_size(BLOCK)` with `override BLOCK: u32 = 64u;`, and a launch sets BLOCK.
+const BLOCKED: &str = "override BLOCK: u32 = 64u;
+@group(0) @binding(0) var<storage, read_write> y: array<u32>;
+@compute @workgroup_size(BLOCK)
+fn fill(@builtin(local_invocation_index) l: u32, @builtin(workgroup_id) g: vec3<u32>) {
+    y[g.x * BLOCK + l] = BLOCK;
+}";
+
+#[test]
+fn override_workgroup_sizes_are_resolved_and_set_at_launch() {
+    let _serial = serial();
+    let dev = dev();
+    let k = RawKernel::new(dev, BLOCKED, "fill").unwrap();
+    // The override's default: 64 invocations run per workgroup.
+    assert_eq!(k.workgroup_size(), [64, 1, 1]);
+    let y = dev.zeros::<u32>([128]).unwrap();
+    k.launch(2, &[&y]).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![64u32; 128]);
+    // Set at launch: 128 invocations per workgroup, one pipeline per set of constants.
+    let big = k.with_constants(&[("BLOCK", 128.0)]).unwrap();
+    assert_eq!(big.workgroup_size(), [128, 1, 1]);
+    assert_eq!(k.workgroup_size(), [64, 1, 1]);
+    let y = dev.zeros::<u32>([256]).unwrap();
+    big.launch(2, &[&y]).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![128u32; 256]);
+    let before = dev.stats().pipelines;
+    let again = k.with_constants(&[("BLOCK", 128.0)]).unwrap();
+    assert_eq!(dev.stats().pipelines, before, "cached per constants");
+    assert_eq!(again.workgroup_size(), [128, 1, 1]);
+    // An unknown name is a typed error; so is a size past the adapter's limits.
+    match k.with_constants(&[("BLOCKS", 128.0)]) {
+        Err(Error::UnknownConstant { kernel, name }) => {
+            assert_eq!((kernel.as_str(), name.as_str()), ("fill", "BLOCKS"))
+        }
+        r => panic!("{r:?}"),
+    }
+    assert!(matches!(
+        k.with_constants(&[("BLOCK", 1e6)]),
+        Err(Error::InvalidShader { .. })
+    ));
+}
+
+// CuPy writes bodies without the final `;`:
+//   cp.ElementwiseKernel('float32 x, float32 y', 'float32 z', 'z = (x - y) * (x - y)', 'squared_diff')
+#[test]
+fn bodies_in_cupys_form_need_no_final_semicolon() {
+    let _serial = serial();
+    let dev = dev();
+    let k = ElementwiseKernel::new(dev, "T x, T y", "T z", "z = (x - y) * (x - y)", "sqd").unwrap();
+    let x = dev.from_slice(&[1.0f32, 2.0, 4.0], [3]).unwrap();
+    let y = dev.from_slice(&[0.0f32, 4.0, 1.0], [3]).unwrap();
+    assert_eq!(
+        k.call::<f32>(&[&x, &y]).unwrap().to_vec().unwrap(),
+        vec![1.0, 4.0, 9.0]
+    );
+    // A final comment, a final block, trailing blank lines.
+    for body in [
+        "z = x * y // the product",
+        "if (x > y) { z = x; } else { z = y; }",
+        "z = x + y\n\n",
+    ] {
+        let k = ElementwiseKernel::new(dev, "T x, T y", "T z", body, "forms");
+        assert!(k.is_ok(), "{body:?}: {k:?}");
+    }
+    // Text that ends too early is reported at the end of the user's text, in its terms.
+    let e =
+        ElementwiseKernel::new(dev, "T x, T y", "T z", "z = (x - y) * (x - y", "open").unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, Error::InvalidShader { .. }));
+    assert!(msg.contains("open:1:21:"), "{msg}");
+    assert!(!msg.contains("generated around"), "{msg}");
+    assert!(!msg.contains("out0"), "{msg}");
+    // ReductionKernel's expressions take a final `;` or none.
+    let l2 = ReductionKernel::new(
+        dev,
+        "T x",
+        "T y",
+        "x * x;",
+        "a + b;",
+        "y = sqrt(a)",
+        "0",
+        "l2",
+    )
+    .unwrap();
+    let v = dev.from_slice(&[3.0f32, 4.0], [2]).unwrap();
+    assert_eq!(l2.call::<f32, f32>(&v).unwrap().to_scalar().unwrap(), 5.0);
+}

@@ -505,7 +505,7 @@ fn bad_arguments() {
     let b = d.zeros::<f32>([3, 3]).unwrap();
     let z = d.zeros::<f32>([]).unwrap();
     let axis = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::AxisOutOfRange { .. }));
-    let shape = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::ShapeMismatch { .. }));
+    let shape = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::JoinMismatch { .. }));
     let arg = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::InvalidArgument { .. }));
     assert!(shape(Array::concatenate(&[&a, &b], 1)));
     assert!(axis(Array::concatenate(&[&a, &b], 2)));
@@ -540,4 +540,58 @@ fn bad_arguments() {
     ));
     // Nothing was disturbed.
     assert_eq!(host(&a), vec![0.0; 6]);
+}
+
+/// A join of mismatched shapes says what the join needs, and names the first array that
+/// does not fit, not that shapes "do not broadcast together" (NumPy: "all the input array
+/// dimensions except for the concatenation axis must match exactly, but along dimension 0,
+/// the array at index 2 has size 3 and the array at index 0 has size 2").
+#[test]
+fn join_errors_say_what_the_join_needs() {
+    let d = dev();
+    let a = d.zeros::<f32>([2, 3]).unwrap();
+    let b = d.zeros::<f32>([3, 3]).unwrap();
+    let c = d.zeros::<f32>([3, 2]).unwrap();
+    let e = Array::concatenate(&[&a, &a, &c, &b], 1).unwrap_err();
+    assert_eq!(
+        e,
+        Error::JoinMismatch {
+            op: "concatenate",
+            index: 2,
+            shape: vec![3, 2],
+            first: vec![2, 3],
+            axis: Some(1),
+        }
+    );
+    let msg = e.to_string();
+    assert!(!msg.contains("broadcast"), "{msg}");
+    assert!(msg.contains("array 2 has shape [3, 2]"), "{msg}");
+    assert!(msg.contains("equal extents except along axis 1"), "{msg}");
+    let msg = Array::concatenate(&[&a, &d.zeros::<f32>([2]).unwrap()], 0)
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("same number of dimensions"), "{msg}");
+    let e = Array::stack(&[&a, &a, &b], 0).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::JoinMismatch {
+                index: 2,
+                axis: None,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let msg = e.to_string();
+    assert!(
+        msg.contains("stack needs arrays of identical shapes"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("array 2 has shape [3, 3], array 0 has [2, 3]"),
+        "{msg}"
+    );
+    let msg = Array::vstack(&[&a, &c]).unwrap_err().to_string();
+    assert!(msg.starts_with("vstack: array 1 has shape [3, 2]"), "{msg}");
 }

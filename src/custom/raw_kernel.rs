@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::RawPipeline;
 use crate::kernel::launch::Binding;
 use crate::kernel::raw::{self, Layout, Slot};
-use crate::kernel::source::validate;
+use crate::kernel::source::{validate, Validated};
 
 /// A grid of workgroups: `Grid::from(5)`, `[x, y]` or `[x, y, z]`.
 ///
@@ -66,6 +66,10 @@ impl From<[u32; 3]> for Grid {
 pub struct RawKernel {
     dev: Device,
     entry: String,
+    /// The source and its validated module, shared by the kernel's variants.
+    source: Arc<(String, Validated)>,
+    /// Override constants set by [`RawKernel::with_constants`].
+    constants: Vec<(String, f64)>,
     layout: Layout,
     pipeline: Arc<RawPipeline>,
 }
@@ -75,6 +79,7 @@ impl std::fmt::Debug for RawKernel {
         f.debug_struct("RawKernel")
             .field("entry", &self.entry)
             .field("workgroup_size", &self.layout.workgroup)
+            .field("constants", &self.constants)
             .finish()
     }
 }
@@ -104,39 +109,109 @@ impl RawKernel {
     pub fn new(dev: &Device, wgsl: &str, entry: &str) -> Result<RawKernel> {
         dev.expect_alive()?;
         let validated = validate(entry, wgsl, dev.naga_capabilities())?;
+        let source = Arc::new((wgsl.to_string(), validated));
+        RawKernel::build(dev, source, entry, Vec::new())
+    }
+
+    /// The kernel of `source` at `entry` with override `constants` set.
+    fn build(
+        dev: &Device,
+        source: Arc<(String, Validated)>,
+        entry: &str,
+        constants: Vec<(String, f64)>,
+    ) -> Result<RawKernel> {
+        let (wgsl, validated) = &*source;
+        let named: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         // What naga cannot know, the adapter's limits, are checked before wgpu sees the
         // module (drivers can take minutes, or all memory, over a kernel past them); what
         // wgpu still refuses when it makes the pipeline is the kernel's fault too.
-        dev.check_limits(entry, &validated, Some(entry))?;
-        let layout = raw::reflect(&validated.0, entry).map_err(|m| Error::InvalidShader {
-            name: entry.to_string(),
-            message: format!("{entry}: {m}"),
-        })?;
-        let pipeline = dev.raw_kernel(wgsl, entry, &layout).map_err(|e| match e {
-            Error::Validation(m) => Error::InvalidShader {
+        dev.check_limits(entry, validated, Some(entry), &named)?;
+        let layout =
+            raw::reflect(&validated.0, entry, &named).map_err(|m| Error::InvalidShader {
                 name: entry.to_string(),
-                message: format!("{entry}: exceeds this adapter's limits: {m}"),
-            },
-            e => e,
-        })?;
+                message: format!("{entry}: {m}"),
+            })?;
+        let pipeline = dev
+            .raw_kernel(wgsl, entry, &layout, &named)
+            .map_err(|e| match e {
+                Error::Validation(m) => Error::InvalidShader {
+                    name: entry.to_string(),
+                    message: format!("{entry}: exceeds this adapter's limits: {m}"),
+                },
+                e => e,
+            })?;
         Ok(RawKernel {
             dev: dev.clone(),
             entry: entry.to_string(),
+            source,
+            constants,
             layout,
             pipeline,
         })
     }
 
-    /// The module's `@workgroup_size`.
+    /// The module's `@workgroup_size`, override expressions evaluated with the kernel's
+    /// constants (else the overrides' defaults): what runs per workgroup.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let k = gpuarray::custom::RawKernel::new(&dev, "@compute @workgroup_size(8, 2) fn f() {}", "f")?;
     /// assert_eq!(k.workgroup_size(), [8, 2, 1]);
+    /// let src = "override BLOCK: u32 = 64u;\n@compute @workgroup_size(BLOCK, 2) fn f() {}";
+    /// let k = gpuarray::custom::RawKernel::new(&dev, src, "f")?;
+    /// assert_eq!(k.workgroup_size(), [64, 2, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn workgroup_size(&self) -> [u32; 3] {
         self.layout.workgroup
+    }
+
+    /// This kernel with the module's `override` constants `constants` set, by name (or by
+    /// `@id` where the override has one); the others keep their defaults, or the values an
+    /// earlier `with_constants` gave. As CuPy's block size passed per call, a workgroup size
+    /// written `@workgroup_size(BLOCK)` is set here, and
+    /// [`workgroup_size`](RawKernel::workgroup_size) follows. Pipelines are cached per set
+    /// of constants on the device: asking again for the same values compiles nothing.
+    ///
+    /// # Errors
+    /// [`Error::UnknownConstant`] for a name the module does not declare;
+    /// [`Error::InvalidShader`] when a value makes the kernel exceed the adapter's limits
+    /// (a workgroup too large) or cannot be converted to the override's type;
+    /// [`Error::DeviceLost`].
+    ///
+    /// ```
+    /// use gpuarray::custom::RawKernel;
+    /// # let dev = gpuarray::Device::new()?;
+    /// let src = r#"
+    /// override BLOCK: u32 = 64u;
+    /// @group(0) @binding(0) var<storage, read_write> y: array<u32>;
+    /// @compute @workgroup_size(BLOCK)
+    /// fn block_id(@builtin(global_invocation_id) i: vec3<u32>, @builtin(workgroup_id) g: vec3<u32>) {
+    ///     y[i.x] = g.x;
+    /// }"#;
+    /// let k = RawKernel::new(&dev, src, "block_id")?;
+    /// let y = dev.zeros::<u32>([256])?;
+    /// let k128 = k.with_constants(&[("BLOCK", 128.0)])?;
+    /// assert_eq!(k128.workgroup_size(), [128, 1, 1]);
+    /// k128.launch(2, &[&y])?;
+    /// assert_eq!(y.to_vec()?[127..129], [0, 1]);
+    /// assert!(k.with_constants(&[("BLOK", 128.0)]).is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn with_constants(&self, constants: &[(&str, f64)]) -> Result<RawKernel> {
+        self.dev.expect_alive()?;
+        if let Some(name) = raw::unknown_constant(&self.source.1 .0, constants) {
+            return Err(Error::UnknownConstant {
+                kernel: self.entry.clone(),
+                name: name.to_string(),
+            });
+        }
+        let mut all = self.constants.clone();
+        for (k, v) in constants {
+            all.retain(|(a, _)| a != k);
+            all.push((k.to_string(), *v));
+        }
+        RawKernel::build(&self.dev, self.source.clone(), &self.entry, all)
     }
 
     /// Records one dispatch of `workgroups` workgroups with `args` bound in order: arrays to

@@ -152,8 +152,13 @@ impl ReductionKernel {
             name: name.to_string(),
             input: inputs.remove(0),
             output: outputs.remove(0),
-            map_expr: map_expr.trim().to_string(),
-            reduce_expr: reduce_expr.trim().to_string(),
+            // Expressions, as CuPy writes them; a final `;` (a statement's habit) is dropped.
+            map_expr: map_expr.trim().trim_end_matches(';').trim_end().to_string(),
+            reduce_expr: reduce_expr
+                .trim()
+                .trim_end_matches(';')
+                .trim_end()
+                .to_string(),
             post_map: post_map.trim().trim_end_matches(';').to_string(),
             identity,
             validated: Mutex::new(HashSet::new()),
@@ -253,7 +258,7 @@ impl ReductionKernel {
             let validated =
                 validate_user(&self.name, &src, self.dev.naga_capabilities(), &regions)?;
             // Text that closes a function can declare globals: check the adapter's limits.
-            self.dev.check_limits(&self.name, &validated, None)?;
+            self.dev.check_limits(&self.name, &validated, None, &[])?;
         }
         lock(&self.validated).insert(key);
         Ok(r)

@@ -133,20 +133,23 @@ impl Device {
             .map_err(|e| self.with_usage(e))
     }
 
-    /// The raw user kernel `src` at `entry` in `layout`, compiled on first use.
+    /// The raw user kernel `src` at `entry` in `layout` with override `constants`, compiled
+    /// on first use.
     pub(crate) fn raw_kernel(
         &self,
         src: &str,
         entry: &str,
         layout: &Layout,
+        constants: &[(&str, f64)],
     ) -> Result<Arc<crate::kernel::cache::RawPipeline>> {
         let i = &self.inner;
-        raw::pipeline(&i.gpu, &i.kernels, src, entry, layout).map_err(|e| self.with_usage(e))
+        raw::pipeline(&i.gpu, &i.kernels, src, entry, layout, constants)
+            .map_err(|e| self.with_usage(e))
     }
 
     /// Checks user kernel `name` (the validated module and its validation) against this
     /// adapter's limits (see `kernel::limits`): its compute entry point `entry`, or every
-    /// one where `None`, with the default values of its overrides.
+    /// one where `None`, with override `constants` (the others at their defaults).
     ///
     /// # Errors
     /// [`Error::InvalidShader`] naming the limit and both numbers.
@@ -155,9 +158,10 @@ impl Device {
         name: &str,
         (module, info): &crate::kernel::source::Validated,
         entry: Option<&str>,
+        constants: &[(&str, f64)],
     ) -> Result<()> {
         let limits = limits::KernelLimits::of(&self.inner.gpu);
-        limits::check(module, info, entry, &[], &limits).map_err(|m| Error::InvalidShader {
+        limits::check(module, info, entry, constants, &limits).map_err(|m| Error::InvalidShader {
             name: name.to_string(),
             message: format!("{name}: exceeds this adapter's limits: {m}"),
         })

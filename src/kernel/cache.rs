@@ -89,8 +89,9 @@ impl<K: Hash + Eq + Clone, V> Once<K, V> {
 #[derive(Default)]
 pub(crate) struct KernelCache {
     map: Once<Key, Kernel>,
-    /// Pipelines of raw user kernels (their own bind-group layouts), by (source, entry).
-    raw: Once<(String, String), RawPipeline>,
+    /// Pipelines of raw user kernels (their own bind-group layouts), by (source, entry,
+    /// override constants).
+    raw: Once<(String, String, String), RawPipeline>,
     /// Bind-group layouts by (input count, whether the last input is read-write).
     layouts: Mutex<HashMap<(usize, bool), (wgpu::BindGroupLayout, wgpu::PipelineLayout)>>,
     compiled: AtomicU64,
@@ -181,10 +182,17 @@ impl KernelCache {
         src: &str,
         entry: &str,
         entries: &[wgpu::BindGroupLayoutEntry],
+        constants: &[(&str, f64)],
     ) -> Result<Arc<RawPipeline>> {
-        let key = (src.to_string(), entry.to_string());
-        self.raw
-            .get(&key, || self.compile_raw(gpu, src, entry, entries))
+        let mut named: Vec<String> = constants
+            .iter()
+            .map(|(k, v)| format!("{k}={v:?}"))
+            .collect();
+        named.sort();
+        let key = (src.to_string(), entry.to_string(), named.join(","));
+        self.raw.get(&key, || {
+            self.compile_raw(gpu, src, entry, entries, constants)
+        })
     }
 
     fn compile_raw(
@@ -193,6 +201,7 @@ impl KernelCache {
         src: &str,
         entry: &str,
         entries: &[wgpu::BindGroupLayoutEntry],
+        constants: &[(&str, f64)],
     ) -> Result<RawPipeline> {
         let name = format!("raw kernel {entry}");
         let _driver = lock(&DRIVER_LOCK);
@@ -215,7 +224,10 @@ impl KernelCache {
                 layout: Some(&pl),
                 module: &module,
                 entry_point: Some(entry),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    ..Default::default()
+                },
                 cache: self.pipeline_cache(),
             });
             RawPipeline { pipeline, layout }

@@ -101,13 +101,13 @@ pub(crate) fn check(
     Ok(())
 }
 
-/// The workgroup size of `ep` against the limits per axis and in all.
-fn check_workgroup_size(
+/// The workgroup size of `ep`, its override expressions evaluated with `constants` (else
+/// the overrides' defaults); `Err` where one cannot be evaluated.
+pub(crate) fn workgroup_size(
     module: &Module,
     ep: &naga::EntryPoint,
     constants: Constants<'_>,
-    limits: &KernelLimits,
-) -> Result<(), String> {
+) -> Result<[u64; 3], String> {
     let mut size = ep.workgroup_size.map(u64::from);
     if let Some(overrides) = &ep.workgroup_size_overrides {
         for (axis, o) in overrides.iter().enumerate() {
@@ -122,6 +122,17 @@ fn check_workgroup_size(
             }
         }
     }
+    Ok(size)
+}
+
+/// The workgroup size of `ep` against the limits per axis and in all.
+fn check_workgroup_size(
+    module: &Module,
+    ep: &naga::EntryPoint,
+    constants: Constants<'_>,
+    limits: &KernelLimits,
+) -> Result<(), String> {
+    let size = workgroup_size(module, ep, constants)?;
     for (axis, name) in ["x", "y", "z"].iter().enumerate() {
         if size[axis] > limits.workgroup_size[axis] {
             return Err(format!(

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::kernel::cache::{KernelCache, RawPipeline};
 use crate::kernel::launch::{Binding, Dispatch, ParamBytes, ParamsIn, PARAM_SLOT};
+use crate::kernel::limits::Constants;
 
 /// One resource of a raw kernel, from its global variables.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,11 +48,30 @@ fn dtype_of(s: naga::Scalar) -> Option<DType> {
     }
 }
 
-/// Reads the layout of entry point `entry` of a validated module; `Err(reason)` when the
-/// module uses something raw kernels do not bind.
+/// The first name in `constants` that is no override of `module` (overrides with an `@id`
+/// are named by it, as wgpu's pipeline constants are).
+pub(crate) fn unknown_constant<'a>(
+    module: &naga::Module,
+    constants: Constants<'a>,
+) -> Option<&'a str> {
+    let known = |k: &str| {
+        module.overrides.iter().any(|(_, o)| match o.id {
+            Some(id) => id.to_string() == k,
+            None => o.name.as_deref() == Some(k),
+        })
+    };
+    constants.iter().map(|(k, _)| *k).find(|k| !known(k))
+}
+
+/// Reads the layout of entry point `entry` of a validated module, its workgroup size with
+/// `constants` set; `Err(reason)` when the module uses something raw kernels do not bind.
 // Long because it is one walk over the entry point's globals with a case for each kind of
 // resource and each reason to refuse it.
-pub(crate) fn reflect(module: &naga::Module, entry: &str) -> std::result::Result<Layout, String> {
+pub(crate) fn reflect(
+    module: &naga::Module,
+    entry: &str,
+    constants: Constants<'_>,
+) -> std::result::Result<Layout, String> {
     let ep = module
         .entry_points
         .iter()
@@ -155,9 +175,10 @@ pub(crate) fn reflect(module: &naga::Module, entry: &str) -> std::result::Result
     {
         return Err("raw kernels take at most one uniform (put the scalars in a struct)".into());
     }
+    let size = crate::kernel::limits::workgroup_size(module, ep, constants)?;
     Ok(Layout {
         slots,
-        workgroup: ep.workgroup_size,
+        workgroup: size.map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
     })
 }
 
@@ -168,6 +189,7 @@ pub(crate) fn pipeline(
     src: &str,
     entry: &str,
     layout: &Layout,
+    constants: Constants<'_>,
 ) -> Result<Arc<RawPipeline>> {
     let entries: Vec<wgpu::BindGroupLayoutEntry> = layout
         .slots
@@ -196,7 +218,7 @@ pub(crate) fn pipeline(
             }
         })
         .collect();
-    cache.get_raw(gpu, src, entry, &entries)
+    cache.get_raw(gpu, src, entry, &entries, constants)
 }
 
 /// One dispatch of a raw kernel: `buffers` for the storage slots (in slot order), `uniform`

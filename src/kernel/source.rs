@@ -242,6 +242,28 @@ impl Region {
         Some((line, col))
     }
 
+    /// A diagnostic at the end of the user's text for an error at byte `offset` of the
+    /// generated text `src`, where only whitespace lies between the two; what naga found
+    /// there (generated code) is not named.
+    fn at_end(&self, name: &str, src: &str, offset: usize, message: &str) -> Option<String> {
+        let end = self.start + self.text.len();
+        if offset < end || !src.get(end..offset)?.trim().is_empty() {
+            return None;
+        }
+        let message = match message.find(", found ") {
+            Some(k) => format!("{}, found the end of the {}", &message[..k], self.label),
+            None => message.to_string(),
+        };
+        let last = self.start + self.text.trim_end().len();
+        let (line, col) = self.locate(last)?;
+        let text = self.text.lines().nth(line - 1).unwrap_or("");
+        Some(format!(
+            "{name}:{line}:{col}: {message} (at the end of the {})\n{line:>4} | {text}\n     | {}^",
+            self.label,
+            " ".repeat(col - 1),
+        ))
+    }
+
     /// A diagnostic at byte range `span` of the generated text, in the user's terms.
     fn diagnostic(
         &self,
@@ -273,11 +295,22 @@ pub(crate) fn validate_user(
     regions: &[Region],
 ) -> Result<Validated> {
     let explain = |spans: Vec<std::ops::Range<usize>>, message: String| -> Error {
-        let located = spans.iter().find_map(|span| {
-            regions
-                .iter()
-                .find_map(|r| r.diagnostic(name, span.clone(), &message))
-        });
+        let located = spans
+            .iter()
+            .find_map(|span| {
+                regions
+                    .iter()
+                    .find_map(|r| r.diagnostic(name, span.clone(), &message))
+            })
+            .or_else(|| {
+                // An error in the generated code right after a region (only whitespace
+                // between): the user's text ended too early; point at its end.
+                spans.iter().find_map(|span| {
+                    regions
+                        .iter()
+                        .find_map(|r| r.at_end(name, src, span.start, &message))
+                })
+            });
         Error::InvalidShader {
             name: name.to_string(),
             message: located.unwrap_or_else(|| {
@@ -341,6 +374,20 @@ mod tests {
         let r = Region::find("body", &src, body, 0).unwrap();
         let e = validate_user("k", &src, naga::valid::Capabilities::empty(), &[r]).unwrap_err();
         assert!(e.to_string().contains("k:1:5:"), "{e}");
+        // Text that ends too early: the error is in the generated code after it.
+        let body = "z = (x";
+        let src = format!("fn f(x: f32) -> f32 {{\n    var z: f32;\n{body}\n    return z;\n}}\n");
+        let r = Region::find("body", &src, body, 0).unwrap();
+        let e = validate_user("k", &src, naga::valid::Capabilities::empty(), &[r]).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("k:1:7:") && msg.contains("end of the body"),
+            "{msg}"
+        );
+        assert!(
+            !msg.contains("return") && !msg.contains("generated"),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -662,6 +662,108 @@ fn nonfinite_1d_f64() {
     nonfinite_1d::<f64>();
 }
 
+// SciPy 1.17.1, NumPy 2.x:
+//   import numpy as np, scipy.signal as s
+//   inf = np.inf
+//   for a, v in [([1., 2., 3.], [1., inf]), ([1., 2., 3., 4., 5.], [2., inf, 1.]),
+//                ([1., inf, 3., 4.], [1., 2., 3.])]:
+//       for mode in ['full', 'same', 'valid']:
+//           print(s.convolve(a, v, mode=mode), s.correlate(a, v, mode=mode))
+// (method 'auto' and 'direct' agree on these.)
+/// (signal, taps, mode, convolve, correlate).
+type InfGolden = (
+    &'static [f64],
+    &'static [f64],
+    Mode,
+    &'static [f64],
+    &'static [f64],
+);
+const INF_GOLDEN: &[InfGolden] = {
+    const I: f64 = f64::INFINITY;
+    &[
+        (
+            &[1., 2., 3.],
+            &[1., I],
+            Mode::Full,
+            &[1., I, I, I],
+            &[I, I, I, 3.],
+        ),
+        (&[1., 2., 3.], &[1., I], Mode::Same, &[1., I, I], &[I, I, I]),
+        (&[1., 2., 3.], &[1., I], Mode::Valid, &[I, I], &[I, I]),
+        (
+            &[1., 2., 3., 4., 5.],
+            &[2., I, 1.],
+            Mode::Full,
+            &[2., I, I, I, I, I, 5.],
+            &[1., I, I, I, I, I, 10.],
+        ),
+        (
+            &[1., 2., 3., 4., 5.],
+            &[2., I, 1.],
+            Mode::Same,
+            &[I; 5],
+            &[I; 5],
+        ),
+        (
+            &[1., 2., 3., 4., 5.],
+            &[2., I, 1.],
+            Mode::Valid,
+            &[I; 3],
+            &[I; 3],
+        ),
+        (
+            &[1., I, 3., 4.],
+            &[1., 2., 3.],
+            Mode::Full,
+            &[1., I, I, I, 17., 12.],
+            &[3., I, I, I, 11., 4.],
+        ),
+        (
+            &[1., I, 3., 4.],
+            &[1., 2., 3.],
+            Mode::Same,
+            &[I, I, I, 17.],
+            &[I, I, I, 11.],
+        ),
+        (
+            &[1., I, 3., 4.],
+            &[1., 2., 3.],
+            Mode::Valid,
+            &[I, I],
+            &[I, I],
+        ),
+    ]
+};
+
+/// The H200 gave NaN where SciPy gives inf for a window holding an infinity: its compiler
+/// folded the float tests that find an infinite tap (`v != v`, `2v == v`), so blocks at
+/// the signal's ends multiplied the infinite tap by the zeros padding the input. The taps
+/// are now classified by their bits. SciPy's values, every mode, both functions.
+fn infinite_windows_1d<T: Ty + Float>() {
+    require_dtype!(T);
+    for &(a, v, mode, conv, corr) in INF_GOLDEN {
+        let (x, k) = (up::<T>(a, &[a.len()]), up::<T>(v, &[v.len()]));
+        eprintln!("case: {a:?} {v:?} {mode:?}");
+        assert_close(&host(&convolve(&x, &k, mode).unwrap()), conv, 0.0, 0.0);
+        assert_close(&host(&correlate(&x, &k, mode).unwrap()), corr, 0.0, 0.0);
+    }
+}
+
+#[test]
+fn infinite_windows_1d_f32() {
+    infinite_windows_1d::<f32>();
+}
+
+#[test]
+fn infinite_windows_1d_f16() {
+    infinite_windows_1d::<f16>();
+}
+
+#[test]
+fn infinite_windows_1d_f64() {
+    infinite_windows_1d::<f64>();
+}
+
 /// Finding 11 of issue 15: PyTorch multiplies the zeros of the padding, so an infinite
 /// weight over a padded position gives NaN: `conv1d([1, 2, 3], w = [1, inf], padding = 1)`
 /// is [inf, inf, inf, NaN]. Checked on the default device and on one with the direct

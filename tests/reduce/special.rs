@@ -320,3 +320,46 @@ fn integer_sums_and_products_wrap() {
         check("[257, 31] odd factors", &b, &hb, Op::Prod, &form);
     }
 }
+
+/// nanmean, nanvar and nanstd of no elements, or of NaN only, are NaN (NumPy's, with a
+/// RuntimeWarning): empty arrays, all-NaN arrays short and long (several workgroups, so
+/// partial results combine), and each reduced alone. The H200 gave 1 for nanvar and nanstd
+/// of these (a 0 / 0 folded to 1); the kernel now selects NaN on the count.
+fn nan_of_nothing<T: Red + Float>() {
+    let dev = dev();
+    require_dtype!(T);
+    let nan = T::from_f64(f64::NAN);
+    for n in [0usize, 1, 5, 1031, 70_001] {
+        let x = dev.from_slice(&vec![nan; n], [n]).unwrap();
+        let what = format!("{} of {n} NaN", T::NAME);
+        for (name, r) in [
+            ("nanmean", x.nanmean()),
+            ("nanvar", x.nanvar()),
+            ("nanstd", x.nanstd()),
+        ] {
+            let v = r.unwrap().to_scalar().unwrap().to_f64();
+            assert!(v.is_nan(), "{name} {what}: {v}");
+        }
+    }
+    // A 2-D all-NaN array, whole.
+    let x = dev.from_slice(&[nan; 6 * 7], [6, 7]).unwrap();
+    for r in [x.nanvar(), x.nanstd()] {
+        let v = r.unwrap().to_scalar().unwrap().to_f64();
+        assert!(v.is_nan(), "{} [6, 7] of NaN: {v}", T::NAME);
+    }
+}
+
+#[test]
+fn nan_of_nothing_f32() {
+    nan_of_nothing::<f32>();
+}
+
+#[test]
+fn nan_of_nothing_f16() {
+    nan_of_nothing::<f16>();
+}
+
+#[test]
+fn nan_of_nothing_f64() {
+    nan_of_nothing::<f64>();
+}

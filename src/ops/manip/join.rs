@@ -24,14 +24,16 @@ pub(crate) fn join<T: Element>(
     dev.expect_same(op, &others)?;
     let mut shape = first.shape.clone();
     shape[axis] = 0;
-    for p in parts {
+    for (index, p) in parts.iter().enumerate() {
         let same = p.ndim() == first.ndim()
             && (0..p.ndim()).all(|d| d == axis || p.shape[d] == first.shape[d]);
         if !same {
-            return Err(Error::ShapeMismatch {
+            return Err(Error::JoinMismatch {
                 op,
-                lhs: first.shape.clone(),
-                rhs: p.shape.clone(),
+                index,
+                shape: p.shape.clone(),
+                first: first.shape.clone(),
+                axis: Some(axis),
             });
         }
         shape[axis] += p.shape[axis];
@@ -53,8 +55,8 @@ impl<T: Element> Array<T> {
     /// inputs directly.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for no arrays; [`Error::ShapeMismatch`] when the shapes
-    /// differ elsewhere than along `axis` or in rank; [`Error::AxisOutOfRange`];
+    /// [`Error::InvalidArgument`] for no arrays; [`Error::JoinMismatch`] when the shapes
+    /// differ elsewhere than along `axis` or in rank (naming the first that does); [`Error::AxisOutOfRange`];
     /// [`Error::DeviceMismatch`].
     ///
     /// ```
@@ -86,7 +88,7 @@ impl<T: Element> Array<T> {
     /// end of the result's axes), as NumPy's `stack`.
     ///
     /// # Errors
-    /// As [`Array::concatenate`]; [`Error::ShapeMismatch`] when the shapes differ.
+    /// As [`Array::concatenate`]; [`Error::JoinMismatch`] when the shapes differ.
     ///
     /// ```
     /// use gpuarray::Array;
@@ -103,12 +105,14 @@ impl<T: Element> Array<T> {
         };
         let axis = norm_axis(axis, first.ndim() + 1)?;
         let mut views = Vec::with_capacity(arrays.len());
-        for a in arrays {
+        for (index, a) in arrays.iter().enumerate() {
             if a.shape != first.shape {
-                return Err(Error::ShapeMismatch {
+                return Err(Error::JoinMismatch {
                     op: "stack",
-                    lhs: first.shape.clone(),
-                    rhs: a.shape.clone(),
+                    index,
+                    shape: a.shape.clone(),
+                    first: first.shape.clone(),
+                    axis: None,
                 });
             }
             views.push(a.expand_dims(axis as isize)?);

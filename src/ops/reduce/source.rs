@@ -329,18 +329,21 @@ impl Op {
 
     /// The body of `finish(r)`: the output of a final result.
     fn finish(self) -> String {
-        // The count of the counting operations, and NaN (`z / z` with z = 0 at run time).
-        let n = "let n = select(r.i, 0u, r.i == 0xffffffffu); let z = A(min(n, 0u));";
+        // The count of the counting operations, and NaN by its bits: NaN where no element
+        // counts (or no more than ddof) is selected on the count, never computed as 0 / 0,
+        // which a compiler may fold to 1 (NVIDIA's did: nanvar of no elements gave 1).
+        let n = "let n = select(r.i, 0u, r.i == 0xffffffffu); \
+                 let nan = A(bitcast<f32>(0x7fc00000u));";
         // ddof past u32::MAX (the largest count) acts as u32::MAX: no positive divisor.
         let var = |d: usize| {
             let d = d.min(u32::MAX as usize);
-            format!("{n} let dof = A(n) - A({d}u); let v = select(r.v / dof, z / z, dof <= A(0));")
+            format!("{n} let v = select(r.v / (A(n) - A({d}u)), nan, n <= {d}u);")
         };
         match self {
             Op::NanArgMax | Op::NanArgMin => {
                 "return Dst(select(r.i, 0xffffffffu, !(r.v == r.v)));".into()
             }
-            Op::NanMean => format!("{n} return Dst(r.v / A(n));"),
+            Op::NanMean => format!("{n} return Dst(select(r.v / A(n), nan, n == 0u));"),
             Op::NanVar(d) => format!("{} return Dst(v);", var(d)),
             Op::NanStd(d) => format!("{} return Dst(sqrt(v));", var(d)),
             _ => self.plain_finish().into(),
@@ -565,5 +568,23 @@ pub(super) fn acc_size(acc: DType) -> usize {
         16
     } else {
         8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Op;
+
+    /// NaN of no elements is selected on the count, not computed as 0 / 0 (a compiler may
+    /// fold `z / z` to 1 however z is made: NVIDIA's did, for nanvar and nanstd).
+    #[test]
+    fn nan_of_no_elements_is_selected_on_the_count() {
+        for op in [Op::NanMean, Op::NanVar(0), Op::NanVar(3), Op::NanStd(1)] {
+            let f = op.finish();
+            assert!(f.contains("bitcast<f32>(0x7fc00000u)"), "{op:?}: {f}");
+            assert!(!f.contains("z / z"), "{op:?}: {f}");
+        }
+        assert!(Op::NanVar(3).finish().contains("n <= 3u"));
+        assert!(Op::NanMean.finish().contains("n == 0u"));
     }
 }

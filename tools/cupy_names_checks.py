@@ -1,0 +1,78 @@
+# Read by tools/cupy_names.py. What compiles a spelling of tools/cupy_names_table.py that is
+# not Rust as written, keyed by the spelling (one alternative between " / "): Rust
+# statements, in a block where `x` is an `Array<X>` of the row's dtype, `dev` a `&Device`,
+# `rng` a `&mut Generator`, `pool` a `&MemoryPool`, and `any()` a value of any type.
+# A key the table no longer has fails the generator: update it with the table.
+CHECKS = {
+    "dev.from_fn::<T, N>(shape, |[i, j]| ...)":
+        "let _ = dev.from_fn::<f32, 2>([2, 3], |[i, j]| i * 3.0 + j);",
+    "Array::hstack(..)": "let _ = Array::hstack(&[&x, &x]);",
+    "Array::vstack(..)": "let _ = Array::vstack(&[&x, &x]);",
+    "Array::dstack(..)": "let _ = Array::dstack(&[&x, &x]);",
+    "x.pad(widths, PadMode::..)": "let _ = x.pad(&[(1, 2)], PadMode::Constant(0.0));",
+    "x.slice(..)": "let _ = x.slice([Slice::from(1..), Slice::from(..).step(2)]);",
+    "x.slice(..)?.assign(&v)": "let v: Array<X> = any(); let _ = x.slice([Slice::from(1..)])?.assign(&v);",
+    "x.take_mode(&idx, axis, IndexMode::..)":
+        "let idx: Array<i32> = any(); let _ = x.take_mode(&idx, 0, IndexMode::Wrap);",
+    "x.scatter_max(..)": "let idx: Array<i32> = any(); let _ = x.scatter_max(0, &idx, &x);",
+    "x.scatter_min(..)": "let idx: Array<i32> = any(); let _ = x.scatter_min(0, &idx, &x);",
+    "Array::ravel_multi_index(&[&i, &j], &dims, IndexMode::..)":
+        "let i: Array<i32> = any(); let _ = Array::ravel_multi_index(&[&i, &i], &[2, 3], IndexMode::Clip);",
+    "a += &b": "let mut a: Array<X> = any(); a += &x;",
+    "x.var_ddof(..)": "let _ = x.var_ddof(1);",
+    "x.std_ddof(..)": "let _ = x.std_ddof(1);",
+    "x.percentile(..)": "let _ = x.percentile::<f32>(&[25.0, 75.0], Some(0));",
+    "x.quantile(..)": "let _ = x.quantile::<f32>(&[0.25, 0.75], None);",
+    "x.top_k(k, ..)": "let _ = x.top_k(3, -1, true);",
+    "gpuarray::nn": "let _ = gpuarray::nn::conv1d::<f32>; let _ = gpuarray::nn::conv2d::<f32>;",
+    "rng.choice_weighted(..)": "let _ = rng.choice_weighted(&x, 5, false);",
+    "rng.choice_from(..)": "let _ = rng.choice_from(&x, 5, true);",
+    "ElementwiseKernel::new(..)":
+        'let _ = ElementwiseKernel::new(dev, "T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");',
+    "ReductionKernel::new(..)":
+        'let _ = ReductionKernel::new(dev, "T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");',
+    "RawKernel::new(..)": 'let _ = RawKernel::new(dev, "@compute @workgroup_size(1) fn f() {}", "f");',
+    "gpuarray::fuse(&dev, |[x, y]| ..)": "let _ = gpuarray::fuse(dev, |[x, y]| (x - y) * (x - y));",
+    "e.elapsed_ms(..)": "let e = dev.record_event()?; let _ = e.elapsed_ms(&dev.record_event()?);",
+    "gpuarray::profile::benchmark(..)": 'let _ = gpuarray::profile::benchmark(dev, "name", || Ok(()), 100);',
+    "dev.from_ndarray(&a)": "let a = ndarray::Array2::<f32>::zeros((2, 3)); let _ = dev.from_ndarray(&a);",
+    "x.split_at(&idx, axis)": "let idx = vec![1usize]; let axis = any(); let _ = x.split_at(&idx, axis);",
+    "x.insert(&idx, &v, axis)":
+        "let idx = vec![1isize]; let v: Array<X> = any(); let axis = any(); let _ = x.insert(&idx, &v, axis);",
+    "x.delete(&idx, axis)": "let idx = vec![1isize]; let axis = any(); let _ = x.delete(&idx, axis);",
+    "x.logsumexp(axes, keepdims)": "let _ = x.logsumexp(Some(&[0isize][..]), false);",
+    "dev.logspace(start, stop, num, base)": "let _ = dev.logspace::<f32>(0.0, 3.0, 4, 10.0);",
+    "x.slice_axis(axis, s)": "let axis = any(); let _ = x.slice_axis(axis, Slice::from(1..).step(2));",
+    "x.tensordot_axes(&y, &a, &b)": "let _ = x.tensordot_axes(&y, &[1], &[0]);",
+}
+
+# The dtype of `x` (and of the arrays and scalars that follow it), by the row's CuPy name;
+# f32 otherwise.
+DTYPES = {
+    "bitwise_and, bitwise_or, bitwise_xor": "u32",
+    "invert, bitwise_not": "u32",
+    "left_shift, right_shift": "u32",
+    "gcd, lcm": "i32",
+    "bincount": "u32",
+}
+
+# Names with a fixed value (where the call leaves the type open, or many types would do).
+TYPED = {
+    "shape": "[2usize, 3]",
+    "mask": "any::<Array<bool>>()",
+    "index": "any::<Array<i32>>()",
+    "data": "any::<Vec<X>>()",
+    "idx": "any::<Array<i64>>()",
+    "perm": "any::<Vec<_>>()",
+    "reps": "any::<Vec<_>>()",
+    "counts": "any::<Vec<_>>()",
+    "dims": "any::<Vec<_>>()",
+    "axes": "any::<Vec<_>>()",
+    "arrays": "any::<Vec<&Array<X>>>()",
+    "choices": "any::<Vec<&Array<X>>>()",
+    "conditions": "any::<Vec<&Array<bool>>>()",
+}
+
+# Names that stand for a scalar of the row's dtype where they are not borrowed (`&v` is an
+# array of it).
+SCALARS = {"v", "start", "stop", "step", "lo", "hi", "default"}
