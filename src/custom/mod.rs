@@ -113,7 +113,7 @@ macro_rules! scalar_arg {
         #[allow(private_interfaces)]
         impl private::Sealed for $t {
             fn kernel_arg(&self) -> Arg<'_> {
-                Arg::Scalar { dtype: <$t as Element>::DTYPE, value: self.to_f64() }
+                Arg::Scalar { dtype: <$t as Element>::DTYPE, value: crate::dtype::Real::to_f64(*self) }
             }
         }
     )*};
