@@ -7,7 +7,7 @@
 mod common;
 
 use common::{dev, if_supported, Rng};
-use gpuarray::{f16, Array, Axis, DType, Element, Error, Slice};
+use gpuarray::{f16, Array, Axis, DType, Error, Real, Slice};
 
 /// Sizes around a vec4 and a workgroup: 0, 1, primes.
 const SIZES: [usize; 6] = [0, 1, 3, 7, 257, 1031];
@@ -113,7 +113,7 @@ fn bool_arithmetic_is_refused() {
 
 /// Each numeric dtype to bool (non-zero and NaN true, ±0 false, subnormals true) and back
 /// (0 and 1), on a strided view.
-fn casts_with<T: Element>(vals: &[f64]) {
+fn casts_with<T: Real>(vals: &[f64]) {
     let dev = dev();
     let (t, exact) = common::cast_in::<T>(vals);
     let n = t.len();
@@ -271,7 +271,7 @@ fn wide(rng: &mut Rng, n: usize) -> Vec<u64> {
 
 /// Wrapping arithmetic, NumPy's integer division rules (0 for a zero divisor, MIN / -1
 /// wrapping to MIN), comparisons, on contiguous arrays, a broadcast row and strided views.
-fn int64_binary<T: Element + std::fmt::Debug>(conv: fn(u64) -> T, ops: &[(&str, Op2<T>)]) {
+fn int64_binary<T: Real + std::fmt::Debug>(conv: fn(u64) -> T, ops: &[(&str, Op2<T>)]) {
     let dev = dev();
     let mut rng = Rng::new(7);
     for n in [0, 1, 7, 1031] {

@@ -87,9 +87,10 @@ impl Arg<'_> {
     pub(crate) fn describe(&self) -> String {
         match self {
             Arg::Array { dtype, operand, .. } => {
-                format!("a {dtype} array of shape {:?}", operand.shape)
+                let a = dtype.article();
+                format!("{a} {dtype} array of shape {:?}", operand.shape)
             }
-            Arg::Scalar { dtype, .. } => format!("a {dtype} scalar"),
+            Arg::Scalar { dtype, .. } => format!("{} {dtype} scalar", dtype.article()),
         }
     }
 }
@@ -132,7 +133,16 @@ pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Re
                 kernel: kernel.to_string(),
                 param: param.to_string(),
                 expected: "a 32-bit (or f16) scalar: 64-bit scalars are not supported".into(),
-                actual: format!("a {d} scalar"),
+                actual: format!("{} {d} scalar", d.article()),
+            })
+        }
+        #[cfg(test)]
+        DType::Opaque8 => {
+            return Err(Error::ArgumentType {
+                kernel: kernel.to_string(),
+                param: param.to_string(),
+                expected: "a 32-bit (or f16) scalar".into(),
+                actual: format!("{} {d} scalar", d.article()),
             })
         }
     })
