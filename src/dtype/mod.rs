@@ -6,6 +6,8 @@
 use std::fmt;
 
 pub(crate) mod accepts;
+#[cfg(test)]
+mod refusals;
 mod traits;
 
 #[cfg(test)]

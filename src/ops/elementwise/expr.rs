@@ -202,6 +202,10 @@ impl Binary {
     /// The WGSL expression of `x op y` for inputs of dtype `d`, and whether it works on
     /// vec4 values; `None` where the operation does not exist for `d`.
     pub(crate) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
+        // The table knows the real dtypes only (its else-branches are integer paths).
+        if !d.is_real() {
+            return None;
+        }
         if let Binary::Np(b) = self {
             return b.expr(d, x, y);
         }
@@ -335,6 +339,10 @@ impl Unary {
     /// The WGSL expression for inputs of dtype `d` and whether it vectorises; `None` where
     /// the operation does not exist for `d`.
     pub(crate) fn expr(self, d: DType) -> Option<(String, bool)> {
+        // The table knows the real dtypes only (its else-branches are integer paths).
+        if !d.is_real() {
+            return None;
+        }
         if let Unary::Np(u) = self {
             return u.expr(d);
         }

@@ -11,7 +11,7 @@
 //! each operation and `plan` chooses the layout and launches.
 
 use crate::array::Array;
-use crate::dtype::{DType, Element, Float, Signed};
+use crate::dtype::{accepts, DType, Element, Float, Signed};
 // `Error` only for the methods' doc links to its variants.
 #[allow(unused_imports)]
 use crate::error::Error;
@@ -77,6 +77,10 @@ pub(crate) fn map_unary_into<T: Element, O: Element>(
     scalars: &[T],
     out: Array<O>,
 ) -> Result<Array<O>> {
+    // The elementwise family's whitelist: the real dtypes (the packed ones through
+    // packed.rs).
+    x.dev.accept(op.name(), T::DTYPE, accepts::real)?;
+    x.dev.accept(op.name(), O::DTYPE, accepts::real)?;
     if T::DTYPE.is_packed() || O::DTYPE.is_packed() {
         return packed::map_unary_into(x, op, scalars, out);
     }
@@ -96,6 +100,8 @@ pub(crate) fn map_unary_into<T: Element, O: Element>(
 }
 
 fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) -> Result<Array<O>> {
+    x.dev.accept(op.name(), T::DTYPE, accepts::real)?;
+    x.dev.accept(op.name(), O::DTYPE, accepts::real)?;
     if T::DTYPE.is_packed() {
         return packed::map_binary(x, y, op);
     }

@@ -263,7 +263,9 @@ fn build(
     extra: String,
     more: impl FnOnce(Spec) -> Spec,
 ) -> Result<Arc<Kernel>> {
-    dev.require_32(entry, d)?;
+    // The public operations gate first (`super::accept`); this names the family, never
+    // the kernel.
+    dev.require_32("sort", d)?;
     let w = key_bits(d).0;
     let carry = u32::from(!keys_only);
     let key = Key {
