@@ -613,6 +613,55 @@ fn int64_refusals() {
     common::assert_unsupported(dev.arange(false, true, true), DType::Bool);
 }
 
+/// Refusals name the public operation the user called, never a kernel (issue 31: `sort()`
+/// of i64 said "bitonic is not supported for i64").
+#[test]
+fn refusals_name_the_public_operation() {
+    require_dtype!(i64);
+    let dev = dev();
+    let a = dev.from_slice(&[3i64, -1, 2], [3]).unwrap();
+    let op_of = |r: gpuarray::Result<()>| match r {
+        Err(Error::Unsupported { op, dtype, .. }) => {
+            assert_eq!(dtype, DType::I64);
+            op
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    };
+    assert_eq!(op_of(a.sort().map(drop)), "sort");
+    assert_eq!(op_of(a.sort_axis(0).map(drop)), "sort");
+    assert_eq!(op_of(a.argsort().map(drop)), "argsort");
+    assert_eq!(op_of(a.top_k(1, -1, true).map(drop)), "top_k");
+    assert_eq!(op_of(a.partition(1, -1).map(drop)), "partition");
+    assert_eq!(op_of(a.searchsorted(&a, gpuarray::Side::Left).map(drop)), "searchsorted");
+    assert_eq!(op_of(a.unique().map(drop)), "unique");
+    assert_eq!(op_of(a.isin(&a).map(drop)), "isin");
+    assert_eq!(op_of(Array::lexsort(&[&a]).map(drop)), "lexsort");
+    assert_eq!(op_of(a.median::<f32>(None).map(drop)), "median");
+    let e = a.sort().unwrap_err().to_string();
+    assert!(e.starts_with("sort is not supported for i64"), "{e}");
+}
+
+/// Messages put "an" before a dtype read with a vowel sound: "an i32 array", "a u32
+/// array" (issue 31: "a i32 array").
+#[test]
+fn messages_use_the_dtype_article() {
+    use gpuarray::ElementwiseKernel;
+    let dev = dev();
+    let k = ElementwiseKernel::new(&dev, "T x, T y", "T z", "z = x + y;", "add2").unwrap();
+    let i = dev.from_slice(&[1i32, 2], [2]).unwrap();
+    let u = dev.from_slice(&[1u32, 2], [2]).unwrap();
+    let f = dev.from_slice(&[1.0f32, 2.0], [2]).unwrap();
+    let e = k.call::<u32>(&[&u, &i]).unwrap_err().to_string();
+    assert!(e.contains("got an i32 array"), "{e}");
+    let e = k.call::<i32>(&[&i, &u]).unwrap_err().to_string();
+    assert!(e.contains("got a u32 array"), "{e}");
+    let e = k.call::<i32>(&[&i, &f]).unwrap_err().to_string();
+    assert!(e.contains("got an f32 array"), "{e}");
+    let b = dev.from_slice(&[true, false], [2]).unwrap();
+    let e = k.call::<i32>(&[&i, &b]).unwrap_err().to_string();
+    assert!(e.contains("got a bool array"), "{e}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Operators: scalars on either side, owned operands, compound assignment, `*_into`
 // ---------------------------------------------------------------------------------------
