@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::{packed_i32, DType, Element, Float, Real};
+use crate::dtype::{accepts, packed_i32, DType, Element, Float, Real};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
@@ -295,10 +295,8 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn arange<T: Real>(&self, start: T, stop: T, step: T) -> Result<Array<T>> {
-        if T::DTYPE == DType::Bool {
-            // As NumPy: a range of bools has no meaning.
-            return Err(self.unsupported("arange", T::DTYPE));
-        }
+        // The numbers: as NumPy, a range of bools has no meaning.
+        self.accept("arange", T::DTYPE, |d| accepts::floats(d) || d.is_integer())?;
         let (a, b, s) = (start.to_f64(), stop.to_f64(), step.to_f64());
         if s == 0.0 || !s.is_finite() || !a.is_finite() || !b.is_finite() {
             return Err(Error::InvalidArgument {
