@@ -540,7 +540,13 @@ impl Generator {
     /// unless the low 32 bits of x r fall below 2^32 mod r, when x is redrawn from word 0 of
     /// the element's private blocks 0, 1, ... (at most 64 redraws, each taken with
     /// probability below r / 2^32). A range of 2^32 (all of u32) takes the word itself.
-    /// `T` is `i32` or `u32`.
+    /// `T` is `i32` or `u32`; a float `T` does not compile (`T: Int`):
+    ///
+    /// ```compile_fail
+    /// # let dev = gpuarray::Device::new()?;
+    /// let _ = dev.default_rng(5).integers::<f32>([4], 0.0, 1.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] unless low < high; [`Error::Unsupported`] for a `T` that is
