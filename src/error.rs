@@ -304,15 +304,26 @@ mod tests {
 
         let size = |expected, actual| {
             let shape = vec![expected];
-            Error::SizeMismatch { shape, expected, actual }.to_string()
+            Error::SizeMismatch {
+                shape,
+                expected,
+                actual,
+            }
+            .to_string()
         };
         assert_eq!(size(1, 2), "shape [1] holds 1 element, but 2 were given");
         assert_eq!(size(2, 1), "shape [2] holds 2 elements, but 1 was given");
         assert_eq!(size(0, 3), "shape [0] holds 0 elements, but 3 were given");
 
         let axis = |ndim| Error::AxisOutOfRange { axis: 4, ndim }.to_string();
-        assert_eq!(axis(1), "axis 4 is out of range for an array of 1 dimension");
-        assert_eq!(axis(3), "axis 4 is out of range for an array of 3 dimensions");
+        assert_eq!(
+            axis(1),
+            "axis 4 is out of range for an array of 1 dimension"
+        );
+        assert_eq!(
+            axis(3),
+            "axis 4 is out of range for an array of 3 dimensions"
+        );
 
         let perm = |ndim| {
             let perm = vec![0; ndim];
@@ -327,7 +338,12 @@ mod tests {
 
         let args = |expected, given| {
             let kernel = "k".to_string();
-            Error::ArgumentCount { kernel, expected, given }.to_string()
+            Error::ArgumentCount {
+                kernel,
+                expected,
+                given,
+            }
+            .to_string()
         };
         assert_eq!(args(2, 1), "k takes 2 arguments, 1 was given");
         assert_eq!(args(1, 2), "k takes 1 argument, 2 were given");

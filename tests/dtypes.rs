@@ -632,7 +632,10 @@ fn refusals_name_the_public_operation() {
     assert_eq!(op_of(a.argsort().map(drop)), "argsort");
     assert_eq!(op_of(a.top_k(1, -1, true).map(drop)), "top_k");
     assert_eq!(op_of(a.partition(1, -1).map(drop)), "partition");
-    assert_eq!(op_of(a.searchsorted(&a, gpuarray::Side::Left).map(drop)), "searchsorted");
+    assert_eq!(
+        op_of(a.searchsorted(&a, gpuarray::Side::Left).map(drop)),
+        "searchsorted"
+    );
     assert_eq!(op_of(a.unique().map(drop)), "unique");
     assert_eq!(op_of(a.isin(&a).map(drop)), "isin");
     assert_eq!(op_of(Array::lexsort(&[&a]).map(drop)), "lexsort");
@@ -647,7 +650,7 @@ fn refusals_name_the_public_operation() {
 fn messages_use_the_dtype_article() {
     use gpuarray::ElementwiseKernel;
     let dev = dev();
-    let k = ElementwiseKernel::new(&dev, "T x, T y", "T z", "z = x + y;", "add2").unwrap();
+    let k = ElementwiseKernel::new(dev, "T x, T y", "T z", "z = x + y;", "add2").unwrap();
     let i = dev.from_slice(&[1i32, 2], [2]).unwrap();
     let u = dev.from_slice(&[1u32, 2], [2]).unwrap();
     let f = dev.from_slice(&[1.0f32, 2.0], [2]).unwrap();

@@ -15,7 +15,6 @@ use crate::shape::Shape;
 const SRC: &str = include_str!("../../shaders/creation.wgsl");
 const WG: u32 = 256;
 
-
 /// What a creation kernel writes: its entry point and values.
 #[derive(Debug, Clone, Copy)]
 enum Creation<T> {

@@ -213,10 +213,14 @@ impl RawKernel {
                         return Err(wrong(name, "an array".into(), a));
                     };
                     if elem.is_some_and(|e| e != *dtype) {
-                        return Err(wrong(name, {
-                            let e = elem.expect("some");
-                            format!("{} {e} array", e.article())
-                        }, a));
+                        return Err(wrong(
+                            name,
+                            {
+                                let e = elem.expect("some");
+                                format!("{} {e} array", e.article())
+                            },
+                            a,
+                        ));
                     }
                     let start = (operand.offset * dtype.size()) as u64;
                     if !contiguous || !start.is_multiple_of(align) {

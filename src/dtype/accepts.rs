@@ -34,7 +34,10 @@ pub(crate) fn words32(d: DType) -> bool {
 /// [`words32`] but bool: the dtypes with 32-bit (or f16, f64) arithmetic. The scans
 /// (NumPy's running sum of bools is a count: `as_u32().cumsum(axis)`).
 pub(crate) fn arith32(d: DType) -> bool {
-    matches!(d, DType::F16 | DType::F32 | DType::F64 | DType::I32 | DType::U32)
+    matches!(
+        d,
+        DType::F16 | DType::F32 | DType::F64 | DType::I32 | DType::U32
+    )
 }
 
 /// The floating-point dtypes.

@@ -119,7 +119,10 @@ fn every_computing_family_refuses_a_dtype_that_is_not_real() {
     let copy = ElementwiseKernel::new(&dev, "T x", "T y", "y = x;", "copy").expect("kernel");
     refused("ElementwiseKernel", copy.call::<Opaque8>(&[&x]));
     let sum = ReductionKernel::new(&dev, "T x", "T y", "x", "a + b", "y = a", "0", "s");
-    refused("ReductionKernel", sum.expect("kernel").call::<Opaque8, Opaque8>(&x));
+    refused(
+        "ReductionKernel",
+        sum.expect("kernel").call::<Opaque8, Opaque8>(&x),
+    );
     let fused = crate::fuse(&dev, |[a, b]| a + b).expect("fuse");
     refused("fuse", fused.call::<Opaque8>(&[&x, &x]));
 }

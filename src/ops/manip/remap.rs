@@ -126,7 +126,14 @@ impl<T: Element> Array<T> {
                 return roll_flat(self, flat, self.shape.clone());
             }
         }
-        remap(self, "roll", self.shape.clone(), &lo, Mode::Wrap, T::zeroed())
+        remap(
+            self,
+            "roll",
+            self.shape.clone(),
+            &lo,
+            Mode::Wrap,
+            T::zeroed(),
+        )
     }
 
     /// The array padded by `(before, after)` elements along each axis, as NumPy's `pad`:
