@@ -48,7 +48,21 @@ pub enum Error {
         expected: &'static str,
     },
     /// The element type is not supported on this adapter (f16 without SHADER_F16, f64 without
-    /// SHADER_F64), or the operation is not available for this element type.
+    /// SHADER_F64), or the operation is not available for this element type: each family
+    /// lists the dtypes it takes and refuses the others here. `op` is the public operation
+    /// the caller named (`sort`, `cumsum`, `matmul`), never an internal kernel.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let b = dev.from_slice(&[true, false], [2])?;
+    /// match b.cumsum(0) {
+    ///     Err(gpuarray::Error::Unsupported { op, dtype, .. }) => {
+    ///         assert_eq!((op, dtype), ("cumsum", gpuarray::DType::Bool));
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     #[error("{op} is not supported for {dtype} on {adapter}")]
     Unsupported {
         /// The operation that was asked for.
