@@ -7,7 +7,7 @@
 //! cargo run --release --example device_info
 //! ```
 
-use gpuarray::{Device, Element, Result};
+use gpuarray::{Device, Real, Result};
 
 /// The optional features gpuarray makes use of, requested when present.
 fn useful_features() -> wgpu::Features {
@@ -27,7 +27,7 @@ fn mib(b: u64) -> String {
 }
 
 /// Whether arrays of `T` work on `dev`: `supports`, then a small round trip through a kernel.
-fn check<T: Element>(dev: &Device, values: [T; 3]) -> String {
+fn check<T: Real>(dev: &Device, values: [T; 3]) -> String {
     if !dev.supports::<T>() {
         return "no (the adapter lacks the feature)".into();
     }

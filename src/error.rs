@@ -18,7 +18,7 @@ pub enum Error {
     },
     /// [`crate::Device::open`] was given an index past the adapters
     /// [`crate::Device::enumerate`] lists.
-    #[error("no device at index {index}: {count} adapters are listed")]
+    #[error("no device at index {index}: {} {} listed", count_of(*.count, "adapter", "adapters"), is_are(*.count))]
     NoSuchDevice {
         /// The index asked for.
         index: usize,
@@ -48,7 +48,21 @@ pub enum Error {
         expected: &'static str,
     },
     /// The element type is not supported on this adapter (f16 without SHADER_F16, f64 without
-    /// SHADER_F64), or the operation is not available for this element type.
+    /// SHADER_F64), or the operation is not available for this element type: each family
+    /// lists the dtypes it takes and refuses the others here. `op` is the public operation
+    /// the caller named (`sort`, `cumsum`, `matmul`), never an internal kernel.
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// let b = dev.from_slice(&[true, false], [2])?;
+    /// match b.cumsum(0) {
+    ///     Err(gpuarray::Error::Unsupported { op, dtype, .. }) => {
+    ///         assert_eq!((op, dtype), ("cumsum", gpuarray::DType::Bool));
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     #[error("{op} is not supported for {dtype} on {adapter}")]
     Unsupported {
         /// The operation that was asked for.
@@ -77,7 +91,7 @@ pub enum Error {
         to: Vec<usize>,
     },
     /// A reshape or a constructor was given a shape whose element count differs from the data's.
-    #[error("shape {shape:?} holds {expected} elements, but {actual} were given")]
+    #[error("shape {shape:?} holds {}, but {actual} {} given", count_of(*.expected, "element", "elements"), was_were(*.actual))]
     SizeMismatch {
         /// The requested shape.
         shape: Vec<usize>,
@@ -87,7 +101,7 @@ pub enum Error {
         actual: usize,
     },
     /// An axis index is not smaller than the number of dimensions.
-    #[error("axis {axis} is out of range for an array of {ndim} dimensions")]
+    #[error("axis {axis} is out of range for an array of {}", count_of(*.ndim, "dimension", "dimensions"))]
     AxisOutOfRange {
         /// The axis asked for.
         axis: usize,
@@ -95,7 +109,7 @@ pub enum Error {
         ndim: usize,
     },
     /// A permutation given to `transpose` is not a permutation of the axes.
-    #[error("{perm:?} is not a permutation of the {ndim} axes")]
+    #[error("{perm:?} is not a permutation of the {}", count_of(*.ndim, "axis", "axes"))]
     InvalidPermutation {
         /// The permutation given.
         perm: Vec<usize>,
@@ -128,7 +142,7 @@ pub enum Error {
         len: usize,
     },
     /// More slices were given than the array has dimensions.
-    #[error("{given} slices given for an array of {ndim} dimensions")]
+    #[error("{} given for an array of {}", count_of(*.given, "slice", "slices"), count_of(*.ndim, "dimension", "dimensions"))]
     TooManySlices {
         /// Slices given.
         given: usize,
@@ -205,7 +219,7 @@ pub enum Error {
         message: String,
     },
     /// A user kernel was called with the wrong number of arguments.
-    #[error("{kernel} takes {expected} arguments, {given} were given")]
+    #[error("{kernel} takes {}, {given} {} given", count_of(*.expected, "argument", "arguments"), was_were(*.given))]
     ArgumentCount {
         /// The kernel's name.
         kernel: String,
@@ -294,5 +308,88 @@ pub enum Error {
     },
 }
 
+/// `n` and the noun in its number: "1 adapter", "0 adapters", "2 adapters".
+fn count_of(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The verb "to be" agreeing with a count `n`, present tense.
+fn is_are(n: usize) -> &'static str {
+    if n == 1 {
+        "is"
+    } else {
+        "are"
+    }
+}
+
+/// The verb "to be" agreeing with a count `n`, past tense.
+fn was_were(n: usize) -> &'static str {
+    if n == 1 {
+        "was"
+    } else {
+        "were"
+    }
+}
+
 /// `Result` with [`Error`] as the error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        let devices = |count| Error::NoSuchDevice { index: 3, count }.to_string();
+        assert_eq!(devices(1), "no device at index 3: 1 adapter is listed");
+        assert_eq!(devices(0), "no device at index 3: 0 adapters are listed");
+        assert_eq!(devices(2), "no device at index 3: 2 adapters are listed");
+
+        let size = |expected, actual| {
+            let shape = vec![expected];
+            Error::SizeMismatch {
+                shape,
+                expected,
+                actual,
+            }
+            .to_string()
+        };
+        assert_eq!(size(1, 2), "shape [1] holds 1 element, but 2 were given");
+        assert_eq!(size(2, 1), "shape [2] holds 2 elements, but 1 was given");
+        assert_eq!(size(0, 3), "shape [0] holds 0 elements, but 3 were given");
+
+        let axis = |ndim| Error::AxisOutOfRange { axis: 4, ndim }.to_string();
+        assert_eq!(
+            axis(1),
+            "axis 4 is out of range for an array of 1 dimension"
+        );
+        assert_eq!(
+            axis(3),
+            "axis 4 is out of range for an array of 3 dimensions"
+        );
+
+        let perm = |ndim| {
+            let perm = vec![0; ndim];
+            Error::InvalidPermutation { perm, ndim }.to_string()
+        };
+        assert_eq!(perm(1), "[0] is not a permutation of the 1 axis");
+        assert_eq!(perm(2), "[0, 0] is not a permutation of the 2 axes");
+
+        let slices = |given, ndim| Error::TooManySlices { given, ndim }.to_string();
+        assert_eq!(slices(1, 0), "1 slice given for an array of 0 dimensions");
+        assert_eq!(slices(2, 1), "2 slices given for an array of 1 dimension");
+
+        let args = |expected, given| {
+            let kernel = "k".to_string();
+            Error::ArgumentCount {
+                kernel,
+                expected,
+                given,
+            }
+            .to_string()
+        };
+        assert_eq!(args(2, 1), "k takes 2 arguments, 1 was given");
+        assert_eq!(args(1, 2), "k takes 1 argument, 2 were given");
+        assert_eq!(args(3, 0), "k takes 3 arguments, 0 were given");
+    }
+}

@@ -79,7 +79,7 @@ pub use config::Options;
 pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
-pub use dtype::{f16, DType, Element, Float, Signed};
+pub use dtype::{f16, DType, Element, Float, Int, Real, Signed};
 pub use error::{Error, Result};
 pub use ops::index::{IndexMode, Mask};
 pub use ops::manip::{Indexing, PadMode};

@@ -6,12 +6,12 @@ mod common;
 
 use common::{assert_close, dev, host, if_supported};
 use gpuarray::custom::Var;
-use gpuarray::{f16, Array, Element, Error, Float, Indexing};
+use gpuarray::{f16, Array, Error, Float, Indexing, Real};
 
 /// Relative tolerance of the geom kernel for `T`: the exponent is computed in the carrier
 /// (f32 for f16 and f32), so its rounding error (about |exponent| * 2^-24 for f32) scales
 /// the value's relative error; plus the rounding of f16 results.
-fn rtol<T: Element>(max_exp2: f64) -> f64 {
+fn rtol<T: Real>(max_exp2: f64) -> f64 {
     match T::DTYPE {
         gpuarray::DType::F64 => 1e-14 * (1.0 + max_exp2),
         gpuarray::DType::F32 => 4.0 * f32::EPSILON as f64 * (1.0 + max_exp2),
@@ -101,7 +101,7 @@ fn spaces_f64() {
     if_supported::<f64>(spaces::<f64>);
 }
 
-fn tri_of<T: Element>() {
+fn tri_of<T: Real>() {
     for (n, m) in [(0usize, 3usize), (3, 0), (1, 1), (5, 3), (3, 7)] {
         for k in [0isize, 1, -1, 2, -4, 100, -100, isize::MAX, isize::MIN] {
             let got = host(&dev().tri::<T>(n, m, k).unwrap());
@@ -181,7 +181,7 @@ fn bad_arguments() {
 
 /// from_fn against the host evaluation of the same expression at every index, for every
 /// dtype, 0 to 5 axes, zero sizes and a prime extent; a traced sum and 6 axes are refused.
-fn from_fn_of<T: Element>() {
+fn from_fn_of<T: Real>() {
     let d = dev();
     let got = d
         .from_fn::<T, 2>([7, 3], |[i, j]| i * 3.0 + j + 1.0)

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{dev, if_supported, Rng};
-use gpuarray::{f16, Array, Axis, DType, Element, Error, Slice};
+use gpuarray::{f16, Array, Axis, DType, Error, Real, Slice};
 
 /// Sizes around a vec4 and a workgroup: 0, 1, primes.
 const SIZES: [usize; 6] = [0, 1, 3, 7, 257, 1031];
@@ -113,7 +113,7 @@ fn bool_arithmetic_is_refused() {
 
 /// Each numeric dtype to bool (non-zero and NaN true, ±0 false, subnormals true) and back
 /// (0 and 1), on a strided view.
-fn casts_with<T: Element>(vals: &[f64]) {
+fn casts_with<T: Real>(vals: &[f64]) {
     let dev = dev();
     let (t, exact) = common::cast_in::<T>(vals);
     let n = t.len();
@@ -271,7 +271,7 @@ fn wide(rng: &mut Rng, n: usize) -> Vec<u64> {
 
 /// Wrapping arithmetic, NumPy's integer division rules (0 for a zero divisor, MIN / -1
 /// wrapping to MIN), comparisons, on contiguous arrays, a broadcast row and strided views.
-fn int64_binary<T: Element + std::fmt::Debug>(conv: fn(u64) -> T, ops: &[(&str, Op2<T>)]) {
+fn int64_binary<T: Real + std::fmt::Debug>(conv: fn(u64) -> T, ops: &[(&str, Op2<T>)]) {
     let dev = dev();
     let mut rng = Rng::new(7);
     for n in [0, 1, 7, 1031] {
@@ -611,6 +611,58 @@ fn int64_refusals() {
     common::assert_unsupported(a.matmul(&a), DType::I64);
     assert_eq!(a.to_vec().unwrap(), vec![3, -1, 2]);
     common::assert_unsupported(dev.arange(false, true, true), DType::Bool);
+}
+
+/// Refusals name the public operation the user called, never a kernel (issue 31: `sort()`
+/// of i64 said "bitonic is not supported for i64").
+#[test]
+fn refusals_name_the_public_operation() {
+    require_dtype!(i64);
+    let dev = dev();
+    let a = dev.from_slice(&[3i64, -1, 2], [3]).unwrap();
+    let op_of = |r: gpuarray::Result<()>| match r {
+        Err(Error::Unsupported { op, dtype, .. }) => {
+            assert_eq!(dtype, DType::I64);
+            op
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    };
+    assert_eq!(op_of(a.sort().map(drop)), "sort");
+    assert_eq!(op_of(a.sort_axis(0).map(drop)), "sort");
+    assert_eq!(op_of(a.argsort().map(drop)), "argsort");
+    assert_eq!(op_of(a.top_k(1, -1, true).map(drop)), "top_k");
+    assert_eq!(op_of(a.partition(1, -1).map(drop)), "partition");
+    assert_eq!(
+        op_of(a.searchsorted(&a, gpuarray::Side::Left).map(drop)),
+        "searchsorted"
+    );
+    assert_eq!(op_of(a.unique().map(drop)), "unique");
+    assert_eq!(op_of(a.isin(&a).map(drop)), "isin");
+    assert_eq!(op_of(Array::lexsort(&[&a]).map(drop)), "lexsort");
+    assert_eq!(op_of(a.median::<f32>(None).map(drop)), "median");
+    let e = a.sort().unwrap_err().to_string();
+    assert!(e.starts_with("sort is not supported for i64"), "{e}");
+}
+
+/// Messages put "an" before a dtype read with a vowel sound: "an i32 array", "a u32
+/// array" (issue 31: "a i32 array").
+#[test]
+fn messages_use_the_dtype_article() {
+    use gpuarray::ElementwiseKernel;
+    let dev = dev();
+    let k = ElementwiseKernel::new(dev, "T x, T y", "T z", "z = x + y;", "add2").unwrap();
+    let i = dev.from_slice(&[1i32, 2], [2]).unwrap();
+    let u = dev.from_slice(&[1u32, 2], [2]).unwrap();
+    let f = dev.from_slice(&[1.0f32, 2.0], [2]).unwrap();
+    let e = k.call::<u32>(&[&u, &i]).unwrap_err().to_string();
+    assert!(e.contains("got an i32 array"), "{e}");
+    let e = k.call::<i32>(&[&i, &u]).unwrap_err().to_string();
+    assert!(e.contains("got a u32 array"), "{e}");
+    let e = k.call::<i32>(&[&i, &f]).unwrap_err().to_string();
+    assert!(e.contains("got an f32 array"), "{e}");
+    let b = dev.from_slice(&[true, false], [2]).unwrap();
+    let e = k.call::<i32>(&[&i, &b]).unwrap_err().to_string();
+    assert!(e.contains("got a bool array"), "{e}");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -4,11 +4,11 @@
 mod common;
 
 use common::{dev, if_supported, Rng};
-use gpuarray::{f16, Element, Error};
+use gpuarray::{f16, Error, Real};
 
 /// Bytes round trip bit for bit for every dtype, special values included, from unaligned
 /// input, and `to_bytes` of a strided view gives its elements in row-major order.
-fn bytes_roundtrip<T: Element + bytemuck::Pod>(values: &[T]) {
+fn bytes_roundtrip<T: Real + bytemuck::Pod>(values: &[T]) {
     let d = dev();
     let bytes: Vec<u8> = bytemuck::cast_slice(values).to_vec();
     // One leading byte makes the slice misaligned for every element type wider than 1.
@@ -100,7 +100,7 @@ mod nd {
     use super::*;
     use ndarray::{s, Array2, Array3, ArrayD, IxDyn, ShapeBuilder};
 
-    fn check<T: Element + std::fmt::Debug>(a: ndarray::ArrayViewD<'_, T>, what: &str) {
+    fn check<T: Real + std::fmt::Debug>(a: ndarray::ArrayViewD<'_, T>, what: &str) {
         let x = dev().from_ndarray(&a).unwrap();
         assert_eq!(x.shape(), a.shape(), "{what}");
         let want: Vec<T> = a.iter().copied().collect();
@@ -117,7 +117,7 @@ mod nd {
     /// Every layout ndarray can hand over: row-major, column-major, transposed and permuted
     /// (uploaded as one block, a strided view on the device), sliced with steps, reversed,
     /// broadcast (gathered on the host), empty and 0-d.
-    fn layouts<T: Element + std::fmt::Debug>(vals: &[T]) {
+    fn layouts<T: Real + std::fmt::Debug>(vals: &[T]) {
         let n = vals.len();
         assert_eq!(n, 2 * 3 * 5);
         let a3 = Array3::from_shape_vec((2, 3, 5), vals.to_vec()).unwrap();

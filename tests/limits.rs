@@ -16,7 +16,7 @@ fn past_binding(size: usize) -> usize {
 
 /// Values of `y` at a few positions (start, around every binding boundary, end).
 #[track_caller]
-fn probe<T: gpuarray::Element>(y: &Array<T>, f: impl Fn(usize) -> f64) {
+fn probe<T: gpuarray::Real>(y: &Array<T>, f: impl Fn(usize) -> f64) {
     let n = y.len();
     let y = &y.reshape([n]).unwrap();
     let max = dev().limits().max_storage_buffer_binding_size as usize / std::mem::size_of::<T>();

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{assert_close, dev, host, if_supported, unravel, Host, Rng};
-use gpuarray::{f16, Array, Element, Error, Indexing, PadMode};
+use gpuarray::{f16, Array, Error, Indexing, PadMode, Real};
 
 /// Host model of an output of `shape` whose element at `idx` is `src` at `map(idx)`, or
 /// `fill` where `map` gives `None`.
@@ -24,7 +24,7 @@ fn model(
 
 /// Random values of `T` (with NaN, infinities and -0 for floats) as a strided view with an
 /// offset: a slice of a larger array, transposed. Returns the view and its host model.
-fn strided<T: Element>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
+fn strided<T: Real>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
     // The view is base[1.., 1..][::2 on the last axis] of base (shape with room), transposed.
     let rev: Vec<usize> = shape.iter().rev().copied().collect();
     let mut bshape: Vec<usize> = rev.iter().map(|&n| n + 1).collect();
@@ -54,12 +54,12 @@ fn strided<T: Element>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
 }
 
 #[track_caller]
-fn check<T: Element>(got: &Array<T>, want: &Host) {
+fn check<T: Real>(got: &Array<T>, want: &Host) {
     assert_eq!(got.shape(), &want.shape[..]);
     assert_close(&host(got), &want.data, 0.0, 0.0);
 }
 
-fn joins<T: Element>() {
+fn joins<T: Real>() {
     let mut rng = Rng::new(1);
     let (a, ha) = strided::<T>(&mut rng, &[3, 5, 2]);
     let (b, hb) = strided::<T>(&mut rng, &[3, 1, 2]);
@@ -142,7 +142,7 @@ fn joins<T: Element>() {
 type Rule = fn(isize, isize) -> Option<isize>;
 
 /// `a.pad(widths, mode)` for every mode against the host rule of each.
-fn check_pads<T: Element>(a: &Array<T>, ha: &Host, widths: &[(usize, usize)]) {
+fn check_pads<T: Real>(a: &Array<T>, ha: &Host, widths: &[(usize, usize)]) {
     let sh = &ha.shape;
     let out: Vec<usize> = sh.iter().zip(widths).map(|(n, w)| n + w.0 + w.1).collect();
     let modes: [(PadMode<T>, Rule); 5] = [
@@ -197,7 +197,7 @@ fn remap_long_rows() {
     assert_eq!(host(&z.pad(&[], PadMode::Edge).unwrap()), vec![5.0]);
 }
 
-fn remaps<T: Element>() {
+fn remaps<T: Real>() {
     let mut rng = Rng::new(2);
     let sh = [4usize, 3, 5];
     let (a, ha) = strided::<T>(&mut rng, &sh);
@@ -261,7 +261,7 @@ fn remaps<T: Element>() {
 
 /// diagonal/diag (views and the 1-D -> 2-D copy), triu/tril over the last two axes, and
 /// meshgrid, on strided views with offsets, against the host model; negative k and axes.
-fn diagonals<T: Element>() {
+fn diagonals<T: Real>() {
     let mut rng = Rng::new(7);
     let (a, ha) = strided::<T>(&mut rng, &[3, 4, 5]);
     for (k, ax1, ax2) in [
@@ -329,7 +329,7 @@ fn diagonals<T: Element>() {
 
 /// repeat_each on a strided view: per-element counts (zeros included) along each axis,
 /// negative axes, the flattened form, one count, all-zero counts.
-fn repeats_each<T: Element>() {
+fn repeats_each<T: Real>() {
     let mut rng = Rng::new(11);
     let (a, ha) = strided::<T>(&mut rng, &[3, 5, 2]);
     for (axis, counts) in [
@@ -376,7 +376,7 @@ fn repeats_each<T: Element>() {
 /// four outputs an invocation with vec4 stores; 4- and 8-byte types): sizes around the
 /// vec4 tail, shifts of both signs and past the extent, a view with an offset, a 2-D array
 /// along axis 0 and a [1, 5, 7] array along axis 1, each against the rolled host copy.
-fn rolls_flat<T: Element>() {
+fn rolls_flat<T: Real>() {
     let roll_host = |v: &[f64], s: isize| -> Vec<f64> {
         let n = v.len() as isize;
         (0..n).map(|i| v[(i - s).rem_euclid(n) as usize]).collect()

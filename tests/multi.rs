@@ -7,7 +7,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::*;
-use gpuarray::{f16, Array, Axis, Device, Element, Error, Slice};
+use gpuarray::{f16, Array, Axis, Device, Error, Real, Slice};
 
 /// A second device of the shared device's adapter, opened by index.
 fn other() -> &'static Device {
@@ -98,7 +98,7 @@ fn open_out_of_range_is_a_typed_error() {
 }
 
 /// Copies of `T` arrays of awkward sizes, and of views, to the other device and back.
-fn copies_of<T: Element>(seed: u64) {
+fn copies_of<T: Real>(seed: u64) {
     let mut rng = Rng::new(seed);
     for shape in [
         vec![0],

@@ -6,13 +6,13 @@
 mod common;
 
 use common::{dev, Rng};
-use gpuarray::{f16, Array, DType, Element, Slice};
+use gpuarray::{f16, Array, DType, Element, Real, Slice};
 
 /// Sizes with every remainder modulo 4, primes among them.
 const SIZES: [usize; 8] = [0, 1, 2, 3, 5, 7, 13, 257];
 
 /// The packed element types through one generic body.
-trait Small: Element + Copy + std::fmt::Debug + PartialEq {
+trait Small: Real + Copy + std::fmt::Debug + PartialEq {
     const MIN: i64;
     const MAX: i64;
     fn of(v: i64) -> Self;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::{DType, Element, Float};
+use crate::dtype::{accepts, packed_i32, DType, Element, Float, Real};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
@@ -23,11 +23,11 @@ enum Creation<T> {
     /// `arange`: `start + i * step` (`arg(0u)`, `arg(1u)`; for f16 and f32 the step as
     /// hi + lo in f32, `arg(3u)` the lo, computed with two fmas and rounded once); with
     /// `exact_end` the last element is `stop` (`arg(2u)`), as `linspace` wants
-    /// (`exact_end()`).
+    /// (`exact_end()`). Made by [`arange_values`], which computes both forms of the
+    /// scalars: `exact` `[start, step, stop, 0]` in `T`, `wide` in f32 with the step split.
     Arange {
-        start: T,
-        step: f64,
-        stop: T,
+        exact: [T; 4],
+        wide: [f32; 4],
         exact_end: bool,
     },
     /// `eye`: ones where column - row == `diag` (`eye_diag()`) in rows of `cols` columns
@@ -45,21 +45,30 @@ enum Creation<T> {
     },
 }
 
+/// [`Creation::Arange`] from `start`, `step` and `stop`.
+fn arange_values<T: Real>(start: T, step: f64, stop: T, exact_end: bool) -> Creation<T> {
+    let wide = |v: T| v.to_f64() as f32;
+    let (hi, lo) = (step as f32, (step - step as f32 as f64) as f32);
+    Creation::Arange {
+        exact: [start, T::from_f64(step), stop, T::zero()],
+        wide: [wide(start), hi, wide(stop), lo],
+        exact_end,
+    }
+}
+
 impl<T: Element> Creation<T> {
     /// The same creation in i32 (for the packed types, whose values i32 holds exactly).
     fn widen(self) -> Creation<i32> {
-        let w = |v: T| v.to_f64() as i32;
+        let w = |v: T| packed_i32(v).expect("a packed dtype");
         match self {
             Creation::Fill { value } => Creation::Fill { value: w(value) },
             Creation::Arange {
-                start,
-                step,
-                stop,
+                exact,
+                wide,
                 exact_end,
             } => Creation::Arange {
-                start: w(start),
-                step,
-                stop: w(stop),
+                exact: exact.map(w),
+                wide,
                 exact_end,
             },
             Creation::Eye { cols, diag } => Creation::Eye { cols, diag },
@@ -108,18 +117,15 @@ impl<T: Element> CreationParams<T> {
         match self.what {
             Creation::Fill { value } => p.scalars(&[value]),
             Creation::Arange {
-                start,
-                step,
-                stop,
+                exact,
+                wide,
                 exact_end,
             } => {
                 let mut p = if matches!(T::DTYPE, DType::F16 | DType::F32) {
                     // The step as hi + lo in f32 (arange_at in shaders/creation.wgsl).
-                    let wide = |v: T| v.to_f64() as f32;
-                    let (hi, lo) = (step as f32, (step - step as f32 as f64) as f32);
-                    p.scalars(&[wide(start), hi, wide(stop), lo])
+                    p.scalars(&wide)
                 } else {
-                    p.scalars(&[start, T::from_f64(step), stop, T::zero()])
+                    p.scalars(&exact)
                 };
                 p.aux[0] = exact_end as u32;
                 p
@@ -191,6 +197,8 @@ fn generate<T: Element>(
     shape: Vec<usize>,
     what: Creation<T>,
 ) -> Result<Array<T>> {
+    // The creation kernels write the real dtypes; `zeros` clears storage and takes any.
+    dev.accept(op, T::DTYPE, DType::is_real)?;
     if T::DTYPE.is_packed() {
         // The packed types: made as i32 (which holds every value) and packed by a cast.
         let wide = generate::<i32>(dev, op, shape, what.widen())?;
@@ -255,7 +263,7 @@ impl Device {
     /// assert_eq!(dev.ones::<i32>([3])?.to_vec()?, vec![1, 1, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn ones<T: Element>(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
+    pub fn ones<T: Real>(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
         self.full(shape, T::one())
     }
 
@@ -285,11 +293,9 @@ impl Device {
     /// assert_eq!(dev.arange::<i32>(5, 0, -2)?.to_vec()?, vec![5, 3, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn arange<T: Element>(&self, start: T, stop: T, step: T) -> Result<Array<T>> {
-        if T::DTYPE == DType::Bool {
-            // As NumPy: a range of bools has no meaning.
-            return Err(self.unsupported("arange", T::DTYPE));
-        }
+    pub fn arange<T: Real>(&self, start: T, stop: T, step: T) -> Result<Array<T>> {
+        // The numbers: as NumPy, a range of bools has no meaning.
+        self.accept("arange", T::DTYPE, |d| accepts::floats(d) || d.is_integer())?;
         let (a, b, s) = (start.to_f64(), stop.to_f64(), step.to_f64());
         if s == 0.0 || !s.is_finite() || !a.is_finite() || !b.is_finite() {
             return Err(Error::InvalidArgument {
@@ -304,12 +310,7 @@ impl Device {
                 reason: "more than 2^32 elements",
             });
         }
-        let what = Creation::Arange {
-            start,
-            step: s,
-            stop,
-            exact_end: false,
-        };
+        let what = arange_values(start, s, stop, false);
         generate(self, "arange", vec![n as usize], what)
     }
 
@@ -331,12 +332,7 @@ impl Device {
         } else {
             0.0
         };
-        let what = Creation::Arange {
-            start,
-            step,
-            stop,
-            exact_end: num > 1,
-        };
+        let what = arange_values(start, step, stop, num > 1);
         generate(self, "linspace", vec![num], what)
     }
 

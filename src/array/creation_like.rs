@@ -66,7 +66,10 @@ impl<T: Element> Array<T> {
     /// assert_eq!(dev.zeros::<i32>([2])?.ones_like()?.to_vec()?, vec![1, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn ones_like(&self) -> Result<Array<T>> {
+    pub fn ones_like(&self) -> Result<Array<T>>
+    where
+        T: crate::dtype::Real,
+    {
         self.dev.ones(self.dim())
     }
 

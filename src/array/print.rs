@@ -11,7 +11,7 @@
 use std::fmt;
 
 use crate::array::Array;
-use crate::dtype::{DType, Element};
+use crate::dtype::{real_f64, round_to_float, DType, Element};
 use crate::error::Result;
 use crate::shape::Slice;
 
@@ -235,24 +235,31 @@ impl Grid<'_> {
     }
 }
 
-/// An integer as NumPy prints it; booleans as `True` and `False`.
+/// An integer as NumPy prints it; booleans as `True` and `False`; an element of any other
+/// non-float dtype as its `Debug` form.
 fn int_str<T: Element>(v: T) -> String {
-    match (T::DTYPE, v.to_f64() != 0.0) {
-        (DType::Bool, true) => "True".into(),
-        (DType::Bool, false) => "False".into(),
+    match (T::DTYPE, real_f64(v)) {
+        (DType::Bool, Some(x)) if x != 0.0 => "True".into(),
+        (DType::Bool, _) => "False".into(),
         _ => format!("{v:?}"),
     }
 }
 
+/// The elements of `vals` as f64 when `T` is a float dtype.
+fn float_values<T: Element>(vals: &[T]) -> Option<Vec<f64>> {
+    round_to_float(T::DTYPE, 0.0)?;
+    vals.iter().map(|&v| real_f64(v)).collect()
+}
+
 /// The cells of `vals`, each padded to the common width.
 fn format_cells<T: Element>(vals: &[T], precision: usize) -> Vec<String> {
-    if !T::DTYPE.is_float() {
+    let Some(xs) = float_values(vals) else {
         let strs: Vec<String> = vals.iter().map(|&v| int_str(v)).collect();
         let w = strs.iter().map(String::len).max().unwrap_or(0);
         return strs.into_iter().map(|s| format!("{s:>w$}")).collect();
-    }
-    let xs: Vec<f64> = vals.iter().map(|v| v.to_f64()).collect();
-    let digits = |x: f64| shortest(x, |y| T::from_f64(y).to_f64());
+    };
+    let d = T::DTYPE;
+    let digits = |x: f64| shortest(x, |y| round_to_float(d, y).unwrap_or(y));
     FloatFormat::new(&xs, precision, digits).cells(&xs)
 }
 
@@ -408,14 +415,13 @@ fn non_finite(x: f64) -> &'static str {
 /// positional (`1.0`, `0.001`) from 1e-4 up to 1e16 and for zero, else scientific (`1e+16`,
 /// `1.5e-05`).
 fn scalar_str<T: Element>(v: T) -> String {
-    if !T::DTYPE.is_float() {
+    let Some(x) = float_values(&[v]).map(|xs| xs[0]) else {
         return int_str(v);
-    }
-    let x = v.to_f64();
+    };
     if !x.is_finite() {
         return non_finite(x).into();
     }
-    let d = shortest(x, |y| T::from_f64(y).to_f64());
+    let d = shortest(x, |y| round_to_float(T::DTYPE, y).unwrap_or(y));
     if x == 0.0 || (1e-4..1e16).contains(&x.abs()) {
         let (i, f) = positional(x, &d, usize::MAX);
         let f = if f.is_empty() { "0".into() } else { f };

@@ -7,7 +7,7 @@ use crate::array::Array;
 use crate::custom::fuse::Reduction;
 use crate::custom::{args_of, Arg, ElementwiseKernel, KernelArg};
 use crate::device::{Device, Work};
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params, MAX_DIMS};
@@ -328,7 +328,7 @@ pub(super) fn reduce<T: Element>(
     // Four scalar words would take P.sc[3], where `encode` puts K.
     if !fusable(d)
         || words.len() > 3
-        || (f.reduction == Reduction::Mean && !d.is_float())
+        || (f.reduction == Reduction::Mean && !accepts::floats(d))
         || (count == 0 && m > 0)
         || m.saturating_mul(count) > u32::MAX as usize
     {

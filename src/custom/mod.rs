@@ -87,9 +87,10 @@ impl Arg<'_> {
     pub(crate) fn describe(&self) -> String {
         match self {
             Arg::Array { dtype, operand, .. } => {
-                format!("a {dtype} array of shape {:?}", operand.shape)
+                let a = dtype.article();
+                format!("{a} {dtype} array of shape {:?}", operand.shape)
             }
-            Arg::Scalar { dtype, .. } => format!("a {dtype} scalar"),
+            Arg::Scalar { dtype, .. } => format!("{} {dtype} scalar", dtype.article()),
         }
     }
 }
@@ -113,7 +114,7 @@ macro_rules! scalar_arg {
         #[allow(private_interfaces)]
         impl private::Sealed for $t {
             fn kernel_arg(&self) -> Arg<'_> {
-                Arg::Scalar { dtype: <$t as Element>::DTYPE, value: self.to_f64() }
+                Arg::Scalar { dtype: <$t as Element>::DTYPE, value: crate::dtype::Real::to_f64(*self) }
             }
         }
     )*};
@@ -132,7 +133,16 @@ pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Re
                 kernel: kernel.to_string(),
                 param: param.to_string(),
                 expected: "a 32-bit (or f16) scalar: 64-bit scalars are not supported".into(),
-                actual: format!("a {d} scalar"),
+                actual: format!("{} {d} scalar", d.article()),
+            })
+        }
+        #[cfg(test)]
+        DType::Opaque8 => {
+            return Err(Error::ArgumentType {
+                kernel: kernel.to_string(),
+                param: param.to_string(),
+                expected: "a 32-bit (or f16) scalar".into(),
+                actual: format!("{} {d} scalar", d.article()),
             })
         }
     })

@@ -288,7 +288,14 @@ impl RawKernel {
                         return Err(wrong(name, "an array".into(), a));
                     };
                     if elem.is_some_and(|e| e != *dtype) {
-                        return Err(wrong(name, format!("a {} array", elem.expect("some")), a));
+                        return Err(wrong(
+                            name,
+                            {
+                                let e = elem.expect("some");
+                                format!("{} {e} array", e.article())
+                            },
+                            a,
+                        ));
                     }
                     let start = (operand.offset * dtype.size()) as u64;
                     if !contiguous || !start.is_multiple_of(align) {
@@ -307,11 +314,11 @@ impl RawKernel {
                     for (name, offset, d) in members {
                         let a = next.next().expect("counted");
                         let Arg::Scalar { dtype, value } = a else {
-                            return Err(wrong(name, format!("a {d} scalar"), a));
+                            return Err(wrong(name, format!("{} {d} scalar", d.article()), a));
                         };
                         // Scalars convert to the member's type only between float kinds.
                         if dtype != d && !(dtype.is_float() && d.is_float()) {
-                            return Err(wrong(name, format!("a {d} scalar"), a));
+                            return Err(wrong(name, format!("{} {d} scalar", d.article()), a));
                         }
                         let w = crate::custom::scalar_word(&self.entry, name, *d, *value)?;
                         let o = *offset as usize;

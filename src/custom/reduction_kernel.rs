@@ -271,6 +271,9 @@ impl ReductionKernel {
         keepdims: bool,
     ) -> Result<Array<O>> {
         self.dev.expect_same("ReductionKernel", &[&x.dev])?;
+        // The dtypes a user reduction takes (`accepts::slots`), before any code is made.
+        self.dev.require("ReductionKernel", T::DTYPE)?;
+        self.dev.require("ReductionKernel", O::DTYPE)?;
         let mut types = Types::default();
         types.bind(&self.name, &self.input, &x.kernel_arg_of())?;
         let out = types.get(&self.output.ty).unwrap_or(T::DTYPE);

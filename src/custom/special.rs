@@ -81,8 +81,8 @@ impl<T: Float> Array<T> {
             Some(a) => (self.clone(), norm_axis(a, self.ndim())? as isize),
         };
         let nan = x.isnan()?;
-        let lo = self.dev.full([], T::from_f64(f64::NEG_INFINITY))?;
-        let hi = self.dev.full([], T::from_f64(f64::INFINITY))?;
+        let lo = self.dev.full([], T::NEG_INFINITY)?;
+        let hi = self.dev.full([], T::INFINITY)?;
         let doubled = Array::concatenate(
             &[
                 &Array::where_(&nan, &lo, &x)?,

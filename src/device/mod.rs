@@ -36,7 +36,7 @@ pub(crate) use crate::gpu::lock;
 pub use crate::gpu::DeviceLimits;
 
 use crate::config::{Options, SmallRead};
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::kernel::cache::KernelCache;
@@ -234,18 +234,33 @@ impl Device {
         }
     }
 
-    /// `Err(Unsupported)` unless the adapter supports `d`, and for the packed small
-    /// integers ([`DType::is_packed`]): this is the gate of every family whose kernels index
-    /// one element per storage slot. The packed family (`ops::elementwise::packed`), the
-    /// transfers, creation and reductions take them through [`Device::require_storage`].
-    pub(crate) fn require(&self, op: &'static str, d: DType) -> Result<()> {
-        if d.is_packed() {
-            return Err(self.unsupported(op, d));
+    /// The one dtype gate of the families: `Err(Unsupported)` naming the public operation
+    /// `op` unless `accepts(d)` (the family's whitelist, a positive list of dtypes: see
+    /// [`crate::dtype::accepts`]) and the adapter supports `d`. A dtype a family does not
+    /// list (a complex one, say) is refused here, never sent down a real or integer path.
+    pub(crate) fn accept(
+        &self,
+        op: &'static str,
+        d: DType,
+        accepts: impl Fn(DType) -> bool,
+    ) -> Result<()> {
+        if accepts(d) {
+            self.require_storage(op, d)
+        } else {
+            Err(self.unsupported(op, d))
         }
-        self.require_storage(op, d)
     }
 
-    /// `Err(Unsupported)` unless the adapter can store `d` (every packed type can).
+    /// [`Device::accept`] with [`accepts::slots`]: the real dtypes stored one element per
+    /// slot (not the packed small integers): the gate of every family whose kernels index
+    /// one element per storage slot. The packed family (`ops::elementwise::packed`), the
+    /// transfers, creation and reductions take more.
+    pub(crate) fn require(&self, op: &'static str, d: DType) -> Result<()> {
+        self.accept(op, d, accepts::slots)
+    }
+
+    /// `Err(Unsupported)` unless the adapter can store `d` (every packed type can): the
+    /// gate of storage (allocation, transfers, views), which takes every dtype.
     pub(crate) fn require_storage(&self, op: &'static str, d: DType) -> Result<()> {
         if self.supports_dtype(d) {
             Ok(())
@@ -254,14 +269,10 @@ impl Device {
         }
     }
 
-    /// `Err(Unsupported)` for the 64-bit integers in the families whose kernels take 32-bit
-    /// words (sort, scans, histograms, products, convolutions, user kernels), and as
-    /// [`Device::require`] otherwise (which refuses the packed types).
+    /// [`Device::accept`] with [`accepts::words32`]: the families whose kernels take
+    /// 32-bit words (sort, scans, histograms, products, convolutions, user kernels).
     pub(crate) fn require_32(&self, op: &'static str, d: DType) -> Result<()> {
-        if d.is_int64() {
-            return Err(self.unsupported(op, d));
-        }
-        self.require(op, d)
+        self.accept(op, d, accepts::words32)
     }
 
     pub(crate) fn unsupported(&self, op: &'static str, dtype: DType) -> Error {

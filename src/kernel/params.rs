@@ -46,7 +46,9 @@ impl Params {
     /// Sets the scalar arguments (`arg(0u)`, `arg(1u)`, ... in WGSL); f16 travels as f32.
     pub(crate) fn scalars<T: Element>(mut self, values: &[T]) -> Params {
         if T::DTYPE == DType::F16 {
-            let wide: Vec<f32> = values.iter().map(|v| v.to_f64() as f32).collect();
+            let repr = T::to_repr(values);
+            let halves: &[half::f16] = bytemuck::cast_slice(&repr);
+            let wide: Vec<f32> = halves.iter().map(|h| h.to_f32()).collect();
             let bytes: &[u8] = bytemuck::cast_slice(&wide);
             self.sc[..bytes.len()].copy_from_slice(bytes);
         } else {

@@ -9,7 +9,7 @@
 
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::{DType, Element};
+use crate::dtype::{DType, Element, Real};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params};
@@ -158,7 +158,7 @@ fn count<T: Element>(
 }
 
 /// NumPy's `linspace(lo, hi, bins + 1)` in f64, rounded to T: the uniform bins' edges.
-fn linspace_edges<T: Element>(dev: &Device, lo: f64, hi: f64, bins: usize) -> Result<Array<T>> {
+fn linspace_edges<T: Real>(dev: &Device, lo: f64, hi: f64, bins: usize) -> Result<Array<T>> {
     let step = (hi - lo) / bins as f64;
     let mut e: Vec<T> = (0..=bins)
         .map(|k| T::from_f64(k as f64 * step + lo))
@@ -171,7 +171,7 @@ fn invalid(op: &'static str, reason: &'static str) -> Error {
     Error::InvalidArgument { op, reason }
 }
 
-impl<T: Element> Array<T> {
+impl<T: Real> Array<T> {
     /// NumPy's `histogram(x, bins, range)`: counts of the elements (flattened) in `bins`
     /// equal bins over `range` (`None`: the elements' minimum and maximum), and the
     /// `bins + 1` edges (NumPy's `linspace(lo, hi, bins + 1)` rounded to `T`; for integer

@@ -9,7 +9,7 @@ pub mod rng_exact;
 
 use std::sync::OnceLock;
 
-use gpuarray::{f16, Array, DType, Device, Element, Error};
+use gpuarray::{f16, Array, DType, Device, Element, Error, Real};
 
 /// The device shared by every test of one test binary.
 pub fn dev() -> &'static Device {
@@ -115,18 +115,18 @@ pub fn assert_close(actual: &[f64], expected: &[f64], atol: f64, rtol: f64) {
 }
 
 /// Converts any element slice to f64.
-pub fn to_f64<T: Element>(v: &[T]) -> Vec<f64> {
+pub fn to_f64<T: Real>(v: &[T]) -> Vec<f64> {
     v.iter().map(|x| x.to_f64()).collect()
 }
 
 /// Downloads an array as f64.
 #[track_caller]
-pub fn host<T: Element>(a: &Array<T>) -> Vec<f64> {
+pub fn host<T: Real>(a: &Array<T>) -> Vec<f64> {
     to_f64(&a.to_vec().expect("to_vec"))
 }
 
 /// What the tests need to know about an element type beyond `Element`.
-pub trait Ty: Element {
+pub trait Ty: Real {
     /// Short name for messages.
     const NAME: &'static str;
     const FLOAT: bool;
@@ -218,7 +218,7 @@ impl Ty for bool {
 
 /// Host values converted to `T`, and the exact f64 values they became (the reference must
 /// start from these).
-pub fn cast_in<T: Element>(v: &[f64]) -> (Vec<T>, Vec<f64>) {
+pub fn cast_in<T: Real>(v: &[f64]) -> (Vec<T>, Vec<f64>) {
     let t: Vec<T> = v.iter().map(|&x| T::from_f64(x)).collect();
     let back = to_f64(&t);
     (t, back)
@@ -227,7 +227,7 @@ pub fn cast_in<T: Element>(v: &[f64]) -> (Vec<T>, Vec<f64>) {
 /// Uploads `values` (converted to `T`) as an array of `shape`; returns it and the values it
 /// holds, as f64.
 #[track_caller]
-pub fn upload<T: Element>(dev: &Device, values: &[f64], shape: &[usize]) -> (Array<T>, Vec<f64>) {
+pub fn upload<T: Real>(dev: &Device, values: &[f64], shape: &[usize]) -> (Array<T>, Vec<f64>) {
     let (t, back) = cast_in::<T>(values);
     let a = dev.from_slice(&t, shape).expect("from_slice");
     (a, back)

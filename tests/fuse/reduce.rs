@@ -12,7 +12,7 @@
 
 use crate::common::{assert_close, dev, host, if_supported, upload, Rng};
 use gpuarray::custom::{fuse, KernelArg, Var};
-use gpuarray::{Array, Axis, DType, Device, Element, Error, Slice};
+use gpuarray::{Array, Axis, DType, Device, Error, Real, Slice};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum R {
@@ -41,7 +41,7 @@ fn var(r: R, v: Var, axis: Option<isize>) -> Var {
 }
 
 /// The built-in reduction of `e` (not mean, whose method is for float types only).
-fn method<T: Element>(r: R, e: &Array<T>, axis: Option<usize>) -> Vec<f64> {
+fn method<T: Real>(r: R, e: &Array<T>, axis: Option<usize>) -> Vec<f64> {
     let a = match (r, axis) {
         (R::Sum, None) => e.sum(),
         (R::Sum, Some(a)) => e.sum_axis(Axis(a)),
@@ -119,7 +119,7 @@ fn tolerance(r: R, d: DType, g: &[f64]) -> (f64, f64) {
 
 /// Checks every reduction of `expr` on `args` over every axis of the broadcast shape
 /// against the CPU and the built-in reductions of the elementwise values.
-fn check_all<T: Element>(args: &[&dyn KernelArg], expr: fn([Var; 3]) -> Var) {
+fn check_all<T: Real>(args: &[&dyn KernelArg], expr: fn([Var; 3]) -> Var) {
     let dev = dev();
     let d = T::DTYPE;
     let e = fuse(dev, expr).unwrap().call::<T>(args).unwrap();
@@ -157,7 +157,7 @@ fn check_all<T: Element>(args: &[&dyn KernelArg], expr: fn([Var; 3]) -> Var) {
 /// strided view with an offset and `y` a broadcast row (and of contiguous operands of one
 /// shape), for one dtype: axis 0 has 67 elements (a workgroup per output), axis 1 has 13
 /// (an invocation per output).
-fn every_reduction<T: Element + KernelArg>() {
+fn every_reduction<T: Real + KernelArg>() {
     let dev = dev();
     let mut rng = Rng::new(11);
     let (r, c) = (67, 13);

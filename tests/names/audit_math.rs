@@ -5,7 +5,7 @@
 //! operands intact). Every float dtype the device has.
 
 use crate::common::{dev, if_supported, Rng};
-use gpuarray::{f16, Array, Element, Error, Float, Result, Slice};
+use gpuarray::{f16, Array, Error, Float, Real, Result, Slice};
 use std::f64::consts::FRAC_2_SQRT_PI;
 
 type Unary<T> = fn(&Array<T>) -> Result<Array<T>>;
@@ -19,7 +19,7 @@ type Logic = fn(&Array<f32>, &Array<f32>) -> Result<Array<bool>>;
 type LogicCase = (&'static str, Logic, fn(bool, bool) -> bool);
 
 /// `vals` as a view: every second element of a buffer, from offset 1.
-fn offset_view<T: Element>(vals: &[T]) -> Array<T> {
+fn offset_view<T: Real>(vals: &[T]) -> Array<T> {
     let mut wide = vec![T::from_f64(7.0); 2 * vals.len() + 1];
     for (k, &v) in vals.iter().enumerate() {
         wide[1 + 2 * k] = v;
@@ -30,7 +30,7 @@ fn offset_view<T: Element>(vals: &[T]) -> Array<T> {
 
 /// The two views of `vals` (37 of them), neither contiguous: strided with an offset
 /// ([37], stride 2, offset 1), and column 1 of a [37, 2] array transposed to [1, 37].
-fn views<T: Element>(vals: &[T]) -> Vec<Array<T>> {
+fn views<T: Real>(vals: &[T]) -> Vec<Array<T>> {
     assert_eq!(vals.len(), 37);
     let flat = offset_view(vals);
     let mut two = vec![T::from_f64(7.0); 74];
@@ -46,7 +46,7 @@ fn views<T: Element>(vals: &[T]) -> Vec<Array<T>> {
 }
 
 /// The relative tolerance of a float function's result in `T` against an f64 reference.
-fn rtol<T: Element>() -> f64 {
+fn rtol<T: Real>() -> f64 {
     match T::DTYPE {
         gpuarray::DType::F16 => 2e-3,
         gpuarray::DType::F64 => 1e-13,

@@ -4,11 +4,11 @@
 
 use crate::all_dtypes;
 use crate::common::{assert_close, dev, host, Host, Rng};
-use gpuarray::{Array, Element, Error, Slice};
+use gpuarray::{Array, Error, Real, Slice};
 
 /// Random values of `T` (NaN, infinities and -0 among floats) as a strided view with an
 /// offset of a larger array: the `[1.., ::2]` part of a `[r + 1, 2c]` array.
-fn view<T: Element>(rng: &mut Rng, r: usize, c: usize) -> (Array<T>, Vec<f64>) {
+fn view<T: Real>(rng: &mut Rng, r: usize, c: usize) -> (Array<T>, Vec<f64>) {
     let mut vals = rng.ints((r + 1) * 2 * c, 0, 40);
     if T::DTYPE.is_float() {
         for (k, v) in vals.iter_mut().enumerate().step_by(5) {
@@ -32,7 +32,7 @@ fn exact(got: &[f64], want: &[f64]) {
     assert_eq!(signs(got), signs(want));
 }
 
-fn choose_select<T: Element>() {
+fn choose_select<T: Real>() {
     let dev = dev();
     let mut rng = Rng::new(4);
     let (r, c) = (7, 11);
@@ -91,7 +91,7 @@ fn choose_and_select_cases_match_numpy() {
     all_dtypes!(choose_select);
 }
 
-fn ix<T: Element>() {
+fn ix<T: Real>() {
     let mut rng = Rng::new(8);
     // A strided 1-D view with an offset: elements 1, 3, ... 9 of 11.
     let (t, back) = crate::common::cast_in::<T>(&rng.ints(11, 0, 40));

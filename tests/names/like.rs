@@ -4,10 +4,10 @@
 
 use crate::all_dtypes;
 use crate::common::*;
-use gpuarray::{Array, Element, Slice};
+use gpuarray::{Array, Real, Slice};
 
 /// A strided, offset view of shape [3, 2]: every other element of a [13] buffer from 1.
-fn view<T: Element>() -> Array<T> {
+fn view<T: Real>() -> Array<T> {
     let vals: Vec<T> = (0..13).map(|k| T::from_f64(k as f64 % 5.0)).collect();
     let base = dev().from_slice(&vals, [13]).unwrap();
     base.slice(Slice::from(1..13).step(2))
@@ -16,7 +16,7 @@ fn view<T: Element>() -> Array<T> {
         .unwrap()
 }
 
-fn like<T: Element>() {
+fn like<T: Real>() {
     let v = view::<T>();
     let before = host(&v);
     let seven = T::from_f64(7.0);
@@ -72,7 +72,7 @@ fn like_functions_every_dtype_on_views() {
     all_dtypes!(like);
 }
 
-fn deep_copy<T: Element>() {
+fn deep_copy<T: Real>() {
     let v = view::<T>();
     let c = v.copy().unwrap();
     let want = host(&v);

@@ -4,11 +4,11 @@
 //! offsets, with broadcasting, zero sizes, in `fuse`, and the dtypes they refuse.
 
 use crate::common::{assert_close, assert_unsupported, dev, host, if_supported, Rng};
-use gpuarray::{custom::fuse, f16, Array, DType, Element, Error, Float};
+use gpuarray::{custom::fuse, f16, Array, DType, Error, Float, Real};
 
 /// `vals` as a strided view with an offset: every other element of a larger array,
 /// starting at 1.
-fn strided<T: Element>(vals: &[f64]) -> Array<T> {
+fn strided<T: Real>(vals: &[f64]) -> Array<T> {
     let mut wide = vec![T::from_f64(9.0); 2 * vals.len() + 1];
     for (k, &v) in vals.iter().enumerate() {
         wide[1 + 2 * k] = T::from_f64(v);
@@ -173,7 +173,7 @@ fn gcd_ref(a: i64, b: i64) -> i64 {
     a as i64
 }
 
-fn int_parts<T: Element>(lo: i64, hi: i64, extremes: &[f64]) {
+fn int_parts<T: Real>(lo: i64, hi: i64, extremes: &[f64]) {
     let mut rng = Rng::new(9);
     let mut xs = rng.ints(61, lo, hi);
     let mut ys = rng.ints(61, lo, hi);

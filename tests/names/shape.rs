@@ -6,11 +6,11 @@
 
 use crate::all_dtypes;
 use crate::common::{assert_close, dev, host, unravel, Host, Rng};
-use gpuarray::{Array, Element, Error, IndexMode};
+use gpuarray::{Array, Error, IndexMode, Real};
 
 /// Random values of `T` as a strided view with an offset (`base[1.., 1.., ...]` of a
 /// larger array, axes reversed); with NaN, infinities and -0 among floats.
-fn view<T: Element>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
+fn view<T: Real>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
     let bshape: Vec<usize> = shape.iter().rev().map(|&n| n + 1).collect();
     let n: usize = bshape.iter().product();
     let mut vals = rng.ints(n, 0, 40);
@@ -30,7 +30,7 @@ fn view<T: Element>(rng: &mut Rng, shape: &[usize]) -> (Array<T>, Host) {
 }
 
 #[track_caller]
-fn check<T: Element>(got: &Array<T>, want: &Host) {
+fn check<T: Real>(got: &Array<T>, want: &Host) {
     assert_eq!(got.shape(), &want.shape[..]);
     assert_close(&host(got), &want.data, 0.0, 0.0);
 }
@@ -42,7 +42,7 @@ fn model(src: &Host, shape: &[usize], map: impl Fn(&[usize]) -> Vec<usize>) -> H
     Host::new(shape, data)
 }
 
-fn joins_and_splits<T: Element>() {
+fn joins_and_splits<T: Real>() {
     let mut rng = Rng::new(1);
     let (a, ha) = view::<T>(&mut rng, &[5]);
     let (m, hm) = view::<T>(&mut rng, &[5, 2]);
@@ -143,7 +143,7 @@ fn insert_model(x: &Host, idx: &[isize], v: &Host, axis: usize) -> Host {
     Host::new(&shape, data)
 }
 
-fn append_insert_delete<T: Element>() {
+fn append_insert_delete<T: Real>() {
     let mut rng = Rng::new(2);
     let (x, hx) = view::<T>(&mut rng, &[3, 5]);
     let (v, hv) = view::<T>(&mut rng, &[3, 2]);
@@ -228,7 +228,7 @@ fn turn(h: &Host, a: usize, b: usize) -> Host {
     })
 }
 
-fn rot90_trim_resize<T: Element>() {
+fn rot90_trim_resize<T: Real>() {
     let mut rng = Rng::new(3);
     let (x, hx) = view::<T>(&mut rng, &[3, 4, 2]);
     for (axes, (a, b)) in [((0, 1), (0, 1)), ((-1, 0), (2, 0)), ((1, 2), (1, 2))] {
@@ -283,7 +283,7 @@ fn rot90_trim_zeros_and_resize_match_numpy() {
     all_dtypes!(rot90_trim_resize);
 }
 
-fn equiv_trace_fill<T: Element>() {
+fn equiv_trace_fill<T: Real>() {
     let mut rng = Rng::new(4);
     let (x, hx) = view::<T>(&mut rng, &[3, 4]);
     let dense = x.copy().unwrap();
@@ -367,7 +367,7 @@ fn array_equiv_trace_axes_and_fill_diagonal_match_numpy() {
     all_dtypes!(equiv_trace_fill);
 }
 
-fn put_along<T: Element>() {
+fn put_along<T: Real>() {
     let mut rng = Rng::new(5);
     let x = dev().zeros::<T>([4, 5]).unwrap();
     let (vals, hv) = view::<T>(&mut rng, &[3, 5]);

@@ -5,11 +5,11 @@
 
 use crate::all_dtypes;
 use crate::common::{assert_close, dev, host, if_supported, unravel, Host, Rng};
-use gpuarray::{Array, Element, Error};
+use gpuarray::{Array, Error, Real};
 
 /// Random values in [lo, hi] of `T` as a transposed view with an offset (`base[1.., 1..]`
 /// of a larger array, axes reversed), and its host model.
-fn view<T: Element>(rng: &mut Rng, shape: &[usize], lo: i64, hi: i64) -> (Array<T>, Host) {
+fn view<T: Real>(rng: &mut Rng, shape: &[usize], lo: i64, hi: i64) -> (Array<T>, Host) {
     let bshape: Vec<usize> = shape.iter().rev().map(|&n| n + 1).collect();
     let n: usize = bshape.iter().product();
     let (t, back) = crate::common::cast_in::<T>(&rng.ints(n, lo, hi));
@@ -55,7 +55,7 @@ fn tensordot_model(a: &Host, b: &Host, sa: &[usize], sb: &[usize]) -> Host {
     Host::new(&shape, data)
 }
 
-fn products<T: Element>() {
+fn products<T: Real>() {
     let mut rng = Rng::new(21);
     let tol = if T::DTYPE == gpuarray::DType::F16 {
         1e-2
@@ -108,7 +108,7 @@ fn tensordot_inner_vdot_kron_match_numpy() {
     all_dtypes!(products);
 }
 
-fn sets_and_lexsort<T: Element>() {
+fn sets_and_lexsort<T: Real>() {
     let mut rng = Rng::new(22);
     let (x, hx) = view::<T>(&mut rng, &[7, 3], 0, 30);
     let (set, hs) = view::<T>(&mut rng, &[2, 5], 0, 30);
@@ -163,7 +163,7 @@ fn float_sets_treat_nan_and_negative_zero_as_numpy() {
     );
 }
 
-fn nan_parts<T: Element>() {
+fn nan_parts<T: Real>() {
     let mut rng = Rng::new(23);
     let (x, hx) = view::<T>(&mut rng, &[4, 6], 1, 3);
     let x = if T::DTYPE.is_float() {

@@ -6,7 +6,7 @@
 //! NaN, the extremes of every type, the rounding boundaries 65504/65520, 2^24 + 1, 2^31,
 //! 2^32, subnormals) and random bit patterns (every f16 pattern).
 
-use gpuarray::{f16, Element};
+use gpuarray::{f16, Real};
 
 use crate::common::{dev, host, supported, Rng};
 use crate::sweep::flushes;
@@ -61,7 +61,7 @@ fn same(a: f64, b: f64) -> bool {
 }
 
 /// A source type: its random values and Rust's `as` into each target, as f64.
-trait Source: Element {
+trait Source: Real {
     fn random(rng: &mut Rng) -> Self;
     fn to_f16(self) -> f16;
     fn to_f32(self) -> f32;

@@ -6,7 +6,7 @@
 //! (golden/remainder.py made golden/remainder_golden.rs). Integers: against NumPy's rules
 //! (0 for a zero divisor, i32::MIN // -1 wrapping) over random values and the extremes.
 
-use gpuarray::{f16, Array, Element, Result};
+use gpuarray::{f16, Array, Real, Result};
 
 use crate::common::{dev, Rng};
 use crate::sweep::{flushes, Swept};
@@ -87,7 +87,7 @@ type Op<T> = fn(&Array<T>, &Array<T>) -> Result<Array<T>>;
 
 const OPS: [&str; 3] = ["rem", "remainder", "floor_divide"];
 
-fn ops<T: Element>() -> [Op<T>; 3] {
+fn ops<T: Real>() -> [Op<T>; 3] {
     [Array::rem, Array::remainder, Array::floor_divide]
 }
 
@@ -278,7 +278,7 @@ fn int_refs(x: i64, y: i64, min: i64) -> (i64, i64) {
     }
 }
 
-fn int_case<T: Element>(values: &[i64], min: i64, seed: u64, random: impl Fn(&mut Rng) -> i64) {
+fn int_case<T: Real>(values: &[i64], min: i64, seed: u64, random: impl Fn(&mut Rng) -> i64) {
     let mut rng = Rng::new(seed);
     let (mut xs, mut ys) = (Vec::new(), Vec::new());
     for &x in values {

@@ -10,7 +10,7 @@
 //! that flushes subnormals, an entry with a subnormal operand or result may also be the
 //! value for a zero operand or a zero (`flushes`).
 
-use gpuarray::{f16, Array, Element, Result};
+use gpuarray::{f16, Array, Real, Result};
 
 use crate::common::dev;
 use crate::sweep::{flushes, ulp_error, Binary, Exact, Swept};
@@ -217,7 +217,7 @@ fn div_f16_special_value_table() {
 }
 
 /// clip with a NaN bound gives NaN (NumPy's minimum(maximum(x, lo), hi)); NaN stays NaN.
-fn clip<T: Bits + Element>(table: &[(u32, u32, u32, u32)]) -> Vec<String> {
+fn clip<T: Bits + Real>(table: &[(u32, u32, u32, u32)]) -> Vec<String> {
     let mut bad = Vec::new();
     for r in table {
         let (lo, hi, x) = (

@@ -7,12 +7,12 @@
 use std::io::Write;
 use std::sync::OnceLock;
 
-use gpuarray::{f16, Array, Element, Result};
+use gpuarray::{f16, Array, Real, Result};
 
 use crate::common::{dev, Rng};
 
 /// A float element type under test: its rounding from f64, its ulp and its sweep.
-pub trait Swept: Element {
+pub trait Swept: Real {
     /// Name in reports ("f32").
     const NAME: &'static str;
     /// Smallest positive normal value.

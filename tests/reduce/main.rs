@@ -32,7 +32,7 @@
 mod common;
 
 use common::*;
-use gpuarray::{f16, Array, Axis, Device, Element, Error, Float, Result, Slice};
+use gpuarray::{f16, Array, Axis, Device, Error, Float, Real, Result, Slice};
 
 mod determinism;
 mod edges;
@@ -203,7 +203,7 @@ impl Red for u32 {
 
 /// Runs `op` in `form` on the device; the result's shape and values as f64.
 fn gpu<T: Red>(a: &Array<T>, op: Op, form: &Form) -> Result<(Vec<usize>, Vec<f64>)> {
-    fn out<U: Element>(r: Result<Array<U>>) -> Result<(Vec<usize>, Vec<f64>)> {
+    fn out<U: Real>(r: Result<Array<U>>) -> Result<(Vec<usize>, Vec<f64>)> {
         let a = r?;
         let v = a.to_vec()?;
         Ok((a.shape().to_vec(), to_f64(&v)))

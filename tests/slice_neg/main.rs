@@ -10,7 +10,7 @@ mod ops;
 mod writes;
 
 use common::{assert_close, dev, host, if_supported, unravel, Rng};
-use gpuarray::{f16, Array, Axis, Element, Error, Slice};
+use gpuarray::{f16, Array, Axis, Error, Real, Slice};
 
 /// NumPy's indices of `start:end:step` over an axis of `len` (bounds within the axis).
 fn numpy_indices(s: Slice, len: usize) -> Vec<usize> {
@@ -89,7 +89,7 @@ impl H {
                 .collect()
         })
     }
-    fn up<T: Element>(&self) -> Array<T> {
+    fn up<T: Real>(&self) -> Array<T> {
         let t: Vec<T> = self.v.iter().map(|&x| T::from_f64(x)).collect();
         dev().from_slice(&t, self.shape.clone()).unwrap()
     }
@@ -99,7 +99,7 @@ fn rev() -> Slice {
     Slice::from(..).step(-1)
 }
 
-fn check<T: Element>(a: &Array<T>, h: &H, what: &str) {
+fn check<T: Real>(a: &Array<T>, h: &H, what: &str) {
     assert_eq!(a.shape(), h.shape.as_slice(), "{what}: shape");
     assert_close(&host(a), &h.v, 0.0, 0.0);
 }
@@ -169,7 +169,7 @@ fn bad_slices_are_errors() {
 
 /// Reversed and stepped views of every dtype: to_vec, contiguous, an elementwise op with the
 /// view on each side, and writes through `fill` and `assign`.
-fn dtype_case<T: Element>(lo: i64, hi: i64) {
+fn dtype_case<T: Real>(lo: i64, hi: i64) {
     let mut rng = Rng::new(7);
     for n in [0usize, 1, 3, 4, 13, 258] {
         let h = H::iota(&[n], &mut rng, lo, hi);

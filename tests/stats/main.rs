@@ -151,7 +151,7 @@ fn check(
     }
 }
 
-fn read<T: gpuarray::Element>(r: gpuarray::Result<Array<T>>) -> gpuarray::Result<Vec<f64>> {
+fn read<T: gpuarray::Real>(r: gpuarray::Result<Array<T>>) -> gpuarray::Result<Vec<f64>> {
     Ok(common::to_f64(&r?.to_vec()?))
 }
 

@@ -202,6 +202,10 @@ impl Binary {
     /// The WGSL expression of `x op y` for inputs of dtype `d`, and whether it works on
     /// vec4 values; `None` where the operation does not exist for `d`.
     pub(crate) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
+        // The table knows the real dtypes only (its else-branches are integer paths).
+        if !d.is_real() {
+            return None;
+        }
         if let Binary::Np(b) = self {
             return b.expr(d, x, y);
         }
@@ -335,6 +339,10 @@ impl Unary {
     /// The WGSL expression for inputs of dtype `d` and whether it vectorises; `None` where
     /// the operation does not exist for `d`.
     pub(crate) fn expr(self, d: DType) -> Option<(String, bool)> {
+        // The table knows the real dtypes only (its else-branches are integer paths).
+        if !d.is_real() {
+            return None;
+        }
         if let Unary::Np(u) = self {
             return u.expr(d);
         }
@@ -490,6 +498,9 @@ fn library_includes(d: DType) -> Vec<&'static str> {
         DType::Bool => vec![arith],
         // The packed types are computed as i32 (packed.rs).
         DType::U8 | DType::I8 | DType::U16 | DType::I16 => vec![arith, INT_MORE],
+        // Not real: the table has no expression for it (`Unary::expr` is `None`).
+        #[cfg(test)]
+        DType::Opaque8 => vec![],
     }
 }
 

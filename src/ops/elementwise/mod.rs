@@ -11,7 +11,7 @@
 //! each operation and `plan` chooses the layout and launches.
 
 use crate::array::Array;
-use crate::dtype::{DType, Element, Float, Signed};
+use crate::dtype::{accepts, DType, Element, Float, Real, Signed};
 // `Error` only for the methods' doc links to its variants.
 #[allow(unused_imports)]
 use crate::error::Error;
@@ -77,6 +77,10 @@ pub(crate) fn map_unary_into<T: Element, O: Element>(
     scalars: &[T],
     out: Array<O>,
 ) -> Result<Array<O>> {
+    // The elementwise family's whitelist: the real dtypes (the packed ones through
+    // packed.rs).
+    x.dev.accept(op.name(), T::DTYPE, accepts::real)?;
+    x.dev.accept(op.name(), O::DTYPE, accepts::real)?;
     if T::DTYPE.is_packed() || O::DTYPE.is_packed() {
         return packed::map_unary_into(x, op, scalars, out);
     }
@@ -96,6 +100,8 @@ pub(crate) fn map_unary_into<T: Element, O: Element>(
 }
 
 fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) -> Result<Array<O>> {
+    x.dev.accept(op.name(), T::DTYPE, accepts::real)?;
+    x.dev.accept(op.name(), O::DTYPE, accepts::real)?;
     if T::DTYPE.is_packed() {
         return packed::map_binary(x, y, op);
     }
@@ -215,6 +221,21 @@ macro_rules! unary_methods {
     )*};
 }
 
+/// The operations that need an order: real numbers only ([`Real`]).
+impl<T: Real> Array<T> {
+    binary_methods! {
+        maximum, maximum_scalar, Maximum, "Elementwise maximum (NaN if either is NaN)", "2.0, 2.0, 3.0, 4.0";
+        minimum, minimum_scalar, Minimum, "Elementwise minimum (NaN if either is NaN)", "1.0, 0.5, 2.0, 0.5";
+    }
+
+    comparison_methods! {
+        lt, lt_scalar, Lt, "<";
+        le, le_scalar, Le, "<=";
+        gt, gt_scalar, Gt, ">";
+        ge, ge_scalar, Ge, ">=";
+    }
+}
+
 impl<T: Element> Array<T> {
     binary_methods! {
         add, add_scalar, Add, "Elementwise sum", "3.0, 2.5, 5.0, 4.5";
@@ -224,8 +245,6 @@ impl<T: Element> Array<T> {
         rem, rem_scalar, Rem, "Elementwise remainder with the sign of the dividend, as Rust's `%` and C's `fmod` (NumPy's `fmod`), truncating as [`Array::div`] does for integers. Floats: exact for every finite input (the remainder is always representable), a zero result has the dividend's sign (`rem(-1e10, -100)` is -0), `rem(x, ±0)` and `rem(±inf, y)` are NaN and a finite `x` modulo `±inf` is `x`. Integers: 0 where the divisor is 0, and `i32::MIN % -1` is 0. Compare [`Array::remainder`] (NumPy's `%`, the sign of the divisor)", "1.0, 0.0, 1.0, 0.0";
         remainder, remainder_scalar, Mod, "Elementwise remainder with the sign of the divisor: NumPy's `remainder` (`mod`, Python's `%`), paired with [`Array::floor_divide`] so that `floor_divide(x, y) * y + remainder(x, y)` is `x` (exactly for integers, to rounding for floats). Floats as NumPy computes them: the exact `fmod` moved by the divisor where the signs differ (that sum rounds: `remainder(-1e-30, 1)` is 1, `remainder(-1, inf)` is inf), a zero result has the divisor's sign, `remainder(x, ±0)` is NaN. Integers: 0 where the divisor is 0. Compare [`Array::rem`] (Rust's `%`, the sign of the dividend)", "1.0, 0.0, 1.0, 0.0";
         floor_divide, floor_divide_scalar, FloorDiv, "Elementwise quotient rounded toward minus infinity: NumPy's `floor_divide` (Python's `//`). Floats as NumPy: `(x - fmod(x, y)) / y`, less one where the signs of `y` and the `fmod` differ, snapped to the nearest integer; a zero quotient has the sign of `x / y`; `x / ±0` where the divisor is 0 (±inf or NaN). Integers: 0 where the divisor is 0, and `i32::MIN // -1` wraps to `i32::MIN` (as NumPy). Compare [`Array::div`] (integers truncated toward zero, as Rust's `/`)", "0.0, 4.0, 1.0, 8.0";
-        maximum, maximum_scalar, Maximum, "Elementwise maximum (NaN if either is NaN)", "2.0, 2.0, 3.0, 4.0";
-        minimum, minimum_scalar, Minimum, "Elementwise minimum (NaN if either is NaN)", "1.0, 0.5, 2.0, 0.5";
         pow, pow_scalar, Pow, "Elementwise power, NumPy's (C99's special values): pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(-1, ±inf) = 1, pow(x, 1) = x, negative bases with integral exponents (odd ones keep the sign, pow(-0, -1) = -inf), negative finite bases with non-integral exponents NaN, NaN otherwise propagating; subnormal operands are told from zero and from integers by their bits, also on adapters that flush subnormals. f32 within 4 ulps (1.28 measured on lavapipe: y log2|x| in double-f32), f16 computed in f32 and rounded once (0.5 ulp). Integer exponents below 0 give 0 except for bases 1 and -1. f64 in software within 4 ulps, with C99's special values.", "1.0, 1.4142135, 9.0, 2.0";
         atan2, atan2_scalar, Atan2, "Elementwise four-quadrant arctangent of `self / other` (`self` is y, `other` x), in [-pi, pi], with C99's special values (floats only)", "0.4636476, 1.3258177, 0.9827937, 1.4464413";
     }
@@ -233,10 +252,6 @@ impl<T: Element> Array<T> {
     comparison_methods! {
         eq, eq_scalar, Eq, "==";
         ne, ne_scalar, Ne, "!=";
-        lt, lt_scalar, Lt, "<";
-        le, le_scalar, Le, "<=";
-        gt, gt_scalar, Gt, ">";
-        ge, ge_scalar, Ge, ">=";
     }
 
     /// `value - self`, elementwise.
@@ -281,7 +296,10 @@ impl<T: Element> Array<T> {
     ///
     /// # Errors
     /// [`Error::Unsupported`] when the adapter lacks `T`.
-    pub fn clip(&self, lo: T, hi: T) -> Result<Array<T>> {
+    pub fn clip(&self, lo: T, hi: T) -> Result<Array<T>>
+    where
+        T: Real,
+    {
         map_unary(self, Unary::Clip, &[lo, hi])
     }
 

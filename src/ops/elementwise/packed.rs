@@ -305,7 +305,10 @@ fn output<O: Element>(dev: &Device, op: &'static str, shape: Vec<usize>) -> Resu
 
 /// Scalars of `T` as the i32 arguments of the packed kernels (each packed value exactly).
 fn wide_scalars<T: Element>(scalars: &[T]) -> Params {
-    let wide: Vec<i32> = scalars.iter().map(|v| v.to_f64() as i32).collect();
+    let wide: Vec<i32> = scalars
+        .iter()
+        .map(|&v| crate::dtype::packed_i32(v).expect("a packed dtype"))
+        .collect();
     Params::new(0).scalars(&wide)
 }
 

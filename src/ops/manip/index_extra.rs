@@ -4,7 +4,7 @@
 
 use crate::array::Array;
 use crate::device::Device;
-use crate::dtype::Element;
+use crate::dtype::{Element, Real};
 use crate::error::{Error, Result};
 use crate::ops::index::{widen, widen_all, IndexMode};
 
@@ -150,7 +150,7 @@ impl Device {
     /// assert_eq!(g.to_vec()?, vec![0, 0, 0, 1, 1, 1, 0, 1, 2, 0, 1, 2]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn indices<T: Element>(&self, dims: &[usize]) -> Result<Array<T>> {
+    pub fn indices<T: Real>(&self, dims: &[usize]) -> Result<Array<T>> {
         let k = dims.len();
         if k == 0 {
             return self.zeros::<T>([0]);

@@ -117,7 +117,7 @@ pub(crate) fn copy_into<T: Element>(
         out_offset: offset,
         aux: [0, 0],
     }
-    .encode(T::zero())?;
+    .encode(T::zeroed())?;
     let k = kernel::<T>(&dst.dev, "copy_into")?;
     let dev = &dst.dev;
     dev.launch(
@@ -188,7 +188,7 @@ pub(crate) fn roll_flat<T: Element>(
         out_offset: 0,
         aux: [shift as u32, 0],
     }
-    .encode(T::zero())?;
+    .encode(T::zeroed())?;
     let k = kernel::<T>(dev, "roll4")?;
     let items = (n as u32).div_ceil(4);
     dev.launch(&k, &p, &[src.binding()], out.binding(), Work::Items(items))?;
@@ -215,7 +215,7 @@ pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Ar
         out_offset: 0,
         aux: [upper as u32, k as u32],
     }
-    .encode(T::zero())?;
+    .encode(T::zeroed())?;
     let kern = kernel::<T>(dev, "band")?;
     dev.launch(
         &kern,
@@ -252,7 +252,7 @@ pub(crate) fn repeat_runs<T: Element>(
         out_offset: 0,
         aux: [0, axis as u32],
     }
-    .encode(T::zero())?;
+    .encode(T::zeroed())?;
     let kern = kernel::<T>(dev, "repeat_runs")?;
     dev.launch(
         &kern,

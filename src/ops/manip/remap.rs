@@ -126,7 +126,14 @@ impl<T: Element> Array<T> {
                 return roll_flat(self, flat, self.shape.clone());
             }
         }
-        remap(self, "roll", self.shape.clone(), &lo, Mode::Wrap, T::zero())
+        remap(
+            self,
+            "roll",
+            self.shape.clone(),
+            &lo,
+            Mode::Wrap,
+            T::zeroed(),
+        )
     }
 
     /// The array padded by `(before, after)` elements along each axis, as NumPy's `pad`:
@@ -159,10 +166,10 @@ impl<T: Element> Array<T> {
         };
         let (mode, fill) = match mode {
             PadMode::Constant(v) => (Mode::Constant, v),
-            PadMode::Edge => (Mode::Edge, T::zero()),
-            PadMode::Reflect => (Mode::Reflect, T::zero()),
-            PadMode::Symmetric => (Mode::Symmetric, T::zero()),
-            PadMode::Wrap => (Mode::Wrap, T::zero()),
+            PadMode::Edge => (Mode::Edge, T::zeroed()),
+            PadMode::Reflect => (Mode::Reflect, T::zeroed()),
+            PadMode::Symmetric => (Mode::Symmetric, T::zeroed()),
+            PadMode::Wrap => (Mode::Wrap, T::zeroed()),
         };
         let mut shape = Vec::with_capacity(self.ndim());
         for (&n, &(b, a)) in self.shape.iter().zip(&widths) {
@@ -204,7 +211,7 @@ impl<T: Element> Array<T> {
         r.extend_from_slice(reps);
         let shape: Vec<usize> = x.shape.iter().zip(&r).map(|(n, k)| n * k).collect();
         checked_len(&shape, T::DTYPE.size())?;
-        remap(&x, "tile", shape, &vec![0; nd], Mode::Wrap, T::zero())
+        remap(&x, "tile", shape, &vec![0; nd], Mode::Wrap, T::zeroed())
     }
 
     /// Each element repeated `repeats` times along `axis`, as NumPy's `repeat` with one
@@ -230,7 +237,7 @@ impl<T: Element> Array<T> {
         checked_len(&shape, T::DTYPE.size())?;
         let mut lo = vec![1; self.ndim()];
         lo[d] = repeats.max(1);
-        remap(self, "repeat", shape, &lo, Mode::Repeat, T::zero())
+        remap(self, "repeat", shape, &lo, Mode::Repeat, T::zeroed())
     }
 
     /// Element j repeated `counts[j]` times along `axis`, as NumPy's `repeat` with a count

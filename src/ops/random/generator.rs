@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::{DType, Element, Float};
+use crate::dtype::{DType, Element, Float, Int, Real};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
@@ -83,7 +83,7 @@ pub(crate) struct GenParams {
 
 impl GenParams {
     /// The parameter block, with the float arguments in the carrier type `C`.
-    fn encode<C: Element>(&self) -> Params {
+    fn encode<C: Real>(&self) -> Params {
         // The third scalar, 1, keeps products from fusing with sums (generator.wgsl's
         // `affine4`).
         let [a, b] = self.floats.map(C::from_f64);
@@ -200,8 +200,10 @@ pub(crate) fn launch<O: Element>(
     out: Binding<'_>,
 ) -> Result<()> {
     let k = kernel(dev, family, entry, O::DTYPE, inputs.len())?;
-    let params = if O::DTYPE.is_float() && O::DTYPE != DType::F16 {
-        p.encode::<O>()
+    // The float arguments in f64 for f64 outputs, else in f32 (f16's carrier, and the
+    // integer outputs').
+    let params = if O::DTYPE == DType::F64 {
+        p.encode::<f64>()
     } else {
         p.encode::<f32>()
     };
@@ -532,7 +534,13 @@ impl Generator {
     /// unless the low 32 bits of x r fall below 2^32 mod r, when x is redrawn from word 0 of
     /// the element's private blocks 0, 1, ... (at most 64 redraws, each taken with
     /// probability below r / 2^32). A range of 2^32 (all of u32) takes the word itself.
-    /// `T` is `i32` or `u32`.
+    /// `T` is `i32` or `u32`; a float `T` does not compile (`T: Int`):
+    ///
+    /// ```compile_fail
+    /// # let dev = gpuarray::Device::new()?;
+    /// let _ = dev.default_rng(5).integers::<f32>([4], 0.0, 1.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] unless low < high; [`Error::Unsupported`] for a `T` that is
@@ -546,7 +554,7 @@ impl Generator {
     /// assert!(rng.integers::<u32>([1], 5, 5).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn integers<T: Element>(
+    pub fn integers<T: Int>(
         &mut self,
         shape: impl Into<Shape>,
         low: T,

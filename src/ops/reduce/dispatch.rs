@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::{DType, Element};
+use crate::dtype::{real_from_f64, DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, MAX_DIMS};
@@ -47,7 +47,10 @@ pub(super) fn reduce<T: Element, O: Element>(
     }
     if count == 0 {
         return match op.empty() {
-            Some(v) => dev.full(Shape::from(out.shape.clone()), O::from_f64(v)),
+            Some(v) => {
+                let v = real_from_f64::<O>(v).ok_or_else(|| dev.unsupported(name, O::DTYPE))?;
+                dev.full(Shape::from(out.shape.clone()), v)
+            }
             None => Err(Error::InvalidArgument {
                 op: name,
                 reason: "the reduced axes are empty, and this reduction has no identity",

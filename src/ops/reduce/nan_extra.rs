@@ -5,7 +5,7 @@
 //! copy for nanprod; it has no product form yet.)
 
 use crate::array::Array;
-use crate::dtype::{Element, Float};
+use crate::dtype::{Float, Real};
 // For the methods' doc links.
 #[cfg(doc)]
 use crate::error::Error;
@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::ops::sort::resolve_axis;
 
 /// `x` with NaN replaced by `v` and the infinities kept (integers as they are).
-fn nan_as<T: Element>(x: &Array<T>, v: f64) -> Result<Array<T>> {
+fn nan_as<T: Real>(x: &Array<T>, v: f64) -> Result<Array<T>> {
     if !T::DTYPE.is_float() {
         return Ok(x.clone());
     }
@@ -21,7 +21,7 @@ fn nan_as<T: Element>(x: &Array<T>, v: f64) -> Result<Array<T>> {
     Array::where_(&x.isnan()?, &fill, x)
 }
 
-impl<T: Element> Array<T> {
+impl<T: Real> Array<T> {
     /// The product with NaN taken as 1, of every element (`axis` `None`, a 0-d array) or
     /// along one axis (negative from the end): NumPy's `nanprod`. Integers: the product.
     /// A mask and a `where_` copy, then [`Array::prod`].

@@ -167,6 +167,9 @@ impl Op {
     /// Whether the operation exists for inputs of `d`: the NaN-ignoring ones for floats
     /// only (the public methods use the plain ones for integers).
     pub(super) fn supports(self, d: DType) -> bool {
+        if !d.is_real() {
+            return false;
+        }
         match self {
             // Booleans: no arithmetic (count them through `Array::as_u32`).
             Op::Max | Op::Min | Op::ArgMax | Op::ArgMin | Op::All | Op::Any | Op::CountNonzero
@@ -178,7 +181,7 @@ impl Op {
             Op::Sum | Op::Prod | Op::Max | Op::Min | Op::ArgMax | Op::ArgMin => true,
             Op::All | Op::Any | Op::CountNonzero => true,
             // Into any dtype from integers; floats into floats.
-            Op::SumAs(a) | Op::ProdAs(a) => a.is_float() || !d.is_float(),
+            Op::SumAs(a) | Op::ProdAs(a) => a.is_float() || d.is_integer(),
             Op::MeanAs(a) => a.is_float(),
             _ => d.is_float(),
         }

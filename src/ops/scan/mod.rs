@@ -19,7 +19,7 @@ mod source;
 pub(crate) use source::all_specs;
 
 use crate::array::Array;
-use crate::dtype::Element;
+use crate::dtype::{accepts, Element};
 use crate::error::{Error, Result};
 use crate::shape::{Axis, Slice};
 
@@ -41,11 +41,8 @@ pub(crate) fn normalize_axis(axis: isize, ndim: usize) -> Result<usize> {
 /// The inclusive scan `op` of `x` along `axis`, as an array of `O` of `x`'s shape.
 fn scan<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Array<O>> {
     let dev = &x.dev;
-    dev.require_32(op.name(), T::DTYPE)?;
-    if T::DTYPE == crate::dtype::DType::Bool {
-        // No arithmetic on bools: a running count is `as_u32().cumsum(axis)`.
-        return Err(dev.unsupported(op.name(), T::DTYPE));
-    }
+    // No arithmetic on bools: a running count is `as_u32().cumsum(axis)`.
+    dev.accept(op.name(), T::DTYPE, accepts::arith32)?;
     let ax = normalize_axis(axis, x.ndim())?;
     let out = Array::<O>::alloc_with(dev, op.name(), x.shape.clone(), |b| {
         dev.alloc_apart(b, &[&x.buf])

@@ -28,7 +28,7 @@ pub(crate) use plan::all_specs;
 pub(crate) use radix_select::all_specs as select_specs;
 
 use crate::array::Array;
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element, Real};
 use crate::error::{Error, Result};
 use crate::ops::index::widen;
 
@@ -47,6 +47,13 @@ pub(crate) fn resolve_axis(axis: isize, ndim: usize) -> Result<usize> {
 /// The array with axis `axis` moved last, contiguous (possibly with an offset), the
 /// permutation that did it, the rows and the row length.
 pub(super) type Rows<T> = (Array<T>, Vec<usize>, u32, u32);
+
+/// The sort family's dtype gate, naming the public operation `op`: its whitelist is
+/// [`accepts::words32`] (the keys its kernels take: f16, f32, f64, i32, u32, bool), so a
+/// 64-bit integer or any dtype added later is refused before a kernel is chosen.
+pub(super) fn accept<T: Element>(x: &Array<T>, op: &'static str) -> Result<()> {
+    x.dev.accept(op, T::DTYPE, accepts::words32)
+}
 
 pub(super) fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>> {
     let ax = resolve_axis(axis, x.ndim())?;
@@ -98,7 +105,7 @@ pub(super) fn restore<U: Element>(y: Array<U>, perm: &[usize]) -> Result<Array<U
     y.transpose(&inv)?.contiguous()
 }
 
-impl<T: Element> Array<T> {
+impl<T: Real> Array<T> {
     /// The values sorted along the last axis (NumPy's `sort` with `axis=-1`).
     ///
     /// Stable, NaNs last, -0.0 and +0.0 equal (they keep their input order).
@@ -134,6 +141,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn sort_axis(&self, axis: isize) -> Result<Array<T>> {
+        accept(self, "sort")?;
         let (moved, perm, rows, len) = rows_last(self, axis)?;
         let sorted = sorted_rows(&moved, rows, len)?.reshape(moved.shape.clone())?;
         restore(sorted, &perm)
@@ -176,6 +184,7 @@ impl<T: Element> Array<T> {
     /// [`Array::argsort_axis`] as the kernels compute it, u32 (for the sort family's own
     /// compositions).
     pub(crate) fn argsort_u32(&self, axis: isize) -> Result<Array<u32>> {
+        accept(self, "argsort")?;
         let (moved, perm, rows, len) = rows_last(self, axis)?;
         let idx = plan::argsort_rows(&moved, rows, len, false)?;
         let idx = idx.reshape(moved.shape.clone())?;

@@ -53,6 +53,9 @@ pub(super) fn key_expr(d: DType, buf: &str) -> String {
         DType::I64 | DType::U64 => unreachable!("sort of 64-bit integers"),
         // Refused by the same gate: one element per storage slot.
         DType::U8 | DType::I8 | DType::U16 | DType::I16 => unreachable!("sort of packed types"),
+        // Refused by the same gate: not a real number.
+        #[cfg(test)]
+        DType::Opaque8 => unreachable!("sort of a non-real dtype"),
     }
 }
 
@@ -261,7 +264,9 @@ fn build(
     extra: String,
     more: impl FnOnce(Spec) -> Spec,
 ) -> Result<Arc<Kernel>> {
-    dev.require_32(entry, d)?;
+    // The public operations gate first (`super::accept`); this names the family, never
+    // the kernel.
+    dev.require_32("sort", d)?;
     let w = key_bits(d).0;
     let carry = u32::from(!keys_only);
     let key = Key {

@@ -7,7 +7,7 @@
 use super::radix_select::{select_rows, selects};
 use super::{rows_last, sorted_rows};
 use crate::array::Array;
-use crate::dtype::{Element, Float};
+use crate::dtype::{Element, Float, Real};
 use crate::error::{Error, Result};
 use crate::{Axis, Slice};
 
@@ -45,7 +45,7 @@ fn ranked<T: Element>(x: &Array<T>, rows: usize, len: usize, ranks: &[u32]) -> R
     super::plan::take_rows(&sorted, &idx, len as u32, vec![rows, cols])
 }
 
-impl<T: Element> Array<T> {
+impl<T: Real> Array<T> {
     /// The quantiles `q` (each in [0, 1]) of the whole array (`axis` `None`) or along one
     /// axis, by NumPy's default 'linear' method: the sorted values at positions
     /// `floor(h)` and `floor(h) + 1`, `h = (n - 1) q`, interpolated as NumPy's `_lerp`
@@ -123,6 +123,7 @@ impl<T: Element> Array<T> {
         q: &[f64],
         axis: Option<isize>,
     ) -> Result<Array<O>> {
+        super::accept(self, op)?;
         self.dev.require_32(op, O::DTYPE)?;
         if q.iter().any(|p| !(0.0..=1.0).contains(p)) {
             return Err(Error::InvalidArgument {

@@ -2,7 +2,7 @@
 
 use super::{plan, radix_select, restore, rows_last};
 use crate::array::Array;
-use crate::dtype::Element;
+use crate::dtype::Real;
 use crate::error::{Error, Result};
 use crate::ops::index::widen;
 
@@ -36,7 +36,7 @@ fn check_k(op: &'static str, k: usize, len: usize, strict: bool) -> Result<()> {
     Ok(())
 }
 
-impl<T: Element> Array<T> {
+impl<T: Real> Array<T> {
     /// The `k` largest (or, with `largest` false, smallest) values along `axis` and their
     /// indices, in order: largest first (smallest first), equal values by lower index first.
     /// NaNs count as larger than every number (NumPy's order). The axis keeps extent `k`.
@@ -76,6 +76,7 @@ impl<T: Element> Array<T> {
         axis: isize,
         largest: bool,
     ) -> Result<(Array<T>, Array<u32>)> {
+        super::accept(self, "top_k")?;
         let (moved, perm, rows, len) = rows_last(self, axis)?;
         check_k("top_k", k, len as usize, false)?;
         let mut shape = moved.shape.clone();
@@ -112,6 +113,7 @@ impl<T: Element> Array<T> {
     pub fn partition(&self, kth: usize, axis: isize) -> Result<Array<T>> {
         let ax = super::resolve_axis(axis, self.ndim())?;
         check_k("partition", kth, self.shape[ax], true)?;
+        super::accept(self, "partition")?;
         self.sort_axis(axis)
     }
 
@@ -129,6 +131,7 @@ impl<T: Element> Array<T> {
     pub fn argpartition(&self, kth: usize, axis: isize) -> Result<Array<i64>> {
         let ax = super::resolve_axis(axis, self.ndim())?;
         check_k("argpartition", kth, self.shape[ax], true)?;
+        super::accept(self, "argpartition")?;
         self.argsort_axis(axis)
     }
 
@@ -158,6 +161,7 @@ impl<T: Element> Array<T> {
 
     /// [`Array::searchsorted`] as the kernel computes it, u32 (for `isin` and `choice`).
     pub(crate) fn searchsorted_u32(&self, queries: &Array<T>, side: Side) -> Result<Array<u32>> {
+        super::accept(self, "searchsorted")?;
         self.dev.expect_same("searchsorted", &[&queries.dev])?;
         if self.ndim() != 1 {
             return Err(Error::InvalidArgument {

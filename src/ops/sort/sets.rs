@@ -3,13 +3,13 @@
 //! least significant first).
 
 use crate::array::Array;
-use crate::dtype::Element;
+use crate::dtype::Real;
 use crate::error::{Error, Result};
 use crate::ops::index::{widen, IndexMode};
 
 use super::Side;
 
-impl<T: Element> Array<T> {
+impl<T: Real> Array<T> {
     /// Whether each element occurs in `test` (any shape), as a mask of this array's shape:
     /// NumPy's `isin(x, test)`. NaN is in no set (NaN != NaN), -0.0 equals 0.0. The test
     /// set is sorted, each element searched for (`searchsorted`) and compared with what it
@@ -26,6 +26,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn isin(&self, test: &Array<T>) -> Result<Array<bool>> {
+        super::accept(self, "isin")?;
         self.dev.expect_same("isin", &[&test.dev])?;
         if test.is_empty() || self.is_empty() {
             return self.dev.zeros::<bool>(self.shape.clone());
@@ -50,6 +51,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn in1d(&self, test: &Array<T>) -> Result<Array<bool>> {
+        super::accept(self, "in1d")?;
         self.ravel()?.isin(test)
     }
 
@@ -78,6 +80,7 @@ impl<T: Element> Array<T> {
         })?;
         let devs: Vec<&crate::Device> = keys.iter().map(|k| &k.dev).collect();
         first.dev.expect_same(op, &devs)?;
+        super::accept(first, op)?;
         for k in keys {
             if k.ndim() != 1 {
                 return Err(Error::InvalidArgument {

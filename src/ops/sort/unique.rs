@@ -6,7 +6,7 @@ use super::params::SortParams;
 use super::plan::{self, grid, kernel, scan_blocks, scan_in_place, ITEMS, WG};
 use crate::array::Array;
 use crate::device::Work;
-use crate::dtype::{DType, Element};
+use crate::dtype::{DType, Element, Real};
 use crate::error::Result;
 use crate::ops::index::widen;
 use crate::Axis;
@@ -121,7 +121,7 @@ fn unique_words<T: Element>(s: &Array<T>) -> Result<Array<T>> {
     Ok(out)
 }
 
-impl<T: Element> Array<T> {
+impl<T: Real> Array<T> {
     /// The distinct values of the flattened array, sorted (NumPy's `unique`).
     ///
     /// Values compare as in [`Array::sort`]: -0.0 and +0.0 are one value (the one kept is
@@ -141,6 +141,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn unique(&self) -> Result<Array<T>> {
+        super::accept(self, "unique")?;
         let x = flat(self)?;
         if x.is_empty() {
             // A new (empty) array, never a view of the input.
@@ -176,6 +177,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn unique_all(&self) -> Result<UniqueAll<T>> {
+        super::accept(self, "unique_all")?;
         let x = flat(self)?;
         let n = x.len() as u32;
         if n == 0 {

@@ -1,8 +1,18 @@
-//! Element types: [`Element`] for everything an [`crate::Array`] can hold, [`Float`] and
-//! [`Signed`] for the operations that need them.
+//! Element types: [`DType`], the run-time tag, and the traits split by what they promise
+//! (in `traits`): [`Element`] for everything an [`crate::Array`] can hold (storage),
+//! [`Real`] for ordered numbers convertible to f64, [`Float`], [`Int`] and [`Signed`] under
+//! it. See `traits` for where a complex type goes.
 
-use std::borrow::Cow;
 use std::fmt;
+
+pub(crate) mod accepts;
+#[cfg(test)]
+mod refusals;
+mod traits;
+
+#[cfg(test)]
+use traits::sealed;
+pub use traits::{Element, Float, Int, Real, Signed};
 
 pub use half::f16;
 
@@ -38,6 +48,11 @@ pub enum DType {
     U16,
     /// 16-bit signed integer, stored packed as [`DType::U16`].
     I16,
+    /// A test-only dtype of 8 bytes that is not a real number (as complex64 will be): its
+    /// host type ([`Opaque8`]) implements [`Element`] only, and the tests show every family
+    /// that is generic over `Element` refuses it.
+    #[cfg(test)]
+    Opaque8,
 }
 
 impl DType {
@@ -59,6 +74,8 @@ impl DType {
             DType::I8 | DType::I16 => "i32",
             DType::I64 => "i64",
             DType::U64 => "u64",
+            #[cfg(test)]
+            DType::Opaque8 => "vec2<u32>",
         }
     }
 
@@ -74,6 +91,8 @@ impl DType {
             DType::I8 => "i8",
             DType::U16 => "u16",
             DType::I16 => "i16",
+            #[cfg(test)]
+            DType::Opaque8 => "opaque8",
             d => d.wgsl(),
         }
     }
@@ -91,6 +110,8 @@ impl DType {
             DType::F16 | DType::U16 | DType::I16 => 2,
             DType::F32 | DType::I32 | DType::U32 | DType::Bool => 4,
             DType::F64 | DType::I64 | DType::U64 => 8,
+            #[cfg(test)]
+            DType::Opaque8 => 8,
         }
     }
 
@@ -121,6 +142,48 @@ impl DType {
                 | DType::U16
                 | DType::I16
         )
+    }
+
+    /// Whether the type is a real number ([`Real`]): every dtype gpuarray has today, listed
+    /// one by one, so that a dtype added later (complex) is not one by default.
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::Bool.is_real());
+    /// assert!(gpuarray::DType::U8.is_real());
+    /// ```
+    pub fn is_real(self) -> bool {
+        matches!(
+            self,
+            DType::F16
+                | DType::F32
+                | DType::F64
+                | DType::I32
+                | DType::U32
+                | DType::I64
+                | DType::U64
+                | DType::Bool
+                | DType::U8
+                | DType::I8
+                | DType::U16
+                | DType::I16
+        )
+    }
+
+    /// The indefinite article of the type's name, as a message says "an i32 array" and "a
+    /// u8 array" (the letters read aloud: "eff", "eye", but "you").
+    ///
+    /// ```
+    /// use gpuarray::DType;
+    /// assert_eq!(format!("{} {} array", DType::I32.article(), DType::I32), "an i32 array");
+    /// assert_eq!(format!("{} {} array", DType::F16.article(), DType::F16), "an f16 array");
+    /// assert_eq!(format!("{} {} array", DType::U8.article(), DType::U8), "a u8 array");
+    /// assert_eq!(DType::Bool.article(), "a");
+    /// ```
+    pub fn article(self) -> &'static str {
+        match self.name().as_bytes()[0] {
+            b'a' | b'e' | b'f' | b'i' | b'o' => "an",
+            _ => "a",
+        }
     }
 
     /// Whether the type is a 64-bit integer (SHADER_INT64).
@@ -191,122 +254,101 @@ impl fmt::Display for DType {
     }
 }
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-    impl Sealed for half::f16 {}
-    impl Sealed for i32 {}
-    impl Sealed for u32 {}
-    impl Sealed for bool {}
-    impl Sealed for i64 {}
-    impl Sealed for u64 {}
-    impl Sealed for u8 {}
-    impl Sealed for i8 {}
-    impl Sealed for u16 {}
-    impl Sealed for i16 {}
+/// The value of an element of a packed type (u8, i8, u16, i16) or i32 as i32, read from its
+/// stored bytes (each such value exactly); `None` for the other dtypes.
+pub(crate) fn packed_i32<T: Element>(v: T) -> Option<i32> {
+    let repr = T::to_repr(std::slice::from_ref(&v));
+    let b: &[u8] = bytemuck::cast_slice(&repr);
+    Some(match T::DTYPE {
+        DType::U8 => i32::from(b[0]),
+        DType::I8 => i32::from(b[0] as i8),
+        DType::U16 => i32::from(u16::from_ne_bytes([b[0], b[1]])),
+        DType::I16 => i32::from(i16::from_ne_bytes([b[0], b[1]])),
+        DType::I32 => i32::from_ne_bytes([b[0], b[1], b[2], b[3]]),
+        _ => return None,
+    })
 }
 
-/// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, `bool`, the packed `u8`,
-/// `i8`, `u16`, `i16` ([`DType::is_packed`]), and
-/// [`f16`](struct@crate::f16) / `f64` / `i64` / `u64` where the adapter supports them
-/// ([`crate::Device::supports`]).
-///
-/// ```
-/// use gpuarray::{DType, Element};
-/// assert_eq!(<i32 as Element>::DTYPE, DType::I32);
-/// assert_eq!(<bool as Element>::DTYPE, DType::Bool);
-/// ```
-pub trait Element:
-    sealed::Sealed + Copy + Send + Sync + PartialEq + PartialOrd + fmt::Debug + 'static
-{
-    /// The run-time tag of the type.
-    const DTYPE: DType;
-    /// The element as stored on the device: the type itself, or `u32` for `bool`.
-    type Repr: bytemuck::Pod;
-    /// The elements as stored on the device (borrowed where they already are).
-    fn to_repr(data: &[Self]) -> Cow<'_, [Self::Repr]>;
-    /// The elements from their stored form.
-    fn from_repr(data: Vec<Self::Repr>) -> Vec<Self>;
-    /// Converts to f64 (exactly, but for 64-bit integers past 2^53, rounded; `bool` as 0
-    /// or 1).
-    fn to_f64(self) -> f64;
-    /// Converts from f64 as Rust's `as` does (saturating for integers, rounding for
-    /// floats); `bool` is `v != 0` (NaN is true, as NumPy's cast).
-    fn from_f64(v: f64) -> Self;
-    /// Zero.
-    fn zero() -> Self {
-        Self::from_f64(0.0)
+/// The value of an element of a real dtype as f64 (as [`Real::to_f64`]), read from its
+/// stored bytes, for storage code generic over [`Element`] (printing); `None` for a dtype
+/// that is not real.
+pub(crate) fn real_f64<T: Element>(v: T) -> Option<f64> {
+    let repr = T::to_repr(std::slice::from_ref(&v));
+    let b: &[u8] = bytemuck::cast_slice(&repr);
+    let w4 = || [b[0], b[1], b[2], b[3]];
+    let w8 = || [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]];
+    Some(match T::DTYPE {
+        DType::F16 => f16::from_ne_bytes([b[0], b[1]]).to_f64(),
+        DType::F32 => f64::from(f32::from_ne_bytes(w4())),
+        DType::F64 => f64::from_ne_bytes(w8()),
+        DType::I32 => f64::from(i32::from_ne_bytes(w4())),
+        DType::U32 | DType::Bool => f64::from(u32::from_ne_bytes(w4())),
+        DType::I64 => i64::from_ne_bytes(w8()) as f64,
+        DType::U64 => u64::from_ne_bytes(w8()) as f64,
+        DType::U8 | DType::I8 | DType::U16 | DType::I16 => f64::from(packed_i32(v)?),
+        #[cfg(test)]
+        DType::Opaque8 => return None,
+    })
+}
+
+/// `x` as an element of a real dtype (as [`Real::from_f64`]), for storage code generic
+/// over [`Element`] (a reduction's identity); `None` for a dtype that is not real.
+pub(crate) fn real_from_f64<T: Element>(x: f64) -> Option<T> {
+    fn read<T: Element, R: bytemuck::Pod>(v: R) -> T {
+        let repr: T::Repr = bytemuck::pod_read_unaligned(bytemuck::bytes_of(&v));
+        T::from_repr(vec![repr])[0]
     }
-    /// One.
-    fn one() -> Self {
-        Self::from_f64(1.0)
+    Some(match T::DTYPE {
+        DType::F16 => read(f16::from_f64(x)),
+        DType::F32 => read(x as f32),
+        DType::F64 => read(x),
+        DType::I32 => read(x as i32),
+        DType::U32 => read(x as u32),
+        DType::Bool => read(u32::from(x != 0.0)),
+        DType::I64 => read(x as i64),
+        DType::U64 => read(x as u64),
+        DType::U8 => read(x as u8),
+        DType::I8 => read(x as i8),
+        DType::U16 => read(x as u16),
+        DType::I16 => read(x as i16),
+        #[cfg(test)]
+        DType::Opaque8 => return None,
+    })
+}
+
+/// `x` rounded to the float dtype `d` and back (as `T::from_f64(x).to_f64()`); `None` for
+/// a dtype that is not a float.
+pub(crate) fn round_to_float(d: DType, x: f64) -> Option<f64> {
+    match d {
+        DType::F16 => Some(f16::from_f64(x).to_f64()),
+        DType::F32 => Some(f64::from(x as f32)),
+        DType::F64 => Some(x),
+        _ => None,
     }
 }
 
-/// Floating-point element types: `f16`, `f32`, `f64`.
-pub trait Float: Element {}
-/// Signed element types: the floats, `i32` and `i64`.
-pub trait Signed: Element {}
+/// The test-only dtype [`DType::Opaque8`]: 8 bytes, storage only (as a complex64 will be).
+#[cfg(test)]
+pub(crate) mod opaque {
+    use std::borrow::Cow;
 
-macro_rules! element {
-    ($t:ty, $d:expr, $to:expr, $from:expr) => {
-        impl Element for $t {
-            const DTYPE: DType = $d;
-            type Repr = $t;
-            fn to_repr(data: &[Self]) -> Cow<'_, [Self]> {
-                Cow::Borrowed(data)
-            }
-            fn from_repr(data: Vec<Self>) -> Vec<Self> {
-                data
-            }
-            fn to_f64(self) -> f64 {
-                $to(self)
-            }
-            fn from_f64(v: f64) -> Self {
-                $from(v)
-            }
+    use super::{sealed, DType, Element};
+
+    /// Two words of no numeric meaning.
+    #[derive(Debug, Clone, Copy, PartialEq, Default, bytemuck::Pod, bytemuck::Zeroable)]
+    #[repr(C)]
+    pub(crate) struct Opaque8(pub [u32; 2]);
+
+    impl sealed::Sealed for Opaque8 {}
+
+    impl Element for Opaque8 {
+        const DTYPE: DType = DType::Opaque8;
+        type Repr = Opaque8;
+        fn to_repr(data: &[Self]) -> Cow<'_, [Self]> {
+            Cow::Borrowed(data)
         }
-    };
-}
-
-element!(f32, DType::F32, |x: f32| x as f64, |v: f64| v as f32);
-element!(f64, DType::F64, |x: f64| x, |v: f64| v);
-element!(f16, DType::F16, |x: f16| x.to_f64(), f16::from_f64);
-element!(i32, DType::I32, |x: i32| x as f64, |v: f64| v as i32);
-element!(u32, DType::U32, |x: u32| x as f64, |v: f64| v as u32);
-element!(i64, DType::I64, |x: i64| x as f64, |v: f64| v as i64);
-element!(u64, DType::U64, |x: u64| x as f64, |v: f64| v as u64);
-element!(u8, DType::U8, f64::from, |v: f64| v as u8);
-element!(i8, DType::I8, f64::from, |v: f64| v as i8);
-element!(u16, DType::U16, f64::from, |v: f64| v as u16);
-element!(i16, DType::I16, f64::from, |v: f64| v as i16);
-
-impl Element for bool {
-    const DTYPE: DType = DType::Bool;
-    type Repr = u32;
-    fn to_repr(data: &[bool]) -> Cow<'_, [u32]> {
-        Cow::Owned(data.iter().map(|&b| u32::from(b)).collect())
-    }
-    /// Any non-zero word reads as true.
-    fn from_repr(data: Vec<u32>) -> Vec<bool> {
-        data.into_iter().map(|w| w != 0).collect()
-    }
-    fn to_f64(self) -> f64 {
-        f64::from(u8::from(self))
-    }
-    fn from_f64(v: f64) -> bool {
-        v != 0.0
+        fn from_repr(data: Vec<Self>) -> Vec<Self> {
+            data
+        }
     }
 }
-
-impl Float for f32 {}
-impl Float for f64 {}
-impl Float for f16 {}
-impl Signed for f32 {}
-impl Signed for f64 {}
-impl Signed for f16 {}
-impl Signed for i32 {}
-impl Signed for i64 {}
-impl Signed for i8 {}
-impl Signed for i16 {}

@@ -1,0 +1,68 @@
+//! The families' dtype whitelists: each a positive list of the dtypes a family (or one
+//! operation) takes, checked by `Device::accept`, which refuses any other dtype with
+//! [`crate::Error::Unsupported`] naming the public operation. A dtype added to [`DType`]
+//! (complex64, say) is in none of these lists until a family is taught to take it.
+
+use super::DType;
+
+/// Every real dtype stored one element per slot: the floats, the 32- and 64-bit
+/// integers and bool (not the packed u8, i8, u16, i16). Indexing, sorting's 64-bit
+/// paths, manip copies and the other kernels that address one element per slot.
+pub(crate) fn slots(d: DType) -> bool {
+    matches!(
+        d,
+        DType::F16
+            | DType::F32
+            | DType::F64
+            | DType::I32
+            | DType::U32
+            | DType::I64
+            | DType::U64
+            | DType::Bool
+    )
+}
+
+/// The real dtypes whose kernels work in 32-bit words (or f64): [`slots`] but the 64-bit
+/// integers. Sort, scans, histograms, products, convolutions, user kernels.
+pub(crate) fn words32(d: DType) -> bool {
+    matches!(
+        d,
+        DType::F16 | DType::F32 | DType::F64 | DType::I32 | DType::U32 | DType::Bool
+    )
+}
+
+/// [`words32`] but bool: the dtypes with 32-bit (or f16, f64) arithmetic. The scans
+/// (NumPy's running sum of bools is a count: `as_u32().cumsum(axis)`).
+pub(crate) fn arith32(d: DType) -> bool {
+    matches!(
+        d,
+        DType::F16 | DType::F32 | DType::F64 | DType::I32 | DType::U32
+    )
+}
+
+/// The floating-point dtypes.
+pub(crate) fn floats(d: DType) -> bool {
+    matches!(d, DType::F16 | DType::F32 | DType::F64)
+}
+
+/// Every real dtype, packed ones included ([`DType::is_real`]): creation kernels,
+/// elementwise arithmetic and reductions.
+pub(crate) fn real(d: DType) -> bool {
+    d.is_real()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_nest() {
+        for d in DType::ALL.into_iter().chain(DType::PACKED) {
+            assert!(real(d), "{d}");
+            assert!(!words32(d) || slots(d), "{d}");
+            assert!(!floats(d) || words32(d), "{d}");
+            assert_eq!(slots(d), !d.is_packed(), "{d}");
+        }
+        assert!(!real(DType::Opaque8) && !slots(DType::Opaque8) && !words32(DType::Opaque8));
+    }
+}
