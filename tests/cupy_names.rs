@@ -2971,7 +2971,7 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
     }
     // Generator.integers
     {
-        type X = f32;
+        type X = i32;
         type T = X;
         type U = i32;
         type O = f32;

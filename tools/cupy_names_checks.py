@@ -54,6 +54,7 @@ DTYPES = {
     "left_shift, right_shift": "u32",
     "gcd, lcm": "i32",
     "bincount": "u32",
+    "Generator.integers": "i32",
 }
 
 # Names with a fixed value (where the call leaves the type open, or many types would do).
