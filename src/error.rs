@@ -89,8 +89,8 @@ pub enum Error {
     /// An axis index is not smaller than the number of dimensions.
     #[error("axis {axis} is out of range for an array of {ndim} dimensions")]
     AxisOutOfRange {
-        /// The axis asked for.
-        axis: usize,
+        /// The axis asked for (negative counts from the end).
+        axis: isize,
         /// The array's number of dimensions.
         ndim: usize,
     },
