@@ -532,7 +532,7 @@ impl Fused {
     /// ```
     /// use gpuarray::custom::fuse;
     /// # let dev = gpuarray::Device::new()?;
-    /// let sum_of_products = fuse(&dev, |[x, y]| (x * y).sum_axis(-1))?;
+    /// let sum_of_products = fuse(&dev, |[x, y]| (x * y).sum_axis(-1, false))?;
     /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
     /// assert_eq!(sum_of_products.call::<f32>(&[&x, &x])?.to_vec()?, vec![5.0, 25.0]);
     /// # Ok::<(), gpuarray::Error>(())

@@ -21,7 +21,7 @@ pub(crate) use source::all_specs;
 use crate::array::Array;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::shape::{Axis, Slice};
+use crate::shape::Slice;
 
 use plan::{run, Problem};
 use source::{Op, Side};
@@ -151,8 +151,8 @@ impl<T: Element> Array<T> {
                 shape[ax] = 0;
                 return self.dev.zeros::<T>(shape);
             }
-            let hi = y.slice_axis(Axis(ax), Slice::new(1, None, 1))?;
-            let lo = y.slice_axis(Axis(ax), Slice::new(0, Some(-1), 1))?;
+            let hi = y.slice_axis(ax, Slice::new(1, None, 1))?;
+            let lo = y.slice_axis(ax, Slice::new(0, Some(-1), 1))?;
             y = hi.sub(&lo)?;
         }
         Ok(y)
