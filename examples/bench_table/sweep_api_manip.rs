@@ -77,7 +77,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         push(
             "roll_64M_f32",
             bytes,
-            gpu_median(dev, || x.roll(12345, Some(0)))?,
+            gpu_median(dev, || x.roll(12345, 0))?,
         );
     }
     Ok(rows)

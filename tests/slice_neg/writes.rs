@@ -13,12 +13,12 @@ fn flips_and_writes() {
     let f = a.flip(1).unwrap();
     check(&f, &h.slice(&[Slice::from(..), rev()]), "flip 1");
     check(
-        &a.flip_all().unwrap(),
+        &a.flip(..).unwrap(),
         &h.slice(&[rev(), rev(), rev()]),
         "flip_all",
     );
     check(
-        &a.flip_axes(&[0, -1, 0]).unwrap(),
+        &a.flip([0, -1, 0]).unwrap(),
         &h.slice(&[rev(), Slice::from(..), rev()]),
         "flip_axes",
     );
@@ -30,7 +30,7 @@ fn flips_and_writes() {
         &[0, 3]
     );
     // Writing through the flipped view changes `a`.
-    f.slice_axis(Axis(1), 0..1).unwrap().fill(100).unwrap();
+    f.slice_axis(1, 0..1).unwrap().fill(100).unwrap();
     let mut want = h.clone();
     for i in 0..4 {
         for k in 0..3 {
