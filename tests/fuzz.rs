@@ -499,20 +499,20 @@ fn reduce_case(rng: &mut Rng, t: &mut Tally) {
     let ax = axis(rng, nd);
     let w = format!("{:?} axes {axes:?} axis {ax} ddof {ddof}", a.shape());
     match rng.next_u64() % 10 {
-        0 => drop(call(t, &format!("sum_axes {w}"), || {
+        0 => drop(call(t, &format!("sum_axis {w}"), || {
             a.sum_axis(&axes, keep)
         })),
-        1 => drop(call(t, &format!("max_axes {w}"), || {
+        1 => drop(call(t, &format!("max_axis {w}"), || {
             a.max_axis(&axes, keep)
         })),
         2 => drop(call(t, &format!("argmax_axis {w}"), || {
             a.argmax_axis(ax, false)
         })),
         3 => drop(call(t, &format!("argmin {w}"), || a.argmin()?.to_vec())),
-        4 => drop(call(t, &format!("var_axes {w}"), || {
+        4 => drop(call(t, &format!("var_axis {w}"), || {
             a.var_axis(&axes, ddof, keep)
         })),
-        5 => drop(call(t, &format!("std_ddof {w}"), || {
+        5 => drop(call(t, &format!("std_axis(..) {w}"), || {
             a.std_axis(.., ddof, false)?.to_vec()
         })),
         6 => drop(call(t, &format!("mean_axis {w}"), || a.mean_axis(ax, false))),

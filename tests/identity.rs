@@ -259,7 +259,7 @@ const CASES: &[Case] = &[
     ("ReductionKernel::call_axis", |f| {
         done(f.ka.red.call_axis::<f32, f32>(&f.b.m, 1, false))
     }),
-    ("ReductionKernel::call_axes", |f| {
+    ("ReductionKernel::call_axis (several)", |f| {
         done(f.ka.red.call_axis::<f32, f32>(&f.b.m, &[0, 1], true))
     }),
     // RawKernel.

@@ -159,18 +159,17 @@ fn index_outputs_chain_into_gathers() {
                 sorted.to_vec().unwrap(),
                 x.sort_axis(ax).unwrap().to_vec().unwrap()
             );
-            let a = Axis(ax.rem_euclid(2) as usize);
-            let at = x.argmax_axis(a, true).unwrap();
+            let at = x.argmax_axis(ax, true).unwrap();
             let peak = x.take_along_axis(&at, ax).unwrap();
             assert_eq!(
                 peak.to_vec().unwrap(),
-                x.max_axis(a, false).unwrap().to_vec().unwrap()
+                x.max_axis(ax, false).unwrap().to_vec().unwrap()
             );
-            let at = x.argmin_axis(a, true).unwrap();
+            let at = x.argmin_axis(ax, true).unwrap();
             let low = x.take_along_axis(&at, ax).unwrap();
             assert_eq!(
                 low.to_vec().unwrap(),
-                x.min_axis(a, false).unwrap().to_vec().unwrap()
+                x.min_axis(ax, false).unwrap().to_vec().unwrap()
             );
         }
         // The flat index of the maximum picks it out of the flattened array.

@@ -21,7 +21,7 @@ fn deterministic_repeats() {
         ("sum_axis(1)", |a| a.sum_axis(1, false)),
         ("var", |a| a.var()),
         ("var_axis(0)", |a| a.var_axis(0, 0, false)),
-        ("mean_axes([0, 1], keepdims)", |a| {
+        ("mean_axis([0, 1], keepdims)", |a| {
             a.mean_axis([0, 1], true)
         }),
     ];

@@ -53,7 +53,7 @@ fn empty_inputs() {
     assert_eq!(host(&ei.any_axis(0, false).unwrap()), vec![0.0; 4]);
     invalid(ei.max_axis(0, false), "max_axis(0) of [0, 4]");
     invalid(ei.argmin_axis(0, false), "argmin_axis(0) of [0, 4]");
-    invalid(ei.min_axis([0], true), "min_axes([0], keepdims) of [0, 4]");
+    invalid(ei.min_axis([0], true), "min_axis([0], keepdims) of [0, 4]");
     still_works(dev);
     // Kept zero-length axis: empty outputs, no error.
     let m = ei.max_axis(1, false).unwrap();
@@ -109,7 +109,7 @@ fn one_element() {
     assert_eq!(u.max_axis(0, false).unwrap().to_scalar().unwrap(), 7);
 }
 
-/// `sum_axes(&[], ..)` reduces nothing: the same values and shape.
+/// `sum_axis(Axes::Many(vec![]), ..)` reduces nothing: the same values and shape.
 #[test]
 fn empty_axis_set_is_identity() {
     let dev = dev();
@@ -211,29 +211,29 @@ fn bad_axes_are_errors() {
     out_of_range(a.var_axis(3, 0, false), 3, 3, "var_axis");
     out_of_range(a.std_axis(3, 0, false), 3, 3, "std_axis");
     out_of_range(a.norm_axis(3, false), 3, 3, "norm_axis");
-    out_of_range(a.sum_axis([0, 3], false), 3, 3, "sum_axes");
-    out_of_range(a.max_axis([5], true), 5, 3, "max_axes");
-    out_of_range(a.all_axis([1, 9], true), 9, 3, "all_axes");
-    out_of_range(a.var_axis([3], 1, false), 3, 3, "var_axes");
-    out_of_range(a.std_axis([0, 1, 2, 3], 0, true), 3, 3, "std_axes");
-    out_of_range(a.norm_axis([6], false), 6, 3, "norm_axes");
+    out_of_range(a.sum_axis([0, 3], false), 3, 3, "sum_axis");
+    out_of_range(a.max_axis([5], true), 5, 3, "max_axis");
+    out_of_range(a.all_axis([1, 9], true), 9, 3, "all_axis");
+    out_of_range(a.var_axis([3], 1, false), 3, 3, "var_axis");
+    out_of_range(a.std_axis([0, 1, 2, 3], 0, true), 3, 3, "std_axis");
+    out_of_range(a.norm_axis([6], false), 6, 3, "norm_axis");
     let z = dev.full::<f32>([], 1.0).unwrap();
     out_of_range(z.sum_axis(0, false), 0, 0, "sum_axis of 0-d");
     out_of_range(z.argmax_axis(0, false), 0, 0, "argmax_axis of 0-d");
     still_works(dev);
 
-    invalid(a.sum_axis([1, 1], false), "sum_axes [1, 1]");
-    invalid(a.prod_axis([0, 2, 0], true), "prod_axes [0, 2, 0]");
-    invalid(a.max_axis([2, 2], true), "max_axes [2, 2]");
-    invalid(a.min_axis([0, 0], false), "min_axes [0, 0]");
-    invalid(a.any_axis([1, 1], false), "any_axes [1, 1]");
-    invalid(a.all_axis([2, 1, 2], false), "all_axes [2, 1, 2]");
-    invalid(a.mean_axis([2, 2], false), "mean_axes [2, 2]");
-    invalid(a.var_axis([0, 0], 1, false), "var_axes [0, 0]");
-    invalid(a.std_axis([1, 1], 0, true), "std_axes [1, 1]");
-    invalid(a.norm_axis([0, 1, 0], false), "norm_axes [0, 1, 0]");
+    invalid(a.sum_axis([1, 1], false), "sum_axis [1, 1]");
+    invalid(a.prod_axis([0, 2, 0], true), "prod_axis [0, 2, 0]");
+    invalid(a.max_axis([2, 2], true), "max_axis [2, 2]");
+    invalid(a.min_axis([0, 0], false), "min_axis [0, 0]");
+    invalid(a.any_axis([1, 1], false), "any_axis [1, 1]");
+    invalid(a.all_axis([2, 1, 2], false), "all_axis [2, 1, 2]");
+    invalid(a.mean_axis([2, 2], false), "mean_axis [2, 2]");
+    invalid(a.var_axis([0, 0], 1, false), "var_axis [0, 0]");
+    invalid(a.std_axis([1, 1], 0, true), "std_axis [1, 1]");
+    invalid(a.norm_axis([0, 1, 0], false), "norm_axis [0, 1, 0]");
     let b = dev.zeros::<i32>([5, 3]).unwrap();
-    invalid(b.sum_axis([0, 0], false), "i32 sum_axes [0, 0]");
+    invalid(b.sum_axis([0, 0], false), "i32 sum_axis [0, 0]");
     out_of_range(b.argmin_axis(2, false), 2, 2, "i32 argmin_axis");
     still_works(dev);
 }

@@ -68,7 +68,7 @@ impl Op {
         matches!(self, Op::Max | Op::Min | Op::ArgMax | Op::ArgMin)
     }
 
-    /// Whether the op has an `_axes(&[..], keepdims)` form.
+    /// Whether the op takes several axes (`_axis([..], keepdims)`).
     fn has_sets(self) -> bool {
         !matches!(self, Op::ArgMax | Op::ArgMin)
     }
@@ -79,9 +79,9 @@ impl Op {
 enum Form {
     /// `sum()`: every axis, a 0-d result.
     Whole,
-    /// `sum_axis(Axis(k))`.
+    /// `sum_axis(k, false)`.
     One(usize),
-    /// `sum_axes(&axes, keepdims)`.
+    /// `sum_axis(&axes, keepdims)`.
     Set(Vec<usize>, bool),
 }
 

@@ -147,7 +147,7 @@ fn all_any_nan_and_negative_zero() {
         assert_eq!(
             a.any_axis([0], true).unwrap().to_vec().unwrap(),
             vec![any],
-            "any_axes {data:?}"
+            "any_axis {data:?}"
         );
     }
 }

@@ -96,7 +96,7 @@ fn reductions() {
             check(&am, &fold_axis(&h, d, argmax), "argmax_axis");
         }
         let s01 = fold_axis(&fold_axis(&h, 0, sum), 0, sum);
-        check(&v.sum_axis([0, 1], false).unwrap(), &s01, "sum_axes");
+        check(&v.sum_axis([0, 1], false).unwrap(), &s01, "sum_axis");
         // The same elements in another order give the same sum bits (sum of x[::-1]).
         let r = v.slice([rev(), rev(), rev()]).unwrap();
         assert_close(&host(&r.sum().unwrap()), &[sum(&h.v)], 0.0, 0.0);

@@ -15,12 +15,12 @@ fn flips_and_writes() {
     check(
         &a.flip(..).unwrap(),
         &h.slice(&[rev(), rev(), rev()]),
-        "flip_all",
+        "flip(..)",
     );
     check(
         &a.flip([0, -1, 0]).unwrap(),
         &h.slice(&[rev(), Slice::from(..), rev()]),
-        "flip_axes",
+        "flip([0, -1, 0])",
     );
     assert_eq!(f.flip(1).unwrap().strides(), a.strides());
     assert_eq!(f.flip(1).unwrap().offset(), a.offset());

@@ -1,4 +1,4 @@
-//! The NaN-ignoring reductions, ptp and count_nonzero over sets of axes (`*_axes(axes,
+//! The NaN-ignoring reductions, ptp and count_nonzero over sets of axes (`*_axis(axes,
 //! keepdims)`) against f64 CPU references: a strided view with NaN, infinities and -0, every
 //! set of axes of a 3-d array with and without keepdims, zero sizes and bad arguments.
 
