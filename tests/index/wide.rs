@@ -4,7 +4,7 @@
 //! (argsort -> take_along_axis, argmax_axis_keepdims -> take_along_axis).
 
 use super::*;
-use gpuarray::{Axis, IndexMode};
+use gpuarray::IndexMode;
 
 /// NumPy's take of the row-major `v` of `shape` along `ax` at `idx`, by `mode`; None
 /// when an index is out of range under Raise.
