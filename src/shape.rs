@@ -5,8 +5,8 @@ use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToIncl
 use crate::error::{Error, Result};
 
 mod axes;
-pub(crate) use axes::{keepdims_shape, resolve_axis};
 pub use axes::Axes;
+pub(crate) use axes::{keepdims_shape, resolve_axis};
 
 /// One axis index, counted from the front, as in ndarray: `a.sum_axis(Axis(0), false)`.
 /// Every axis argument takes [`Axes`], which an `Axis` converts into.

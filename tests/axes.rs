@@ -310,7 +310,10 @@ fn indexing() {
     let idx = dev().from_slice(&[4i64, 0], [2]).unwrap();
     let t = host(&x.take(&idx, -1).unwrap());
     assert_eq!(t[..2], [h.at(&[0, 0, 4]), h.at(&[0, 0, 0])]);
-    assert_eq!(host(&x.take(&idx, None).unwrap()), vec![h.data[4], h.data[0]]);
+    assert_eq!(
+        host(&x.take(&idx, None).unwrap()),
+        vec![h.data[4], h.data[0]]
+    );
     let am = x.argmax_axis(-2, true).unwrap();
     same(
         &x.take_along_axis(&am, -2).unwrap(),
@@ -323,7 +326,10 @@ fn indexing() {
     let zero = dev().zeros::<f32>([1]).unwrap();
     y.put_along_axis(&am, &zero, -2).unwrap();
     assert_eq!(host(&y.take_along_axis(&am, -2).unwrap()), vec![0.0; 15]);
-    assert_eq!(host(&y.sum().unwrap())[0], sum(&h.data) - sum(&host(&x.max_axis(1, false).unwrap())));
+    assert_eq!(
+        host(&y.sum().unwrap())[0],
+        sum(&h.data) - sum(&host(&x.max_axis(1, false).unwrap()))
+    );
     out_of_range(x.take(&idx, 3), 3);
     out_of_range(x.index_axis(-4, 0), -4);
     out_of_range(x.take_along_axis(&am, -4), -4);
@@ -362,7 +368,11 @@ fn fused() {
             same(&f.call::<f32>(&[&x]).unwrap(), &want, 0.0);
             let s = spec.clone();
             let m = fuse(dev(), move |[v]| v.max_axis(&s, kd)).unwrap();
-            same(&m.call::<f32>(&[&x]).unwrap(), &reduce_ref(&h, &axes, kd, max), 0.0);
+            same(
+                &m.call::<f32>(&[&x]).unwrap(),
+                &reduce_ref(&h, &axes, kd, max),
+                0.0,
+            );
         }
     }
     let bad = fuse(dev(), |[v]| v.sum_axis(-4, false)).unwrap();

@@ -186,7 +186,10 @@ fn bool_reductions() {
         assert_eq!(a.all_axis(1, false).unwrap().to_vec().unwrap(), all_rows);
         assert_eq!(a.any_axis(0, false).unwrap().to_vec().unwrap(), any_cols);
         // The transpose: its rows are the columns.
-        assert_eq!(a.t().any_axis(1, false).unwrap().to_vec().unwrap(), any_cols);
+        assert_eq!(
+            a.t().any_axis(1, false).unwrap().to_vec().unwrap(),
+            any_cols
+        );
         let first = v.iter().position(|&b| b).unwrap_or(0) as i64;
         assert_eq!(a.argmax().unwrap().to_scalar().unwrap(), first);
         assert_eq!(
@@ -567,7 +570,10 @@ fn int64_reductions_and_creation() {
         let col_max: Vec<u64> = (0..cols)
             .map(|c| (0..rows).map(|r| u[r * cols + c]).max().unwrap())
             .collect();
-        assert_eq!(ua.t().max_axis(1, false).unwrap().to_vec().unwrap(), col_max);
+        assert_eq!(
+            ua.t().max_axis(1, false).unwrap().to_vec().unwrap(),
+            col_max
+        );
         let row_sum: Vec<i64> = (0..rows)
             .map(|r| {
                 i[r * cols..(r + 1) * cols]
@@ -707,9 +713,7 @@ fn compound_assignment_in_place() {
         // right operand that is an offset view.
         let ys: Vec<f32> = (0..n + 1).map(|_| rng.uniform(-3.0, 3.0) as f32).collect();
         let y = dev.from_slice(&ys, [n + 1]).unwrap();
-        b -= &y
-            .slice_axis(0, Slice::new(0, Some(n as isize), 1))
-            .unwrap();
+        b -= &y.slice_axis(0, Slice::new(0, Some(n as isize), 1)).unwrap();
         b *= &y.slice_axis(0, Slice::new(1, None, 1)).unwrap();
         let want: Vec<f32> = (0..n).map(|k| (want[k] - ys[k]) * ys[k + 1]).collect();
         assert_eq!(b.to_vec().unwrap(), want);

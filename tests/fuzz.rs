@@ -515,7 +515,9 @@ fn reduce_case(rng: &mut Rng, t: &mut Tally) {
         5 => drop(call(t, &format!("std_axis(..) {w}"), || {
             a.std_axis(.., ddof, false)?.to_vec()
         })),
-        6 => drop(call(t, &format!("mean_axis {w}"), || a.mean_axis(ax, false))),
+        6 => drop(call(t, &format!("mean_axis {w}"), || {
+            a.mean_axis(ax, false)
+        })),
         7 => drop(call(t, &format!("norm {w}"), || a.norm()?.to_scalar())),
         8 => drop(call(t, &format!("min {w}"), || a.min()?.to_scalar())),
         _ => {

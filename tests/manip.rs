@@ -253,10 +253,7 @@ fn remaps<T: Element>() {
         0.0,
         0.0,
     );
-    check(
-        &a.repeat(0, 0).unwrap(),
-        &Host::new(&[0, 3, 5], vec![]),
-    );
+    check(&a.repeat(0, 0).unwrap(), &Host::new(&[0, 3, 5], vec![]));
 }
 
 /// diagonal/diag (views and the 1-D -> 2-D copy), triu/tril over the last two axes, and

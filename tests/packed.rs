@@ -325,14 +325,22 @@ fn reductions<T: Small>() {
     // Whole-array reductions of a transposed view (the first stage walks any layout).
     let total: i64 = v.iter().map(|x| x.int()).sum();
     assert_eq!(
-        a.t().sum_as::<i32>(None, false).unwrap().to_scalar().unwrap() as i64,
+        a.t()
+            .sum_as::<i32>(None, false)
+            .unwrap()
+            .to_scalar()
+            .unwrap() as i64,
         total
     );
     let max = v.iter().map(|x| x.int()).max().unwrap();
     assert_eq!(a.t().max().unwrap().to_scalar().unwrap(), T::of(max));
     if common::supported::<i64>(d) {
         assert_eq!(
-            a.t().sum_as::<i64>(None, false).unwrap().to_scalar().unwrap(),
+            a.t()
+                .sum_as::<i64>(None, false)
+                .unwrap()
+                .to_scalar()
+                .unwrap(),
             total
         );
     }

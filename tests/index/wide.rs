@@ -191,8 +191,14 @@ fn nanarg_all_nan_is_minus_one_and_unravel_i64() {
     let x = dev
         .from_slice(&[f32::NAN, f32::NAN, 1.0, f32::NAN], [2, 2])
         .unwrap();
-    assert_eq!(x.nanargmax_axis(1, false).unwrap().to_vec().unwrap(), vec![-1, 0]);
-    assert_eq!(x.nanargmin_axis(0, false).unwrap().to_vec().unwrap(), vec![1, -1]);
+    assert_eq!(
+        x.nanargmax_axis(1, false).unwrap().to_vec().unwrap(),
+        vec![-1, 0]
+    );
+    assert_eq!(
+        x.nanargmin_axis(0, false).unwrap().to_vec().unwrap(),
+        vec![1, -1]
+    );
     let flat = dev.from_slice(&[0i64, 5, 11], [3]).unwrap();
     let c = flat.unravel_index(&[3, 4]).unwrap();
     assert_eq!(

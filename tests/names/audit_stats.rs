@@ -69,7 +69,12 @@ fn stats_on_view<T: Float>() {
         2e-5
     };
     let cases: [Case<T>; 3] = [
-        ("nanvar", |a| a.nanvar(), |a, k| a.nanvar_axis(k, 0, false), nanvar),
+        (
+            "nanvar",
+            |a| a.nanvar(),
+            |a, k| a.nanvar_axis(k, 0, false),
+            nanvar,
+        ),
         (
             "nanstd",
             |a| a.nanstd(),

@@ -294,9 +294,7 @@ fn equiv_trace_fill<T: Element>() {
     let row_nan = hx.data[4..8].iter().any(|v| v.is_nan());
     assert_eq!(row.array_equiv(&rows).unwrap(), !row_nan);
     assert!(!x.array_equiv(&dev().zeros::<T>([4, 3]).unwrap()).unwrap());
-    assert!(!x
-        .array_equiv(&x.slice_axis(1, 0..2).unwrap())
-        .unwrap());
+    assert!(!x.array_equiv(&x.slice_axis(1, 0..2).unwrap()).unwrap());
     let e = dev().zeros::<T>([0, 4]).unwrap();
     assert!(e.array_equiv(&dev().zeros::<T>([4]).unwrap()).unwrap());
 

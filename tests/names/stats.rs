@@ -283,7 +283,11 @@ fn product_and_set_arguments_are_checked() {
     let a = d.zeros::<f32>([2, 3]).unwrap();
     let b = d.zeros::<f32>([4, 2]).unwrap();
     let inv = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::InvalidArgument { .. }));
-    assert!(inv(a.tensordot_axes(&b, &[0], gpuarray::Axes::Many(vec![]))));
+    assert!(inv(a.tensordot_axes(
+        &b,
+        &[0],
+        gpuarray::Axes::Many(vec![])
+    )));
     assert!(inv(a.tensordot_axes(&a, &[0, 0], &[0, 1])));
     assert!(inv(a.tensordot(&b, 3)));
     assert!(matches!(

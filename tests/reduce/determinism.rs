@@ -21,9 +21,7 @@ fn deterministic_repeats() {
         ("sum_axis(1)", |a| a.sum_axis(1, false)),
         ("var", |a| a.var()),
         ("var_axis(0)", |a| a.var_axis(0, 0, false)),
-        ("mean_axis([0, 1], keepdims)", |a| {
-            a.mean_axis([0, 1], true)
-        }),
+        ("mean_axis([0, 1], keepdims)", |a| a.mean_axis([0, 1], true)),
     ];
     for (x, shape) in [(&a, "[2053, 1031]"), (&c, "[300007, 3]")] {
         for (what, f) in runs {

@@ -127,7 +127,10 @@ fn empty_axis_set_is_identity() {
             assert_eq!(r.shape(), &[3, 4, 5]);
             assert_eq!(host(&r), v);
         }
-        assert_eq!(host(&a.var_axis(gpuarray::Axes::Many(vec![]), 0, kd).unwrap()), vec![0.0; 60]);
+        assert_eq!(
+            host(&a.var_axis(gpuarray::Axes::Many(vec![]), 0, kd).unwrap()),
+            vec![0.0; 60]
+        );
         let n = a.norm_axis(gpuarray::Axes::Many(vec![]), kd).unwrap();
         assert_eq!(host(&n), v.iter().map(|x| x.abs()).collect::<Vec<_>>());
     }

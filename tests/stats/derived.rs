@@ -80,10 +80,22 @@ fn check_as<T: Ty, O: Ty + Float>(rng: &mut Rng) {
             let conv = |l: &[f64]| l.iter().map(|&v| O::wrap(v)).collect::<Vec<f64>>();
             let sum = |l: &[f64]| conv(l).iter().sum::<f64>();
             let tol = |l: &[f64]| 4.0 * O::EPS * conv(l).iter().map(|v| v.abs()).sum::<f64>();
-            check(&w("sum_as"), read(x.sum_as::<O>(signed, false)), &ls, sum, tol);
+            check(
+                &w("sum_as"),
+                read(x.sum_as::<O>(signed, false)),
+                &ls,
+                sum,
+                tol,
+            );
             let mean = |l: &[f64]| sum(l) / l.len() as f64;
             let mtol = |l: &[f64]| tol(l) / l.len().max(1) as f64 + O::EPS * mean(l).abs();
-            check(&w("mean_as"), read(x.mean_as::<O>(signed, false)), &ls, mean, mtol);
+            check(
+                &w("mean_as"),
+                read(x.mean_as::<O>(signed, false)),
+                &ls,
+                mean,
+                mtol,
+            );
         }
     }
     // Products of values near 1 (no overflow in any dtype): 7 and 5 x 13 elements.
@@ -128,7 +140,10 @@ fn accumulator_dtypes() {
     // Integer targets: i32 summed into u32 wraps as u32 (two's complement), and the large
     // sum that wraps in i32 does not in f32.
     let x = dev().from_slice(&[-1i32, -2, 5], [3]).unwrap();
-    assert_eq!(x.sum_as::<u32>(None, false).unwrap().to_scalar().unwrap(), 2);
+    assert_eq!(
+        x.sum_as::<u32>(None, false).unwrap().to_scalar().unwrap(),
+        2
+    );
     let big = dev().from_slice(&[i32::MAX; 4], [4]).unwrap();
     assert_eq!(
         big.sum_as::<f32>(None, false).unwrap().to_scalar().unwrap(),
@@ -146,11 +161,17 @@ fn accumulator_dtypes() {
     ));
     for a in [1isize, -2] {
         assert!(
-            matches!(f.mean_as::<f32>(a, false), Err(Error::AxisOutOfRange { .. })),
+            matches!(
+                f.mean_as::<f32>(a, false),
+                Err(Error::AxisOutOfRange { .. })
+            ),
             "{a}"
         );
     }
-    assert_eq!(f.sum_as::<f32>(-1, false).unwrap().to_scalar().unwrap(), 4.0);
+    assert_eq!(
+        f.sum_as::<f32>(-1, false).unwrap().to_scalar().unwrap(),
+        4.0
+    );
 }
 
 /// The covariance matrix of rows `vars` (each a variable's observations), f64.

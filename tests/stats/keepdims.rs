@@ -164,6 +164,11 @@ fn reductions_over_axes_edges_and_bad_arguments() {
         x.ptp_axis([1, 1], true),
         Err(Error::InvalidArgument { .. })
     ));
-    assert_eq!(x.nansum_axis(gpuarray::Axes::Many(vec![]), true).unwrap().shape(), &[2, 2]);
+    assert_eq!(
+        x.nansum_axis(gpuarray::Axes::Many(vec![]), true)
+            .unwrap()
+            .shape(),
+        &[2, 2]
+    );
     assert_eq!(x.nansum().unwrap().to_scalar().unwrap(), 8.0);
 }

@@ -393,11 +393,17 @@ fn nan_reductions_bad_arguments() {
             "{a}"
         );
         assert!(
-            matches!(x.nanargmax_axis(a, false), Err(Error::AxisOutOfRange { .. })),
+            matches!(
+                x.nanargmax_axis(a, false),
+                Err(Error::AxisOutOfRange { .. })
+            ),
             "{a}"
         );
         assert!(
-            matches!(x.nanvar_axis(a, 0, false), Err(Error::AxisOutOfRange { .. })),
+            matches!(
+                x.nanvar_axis(a, 0, false),
+                Err(Error::AxisOutOfRange { .. })
+            ),
             "{a}"
         );
     }
@@ -407,7 +413,10 @@ fn nan_reductions_bad_arguments() {
         e.nanargmin_axis(0, false),
         Err(Error::InvalidArgument { .. })
     ));
-    assert_eq!(e.nansum_axis(0, false).unwrap().to_vec().unwrap(), vec![0.0; 3]);
+    assert_eq!(
+        e.nansum_axis(0, false).unwrap().to_vec().unwrap(),
+        vec![0.0; 3]
+    );
     assert!(e.nanmean().unwrap().to_scalar().unwrap().is_nan());
     // 0-d input: the whole-array forms reduce its one element; it has no axis.
     let s = dev().from_slice(&[f32::NAN], []).unwrap();

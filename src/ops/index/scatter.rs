@@ -231,7 +231,13 @@ impl<T: Element> Array<T> {
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis.into(), indices, src, (Combine::Last, IndexMode::Raise))
+        scatter(
+            self,
+            axis.into(),
+            indices,
+            src,
+            (Combine::Last, IndexMode::Raise),
+        )
     }
 
     /// NumPy's `put(x, indices, values)`: writes `values` at the flat (C-order) positions
@@ -274,7 +280,13 @@ impl<T: Element> Array<T> {
         };
         if self.is_contiguous() {
             let flat = self.reshape([self.len()])?;
-            return scatter(&flat, Axes::One(0), &idx, &vals, (Combine::Last, IndexMode::Raise));
+            return scatter(
+                &flat,
+                Axes::One(0),
+                &idx,
+                &vals,
+                (Combine::Last, IndexMode::Raise),
+            );
         }
         let tmp = self.cast::<T>()?;
         scatter(
@@ -319,7 +331,13 @@ impl<T: Element> Array<T> {
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis.into(), indices, src, (Combine::Add, IndexMode::Raise))
+        scatter(
+            self,
+            axis.into(),
+            indices,
+            src,
+            (Combine::Add, IndexMode::Raise),
+        )
     }
 
     /// [`Array::scatter_add`] with NumPy's `mode` for indices outside the axis:
@@ -370,7 +388,13 @@ impl<T: Element> Array<T> {
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis.into(), indices, src, (Combine::Max, IndexMode::Raise))
+        scatter(
+            self,
+            axis.into(),
+            indices,
+            src,
+            (Combine::Max, IndexMode::Raise),
+        )
     }
 
     /// As [`Array::scatter_add`], keeping the minimum (NumPy's `minimum.at`; a NaN wins).
@@ -392,6 +416,12 @@ impl<T: Element> Array<T> {
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis.into(), indices, src, (Combine::Min, IndexMode::Raise))
+        scatter(
+            self,
+            axis.into(),
+            indices,
+            src,
+            (Combine::Min, IndexMode::Raise),
+        )
     }
 }

@@ -63,7 +63,8 @@ impl<T: Element> Array<T> {
         let Some(list) = axis.raw() else {
             return Err(Error::InvalidArgument {
                 op: "expand_dims",
-                reason: "it needs the positions of the new axes, and all axes (`..` or None) were given",
+                reason:
+                    "it needs the positions of the new axes, and all axes (`..` or None) were given",
             });
         };
         let new = axis.resolve(self.ndim() + list.len(), "expand_dims")?;

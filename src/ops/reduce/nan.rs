@@ -51,7 +51,12 @@ fn index(r: Result<Array<u32>>) -> Result<Array<i64>> {
 }
 
 /// `op` along `axis` (see [`Axes`]); with `keepdims` the reduced axes stay.
-fn along<T: Element, O: Element>(x: &Array<T>, op: Op, axis: Axes, keepdims: bool) -> Result<Array<O>> {
+fn along<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Op,
+    axis: Axes,
+    keepdims: bool,
+) -> Result<Array<O>> {
     reduce_axes(x, for_dtype::<T>(op), axis, keepdims)
 }
 
@@ -160,7 +165,12 @@ impl<T: Float> Array<T> {
     /// assert_eq!(x.nanvar_axis(-1, 1, true)?.shape(), &[2, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn nanvar_axis(&self, axis: impl Into<Axes>, ddof: usize, keepdims: bool) -> Result<Array<T>> {
+    pub fn nanvar_axis(
+        &self,
+        axis: impl Into<Axes>,
+        ddof: usize,
+        keepdims: bool,
+    ) -> Result<Array<T>> {
         along(self, Op::NanVar(ddof), axis.into(), keepdims)
     }
 
@@ -176,7 +186,12 @@ impl<T: Float> Array<T> {
     /// assert!((x.nanstd_axis(.., 1, false)?.to_scalar()? - 2f32.sqrt()).abs() < 1e-6);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn nanstd_axis(&self, axis: impl Into<Axes>, ddof: usize, keepdims: bool) -> Result<Array<T>> {
+    pub fn nanstd_axis(
+        &self,
+        axis: impl Into<Axes>,
+        ddof: usize,
+        keepdims: bool,
+    ) -> Result<Array<T>> {
         along(self, Op::NanStd(ddof), axis.into(), keepdims)
     }
 }

@@ -59,7 +59,9 @@ impl<T: Float> Array<T> {
         };
         let xw = self.mul(&w)?;
         let num = xw.sum_axis(&axes, keepdims)?;
-        let den = w.broadcast_to(self.shape.clone())?.sum_axis(&axes, keepdims)?;
+        let den = w
+            .broadcast_to(self.shape.clone())?
+            .sum_axis(&axes, keepdims)?;
         if den.to_vec()?.iter().any(|d| d.to_f64() == 0.0) {
             return Err(Error::InvalidArgument {
                 op: "average",

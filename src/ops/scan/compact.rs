@@ -196,12 +196,7 @@ impl<T: Element> Array<T> {
         }
         let w = self.argwhere_u32()?;
         (0..self.ndim())
-            .map(|d| {
-                widen(
-                    &w.slice_axis(1, d..d + 1)?.reshape([w.shape[0]])?,
-                    false,
-                )
-            })
+            .map(|d| widen(&w.slice_axis(1, d..d + 1)?.reshape([w.shape[0]])?, false))
             .collect()
     }
 

@@ -2,10 +2,10 @@
 
 use super::{plan, radix_select, restore, rows_last};
 use crate::array::Array;
-use crate::shape::Axes;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::ops::index::widen;
+use crate::shape::Axes;
 
 /// Which insertion point [`Array::searchsorted`] gives for a query equal to values of the
 /// array (NumPy's `side`).
