@@ -381,3 +381,35 @@ fn fused() {
     invalid(twice.call::<f32>(&[&x]), "Fused");
     still_works(&x, &h);
 }
+
+/// `ArrayOps` (the CPU/GPU-agnostic trait) takes the same axes on both: ndarray's arrays
+/// give the GPU's values, shapes and errors.
+#[cfg(feature = "ndarray")]
+#[test]
+fn array_ops_on_both() {
+    use gpuarray::ArrayOps;
+    use ndarray::{ArrayD, IxDyn};
+    let (x, h) = data();
+    let c = ArrayD::from_shape_vec(
+        IxDyn(&SHAPE),
+        h.data.iter().map(|&v| v as f32).collect(),
+    )
+    .unwrap();
+    for (spec, axes) in specs() {
+        for kd in [false, true] {
+            let want = reduce_ref(&h, &axes, kd, sum);
+            let g = ArrayOps::sum_axis(&x, &spec, kd).unwrap();
+            let cpu = ArrayOps::sum_axis(&c, &spec, kd).unwrap();
+            same(&g, &want, 0.0);
+            assert_eq!(cpu.dims(), want.shape);
+            let got: Vec<f64> = cpu.to_host().unwrap().iter().map(|&v| v as f64).collect();
+            assert_eq!(got, want.data);
+            let m = ArrayOps::max_axis(&c, &spec, kd).unwrap();
+            let want = reduce_ref(&h, &axes, kd, max);
+            let got: Vec<f64> = m.to_host().unwrap().iter().map(|&v| v as f64).collect();
+            assert_eq!(got, want.data);
+        }
+    }
+    out_of_range(ArrayOps::mean_axis(&c, -4, false), -4);
+    invalid(ArrayOps::mean_axis(&c, [0, -3], false), "mean");
+}

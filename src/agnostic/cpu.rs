@@ -34,14 +34,12 @@ fn along<A: Copy>(
     f: impl Fn(ArrayView1<A>) -> A,
 ) -> Result<ArrayD<A>> {
     let axes = axis.resolve(a.ndim(), op)?;
-    if let Some(e) = empty {
-        if axes.iter().any(|&d| a.shape()[d] == 0) {
-            return Err(e);
-        }
+    if let Some(e) = empty.filter(|_| axes.iter().any(|&d| a.shape()[d] == 0)) {
+        return Err(e);
     }
     let mut r = a.clone();
     for &d in axes.iter().rev() {
-        r = r.map_axis(ndarray::Axis(d), |lane| f(lane));
+        r = r.map_axis(ndarray::Axis(d), &f);
     }
     if keepdims {
         for &d in &axes {

@@ -113,7 +113,7 @@ impl<T: Element> Array<T> {
             self.dev.expect_same("inner", &[&other.dev])?;
             return self.mul(other);
         }
-        self.tensordot_axes(other, &[-1], &[-1])
+        self.tensordot_axes(other, [-1], [-1])
     }
 
     /// NumPy's `vdot` for real arrays: both flattened (C order), the sum of the products,
