@@ -390,11 +390,8 @@ fn array_ops_on_both() {
     use gpuarray::ArrayOps;
     use ndarray::{ArrayD, IxDyn};
     let (x, h) = data();
-    let c = ArrayD::from_shape_vec(
-        IxDyn(&SHAPE),
-        h.data.iter().map(|&v| v as f32).collect(),
-    )
-    .unwrap();
+    let c =
+        ArrayD::from_shape_vec(IxDyn(&SHAPE), h.data.iter().map(|&v| v as f32).collect()).unwrap();
     for (spec, axes) in specs() {
         for kd in [false, true] {
             let want = reduce_ref(&h, &axes, kd, sum);

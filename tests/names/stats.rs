@@ -64,7 +64,7 @@ fn products<T: Element>() {
     };
     let (a, ha) = view::<T>(&mut rng, &[3, 4, 5], 0, 6);
     let (b, hb) = view::<T>(&mut rng, &[5, 2, 4], 0, 6);
-    let got = a.tensordot_axes(&b, &[-1, 1], &[0, 2]).unwrap();
+    let got = a.tensordot_axes(&b, [-1, 1], [0, 2]).unwrap();
     let want = tensordot_model(&ha, &hb, &[2, 1], &[0, 2]);
     assert_eq!(got.shape(), &want.shape[..]);
     assert_close(&host(&got), &want.data, 0.0, tol);
@@ -283,19 +283,15 @@ fn product_and_set_arguments_are_checked() {
     let a = d.zeros::<f32>([2, 3]).unwrap();
     let b = d.zeros::<f32>([4, 2]).unwrap();
     let inv = |r: gpuarray::Result<Array<f32>>| matches!(r, Err(Error::InvalidArgument { .. }));
-    assert!(inv(a.tensordot_axes(
-        &b,
-        &[0],
-        gpuarray::Axes::Many(vec![])
-    )));
-    assert!(inv(a.tensordot_axes(&a, &[0, 0], &[0, 1])));
+    assert!(inv(a.tensordot_axes(&b, [0], gpuarray::Axes::Many(vec![]))));
+    assert!(inv(a.tensordot_axes(&a, [0, 0], [0, 1])));
     assert!(inv(a.tensordot(&b, 3)));
     assert!(matches!(
-        a.tensordot_axes(&b, &[1], &[0]),
+        a.tensordot_axes(&b, [1], [0]),
         Err(Error::ShapeMismatch { .. })
     ));
     assert!(matches!(
-        a.tensordot_axes(&b, &[2], &[0]),
+        a.tensordot_axes(&b, [2], [0]),
         Err(Error::AxisOutOfRange { .. })
     ));
     assert!(matches!(a.inner(&b), Err(Error::ShapeMismatch { .. })));
