@@ -10,7 +10,7 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use gpuarray::{Array, Axis, Result};
+use gpuarray::{Array, Result};
 
 /// Element counts (f32) of every case.
 const SIZES: &[usize] = &[1 << 10, 1 << 14, 1 << 18, 1 << 22, 1 << 26];
@@ -33,15 +33,15 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "sum_axis0_f32",
-        op: |a| a.sum_axis(Axis(0)),
+        op: |a| a.sum_axis(0, false),
     },
     Case {
         name: "sum_axis1_f32",
-        op: |a| a.sum_axis(Axis(1)),
+        op: |a| a.sum_axis(1, false),
     },
     Case {
         name: "var_axis1_f32",
-        op: |a| a.var_axis(Axis(1)),
+        op: |a| a.var_axis(1, 0, false),
     },
 ];
 

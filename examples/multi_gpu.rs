@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use common::{quick, si, Res};
 use gpuarray::multi::DeviceSet;
-use gpuarray::{Array, Axis, Device};
+use gpuarray::{Array, Device};
 
 /// Elementwise chain repeated `reps` times: each step reads and writes the array twice
 /// (`x * 0.999 + 0.001`, then `tanh`), 16 bytes per element per step in f32.
@@ -59,7 +59,7 @@ fn timed(
     let t0 = Instant::now();
     let outs = run()?;
     let secs = t0.elapsed().as_secs_f64();
-    Ok((secs, set.gather(&outs, Axis(0), &set.devices()[0])?))
+    Ok((secs, set.gather(&outs, 0, &set.devices()[0])?))
 }
 
 /// The largest difference between two results, relative to the largest magnitude.
@@ -149,7 +149,7 @@ fn main() -> Res<()> {
     let (rows, cols, reps) = if q { (64, 4096, 2) } else { (16384, 16384, 10) };
     let data: Vec<f32> = (0..rows * cols).map(|i| (i % 1000) as f32 * 1e-3).collect();
     let split = |set: &DeviceSet| -> Res<Vec<Vec<Array<f32>>>> {
-        let parts = set.split_host(&data, [rows, cols], Axis(0))?;
+        let parts = set.split_host(&data, [rows, cols], 0)?;
         Ok(parts.into_iter().map(|p| vec![p]).collect())
     };
     if all.len() > 1 {
@@ -171,8 +171,8 @@ fn main() -> Res<()> {
         .map(|i| ((i * 5) % 11) as f32 / 11.0 - 0.5)
         .collect();
     let split = |set: &DeviceSet| -> Res<Vec<Vec<Array<f32>>>> {
-        let pa = set.split_host(&a, [batch, n, n], Axis(0))?;
-        let pb = set.split_host(&b, [batch, n, n], Axis(0))?;
+        let pa = set.split_host(&a, [batch, n, n], 0)?;
+        let pb = set.split_host(&b, [batch, n, n], 0)?;
         Ok(pa.into_iter().zip(pb).map(|(x, y)| vec![x, y]).collect())
     };
     let (p1, pn) = (split(&one)?, split(&all)?);

@@ -100,11 +100,11 @@ pub enum Error {
         /// Elements available.
         actual: usize,
     },
-    /// An axis index is not smaller than the number of dimensions.
+    /// An axis is not in `-ndim..ndim` (negative axes count from the end).
     #[error("axis {axis} is out of range for an array of {}", count_of(*.ndim, "dimension", "dimensions"))]
     AxisOutOfRange {
-        /// The axis asked for.
-        axis: usize,
+        /// The axis asked for (negative counts from the end).
+        axis: isize,
         /// The array's number of dimensions.
         ndim: usize,
     },

@@ -84,7 +84,7 @@ pub use error::{Error, Result};
 pub use ops::index::{IndexMode, Mask};
 pub use ops::manip::{Indexing, PadMode};
 pub use ops::sort::{Side, UniqueAll};
-pub use shape::{Axis, Shape, Slice, SliceInfo, SliceStep};
+pub use shape::{Axes, Axis, Shape, Slice, SliceInfo, SliceStep};
 
 /// The README's code, compiled and run as a doc test.
 #[cfg(doctest)]

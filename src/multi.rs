@@ -6,12 +6,12 @@
 //! where the parts need little exchange (a batch, rows of a large elementwise chain).
 //!
 //! ```
-//! use gpuarray::{multi::DeviceSet, Axis};
+//! use gpuarray::multi::DeviceSet;
 //! let set = DeviceSet::all()?; // every GPU (lavapipe where there is none)
 //! let data: Vec<f32> = (0..12).map(|i| i as f32).collect();
-//! let parts = set.split_host(&data, [6, 2], Axis(0))?;
+//! let parts = set.split_host(&data, [6, 2], 0)?;
 //! let out = set.map(&parts, |_dev, x| x.mul_scalar(2.0))?;
-//! let y = set.gather(&out, Axis(0), &set.devices()[0])?;
+//! let y = set.gather(&out, 0, &set.devices()[0])?;
 //! assert_eq!(y.to_vec()?, data.iter().map(|x| 2.0 * x).collect::<Vec<_>>());
 //! # Ok::<(), gpuarray::Error>(())
 //! ```
@@ -20,7 +20,7 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::shape::{checked_len, Axis, Shape};
+use crate::shape::{checked_len, Axes, Axis, Shape};
 
 /// A set of devices that share a job: one part of each split per device, in order.
 ///
@@ -159,9 +159,9 @@ impl DeviceSet {
     /// [`Error::AxisOutOfRange`], and those of [`Device::from_slice`].
     ///
     /// ```
-    /// use gpuarray::{multi::DeviceSet, Axis, Device};
+    /// use gpuarray::{multi::DeviceSet, Device};
     /// let set = DeviceSet::new(vec![Device::new()?, Device::new()?])?;
-    /// let parts = set.split_host(&[1, 2, 3, 4, 5, 6], [2, 3], Axis(1))?;
+    /// let parts = set.split_host(&[1, 2, 3, 4, 5, 6], [2, 3], 1)?;
     /// assert_eq!(parts[0].to_vec()?, vec![1, 2, 4, 5]);
     /// assert_eq!(parts[1].to_vec()?, vec![3, 6]);
     /// # Ok::<(), gpuarray::Error>(())
@@ -170,7 +170,7 @@ impl DeviceSet {
         &self,
         data: &[T],
         shape: impl Into<Shape>,
-        axis: Axis,
+        axis: impl Into<Axes>,
     ) -> Result<Vec<Array<T>>> {
         let shape = shape.into().0;
         let n = checked_len(&shape, T::DTYPE.size())?;
@@ -181,7 +181,8 @@ impl DeviceSet {
                 actual: data.len(),
             });
         }
-        let extent = axis_extent(&shape, axis)?;
+        let axis = one_axis(&shape, axis.into(), "DeviceSet::split_host")?;
+        let extent = shape[axis.0];
         let outer: usize = shape[..axis.0].iter().product();
         let inner: usize = shape[axis.0 + 1..].iter().product();
         let bounds = self.bounds(extent);
@@ -204,15 +205,16 @@ impl DeviceSet {
     /// [`Error::AxisOutOfRange`], and those of [`Array::to_device`].
     ///
     /// ```
-    /// use gpuarray::{multi::DeviceSet, Axis, Device};
+    /// use gpuarray::{multi::DeviceSet, Device};
     /// let set = DeviceSet::new(vec![Device::new()?, Device::new()?])?;
     /// let x = set.devices()[0].arange::<f32>(0.0, 5.0, 1.0)?;
-    /// let parts = set.split(&x, Axis(0))?;
+    /// let parts = set.split(&x, 0)?;
     /// assert_eq!(parts[1].to_vec()?, vec![3.0, 4.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn split<T: Element>(&self, a: &Array<T>, axis: Axis) -> Result<Vec<Array<T>>> {
-        let bounds = self.bounds(axis_extent(a.shape(), axis)?);
+    pub fn split<T: Element>(&self, a: &Array<T>, axis: impl Into<Axes>) -> Result<Vec<Array<T>>> {
+        let axis = one_axis(a.shape(), axis.into(), "DeviceSet::split")?;
+        let bounds = self.bounds(a.shape()[axis.0]);
         self.run(|i, dev| a.slice_axis(axis, bounds[i]..bounds[i + 1])?.to_device(dev))
     }
 
@@ -223,11 +225,11 @@ impl DeviceSet {
     /// [`Error::DeviceMismatch`] when part i is not on device i; the first error `f` gave.
     ///
     /// ```
-    /// use gpuarray::{multi::DeviceSet, Axis};
+    /// use gpuarray::multi::DeviceSet;
     /// let set = DeviceSet::all()?;
-    /// let parts = set.split_host(&[1.0f32, 4.0, 9.0], [3], Axis(0))?;
+    /// let parts = set.split_host(&[1.0f32, 4.0, 9.0], [3], 0)?;
     /// let roots = set.map(&parts, |_, x| x.sqrt())?;
-    /// assert_eq!(set.gather(&roots, Axis(0), &set.devices()[0])?.to_vec()?, vec![1.0, 2.0, 3.0]);
+    /// assert_eq!(set.gather(&roots, 0, &set.devices()[0])?.to_vec()?, vec![1.0, 2.0, 3.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn map<T: Element, U: Element>(
@@ -262,10 +264,10 @@ impl DeviceSet {
     /// [`Array::to_device`].
     ///
     /// ```
-    /// use gpuarray::{multi::DeviceSet, Axis, Device};
+    /// use gpuarray::{multi::DeviceSet, Device};
     /// let set = DeviceSet::new(vec![Device::new()?, Device::new()?])?;
-    /// let parts = set.split_host(&[1, 2, 3, 4, 5, 6], [3, 2], Axis(1))?;
-    /// let back = set.gather(&parts, Axis(1), &set.devices()[1])?;
+    /// let parts = set.split_host(&[1, 2, 3, 4, 5, 6], [3, 2], 1)?;
+    /// let back = set.gather(&parts, 1, &set.devices()[1])?;
     /// assert_eq!(back.shape(), &[3, 2]);
     /// assert_eq!(back.to_vec()?, vec![1, 2, 3, 4, 5, 6]);
     /// # Ok::<(), gpuarray::Error>(())
@@ -273,14 +275,14 @@ impl DeviceSet {
     pub fn gather<T: Element>(
         &self,
         parts: &[Array<T>],
-        axis: Axis,
+        axis: impl Into<Axes>,
         target: &Device,
     ) -> Result<Array<T>> {
         let first = parts.first().ok_or(Error::InvalidArgument {
             op: "DeviceSet::gather",
             reason: "no parts to gather",
         })?;
-        axis_extent(first.shape(), axis)?;
+        let axis = one_axis(first.shape(), axis.into(), "DeviceSet::gather")?;
         let off_axis = |s: &[usize]| {
             let mut s = s.to_vec();
             s[axis.0] = 0;
@@ -319,10 +321,7 @@ impl DeviceSet {
     }
 }
 
-/// The extent of `axis` in `shape`, or `AxisOutOfRange`.
-fn axis_extent(shape: &[usize], axis: Axis) -> Result<usize> {
-    shape.get(axis.0).copied().ok_or(Error::AxisOutOfRange {
-        axis: axis.0,
-        ndim: shape.len(),
-    })
+/// The one axis `axis` of `shape` (negative counts from the end), or `AxisOutOfRange`.
+fn one_axis(shape: &[usize], axis: Axes, op: &'static str) -> Result<Axis> {
+    axis.resolve_single(shape.len(), op).map(Axis)
 }

@@ -4,7 +4,12 @@ use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToIncl
 
 use crate::error::{Error, Result};
 
-/// An axis index, as in ndarray: `a.sum_axis(Axis(0))`.
+mod axes;
+pub use axes::Axes;
+pub(crate) use axes::{keepdims_shape, resolve_axis};
+
+/// One axis index, counted from the front, as in ndarray: `a.sum_axis(Axis(0), false)`.
+/// Every axis argument takes [`Axes`], which an `Axis` converts into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Axis(pub usize);
 

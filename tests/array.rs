@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use gpuarray::{f16, Array, Axis, DType, Device, Error, Float, Shape, Slice};
+use gpuarray::{f16, Array, DType, Device, Error, Float, Shape, Slice};
 
 /// A small op whose result is checked: the device still works.
 #[track_caller]
@@ -486,9 +486,9 @@ fn slice_and_slice_axis() {
     let hv = ha.slice(&[(1, 6, 2)]).slice(&[(1, 3, 1), (1, 6, 2)]);
     assert_close(&host(&v), &hv.data, 0.0, 0.0);
     // slice_axis.
-    let v = a.slice_axis(Axis(1), Slice::from(2..6).step(3)).unwrap();
+    let v = a.slice_axis(1, Slice::from(2..6).step(3)).unwrap();
     assert_close(&host(&v), &ha.slice(&[(0, 6, 1), (2, 6, 3)]).data, 0.0, 0.0);
-    let v = a.slice_axis(Axis(0), 5..).unwrap();
+    let v = a.slice_axis(0, 5..).unwrap();
     assert_close(&host(&v), &ha.slice(&[(5, 6, 1)]).data, 0.0, 0.0);
     // A 3-d slice leaving the last axis whole.
     let (c, hc) = iota(dev, &[3, 4, 5]);
@@ -536,7 +536,7 @@ fn contiguous_and_cast() {
     assert_close(&host(&u), &e, 0.0, 0.0);
     assert_eq!(u.dtype(), DType::F32);
     if dev.supports::<f64>() {
-        let d = a.slice_axis(Axis(1), 1..).unwrap().cast::<f64>().unwrap();
+        let d = a.slice_axis(1, 1..).unwrap().cast::<f64>().unwrap();
         assert_close(&host(&d), &ha.slice(&[(0, 5, 1), (1, 6, 1)]).data, 0.0, 0.0);
     }
     if dev.supports::<f16>() {
@@ -732,7 +732,7 @@ fn error_slice_out_of_range() {
         ),
         "{r:?}"
     );
-    let r = a.slice_axis(Axis(1), 2..9);
+    let r = a.slice_axis(1, 2..9);
     assert!(
         matches!(r, Err(Error::SliceOutOfRange { axis: 1, .. })),
         "{r:?}"
@@ -775,7 +775,7 @@ fn error_invalid_permutation() {
 fn error_axis_out_of_range() {
     let dev = dev();
     let a = dev.ones::<f32>([2, 3]).unwrap();
-    let r = a.slice_axis(Axis(2), ..);
+    let r = a.slice_axis(2, ..);
     assert!(
         matches!(r, Err(Error::AxisOutOfRange { axis: 2, ndim: 2 })),
         "{r:?}"

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{dev, if_supported, Rng};
-use gpuarray::{f16, Array, Axis, DType, Error, Real, Slice};
+use gpuarray::{f16, Array, DType, Real, Error, Slice};
 
 /// Sizes around a vec4 and a workgroup: 0, 1, primes.
 const SIZES: [usize; 6] = [0, 1, 3, 7, 257, 1031];
@@ -27,7 +27,7 @@ fn bool_round_trip_views_and_zero_sizes() {
         assert_eq!(a.to_vec().unwrap(), v, "n={n}");
         // A stepped slice with an offset.
         if n > 2 {
-            let s = a.slice_axis(Axis(0), Slice::new(1, None, 2)).unwrap();
+            let s = a.slice_axis(0, Slice::new(1, None, 2)).unwrap();
             let want: Vec<bool> = v.iter().skip(1).step_by(2).copied().collect();
             assert_eq!(s.to_vec().unwrap(), want, "n={n} slice");
         }
@@ -120,7 +120,7 @@ fn casts_with<T: Real>(vals: &[f64]) {
     // Interleaved with padding, read through a stepped view.
     let padded: Vec<T> = t.iter().flat_map(|&v| [v, T::one()]).collect();
     let a = dev.from_slice(&padded, [2 * n]).unwrap();
-    let a = a.slice_axis(Axis(0), Slice::new(0, None, 2)).unwrap();
+    let a = a.slice_axis(0, Slice::new(0, None, 2)).unwrap();
     let want: Vec<bool> = exact.iter().map(|&v| v != 0.0).collect();
     let b = a.cast::<bool>().unwrap();
     assert_eq!(b.to_vec().unwrap(), want, "{:?} -> bool", T::DTYPE);
@@ -183,10 +183,13 @@ fn bool_reductions() {
         let any_cols: Vec<bool> = (0..cols)
             .map(|c| (0..rows).any(|r| v[r * cols + c]))
             .collect();
-        assert_eq!(a.all_axis(Axis(1)).unwrap().to_vec().unwrap(), all_rows);
-        assert_eq!(a.any_axis(Axis(0)).unwrap().to_vec().unwrap(), any_cols);
+        assert_eq!(a.all_axis(1, false).unwrap().to_vec().unwrap(), all_rows);
+        assert_eq!(a.any_axis(0, false).unwrap().to_vec().unwrap(), any_cols);
         // The transpose: its rows are the columns.
-        assert_eq!(a.t().any_axis(Axis(1)).unwrap().to_vec().unwrap(), any_cols);
+        assert_eq!(
+            a.t().any_axis(1, false).unwrap().to_vec().unwrap(),
+            any_cols
+        );
         let first = v.iter().position(|&b| b).unwrap_or(0) as i64;
         assert_eq!(a.argmax().unwrap().to_scalar().unwrap(), first);
         assert_eq!(
@@ -197,7 +200,7 @@ fn bool_reductions() {
     let e = dev.zeros::<bool>([0, 3]).unwrap();
     assert!(e.all().unwrap().to_scalar().unwrap());
     assert!(!e.any().unwrap().to_scalar().unwrap());
-    assert_eq!(e.any_axis(Axis(0)).unwrap().to_vec().unwrap(), [false; 3]);
+    assert_eq!(e.any_axis(0, false).unwrap().to_vec().unwrap(), [false; 3]);
     assert!(matches!(e.max(), Err(Error::InvalidArgument { .. })));
 }
 
@@ -208,7 +211,7 @@ fn bool_masks_as_inputs() {
     let mut rng = Rng::new(4);
     let xs: Vec<i32> = (0..6 * 9).map(|_| rng.int(-5, 5) as i32).collect();
     let x = dev.from_slice(&xs, [6, 9]).unwrap();
-    let xv = x.slice_axis(Axis(1), Slice::new(1, None, 2)).unwrap(); // [6, 4]
+    let xv = x.slice_axis(1, Slice::new(1, None, 2)).unwrap(); // [6, 4]
     let host_v: Vec<i32> = (0..24).map(|k| xs[(k / 4) * 9 + 1 + 2 * (k % 4)]).collect();
     let m = xv.gt_scalar(0).unwrap();
     let hm: Vec<bool> = host_v.iter().map(|&v| v > 0).collect();
@@ -297,7 +300,7 @@ fn int64_binary<T: Real + std::fmt::Debug>(conv: fn(u64) -> T, ops: &[(&str, Op2
     let x: Vec<T> = wide(&mut rng, 30).into_iter().map(conv).collect();
     let r: Vec<T> = wide(&mut rng, 3).into_iter().map(conv).collect();
     let a = dev.from_slice(&x, [5, 6]).unwrap();
-    let v = a.slice_axis(Axis(1), Slice::new(1, None, 2)).unwrap();
+    let v = a.slice_axis(1, Slice::new(1, None, 2)).unwrap();
     let row = dev.from_slice(&r, [3]).unwrap();
     for (name, (gpu, cpu)) in ops {
         let got = gpu(&v, &row).unwrap().to_vec().unwrap();
@@ -567,7 +570,10 @@ fn int64_reductions_and_creation() {
         let col_max: Vec<u64> = (0..cols)
             .map(|c| (0..rows).map(|r| u[r * cols + c]).max().unwrap())
             .collect();
-        assert_eq!(ua.t().max_axis(Axis(1)).unwrap().to_vec().unwrap(), col_max);
+        assert_eq!(
+            ua.t().max_axis(1, false).unwrap().to_vec().unwrap(),
+            col_max
+        );
         let row_sum: Vec<i64> = (0..rows)
             .map(|r| {
                 i[r * cols..(r + 1) * cols]
@@ -575,7 +581,7 @@ fn int64_reductions_and_creation() {
                     .fold(0i64, |s, &v| s.wrapping_add(v))
             })
             .collect();
-        assert_eq!(ia.sum_axis(Axis(1)).unwrap().to_vec().unwrap(), row_sum);
+        assert_eq!(ia.sum_axis(1, false).unwrap().to_vec().unwrap(), row_sum);
     }
     let e = dev.zeros::<u64>([0]).unwrap();
     assert_eq!(e.sum().unwrap().to_scalar().unwrap(), 0);
@@ -639,7 +645,7 @@ fn refusals_name_the_public_operation() {
     assert_eq!(op_of(a.unique().map(drop)), "unique");
     assert_eq!(op_of(a.isin(&a).map(drop)), "isin");
     assert_eq!(op_of(Array::lexsort(&[&a]).map(drop)), "lexsort");
-    assert_eq!(op_of(a.median::<f32>(None).map(drop)), "median");
+    assert_eq!(op_of(a.median::<f32>(None, false).map(drop)), "median");
     let e = a.sort().unwrap_err().to_string();
     assert!(e.starts_with("sort is not supported for i64"), "{e}");
 }
@@ -759,10 +765,8 @@ fn compound_assignment_in_place() {
         // right operand that is an offset view.
         let ys: Vec<f32> = (0..n + 1).map(|_| rng.uniform(-3.0, 3.0) as f32).collect();
         let y = dev.from_slice(&ys, [n + 1]).unwrap();
-        b -= &y
-            .slice_axis(Axis(0), Slice::new(0, Some(n as isize), 1))
-            .unwrap();
-        b *= &y.slice_axis(Axis(0), Slice::new(1, None, 1)).unwrap();
+        b -= &y.slice_axis(0, Slice::new(0, Some(n as isize), 1)).unwrap();
+        b *= &y.slice_axis(0, Slice::new(1, None, 1)).unwrap();
         let want: Vec<f32> = (0..n).map(|k| (want[k] - ys[k]) * ys[k + 1]).collect();
         assert_eq!(b.to_vec().unwrap(), want);
         assert_eq!(
@@ -848,7 +852,7 @@ fn into_strided_and_offset_views() {
             .map(|_| rng.uniform(-5.0, 5.0) as f32)
             .collect();
         let a = dev.from_slice(&base, [rows, cols]).unwrap();
-        let mut v = a.slice_axis(Axis(1), Slice::new(1, None, 2)).unwrap();
+        let mut v = a.slice_axis(1, Slice::new(1, None, 2)).unwrap();
         let w = v.shape()[1];
         let r: Vec<f32> = (0..w).map(|k| k as f32 + 0.5).collect();
         v += &dev.from_slice(&r, [w]).unwrap();
@@ -877,12 +881,12 @@ fn into_strided_and_offset_views() {
     }
     // An offset (contiguous) view: the second row only.
     let a = dev.from_slice(&[1u32, 2, 3, 4, 5, 6], [2, 3]).unwrap();
-    let row1 = a.slice_axis(Axis(0), Slice::new(1, None, 1)).unwrap();
+    let row1 = a.slice_axis(0, Slice::new(1, None, 1)).unwrap();
     row1.add_scalar_into(10, &row1).unwrap();
     assert_eq!(a.to_vec().unwrap(), vec![1, 2, 3, 14, 15, 16]);
     if_supported::<i64>(|| {
         let l = dev.from_slice(&[i64::MIN, 0, i64::MAX, 0], [4]).unwrap();
-        let even = l.slice_axis(Axis(0), Slice::new(0, None, 2)).unwrap();
+        let even = l.slice_axis(0, Slice::new(0, None, 2)).unwrap();
         even.sub_scalar_into(1, &even).unwrap();
         assert_eq!(l.to_vec().unwrap(), vec![i64::MAX, 0, i64::MAX - 1, 0]);
     });

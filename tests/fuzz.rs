@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use common::*;
 use gpuarray::nn::{conv1d, conv2d, Conv1d, Conv2d};
 use gpuarray::signal::{convolve, convolve2d_with, correlate, Boundary, Mode};
-use gpuarray::{f16, Array, Axis, Device, Error, Float, Slice};
+use gpuarray::{f16, Array, Device, Error, Float, Slice};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -236,7 +236,7 @@ fn view_case<T: Ty>(rng: &mut Rng, t: &mut Tally) {
         4 => {
             let (ax, s) = (axis(rng, nd), slice(rng));
             drop(call(t, &format!("{w} slice_axis {ax} {s:?}"), || {
-                a.slice_axis(Axis(ax), s)
+                a.slice_axis(ax, s)
             }));
         }
         5 => drop(call(t, &format!("{w} to_scalar"), || a.to_scalar())),
@@ -431,7 +431,7 @@ fn many_dims_case(rng: &mut Rng, t: &mut Tally) {
     }
     let axis = (rng.next_u64() % (nd as u64 + 1)) as usize;
     drop(call(t, &format!("{w} sum_axis {axis}"), || {
-        a.sum_axis(Axis(axis))
+        a.sum_axis(axis, false)
     }));
 }
 
@@ -499,30 +499,32 @@ fn reduce_case(rng: &mut Rng, t: &mut Tally) {
     let ax = axis(rng, nd);
     let w = format!("{:?} axes {axes:?} axis {ax} ddof {ddof}", a.shape());
     match rng.next_u64() % 10 {
-        0 => drop(call(t, &format!("sum_axes {w}"), || {
-            a.sum_axes(&axes, keep)
+        0 => drop(call(t, &format!("sum_axis {w}"), || {
+            a.sum_axis(&axes, keep)
         })),
-        1 => drop(call(t, &format!("max_axes {w}"), || {
-            a.max_axes(&axes, keep)
+        1 => drop(call(t, &format!("max_axis {w}"), || {
+            a.max_axis(&axes, keep)
         })),
         2 => drop(call(t, &format!("argmax_axis {w}"), || {
-            a.argmax_axis(Axis(ax))
+            a.argmax_axis(ax, false)
         })),
         3 => drop(call(t, &format!("argmin {w}"), || a.argmin()?.to_vec())),
-        4 => drop(call(t, &format!("var_axes {w}"), || {
-            a.var_axes(&axes, ddof, keep)
+        4 => drop(call(t, &format!("var_axis {w}"), || {
+            a.var_axis(&axes, ddof, keep)
         })),
-        5 => drop(call(t, &format!("std_ddof {w}"), || {
-            a.std_ddof(ddof)?.to_vec()
+        5 => drop(call(t, &format!("std_axis(..) {w}"), || {
+            a.std_axis(.., ddof, false)?.to_vec()
         })),
-        6 => drop(call(t, &format!("mean_axis {w}"), || a.mean_axis(Axis(ax)))),
+        6 => drop(call(t, &format!("mean_axis {w}"), || {
+            a.mean_axis(ax, false)
+        })),
         7 => drop(call(t, &format!("norm {w}"), || a.norm()?.to_scalar())),
         8 => drop(call(t, &format!("min {w}"), || a.min()?.to_scalar())),
         _ => {
             let ai = a.cast::<i32>().ok();
             if let Some(ai) = ai {
                 drop(call(t, &format!("i32 sum/prod {w}"), || {
-                    ai.sum_axes(&axes, keep)?.to_vec()
+                    ai.sum_axis(&axes, keep)?.to_vec()
                 }));
             }
         }

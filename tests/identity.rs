@@ -12,7 +12,7 @@ use common::*;
 use gpuarray::custom::{fuse, ElementwiseKernel, Fused, RawKernel, ReductionKernel};
 use gpuarray::nn::{conv1d, conv2d, Conv1d, Conv2d};
 use gpuarray::signal::{self, Boundary, Mode};
-use gpuarray::{Array, Axis, Device, Error, Result};
+use gpuarray::{Array, Device, Error, Result};
 
 /// The arrays of one device, with the values they were made with.
 struct Arrays {
@@ -257,10 +257,10 @@ const CASES: &[Case] = &[
         done(f.ka.red.call::<f32, f32>(&f.b.m))
     }),
     ("ReductionKernel::call_axis", |f| {
-        done(f.ka.red.call_axis::<f32, f32>(&f.b.m, Axis(1)))
+        done(f.ka.red.call_axis::<f32, f32>(&f.b.m, 1, false))
     }),
-    ("ReductionKernel::call_axes", |f| {
-        done(f.ka.red.call_axes::<f32, f32>(&f.b.m, &[0, 1], true))
+    ("ReductionKernel::call_axis (several)", |f| {
+        done(f.ka.red.call_axis::<f32, f32>(&f.b.m, &[0, 1], true))
     }),
     // RawKernel.
     ("RawKernel::launch (input)", |f| {
@@ -318,7 +318,7 @@ fn check_device(name: &str, arrays: &Arrays, k: &Kernels) -> std::result::Result
     let want: Vec<f64> = (0..16).map(|i| m[i] * n[i] + 1.0).collect();
     compare(name, "ElementwiseKernel", &to_f64(&z), &want)?;
     // ReductionKernel: the sum of squares along axis 1.
-    let s = k.red.call_axis::<f32, f32>(&arrays.m, Axis(1));
+    let s = k.red.call_axis::<f32, f32>(&arrays.m, 1, false);
     let s = s
         .and_then(|s| s.to_vec())
         .map_err(|e| err("ReductionKernel", e))?;

@@ -291,9 +291,9 @@ fn check_args<T: Ty>(what: &str, a: &Array<T>, h: &Host) {
         assert_eq!(host(&got), vec![want], "{what} {name}");
         for k in 0..h.shape.len() {
             let got = if max {
-                a.argmax_axis(Axis(k))
+                a.argmax_axis(k, false)
             } else {
-                a.argmin_axis(Axis(k))
+                a.argmin_axis(k, false)
             }
             .unwrap();
             // The lanes along axis k, in the order of the result.
@@ -420,9 +420,9 @@ fn subsets<T: Ty + gpuarray::Float>() {
                     );
                 }
             };
-            check("sum", a.sum_axes(&axes, false).unwrap(), &sums, &absum);
+            check("sum", a.sum_axis(&axes, false).unwrap(), &sums, &absum);
             let am: Vec<f64> = absum.iter().map(|s| s / k).collect();
-            check("mean", a.mean_axes(&axes, false).unwrap(), &means, &am);
+            check("mean", a.mean_axis(&axes, false).unwrap(), &means, &am);
             let maxs: Vec<f64> = l
                 .iter()
                 .map(|v| v.iter().copied().fold(f64::MIN, f64::max))
@@ -431,20 +431,20 @@ fn subsets<T: Ty + gpuarray::Float>() {
                 .iter()
                 .map(|v| v.iter().copied().fold(f64::MAX, f64::min))
                 .collect();
-            assert_close(&host(&a.max_axes(&axes, false).unwrap()), &maxs, 0.0, 0.0);
-            assert_close(&host(&a.min_axes(&axes, false).unwrap()), &mins, 0.0, 0.0);
+            assert_close(&host(&a.max_axis(&axes, false).unwrap()), &maxs, 0.0, 0.0);
+            assert_close(&host(&a.min_axis(&axes, false).unwrap()), &mins, 0.0, 0.0);
             // var: 16 (the values' range squared) bounds each squared deviation.
             let vs = vec![16.0; vars.len()];
-            check("var", a.var_axes(&axes, 0, false).unwrap(), &vars, &vs);
+            check("var", a.var_axis(&axes, 0, false).unwrap(), &vars, &vs);
             let stds: Vec<f64> = vars.iter().map(|v| v.sqrt()).collect();
-            check("std", a.std_axes(&axes, 0, false).unwrap(), &stds, &vs);
+            check("std", a.std_axis(&axes, 0, false).unwrap(), &stds, &vs);
         }
     }
     // The same bits in 10 runs: a staged sum (axes 0 and 2) long enough to split.
     let (b, _) = make::<T>(&mut rng, &[301, 7, 257]);
-    let first = host(&b.sum_axes(&[0, 2], false).unwrap());
+    let first = host(&b.sum_axis([0, 2], false).unwrap());
     for _ in 0..10 {
-        let again = host(&b.sum_axes(&[0, 2], false).unwrap());
+        let again = host(&b.sum_axis([0, 2], false).unwrap());
         assert!(
             first
                 .iter()

@@ -190,10 +190,10 @@ fn remap_long_rows() {
         let want = model(&ha, &[3, 700], 0.0, |i| {
             Some(vec![i[0], (i[1] + 700 - s) % 700])
         });
-        check(&a.roll(shift, Some(1)).unwrap(), &want);
+        check(&a.roll(shift, 1).unwrap(), &want);
     }
     let z = dev().from_slice(&[5i32], []).unwrap();
-    assert_eq!(host(&z.flip_all().unwrap()), vec![5.0]);
+    assert_eq!(host(&z.flip(..).unwrap()), vec![5.0]);
     assert_eq!(host(&z.pad(&[], PadMode::Edge).unwrap()), vec![5.0]);
 }
 
@@ -207,7 +207,7 @@ fn remaps<T: Real>() {
         &model(&ha, &sh, 0.0, |i| Some(vec![i[0], i[1], 4 - i[2]])),
     );
     check(
-        &a.flip_all().unwrap(),
+        &a.flip(..).unwrap(),
         &model(&ha, &sh, 0.0, |i| Some(vec![3 - i[0], 2 - i[1], 4 - i[2]])),
     );
     // roll, shifts negative and past the extent
@@ -242,7 +242,7 @@ fn remaps<T: Real>() {
         &model(&ha, &[2, 4, 3, 5], 0.0, |i| Some(i[1..].to_vec())),
     );
     check(
-        &a.repeat(3, Some(-2)).unwrap(),
+        &a.repeat(3, -2).unwrap(),
         &model(&ha, &[4, 9, 5], 0.0, |i| Some(vec![i[0], i[1] / 3, i[2]])),
     );
     let got = a.repeat(2, None).unwrap();
@@ -253,10 +253,7 @@ fn remaps<T: Real>() {
         0.0,
         0.0,
     );
-    check(
-        &a.repeat(0, Some(0)).unwrap(),
-        &Host::new(&[0, 3, 5], vec![]),
-    );
+    check(&a.repeat(0, 0).unwrap(), &Host::new(&[0, 3, 5], vec![]));
 }
 
 /// diagonal/diag (views and the 1-D -> 2-D copy), triu/tril over the last two axes, and
@@ -352,7 +349,7 @@ fn repeats_each<T: Real>() {
             at[d] = src[i[d]];
             Some(at)
         });
-        check(&a.repeat_each(&counts, Some(axis)).unwrap(), &want);
+        check(&a.repeat_each(&counts, axis).unwrap(), &want);
     }
     let counts: Vec<usize> = (0..30).map(|k| (k * 7) % 4).collect();
     let flat = Host::new(
@@ -363,11 +360,11 @@ fn repeats_each<T: Real>() {
     let want = model(&flat, &[src.len()], 0.0, |i| Some(vec![src[i[0]]]));
     check(&a.repeat_each(&counts, None).unwrap(), &want);
     assert!(matches!(
-        a.repeat_each(&[1, 2], Some(0)),
+        a.repeat_each(&[1, 2], 0),
         Err(Error::InvalidArgument { op: "repeat", .. })
     ));
     assert!(matches!(
-        a.repeat_each(&[1, 2], Some(3)),
+        a.repeat_each(&[1, 2], 3),
         Err(Error::AxisOutOfRange { .. })
     ));
 }
@@ -396,20 +393,20 @@ fn rolls_flat<T: Real>() {
             -13 * n as isize - 2,
         ] {
             let want = roll_host(&hv[3..], shift);
-            assert_close(&host(&view.roll(shift, Some(0)).unwrap()), &want, 0.0, 0.0);
+            assert_close(&host(&view.roll(shift, 0).unwrap()), &want, 0.0, 0.0);
         }
     }
     let hv = rng.ints(35, 0, 100);
     let t: Vec<T> = hv.iter().map(|&x| T::from_f64(x)).collect();
     let m = dev().from_slice(&t, [5, 7]).unwrap();
     assert_close(
-        &host(&m.roll(-2, Some(0)).unwrap()),
+        &host(&m.roll(-2, 0).unwrap()),
         &roll_host(&hv, -14),
         0.0,
         0.0,
     );
     let c = dev().from_slice(&t, [1, 5, 7]).unwrap();
-    let got = c.roll(6, Some(1)).unwrap();
+    let got = c.roll(6, 1).unwrap();
     assert_eq!(got.shape(), &[1, 5, 7]);
     assert_close(&host(&got), &roll_host(&hv, 42), 0.0, 0.0);
 }
@@ -443,7 +440,7 @@ fn zero_sizes_and_one_element() {
     let e = d.zeros::<f32>([0, 3]).unwrap();
     assert_eq!(Array::concatenate(&[&e, &e], 0).unwrap().shape(), &[0, 3]);
     assert_eq!(e.flip(0).unwrap().shape(), &[0, 3]);
-    assert_eq!(e.roll(5, Some(0)).unwrap().shape(), &[0, 3]);
+    assert_eq!(e.roll(5, 0).unwrap().shape(), &[0, 3]);
     assert_eq!(e.tile(&[3, 2]).unwrap().shape(), &[0, 6]);
     let p = e.pad(&[(1, 1)], PadMode::Constant(2.0)).unwrap();
     assert_eq!((p.shape(), host(&p)), (&[2usize, 5][..], vec![2.0; 10]));
@@ -452,7 +449,7 @@ fn zero_sizes_and_one_element() {
         host(&one.pad(&[(2, 1)], PadMode::Reflect).unwrap()),
         vec![4.0; 4]
     );
-    assert_eq!(host(&one.roll(-3, Some(0)).unwrap()), vec![4.0]);
+    assert_eq!(host(&one.roll(-3, 0).unwrap()), vec![4.0]);
 }
 
 #[test]
@@ -468,7 +465,7 @@ fn views_stay_views() {
         (s.shape(), s.strides()),
         (&[2usize, 3, 4][..], &[12isize, 4, 1][..])
     );
-    assert_eq!(x.squeeze(Some(-3)).unwrap().shape(), &[2, 3, 4]);
+    assert_eq!(x.squeeze(-3).unwrap().shape(), &[2, 3, 4]);
     let e = s.expand_dims(-4).unwrap();
     assert_eq!(e.shape(), &[1, 2, 3, 4]);
     let w = s.swapaxes(0, -1).unwrap();
@@ -519,8 +516,8 @@ fn bad_arguments() {
         0
     )));
     assert!(axis(a.flip(2)));
-    assert!(axis(a.roll(1, Some(-3))));
-    assert!(axis(a.repeat(2, Some(5))));
+    assert!(axis(a.roll(1, -3)));
+    assert!(axis(a.repeat(2, 5)));
     assert!(arg(a.pad(&[(1, 1), (1, 1), (1, 1)], PadMode::Edge)));
     assert!(arg(d
         .zeros::<f32>([0])
@@ -531,7 +528,7 @@ fn bad_arguments() {
         a.array_split(0, 1),
         Err(Error::InvalidArgument { .. })
     ));
-    assert!(arg(a.squeeze(Some(0))));
+    assert!(arg(a.squeeze(0)));
     assert!(axis(a.expand_dims(3)));
     assert!(axis(a.swapaxes(0, 2)));
     assert!(matches!(

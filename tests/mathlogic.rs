@@ -6,7 +6,7 @@
 mod common;
 
 use common::{dev, Rng};
-use gpuarray::{Array, Axis};
+use gpuarray::Array;
 
 fn ints(n: usize, seed: u64) -> Vec<i32> {
     let mut rng = Rng::new(seed);
@@ -34,7 +34,7 @@ fn bitwise_and_shifts_match_numpy_on_views() {
     let xa = d
         .from_slice(&x, [37, 2])
         .unwrap()
-        .slice_axis(Axis(1), 1..2)
+        .slice_axis(1, 1..2)
         .unwrap();
     let xs: Vec<i32> = x.iter().skip(1).step_by(2).copied().collect();
     let ya = d.from_slice(&y, [37, 1]).unwrap();
@@ -235,9 +235,9 @@ fn isclose_allclose_array_equal() {
     }
     assert!(!x.allclose(&y, 1e-5, 1e-8, true).unwrap());
     assert!(x
-        .slice_axis(Axis(0), 2..4)
+        .slice_axis(0, 2..4)
         .unwrap()
-        .allclose(&y.slice_axis(Axis(0), 2..4).unwrap(), 0.0, 0.0, true)
+        .allclose(&y.slice_axis(0, 2..4).unwrap(), 0.0, 0.0, true)
         .unwrap());
     assert!(x.isclose(&y, f64::NAN, 0.0, false).is_err());
     assert!(x

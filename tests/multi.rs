@@ -7,7 +7,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::*;
-use gpuarray::{f16, Array, Axis, Device, Error, Real, Slice};
+use gpuarray::{f16, Array, Device, Real, Error, Slice};
 
 /// A second device of the shared device's adapter, opened by index.
 fn other() -> &'static Device {
@@ -131,7 +131,7 @@ fn copies_of<T: Real>(seed: u64) {
             h.slice(&[(2, 11, 3), (1, 12, 2)]),
         ),
         (
-            a.slice_axis(Axis(0), 5..6)
+            a.slice_axis(0, 5..6)
                 .unwrap()
                 .broadcast_to([4, 1, 13])
                 .unwrap(),
@@ -250,7 +250,7 @@ fn to_device_of_a_lost_device_is_device_lost() {
 
 /// The courses' generic functions, written once over [`gpuarray::ArrayOps`].
 mod generic {
-    use gpuarray::{ArrayOps, Axis, Result};
+    use gpuarray::{ArrayOps, Result};
 
     /// log(1 + e^x).
     pub fn softplus<A: ArrayOps>(x: &A) -> Result<A> {
@@ -259,8 +259,8 @@ mod generic {
 
     /// Each column scaled to mean 0 and variance 1.
     pub fn normalise<A: ArrayOps<Elem = f32>>(x: &A) -> Result<A> {
-        let centred = x.sub(&x.mean_axis(Axis(0))?)?;
-        let var = centred.mul(&centred)?.mean_axis(Axis(0))?;
+        let centred = x.sub(&x.mean_axis(0, false)?)?;
+        let var = centred.mul(&centred)?.mean_axis(0, false)?;
         centred.div(&var.add_scalar(1e-6)?.sqrt()?)
     }
 
@@ -269,8 +269,8 @@ mod generic {
         let h = x.matmul(w1)?.tanh()?;
         let y = h.matmul(w2)?;
         let y = y.maximum(&y.mul_scalar(0.1)?)?;
-        let score = y.abs()?.sqrt()?.sum_axis(Axis(1))?.div_scalar(2.0)?;
-        let top = y.max_axis(Axis(0))?;
+        let score = y.abs()?.sqrt()?.sum_axis(1, false)?.div_scalar(2.0)?;
+        let top = y.max_axis(0, false)?;
         Ok((score, top, y.sum_all()?, y.max_all()? - y.mean_all()?))
     }
 }
@@ -316,8 +316,8 @@ fn the_same_generic_code_runs_on_ndarray_and_gpuarray() {
     let pairs = [
         (xc.add(&bc).unwrap_err(), xg.add(&bg).unwrap_err()),
         (
-            ArrayOps::sum_axis(&xc, gpuarray::Axis(2)).unwrap_err(),
-            ArrayOps::sum_axis(&xg, gpuarray::Axis(2)).unwrap_err(),
+            ArrayOps::sum_axis(&xc, 2, false).unwrap_err(),
+            ArrayOps::sum_axis(&xg, 2, false).unwrap_err(),
         ),
         (ec.max_all().unwrap_err(), eg.max_all().unwrap_err()),
         (xc.matmul(&xc).unwrap_err(), xg.matmul(&xg).unwrap_err()),
@@ -344,11 +344,11 @@ fn the_same_generic_code_runs_on_ndarray_and_gpuarray() {
     let mut rng = Rng::new(21);
     let x = upload::<f32>(dev(), &rng.vec(40 * 3, -5.0, 5.0), &[40, 3]).0;
     let z = generic::normalise(&x).unwrap();
-    let mean = z.mean_axis(Axis(0)).unwrap().to_host().unwrap();
+    let mean = z.mean_axis(0, false).unwrap().to_host().unwrap();
     let var = z
         .mul(&z)
         .unwrap()
-        .mean_axis(Axis(0))
+        .mean_axis(0, false)
         .unwrap()
         .to_host()
         .unwrap();
@@ -417,31 +417,31 @@ fn device_set_splits_maps_and_gathers() {
     ] {
         let n: usize = shape.iter().product();
         let (vals, want) = cast_in::<f32>(&rng.vec(n, -4.0, 4.0));
-        let parts = set.split_host(&vals, &shape[..], Axis(axis)).unwrap();
+        let parts = set.split_host(&vals, &shape[..], axis).unwrap();
         let bounds = set.bounds(shape[axis]);
         for (i, p) in parts.iter().enumerate() {
             assert_eq!(p.shape()[axis], bounds[i + 1] - bounds[i]);
         }
         let doubled = set.map(&parts, |_, x| x.mul_scalar(2.0)).unwrap();
-        let back = set.gather(&doubled, Axis(axis), dev()).unwrap();
+        let back = set.gather(&doubled, axis, dev()).unwrap();
         assert_eq!(back.shape(), &shape[..]);
         let twice: Vec<f64> = want.iter().map(|x| 2.0 * x).collect();
         assert_close(&host(&back), &twice, 0.0, 0.0);
         // Split of an array, gathered on another device.
         let a = dev().from_slice(&vals, &shape[..]).unwrap();
-        let parts = set.split(&a, Axis(axis)).unwrap();
-        let back = set.gather(&parts, Axis(axis), other()).unwrap();
+        let parts = set.split(&a, axis).unwrap();
+        let back = set.gather(&parts, axis, other()).unwrap();
         assert_close(&host(&back), &want, 0.0, 0.0);
     }
     // Bad input: typed errors.
     let x = dev().ones::<f32>([4, 2]).unwrap();
-    let parts = set.split(&x, Axis(0)).unwrap();
+    let parts = set.split(&x, 0).unwrap();
     assert!(matches!(
-        set.split(&x, Axis(2)),
+        set.split(&x, 2),
         Err(Error::AxisOutOfRange { .. })
     ));
     assert!(matches!(
-        set.split_host(&[1.0f32; 3], [2, 2], Axis(0)),
+        set.split_host(&[1.0f32; 3], [2, 2], 0),
         Err(Error::SizeMismatch { .. })
     ));
     assert!(matches!(
@@ -455,11 +455,11 @@ fn device_set_splits_maps_and_gathers() {
     ));
     let odd = vec![parts[0].clone(), dev().ones::<f32>([1, 3]).unwrap()];
     assert!(matches!(
-        set.gather(&odd, Axis(0), dev()),
+        set.gather(&odd, 0, dev()),
         Err(Error::ShapeMismatch { .. })
     ));
     assert!(matches!(
-        set.gather::<f32>(&[], Axis(0), dev()),
+        set.gather::<f32>(&[], 0, dev()),
         Err(Error::InvalidArgument { .. })
     ));
     assert!(gpuarray::multi::DeviceSet::new(vec![]).is_err());

@@ -280,7 +280,7 @@ fn reductions<T: Small>() {
         let xs: Vec<i64> = v[3..].iter().map(|x| x.int()).collect();
         let sum: i64 = xs.iter().sum();
         assert_eq!(
-            a.sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64,
+            a.sum_as::<i32>(None, false).unwrap().to_scalar().unwrap() as i64,
             sum
         );
         assert_eq!(
@@ -303,12 +303,12 @@ fn reductions<T: Small>() {
         // The same elements contiguous from a word (the word-load first stage).
         let b = d.from_slice(&v[3..], [n]).unwrap();
         assert_eq!(
-            b.sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64,
+            b.sum_as::<i32>(None, false).unwrap().to_scalar().unwrap() as i64,
             sum
         );
         assert_eq!(b.max().unwrap().to_scalar().unwrap(), T::of(max));
         assert_eq!(b.min().unwrap().to_scalar().unwrap(), T::of(min));
-        let mean = a.mean_as::<f32>(None).unwrap().to_scalar().unwrap() as f64;
+        let mean = a.mean_as::<f32>(None, false).unwrap().to_scalar().unwrap() as f64;
         let want = sum as f64 / n as f64;
         assert!(
             (mean - want).abs() <= 1e-5 * want.abs().max(1.0),
@@ -321,18 +321,26 @@ fn reductions<T: Small>() {
     let want: Vec<i32> = (0..3)
         .map(|r| v[r * 5..r * 5 + 5].iter().map(|x| x.int() as i32).sum())
         .collect();
-    assert_eq!(a.sum_as::<i32>(Some(1)).unwrap().to_vec().unwrap(), want);
+    assert_eq!(a.sum_as::<i32>(1, false).unwrap().to_vec().unwrap(), want);
     // Whole-array reductions of a transposed view (the first stage walks any layout).
     let total: i64 = v.iter().map(|x| x.int()).sum();
     assert_eq!(
-        a.t().sum_as::<i32>(None).unwrap().to_scalar().unwrap() as i64,
+        a.t()
+            .sum_as::<i32>(None, false)
+            .unwrap()
+            .to_scalar()
+            .unwrap() as i64,
         total
     );
     let max = v.iter().map(|x| x.int()).max().unwrap();
     assert_eq!(a.t().max().unwrap().to_scalar().unwrap(), T::of(max));
     if common::supported::<i64>(d) {
         assert_eq!(
-            a.t().sum_as::<i64>(None).unwrap().to_scalar().unwrap(),
+            a.t()
+                .sum_as::<i64>(None, false)
+                .unwrap()
+                .to_scalar()
+                .unwrap(),
             total
         );
     }
@@ -347,7 +355,7 @@ fn reductions_against_cpu() {
     // 255 * 4096 past u8 and i16, exact in the i32 accumulator.
     let a = dev().full::<u8>([4096], 255).unwrap();
     assert_eq!(
-        a.sum_as::<u32>(None).unwrap().to_scalar().unwrap(),
+        a.sum_as::<u32>(None, false).unwrap().to_scalar().unwrap(),
         255 * 4096
     );
     assert!(dev().zeros::<u8>([0]).unwrap().max().is_err());

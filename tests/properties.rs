@@ -17,7 +17,7 @@ mod common;
 use common::*;
 use gpuarray::nn::{conv2d, Conv2d};
 use gpuarray::signal::{convolve, convolve2d, Mode};
-use gpuarray::{Array, Axis, Slice};
+use gpuarray::{Array, Slice};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -245,9 +245,9 @@ fn reduce_case<T: Ty>(rng: &mut Rng, what: &str) {
         // max/argmax of nothing: an error, never a panic.
         let r = match (op, axis) {
             (1, None) => x.max().map(drop),
-            (1, Some(a)) => x.max_axis(Axis(a)).map(drop),
+            (1, Some(a)) => x.max_axis(a, false).map(drop),
             (_, None) => x.argmax().map(drop),
-            (_, Some(a)) => x.argmax_axis(Axis(a)).map(drop),
+            (_, Some(a)) => x.argmax_axis(a, false).map(drop),
         };
         if !groups.is_empty() {
             assert!(r.is_err(), "{what}: max of an empty axis gave {r:?}");
@@ -259,10 +259,10 @@ fn reduce_case<T: Ty>(rng: &mut Rng, what: &str) {
         0 | 3 => {
             let y: gpuarray::Result<Array<f32>> = match (op, axis) {
                 (0, None) => x.sum().and_then(|y| y.cast::<f32>()),
-                (0, Some(a)) => x.sum_axis(Axis(a)).and_then(|y| y.cast::<f32>()),
+                (0, Some(a)) => x.sum_axis(a, false).and_then(|y| y.cast::<f32>()),
                 // mean is for floats: of the f32 cast (exact for these integers).
                 (_, None) => x.cast::<f32>().and_then(|x| x.mean()),
-                (_, Some(a)) => x.cast::<f32>().and_then(|x| x.mean_axis(Axis(a))),
+                (_, Some(a)) => x.cast::<f32>().and_then(|x| x.mean_axis(a, false)),
             };
             if op == 3 && k == 0 {
                 // The mean of nothing is NaN (NumPy); not compared.
@@ -292,7 +292,7 @@ fn reduce_case<T: Ty>(rng: &mut Rng, what: &str) {
         1 => {
             let y = match axis {
                 None => x.max(),
-                Some(a) => x.max_axis(Axis(a)),
+                Some(a) => x.max_axis(a, false),
             }
             .unwrap_or_else(|e| panic!("{what}: {e}"));
             let e: Vec<f64> = groups
@@ -304,7 +304,7 @@ fn reduce_case<T: Ty>(rng: &mut Rng, what: &str) {
         _ => {
             let y = match axis {
                 None => x.argmax(),
-                Some(a) => x.argmax_axis(Axis(a)),
+                Some(a) => x.argmax_axis(a, false),
             }
             .unwrap_or_else(|e| panic!("{what}: {e}"));
             // The first index of the maximum (NumPy): compare the values it points at and

@@ -224,10 +224,10 @@ fn unique_all_sizes<T: Ty>() {
         .map(|i| ((i * 7919) % 12_400 / 1000) as f64)
         .collect();
     let (x, _) = upload::<T>(dev(), &long, &[12_400]);
-    check_unique(&x.slice_axis(gpuarray::Axis(0), 3..).unwrap());
+    check_unique(&x.slice_axis(0, 3..).unwrap());
     // A transposed view with an offset, and a 0-d array.
     let (x, _) = random::<T>(70, &[9, 14]);
-    check_unique(&x.slice_axis(gpuarray::Axis(0), 2..).unwrap().t());
+    check_unique(&x.slice_axis(0, 2..).unwrap().t());
     check_unique(&upload::<T>(dev(), &[3.0], &[]).0);
 }
 
@@ -272,15 +272,15 @@ fn check_quantile<T: Ty>(x: &Array<T>, axis: Option<usize>) {
         want.extend((0..rows).map(|r| quantile_ref(&moved.data[r * len..(r + 1) * len], q)));
     }
     let ax = axis.map(|a| a as isize);
-    let got = x.quantile::<f32>(&QS, ax).unwrap();
+    let got = x.quantile::<f32>(&QS, ax, false).unwrap();
     assert_eq!(got.shape()[1..], rest[..], "{} {shape:?} {axis:?}", T::NAME);
     common::assert_close(&host(&got), &want, 1e-3, 1e-6);
-    let med = x.median::<f32>(ax).unwrap();
+    let med = x.median::<f32>(ax, false).unwrap();
     assert_eq!(med.shape(), &rest[..]);
     common::assert_close(&host(&med), &want[3 * rows..4 * rows], 1e-3, 1e-6);
     if dev().supports::<f64>() {
         let p: Vec<f64> = QS.iter().map(|q| q * 100.0).collect();
-        let got = host(&x.percentile::<f64>(&p, ax).unwrap());
+        let got = host(&x.percentile::<f64>(&p, ax, false).unwrap());
         common::assert_close(&got, &want, 1e-9, 1e-12);
     }
 }
@@ -297,7 +297,7 @@ fn quantile_all<T: Ty>() {
     }
     let (x, _) = random::<T>(99, &[6, 5, 4]);
     check_quantile(&x.t(), Some(1));
-    check_quantile(&x.slice_axis(gpuarray::Axis(2), 1..).unwrap(), None);
+    check_quantile(&x.slice_axis(2, 1..).unwrap(), None);
 }
 
 macro_rules! per_dtype {
@@ -417,36 +417,36 @@ fn quantile_bad_arguments_and_keys_only() {
     let x = dev().from_slice(&[3.0f32, 1.0, 2.0, 0.0], [2, 2]).unwrap();
     for q in [-0.1, 1.1, f64::NAN] {
         assert!(matches!(
-            x.quantile::<f32>(&[0.5, q], None),
+            x.quantile::<f32>(&[0.5, q], None, false),
             Err(Error::InvalidArgument { op: "quantile", .. })
         ));
     }
     assert!(matches!(
-        x.percentile::<f32>(&[100.5], Some(0)),
+        x.percentile::<f32>(&[100.5], 0, false),
         Err(Error::InvalidArgument {
             op: "percentile",
             ..
         })
     ));
     assert!(matches!(
-        x.median::<f32>(Some(2)),
+        x.median::<f32>(2, false),
         Err(Error::AxisOutOfRange { .. })
     ));
     let e = dev().zeros::<f32>([3, 0]).unwrap();
     assert!(matches!(
-        e.median::<f32>(Some(1)),
+        e.median::<f32>(1, false),
         Err(Error::InvalidArgument { op: "median", .. })
     ));
-    assert_eq!(e.median::<f32>(Some(0)).unwrap().shape(), &[0]);
-    assert_eq!(x.quantile::<f32>(&[], Some(0)).unwrap().shape(), &[0, 2]);
+    assert_eq!(e.median::<f32>(0, false).unwrap().shape(), &[0]);
+    assert_eq!(x.quantile::<f32>(&[], 0, false).unwrap().shape(), &[0, 2]);
     assert_eq!(x.to_vec().unwrap(), vec![3.0, 1.0, 2.0, 0.0]);
     if !dev().supports::<gpuarray::f16>() {
-        common::assert_unsupported(x.median::<gpuarray::f16>(None), gpuarray::DType::F16);
+        common::assert_unsupported(x.median::<gpuarray::f16>(None, false), gpuarray::DType::F16);
     }
     let mut rng = Rng::new(95);
     let v = rng.ints(10_001, 0, 1 << 30);
     let (u, v) = upload::<u32>(dev(), &v, &[10_001]);
-    let got = host(&u.quantile::<f32>(&QS, None).unwrap());
+    let got = host(&u.quantile::<f32>(&QS, None, false).unwrap());
     let want: Vec<f64> = QS.iter().map(|&q| quantile_ref(&v, q)).collect();
     common::assert_close(&got, &want, 0.0, 1e-6);
 }
@@ -490,17 +490,17 @@ fn check_selected<T: Ty>(v: &[f64], rows: usize, len: usize, qs: &[f64]) {
     for &q in qs {
         want.extend((0..rows).map(|r| quantile_ref(&v[r * len..(r + 1) * len], q)));
     }
-    let got = x.quantile::<f32>(qs, Some(1)).unwrap();
+    let got = x.quantile::<f32>(qs, 1, false).unwrap();
     common::assert_close(&host(&got), &want, 1e-3, 1e-6);
     let xt = x.t().contiguous().unwrap();
-    let again = xt.quantile::<f32>(qs, Some(0)).unwrap();
+    let again = xt.quantile::<f32>(qs, 0, false).unwrap();
     assert_eq!(bits(&again), bits(&got), "{}", T::NAME);
-    let med = x.median::<f32>(Some(-1)).unwrap();
+    let med = x.median::<f32>(-1, false).unwrap();
     let mid: Vec<f64> = (0..rows)
         .map(|r| quantile_ref(&v[r * len..(r + 1) * len], 0.5))
         .collect();
     common::assert_close(&host(&med), &mid, 1e-3, 1e-6);
-    assert_eq!(bits(&x.median::<f32>(Some(-1)).unwrap()), bits(&med));
+    assert_eq!(bits(&x.median::<f32>(-1, false).unwrap()), bits(&med));
 }
 
 /// The radix select (rows longer than a workgroup's sort, 32-bit dtypes): ties (values in
@@ -537,7 +537,7 @@ fn quantile_radix_select() {
     let n = 20_011;
     let w = rng.vec(n, -1.0, 1.0);
     let (x, w) = upload::<f32>(dev(), &w, &[n]);
-    let got = x.median::<f32>(None).unwrap().to_scalar().unwrap();
+    let got = x.median::<f32>(None, false).unwrap().to_scalar().unwrap();
     assert_eq!(got as f64, quantile_ref(&w, 0.5));
 }
 
@@ -560,7 +560,7 @@ fn median_even_two_targets() {
     let n = 200_002;
     let w = rng.vec(n, -1.0, 1.0);
     let (x, w) = upload::<f32>(dev(), &w, &[n]);
-    let got = x.median::<f32>(None).unwrap().to_scalar().unwrap();
+    let got = x.median::<f32>(None, false).unwrap().to_scalar().unwrap();
     common::assert_close(&[got as f64], &[quantile_ref(&w, 0.5)], 1e-6, 0.0);
 }
 
@@ -597,7 +597,7 @@ fn top_k_radix_select() {
             check_top_k(&uu, k, largest);
         }
     }
-    let view = f.slice_axis(gpuarray::Axis(0), 1..).unwrap();
+    let view = f.slice_axis(0, 1..).unwrap();
     check_top_k(&view, 37, true);
     let first = f.top_k(100, -1, true).unwrap().1.to_vec().unwrap();
     for _ in 0..10 {

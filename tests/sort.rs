@@ -251,7 +251,7 @@ fn bad_axes() {
     let x = dev().from_slice(&[3.0f32, 1.0, 2.0, 0.0], [2, 2]).unwrap();
     for axis in [2isize, 5, -3] {
         match x.sort_axis(axis) {
-            Err(Error::AxisOutOfRange { axis: a, ndim: 2 }) => assert_eq!(a, axis.unsigned_abs()),
+            Err(Error::AxisOutOfRange { axis: a, ndim: 2 }) => assert_eq!(a, axis),
             other => panic!("axis {axis}: {other:?}"),
         }
         assert!(matches!(
@@ -262,7 +262,7 @@ fn bad_axes() {
     let s = dev().from_slice(&[1.0f32], [] as [usize; 0]).unwrap();
     assert!(matches!(
         s.sort(),
-        Err(Error::AxisOutOfRange { axis: 1, ndim: 0 })
+        Err(Error::AxisOutOfRange { axis: -1, ndim: 0 })
     ));
     assert_eq!(x.to_vec().unwrap(), vec![3.0, 1.0, 2.0, 0.0]);
     assert_eq!(

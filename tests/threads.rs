@@ -18,7 +18,7 @@ use std::time::Duration;
 use common::*;
 use gpuarray::nn::{conv2d, Conv2d};
 use gpuarray::signal::{convolve, Mode};
-use gpuarray::{Array, Axis, Device, Slice};
+use gpuarray::{Array, Device, Slice};
 
 const THREADS: usize = 4;
 /// The time bound beyond the run's own length (`GPUARRAY_THREADS_SECS`).
@@ -245,7 +245,7 @@ fn racing_threads_compile_each_pipeline_once() {
     let chain = |dev: &Device| {
         let x = dev.arange::<f32>(0.0, 1000.0, 1.0).unwrap();
         let y = x.sin().unwrap().mul_scalar(3.0).unwrap().exp2().unwrap();
-        let s = y.sum_axis(Axis(0)).unwrap();
+        let s = y.sum_axis(0, false).unwrap();
         s.to_vec().unwrap();
     };
     let alone = Device::new().unwrap();
@@ -294,7 +294,7 @@ fn eight_threads_mixed_ops() {
             let e: Vec<f64> = (0..m * n)
                 .map(|i| (0..k).map(|j| ha[i / n * k + j] * hb[j * n + i % n]).sum())
                 .collect();
-            let rows = c.sum_axis(Axis(1)).unwrap();
+            let rows = c.sum_axis(1, false).unwrap();
             let er: Vec<f64> = (0..m).map(|i| e[i * n..(i + 1) * n].iter().sum()).collect();
             let am = c.argmax().unwrap();
             let scaled = c.mul_scalar(2.0).unwrap().add_scalar(1.0).unwrap();

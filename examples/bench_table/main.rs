@@ -40,7 +40,7 @@ use std::error::Error;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use gpuarray::{Array, Axis, Device};
+use gpuarray::{Array, Device};
 
 /// The benches' shared set-up (which allows its own dead code); this table uses its host data.
 #[path = "../../benches/common/mod.rs"]
@@ -365,13 +365,13 @@ fn measure(dev: &Device, n: usize) -> Res<Vec<Row>> {
         dev.synchronize()?;
         rows.push(Row {
             name: "sum_axis0_8192x8192".into(),
-            ms: gpu_median(dev, || m.sum_axis(Axis(0)))?,
+            ms: gpu_median(dev, || m.sum_axis(0, false))?,
             bytes: Some(4 * big),
             note: gpu_note.clone(),
         });
         rows.push(Row {
             name: "sum_axis1_8192x8192".into(),
-            ms: gpu_median(dev, || m.sum_axis(Axis(1)))?,
+            ms: gpu_median(dev, || m.sum_axis(1, false))?,
             bytes: Some(4 * big),
             note: gpu_note.clone(),
         });

@@ -70,7 +70,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     }
     if want("sum_u8_64M") {
         // Summed in u32 (NumPy's uint8 sum is uint64; 64M x 255 fits u32).
-        let t = gpu_median(dev, || u.sum_as::<u32>(None))?;
+        let t = gpu_median(dev, || u.sum_as::<u32>(None, false))?;
         timed("sum_u8_64M", n as u64, t);
     }
     drop((u, v));

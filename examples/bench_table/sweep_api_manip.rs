@@ -74,11 +74,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         push("flip_64M_f32", bytes, t);
     }
     if want("roll_64M_f32") {
-        push(
-            "roll_64M_f32",
-            bytes,
-            gpu_median(dev, || x.roll(12345, Some(0)))?,
-        );
+        push("roll_64M_f32", bytes, gpu_median(dev, || x.roll(12345, 0))?);
     }
     Ok(rows)
 }

@@ -19,7 +19,7 @@
 //! Quick mode keeps the row names and halves the largest extent of each shape until it has
 //! at most 1/64 of its elements.
 
-use gpuarray::{Array, Axis, Device};
+use gpuarray::{Array, Device};
 
 use crate::{gpu_median, want, Res, Row, QUICK_DIV};
 
@@ -153,7 +153,7 @@ impl Sweep<'_> {
                 .map(|d| s[d])
                 .product();
             let name = format!("sum_axes{}_f32_{}", digits(&axes), dims(shape));
-            self.row(name, 4 * (n + outs), || a.sum_axes(&axes, false))?;
+            self.row(name, 4 * (n + outs), || a.sum_axis(&axes, false))?;
         }
         Ok(())
     }
@@ -184,9 +184,9 @@ impl Sweep<'_> {
     fn moments(&mut self, shape: &[usize]) -> Res<()> {
         self.per_axis(shape, ["var", "std"], |a, k, i| {
             if i == 0 {
-                a.var_axes(&[k], 0, false)
+                a.var_axis([k], 0, false)
             } else {
-                a.std_axes(&[k], 0, false)
+                a.std_axis([k], 0, false)
             }
         })
     }
@@ -200,9 +200,9 @@ impl Sweep<'_> {
         for shape in [&ARG2[..], &ARG3[..]] {
             self.per_axis(shape, ["argmax", "argmin"], |a, k, i| {
                 if i == 0 {
-                    a.argmax_axis(Axis(k))
+                    a.argmax_axis(k, false)
                 } else {
-                    a.argmin_axis(Axis(k))
+                    a.argmin_axis(k, false)
                 }
             })?;
         }

@@ -125,7 +125,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         ));
     }
     if want("median_f32_64M") {
-        let t = gpu_median(dev, || big_f.median::<f32>(None))?;
+        let t = gpu_median(dev, || big_f.median::<f32>(None, false))?;
         rows.push(row("median_f32_64M", t, 4 * b, bw, "4 B * n (one read)"));
     }
     rows.extend(crate::sweep_scan::issue_rows(dev, quick)?);

@@ -1,11 +1,11 @@
 //! [`ArrayOps`] on the CPU: `ndarray::ArrayD` of f32 and f64 (feature `ndarray`), with the
 //! same broadcasting and the same typed errors as the GPU arrays.
 
-use ndarray::{ArrayD, Ix2};
+use ndarray::{ArrayD, ArrayView1, Ix2};
 
 use super::ArrayOps;
 use crate::error::{Error, Result};
-use crate::shape::{broadcast_shapes, Axis};
+use crate::shape::{broadcast_shapes, Axes};
 
 /// `f` of `a` and `b` broadcast to their common shape, or `ShapeMismatch`.
 fn zip<A: Copy>(
@@ -22,16 +22,31 @@ fn zip<A: Copy>(
     Ok(ndarray::Zip::from(&x).and(&y).map_collect(|&p, &q| f(p, q)))
 }
 
-/// `Ok(axis)` when it is in range for `a`.
-fn check_axis<A>(a: &ArrayD<A>, axis: Axis) -> Result<ndarray::Axis> {
-    if axis.0 < a.ndim() {
-        Ok(ndarray::Axis(axis.0))
-    } else {
-        Err(Error::AxisOutOfRange {
-            axis: axis.0,
-            ndim: a.ndim(),
-        })
+/// `f` of each lane along the axes `axis` of `a` (resolved as the GPU arrays do, so with
+/// the same errors), one axis at a time from the last; with `keepdims` the reduced axes
+/// stay, with extent 1. `empty` is the error for reducing no elements, if that is one.
+fn along<A: Copy>(
+    a: &ArrayD<A>,
+    op: &'static str,
+    axis: Axes,
+    keepdims: bool,
+    empty: Option<Error>,
+    f: impl Fn(ArrayView1<A>) -> A,
+) -> Result<ArrayD<A>> {
+    let axes = axis.resolve(a.ndim(), op)?;
+    if let Some(e) = empty.filter(|_| axes.iter().any(|&d| a.shape()[d] == 0)) {
+        return Err(e);
     }
+    let mut r = a.clone();
+    for &d in axes.iter().rev() {
+        r = r.map_axis(ndarray::Axis(d), &f);
+    }
+    if keepdims {
+        for &d in &axes {
+            r = r.insert_axis(ndarray::Axis(d));
+        }
+    }
+    Ok(r)
 }
 
 fn empty_max() -> Error {
@@ -69,20 +84,16 @@ macro_rules! cpu_array_ops {
             fn tanh(&self) -> Result<Self> { Ok(self.mapv(<$t>::tanh)) }
             fn sqrt(&self) -> Result<Self> { Ok(self.mapv(<$t>::sqrt)) }
             fn abs(&self) -> Result<Self> { Ok(self.mapv(<$t>::abs)) }
-            fn sum_axis(&self, axis: Axis) -> Result<Self> {
-                Ok(ArrayD::sum_axis(self, check_axis(self, axis)?))
+            fn sum_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Self> {
+                along(self, "sum", axis.into(), keepdims, None, |l| l.sum())
             }
-            fn mean_axis(&self, axis: Axis) -> Result<Self> {
-                let ax = check_axis(self, axis)?;
-                let n = self.len_of(ax) as $t;
-                Ok(ArrayD::sum_axis(self, ax).mapv(|s| s / n))
+            fn mean_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Self> {
+                along(self, "mean", axis.into(), keepdims, None, |l| l.sum() / l.len() as $t)
             }
-            fn max_axis(&self, axis: Axis) -> Result<Self> {
-                let ax = check_axis(self, axis)?;
-                if self.len_of(ax) == 0 {
-                    return Err(empty_max());
-                }
-                Ok(self.map_axis(ax, |lane| lane.fold(<$t>::NEG_INFINITY, |m, &x| m.nan_max(x))))
+            fn max_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Self> {
+                along(self, "max", axis.into(), keepdims, Some(empty_max()), |l| {
+                    l.fold(<$t>::NEG_INFINITY, |m, &x| m.nan_max(x))
+                })
             }
             fn sum_all(&self) -> Result<$t> { Ok(self.sum()) }
             fn mean_all(&self) -> Result<$t> { Ok(self.sum() / self.len() as $t) }

@@ -20,26 +20,26 @@
 use crate::array::Array;
 use crate::dtype::{Float, Signed};
 use crate::error::Result;
-use crate::shape::Axis;
+use crate::shape::Axes;
 
 /// The array operations generic code may use, on any array type (see the module docs).
 ///
-/// Binary operations broadcast as NumPy; reductions over an axis drop it; `*_all`
+/// Binary operations broadcast as NumPy; reductions over axes drop them unless `keepdims`; `*_all`
 /// reductions give a host scalar. Errors are those of [`Array`]'s methods of the same name
 /// (shape mismatches, axes out of range, `max` over no elements); the CPU implementation
 /// gives the same typed errors.
 ///
 /// In generic code the trait's methods are called as methods; on a concrete `ndarray`
 /// array, whose own `sum_axis` and `mean_axis` come first, call them as
-/// `ArrayOps::sum_axis(&x, axis)`.
+/// `ArrayOps::sum_axis(&x, axis, keepdims)`.
 ///
 /// ```
-/// use gpuarray::{ArrayOps, Axis, Result};
+/// use gpuarray::{ArrayOps, Result};
 ///
 /// /// Each column scaled to mean 0 and variance 1.
 /// fn normalise<A: ArrayOps<Elem = f32>>(x: &A) -> Result<A> {
-///     let centred = x.sub(&x.mean_axis(Axis(0))?)?;
-///     let var = centred.mul(&centred)?.mean_axis(Axis(0))?;
+///     let centred = x.sub(&x.mean_axis(0, true)?)?;
+///     let var = centred.mul(&centred)?.mean_axis(0, true)?;
 ///     centred.div(&var.add_scalar(1e-6)?.sqrt()?)
 /// }
 ///
@@ -92,12 +92,13 @@ pub trait ArrayOps: Sized {
     /// |x|.
     fn abs(&self) -> Result<Self>;
 
-    /// The sum along `axis`, which the result drops.
-    fn sum_axis(&self, axis: Axis) -> Result<Self>;
-    /// The mean along `axis`.
-    fn mean_axis(&self, axis: Axis) -> Result<Self>;
-    /// The largest element along `axis`.
-    fn max_axis(&self, axis: Axis) -> Result<Self>;
+    /// The sum along `axis` (one, several or all: see [`Axes`]); with `keepdims` the
+    /// reduced axes stay, with extent 1.
+    fn sum_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Self>;
+    /// The mean along `axis`, as [`ArrayOps::sum_axis`].
+    fn mean_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Self>;
+    /// The largest element along `axis`, as [`ArrayOps::sum_axis`].
+    fn max_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Self>;
     /// The sum of every element.
     fn sum_all(&self) -> Result<Self::Elem>;
     /// The mean of every element.
@@ -141,9 +142,9 @@ impl<T: Float + Signed> ArrayOps for Array<T> {
         tanh() -> Self;
         sqrt() -> Self;
         abs() -> Self;
-        sum_axis(axis: Axis) -> Self;
-        mean_axis(axis: Axis) -> Self;
-        max_axis(axis: Axis) -> Self;
+        sum_axis(axis: impl Into<Axes>, keepdims: bool) -> Self;
+        mean_axis(axis: impl Into<Axes>, keepdims: bool) -> Self;
+        max_axis(axis: impl Into<Axes>, keepdims: bool) -> Self;
         matmul(other: &Self) -> Self;
     }
 

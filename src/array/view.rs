@@ -6,7 +6,7 @@ use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::ops::elementwise::{map_unary, Unary};
 use crate::shape::{
-    broadcast_strides, checked_len, contiguous_strides, Axis, Shape, Slice, SliceInfo,
+    broadcast_strides, checked_len, contiguous_strides, Axes, Shape, Slice, SliceInfo,
 };
 
 impl<T: Element> Array<T> {
@@ -159,27 +159,24 @@ impl<T: Element> Array<T> {
         Ok(self.view(shape, strides, offset))
     }
 
-    /// A view sliced along one axis.
+    /// A view sliced along one axis (negative counts from the end).
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`], [`Error::SliceOutOfRange`].
+    /// [`Error::AxisOutOfRange`], [`Error::SliceOutOfRange`]; [`Error::InvalidArgument`]
+    /// for several axes or all (`..`).
     ///
     /// ```
-    /// use gpuarray::{Axis, Slice};
+    /// use gpuarray::Slice;
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.arange::<i32>(0, 6, 1)?.reshape([2, 3])?;
-    /// assert_eq!(x.slice_axis(Axis(1), Slice::from(1..))?.to_vec()?, vec![1, 2, 4, 5]);
+    /// assert_eq!(x.slice_axis(1, Slice::from(1..))?.to_vec()?, vec![1, 2, 4, 5]);
+    /// assert_eq!(x.slice_axis(-1, ..2)?.to_vec()?, vec![0, 1, 3, 4]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn slice_axis(&self, axis: Axis, s: impl Into<Slice>) -> Result<Array<T>> {
-        if axis.0 >= self.ndim() {
-            return Err(Error::AxisOutOfRange {
-                axis: axis.0,
-                ndim: self.ndim(),
-            });
-        }
-        let mut info = vec![Slice::from(..); axis.0 + 1];
-        info[axis.0] = s.into();
+    pub fn slice_axis(&self, axis: impl Into<Axes>, s: impl Into<Slice>) -> Result<Array<T>> {
+        let axis = axis.into().resolve_single(self.ndim(), "slice_axis")?;
+        let mut info = vec![Slice::from(..); axis + 1];
+        info[axis] = s.into();
         self.slice(info)
     }
 

@@ -12,7 +12,7 @@ use crate::device::{lock, Device};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::ops::elementwise::{truth, Binary, NpBinary, NpUnary, Unary};
-use crate::shape::Axis;
+use crate::shape::Axes;
 
 #[path = "fuse_keep.rs"]
 mod keep;
@@ -21,7 +21,7 @@ use keep::{keep_defs, structure};
 mod reductions;
 
 /// A node of a traced expression.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Node {
     Input(usize),
     Const(f64),
@@ -31,9 +31,12 @@ enum Node {
     Binary(Binary, Var, Var),
     /// `where_(cond, x, y)`.
     Where(Var, Var, Var),
-    /// A reduction over every element (`None`) or one axis (may be negative).
-    Reduce(Reduction, Option<isize>, Var),
+    /// A reduction along axes (negative count from the end), and whether it keeps them.
+    Reduce(Reduction, Along, Var),
 }
+
+/// The axes of a fused reduction and its `keepdims`.
+pub(super) type Along = (Axes, bool);
 
 /// The reductions a fused expression may end in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,7 +272,7 @@ pub struct Fused {
     /// The traced expression, up to its root (the reduction's operand where it ends in one).
     nodes: Vec<Node>,
     root: Var,
-    reduce: Option<(Reduction, Option<isize>)>,
+    reduce: Option<(Reduction, Along)>,
     inputs: usize,
     kernels: Mutex<HashMap<DType, Compiled>>,
 }
@@ -474,8 +477,8 @@ pub(crate) fn expression<const N: usize>(
 pub fn fuse<const N: usize>(dev: &Device, f: impl Fn([Var; N]) -> Var) -> Result<Fused> {
     dev.expect_alive()?;
     let (mut nodes, root) = trace(f);
-    let (reduce, root) = match nodes[root.0 as usize] {
-        Node::Reduce(r, axis, x) => (Some((r, axis)), x),
+    let (reduce, root) = match &nodes[root.0 as usize] {
+        Node::Reduce(r, along, x) => (Some((*r, along.clone())), *x),
         _ => (None, root),
     };
     nodes.truncate(root.0 as usize + 1);
@@ -529,14 +532,14 @@ impl Fused {
     /// ```
     /// use gpuarray::custom::fuse;
     /// # let dev = gpuarray::Device::new()?;
-    /// let sum_of_products = fuse(&dev, |[x, y]| (x * y).sum_axis(-1))?;
+    /// let sum_of_products = fuse(&dev, |[x, y]| (x * y).sum_axis(-1, false))?;
     /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
     /// assert_eq!(sum_of_products.call::<f32>(&[&x, &x])?.to_vec()?, vec![5.0, 25.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn call<T: Element>(&self, args: &[&dyn KernelArg]) -> Result<Array<T>> {
         let (kernel, g) = self.kernel(T::DTYPE)?;
-        let Some((r, axis)) = self.reduce else {
+        let Some((r, (axis, keepdims))) = &self.reduce else {
             return kernel.call::<T>(args);
         };
         let fusion = Fusion {
@@ -544,8 +547,9 @@ impl Fused {
             inputs: self.inputs,
             helpers: &g.0,
             body: &g.1,
-            reduction: r,
+            reduction: *r,
             axis,
+            keepdims: *keepdims,
         };
         if let Some(out) = fused_reduce::reduce::<T>(&self.dev, &fusion, args)? {
             return Ok(out);
@@ -553,31 +557,16 @@ impl Fused {
         // Dtypes, sizes and empty reductions the one kernel leaves to the elementwise
         // kernel and the built-in reduction (their errors and empty results).
         let y = kernel.call::<T>(args)?;
-        let axis = match axis {
-            None => None,
-            Some(axis) => {
-                let nd = y.ndim() as isize;
-                let a = if axis < 0 { axis + nd } else { axis };
-                if a < 0 || a >= nd {
-                    return Err(Error::AxisOutOfRange {
-                        axis: axis.unsigned_abs(),
-                        ndim: y.ndim(),
-                    });
-                }
-                Some(a as usize)
+        let (axis, keepdims) = (axis.clone(), *keepdims);
+        match r {
+            Reduction::Sum => y.sum_axis(axis, keepdims),
+            Reduction::Prod => y.prod_axis(axis, keepdims),
+            Reduction::Max => y.max_axis(axis, keepdims),
+            Reduction::Min => y.min_axis(axis, keepdims),
+            Reduction::Mean => {
+                let axes = axis.resolve_opt(y.ndim(), "mean")?;
+                crate::ops::reduce::mean_of(&y, axes.as_deref(), keepdims)
             }
-        };
-        match (r, axis) {
-            (Reduction::Sum, None) => y.sum(),
-            (Reduction::Sum, Some(a)) => y.sum_axis(Axis(a)),
-            (Reduction::Prod, None) => y.prod(),
-            (Reduction::Prod, Some(a)) => y.prod_axis(Axis(a)),
-            (Reduction::Max, None) => y.max(),
-            (Reduction::Max, Some(a)) => y.max_axis(Axis(a)),
-            (Reduction::Min, None) => y.min(),
-            (Reduction::Min, Some(a)) => y.min_axis(Axis(a)),
-            (Reduction::Mean, None) => crate::ops::reduce::mean_of(&y, None),
-            (Reduction::Mean, Some(a)) => crate::ops::reduce::mean_of(&y, Some(&[a])),
         }
     }
 }

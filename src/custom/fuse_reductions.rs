@@ -5,10 +5,11 @@
 use crate::array::Array;
 
 use super::{push, Node, Reduction, Var};
+use crate::shape::Axes;
 
 impl Var {
-    fn reduce(self, r: Reduction, axis: Option<isize>) -> Var {
-        push(Node::Reduce(r, axis, self))
+    fn reduce(self, r: Reduction, axis: Axes, keepdims: bool) -> Var {
+        push(Node::Reduce(r, (axis, keepdims), self))
     }
 
     /// The sum over every element, as `cupy.sum` inside `cupy.fuse`: the expression is
@@ -33,20 +34,21 @@ impl Var {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn sum(self) -> Var {
-        self.reduce(Reduction::Sum, None)
+        self.reduce(Reduction::Sum, Axes::All, false)
     }
-    /// The sum along `axis` (negative counts from the end), as [`Var::sum`].
+    /// The sum along `axis` (one, several or all: see [`Axes`]; negative counts from the
+    /// end); `keepdims` keeps the reduced axes, with extent 1. As [`Var::sum`].
     ///
     /// ```
     /// use gpuarray::custom::fuse;
     /// # let dev = gpuarray::Device::new()?;
-    /// let row_sums = fuse(&dev, |[x]| (x * 2.0).sum_axis(-1))?;
+    /// let row_sums = fuse(&dev, |[x]| (x * 2.0).sum_axis(-1, false))?;
     /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3])?;
     /// assert_eq!(row_sums.call::<f32>(&[&x])?.to_vec()?, vec![12.0, 30.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn sum_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Sum, Some(axis))
+    pub fn sum_axis(self, axis: impl Into<Axes>, keepdims: bool) -> Var {
+        self.reduce(Reduction::Sum, axis.into(), keepdims)
     }
     /// The product of every element, as [`Array::prod`].
     ///
@@ -59,20 +61,20 @@ impl Var {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn prod(self) -> Var {
-        self.reduce(Reduction::Prod, None)
+        self.reduce(Reduction::Prod, Axes::All, false)
     }
-    /// The product along `axis` (negative counts from the end).
+    /// The product along `axis`, as [`Var::sum_axis`].
     ///
     /// ```
     /// use gpuarray::custom::fuse;
     /// # let dev = gpuarray::Device::new()?;
-    /// let f = fuse(&dev, |[x]| x.prod_axis(0))?;
+    /// let f = fuse(&dev, |[x]| x.prod_axis(0, false))?;
     /// let x = dev.from_slice(&[1.0f64, 2.0, 3.0, 4.0], [2, 2])?;
     /// assert_eq!(f.call::<f64>(&[&x])?.to_vec()?, vec![3.0, 8.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn prod_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Prod, Some(axis))
+    pub fn prod_axis(self, axis: impl Into<Axes>, keepdims: bool) -> Var {
+        self.reduce(Reduction::Prod, axis.into(), keepdims)
     }
     /// The largest element, as [`Array::max`] (NaN if any is NaN; an error over none).
     ///
@@ -86,20 +88,20 @@ impl Var {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn max(self) -> Var {
-        self.reduce(Reduction::Max, None)
+        self.reduce(Reduction::Max, Axes::All, false)
     }
-    /// The largest element along `axis` (negative counts from the end).
+    /// The largest element along `axis`, as [`Var::sum_axis`].
     ///
     /// ```
     /// use gpuarray::custom::fuse;
     /// # let dev = gpuarray::Device::new()?;
-    /// let f = fuse(&dev, |[x]| x.abs().max_axis(1))?;
+    /// let f = fuse(&dev, |[x]| x.abs().max_axis(1, false))?;
     /// let x = dev.from_slice(&[1.0f32, -5.0, 2.0, 3.0], [2, 2])?;
     /// assert_eq!(f.call::<f32>(&[&x])?.to_vec()?, vec![5.0, 3.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn max_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Max, Some(axis))
+    pub fn max_axis(self, axis: impl Into<Axes>, keepdims: bool) -> Var {
+        self.reduce(Reduction::Max, axis.into(), keepdims)
     }
     /// The smallest element, as [`Array::min`].
     ///
@@ -113,20 +115,20 @@ impl Var {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn min(self) -> Var {
-        self.reduce(Reduction::Min, None)
+        self.reduce(Reduction::Min, Axes::All, false)
     }
-    /// The smallest element along `axis` (negative counts from the end).
+    /// The smallest element along `axis`, as [`Var::sum_axis`].
     ///
     /// ```
     /// use gpuarray::custom::fuse;
     /// # let dev = gpuarray::Device::new()?;
-    /// let f = fuse(&dev, |[x]| x.min_axis(-2))?;
+    /// let f = fuse(&dev, |[x]| x.min_axis(-2, false))?;
     /// let x = dev.from_slice(&[4.0f32, 1.0, 2.0, 8.0], [2, 2])?;
     /// assert_eq!(f.call::<f32>(&[&x])?.to_vec()?, vec![2.0, 1.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn min_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Min, Some(axis))
+    pub fn min_axis(self, axis: impl Into<Axes>, keepdims: bool) -> Var {
+        self.reduce(Reduction::Min, axis.into(), keepdims)
     }
     /// The mean of every element, as [`Array::mean`] (floats only).
     ///
@@ -139,19 +141,19 @@ impl Var {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn mean(self) -> Var {
-        self.reduce(Reduction::Mean, None)
+        self.reduce(Reduction::Mean, Axes::All, false)
     }
-    /// The mean along `axis` (negative counts from the end; floats only).
+    /// The mean along `axis`, as [`Var::sum_axis`] (floats only).
     ///
     /// ```
     /// use gpuarray::custom::fuse;
     /// # let dev = gpuarray::Device::new()?;
-    /// let f = fuse(&dev, |[x]| x.mean_axis(1))?;
+    /// let f = fuse(&dev, |[x]| x.mean_axis(1, false))?;
     /// let x = dev.from_slice(&[1.0f32, 3.0, 2.0, 6.0], [2, 2])?;
     /// assert_eq!(f.call::<f32>(&[&x])?.to_vec()?, vec![2.0, 4.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn mean_axis(self, axis: isize) -> Var {
-        self.reduce(Reduction::Mean, Some(axis))
+    pub fn mean_axis(self, axis: impl Into<Axes>, keepdims: bool) -> Var {
+        self.reduce(Reduction::Mean, axis.into(), keepdims)
     }
 }

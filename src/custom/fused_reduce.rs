@@ -13,7 +13,7 @@ use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params, MAX_DIMS};
 use crate::kernel::source::Spec;
 use crate::ops::elementwise::{Operand, STRIDED_OFFSETS};
-use crate::shape::{broadcast_shapes, broadcast_strides, collapse};
+use crate::shape::{broadcast_shapes, broadcast_strides, collapse, Axes};
 
 const SRC: &str = include_str!("../../shaders/fused_reduce.wgsl");
 const WG: usize = 256;
@@ -53,7 +53,8 @@ pub(super) struct Fusion<'k> {
     pub helpers: &'k str,
     pub body: &'k str,
     pub reduction: Reduction,
-    pub axis: Option<isize>,
+    pub axis: &'k Axes,
+    pub keepdims: bool,
 }
 
 /// The parameters of one dispatch; [`ReduceParams::encode`] is the one place that writes
@@ -316,8 +317,8 @@ pub(super) fn reduce<T: Element>(
     }
     let red = reduced(&shape, f.axis)?;
     let out_shape: Vec<usize> = (0..shape.len())
-        .filter(|&d| !red[d])
-        .map(|d| shape[d])
+        .filter(|&d| f.keepdims || !red[d])
+        .map(|d| if red[d] { 1 } else { shape[d] })
         .collect();
     let m: usize = out_shape.iter().product();
     let count: usize = (0..shape.len())
@@ -434,21 +435,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     out
 }
 
-/// The axes of `shape` that `axis` reduces (every one for `None`; negative counts from the
-/// end).
-fn reduced(shape: &[usize], axis: Option<isize>) -> Result<Vec<bool>> {
-    let nd = shape.len();
-    let Some(axis) = axis else {
-        return Ok(vec![true; nd]);
-    };
-    let a = if axis < 0 { axis + nd as isize } else { axis };
-    if a < 0 || a >= nd as isize {
-        return Err(Error::AxisOutOfRange {
-            axis: axis.unsigned_abs(),
-            ndim: nd,
-        });
-    }
-    Ok((0..nd).map(|d| d == a as usize).collect())
+/// The axes of `shape` that `axis` reduces (negative count from the end).
+fn reduced(shape: &[usize], axis: &Axes) -> Result<Vec<bool>> {
+    let axes = axis.resolve(shape.len(), "Fused::call")?;
+    Ok((0..shape.len()).map(|d| axes.contains(&d)).collect())
 }
 
 /// The inputs' layout (all of dtype `d`) with the reduced axes moved last: contiguous (`ndim` 0) where every

@@ -11,7 +11,7 @@ use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::source::{validate_user, Region};
 use crate::ops::reduce::{reduce_with, spec, Load, Reducer};
-use crate::shape::Axis;
+use crate::shape::Axes;
 
 /// A reduction defined by WGSL expressions, as CuPy's `ReductionKernel`: `map_expr` gives
 /// each element's value (over the input parameter's name), `reduce_expr` combines two
@@ -26,11 +26,11 @@ use crate::shape::Axis;
 /// the shape. Runs on the same machinery as [`Array::sum_axis`]: any axes, any layout.
 ///
 /// ```
-/// use gpuarray::{Axis, custom::ReductionKernel};
+/// use gpuarray::custom::ReductionKernel;
 /// # let dev = gpuarray::Device::new()?;
 /// let l2norm = ReductionKernel::new(&dev, "T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")?;
 /// let x = dev.from_slice(&[3.0f32, 4.0, 6.0, 8.0], [2, 2])?;
-/// assert_eq!(l2norm.call_axis::<f32, f32>(&x, Axis(1))?.to_vec()?, vec![5.0, 10.0]);
+/// assert_eq!(l2norm.call_axis::<f32, f32>(&x, 1, false)?.to_vec()?, vec![5.0, 10.0]);
 ///
 /// // The placeholder in every expression: 5 + the sum of 2 x.
 /// let k = ReductionKernel::new(&dev, "T x", "T y", "x * T(2)", "a + b", "y = a + T(5)", "T(0)", "k")?;
@@ -311,44 +311,34 @@ impl ReductionKernel {
         self.run(x, None, false)
     }
 
-    /// The reduction along `axis`, which the result drops.
+    /// The reduction along `axis` (one, several or all: see [`Axes`]; negative counts from
+    /// the end), as CuPy's `kernel(x, axis=, keepdims=)`; with `keepdims` the reduced axes
+    /// stay, with extent 1.
     ///
     /// # Errors
-    /// As [`ReductionKernel::call`]; [`Error::AxisOutOfRange`].
-    ///
-    /// ```
-    /// use gpuarray::{Axis, custom::ReductionKernel};
-    /// # let dev = gpuarray::Device::new()?;
-    /// let sum = ReductionKernel::new(&dev, "T x", "T y", "x", "a + b", "y = a", "0", "mysum")?;
-    /// let x = dev.from_slice(&[1u32, 2, 3, 4], [2, 2])?;
-    /// assert_eq!(sum.call_axis::<u32, u32>(&x, Axis(0))?.to_vec()?, vec![4, 6]);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn call_axis<T: Element, O: Element>(&self, x: &Array<T>, axis: Axis) -> Result<Array<O>> {
-        self.run(x, Some(&[axis.0]), false)
-    }
-
-    /// The reduction over a set of axes; with `keepdims` they stay, with extent 1.
-    ///
-    /// # Errors
-    /// As [`ReductionKernel::call_axis`].
+    /// As [`ReductionKernel::call`]; [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`]
+    /// for an axis listed twice.
     ///
     /// ```
     /// use gpuarray::custom::ReductionKernel;
     /// # let dev = gpuarray::Device::new()?;
     /// let sum = ReductionKernel::new(&dev, "T x", "T y", "x", "a + b", "y = a", "0", "mysum")?;
-    /// let x = dev.ones::<f32>([2, 3, 4])?;
-    /// let s = sum.call_axes::<f32, f32>(&x, &[0, 2], true)?;
+    /// let x = dev.from_slice(&[1u32, 2, 3, 4], [2, 2])?;
+    /// assert_eq!(sum.call_axis::<u32, u32>(&x, 0, false)?.to_vec()?, vec![4, 6]);
+    /// assert_eq!(sum.call_axis::<u32, u32>(&x, -1, false)?.to_vec()?, vec![3, 7]);
+    /// let y = dev.ones::<f32>([2, 3, 4])?;
+    /// let s = sum.call_axis::<f32, f32>(&y, [0, 2], true)?;
     /// assert_eq!(s.shape(), &[1, 3, 1]);
     /// assert_eq!(s.to_vec()?, vec![8.0; 3]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn call_axes<T: Element, O: Element>(
+    pub fn call_axis<T: Element, O: Element>(
         &self,
         x: &Array<T>,
-        axes: &[usize],
+        axis: impl Into<Axes>,
         keepdims: bool,
     ) -> Result<Array<O>> {
-        self.run(x, Some(axes), keepdims)
+        let axes = axis.into().resolve_opt(x.ndim(), "ReductionKernel")?;
+        self.run(x, axes.as_deref(), keepdims)
     }
 }

@@ -5,7 +5,7 @@ use crate::array::Array;
 use crate::custom::{fuse, Var};
 use crate::dtype::{DType, Float};
 use crate::error::Result;
-use crate::ops::manip::norm_axis;
+use crate::shape::{keepdims_shape, Axes};
 
 /// I0(x): for |x| below the switch its power series sum (x²/4)^k / (k!)², nested as
 /// 1 + y/1² (1 + y/2² (1 + ...)) so that no coefficient underflows; above it the
@@ -56,9 +56,9 @@ impl<T: Float> Array<T> {
 }
 
 impl<T: Float> Array<T> {
-    /// The median of the non-NaN elements, over every element (`None`) or along `axis`
-    /// (negative counts from the end), as NumPy's `nanmedian`; NaN where a slice holds
-    /// only NaN. Composed: the slices are doubled (`concatenate`) and the NaNs of the
+    /// The median of the non-NaN elements along `axis` (one, several or all: see [`Axes`];
+    /// `..` or `None` for every element), as NumPy's `nanmedian(axis=, keepdims=)`; NaN
+    /// where a slice holds only NaN; with `keepdims` the reduced axes stay, with extent 1. Composed: the slices are doubled (`concatenate`) and the NaNs of the
     /// first copy become -inf and those of the second +inf, which leaves the median of the
     /// doubled non-NaN values, the same median, in the middle; then [`Array::median`].
     /// Exact as the median is (the mean of two elements where their count is even).
@@ -71,15 +71,14 @@ impl<T: Float> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, f32::NAN, f32::NAN, 4.0], [2, 3])?;
-    /// assert_eq!(x.nanmedian::<f32>(None)?.to_scalar()?, 3.0);
-    /// assert_eq!(x.nanmedian::<f32>(Some(-1))?.to_vec()?, vec![2.0, 4.0]);
+    /// assert_eq!(x.nanmedian::<f32>(None, false)?.to_scalar()?, 3.0);
+    /// assert_eq!(x.nanmedian::<f32>(-1, false)?.to_vec()?, vec![2.0, 4.0]);
+    /// assert_eq!(x.nanmedian::<f32>(-1, true)?.shape(), &[2, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn nanmedian<O: Float>(&self, axis: Option<isize>) -> Result<Array<O>> {
-        let (x, axis) = match axis {
-            None => (self.ravel()?, 0),
-            Some(a) => (self.clone(), norm_axis(a, self.ndim())? as isize),
-        };
+    pub fn nanmedian<O: Float>(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<O>> {
+        let axes = axis.into().resolve(self.ndim(), "nanmedian")?;
+        let (x, kept) = self.merged_last(&axes)?;
         let nan = x.isnan()?;
         let lo = self.dev.full([], T::NEG_INFINITY)?;
         let hi = self.dev.full([], T::INFINITY)?;
@@ -88,8 +87,12 @@ impl<T: Float> Array<T> {
                 &Array::where_(&nan, &lo, &x)?,
                 &Array::where_(&nan, &hi, &x)?,
             ],
-            axis,
+            -1,
         )?;
-        doubled.median::<O>(Some(axis))
+        let m = doubled.median::<O>(-1, false)?;
+        match keepdims {
+            true => m.reshape(keepdims_shape(&kept, &axes)),
+            false => Ok(m),
+        }
     }
 }

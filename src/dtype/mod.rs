@@ -203,7 +203,7 @@ impl DType {
     /// kernels) and writes into existing arrays refuse them with
     /// [`crate::Error::Unsupported`]. `sum()` wraps in the type (as CuPy's
     /// `sum(dtype=uint8)`); NumPy's default accumulator (u64 for u8) is
-    /// `sum_as::<u64>(None)` where the adapter has SHADER_INT64, else `sum_as::<u32>`.
+    /// `sum_as::<u64>(.., false)` where the adapter has SHADER_INT64, else `sum_as::<u32>`.
     ///
     /// ```
     /// assert!(gpuarray::DType::U8.is_packed());

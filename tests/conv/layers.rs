@@ -560,7 +560,7 @@ fn strided_views_are_read() {
     let xt = x.t();
     let xtv: Vec<f64> = (0..9 * 12).map(|i| xv[(i % 12) * 9 + i / 12]).collect();
     let (k, kv) = upload::<f32>(dev(), &values(&mut rng, 16), &[4, 4]);
-    let ks = k.slice_axis(gpuarray::Axis(0), 1..4).unwrap();
+    let ks = k.slice_axis(0, 1..4).unwrap();
     let r = convolve2d(&xt, &ks, Mode::Same).unwrap();
     let (e, _) = ref2d(
         &xtv,
@@ -591,9 +591,9 @@ fn conv2d_views_are_read() {
         }
         let taps = cg * k * k;
         let (wb, wbv) = upload::<f32>(dev(), &values(&mut rng, (o + 1) * taps), &[o + 1, cg, k, k]);
-        let wt = wb.slice_axis(gpuarray::Axis(0), 1..o + 1).unwrap();
+        let wt = wb.slice_axis(0, 1..o + 1).unwrap();
         let (bb, bbv) = upload::<f32>(dev(), &values(&mut rng, o + 2), &[o + 2]);
-        let b = bb.slice_axis(gpuarray::Axis(0), 2..o + 2).unwrap();
+        let b = bb.slice_axis(0, 2..o + 2).unwrap();
         let op = opt([1, 1], [1, 1], [1, 1], groups);
         let y = conv2d(&x, &wt, Some(&b), op).unwrap();
         let (e, shape) = ref_nn(

@@ -274,7 +274,7 @@ fn views() {
     check::<f32>("neg of stepped", &(-&va), &e.shape, &e.data, tol);
 
     // slice_axis: non-contiguous with an offset.
-    let v = a.slice_axis(gpuarray::Axis(1), 3..7).unwrap();
+    let v = a.slice_axis(1, 3..7).unwrap();
     let hv = ha.slice(&[(0, 6, 1), (3, 7, 1)]);
     let e = add(&hv, &hv);
     check::<f32>(

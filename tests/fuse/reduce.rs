@@ -12,7 +12,7 @@
 
 use crate::common::{assert_close, dev, host, if_supported, upload, Rng};
 use gpuarray::custom::{fuse, KernelArg, Var};
-use gpuarray::{Array, Axis, DType, Device, Error, Real, Slice};
+use gpuarray::{Array, DType, Device, Real, Error, Slice};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum R {
@@ -28,15 +28,15 @@ const ALL: [R; 5] = [R::Sum, R::Prod, R::Max, R::Min, R::Mean];
 fn var(r: R, v: Var, axis: Option<isize>) -> Var {
     match (r, axis) {
         (R::Sum, None) => v.sum(),
-        (R::Sum, Some(a)) => v.sum_axis(a),
+        (R::Sum, Some(a)) => v.sum_axis(a, false),
         (R::Prod, None) => v.prod(),
-        (R::Prod, Some(a)) => v.prod_axis(a),
+        (R::Prod, Some(a)) => v.prod_axis(a, false),
         (R::Max, None) => v.max(),
-        (R::Max, Some(a)) => v.max_axis(a),
+        (R::Max, Some(a)) => v.max_axis(a, false),
         (R::Min, None) => v.min(),
-        (R::Min, Some(a)) => v.min_axis(a),
+        (R::Min, Some(a)) => v.min_axis(a, false),
         (R::Mean, None) => v.mean(),
-        (R::Mean, Some(a)) => v.mean_axis(a),
+        (R::Mean, Some(a)) => v.mean_axis(a, false),
     }
 }
 
@@ -44,13 +44,13 @@ fn var(r: R, v: Var, axis: Option<isize>) -> Var {
 fn method<T: Real>(r: R, e: &Array<T>, axis: Option<usize>) -> Vec<f64> {
     let a = match (r, axis) {
         (R::Sum, None) => e.sum(),
-        (R::Sum, Some(a)) => e.sum_axis(Axis(a)),
+        (R::Sum, Some(a)) => e.sum_axis(a, false),
         (R::Prod, None) => e.prod(),
-        (R::Prod, Some(a)) => e.prod_axis(Axis(a)),
+        (R::Prod, Some(a)) => e.prod_axis(a, false),
         (R::Max, None) => e.max(),
-        (R::Max, Some(a)) => e.max_axis(Axis(a)),
+        (R::Max, Some(a)) => e.max_axis(a, false),
         (R::Min, None) => e.min(),
-        (R::Min, Some(a)) => e.min_axis(Axis(a)),
+        (R::Min, Some(a)) => e.min_axis(a, false),
         (R::Mean, _) => unreachable!(),
     };
     host(&a.unwrap())
@@ -233,7 +233,7 @@ fn a_fused_reduction_is_one_dispatch() {
             let e = sq.call::<f32>(&[&x, &y]).unwrap();
             host(&match axis {
                 None => e.sum().unwrap(),
-                Some(a) => e.sum_axis(Axis(a as usize)).unwrap(),
+                Some(a) => e.sum_axis(a as usize, false).unwrap(),
             })
         });
         assert!(n2 >= 2, "{n2}");
@@ -310,7 +310,7 @@ fn split_reductions_nan_and_infinities() {
         );
     }
     let inf = dev.full([5, 70], f32::NEG_INFINITY).unwrap();
-    let f = fuse(dev, |[v]| v.max_axis(1)).unwrap();
+    let f = fuse(dev, |[v]| v.max_axis(1, false)).unwrap();
     assert_eq!(
         f.call::<f32>(&[&inf]).unwrap().to_vec().unwrap(),
         vec![f32::NEG_INFINITY; 5]
@@ -335,12 +335,12 @@ fn zero_sizes_and_bad_arguments() {
     let e = dev.zeros::<f32>([0, 3]).unwrap();
     let sum = fuse(dev, |[v]| (v + 1.0).sum()).unwrap();
     assert_eq!(sum.call::<f32>(&[&e]).unwrap().to_scalar().unwrap(), 0.0);
-    let sum0 = fuse(dev, |[v]| (v + 1.0).sum_axis(0)).unwrap();
+    let sum0 = fuse(dev, |[v]| (v + 1.0).sum_axis(0, false)).unwrap();
     assert_eq!(
         sum0.call::<f32>(&[&e]).unwrap().to_vec().unwrap(),
         vec![0.0; 3]
     );
-    let sum1 = fuse(dev, |[v]| (v + 1.0).sum_axis(1)).unwrap();
+    let sum1 = fuse(dev, |[v]| (v + 1.0).sum_axis(1, false)).unwrap();
     assert_eq!(sum1.call::<f32>(&[&e]).unwrap().shape(), &[0]);
     let prod = fuse(dev, |[v]| v.prod()).unwrap();
     assert_eq!(
@@ -350,22 +350,22 @@ fn zero_sizes_and_bad_arguments() {
             .unwrap(),
         1
     );
-    let mean = fuse(dev, |[v]| v.mean_axis(0)).unwrap();
+    let mean = fuse(dev, |[v]| v.mean_axis(0, false)).unwrap();
     assert!(host(&mean.call::<f32>(&[&e]).unwrap())
         .iter()
         .all(|v| v.is_nan()));
     for max in [
         fuse(dev, |[v]| v.max()).unwrap(),
-        fuse(dev, |[v]| v.min_axis(0)).unwrap(),
+        fuse(dev, |[v]| v.min_axis(0, false)).unwrap(),
     ] {
         let r = max.call::<f32>(&[&e]);
         assert!(matches!(r, Err(Error::InvalidArgument { .. })), "{r:?}");
     }
-    let max1 = fuse(dev, |[v]| v.max_axis(1)).unwrap();
+    let max1 = fuse(dev, |[v]| v.max_axis(1, false)).unwrap();
     assert_eq!(max1.call::<f32>(&[&e]).unwrap().shape(), &[0]);
     // Bad arguments of a fused reduction.
     let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3]).unwrap();
-    let f = fuse(dev, |[a, b]| (a * b).sum_axis(0)).unwrap();
+    let f = fuse(dev, |[a, b]| (a * b).sum_axis(0, false)).unwrap();
     assert!(matches!(
         f.call::<f32>(&[&x]),
         Err(Error::ArgumentCount { .. })
@@ -382,7 +382,7 @@ fn zero_sizes_and_bad_arguments() {
         f.call::<f32>(&[&x, &y]),
         Err(Error::ShapeMismatch { .. } | Error::Broadcast { .. })
     ));
-    let f2 = fuse(dev, |[a, b]| (a * b).max_axis(1)).unwrap();
+    let f2 = fuse(dev, |[a, b]| (a * b).max_axis(1, false)).unwrap();
     assert!(matches!(
         f2.call::<f32>(&[&x, &x]),
         Err(Error::AxisOutOfRange { .. })

@@ -14,7 +14,7 @@ mod stats;
 use common::*;
 use cpu::CpuGen;
 use gpuarray::random::Generator;
-use gpuarray::{f16, Array, Axis, Error};
+use gpuarray::{f16, Array, Error};
 
 /// The GPU's integers of a draw, as u32 bits.
 /// The CPU generator's u32 indices as the i64 the index functions return.
@@ -291,10 +291,10 @@ fn sampling_rows_of_views() {
     let full = dev.from_slice(&base, [7, 10]).unwrap();
     // Rows 1..6 of the transpose of columns 2..9: a view with strides and an offset.
     let v = full
-        .slice_axis(Axis(1), 2..9)
+        .slice_axis(1, 2..9)
         .unwrap()
         .t()
-        .slice_axis(Axis(0), 1..6)
+        .slice_axis(0, 1..6)
         .unwrap();
     let want = host(&v);
     let (rows, inner) = (v.shape()[0], v.shape()[1]);

@@ -60,7 +60,7 @@ fn take<T: Ty>() {
         let uidx = d
             .from_slice(&wide, [6, 2])
             .unwrap()
-            .slice_axis(gpuarray::Axis(1), 0..1)
+            .slice_axis(1, 0..1)
             .unwrap();
         let got = x.take(&uidx, axis).unwrap();
         exact(&host(&got), &take_ref(&hx, ax, &pos, &[6, 1]));

@@ -4,7 +4,7 @@
 //! (argsort -> take_along_axis, argmax_axis_keepdims -> take_along_axis).
 
 use super::*;
-use gpuarray::{Axis, IndexMode};
+use gpuarray::IndexMode;
 
 /// NumPy's take of the row-major `v` of `shape` along `ax` at `idx`, by `mode`; None
 /// when an index is out of range under Raise.
@@ -159,18 +159,17 @@ fn index_outputs_chain_into_gathers() {
                 sorted.to_vec().unwrap(),
                 x.sort_axis(ax).unwrap().to_vec().unwrap()
             );
-            let a = Axis(ax.rem_euclid(2) as usize);
-            let at = x.argmax_axis_keepdims(a).unwrap();
+            let at = x.argmax_axis(ax, true).unwrap();
             let peak = x.take_along_axis(&at, ax).unwrap();
             assert_eq!(
                 peak.to_vec().unwrap(),
-                x.max_axis(a).unwrap().to_vec().unwrap()
+                x.max_axis(ax, false).unwrap().to_vec().unwrap()
             );
-            let at = x.argmin_axis_keepdims(a).unwrap();
+            let at = x.argmin_axis(ax, true).unwrap();
             let low = x.take_along_axis(&at, ax).unwrap();
             assert_eq!(
                 low.to_vec().unwrap(),
-                x.min_axis(a).unwrap().to_vec().unwrap()
+                x.min_axis(ax, false).unwrap().to_vec().unwrap()
             );
         }
         // The flat index of the maximum picks it out of the flattened array.
@@ -192,8 +191,14 @@ fn nanarg_all_nan_is_minus_one_and_unravel_i64() {
     let x = dev
         .from_slice(&[f32::NAN, f32::NAN, 1.0, f32::NAN], [2, 2])
         .unwrap();
-    assert_eq!(x.nanargmax_axis(1).unwrap().to_vec().unwrap(), vec![-1, 0]);
-    assert_eq!(x.nanargmin_axis(0).unwrap().to_vec().unwrap(), vec![1, -1]);
+    assert_eq!(
+        x.nanargmax_axis(1, false).unwrap().to_vec().unwrap(),
+        vec![-1, 0]
+    );
+    assert_eq!(
+        x.nanargmin_axis(0, false).unwrap().to_vec().unwrap(),
+        vec![1, -1]
+    );
     let flat = dev.from_slice(&[0i64, 5, 11], [3]).unwrap();
     let c = flat.unravel_index(&[3, 4]).unwrap();
     assert_eq!(
@@ -238,8 +243,8 @@ fn indices_without_int64() {
     };
     same(x.argmax().unwrap(), full.argmax().unwrap());
     same(
-        x.argmin_axis(Axis(1)).unwrap(),
-        full.argmin_axis(Axis(1)).unwrap(),
+        x.argmin_axis(1, false).unwrap(),
+        full.argmin_axis(1, false).unwrap(),
     );
     same(x.argsort_axis(0).unwrap(), full.argsort_axis(0).unwrap());
     same(
@@ -256,11 +261,11 @@ fn indices_without_int64() {
         sorted.to_vec().unwrap(),
         full.sort_axis(1).unwrap().to_vec().unwrap()
     );
-    let at = x.argmax_axis_keepdims(Axis(0)).unwrap();
+    let at = x.argmax_axis(0, true).unwrap();
     let peak = x.take_along_axis(&at, 0).unwrap();
     assert_eq!(
         peak.to_vec().unwrap(),
-        full.max_axis(Axis(0)).unwrap().to_vec().unwrap()
+        full.max_axis(0, false).unwrap().to_vec().unwrap()
     );
     let row = x.index_axis(0, 1).unwrap();
     let first = row.take(&order.index_axis(0, 1).unwrap(), 0).unwrap();

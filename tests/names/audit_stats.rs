@@ -69,17 +69,22 @@ fn stats_on_view<T: Float>() {
         2e-5
     };
     let cases: [Case<T>; 3] = [
-        ("nanvar", |a| a.nanvar(), |a, k| a.nanvar_axis(k), nanvar),
+        (
+            "nanvar",
+            |a| a.nanvar(),
+            |a, k| a.nanvar_axis(k, 0, false),
+            nanvar,
+        ),
         (
             "nanstd",
             |a| a.nanstd(),
-            |a, k| a.nanstd_axis(k),
+            |a, k| a.nanstd_axis(k, 0, false),
             |g| nanvar(g).sqrt(),
         ),
         (
             "nanprod",
-            |a| a.nanprod(None),
-            |a, k| a.nanprod(Some(k)),
+            |a| a.nanprod(None, false),
+            |a, k| a.nanprod(k, false),
             nanprod,
         ),
     ];
@@ -142,7 +147,7 @@ fn average_on_views_zero_sizes_and_bad_weights() {
         .unwrap()
         .slice(Slice::from(..).step(2))
         .unwrap();
-    let got = host(&x.average(Some(&wa), Some(-1)).unwrap());
+    let got = host(&x.average(Some(&wa), -1, false).unwrap());
     let want: Vec<f64> = lanes(&vals, 1)
         .iter()
         .map(|l| {
@@ -155,25 +160,25 @@ fn average_on_views_zero_sizes_and_bad_weights() {
     let z = dev().zeros::<f32>([3, 0]).unwrap();
     let wz = dev().zeros::<f32>([0]).unwrap();
     assert!(matches!(
-        z.average(Some(&wz), Some(1)),
+        z.average(Some(&wz), 1, false),
         Err(Error::InvalidArgument { .. })
     ));
-    assert_eq!(z.average(None, Some(0)).unwrap().shape(), &[0]);
+    assert_eq!(z.average(None, 0, false).unwrap().shape(), &[0]);
     // Bad weights: another shape, a zero sum, a bad axis; the operands intact.
     let short = dev().from_slice(&[1.0f32, 2.0], [2]).unwrap();
     assert!(matches!(
-        x.average(Some(&short), Some(1)),
+        x.average(Some(&short), 1, false),
         Err(Error::ShapeMismatch { .. })
     ));
     let zero_sum = dev()
         .from_slice(&[1.0f32, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0], [7])
         .unwrap();
     assert!(matches!(
-        x.average(Some(&zero_sum), Some(1)),
+        x.average(Some(&zero_sum), 1, false),
         Err(Error::InvalidArgument { .. })
     ));
     assert!(matches!(
-        x.average(None, Some(3)),
+        x.average(None, 3, false),
         Err(Error::AxisOutOfRange { .. })
     ));
     assert_close(&host(&x), &vals, 0.0, 0.0);

@@ -88,10 +88,10 @@ fn nanmedian_case<T: Float>(rtol: f64) {
     let at = |i: usize, j: usize| back[i * 2 * c + 1 + 2 * j];
     let all: Vec<f64> = (0..r * c).map(|k| at(k / c, k % c)).collect();
     let cast = |v: f64| T::from_f64(v).to_f64();
-    let got = host(&x.nanmedian::<T>(None).unwrap());
+    let got = host(&x.nanmedian::<T>(None, false).unwrap());
     assert_close(&got, &[cast(nanmedian_ref(&all))], 0.0, rtol);
     for (axis, a) in [(Some(0), 0), (Some(1), 1), (Some(-1), 1)] {
-        let got = host(&x.nanmedian::<T>(axis).unwrap());
+        let got = host(&x.nanmedian::<T>(axis, false).unwrap());
         let want: Vec<f64> = if a == 0 {
             (0..c)
                 .map(|j| cast(nanmedian_ref(&(0..r).map(|i| at(i, j)).collect::<Vec<_>>())))
@@ -107,8 +107,8 @@ fn nanmedian_case<T: Float>(rtol: f64) {
         }
     }
     let e = dev().zeros::<T>([3, 0]).unwrap();
-    assert!(e.nanmedian::<T>(Some(1)).is_err());
-    assert!(x.nanmedian::<T>(Some(2)).is_err());
+    assert!(e.nanmedian::<T>(1, false).is_err());
+    assert!(x.nanmedian::<T>(2, false).is_err());
 }
 
 #[test]

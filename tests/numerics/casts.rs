@@ -161,8 +161,8 @@ fn check_from<S: Source>(seed: u64) {
     let a = dev().from_slice(&xs, [xs.len()]).unwrap();
     // The vec4 path (length a multiple of 4) and the scalar path (a stepped view).
     let n4 = xs.len() / 4 * 4;
-    let whole = a.slice_axis(gpuarray::Axis(0), 0..n4).unwrap();
-    let odd = a.slice_axis(gpuarray::Axis(0), 1..xs.len()).unwrap();
+    let whole = a.slice_axis(0, 0..n4).unwrap();
+    let odd = a.slice_axis(0, 1..xs.len()).unwrap();
     let flush = flushes::<f32>() || (dev().supports::<f16>() && flushes::<f16>());
     let run = |to: &str, got: Vec<f64>, first: usize, expect: &dyn Fn(S) -> f64| {
         for (k, g) in got.iter().enumerate() {

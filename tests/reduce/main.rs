@@ -32,7 +32,7 @@
 mod common;
 
 use common::*;
-use gpuarray::{f16, Array, Axis, Device, Error, Float, Real, Result, Slice};
+use gpuarray::{f16, Array, Device, Real, Error, Float, Result, Slice};
 
 mod determinism;
 mod edges;
@@ -68,7 +68,7 @@ impl Op {
         matches!(self, Op::Max | Op::Min | Op::ArgMax | Op::ArgMin)
     }
 
-    /// Whether the op has an `_axes(&[..], keepdims)` form.
+    /// Whether the op takes several axes (`_axis([..], keepdims)`).
     fn has_sets(self) -> bool {
         !matches!(self, Op::ArgMax | Op::ArgMin)
     }
@@ -79,9 +79,9 @@ impl Op {
 enum Form {
     /// `sum()`: every axis, a 0-d result.
     Whole,
-    /// `sum_axis(Axis(k))`.
+    /// `sum_axis(k, false)`.
     One(usize),
-    /// `sum_axes(&axes, keepdims)`.
+    /// `sum_axis(&axes, keepdims)`.
     Set(Vec<usize>, bool),
 }
 
@@ -132,21 +132,21 @@ fn float_op<T: Float>(a: &Array<T>, op: Op, form: &Form) -> Result<Array<T>> {
     use Form::*;
     match (op, form) {
         (Op::Mean, Whole) => a.mean(),
-        (Op::Mean, One(k)) => a.mean_axis(Axis(*k)),
-        (Op::Mean, Set(v, kd)) => a.mean_axes(v, *kd),
+        (Op::Mean, One(k)) => a.mean_axis(*k, false),
+        (Op::Mean, Set(v, kd)) => a.mean_axis(v, *kd),
         (Op::Var(0), Whole) => a.var(),
-        (Op::Var(d), Whole) => a.var_ddof(d),
-        (Op::Var(0), One(k)) => a.var_axis(Axis(*k)),
-        (Op::Var(d), One(k)) => a.var_axes(&[*k], d, false),
-        (Op::Var(d), Set(v, kd)) => a.var_axes(v, d, *kd),
+        (Op::Var(d), Whole) => a.var_axis(.., d, false),
+        (Op::Var(0), One(k)) => a.var_axis(*k, 0, false),
+        (Op::Var(d), One(k)) => a.var_axis([*k], d, false),
+        (Op::Var(d), Set(v, kd)) => a.var_axis(v, d, *kd),
         (Op::Std(0), Whole) => a.std(),
-        (Op::Std(d), Whole) => a.std_ddof(d),
-        (Op::Std(0), One(k)) => a.std_axis(Axis(*k)),
-        (Op::Std(d), One(k)) => a.std_axes(&[*k], d, false),
-        (Op::Std(d), Set(v, kd)) => a.std_axes(v, d, *kd),
+        (Op::Std(d), Whole) => a.std_axis(.., d, false),
+        (Op::Std(0), One(k)) => a.std_axis(*k, 0, false),
+        (Op::Std(d), One(k)) => a.std_axis([*k], d, false),
+        (Op::Std(d), Set(v, kd)) => a.std_axis(v, d, *kd),
         (Op::Norm, Whole) => a.norm(),
-        (Op::Norm, One(k)) => a.norm_axis(Axis(*k)),
-        (Op::Norm, Set(v, kd)) => a.norm_axes(v, *kd),
+        (Op::Norm, One(k)) => a.norm_axis(*k, false),
+        (Op::Norm, Set(v, kd)) => a.norm_axis(v, *kd),
         _ => unreachable!("{op:?} is not a float-only op"),
     }
 }
@@ -211,28 +211,28 @@ fn gpu<T: Red>(a: &Array<T>, op: Op, form: &Form) -> Result<(Vec<usize>, Vec<f64
     use Form::*;
     match (op, form) {
         (Op::Sum, Whole) => out(a.sum()),
-        (Op::Sum, One(k)) => out(a.sum_axis(Axis(*k))),
-        (Op::Sum, Set(v, kd)) => out(a.sum_axes(v, *kd)),
+        (Op::Sum, One(k)) => out(a.sum_axis(*k, false)),
+        (Op::Sum, Set(v, kd)) => out(a.sum_axis(v, *kd)),
         (Op::Prod, Whole) => out(a.prod()),
-        (Op::Prod, One(k)) => out(a.prod_axis(Axis(*k))),
-        (Op::Prod, Set(v, kd)) => out(a.prod_axes(v, *kd)),
+        (Op::Prod, One(k)) => out(a.prod_axis(*k, false)),
+        (Op::Prod, Set(v, kd)) => out(a.prod_axis(v, *kd)),
         (Op::Max, Whole) => out(a.max()),
-        (Op::Max, One(k)) => out(a.max_axis(Axis(*k))),
-        (Op::Max, Set(v, kd)) => out(a.max_axes(v, *kd)),
+        (Op::Max, One(k)) => out(a.max_axis(*k, false)),
+        (Op::Max, Set(v, kd)) => out(a.max_axis(v, *kd)),
         (Op::Min, Whole) => out(a.min()),
-        (Op::Min, One(k)) => out(a.min_axis(Axis(*k))),
-        (Op::Min, Set(v, kd)) => out(a.min_axes(v, *kd)),
+        (Op::Min, One(k)) => out(a.min_axis(*k, false)),
+        (Op::Min, Set(v, kd)) => out(a.min_axis(v, *kd)),
         (Op::ArgMax, Whole) => out(a.argmax()),
-        (Op::ArgMax, One(k)) => out(a.argmax_axis(Axis(*k))),
+        (Op::ArgMax, One(k)) => out(a.argmax_axis(*k, false)),
         (Op::ArgMin, Whole) => out(a.argmin()),
-        (Op::ArgMin, One(k)) => out(a.argmin_axis(Axis(*k))),
+        (Op::ArgMin, One(k)) => out(a.argmin_axis(*k, false)),
         (Op::ArgMax | Op::ArgMin, Set(..)) => unreachable!("argmax/argmin take one axis"),
         (Op::All, Whole) => out(a.all()),
-        (Op::All, One(k)) => out(a.all_axis(Axis(*k))),
-        (Op::All, Set(v, kd)) => out(a.all_axes(v, *kd)),
+        (Op::All, One(k)) => out(a.all_axis(*k, false)),
+        (Op::All, Set(v, kd)) => out(a.all_axis(v, *kd)),
         (Op::Any, Whole) => out(a.any()),
-        (Op::Any, One(k)) => out(a.any_axis(Axis(*k))),
-        (Op::Any, Set(v, kd)) => out(a.any_axes(v, *kd)),
+        (Op::Any, One(k)) => out(a.any_axis(*k, false)),
+        (Op::Any, Set(v, kd)) => out(a.any_axis(v, *kd)),
         _ => out(T::float_op(a, op, form)),
     }
 }
@@ -658,7 +658,7 @@ fn views<T: Red>(op: Op, rng: &mut Rng) -> Vec<(String, Array<T>, Host)> {
     let (a, h) = make::<T>(op, rng, &[6, 8]);
     out.push((
         "slice_axis(1, 2..7) of [6, 8]".to_string(),
-        a.slice_axis(Axis(1), 2..7).unwrap(),
+        a.slice_axis(1, 2..7).unwrap(),
         h.slice(&[(0, 6, 1), (2, 7, 1)]),
     ));
     let (a, h) = make::<T>(op, rng, &[1040]);

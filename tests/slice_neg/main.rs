@@ -10,7 +10,7 @@ mod ops;
 mod writes;
 
 use common::{assert_close, dev, host, if_supported, unravel, Rng};
-use gpuarray::{f16, Array, Axis, Error, Real, Slice};
+use gpuarray::{f16, Array, Real, Error, Slice};
 
 /// NumPy's indices of `start:end:step` over an axis of `len` (bounds within the axis).
 fn numpy_indices(s: Slice, len: usize) -> Vec<usize> {
@@ -287,7 +287,7 @@ fn multi_dimensional_views() {
             let neg: Vec<isize> = v.strides().iter().map(|s| -s).collect();
             assert_eq!(w.strides(), neg.as_slice());
             // A reversed row broadcast against the whole view.
-            let row = v.slice_axis(Axis(0), 0..1).unwrap();
+            let row = v.slice_axis(0, 0..1).unwrap();
             let hrow = hv.slice(&[Slice::from(0..1)]);
             let sum = H {
                 shape: hv.shape.clone(),

@@ -13,15 +13,20 @@ fn flips_and_writes() {
     let f = a.flip(1).unwrap();
     check(&f, &h.slice(&[Slice::from(..), rev()]), "flip 1");
     check(
-        &a.flip_all().unwrap(),
+        &a.flip(..).unwrap(),
         &h.slice(&[rev(), rev(), rev()]),
-        "flip_all",
+        "flip(..)",
     );
     check(
-        &a.flip_axes(&[0, -1, 0]).unwrap(),
+        &a.flip([0, -1]).unwrap(),
         &h.slice(&[rev(), Slice::from(..), rev()]),
-        "flip_axes",
+        "flip([0, -1])",
     );
+    // An axis named twice is an error, as NumPy's normalize_axis_tuple.
+    assert!(matches!(
+        a.flip([0, -1, 0]),
+        Err(Error::InvalidArgument { op: "flip", .. })
+    ));
     assert_eq!(f.flip(1).unwrap().strides(), a.strides());
     assert_eq!(f.flip(1).unwrap().offset(), a.offset());
     assert!(matches!(a.flip(3), Err(Error::AxisOutOfRange { .. })));
@@ -30,7 +35,7 @@ fn flips_and_writes() {
         &[0, 3]
     );
     // Writing through the flipped view changes `a`.
-    f.slice_axis(Axis(1), 0..1).unwrap().fill(100).unwrap();
+    f.slice_axis(1, 0..1).unwrap().fill(100).unwrap();
     let mut want = h.clone();
     for i in 0..4 {
         for k in 0..3 {

@@ -11,7 +11,7 @@ fn check_ptp<T: Ty>(label: &str, x: &Array<T>, h: &Host) {
         let ls = lanes(h, axis);
         let got = match signed {
             None => x.ptp(),
-            Some(a) => x.ptp_axis(a),
+            Some(a) => x.ptp_axis(a, false),
         };
         let what = format!("{label} {} ptp axis {signed:?}", T::NAME);
         if ls.first().is_some_and(|l| l.is_empty()) {
@@ -56,7 +56,7 @@ fn ptp_every_dtype() {
     check_ptp("view", &x, &h);
     for a in [2isize, -3] {
         assert!(
-            matches!(x.ptp_axis(a), Err(Error::AxisOutOfRange { .. })),
+            matches!(x.ptp_axis(a, false), Err(Error::AxisOutOfRange { .. })),
             "{a}"
         );
     }
@@ -80,10 +80,22 @@ fn check_as<T: Ty, O: Ty + Float>(rng: &mut Rng) {
             let conv = |l: &[f64]| l.iter().map(|&v| O::wrap(v)).collect::<Vec<f64>>();
             let sum = |l: &[f64]| conv(l).iter().sum::<f64>();
             let tol = |l: &[f64]| 4.0 * O::EPS * conv(l).iter().map(|v| v.abs()).sum::<f64>();
-            check(&w("sum_as"), read(x.sum_as::<O>(signed)), &ls, sum, tol);
+            check(
+                &w("sum_as"),
+                read(x.sum_as::<O>(signed, false)),
+                &ls,
+                sum,
+                tol,
+            );
             let mean = |l: &[f64]| sum(l) / l.len() as f64;
             let mtol = |l: &[f64]| tol(l) / l.len().max(1) as f64 + O::EPS * mean(l).abs();
-            check(&w("mean_as"), read(x.mean_as::<O>(signed)), &ls, mean, mtol);
+            check(
+                &w("mean_as"),
+                read(x.mean_as::<O>(signed, false)),
+                &ls,
+                mean,
+                mtol,
+            );
         }
     }
     // Products of values near 1 (no overflow in any dtype): 7 and 5 x 13 elements.
@@ -106,7 +118,7 @@ fn check_as<T: Ty, O: Ty + Float>(rng: &mut Rng) {
             let tol = |l: &[f64]| 2.0 * O::EPS * l.len() as f64 * prod(l).abs();
             check(
                 &format!("{name} prod_as {signed:?}"),
-                read(x.prod_as::<O>(signed)),
+                read(x.prod_as::<O>(signed, false)),
                 &ls,
                 prod,
                 tol,
@@ -128,29 +140,38 @@ fn accumulator_dtypes() {
     // Integer targets: i32 summed into u32 wraps as u32 (two's complement), and the large
     // sum that wraps in i32 does not in f32.
     let x = dev().from_slice(&[-1i32, -2, 5], [3]).unwrap();
-    assert_eq!(x.sum_as::<u32>(None).unwrap().to_scalar().unwrap(), 2);
+    assert_eq!(
+        x.sum_as::<u32>(None, false).unwrap().to_scalar().unwrap(),
+        2
+    );
     let big = dev().from_slice(&[i32::MAX; 4], [4]).unwrap();
     assert_eq!(
-        big.sum_as::<f32>(None).unwrap().to_scalar().unwrap(),
+        big.sum_as::<f32>(None, false).unwrap().to_scalar().unwrap(),
         4.0 * 2147483648.0
     );
     // Bad arguments: a float into an integer, an axis past the last; the array still works.
     let f = dev().from_slice(&[1.5f32, 2.5], [2]).unwrap();
     assert!(matches!(
-        f.sum_as::<i32>(None),
+        f.sum_as::<i32>(None, false),
         Err(Error::Unsupported { .. })
     ));
     assert!(matches!(
-        f.prod_as::<u32>(Some(0)),
+        f.prod_as::<u32>(0, false),
         Err(Error::Unsupported { .. })
     ));
     for a in [1isize, -2] {
         assert!(
-            matches!(f.mean_as::<f32>(Some(a)), Err(Error::AxisOutOfRange { .. })),
+            matches!(
+                f.mean_as::<f32>(a, false),
+                Err(Error::AxisOutOfRange { .. })
+            ),
             "{a}"
         );
     }
-    assert_eq!(f.sum_as::<f32>(Some(-1)).unwrap().to_scalar().unwrap(), 4.0);
+    assert_eq!(
+        f.sum_as::<f32>(-1, false).unwrap().to_scalar().unwrap(),
+        4.0
+    );
 }
 
 /// The covariance matrix of rows `vars` (each a variable's observations), f64.
@@ -262,7 +283,7 @@ fn average_with_weights() {
     // Full-shape weights: whole array, each axis in both signs.
     let all = wavg(&mut (0..65).map(|i| (i, wb[i])));
     common::assert_close(
-        &common::host(&x.average(Some(&w), None).unwrap()),
+        &common::host(&x.average(Some(&w), None, false).unwrap()),
         &[all],
         tol,
         0.0,
@@ -275,7 +296,7 @@ fn average_with_weights() {
         .collect();
     for a in [1isize, -1] {
         common::assert_close(
-            &common::host(&x.average(Some(&w), Some(a)).unwrap()),
+            &common::host(&x.average(Some(&w), a, false).unwrap()),
             &rows,
             tol,
             0.0,
@@ -283,7 +304,7 @@ fn average_with_weights() {
     }
     for a in [0isize, -2] {
         common::assert_close(
-            &common::host(&x.average(Some(&w), Some(a)).unwrap()),
+            &common::host(&x.average(Some(&w), a, false).unwrap()),
             &cols,
             tol,
             0.0,
@@ -297,19 +318,19 @@ fn average_with_weights() {
         .map(|c| wavg(&mut (0..5).map(|r| (r * 13 + c, w0b[r]))))
         .collect();
     common::assert_close(
-        &common::host(&x.average(Some(&w1), Some(-1)).unwrap()),
+        &common::host(&x.average(Some(&w1), -1, false).unwrap()),
         &rows1,
         tol,
         0.0,
     );
     common::assert_close(
-        &common::host(&x.average(Some(&w0), Some(0)).unwrap()),
+        &common::host(&x.average(Some(&w0), 0, false).unwrap()),
         &cols0,
         tol,
         0.0,
     );
     common::assert_close(
-        &common::host(&x.t().average(Some(&w1), Some(0)).unwrap()),
+        &common::host(&x.t().average(Some(&w1), 0, false).unwrap()),
         &rows1,
         tol,
         0.0,
@@ -317,7 +338,7 @@ fn average_with_weights() {
     // No weights: the mean.
     let mean = xb.iter().sum::<f64>() / 65.0;
     common::assert_close(
-        &common::host(&x.average(None, None).unwrap()),
+        &common::host(&x.average(None, None, false).unwrap()),
         &[mean],
         tol,
         0.0,
@@ -325,27 +346,27 @@ fn average_with_weights() {
     // Bad arguments: weights of another shape, weights along the wrong axis, no axis with
     // 1-D weights, a zero weight sum, an axis past the last.
     assert!(matches!(
-        x.average(Some(&w0), Some(1)),
+        x.average(Some(&w0), 1, false),
         Err(Error::ShapeMismatch { .. })
     ));
     assert!(matches!(
-        x.average(Some(&w1), None),
+        x.average(Some(&w1), None, false),
         Err(Error::ShapeMismatch { .. })
     ));
     let z = dev()
         .from_slice(&[1.0f32, -1.0, 0.0, 0.0, 0.0], [5])
         .unwrap();
     assert!(matches!(
-        x.average(Some(&z), Some(0)),
+        x.average(Some(&z), 0, false),
         Err(Error::InvalidArgument { .. })
     ));
     assert!(matches!(
-        x.average(Some(&w), Some(2)),
+        x.average(Some(&w), 2, false),
         Err(Error::AxisOutOfRange { .. })
     ));
     // The arrays still work.
     common::assert_close(
-        &common::host(&x.average(Some(&w0), Some(0)).unwrap()),
+        &common::host(&x.average(Some(&w0), 0, false).unwrap()),
         &cols0,
         tol,
         0.0,
@@ -378,7 +399,7 @@ fn check_count<T: Ty>(rng: &mut Rng) {
             let count = |l: &[f64]| l.iter().filter(|&&v| v != 0.0).count() as f64;
             check(
                 &what,
-                read(x.count_nonzero_axis(a)),
+                read(x.count_nonzero_axis(a, false)),
                 &lanes(h, axis),
                 count,
                 |_| 0.0,
@@ -386,7 +407,7 @@ fn check_count<T: Ty>(rng: &mut Rng) {
         }
         let nd = h.shape.len() as isize;
         for a in [nd, -nd - 1] {
-            let r = x.count_nonzero_axis(a);
+            let r = x.count_nonzero_axis(a, false);
             assert!(matches!(r, Err(Error::AxisOutOfRange { .. })), "{r:?}");
         }
     }

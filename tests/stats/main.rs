@@ -184,11 +184,11 @@ fn check_common<T: Ty>(label: &str, x: &Array<T>, h: &Host) {
                 x.nanargmin(),
             ),
             Some(a) => (
-                x.nansum_axis(a),
-                x.nanmax_axis(a),
-                x.nanmin_axis(a),
-                x.nanargmax_axis(a),
-                x.nanargmin_axis(a),
+                x.nansum_axis(a, false),
+                x.nanmax_axis(a, false),
+                x.nanmin_axis(a, false),
+                x.nanargmax_axis(a, false),
+                x.nanargmin_axis(a, false),
             ),
         };
         let sum_tol = |l: &[f64]| {
@@ -265,7 +265,7 @@ fn check_float<T: Ty + Float>(label: &str, x: &Array<T>, h: &Host) {
         let w = |s: &str| format!("{label} {}{s} axis {signed:?}", T::NAME);
         let mean = match signed {
             None => x.nanmean(),
-            Some(a) => x.nanmean_axis(a),
+            Some(a) => x.nanmean_axis(a, false),
         };
         check(&w(" nanmean"), read(mean), &ls, nanmean, |l| {
             8.0 * eps * largest(l)
@@ -274,14 +274,14 @@ fn check_float<T: Ty + Float>(label: &str, x: &Array<T>, h: &Host) {
             let vt = |l: &[f64]| 32.0 * eps * largest(l).powi(2);
             check(
                 &w(&format!(" nanvar({ddof})")),
-                read(x.nanvar_ddof(signed, ddof)),
+                read(x.nanvar_axis(signed, ddof, false)),
                 &ls,
                 |l| nanvar(l, ddof),
                 vt,
             );
             check(
                 &w(&format!(" nanstd({ddof})")),
-                read(x.nanstd_ddof(signed, ddof)),
+                read(x.nanstd_axis(signed, ddof, false)),
                 &ls,
                 |l| nanvar(l, ddof).sqrt(),
                 |l| 16.0 * eps.sqrt() * eps.sqrt() * largest(l) + 32.0 * eps * largest(l),
@@ -298,7 +298,7 @@ fn check_float<T: Ty + Float>(label: &str, x: &Array<T>, h: &Host) {
         } else if let Some(a) = signed {
             check(
                 &w(" nanstd_axis"),
-                read(x.nanstd_axis(a)),
+                read(x.nanstd_axis(a, 0, false)),
                 &ls,
                 |l| nanvar(l, 0).sqrt(),
                 |l| 32.0 * eps * largest(l),
@@ -389,43 +389,52 @@ fn nan_reductions_bad_arguments() {
         .unwrap();
     for a in [2isize, -3, isize::MIN, isize::MAX] {
         assert!(
-            matches!(x.nansum_axis(a), Err(Error::AxisOutOfRange { .. })),
+            matches!(x.nansum_axis(a, false), Err(Error::AxisOutOfRange { .. })),
             "{a}"
         );
         assert!(
-            matches!(x.nanargmax_axis(a), Err(Error::AxisOutOfRange { .. })),
+            matches!(
+                x.nanargmax_axis(a, false),
+                Err(Error::AxisOutOfRange { .. })
+            ),
             "{a}"
         );
         assert!(
-            matches!(x.nanvar_ddof(Some(a), 0), Err(Error::AxisOutOfRange { .. })),
+            matches!(
+                x.nanvar_axis(a, 0, false),
+                Err(Error::AxisOutOfRange { .. })
+            ),
             "{a}"
         );
     }
     let e = dev().zeros::<f32>([0, 3]).unwrap();
     assert!(matches!(e.nanmax(), Err(Error::InvalidArgument { .. })));
     assert!(matches!(
-        e.nanargmin_axis(0),
+        e.nanargmin_axis(0, false),
         Err(Error::InvalidArgument { .. })
     ));
-    assert_eq!(e.nansum_axis(0).unwrap().to_vec().unwrap(), vec![0.0; 3]);
+    assert_eq!(
+        e.nansum_axis(0, false).unwrap().to_vec().unwrap(),
+        vec![0.0; 3]
+    );
     assert!(e.nanmean().unwrap().to_scalar().unwrap().is_nan());
     // 0-d input: the whole-array forms reduce its one element; it has no axis.
     let s = dev().from_slice(&[f32::NAN], []).unwrap();
     assert!(s.nanmax().unwrap().to_scalar().unwrap().is_nan());
     assert_eq!(s.nanargmax().unwrap().to_scalar().unwrap(), -1);
     assert!(matches!(
-        s.nansum_axis(0),
+        s.nansum_axis(0, false),
         Err(Error::AxisOutOfRange { .. })
     ));
     // Large ddof: NaN, as NumPy.
     assert!(x
-        .nanvar_ddof(None, 5)
+        .nanvar_axis(None, 5, false)
         .unwrap()
         .to_scalar()
         .unwrap()
         .is_nan());
     assert!(x
-        .nanstd_ddof(None, usize::MAX)
+        .nanstd_axis(None, usize::MAX, false)
         .unwrap()
         .to_scalar()
         .unwrap()

@@ -22,7 +22,7 @@ use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
 use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
-use crate::ops::scan::normalize_axis;
+use crate::shape::Axes;
 
 mod mask;
 mod scatter;
@@ -293,8 +293,8 @@ impl<T: Element> Array<T> {
     /// assert!(x.index_axis(0, 2).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn index_axis(&self, axis: isize, i: isize) -> Result<Array<T>> {
-        let ax = normalize_axis(axis, self.ndim())?;
+    pub fn index_axis(&self, axis: impl Into<Axes>, i: isize) -> Result<Array<T>> {
+        let ax = axis.into().resolve_single(self.ndim(), "index_axis")?;
         let k = resolve_index("index_axis", i, ax, self.shape[ax])?;
         let mut shape = self.shape.clone();
         let mut strides = self.strides.clone();

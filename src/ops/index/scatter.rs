@@ -12,7 +12,7 @@ use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
 use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
-use crate::ops::scan::normalize_axis;
+use crate::shape::Axes;
 
 use super::take::{check, dense, index_dtype, IndexMode};
 use super::{
@@ -133,7 +133,7 @@ fn check_shapes<T: Element>(
 /// Checks the operands of a scatter along `axis` and combines `src` into `dst`.
 fn scatter<T: Element, I: Element>(
     dst: &Array<T>,
-    axis: isize,
+    axis: Axes,
     idx: &Array<I>,
     src: &Array<T>,
     (c, mode): (Combine, IndexMode),
@@ -147,7 +147,7 @@ fn scatter<T: Element, I: Element>(
         return Err(dev.unsupported(op, T::DTYPE));
     }
     check_writable(dst, op)?;
-    let ax = normalize_axis(axis, dst.ndim())?;
+    let ax = axis.resolve_single(dst.ndim(), op)?;
     check_shapes(op, dst, ax, &idx.shape, &src.shape)?;
     let n = idx.len();
     if n == 0 {
@@ -227,11 +227,17 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn scatter<I: Element>(
         &self,
-        axis: isize,
+        axis: impl Into<Axes>,
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, (Combine::Last, IndexMode::Raise))
+        scatter(
+            self,
+            axis.into(),
+            indices,
+            src,
+            (Combine::Last, IndexMode::Raise),
+        )
     }
 
     /// NumPy's `put(x, indices, values)`: writes `values` at the flat (C-order) positions
@@ -274,12 +280,18 @@ impl<T: Element> Array<T> {
         };
         if self.is_contiguous() {
             let flat = self.reshape([self.len()])?;
-            return scatter(&flat, 0, &idx, &vals, (Combine::Last, IndexMode::Raise));
+            return scatter(
+                &flat,
+                Axes::One(0),
+                &idx,
+                &vals,
+                (Combine::Last, IndexMode::Raise),
+            );
         }
         let tmp = self.cast::<T>()?;
         scatter(
             &tmp.reshape([self.len()])?,
-            0,
+            Axes::One(0),
             &idx,
             &vals,
             (Combine::Last, IndexMode::Raise),
@@ -315,11 +327,17 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn scatter_add<I: Element>(
         &self,
-        axis: isize,
+        axis: impl Into<Axes>,
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, (Combine::Add, IndexMode::Raise))
+        scatter(
+            self,
+            axis.into(),
+            indices,
+            src,
+            (Combine::Add, IndexMode::Raise),
+        )
     }
 
     /// [`Array::scatter_add`] with NumPy's `mode` for indices outside the axis:
@@ -342,12 +360,12 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn scatter_add_mode<I: Element>(
         &self,
-        axis: isize,
+        axis: impl Into<Axes>,
         indices: &Array<I>,
         src: &Array<T>,
         mode: IndexMode,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, (Combine::Add, mode))
+        scatter(self, axis.into(), indices, src, (Combine::Add, mode))
     }
 
     /// As [`Array::scatter_add`], keeping the maximum (NumPy's `maximum.at`; a NaN wins,
@@ -366,11 +384,17 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn scatter_max<I: Element>(
         &self,
-        axis: isize,
+        axis: impl Into<Axes>,
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, (Combine::Max, IndexMode::Raise))
+        scatter(
+            self,
+            axis.into(),
+            indices,
+            src,
+            (Combine::Max, IndexMode::Raise),
+        )
     }
 
     /// As [`Array::scatter_add`], keeping the minimum (NumPy's `minimum.at`; a NaN wins).
@@ -388,10 +412,16 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn scatter_min<I: Element>(
         &self,
-        axis: isize,
+        axis: impl Into<Axes>,
         indices: &Array<I>,
         src: &Array<T>,
     ) -> Result<()> {
-        scatter(self, axis, indices, src, (Combine::Min, IndexMode::Raise))
+        scatter(
+            self,
+            axis.into(),
+            indices,
+            src,
+            (Combine::Min, IndexMode::Raise),
+        )
     }
 }

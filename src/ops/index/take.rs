@@ -6,8 +6,7 @@ use crate::device::Work;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::launch::Params;
-use crate::ops::scan::normalize_axis;
-use crate::shape::broadcast_shapes;
+use crate::shape::{broadcast_shapes, Axes};
 
 use super::{key, spec};
 
@@ -132,14 +131,16 @@ fn gather<T: Element, I: Element>(
 }
 
 impl<T: Element> Array<T> {
-    /// The elements at `indices` along `axis`: NumPy's `take(x, indices, axis)`. The
+    /// The elements at `indices` along `axis` (one axis, negative from the end; for all
+    /// axes, `..` or `None`, of the flattened array): NumPy's `take(x, indices, axis)`. The
     /// result's shape is `x.shape[..axis] + indices.shape + x.shape[axis + 1..]`; indices are
     /// i64 (as the index functions return them) or i32, negative ones counting from the end,
     /// or u32 (i64 needs no SHADER_INT64: read as two words). Out-of-range indices are an error,
     /// checked on the device and read back once (a sync point); see [`Array::take_mode`].
     ///
     /// # Errors
-    /// [`Error::IndexOutOfRange`]; [`Error::AxisOutOfRange`]; [`Error::Unsupported`] for
+    /// [`Error::IndexOutOfRange`]; [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`]
+    /// for several axes; [`Error::Unsupported`] for
     /// an index dtype other than i64, i32 and u32; [`Error::DeviceMismatch`].
     ///
     /// ```
@@ -148,9 +149,10 @@ impl<T: Element> Array<T> {
     /// let idx = dev.from_slice(&[2i32, -3, 2], [3])?;
     /// assert_eq!(x.take(&idx, 1)?.to_vec()?, vec![2.0, 0.0, 2.0, 5.0, 3.0, 5.0]);
     /// assert!(x.take(&dev.from_slice(&[3i32], [1])?, 1).is_err());
+    /// assert_eq!(x.take(&idx, None)?.to_vec()?, vec![2.0, 3.0, 2.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn take<I: Element>(&self, indices: &Array<I>, axis: isize) -> Result<Array<T>> {
+    pub fn take<I: Element>(&self, indices: &Array<I>, axis: impl Into<Axes>) -> Result<Array<T>> {
         self.take_mode(indices, axis, IndexMode::Raise)
     }
 
@@ -174,14 +176,16 @@ impl<T: Element> Array<T> {
     pub fn take_mode<I: Element>(
         &self,
         indices: &Array<I>,
-        axis: isize,
+        axis: impl Into<Axes>,
         mode: IndexMode,
     ) -> Result<Array<T>> {
         let op = "take";
+        let Some(ax) = axis.into().resolve_one(self.ndim(), op)? else {
+            return self.ravel()?.take_mode(indices, 0, mode);
+        };
         self.dev.expect_same(op, &[&indices.dev])?;
         self.dev.require(op, T::DTYPE)?;
         index_dtype::<I>(&self.dev, op)?;
-        let ax = normalize_axis(axis, self.ndim())?;
         let len = self.shape[ax];
         let idx = dense(indices)?;
         let mut shape = self.shape[..ax].to_vec();
@@ -201,7 +205,8 @@ impl<T: Element> Array<T> {
     /// NumPy's `take_along_axis(x, indices, axis)`: `indices` has `x`'s number of
     /// dimensions; result element `p` is `x` at `p` with its `axis` coordinate replaced by
     /// `indices[p]`. The other axes broadcast (extent 1 against any). Indices as in
-    /// [`Array::take`] (i64, i32 or u32, negative from the end, checked).
+    /// [`Array::take`] (i64, i32 or u32, negative from the end, checked). For all axes
+    /// (`..` or `None`, NumPy's `axis=None`), 1-D indices into the flattened array.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the dimensions differ; [`Error::ShapeMismatch`]
@@ -210,22 +215,30 @@ impl<T: Element> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[3.0f32, 1.0, 2.0, 9.0, 7.0, 8.0], [2, 3])?;
-    /// let idx = x.argsort_axis(1)?.slice_axis(gpuarray::Axis(1), 0..1)?; // each row's min
-    /// assert_eq!(x.take_along_axis(&idx, 1)?.to_vec()?, vec![1.0, 7.0]);
+    /// let idx = x.argsort_axis(1)?.slice_axis(1, 0..1)?; // each row's min
+    /// assert_eq!(x.take_along_axis(&idx, -1)?.to_vec()?, vec![1.0, 7.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn take_along_axis<I: Element>(&self, indices: &Array<I>, axis: isize) -> Result<Array<T>> {
+    pub fn take_along_axis<I: Element>(
+        &self,
+        indices: &Array<I>,
+        axis: impl Into<Axes>,
+    ) -> Result<Array<T>> {
         let op = "take_along_axis";
         self.dev.expect_same(op, &[&indices.dev])?;
         self.dev.require(op, T::DTYPE)?;
         index_dtype::<I>(&self.dev, op)?;
+        let axis = axis.into();
+        if axis == Axes::All {
+            return self.ravel()?.take_along_axis(indices, 0);
+        }
         if indices.ndim() != self.ndim() {
             return Err(Error::InvalidArgument {
                 op,
                 reason: "the indices must have as many dimensions as the array",
             });
         }
-        let ax = normalize_axis(axis, self.ndim())?;
+        let ax = axis.resolve_single(self.ndim(), op)?;
         let len = self.shape[ax];
         // The other axes broadcast together; the axis keeps each operand's extent.
         let (mut xs, mut is) = (self.shape.clone(), indices.shape.clone());

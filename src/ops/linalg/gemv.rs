@@ -20,7 +20,6 @@ use crate::error::Result;
 use crate::kernel::cache::Key;
 use crate::kernel::launch::MAX_GROUPS;
 use crate::kernel::source::Spec;
-use crate::shape::Axis;
 
 use super::params::GemvParams;
 use super::product::{Operand, Product};
@@ -314,7 +313,7 @@ fn gemv<T: Element, A: Element>(dev: &Device, prod: &Product<'_>, plan: &Plan) -
     if split == 1 {
         return out.reshape(vec![prod.batches, l.r]);
     }
-    out.sum_axis(Axis(0))
+    out.sum_axis(0, false)
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::{DType, Element};
 use crate::error::Result;
-use crate::shape::Axis;
 
 use super::coop;
 use super::product::{Operand, Product};
@@ -124,7 +123,7 @@ fn partial_sums<P: Element>(
     if !record(main, &parts)? {
         return Ok(None);
     }
-    let mut c = parts.sum_axis(Axis(0))?;
+    let mut c = parts.sum_axis(0, false)?;
     if let Some(t) = tail {
         let rest = Array::<P>::alloc(dev, "matmul", vec![t.m, t.n])?;
         if !record(t, &rest)? {

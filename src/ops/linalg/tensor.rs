@@ -5,7 +5,7 @@
 use crate::array::Array;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::ops::manip::norm_axis;
+use crate::shape::Axes;
 
 impl<T: Element> Array<T> {
     /// The sum over the axes `a_axes` of `self` and `b_axes` of `other` (paired in order,
@@ -23,26 +23,26 @@ impl<T: Element> Array<T> {
     /// # let dev = gpuarray::Device::new()?;
     /// let a = dev.arange::<f32>(0.0, 24.0, 1.0)?.reshape([2, 3, 4])?;
     /// let b = dev.ones::<f32>([4, 3])?;
-    /// let c = a.tensordot_axes(&b, &[1, 2], &[1, 0])?; // sum over j, k of a[i, j, k] b[k, j]
+    /// let c = a.tensordot_axes(&b, [1, 2], [1, 0])?; // sum over j, k of a[i, j, k] b[k, j]
     /// assert_eq!(c.to_vec()?, vec![66.0, 210.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn tensordot_axes(
         &self,
         other: &Array<T>,
-        a_axes: &[isize],
-        b_axes: &[isize],
+        a_axes: impl Into<Axes>,
+        b_axes: impl Into<Axes>,
     ) -> Result<Array<T>> {
         let op = "tensordot";
         self.dev.expect_same(op, &[&other.dev])?;
-        if a_axes.len() != b_axes.len() {
+        let sa = a_axes.into().resolve_ordered(self.ndim(), op)?;
+        let sb = b_axes.into().resolve_ordered(other.ndim(), op)?;
+        if sa.len() != sb.len() {
             return Err(Error::InvalidArgument {
                 op,
                 reason: "the two axis lists must have one length",
             });
         }
-        let sa = summed(a_axes, self.ndim())?;
-        let sb = summed(b_axes, other.ndim())?;
         for (&i, &j) in sa.iter().zip(&sb) {
             if self.shape[i] != other.shape[j] {
                 return Err(Error::ShapeMismatch {
@@ -113,7 +113,7 @@ impl<T: Element> Array<T> {
             self.dev.expect_same("inner", &[&other.dev])?;
             return self.mul(other);
         }
-        self.tensordot_axes(other, &[-1], &[-1])
+        self.tensordot_axes(other, [-1], [-1])
     }
 
     /// NumPy's `vdot` for real arrays: both flattened (C order), the sum of the products,
@@ -172,19 +172,4 @@ impl<T: Element> Array<T> {
         }
         a.mul(&b)?.reshape(shape)
     }
-}
-
-/// The summed axes of one operand, resolved and distinct.
-fn summed(axes: &[isize], ndim: usize) -> Result<Vec<usize>> {
-    let v: Vec<usize> = axes
-        .iter()
-        .map(|&a| norm_axis(a, ndim))
-        .collect::<Result<_>>()?;
-    if (1..v.len()).any(|i| v[..i].contains(&v[i])) {
-        return Err(Error::InvalidArgument {
-            op: "tensordot",
-            reason: "an axis is listed twice",
-        });
-    }
-    Ok(v)
 }

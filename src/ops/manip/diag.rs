@@ -4,10 +4,9 @@
 use crate::array::Array;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::shape::checked_len;
+use crate::shape::{checked_len, Axes};
 
 use super::kernel::{band, copy_into};
-use super::norm_axis;
 
 /// `k` clamped into i32 at `±(n + 1)`, past which a band keeps everything or nothing.
 fn clamp_k(k: isize, n: usize) -> i32 {
@@ -22,7 +21,8 @@ impl<T: Element> Array<T> {
     /// (NumPy's view is read-only; this one shares the buffer as any view does.)
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] when the two axes are the same.
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] when the two axes are the same,
+    /// or either is several axes or all.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -32,10 +32,15 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.diagonal(-1, -2, -1)?.to_vec()?, vec![3]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Array<T>> {
+    pub fn diagonal(
+        &self,
+        offset: isize,
+        axis1: impl Into<Axes>,
+        axis2: impl Into<Axes>,
+    ) -> Result<Array<T>> {
         let (a, b) = (
-            norm_axis(axis1, self.ndim())?,
-            norm_axis(axis2, self.ndim())?,
+            axis1.into().resolve_single(self.ndim(), "diagonal")?,
+            axis2.into().resolve_single(self.ndim(), "diagonal")?,
         );
         if a == b {
             return Err(Error::InvalidArgument {

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::ops::index::{widen, widen_all, IndexMode};
 
 use super::join::join;
-use super::norm_axis;
+use crate::shape::Axes;
 
 impl<T: Element> Array<T> {
     /// The sums along diagonal `offset` of the planes spanned by `axis1` and `axis2`
@@ -26,10 +26,13 @@ impl<T: Element> Array<T> {
     /// assert_eq!(m.trace_axes(-1, -2, -1)?.to_scalar()?, 4 + 9);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn trace_axes(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Array<T>> {
-        let d = self.diagonal(offset, axis1, axis2)?;
-        let last = d.ndim() - 1;
-        d.sum_axes(&[last], false)
+    pub fn trace_axes(
+        &self,
+        offset: isize,
+        axis1: impl Into<Axes>,
+        axis2: impl Into<Axes>,
+    ) -> Result<Array<T>> {
+        self.diagonal(offset, axis1, axis2)?.sum_axis(-1, false)
     }
 
     /// NumPy's `put_along_axis(x, indices, values, axis)`, in place: for every position `p`
@@ -47,7 +50,7 @@ impl<T: Element> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[3.0f32, 1.0, 2.0, 9.0, 7.0, 8.0], [2, 3])?;
-    /// let i = x.argmax_axis(gpuarray::Axis(1))?.reshape([2, 1])?;
+    /// let i = x.argmax_axis(1, true)?;
     /// x.put_along_axis(&i, &dev.from_slice(&[0.0f32], [1])?, 1)?;
     /// assert_eq!(x.to_vec()?, vec![0.0, 1.0, 2.0, 0.0, 7.0, 8.0]);
     /// # Ok::<(), gpuarray::Error>(())
@@ -56,7 +59,7 @@ impl<T: Element> Array<T> {
         &self,
         indices: &Array<I>,
         values: &Array<T>,
-        axis: isize,
+        axis: impl Into<Axes>,
     ) -> Result<()> {
         let op = "put_along_axis";
         self.dev.expect_same(op, &[&indices.dev, &values.dev])?;
@@ -66,12 +69,12 @@ impl<T: Element> Array<T> {
                 reason: "the indices must have as many dimensions as the array",
             });
         }
-        let ax = norm_axis(axis, self.ndim())?;
+        let ax = axis.into().resolve_single(self.ndim(), op)?;
         let mut shape = self.shape.clone();
         shape[ax] = indices.shape[ax];
         let idx = indices.broadcast_to(shape.clone())?;
         let vals = values.broadcast_to(shape)?;
-        self.scatter(ax as isize, &idx, &vals)
+        self.scatter(ax, &idx, &vals)
     }
 
     /// Sets the main diagonal to `value`, in place: NumPy's `fill_diagonal(x, value, wrap)`.

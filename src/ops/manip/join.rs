@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::shape::{contiguous_strides, Slice};
 
 use super::kernel::copy_into;
-use super::norm_axis;
+use crate::shape::Axes;
 
 /// Joins `parts` (same device, same shape but along `axis`) along `axis`: one copy dispatch
 /// per non-empty part, each writing its slab of the output.
@@ -51,7 +51,8 @@ pub(crate) fn join<T: Element>(
 
 impl<T: Element> Array<T> {
     /// The arrays joined along an existing axis (negative from the end), as NumPy's
-    /// `concatenate`: every other extent must agree. One copy per input, reading strided
+    /// `concatenate`: every other extent must agree; with all axes (`..` or `None`), the
+    /// arrays flattened and joined into one 1-D array. One copy per input, reading strided
     /// inputs directly.
     ///
     /// # Errors
@@ -66,9 +67,18 @@ impl<T: Element> Array<T> {
     /// let b = dev.from_slice(&[5, 6], [2, 1])?;
     /// assert_eq!(Array::concatenate(&[&a, &b], -1)?.to_vec()?, vec![1, 2, 5, 3, 4, 6]);
     /// assert!(Array::concatenate(&[&a, &b], 0).is_err());
+    /// assert_eq!(Array::concatenate(&[&a, &b], None)?.to_vec()?, vec![1, 2, 3, 4, 5, 6]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn concatenate(arrays: &[&Array<T>], axis: isize) -> Result<Array<T>> {
+    pub fn concatenate(arrays: &[&Array<T>], axis: impl Into<Axes>) -> Result<Array<T>> {
+        let axis = axis.into();
+        if axis == Axes::All {
+            let flat = arrays
+                .iter()
+                .map(|a| a.reshape([a.len()]))
+                .collect::<Result<Vec<_>>>()?;
+            return join(&flat.iter().collect::<Vec<_>>(), 0, "concatenate");
+        }
         let ndim = arrays.first().map_or(0, |a| a.ndim());
         if ndim == 0 && !arrays.is_empty() {
             return Err(Error::InvalidArgument {
@@ -79,7 +89,7 @@ impl<T: Element> Array<T> {
         let axis = if arrays.is_empty() {
             0
         } else {
-            norm_axis(axis, ndim)?
+            axis.resolve_single(ndim, "concatenate")?
         };
         join(arrays, axis, "concatenate")
     }
@@ -99,11 +109,11 @@ impl<T: Element> Array<T> {
     /// assert_eq!((s.shape(), s.to_vec()?), (&[2usize, 2][..], vec![1.0, 3.0, 2.0, 4.0]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn stack(arrays: &[&Array<T>], axis: isize) -> Result<Array<T>> {
+    pub fn stack(arrays: &[&Array<T>], axis: impl Into<Axes>) -> Result<Array<T>> {
         let Some(first) = arrays.first() else {
             return join(arrays, 0, "stack");
         };
-        let axis = norm_axis(axis, first.ndim() + 1)?;
+        let axis = axis.into().resolve_single(first.ndim() + 1, "stack")?;
         let mut views = Vec::with_capacity(arrays.len());
         for (index, a) in arrays.iter().enumerate() {
             if a.shape != first.shape {
@@ -115,7 +125,7 @@ impl<T: Element> Array<T> {
                     axis: None,
                 });
             }
-            views.push(a.expand_dims(axis as isize)?);
+            views.push(a.expand_dims(axis)?);
         }
         let refs: Vec<&Array<T>> = views.iter().collect();
         join(&refs, axis, "stack")
@@ -194,15 +204,15 @@ impl<T: Element> Array<T> {
     /// assert!(x.split(4, 0).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn split(&self, sections: usize, axis: isize) -> Result<Vec<Array<T>>> {
-        let d = norm_axis(axis, self.ndim())?;
+    pub fn split(&self, sections: usize, axis: impl Into<Axes>) -> Result<Vec<Array<T>>> {
+        let d = axis.into().resolve_single(self.ndim(), "split")?;
         if sections == 0 || !self.shape[d].is_multiple_of(sections) {
             return Err(Error::InvalidArgument {
                 op: "split",
                 reason: "the sections must divide the axis equally (array_split does not)",
             });
         }
-        self.array_split(sections, axis)
+        self.array_split(sections, d)
     }
 
     /// `sections` views along `axis`, the first `len % sections` one element longer, as
@@ -218,8 +228,8 @@ impl<T: Element> Array<T> {
     /// assert_eq!(lens, vec![2, 2, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn array_split(&self, sections: usize, axis: isize) -> Result<Vec<Array<T>>> {
-        let d = norm_axis(axis, self.ndim())?;
+    pub fn array_split(&self, sections: usize, axis: impl Into<Axes>) -> Result<Vec<Array<T>>> {
+        let d = axis.into().resolve_single(self.ndim(), "array_split")?;
         if sections == 0 {
             return Err(Error::InvalidArgument {
                 op: "array_split",
@@ -228,7 +238,7 @@ impl<T: Element> Array<T> {
         }
         let (q, r) = (self.shape[d] / sections, self.shape[d] % sections);
         let cuts: Vec<usize> = (1..sections).map(|k| k * q + k.min(r)).collect();
-        self.split_at(&cuts, axis)
+        self.split_at(&cuts, d)
     }
 
     /// Views between the given indices along `axis` (`[..i0], [i0..i1], ..., [ik..]`), as
@@ -244,8 +254,8 @@ impl<T: Element> Array<T> {
     /// assert_eq!(p[1].to_vec()?, vec![1, 2]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn split_at(&self, indices: &[usize], axis: isize) -> Result<Vec<Array<T>>> {
-        let d = norm_axis(axis, self.ndim())?;
+    pub fn split_at(&self, indices: &[usize], axis: impl Into<Axes>) -> Result<Vec<Array<T>>> {
+        let d = axis.into().resolve_single(self.ndim(), "split")?;
         let n = self.shape[d];
         let mut bounds = vec![0];
         bounds.extend(indices.iter().map(|&i| i.min(n)));

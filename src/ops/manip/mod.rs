@@ -19,17 +19,3 @@ pub(crate) use join::join;
 #[cfg(test)]
 pub(crate) use kernel::all_specs;
 pub use remap::PadMode;
-
-use crate::error::{Error, Result};
-
-/// `axis` counted from the end when negative (-1 the last), checked against `ndim`.
-pub(crate) fn norm_axis(axis: isize, ndim: usize) -> Result<usize> {
-    let a = if axis < 0 { axis + ndim as isize } else { axis };
-    if a < 0 || a as usize >= ndim {
-        return Err(Error::AxisOutOfRange {
-            axis: axis.unsigned_abs(),
-            ndim,
-        });
-    }
-    Ok(a as usize)
-}

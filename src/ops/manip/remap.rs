@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::shape::checked_len;
 
 use super::kernel::{remap, repeat_runs, roll_flat, Mode};
-use super::norm_axis;
+use crate::shape::Axes;
 
 /// How [`Array::pad`] fills the border, as NumPy's `pad` modes.
 ///
@@ -34,53 +34,25 @@ pub enum PadMode<T> {
 }
 
 impl<T: Element> Array<T> {
-    /// The elements reversed along `axis` (negative from the end), as NumPy's `flip`: a view
-    /// with that axis' stride negated (no copy; writes through it reach `self`).
+    /// The elements reversed along `axis` (one, several, or all for `..` / `None`;
+    /// negative from the end), as NumPy's `flip(axis=)`: a view with those axes' strides
+    /// negated (no copy; writes through it reach `self`).
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`].
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] for an axis named twice.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1, 2, 3, 4, 5, 6], [2, 3])?;
     /// let f = x.flip(-1)?;
     /// assert_eq!((f.strides(), f.to_vec()?), (&[3, -1][..], vec![3, 2, 1, 6, 5, 4]));
+    /// assert_eq!(x.flip([0])?.to_vec()?, vec![4, 5, 6, 1, 2, 3]);
+    /// assert_eq!(x.flip(..)?.to_vec()?, vec![6, 5, 4, 3, 2, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn flip(&self, axis: isize) -> Result<Array<T>> {
-        self.flip_axes(&[axis])
-    }
-
-    /// The elements reversed along every axis (NumPy's `flip` with no axis). A view.
-    ///
-    /// ```
-    /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
-    /// assert_eq!(x.flip_all()?.to_vec()?, vec![4, 3, 2, 1]);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn flip_all(&self) -> Result<Array<T>> {
-        let axes: Vec<isize> = (0..self.ndim() as isize).collect();
-        self.flip_axes(&axes)
-    }
-
-    /// The elements reversed along each of `axes` (an axis named twice is reversed once).
-    /// A view, as [`Array::flip`].
-    ///
-    /// # Errors
-    /// [`Error::AxisOutOfRange`].
-    ///
-    /// ```
-    /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
-    /// assert_eq!(x.flip_axes(&[0])?.to_vec()?, vec![3, 4, 1, 2]);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn flip_axes(&self, axes: &[isize]) -> Result<Array<T>> {
-        let mut flip = vec![false; self.ndim()];
-        for &a in axes {
-            flip[norm_axis(a, self.ndim())?] = true;
-        }
+    pub fn flip(&self, axis: impl Into<Axes>) -> Result<Array<T>> {
+        let axes = axis.into().resolve(self.ndim(), "flip")?;
+        let flip: Vec<bool> = (0..self.ndim()).map(|d| axes.contains(&d)).collect();
         let mut strides = self.strides.clone();
         let mut offset = self.offset as isize;
         for (d, s) in strides.iter_mut().enumerate().filter(|(d, _)| flip[*d]) {
@@ -91,28 +63,27 @@ impl<T: Element> Array<T> {
         Ok(self.view(self.shape.clone(), strides, offset as usize))
     }
 
-    /// The elements shifted by `shift` places along `axis` (negative from the end), those
-    /// past the end coming back at the start, as NumPy's `roll`; with no axis, over the
-    /// flattened array, the shape kept.
+    /// The elements shifted by `shift` places along `axis` (one axis, negative from the
+    /// end), those past the end coming back at the start, as NumPy's `roll`; with all axes
+    /// (`..` or `None`), over the flattened array, the shape kept.
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`].
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] for several axes.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1, 2, 3, 4, 5, 6], [2, 3])?;
-    /// assert_eq!(x.roll(1, Some(1))?.to_vec()?, vec![3, 1, 2, 6, 4, 5]);
+    /// assert_eq!(x.roll(1, 1)?.to_vec()?, vec![3, 1, 2, 6, 4, 5]);
     /// assert_eq!(x.roll(-1, None)?.to_vec()?, vec![2, 3, 4, 5, 6, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn roll(&self, shift: isize, axis: Option<isize>) -> Result<Array<T>> {
-        let Some(axis) = axis else {
+    pub fn roll(&self, shift: isize, axis: impl Into<Axes>) -> Result<Array<T>> {
+        let Some(d) = axis.into().resolve_one(self.ndim(), "roll")? else {
             return self
                 .reshape([self.len()])?
-                .roll(shift, Some(0))?
+                .roll(shift, 0)?
                 .reshape(self.dim());
         };
-        let d = norm_axis(axis, self.ndim())?;
         let mut lo = vec![0; self.ndim()];
         let n = self.shape[d].max(1) as isize;
         lo[d] = shift.rem_euclid(n) as usize;
@@ -215,23 +186,24 @@ impl<T: Element> Array<T> {
     }
 
     /// Each element repeated `repeats` times along `axis`, as NumPy's `repeat` with one
-    /// count; with no axis, over the flattened array (a 1-D result).
+    /// count, along one axis (negative from the end); with all axes (`..` or `None`), over
+    /// the flattened array (a 1-D result).
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`]; [`Error::BufferTooLarge`].
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] for several axes;
+    /// [`Error::BufferTooLarge`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
-    /// assert_eq!(x.repeat(2, Some(0))?.to_vec()?, vec![1, 2, 1, 2, 3, 4, 3, 4]);
+    /// assert_eq!(x.repeat(2, 0)?.to_vec()?, vec![1, 2, 1, 2, 3, 4, 3, 4]);
     /// assert_eq!(x.repeat(2, None)?.to_vec()?, vec![1, 1, 2, 2, 3, 3, 4, 4]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn repeat(&self, repeats: usize, axis: Option<isize>) -> Result<Array<T>> {
-        let Some(axis) = axis else {
-            return self.reshape([self.len()])?.repeat(repeats, Some(0));
+    pub fn repeat(&self, repeats: usize, axis: impl Into<Axes>) -> Result<Array<T>> {
+        let Some(d) = axis.into().resolve_one(self.ndim(), "repeat")? else {
+            return self.reshape([self.len()])?.repeat(repeats, 0);
         };
-        let d = norm_axis(axis, self.ndim())?;
         let mut shape = self.shape.clone();
         shape[d] *= repeats;
         checked_len(&shape, T::DTYPE.size())?;
@@ -242,7 +214,7 @@ impl<T: Element> Array<T> {
 
     /// Element j repeated `counts[j]` times along `axis`, as NumPy's `repeat` with a count
     /// per element (host values, as CuPy takes them); one count repeats every element (as
-    /// [`Array::repeat`]); with no axis, over the flattened array. One dispatch: each
+    /// [`Array::repeat`]); with all axes (`..` or `None`), over the flattened array. One dispatch: each
     /// output element finds its source by binary search in the counts' cumulative sum.
     ///
     /// # Errors
@@ -253,18 +225,17 @@ impl<T: Element> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
-    /// assert_eq!(x.repeat_each(&[1, 2], Some(0))?.to_vec()?, vec![1, 2, 3, 4, 3, 4]);
-    /// assert_eq!(x.repeat_each(&[0, 3], Some(-1))?.to_vec()?, vec![2, 2, 2, 4, 4, 4]);
+    /// assert_eq!(x.repeat_each(&[1, 2], 0)?.to_vec()?, vec![1, 2, 3, 4, 3, 4]);
+    /// assert_eq!(x.repeat_each(&[0, 3], -1)?.to_vec()?, vec![2, 2, 2, 4, 4, 4]);
     /// assert_eq!(x.repeat_each(&[2, 0, 1, 0], None)?.to_vec()?, vec![1, 1, 3]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn repeat_each(&self, counts: &[usize], axis: Option<isize>) -> Result<Array<T>> {
-        let Some(axis) = axis else {
-            return self.reshape([self.len()])?.repeat_each(counts, Some(0));
+    pub fn repeat_each(&self, counts: &[usize], axis: impl Into<Axes>) -> Result<Array<T>> {
+        let Some(d) = axis.into().resolve_one(self.ndim(), "repeat")? else {
+            return self.reshape([self.len()])?.repeat_each(counts, 0);
         };
-        let d = norm_axis(axis, self.ndim())?;
         if counts.len() == 1 {
-            return self.repeat(counts[0], Some(axis));
+            return self.repeat(counts[0], d);
         }
         if counts.len() != self.shape[d] {
             return Err(Error::InvalidArgument {

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::shape::Slice;
 
 use super::join::{at_least, join};
-use super::norm_axis;
+use crate::shape::Axes;
 
 /// `i` (negative from the end) as a position in `0..=len` for insert, or `0..len` otherwise.
 fn norm_index(
@@ -26,20 +26,12 @@ fn norm_index(
     Ok(j as usize)
 }
 
-/// The array and the axis an axis-or-flattened operation works on: `None` flattens (a copy
+/// The array and the axis an axis-or-flattened operation works on: `All` flattens (a copy
 /// only when not contiguous), as NumPy's `axis=None`.
-fn along<T: Element>(x: &Array<T>, axis: Option<isize>) -> Result<(Array<T>, usize)> {
-    match axis {
+fn along<T: Element>(x: &Array<T>, axis: &Axes, op: &'static str) -> Result<(Array<T>, usize)> {
+    match axis.resolve_one(x.ndim(), op)? {
         None => Ok((x.ravel()?, 0)),
-        Some(a) => {
-            if x.ndim() == 0 {
-                return Err(Error::AxisOutOfRange {
-                    axis: a.unsigned_abs(),
-                    ndim: 0,
-                });
-            }
-            Ok((x.clone(), norm_axis(a, x.ndim())?))
-        }
+        Some(a) => Ok((x.clone(), a)),
     }
 }
 
@@ -187,7 +179,8 @@ impl<T: Element> Array<T> {
         Ok(at_least(&[self], 3)?.remove(0))
     }
 
-    /// `values` appended along `axis`, or both flattened and joined when `axis` is `None`:
+    /// `values` appended along `axis` (one, negative from the end), or both flattened and
+    /// joined for all axes (`..` or `None`):
     /// NumPy's `append`. A copy.
     ///
     /// # Errors
@@ -198,12 +191,13 @@ impl<T: Element> Array<T> {
     /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
     /// let v = dev.from_slice(&[5, 6], [1, 2])?;
     /// assert_eq!(x.append(&v, None)?.to_vec()?, vec![1, 2, 3, 4, 5, 6]);
-    /// assert_eq!(x.append(&v, Some(0))?.shape(), &[3, 2]);
+    /// assert_eq!(x.append(&v, 0)?.shape(), &[3, 2]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn append(&self, values: &Array<T>, axis: Option<isize>) -> Result<Array<T>> {
-        let (x, ax) = along(self, axis)?;
-        let v = if axis.is_none() {
+    pub fn append(&self, values: &Array<T>, axis: impl Into<Axes>) -> Result<Array<T>> {
+        let axis = axis.into();
+        let (x, ax) = along(self, &axis, "append")?;
+        let v = if axis == Axes::All {
             values.ravel()?
         } else {
             values.clone()
@@ -212,7 +206,7 @@ impl<T: Element> Array<T> {
     }
 
     /// `values` inserted before the positions `indices` (negative from the end; the length
-    /// itself appends) along `axis`, or into the flattened array when `axis` is `None`:
+    /// itself appends) along `axis`, or into the flattened array for all axes (`..`, `None`):
     /// NumPy's `insert` with a list of indices. `values` broadcasts to the array's shape with
     /// `indices.len()` along the axis; the k-th slot takes `values`' k-th slice, and slots
     /// given the same position keep their order. (NumPy's scalar `obj` form, which moves
@@ -226,7 +220,7 @@ impl<T: Element> Array<T> {
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
     /// let v = dev.from_slice(&[9], [1])?;
-    /// assert_eq!(x.insert(&[1, 2], &v, Some(1))?.to_vec()?, vec![1, 9, 2, 9, 3, 9, 4, 9]);
+    /// assert_eq!(x.insert(&[1, 2], &v, 1)?.to_vec()?, vec![1, 9, 2, 9, 3, 9, 4, 9]);
     /// assert_eq!(x.insert(&[0], &v, None)?.to_vec()?, vec![9, 1, 2, 3, 4]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
@@ -234,11 +228,11 @@ impl<T: Element> Array<T> {
         &self,
         indices: &[isize],
         values: &Array<T>,
-        axis: Option<isize>,
+        axis: impl Into<Axes>,
     ) -> Result<Array<T>> {
         let op = "insert";
         self.dev.expect_same(op, &[&values.dev])?;
-        let (x, ax) = along(self, axis)?;
+        let (x, ax) = along(self, &axis.into(), op)?;
         let (len, m) = (x.shape[ax], indices.len());
         let mut pos = indices
             .iter()
@@ -264,11 +258,11 @@ impl<T: Element> Array<T> {
         }
         let both = join(&[&x, &v], ax, op)?;
         let idx = self.dev.from_slice(&src, [src.len()])?;
-        both.take(&idx, ax as isize)
+        both.take(&idx, ax)
     }
 
     /// The array without the positions `indices` (negative from the end; repeats allowed)
-    /// along `axis`, or of the flattened array when `axis` is `None`: NumPy's `delete` with
+    /// along `axis`, or of the flattened array for all axes (`..`, `None`): NumPy's `delete` with
     /// a list of indices. A copy.
     ///
     /// # Errors
@@ -277,12 +271,12 @@ impl<T: Element> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.arange::<i32>(0, 6, 1)?.reshape([2, 3])?;
-    /// assert_eq!(x.delete(&[0, -1], Some(1))?.to_vec()?, vec![1, 4]);
+    /// assert_eq!(x.delete(&[0, -1], 1)?.to_vec()?, vec![1, 4]);
     /// assert_eq!(x.delete(&[1], None)?.to_vec()?, vec![0, 2, 3, 4, 5]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn delete(&self, indices: &[isize], axis: Option<isize>) -> Result<Array<T>> {
-        let (x, ax) = along(self, axis)?;
+    pub fn delete(&self, indices: &[isize], axis: impl Into<Axes>) -> Result<Array<T>> {
+        let (x, ax) = along(self, &axis.into(), "delete")?;
         let len = x.shape[ax];
         let mut keep = vec![true; len];
         for &i in indices {
@@ -290,25 +284,26 @@ impl<T: Element> Array<T> {
         }
         let kept: Vec<u32> = (0..len as u32).filter(|&i| keep[i as usize]).collect();
         let idx = self.dev.from_slice(&kept, [kept.len()])?;
-        x.take(&idx, ax as isize)
+        x.take(&idx, ax)
     }
 
     /// Rotated by 90 degrees `k` times (negative turns the other way) in the plane of
-    /// `axes`, from the first axis toward the second: NumPy's `rot90`. A view, as NumPy's:
+    /// `axes` (two axes, negative from the end), from the first toward the second: NumPy's
+    /// `rot90`. A view, as NumPy's:
     /// flipped ([`Array::flip`], a negative stride) and seen through swapped axes.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for fewer than 2 dimensions or equal axes;
+    /// [`Error::InvalidArgument`] for fewer than 2 dimensions, other than two axes, or equal axes;
     /// [`Error::AxisOutOfRange`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let m = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
-    /// assert_eq!(m.rot90(1, (0, 1))?.to_vec()?, vec![2, 4, 1, 3]);
-    /// assert_eq!(m.rot90(-1, (0, 1))?.to_vec()?, vec![3, 1, 4, 2]);
+    /// assert_eq!(m.rot90(1, [0, 1])?.to_vec()?, vec![2, 4, 1, 3]);
+    /// assert_eq!(m.rot90(-1, [-2, -1])?.to_vec()?, vec![3, 1, 4, 2]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn rot90(&self, k: isize, axes: (isize, isize)) -> Result<Array<T>> {
+    pub fn rot90(&self, k: isize, axes: impl Into<Axes>) -> Result<Array<T>> {
         let op = "rot90";
         if self.ndim() < 2 {
             return Err(Error::InvalidArgument {
@@ -316,21 +311,29 @@ impl<T: Element> Array<T> {
                 reason: "rot90 needs at least 2 dimensions",
             });
         }
-        let (a, b) = (
-            norm_axis(axes.0, self.ndim())?,
-            norm_axis(axes.1, self.ndim())?,
-        );
+        let axes = axes.into();
+        let (a, b) = match axes.raw().as_deref() {
+            Some(&[a, b]) => (
+                crate::shape::resolve_axis(a, self.ndim())?,
+                crate::shape::resolve_axis(b, self.ndim())?,
+            ),
+            _ => {
+                return Err(Error::InvalidArgument {
+                    op,
+                    reason: "rot90 takes two axes",
+                })
+            }
+        };
         if a == b {
             return Err(Error::InvalidArgument {
                 op,
                 reason: "the two axes must differ",
             });
         }
-        let (a, b) = (a as isize, b as isize);
         match k.rem_euclid(4) {
             0 => Ok(self.clone()),
             1 => self.flip(b)?.swapaxes(a, b),
-            2 => self.flip_axes(&[a, b]),
+            2 => self.flip([a, b]),
             _ => self.swapaxes(a, b)?.flip(b),
         }
     }

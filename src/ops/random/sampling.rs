@@ -7,7 +7,7 @@ use crate::dtype::{Element, Float};
 use crate::error::Result;
 use crate::ops::index::widen;
 use crate::ops::sort::Side;
-use crate::shape::{Axis, Shape};
+use crate::shape::Shape;
 
 use super::generator::{check, launch, Family, GenParams, Generator};
 
@@ -153,7 +153,7 @@ impl Generator {
             return self.draw(Family::Generator, "gen_integers", Shape(vec![size]), 4, p);
         }
         self.permutation_u32(n)?
-            .slice_axis(Axis(0), 0..size)?
+            .slice_axis(0, 0..size)?
             .contiguous()
     }
 
@@ -254,7 +254,7 @@ impl Generator {
             return Ok(keys.top_k_u32(size, 0, false)?.1);
         }
         let cdf = p.cumsum(0)?;
-        let total = cdf.slice_axis(Axis(0), p.len() - 1..p.len())?.to_scalar()?;
+        let total = cdf.slice_axis(0, p.len() - 1..p.len())?.to_scalar()?;
         let q = self.random::<T>([size])?.mul_scalar(total)?;
         cdf.searchsorted_u32(&q, Side::Right)?
             .minimum_scalar(p.len() as u32 - 1)
@@ -274,7 +274,7 @@ impl Generator {
     /// let mut rng = dev.default_rng(9);
     /// let c = rng.choice_from_weighted(&a, &p, 8, true)?.to_vec()?;
     /// assert!(c.iter().all(|&x| x == 10 || x == 30));
-    /// assert!(rng.choice_from_weighted(&a, &p.slice_axis(gpuarray::Axis(0), 0..2)?, 1, true).is_err());
+    /// assert!(rng.choice_from_weighted(&a, &p.slice_axis(0, 0..2)?, 1, true).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn choice_from_weighted<T: Element, W: Float>(

@@ -43,7 +43,7 @@ use crate::dtype::{Element, Float};
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
-use crate::shape::Axis;
+use crate::shape::Axes;
 
 use crate::ops::index::widen;
 use dispatch::reduce;
@@ -51,18 +51,47 @@ use dispatch::reduce;
 /// The mean of any dtype's array (floats only: others are refused as `Unsupported`), over
 /// every element or the listed axes: for fused expressions (`custom::fuse`), whose dtype is
 /// known only at run time.
-pub(crate) fn mean_of<T: Element>(x: &Array<T>, axes: Option<&[usize]>) -> Result<Array<T>> {
-    reduce(x, Op::Mean, axes, false)
+pub(crate) fn mean_of<T: Element>(
+    x: &Array<T>,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+) -> Result<Array<T>> {
+    reduce(x, Op::Mean, axes, keepdims)
 }
 use plan::merge;
 use source::Op;
+
+/// `reduce` over `axis` (resolved against `x`'s dimensions; `All` is every axis). The arg
+/// reductions take one axis, or `All` for the flat index of the flattened array (whose
+/// `keepdims` shape is all ones).
+fn reduce_axes<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Op,
+    axis: Axes,
+    keepdims: bool,
+) -> Result<Array<O>> {
+    if op.is_arg() {
+        return match axis.resolve_one(x.ndim(), op.name())? {
+            Some(a) => reduce(x, op, Some(&[a]), keepdims),
+            None => {
+                let r = reduce(&x.flat()?, op, None, false)?;
+                match keepdims {
+                    true => r.reshape(vec![1; x.ndim()]),
+                    false => Ok(r),
+                }
+            }
+        };
+    }
+    let axes = axis.resolve_opt(x.ndim(), op.name())?;
+    reduce(x, op, axes.as_deref(), keepdims)
+}
 
 macro_rules! whole_and_axis {
     ($( $all:ident, $axis:ident, $op:expr, $out:ty, $doc:literal, $ex:literal; )*) => {$(
         #[doc = concat!($doc, ", over the whole array: a 0-d array (read it with [`Array::to_scalar`]).")]
         ///
         /// # Errors
-        /// See [`Array::sum_axes`].
+        /// See [`Array::sum_axis`].
         ///
         /// ```
         /// # let dev = gpuarray::Device::new()?;
@@ -76,75 +105,30 @@ macro_rules! whole_and_axis {
             reduce(self, $op, None, false)
         }
 
-        #[doc = concat!($doc, ", along one axis, which the result drops.")]
+        #[doc = concat!($doc, ", along `axis` (one, several or all: see [`Axes`]; negative \
+            counts from the end); with `keepdims` the reduced axes stay, with extent 1.")]
         ///
         /// # Errors
-        /// See [`Array::sum_axes`].
-        ///
-        /// ```
-        /// use gpuarray::Axis;
-        /// # let dev = gpuarray::Device::new()?;
-        /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3])?;
-        #[doc = concat!("let r = x.", stringify!($axis), "(Axis(1))?;")]
-        /// assert_eq!(r.shape(), &[2]);
-        /// # Ok::<(), gpuarray::Error>(())
-        /// ```
-        pub fn $axis(&self, axis: Axis) -> Result<Array<$out>> {
-            reduce(self, $op, Some(&[axis.0]), false)
-        }
-    )*};
-}
-
-macro_rules! over_axes {
-    ($( $axes:ident, $op:expr, $out:ty, $doc:literal; )*) => {$(
-        #[doc = concat!($doc, ", over a set of axes; with `keepdims` they stay, with extent 1.")]
-        ///
-        /// # Errors
-        /// See [`Array::sum_axes`].
+        /// See [`Array::sum_axis`].
         ///
         /// ```
         /// # let dev = gpuarray::Device::new()?;
         /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [1, 2, 3])?;
-        #[doc = concat!("let r = x.", stringify!($axes), "(&[0, 2], true)?;")]
-        /// assert_eq!(r.shape(), &[1, 2, 1]);
+        #[doc = concat!("assert_eq!(x.", stringify!($axis), "(-1, false)?.shape(), &[1, 2]);")]
+        #[doc = concat!("assert_eq!(x.", stringify!($axis), "([0, 2], true)?.shape(), &[1, 2, 1]);")]
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
-        pub fn $axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<$out>> {
-            reduce(self, $op, Some(axes), keepdims)
+        pub fn $axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<$out>> {
+            reduce_axes(self, $op, axis.into(), keepdims)
         }
     )*};
 }
 
 impl<T: Element> Array<T> {
-    /// The sum over a set of axes; with `keepdims` they stay, with extent 1.
-    ///
-    /// Integers accumulate in their own type and wrap around on overflow (as CuPy's
-    /// `sum(dtype=int32)`); f16 accumulates in f32 and rounds once; f32 and f64 in their
-    /// own type, as a tree, so the error grows with the logarithm of the count. The same
-    /// input on the same adapter gives the same bits every time.
-    ///
-    /// # Errors
-    /// [`Error::AxisOutOfRange`] for an axis past the last; [`Error::InvalidArgument`] for
-    /// an axis listed twice, and for max, min, argmax and argmin over no elements (sum
-    /// gives 0, prod 1, all 1, any 0, mean, var and std NaN);
-    /// [`Error::Unsupported`] when the adapter lacks `T`.
-    ///
-    /// ```
-    /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1i32, 2, 3, 4, 5, 6], [1, 2, 3])?;
-    /// let s = x.sum_axes(&[0, 2], false)?;
-    /// assert_eq!(s.to_vec()?, vec![6, 15]);
-    /// assert!(x.sum_axes(&[3], false).is_err());
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn sum_axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<T>> {
-        reduce(self, Op::Sum, Some(axes), keepdims)
-    }
-
     /// The sum of every element: a 0-d array (read it with [`Array::to_scalar`]).
     ///
     /// # Errors
-    /// See [`Array::sum_axes`].
+    /// See [`Array::sum_axis`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -156,37 +140,40 @@ impl<T: Element> Array<T> {
         reduce(self, Op::Sum, None, false)
     }
 
-    /// The sum along one axis, which the result drops.
+    /// The sum along `axis`: one axis, several or all (see [`Axes`]; negative axes count
+    /// from the end), as NumPy's `sum(axis=, keepdims=)`; with `keepdims` the reduced axes
+    /// stay, with extent 1.
+    ///
+    /// Integers accumulate in their own type and wrap around on overflow (as CuPy's
+    /// `sum(dtype=int32)`); f16 accumulates in f32 and rounds once; f32 and f64 in their
+    /// own type, as a tree, so the error grows with the logarithm of the count. The same
+    /// input on the same adapter gives the same bits every time.
     ///
     /// # Errors
-    /// See [`Array::sum_axes`].
+    /// [`Error::AxisOutOfRange`] for an axis not in `-ndim..ndim`;
+    /// [`Error::InvalidArgument`] for an axis listed twice, and for max, min, argmax and
+    /// argmin over no elements (sum gives 0, prod 1, all 1, any 0, mean, var and std NaN);
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
     ///
     /// ```
-    /// use gpuarray::Axis;
     /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], [2, 3])?;
-    /// assert_eq!(x.sum_axis(Axis(0))?.to_vec()?, vec![5.0, 7.0, 9.0]);
-    /// assert_eq!(x.sum_axis(Axis(1))?.to_vec()?, vec![6.0, 15.0]);
+    /// let x = dev.from_slice(&[1i32, 2, 3, 4, 5, 6], [1, 2, 3])?;
+    /// assert_eq!(x.sum_axis([0, 2], false)?.to_vec()?, vec![6, 15]);
+    /// assert_eq!(x.sum_axis(-1, true)?.shape(), &[1, 2, 1]);
+    /// assert_eq!(x.sum_axis(.., false)?.to_scalar()?, 21);
+    /// assert!(x.sum_axis(3, false).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn sum_axis(&self, axis: Axis) -> Result<Array<T>> {
-        reduce(self, Op::Sum, Some(&[axis.0]), false)
+    pub fn sum_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<T>> {
+        reduce_axes(self, Op::Sum, axis.into(), keepdims)
     }
 
     whole_and_axis! {
-        prod, prod_axis, Op::Prod, T, "The product (integers wrap around, as in [`Array::sum_axes`])", "24.0";
+        prod, prod_axis, Op::Prod, T, "The product (integers wrap around, as in [`Array::sum_axis`])", "24.0";
         max, max_axis, Op::Max, T, "The largest element (NaN if any is NaN)", "4.0";
         min, min_axis, Op::Min, T, "The smallest element (NaN if any is NaN)", "1.0";
         all, all_axis, Op::All, bool, "Whether every element is non-zero (NaN counts as non-zero)", "1.0";
         any, any_axis, Op::Any, bool, "Whether some element is non-zero (NaN counts as non-zero)", "1.0";
-    }
-
-    over_axes! {
-        prod_axes, Op::Prod, T, "The product";
-        max_axes, Op::Max, T, "The largest element (NaN if any is NaN)";
-        min_axes, Op::Min, T, "The smallest element (NaN if any is NaN)";
-        all_axes, Op::All, bool, "Whether every element is non-zero";
-        any_axes, Op::Any, bool, "Whether some element is non-zero";
     }
 
     /// The flat (C-order) index of the largest element: its first occurrence, or of the
@@ -222,78 +209,52 @@ impl<T: Element> Array<T> {
     }
 
     /// The index along `axis` of the largest element of each lane (the first occurrence,
-    /// or the first NaN).
+    /// or the first NaN), as NumPy's `argmax(axis=, keepdims=)`: one axis (negative counts
+    /// from the end), or all (`..`: the flat index, as [`Array::argmax`]). With `keepdims`
+    /// the axis stays, with extent 1, so that the result broadcasts against the input, as
+    /// `take_along_axis` wants.
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] when the axis is empty.
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] when the axis is empty or
+    /// several axes are given.
     ///
     /// ```
-    /// use gpuarray::Axis;
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, 9.0, 3.0, 8.0, 5.0, 6.0], [2, 3])?;
-    /// assert_eq!(x.argmax_axis(Axis(1))?.to_vec()?, vec![1, 0]);
+    /// assert_eq!(x.argmax_axis(1, false)?.to_vec()?, vec![1, 0]);
+    /// let i = x.argmax_axis(-1, true)?;
+    /// assert_eq!((i.shape(), i.to_vec()?), (&[2, 1][..], vec![1, 0]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argmax_axis(&self, axis: Axis) -> Result<Array<i64>> {
-        widen(&reduce(self, Op::ArgMax, Some(&[axis.0]), false)?, false)
+    pub fn argmax_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<i64>> {
+        self.arg_axis(Op::ArgMax, axis.into(), keepdims)
     }
 
     /// The index along `axis` of the smallest element of each lane (the first occurrence,
-    /// or the first NaN).
-    ///
-    /// # Errors
-    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] when the axis is empty.
-    ///
-    /// ```
-    /// use gpuarray::Axis;
-    /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1.0f32, 9.0, 3.0, 8.0, 5.0, 6.0], [2, 3])?;
-    /// assert_eq!(x.argmin_axis(Axis(0))?.to_vec()?, vec![0, 1, 0]);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn argmin_axis(&self, axis: Axis) -> Result<Array<i64>> {
-        widen(&reduce(self, Op::ArgMin, Some(&[axis.0]), false)?, false)
-    }
-
-    /// [`Array::argmax_axis`] with the axis kept, with extent 1 (NumPy's `argmax(axis,
-    /// keepdims=True)`: the result broadcasts against the input, as `take_along_axis`
-    /// wants). A name of its own, as the arg-reductions take one axis and no flag.
+    /// or the first NaN); see [`Array::argmax_axis`].
     ///
     /// # Errors
     /// As [`Array::argmax_axis`].
     ///
     /// ```
-    /// use gpuarray::Axis;
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, 9.0, 3.0, 8.0, 5.0, 6.0], [2, 3])?;
-    /// let i = x.argmax_axis_keepdims(Axis(1))?;
-    /// assert_eq!((i.shape(), i.to_vec()?), (&[2, 1][..], vec![1, 0]));
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn argmax_axis_keepdims(&self, axis: Axis) -> Result<Array<i64>> {
-        widen(&reduce(self, Op::ArgMax, Some(&[axis.0]), true)?, false)
-    }
-
-    /// [`Array::argmin_axis`] with the axis kept, with extent 1 (see
-    /// [`Array::argmax_axis_keepdims`]).
-    ///
-    /// # Errors
-    /// As [`Array::argmin_axis`].
-    ///
-    /// ```
-    /// use gpuarray::Axis;
-    /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1.0f32, 9.0, 3.0, 8.0, 5.0, 6.0], [2, 3])?;
-    /// let i = x.argmin_axis_keepdims(Axis(0))?;
+    /// assert_eq!(x.argmin_axis(0, false)?.to_vec()?, vec![0, 1, 0]);
+    /// let i = x.argmin_axis(0, true)?;
     /// assert_eq!((i.shape(), i.to_vec()?), (&[1, 3][..], vec![0, 1, 0]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argmin_axis_keepdims(&self, axis: Axis) -> Result<Array<i64>> {
-        widen(&reduce(self, Op::ArgMin, Some(&[axis.0]), true)?, false)
+    pub fn argmin_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<i64>> {
+        self.arg_axis(Op::ArgMin, axis.into(), keepdims)
+    }
+
+    /// argmax / argmin along one axis, or of the flattened array for `All`.
+    fn arg_axis(&self, op: Op, axis: Axes, keepdims: bool) -> Result<Array<i64>> {
+        widen(&reduce_axes(self, op, axis, keepdims)?, false)
     }
 
     /// The array as one axis in C order: a view where the layout allows, else a copy.
-    fn flat(&self) -> Result<Array<T>> {
+    pub(super) fn flat(&self) -> Result<Array<T>> {
         if !self.is_forwards() {
             // A reversed axis (negative stride): 1-D as it is, else copied in C order.
             return match self.ndim() {
@@ -321,75 +282,75 @@ impl<T: Float> Array<T> {
     whole_and_axis! {
         mean, mean_axis, Op::Mean, T, "The arithmetic mean (NaN over no elements)", "2.5";
         norm, norm_axis, Op::Norm, T, "The Euclidean (L2) norm: the square root of the sum of squares", "5.477226";
-        var, var_axis, Op::Var(0), T, "The variance, `mean(|x - mean(x)|²)` (ddof 0; two passes, the mean first)", "1.25";
-        std, std_axis, Op::Std(0), T, "The standard deviation, the square root of the variance (ddof 0)", "1.118034";
     }
 
-    over_axes! {
-        mean_axes, Op::Mean, T, "The arithmetic mean";
-        norm_axes, Op::Norm, T, "The Euclidean (L2) norm";
-    }
-
-    /// The variance with `ddof` delta degrees of freedom: the sum of squared deviations
-    /// divided by `count - ddof` (infinite or NaN when that is not positive, as NumPy).
+    /// The variance of every element, `mean(|x - mean(x)|²)` (ddof 0; two passes, the
+    /// mean first): a 0-d array.
     ///
     /// # Errors
-    /// See [`Array::sum_axes`].
+    /// See [`Array::sum_axis`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [4])?;
-    /// assert!((x.var_ddof(1)?.to_scalar()? - 5.0 / 3.0).abs() < 1e-6);
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+    /// assert!((x.var()?.to_scalar()? - 1.25).abs() < 1e-6);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn var_ddof(&self, ddof: usize) -> Result<Array<T>> {
-        reduce(self, Op::Var(ddof), None, false)
+    pub fn var(&self) -> Result<Array<T>> {
+        reduce(self, Op::Var(0), None, false)
     }
 
-    /// The variance over a set of axes, with `ddof` delta degrees of freedom (see
-    /// [`Array::var_ddof`]); with `keepdims` the axes stay, with extent 1.
+    /// The variance along `axis` (one, several or all: see [`Axes`]) with `ddof` delta
+    /// degrees of freedom: the sum of squared deviations divided by `count - ddof`
+    /// (infinite or NaN when that is not positive, as NumPy); with `keepdims` the reduced
+    /// axes stay, with extent 1. NumPy's `var(axis=, ddof=, keepdims=)`.
     ///
     /// # Errors
-    /// See [`Array::sum_axes`].
+    /// See [`Array::sum_axis`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 5.0], [2, 2])?;
-    /// assert_eq!(x.var_axes(&[1], 0, true)?.to_vec()?, vec![0.25, 1.0]);
+    /// assert_eq!(x.var_axis(-1, 0, true)?.to_vec()?, vec![0.25, 1.0]);
+    /// let y = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [4])?;
+    /// assert!((y.var_axis(.., 1, false)?.to_scalar()? - 5.0 / 3.0).abs() < 1e-6);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn var_axes(&self, axes: &[usize], ddof: usize, keepdims: bool) -> Result<Array<T>> {
-        reduce(self, Op::Var(ddof), Some(axes), keepdims)
+    pub fn var_axis(&self, axis: impl Into<Axes>, ddof: usize, keepdims: bool) -> Result<Array<T>> {
+        reduce_axes(self, Op::Var(ddof), axis.into(), keepdims)
     }
 
-    /// The standard deviation with `ddof` delta degrees of freedom.
+    /// The standard deviation of every element, the square root of the variance (ddof
+    /// 0): a 0-d array.
     ///
     /// # Errors
-    /// See [`Array::sum_axes`].
+    /// See [`Array::sum_axis`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1.0f32, 3.0], [2])?;
-    /// assert!((x.std_ddof(1)?.to_scalar()? - 2f32.sqrt()).abs() < 1e-6);
+    /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
+    /// assert!((x.std()?.to_scalar()? - 1.118034).abs() < 1e-5);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn std_ddof(&self, ddof: usize) -> Result<Array<T>> {
-        reduce(self, Op::Std(ddof), None, false)
+    pub fn std(&self) -> Result<Array<T>> {
+        reduce(self, Op::Std(0), None, false)
     }
 
-    /// The standard deviation over a set of axes, with `ddof` delta degrees of freedom;
-    /// with `keepdims` the axes stay, with extent 1.
+    /// The standard deviation along `axis` with `ddof` delta degrees of freedom (see
+    /// [`Array::var_axis`]); with `keepdims` the reduced axes stay, with extent 1.
     ///
     /// # Errors
-    /// See [`Array::sum_axes`].
+    /// See [`Array::sum_axis`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, 3.0, 2.0, 2.0], [2, 2])?;
-    /// assert_eq!(x.std_axes(&[1], 0, false)?.to_vec()?, vec![1.0, 0.0]);
+    /// assert_eq!(x.std_axis(1, 0, false)?.to_vec()?, vec![1.0, 0.0]);
+    /// let y = dev.from_slice(&[1.0f32, 3.0], [2])?;
+    /// assert!((y.std_axis(.., 1, false)?.to_scalar()? - 2f32.sqrt()).abs() < 1e-6);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn std_axes(&self, axes: &[usize], ddof: usize, keepdims: bool) -> Result<Array<T>> {
-        reduce(self, Op::Std(ddof), Some(axes), keepdims)
+    pub fn std_axis(&self, axis: impl Into<Axes>, ddof: usize, keepdims: bool) -> Result<Array<T>> {
+        reduce_axes(self, Op::Std(ddof), axis.into(), keepdims)
     }
 }

@@ -8,9 +8,10 @@ use crate::dtype::{Element, Float};
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
-use crate::ops::sort::resolve_axis;
+use crate::shape::Axes;
 
 use super::dispatch::reduce;
+use super::reduce_axes;
 use super::source::Op;
 use crate::ops::index::widen;
 
@@ -49,10 +50,14 @@ fn index(r: Result<Array<u32>>) -> Result<Array<i64>> {
     widen(&r?, true)
 }
 
-/// `op` along `axis` (negative counts from the end), which the result drops.
-fn along<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Array<O>> {
-    let a = resolve_axis(axis, x.ndim())?;
-    reduce(x, for_dtype::<T>(op), Some(&[a]), false)
+/// `op` along `axis` (see [`Axes`]); with `keepdims` the reduced axes stay.
+fn along<T: Element, O: Element>(
+    x: &Array<T>,
+    op: Op,
+    axis: Axes,
+    keepdims: bool,
+) -> Result<Array<O>> {
+    reduce_axes(x, for_dtype::<T>(op), axis, keepdims)
 }
 
 macro_rules! nan_reductions {
@@ -75,42 +80,23 @@ macro_rules! nan_reductions {
             $fin(whole(self, $op))
         }
 
-        #[doc = concat!($doc, ", along one axis (negative counts from the end), which the result drops.")]
+        #[doc = concat!($doc, ", along `axis` (one, several or all: see [`Axes`]; \
+            negative counts from the end; the index reductions take one axis, or all for the flat index); \
+            with `keepdims` the reduced axes stay, with extent 1.")]
         ///
         /// # Errors
-        /// [`Error::AxisOutOfRange`]; otherwise as the whole-array form.
-        ///
-        /// ```
-        /// # let dev = gpuarray::Device::new()?;
-        /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 4.0, 5.0, 6.0], [2, 3])?;
-        #[doc = concat!("let r = x.", stringify!($axis), "(-1)?;")]
-        /// assert_eq!(r.shape(), &[2]);
-        /// # Ok::<(), gpuarray::Error>(())
-        /// ```
-        pub fn $axis(&self, axis: isize) -> Result<Array<$out>> {
-            $fin(along(self, $op, axis))
-        }
-    )*};
-}
-
-macro_rules! nan_axes {
-    ($( $axes:ident, $op:expr, $doc:literal; )*) => {$(
-        #[doc = concat!($doc, ", over a set of axes; with `keepdims` they stay, with extent 1 (NumPy's `axis=(..), keepdims=True`).")]
-        ///
-        /// # Errors
-        /// [`Error::AxisOutOfRange`] for an axis past the last; [`Error::InvalidArgument`]
-        /// for an axis listed twice, and for the extremes over no elements;
-        /// [`Error::Unsupported`] when the adapter lacks `T`.
+        /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] for an axis listed twice;
+        /// otherwise as the whole-array form.
         ///
         /// ```
         /// # let dev = gpuarray::Device::new()?;
         /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 4.0, 5.0, 6.0], [1, 2, 3])?;
-        #[doc = concat!("let r = x.", stringify!($axes), "(&[0, 2], true)?;")]
-        /// assert_eq!(r.shape(), &[1, 2, 1]);
+        #[doc = concat!("assert_eq!(x.", stringify!($axis), "(-1, false)?.shape(), &[1, 2]);")]
+        #[doc = concat!("assert_eq!(x.", stringify!($axis), "(2, true)?.shape(), &[1, 2, 1]);")]
         /// # Ok::<(), gpuarray::Error>(())
         /// ```
-        pub fn $axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<T>> {
-            reduce(self, for_dtype::<T>($op), Some(axes), keepdims)
+        pub fn $axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<$out>> {
+            $fin(along(self, $op, axis.into(), keepdims))
         }
     )*};
 }
@@ -123,65 +109,89 @@ impl<T: Element> Array<T> {
         nanargmax, nanargmax_axis, Op::NanArgMax, i64, index, "The index of the largest non-NaN element, its first occurrence (flat, C order, for the whole array). An i64 array (NumPy's intp); where every element is NaN the index is -1 (NumPy raises instead; CuPy returns an unspecified index)", "3.0";
         nanargmin, nanargmin_axis, Op::NanArgMin, i64, index, "The index of the smallest non-NaN element, its first occurrence (flat, C order, for the whole array); -1 where every element is NaN", "0.0";
     }
-
-    nan_axes! {
-        nansum_axes, Op::NanSum, "The sum of the non-NaN elements";
-        nanmax_axes, Op::NanMax, "The largest non-NaN element";
-        nanmin_axes, Op::NanMin, "The smallest non-NaN element";
-    }
 }
 
 impl<T: Float> Array<T> {
     nan_reductions! {
         nanmean, nanmean_axis, Op::NanMean, T, value, "The mean of the non-NaN elements (NaN where all are NaN, and over no elements)", "2.6666667";
-        nanvar, nanvar_axis, Op::NanVar(0), T, value, "The variance of the non-NaN elements (ddof 0; see [`Array::nanvar_ddof`])", "1.5555556";
-        nanstd, nanstd_axis, Op::NanStd(0), T, value, "The standard deviation of the non-NaN elements (ddof 0; see [`Array::nanstd_ddof`])", "1.2472191";
     }
 
-    nan_axes! {
-        nanmean_axes, Op::NanMean, "The mean of the non-NaN elements";
-        nanvar_axes, Op::NanVar(0), "The variance of the non-NaN elements (ddof 0)";
-        nanstd_axes, Op::NanStd(0), "The standard deviation of the non-NaN elements (ddof 0)";
-    }
-
-    /// The variance of the non-NaN elements with `ddof` delta degrees of freedom: the sum
-    /// of their squared deviations from their mean over `count - ddof`, NaN where that is
-    /// not positive (as NumPy, which warns). Two passes: the means, then the deviations.
-    /// `axis`: `None` for the whole array, else one axis (negative counts from the end).
+    /// The variance of the non-NaN elements (ddof 0), over the whole array: a 0-d array
+    /// (NaN where all are NaN).
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`]; [`Error::Unsupported`] when the adapter lacks `T`.
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 4.0], [2, 2])?;
+    /// assert!((x.nanvar()?.to_scalar()? - 1.5555556).abs() < 1e-5);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn nanvar(&self) -> Result<Array<T>> {
+        whole(self, Op::NanVar(0))
+    }
+
+    /// The standard deviation of the non-NaN elements (ddof 0), over the whole array.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 4.0], [2, 2])?;
+    /// assert!((x.nanstd()?.to_scalar()? - 1.2472191).abs() < 1e-5);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn nanstd(&self) -> Result<Array<T>> {
+        whole(self, Op::NanStd(0))
+    }
+
+    /// The variance of the non-NaN elements along `axis` (one, several or all: see
+    /// [`Axes`]) with `ddof` delta degrees of freedom: the sum of their squared deviations
+    /// from their mean over `count - ddof`, NaN where that is not positive (as NumPy,
+    /// which warns). Two passes: the means, then the deviations. With `keepdims` the
+    /// reduced axes stay, with extent 1 (NumPy's `nanvar(axis=, ddof=, keepdims=)`).
+    ///
+    /// # Errors
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] for an axis listed twice;
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0, 5.0], [2, 2])?;
-    /// assert!((x.nanvar_ddof(None, 1)?.to_scalar()? - 4.0).abs() < 1e-6);
-    /// assert_eq!(x.nanvar_ddof(Some(-1), 1)?.to_vec()?[1], 2.0);
+    /// assert!((x.nanvar_axis(.., 1, false)?.to_scalar()? - 4.0).abs() < 1e-6);
+    /// assert_eq!(x.nanvar_axis(-1, 1, false)?.to_vec()?[1], 2.0);
+    /// assert_eq!(x.nanvar_axis(-1, 1, true)?.shape(), &[2, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn nanvar_ddof(&self, axis: Option<isize>, ddof: usize) -> Result<Array<T>> {
-        match axis {
-            None => whole(self, Op::NanVar(ddof)),
-            Some(a) => along(self, Op::NanVar(ddof), a),
-        }
+    pub fn nanvar_axis(
+        &self,
+        axis: impl Into<Axes>,
+        ddof: usize,
+        keepdims: bool,
+    ) -> Result<Array<T>> {
+        along(self, Op::NanVar(ddof), axis.into(), keepdims)
     }
 
-    /// The standard deviation of the non-NaN elements with `ddof` delta degrees of
-    /// freedom: the square root of [`Array::nanvar_ddof`].
+    /// The standard deviation of the non-NaN elements along `axis` with `ddof` delta
+    /// degrees of freedom: the square root of [`Array::nanvar_axis`].
     ///
     /// # Errors
-    /// As [`Array::nanvar_ddof`].
+    /// As [`Array::nanvar_axis`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, f32::NAN, 3.0], [3])?;
-    /// assert!((x.nanstd_ddof(None, 1)?.to_scalar()? - 2f32.sqrt()).abs() < 1e-6);
+    /// assert!((x.nanstd_axis(.., 1, false)?.to_scalar()? - 2f32.sqrt()).abs() < 1e-6);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn nanstd_ddof(&self, axis: Option<isize>, ddof: usize) -> Result<Array<T>> {
-        match axis {
-            None => whole(self, Op::NanStd(ddof)),
-            Some(a) => along(self, Op::NanStd(ddof), a),
-        }
+    pub fn nanstd_axis(
+        &self,
+        axis: impl Into<Axes>,
+        ddof: usize,
+        keepdims: bool,
+    ) -> Result<Array<T>> {
+        along(self, Op::NanStd(ddof), axis.into(), keepdims)
     }
 }

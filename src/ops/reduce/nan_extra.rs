@@ -10,7 +10,7 @@ use crate::dtype::{Float, Real};
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
-use crate::ops::sort::resolve_axis;
+use crate::shape::Axes;
 
 /// `x` with NaN replaced by `v` and the infinities kept (integers as they are).
 fn nan_as<T: Real>(x: &Array<T>, v: f64) -> Result<Array<T>> {
@@ -22,31 +22,31 @@ fn nan_as<T: Real>(x: &Array<T>, v: f64) -> Result<Array<T>> {
 }
 
 impl<T: Real> Array<T> {
-    /// The product with NaN taken as 1, of every element (`axis` `None`, a 0-d array) or
-    /// along one axis (negative from the end): NumPy's `nanprod`. Integers: the product.
-    /// A mask and a `where_` copy, then [`Array::prod`].
+    /// The product with NaN taken as 1, along `axis` (one, several or all: see [`Axes`];
+    /// `..` or `None` for every element, a 0-d array): NumPy's `nanprod(axis=,
+    /// keepdims=)`; with `keepdims` the reduced axes stay, with extent 1. Integers: the
+    /// product. A mask and a `where_` copy, then [`Array::prod_axis`].
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`]; [`Error::Unsupported`] when the adapter lacks `T`.
+    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] for an axis listed twice;
+    /// [`Error::Unsupported`] when the adapter lacks `T`.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[2.0f32, f32::NAN, 3.0, 4.0], [2, 2])?;
-    /// assert_eq!(x.nanprod(None)?.to_scalar()?, 24.0);
-    /// assert_eq!(x.nanprod(Some(-1))?.to_vec()?, vec![2.0, 12.0]);
+    /// assert_eq!(x.nanprod(None, false)?.to_scalar()?, 24.0);
+    /// assert_eq!(x.nanprod(-1, false)?.to_vec()?, vec![2.0, 12.0]);
+    /// assert_eq!(x.nanprod(-1, true)?.shape(), &[2, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn nanprod(&self, axis: Option<isize>) -> Result<Array<T>> {
-        let ax = axis.map(|a| resolve_axis(a, self.ndim())).transpose()?;
-        let x = nan_as(self, 1.0)?;
-        match ax {
-            None => x.prod(),
-            Some(a) => x.prod_axes(&[a], false),
-        }
+    pub fn nanprod(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<T>> {
+        let axis = axis.into();
+        axis.resolve(self.ndim(), "nanprod")?;
+        nan_as(self, 1.0)?.prod_axis(axis, keepdims)
     }
 
-    /// The cumulative sum with NaN taken as 0, along `axis` (negative from the end), or of
-    /// the flattened array when `None`: NumPy's `nancumsum`. A mask and a `where_` copy, then
+    /// The cumulative sum with NaN taken as 0, along `axis` (one axis, negative from the
+    /// end), or of the flattened array for `..` or `None`: NumPy's `nancumsum`. A mask and a `where_` copy, then
     /// [`Array::cumsum`].
     ///
     /// # Errors
@@ -58,17 +58,15 @@ impl<T: Real> Array<T> {
     /// assert_eq!(x.nancumsum(None)?.to_vec()?, vec![1.0, 1.0, 3.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn nancumsum(&self, axis: Option<isize>) -> Result<Array<T>> {
-        let x = nan_as(self, 0.0)?;
-        match axis {
-            None => x.ravel()?.cumsum(0),
-            Some(a) => x.cumsum(a),
-        }
+    pub fn nancumsum(&self, axis: impl Into<Axes>) -> Result<Array<T>> {
+        let axis = axis.into();
+        axis.resolve_one(self.ndim(), "nancumsum")?;
+        nan_as(self, 0.0)?.cumsum(axis)
     }
 }
 
 impl<T: Float> Array<T> {
-    /// `log(sum(exp(x)))` over `axes` (negative from the end; `None` for all) without
+    /// `log(sum(exp(x)))` along `axis` (one, several or all: see [`Axes`]) without
     /// overflow: SciPy's `logsumexp`, shifted by the maximum (a non-finite maximum taken
     /// as 0, as SciPy: all `-inf` gives `-inf`, a `+inf` gives `+inf`, NaN gives NaN).
     /// With `keepdims` the reduced axes stay with extent 1. Three passes: max, `exp(x -
@@ -81,23 +79,17 @@ impl<T: Float> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1000.0f32, 1000.0, 0.0, f32::NEG_INFINITY], [2, 2])?;
-    /// let r = x.logsumexp(Some(&[-1]), false)?.to_vec()?;
+    /// let r = x.logsumexp(-1, false)?.to_vec()?;
     /// assert_eq!(r, vec![1000.0 + std::f32::consts::LN_2, 0.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn logsumexp(&self, axes: Option<&[isize]>, keepdims: bool) -> Result<Array<T>> {
-        let axes: Vec<usize> = match axes {
-            None => (0..self.ndim()).collect(),
-            Some(list) => list
-                .iter()
-                .map(|&a| resolve_axis(a, self.ndim()))
-                .collect::<Result<_>>()?,
-        };
-        let m = self.max_axes(&axes, true)?;
+    pub fn logsumexp(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<T>> {
+        let axes = axis.into().resolve(self.ndim(), "logsumexp")?;
+        let m = self.max_axis(&axes, true)?;
         let zero = T::from_f64(0.0);
         let shift = m.nan_to_num(zero, Some(zero), Some(zero))?;
         let shift = Array::where_(&m.isnan()?, &m, &shift)?;
-        let s = self.sub(&shift)?.exp()?.sum_axes(&axes, keepdims)?;
+        let s = self.sub(&shift)?.exp()?.sum_axis(&axes, keepdims)?;
         let back = if keepdims {
             shift
         } else {

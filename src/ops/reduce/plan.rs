@@ -39,7 +39,10 @@ pub(super) fn reduced_axes(
     let mut red = vec![axes.is_none(); nd];
     for &axis in axes.unwrap_or(&[]) {
         if axis >= nd {
-            return Err(Error::AxisOutOfRange { axis, ndim: nd });
+            return Err(Error::AxisOutOfRange {
+                axis: axis as isize,
+                ndim: nd,
+            });
         }
         if red[axis] {
             return Err(Error::InvalidArgument {

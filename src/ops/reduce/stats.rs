@@ -7,19 +7,10 @@ use crate::dtype::{Element, Float};
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
-use crate::ops::sort::resolve_axis;
-use crate::shape::Axis;
+use crate::shape::Axes;
 
-use super::dispatch::reduce;
+use super::reduce_axes;
 use super::source::Op;
-
-/// `op` over the whole array (`None`) or one axis (negative counts from the end).
-fn over<T: Element, O: Element>(x: &Array<T>, op: Op, axis: Option<isize>) -> Result<Array<O>> {
-    match axis {
-        None => reduce(x, op, None, false),
-        Some(a) => reduce(x, op, Some(&[resolve_axis(a, x.ndim())?]), false),
-    }
-}
 
 impl<T: Element> Array<T> {
     /// The range `max - min` of every element (NumPy's `ptp`): a 0-d array. NaN if any
@@ -39,43 +30,31 @@ impl<T: Element> Array<T> {
         self.max()?.sub(&self.min()?)
     }
 
-    /// The range `max - min` along one axis (negative counts from the end), which the
-    /// result drops.
+    /// The range `max - min` along `axis` (one, several or all: see [`Axes`]; negative
+    /// counts from the end); with `keepdims` the reduced axes stay, with extent 1 (NumPy's
+    /// `ptp(axis=, keepdims=)`).
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`]; [`Error::InvalidArgument`] when the axis is empty.
+    /// As [`Array::sum_axis`]; [`Error::InvalidArgument`] when the axes hold no elements.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[4.0f32, -2.0, 7.0, 1.0, 0.5, 3.0], [2, 3])?;
-    /// assert_eq!(x.ptp_axis(-1)?.to_vec()?, vec![9.0, 2.5]);
+    /// assert_eq!(x.ptp_axis(-1, false)?.to_vec()?, vec![9.0, 2.5]);
+    /// let y = dev.from_slice(&[4i32, -2, 7, 1, 0, 3], [2, 1, 3])?;
+    /// let r = y.ptp_axis([0, 2], true)?;
+    /// assert_eq!((r.shape(), r.to_vec()?), (&[1, 1, 1][..], vec![9]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn ptp_axis(&self, axis: isize) -> Result<Array<T>> {
-        let a = Axis(resolve_axis(axis, self.ndim())?);
-        self.max_axis(a)?.sub(&self.min_axis(a)?)
-    }
-
-    /// The range `max - min` over a set of axes; with `keepdims` they stay, with extent 1.
-    ///
-    /// # Errors
-    /// As [`Array::sum_axes`]; [`Error::InvalidArgument`] when the axes hold no elements.
-    ///
-    /// ```
-    /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[4i32, -2, 7, 1, 0, 3], [2, 1, 3])?;
-    /// let r = x.ptp_axes(&[0, 2], true)?;
-    /// assert_eq!(r.shape(), &[1, 1, 1]);
-    /// assert_eq!(r.to_vec()?, vec![9]);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn ptp_axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<T>> {
-        self.max_axes(axes, keepdims)?
-            .sub(&self.min_axes(axes, keepdims)?)
+    pub fn ptp_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<T>> {
+        let axis = axis.into();
+        self.max_axis(&axis, keepdims)?
+            .sub(&self.min_axis(axis, keepdims)?)
     }
 
     /// The sum accumulated in, and returned as, `O` (NumPy's `sum(dtype=O)`): over the
-    /// whole array (`axis` `None`, a 0-d array) or one axis (negative counts from the end).
+    /// whole array (`axis` `..` or `None`, a 0-d array) or along `axis` (see [`Axes`]);
+    /// with `keepdims` the reduced axes stay, with extent 1.
     /// Each element is converted to `O` as it is read (f16 accumulates in f32), so that,
     /// for example, f32 sums in f64 and i32 sums in f64 without wrapping around. Integers
     /// sum into any dtype; floats into floats.
@@ -87,12 +66,12 @@ impl<T: Element> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[i32::MAX, i32::MAX, 2], [3])?;
-    /// assert_eq!(x.sum_as::<f32>(None)?.to_scalar()?, 4294967296.0);
+    /// assert_eq!(x.sum_as::<f32>(.., false)?.to_scalar()?, 4294967296.0);
     /// assert_eq!(x.sum()?.to_scalar()?, 0); // wraps around in i32
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn sum_as<O: Element>(&self, axis: Option<isize>) -> Result<Array<O>> {
-        over(self, Op::SumAs(O::DTYPE), axis)
+    pub fn sum_as<O: Element>(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<O>> {
+        reduce_axes(self, Op::SumAs(O::DTYPE), axis.into(), keepdims)
     }
 
     /// The product accumulated in, and returned as, `O` (NumPy's `prod(dtype=O)`); as
@@ -104,11 +83,11 @@ impl<T: Element> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1000i32, 1000, 1000, 1000], [2, 2])?;
-    /// assert_eq!(x.prod_as::<f32>(Some(-1))?.to_vec()?, vec![1e6, 1e6]);
+    /// assert_eq!(x.prod_as::<f32>(-1, false)?.to_vec()?, vec![1e6, 1e6]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn prod_as<O: Element>(&self, axis: Option<isize>) -> Result<Array<O>> {
-        over(self, Op::ProdAs(O::DTYPE), axis)
+    pub fn prod_as<O: Element>(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<O>> {
+        reduce_axes(self, Op::ProdAs(O::DTYPE), axis.into(), keepdims)
     }
 
     /// The mean accumulated in, and returned as, the float type `O` (NumPy's
@@ -122,48 +101,33 @@ impl<T: Element> Array<T> {
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1i32, 2, 3, 5], [2, 2])?;
-    /// assert_eq!(x.mean_as::<f32>(None)?.to_scalar()?, 2.75);
-    /// assert_eq!(x.mean_as::<f32>(Some(0))?.to_vec()?, vec![2.0, 3.5]);
+    /// assert_eq!(x.mean_as::<f32>(None, false)?.to_scalar()?, 2.75);
+    /// assert_eq!(x.mean_as::<f32>(0, false)?.to_vec()?, vec![2.0, 3.5]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn mean_as<O: Float>(&self, axis: Option<isize>) -> Result<Array<O>> {
-        over(self, Op::MeanAs(O::DTYPE), axis)
+    pub fn mean_as<O: Float>(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<O>> {
+        reduce_axes(self, Op::MeanAs(O::DTYPE), axis.into(), keepdims)
     }
 
-    /// The number of non-zero elements along one axis (negative counts from the end),
-    /// which the result drops, as `u32` (NumPy's `count_nonzero(axis=)`; NaN counts as
-    /// non-zero, -0 as zero). One pass, no mask first; [`Array::count_nonzero`] counts the
+    /// The number of non-zero elements along `axis` (one, several or all: see [`Axes`];
+    /// negative counts from the end), as `u32` (NumPy's `count_nonzero(axis=,
+    /// keepdims=)`; NaN counts as non-zero, -0 as zero); with `keepdims` the reduced axes
+    /// stay, with extent 1. One pass, no mask first; [`Array::count_nonzero`] counts the
     /// whole array and reads the count back.
     ///
     /// # Errors
-    /// [`Error::AxisOutOfRange`]; [`Error::Unsupported`] when the adapter lacks `T`.
+    /// As [`Array::sum_axis`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[0.0f32, 2.0, -0.0, f32::NAN, 1.0, 3.0], [2, 3])?;
-    /// assert_eq!(x.count_nonzero_axis(-1)?.to_vec()?, vec![1, 3]);
-    /// assert_eq!(x.count_nonzero_axis(0)?.to_vec()?, vec![1, 2, 1]);
+    /// assert_eq!(x.count_nonzero_axis(-1, false)?.to_vec()?, vec![1, 3]);
+    /// assert_eq!(x.count_nonzero_axis(0, false)?.to_vec()?, vec![1, 2, 1]);
+    /// let r = x.count_nonzero_axis([1], true)?;
+    /// assert_eq!((r.shape(), r.to_vec()?), (&[2, 1][..], vec![1, 3]));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn count_nonzero_axis(&self, axis: isize) -> Result<Array<u32>> {
-        over(self, Op::CountNonzero, Some(axis))
-    }
-
-    /// The number of non-zero elements (NaN counts) over a set of axes, as u32; with
-    /// `keepdims` the axes stay, with extent 1.
-    ///
-    /// # Errors
-    /// As [`Array::sum_axes`].
-    ///
-    /// ```
-    /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[0.0f32, 2.0, -0.0, f32::NAN, 1.0, 3.0], [2, 3])?;
-    /// let r = x.count_nonzero_axes(&[1], true)?;
-    /// assert_eq!(r.shape(), &[2, 1]);
-    /// assert_eq!(r.to_vec()?, vec![1, 3]);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn count_nonzero_axes(&self, axes: &[usize], keepdims: bool) -> Result<Array<u32>> {
-        reduce(self, Op::CountNonzero, Some(axes), keepdims)
+    pub fn count_nonzero_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<u32>> {
+        reduce_axes(self, Op::CountNonzero, axis.into(), keepdims)
     }
 }

@@ -4,13 +4,13 @@
 use crate::array::Array;
 use crate::dtype::Float;
 use crate::error::{Error, Result};
-use crate::ops::sort::resolve_axis;
-use crate::shape::Axis;
+use crate::shape::Axes;
 
 impl<T: Float> Array<T> {
-    /// The weighted mean (NumPy's `average`): `sum(x * w) / sum(w)` over the whole array
-    /// (`axis` `None`) or one axis (negative counts from the end); without weights, the
-    /// mean. The weights have the array's shape, or are 1-D along `axis`.
+    /// The weighted mean (NumPy's `average(axis=, weights=, keepdims=)`): `sum(x * w) /
+    /// sum(w)` along `axis` (one, several or all: see [`Axes`]; `..` or `None` for the
+    /// whole array); without weights, the mean. The weights have the array's shape, or are
+    /// 1-D along a single `axis`. With `keepdims` the reduced axes stay, with extent 1.
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] for weights of another shape; [`Error::InvalidArgument`]
@@ -21,19 +21,28 @@ impl<T: Float> Array<T> {
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2])?;
     /// let w = dev.from_slice(&[3.0f32, 1.0], [2])?;
-    /// assert_eq!(x.average(Some(&w), Some(-1))?.to_vec()?, vec![1.25, 3.25]);
-    /// assert_eq!(x.average(None, None)?.to_scalar()?, 2.5);
+    /// assert_eq!(x.average(Some(&w), -1, false)?.to_vec()?, vec![1.25, 3.25]);
+    /// assert_eq!(x.average(Some(&w), -1, true)?.shape(), &[2, 1]);
+    /// assert_eq!(x.average(None, None, false)?.to_scalar()?, 2.5);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn average(&self, weights: Option<&Array<T>>, axis: Option<isize>) -> Result<Array<T>> {
-        let axis = axis.map(|a| resolve_axis(a, self.ndim())).transpose()?;
+    pub fn average(
+        &self,
+        weights: Option<&Array<T>>,
+        axis: impl Into<Axes>,
+        keepdims: bool,
+    ) -> Result<Array<T>> {
+        let axis = axis.into();
+        let axes = axis.resolve(self.ndim(), "average")?;
         let Some(w) = weights else {
-            return match axis {
-                None => self.mean(),
-                Some(a) => self.mean_axis(Axis(a)),
-            };
+            return self.mean_axis(axis, keepdims);
         };
-        let w = match axis {
+        let one = match axis {
+            Axes::All => None,
+            _ if axes.len() == 1 => Some(axes[0]),
+            _ => None,
+        };
+        let w = match one {
             _ if w.shape == self.shape => w.clone(),
             Some(a) if w.ndim() == 1 && w.len() == self.shape[a] => {
                 let mut along = vec![1; self.ndim()];
@@ -49,13 +58,10 @@ impl<T: Float> Array<T> {
             }
         };
         let xw = self.mul(&w)?;
-        let (num, den) = match axis {
-            None => (xw.sum()?, w.sum()?),
-            Some(a) => (
-                xw.sum_axis(Axis(a))?,
-                w.broadcast_to(self.shape.clone())?.sum_axis(Axis(a))?,
-            ),
-        };
+        let num = xw.sum_axis(&axes, keepdims)?;
+        let den = w
+            .broadcast_to(self.shape.clone())?
+            .sum_axis(&axes, keepdims)?;
         if den.to_vec()?.iter().any(|d| d.to_f64() == 0.0) {
             return Err(Error::InvalidArgument {
                 op: "average",
@@ -130,8 +136,8 @@ impl<T: Float> Array<T> {
                 })
             }
         };
-        let (v, n) = (x.shape[0], x.shape[1]);
-        let centred = x.sub(&x.mean_axis(Axis(1))?.reshape([v, 1])?)?;
+        let n = x.shape[1];
+        let centred = x.sub(&x.mean_axis(1, true)?)?;
         Ok((centred.matmul(&centred.t())?, n))
     }
 }

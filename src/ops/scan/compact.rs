@@ -9,7 +9,7 @@ use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::ops::index::widen;
-use crate::shape::{Axis, Slice};
+use crate::shape::Slice;
 
 use super::plan::{run, Problem, ScanParams, WG};
 use super::source::{compact_spec, Op, Side};
@@ -42,7 +42,7 @@ pub(crate) fn running_count<T: Element>(
         src,
         (pos.binding(), Side::Elem),
     )?;
-    let last = pos.slice_axis(Axis(0), Slice::new(n as isize - 1, None, 1))?;
+    let last = pos.slice_axis(0, Slice::new(n as isize - 1, None, 1))?;
     let total = last.to_vec()?[0] as usize;
     Ok((c, pos, total))
 }
@@ -196,12 +196,7 @@ impl<T: Element> Array<T> {
         }
         let w = self.argwhere_u32()?;
         (0..self.ndim())
-            .map(|d| {
-                widen(
-                    &w.slice_axis(Axis(1), d..d + 1)?.reshape([w.shape[0]])?,
-                    false,
-                )
-            })
+            .map(|d| widen(&w.slice_axis(1, d..d + 1)?.reshape([w.shape[0]])?, false))
             .collect()
     }
 

@@ -21,29 +21,19 @@ pub(crate) use source::all_specs;
 use crate::array::Array;
 use crate::dtype::{accepts, Element};
 use crate::error::{Error, Result};
-use crate::shape::{Axis, Slice};
+use crate::shape::Slice;
 
 use plan::{run, Problem};
 use source::{Op, Side};
 
-/// `axis` of an array of `ndim` dimensions, negative axes counting from the end.
-pub(crate) fn normalize_axis(axis: isize, ndim: usize) -> Result<usize> {
-    let a = if axis < 0 { axis + ndim as isize } else { axis };
-    if a < 0 || a >= ndim as isize {
-        return Err(Error::AxisOutOfRange {
-            axis: axis.unsigned_abs(),
-            ndim,
-        });
-    }
-    Ok(a as usize)
-}
+use crate::shape::{resolve_axis, Axes};
 
 /// The inclusive scan `op` of `x` along `axis`, as an array of `O` of `x`'s shape.
 fn scan<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Array<O>> {
     let dev = &x.dev;
     // No arithmetic on bools: a running count is `as_u32().cumsum(axis)`.
     dev.accept(op.name(), T::DTYPE, accepts::arith32)?;
-    let ax = normalize_axis(axis, x.ndim())?;
+    let ax = resolve_axis(axis, x.ndim())?;
     let out = Array::<O>::alloc_with(dev, op.name(), x.shape.clone(), |b| {
         dev.alloc_apart(b, &[&x.buf])
     })?;
@@ -67,9 +57,18 @@ fn scan<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Arr
     Ok(out)
 }
 
+/// [`scan`] along one axis, or of the flattened array for `All`.
+fn scan_along<T: Element>(x: &Array<T>, op: Op, axis: Axes) -> Result<Array<T>> {
+    match axis.resolve_one(x.ndim(), op.name())? {
+        Some(a) => scan(x, op, a as isize),
+        None => scan(&x.ravel()?, op, 0),
+    }
+}
+
 impl<T: Element> Array<T> {
-    /// The running sum along `axis` (negative axes count from the end), as NumPy's
-    /// `cumsum(x, axis)`: element k is the sum of elements 0..=k of its line.
+    /// The running sum along `axis` (one axis, negative counts from the end), as NumPy's
+    /// `cumsum(x, axis)`: element k is the sum of elements 0..=k of its line; for all axes
+    /// (`..` or `None`, NumPy's `axis=None`), of the flattened array (a 1-D result).
     ///
     /// Integers accumulate in their own type and wrap around on overflow; f16 accumulates
     /// in f32 and rounds once per element; f32 accumulates as a pair of f32 (value and
@@ -79,6 +78,7 @@ impl<T: Element> Array<T> {
     ///
     /// # Errors
     /// [`Error::AxisOutOfRange`] for an axis past the last (or any axis of a 0-d array);
+    /// [`Error::InvalidArgument`] for several axes;
     /// [`Error::Unsupported`] when the adapter lacks `T`; [`Error::OutOfMemory`];
     /// [`Error::BufferTooLarge`] for arrays larger than one binding.
     ///
@@ -88,14 +88,15 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.cumsum(1)?.to_vec()?, vec![1, 3, 6, 4, 9, 15]);
     /// assert_eq!(x.cumsum(-2)?.to_vec()?, vec![1, 2, 3, 5, 7, 9]);
     /// assert!(x.cumsum(2).is_err());
+    /// assert_eq!(x.cumsum(..)?.to_vec()?, vec![1, 3, 6, 10, 15, 21]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn cumsum(&self, axis: isize) -> Result<Array<T>> {
-        scan(self, Op::Sum, axis)
+    pub fn cumsum(&self, axis: impl Into<Axes>) -> Result<Array<T>> {
+        scan_along(self, Op::Sum, axis.into())
     }
 
-    /// The running product along `axis` (negative axes count from the end), as NumPy's
-    /// `cumprod(x, axis)`. Integers wrap around on overflow; f16 accumulates in f32. The
+    /// The running product along `axis` (one axis, negative counts from the end; all, of
+    /// the flattened array), as NumPy's `cumprod(x, axis)`. Integers wrap around on overflow; f16 accumulates in f32. The
     /// products of a long axis are grouped (a tree inside each tile, then carries), so a
     /// float product that a serial loop would bring back from near overflow (or underflow)
     /// may overflow (or underflow) here.
@@ -109,8 +110,8 @@ impl<T: Element> Array<T> {
     /// assert_eq!(x.cumprod(0)?.to_vec()?, vec![1.0, 2.0, 6.0, 24.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn cumprod(&self, axis: isize) -> Result<Array<T>> {
-        scan(self, Op::Prod, axis)
+    pub fn cumprod(&self, axis: impl Into<Axes>) -> Result<Array<T>> {
+        scan_along(self, Op::Prod, axis.into())
     }
 
     /// The `n`-th discrete difference along `axis`, as NumPy's `diff(x, n, axis)`:
@@ -118,7 +119,8 @@ impl<T: Element> Array<T> {
     /// is at least its extent). `n = 0` gives `x` itself. Integers wrap around.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a negative `n`; [`Error::AxisOutOfRange`] for an axis
+    /// [`Error::InvalidArgument`] for a negative `n`, several axes or all (NumPy's `diff`
+    /// has no `axis=None`); [`Error::AxisOutOfRange`] for an axis
     /// past the last (or any axis of a 0-d array); [`Error::Unsupported`] when the adapter
     /// lacks `T`.
     ///
@@ -130,7 +132,7 @@ impl<T: Element> Array<T> {
     /// assert!(x.diff(-1, 0).is_err());
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn diff(&self, n: isize, axis: isize) -> Result<Array<T>> {
+    pub fn diff(&self, n: isize, axis: impl Into<Axes>) -> Result<Array<T>> {
         self.dev.require_32("diff", T::DTYPE)?;
         if n < 0 {
             return Err(Error::InvalidArgument {
@@ -138,7 +140,7 @@ impl<T: Element> Array<T> {
                 reason: "the order n must not be negative",
             });
         }
-        let ax = normalize_axis(axis, self.ndim())?;
+        let ax = axis.into().resolve_single(self.ndim(), "diff")?;
         let mut y = self.clone();
         for _ in 0..n {
             if y.shape[ax] <= 1 {
@@ -146,8 +148,8 @@ impl<T: Element> Array<T> {
                 shape[ax] = 0;
                 return self.dev.zeros::<T>(shape);
             }
-            let hi = y.slice_axis(Axis(ax), Slice::new(1, None, 1))?;
-            let lo = y.slice_axis(Axis(ax), Slice::new(0, Some(-1), 1))?;
+            let hi = y.slice_axis(ax, Slice::new(1, None, 1))?;
+            let lo = y.slice_axis(ax, Slice::new(0, Some(-1), 1))?;
             y = hi.sub(&lo)?;
         }
         Ok(y)

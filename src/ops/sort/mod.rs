@@ -31,18 +31,9 @@ use crate::array::Array;
 use crate::dtype::{accepts, DType, Element, Real};
 use crate::error::{Error, Result};
 use crate::ops::index::widen;
+use crate::shape::Axes;
 
-/// The axis `axis` (negative counts from the end) of an array of `ndim` dimensions.
-pub(crate) fn resolve_axis(axis: isize, ndim: usize) -> Result<usize> {
-    let a = if axis < 0 { axis + ndim as isize } else { axis };
-    if a < 0 || a as usize >= ndim {
-        return Err(Error::AxisOutOfRange {
-            axis: axis.unsigned_abs(),
-            ndim,
-        });
-    }
-    Ok(a as usize)
-}
+pub(crate) use crate::shape::resolve_axis;
 
 /// The array with axis `axis` moved last, contiguous (possibly with an offset), the
 /// permutation that did it, the rows and the row length.
@@ -127,22 +118,27 @@ impl<T: Real> Array<T> {
         self.sort_axis(-1)
     }
 
-    /// The values sorted along `axis` (negative counts from the end).
+    /// The values sorted along `axis` (one axis, negative counts from the end), or the
+    /// flattened array sorted for all axes (`..` or `None`, NumPy's `axis=None`).
     ///
     /// # Errors
-    /// As [`Array::sort`]; [`Error::AxisOutOfRange`] when `axis` is not an axis (the error
-    /// carries its magnitude).
+    /// As [`Array::sort`]; [`Error::AxisOutOfRange`] when `axis` is not an axis;
+    /// [`Error::InvalidArgument`] for several axes.
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[3i32, 1, 2, 0], [2, 2])?;
     /// assert_eq!(x.sort_axis(0)?.to_vec()?, vec![2, 0, 3, 1]);
     /// assert_eq!(x.sort_axis(-1)?.to_vec()?, vec![1, 3, 0, 2]);
+    /// assert_eq!(x.sort_axis(..)?.to_vec()?, vec![0, 1, 2, 3]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn sort_axis(&self, axis: isize) -> Result<Array<T>> {
+    pub fn sort_axis(&self, axis: impl Into<Axes>) -> Result<Array<T>> {
         accept(self, "sort")?;
-        let (moved, perm, rows, len) = rows_last(self, axis)?;
+        let Some(axis) = axis.into().resolve_one(self.ndim(), "sort")? else {
+            return self.ravel()?.sort_axis(0);
+        };
+        let (moved, perm, rows, len) = rows_last(self, axis as isize)?;
         let sorted = sorted_rows(&moved, rows, len)?.reshape(moved.shape.clone())?;
         restore(sorted, &perm)
     }
@@ -166,7 +162,8 @@ impl<T: Real> Array<T> {
         self.argsort_axis(-1)
     }
 
-    /// The indices that sort the array along `axis` (negative counts from the end).
+    /// The indices that sort the array along `axis` (one axis, negative counts from the
+    /// end), or the flattened array for all axes (`..` or `None`).
     ///
     /// # Errors
     /// As [`Array::sort_axis`].
@@ -175,10 +172,14 @@ impl<T: Real> Array<T> {
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[3u32, 1, 2, 0], [2, 2])?;
     /// assert_eq!(x.argsort_axis(0)?.to_vec()?, vec![1, 1, 0, 0]);
+    /// assert_eq!(x.argsort_axis(None)?.to_vec()?, vec![3, 1, 2, 0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argsort_axis(&self, axis: isize) -> Result<Array<i64>> {
-        widen(&self.argsort_u32(axis)?, false)
+    pub fn argsort_axis(&self, axis: impl Into<Axes>) -> Result<Array<i64>> {
+        let Some(axis) = axis.into().resolve_one(self.ndim(), "argsort")? else {
+            return widen(&self.ravel()?.argsort_u32(0)?, false);
+        };
+        widen(&self.argsort_u32(axis as isize)?, false)
     }
 
     /// [`Array::argsort_axis`] as the kernels compute it, u32 (for the sort family's own

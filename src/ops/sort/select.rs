@@ -5,6 +5,7 @@ use crate::array::Array;
 use crate::dtype::Real;
 use crate::error::{Error, Result};
 use crate::ops::index::widen;
+use crate::shape::Axes;
 
 /// Which insertion point [`Array::searchsorted`] gives for a query equal to values of the
 /// array (NumPy's `side`).
@@ -53,8 +54,8 @@ impl<T: Real> Array<T> {
     /// the result is the same whichever way and on every run.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `k` exceeds the axis; [`Error::AxisOutOfRange`];
-    /// as [`Array::sort`].
+    /// [`Error::InvalidArgument`] when `k` exceeds the axis, or for several axes (all,
+    /// `..`, is the flattened array); [`Error::AxisOutOfRange`]; as [`Array::sort`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -64,8 +65,16 @@ impl<T: Real> Array<T> {
     /// assert_eq!(i.to_vec()?, vec![1, 2, 0, 1]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn top_k(&self, k: usize, axis: isize, largest: bool) -> Result<(Array<T>, Array<i64>)> {
-        let (values, idx) = self.top_k_u32(k, axis, largest)?;
+    pub fn top_k(
+        &self,
+        k: usize,
+        axis: impl Into<Axes>,
+        largest: bool,
+    ) -> Result<(Array<T>, Array<i64>)> {
+        let (values, idx) = match axis.into().resolve_one(self.ndim(), "top_k")? {
+            None => self.ravel()?.top_k_u32(k, 0, largest)?,
+            Some(a) => self.top_k_u32(k, a as isize, largest)?,
+        };
         Ok((values, widen(&idx, false)?))
     }
 
@@ -90,7 +99,7 @@ impl<T: Real> Array<T> {
         } else {
             let idx = plan::argsort_rows(&moved, rows, len, largest)?;
             let idx = idx.reshape(moved.shape.clone())?;
-            idx.slice_axis(crate::Axis(last), ..k)?.contiguous()?
+            idx.slice_axis(last, ..k)?.contiguous()?
         };
         let values = plan::take_rows(&moved, &idx, len, shape)?;
         Ok((restore(values, &perm)?, restore(idx, &perm)?))
@@ -98,11 +107,13 @@ impl<T: Real> Array<T> {
 
     /// The array along `axis` rearranged so that the element at `kth` is the one a sort
     /// would put there, none before it larger and none after it smaller (NumPy's
-    /// `partition`). The order within each side is unspecified (today: sorted).
+    /// `partition`), along one axis (negative from the end) or, for all axes (`..` or
+    /// `None`), the flattened array. The order within each side is unspecified (today:
+    /// sorted).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] unless `kth` is below the axis' length;
-    /// [`Error::AxisOutOfRange`]; as [`Array::sort`].
+    /// [`Error::InvalidArgument`] unless `kth` is below the axis' length, and for several
+    /// axes; [`Error::AxisOutOfRange`]; as [`Array::sort`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
@@ -110,11 +121,13 @@ impl<T: Real> Array<T> {
     /// assert_eq!(x.partition(2, 0)?.to_vec()?[2], 3);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn partition(&self, kth: usize, axis: isize) -> Result<Array<T>> {
-        let ax = super::resolve_axis(axis, self.ndim())?;
+    pub fn partition(&self, kth: usize, axis: impl Into<Axes>) -> Result<Array<T>> {
+        let Some(ax) = axis.into().resolve_one(self.ndim(), "partition")? else {
+            return self.ravel()?.partition(kth, 0);
+        };
         check_k("partition", kth, self.shape[ax], true)?;
         super::accept(self, "partition")?;
-        self.sort_axis(axis)
+        self.sort_axis(ax)
     }
 
     /// The indices that [`Array::partition`] would put in place (NumPy's `argpartition`).
@@ -128,11 +141,13 @@ impl<T: Real> Array<T> {
     /// assert_eq!(x.argpartition(1, 0)?.to_vec()?[1], 2);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn argpartition(&self, kth: usize, axis: isize) -> Result<Array<i64>> {
-        let ax = super::resolve_axis(axis, self.ndim())?;
+    pub fn argpartition(&self, kth: usize, axis: impl Into<Axes>) -> Result<Array<i64>> {
+        let Some(ax) = axis.into().resolve_one(self.ndim(), "argpartition")? else {
+            return self.ravel()?.argpartition(kth, 0);
+        };
         check_k("argpartition", kth, self.shape[ax], true)?;
         super::accept(self, "argpartition")?;
-        self.argsort_axis(axis)
+        self.argsort_axis(ax)
     }
 
     /// Where each of `queries` would go in this sorted 1-D array to keep it sorted (NumPy's

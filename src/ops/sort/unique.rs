@@ -9,7 +9,6 @@ use crate::device::Work;
 use crate::dtype::{DType, Element, Real};
 use crate::error::Result;
 use crate::ops::index::widen;
-use crate::Axis;
 
 /// What [`Array::unique_all`] returns (NumPy's `unique_all`, the four arrays of
 /// `np.unique(x, return_index=True, return_inverse=True, return_counts=True)`).
@@ -67,7 +66,7 @@ fn runs<T: Element>(s: &Array<T>) -> Result<(Array<u32>, Array<u32>, usize)> {
     )?;
     let sums = dev.alloc(scan_blocks(n + 1) as u64 * 4)?;
     scan_in_place(dev, d, false, &prm, scan.binding(), n + 1, &sums)?;
-    let m = scan.slice_axis(Axis(0), n as usize..)?.to_vec()?[0] as usize;
+    let m = scan.slice_axis(0, n as usize..)?.to_vec()?[0] as usize;
     let starts = Array::<u32>::alloc(dev, "unique", vec![m + 1])?;
     let k = kernel(dev, d, "run_starts", 2, WG, 0)?;
     dev.launch(
@@ -106,7 +105,7 @@ fn unique_words<T: Element>(s: &Array<T>) -> Result<Array<T>> {
     )?;
     let sums = dev.alloc(scan_blocks(tiles + 1) as u64 * 4)?;
     scan_in_place(dev, d, false, &prm, offs.binding(), tiles + 1, &sums)?;
-    let m = offs.slice_axis(Axis(0), tiles as usize..)?.to_vec()?[0] as usize;
+    let m = offs.slice_axis(0, tiles as usize..)?.to_vec()?[0] as usize;
     let out = Array::<T>::alloc_with(dev, "unique", vec![m], |b| {
         dev.alloc_apart(b, &[&*s.buf, &*offs.buf])
     })?;
@@ -152,7 +151,7 @@ impl<T: Real> Array<T> {
             return unique_words(&s);
         }
         let (_, starts, m) = runs(&s)?;
-        let first = starts.slice_axis(Axis(0), ..m)?;
+        let first = starts.slice_axis(0, ..m)?;
         plan::take_rows(&s, &first, s.len() as u32, vec![m])
     }
 
@@ -192,10 +191,10 @@ impl<T: Real> Array<T> {
         let idx = plan::argsort_rows(&x, 1, n, false)?;
         let s = plan::take_rows(&x, &idx, n, vec![n as usize])?;
         let (scan, starts, m) = runs(&s)?;
-        let first = starts.slice_axis(Axis(0), ..m)?;
+        let first = starts.slice_axis(0, ..m)?;
         let values = plan::take_rows(&s, &first, n, vec![m])?;
         let indices = plan::take_rows(&idx, &first, n, vec![m])?;
-        let counts = starts.slice_axis(Axis(0), 1..)?.sub(&first)?;
+        let counts = starts.slice_axis(0, 1..)?.sub(&first)?;
         let dev = &self.dev;
         let inverse = Array::<u32>::alloc(dev, "unique", vec![n as usize])?;
         let prm = SortParams {
