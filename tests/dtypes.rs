@@ -7,7 +7,7 @@
 mod common;
 
 use common::{dev, if_supported, Rng};
-use gpuarray::{f16, Array, DType, Real, Error, Slice};
+use gpuarray::{f16, Array, DType, Error, Real, Slice};
 
 /// Sizes around a vec4 and a workgroup: 0, 1, primes.
 const SIZES: [usize; 6] = [0, 1, 3, 7, 257, 1031];

@@ -7,7 +7,7 @@ mod common;
 use std::sync::OnceLock;
 
 use common::*;
-use gpuarray::{f16, Array, Device, Real, Error, Slice};
+use gpuarray::{f16, Array, Device, Error, Real, Slice};
 
 /// A second device of the shared device's adapter, opened by index.
 fn other() -> &'static Device {

@@ -561,8 +561,11 @@ impl Fused {
         match r {
             Reduction::Sum => y.sum_axis(axis, keepdims),
             Reduction::Prod => y.prod_axis(axis, keepdims),
-            Reduction::Max => y.max_axis(axis, keepdims),
-            Reduction::Min => y.min_axis(axis, keepdims),
+            Reduction::Max | Reduction::Min => {
+                let axes = axis.resolve_opt(y.ndim(), "max")?;
+                let max = matches!(r, Reduction::Max);
+                crate::ops::reduce::extreme_of(&y, max, axes.as_deref(), keepdims)
+            }
             Reduction::Mean => {
                 let axes = axis.resolve_opt(y.ndim(), "mean")?;
                 crate::ops::reduce::mean_of(&y, axes.as_deref(), keepdims)

@@ -82,9 +82,7 @@ fn every_computing_family_refuses_a_dtype_that_is_not_real() {
     refused("where_", Array::where_(&mask, &x, &x));
     // Reductions.
     refused("sum", x.sum());
-    refused("max", x.max());
-    refused("argmax", x.argmax());
-    refused("ptp", x.ptp());
+    // max, min, argmax, argmin and ptp take `T: Real`: refused at compile time.
     // Scans and compaction.
     refused("cumsum", x.cumsum(0));
     refused("cumprod", x.cumprod(1));

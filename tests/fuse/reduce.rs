@@ -12,7 +12,7 @@
 
 use crate::common::{assert_close, dev, host, if_supported, upload, Rng};
 use gpuarray::custom::{fuse, KernelArg, Var};
-use gpuarray::{Array, DType, Device, Real, Error, Slice};
+use gpuarray::{Array, DType, Device, Error, Real, Slice};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum R {

@@ -32,7 +32,7 @@
 mod common;
 
 use common::*;
-use gpuarray::{f16, Array, Device, Real, Error, Float, Result, Slice};
+use gpuarray::{f16, Array, Device, Error, Float, Real, Result, Slice};
 
 mod determinism;
 mod edges;

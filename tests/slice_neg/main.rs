@@ -10,7 +10,7 @@ mod ops;
 mod writes;
 
 use common::{assert_close, dev, host, if_supported, unravel, Rng};
-use gpuarray::{f16, Array, Real, Error, Slice};
+use gpuarray::{f16, Array, Error, Real, Slice};
 
 /// NumPy's indices of `start:end:step` over an axis of `len` (bounds within the axis).
 fn numpy_indices(s: Slice, len: usize) -> Vec<usize> {

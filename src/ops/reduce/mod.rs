@@ -38,7 +38,7 @@ pub(crate) use source::{spec, Load, Reducer};
 pub(crate) use variants::all_specs;
 
 use crate::array::Array;
-use crate::dtype::{Element, Float};
+use crate::dtype::{Element, Float, Real};
 // For the methods' doc links.
 #[cfg(doc)]
 use crate::error::Error;
@@ -51,6 +51,18 @@ use dispatch::reduce;
 /// The mean of any dtype's array (floats only: others are refused as `Unsupported`), over
 /// every element or the listed axes: for fused expressions (`custom::fuse`), whose dtype is
 /// known only at run time.
+/// The largest (`max`) or smallest element of any dtype's array over the listed axes (the
+/// reduce table refuses dtypes without an order at run time): for fused expressions, whose
+/// dtype is known only at run time.
+pub(crate) fn extreme_of<T: Element>(
+    x: &Array<T>,
+    max: bool,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+) -> Result<Array<T>> {
+    reduce(x, if max { Op::Max } else { Op::Min }, axes, keepdims)
+}
+
 pub(crate) fn mean_of<T: Element>(
     x: &Array<T>,
     axes: Option<&[usize]>,
@@ -125,6 +137,30 @@ macro_rules! whole_and_axis {
 }
 
 impl<T: Element> Array<T> {
+    /// The array as one axis in C order: a view where the layout allows, else a copy.
+    pub(super) fn flat(&self) -> Result<Array<T>> {
+        if !self.is_forwards() {
+            // A reversed axis (negative stride): 1-D as it is, else copied in C order.
+            return match self.ndim() {
+                1 => Ok(self.clone()),
+                _ => self.reshape([self.len()]),
+            };
+        }
+        let merged = merge(
+            &self
+                .shape
+                .iter()
+                .copied()
+                .zip(self.strides.iter().map(|&s| s as usize))
+                .collect::<Vec<_>>(),
+        );
+        match merged.as_slice() {
+            [] => Ok(self.view(vec![self.len()], vec![1], self.offset)),
+            [(n, s)] => Ok(self.view(vec![*n], vec![*s as isize], self.offset)),
+            _ => self.reshape([self.len()]),
+        }
+    }
+
     /// The sum of every element: a 0-d array (read it with [`Array::to_scalar`]).
     ///
     /// # Errors
@@ -170,10 +206,16 @@ impl<T: Element> Array<T> {
 
     whole_and_axis! {
         prod, prod_axis, Op::Prod, T, "The product (integers wrap around, as in [`Array::sum_axis`])", "24.0";
-        max, max_axis, Op::Max, T, "The largest element (NaN if any is NaN)", "4.0";
-        min, min_axis, Op::Min, T, "The smallest element (NaN if any is NaN)", "1.0";
         all, all_axis, Op::All, bool, "Whether every element is non-zero (NaN counts as non-zero)", "1.0";
         any, any_axis, Op::Any, bool, "Whether some element is non-zero (NaN counts as non-zero)", "1.0";
+    }
+}
+
+/// The reductions that need an order: the extremes and their positions.
+impl<T: Real> Array<T> {
+    whole_and_axis! {
+        max, max_axis, Op::Max, T, "The largest element (NaN if any is NaN)", "4.0";
+        min, min_axis, Op::Min, T, "The smallest element (NaN if any is NaN)", "1.0";
     }
 
     /// The flat (C-order) index of the largest element: its first occurrence, or of the
@@ -251,30 +293,6 @@ impl<T: Element> Array<T> {
     /// argmax / argmin along one axis, or of the flattened array for `All`.
     fn arg_axis(&self, op: Op, axis: Axes, keepdims: bool) -> Result<Array<i64>> {
         widen(&reduce_axes(self, op, axis, keepdims)?, false)
-    }
-
-    /// The array as one axis in C order: a view where the layout allows, else a copy.
-    pub(super) fn flat(&self) -> Result<Array<T>> {
-        if !self.is_forwards() {
-            // A reversed axis (negative stride): 1-D as it is, else copied in C order.
-            return match self.ndim() {
-                1 => Ok(self.clone()),
-                _ => self.reshape([self.len()]),
-            };
-        }
-        let merged = merge(
-            &self
-                .shape
-                .iter()
-                .copied()
-                .zip(self.strides.iter().map(|&s| s as usize))
-                .collect::<Vec<_>>(),
-        );
-        match merged.as_slice() {
-            [] => Ok(self.view(vec![self.len()], vec![1], self.offset)),
-            [(n, s)] => Ok(self.view(vec![*n], vec![*s as isize], self.offset)),
-            _ => self.reshape([self.len()]),
-        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! means accumulated in another dtype (NumPy's `dtype=`), integer means among them.
 
 use crate::array::Array;
-use crate::dtype::{Element, Float};
+use crate::dtype::{Element, Float, Real};
 // For the methods' doc links.
 #[cfg(doc)]
 use crate::error::Error;
@@ -12,7 +12,7 @@ use crate::shape::Axes;
 use super::reduce_axes;
 use super::source::Op;
 
-impl<T: Element> Array<T> {
+impl<T: Real> Array<T> {
     /// The range `max - min` of every element (NumPy's `ptp`): a 0-d array. NaN if any
     /// element is NaN; integers wrap around as [`Array::sub`] does (as NumPy's).
     ///
@@ -51,7 +51,9 @@ impl<T: Element> Array<T> {
         self.max_axis(&axis, keepdims)?
             .sub(&self.min_axis(axis, keepdims)?)
     }
+}
 
+impl<T: Element> Array<T> {
     /// The sum accumulated in, and returned as, `O` (NumPy's `sum(dtype=O)`): over the
     /// whole array (`axis` `..` or `None`, a 0-d array) or along `axis` (see [`Axes`]);
     /// with `keepdims` the reduced axes stay, with extent 1.
