@@ -21,8 +21,8 @@ use crate::kernel::source::{Spec, INT_MATH};
 use crate::shape::broadcast_shapes;
 
 use super::cast::cast_expr;
-use super::expr::STRIDED_OFFSETS;
 use super::plan::{broadcast_layout, is_plain, Operand};
+use super::wgsl::STRIDED_OFFSETS;
 use super::{Binary, Unary};
 
 const SRC: &str = include_str!("../../../shaders/packed.wgsl");
@@ -370,10 +370,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         }
         let ops = [
             Binary::Add,
-            Binary::FloorDiv,
-            Binary::Mod,
+            Binary::FloorDivide,
+            Binary::Remainder,
             Binary::Pow,
-            Binary::Np(super::NpBinary::Shr),
+            Binary::RightShift,
         ];
         for b in ops {
             let (e, _) = b.expr(DType::I32, "a", "b").unwrap();

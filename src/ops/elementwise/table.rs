@@ -1,310 +1,228 @@
-//! WGSL generation for the elementwise family: the operation table (each [`Unary`] and
-//! [`Binary`] operation as a WGSL expression over `a` and `b`, per dtype; the casts are in
-//! `cast.rs`), and the [`Spec`] of one variant of shaders/elementwise.wgsl (types aliased
-//! per dtype, scalar or vec4, the operation's `op1`/`op2`/`op3`). [`all_specs`] lists every
-//! variant for the shader validation test.
+//! The operation table of the elementwise family: every one-operand ([`Unary`]) and
+//! two-operand ([`Binary`]) operation, one entry each, named as its public method (NumPy's
+//! name where NumPy has one), and its WGSL expression over `a` (and `b`) per dtype. The
+//! expressions call the helpers of shaders/shared (f32_*, f64_*, float_*, int_*), which
+//! `wgsl.rs` imports per dtype; the casts are in `cast.rs`, apart for their length.
+
 use super::cast::cast_expr;
-use super::extra::{F32_MORE, F64_BITS, F64_MORE, INT_MORE};
-use super::numpy::{NpBinary, NpUnary};
 use crate::dtype::DType;
-use crate::kernel::source::{Spec, FLOAT_MATH, INT_MATH};
 
-const SRC: &str = include_str!("../../../shaders/elementwise.wgsl");
-/// `strided_offsets`, included by this family and by the user kernels' shader
-/// (shaders/elementwise_kernel.wgsl), both of which declare the `NDIM` override it reads.
-pub(crate) const STRIDED_OFFSETS: &str = include_str!("../../../shaders/shared/strided.wgsl");
-/// The f32 math of f32 and f16 inputs (division, roots, exponentials, logarithms, pow, tanh,
-/// sigmoid) and their sin/cos/tan, computed without the adapter's approximate built-ins.
-pub(crate) const F32_MATH: &str = include_str!("../../../shaders/shared/f32_math.wgsl");
-const F32_TRIG: &str = include_str!("../../../shaders/shared/f32_trig.wgsl");
-/// f64 math in software (exp, log, pow, ..., division and square root refined with fma),
-/// included in f64 variants only.
-pub(crate) const F64_MATH: &str = include_str!("../../../shaders/shared/f64_math.wgsl");
-const F64_TRIG: &str = include_str!("../../../shaders/shared/f64_trig.wgsl");
-/// The f32 forms of the functions added with the f64 library (log10, sinh, ..., erf).
-const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");
-/// The conversions of the 64-bit integers to f32, included in their variants only.
-const INT64: &str = include_str!("../../../shaders/shared/int64.wgsl");
-/// The NumPy functions of issue 18 (hypot, asinh, ..., erfc), f32 and f64.
-const F32_NUMPY: &str = include_str!("../../../shaders/shared/f32_numpy.wgsl");
-const F64_NUMPY: &str = include_str!("../../../shaders/shared/f64_numpy.wgsl");
+/// Declares an operation enum from rows `Variant => "name"`, its `name()` (the public
+/// operation's name, as errors give it) and, for the shader test, the list of its rows.
+macro_rules! op_enum {
+    (
+        $(#[$doc:meta])* $E:ident {
+            $( $(#[$m:meta])* $v:ident => $s:literal, )*
+        }
+        $( $(#[$xm:meta])* $x:ident($t:ty), )*
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub(crate) enum $E {
+            $( $(#[$m])* $v, )*
+            $( $(#[$xm])* $x($t), )*
+        }
 
-/// One-operand maps (including the scalar forms of binary operations).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Unary {
-    Copy,
-    Cast,
-    /// Logical not of bools.
-    Not,
-    Neg,
-    Abs,
-    Sign,
-    Exp,
-    Exp2,
-    Log,
-    Log2,
-    Log1p,
-    Expm1,
-    Sqrt,
-    Rsqrt,
-    Sin,
-    Cos,
-    Tan,
-    Tanh,
-    Sigmoid,
-    Log10,
-    Sinh,
-    Cosh,
-    Asin,
-    Acos,
-    Atan,
-    Cbrt,
-    Erf,
-    Floor,
-    Ceil,
-    Round,
-    /// Clamp to [sc.x, sc.y].
-    Clip,
+        impl $E {
+            /// Every row of the table (not the wrapped forms), for the shader test.
+            #[cfg(test)]
+            pub(crate) const ROWS: &'static [$E] = &[$($E::$v),*];
+
+            /// The public operation's name, as errors give it.
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $( $E::$v => $s, )*
+                    $( $E::$x(b) => b.name(), )*
+                }
+            }
+        }
+    };
+}
+
+op_enum! {
+    /// One-operand maps (including the scalar forms of binary operations). Masks are `u32`
+    /// words of 0 and 1.
+    Unary {
+        Copy => "contiguous",
+        Cast => "cast",
+        // Arithmetic.
+        Neg => "neg",
+        Abs => "abs",
+        Sign => "sign",
+        Square => "square",
+        Reciprocal => "reciprocal",
+        /// Clamp to [sc.x, sc.y].
+        Clip => "clip",
+        // Exponentials, logarithms, roots, the error function.
+        Exp => "exp",
+        Exp2 => "exp2",
+        Expm1 => "expm1",
+        Log => "log",
+        Log2 => "log2",
+        Log10 => "log10",
+        Log1p => "log1p",
+        Sqrt => "sqrt",
+        Rsqrt => "rsqrt",
+        Cbrt => "cbrt",
+        Sigmoid => "sigmoid",
+        Erf => "erf",
+        Erfc => "erfc",
+        // Trigonometric and hyperbolic.
+        Sin => "sin",
+        Cos => "cos",
+        Tan => "tan",
+        Asin => "asin",
+        Acos => "acos",
+        Atan => "atan",
+        Sinh => "sinh",
+        Cosh => "cosh",
+        Tanh => "tanh",
+        Asinh => "asinh",
+        Acosh => "acosh",
+        Atanh => "atanh",
+        Degrees => "degrees",
+        Radians => "radians",
+        Sinc => "sinc",
+        // Rounding.
+        Floor => "floor",
+        Ceil => "ceil",
+        Round => "round",
+        Trunc => "trunc",
+        /// modf's fractional part (x - trunc(x) with x's sign, ±0 for ±inf).
+        ModfFrac => "modf",
+        // The floating-point representation.
+        SignBit => "signbit",
+        Spacing => "spacing",
+        /// frexp's mantissa and exponent (as a float of the input type).
+        FrexpMant => "frexp",
+        FrexpExp => "frexp",
+        // Classification and logic (masks).
+        /// NaN, +inf and -inf replaced by `P.sc[0]`, `P.sc[1]`, `P.sc[2]`.
+        NanToNum => "nan_to_num",
+        IsNan => "isnan",
+        IsInf => "isinf",
+        IsFinite => "isfinite",
+        LogicalNot => "logical_not",
+        // Bits of integers.
+        BitwiseNot => "bitwise_not",
+    }
     /// `binary(a, sc.x)`.
     Scalar(Binary),
     /// `binary(sc.x, a)`.
     ScalarLeft(Binary),
-    /// The operations added for NumPy's API (`numpy.rs`).
-    Np(NpUnary),
 }
 
-/// Two-operand maps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Binary {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    /// NumPy's `remainder`: the sign of the divisor.
-    Mod,
-    /// NumPy's `floor_divide`.
-    FloorDiv,
-    Pow,
-    Atan2,
-    Maximum,
-    Minimum,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    /// Logical and, or, xor of bools (words of 0 and 1).
-    And,
-    Or,
-    Xor,
-    /// The operations added for NumPy's API (`numpy.rs`).
-    Np(NpBinary),
+op_enum! {
+    /// Two-operand maps.
+    Binary {
+        // Arithmetic.
+        Add => "add",
+        Sub => "sub",
+        Mul => "mul",
+        Div => "div",
+        /// The sign of the dividend (C's fmod).
+        Rem => "rem",
+        /// NumPy's `remainder`: the sign of the divisor.
+        Remainder => "remainder",
+        FloorDivide => "floor_divide",
+        Pow => "pow",
+        Maximum => "maximum",
+        Minimum => "minimum",
+        Fmax => "fmax",
+        Fmin => "fmin",
+        Heaviside => "heaviside",
+        // Exponentials and logarithms.
+        LogAddExp => "logaddexp",
+        LogAddExp2 => "logaddexp2",
+        // Trigonometric.
+        Atan2 => "atan2",
+        Hypot => "hypot",
+        // The floating-point representation.
+        Copysign => "copysign",
+        NextAfter => "nextafter",
+        /// `x 2^y`, `y` an integer held in the float dtype (`Array::ldexp` casts it).
+        Ldexp => "ldexp",
+        // Comparisons and logic (masks).
+        Eq => "eq",
+        Ne => "ne",
+        Lt => "lt",
+        Le => "le",
+        Gt => "gt",
+        Ge => "ge",
+        /// `|a - b| <= P.sc[1] + P.sc[0] |b|`; NaNs equal where `P.sc[2]` is non-zero.
+        IsClose => "isclose",
+        LogicalAnd => "logical_and",
+        LogicalOr => "logical_or",
+        LogicalXor => "logical_xor",
+        // Bits of integers.
+        BitwiseAnd => "bitwise_and",
+        BitwiseOr => "bitwise_or",
+        BitwiseXor => "bitwise_xor",
+        LeftShift => "left_shift",
+        RightShift => "right_shift",
+        Gcd => "gcd",
+        Lcm => "lcm",
+    }
 }
 
-#[cfg(test)]
-const UNARY: [Unary; 30] = [
-    Unary::Copy,
-    Unary::Not,
-    Unary::Neg,
-    Unary::Abs,
-    Unary::Sign,
-    Unary::Exp,
-    Unary::Exp2,
-    Unary::Log,
-    Unary::Log2,
-    Unary::Log1p,
-    Unary::Expm1,
-    Unary::Sqrt,
-    Unary::Rsqrt,
-    Unary::Sin,
-    Unary::Cos,
-    Unary::Tan,
-    Unary::Tanh,
-    Unary::Sigmoid,
-    Unary::Log10,
-    Unary::Sinh,
-    Unary::Cosh,
-    Unary::Asin,
-    Unary::Acos,
-    Unary::Atan,
-    Unary::Cbrt,
-    Unary::Erf,
-    Unary::Floor,
-    Unary::Ceil,
-    Unary::Round,
-    Unary::Clip,
-];
+/// A 0/1 mask of the boolean WGSL expression `b`.
+fn mask(b: &str) -> String {
+    format!("select(U(0u), U(1u), {b})")
+}
 
-#[cfg(test)]
-const BINARY: [Binary; 20] = [
-    Binary::Add,
-    Binary::Sub,
-    Binary::Mul,
-    Binary::Div,
-    Binary::Rem,
-    Binary::Mod,
-    Binary::FloorDiv,
-    Binary::Pow,
-    Binary::Atan2,
-    Binary::Maximum,
-    Binary::Minimum,
-    Binary::Eq,
-    Binary::Ne,
-    Binary::Lt,
-    Binary::Le,
-    Binary::Gt,
-    Binary::Ge,
-    Binary::And,
-    Binary::Or,
-    Binary::Xor,
-];
-
-impl Binary {
-    pub(super) fn name(self) -> &'static str {
-        match self {
-            Binary::Add => "add",
-            Binary::Sub => "sub",
-            Binary::Mul => "mul",
-            Binary::Div => "div",
-            Binary::Rem => "rem",
-            Binary::Mod => "remainder",
-            Binary::FloorDiv => "floor_divide",
-            Binary::Pow => "pow",
-            Binary::Atan2 => "atan2",
-            Binary::Maximum => "maximum",
-            Binary::Minimum => "minimum",
-            Binary::Eq => "eq",
-            Binary::Ne => "ne",
-            Binary::Lt => "lt",
-            Binary::Le => "le",
-            Binary::Gt => "gt",
-            Binary::Ge => "ge",
-            Binary::And => "logical_and",
-            Binary::Or => "logical_or",
-            Binary::Xor => "logical_xor",
-            Binary::Np(b) => b.name(),
-        }
+/// Whether `x` is non-zero, NumPy's truth of a number (NaN is true), for dtype `d`: f32 and
+/// f16 from the bits (a flushing adapter compares a subnormal equal to 0).
+pub(crate) fn truth(d: DType, x: &str) -> String {
+    match d {
+        DType::F32 | DType::F16 => format!("!is_zero_(TW({x}))"),
+        _ => format!("!({x} == T(0))"),
     }
+}
 
-    #[cfg(test)]
-    fn is_comparison(self) -> bool {
-        match self {
-            Binary::Np(b) => b.is_mask(),
-            _ => matches!(
-                self,
-                Binary::Eq | Binary::Ne | Binary::Lt | Binary::Le | Binary::Gt | Binary::Ge
-            ),
+/// The WGSL of a float function of the f32 library (f16 widened) or of the f64 one.
+fn float_fn(d: DType, f32_name: &str, f64_name: &str, args: &[&str]) -> Option<String> {
+    match d {
+        DType::F64 => Some(format!("{f64_name}({})", args.join(", "))),
+        DType::F32 | DType::F16 => {
+            let wide: Vec<String> = args.iter().map(|a| format!("TW({a})")).collect();
+            Some(format!("T({f32_name}({}))", wide.join(", ")))
         }
+        _ => None,
     }
+}
 
-    /// The WGSL expression of `x op y` for inputs of dtype `d`, and whether it works on
-    /// vec4 values; `None` where the operation does not exist for `d`.
-    pub(crate) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
-        if let Binary::Np(b) = self {
-            return b.expr(d, x, y);
-        }
-        let float = d.is_float();
-        let cmp = |op: &str| format!("select(U(0u), U(1u), {x} {op} {y})");
-        if d == DType::Bool {
-            // Words of 0 and 1: comparisons, maximum (or) and minimum (and) as for u32, the
-            // logical operations bitwise; no arithmetic (NumPy's bool + bool is an or, a
-            // trap for a port, so it is refused).
-            let e = match self {
-                Binary::And => format!("{x} & {y}"),
-                Binary::Or => format!("{x} | {y}"),
-                Binary::Xor => format!("{x} ^ {y}"),
-                Binary::Maximum => format!("max({x}, {y})"),
-                Binary::Minimum => format!("min({x}, {y})"),
-                Binary::Eq => cmp("=="),
-                Binary::Ne => cmp("!="),
-                Binary::Lt => cmp("<"),
-                Binary::Le => cmp("<="),
-                Binary::Gt => cmp(">"),
-                Binary::Ge => cmp(">="),
-                _ => return None,
-            };
-            return Some((e, true));
-        }
-        let e = match self {
-            Binary::Add => format!("{x} + {y}"),
-            Binary::Sub => format!("{x} - {y}"),
-            Binary::Mul => format!("{x} * {y}"),
-            Binary::Div if d == DType::F64 => format!("div64_({x}, {y})"),
-            Binary::Div if float => format!("T(div_(TW({x}), TW({y})))"),
-            Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
-            Binary::Rem if float => format!("T(rem_(TW({x}), TW({y})))"),
-            Binary::Rem => format!("select({x} % {y}, T(0), {y} == T(0))"),
-            Binary::Mod if float => format!("T(mod_(TW({x}), TW({y})))"),
-            Binary::Mod => format!("imod_({x}, {y})"),
-            Binary::FloorDiv if float => format!("T(floordiv_(TW({x}), TW({y})))"),
-            Binary::FloorDiv => format!("ifloordiv_({x}, {y})"),
-            Binary::Pow if d == DType::F64 => format!("pow64_({x}, {y})"),
-            Binary::Pow if float => format!("T(pow_(TW({x}), TW({y})))"),
-            Binary::Pow => return Some((format!("ipow_({x}, {y})"), false)),
-            Binary::Atan2 if d == DType::F64 => format!("atan2_64_({x}, {y})"),
-            Binary::Atan2 if float => format!("T(atan2_32_(TW({x}), TW({y})))"),
-            Binary::Atan2 => return None,
-            Binary::Maximum if float => format!("max_({x}, {y})"),
-            Binary::Maximum => format!("max({x}, {y})"),
-            Binary::Minimum if float => format!("min_({x}, {y})"),
-            Binary::Minimum => format!("min({x}, {y})"),
-            Binary::Eq => cmp("=="),
-            // Not `!=`: naga emits an ordered comparison, false for NaN operands.
-            Binary::Ne => format!("select(U(0u), U(1u), !({x} == {y}))"),
-            Binary::Lt => cmp("<"),
-            Binary::Le => cmp("<="),
-            Binary::Gt => cmp(">"),
-            Binary::Ge => cmp(">="),
-            Binary::And | Binary::Or | Binary::Xor => return None,
-            Binary::Np(_) => unreachable!(),
-        };
-        Some((e, true))
+/// Whether `x` is finite: f32 and f16 from the bits, f64 by comparison (NaN compares false).
+fn finite(d: DType, x: &str) -> String {
+    match d {
+        DType::F32 | DType::F16 => format!("(abits_(TW({x})) < M(0x7f800000u))"),
+        _ => format!("(abs({x}) <= T(1.7976931348623157e308))"),
+    }
+}
+
+/// Whether `x` is NaN: f32 and f16 from the bits (a compiler may fold `x != x`), f64 by
+/// `!(x == x)` (naga's comparisons are ordered).
+fn nan_bits(d: DType, x: &str) -> String {
+    match d {
+        DType::F32 | DType::F16 => format!("is_nan_(TW({x}))"),
+        _ => format!("!({x} == {x})"),
     }
 }
 
 impl Unary {
-    pub(super) fn name(self) -> &'static str {
+    /// Whether the result is a `u32` mask rather than the input dtype.
+    #[cfg(test)]
+    pub(crate) fn gives_mask(self) -> bool {
         match self {
-            Unary::Copy => "contiguous",
-            Unary::Cast => "cast",
-            Unary::Not => "logical_not",
-            Unary::Neg => "neg",
-            Unary::Abs => "abs",
-            Unary::Sign => "sign",
-            Unary::Exp => "exp",
-            Unary::Exp2 => "exp2",
-            Unary::Log => "log",
-            Unary::Log2 => "log2",
-            Unary::Log1p => "log1p",
-            Unary::Expm1 => "expm1",
-            Unary::Sqrt => "sqrt",
-            Unary::Rsqrt => "rsqrt",
-            Unary::Sin => "sin",
-            Unary::Cos => "cos",
-            Unary::Tan => "tan",
-            Unary::Tanh => "tanh",
-            Unary::Sigmoid => "sigmoid",
-            Unary::Log10 => "log10",
-            Unary::Sinh => "sinh",
-            Unary::Cosh => "cosh",
-            Unary::Asin => "asin",
-            Unary::Acos => "acos",
-            Unary::Atan => "atan",
-            Unary::Cbrt => "cbrt",
-            Unary::Erf => "erf",
-            Unary::Floor => "floor",
-            Unary::Ceil => "ceil",
-            Unary::Round => "round",
-            Unary::Clip => "clip",
-            Unary::Scalar(b) | Unary::ScalarLeft(b) => b.name(),
-            Unary::Np(u) => u.name(),
+            Unary::Scalar(b) | Unary::ScalarLeft(b) => b.gives_mask(),
+            _ => matches!(
+                self,
+                Unary::IsNan | Unary::IsInf | Unary::IsFinite | Unary::LogicalNot | Unary::SignBit
+            ),
         }
     }
 
-    /// The f64 function of shaders/shared/f64_math.wgsl or f64_trig.wgsl computing this
-    /// operation in software (Vulkan defines no f64 transcendentals), if it has one.
+    /// The f64 function of the f64 library computing this operation in software (Vulkan
+    /// defines no f64 transcendentals), if it has one.
     fn f64_function(self) -> Option<&'static str> {
         Some(match self {
             Unary::Exp => "exp64_",
@@ -328,6 +246,46 @@ impl Unary {
             Unary::Atan => "atan64_",
             Unary::Cbrt => "cbrt64_",
             Unary::Erf => "erf64_",
+            Unary::Asinh => "asinh64_",
+            Unary::Acosh => "acosh64_",
+            Unary::Atanh => "atanh64_",
+            Unary::Erfc => "erfc64_",
+            Unary::Sinc => "sinc64_",
+            Unary::ModfFrac => "modf_frac64_",
+            _ => return None,
+        })
+    }
+
+    /// The f32 function computing this operation for f32 and f16 (widened to f32 and
+    /// rounded once), if it has one.
+    fn f32_function(self) -> Option<&'static str> {
+        Some(match self {
+            Unary::Exp => "exp_",
+            Unary::Exp2 => "exp2_",
+            Unary::Log => "log_",
+            Unary::Log2 => "log2_",
+            Unary::Log1p => "log1p_",
+            Unary::Expm1 => "expm1_",
+            Unary::Sqrt => "sqrt_",
+            Unary::Sin => "sin_",
+            Unary::Cos => "cos_",
+            Unary::Tan => "tan_",
+            Unary::Tanh => "tanh_",
+            Unary::Sigmoid => "sigmoid_",
+            Unary::Log10 => "log10_32_",
+            Unary::Sinh => "sinh_32_",
+            Unary::Cosh => "cosh_32_",
+            Unary::Asin => "asin_32_",
+            Unary::Acos => "acos_32_",
+            Unary::Atan => "atan_32_",
+            Unary::Cbrt => "cbrt_32_",
+            Unary::Erf => "erf_32_",
+            Unary::Asinh => "asinh_32_",
+            Unary::Acosh => "acosh_32_",
+            Unary::Atanh => "atanh_32_",
+            Unary::Erfc => "erfc_32_",
+            Unary::Sinc => "sinc_32_",
+            Unary::ModfFrac => "modf_frac_32_",
             _ => return None,
         })
     }
@@ -335,295 +293,236 @@ impl Unary {
     /// The WGSL expression for inputs of dtype `d` and whether it vectorises; `None` where
     /// the operation does not exist for `d`.
     pub(crate) fn expr(self, d: DType) -> Option<(String, bool)> {
-        if let Unary::Np(u) = self {
-            return u.expr(d);
-        }
-        if let (DType::F64, Some(f)) = (d, self.f64_function()) {
-            return Some((format!("{f}(a)"), true));
+        match d {
+            DType::F64 => {
+                if let Some(f) = self.f64_function() {
+                    return Some((format!("{f}(a)"), true));
+                }
+            }
+            DType::F32 | DType::F16 => {
+                if let Some(f) = self.f32_function() {
+                    return Some((format!("T({f}(TW(a)))"), true));
+                }
+            }
+            _ if self.f32_function().is_some() => return None,
+            _ => {}
         }
         let float = d.is_float();
-        let f = |e: &str| -> Option<(String, bool)> {
-            (float && d != DType::F64).then(|| (e.to_string(), true))
-        };
         let any = |e: &str| Some((e.to_string(), true));
         let signed = !matches!(d, DType::U32 | DType::U64 | DType::Bool);
-        match self {
-            Unary::Copy => any("a"),
-            Unary::Cast => Some(cast_expr(d, d)),
-            Unary::Not if d == DType::Bool => any("a ^ T(1u)"),
-            Unary::Not => None,
-            Unary::Neg if signed => any("-a"),
-            Unary::Abs if signed => any("abs(a)"),
+        let e = match self {
+            Unary::Copy => "a".to_string(),
+            Unary::Cast => return Some(cast_expr(d, d)),
+            Unary::Neg if signed => "-a".to_string(),
+            Unary::Abs if signed => "abs(a)".to_string(),
             // f32 from the bits: a flushing adapter's sign() gives 0 for subnormals.
-            Unary::Sign if d == DType::F32 => any("sign_bits_(a)"),
-            Unary::Sign if float => any("select(sign(a), a, isnan_(a))"),
-            Unary::Sign if signed => any("sign(a)"),
-            Unary::Neg | Unary::Abs | Unary::Sign => None,
-            Unary::Exp => f("T(exp_(TW(a)))"),
-            Unary::Exp2 => f("T(exp2_(TW(a)))"),
-            Unary::Log => f("T(log_(TW(a)))"),
-            Unary::Log2 => f("T(log2_(TW(a)))"),
-            Unary::Log1p => f("T(log1p_(TW(a)))"),
-            Unary::Expm1 => f("T(expm1_(TW(a)))"),
-            Unary::Sin => f("T(sin_(TW(a)))"),
-            Unary::Cos => f("T(cos_(TW(a)))"),
-            Unary::Tan => f("T(tan_(TW(a)))"),
-            Unary::Tanh => f("T(tanh_(TW(a)))"),
-            Unary::Sigmoid => f("T(sigmoid_(TW(a)))"),
-            Unary::Log10 => f("T(log10_32_(TW(a)))"),
-            Unary::Sinh => f("T(sinh_32_(TW(a)))"),
-            Unary::Cosh => f("T(cosh_32_(TW(a)))"),
-            Unary::Asin => f("T(asin_32_(TW(a)))"),
-            Unary::Acos => f("T(acos_32_(TW(a)))"),
-            Unary::Atan => f("T(atan_32_(TW(a)))"),
-            Unary::Cbrt => f("T(cbrt_32_(TW(a)))"),
-            Unary::Erf => f("T(erf_32_(TW(a)))"),
-            Unary::Sqrt if float => any("T(sqrt_(TW(a)))"),
-            Unary::Rsqrt if float => any("T(div_(TW(1.0), sqrt_(TW(a))))"),
-            Unary::Floor if float => any("floor(a)"),
-            Unary::Ceil if float => any("ceil(a)"),
-            // f64 in arithmetic: lavapipe's f64 round() rounds halves up (float_math.wgsl).
-            Unary::Round if d == DType::F64 => any("round_even_(a)"),
-            Unary::Round if float => any("round(a)"),
-            Unary::Sqrt | Unary::Rsqrt | Unary::Floor | Unary::Ceil | Unary::Round => None,
+            Unary::Sign if d == DType::F32 => "sign_bits_(a)".to_string(),
+            Unary::Sign if float => "select(sign(a), a, isnan_(a))".to_string(),
+            Unary::Sign if signed => "sign(a)".to_string(),
+            Unary::Neg | Unary::Abs | Unary::Sign => return None,
+            Unary::Square => "a * a".to_string(),
+            Unary::Reciprocal => return Binary::Div.expr(d, "T(1)", "a"),
             // NumPy's minimum(maximum(a, lo), hi): a NaN operand or bound gives NaN.
-            Unary::Clip if float => any("min_(max_(a, T(arg(0u))), T(arg(1u)))"),
-            Unary::Clip if d == DType::Bool => None,
-            Unary::Clip => any("min(max(a, T(arg(0u))), T(arg(1u)))"),
-            Unary::Scalar(b) => b.expr(d, "a", "T(arg(0u))"),
-            Unary::ScalarLeft(b) => b.expr(d, "T(arg(0u))", "a"),
-            Unary::Np(_) => unreachable!(),
+            Unary::Clip if float => "min_(max_(a, T(arg(0u))), T(arg(1u)))".to_string(),
+            Unary::Clip if d == DType::Bool => return None,
+            Unary::Clip => "min(max(a, T(arg(0u))), T(arg(1u)))".to_string(),
+            Unary::Rsqrt if float => "T(div_(TW(1.0), sqrt_(TW(a))))".to_string(),
+            Unary::Floor if float => "floor(a)".to_string(),
+            Unary::Ceil if float => "ceil(a)".to_string(),
+            // f64 in arithmetic: lavapipe's f64 round() rounds halves up (float_math.wgsl).
+            Unary::Round if d == DType::F64 => "round_even_(a)".to_string(),
+            Unary::Round if float => "round(a)".to_string(),
+            Unary::Trunc if float => "trunc(a)".to_string(),
+            // One rounded product, as NumPy (f16 in f32, rounded once).
+            Unary::Degrees if float => "T(TW(a) * TW(57.29577951308232))".to_string(),
+            Unary::Radians if float => "T(TW(a) * TW(0.017453292519943295))".to_string(),
+            Unary::NanToNum if float => {
+                "T(select(select(select(TW(a), TW(P.sc[1]), TW(a) > max_finite_()), \
+                 TW(P.sc[2]), TW(a) < -max_finite_()), TW(P.sc[0]), isnan_(a)))"
+                    .to_string()
+            }
+            Unary::NanToNum => "a".to_string(),
+            Unary::IsNan if float => mask(&nan_bits(d, "a")),
+            Unary::IsInf if float => {
+                mask(&format!("!{} & !({})", finite(d, "a"), nan_bits(d, "a")))
+            }
+            Unary::IsNan | Unary::IsInf => "U(0u)".to_string(),
+            Unary::IsFinite if float => mask(&finite(d, "a")),
+            Unary::IsFinite => "U(1u)".to_string(),
+            // Bools are words of 0 and 1.
+            Unary::LogicalNot if d == DType::Bool => "a ^ T(1u)".to_string(),
+            Unary::LogicalNot => mask(&format!("!({})", truth(d, "a"))),
+            Unary::BitwiseNot if !float => "~a".to_string(),
+            // f64 from the bits (shaders/shared/f64_bits.wgsl), scalar only.
+            Unary::Spacing | Unary::FrexpMant | Unary::FrexpExp if d == DType::F64 => {
+                let f = match self {
+                    Unary::Spacing => "spacing_b64_",
+                    Unary::FrexpMant => "frexp_mant_b64_",
+                    _ => "frexp_exp_b64_",
+                };
+                return Some((format!("{f}(a)"), false));
+            }
+            Unary::Spacing if d == DType::F32 => "spacing_32_(a)".to_string(),
+            Unary::Spacing if d == DType::F16 => "T(spacing_16_(TW(a)))".to_string(),
+            Unary::FrexpMant if float => "T(frexp_mant_32_(TW(a)))".to_string(),
+            Unary::FrexpExp if float => "T(frexp_exp_32_(TW(a)))".to_string(),
+            Unary::SignBit => mask(&match d {
+                DType::F64 => "signbit64_(a)".to_string(),
+                DType::F32 | DType::F16 => "sign_bit_(TW(a))".to_string(),
+                DType::I32 | DType::I64 => "a < T(0)".to_string(),
+                _ => "a != a".to_string(),
+            }),
+            Unary::Scalar(b) => return b.expr(d, "a", "T(arg(0u))"),
+            Unary::ScalarLeft(b) => return b.expr(d, "T(arg(0u))", "a"),
+            _ => return None,
+        };
+        any(&e)
+    }
+}
+
+impl Binary {
+    /// Whether the result is a `u32` mask rather than the input dtype.
+    #[cfg(test)]
+    pub(crate) fn gives_mask(self) -> bool {
+        matches!(
+            self,
+            Binary::Eq
+                | Binary::Ne
+                | Binary::Lt
+                | Binary::Le
+                | Binary::Gt
+                | Binary::Ge
+                | Binary::IsClose
+                | Binary::LogicalAnd
+                | Binary::LogicalOr
+                | Binary::LogicalXor
+        )
+    }
+
+    /// The WGSL expression of `x op y` for inputs of dtype `d`, and whether it works on
+    /// vec4 values; `None` where the operation does not exist for `d`.
+    pub(crate) fn expr(self, d: DType, x: &str, y: &str) -> Option<(String, bool)> {
+        let float = d.is_float();
+        let cmp = |op: &str| mask(&format!("{x} {op} {y}"));
+        if d == DType::Bool {
+            // Words of 0 and 1: comparisons, maximum (or) and minimum (and) as for u32, the
+            // logical and bitwise operations bitwise; no arithmetic (NumPy's bool + bool is
+            // an or, a trap for a port, so it is refused).
+            let e = match self {
+                Binary::LogicalAnd | Binary::BitwiseAnd => format!("{x} & {y}"),
+                Binary::LogicalOr | Binary::BitwiseOr => format!("{x} | {y}"),
+                Binary::LogicalXor | Binary::BitwiseXor => format!("{x} ^ {y}"),
+                Binary::Maximum | Binary::Fmax => format!("max({x}, {y})"),
+                Binary::Minimum | Binary::Fmin => format!("min({x}, {y})"),
+                Binary::Eq => cmp("=="),
+                Binary::Ne => cmp("!="),
+                Binary::Lt => cmp("<"),
+                Binary::Le => cmp("<="),
+                Binary::Gt => cmp(">"),
+                Binary::Ge => cmp(">="),
+                _ => return None,
+            };
+            return Some((e, true));
         }
-    }
-}
-
-/// The value type of a dtype in a kernel: the scalar, or a vec4 of it.
-fn value(d: DType, vec: bool) -> String {
-    if vec {
-        format!("vec4<{}>", d.wgsl())
-    } else {
-        d.wgsl().to_string()
-    }
-}
-
-/// The source of one elementwise kernel: inputs of `input`, output of `output`, and the
-/// operation's function definition.
-pub(super) fn spec(
-    input: DType,
-    output: DType,
-    vec: bool,
-    function: &'static str,
-    def: String,
-) -> Spec {
-    let spec = Spec::new("elementwise", SRC)
-        .scalar(input)
-        .alias("T", value(input, vec))
-        .alias(
-            "TW",
-            value(
-                if input == DType::F16 {
-                    DType::F32
-                } else {
-                    input
-                },
-                vec,
+        // A shift count as u32 (a negative i32 count is huge, as NumPy's cast to size_t).
+        let count = format!("bitcast<M>({y})");
+        let e = match self {
+            Binary::Add => format!("{x} + {y}"),
+            Binary::Sub => format!("{x} - {y}"),
+            Binary::Mul => format!("{x} * {y}"),
+            Binary::Div if d == DType::F64 => format!("div64_({x}, {y})"),
+            Binary::Div if float => format!("T(div_(TW({x}), TW({y})))"),
+            Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
+            Binary::Rem if float => format!("T(rem_(TW({x}), TW({y})))"),
+            Binary::Rem => format!("select({x} % {y}, T(0), {y} == T(0))"),
+            Binary::Remainder if float => format!("T(mod_(TW({x}), TW({y})))"),
+            Binary::Remainder => format!("imod_({x}, {y})"),
+            Binary::FloorDivide if float => format!("T(floordiv_(TW({x}), TW({y})))"),
+            Binary::FloorDivide => format!("ifloordiv_({x}, {y})"),
+            Binary::Pow if d == DType::F64 => format!("pow64_({x}, {y})"),
+            Binary::Pow if float => format!("T(pow_(TW({x}), TW({y})))"),
+            Binary::Pow => return Some((format!("ipow_({x}, {y})"), false)),
+            Binary::Maximum if float => format!("max_({x}, {y})"),
+            Binary::Maximum | Binary::Fmax if !float => format!("max({x}, {y})"),
+            Binary::Minimum if float => format!("min_({x}, {y})"),
+            Binary::Minimum | Binary::Fmin if !float => format!("min({x}, {y})"),
+            Binary::Fmax => {
+                format!("select(select(max({x}, {y}), {x}, isnan_({y})), {y}, isnan_({x}))")
+            }
+            Binary::Fmin => {
+                format!("select(select(min({x}, {y}), {x}, isnan_({y})), {y}, isnan_({x}))")
+            }
+            Binary::Heaviside if float => format!(
+                "select(select(select(T(0), T(1), {x} > T(0)), {y}, {x} == T(0)), {x}, isnan_({x}))"
             ),
-        )
-        .alias("U", value(output, vec))
-        .alias("M", value(DType::U32, vec))
-        .alias("TB", if vec { "vec4<bool>" } else { "bool" })
-        .alias("TF", value(DType::F32, vec))
-        .alias("NI", value(DType::I32, vec))
-        .function(
-            "lane_a",
-            if vec {
-                "fn lane_a(k: u32) -> S { return a[k / 4u][k % 4u]; }"
-            } else {
-                "fn lane_a(k: u32) -> S { return S(a[k]); }"
+            Binary::LogAddExp => float_fn(d, "logaddexp_32_", "logaddexp64_", &[x, y])?,
+            Binary::LogAddExp2 => float_fn(d, "logaddexp2_32_", "logaddexp2_64_", &[x, y])?,
+            Binary::Atan2 => float_fn(d, "atan2_32_", "atan2_64_", &[x, y])?,
+            Binary::Hypot => float_fn(d, "hypot_32_", "hypot64_", &[x, y])?,
+            Binary::Copysign => float_fn(d, "copysign_", "copysign64_", &[x, y])?,
+            Binary::NextAfter => match d {
+                DType::F32 => format!("nextafter_32_({x}, {y})"),
+                DType::F16 => format!("T(nextafter_16_(TW({x}), TW({y})))"),
+                DType::F64 => return Some((format!("nextafter_b64_({x}, {y})"), false)),
+                _ => return None,
             },
-        )
-        .function(
-            "lane_b",
-            if vec {
-                "fn lane_b(k: u32) -> S { return b[k / 4u][k % 4u]; }"
-            } else {
-                "fn lane_b(k: u32) -> S { return S(b[k]); }"
+            // Bit-built in f32; f16 through it, overflowing past f16's range (a float
+            // conversion of an out-of-range value is not defined); f64 by products.
+            Binary::Ldexp => match d {
+                DType::F32 => format!("ldexp_32_({x}, {y})"),
+                DType::F16 => format!(
+                    "T(select(ldexp_32_(TW({x}), TW({y})), TW({x}) * f32_inf_(), \
+                     abs(ldexp_32_(TW({x}), TW({y}))) >= TW(65520.0)))"
+                ),
+                DType::F64 => format!("ldexp64_({x}, {y})"),
+                _ => return None,
             },
-        )
-        .function(
-            "lane_c",
-            if vec {
-                "fn lane_c(k: u32) -> u32 { return c[k / 4u][k % 4u]; }"
-            } else {
-                "fn lane_c(k: u32) -> u32 { return u32(c[k]); }"
-            },
-        )
-        .function("max_finite_", max_finite_def(input))
-        .function("nan_", nan_def(input))
-        .function("fdiv_", fdiv_def(input))
-        .include(STRIDED_OFFSETS);
-    // The bit-built f64 functions need 64-bit integers: only in the kernels that call them.
-    let bits = (input == DType::F64 && uses_f64_bits(&def)).then_some(F64_BITS);
-    let spec = spec.function(function, def);
-    library_includes(input)
-        .into_iter()
-        .chain(bits)
-        .fold(spec, |spec, inc| spec.include(inc))
-}
-
-/// Whether WGSL text calls a function of shaders/shared/f64_bits.wgsl ([`F64_BITS`]).
-pub(crate) fn uses_f64_bits(text: &str) -> bool {
-    text.contains("_b64_(")
-}
-
-/// The math library of the table's expressions for inputs of `d`, after the arithmetic
-/// helpers: f32 (and f16) or f64 functions, none for integers.
-fn library_includes(d: DType) -> Vec<&'static str> {
-    let arith = if d.is_float() { FLOAT_MATH } else { INT_MATH };
-    match d {
-        DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY, F64_MORE],
-        DType::F32 | DType::F16 => {
-            vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY, F32_MORE]
-        }
-        DType::I64 | DType::U64 => vec![arith, INT64],
-        DType::I32 | DType::U32 => vec![arith, INT_MORE],
-        DType::Bool => vec![arith],
-        // The packed types are computed as i32 (packed.rs).
-        DType::U8 | DType::I8 | DType::U16 | DType::I16 => vec![arith, INT_MORE],
-    }
-}
-
-/// What the table's expressions need in a kernel of another family (fused expressions,
-/// whose `T` is the input dtype `d`, a vec4 where `vec`, and `S` its scalar): the aliases
-/// beyond `T` and `S` (`U` is `M`: the caller converts masks to `T`), the one-line helpers
-/// of shaders/elementwise.wgsl, and the library sources to append.
-pub(crate) fn library(d: DType, vec: bool) -> (String, Vec<&'static str>) {
-    let wide = if d == DType::F16 { DType::F32 } else { d };
-    let aliases = [
-        ("TW", value(wide, vec)),
-        ("U", value(DType::U32, vec)),
-        ("M", value(DType::U32, vec)),
-        ("TB", (if vec { "vec4<bool>" } else { "bool" }).to_string()),
-        ("TF", value(DType::F32, vec)),
-        ("NI", value(DType::I32, vec)),
-    ];
-    let mut text: String = aliases
-        .iter()
-        .map(|(n, t)| format!("alias {n} = {t};\n"))
-        .collect();
-    for def in [max_finite_def(d), nan_def(d), fdiv_def(d)] {
-        text.push_str(def);
-        text.push('\n');
-    }
-    (text, library_includes(d))
-}
-
-/// `max_finite_()`: the largest finite value of TW (0 for integers).
-fn max_finite_def(d: DType) -> &'static str {
-    match d {
-        DType::F64 => "fn max_finite_() -> TW { return TW(1.7976931348623157e308); }",
-        DType::F32 | DType::F16 => "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }",
-        _ => "fn max_finite_() -> TW { return TW(0); }",
-    }
-}
-
-/// `fdiv_(x, y)`: the correctly rounded quotient of TW.
-fn fdiv_def(d: DType) -> &'static str {
-    match d {
-        DType::F32 | DType::F16 => "fn fdiv_(x: TW, y: TW) -> TW { return div_(x, y); }",
-        // f64: the built-in, correctly rounded on lavapipe and NVIDIA (div64_ would
-        // serve too: its residual is exact without a fused fma).
-        _ => "fn fdiv_(x: TW, y: TW) -> TW { return x / y; }",
-    }
-}
-
-/// `nan_()`: a quiet NaN of TW, from f32 bits (arithmetic such as 0 / 0 may be folded).
-fn nan_def(d: DType) -> &'static str {
-    match d {
-        // f64 too: naga has no bitcast to f64, and converting a NaN keeps it a NaN.
-        DType::F64 => "fn nan_() -> TW { return TW(f64(bitcast<f32>(0x7fc00000u))); }",
-        DType::F32 | DType::F16 => "fn nan_() -> TW { return TW(bitcast<f32>(0x7fc00000u)); }",
-        _ => "fn nan_() -> TW { return TW(0); }",
-    }
-}
-
-fn op1_def(e: &str) -> String {
-    format!("fn op1(a: T) -> U {{ return {e}; }}")
-}
-fn op2_def(e: &str) -> String {
-    format!("fn op2(a: T, b: T) -> U {{ return {e}; }}")
-}
-/// The operation of `where`, as its expression (vectorisable) for [`op_def`].
-pub(super) const WHERE_DEF: &str =
-    "fn op3(a: T, b: T, c: M) -> U { return select(b, a, c != M(0u)); }";
-
-/// The function an operation of `arity` operands defines (`op1`, `op2` or `op3`) and its
-/// definition around expression `e` (for three operands, `where`'s fixed definition).
-pub(super) fn op_def(arity: usize, e: &str) -> (&'static str, String) {
-    match arity {
-        1 => ("op1", op1_def(e)),
-        2 => ("op2", op2_def(e)),
-        _ => ("op3", WHERE_DEF.to_string()),
-    }
-}
-
-/// Every variant, for the shader validation test.
-#[cfg(test)]
-pub(crate) fn all_specs() -> Vec<Spec> {
-    let mut specs = Vec::new();
-    for &d in &DType::ALL {
-        let binary: Vec<Binary> = BINARY
-            .iter()
-            .copied()
-            .chain(super::numpy::NP_BINARY.iter().map(|&b| Binary::Np(b)))
-            .collect();
-        let unary = UNARY
-            .iter()
-            .copied()
-            .chain(super::numpy::NP_UNARY.iter().map(|&u| Unary::Np(u)))
-            .chain(binary.iter().map(|&b| Unary::Scalar(b)))
-            .chain(binary.iter().map(|&b| Unary::ScalarLeft(b)));
-        for u in unary {
-            let out = output_of_unary(u, d);
-            if let Some((e, vec_ok)) = u.expr(d) {
-                for vec in [false, true] {
-                    if vec && !vec_ok {
-                        continue;
-                    }
-                    specs.push(spec(d, out, vec, "op1", op1_def(&e)));
-                }
+            Binary::Eq => cmp("=="),
+            // Not `!=`: naga emits an ordered comparison, false for NaN operands.
+            Binary::Ne => mask(&format!("!({x} == {y})")),
+            Binary::Lt => cmp("<"),
+            Binary::Le => cmp("<="),
+            Binary::Gt => cmp(">"),
+            Binary::Ge => cmp(">="),
+            Binary::IsClose if float => mask(&isclose(d, x, y)),
+            Binary::LogicalAnd => mask(&format!("({}) & ({})", truth(d, x), truth(d, y))),
+            Binary::LogicalOr => mask(&format!("({}) | ({})", truth(d, x), truth(d, y))),
+            Binary::LogicalXor => mask(&format!("({}) != ({})", truth(d, x), truth(d, y))),
+            Binary::BitwiseAnd if !float => format!("{x} & {y}"),
+            Binary::BitwiseOr if !float => format!("{x} | {y}"),
+            Binary::BitwiseXor if !float => format!("{x} ^ {y}"),
+            // Shifts are written for 32-bit words (counts masked to 31): not for i64/u64
+            // (Unsupported until 64-bit forms exist).
+            Binary::LeftShift | Binary::RightShift if float || d.is_int64() => return None,
+            // NumPy: a count past the width shifts everything out.
+            Binary::LeftShift => {
+                format!("select({x} << ({count} & M(31u)), T(0), {count} >= M(32u))")
             }
-        }
-        for &to in &DType::ALL {
-            let (e, vec_ok) = cast_expr(d, to);
-            specs.push(spec(d, to, false, "op1", op1_def(&e)));
-            if vec_ok {
-                specs.push(spec(d, to, true, "op1", op1_def(&e)));
+            Binary::RightShift => {
+                let fill = if d == DType::I32 {
+                    format!("{x} >> M(31u)")
+                } else {
+                    "T(0)".to_string()
+                };
+                format!("select({x} >> ({count} & M(31u)), {fill}, {count} >= M(32u))")
             }
-        }
-        for &b in &binary {
-            let out = if b.is_comparison() { DType::Bool } else { d };
-            if let Some((e, vec_ok)) = b.expr(d, "a", "b") {
-                for vec in [false, true] {
-                    if vec && !vec_ok {
-                        continue;
-                    }
-                    specs.push(spec(d, out, vec, "op2", op2_def(&e)));
-                }
-            }
-        }
-        for vec in [false, true] {
-            specs.push(spec(d, d, vec, "op3", WHERE_DEF.to_string()));
-        }
+            Binary::Gcd if matches!(d, DType::I32 | DType::U32) => format!("gcd_int_({x}, {y})"),
+            Binary::Lcm if matches!(d, DType::I32 | DType::U32) => format!("lcm_int_({x}, {y})"),
+            _ => return None,
+        };
+        Some((e, true))
     }
-    specs
 }
 
-#[cfg(test)]
-fn output_of_unary(u: Unary, d: DType) -> DType {
-    match u {
-        Unary::Scalar(b) | Unary::ScalarLeft(b) if b.is_comparison() => DType::Bool,
-        Unary::Np(u) if u.is_mask() => DType::U32,
-        _ => d,
-    }
+/// NumPy's isclose: finite pairs within `atol + rtol |y|` (computed in TW: f16 in f32),
+/// others only when equal (infinities of one sign), NaN pairs when `equal_nan`.
+fn isclose(d: DType, x: &str, y: &str) -> String {
+    let both_finite = format!("{} & {}", finite(d, x), finite(d, y));
+    let near = format!("(abs(TW({x}) - TW({y})) <= TW(P.sc[1]) + TW(P.sc[0]) * abs(TW({y})))");
+    let nans = format!(
+        "{} & {} & TB(P.sc[2] != SC(0))",
+        nan_bits(d, x),
+        nan_bits(d, y)
+    );
+    format!("select({x} == {y}, {near}, {both_finite}) | ({nans})")
 }
