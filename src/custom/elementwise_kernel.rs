@@ -463,7 +463,7 @@ impl ElementwiseKernel {
         let inputs = inputs_types(&self.inputs, types, arrays);
         let mut spec = self.spec(&inputs, out, def.clone(), vec);
         spec.immediates = self.dev.immediates();
-        let src = spec.render();
+        let src = spec.render()?;
         let from = src.find("fn element(").unwrap_or(0);
         let regions: Vec<Region> = Region::find("body", &src, &self.body, from)
             .into_iter()

@@ -1,15 +1,18 @@
 //! Embedded WGSL and its specialisation per dtype and operation.
 //!
 //! A variant of a shader file is made by replacing its `alias X = ...;` lines and its
-//! one-line `fn NAME(...)` definitions, adding `enable f16;` when f16 appears, appending
-//! the shared parameter block and helpers, and unrolling the loops marked `// unroll`
-//! ([`super::unroll`]).
+//! one-line `fn NAME(...)` definitions, resolving its `#import` lines ([`super::import`]),
+//! adding `enable f16;` when f16 appears and the parameter block when the text did not
+//! import it, and unrolling the loops marked `// unroll` ([`super::unroll`]).
 
+use super::import::{shared, Resolver};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-pub(crate) const PARAMS: &str = include_str!("../../shaders/shared/params.wgsl");
+/// shaders/shared/float_math.wgsl, for the elementwise family's appended helpers.
+// TODO(elem): goes when elementwise names its helpers by `#import` (or `Spec::import`).
 pub(crate) const FLOAT_MATH: &str = include_str!("../../shaders/shared/float_math.wgsl");
+/// shaders/shared/int_math.wgsl, for the elementwise family's appended helpers.
 pub(crate) const INT_MATH: &str = include_str!("../../shaders/shared/int_math.wgsl");
 
 /// How to make one variant of a shader file.
@@ -23,7 +26,13 @@ pub(crate) struct Spec {
     pub aliases: Vec<(&'static str, String)>,
     /// One-line function definitions replacing the file's line `fn NAME(...`.
     pub functions: Vec<(&'static str, String)>,
-    /// Helper sources appended after the file.
+    /// Shared files imported after the file's text, as `#import` lines at its end would
+    /// (a choice made per variant by the host, as a generator's `#import` lines are).
+    pub imports: Vec<&'static str>,
+    /// Per variant, the shared file an `#import` name reads instead, or `None` for nothing
+    /// (mulhilo64 for mulhilo on adapters with 64-bit integers).
+    pub instead: Vec<(&'static str, Option<&'static str>)>,
+    /// Helper texts appended as they are, after the imports (not deduplicated with them).
     pub includes: Vec<&'static str>,
     /// Parameters as immediates rather than a uniform binding (set by the cache per device).
     pub immediates: bool,
@@ -55,6 +64,8 @@ impl Spec {
             source: source.into(),
             aliases: Vec::new(),
             functions: Vec::new(),
+            imports: Vec::new(),
+            instead: Vec::new(),
             includes: Vec::new(),
             immediates: false,
             constants: Vec::new(),
@@ -88,8 +99,22 @@ impl Spec {
         self.unrolls.push((name, count));
         self
     }
+    /// Appends helper text as it is. Prefer `#import` lines in the shader (or [`Spec::import`]):
+    /// an imported file enters once, an included text every time.
     pub(crate) fn include(mut self, src: &'static str) -> Spec {
         self.includes.push(src);
+        self
+    }
+    /// Imports shared file `name` (its stem in shaders/shared) after the text, once, as an
+    /// `#import name` line at the text's end would: for imports chosen per variant.
+    pub(crate) fn import(mut self, name: &'static str) -> Spec {
+        self.imports.push(name);
+        self
+    }
+    /// In this variant, `#import name` reads shared file `file` instead (`None`: nothing),
+    /// wherever the line is (the text's own or an imported file's).
+    pub(crate) fn import_instead(mut self, name: &'static str, file: Option<&'static str>) -> Spec {
+        self.instead.push((name, file));
         self
     }
 
@@ -100,8 +125,11 @@ impl Spec {
     }
 
     /// The specialised WGSL text.
-    pub(crate) fn render(&self) -> String {
-        let mut out = String::with_capacity(self.source.len() + PARAMS.len() + 2048);
+    ///
+    /// # Errors
+    /// [`Error::InvalidShader`] when an `#import` line (the text's, an imported file's or
+    /// [`Spec::import`]'s) names no file of shaders/shared.
+    pub(crate) fn render(&self) -> Result<String> {
         let mut lines = Vec::new();
         for line in self.source.lines() {
             let t = line.trim_start();
@@ -126,24 +154,38 @@ impl Spec {
                 });
             lines.push(replaced.unwrap_or_else(|| line.to_string()));
         }
-        let body = lines.join("\n");
+        // Imports after the replacements: a shared file's aliases and functions are its own.
+        let mut body = String::with_capacity(self.source.len() + 4096);
+        let mut imports = Resolver::new(&shared, &self.instead);
+        let invalid = |message| Error::InvalidShader {
+            name: self.family.to_string(),
+            message,
+        };
+        imports
+            .resolve(self.family, &lines.join("\n"), &mut body)
+            .map_err(invalid)?;
+        for name in self.imports.iter().copied().chain(["params"]) {
+            // The parameter block is binding 0 of every kernel's layout: it is there even
+            // where the text does not import it.
+            imports
+                .import(self.family, name, &mut body)
+                .map_err(invalid)?;
+        }
+        for inc in &self.includes {
+            body.push_str(inc);
+        }
+        if self.immediates {
+            body = body.replace(PARAMS_UNIFORM, PARAMS_IMMEDIATE);
+        }
+        let mut out = String::with_capacity(body.len() + 16);
         if uses_f16(&body) {
             out.push_str("enable f16;\n");
         }
         out.push_str(&body);
-        out.push('\n');
-        if self.immediates {
-            out.push_str(&PARAMS.replace(PARAMS_UNIFORM, PARAMS_IMMEDIATE));
-        } else {
-            out.push_str(PARAMS);
-        }
-        for inc in &self.includes {
-            out.push_str(inc);
-        }
         if out.contains("// unroll") {
             out = super::unroll::expand(&out, &self.unrolls);
         }
-        out
+        Ok(out)
     }
 }
 
@@ -341,6 +383,41 @@ mod tests {
         let r = Region::find("body", &src, body, 0).unwrap();
         let e = validate_user("k", &src, naga::valid::Capabilities::empty(), &[r]).unwrap_err();
         assert!(e.to_string().contains("k:1:5:"), "{e}");
+    }
+
+    #[test]
+    fn render_resolves_imports_once_with_the_parameter_block() {
+        let src = "#import params\n#import philox\nalias S = f32;\nalias SC = f32;\n";
+        let spec = Spec::new("k", src).import("mulhilo").import("philox");
+        let text = spec.render().unwrap();
+        assert_eq!(text.matches("struct Params").count(), 1, "{text}");
+        assert_eq!(text.matches("fn mulhilo(").count(), 1, "{text}");
+        assert_eq!(text.matches("fn philox(").count(), 1, "{text}");
+        assert!(!text.contains("#import"), "{text}");
+        // Without an import of params, the block is appended; immediates replace its binding.
+        let spec = Spec {
+            immediates: true,
+            ..Spec::new("k", "alias S = f32;\nalias SC = f32;\n")
+        };
+        let text = spec.render().unwrap();
+        assert_eq!(text.matches("struct Params").count(), 1);
+        assert!(text.contains(PARAMS_IMMEDIATE) && !text.contains(PARAMS_UNIFORM));
+        // A variant reads another file.
+        let spec = Spec::new("k", "#import mulhilo\n").import_instead("mulhilo", Some("mulhilo64"));
+        assert!(spec.render().unwrap().contains("u64(a) * u64(b)"));
+    }
+
+    #[test]
+    fn an_unknown_import_is_an_invalid_shader() {
+        for spec in [
+            Spec::new("k", "#import params\n#import no_such_file\n"),
+            Spec::new("k", "").import("no_such_file"),
+            Spec::new("k", "#import mulhilo\n").import_instead("mulhilo", Some("no_such_file")),
+        ] {
+            let e = spec.render().unwrap_err();
+            assert!(matches!(e, Error::InvalidShader { .. }), "{e:?}");
+            assert!(e.to_string().contains("`#import no_such_file`"), "{e}");
+        }
     }
 
     #[test]

@@ -171,7 +171,7 @@ mod tests {
             bk: 16,
             quad: false,
         };
-        let text = spec_in(BIG_SRC, (cfg, 33), false, false).render();
+        let text = spec_in(BIG_SRC, (cfg, 33), false, false).render().unwrap();
         assert!(!text.contains("for (var kk"));
         assert!(text.contains("{ const kk = 0u;"));
         assert!(text.contains("{ const kk = 15u;"));
