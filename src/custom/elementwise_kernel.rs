@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::{validate_user, Region, Spec};
-use crate::ops::elementwise::{broadcast_layout, is_plain, Operand, STRIDED_OFFSETS};
+use crate::ops::elementwise::{broadcast_layout, is_plain, Operand};
 use crate::shape::broadcast_shapes;
 
 const SRC: &str = include_str!("../../shaders/elementwise_kernel.wgsl");
@@ -484,8 +484,8 @@ impl ElementwiseKernel {
             None => spec,
             Some((d, _)) => crate::ops::elementwise::library(*d, vec)
                 .1
-                .into_iter()
-                .fold(spec.alias("S", d.wgsl()), |s, inc| s.include(inc)),
+                .iter()
+                .fold(spec.alias("S", d.wgsl()), |s, name| s.import(name)),
         }
     }
 }
@@ -608,7 +608,7 @@ fn spec(inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
     }
     spec.alias("O0", value(out))
         .function("element", def)
-        .include(STRIDED_OFFSETS)
+        .import("strided")
 }
 
 /// Variants of shaders/elementwise_kernel.wgsl (a body over three arrays and a scalar, per dtype), for

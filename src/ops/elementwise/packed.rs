@@ -17,12 +17,11 @@ use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params};
-use crate::kernel::source::{Spec, INT_MATH};
+use crate::kernel::source::Spec;
 use crate::shape::broadcast_shapes;
 
 use super::cast::cast_expr;
 use super::plan::{broadcast_layout, is_plain, Operand};
-use super::wgsl::STRIDED_OFFSETS;
 use super::{Binary, Unary};
 
 const SRC: &str = include_str!("../../../shaders/packed.wgsl");
@@ -193,8 +192,6 @@ pub(crate) fn spec(input: DType, output: DType, function: &'static str, def: Str
         .function("pack_", pack)
         .function("lanes_", lanes)
         .function(function, def)
-        .include(STRIDED_OFFSETS)
-        .include(INT_MATH)
 }
 
 /// The operation `op1` computing a cast from `from` to `to` (one of them packed) of an i32

@@ -8,33 +8,9 @@ use super::cast::cast_expr;
 #[cfg(test)]
 use super::table::{Binary, Unary};
 use crate::dtype::DType;
-use crate::kernel::source::{Spec, FLOAT_MATH, INT_MATH};
+use crate::kernel::source::Spec;
 
 const SRC: &str = include_str!("../../../shaders/elementwise.wgsl");
-/// `strided_offsets`, included by this family and by the user kernels' shader
-/// (shaders/elementwise_kernel.wgsl), both of which declare the `NDIM` override it reads.
-pub(crate) const STRIDED_OFFSETS: &str = include_str!("../../../shaders/shared/strided.wgsl");
-/// The f32 math of f32 and f16 inputs (division, roots, exponentials, logarithms, pow, tanh,
-/// sigmoid) and their sin/cos/tan, computed without the adapter's approximate built-ins.
-pub(crate) const F32_MATH: &str = include_str!("../../../shaders/shared/f32_math.wgsl");
-const F32_TRIG: &str = include_str!("../../../shaders/shared/f32_trig.wgsl");
-/// f64 math in software (exp, log, pow, ..., division and square root refined with fma),
-/// included in f64 variants only.
-pub(crate) const F64_MATH: &str = include_str!("../../../shaders/shared/f64_math.wgsl");
-const F64_TRIG: &str = include_str!("../../../shaders/shared/f64_trig.wgsl");
-/// The f32 forms of the functions added with the f64 library (log10, sinh, ..., erf).
-const F32_EXTRA: &str = include_str!("../../../shaders/shared/f32_extra.wgsl");
-/// The conversions of the 64-bit integers to f32, included in their variants only.
-const INT64: &str = include_str!("../../../shaders/shared/int64.wgsl");
-/// The NumPy functions of issue 18 (hypot, asinh, ..., erfc), f32 and f64.
-const F32_NUMPY: &str = include_str!("../../../shaders/shared/f32_numpy.wgsl");
-const F64_NUMPY: &str = include_str!("../../../shaders/shared/f64_numpy.wgsl");
-const F32_MORE: &str = include_str!("../../../shaders/shared/f32_more.wgsl");
-const F64_MORE: &str = include_str!("../../../shaders/shared/f64_more.wgsl");
-/// The bit-built f64 functions (nextafter, spacing, frexp), which need 64-bit integers:
-/// included only where an expression calls them ([`uses_f64_bits`]).
-pub(crate) const F64_BITS: &str = include_str!("../../../shaders/shared/f64_bits.wgsl");
-const INT_MORE: &str = include_str!("../../../shaders/shared/int_more.wgsl");
 
 /// The value type of a dtype in a kernel: the scalar, or a vec4 of it.
 fn value(d: DType, vec: bool) -> String {
@@ -99,44 +75,65 @@ pub(super) fn spec(
         )
         .function("max_finite_", max_finite_def(input))
         .function("nan_", nan_def(input))
-        .function("fdiv_", fdiv_def(input))
-        .include(STRIDED_OFFSETS);
+        .function("fdiv_", fdiv_def(input));
     // The bit-built f64 functions need 64-bit integers: only in the kernels that call them.
     let bits = (input == DType::F64 && uses_f64_bits(&def)).then_some(F64_BITS);
     let spec = spec.function(function, def);
-    library_includes(input)
-        .into_iter()
+    library_imports(input)
+        .iter()
+        .copied()
         .chain(bits)
-        .fold(spec, |spec, inc| spec.include(inc))
+        .fold(spec, |spec, name| spec.import(name))
 }
+
+/// shaders/shared/f64_bits.wgsl, the f64 functions built from the bits (nextafter,
+/// spacing, frexp), which need 64-bit integers: imported only where an expression calls them
+/// ([`uses_f64_bits`]).
+pub(crate) const F64_BITS: &str = "f64_bits";
 
 /// Whether WGSL text calls a function of shaders/shared/f64_bits.wgsl ([`F64_BITS`]).
 pub(crate) fn uses_f64_bits(text: &str) -> bool {
     text.contains("_b64_(")
 }
 
-/// The math library of the table's expressions for inputs of `d`, after the arithmetic
-/// helpers: f32 (and f16) or f64 functions, none for integers.
-fn library_includes(d: DType) -> Vec<&'static str> {
-    let arith = if d.is_float() { FLOAT_MATH } else { INT_MATH };
+/// The shared files (shaders/shared, by `#import` name) holding the helpers of the table's
+/// expressions for inputs of `d`: the arithmetic helpers, then the f32 (and f16), f64 or
+/// integer functions by family. Each file imports what it builds on (f32_math, f64_math),
+/// so only f64 kernels see f64 helpers, and only 64-bit integer kernels int64.
+fn library_imports(d: DType) -> &'static [&'static str] {
     match d {
-        DType::F64 => vec![arith, F64_MATH, F64_TRIG, F64_NUMPY, F64_MORE],
-        DType::F32 | DType::F16 => {
-            vec![arith, F32_MATH, F32_TRIG, F32_EXTRA, F32_NUMPY, F32_MORE]
-        }
-        DType::I64 | DType::U64 => vec![arith, INT64],
-        DType::I32 | DType::U32 => vec![arith, INT_MORE],
-        DType::Bool => vec![arith],
+        DType::F64 => &[
+            "float_math",
+            "f64_math",
+            "f64_exp_log",
+            "f64_trig",
+            "f64_hyperbolic",
+            "f64_erf",
+            "f64_parts",
+        ],
+        DType::F32 | DType::F16 => &[
+            "float_math",
+            "f32_math",
+            "f32_exp_log",
+            "f32_trig",
+            "f32_hyperbolic",
+            "f32_erf",
+            "f32_parts",
+        ],
+        DType::I64 | DType::U64 => &["int_math", "int64"],
+        DType::Bool => &["int_math"],
         // The packed types are computed as i32 (packed.rs).
-        DType::U8 | DType::I8 | DType::U16 | DType::I16 => vec![arith, INT_MORE],
+        DType::I32 | DType::U32 | DType::U8 | DType::I8 | DType::U16 | DType::I16 => {
+            &["int_math", "int_divisors"]
+        }
     }
 }
 
 /// What the table's expressions need in a kernel of another family (fused expressions,
 /// whose `T` is the input dtype `d`, a vec4 where `vec`, and `S` its scalar): the aliases
 /// beyond `T` and `S` (`U` is `M`: the caller converts masks to `T`), the one-line helpers
-/// of shaders/elementwise.wgsl, and the library sources to append.
-pub(crate) fn library(d: DType, vec: bool) -> (String, Vec<&'static str>) {
+/// of shaders/elementwise.wgsl, and the shared files to import (`Spec::import`).
+pub(crate) fn library(d: DType, vec: bool) -> (String, &'static [&'static str]) {
     let wide = if d == DType::F16 { DType::F32 } else { d };
     let aliases = [
         ("TW", value(wide, vec)),
@@ -154,7 +151,7 @@ pub(crate) fn library(d: DType, vec: bool) -> (String, Vec<&'static str>) {
         text.push_str(def);
         text.push('\n');
     }
-    (text, library_includes(d))
+    (text, library_imports(d))
 }
 
 /// `max_finite_()`: the largest finite value of TW (0 for integers).

@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
-use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
+use crate::ops::elementwise::{broadcast_layout, Operand};
 use crate::ops::scan::normalize_axis;
 
 mod mask;
@@ -66,7 +66,7 @@ fn spec(e: DType, a: DType, i: DType) -> Spec {
         .alias("I", index_wgsl(i))
         .scalar(e)
         .function("split_index", split_index(i))
-        .include(STRIDED_OFFSETS)
+        .import("strided")
         .include(RESOLVE)
 }
 

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
-use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
+use crate::ops::elementwise::{broadcast_layout, Operand};
 use crate::ops::scan::normalize_axis;
 
 use super::take::{check, dense, index_dtype, IndexMode};
@@ -79,7 +79,7 @@ fn spec(c: Combine, e: DType, i: DType, native: bool) -> Option<Spec> {
         .scalar(e)
         .function("split_index", split_index(i))
         .function("combine", combine)
-        .include(STRIDED_OFFSETS)
+        .import("strided")
         .include(RESOLVE);
     Some(if e == DType::F32 && !native && c != Combine::Last {
         s.include(CAS)
