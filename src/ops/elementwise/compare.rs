@@ -74,7 +74,9 @@ impl<T: Element> Array<T> {
         self.eq(other)?.all()?.to_scalar()
     }
 
-    /// Elements of `x` where `mask` is true, else of `y`, broadcasting all three.
+    /// Elements of `x` where `mask` is true, else of `y`, broadcasting all three: NumPy's
+    /// `where`, for every dtype (the packed u8, i8, u16 and i16 through i32: three more
+    /// dispatches).
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when the shapes do not broadcast together.
@@ -90,6 +92,11 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn where_(mask: &Array<bool>, x: &Array<T>, y: &Array<T>) -> Result<Array<T>> {
         x.dev.expect_same("where", &[&y.dev, &mask.dev])?;
+        if T::DTYPE.is_packed() {
+            // u8, i8, u16, i16 through i32, which holds each of their values exactly.
+            let wide = Array::where_(mask, &x.cast::<i32>()?, &y.cast::<i32>()?)?;
+            return wide.cast::<T>();
+        }
         let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
         let shape = broadcast_shapes("where", &xy, &mask.shape)?;
         let inputs = [&*x.buf, &*y.buf, &*mask.buf];

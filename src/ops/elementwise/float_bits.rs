@@ -15,7 +15,8 @@ use super::{map_binary, map_unary};
 
 impl<T: Float> Array<T> {
     /// Elementwise magnitude of `self` with the sign bit of `other` (-0 and NaNs
-    /// included for f32 and f16; f64 reads the sign of a NaN `other` as +), broadcasting.
+    /// included for f32 and f16, read from their bits, f16's without a conversion to f32:
+    /// four dispatches; f64 reads the sign of a NaN `other` as +), broadcasting.
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when the shapes do not broadcast together;
@@ -29,6 +30,18 @@ impl<T: Float> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn copysign(&self, other: &Array<T>) -> Result<Array<T>> {
+        if T::DTYPE == DType::F16 {
+            // From the bits as u16 (the packed family's integer lanes), with no conversion
+            // to f32, which may drop a NaN's sign (the H200's did, 2026-11-28).
+            let dev = &self.dev;
+            let mag = self
+                .reinterpret::<u16>()
+                .bitwise_and(&dev.full([0usize; 0], 0x7fffu16)?)?;
+            let sign = other
+                .reinterpret::<u16>()
+                .bitwise_and(&dev.full([0usize; 0], 0x8000u16)?)?;
+            return Ok(mag.bitwise_or(&sign)?.reinterpret());
+        }
         map_binary(self, other, Binary::Copysign)
     }
 
@@ -96,8 +109,9 @@ impl<T: Float> Array<T> {
 
 impl<T: Element> Array<T> {
     /// Whether the sign bit is set, as a mask: NumPy's `signbit` (true for -0.0 and
-    /// negative numbers, false for unsigned integers). For f32 and f16 read from the bits,
-    /// so a NaN's sign bit counts as NumPy's does; for f64 a NaN gives false.
+    /// negative numbers, false for unsigned integers). For f32 and f16 read from the bits
+    /// (f16's own, without a conversion to f32), so a NaN's sign bit counts as NumPy's
+    /// does; for f64 a NaN gives false.
     ///
     /// # Errors
     /// [`Error::Unsupported`] when the adapter lacks `T`.
@@ -109,6 +123,10 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn signbit(&self) -> Result<Array<bool>> {
+        if T::DTYPE == DType::F16 {
+            // From the bits as u16, as copysign.
+            return self.reinterpret::<u16>().ge_scalar(0x8000);
+        }
         map_unary(self, Unary::SignBit, &[])
     }
 

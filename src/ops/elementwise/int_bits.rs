@@ -17,8 +17,8 @@ impl<T: Element> Array<T> {
         bitwise_and, BitwiseAnd, T, "Elementwise bitwise and of integers (floats: [`Error::Unsupported`])", "12i32, -1, 7", "10i32, 5, 0", "8, 5, 0";
         bitwise_or, BitwiseOr, T, "Elementwise bitwise or of integers (floats: [`Error::Unsupported`])", "12u32, 1, 7", "10u32, 4, 0", "14, 5, 7";
         bitwise_xor, BitwiseXor, T, "Elementwise bitwise exclusive or of integers (floats: [`Error::Unsupported`])", "12i32, -1, 7", "10i32, 5, 7", "6, -6, 0";
-        left_shift, LeftShift, T, "Elementwise `self << other` for integers, as NumPy: a count of the bit width (32) or more, or a negative count, gives 0 (floats: [`Error::Unsupported`])", "1i32, 3, 1", "4i32, 32, -1", "16, 0, 0";
-        right_shift, RightShift, T, "Elementwise `self >> other` for integers, as NumPy: arithmetic for i32 (the sign fills in), logical for u32; a count of 32 or more, or a negative count, gives 0, or -1 for a negative i32 (floats: [`Error::Unsupported`])", "-16i32, -16, 16", "2i32, 40, 40", "-4, -1, 0";
+        left_shift, LeftShift, T, "Elementwise `self << other` for integers, as NumPy: a count of the bit width (32, 64 for i64 and u64) or more, or a negative count, gives 0 (floats: [`Error::Unsupported`])", "1i32, 3, 1", "4i32, 32, -1", "16, 0, 0";
+        right_shift, RightShift, T, "Elementwise `self >> other` for integers, as NumPy: arithmetic for signed integers (the sign fills in), logical for unsigned ones; a count of the bit width or more, or a negative count, gives 0, or -1 for a negative signed value (floats: [`Error::Unsupported`])", "-16i32, -16, 16", "2i32, 40, 40", "-4, -1, 0";
     }
 
     element_unary! {

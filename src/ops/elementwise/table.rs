@@ -332,10 +332,16 @@ impl Unary {
             // f64 in arithmetic: lavapipe's f64 round() rounds halves up (float_math.wgsl).
             Unary::Round if d == DType::F64 => "round_even_(a)".to_string(),
             Unary::Round if float => "round(a)".to_string(),
-            Unary::Trunc if float => "trunc(a)".to_string(),
-            // One rounded product, as NumPy (f16 in f32, rounded once).
-            Unary::Degrees if float => "T(TW(a) * TW(57.29577951308232))".to_string(),
-            Unary::Radians if float => "T(TW(a) * TW(0.017453292519943295))".to_string(),
+            // The sign set from the input's (-0.656 gives -0, as NumPy): a driver's f64
+            // trunc gave +0 (the H200's, 2026-11-28).
+            Unary::Trunc if d == DType::F64 => "copysign64_(trunc(a), a)".to_string(),
+            Unary::Trunc if float => "T(copysign_(trunc(TW(a)), TW(a)))".to_string(),
+            // One rounded product by the constant rounded to the type, as NumPy
+            // (`x * (180.0f / NPY_PIf)`; f16 through f32, rounded once).
+            Unary::Degrees if d == DType::F64 => "a * T(57.29577951308232)".to_string(),
+            Unary::Degrees if float => "T(TW(a) * TW(57.2957763671875))".to_string(),
+            Unary::Radians if d == DType::F64 => "a * T(0.017453292519943295)".to_string(),
+            Unary::Radians if float => "T(TW(a) * TW(0.01745329238474369))".to_string(),
             Unary::NanToNum if float => {
                 "T(select(select(select(TW(a), TW(P.sc[1]), TW(a) > max_finite_()), \
                  TW(P.sc[2]), TW(a) < -max_finite_()), TW(P.sc[0]), isnan_(a)))"
@@ -352,6 +358,8 @@ impl Unary {
             // Bools are words of 0 and 1.
             Unary::LogicalNot if d == DType::Bool => "a ^ T(1u)".to_string(),
             Unary::LogicalNot => mask(&format!("!({})", truth(d, "a"))),
+            // Bools are words of 0 and 1: NumPy's invert of a bool is its logical not.
+            Unary::BitwiseNot if d == DType::Bool => "a ^ T(1u)".to_string(),
             Unary::BitwiseNot if !float => "~a".to_string(),
             // f64 from the bits (shaders/shared/f64_bits.wgsl), scalar only.
             Unary::Spacing | Unary::FrexpMant | Unary::FrexpExp if d == DType::F64 => {
@@ -366,6 +374,9 @@ impl Unary {
             Unary::Spacing if d == DType::F16 => "T(spacing_16_(TW(a)))".to_string(),
             Unary::FrexpMant if float => "T(frexp_mant_32_(TW(a)))".to_string(),
             Unary::FrexpExp if float => "T(frexp_exp_32_(TW(a)))".to_string(),
+            // f16 through f32, whose conversion may drop a NaN's sign (the H200's did,
+            // 2026-11-28): `Array::signbit` reads f16's own bits (float_bits.rs); this row
+            // serves fused expressions.
             Unary::SignBit => mask(&match d {
                 DType::F64 => "signbit64_(a)".to_string(),
                 DType::F32 | DType::F16 => "sign_bit_(TW(a))".to_string(),
@@ -459,6 +470,7 @@ impl Binary {
             Binary::LogAddExp2 => float_fn(d, "logaddexp2_32_", "logaddexp2_64_", &[x, y])?,
             Binary::Atan2 => float_fn(d, "atan2_32_", "atan2_64_", &[x, y])?,
             Binary::Hypot => float_fn(d, "hypot_32_", "hypot64_", &[x, y])?,
+            // f16 through f32, as signbit (`Array::copysign` reads f16's own bits).
             Binary::Copysign => float_fn(d, "copysign_", "copysign64_", &[x, y])?,
             Binary::NextAfter => match d {
                 DType::F32 => format!("nextafter_32_({x}, {y})"),
@@ -491,9 +503,23 @@ impl Binary {
             Binary::BitwiseAnd if !float => format!("{x} & {y}"),
             Binary::BitwiseOr if !float => format!("{x} | {y}"),
             Binary::BitwiseXor if !float => format!("{x} ^ {y}"),
-            // Shifts are written for 32-bit words (counts masked to 31): not for i64/u64
-            // (Unsupported until 64-bit forms exist).
-            Binary::LeftShift | Binary::RightShift if float || d.is_int64() => return None,
+            Binary::LeftShift | Binary::RightShift if float => return None,
+            // The 64-bit integers, scalar only (the casts of i64 are): counts as u64.
+            Binary::LeftShift | Binary::RightShift if d.is_int64() => {
+                let count = format!("bitcast<u64>({y})");
+                let fill = if self == Binary::RightShift && d == DType::I64 {
+                    format!("{x} >> 63u")
+                } else {
+                    "T(0)".to_string()
+                };
+                let op = if self == Binary::LeftShift {
+                    "<<"
+                } else {
+                    ">>"
+                };
+                let e = format!("select({x} {op} u32({count} & 63lu), {fill}, {count} >= 64lu)");
+                return Some((e, false));
+            }
             // NumPy: a count past the width shifts everything out.
             Binary::LeftShift => {
                 format!("select({x} << ({count} & M(31u)), T(0), {count} >= M(32u))")

@@ -166,7 +166,8 @@ fn max_finite_def(d: DType) -> &'static str {
 /// `fdiv_(x, y)`: the correctly rounded quotient of TW.
 fn fdiv_def(d: DType) -> &'static str {
     match d {
-        DType::F32 | DType::F16 => "fn fdiv_(x: TW, y: TW) -> TW { return div_(x, y); }",
+        // f32 correctly rounded where the quotient is normal (floor_divide's, as NumPy's).
+        DType::F32 | DType::F16 => "fn fdiv_(x: TW, y: TW) -> TW { return div_rn_(x, y); }",
         // f64: the built-in, correctly rounded on lavapipe and NVIDIA (div64_ would
         // serve too: its residual is exact without a fused fma).
         _ => "fn fdiv_(x: TW, y: TW) -> TW { return x / y; }",
