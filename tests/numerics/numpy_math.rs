@@ -44,7 +44,10 @@ std_sweep! {
     asinh_f32_within_4_ulps, asinh_f16_within_1_ulp, "asinh", 4.0, |a| a.asinh(), f64::asinh;
     acosh_f32_within_4_ulps, acosh_f16_within_1_ulp, "acosh", 4.0, |a| a.acosh(), f64::acosh;
     atanh_f32_within_4_ulps, atanh_f16_within_1_ulp, "atanh", 4.0, |a| a.atanh(), f64::atanh;
-    degrees_f32_within_1_ulp, degrees_f16_within_1_ulp, "degrees", 1.0, |a| a.degrees(), f64::to_degrees;
+    // NumPy's formula, x * (180 / pi rounded to f32), errs by up to 1.5 ulps (0.5 the
+    // constant's rounding, 0.5 the product's; 1.42 measured): the f32 bound is NumPy's,
+    // and `degrees_and_radians_are_numpys_products` checks the bits.
+    degrees_f32_within_1_5_ulps, degrees_f16_within_1_ulp, "degrees", 1.5, |a| a.degrees(), f64::to_degrees;
     radians_f32_within_1_ulp, radians_f16_within_1_ulp, "radians", 1.0, |a| a.radians(), f64::to_radians;
     trunc_f32_exact, trunc_f16_exact, "trunc", 0.0, |a| a.trunc(), f64::trunc;
 }

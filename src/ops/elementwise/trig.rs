@@ -38,8 +38,8 @@ impl<T: Float> Array<T> {
         acosh, Acosh, "Elementwise inverse hyperbolic cosine (NumPy's `arccosh`), for x >= 1 (NaN below); acosh(1) = 0, acosh(inf) = inf. f32 within 4 ulps, f16 computed in f32 and rounded once, f64 in software within 4 ulps.", "1.5f32, 10.0", "0.9624236501192069, 2.993222846126381";
         #[doc(alias = "arctanh")]
         atanh, Atanh, "Elementwise inverse hyperbolic tangent (NumPy's `arctanh`), odd; ±1 give ±inf, |x| > 1 NaN, ±0 stay ±0. f32 within 4 ulps, f16 computed in f32 and rounded once, f64 in software within 4 ulps.", "0.5f32, -0.25", "0.5493061443340549, -0.25541281188299536";
-        degrees, Degrees, "Elementwise radians to degrees: one rounded product by 180/pi, as NumPy (f16 in f32, rounded once).", "3.141592653589793f32, -1.0", "180.0, -57.29577951308232";
-        radians, Radians, "Elementwise degrees to radians: one rounded product by pi/180, as NumPy (f16 in f32, rounded once).", "180.0f32, -90.0", "3.141592653589793, -1.5707963267948966";
+        degrees, Degrees, "Elementwise radians to degrees: one rounded product by 180/pi rounded to the type, as NumPy (`x * (180.0f / NPY_PIf)` for f32: within 1.5 ulps of the exact value, bit for bit NumPy's; f16 in f32, rounded once).", "3.141592653589793f32, -1.0", "180.0, -57.29577951308232";
+        radians, Radians, "Elementwise degrees to radians: one rounded product by pi/180 rounded to the type, as NumPy (f16 in f32, rounded once).", "180.0f32, -90.0", "3.141592653589793, -1.5707963267948966";
     }
 
     /// Elementwise `sqrt(self^2 + other^2)` with broadcasting, without overflow or

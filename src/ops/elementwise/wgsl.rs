@@ -116,6 +116,7 @@ fn library_imports(d: DType) -> &'static [&'static str] {
             "f32_math",
             "f32_exp_log",
             "f32_trig",
+            "f32_inverse_trig",
             "f32_hyperbolic",
             "f32_erf",
             "f32_parts",
