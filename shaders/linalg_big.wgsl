@@ -24,6 +24,8 @@
 // naga emits loops as written); the 16 accumulators are separate vec4 locals (an indexed
 // private array may go to local memory).
 
+#import params
+
 alias S = f32;
 alias SC = f32;
 

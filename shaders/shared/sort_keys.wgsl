@@ -1,6 +1,6 @@
 // Order-preserving u32 key words of each sortable dtype, read as raw words (NumPy's order:
 // -0 and +0 equal, every NaN equal and after +inf), so no kernel needs f16 or f64
-// arithmetic. Included by the sort family (shaders/sort.wgsl) and the select family
+// arithmetic. Imported by the sort family (shaders/sort.wgsl) and the select family
 // (shaders/select.wgsl).
 
 // The key words of one element (x: low word, y: high word or 0).

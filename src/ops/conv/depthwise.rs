@@ -4,7 +4,7 @@
 //! workgroup, where `nn_direct` reads the input once per tap and output.
 
 use super::layer::{offsets, Layer};
-use super::{acc, dense, key, LAYER};
+use super::{acc, dense, key};
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Float};
@@ -92,7 +92,6 @@ pub(super) fn depthwise_spec(d: DType, t: DwTiles) -> Spec {
     Spec::new("conv_depthwise", SRC)
         .scalar(d)
         .alias("ACC", acc(d).wgsl())
-        .include(LAYER)
         .constant("TX", t.tx)
         .constant("TY", TY)
         .constant("PY", t.py)

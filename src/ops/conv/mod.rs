@@ -37,9 +37,9 @@ use crate::error::Result;
 use crate::kernel::cache::Key;
 use crate::kernel::source::Spec;
 
+/// The family's kernels; the conv2d layers' parameter accessors and bias are imported from
+/// shaders/shared/conv_layer.wgsl (as by the depthwise kernel).
 const SRC: &str = include_str!("../../../shaders/conv.wgsl");
-/// The conv2d layers' parameter accessors and bias (both layer shaders include them).
-pub(super) const LAYER: &str = include_str!("../../../shaders/shared/conv_layer.wgsl");
 
 /// Accumulator type: f32 for f16, else the element type.
 fn acc(d: DType) -> DType {
@@ -53,10 +53,7 @@ fn acc(d: DType) -> DType {
 /// The shader with element type `d` and its accumulator; the direct kernels compile it as is,
 /// the tiled ones add their constants ([`plan`]).
 fn base_spec(d: DType) -> Spec {
-    Spec::new("conv", SRC)
-        .scalar(d)
-        .alias("ACC", acc(d).wgsl())
-        .include(LAYER)
+    Spec::new("conv", SRC).scalar(d).alias("ACC", acc(d).wgsl())
 }
 
 /// Every variant, for the shader validation test.

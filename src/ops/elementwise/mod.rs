@@ -36,8 +36,7 @@ use cast::cast_expr;
 #[cfg(test)]
 pub(crate) use expr::all_specs;
 use expr::WHERE_DEF;
-pub(crate) use expr::{library, uses_f64_bits, Binary, Unary, F32_MATH, F64_MATH, STRIDED_OFFSETS};
-pub(crate) use extra::F64_BITS;
+pub(crate) use expr::{library, uses_f64_bits, Binary, Unary};
 pub(crate) use numpy::{truth, NpBinary, NpUnary};
 #[cfg(test)]
 pub(crate) use packed::all_specs as packed_specs;

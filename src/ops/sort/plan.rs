@@ -14,9 +14,9 @@ use crate::kernel::launch::{groups, Binding};
 use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
 
+/// The family's kernels, which import the dtypes' key transforms (shaders/shared/
+/// sort_keys.wgsl, shared with the select family).
 const SRC: &str = include_str!("../../../shaders/sort.wgsl");
-/// The dtypes' key transforms, shared with the select family.
-pub(crate) const SORT_KEYS: &str = include_str!("../../../shaders/shared/sort_keys.wgsl");
 /// The radix scatter by subgroup ranking, included only into its own kernel.
 const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
 /// Keys an invocation of `scatter_sg` holds (`SG_STEPS` in shaders/radix_sg.wgsl).
@@ -71,7 +71,6 @@ fn spec(d: DType) -> Spec {
         _ => "key_u32(w)",
     };
     Spec::new("sort", SRC)
-        .include(SORT_KEYS)
         .unroll("SG_STEPS", SG_STEPS)
         .unroll("ITEMS", ITEMS)
         .function(

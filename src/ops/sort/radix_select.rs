@@ -12,7 +12,7 @@
 //! 32-bit dtypes (f32, i32, u32, bool) go through it; f16 and f64 keep the sort (their
 //! keys are 16 or 64 bits: left to do).
 
-use super::plan::{bitonic_max, grid, key_expr, whole, SORT_KEYS};
+use super::plan::{bitonic_max, grid, key_expr, whole};
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
@@ -77,7 +77,6 @@ fn spec(d: DType) -> Spec {
         _ => "k",
     };
     Spec::new("select", SRC)
-        .include(SORT_KEYS)
         .function(
             "key_of",
             format!(
