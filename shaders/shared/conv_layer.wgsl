@@ -1,6 +1,6 @@
 // PyTorch conv2d layers: accessors of LayerParams (src/ops/conv/params.rs, whose `encode`
 // is the only code that fills these slots: keep the two in step), and the bias. Imported by
-// shaders/conv.wgsl (nn_direct, nn_gemm) and shaders/conv_depthwise.wgsl (nn_depthwise),
+// shaders/conv.wgsl (nn_direct, nn_gemm) and shaders/depthwise.wgsl (nn_depthwise),
 // which declare the binding `bias` and the types S and ACC.
 
 #import params

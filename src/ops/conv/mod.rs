@@ -11,7 +11,7 @@
 //! - 1-D: `sig1d`, blocked (taps in workgroup memory in chunks, 8 outputs per invocation).
 //! - conv2d (conv1d as conv2d of height 1): `nn_gemm`, an implicit GEMM, where the layer has
 //!   enough output channels per group and a deep enough reduction; otherwise `nn_depthwise`
-//!   (shaders/conv_depthwise.wgsl: depthwise, channel multipliers, narrow groups, each
+//!   (shaders/depthwise.wgsl: depthwise, channel multipliers, narrow groups, each
 //!   input tile staged in workgroup memory once), or `nn_direct` where that kernel's tiles
 //!   do not fit; 1x1 layers without padding too small to fill the GPU are linalg's batched
 //!   matrix products.

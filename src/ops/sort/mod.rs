@@ -1,5 +1,5 @@
 //! Sorting: `sort`, `argsort` along any axis; `top_k`, `partition`, `argpartition`,
-//! `searchsorted` (select.rs). Host side of shaders/sort.wgsl.
+//! `searchsorted` (partition.rs). Host side of shaders/sort.wgsl.
 //!
 //! Values sort in NumPy's order: -0.0 and +0.0 compare equal, NaNs after +inf. The sort is
 //! stable (equal values keep their input order) and the same bits on every run. Rows that
@@ -11,21 +11,21 @@
 //! Another axis than the last is moved last by a contiguous copy, sorted, and moved back.
 
 mod params;
+mod partition;
 mod plan;
 mod quantile;
 mod radix;
 mod radix_select;
-mod select;
 mod sets;
 mod unique;
 
-pub use select::Side;
+pub use partition::Side;
 pub use unique::UniqueAll;
 
 #[cfg(test)]
 pub(crate) use plan::all_specs;
 #[cfg(test)]
-pub(crate) use radix_select::all_specs as select_specs;
+pub(crate) use radix_select::all_specs as radix_select_specs;
 
 use crate::array::Array;
 use crate::dtype::{DType, Element};
