@@ -16,6 +16,7 @@ mod plan;
 mod quantile;
 mod radix;
 mod radix_select;
+mod radix_sg;
 mod sets;
 mod unique;
 
