@@ -3,7 +3,7 @@
 //! tile (halo, strides and dilation included) and its taps in workgroup memory once per
 //! workgroup, where `nn_direct` reads the input once per tap and output.
 
-use super::layer::{offsets, Layer};
+use super::params::{offsets, Layer};
 use super::{acc, dense, key};
 use crate::array::Array;
 use crate::device::{Device, Work};
