@@ -30,6 +30,7 @@ fn every_variant_validates() {
         .chain(crate::ops::conv::all_specs())
         .chain(crate::ops::sort::all_specs())
         .chain(crate::ops::sort::radix_select_specs())
+        .chain(crate::ops::sort::radix_sg_specs())
         .chain(crate::ops::manip::all_specs())
         .chain(crate::custom::all_specs())
         .chain(crate::device::probe_specs())

@@ -89,13 +89,14 @@ pub(super) fn spec(d: DType) -> Spec {
         )
 }
 
-/// Every variant, for the shader validation test.
+/// Every variant, for the shader validation test (those with the subgroup scatter:
+/// `radix_sg::all_specs`).
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
     DType::ALL
         .iter()
         .filter(|d| !d.is_int64())
-        .flat_map(|&d| [spec(d), super::radix_sg::spec(d)])
+        .map(|&d| spec(d))
         .collect()
 }
 
@@ -196,30 +197,9 @@ pub(super) fn bitonic_max(dev: &Device) -> u32 {
     p
 }
 
-/// Indices within each row that sort `rows` rows of `len` elements of the contiguous
-/// (from its offset) array `x`, stably, smallest (or with `descending` largest) first:
-/// shape `[rows * len]`.
-pub(super) fn argsort_rows<T: Element>(
-    x: &Array<T>,
-    rows: u32,
-    len: u32,
-    descending: bool,
-) -> Result<Array<u32>> {
-    let dev = &x.dev;
-    let n = rows * len;
-    let out = Array::<u32>::alloc(dev, "argsort", vec![n as usize])?;
-    if n == 0 {
-        return Ok(out);
-    }
-    if len <= bitonic_max(dev) {
-        bitonic(x, rows, len, descending, &out)?;
-    } else {
-        super::radix::radix(x, rows, len, descending, &out)?;
-    }
-    Ok(out)
-}
-
-fn bitonic<T: Element>(
+/// Sorts `rows` rows of `len` elements (at most [`bitonic_max`]) of the contiguous array `x`
+/// in workgroup memory, one workgroup a row: their indices within each row into `out`.
+pub(super) fn bitonic<T: Element>(
     x: &Array<T>,
     rows: u32,
     len: u32,

@@ -14,11 +14,15 @@ use crate::kernel::cache::Kernel;
 /// The text appended to shaders/sort.wgsl in these kernels.
 const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
 
-/// The source of this file's kernels for dtype `d` (before their constants), for the shader
-/// validation test.
+/// The sort family's variants with this file's kernels (before their constants), for the
+/// shader validation test.
 #[cfg(test)]
-pub(super) fn spec(d: DType) -> crate::kernel::source::Spec {
-    super::plan::spec(d).include(RADIX_SG)
+pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
+    DType::ALL
+        .iter()
+        .filter(|d| !d.is_int64())
+        .map(|&d| super::plan::spec(d).include(RADIX_SG))
+        .collect()
 }
 
 /// The radix scatter by subgroup ranking (shaders/radix_sg.wgsl) of the plan `sg` (from
