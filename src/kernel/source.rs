@@ -203,7 +203,7 @@ impl Spec {
 /// Whether WGSL code names the type `f16` outside comments (and so needs `enable f16;`, which
 /// an adapter without SHADER_F16 refuses): a comment that mentions f16 must not make an f32
 /// kernel fail there.
-fn uses_f16(code: &str) -> bool {
+pub(super) fn uses_f16(code: &str) -> bool {
     code.lines().any(|line| {
         let code = line.split("//").next().unwrap_or("");
         code.match_indices("f16").any(|(i, _)| {
