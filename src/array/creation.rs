@@ -153,15 +153,19 @@ fn spec(d: DType) -> Spec {
         .scalar(d)
         .function("arange_at", at);
     match d {
-        DType::F16 | DType::F32 => spec.import("f32_math").function(
+        DType::F16 | DType::F32 => spec.function(
             "geom_at",
             "fn geom_at(i: u32) -> SC { return exp2_(fma(f32(i), P.sc[1u], P.sc[0u])); }",
         ),
-        DType::F64 => spec.import("f64_math").alias("TW", "f64").function(
-            "geom_at",
-            "fn geom_at(i: u32) -> SC { return exp2_64_(P.sc[0u] + f64(i) * P.sc[1u]); }",
-        ),
-        _ => spec,
+        DType::F64 => spec
+            .import_instead("f32_math", Some("f64_math"))
+            .alias("TW", "f64")
+            .function(
+                "geom_at",
+                "fn geom_at(i: u32) -> SC { return exp2_64_(P.sc[0u] + f64(i) * P.sc[1u]); }",
+            ),
+        // Integers have no geom: no math.
+        _ => spec.import_instead("f32_math", None),
     }
 }
 

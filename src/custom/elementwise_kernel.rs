@@ -606,9 +606,7 @@ fn spec(inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
     for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
         spec = spec.alias(name, inputs.get(k).map_or("f32".into(), |&d| value(d)));
     }
-    spec.alias("O0", value(out))
-        .function("element", def)
-        .import("strided")
+    spec.alias("O0", value(out)).function("element", def)
 }
 
 /// Variants of shaders/elementwise_kernel.wgsl (a body over three arrays and a scalar, per dtype), for

@@ -412,8 +412,7 @@ fn helper(
             return Err(unsupported());
         }
         if !crate::ops::elementwise::uses_f64_bits(&g.helpers) {
-            g.helpers
-                .push_str(&format!("#import {}\n", crate::ops::elementwise::F64_BITS));
+            g.helpers.push_str("#import f64_bits\n");
         }
     }
     g.vec4 &= vec_ok;

@@ -284,7 +284,7 @@ fn spec(d: DType, inputs: &Inputs<'_>, dst: DType, value: &str) -> Spec {
     for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
         spec = spec.alias(name, inputs.dtypes.get(k).map_or("f32", |d| d.wgsl()));
     }
-    let spec = spec.function("value", value.to_string()).import("strided");
+    let spec = spec.function("value", value.to_string());
     match inputs.library {
         Some(l) => crate::ops::elementwise::library(l, false)
             .1

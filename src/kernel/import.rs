@@ -25,6 +25,14 @@ pub(crate) fn shared(name: &str) -> Option<&'static str> {
         .map(|at| SHARED[at].1)
 }
 
+/// The name of the shared file whose text is `text` (the same `include_str!` or equal text).
+pub(crate) fn name_of(text: &str) -> Option<&'static str> {
+    SHARED
+        .iter()
+        .find(|(_, t)| std::ptr::eq(*t, text) || *t == text)
+        .map(|(stem, _)| *stem)
+}
+
 /// The name an `#import` line imports (`None` for any other line). A comment may follow
 /// the name.
 pub(crate) fn import_name(line: &str) -> Option<&str> {
@@ -202,8 +210,10 @@ mod tests {
                 .is_some_and(|x| x == "wgsl")
         });
         assert_eq!(files.count(), SHARED.len());
-        // Every import in a shared file names a shared file.
+        // Every import in a shared file names a shared file; none names the type f16, which
+        // would enable f16 in every kernel that imports it (refused where the adapter lacks it).
         for (stem, text) in SHARED {
+            assert!(!super::super::source::uses_f16(text), "{stem} names f16");
             let mut out = String::new();
             Resolver::new(&shared, &[])
                 .resolve(stem, text, &mut out)

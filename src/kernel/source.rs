@@ -26,7 +26,8 @@ pub(crate) struct Spec {
     /// Per variant, the shared file an `#import` name reads instead, or `None` for nothing
     /// (mulhilo64 for mulhilo on adapters with 64-bit integers).
     pub instead: Vec<(&'static str, Option<&'static str>)>,
-    /// Helper texts appended as they are, after the imports (not deduplicated with them).
+    /// Helper texts appended after the imports: the text of a shared file enters as its
+    /// import does (once), other text with its `#import` lines resolved.
     pub includes: Vec<&'static str>,
     /// Parameters as immediates rather than a uniform binding (set by the cache per device).
     pub immediates: bool,
@@ -93,14 +94,18 @@ impl Spec {
         self.unrolls.push((name, count));
         self
     }
-    /// Appends helper text as it is. Prefer `#import` lines in the shader (or [`Spec::import`]):
-    /// an imported file enters once, an included text every time.
+    /// Appends helper text (a shared file's text enters once, as its import). Prefer
+    /// `#import` lines in the shader, or [`Spec::import`].
     pub(crate) fn include(mut self, src: &'static str) -> Spec {
         self.includes.push(src);
         self
     }
     /// Imports shared file `name` (its stem in shaders/shared) after the text, once, as an
     /// `#import name` line at the text's end would: for imports chosen per variant.
+    #[allow(
+        dead_code,
+        reason = "for families that choose imports per dtype (elementwise)"
+    )]
     pub(crate) fn import(mut self, name: &'static str) -> Spec {
         self.imports.push(name);
         self
@@ -166,7 +171,13 @@ impl Spec {
                 .map_err(invalid)?;
         }
         for inc in &self.includes {
-            body.push_str(inc);
+            // A shared file's text enters as its import does (once); other text has its
+            // `#import` lines resolved.
+            match super::import::name_of(inc) {
+                Some(name) => imports.import(self.family, name, &mut body),
+                None => imports.resolve(self.family, inc, &mut body),
+            }
+            .map_err(invalid)?;
         }
         if self.immediates {
             body = body.replace(PARAMS_UNIFORM, PARAMS_IMMEDIATE);
@@ -186,7 +197,7 @@ impl Spec {
 /// Whether WGSL code names the type `f16` outside comments (and so needs `enable f16;`, which
 /// an adapter without SHADER_F16 refuses): a comment that mentions f16 must not make an f32
 /// kernel fail there.
-fn uses_f16(code: &str) -> bool {
+pub(super) fn uses_f16(code: &str) -> bool {
     code.lines().any(|line| {
         let code = line.split("//").next().unwrap_or("");
         code.match_indices("f16").any(|(i, _)| {
@@ -382,7 +393,10 @@ mod tests {
     #[test]
     fn render_resolves_imports_once_with_the_parameter_block() {
         let src = "#import params\n#import philox\nalias S = f32;\nalias SC = f32;\n";
-        let spec = Spec::new("k", src).import("mulhilo").import("philox");
+        let spec = Spec::new("k", src)
+            .import("mulhilo")
+            .import("philox")
+            .include(shared("mulhilo").unwrap());
         let text = spec.render().unwrap();
         assert_eq!(text.matches("struct Params").count(), 1, "{text}");
         assert_eq!(text.matches("fn mulhilo(").count(), 1, "{text}");

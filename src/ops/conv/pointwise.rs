@@ -10,7 +10,7 @@
 //! loads took it to 0.225).
 
 use super::dense;
-use super::layer::Layer;
+use super::params::Layer;
 use super::plan::fills_gpu;
 use crate::array::Array;
 use crate::device::Device;

@@ -49,7 +49,7 @@ pub(crate) use plan::{broadcast_layout, is_plain, Operand};
 pub(crate) use table::{truth, Binary, Unary};
 #[cfg(test)]
 pub(crate) use wgsl::all_specs;
-pub(crate) use wgsl::{library, uses_f64_bits, F64_BITS};
+pub(crate) use wgsl::{library, uses_f64_bits};
 
 /// A new output array, after checking that the adapter has the input dtype; a small one
 /// apart from the slabs of `inputs` (see `memory::slab`).

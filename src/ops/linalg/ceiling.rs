@@ -11,10 +11,10 @@ use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-use super::big::BigCfg;
+use super::linalg_big::BigCfg;
 use super::product::{operand, Product};
 use super::tiled::Choice;
-use super::{big, tiled, SRC};
+use super::{linalg_big as big, tiled, SRC};
 
 /// A variant of the tiled kernel for [`Array::matmul_ceiling`], by its name there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
