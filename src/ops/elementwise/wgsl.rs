@@ -89,7 +89,7 @@ pub(super) fn spec(
 /// shaders/shared/f64_bits.wgsl, the f64 functions built from the bits (nextafter,
 /// spacing, frexp), which need 64-bit integers: imported only where an expression calls them
 /// ([`uses_f64_bits`]).
-pub(crate) const F64_BITS: &str = "f64_bits";
+const F64_BITS: &str = "f64_bits";
 
 /// Whether WGSL text calls a function of shaders/shared/f64_bits.wgsl ([`F64_BITS`]).
 pub(crate) fn uses_f64_bits(text: &str) -> bool {
