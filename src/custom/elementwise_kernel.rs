@@ -484,8 +484,8 @@ impl ElementwiseKernel {
             None => spec,
             Some((d, _)) => crate::ops::elementwise::library(*d, vec)
                 .1
-                .into_iter()
-                .fold(spec.alias("S", d.wgsl()), |s, inc| s.include(inc)),
+                .iter()
+                .fold(spec.alias("S", d.wgsl()), |s, name| s.import(name)),
         }
     }
 }

@@ -288,8 +288,8 @@ fn spec(d: DType, inputs: &Inputs<'_>, dst: DType, value: &str) -> Spec {
     match inputs.library {
         Some(l) => crate::ops::elementwise::library(l, false)
             .1
-            .into_iter()
-            .fold(spec, |s, inc| s.include(inc)),
+            .iter()
+            .fold(spec, |s, name| s.import(name)),
         None => spec,
     }
 }

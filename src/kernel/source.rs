@@ -9,12 +9,6 @@ use super::import::{shared, Resolver};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
-/// shaders/shared/float_math.wgsl, for the elementwise family's appended helpers.
-// TODO(elem): goes when elementwise names its helpers by `#import` (or `Spec::import`).
-pub(crate) const FLOAT_MATH: &str = include_str!("../../shaders/shared/float_math.wgsl");
-/// shaders/shared/int_math.wgsl, for the elementwise family's appended helpers.
-pub(crate) const INT_MATH: &str = include_str!("../../shaders/shared/int_math.wgsl");
-
 /// How to make one variant of a shader file.
 #[derive(Debug, Clone)]
 pub(crate) struct Spec {
