@@ -45,7 +45,7 @@ const TILE: u32 = 128u;     // rows and columns of the output tile
 var<workgroup> As: array<vec4<f32>, 2u * BK * SROW>;
 var<workgroup> Bs: array<vec4<f32>, 2u * BK * SROW>;
 
-// One vec4 of A and of B by vec4 index (replaced in the ceiling measurement's variants).
+// One vec4 of A and of B by vec4 index.
 fn load_a4(i: u32) -> vec4<f32> { return a[i]; }
 fn load_b4(i: u32) -> vec4<f32> { return b[i]; }
 
@@ -169,12 +169,10 @@ fn matmul_big(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
             let a1 = As[o + 16u + ty];
             let b0 = Bs[o + tx];
             let b1 = Bs[o + 16u + tx];
-            // fma:begin
             c00 += a0.x * b0; c01 += a0.x * b1; c10 += a0.y * b0; c11 += a0.y * b1;
             c20 += a0.z * b0; c21 += a0.z * b1; c30 += a0.w * b0; c31 += a0.w * b1;
             c40 += a1.x * b0; c41 += a1.x * b1; c50 += a1.y * b0; c51 += a1.y * b1;
             c60 += a1.z * b0; c61 += a1.z * b1; c70 += a1.w * b0; c71 += a1.w * b1;
-            // fma:end
         }
         let nxt = BK * SROW - cur;
         put_a(t, nxt, ra0);

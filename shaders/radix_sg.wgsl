@@ -22,14 +22,14 @@
 // registers only through 16 compares and moves per access, and each step's load waited
 // for the previous step's ballots.
 //
-// STAGED = 1 (the default, `Options::radix_stage`): the round's entries are placed in
+// STAGED = 1 (the default, `Tuning::radix_stage`): the round's entries are placed in
 // workgroup memory in their new order (by digit; within a digit, input order), one record
 // plane at a time, the digits' plane first; invocation i then writes entries i, i + WG, ...
 // to `gofs[digit] + entry` (the digit's slot minus the round's first entry of that digit),
 // so that consecutive lanes write runs of one digit: whole sectors in place of one 32-byte
 // sector per 4-byte key. STAGED = 0: every lane stores its own keys.
 //
-// Onesweep (`Options::radix_onesweep`, opt-in): `os_hist`, `os_scan` and `scatter_os` at
+// Onesweep (`Tuning::radix_onesweep`, opt-in): `os_hist`, `os_scan` and `scatter_os` at
 // the end of this file, their geometry and bindings there.
 //
 // Where the time goes (H100 through Vulkan, driver 580, 2026-11-23; sort_u32_64M, ms of
@@ -321,7 +321,7 @@ fn write_staged(ids: vec4<u32>, first: u32, round0: u32,
     }
 }
 
-// ---- Onesweep (`Options::radix_onesweep`): every pass's histogram from one read, and each
+// ---- Onesweep (`Tuning::radix_onesweep`): every pass's histogram from one read, and each
 // scatter's tile offsets by a chained scan with decoupled look-back over the tiles. ----
 //
 // `st` (binding 3, read-write) is the kernels' scratch: `os_hist` adds the histograms into

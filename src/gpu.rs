@@ -109,7 +109,7 @@ impl Gpu {
         let l = device.limits();
         let immediates = features.contains(wgpu::Features::IMMEDIATES)
             && l.max_immediate_size as usize >= immediates_size
-            && opts.params != crate::config::ParamsPath::Uniform;
+            && opts.tuning.params != crate::config::ParamsPath::Uniform;
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = errors.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {

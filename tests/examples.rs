@@ -90,6 +90,11 @@ fn saxpy_timing() {
 }
 
 #[test]
+fn matmul_ceiling() {
+    run_example("matmul_ceiling", &[]);
+}
+
+#[test]
 fn matmul_compare() {
     run_example("matmul_compare", &["matmul_compare.png"]);
 }

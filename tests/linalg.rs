@@ -201,11 +201,11 @@ fn empty_dims<T: Ty>() {
 /// Products with one column or one row (the matrix-vector kernels): each operand
 /// row-major or a transposed view, batched with broadcast, a k long enough to be split into
 /// slices (partial sums added in order), and with the matrix-vector kernel turned off
-/// (`Options::matmul_gemv`), the tiled kernel on the same shapes.
+/// (`Tuning::matmul_gemv`), the tiled kernel on the same shapes.
 fn matrix_vector<T: Ty>() {
     require_dtype!(T);
     let mut opts = gpuarray::Options::default();
-    opts.matmul_gemv = false;
+    opts.tuning.matmul_gemv = false;
     let tiled = gpuarray::Device::with_options(opts).unwrap();
     let mut rng = Rng::new(77);
     // (A's shape, B's shape, A stored transposed, B stored transposed)
@@ -293,7 +293,7 @@ fn matrix_vector_words_f16() {
 fn split_k<T: Ty>() {
     require_dtype!(T);
     let mut opts = gpuarray::Options::default();
-    opts.matmul_split_k = false;
+    opts.tuning.matmul_split_k = false;
     let whole = gpuarray::Device::with_options(opts).unwrap();
     let mut rng = Rng::new(79);
     let cases: [(usize, usize, usize, bool, bool); 4] = [
@@ -689,10 +689,8 @@ fn stored_on(d: &gpuarray::Device, rng: &mut Rng, shape: &[usize], t: bool) -> (
 }
 
 /// The large f32 kernel (shaders/linalg_big.wgsl) at both depths and in both warp
-/// layouts against the f64
-/// reference: run directly through `matmul_ceiling`'s `big_as_is` (an error unless that
-/// kernel takes the product), and through `matmul` with the kernel forced
-/// (`Options::matmul_big`) on the four layouts, a batch with a broadcast operand, an odd
+/// layouts against the f64 reference, through `matmul` with the kernel forced
+/// (`Tuning::matmul_big`; which shapes it takes is `linalg_big.rs`'s unit test) on the four layouts, a batch with a broadcast operand, an odd
 /// number of K tiles (both workgroup buffers in turn), and views inside NaN-poisoned
 /// buffers (offsets and leading dimensions multiples of 4, so still vec4 loads). Shapes it
 /// does not take (M, N not multiples of 128, K not of the depth, other element types)
@@ -701,18 +699,13 @@ fn stored_on(d: &gpuarray::Device, rng: &mut Rng, shape: &[usize], t: bool) -> (
 fn big_kernel() {
     for (depth, quad) in [(8, false), (16, false), (8, true), (16, true)] {
         let mut opts = gpuarray::Options::default();
-        opts.matmul_big = Some(depth);
-        opts.matmul_big_quad = quad;
+        opts.tuning.matmul_big = Some(depth);
+        opts.tuning.matmul_big_quad = quad;
         let d = gpuarray::Device::with_options(opts).unwrap();
         let mut rng = Rng::new(100 + u64::from(depth));
         for (m, k, n) in [(128, 16, 128), (256, 48, 384), (128, 1040, 256)] {
             let (a, ha) = stored_on(&d, &mut rng, &[m, k], false);
             let (b, hb) = stored_on(&d, &mut rng, &[k, n], false);
-            let c = a
-                .matmul_ceiling(&b, "big_as_is")
-                .expect("the large kernel takes it");
-            let (atol, rtol) = tol::<f32>(k);
-            assert_close(&host(&c), &reference(&ha, &hb).data, atol, rtol);
             check(&a, &b, &ha, &hb);
         }
         for (ta, tb) in [(true, false), (false, true), (true, true)] {
@@ -731,8 +724,6 @@ fn big_kernel() {
             let (a, ha) = stored_on(&d, &mut rng, &[m, k], false);
             let (b, hb) = stored_on(&d, &mut rng, &[k, n], false);
             check(&a, &b, &ha, &hb);
-            let e = a.matmul_ceiling(&b, "big_as_is").unwrap_err();
-            assert!(matches!(e, Error::InvalidArgument { .. }), "{e:?}");
         }
         let (x, hx) = upload::<i32>(&d, &values::<i32>(&mut rng, 128 * 16), &[128, 16]);
         let hx = Host::new(&[128, 16], hx);
@@ -741,10 +732,9 @@ fn big_kernel() {
     }
     // Turned off, the kernel takes nothing.
     let mut opts = gpuarray::Options::default();
-    opts.matmul_big = Some(0);
+    opts.tuning.matmul_big = Some(0);
     let off = gpuarray::Device::with_options(opts).unwrap();
     let a = off.ones::<f32>([128, 16]).unwrap();
     let b = off.ones::<f32>([16, 128]).unwrap();
-    assert!(a.matmul_ceiling(&b, "big_as_is").is_err());
     assert_eq!(host(&a.matmul(&b).unwrap()), vec![16.0; 128 * 128]);
 }

@@ -73,9 +73,9 @@ fn open_by_index_opens_that_adapter() {
         assert_eq!(x.sum().unwrap().to_scalar().unwrap(), 5050, "device {i}");
     }
     let mut opts = gpuarray::Options::default();
-    opts.subgroups = false;
+    opts.tuning.subgroups = false;
     let d = Device::open_with_options(0, opts).unwrap();
-    assert!(!d.options().subgroups);
+    assert!(!d.options().tuning.subgroups);
     assert_eq!(d.info().index, Some(0));
 }
 

@@ -25,18 +25,21 @@ fn variants() -> Vec<(&'static str, Options)> {
         o
     };
     vec![
-        ("uniform params", with(&|o| o.params = ParamsPath::Uniform)),
+        (
+            "uniform params",
+            with(&|o| o.tuning.params = ParamsPath::Uniform),
+        ),
         (
             "small reads by kernel",
-            with(&|o| o.small_read = SmallRead::Kernel),
+            with(&|o| o.tuning.small_read = SmallRead::Kernel),
         ),
-        ("no subgroups", with(&|o| o.subgroups = false)),
+        ("no subgroups", with(&|o| o.tuning.subgroups = false)),
         (
             "all three",
             with(&|o| {
-                o.params = ParamsPath::Uniform;
-                o.small_read = SmallRead::Kernel;
-                o.subgroups = false;
+                o.tuning.params = ParamsPath::Uniform;
+                o.tuning.small_read = SmallRead::Kernel;
+                o.tuning.subgroups = false;
             }),
         ),
     ]
@@ -233,7 +236,7 @@ fn moments_on_every_path() {
 #[test]
 fn small_reads_by_kernel_around_the_limit() {
     let mut opts = Options::default();
-    opts.small_read = SmallRead::Kernel;
+    opts.tuning.small_read = SmallRead::Kernel;
     let d = Device::with_options(opts).expect("device");
     for n in [1usize, 64 << 10, (64 << 10) + 1] {
         let v: Vec<u32> = (0..2 * n as u32).collect();

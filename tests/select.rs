@@ -456,9 +456,9 @@ fn quantile_bad_arguments_and_keys_only() {
 /// the lower index) and NaNs, against a stable sort on the host; the same bits every run.
 #[test]
 fn top_k_selection_rounds() {
-    // The selection is opt-in (`Options::top_k_select`): a device with it on.
+    // The selection is opt-in (`Tuning::top_k_select`): a device with it on.
     let mut opts = gpuarray::Options::default();
-    opts.top_k_select = true;
+    opts.tuning.top_k_select = true;
     let sel = gpuarray::Device::with_options(opts).unwrap();
     let mut rng = Rng::new(85);
     let v = rng.ints(3 * 70_001, 0, 50);

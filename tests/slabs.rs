@@ -311,6 +311,6 @@ fn neighbours_in_a_slab_are_untouched() {
 fn neighbours_in_a_slab_are_untouched_reading_by_kernel() {
     let _s = serial();
     let mut opts = Options::default();
-    opts.small_read = SmallRead::Kernel;
+    opts.tuning.small_read = SmallRead::Kernel;
     neighbours_are_untouched(&Device::with_options(opts).unwrap());
 }

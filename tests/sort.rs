@@ -313,10 +313,10 @@ fn radix_many_rows() {
 
 /// The radix scatter's paths, subgroup ranking with its writes staged through workgroup
 /// memory (the default where the adapter has subgroups of 8 to 128 lanes; ballots in one
-/// word up to 32 lanes, in four words with `Options::radix_wide_ballots`, as 64-lane
-/// adapters run it), the same unstaged (`Options::radix_stage` 0: each lane writes its
-/// keys), chunk ranking (`Options::subgroups` off) and the onesweep form
-/// (`Options::radix_onesweep`): each against the reference (indices
+/// word up to 32 lanes, in four words with `Tuning::radix_wide_ballots`, as 64-lane
+/// adapters run it), the same unstaged (`Tuning::radix_stage` 0: each lane writes its
+/// keys), chunk ranking (`Tuning::subgroups` off) and the onesweep form
+/// (`Tuning::radix_onesweep`): each against the reference (indices
 /// exactly: stability) and the same indices and values as each other, for one-word keys
 /// with an index plane (f32 argsort), values alone (the 1-D sorts of u32 and f32), two-word
 /// keys (f64, where the device has it) and long rows (the row-number passes), on partial
@@ -324,13 +324,13 @@ fn radix_many_rows() {
 #[test]
 fn radix_scatter_paths() {
     let mut onesweep = Options::default();
-    onesweep.radix_onesweep = true;
+    onesweep.tuning.radix_onesweep = true;
     let mut chunk = Options::default();
-    chunk.subgroups = false;
+    chunk.tuning.subgroups = false;
     let mut unstaged = Options::default();
-    unstaged.radix_stage = 0;
+    unstaged.tuning.radix_stage = 0;
     let mut wide = Options::default();
-    wide.radix_wide_ballots = true;
+    wide.tuning.radix_wide_ballots = true;
     let devs = [
         dev(),
         &Device::open_with_options(0, unstaged).expect("a second device"),
@@ -373,7 +373,7 @@ fn radix_scatter_paths() {
 #[test]
 fn sort_by_value_keeps_bits() {
     let mut unstaged = Options::default();
-    unstaged.radix_stage = 0;
+    unstaged.tuning.radix_stage = 0;
     let other = Device::open_with_options(0, unstaged).expect("a second device");
     let n = 70_001usize;
     let mut rng = Rng::new(91);
@@ -413,9 +413,9 @@ fn sort_by_value_keeps_bits() {
     }
 }
 
-/// The onesweep radix sort (`Options::radix_onesweep`, where the subgroup scatter runs)
+/// The onesweep radix sort (`Tuning::radix_onesweep`, where the subgroup scatter runs)
 /// against the reference and the per-pass path (the default), over many tiles: its
-/// look-back as is, and with `Options::radix_spin` 0, where every tile counts its nearest
+/// look-back as is, and with `Tuning::radix_spin` 0, where every tile counts its nearest
 /// predecessor's keys itself (the path taken when a predecessor is slow to publish):
 /// 1-D sorts of values alone (u32, f32), argsort records (f32, f16,
 /// and f64 with two key words where the device has it) and long rows (row-number passes,
@@ -423,9 +423,9 @@ fn sort_by_value_keeps_bits() {
 #[test]
 fn radix_onesweep_lookback() {
     let mut onesweep = Options::default();
-    onesweep.radix_onesweep = true;
+    onesweep.tuning.radix_onesweep = true;
     let mut counted = onesweep.clone();
-    counted.radix_spin = Some(0);
+    counted.tuning.radix_spin = Some(0);
     let devs = [
         dev(),
         &Device::open_with_options(0, onesweep).expect("a second device"),

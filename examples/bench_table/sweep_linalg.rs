@@ -253,9 +253,6 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         note: "add_scalar(0) as copy; its bandwidth gives the floors".into(),
     });
     drop(a);
-    if std::env::var_os("GPUARRAY_BENCH_CEILING").is_some() {
-        ceiling_rows(dev, quick, &mut rows)?;
-    }
     product_rows::<f32>(
         dev,
         quick,
@@ -279,45 +276,6 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     }
     conv_rows(dev, quick, bandwidth, &mut rows)?;
     Ok(rows)
-}
-
-/// With `GPUARRAY_BENCH_CEILING` set: the f32 4096^3 product on the tiled kernel and on
-/// the large f32 kernel (`big_`) as they are and with their FMAs, their global loads, or
-/// their global and workgroup-memory loads taken out (`Array::matmul_ceiling`), for the
-/// ceiling through SPIR-V. Not in the peer: no ratio.
-fn ceiling_rows(dev: &Device, quick: bool, rows: &mut Vec<Row>) -> Res<()> {
-    let s = if quick { 512 } else { 4096 };
-    let a = dev.random_uniform_in::<f32>([s, s], 0.5, 1.5, 11)?;
-    let b = dev.random_uniform_in::<f32>([s, s], 0.5, 1.5, 12)?;
-    let flops = 2.0 * (s * s * s) as f64;
-    for what in ["as_is", "no_fma", "no_global", "registers"] {
-        for what in [what.to_string(), format!("big_{what}")] {
-            ceiling_row(dev, (&a, &b), &what, flops, rows)?;
-        }
-    }
-    Ok(())
-}
-
-/// One row of [`ceiling_rows`]: the variant `what`.
-fn ceiling_row(
-    dev: &Device,
-    (a, b): (&Array<f32>, &Array<f32>),
-    what: &str,
-    flops: f64,
-    rows: &mut Vec<Row>,
-) -> Res<()> {
-    let name = format!("ceiling_f32_4096_{what}");
-    if !want(&name) {
-        return Ok(());
-    }
-    let t = timed(dev, || a.matmul_ceiling(b, what))?;
-    rows.push(Row {
-        name,
-        ms: t,
-        bytes: None,
-        note: format!("{:.2} TFLOP/s (of the product's flops)", flops / t / 1e9),
-    });
-    Ok(())
 }
 
 fn product_rows<T: Float + Element>(

@@ -90,8 +90,6 @@ var<workgroup> zig_count: atomic<u32>;
 
 // Lists a workgroup of the second pass takes.
 const ZIG_PACK: u32 = 32u;
-// Hidden A/B switch for timing (`Options::zig_ab`): 3 makes zig_first append nothing.
-override ZIG_AB: u32 = 0u;
 // Work of each of the workgroup's ZIG_PACK groups in the second pass: its count, or its
 // elements where the count passed cap.
 var<workgroup> zig_work: array<u32, ZIG_PACK>;
@@ -118,7 +116,6 @@ fn zig_first(w: u32, i: u32, base: u32, cap: u32) -> f32 {
     let row = ztab[w & (ZIG_LAYERS - 1u)];
     let j = w >> ZIG_J;
     if (j < row.x) { return zig_signed(f32(j) * bitcast<f32>(row.y), w); }
-    if (ZIG_AB == 3u) { return 0.0; }
     let s = atomicAdd(&zig_count, 1u);
     if (s < cap) { zlist[base + 1u + s] = i; }
     return 0.0;

@@ -15,71 +15,92 @@ fn nothing_set_gives_the_defaults() {
     assert_eq!(parse(&[]).unwrap(), Options::default());
 }
 
+/// Every variable `from_env` reads, each with a value other than its default.
+const EVERY: &[(&str, &str)] = &[
+    ("GPUARRAY_ADAPTER", "llvm"),
+    ("GPUARRAY_BACKEND", "Vulkan"),
+    ("GPUARRAY_SPIN_US", "5"),
+    ("GPUARRAY_TIMEOUT_S", "20"),
+    ("GPUARRAY_PARAMS", "uniform"),
+    ("GPUARRAY_SMALL_READ", "kernel"),
+    ("GPUARRAY_SUBGROUPS", "0"),
+    ("GPUARRAY_REDUCE_GROUPS", "64"),
+    ("GPUARRAY_REDUCE_FUSE", "0"),
+    ("GPUARRAY_REDUCE_PROFILE", "1"),
+    ("GPUARRAY_MATMUL_TILES", "64, 64, 16, 4, 4"),
+    ("GPUARRAY_MATMUL_VERBOSE", "1"),
+    ("GPUARRAY_LINALG_TRACE", "1"),
+    ("GPUARRAY_SORT_PROFILE", "1"),
+    ("GPUARRAY_RADIX_STAGE", "64"),
+    ("GPUARRAY_RADIX_WIDE_BALLOTS", "1"),
+    ("GPUARRAY_CHECKED", "1"),
+    ("GPUARRAY_COOP", "0"),
+    ("GPUARRAY_MATMUL_GEMV", "0"),
+    ("GPUARRAY_MATMUL_SPLIT_K", "0"),
+    ("GPUARRAY_TOP_K_SELECT", "1"),
+    ("GPUARRAY_COOP_VARIANT", "2x4:2x2:32"),
+    ("GPUARRAY_COOP_UNIT", "4"),
+    ("GPUARRAY_COOP_EPI", "1"),
+    ("GPUARRAY_COOP_DUMP", "/tmp/coop"),
+    ("GPUARRAY_CONV_DIRECT", "1"),
+    ("GPUARRAY_CONV_POINTWISE", "0"),
+    ("GPUARRAY_CONV_TILES", "128,32,16,8,4"),
+    ("GPUARRAY_EVENTS", "host"),
+    ("GPUARRAY_PIPELINE_CACHE", "off"),
+    ("GPUARRAY_FLOAT_ATOMICS", "0"),
+    ("GPUARRAY_MATMUL_BIG", "16"),
+    ("GPUARRAY_MATMUL_BIG_QUAD", "1"),
+    ("GPUARRAY_INT64", "0"),
+    ("GPUARRAY_RADIX_ONESWEEP", "1"),
+    ("GPUARRAY_RADIX_SPIN", "0"),
+    ("GPUARRAY_ZIG_PROFILE", "1"),
+];
+
 #[test]
 fn every_variable_is_read() {
-    let o = parse(&[
-        ("GPUARRAY_ADAPTER", "llvm"),
-        ("GPUARRAY_BACKEND", "Vulkan"),
-        ("GPUARRAY_SPIN_US", "5"),
-        ("GPUARRAY_TIMEOUT_S", "20"),
-        ("GPUARRAY_PARAMS", "uniform"),
-        ("GPUARRAY_SMALL_READ", "kernel"),
-        ("GPUARRAY_SUBGROUPS", "0"),
-        ("GPUARRAY_REDUCE_GROUPS", "64"),
-        ("GPUARRAY_REDUCE_FUSE", "0"),
-        ("GPUARRAY_REDUCE_PROFILE", "1"),
-        ("GPUARRAY_MATMUL_TILES", "64, 64, 16, 4, 4"),
-        ("GPUARRAY_MATMUL_VERBOSE", "1"),
-        ("GPUARRAY_LINALG_TRACE", "1"),
-        ("GPUARRAY_SORT_PROFILE", "1"),
-        ("GPUARRAY_RADIX_STAGE", "128"),
-        ("GPUARRAY_RADIX_WIDE_BALLOTS", "1"),
-        ("GPUARRAY_CHECKED", "1"),
-        ("GPUARRAY_COOP", "0"),
-        ("GPUARRAY_MATMUL_GEMV", "0"),
-        ("GPUARRAY_MATMUL_SPLIT_K", "0"),
-        ("GPUARRAY_TOP_K_SELECT", "1"),
-        ("GPUARRAY_COOP_VARIANT", "2x4:2x2:32"),
-        ("GPUARRAY_COOP_UNIT", "4"),
-        ("GPUARRAY_COOP_EPI", "1"),
-        ("GPUARRAY_COOP_DUMP", "/tmp/coop"),
-        ("GPUARRAY_CONV_DIRECT", "1"),
-        ("GPUARRAY_CONV_POINTWISE", "0"),
-        ("GPUARRAY_CONV_TILES", "128,32,16,8,4"),
-        ("GPUARRAY_EVENTS", "host"),
-        ("GPUARRAY_PIPELINE_CACHE", "off"),
-        ("GPUARRAY_FLOAT_ATOMICS", "0"),
-        ("GPUARRAY_MATMUL_BIG", "16"),
-        ("GPUARRAY_MATMUL_BIG_QUAD", "1"),
-    ])
-    .unwrap();
+    let o = parse(EVERY).unwrap();
     assert_eq!(o.adapter.as_deref(), Some("llvm"));
     assert_eq!(o.backend, Some(Backend::Vulkan));
     assert_eq!(o.spin, Duration::from_micros(5));
     assert_eq!(o.timeout, Duration::from_secs(20));
-    assert_eq!(o.params, ParamsPath::Uniform);
-    assert_eq!(o.small_read, SmallRead::Kernel);
-    assert!(!o.subgroups && !o.coop && o.conv_direct && o.host_events && o.matmul_verbose);
-    assert!(o.sort_profile && o.linalg_trace);
-    assert_eq!(o.radix_stage, 128);
-    assert!(o.radix_wide_ballots && o.checked_kernels);
+    assert_eq!(o.tuning.params, ParamsPath::Uniform);
+    assert_eq!(o.tuning.small_read, SmallRead::Kernel);
+    assert!(
+        !o.tuning.subgroups
+            && !o.tuning.coop
+            && o.tuning.conv_direct
+            && o.host_events
+            && o.diagnostics.matmul_verbose
+    );
+    assert!(o.diagnostics.sort_profile && o.diagnostics.linalg_trace);
+    assert_eq!(o.tuning.radix_stage, 64);
+    assert!(o.tuning.radix_wide_ballots && o.checked_kernels);
     assert!(!Options::default().checked_kernels);
-    assert!(!o.matmul_gemv && !o.matmul_split_k && o.top_k_select && !o.float_atomics);
-    assert_eq!(o.reduce_groups, Some(64));
-    assert!(!o.reduce_fuse && o.reduce_profile);
-    assert!(Options::default().reduce_fuse && !Options::default().reduce_profile);
-    assert_eq!(o.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
-    assert!(!o.conv_pointwise);
-    assert_eq!(o.conv_tiles.map(|t| (t.bn, t.tm)), Some((32, 8)));
+    assert!(
+        !o.tuning.matmul_gemv
+            && !o.tuning.matmul_split_k
+            && o.tuning.top_k_select
+            && !o.tuning.float_atomics
+    );
+    assert_eq!(o.tuning.reduce_groups, Some(64));
+    assert!(!o.tuning.reduce_fuse && o.diagnostics.reduce_profile);
+    assert!(
+        Options::default().tuning.reduce_fuse && !Options::default().diagnostics.reduce_profile
+    );
+    assert_eq!(o.tuning.matmul_tiles.map(|t| (t.bm, t.tn)), Some((64, 4)));
+    assert!(!o.tuning.conv_pointwise);
+    assert_eq!(o.tuning.conv_tiles.map(|t| (t.bn, t.tm)), Some((32, 8)));
     assert_eq!(
-        o.coop_variant.map(|v| (v.sgn, v.fm, v.stages)),
+        o.tuning.coop_variant.map(|v| (v.sgn, v.fm, v.stages)),
         Some((4, 2, None))
     );
-    assert_eq!((o.coop_unit, o.coop_epi), (Some(4), Some(1)));
-    assert_eq!(o.coop_dump, Some(PathBuf::from("/tmp/coop")));
+    assert_eq!((o.tuning.coop_unit, o.tuning.coop_epi), (Some(4), Some(1)));
+    assert_eq!(o.diagnostics.coop_dump, Some(PathBuf::from("/tmp/coop")));
     assert_eq!(o.pipeline_cache, PipelineCacheDir::Off);
-    assert_eq!(o.matmul_big, Some(16));
-    assert!(o.matmul_big_quad);
+    assert_eq!(o.tuning.matmul_big, Some(16));
+    assert!(o.tuning.matmul_big_quad);
+    assert!(!o.tuning.int64 && o.tuning.radix_onesweep && o.diagnostics.zig_profile);
+    assert_eq!(o.tuning.radix_spin, Some(0));
     let t = parse(&[("GPUARRAY_TIMEOUT_S", " 0.25")]).unwrap();
     assert_eq!(t.timeout, Duration::from_millis(250));
     let dir = parse(&[("GPUARRAY_PIPELINE_CACHE", "/x/y")]).unwrap();
@@ -123,7 +144,37 @@ fn malformed_values_are_typed_errors() {
     assert_eq!(
         parse(&[("GPUARRAY_REDUCE_GROUPS", "0")])
             .unwrap()
+            .tuning
             .reduce_groups,
         None
     );
+}
+
+/// Each variable alone moves the options off the defaults: none is read and dropped.
+#[test]
+fn each_variable_alone_changes_the_options() {
+    for &(name, value) in EVERY {
+        let o = parse(&[(name, value)]).unwrap();
+        assert_ne!(o, Options::default(), "{name}={value} changed nothing");
+    }
+}
+
+/// The README's tables of variables list exactly the variables `from_env` reads.
+#[test]
+fn the_readme_lists_every_variable() {
+    let readme = include_str!("../../README.md");
+    let start = readme
+        .find("## Options and environment variables")
+        .expect("the README's options section");
+    let section = &readme[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |e| e + 3);
+    let mut listed: Vec<&str> = section[..end]
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split(['`', '=']).next())
+        .collect();
+    let mut read: Vec<&str> = EVERY.iter().map(|(n, _)| *n).collect();
+    listed.sort_unstable();
+    read.sort_unstable();
+    assert_eq!(listed, read);
 }

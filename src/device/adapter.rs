@@ -274,7 +274,7 @@ impl Device {
     /// ```
     /// use gpuarray::{config::{Options, ParamsPath}, Device};
     /// let mut opts = Options::default();
-    /// opts.params = ParamsPath::Uniform; // parameters through the uniform arena
+    /// opts.tuning.params = ParamsPath::Uniform; // parameters through the uniform arena
     /// let dev = Device::with_options(opts)?;
     /// assert_eq!(dev.from_slice(&[1i32, 2], [2])?.add_scalar(1)?.to_vec()?, vec![2, 3]);
     /// # Ok::<(), gpuarray::Error>(())
@@ -326,7 +326,7 @@ impl Device {
     ///
     /// ```
     /// let mut opts = gpuarray::Options::default();
-    /// opts.subgroups = false;
+    /// opts.tuning.subgroups = false;
     /// let dev = gpuarray::Device::open_with_options(0, opts)?;
     /// assert_eq!(dev.from_slice(&[1u32, 2], [2])?.sum()?.to_scalar()?, 3);
     /// # Ok::<(), gpuarray::Error>(())
@@ -398,10 +398,10 @@ impl Device {
 
     fn from_adapter(adapter: &wgpu::Adapter, opts: Options, index: usize) -> Result<Device> {
         let mut features = adapter.features() & wanted_features();
-        if !opts.coop {
+        if !opts.tuning.coop {
             features.remove(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
         }
-        if !opts.int64 {
+        if !opts.tuning.int64 {
             features.remove(wgpu::Features::SHADER_INT64);
         }
         let experimental = if features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) {
@@ -466,7 +466,7 @@ impl Device {
     /// let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
     /// let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
     /// let mut opts = gpuarray::Options::default();
-    /// opts.subgroups = false;
+    /// opts.tuning.subgroups = false;
     /// let dev = gpuarray::Device::from_wgpu_with_options(device, queue, opts);
     /// assert_eq!(dev.from_slice(&[1u32, 2], [2])?.sum()?.to_scalar()?, 3);
     /// # Ok::<(), gpuarray::Error>(())

@@ -120,7 +120,7 @@ impl Device {
         );
         // Small reads through a kernel into host-visible memory: on discrete adapters (UMA
         // ones map arrays directly), or anywhere with `SmallRead::Kernel` (for tests).
-        let small_read_kernel = opts.small_read == SmallRead::Kernel;
+        let small_read_kernel = opts.tuning.small_read == SmallRead::Kernel;
         let params = std::mem::size_of::<Params>();
         // On CPU adapters (lavapipe) a submit runs the work before it returns: submit from
         // a helper thread, so that the timeout bounds it too.
@@ -420,9 +420,9 @@ impl Device {
     }
 
     /// Whether f32 scatter_add takes the native atomic add: the adapter has it and
-    /// [`Options::float_atomics`] is on.
+    /// [`Tuning::float_atomics`](crate::config::Tuning::float_atomics) is on.
     pub(crate) fn has_f32_atomics(&self) -> bool {
-        self.inner.gpu.has_f32_atomics() && self.options().float_atomics
+        self.inner.gpu.has_f32_atomics() && self.options().tuning.float_atomics
     }
 
     /// Naga capabilities matching the device's features, for validating shaders.

@@ -25,14 +25,6 @@ pub(crate) fn shared(name: &str) -> Option<&'static str> {
         .map(|at| SHARED[at].1)
 }
 
-/// The name of the shared file whose text is `text` (the same `include_str!` or equal text).
-pub(crate) fn name_of(text: &str) -> Option<&'static str> {
-    SHARED
-        .iter()
-        .find(|(_, t)| std::ptr::eq(*t, text) || *t == text)
-        .map(|(stem, _)| *stem)
-}
-
 /// The name an `#import` line imports (`None` for any other line). A comment may follow
 /// the name.
 pub(crate) fn import_name(line: &str) -> Option<&str> {

@@ -26,8 +26,8 @@ pub(crate) struct Spec {
     /// Per variant, the shared file an `#import` name reads instead, or `None` for nothing
     /// (mulhilo64 for mulhilo on adapters with 64-bit integers).
     pub instead: Vec<(&'static str, Option<&'static str>)>,
-    /// Helper texts appended after the imports: the text of a shared file enters as its
-    /// import does (once), other text with its `#import` lines resolved.
+    /// Texts appended after the imports, with their own `#import` lines resolved: a family's
+    /// second file in some of its kernels (shaders/radix_sg.wgsl after sort.wgsl).
     pub includes: Vec<&'static str>,
     /// Parameters as immediates rather than a uniform binding (set by the cache per device).
     pub immediates: bool,
@@ -94,8 +94,8 @@ impl Spec {
         self.unrolls.push((name, count));
         self
     }
-    /// Appends helper text (a shared file's text enters once, as its import). Prefer
-    /// `#import` lines in the shader, or [`Spec::import`].
+    /// Appends text after the file's (its `#import` lines resolved): a family's second file.
+    /// Shared files enter by `#import` lines or [`Spec::import`], each once.
     pub(crate) fn include(mut self, src: &'static str) -> Spec {
         self.includes.push(src);
         self
@@ -171,13 +171,9 @@ impl Spec {
                 .map_err(invalid)?;
         }
         for inc in &self.includes {
-            // A shared file's text enters as its import does (once); other text has its
-            // `#import` lines resolved.
-            match super::import::name_of(inc) {
-                Some(name) => imports.import(self.family, name, &mut body),
-                None => imports.resolve(self.family, inc, &mut body),
-            }
-            .map_err(invalid)?;
+            imports
+                .resolve(self.family, inc, &mut body)
+                .map_err(invalid)?;
         }
         if self.immediates {
             body = body.replace(PARAMS_UNIFORM, PARAMS_IMMEDIATE);
@@ -396,11 +392,12 @@ mod tests {
         let spec = Spec::new("k", src)
             .import("mulhilo")
             .import("philox")
-            .include(shared("mulhilo").unwrap());
+            .include("#import mulhilo\nfn g() {}\n");
         let text = spec.render().unwrap();
         assert_eq!(text.matches("struct Params").count(), 1, "{text}");
         assert_eq!(text.matches("fn mulhilo(").count(), 1, "{text}");
         assert_eq!(text.matches("fn philox(").count(), 1, "{text}");
+        assert!(text.contains("fn g() {}"), "{text}");
         assert!(!text.contains("#import"), "{text}");
         // Without an import of params, the block is appended; immediates replace its binding.
         let spec = Spec {

@@ -65,12 +65,12 @@ fn random_nn_on<T: Ty + Float>(d: &gpuarray::Device, cases: &[NnCase]) {
     }
 }
 
-/// A device whose conv2d layers all run the direct kernels (`Options::conv_direct`).
+/// A device whose conv2d layers all run the direct kernels (`Tuning::conv_direct`).
 fn direct_dev() -> &'static gpuarray::Device {
     static D: std::sync::OnceLock<gpuarray::Device> = std::sync::OnceLock::new();
     D.get_or_init(|| {
         let mut opts = gpuarray::Options::default();
-        opts.conv_direct = true;
+        opts.tuning.conv_direct = true;
         gpuarray::Device::with_options(opts).unwrap()
     })
 }
@@ -253,7 +253,7 @@ fn random_conv2d_gemm_merged_images() {
     random_nn::<f16>(&MERGED_CASES[..2]);
     for [bm, bn, bk, tm, tn] in [[128, 64, 16, 8, 4], [64, 32, 16, 4, 4], [32, 16, 8, 4, 4]] {
         let mut opts = gpuarray::Options::default();
-        opts.conv_tiles = Some(gpuarray::config::MatmulTiles { bm, bn, bk, tm, tn });
+        opts.tuning.conv_tiles = Some(gpuarray::config::MatmulTiles { bm, bn, bk, tm, tn });
         let d = gpuarray::Device::with_options(opts).unwrap();
         random_nn_on::<f32>(&d, MERGED_CASES);
     }
@@ -265,7 +265,7 @@ fn random_conv2d_gemm_merged_images() {
 #[ignore]
 fn conv2d_gemm_pixel_tiles_past_one_grid_dimension() {
     let mut opts = gpuarray::Options::default();
-    opts.conv_tiles = Some(gpuarray::config::MatmulTiles {
+    opts.tuning.conv_tiles = Some(gpuarray::config::MatmulTiles {
         bm: 16,
         bn: 16,
         bk: 8,
@@ -309,7 +309,7 @@ fn nn_gemm_masked_loads_stay_masked() {
     let (atol, rtol) = tol::<f32>(c * k * k);
     // Default tiles (depth 16: tap-major loads), then depth 12 (channel-major loads).
     let mut opts = gpuarray::Options::default();
-    opts.conv_tiles = Some(gpuarray::config::MatmulTiles {
+    opts.tuning.conv_tiles = Some(gpuarray::config::MatmulTiles {
         bm: 64,
         bn: 64,
         bk: 12,
@@ -382,12 +382,12 @@ const POINTWISE_CASES: &[NnCase] = &[
     (2, 6, 7, 5, 9, 1, 1, opt([2, 2], [0, 0], [2, 2], 3), false),
 ];
 
-/// A device whose 1x1 layers run on the conv kernels (`Options::conv_pointwise` off).
+/// A device whose 1x1 layers run on the conv kernels (`Tuning::conv_pointwise` off).
 fn kernels_dev() -> &'static gpuarray::Device {
     static D: std::sync::OnceLock<gpuarray::Device> = std::sync::OnceLock::new();
     D.get_or_init(|| {
         let mut opts = gpuarray::Options::default();
-        opts.conv_pointwise = false;
+        opts.tuning.conv_pointwise = false;
         gpuarray::Device::with_options(opts).unwrap()
     })
 }
@@ -421,7 +421,7 @@ fn random_conv2d_pointwise() {
     random_nn::<f64>(&POINTWISE_CASES[2..4]);
 }
 
-/// `nn_gemm` with each tile shape forced through `Options::conv_tiles` (the automatic choice
+/// `nn_gemm` with each tile shape forced through `Tuning::conv_tiles` (the automatic choice
 /// gives these small layers the small tiles), and with tiles it cannot run, which are
 /// ignored.
 #[test]
@@ -432,7 +432,7 @@ fn random_conv2d_gemm_tiles() {
         ([64, 64, 16, 3, 4], &GEMM_CASES[..2]),
     ] {
         let mut opts = gpuarray::Options::default();
-        opts.conv_tiles = Some(gpuarray::config::MatmulTiles { bm, bn, bk, tm, tn });
+        opts.tuning.conv_tiles = Some(gpuarray::config::MatmulTiles { bm, bn, bk, tm, tn });
         let d = gpuarray::Device::with_options(opts).unwrap();
         random_nn_on::<f32>(&d, cases);
     }
@@ -474,7 +474,7 @@ const TAP_CASES: &[NnCase] = &[
 fn random_conv2d_gemm_tap_major() {
     for bk in [8, 16, 32] {
         let mut opts = gpuarray::Options::default();
-        opts.conv_tiles = Some(gpuarray::config::MatmulTiles {
+        opts.tuning.conv_tiles = Some(gpuarray::config::MatmulTiles {
             bm: 128,
             bn: 64,
             bk,

@@ -670,7 +670,7 @@ fn nonfinite_1d_f64() {
 #[test]
 fn nn_padding_zeros_are_multiplied_as_pytorch() {
     let mut opts = gpuarray::Options::default();
-    opts.conv_direct = true;
+    opts.tuning.conv_direct = true;
     let direct = gpuarray::Device::with_options(opts).unwrap();
     for d in [dev(), &direct] {
         let x = d.from_slice(&[1.0f32, 2.0, 3.0], [1, 1, 3]).unwrap();

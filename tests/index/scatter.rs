@@ -167,12 +167,12 @@ fn scatter_special_values_and_errors() {
 
 /// f32 scatter_add of random sums into few bins: within the bound of any summation order;
 /// with the native atomic add (lavapipe has it) and with the compare-and-swap loop
-/// (`Options::float_atomics` off).
+/// (`Tuning::float_atomics` off).
 #[test]
 fn scatter_add_f32_random_sums() {
     random_sums(dev());
     let mut opts = gpuarray::Options::default();
-    opts.float_atomics = false;
+    opts.tuning.float_atomics = false;
     random_sums(&gpuarray::Device::with_options(opts).unwrap());
 }
 

@@ -209,13 +209,13 @@ fn nanarg_all_nan_is_minus_one_and_unravel_i64() {
     }
 }
 
-/// An adapter without SHADER_INT64 (`Options::int64` off): index functions still produce
+/// An adapter without SHADER_INT64 (`Tuning::int64` off): index functions still produce
 /// i64 arrays (two words a index, no 64-bit arithmetic), which read back and index the
 /// gathers; creating an i64 array otherwise is refused.
 #[test]
 fn indices_without_int64() {
     let mut opts = gpuarray::Options::default();
-    opts.int64 = false;
+    opts.tuning.int64 = false;
     let d = gpuarray::Device::with_options(opts).unwrap();
     assert!(!d.supports::<i64>());
     assert!(matches!(

@@ -1,4 +1,4 @@
-//! The fused last stage of split reductions (`Options::reduce_fuse`, default on: the last
+//! The fused last stage of split reductions (`Tuning::reduce_fuse`, default on: the last
 //! workgroup of each output combines the partial results) against the CPU reference and
 //! against the two-dispatch path (`reduce_fuse` off), on sizes whose rows are split across
 //! workgroups (primes above 2^16, a few outputs) and the small ones that are not (0, 1):
@@ -13,7 +13,7 @@ fn unfused() -> &'static Device {
     static DEV: std::sync::OnceLock<Device> = std::sync::OnceLock::new();
     DEV.get_or_init(|| {
         let mut opts = gpuarray::Options::default();
-        opts.reduce_fuse = false;
+        opts.tuning.reduce_fuse = false;
         Device::with_options(opts).expect("a device without fused reductions")
     })
 }

@@ -108,9 +108,9 @@ pub(super) fn depthwise_spec(d: DType, t: DwTiles) -> Spec {
 /// kernel runs instead: a filter side over [`MAX_K`], tiles beyond the device's workgroup
 /// memory or over [`MAX_NL`] loads per invocation even at one output per invocation, a grid
 /// over [`MAX_GROUPS`], or
-/// `Options::conv_direct`.
+/// `Tuning::conv_direct`.
 pub(super) fn depthwise_plan(dev: &Device, d: DType, layer: &Layer) -> Option<(DwTiles, [u32; 2])> {
-    if dev.options().conv_direct || layer.kh > MAX_K || layer.kw > MAX_K {
+    if dev.options().tuning.conv_direct || layer.kh > MAX_K || layer.kw > MAX_K {
         return None;
     }
     let g = layer.opts;

@@ -1,6 +1,6 @@
 //! Kernel choices of the convolutions: the tile sizes of each kernel, the pipeline constants
 //! they compile with (their [`Spec`]s), and the tests that pick a tiled kernel over its
-//! direct fallback (filter size, workgroup memory, grid limits, `Options::conv_direct`).
+//! direct fallback (filter size, workgroup memory, grid limits, `Tuning::conv_direct`).
 
 use super::{acc, base_spec};
 use crate::config::MatmulTiles;
@@ -155,9 +155,8 @@ pub(super) const GEMM_SMALL_NARROW: GemmTiles = GemmTiles {
     tn: 4,
 };
 /// Workgroups below which a layer takes the small tiles (2 per SM of an H100). With the
-/// tap-major loads 392 workgroups of 128 x 64 beat 784 of 64 x 64 (H100, 2026-11-23:
-/// n32c512k512 14sq 0.856 against 1.003 ms, dilated n16c64 0.138 against 0.158), 196 do
-/// not (5x5 n32c32k64 0.126 against 0.107; n1c128k128, 50, 0.118 against 0.078).
+/// tap-major loads 392 workgroups of 128 x 64 beat 784 of 64 x 64, 196 do not
+/// (BENCHMARKS.md, "Measurements behind the code's choices").
 const FILL_WORKGROUPS: usize = 264;
 
 /// Workgroup memory of the tiled 2-D kernel for a `kh x kw` filter, in bytes.
@@ -176,7 +175,7 @@ fn gemm_smem(d: DType, t: GemmTiles) -> usize {
 /// The workgroup grid of the tiled 2-D kernel for an `oh x ow` output and a `kh x kw`
 /// filter, or `None` where the direct kernel runs instead: a filter side over
 /// [`TILE_MAX_K`], tiles beyond the device's workgroup memory, a grid over [`MAX_GROUPS`],
-/// or `Options::conv_direct`.
+/// or `Tuning::conv_direct`.
 pub(super) fn sig2d_tile_grid(
     dev: &Device,
     d: DType,
@@ -190,7 +189,7 @@ pub(super) fn sig2d_tile_grid(
         && kw <= TILE_MAX_K
         && smem_ok
         && grid.iter().all(|&g| g <= MAX_GROUPS as usize)
-        && !dev.options().conv_direct;
+        && !dev.options().tuning.conv_direct;
     tiled.then_some([grid[0] as u32, grid[1] as u32, 1])
 }
 
@@ -217,13 +216,13 @@ pub(super) struct LayerShape {
     pub filter: [usize; 2],
 }
 
-/// The implicit GEMM's tiles and workgroup grid for `layer` (`Options::conv_tiles` where
+/// The implicit GEMM's tiles and workgroup grid for `layer` (`Tuning::conv_tiles` where
 /// valid; else 128 x 64 or 128 x 32, or smaller tiles where those give fewer than
 /// [`FILL_WORKGROUPS`]), or `None` where the direct
 /// kernel runs instead: fewer than 16 output channels per group or a reduction shallower
 /// than 16 (depthwise and channel-poor layers), a grid over [`MAX_GROUPS`] (the pixel tiles
 /// of every image fold into two dimensions), a filter side
-/// over 64, tiles beyond the device's limits, or `Options::conv_direct`.
+/// over 64, tiles beyond the device's limits, or `Tuning::conv_direct`.
 pub(super) fn gemm_plan(
     dev: &Device,
     d: DType,
@@ -231,10 +230,10 @@ pub(super) fn gemm_plan(
 ) -> Option<(GemmTiles, [u32; 3])> {
     let og = layer.group_outputs;
     let [kh, kw] = layer.filter;
-    let forced = dev.options().conv_tiles.map(GemmTiles::from);
+    let forced = dev.options().tuning.conv_tiles.map(GemmTiles::from);
     let fills = fills_gpu(layer);
-    // 128 x 32 for 33 to 64 outputs below the fill (5x5 n32c32k64, H100 2026-11-23: 0.098
-    // ms against 0.102 with 64 x 64).
+    // 128 x 32 for 33 to 64 outputs below the fill (faster than 64 x 64 on 5x5
+    // n32c32k64; BENCHMARKS.md).
     let tiles = match forced.filter(|t| t.valid()) {
         Some(t) => t,
         None if !fills && og > 64 => GEMM_SMALL,
@@ -254,7 +253,7 @@ pub(super) fn gemm_plan(
         && kw <= 64
         && gemm_smem(d, tiles) <= limits.max_compute_workgroup_storage_size as usize
         && tiles.wg() <= limits.max_compute_invocations_per_workgroup
-        && !dev.options().conv_direct;
+        && !dev.options().tuning.conv_direct;
     // Channel tiles over x, pixel tiles over y in chunks of at most MAX_GROUPS (nn_gemm
     // skips the tiles past the end), groups times chunks over z.
     let grid = [

@@ -3,11 +3,9 @@
 //! `out[n, g] = W[g] @ X[n, g]` with the weight as [groups, O / groups, C / groups], through
 //! linalg's `matmul` (its tile trials, split-K and shape classes) and no gathering. Only
 //! layers too small to fill the GPU with `nn_gemm`'s tiles take this path: with its
-//! tap-major loads `nn_gemm` beat the product on larger ones (H100, 2026-11-23: n32c256k256
-//! 28sq 0.131 ms against 0.157; n1c512k2048 7sq 0.060 against 0.042 the other way). Strided
-//! 1x1 layers stay on the conv kernels: through a subsampled copy and the product they
-//! measured slower (0.325 ms against 0.294 for n32c256k512 56sq s2, before the tap-major
-//! loads took it to 0.225).
+//! tap-major loads `nn_gemm` beat the product on larger ones. Strided 1x1 layers stay on
+//! the conv kernels: through a subsampled copy and the product they measured slower
+//! (BENCHMARKS.md, "Measurements behind the code's choices").
 
 use super::dense;
 use super::params::Layer;
@@ -19,7 +17,7 @@ use crate::error::Result;
 
 /// Whether `layer` runs as a matrix product: a 1x1 filter, stride 1, no padding, too few
 /// pixels and output channels to fill the GPU with `nn_gemm` ([`fills_gpu`]), and
-/// `Options::conv_pointwise` (default on; off where `Options::conv_direct` is on).
+/// `Tuning::conv_pointwise` (default on; off where `Tuning::conv_direct` is on).
 pub(super) fn pointwise_applies(dev: &Device, layer: &Layer) -> bool {
     let o = dev.options();
     layer.kh == 1
@@ -27,8 +25,8 @@ pub(super) fn pointwise_applies(dev: &Device, layer: &Layer) -> bool {
         && layer.opts.padding == [0, 0]
         && layer.opts.stride == [1, 1]
         && !fills_gpu(&layer.shape())
-        && o.conv_pointwise
-        && !o.conv_direct
+        && o.tuning.conv_pointwise
+        && !o.tuning.conv_direct
 }
 
 /// The layer's output, `[n, o, oh, ow]`, from a dense `input` (see [`pointwise_applies`]).

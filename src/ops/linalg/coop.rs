@@ -18,16 +18,13 @@ use super::coop_gen::{generate, CoopCfg};
 use super::product::{dispatch, Operand, Product};
 
 /// Staged configurations in order of preference: the first that fits the adapter and
-/// wastes at most [`WASTE`] times the least padding of the output among those that fit.
-/// On the H100 (2026-11-22, 4096^3): 128 x 256 tiles of 16 subgroups with 2 x 4 fragments,
-/// BK = 32 in one stage, loads two steps ahead, 16-byte loads: 0.63 ms (version 3's 8
-/// subgroups of 4 x 4 fragments, BK = 16 in two stages: 1.23 ms). 1024^3 (too few large
-/// tiles): 64 x 128 tiles of 8 subgroups with 2 x 2 fragments, 0.027-0.036 ms. Then
-/// narrower tiles for few columns (128 x 32, 64 x 16) or few rows (32 x 128, 16 x 64), and
-/// one subgroup's 16 x 16 tile for batches of tiny matrices. On the H100 (2026-11-23):
-/// 2^20 x 32 x 32 took 0.50 ms on 128 x 256 tiles, 0.66 ms on 128 x 32 tiles of 4
-/// subgroups with 2 x 2 fragments, 0.22 ms on 8 subgroups with 1 x 2 (0.24 ms with 2 x 2,
-/// 256 x 32); 4096 products of 16 x 16 x 16 0.18 ms on 64 x 128 tiles, 0.043 ms on 16 x 16.
+/// wastes at most [`WASTE`] times the least padding of the output among those that fit:
+/// 128 x 256 tiles of 16 subgroups with 2 x 4 fragments, BK = 32 in one stage, loads two
+/// steps ahead, 16-byte loads, for large products; 64 x 128 tiles of 8 subgroups with
+/// 2 x 2 fragments where there are too few large tiles; then narrower tiles for few
+/// columns (128 x 32, 64 x 16) or few rows (32 x 128, 16 x 64), and one subgroup's 16 x 16
+/// tile for batches of tiny matrices. Each was the fastest of the configurations timed on
+/// its shapes (BENCHMARKS.md, "Measurements behind the code's choices").
 pub(super) const COOP_DEFAULTS: [CoopCfg; 8] = [
     CoopCfg {
         stages: 1,
@@ -79,7 +76,7 @@ pub(super) fn spec(cfg: CoopCfg, ta: bool, tb: bool) -> Spec {
 pub(super) fn eligible(dev: &Device) -> bool {
     let info = dev.info();
     dev.has_coop_matrix()
-        && dev.options().coop
+        && dev.options().tuning.coop
         && info.subgroup_min_size == 32
         && info.subgroup_max_size == 32
         && dev.limits().max_compute_invocations_per_workgroup >= 256
@@ -109,8 +106,8 @@ fn load_width(x: &Operand<'_>, inner: usize, max: u32) -> u32 {
 /// and N; `f32_out` writes f32 (split-K's partial products).
 fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
     let (ta, tb) = (prod.a.trans, prod.b.trans);
-    // Large tiles only where they give at least ~2 workgroups per H100 SM (132): at 1024
-    // the 128 x 128 tiles took 0.047 ms, the 128 x 256 ones 0.068 ms.
+    // Large tiles only where they give at least ~2 workgroups per SM of a large GPU (132 on
+    // an H100): at 1024 the 128 x 256 tiles were slower than 128 x 128 (BENCHMARKS.md).
     let groups = |c: &CoopCfg| {
         prod.m.div_ceil(c.bm() as usize) * prod.n.div_ceil(c.bn() as usize) * prod.batches
     };
@@ -126,8 +123,8 @@ fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
         if tb { prod.k } else { prod.n },
     );
     let tweak = |c: CoopCfg| {
-        let max = opts.coop_unit.unwrap_or(c.la);
-        let epi = opts.coop_epi.map_or(c.epi, |e| e.min(1));
+        let max = opts.tuning.coop_unit.unwrap_or(c.la);
+        let epi = opts.tuning.coop_epi.map_or(c.epi, |e| e.min(1));
         CoopCfg {
             la: load_width(&prod.a, inner_a, max),
             lb: load_width(&prod.b, inner_b, max),
@@ -136,7 +133,12 @@ fn choose(dev: &Device, prod: &Product<'_>, f32_out: bool) -> Option<CoopCfg> {
             ..c
         }
     };
-    if let Some(c) = opts.coop_variant.map(|v| tweak(v.into())).filter(fits) {
+    if let Some(c) = opts
+        .tuning
+        .coop_variant
+        .map(|v| tweak(v.into()))
+        .filter(fits)
+    {
         return Some(c);
     }
     pick(
@@ -238,11 +240,11 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
         per: 0,
     };
     let kernel = match dev.kernel(key, || {
-        if opts.matmul_verbose {
+        if opts.diagnostics.matmul_verbose {
             eprintln!("gpuarray: coop matmul {cfg:?} ta={ta} tb={tb}");
         }
         let spec = spec(cfg, ta, tb);
-        if let Some(dir) = &opts.coop_dump {
+        if let Some(dir) = &opts.diagnostics.coop_dump {
             dump(dir, cfg, ta, tb, &spec);
         }
         spec
@@ -253,7 +255,7 @@ pub(super) fn run<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) 
             prod.trace(dev, DType::F16, || {
                 format!("coop failed to compile ({e}): tiled")
             });
-            if opts.matmul_verbose {
+            if opts.diagnostics.matmul_verbose {
                 eprintln!("gpuarray: cooperative-matrix matmul unavailable: {e}");
             }
             broken.store(true, Ordering::Relaxed);

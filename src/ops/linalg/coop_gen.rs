@@ -453,7 +453,7 @@ mod tests {
             | naga::valid::Capabilities::COOPERATIVE_MATRIX;
         let dump = crate::config::Options::from_env()
             .ok()
-            .and_then(|o| o.coop_dump);
+            .and_then(|o| o.diagnostics.coop_dump);
         for cfg in [
             CoopCfg::new(4, 2, 2, 4, 32),
             CoopCfg::new(2, 2, 4, 4, 32),

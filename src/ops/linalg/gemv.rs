@@ -9,8 +9,9 @@
 //! f32 and f16 matrices whose extents, strides and offsets are whole 16-byte words go
 //! through the wide entries (`gemv_dot_w`, `gemv_cols_w`): several word loads per
 //! invocation issued before their products, clamped rather than branched, compiled without
-//! naga's bounds checks; f16 is written directly where k is not split. On the H100 through
-//! Vulkan (2026-11-23) that took f16 8192 x 8192 times a vector from 0.144 to 0.060 ms.
+//! naga's bounds checks; f16 is written directly where k is not split. Where it was measured
+//! that more than halved the time of an f16 8192 x 8192 matrix times a vector
+//! (BENCHMARKS.md, "Measurements behind the code's choices").
 
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -119,7 +120,9 @@ pub(super) fn specs() -> Vec<Spec> {
 
 /// Whether the product is a matrix-vector one this kernel takes.
 pub(super) fn eligible(dev: &Device, prod: &Product<'_>) -> bool {
-    dev.options().matmul_gemv && (prod.n == 1 || prod.m == 1) && prod.batches <= MAX_GROUPS as usize
+    dev.options().tuning.matmul_gemv
+        && (prod.n == 1 || prod.m == 1)
+        && prod.batches <= MAX_GROUPS as usize
 }
 
 /// X (rows r, columns k) and v as the kernel reads them: offsets, strides, batch strides.

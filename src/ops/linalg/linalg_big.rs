@@ -5,9 +5,7 @@
 //! by construction ([`eligible`]: M and N multiples of 128, K of the depth, vec4 loads of
 //! both operands); the others take the tiled kernel. Whether an eligible product takes it
 //! is the tile trial's choice (module `tiled`), or forced through
-//! `Options::matmul_big` (`GPUARRAY_MATMUL_BIG`).
-
-use std::borrow::Cow;
+//! `Tuning::matmul_big` (`GPUARRAY_MATMUL_BIG`).
 
 use crate::array::Array;
 use crate::device::Device;
@@ -20,7 +18,7 @@ use super::params::accessors;
 use super::product::{dispatch, Product};
 
 /// The text of shaders/linalg_big.wgsl.
-pub(super) const BIG_SRC: &str = include_str!("../../../shaders/linalg_big.wgsl");
+const BIG_SRC: &str = include_str!("../../../shaders/linalg_big.wgsl");
 
 /// Rows and columns of the output tile.
 const TILE: usize = 128;
@@ -64,7 +62,7 @@ fn row_len(dev: &Device, bk: u32) -> Option<u32> {
 /// with the kernel turned off).
 pub(super) fn eligible(dev: &Device, dtype: DType, prod: &Product<'_>) -> Vec<u32> {
     let shaped = dtype == DType::F32
-        && dev.options().matmul_big != Some(0)
+        && dev.options().tuning.matmul_big != Some(0)
         && prod.m.is_multiple_of(TILE)
         && prod.n.is_multiple_of(TILE)
         && prod.a.vec
@@ -75,26 +73,25 @@ pub(super) fn eligible(dev: &Device, dtype: DType, prod: &Product<'_>) -> Vec<u3
         .collect()
 }
 
-/// The configuration forced through `Options::matmul_big` for this product: the depth
+/// The configuration forced through `Tuning::matmul_big` for this product: the depth
 /// asked for (8 or 16) where eligible, or with any other value the deepest eligible one;
-/// the warp layout of `Options::matmul_big_quad`.
+/// the warp layout of `Tuning::matmul_big_quad`.
 pub(super) fn forced(dev: &Device, dtype: DType, prod: &Product<'_>) -> Option<BigCfg> {
-    let want = dev.options().matmul_big.filter(|&v| v != 0)?;
+    let want = dev.options().tuning.matmul_big.filter(|&v| v != 0)?;
     let depths = eligible(dev, dtype, prod);
     let bk = if DEPTHS.contains(&want) {
         depths.contains(&want).then_some(want)
     } else {
         depths.first().copied()
     }?;
-    let quad = dev.options().matmul_big_quad;
+    let quad = dev.options().tuning.matmul_big_quad;
     Some(BigCfg { bk, quad })
 }
 
 /// The kernel's spec for configuration `cfg`, `row` vec4s per k row of the workgroup
-/// tiles and operand layouts `ta`, `tb` (transposed views), on `text` (the kernel's text
-/// or a ceiling variant's, before unrolling).
-pub(super) fn spec_in(text: &str, (cfg, row): (BigCfg, u32), ta: bool, tb: bool) -> Spec {
-    Spec::new("linalg_big", format!("{text}\n{}", accessors()))
+/// tiles and operand layouts `ta`, `tb` (transposed views).
+pub(super) fn spec((cfg, row): (BigCfg, u32), ta: bool, tb: bool) -> Spec {
+    Spec::new("linalg_big", format!("{BIG_SRC}\n{}", accessors()))
         .unroll("BK", cfg.bk)
         .constant("BK", cfg.bk)
         .constant("QUAD", cfg.quad as u32)
@@ -105,14 +102,12 @@ pub(super) fn spec_in(text: &str, (cfg, row): (BigCfg, u32), ta: bool, tb: bool)
 }
 
 /// Records the product into `out` (f32) on the kernel in configuration `cfg` (at one of
-/// [`eligible`]'s depths), with the kernel's text `source` cached under `tag` ("" for the
-/// kernel itself).
-pub(super) fn run_source<T: Element>(
+/// [`eligible`]'s depths).
+pub(super) fn run<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
     out: &Array<T>,
     cfg: BigCfg,
-    (tag, source): (&str, Cow<'static, str>),
 ) -> Result<()> {
     let bk = cfg.bk;
     debug_assert!(eligible(dev, T::DTYPE, prod).contains(&bk));
@@ -122,7 +117,7 @@ pub(super) fn run_source<T: Element>(
         family: "linalg_big",
         entry: "matmul_big",
         variant: format!(
-            "{}|{}{}|{bk}/{row}/{}{tag}",
+            "{}|{}{}|{bk}/{row}/{}",
             T::DTYPE,
             ta as u8,
             tb as u8,
@@ -133,7 +128,7 @@ pub(super) fn run_source<T: Element>(
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.kernel(key, || spec_in(&source, (cfg, row), ta, tb))?;
+    let kernel = dev.kernel(key, || spec((cfg, row), ta, tb))?;
     dispatch(
         dev,
         &kernel,
@@ -149,20 +144,62 @@ pub(super) fn specs() -> Vec<Spec> {
     let mut specs = Vec::new();
     for cfg in candidates(&DEPTHS) {
         for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
-            specs.push(spec_in(BIG_SRC, (cfg, 33), ta, tb));
+            specs.push(spec((cfg, 33), ta, tb));
         }
     }
     let cfg = BigCfg {
         bk: 16,
         quad: false,
     };
-    specs.push(spec_in(BIG_SRC, (cfg, 32), true, false));
+    specs.push(spec((cfg, 32), true, false));
     specs
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Options;
+    use crate::ops::linalg::product::operand;
+
+    /// Which products `Tuning::matmul_big` sends to the kernel: f32 with M and N multiples
+    /// of 128 and K of the depth asked for (or of 8, asked for any other depth), in the warp
+    /// layout asked for; nothing with the kernel turned off.
+    #[test]
+    fn forced_takes_the_eligible_products() {
+        let taken = |big: u32, quad: bool, (m, k, n): (usize, usize, usize)| {
+            let mut opts = Options::default();
+            opts.tuning.matmul_big = Some(big);
+            opts.tuning.matmul_big_quad = quad;
+            let dev = Device::with_options(opts).expect("a device");
+            let a = dev.ones::<f32>([m, k]).expect("a");
+            let b = dev.ones::<f32>([k, n]).expect("b");
+            let prod = Product {
+                a: operand(&a, &[]),
+                b: operand(&b, &[]),
+                m,
+                n,
+                k,
+                batch_shape: Vec::new(),
+                batches: 1,
+            };
+            forced(&dev, DType::F32, &prod)
+        };
+        for (depth, quad) in [(8, false), (16, false), (8, true), (16, true)] {
+            for mkn in [(128, 16, 128), (256, 48, 384), (128, 1040, 256)] {
+                let want = Some(BigCfg { bk: depth, quad });
+                assert_eq!(taken(depth, quad, mkn), want, "{mkn:?}");
+            }
+            for mkn in [(130, 16, 128), (128, 12, 128), (128, 16, 132)] {
+                assert_eq!(taken(depth, quad, mkn), None, "{mkn:?}");
+            }
+        }
+        let deepest = Some(BigCfg {
+            bk: 16,
+            quad: false,
+        });
+        assert_eq!(taken(1, false, (128, 32, 128)), deepest);
+        assert_eq!(taken(0, false, (128, 16, 128)), None);
+    }
 
     /// The rendered text has one block per k step with the step's constant, and no loop.
     #[test]
@@ -171,7 +208,7 @@ mod tests {
             bk: 16,
             quad: false,
         };
-        let text = spec_in(BIG_SRC, (cfg, 33), false, false).render().unwrap();
+        let text = spec((cfg, 33), false, false).render().unwrap();
         assert!(!text.contains("for (var kk"));
         assert!(text.contains("{ const kk = 0u;"));
         assert!(text.contains("{ const kk = 15u;"));

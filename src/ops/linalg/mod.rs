@@ -17,7 +17,6 @@
 //! (tensor cores) where the adapter has them, else on the tiled kernel with f32
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
-mod ceiling;
 mod coop;
 mod linalg_big;
 #[macro_use]
@@ -76,7 +75,6 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     }
     specs.extend(gemv::specs());
     specs.extend(linalg_big::specs());
-    specs.extend(ceiling::specs());
     // Each default configuration, with element-wise loads and a scalar epilogue (unaligned
     // operands, N not a multiple of 4) and with f32 output (split-K).
     for c in coop::COOP_DEFAULTS {

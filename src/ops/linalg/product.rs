@@ -130,7 +130,7 @@ impl Product<'_> {
     /// (`GPUARRAY_LINALG_TRACE`): sizes, each operand's layout (`n` row-major, `t`
     /// transposed), element offset, leading dimension and vec4 flag, then `path`.
     pub(super) fn trace(&self, dev: &Device, dtype: DType, path: impl FnOnce() -> String) {
-        if !dev.options().linalg_trace {
+        if !dev.options().diagnostics.linalg_trace {
             return;
         }
         let op = |x: &Operand<'_>| {

@@ -25,7 +25,7 @@ const MIN_SLICE: usize = 256;
 /// The slices of K for this product, or `None` where it is not split: one batch, f16 only
 /// on the cooperative-matrix kernel, the option on.
 pub(super) fn slices<T: Element>(dev: &Device, prod: &Product<'_>) -> Option<usize> {
-    if !dev.options().matmul_split_k
+    if !dev.options().tuning.matmul_split_k
         || prod.batches != 1
         || (T::DTYPE == DType::F16 && !coop::eligible(dev))
     {

@@ -3,7 +3,6 @@
 //! of tiles (forced through the device's options, by size, or the configuration that a
 //! timed trial on first use found fastest on this device) and the launches.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -85,10 +84,6 @@ impl From<MatmulTiles> for Tiles {
 
 /// Large tiles: 64 outputs per invocation, 256 invocations.
 pub(super) const LARGE: Tiles = Tiles::new(128, 128, 16, 8, 8);
-/// The trial's choice for 4096^3 f32 on the H100 before the large f32 kernel (session 9),
-/// the tiled kernel's variants of the ceiling measurement where a product takes that
-/// kernel.
-pub(super) const SQUARE_TRIAL: Tiles = Tiles::new(64, 128, 16, 4, 8);
 /// Medium tiles for problems with too few large tiles to fill the GPU.
 const MEDIUM: Tiles = Tiles::new(64, 64, 16, 4, 4);
 /// Small tiles for small matrices and matrix-vector products.
@@ -148,12 +143,12 @@ fn shape_class(prod: &Product<'_>) -> usize {
 
 /// Problems of at least this many multiply-adds (about 645^3) take the trial's
 /// configuration. At 2^30 a 1000^3 product (0.93 x 2^30) missed the trial and took the
-/// untimed large tiles, 64 workgroups on a GPU of 132 multiprocessors, at 1.8x the time
-/// of 1024^3 on the H100.
+/// untimed large tiles, 64 workgroups on a GPU of 132 multiprocessors, far slower than
+/// 1024^3 (BENCHMARKS.md, "Measurements behind the code's choices").
 const TRIAL_MIN_FMAS: f64 = (1u64 << 28) as f64;
 /// The same for the few-rows and few-columns shape classes. The trial's result is kept per
 /// class, so at 2^28 a 16x4096x4096 product (2^28) set the choice its class then gave
-/// 64x4096x4096 (0.106 -> 0.127 ms on the H100) and 4096x64x4096 (0.112 -> 0.169 ms).
+/// 64x4096x4096 and 4096x64x4096, both slower for it (BENCHMARKS.md, "Measurements behind the code's choices").
 const TRIAL_MIN_FMAS_NARROW: f64 = (1u64 << 30) as f64;
 /// Workgroups below which a problem takes smaller tiles.
 const MIN_WORKGROUPS: usize = 64;
@@ -166,6 +161,7 @@ pub(super) type Tuned = HashMap<(DType, u32), Choice>;
 /// tuning), where the kernel supports it.
 fn forced_tiles(dev: &Device) -> Option<Tiles> {
     dev.options()
+        .tuning
         .matmul_tiles
         .map(Tiles::from)
         .filter(|t| t.valid())
@@ -186,19 +182,7 @@ pub(super) fn vec_out(d: DType, n: usize) -> bool {
 
 /// The source of the tiled kernel for element type `d` (f16 accumulates in f32), with
 /// vec4 loads of A and/or B (`va`, `vb`) and vec4 stores of C (`vc`).
-pub(super) fn spec(d: DType, vecs: [bool; 3], tiles: Tiles, ta: bool, tb: bool) -> Spec {
-    spec_in(SRC.into(), d, vecs, tiles, ta, tb)
-}
-
-/// [`spec`] on another text of the kernel (the ceiling measurement's variants).
-pub(super) fn spec_in(
-    source: Cow<'static, str>,
-    d: DType,
-    [va, vb, vc]: [bool; 3],
-    tiles: Tiles,
-    ta: bool,
-    tb: bool,
-) -> Spec {
+pub(super) fn spec(d: DType, [va, vb, vc]: [bool; 3], tiles: Tiles, ta: bool, tb: bool) -> Spec {
     let acc = if d == DType::F16 { DType::F32 } else { d };
     let s = d.wgsl();
     let vector = |name: &str, buf: &str| {
@@ -206,7 +190,7 @@ pub(super) fn spec_in(
             "fn fetch_{name}(e: u32, cnt: u32) -> vec4<ACC> {{ if (cnt < 4u) {{ return vec4<ACC>(); }} return vec4<ACC>({buf}[e / 4u]); }}"
         )
     };
-    let mut spec = Spec::new("linalg", source)
+    let mut spec = Spec::new("linalg", SRC)
         .scalar(d)
         .alias("ACC", acc.wgsl())
         .alias("VA", if va { format!("vec4<{s}>") } else { s.into() })
@@ -258,9 +242,7 @@ fn run_choice<T: Element>(
 ) -> Result<()> {
     match c {
         Choice::Tiled(t) => run_tiled(dev, prod, out, t),
-        Choice::Big(c) => {
-            linalg_big::run_source(dev, prod, out, c, ("", linalg_big::BIG_SRC.into()))
-        }
+        Choice::Big(c) => linalg_big::run(dev, prod, out, c),
     }
 }
 
@@ -271,25 +253,13 @@ pub(super) fn run_tiled<T: Element>(
     out: &Array<T>,
     tiles: Tiles,
 ) -> Result<()> {
-    run_source(dev, prod, out, tiles, ("", SRC.into()))
-}
-
-/// [`run_tiled`] with the kernel's text `source`, cached under `tag` ("" for the kernel
-/// itself).
-pub(super) fn run_source<T: Element>(
-    dev: &Device,
-    prod: &Product<'_>,
-    out: &Array<T>,
-    tiles: Tiles,
-    (tag, source): (&str, Cow<'static, str>),
-) -> Result<()> {
     let (a, b) = (&prod.a, &prod.b);
     let vc = vec_out(T::DTYPE, prod.n);
     let key = Key {
         family: "linalg",
         entry: "matmul",
         variant: format!(
-            "{}|{}{}{}|{}{}|{tiles:?}{tag}",
+            "{}|{}{}{}|{}{}|{tiles:?}",
             T::DTYPE,
             a.vec as u8,
             b.vec as u8,
@@ -303,14 +273,7 @@ pub(super) fn run_source<T: Element>(
         per: 0,
     };
     let kernel = dev.kernel(key, || {
-        spec_in(
-            source,
-            T::DTYPE,
-            [a.vec, b.vec, vc],
-            tiles,
-            a.trans,
-            b.trans,
-        )
+        spec(T::DTYPE, [a.vec, b.vec, vc], tiles, a.trans, b.trans)
     })?;
     dispatch(dev, &kernel, prod, out.binding(), (tiles.bm, tiles.bn))
 }
@@ -377,7 +340,7 @@ fn pick_tiles<T: Element>(
         // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
         // 1024): the best tiles differ between a partly and a fully occupied GPU. Where
         // the large f32 kernel is a candidate the first class ends at 255: 2048^2 (256)
-        // took 0.445 ms on it and 0.60 on 1024^2's choice, 64 x 64 tiles (H100).
+        // is faster on it than on 1024^2's choice, 64 x 64 tiles (BENCHMARKS.md).
         let depths = linalg_big::eligible(dev, T::DTYPE, prod);
         let first = if depths.is_empty() { 511 } else { 255 };
         let size = match large {
@@ -434,7 +397,7 @@ fn tuned<T: Element>(
             dev.synchronize()?;
             time = time.min(t0.elapsed().as_secs_f64());
         }
-        if dev.options().matmul_verbose || dev.options().linalg_trace {
+        if dev.options().diagnostics.matmul_verbose || dev.options().diagnostics.linalg_trace {
             eprintln!(
                 "gpuarray matmul trial {}: {t:?} {:.3} ms, {:.2} TFLOP/s",
                 T::DTYPE,
@@ -482,7 +445,7 @@ mod tests {
     #[test]
     fn every_candidate_is_valid() {
         let all = CANDIDATES.iter().flatten().chain(FALLBACK.iter().flatten());
-        for t in all.chain([&LARGE, &MEDIUM, &SMALL, &TINY, &SQUARE_TRIAL]) {
+        for t in all.chain([&LARGE, &MEDIUM, &SMALL, &TINY]) {
             assert!(t.valid(), "{t:?}");
             assert!(t.wg() <= 256, "{t:?}");
         }

@@ -170,11 +170,7 @@ fn kernel(
     let key = Key {
         family: family.name(),
         entry,
-        variant: if normal {
-            super::zig_name(dev, base)
-        } else {
-            base
-        },
+        variant: base,
         inputs,
         wg: WG,
         ndim: 0,
@@ -185,7 +181,7 @@ fn kernel(
         // The ziggurat's normals write their deferred lists (input 2) and index in bounds
         // by construction (see `ZigInputs`): compiled without naga's runtime checks.
         if normal {
-            super::zig_spec(dev, s)
+            super::zig_spec(s)
         } else {
             s
         }
@@ -381,12 +377,10 @@ impl Generator {
         let mut prof = super::ZigProfile::start(&self.dev)?;
         launch::<O>(&self.dev, family, "gen_normal", &p, &inputs, out.binding())?;
         prof.mark(&self.dev)?;
-        if let Some(items) = zig.second(&self.dev) {
-            p.items = items;
-            let slow = "gen_normal_slow";
-            launch::<O>(&self.dev, family, slow, &p, &inputs, out.binding())?;
-            prof.mark(&self.dev)?;
-        }
+        p.items = zig.second();
+        let slow = "gen_normal_slow";
+        launch::<O>(&self.dev, family, slow, &p, &inputs, out.binding())?;
+        prof.mark(&self.dev)?;
         prof.report(n)?;
         self.counter = self.counter.wrapping_add(blocks as u64);
         Ok(out.view(shape, strides, 0))

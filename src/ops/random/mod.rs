@@ -5,7 +5,7 @@
 //! (counter `[i / 4, 0, 0, 0]`, key = the seed's low and high 32 bits): f32 takes the word's
 //! top 24 bits times 2^-24, f16 its top 11 bits times 2^-11. f64 takes 53 bits from words
 //! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normal i comes from a ziggurat of 1024 layers
-//! (Marsaglia and Tsang; shaders/shared/ziggurat.wgsl, tables in `ziggurat.rs`) on word i % 4
+//! (Marsaglia and Tsang; shaders/shared/ziggurat.wgsl, tables in `ziggurat/`) on word i % 4
 //! of block i / 4: its layer, sign and a 21-bit uniform j, accepted as j times the layer's
 //! width (one f32 product) for 99.57% of the words; the others (wedges and the tail beyond
 //! r = 4.039) draw from the element's private stream (counters `[i / 4, 0, t, 1 + i % 4]`)
@@ -77,7 +77,7 @@ pub(crate) const ZIG_CAP: u32 = 32;
 const ZIG_PACK: u32 = 32;
 
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
-/// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
+/// (src/ops/random/ziggurat/) and the lists of deferred elements for `blocks` Philox blocks
 /// with `cap` slots a workgroup.
 ///
 /// The kernels index in bounds by construction, so they compile unchecked: the table (2048
@@ -129,13 +129,9 @@ impl ZigInputs {
         })
     }
 
-    /// The second pass's invocations (ZIG_PACK lists a workgroup); none where
-    /// `Options::zig_ab` times the first pass alone (2, 3).
-    pub(crate) fn second(&self, dev: &Device) -> Option<u32> {
-        match dev.options().zig_ab {
-            2 | 3 => None,
-            _ => Some(self.groups.div_ceil(ZIG_PACK) * WG),
-        }
+    /// The second pass's invocations (ZIG_PACK lists a workgroup).
+    pub(crate) fn second(&self) -> u32 {
+        self.groups.div_ceil(ZIG_PACK) * WG
     }
 
     /// The output array of `shape`, apart from the inputs' buffers: the dispatch would
@@ -157,31 +153,17 @@ impl ZigInputs {
     }
 }
 
-/// The kernel cache's variant name of a normal kernel: `base`, with `Options::zig_ab` where
-/// it is not 0 (see [`zig_spec`]).
-pub(crate) fn zig_name(dev: &Device, base: String) -> String {
-    match dev.options().zig_ab {
-        0 => base,
-        ab => format!("{base}+ab{ab}"),
-    }
+/// A normal kernel's spec: writing its lists (input 2), unchecked (see [`ZigInputs`]).
+pub(crate) fn zig_spec(s: Spec) -> Spec {
+    s.writable_last_input().unchecked()
 }
 
-/// A normal kernel's spec: writing its lists (input 2), unchecked (see [`ZigInputs`]), with
-/// the override ZIG_AB set from `Options::zig_ab` where it is not 0.
-pub(crate) fn zig_spec(dev: &Device, s: Spec) -> Spec {
-    let s = s.writable_last_input().unchecked();
-    match dev.options().zig_ab {
-        0 => s,
-        ab => s.constant("ZIG_AB", ab),
-    }
-}
-
-/// GPU timestamps around the passes of one normal draw, where `Options::zig_profile` asks.
+/// GPU timestamps around the passes of one normal draw, where `Diagnostics::zig_profile` asks.
 pub(crate) struct ZigProfile(Option<Vec<crate::profile::Event>>);
 
 impl ZigProfile {
     pub(crate) fn start(dev: &Device) -> Result<ZigProfile> {
-        let on = dev.options().zig_profile;
+        let on = dev.options().diagnostics.zig_profile;
         Ok(ZigProfile(if on {
             Some(vec![dev.record_event()?])
         } else {
@@ -291,7 +273,7 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
     let key = Key {
         family: "random",
         entry,
-        variant: if normal { zig_name(dev, base) } else { base },
+        variant: base,
         inputs: if normal { 2 } else { 0 },
         wg: WG,
         ndim: 0,
@@ -302,7 +284,7 @@ fn kernel_with<T: Element>(dev: &Device, entry: &'static str, wide: bool) -> Res
         // The normal kernels write their deferred lists (input 2), and index in bounds by
         // construction (see `ZigInputs`), so they compile without naga's runtime checks.
         if normal {
-            zig_spec(dev, s)
+            zig_spec(s)
         } else {
             s
         }
@@ -374,13 +356,12 @@ fn normals<T: Float>(
         Work::Items(blocks),
     )?;
     prof.mark(dev)?;
-    if let Some(items) = zig.second(dev) {
-        p.n = items;
-        let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
-        let w = Work::Items(items);
-        dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
-        prof.mark(dev)?;
-    }
+    let items = zig.second();
+    p.n = items;
+    let k = kernel_with::<T>(dev, "rand_normal_slow", wide)?;
+    let w = Work::Items(items);
+    dev.launch(&k, &p.encode(), &zig.bindings(), out.binding(), w)?;
+    prof.mark(dev)?;
     prof.report(n as usize)?;
     Ok(out)
 }

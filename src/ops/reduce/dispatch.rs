@@ -396,6 +396,7 @@ fn run(dev: &Device, op: &Reducer, p: &Problem<'_>, t: &Target<'_>) -> Result<()
         let work = Work::Items(((w.end_unit - w.first_unit) * WG) as u32);
         let start = dev
             .options()
+            .diagnostics
             .reduce_profile
             .then(|| dev.record_event())
             .transpose()?;

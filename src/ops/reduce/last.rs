@@ -36,7 +36,7 @@ pub(super) fn fusable(
     acc32: bool,
     means: bool,
 ) -> bool {
-    dev.options().reduce_fuse
+    dev.options().tuning.reduce_fuse
         && !plan.cols
         && plan.per == WG
         && plan.splits > 1

@@ -233,18 +233,19 @@ fn span(kept: &[(usize, usize)], lo: usize, hi: usize) -> (usize, usize) {
 }
 
 /// Workgroups a reduction should spread over when its outputs alone are too few: four per SM
-/// of a large GPU (528 on an H100's 132 SMs; measured there through Vulkan, 2026-11-23, the
-/// full and trailing sums and argmax of 50-64M f32 took 0.083-0.122 ms with 528 against
-/// 0.088-0.128 with 1024, 264 or 4224), fewer on a CPU. `Options::reduce_groups` overrides it
+/// of a large GPU (528 on an H100's 132 SMs, the fastest of 264, 528, 1024 and 4224 where
+/// it was measured: BENCHMARKS.md, "Measurements behind the code's choices"), fewer on a CPU. `Tuning::reduce_groups` overrides it
 /// (for tuning; results change in the last bits with it, since the tree changes).
 fn target_groups(dev: &Device) -> usize {
-    dev.options().reduce_groups.map(|g| g as usize).unwrap_or(
-        if dev.info().kind == DeviceKind::Cpu {
+    dev.options()
+        .tuning
+        .reduce_groups
+        .map(|g| g as usize)
+        .unwrap_or(if dev.info().kind == DeviceKind::Cpu {
             32
         } else {
             528
-        },
-    )
+        })
 }
 
 /// Splits of K for `blocks` blocks of outputs whose `k` items are walked by `lanes`
@@ -294,7 +295,7 @@ fn plan(dev: &Device, p: &Problem<'_>) -> Plan {
     } else {
         // Rows of 8-byte elements load one element per invocation: a vec4 of them is 32
         // bytes, which NVIDIA's driver splits into two 16-byte loads half a warp's span
-        // apart (sum of 64M i64 on the H100: 0.274 ms with vec4 loads, 0.210 ms without).
+        // apart: slower than one element per invocation (BENCHMARKS.md).
         let vec4 = p.load == Load::Elem
             && p.input.size() < 8
             && p.rs == 1

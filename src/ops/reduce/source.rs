@@ -545,9 +545,9 @@ const SHUFFLE_WIDTH: u32 = 8;
 
 /// Whether the rows' trees may start with subgroup shuffles: the adapter has subgroups of at
 /// least [`SHUFFLE_WIDTH`] invocations and the accumulator can be shuffled.
-/// `Options::subgroups` turns them off (for tests: the results are the same bits).
+/// `Tuning::subgroups` turns them off (for tests: the results are the same bits).
 pub(super) fn shuffles(dev: &Device, acc: DType) -> bool {
-    dev.options().subgroups
+    dev.options().tuning.subgroups
         && dev.has_subgroups()
         && dev.info().subgroup_min_size >= SHUFFLE_WIDTH
         && shufflable(acc)

@@ -47,7 +47,7 @@ impl<T: Element> Array<T> {
     /// pass (4 passes over the values' keys, 4 over the indices among the ties), the `k`
     /// elements up to it gathered and sorted in workgroup memory. Other rows are sorted
     /// (the radix or the workgroup sort) and the first `k` kept; with
-    /// [`Options::top_k_select`](crate::Options::top_k_select) on (off by default: slower
+    /// [`Tuning::top_k_select`](crate::config::Tuning::top_k_select) on (off by default: slower
     /// than the sort; it now matters only for f16 and f64), long rows with `k <= 256` go
     /// through rounds of per-tile bitonic sorts instead. All order by (value, index), so
     /// the result is the same whichever way and on every run.

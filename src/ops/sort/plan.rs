@@ -256,11 +256,16 @@ pub(super) fn scan_in_place(
 }
 
 /// Whether [`top_k_rows`] selects rather than sorts: where the device's options ask for it
-/// (`Options::top_k_select`; off by default: slower than the sort on the H100 and on
+/// (`Tuning::top_k_select`; off by default: slower than the sort on the H100 and on
 /// lavapipe), k small against long rows.
 pub(super) fn selects(dev: &Device, len: u32, k: u32) -> bool {
     let pmax = bitonic_max(dev);
-    dev.options().top_k_select && k > 0 && k <= 256 && len >= 16 * k && len > pmax && 2 * k <= pmax
+    dev.options().tuning.top_k_select
+        && k > 0
+        && k <= 256
+        && len >= 16 * k
+        && len > pmax
+        && 2 * k <= pmax
 }
 
 /// Indices within each row of the `k` first elements (smallest, or with `descending`

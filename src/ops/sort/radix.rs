@@ -3,22 +3,20 @@
 //! reads the input, the last writes the sorted values), each pass a per-tile histogram, an
 //! exclusive scan of the counts and a stable scatter: by subgroup ranking (`scatter_sg`,
 //! its writes staged in workgroup memory and written as runs of one digit, unless
-//! `Options::radix_stage` is 0) where the adapter has subgroups of 8 to 128 lanes and
-//! `Options::subgroups` is on, else by chunk ranking (`scatter`). On the H100 (2026-11-23,
-//! through Vulkan) 64M u32 keys sort in 3.31 ms (hist 0.53, scan 0.22, staged scatter
-//! 2.57 ms of 4 passes; shaders/radix_sg.wgsl says where the time went before), 16M f32
-//! in 0.93 ms.
+//! `Tuning::radix_stage` is 0) where the adapter has subgroups of 8 to 128 lanes and
+//! `Tuning::subgroups` is on, else by chunk ranking (`scatter`). The scatter takes most of
+//! a sort's time (shaders/radix_sg.wgsl says where it went; the times are in
+//! BENCHMARKS.md, "Measurements behind the code's choices").
 //!
-//! With `Options::radix_onesweep` (off by default) the sort runs in onesweep form where
+//! With `Tuning::radix_onesweep` (off by default) the sort runs in onesweep form where
 //! the subgroup scatter runs: one `os_hist` pass counts every pass's digits in one
 //! read, `os_scan` scans them, and each pass is one `scatter_os` whose tiles find their
 //! offsets by a decoupled look-back over the tiles before them (bounded spinning, then
-//! counting a slow predecessor's keys itself). On the H100 (2026-11-23) it saved the
-//! histograms and scans (0.96 -> 0.18 ms at 64M) but its scatter cost as much more (4.67
-//! -> 5.40 ms of 4 passes); with the staged scatter (2026-11-23) it is slower still (a
-//! 64M sort 6.39 ms against 3.83): the per-pass path stays the default.
+//! counting a slow predecessor's keys itself). It saves the histograms and scans, but where
+//! it was measured its look-back scatter cost as much more, and it is slower than the
+//! staged scatter (BENCHMARKS.md, "Measurements behind the code's choices"): the per-pass path stays the default.
 //!
-//! `Options::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
+//! `Diagnostics::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
 //! (timestamps where the adapter has them) of every radix sort to stderr, for tuning.
 
 use super::params::SortParams;
@@ -34,14 +32,14 @@ use crate::kernel::launch::Binding;
 use crate::memory::pool::BufferHandle;
 use crate::profile::Event;
 
-/// Events after each stage of one sort, where `Options::sort_profile` asks for them.
+/// Events after each stage of one sort, where `Diagnostics::sort_profile` asks for them.
 struct Prof {
     marks: Vec<(&'static str, Event)>,
 }
 
 impl Prof {
     fn new(dev: &Device) -> Result<Option<Prof>> {
-        if !dev.options().sort_profile {
+        if !dev.options().diagnostics.sort_profile {
             return Ok(None);
         }
         Ok(Some(Prof {
@@ -129,7 +127,7 @@ impl<'a> Radix<'a> {
         let dev = f.dev;
         let n = rows * len;
         let onesweep = scatter_sg_plan(dev)
-            .filter(|_| dev.options().radix_onesweep && n < 1 << 30 && passes <= OS_HEAD);
+            .filter(|_| dev.options().tuning.radix_onesweep && n < 1 << 30 && passes <= OS_HEAD);
         let tile = onesweep.map_or(WG * ITEMS, |sg| sg.wg * SG_STEPS);
         let tiles = n.div_ceil(tile);
         let scratch = match onesweep {

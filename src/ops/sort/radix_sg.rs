@@ -43,8 +43,9 @@ pub(super) fn scatter_sg_kernel(
     };
     let staged = u32::from(sg.staged);
     // Ballots in one word where every subgroup has at most 32 lanes.
-    let narrow = u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().radix_wide_ballots);
-    let spin = dev.options().radix_spin.unwrap_or(OS_SPIN);
+    let narrow =
+        u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
+    let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
     let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow} sp{spin}");
     let (entry, inputs) = if onesweep {
         ("scatter_os", 3)
@@ -110,17 +111,17 @@ pub(super) struct SgPlan {
 }
 
 /// The plan of the subgroup-ranking scatter on `dev`, or `None` where it cannot run (no
-/// subgroups, `Options::subgroups` off, subgroup sizes outside 8..=128, or too little
+/// subgroups, `Tuning::subgroups` off, subgroup sizes outside 8..=128, or too little
 /// workgroup memory): then the chunk-ranking `scatter` does the work.
-/// `Options::radix_stage` sets the staged workgroup (0: unstaged).
+/// `Tuning::radix_stage` sets the staged workgroup (0: unstaged).
 pub(super) fn scatter_sg_plan(dev: &Device) -> Option<SgPlan> {
     let i = dev.info();
     let (lo, hi) = (i.subgroup_min_size, i.subgroup_max_size);
     let sizes_ok = lo >= 8 && hi <= 128 && lo.is_power_of_two() && hi.is_power_of_two();
-    if !(dev.options().subgroups && dev.has_subgroups() && sizes_ok) {
+    if !(dev.options().tuning.subgroups && dev.has_subgroups() && sizes_ok) {
         return None;
     }
-    let stage = dev.options().radix_stage;
+    let stage = dev.options().tuning.radix_stage;
     let limit = dev.limits().max_compute_workgroup_storage_size;
     // At most 8 subgroups of the smallest size (staged: at most `stage` invocations), but
     // room for one of the largest; staged where its memory fits (a round's entries of one

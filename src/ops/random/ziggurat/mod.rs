@@ -7,10 +7,9 @@
 //!
 //! 1024 layers: one 32-bit word holds the layer (10 bits), the sign (1) and a 21-bit uniform
 //! j, and the fast path (j < k_i) takes 99.57% of the candidates (256 layers with a 23-bit j:
-//! 98.5%). The slow path (a second dispatch, several -ln u in integer arithmetic) costs about
-//! 40 times the fast one per element on the H100 (0.074 ms for 1M slow elements against
-//! 0.108 ms for the first pass over 64M), so 3.5 times fewer slow elements are worth
-//! the 2 bits of j: the candidates z = j w_i are spaced x_i 2^-21 apart (below 2e-6; f32's
+//! 98.5%). The slow path (a second dispatch, several -ln u in integer arithmetic) costs tens
+//! of times the fast one per element on a large GPU (measured: BENCHMARKS.md, "Measurements behind the code's choices"), so
+//! 3.5 times fewer slow elements are worth the 2 bits of j: the candidates z = j w_i are spaced x_i 2^-21 apart (below 2e-6; f32's
 //! spacing at 4 is 4.8e-7), finer than the 24-bit uniforms behind Box-Muller normals. The
 //! (k_i, w_i) half of the table (8 KiB) stays in the L1 cache.
 //!
