@@ -16,7 +16,8 @@ use super::{map_binary, map_unary};
 impl<T: Float> Array<T> {
     /// Elementwise magnitude of `self` with the sign bit of `other` (-0 and NaNs
     /// included for f32 and f16, read from their bits, f16's without a conversion to f32:
-    /// four dispatches; f64 reads the sign of a NaN `other` as +), broadcasting.
+    /// five small dispatches, on its bits as u16; f64 reads the sign of a NaN `other` as +),
+    /// broadcasting.
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when the shapes do not broadcast together;
