@@ -36,6 +36,9 @@
 // and bias) and arg(0u) (the fill value) directly, and everything else through the accessors
 // below.
 
+#import params
+#import conv_layer
+
 // Parameter accessors. They mirror the Rust structs of src/ops/conv/params.rs, whose
 // `encode` is the only code that fills these slots: keep the two in step.
 // Both signal layouts (Signal1dParams, Signal2dParams):

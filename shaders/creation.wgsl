@@ -11,6 +11,9 @@
 //         shared/f32_math.wgsl or f64_math.wgsl; integers have no geom), out[0] = arg 2 and
 //         out[n - 1] = arg 3 exactly (logspace and geomspace)
 
+#import params
+#import f32_math // f64_math in the f64 variant, nothing in the integer ones
+
 alias S = f32; // element type of the output
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 alias TW = f32; // the carrier, for the shared math of geom (float variants)

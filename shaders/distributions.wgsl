@@ -13,6 +13,11 @@
 // value depends on nothing but the key, its counter and the parameters, whatever the other
 // elements' loops do. Every loop is bounded (see each function).
 
+#import params
+#import philox
+#import rng_exact
+#import rng_stream
+
 alias S = f32; // element type of the output
 alias SC = f32; // carrier of scalar arguments (always f32 or f64 here)
 

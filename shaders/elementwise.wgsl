@@ -19,7 +19,10 @@
 // the tile axis of the `*_tiled` entries (below).
 //
 // The host replaces the alias lines with the operand types and the `op` lines with the
-// operation (see src/ops/elementwise/expr.rs).
+// operation (see src/ops/elementwise/wgsl.rs and table.rs).
+
+#import params
+#import strided
 
 alias S = f32; // element type of the inputs
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
@@ -77,8 +80,9 @@ fn row_c(o: u32, s: u32) -> M {
 }
 
 // strided_offsets(i), the offsets of a, b and c for output element i of the strided and
-// rows entries, is in shared/strided.wgsl (included by the host, shared with
-// elementwise_kernel.wgsl).
+// rows entries, is in shared/strided.wgsl (shared with elementwise_kernel.wgsl). The math
+// helpers of the operation's expression (shared/float_math.wgsl, f32_*.wgsl, ...) are
+// imported per dtype by the host (ops/elementwise/wgsl.rs).
 
 @compute @workgroup_size(WG)
 fn unary_contig(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,

@@ -10,8 +10,11 @@
 // and bitcast; the other fields of P have their generic meaning (shared/params.wgsl).
 //
 // The host replaces the alias lines with the parameters' types and `fn element(` with the
-// generated function around the user's text (src/custom/elementwise_kernel.rs), and
-// appends strided_offsets (shared/strided.wgsl).
+// generated function around the user's text (src/custom/elementwise_kernel.rs);
+// strided_offsets is shared/strided.wgsl's.
+
+#import params
+#import strided
 
 alias S = u32;
 alias SC = u32;

@@ -22,6 +22,9 @@
 // The host replaces the alias lines and the one-line functions `offsets`, `value` (the
 // expression, with its library and helpers before it), `identity`, `combine` and `finish`.
 
+#import params
+#import strided
+
 alias S = u32;
 alias SC = u32;
 alias I0 = f32;

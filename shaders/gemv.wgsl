@@ -27,6 +27,8 @@
 // (collapsed) batch dimensions; st0, st1 = X's and v's batch strides; offs.x, offs.y = their
 // offsets (read by batch_offsets); the rest through the accessors below.
 
+#import params
+
 alias S = f32;   // element type of X and v
 alias SC = f32;  // carrier of scalar arguments (unused here; params.wgsl needs it)
 alias ACC = f32; // accumulator and output type: S, or f32 for f16

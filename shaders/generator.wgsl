@@ -19,6 +19,12 @@
 // out1[i] = src[s + idx[o + i / inner] * inner + i % inner], with (inner, s) = int_args()
 // and o = P.offs.x (the index array's start).
 
+#import params
+#import philox
+#import rng_exact
+#import rng_stream
+#import ziggurat
+
 alias S = f32; // element type of the output
 alias SC = f32; // carrier of scalar arguments: S, or f32 for f16 and the integers
 

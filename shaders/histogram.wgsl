@@ -22,6 +22,8 @@
 // The host replaces the alias line and the one-line functions bin_of and (for bincount, which
 // binds no edges) load_edges per dtype and kind (src/ops/histogram.rs).
 
+#import params
+
 alias E = f32; // element type of the input (u32 in `merge`)
 alias S = f32; // scalar arguments (unused)
 alias SC = f32;

@@ -25,6 +25,10 @@
 // The host replaces the alias lines and the one-line `split_index` per index dtype
 // (src/ops/index/mod.rs); i64 indices are bound as vec2<u32> (low, high word).
 
+#import params
+#import strided
+#import index
+
 alias E = f32; // element type of the target
 alias A = f32; // element type of binding 1
 alias I = i32; // index type

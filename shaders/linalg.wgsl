@@ -23,6 +23,8 @@
 // variants (VA / VB = vec4<S>) the contiguous extent, the other stride and the offsets are
 // multiples of 4, so every 4-element chunk is entirely in or out of bounds.
 
+#import params
+
 alias S = f32;   // element type of A, B and C
 alias SC = f32;  // carrier of scalar arguments (unused here; params.wgsl needs it)
 alias ACC = f32; // accumulator type: S, or f32 for f16

@@ -1,5 +1,5 @@
 // Large f32 matrix products, C[z] = A[z] @ B[z], on 128 x 128 output tiles (issue 16's
-// square products); host side src/ops/linalg/big.rs, which takes this kernel only where
+// square products); host side src/ops/linalg/linalg_big.rs, which takes this kernel only where
 // M and N are multiples of 128, K of BK, and both operands take vec4 loads (extents,
 // leading dimensions and offsets multiples of 4), so that every index is in bounds by
 // construction (compiled unchecked). Other products take shaders/linalg.wgsl.
@@ -23,6 +23,8 @@
 // The k loop below is unrolled BK times by the host (`// unroll`, src/kernel/unroll.rs:
 // naga emits loops as written); the 16 accumulators are separate vec4 locals (an indexed
 // private array may go to local memory).
+
+#import params
 
 alias S = f32;
 alias SC = f32;

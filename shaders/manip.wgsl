@@ -31,6 +31,8 @@
 //            j with runs[j] > c (runs: the inclusive cumulative sum of the counts, the
 //            input's extent st2 long), found by binary search.
 
+#import params
+
 alias S = f32; // element type
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 

@@ -29,6 +29,11 @@
 // (the input's read, as i32), op1/op2 (the operation, from the elementwise table for i32, or a
 // cast) and pack_ (a lane's bits).
 
+#import params
+#import strided
+#import int_math  // the i32 helpers of the table's expressions
+#import int_divisors
+
 alias S = i32;  // scalar arguments' type (arg)
 alias SC = i32; // their carrier
 alias T = i32;  // value type of the operation's operands

@@ -1,6 +1,6 @@
 // Radix scatter by subgroup ranking, included into shaders/sort.wgsl only for the
 // `scatter_sg` kernel (so that the family's other kernels need no subgroup operations).
-// Host: src/ops/sort/plan.rs (`scatter_sg_kernel`; `scatter_sg_plan` chooses WG and STAGED).
+// Host: src/ops/sort/radix_sg.rs (`scatter_sg_kernel`; `scatter_sg_plan` chooses WG and STAGED).
 //
 // `scatter_sg`: one workgroup of WG invocations per radix tile of WG * SG_STEPS * ROUNDS
 // elements (the tile of `hist`). Bindings as `scatter`: 1 records; 2 the scanned counts

@@ -16,6 +16,11 @@
 // P.n counts elements (the invocations in rand_normal_slow); arg 0 is the low end and arg 1 the width
 // (uniform) or the mean and the standard deviation (normal); arg 2 is 1.
 
+#import params
+#import philox
+#import rng_exact
+#import ziggurat
+
 alias S = f32; // element type of the output
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
 

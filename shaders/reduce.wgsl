@@ -38,6 +38,8 @@
 // combine4, in_order, after, after4, finish, load, load4, mean_of, shuffle and
 // shuffle_width per operation and dtype (src/ops/reduce/source.rs).
 
+#import params
+
 alias E = f32;  // element type of the input (its accumulator type for partial inputs)
 alias Src = f32; // what `a` holds: E, vec4<E>, or Acc for partial inputs
 alias A = f32;  // accumulator type

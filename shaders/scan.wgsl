@@ -42,6 +42,8 @@
 // out_of, load4 and store4 per operation, dtype, stage and alignment
 // (src/ops/scan/source.rs).
 
+#import params
+
 alias E = f32;   // element type of the input
 alias Src = f32; // what `a` holds: E, or A for partials
 alias A = f32;   // accumulator type

@@ -15,9 +15,14 @@
 // it; f32 sums may differ in the last bits between runs, max and min do not.
 //
 // The host replaces the alias lines, the one-line `split_index` per index dtype and the
-// one-line `combine` per operation and dtype (src/ops/index/scatter.rs), which includes
-// shaders/shared/scatter_cas.wgsl (`cas_f32`) for the f32 variants that need it. Indices were
+// one-line `combine` per operation and dtype (src/ops/index/scatter.rs), and imports
+// shaders/shared/scatter_cas.wgsl (`cas_f32`) only into the f32 variants that need it. Indices were
 // checked before the dispatch (shaders/index.wgsl `check`), or wrap or clip (mode()).
+
+#import params
+#import strided
+#import index
+#import scatter_cas
 
 alias E = f32; // element type of source and target
 alias I = i32; // index type

@@ -63,6 +63,9 @@
 // word W takes them of the row number (index / row length), so that LSD passes over the
 // key words and then the row number sort many long rows at once.
 
+#import params
+#import sort_keys
+
 alias S = u32;
 alias SC = u32;
 
@@ -93,7 +96,7 @@ fn q_off() -> u32 { return P.offs.z; }          // search: element offset of the
 fn side_right() -> bool { return P.aux.y == 1u; } // search: NumPy's side="right"
 fn from_records() -> bool { return P.aux.x == 1u; } // tile_top: read candidate records
 
-// key_u32, key_i32, key_f32, key_f16, key_f64: shaders/shared/sort_keys.wgsl (included).
+// key_u32, key_i32, key_f32, key_f16, key_f64: shaders/shared/sort_keys.wgsl (imported).
 // Half h (counted in halves from the buffer's start) of the input.
 fn half_at(h: u32) -> u32 { return (a[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
 

@@ -2,7 +2,8 @@
 //! without a GPU. It sits at the top of the crate, apart from `kernel/source.rs`, because it
 //! gathers the variants of every family: the kernel layer knows none of them.
 
-use crate::kernel::source::{validate, Spec, PARAMS, PARAMS_UNIFORM};
+use crate::kernel::import::shared;
+use crate::kernel::source::{validate, Spec, PARAMS_UNIFORM};
 
 /// Every shader family, every dtype and operation variant, parsed and validated by naga
 /// without a GPU.
@@ -28,13 +29,14 @@ fn every_variant_validates() {
         .chain(crate::ops::linalg::all_specs())
         .chain(crate::ops::conv::all_specs())
         .chain(crate::ops::sort::all_specs())
-        .chain(crate::ops::sort::select_specs())
+        .chain(crate::ops::sort::radix_select_specs())
+        .chain(crate::ops::sort::radix_sg_specs())
         .chain(crate::ops::manip::all_specs())
         .chain(crate::custom::all_specs())
         .chain(crate::device::probe_specs())
         .collect();
     assert!(specs.len() > 300, "only {} variants", specs.len());
-    assert!(PARAMS.contains(PARAMS_UNIFORM));
+    assert!(shared("params").is_some_and(|p| p.contains(PARAMS_UNIFORM)));
     let mut failures = Vec::new();
     for spec in &specs {
         for immediates in [false, true] {
@@ -42,8 +44,10 @@ fn every_variant_validates() {
                 immediates,
                 ..spec.clone()
             };
-            let src = spec.render();
-            if let Err(e) = validate(spec.family, &src, caps) {
+            if let Err(e) = spec
+                .render()
+                .and_then(|src| validate(spec.family, &src, caps))
+            {
                 failures.push(format!("{:?} {:?}\n{e}", spec.aliases, spec.functions));
             }
         }

@@ -79,7 +79,7 @@ const ROWS: &[&str] = &[
     r####"| `take` | `x.take(&idx, axis) / x.take_mode(&idx, axis, IndexMode::..)` |"####,
     r####"| `take_along_axis` | `x.take_along_axis(&idx, axis)` |"####,
     r####"| `x[i0, :, i2] (index arrays)` | `x.gather(&[Some(&i0), None, Some(&i2)])` |"####,
-    r####"| `x[mask]` | `x.select(&mask)` |"####,
+    r####"| `x[mask]` | `x.extract(&mask)` |"####,
     r####"| `x[mask] = v` | `x.masked_fill(&mask, v) / x.masked_assign(&mask, &values)` |"####,
     r####"| `put` | `x.put(&idx, &values)` |"####,
     r####"| `put_along_axis` | `x.put_along_axis(&idx, &values, axis)` |"####,
@@ -89,9 +89,9 @@ const ROWS: &[&str] = &[
     r####"| `where (one argument), nonzero` | `x.nonzero()` |"####,
     r####"| `argwhere` | `x.argwhere()` |"####,
     r####"| `flatnonzero` | `x.flatnonzero()` |"####,
-    r####"| `compress, extract` | `x.select(&mask)` (1-D forms) |"####,
+    r####"| `compress, extract` | `x.extract(&mask)` (1-D forms) |"####,
     r####"| `choose` | `index.choose(&choices)` (mode `raise`; `index` an i32 array) |"####,
-    r####"| `select` | `Array::select_cases(&conditions, &choices, default)` (named apart from the boolean-mask `x.select(&mask)`) |"####,
+    r####"| `select` | `Array::select(&conditions, &choices, default)` |"####,
     r####"| `ix_` | `Array::ix_(&arrays)` (views, no copy; 1-D arrays, boolean masks through `nonzero`) |"####,
     r####"| `indices, unravel_index, ravel_multi_index` | `dev.indices::<T>(&dims) / idx.unravel_index(&dims) / Array::ravel_multi_index(&[&i, &j], &dims, IndexMode::..)` |"####,
     r####"| `diag_indices, fill_diagonal` | `dev.diag_indices(n, ndim) / x.fill_diagonal(v, wrap)` |"####,
@@ -1037,7 +1037,7 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         type O = f32;
         let (mut x, y): (Array<X>, Array<X>) = (any(), any());
         let mask = any::<Array<bool>>();
-        let _ = x.select(&mask);
+        let _ = x.extract(&mask);
     }
     // x[mask] = v
     {
@@ -1170,7 +1170,7 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         type O = f32;
         let (mut x, y): (Array<X>, Array<X>) = (any(), any());
         let mask = any::<Array<bool>>();
-        let _ = x.select(&mask);
+        let _ = x.extract(&mask);
     }
     // choose
     {
@@ -1193,7 +1193,7 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let conditions = any::<Vec<&Array<bool>>>();
         let choices = any::<Vec<&Array<X>>>();
         let default: X = any();
-        let _ = Array::select_cases(&conditions, &choices, default);
+        let _ = Array::select(&conditions, &choices, default);
     }
     // ix_
     {

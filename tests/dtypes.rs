@@ -204,7 +204,7 @@ fn bool_reductions() {
     assert!(matches!(e.max(), Err(Error::InvalidArgument { .. })));
 }
 
-/// Comparisons make masks that `where_`, `masked_select`, `nonzero` take, on views.
+/// Comparisons make masks that `where_`, `extract`, `nonzero` take, on views.
 #[test]
 fn bool_masks_as_inputs() {
     let dev = dev();
@@ -221,7 +221,7 @@ fn bool_masks_as_inputs() {
     let want: Vec<i32> = host_v.iter().map(|&v| if v > 0 { v } else { 0 }).collect();
     assert_eq!(w.to_vec().unwrap(), want);
     let sel: Vec<i32> = host_v.iter().copied().filter(|&v| v > 0).collect();
-    assert_eq!(xv.masked_select(&m).unwrap().to_vec().unwrap(), sel);
+    assert_eq!(xv.extract(&m).unwrap().to_vec().unwrap(), sel);
     let idx: Vec<i64> = (0..24i64).filter(|&k| hm[k as usize]).collect();
     assert_eq!(m.flatnonzero().unwrap().to_vec().unwrap(), idx);
     assert_eq!(m.count_nonzero().unwrap(), idx.len());
@@ -232,7 +232,7 @@ fn bool_masks_as_inputs() {
     // Bad masks: wrong shape; the arrays stay intact.
     let short = dev.from_slice(&[true, false], [2]).unwrap();
     assert!(matches!(
-        xv.masked_select(&short),
+        xv.extract(&short),
         Err(Error::ShapeMismatch { .. })
     ));
     assert!(matches!(

@@ -690,7 +690,7 @@ fn stored_on(d: &gpuarray::Device, rng: &mut Rng, shape: &[usize], t: bool) -> (
 
 /// The large f32 kernel (shaders/linalg_big.wgsl) at both depths and in both warp
 /// layouts against the f64 reference, through `matmul` with the kernel forced
-/// (`Tuning::matmul_big`; which shapes it takes is `big.rs`'s unit test) on the four layouts, a batch with a broadcast operand, an odd
+/// (`Tuning::matmul_big`; which shapes it takes is `linalg_big.rs`'s unit test) on the four layouts, a batch with a broadcast operand, an odd
 /// number of K tiles (both workgroup buffers in turn), and views inside NaN-poisoned
 /// buffers (offsets and leading dimensions multiples of 4, so still vec4 loads). Shapes it
 /// does not take (M, N not multiples of 128, K not of the depth, other element types)

@@ -3,10 +3,11 @@
 //! special values (NaN, ±inf, -0, subnormals), fmax/fmin, nan_to_num, isclose, allclose,
 //! array_equal; views with offsets and strides, zero sizes, bad arguments.
 
+#[macro_use]
 mod common;
 
 use common::{dev, Rng};
-use gpuarray::Array;
+use gpuarray::{f16, Array};
 
 fn ints(n: usize, seed: u64) -> Vec<i32> {
     let mut rng = Rng::new(seed);
@@ -294,4 +295,164 @@ fn square_reciprocal_integers_and_erfc_tail() {
     assert!((e[3] as f64 / 4.137_031_746_513_81e-37 - 1.0).abs() < 4.8e-7);
     assert_eq!((e[4], e[5]), (0.0, 2.0));
     assert!(e[6].is_nan());
+}
+
+/// The differential check against NumPy (2026-11-28): `bitwise_not` of a true bool gave
+/// true (NumPy's `invert` of a bool is its logical not). The bitwise operations of bools
+/// are the logical ones.
+#[test]
+fn bitwise_operations_of_bools_are_logical() {
+    let d = dev();
+    let x = d.from_slice(&[true, true, false, false], [4]).unwrap();
+    let y = d.from_slice(&[true, false, true, false], [4]).unwrap();
+    let not = x.bitwise_not().unwrap();
+    assert_eq!(not.to_vec().unwrap(), vec![false, false, true, true]);
+    assert_eq!(
+        not.as_u32().to_vec().unwrap(),
+        vec![0, 0, 1, 1],
+        "words of 0 and 1"
+    );
+    let and = x.bitwise_and(&y).unwrap().to_vec().unwrap();
+    let or = x.bitwise_or(&y).unwrap().to_vec().unwrap();
+    let xor = x.bitwise_xor(&y).unwrap().to_vec().unwrap();
+    assert_eq!(and, vec![true, false, false, false]);
+    assert_eq!(or, vec![true, true, true, false]);
+    assert_eq!(xor, vec![false, true, true, false]);
+}
+
+/// The differential check against NumPy (2026-11-28): on the H200, f16 `copysign` and
+/// `signbit` ignored the sign of a negative NaN (read through a conversion to f32 and
+/// comparisons). They read the sign bit itself, in every float dtype but f64 (whose NaN
+/// sign is not read: naga has no f64 bit cast).
+#[test]
+fn copysign_and_signbit_read_the_sign_bit_of_a_negative_nan() {
+    let d = dev();
+    let mag = [1.0, -2.0, 3.0, -4.0, f64::NAN];
+    let signs32 = [f32::from_bits(0xffc0_0000), f32::NAN, -0.0, 0.0, -1.0];
+    let x = d.from_slice(&mag.map(|v| v as f32), [5]).unwrap();
+    let s = d.from_slice(&signs32, [5]).unwrap();
+    let c = x.copysign(&s).unwrap().to_vec().unwrap();
+    let want_neg = [true, false, true, false, true];
+    for i in 0..5 {
+        assert_eq!(
+            c[i].is_sign_negative(),
+            want_neg[i],
+            "f32 copysign {i}: {}",
+            c[i]
+        );
+        assert_eq!(c[i].abs().to_bits(), (mag[i] as f32).abs().to_bits());
+    }
+    assert_eq!(s.signbit().unwrap().to_vec().unwrap(), want_neg.to_vec());
+    if d.supports::<f16>() {
+        let signs16 = [
+            f16::from_bits(0xfe00),
+            f16::from_bits(0x7e00),
+            f16::from_bits(0x8000),
+            f16::from_bits(0),
+            f16::from_bits(0xbc00),
+        ];
+        let x = d.from_slice(&mag.map(f16::from_f64), [5]).unwrap();
+        let s = d.from_slice(&signs16, [5]).unwrap();
+        let c = x.copysign(&s).unwrap().to_vec().unwrap();
+        for i in 0..5 {
+            assert_eq!(
+                c[i].is_sign_negative(),
+                want_neg[i],
+                "f16 copysign {i}: {}",
+                c[i]
+            );
+            assert_eq!(
+                c[i].to_bits() & 0x7fff,
+                f16::from_f64(mag[i]).to_bits() & 0x7fff
+            );
+        }
+        assert_eq!(s.signbit().unwrap().to_vec().unwrap(), want_neg.to_vec());
+        // A negative NaN as the magnitude: its sign goes, its payload stays.
+        let nan = d.from_slice(&[f16::from_bits(0xfe01)], [1]).unwrap();
+        let one = d.from_slice(&[f16::ONE], [1]).unwrap();
+        let c = nan.copysign(&one).unwrap().to_vec().unwrap();
+        assert!(
+            c[0].is_nan() && c[0].is_sign_positive(),
+            "{:#x}",
+            c[0].to_bits()
+        );
+    }
+}
+
+/// `where_` of every dtype, the packed ones included (the differential check found u16, i8
+/// and i16 refused), with broadcasting, against a CPU reference.
+#[test]
+fn where_takes_every_dtype() {
+    fn check<T: gpuarray::Element + std::fmt::Debug>(v: impl Fn(i64) -> T) {
+        let d = dev();
+        if !d.supports::<T>() {
+            return;
+        }
+        let xs: Vec<T> = (0..12).map(|i| v(i * 7 - 40)).collect();
+        let ys: Vec<T> = (0..4).map(|i| v(100 - i * 9)).collect();
+        let m: Vec<bool> = (0..12).map(|i| i % 3 != 1).collect();
+        let x = d.from_slice(&xs, [3, 4]).unwrap();
+        let y = d.from_slice(&ys, [4]).unwrap();
+        let mask = d.from_slice(&m, [3, 4]).unwrap();
+        let got = Array::where_(&mask, &x, &y).unwrap().to_vec().unwrap();
+        let want: Vec<T> = (0..12)
+            .map(|i| if m[i] { xs[i] } else { ys[i % 4] })
+            .collect();
+        assert_eq!(got, want, "{}", T::DTYPE);
+    }
+    check(|v| v as f32);
+    check(|v| v as i32);
+    check(|v| v as u32);
+    check(|v| v > 0);
+    check(|v| v);
+    check(|v| v as u64);
+    check(|v| v as f64);
+    check(|v| f16::from_f64(v as f64));
+    check(|v| v as u8);
+    check(|v| v as i8);
+    check(|v| v as u16);
+    check(|v| v as i16);
+}
+
+/// The shifts of the 64-bit integers (the differential check found them refused), as
+/// NumPy's: a count of 64 or more, or a negative one, gives 0 (or -1 for a negative i64
+/// shifted right).
+#[test]
+fn shifts_of_64_bit_integers_match_numpy() {
+    require_dtype!(i64);
+    let d = dev();
+    let xs: Vec<i64> = vec![1, -1, i64::MIN, i64::MAX, 0x1234_5678_9abc_def0, -77, 5, -5];
+    let cs: Vec<i64> = vec![0, 1, 31, 32, 33, 63, 64, -1];
+    let x = d.from_slice(&xs, [8, 1]).unwrap();
+    let c = d.from_slice(&cs, [1, 8]).unwrap();
+    let shl = x.left_shift(&c).unwrap().to_vec().unwrap();
+    let shr = x.right_shift(&c).unwrap().to_vec().unwrap();
+    for (i, &a) in xs.iter().enumerate() {
+        for (j, &k) in cs.iter().enumerate() {
+            let l = if (k as u64) < 64 { a << k } else { 0 };
+            let r = if (k as u64) < 64 {
+                a >> k
+            } else if a < 0 {
+                -1
+            } else {
+                0
+            };
+            assert_eq!(shl[i * 8 + j], l, "{a} << {k}");
+            assert_eq!(shr[i * 8 + j], r, "{a} >> {k}");
+        }
+    }
+    let xu: Vec<u64> = xs.iter().map(|&v| v as u64).collect();
+    let cu: Vec<u64> = cs.iter().map(|&v| v as u64).collect();
+    let x = d.from_slice(&xu, [8, 1]).unwrap();
+    let c = d.from_slice(&cu, [1, 8]).unwrap();
+    let shl = x.left_shift(&c).unwrap().to_vec().unwrap();
+    let shr = x.right_shift(&c).unwrap().to_vec().unwrap();
+    for (i, &a) in xu.iter().enumerate() {
+        for (j, &k) in cu.iter().enumerate() {
+            let l = if k < 64 { a << k } else { 0 };
+            let r = if k < 64 { a >> k } else { 0 };
+            assert_eq!(shl[i * 8 + j], l, "{a} << {k}");
+            assert_eq!(shr[i * 8 + j], r, "{a} >> {k}");
+        }
+    }
 }

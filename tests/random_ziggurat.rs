@@ -44,7 +44,7 @@ fn edges(r: f64) -> (Vec<f64>, f64, f64) {
 /// A layer's (k, w, F, DF).
 type Layer = (u32, f64, f64, f64);
 
-/// The tables in f64 as src/ops/random/ziggurat.rs defines them, per layer.
+/// The tables in f64 as src/ops/random/ziggurat/ defines them, per layer.
 fn tables() -> Vec<Layer> {
     let (mut lo, mut hi) = (3.0f64, 5.0f64);
     for _ in 0..100 {
@@ -99,7 +99,7 @@ fn ziggurat_tables_match_their_definition() {
     assert_eq!(K[LAYERS - 1], 0);
 }
 
-/// Prints the tables as src/ops/random/ziggurat.rs holds them (`cargo test --test
+/// Prints the tables as src/ops/random/ziggurat/ holds them (`cargo test --test
 /// random_ziggurat print -- --ignored --nocapture`): how its literals were made.
 #[test]
 #[ignore]

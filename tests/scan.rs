@@ -451,7 +451,7 @@ fn f32_running_sum_of_64m_within_1e_6() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Stream compaction: count_nonzero, flatnonzero, argwhere, nonzero, masked_select
+// Stream compaction: count_nonzero, flatnonzero, argwhere, nonzero, extract
 // ---------------------------------------------------------------------------------------
 
 /// Sparse data with zeros (and, for floats, -0 and NaN) in T.
@@ -509,9 +509,9 @@ fn compaction<T: Ty>() {
         let m = dev.from_slice(&mask, *shape).unwrap();
         let vals: Vec<f64> = (0..n).map(|i| (i % 2000) as f64).collect();
         let (v, vs) = upload::<T>(dev, &vals, shape);
-        let got = host(&v.masked_select(&m).unwrap());
+        let got = host(&v.extract(&m).unwrap());
         let want_vals: Vec<f64> = want.iter().map(|&i| vs[i]).collect();
-        assert_eq!(got, want_vals, "{what} masked_select");
+        assert_eq!(got, want_vals, "{what} extract");
     }
 }
 
@@ -547,10 +547,7 @@ fn compaction_of_views_and_bad_masks() {
     let s = x.slice_axis(1, Slice::new(1, None, 2)).unwrap();
     assert_eq!(s.flatnonzero().unwrap().to_vec().unwrap(), vec![0, 2, 5]);
     let m = dev.from_slice(&[true, false, true], [3]).unwrap();
-    assert!(matches!(
-        x.masked_select(&m),
-        Err(Error::ShapeMismatch { .. })
-    ));
+    assert!(matches!(x.extract(&m), Err(Error::ShapeMismatch { .. })));
     let z = dev.from_slice(&[3i32], []).unwrap();
     assert!(matches!(
         z.nonzero(),
@@ -559,7 +556,7 @@ fn compaction_of_views_and_bad_masks() {
     assert_eq!(z.argwhere().unwrap().shape(), &[1, 0]);
     let mask = x.t().gt(&dev.zeros::<i32>([4, 3]).unwrap()).unwrap();
     assert_eq!(
-        x.t().masked_select(&mask).unwrap().to_vec().unwrap(),
+        x.t().extract(&mask).unwrap().to_vec().unwrap(),
         vec![8, 1, 5, 2, 6, 11]
     );
     assert_eq!(x.count_nonzero().unwrap(), 6);

@@ -60,7 +60,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         (
             "select_f32_64M_half",
             8 * n64 + 4 * sel,
-            Box::new(|| x.select(&mask).map(drop)),
+            Box::new(|| x.extract(&mask).map(drop)),
         ),
         (
             "scatter_add_f32_16M_1M_bins",

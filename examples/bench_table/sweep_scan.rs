@@ -97,7 +97,7 @@ fn rows_of(dev: &Device, quick: bool, keep: &dyn Fn(&str) -> bool) -> Res<Vec<Ro
         (
             "masked_select_f32_64M_half",
             8 * n64 + 4 * sel,
-            Box::new(|| x.masked_select(&mask).map(drop)),
+            Box::new(|| x.extract(&mask).map(drop)),
         ),
     ];
     for (name, bytes, f) in cases {

@@ -1,7 +1,10 @@
 // PyTorch conv2d layers: accessors of LayerParams (src/ops/conv/params.rs, whose `encode`
-// is the only code that fills these slots: keep the two in step), and the bias. Included by
-// shaders/conv.wgsl (nn_direct, nn_gemm) and shaders/conv_depthwise.wgsl (nn_depthwise),
+// is the only code that fills these slots: keep the two in step), and the bias. Imported by
+// shaders/conv.wgsl (nn_direct, nn_gemm) and shaders/depthwise.wgsl (nn_depthwise),
 // which declare the binding `bias` and the types S and ACC.
+
+#import params
+
 fn nn_channels() -> u32 { return P.shape[0].x; }       // C
 fn nn_in_h() -> u32 { return P.shape[0].y; }           // H
 fn nn_in_w() -> u32 { return P.shape[0].z; }           // W

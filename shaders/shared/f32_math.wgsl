@@ -142,6 +142,42 @@ fn div_(x: TW, y: TW) -> TW {
     return select(signed, f32_nan_(), nan);
 }
 
+// x / y correctly rounded (to nearest, ties to even) where the quotient is normal, as IEEE
+// division and so NumPy's floor_divide (div_ is within an ulp, which moved floor_divide's
+// quotient by one step: 9.223372e18 // 2147483520 gave 4294967296, NumPy 4294967808). div_'s
+// quotient q of the significands (in [0.5, 2)), then its exact residual r = mx - q my (exact:
+// q is within an ulp), compared with the residual of the midpoint to each neighbour,
+// (u / 2) my for the ulp u of q above and below it: comparisons of exact values, so the
+// neighbour is taken exactly where the true quotient lies past the midpoint, and at a tie
+// where q is odd. Special values and subnormal quotients (rounded once more) as div_.
+fn div_rn_(x: TW, y: TW) -> TW {
+    let ux = unpack_(x);
+    let uy = unpack_(y);
+    let r0 = opaque_(TW(1.0) / uy.m);
+    let e0 = two_prod_(uy.m, r0);
+    let r1 = opaque_(r0 + r0 * ((TW(1.0) - e0.h) - e0.l));
+    let q0 = opaque_(ux.m * r1);
+    let p0 = two_prod_(q0, uy.m);
+    let q = opaque_(q0 + ((ux.m - p0.h) - p0.l) * r1);
+    let p = two_prod_(q, uy.m);
+    let r = (ux.m - p.h) - p.l;
+    // The ulp of q above it, and below it (half that at a power of two).
+    let up = bitcast<TW>(bitcast<M>(q) & M(0x7f800000u)) * TW(1.1920928955078125e-07);
+    let pow2 = (bitcast<M>(q) & M(0x007fffffu)) == M(0u);
+    let down = select(up, up * TW(0.5), pow2);
+    let odd = (bitcast<M>(q) & M(1u)) != M(0u);
+    let half_up = up * TW(0.5) * uy.m;
+    let half_down = down * TW(0.5) * uy.m;
+    var m = select(q, q + up, (r > half_up) | ((r == half_up) & odd));
+    m = select(m, q - down, (-r > half_down) | ((-r == half_down) & odd));
+    var mag = ldexp_(m, clamp(ux.e - uy.e, TW(-160.0), TW(160.0)));
+    mag = select(mag, TW(0.0), is_zero_(x) | is_inf_(y));
+    mag = select(mag, f32_inf_(), is_zero_(y) | is_inf_(x));
+    let nan = is_nan_(x) | is_nan_(y) | (is_zero_(x) & is_zero_(y)) | (is_inf_(x) & is_inf_(y));
+    let signed = bitcast<TW>(bitcast<M>(mag) | ((bitcast<M>(x) ^ bitcast<M>(y)) & M(F32_SIGN)));
+    return select(signed, f32_nan_(), nan);
+}
+
 // n / d for 2^-100 < |d| < 2^100 and a quotient above 2^-100 in magnitude or d a power of 2
 // (the callers guarantee it; the exact residual's split product then loses no bits to
 // adapters that flush subnormals): the built-in reciprocal, the quotient corrected once with

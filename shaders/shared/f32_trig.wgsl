@@ -1,11 +1,13 @@
-// sin, cos and tan of f32 (and of f16 widened to f32), on TW / M / TB as f32_math.wgsl,
-// whose helpers (DD, two_sum_, two_prod_, div_, exp2i_, ...) they use.
+// f32 trigonometry (and f16's, widened to f32), on TW / M / TB as f32_math.wgsl, whose
+// helpers (DD, two_sum_, two_prod_, div_, exp2i_, ...) it uses: sin, cos and tan; hypot;
+// NumPy's sinc. The inverse functions are in f32_inverse_trig.wgsl.
 //
 // x = q pi/2 + r with |r| <= pi/4 (a little more), r as a double-f32, reduced exactly:
 // Cody-Waite with pi/2 in four pieces below 98304 (every product k * piece exact, one as a
 // double-f32), and Payne-Hanek in integer arithmetic above (x's 24-bit significand times a
 // window of 2/pi in 12-bit digits, the products exact in u32). Then Taylor polynomials of
 // sin and cos on r.
+#import f32_math
 
 // Digit i (12 bits) of 2/pi = sum_i digit_i 2^(-12 (i + 1)); 0 outside [0, 17].
 fn two_over_pi_digit_(i: M) -> M {
@@ -158,4 +160,30 @@ fn tan_(x: TW) -> TW {
     var v = div_normal_(select(s, -c, odd), select(c, s, odd));
     v = select(v, -v, sign_bit_(x));
     return select(select(v, f32_nan_(), is_nan_(x) | is_inf_(x)), x, tiny_(x));
+}
+
+// sqrt(x^2 + y^2) without overflow or underflow: both operands unpacked from their bits
+// (subnormals too), the larger's exponent taken out exactly, the sum of squares of numbers
+// in [1, 2) and below, and the exponent put back with one rounding. inf if either is
+// infinite (NaN or not), else NaN if either is NaN.
+fn hypot_32_(x: TW, y: TW) -> TW {
+    let bx = abits_(x);
+    let by = abits_(y);
+    let hi = bitcast<TW>(max(bx, by));
+    let lo = bitcast<TW>(min(bx, by));
+    let uh = unpack_(hi);
+    let ul = unpack_(lo);
+    let s = ul.m * exp2i_(max(ul.e - uh.e, TW(-60.0)));
+    let r = ldexp_(sqrt_(fma(uh.m, uh.m, s * s)), uh.e);
+    let any_nan = is_nan_(x) | is_nan_(y);
+    let v = select(select(r, hi, is_zero_(lo)), f32_nan_(), any_nan);
+    return select(v, f32_inf_(), is_inf_(x) | is_inf_(y));
+}
+
+// NumPy's sinc, as NumPy computes it: y = pi x rounded, sin(y) / y; 1 where |x| < 1e-5
+// (there sin(y) rounds to y, so NumPy's quotient is exactly 1), which also covers 0 and the
+// subnormals a flushing adapter (the H100) reads as 0.
+fn sinc_32_(x: TW) -> TW {
+    let y = TW(3.141592653589793) * x;
+    return select(div_(sin_(y), y), TW(1.0), abs(x) < TW(1e-5));
 }

@@ -1,7 +1,7 @@
 // f64 functions built from the bits (through u64, so the adapter needs SHADER_INT64): the
-// next value, the spacing and frexp's two parts. Included only in the kernels whose
-// expression calls a `*_b64_` function (expr.rs's `spec`; fuse adds it to its helpers), so
-// that no other f64 kernel needs 64-bit integers. Scalar only (f64 and u64, never vec4).
+// next value, the spacing and frexp's two parts. Imported only into the kernels whose
+// expression calls a `*_b64_` function (ops/elementwise/wgsl.rs's `spec`; fuse adds an
+// `#import f64_bits` line to its helpers), so that no other f64 kernel needs 64-bit integers. Scalar only (f64 and u64, never vec4).
 // Every result is assembled from bits and every comparison made on them, so subnormals are
 // exact also where an adapter flushes them in f64 arithmetic or comparisons.
 

@@ -1,8 +1,9 @@
 // f64 trigonometry in software (with f64_math.wgsl, whose helpers it uses): sin, cos, tan
 // by a four-part Cody-Waite reduction by pi/2 in double-double for |x| < 2^20 (1048576) and
 // Payne-Hanek in exact f64 integer arithmetic above; atan, atan2, asin, acos by atan(c) + atan(u) with
-// c a multiple of 1/8 (atan(c) as double-double constants) and |u| <= 1/16; cbrt by Halley
-// steps and a final Newton step in double-double.
+// c a multiple of 1/8 (atan(c) as double-double constants) and |u| <= 1/16; hypot; NumPy's
+// sinc.
+#import f64_math
 
 // x = n pi/2 + (hi + lo), |hi + lo| <= pi/4 + a little, for |x| < 2^20: pi/2 in 33-bit
 // parts (Cody-Waite), so that n * part is exact without fma (lavapipe's f64 fma is not
@@ -314,24 +315,26 @@ fn acos64_(x: TW) -> TW {
     return select(v, nan64_(x), !(a <= TW(1.0)));
 }
 
-// cbrt: |x| = m 2^(3q) with m in [1, 8); Halley steps from a linear guess, a last Newton step
-// with the cube's residual in double-double; 2^q scales back exactly.
-fn cbrt64_(x: TW) -> TW {
-    let a = abs(x);
-    let fin = (a > TW(0.0)) & (a <= TW(D64_MAX));
-    let sp = split64_(select(TW(1.0), a, fin));
-    let q = floor((sp.lo + TW(0.5)) * TW(1.0 / 3.0));
-    let rm = sp.lo - TW(3.0) * q;
-    let m = sp.hi * select(select(TW(1.0), TW(2.0), rm == TW(1.0)), TW(4.0), rm == TW(2.0));
-    var y = TW(1.0) + (m - TW(1.0)) * TW(1.0 / 7.0);
-    for (var i = 0; i < 4; i++) {
-        let y3 = y * y * y;
-        y = y * (y3 + TW(2.0) * m) / (TW(2.0) * y3 + m);
-    }
-    let y2 = two_prod64_(y, y);
-    let y3 = two_prod64_(y2.hi, y);
-    let res = (y3.hi - m) + (y3.lo + y2.lo * y);
-    y = y - res / (TW(3.0) * y2.hi);
-    let v = scale64_(y, q);
-    return select(select(v, -v, x < TW(0.0)), x, !fin);
+// sqrt(x^2 + y^2) without overflow or underflow: both scaled by an exact power of two that
+// brings the larger near 1 when it is huge or tiny, and scaled back once. inf if either is
+// infinite (NaN or not), else NaN if either is NaN.
+fn hypot64_(x: TW, y: TW) -> TW {
+    let ax = abs(x);
+    let ay = abs(y);
+    let hi = max(ax, ay);
+    let lo = min(ax, ay);
+    let up = hi < TW(0x1p-500);
+    let down = hi > TW(0x1p500);
+    let s = select(select(TW(1.0), TW(0x1p600), up), TW(0x1p-600), down);
+    let back = select(select(TW(1.0), TW(0x1p-600), up), TW(0x1p600), down);
+    let h = hi * s;
+    let l = lo * s;
+    let r = sqrt64_(fma(h, h, l * l)) * back;
+    let v = select(r, nan64_(x), !(x == x) | !(y == y));
+    return select(v, inf64_(x), (ax > TW(D64_MAX)) | (ay > TW(D64_MAX)));
+}
+
+fn sinc64_(x: TW) -> TW {
+    let y = TW(3.141592653589793) * select(x, TW(1e-20), x == TW(0.0));
+    return div64_(sin64_(y), y);
 }

@@ -1,7 +1,9 @@
 // Philox4x32-10 (Salmon et al., SC'11; Random123's philox4x32 with 10 rounds), shared by
-// random.wgsl and generator.wgsl. Mirrored on the CPU in tests/random.rs. Follows
-// shared/mulhilo.wgsl or shared/mulhilo64.wgsl (the host includes one: mulhilo64 where the
-// adapter has SHADER_INT64); both give the same words.
+// random.wgsl and generator.wgsl. Mirrored on the CPU in tests/random.rs. Its products come
+// from shared/mulhilo.wgsl, which the host replaces by shared/mulhilo64.wgsl where the
+// adapter has SHADER_INT64 (`random::products`); both give the same words.
+
+#import mulhilo
 
 fn philox(counter: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
     var c = counter;

@@ -1,8 +1,8 @@
 // Random transforms in integer arithmetic only, so that every adapter gives the same bits:
 // -ln(u) and Box-Muller normals from Philox words (gamma's; the normal draws take the
 // ziggurat of shared/ziggurat.wgsl, which uses -ln u from here), and the float built from
-// its bits with round to nearest even. Follows shared/mulhilo.wgsl or shared/mulhilo64.wgsl (the same
-// products either way). Mirrored step for step on the CPU in tests/common/rng_exact.rs.
+// its bits with round to nearest even. Its products come from shared/mulhilo.wgsl (or
+// mulhilo64.wgsl: the same products either way). Mirrored step for step on the CPU in tests/common/rng_exact.rs.
 //
 // Fixed point: Qk is an unsigned u32 with k bits after the point; every product is the high
 // word of a 32 x 32 -> 64-bit product (rx_mulhi). The polynomial coefficients are
@@ -12,6 +12,8 @@
 // exact transform of the same uniforms: -ln(u) within 2^-28 relative (2^-28.9 measured),
 // r = sqrt(-2 ln u) within 2^-28.5, cos and sin within 2^-28.5 (2^-29.9 and 2^-28.8
 // measured), before the final rounding to f32 (tests/random_exact.rs checks the bounds).
+
+#import mulhilo
 
 fn rx_mulhi(a: u32, b: u32) -> u32 { return mulhilo(a, b).x; }
 

@@ -1,5 +1,5 @@
-// The Generator's streams, shared by generator.wgsl and distributions.wgsl (after
-// shared/philox.wgsl and shared/rng_exact.wgsl). Mirrors `GenParams` in
+// The Generator's streams, shared by generator.wgsl and distributions.wgsl, over
+// shared/philox.wgsl. Mirrors `GenParams` in
 // src/ops/random/generator.rs, whose `encode` is the only code that fills these slots: P.n
 // the Philox blocks of the draw (one invocation each), P.aux the key, P.offs.xy the 64-bit
 // counter of the draw's first block, P.offs.zw two integer arguments, P.ndim a flag, P.sc
@@ -9,6 +9,9 @@
 // and 1: its word e is element e of the block's elements. Element e of block c continues,
 // when it needs more randomness (rejection loops), in its private stream: block t of it is
 // the counter (c, t, 1 + e). Two draws never share a counter c.
+
+#import params
+#import philox
 
 fn key() -> vec2<u32> { return P.aux; }
 fn int_args() -> vec2<u32> { return P.offs.zw; }

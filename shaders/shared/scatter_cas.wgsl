@@ -1,5 +1,6 @@
 // Compare-and-swap combining of shaders/scatter.wgsl for f32 targets held as atomic u32
-// words (AT = u32): included by the f32 variants that do not have a native atomic.
+// words (AT = u32): imported by shaders/scatter.wgsl, whose host leaves it out of the variants
+// that do not use it (all but f32 without a native atomic).
 //
 // f32 through compare-and-swap on the bits: `f` of the old value and v, until no other
 // invocation changed the word in between (or nothing changes).

@@ -1,7 +1,7 @@
 // Order-preserving u32 key words of each sortable dtype, read as raw words (NumPy's order:
 // -0 and +0 equal, every NaN equal and after +inf), so no kernel needs f16 or f64
-// arithmetic. Included by the sort family (shaders/sort.wgsl) and the select family
-// (shaders/select.wgsl).
+// arithmetic. Imported by the sort family (shaders/sort.wgsl) and the select family
+// (shaders/radix_select.wgsl).
 
 // The key words of one element (x: low word, y: high word or 0).
 fn key_u32(x: u32) -> vec2<u32> { return vec2<u32>(x, 0u); }

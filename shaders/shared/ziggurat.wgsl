@@ -24,6 +24,9 @@
 // below 0.053 (the tail's rejection rate at r = 4.04, 0.0525; a wedge try continues only when
 // its new candidate misses the fast path too, below 0.005), so 16 tries all fail below 2^-67.
 
+#import params
+#import rng_exact
+
 const ZIG_TRIES: u32 = 16u;
 // Layers (a power of two), the sign's bit above the layer's, and where j starts (21 bits).
 const ZIG_LAYERS: u32 = 1024u;

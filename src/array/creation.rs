@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
-use crate::ops::elementwise::{map_unary, Unary, F32_MATH, F64_MATH};
+use crate::ops::elementwise::{map_unary, Unary};
 use crate::shape::Shape;
 
 const SRC: &str = include_str!("../../shaders/creation.wgsl");
@@ -159,15 +159,19 @@ fn spec(d: DType) -> Spec {
         .scalar(d)
         .function("arange_at", at);
     match d {
-        DType::F16 | DType::F32 => spec.include(F32_MATH).function(
+        DType::F16 | DType::F32 => spec.function(
             "geom_at",
             "fn geom_at(i: u32) -> SC { return exp2_(fma(f32(i), P.sc[1u], P.sc[0u])); }",
         ),
-        DType::F64 => spec.include(F64_MATH).alias("TW", "f64").function(
-            "geom_at",
-            "fn geom_at(i: u32) -> SC { return exp2_64_(P.sc[0u] + f64(i) * P.sc[1u]); }",
-        ),
-        _ => spec,
+        DType::F64 => spec
+            .import_instead("f32_math", Some("f64_math"))
+            .alias("TW", "f64")
+            .function(
+                "geom_at",
+                "fn geom_at(i: u32) -> SC { return exp2_64_(P.sc[0u] + f64(i) * P.sc[1u]); }",
+            ),
+        // Integers have no geom: no math.
+        _ => spec.import_instead("f32_math", None),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
-use crate::ops::elementwise::{broadcast_layout, is_plain, Operand, STRIDED_OFFSETS};
+use crate::ops::elementwise::{broadcast_layout, is_plain, Operand};
 use crate::shape::broadcast_shapes;
 
 mod body;
@@ -504,9 +504,7 @@ fn spec(inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
     for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
         spec = spec.alias(name, inputs.get(k).map_or("f32".into(), |&d| value(d)));
     }
-    spec.alias("O0", value(out))
-        .function("element", def)
-        .include(STRIDED_OFFSETS)
+    spec.alias("O0", value(out)).function("element", def)
 }
 
 /// Variants of shaders/elementwise_kernel.wgsl (a body over three arrays and a scalar, per dtype), for

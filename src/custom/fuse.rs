@@ -11,7 +11,7 @@ use crate::custom::{ElementwiseKernel, KernelArg};
 use crate::device::{lock, Device};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::ops::elementwise::{truth, Binary, NpBinary, NpUnary, Unary};
+use crate::ops::elementwise::{truth, Binary, Unary};
 use crate::shape::Axes;
 
 #[path = "fuse_keep.rs"]
@@ -124,62 +124,62 @@ impl Var {
         sinh => Unary::Sinh, "Hyperbolic sine.";
         cosh => Unary::Cosh, "Hyperbolic cosine.";
         tanh => Unary::Tanh, "Hyperbolic tangent.";
-        asinh => Unary::Np(NpUnary::Asinh), "Inverse hyperbolic sine.";
-        acosh => Unary::Np(NpUnary::Acosh), "Inverse hyperbolic cosine.";
-        atanh => Unary::Np(NpUnary::Atanh), "Inverse hyperbolic tangent.";
+        asinh => Unary::Asinh, "Inverse hyperbolic sine.";
+        acosh => Unary::Acosh, "Inverse hyperbolic cosine.";
+        atanh => Unary::Atanh, "Inverse hyperbolic tangent.";
         sigmoid => Unary::Sigmoid, "The logistic function 1 / (1 + e^-x).";
         erf => Unary::Erf, "The error function.";
-        erfc => Unary::Np(NpUnary::Erfc), "The complementary error function 1 - erf(x).";
-        square => Unary::Np(NpUnary::Square), "x * x.";
-        reciprocal => Unary::Np(NpUnary::Reciprocal), "1 / x.";
-        degrees => Unary::Np(NpUnary::Degrees), "Radians to degrees.";
-        radians => Unary::Np(NpUnary::Radians), "Degrees to radians.";
+        erfc => Unary::Erfc, "The complementary error function 1 - erf(x).";
+        square => Unary::Square, "x * x.";
+        reciprocal => Unary::Reciprocal, "1 / x.";
+        degrees => Unary::Degrees, "Radians to degrees.";
+        radians => Unary::Radians, "Degrees to radians.";
         floor => Unary::Floor, "Floor.";
         ceil => Unary::Ceil, "Ceiling.";
         round => Unary::Round, "Rounding to the nearest integer, halves to even.";
-        trunc => Unary::Np(NpUnary::Trunc), "Rounding toward zero.";
-        isnan => Unary::Np(NpUnary::IsNan), "1 where NaN, else 0.";
-        isinf => Unary::Np(NpUnary::IsInf), "1 where infinite, else 0.";
-        isfinite => Unary::Np(NpUnary::IsFinite), "1 where finite, else 0.";
-        logical_not => Unary::Np(NpUnary::LogicalNot), "1 where zero, else 0.";
-        sinc => Unary::Np(NpUnary::Sinc), "sin(pi x) / (pi x), 1 at 0, as NumPy's `sinc`.";
-        signbit => Unary::Np(NpUnary::SignBit), "1 where the sign bit is set, else 0.";
-        spacing => Unary::Np(NpUnary::Spacing), "The gap to the next value away from zero (floats; f64 needs 64-bit integers).";
-        bitwise_not => Unary::Np(NpUnary::BitNot), "Bitwise not (integers).";
+        trunc => Unary::Trunc, "Rounding toward zero.";
+        isnan => Unary::IsNan, "1 where NaN, else 0.";
+        isinf => Unary::IsInf, "1 where infinite, else 0.";
+        isfinite => Unary::IsFinite, "1 where finite, else 0.";
+        logical_not => Unary::LogicalNot, "1 where zero, else 0.";
+        sinc => Unary::Sinc, "sin(pi x) / (pi x), 1 at 0, as NumPy's `sinc`.";
+        signbit => Unary::SignBit, "1 where the sign bit is set, else 0.";
+        spacing => Unary::Spacing, "The gap to the next value away from zero (floats; f64 needs 64-bit integers).";
+        bitwise_not => Unary::BitwiseNot, "Bitwise not (integers).";
     }
 
     binary_fns! {
         maximum => Binary::Maximum, "The larger value (NaN if either is NaN).";
         minimum => Binary::Minimum, "The smaller value (NaN if either is NaN).";
-        fmax => Binary::Np(NpBinary::Fmax), "The larger value, ignoring a NaN.";
-        fmin => Binary::Np(NpBinary::Fmin), "The smaller value, ignoring a NaN.";
+        fmax => Binary::Fmax, "The larger value, ignoring a NaN.";
+        fmin => Binary::Fmin, "The smaller value, ignoring a NaN.";
         pow => Binary::Pow, "`self` to the power `other`.";
         atan2 => Binary::Atan2, "The four-quadrant arctangent of `self / other`.";
-        hypot => Binary::Np(NpBinary::Hypot), "sqrt(x² + y²) without overflow.";
-        copysign => Binary::Np(NpBinary::Copysign), "|x| with the sign of `other`.";
-        remainder => Binary::Mod, "Remainder with the sign of the divisor (NumPy's `%`).";
-        floor_divide => Binary::FloorDiv, "Quotient rounded toward minus infinity.";
+        hypot => Binary::Hypot, "sqrt(x² + y²) without overflow.";
+        copysign => Binary::Copysign, "|x| with the sign of `other`.";
+        remainder => Binary::Remainder, "Remainder with the sign of the divisor (NumPy's `%`).";
+        floor_divide => Binary::FloorDivide, "Quotient rounded toward minus infinity.";
         eq => Binary::Eq, "1 where equal, else 0.";
         ne => Binary::Ne, "1 where not equal (NaN included), else 0.";
         lt => Binary::Lt, "1 where `self < other`, else 0.";
         le => Binary::Le, "1 where `self <= other`, else 0.";
         gt => Binary::Gt, "1 where `self > other`, else 0.";
         ge => Binary::Ge, "1 where `self >= other`, else 0.";
-        logical_and => Binary::Np(NpBinary::LogicalAnd), "1 where both are non-zero, else 0.";
-        logical_or => Binary::Np(NpBinary::LogicalOr), "1 where either is non-zero, else 0.";
-        logical_xor => Binary::Np(NpBinary::LogicalXor), "1 where exactly one is non-zero.";
-        logaddexp => Binary::Np(NpBinary::LogAddExp), "log(e^x + e^y) without overflow.";
-        logaddexp2 => Binary::Np(NpBinary::LogAddExp2), "log2(2^x + 2^y) without overflow.";
-        heaviside => Binary::Np(NpBinary::Heaviside), "0 below 0, 1 above, `other` at 0.";
-        gcd => Binary::Np(NpBinary::Gcd), "Greatest common divisor (i32, u32).";
-        lcm => Binary::Np(NpBinary::Lcm), "Least common multiple (i32, u32).";
-        nextafter => Binary::Np(NpBinary::NextAfter), "The next value toward `other` (floats; f64 needs 64-bit integers).";
-        ldexp => Binary::Np(NpBinary::Ldexp), "x 2^n, `other` an integer value (clamped).";
-        bitwise_and => Binary::Np(NpBinary::BitAnd), "Bitwise and (integers).";
-        bitwise_or => Binary::Np(NpBinary::BitOr), "Bitwise or (integers).";
-        bitwise_xor => Binary::Np(NpBinary::BitXor), "Bitwise exclusive or (integers).";
-        left_shift => Binary::Np(NpBinary::Shl), "Left shift; counts past the width give 0.";
-        right_shift => Binary::Np(NpBinary::Shr), "Right shift (arithmetic for i32).";
+        logical_and => Binary::LogicalAnd, "1 where both are non-zero, else 0.";
+        logical_or => Binary::LogicalOr, "1 where either is non-zero, else 0.";
+        logical_xor => Binary::LogicalXor, "1 where exactly one is non-zero.";
+        logaddexp => Binary::LogAddExp, "log(e^x + e^y) without overflow.";
+        logaddexp2 => Binary::LogAddExp2, "log2(2^x + 2^y) without overflow.";
+        heaviside => Binary::Heaviside, "0 below 0, 1 above, `other` at 0.";
+        gcd => Binary::Gcd, "Greatest common divisor (i32, u32).";
+        lcm => Binary::Lcm, "Least common multiple (i32, u32).";
+        nextafter => Binary::NextAfter, "The next value toward `other` (floats; f64 needs 64-bit integers).";
+        ldexp => Binary::Ldexp, "x 2^n, `other` an integer value (clamped).";
+        bitwise_and => Binary::BitwiseAnd, "Bitwise and (integers).";
+        bitwise_or => Binary::BitwiseOr, "Bitwise or (integers).";
+        bitwise_xor => Binary::BitwiseXor, "Bitwise exclusive or (integers).";
+        left_shift => Binary::LeftShift, "Left shift; counts past the width give 0.";
+        right_shift => Binary::RightShift, "Right shift (arithmetic for i32).";
     }
 
     /// `self` clamped to `[lo, hi]`: `minimum(maximum(self, lo), hi)`, as
@@ -415,7 +415,7 @@ fn helper(
             return Err(unsupported());
         }
         if !crate::ops::elementwise::uses_f64_bits(&g.helpers) {
-            g.helpers.push_str(crate::ops::elementwise::F64_BITS);
+            g.helpers.push_str("#import f64_bits\n");
         }
     }
     g.vec4 &= vec_ok;

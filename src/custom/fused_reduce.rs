@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params, MAX_DIMS};
 use crate::kernel::source::Spec;
-use crate::ops::elementwise::{Operand, STRIDED_OFFSETS};
+use crate::ops::elementwise::Operand;
 use crate::shape::{broadcast_shapes, broadcast_strides, collapse, Axes};
 
 const SRC: &str = include_str!("../../shaders/fused_reduce.wgsl");
@@ -285,14 +285,12 @@ fn spec(d: DType, inputs: &Inputs<'_>, dst: DType, value: &str) -> Spec {
     for (k, name) in ["I0", "I1", "I2"].into_iter().enumerate() {
         spec = spec.alias(name, inputs.dtypes.get(k).map_or("f32", |d| d.wgsl()));
     }
-    let spec = spec
-        .function("value", value.to_string())
-        .include(STRIDED_OFFSETS);
+    let spec = spec.function("value", value.to_string());
     match inputs.library {
         Some(l) => crate::ops::elementwise::library(l, false)
             .1
-            .into_iter()
-            .fold(spec, |s, inc| s.include(inc)),
+            .iter()
+            .fold(spec, |s, name| s.import(name)),
         None => spec,
     }
 }

@@ -14,13 +14,13 @@
 //! # Ok::<(), gpuarray::Error>(())
 //! ```
 
+mod composed;
 mod elementwise_kernel;
 mod from_fn;
 mod fuse;
 mod fused_reduce;
 mod raw_kernel;
 mod reduction_kernel;
-mod special;
 
 pub use elementwise_kernel::ElementwiseKernel;
 pub use fuse::{fuse, Fused, Var};

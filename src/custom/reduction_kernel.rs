@@ -245,7 +245,7 @@ impl ReductionKernel {
             let final_out = if load == Load::Elem { None } else { Some(out) };
             let mut s = spec(&r, input, load, final_out, false);
             s.immediates = self.dev.immediates();
-            let src = s.render();
+            let src = s.render()?;
             let at = |f: &str| src.find(f).unwrap_or(0);
             let regions: Vec<Region> = [
                 Region::find("map_expr", &src, &self.map_expr, at("fn map(v_")),

@@ -87,7 +87,7 @@ fn every_computing_family_refuses_a_dtype_that_is_not_real() {
     refused("cumsum", x.cumsum(0));
     refused("cumprod", x.cumprod(1));
     refused("diff", x.diff(1, 0));
-    refused("masked_select", x.masked_select(&mask));
+    refused("extract", x.extract(&mask));
     refused("nonzero", x.nonzero());
     refused("count_nonzero", x.count_nonzero());
     // Indexing.

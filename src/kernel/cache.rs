@@ -311,7 +311,7 @@ impl KernelCache {
             immediates: gpu.immediates,
             ..spec
         };
-        let src = spec.render();
+        let src = spec.render()?;
         let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
         validate(&name, &src, gpu.naga_capabilities())?;
         let (bgl, pl) = self.layouts(gpu, key.inputs, spec.writable_last_input);

@@ -1,16 +1,13 @@
 //! Embedded WGSL and its specialisation per dtype and operation.
 //!
 //! A variant of a shader file is made by replacing its `alias X = ...;` lines and its
-//! one-line `fn NAME(...)` definitions, adding `enable f16;` when f16 appears, appending
-//! the shared parameter block and helpers, and unrolling the loops marked `// unroll`
-//! ([`super::unroll`]).
+//! one-line `fn NAME(...)` definitions, resolving its `#import` lines ([`super::import`]),
+//! adding `enable f16;` when f16 appears and the parameter block when the text did not
+//! import it, and unrolling the loops marked `// unroll` ([`super::unroll`]).
 
+use super::import::{shared, Resolver};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-
-pub(crate) const PARAMS: &str = include_str!("../../shaders/shared/params.wgsl");
-pub(crate) const FLOAT_MATH: &str = include_str!("../../shaders/shared/float_math.wgsl");
-pub(crate) const INT_MATH: &str = include_str!("../../shaders/shared/int_math.wgsl");
 
 /// How to make one variant of a shader file.
 #[derive(Debug, Clone)]
@@ -23,7 +20,14 @@ pub(crate) struct Spec {
     pub aliases: Vec<(&'static str, String)>,
     /// One-line function definitions replacing the file's line `fn NAME(...`.
     pub functions: Vec<(&'static str, String)>,
-    /// Helper sources appended after the file.
+    /// Shared files imported after the file's text, as `#import` lines at its end would
+    /// (a choice made per variant by the host, as a generator's `#import` lines are).
+    pub imports: Vec<&'static str>,
+    /// Per variant, the shared file an `#import` name reads instead, or `None` for nothing
+    /// (mulhilo64 for mulhilo on adapters with 64-bit integers).
+    pub instead: Vec<(&'static str, Option<&'static str>)>,
+    /// Texts appended after the imports, with their own `#import` lines resolved: a family's
+    /// second file in some of its kernels (shaders/radix_sg.wgsl after sort.wgsl).
     pub includes: Vec<&'static str>,
     /// Parameters as immediates rather than a uniform binding (set by the cache per device).
     pub immediates: bool,
@@ -55,6 +59,8 @@ impl Spec {
             source: source.into(),
             aliases: Vec::new(),
             functions: Vec::new(),
+            imports: Vec::new(),
+            instead: Vec::new(),
             includes: Vec::new(),
             immediates: false,
             constants: Vec::new(),
@@ -88,8 +94,26 @@ impl Spec {
         self.unrolls.push((name, count));
         self
     }
+    /// Appends text after the file's (its `#import` lines resolved): a family's second file.
+    /// Shared files enter by `#import` lines or [`Spec::import`], each once.
     pub(crate) fn include(mut self, src: &'static str) -> Spec {
         self.includes.push(src);
+        self
+    }
+    /// Imports shared file `name` (its stem in shaders/shared) after the text, once, as an
+    /// `#import name` line at the text's end would: for imports chosen per variant.
+    #[allow(
+        dead_code,
+        reason = "for families that choose imports per dtype (elementwise)"
+    )]
+    pub(crate) fn import(mut self, name: &'static str) -> Spec {
+        self.imports.push(name);
+        self
+    }
+    /// In this variant, `#import name` reads shared file `file` instead (`None`: nothing),
+    /// wherever the line is (the text's own or an imported file's).
+    pub(crate) fn import_instead(mut self, name: &'static str, file: Option<&'static str>) -> Spec {
+        self.instead.push((name, file));
         self
     }
 
@@ -100,8 +124,11 @@ impl Spec {
     }
 
     /// The specialised WGSL text.
-    pub(crate) fn render(&self) -> String {
-        let mut out = String::with_capacity(self.source.len() + PARAMS.len() + 2048);
+    ///
+    /// # Errors
+    /// [`Error::InvalidShader`] when an `#import` line (the text's, an imported file's or
+    /// [`Spec::import`]'s) names no file of shaders/shared.
+    pub(crate) fn render(&self) -> Result<String> {
         let mut lines = Vec::new();
         for line in self.source.lines() {
             let t = line.trim_start();
@@ -126,31 +153,47 @@ impl Spec {
                 });
             lines.push(replaced.unwrap_or_else(|| line.to_string()));
         }
-        let body = lines.join("\n");
+        // Imports after the replacements: a shared file's aliases and functions are its own.
+        let mut body = String::with_capacity(self.source.len() + 4096);
+        let mut imports = Resolver::new(&shared, &self.instead);
+        let invalid = |message| Error::InvalidShader {
+            name: self.family.to_string(),
+            message,
+        };
+        imports
+            .resolve(self.family, &lines.join("\n"), &mut body)
+            .map_err(invalid)?;
+        for name in self.imports.iter().copied().chain(["params"]) {
+            // The parameter block is binding 0 of every kernel's layout: it is there even
+            // where the text does not import it.
+            imports
+                .import(self.family, name, &mut body)
+                .map_err(invalid)?;
+        }
+        for inc in &self.includes {
+            imports
+                .resolve(self.family, inc, &mut body)
+                .map_err(invalid)?;
+        }
+        if self.immediates {
+            body = body.replace(PARAMS_UNIFORM, PARAMS_IMMEDIATE);
+        }
+        let mut out = String::with_capacity(body.len() + 16);
         if uses_f16(&body) {
             out.push_str("enable f16;\n");
         }
         out.push_str(&body);
-        out.push('\n');
-        if self.immediates {
-            out.push_str(&PARAMS.replace(PARAMS_UNIFORM, PARAMS_IMMEDIATE));
-        } else {
-            out.push_str(PARAMS);
-        }
-        for inc in &self.includes {
-            out.push_str(inc);
-        }
         if out.contains("// unroll") {
             out = super::unroll::expand(&out, &self.unrolls);
         }
-        out
+        Ok(out)
     }
 }
 
 /// Whether WGSL code names the type `f16` outside comments (and so needs `enable f16;`, which
 /// an adapter without SHADER_F16 refuses): a comment that mentions f16 must not make an f32
 /// kernel fail there.
-fn uses_f16(code: &str) -> bool {
+pub(super) fn uses_f16(code: &str) -> bool {
     code.lines().any(|line| {
         let code = line.split("//").next().unwrap_or("");
         code.match_indices("f16").any(|(i, _)| {
@@ -388,6 +431,45 @@ mod tests {
             !msg.contains("return") && !msg.contains("generated"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn render_resolves_imports_once_with_the_parameter_block() {
+        let src = "#import params\n#import philox\nalias S = f32;\nalias SC = f32;\n";
+        let spec = Spec::new("k", src)
+            .import("mulhilo")
+            .import("philox")
+            .include("#import mulhilo\nfn g() {}\n");
+        let text = spec.render().unwrap();
+        assert_eq!(text.matches("struct Params").count(), 1, "{text}");
+        assert_eq!(text.matches("fn mulhilo(").count(), 1, "{text}");
+        assert_eq!(text.matches("fn philox(").count(), 1, "{text}");
+        assert!(text.contains("fn g() {}"), "{text}");
+        assert!(!text.contains("#import"), "{text}");
+        // Without an import of params, the block is appended; immediates replace its binding.
+        let spec = Spec {
+            immediates: true,
+            ..Spec::new("k", "alias S = f32;\nalias SC = f32;\n")
+        };
+        let text = spec.render().unwrap();
+        assert_eq!(text.matches("struct Params").count(), 1);
+        assert!(text.contains(PARAMS_IMMEDIATE) && !text.contains(PARAMS_UNIFORM));
+        // A variant reads another file.
+        let spec = Spec::new("k", "#import mulhilo\n").import_instead("mulhilo", Some("mulhilo64"));
+        assert!(spec.render().unwrap().contains("u64(a) * u64(b)"));
+    }
+
+    #[test]
+    fn an_unknown_import_is_an_invalid_shader() {
+        for spec in [
+            Spec::new("k", "#import params\n#import no_such_file\n"),
+            Spec::new("k", "").import("no_such_file"),
+            Spec::new("k", "#import mulhilo\n").import_instead("mulhilo", Some("no_such_file")),
+        ] {
+            let e = spec.render().unwrap_err();
+            assert!(matches!(e, Error::InvalidShader { .. }), "{e:?}");
+            assert!(e.to_string().contains("`#import no_such_file`"), "{e}");
+        }
     }
 
     #[test]

@@ -143,7 +143,7 @@ pub fn normal_pair(a: u32, b: u32) -> [f32; 2] {
 }
 
 /// The ziggurat's tables, the library's own file.
-#[path = "../../src/ops/random/ziggurat.rs"]
+#[path = "../../src/ops/random/ziggurat/mod.rs"]
 pub mod ziggurat;
 
 /// Which paths of the ziggurat an element took.

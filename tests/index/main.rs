@@ -224,14 +224,14 @@ fn masks<T: Ty>() {
     let mask = d.from_slice(&flags, [3, 7]).unwrap();
     let count = bits.iter().filter(|&&b| b != 0).count();
     let offs = offsets(&view);
-    // select is masked_select.
+    // extract: the elements under the mask, in C order.
     let sel: Vec<f64> = offs
         .iter()
         .zip(&bits)
         .filter(|&(_, &b)| b != 0)
         .map(|(&o, _)| want[o])
         .collect();
-    exact(&host(&view.select(&mask).unwrap()), &sel);
+    exact(&host(&view.extract(&mask).unwrap()), &sel);
     let (v, _) = cast_in::<T>(&[7.0]);
     view.masked_fill(&mask, v[0]).unwrap();
     for (&o, &b) in offs.iter().zip(&bits) {
@@ -281,7 +281,7 @@ fn masks<T: Ty>() {
     let em = d.zeros::<bool>([0, 3]).unwrap();
     e.masked_fill(&em, v[0]).unwrap();
     e.masked_assign(&em, &d.zeros::<T>([0]).unwrap()).unwrap();
-    assert_eq!(e.select(&em).unwrap().len(), 0);
+    assert_eq!(e.extract(&em).unwrap().len(), 0);
     let none = d.zeros::<bool>([3, 7]).unwrap();
     view.masked_assign(&none, &d.zeros::<T>([0]).unwrap())
         .unwrap();

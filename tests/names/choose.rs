@@ -1,4 +1,4 @@
-//! `choose`, `select_cases` (NumPy's `select`) and `ix_` against host models: every dtype,
+//! `choose`, `select` and `ix_` against host models: every dtype,
 //! strided views with offsets, broadcasting, zero sizes, special values copied exactly, and
 //! bad arguments.
 
@@ -57,11 +57,11 @@ fn choose_select<T: Real>() {
         &host(&got),
         &(0..r * c).map(|i| hrow[i % c]).collect::<Vec<_>>(),
     );
-    // select_cases: the first condition that holds wins, else the default.
+    // select: the first condition that holds wins, else the default.
     let c0 = which.eq_scalar(0).unwrap();
     let c1 = which.le_scalar(1).unwrap();
     let d = T::from_f64(3.0);
-    let got = Array::select_cases(&[&c0, &c1], &[&a, &row], d).unwrap();
+    let got = Array::select(&[&c0, &c1], &[&a, &row], d).unwrap();
     let want: Vec<f64> = (0..r * c)
         .map(|i| match idx[i] {
             0 => ha[i],
@@ -80,14 +80,11 @@ fn choose_select<T: Real>() {
     );
     let ec = dev.zeros::<bool>([0]).unwrap();
     let ex = dev.zeros::<T>([0]).unwrap();
-    assert_eq!(
-        Array::select_cases(&[&ec], &[&ex], d).unwrap().shape(),
-        &[0]
-    );
+    assert_eq!(Array::select(&[&ec], &[&ex], d).unwrap().shape(), &[0]);
 }
 
 #[test]
-fn choose_and_select_cases_match_numpy() {
+fn choose_and_select_match_numpy() {
     all_dtypes!(choose_select);
 }
 
@@ -159,11 +156,11 @@ fn choose_select_ix_bad_arguments() {
     ));
     let m = a.gt_scalar(1.0).unwrap();
     assert!(matches!(
-        Array::select_cases(&[&m, &m], &[&a], 0.0),
+        Array::select(&[&m, &m], &[&a], 0.0),
         Err(Error::InvalidArgument { .. })
     ));
     assert!(matches!(
-        Array::<f32>::select_cases(&[], &[], 0.0),
+        Array::<f32>::select(&[], &[], 0.0),
         Err(Error::InvalidArgument { .. })
     ));
     let m2 = a.reshape([3, 1]).unwrap();

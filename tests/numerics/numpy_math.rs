@@ -7,8 +7,9 @@
 use astro_float::BigFloat;
 use gpuarray::{f16, Array, Float};
 
+use crate::common::dev;
 use crate::f64::{big, consts, exact, P, RM};
-use crate::sweep::{pairs, run, run2, Check, Check2, Exact, Swept};
+use crate::sweep::{flushes, pairs, run, run2, Check, Check2, Exact, Swept};
 
 fn check<T: Swept + Float>(
     name: &str,
@@ -43,7 +44,10 @@ std_sweep! {
     asinh_f32_within_4_ulps, asinh_f16_within_1_ulp, "asinh", 4.0, |a| a.asinh(), f64::asinh;
     acosh_f32_within_4_ulps, acosh_f16_within_1_ulp, "acosh", 4.0, |a| a.acosh(), f64::acosh;
     atanh_f32_within_4_ulps, atanh_f16_within_1_ulp, "atanh", 4.0, |a| a.atanh(), f64::atanh;
-    degrees_f32_within_1_ulp, degrees_f16_within_1_ulp, "degrees", 1.0, |a| a.degrees(), f64::to_degrees;
+    // NumPy's formula, x * (180 / pi rounded to f32), errs by up to 1.5 ulps (0.5 the
+    // constant's rounding, 0.5 the product's; 1.42 measured): the f32 bound is NumPy's,
+    // and `degrees_and_radians_are_numpys_products` checks the bits.
+    degrees_f32_within_1_5_ulps, degrees_f16_within_1_ulp, "degrees", 1.5, |a| a.degrees(), f64::to_degrees;
     radians_f32_within_1_ulp, radians_f16_within_1_ulp, "radians", 1.0, |a| a.radians(), f64::to_radians;
     trunc_f32_exact, trunc_f16_exact, "trunc", 0.0, |a| a.trunc(), f64::trunc;
 }
@@ -266,4 +270,122 @@ fn hypot_f64_within_2_ulps() {
         },
         &pairs::<f64>(50_000, &specials, 9),
     );
+}
+
+/// Values for the exact checks below: both signs, zeros, integers, halves, fractions below 1,
+/// the extremes, subnormals, infinities and an f32 grid.
+fn exact_inputs() -> Vec<f64> {
+    let mut v = vec![
+        3.0,
+        -0.656,
+        0.656,
+        -0.0,
+        0.0,
+        -0.99999,
+        -2.5,
+        3.7,
+        -1e-30,
+        1e-40,
+        -1e-40,
+        65504.0,
+        3.4e38,
+        -3.4e38,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    v.extend((0..4000).map(|i| (i as f64 - 2000.0) * 0.0731));
+    v
+}
+
+/// The differential check against NumPy (2026-11-28): f32 `degrees(3)` gave 171.887344,
+/// NumPy 171.887329. NumPy computes `x * (180 / pi)` with the constant rounded to the
+/// type (`180.0f / NPY_PIf` for f32 and, through f32, f16), and `radians` as
+/// `x * (pi / 180)` likewise: bit for bit.
+#[test]
+fn degrees_and_radians_are_numpys_products() {
+    let to_deg32 = 180.0f32 / std::f32::consts::PI;
+    let to_rad32 = std::f32::consts::PI / 180.0f32;
+    let xs: Vec<f32> = exact_inputs().iter().map(|&v| v as f32).collect();
+    let a = dev().from_slice(&xs, [xs.len()]).unwrap();
+    let deg = a.degrees().unwrap().to_vec().unwrap();
+    let rad = a.radians().unwrap().to_vec().unwrap();
+    for (i, &x) in xs.iter().enumerate() {
+        if flushes::<f32>() && (x * to_rad32).abs() < f32::MIN_POSITIVE {
+            continue;
+        }
+        assert_eq!(
+            deg[i].to_bits(),
+            (x * to_deg32).to_bits(),
+            "degrees({x}): {}",
+            deg[i]
+        );
+        assert_eq!(
+            rad[i].to_bits(),
+            (x * to_rad32).to_bits(),
+            "radians({x}): {}",
+            rad[i]
+        );
+    }
+    if dev().supports::<f16>() {
+        let xs: Vec<f16> = (0..=u16::MAX)
+            .map(f16::from_bits)
+            .filter(|v| !v.is_nan())
+            .collect();
+        let a = dev().from_slice(&xs, [xs.len()]).unwrap();
+        let deg = a.degrees().unwrap().to_vec().unwrap();
+        let rad = a.radians().unwrap().to_vec().unwrap();
+        for (i, &x) in xs.iter().enumerate() {
+            let d = f16::from_f32(x.to_f32() * to_deg32);
+            let r = f16::from_f32(x.to_f32() * to_rad32);
+            assert_eq!(deg[i].to_bits(), d.to_bits(), "degrees({x}): {}", deg[i]);
+            assert_eq!(rad[i].to_bits(), r.to_bits(), "radians({x}): {}", rad[i]);
+        }
+    }
+    if dev().supports::<f64>() {
+        let xs = exact_inputs();
+        let a = dev().from_slice(&xs, [xs.len()]).unwrap();
+        let deg = a.degrees().unwrap().to_vec().unwrap();
+        let rad = a.radians().unwrap().to_vec().unwrap();
+        for (i, &x) in xs.iter().enumerate() {
+            let d = x * (180.0 / std::f64::consts::PI);
+            let r = x * (std::f64::consts::PI / 180.0);
+            assert_eq!(deg[i].to_bits(), d.to_bits(), "degrees({x}): {}", deg[i]);
+            assert_eq!(rad[i].to_bits(), r.to_bits(), "radians({x}): {}", rad[i]);
+        }
+    }
+}
+
+/// The differential check against NumPy (2026-11-28): f64 `trunc(-0.656)` gave +0 (NumPy
+/// -0). Every float dtype, bit for bit against Rust's `trunc` (zeros by sign).
+#[test]
+fn trunc_keeps_the_sign_of_zero() {
+    let vals = exact_inputs();
+    let xs: Vec<f32> = vals.iter().map(|&v| v as f32).collect();
+    let got = dev()
+        .from_slice(&xs, [xs.len()])
+        .unwrap()
+        .trunc()
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    for (g, x) in got.iter().zip(&xs) {
+        if flushes::<f32>() && x.abs() < f32::MIN_POSITIVE {
+            continue;
+        }
+        assert_eq!(g.to_bits(), x.trunc().to_bits(), "trunc({x}): {g}");
+    }
+    if dev().supports::<f16>() {
+        let xs: Vec<f16> = vals.iter().map(|&v| f16::from_f64(v)).collect();
+        let a = dev().from_slice(&xs, [xs.len()]).unwrap();
+        for (g, x) in a.trunc().unwrap().to_vec().unwrap().iter().zip(&xs) {
+            let want = f16::from_f32(x.to_f32().trunc());
+            assert_eq!(g.to_bits(), want.to_bits(), "trunc({x}): {g}");
+        }
+    }
+    if dev().supports::<f64>() {
+        let a = dev().from_slice(&vals, [vals.len()]).unwrap();
+        for (g, x) in a.trunc().unwrap().to_vec().unwrap().iter().zip(&vals) {
+            assert_eq!(g.to_bits(), x.trunc().to_bits(), "trunc({x}): {g}");
+        }
+    }
 }

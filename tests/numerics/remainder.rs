@@ -369,3 +369,71 @@ fn shape_mismatch_is_an_error() {
         vec![-1.0, -1.0, -1.0]
     );
 }
+
+/// The differential check against NumPy (2026-11-28): f32 `floor_divide(9.223372e18,
+/// 2147483520)` gave 4294967296, NumPy 4294967808: NumPy divides `(a - fmod(a, b)) / b`
+/// with IEEE's correctly rounded division, where the quotient here was within an ulp only.
+/// Pairs whose quotient is an integer past 2^24 (so that it rounds, often near a tie), in
+/// f32 and in f16 (computed in f32, as NumPy's half loops do), against NumPy's algorithm.
+#[test]
+fn floor_divide_rounds_the_quotient_as_numpy() {
+    let x = dev().from_slice(&[9.223372e18f32], [1]).unwrap();
+    let y = dev().from_slice(&[2147483520.0f32], [1]).unwrap();
+    let got = x.floor_divide(&y).unwrap().to_vec().unwrap();
+    assert_eq!(got, vec![4294967808.0]);
+    let mut rng = Rng::new(31);
+    let n = 1 << 14;
+    let ys: Vec<f32> = (0..n)
+        .map(|_| (rng.int(1, 1 << 12) as f32) * (rng.int(-20, 20) as f32).exp2())
+        .collect();
+    let xs: Vec<f32> = ys
+        .iter()
+        .map(|&b| {
+            let q = rng.int(1 << 23, 1 << 27) as f32;
+            if rng.bool(0.5) {
+                b * q
+            } else {
+                -b * q
+            }
+        })
+        .collect();
+    let got = dev()
+        .from_slice(&xs, [n])
+        .unwrap()
+        .floor_divide(&dev().from_slice(&ys, [n]).unwrap())
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    let bad: Vec<String> = (0..n)
+        .filter(|&i| !same(got[i] as f64, divmod_f32(xs[i], ys[i]).1 as f64))
+        .map(|i| {
+            let want = divmod_f32(xs[i], ys[i]).1;
+            format!("{} // {}: {} (want {want})", xs[i], ys[i], got[i])
+        })
+        .take(5)
+        .collect();
+    assert!(bad.is_empty(), "{bad:?}");
+    if dev().supports::<f16>() {
+        let xh: Vec<f16> = (0..n).map(|i| f16::from_bits(i as u16)).collect();
+        let yh: Vec<f16> = (0..n)
+            .map(|i| f16::from_bits((i as u16).wrapping_mul(40503) & 0x7bff))
+            .collect();
+        let got = dev()
+            .from_slice(&xh, [n])
+            .unwrap()
+            .floor_divide(&dev().from_slice(&yh, [n]).unwrap())
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        for i in 0..n {
+            let want = f16::from_f32(divmod_f32(xh[i].to_f32(), yh[i].to_f32()).1);
+            assert!(
+                same(got[i].to_f64(), want.to_f64()),
+                "{} // {}: {} (want {want})",
+                xh[i],
+                yh[i],
+                got[i]
+            );
+        }
+    }
+}

@@ -88,7 +88,7 @@ impl ElementwiseKernel {
         let inputs = inputs_types(&self.inputs, types, arrays);
         let mut spec = self.spec(&inputs, out, def.clone(), vec);
         spec.immediates = self.dev.immediates();
-        let src = spec.render();
+        let src = spec.render()?;
         let from = src.find("fn element(").unwrap_or(0);
         let regions: Vec<Region> = Region::find("body", &src, &self.body, from)
             .into_iter()
@@ -107,8 +107,8 @@ impl ElementwiseKernel {
             None => spec,
             Some((d, _)) => crate::ops::elementwise::library(*d, vec)
                 .1
-                .into_iter()
-                .fold(spec.alias("S", d.wgsl()), |s, inc| s.include(inc)),
+                .iter()
+                .fold(spec.alias("S", d.wgsl()), |s, name| s.import(name)),
         }
     }
 }

@@ -1,10 +1,10 @@
 //! conv2d layers with few output channels per group (depthwise, channel multipliers, narrow
-//! groups): `nn_depthwise` of shaders/conv_depthwise.wgsl, which stages each input channel's
+//! groups): `nn_depthwise` of shaders/depthwise.wgsl, which stages each input channel's
 //! tile (halo, strides and dilation included) and its taps in workgroup memory once per
 //! workgroup, where `nn_direct` reads the input once per tap and output.
 
-use super::layer::{offsets, Layer};
-use super::{acc, dense, key, LAYER};
+use super::params::{offsets, Layer};
+use super::{acc, dense, key};
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Float};
@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::kernel::launch::MAX_GROUPS;
 use crate::kernel::source::Spec;
 
-const SRC: &str = include_str!("../../../shaders/conv_depthwise.wgsl");
+const SRC: &str = include_str!("../../../shaders/depthwise.wgsl");
 
 /// Invocation rows of a workgroup.
 const TY: u32 = 8;
@@ -89,10 +89,9 @@ impl DwTiles {
 
 /// The compiled kernel's specialisation.
 pub(super) fn depthwise_spec(d: DType, t: DwTiles) -> Spec {
-    Spec::new("conv_depthwise", SRC)
+    Spec::new("depthwise", SRC)
         .scalar(d)
         .alias("ACC", acc(d).wgsl())
-        .include(LAYER)
         .constant("TX", t.tx)
         .constant("TY", TY)
         .constant("PY", t.py)

@@ -5,8 +5,8 @@
 //! channel-poor layers), else the direct `nn_direct`.
 
 use super::depthwise::{depthwise_plan, run_depthwise};
-use super::params::LayerParams;
-use super::plan::{gemm_plan, gemm_spec, GemmTiles, LayerShape};
+use super::params::{offsets, Layer};
+use super::plan::{gemm_plan, gemm_spec, GemmTiles};
 use super::pointwise::{pointwise_applies, run_pointwise};
 use super::types::Conv2d;
 use super::{base_spec, dense, key};
@@ -14,73 +14,6 @@ use crate::array::Array;
 use crate::device::Work;
 use crate::dtype::Float;
 use crate::error::{Error, Result};
-
-/// The checked sizes of one conv2d call: input `[n, c, h, w]`, weight `[o, cg, kh, kw]`,
-/// output `[n, o, oh, ow]`.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Layer {
-    pub n: usize,
-    pub c: usize,
-    pub h: usize,
-    pub w: usize,
-    pub o: usize,
-    pub cg: usize,
-    pub kh: usize,
-    pub kw: usize,
-    pub oh: usize,
-    pub ow: usize,
-    pub opts: Conv2d,
-}
-
-impl Layer {
-    /// Output channels per group.
-    pub(super) fn og(&self) -> usize {
-        self.o / self.opts.groups
-    }
-
-    /// Reduction depth: input channels per group times filter taps.
-    fn depth(&self) -> usize {
-        self.cg * self.kh * self.kw
-    }
-
-    /// The sizes that choose the kernel.
-    pub(super) fn shape(&self) -> LayerShape {
-        LayerShape {
-            images: self.n,
-            groups: self.opts.groups,
-            group_outputs: self.og(),
-            depth: self.depth(),
-            pixels: self.oh * self.ow,
-            filter: [self.kh, self.kw],
-        }
-    }
-
-    /// The kernels' parameters, for element offsets `offsets` of the input, the weight (as
-    /// the kernel reads it) and the bias.
-    pub(super) fn params(&self, offsets: [usize; 3], has_bias: bool) -> LayerParams {
-        let u = |v: usize| v as u32;
-        let g = self.opts;
-        LayerParams {
-            n: u(self.n * self.o * self.oh * self.ow),
-            batch: u(self.n),
-            channels: u(self.c),
-            input: [u(self.h), u(self.w)],
-            out_channels: u(self.o),
-            output: [u(self.oh), u(self.ow)],
-            groups: u(g.groups),
-            filter: [u(self.kh), u(self.kw)],
-            stride: g.stride.map(u),
-            padding: g.padding.map(u),
-            dilation: g.dilation.map(u),
-            group_channels: u(self.cg),
-            group_outputs: u(self.og()),
-            depth: u(self.depth()),
-            pixels: u(self.oh * self.ow),
-            has_bias,
-            offsets: offsets.map(u),
-        }
-    }
-}
 
 /// Checks that the arrays share a device that has `T`.
 fn check_devices<T: Float>(
@@ -218,17 +151,6 @@ pub(crate) fn conv2d<T: Float>(
         run_direct(&layer, &input, weight, bias, &out)?;
     }
     Ok(out)
-}
-
-/// Element offsets of the input, the weight and the bias (0 without one), and whether there
-/// is a bias.
-pub(super) fn offsets<T: Float>(
-    input: &Array<T>,
-    weight: &Array<T>,
-    bias: Option<&Array<T>>,
-) -> ([usize; 3], bool) {
-    let b = bias.map_or(0, |b| b.offset);
-    ([input.offset, weight.offset, b], bias.is_some())
 }
 
 /// Runs `nn_gemm` with `tiles` over `grid` (from [`gemm_plan`]).

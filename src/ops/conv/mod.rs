@@ -11,7 +11,7 @@
 //! - 1-D: `sig1d`, blocked (taps in workgroup memory in chunks, 8 outputs per invocation).
 //! - conv2d (conv1d as conv2d of height 1): `nn_gemm`, an implicit GEMM, where the layer has
 //!   enough output channels per group and a deep enough reduction; otherwise `nn_depthwise`
-//!   (shaders/conv_depthwise.wgsl: depthwise, channel multipliers, narrow groups, each
+//!   (shaders/depthwise.wgsl: depthwise, channel multipliers, narrow groups, each
 //!   input tile staged in workgroup memory once), or `nn_direct` where that kernel's tiles
 //!   do not fit; 1x1 layers without padding too small to fill the GPU are linalg's batched
 //!   matrix products.
@@ -37,9 +37,9 @@ use crate::error::Result;
 use crate::kernel::cache::Key;
 use crate::kernel::source::Spec;
 
+/// The family's kernels; the conv2d layers' parameter accessors and bias are imported from
+/// shaders/shared/conv_layer.wgsl (as by the depthwise kernel).
 const SRC: &str = include_str!("../../../shaders/conv.wgsl");
-/// The conv2d layers' parameter accessors and bias (both layer shaders include them).
-pub(super) const LAYER: &str = include_str!("../../../shaders/shared/conv_layer.wgsl");
 
 /// Accumulator type: f32 for f16, else the element type.
 fn acc(d: DType) -> DType {
@@ -53,10 +53,7 @@ fn acc(d: DType) -> DType {
 /// The shader with element type `d` and its accumulator; the direct kernels compile it as is,
 /// the tiled ones add their constants ([`plan`]).
 fn base_spec(d: DType) -> Spec {
-    Spec::new("conv", SRC)
-        .scalar(d)
-        .alias("ACC", acc(d).wgsl())
-        .include(LAYER)
+    Spec::new("conv", SRC).scalar(d).alias("ACC", acc(d).wgsl())
 }
 
 /// Every variant, for the shader validation test.

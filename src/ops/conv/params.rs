@@ -3,8 +3,12 @@
 //! `encode` is the only code that assigns their slots. The WGSL reads every slot through the
 //! accessor function named in each field's doc (declared once atop shaders/conv.wgsl, which
 //! mirrors these structs); only the generic `P.n` (outputs), `P.offs` (element offsets of x,
-//! w and bias) and `arg(0u)` (scalar arguments) are read directly.
+//! w and bias) and `arg(0u)` (scalar arguments) are read directly. The checked sizes of a
+//! conv2d layer ([`Layer`]) make its kernels' [`LayerParams`].
 
+use super::plan::LayerShape;
+use super::types::Conv2d;
+use crate::array::Array;
 use crate::dtype::Float;
 use crate::kernel::launch::Params;
 
@@ -167,4 +171,82 @@ impl LayerParams {
         p.offs[..3].copy_from_slice(&self.offsets);
         p
     }
+}
+
+/// The checked sizes of one conv2d call: input `[n, c, h, w]`, weight `[o, cg, kh, kw]`,
+/// output `[n, o, oh, ow]`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Layer {
+    pub n: usize,
+    pub c: usize,
+    pub h: usize,
+    pub w: usize,
+    pub o: usize,
+    pub cg: usize,
+    pub kh: usize,
+    pub kw: usize,
+    pub oh: usize,
+    pub ow: usize,
+    pub opts: Conv2d,
+}
+
+impl Layer {
+    /// Output channels per group.
+    pub(super) fn og(&self) -> usize {
+        self.o / self.opts.groups
+    }
+
+    /// Reduction depth: input channels per group times filter taps.
+    pub(super) fn depth(&self) -> usize {
+        self.cg * self.kh * self.kw
+    }
+
+    /// The sizes that choose the kernel.
+    pub(super) fn shape(&self) -> LayerShape {
+        LayerShape {
+            images: self.n,
+            groups: self.opts.groups,
+            group_outputs: self.og(),
+            depth: self.depth(),
+            pixels: self.oh * self.ow,
+            filter: [self.kh, self.kw],
+        }
+    }
+
+    /// The kernels' parameters, for element offsets `offsets` of the input, the weight (as
+    /// the kernel reads it) and the bias.
+    pub(super) fn params(&self, offsets: [usize; 3], has_bias: bool) -> LayerParams {
+        let u = |v: usize| v as u32;
+        let g = self.opts;
+        LayerParams {
+            n: u(self.n * self.o * self.oh * self.ow),
+            batch: u(self.n),
+            channels: u(self.c),
+            input: [u(self.h), u(self.w)],
+            out_channels: u(self.o),
+            output: [u(self.oh), u(self.ow)],
+            groups: u(g.groups),
+            filter: [u(self.kh), u(self.kw)],
+            stride: g.stride.map(u),
+            padding: g.padding.map(u),
+            dilation: g.dilation.map(u),
+            group_channels: u(self.cg),
+            group_outputs: u(self.og()),
+            depth: u(self.depth()),
+            pixels: u(self.oh * self.ow),
+            has_bias,
+            offsets: offsets.map(u),
+        }
+    }
+}
+
+/// Element offsets of the input, the weight and the bias (0 without one), and whether there
+/// is a bias.
+pub(super) fn offsets<T: Float>(
+    input: &Array<T>,
+    weight: &Array<T>,
+    bias: Option<&Array<T>>,
+) -> ([usize; 3], bool) {
+    let b = bias.map_or(0, |b| b.offset);
+    ([input.offset, weight.offset, b], bias.is_some())
 }

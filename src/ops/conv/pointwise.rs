@@ -8,7 +8,7 @@
 //! (BENCHMARKS.md, "Measurements behind the code's choices").
 
 use super::dense;
-use super::layer::Layer;
+use super::params::Layer;
 use super::plan::fills_gpu;
 use crate::array::Array;
 use crate::device::Device;

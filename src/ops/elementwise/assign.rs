@@ -7,8 +7,8 @@
 //! one buffer in a dispatch), so the result is as if every operand were read first, as
 //! NumPy's.
 
-use super::expr::{op_def, spec};
 use super::plan::WG;
+use super::wgsl::{op_def, spec};
 use super::{broadcast_layout, map_binary, map_unary, run, Binary, Operand, Unary};
 use crate::array::Array;
 use crate::device::Work;

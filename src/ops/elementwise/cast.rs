@@ -1,6 +1,6 @@
 //! The casts of the elementwise family: each pair of dtypes as one WGSL expression over
 //! `a` with Rust's `as` semantics, exact on every adapter (part of the operation table in
-//! `expr.rs`, apart for its length).
+//! `table.rs`, apart for its length).
 
 use crate::dtype::DType;
 

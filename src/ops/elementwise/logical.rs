@@ -23,7 +23,7 @@ impl Array<bool> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn and(&self, other: &Array<bool>) -> Result<Array<bool>> {
-        map_binary(self, other, Binary::And)
+        map_binary(self, other, Binary::LogicalAnd)
     }
 
     /// Elementwise logical or, with broadcasting (NumPy's `logical_or`, `|` of bools).
@@ -39,7 +39,7 @@ impl Array<bool> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn or(&self, other: &Array<bool>) -> Result<Array<bool>> {
-        map_binary(self, other, Binary::Or)
+        map_binary(self, other, Binary::LogicalOr)
     }
 
     /// Elementwise logical exclusive or, with broadcasting (NumPy's `logical_xor`, `^` of
@@ -56,7 +56,7 @@ impl Array<bool> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn xor(&self, other: &Array<bool>) -> Result<Array<bool>> {
-        map_binary(self, other, Binary::Xor)
+        map_binary(self, other, Binary::LogicalXor)
     }
 
     /// Elementwise logical not (NumPy's `logical_not`, `~` of bools; `!` here).
@@ -73,7 +73,7 @@ impl Array<bool> {
     /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn not(&self) -> Result<Array<bool>> {
-        map_unary(self, Unary::Not, &[])
+        map_unary(self, Unary::LogicalNot, &[])
     }
 
     /// The same elements read as `u32` words of 0 and 1, sharing the buffer (no copy): for

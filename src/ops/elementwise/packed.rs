@@ -17,11 +17,10 @@ use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params};
-use crate::kernel::source::{Spec, INT_MATH};
+use crate::kernel::source::Spec;
 use crate::shape::broadcast_shapes;
 
 use super::cast::cast_expr;
-use super::expr::STRIDED_OFFSETS;
 use super::plan::{broadcast_layout, is_plain, Operand};
 use super::{Binary, Unary};
 
@@ -193,8 +192,6 @@ pub(crate) fn spec(input: DType, output: DType, function: &'static str, def: Str
         .function("pack_", pack)
         .function("lanes_", lanes)
         .function(function, def)
-        .include(STRIDED_OFFSETS)
-        .include(INT_MATH)
 }
 
 /// The operation `op1` computing a cast from `from` to `to` (one of them packed) of an i32
@@ -373,10 +370,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         }
         let ops = [
             Binary::Add,
-            Binary::FloorDiv,
-            Binary::Mod,
+            Binary::FloorDivide,
+            Binary::Remainder,
             Binary::Pow,
-            Binary::Np(super::NpBinary::Shr),
+            Binary::RightShift,
         ];
         for b in ops {
             let (e, _) = b.expr(DType::I32, "a", "b").unwrap();

@@ -12,8 +12,8 @@ use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params, MAX_DIMS};
 use crate::shape::{broadcast_strides, collapse, is_contiguous, reach};
 
-use super::expr::{op_def, spec};
 use super::tiles::tile_axis;
+use super::wgsl::{op_def, spec};
 
 /// Invocations per workgroup of every elementwise entry point.
 pub(super) const WG: u32 = 256;

@@ -1,4 +1,4 @@
-//! Boolean masks: `select` (the scan family's `masked_select`), `masked_fill` and
+//! Boolean masks (selection by a mask is the scan family's [`Array::extract`]): `masked_fill` and
 //! `masked_assign` (NumPy's `x[mask] = v`, values taken in order through the running count
 //! of the mask, `scan::compact::running_count`).
 
@@ -17,7 +17,7 @@ use super::{check_writable, write_strided};
 /// # let dev = gpuarray::Device::new()?;
 /// let x = dev.from_slice(&[1.0f32, -1.0], [2])?;
 /// let m: gpuarray::Mask = x.gt(&dev.zeros::<f32>([2])?)?;
-/// assert_eq!(x.select(&m)?.to_vec()?, vec![1.0]);
+/// assert_eq!(x.extract(&m)?.to_vec()?, vec![1.0]);
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub type Mask = Array<bool>;
@@ -40,24 +40,6 @@ fn check_mask<T: Element>(x: &Array<T>, mask: &Mask, op: &'static str) -> Result
 }
 
 impl<T: Element> Array<T> {
-    /// The elements where `mask` is true, in C order, as a 1-D array: NumPy's `x[mask]`.
-    /// The same as [`Array::masked_select`]. Reads the count back to size the result (a sync
-    /// point, as in CuPy).
-    ///
-    /// # Errors
-    /// As [`Array::masked_select`].
-    ///
-    /// ```
-    /// # let dev = gpuarray::Device::new()?;
-    /// let x = dev.from_slice(&[1i32, -2, 3, -4], [2, 2])?;
-    /// let m = x.gt(&dev.zeros::<i32>([2, 2])?)?;
-    /// assert_eq!(x.select(&m)?.to_vec()?, vec![1, 3]);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn select(&self, mask: &Mask) -> Result<Array<T>> {
-        self.masked_select(mask)
-    }
-
     /// Sets the elements where `mask` is true to `value`, in place: NumPy's
     /// `x[mask] = value`. One dispatch, no sync point; `self` may be any (non-broadcast)
     /// view.

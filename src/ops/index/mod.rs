@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
-use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
+use crate::ops::elementwise::{broadcast_layout, Operand};
 use crate::shape::Axes;
 
 mod mask;
@@ -33,9 +33,9 @@ pub use mask::Mask;
 pub use take::IndexMode;
 pub(crate) use widen::{widen, widen_all};
 
+/// The family's kernels, which import `resolve` (the position an index names, shared with
+/// shaders/scatter.wgsl) from shaders/shared/index.wgsl.
 const SRC: &str = include_str!("../../../shaders/index.wgsl");
-/// `resolve`: the position an index names, shared with shaders/scatter.wgsl.
-const RESOLVE: &str = include_str!("../../../shaders/shared/index.wgsl");
 const WG: u32 = 256;
 
 /// The one-line `split_index` of shaders/index.wgsl and shaders/scatter.wgsl for index
@@ -66,8 +66,6 @@ fn spec(e: DType, a: DType, i: DType) -> Spec {
         .alias("I", index_wgsl(i))
         .scalar(e)
         .function("split_index", split_index(i))
-        .include(STRIDED_OFFSETS)
-        .include(RESOLVE)
 }
 
 /// Every variant, for the shader validation test.

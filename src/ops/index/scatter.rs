@@ -11,17 +11,15 @@ use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
 use crate::kernel::source::Spec;
-use crate::ops::elementwise::{broadcast_layout, Operand, STRIDED_OFFSETS};
+use crate::ops::elementwise::{broadcast_layout, Operand};
 use crate::shape::Axes;
 
 use super::take::{check, dense, index_dtype, IndexMode};
-use super::{
-    check_writable, index_wgsl, key as key_of, spec as index_spec, split_index, RESOLVE, WG,
-};
+use super::{check_writable, index_wgsl, key as key_of, spec as index_spec, split_index, WG};
 
+/// The family's kernels, which import `cas_f32` (shaders/shared/scatter_cas.wgsl) for the
+/// f32 variants without a native atomic: the others import nothing in its place.
 const SRC: &str = include_str!("../../../shaders/scatter.wgsl");
-/// `cas_f32`, for the f32 variants without a native atomic.
-const CAS: &str = include_str!("../../../shaders/shared/scatter_cas.wgsl");
 
 /// How a source element combines with its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,13 +76,11 @@ fn spec(c: Combine, e: DType, i: DType, native: bool) -> Option<Spec> {
         .alias("AT", word)
         .scalar(e)
         .function("split_index", split_index(i))
-        .function("combine", combine)
-        .include(STRIDED_OFFSETS)
-        .include(RESOLVE);
+        .function("combine", combine);
     Some(if e == DType::F32 && !native && c != Combine::Last {
-        s.include(CAS)
-    } else {
         s
+    } else {
+        s.import_instead("scatter_cas", None)
     })
 }
 

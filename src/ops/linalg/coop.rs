@@ -183,8 +183,11 @@ pub(super) fn dump(dir: &Path, cfg: CoopCfg, ta: bool, tb: bool, spec: &Spec) {
         tb as u8
     );
     let path = dir.join(name);
-    if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, spec.render()))
-    {
+    let written = spec
+        .render()
+        .map_err(std::io::Error::other)
+        .and_then(|text| std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)));
+    if let Err(e) = written {
         log::warn!("gpuarray: cooperative-matrix kernel not dumped to {path:?}: {e}");
     }
 }

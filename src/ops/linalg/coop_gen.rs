@@ -498,7 +498,7 @@ mod tests {
                     if let Some(dir) = &dump {
                         super::super::coop::dump(dir, cfg, ta, tb, &spec);
                     }
-                    let src = spec.render();
+                    let src = spec.render().unwrap();
                     if let Err(e) = crate::kernel::source::validate("linalg", &src, caps) {
                         panic!("{cfg:?} {ta} {tb}: {e}");
                     }

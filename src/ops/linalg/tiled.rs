@@ -15,7 +15,7 @@ use crate::kernel::cache::Key;
 use crate::kernel::launch::Binding;
 use crate::kernel::source::Spec;
 
-use super::big::{self, BigCfg};
+use super::linalg_big::{self, BigCfg};
 use super::params::TraceParams;
 use super::product::{dispatch, Product};
 use super::SRC;
@@ -69,7 +69,7 @@ impl Tiles {
 }
 
 /// The kernel a product takes: the tiled kernel with its tiles, or the large f32 kernel
-/// (module `big`) at its depth.
+/// (module `linalg_big`) at its depth.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Choice {
     Tiled(Tiles),
@@ -242,7 +242,7 @@ fn run_choice<T: Element>(
 ) -> Result<()> {
     match c {
         Choice::Tiled(t) => run_tiled(dev, prod, out, t),
-        Choice::Big(c) => big::run(dev, prod, out, c),
+        Choice::Big(c) => linalg_big::run(dev, prod, out, c),
     }
 }
 
@@ -301,7 +301,7 @@ pub(super) fn choose<T: Element>(
 
 /// [`choose`]'s kernel and how it was chosen.
 fn pick<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<(Choice, String)> {
-    if let Some(c) = big::forced(dev, T::DTYPE, prod) {
+    if let Some(c) = linalg_big::forced(dev, T::DTYPE, prod) {
         return Ok((Choice::Big(c), "forced".into()));
     }
     pick_tiles::<T>(dev, prod, out)
@@ -341,7 +341,7 @@ fn pick_tiles<T: Element>(
         // 1024): the best tiles differ between a partly and a fully occupied GPU. Where
         // the large f32 kernel is a candidate the first class ends at 255: 2048^2 (256)
         // is faster on it than on 1024^2's choice, 64 x 64 tiles (BENCHMARKS.md).
-        let depths = big::eligible(dev, T::DTYPE, prod);
+        let depths = linalg_big::eligible(dev, T::DTYPE, prod);
         let first = if depths.is_empty() { 511 } else { 255 };
         let size = match large {
             l if l <= first => 0,
@@ -387,7 +387,7 @@ fn tuned<T: Element>(
         .copied()
         .filter(|t| t.fits(dev, acc))
         .map(Choice::Tiled);
-    for t in tiles.chain(big::candidates(depths).map(Choice::Big)) {
+    for t in tiles.chain(linalg_big::candidates(depths).map(Choice::Big)) {
         run_choice(dev, prod, out, t)?;
         dev.synchronize()?;
         let mut time = f64::INFINITY;

@@ -1,4 +1,4 @@
-//! NumPy's `choose` and `select` (`select_cases`; composed of comparisons and [`Array::where_`], one
+//! NumPy's `choose` and `select` (composed of comparisons and [`Array::where_`], one
 //! comparison and one `where` per choice) and `ix_` (views, no copy).
 
 use crate::array::Array;
@@ -62,8 +62,7 @@ impl Array<i32> {
 }
 
 impl<T: Element> Array<T> {
-    /// NumPy's `select` (named apart from [`Array::select`], the boolean-mask selection):
-    /// where `conditions[0]` holds, `choices[0]`; else where
+    /// NumPy's `select`: where `conditions[0]` holds, `choices[0]`; else where
     /// `conditions[1]` holds, `choices[1]`; ...; else `default`. Every array is broadcast
     /// together.
     ///
@@ -79,31 +78,31 @@ impl<T: Element> Array<T> {
     /// let (neg, big) = (x.lt_scalar(0)?, x.gt_scalar(5)?);
     /// let minus = x.neg()?;
     /// let ten = dev.from_slice(&[10i32], [1])?;
-    /// let y = Array::select_cases(&[&neg, &big], &[&minus, &ten], -1)?;
+    /// let y = Array::select(&[&neg, &big], &[&minus, &ten], -1)?;
     /// assert_eq!(y.to_vec()?, vec![2, -1, -1, 10]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn select_cases(
+    pub fn select(
         conditions: &[&Array<bool>],
         choices: &[&Array<T>],
         default: T,
     ) -> Result<Array<T>> {
         if conditions.is_empty() || conditions.len() != choices.len() {
             return Err(Error::InvalidArgument {
-                op: "select_cases",
+                op: "select",
                 reason: "one choice per condition, and at least one condition",
             });
         }
         let dev = &choices[0].dev;
         let devs: Vec<_> = conditions.iter().map(|c| &c.dev).collect();
-        dev.expect_same("select_cases", &devs)?;
+        dev.expect_same("select", &devs)?;
         let mut shape = Vec::new();
         for s in conditions
             .iter()
             .map(|c| &c.shape)
             .chain(choices.iter().map(|c| &c.shape))
         {
-            shape = broadcast_shapes("select_cases", &shape, s)?;
+            shape = broadcast_shapes("select", &shape, s)?;
         }
         let mut out = dev.full(shape, default)?;
         for (c, x) in conditions.iter().zip(choices).rev() {

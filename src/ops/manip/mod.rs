@@ -7,11 +7,11 @@
 
 mod choose;
 mod diag;
-mod index_extra;
+mod index_routines;
 mod join;
 mod kernel;
 mod remap;
-mod shape_extra;
+mod shape_routines;
 mod views;
 
 pub use diag::Indexing;

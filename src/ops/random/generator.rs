@@ -33,11 +33,10 @@ use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
 use crate::shape::{contiguous_strides, Shape};
 
-use super::{variant, wide_mul, with_philox};
+use super::{products, variant, wide_mul};
 
 const GENERATOR: &str = include_str!("../../../shaders/generator.wgsl");
 const DISTRIBUTIONS: &str = include_str!("../../../shaders/distributions.wgsl");
-const STREAM: &str = include_str!("../../../shaders/shared/rng_stream.wgsl");
 const WG: u32 = 256;
 
 /// What [`Generator::bernoulli`] returns: a mask, as the comparisons make it.
@@ -131,9 +130,8 @@ fn spec(family: Family, d: DType, wide: bool) -> Spec {
     let s = Spec::new(name, src)
         .alias("S", d.wgsl())
         .alias("SC", carrier.wgsl());
-    let mut s = with_philox(s, wide).include(STREAM);
+    let mut s = products(s, wide);
     if family == Family::Generator {
-        s = s.include(super::ZIGGURAT);
         let (u4, u2) = units(d);
         s = s.function("unit4", u4);
         if let Some(u2) = u2 {

@@ -5,7 +5,7 @@
 //! (counter `[i / 4, 0, 0, 0]`, key = the seed's low and high 32 bits): f32 takes the word's
 //! top 24 bits times 2^-24, f16 its top 11 bits times 2^-11. f64 takes 53 bits from words
 //! 2(i % 2) and 2(i % 2) + 1 of block i / 2. Normal i comes from a ziggurat of 1024 layers
-//! (Marsaglia and Tsang; shaders/shared/ziggurat.wgsl, tables in `ziggurat.rs`) on word i % 4
+//! (Marsaglia and Tsang; shaders/shared/ziggurat.wgsl, tables in `ziggurat/`) on word i % 4
 //! of block i / 4: its layer, sign and a 21-bit uniform j, accepted as j times the layer's
 //! width (one f32 product) for 99.57% of the words; the others (wedges and the tail beyond
 //! r = 4.039) draw from the element's private stream (counters `[i / 4, 0, t, 1 + i % 4]`)
@@ -31,16 +31,10 @@ use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
 use crate::shape::Shape;
 
+/// The stateless functions' kernels, which import Philox4x32-10 (shaders/shared/philox.wgsl,
+/// shared with the [`generator::Generator`]), the integer transforms (rng_exact.wgsl) and the
+/// ziggurat's normals (ziggurat.wgsl).
 const SRC: &str = include_str!("../../../shaders/random.wgsl");
-/// Philox4x32-10, shared by the stateless functions and the [`generator::Generator`].
-const PHILOX: &str = include_str!("../../../shaders/shared/philox.wgsl");
-/// Its `mulhilo` from 32-bit arithmetic, and as one 64-bit multiply (SHADER_INT64).
-const MULHILO: &str = include_str!("../../../shaders/shared/mulhilo.wgsl");
-const MULHILO64: &str = include_str!("../../../shaders/shared/mulhilo64.wgsl");
-/// The integer transforms (normals, -ln u, f16 rounding), after `mulhilo`.
-const RNG_EXACT: &str = include_str!("../../../shaders/shared/rng_exact.wgsl");
-/// The ziggurat's normals (after RNG_EXACT; the including file binds `ztab`).
-pub(crate) const ZIGGURAT: &str = include_str!("../../../shaders/shared/ziggurat.wgsl");
 /// f16's replacement of `to_s` (random.wgsl) and `to_s4` (generator.wgsl): the f32 value
 /// rounded to nearest even in integers, as WGSL leaves the conversion's rounding open.
 pub(crate) const F16_TO_S: &str = "fn to_s(v: SC) -> S { return S(f16_round(v)); }";
@@ -51,12 +45,15 @@ pub(crate) fn wide_mul(dev: &Device) -> bool {
     dev.supports_dtype(DType::U64)
 }
 
-/// `s` with Philox, its `mulhilo` (64-bit where `wide`; the same words either way) and the
-/// integer transforms of shaders/shared/rng_exact.wgsl.
-pub(crate) fn with_philox(s: Spec, wide: bool) -> Spec {
-    s.include(if wide { MULHILO64 } else { MULHILO })
-        .include(PHILOX)
-        .include(RNG_EXACT)
+/// `s` with Philox's products (shaders/shared/mulhilo.wgsl, imported by philox.wgsl and
+/// rng_exact.wgsl) as one 64-bit multiply (mulhilo64.wgsl) where `wide`: the same words
+/// either way.
+pub(crate) fn products(s: Spec, wide: bool) -> Spec {
+    if wide {
+        s.import_instead("mulhilo", Some("mulhilo64"))
+    } else {
+        s
+    }
 }
 
 /// The kernel cache's variant name: `base`, and `+mul64` for the 64-bit products.
@@ -80,7 +77,7 @@ pub(crate) const ZIG_CAP: u32 = 32;
 const ZIG_PACK: u32 = 32;
 
 /// What the normal kernels bind, as inputs 1 and 2: the ziggurat's table
-/// (src/ops/random/ziggurat.rs) and the lists of deferred elements for `blocks` Philox blocks
+/// (src/ops/random/ziggurat/) and the lists of deferred elements for `blocks` Philox blocks
 /// with `cap` slots a workgroup.
 ///
 /// The kernels index in bounds by construction, so they compile unchecked: the table (2048
@@ -253,7 +250,7 @@ fn spec(d: DType, wide: bool) -> Spec {
     if d == DType::F16 {
         s = s.function("to_s", F16_TO_S);
     }
-    with_philox(s, wide).include(ZIGGURAT)
+    products(s, wide)
 }
 
 /// Every variant, for the shader validation test.

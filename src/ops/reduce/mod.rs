@@ -20,22 +20,22 @@
 //! plans their work, `source` specialises shaders/reduce.wgsl per operation and dtype,
 //! `params` holds the typed parameters of a dispatch and `dispatch` runs the stages.
 
+mod composed;
 mod dispatch;
 mod last;
 mod nan;
-mod nan_extra;
 mod params;
 mod plan;
 mod source;
 mod stats;
 #[cfg(test)]
-mod variants;
+mod test_specs;
 mod weighted;
 
 pub(crate) use dispatch::reduce_with;
 pub(crate) use source::{spec, Load, Reducer};
 #[cfg(test)]
-pub(crate) use variants::all_specs;
+pub(crate) use test_specs::all_specs;
 
 use crate::array::Array;
 use crate::dtype::{Element, Float, Real};

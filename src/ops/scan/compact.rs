@@ -201,7 +201,8 @@ impl<T: Element> Array<T> {
     }
 
     /// The elements where `mask` is true, in C order, as a 1-D array: NumPy's `x[mask]`
-    /// for a mask of `x`'s shape (as comparisons give).
+    /// and `extract(mask, x)` for a mask of `x`'s shape (as comparisons give; PyTorch's
+    /// `masked_select`). Reads the count back to size the result (a sync point, as in CuPy).
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] when the shapes differ; [`Error::DeviceMismatch`] for a mask
@@ -212,11 +213,11 @@ impl<T: Element> Array<T> {
     /// # let dev = gpuarray::Device::new()?;
     /// let x = dev.from_slice(&[1.0f32, -2.0, 3.0, -4.0], [2, 2])?;
     /// let mask = x.gt(&dev.zeros::<f32>([2, 2])?)?;
-    /// assert_eq!(x.masked_select(&mask)?.to_vec()?, vec![1.0, 3.0]);
+    /// assert_eq!(x.extract(&mask)?.to_vec()?, vec![1.0, 3.0]);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
-    pub fn masked_select(&self, mask: &Array<bool>) -> Result<Array<T>> {
-        let op = "masked_select";
+    pub fn extract(&self, mask: &Array<bool>) -> Result<Array<T>> {
+        let op = "extract";
         self.dev.expect_same(op, &[&mask.dev])?;
         self.dev.require_32(op, T::DTYPE)?;
         if mask.shape != self.shape {

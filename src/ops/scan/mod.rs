@@ -1,5 +1,5 @@
 //! Scans along an axis (cumsum, cumprod), differences (diff) and stream compaction
-//! (count_nonzero, flatnonzero, nonzero, argwhere, masked_select). Host side of
+//! (count_nonzero, flatnonzero, nonzero, argwhere, extract). Host side of
 //! shaders/scan.wgsl.
 //!
 //! A scan runs by reduce-then-scan (`plan`): no workgroup ever waits on another, so it

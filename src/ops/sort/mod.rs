@@ -1,5 +1,5 @@
 //! Sorting: `sort`, `argsort` along any axis; `top_k`, `partition`, `argpartition`,
-//! `searchsorted` (select.rs). Host side of shaders/sort.wgsl.
+//! `searchsorted` (partition.rs). Host side of shaders/sort.wgsl.
 //!
 //! Values sort in NumPy's order: -0.0 and +0.0 compare equal, NaNs after +inf. The sort is
 //! stable (equal values keep their input order) and the same bits on every run. Rows that
@@ -10,28 +10,33 @@
 //! values of other dtypes are gathered by the indices (so -0.0 keeps its sign and place).
 //! Another axis than the last is moved last by a contiguous copy, sorted, and moved back.
 
+mod argsort_rows;
 mod params;
+mod partition;
 mod plan;
 mod quantile;
 mod radix;
 mod radix_select;
-mod select;
+mod radix_sg;
 mod sets;
 mod unique;
 
-pub use select::Side;
+pub use partition::Side;
 pub use unique::UniqueAll;
 
 #[cfg(test)]
 pub(crate) use plan::all_specs;
 #[cfg(test)]
-pub(crate) use radix_select::all_specs as select_specs;
+pub(crate) use radix_select::all_specs as radix_select_specs;
+#[cfg(test)]
+pub(crate) use radix_sg::all_specs as radix_sg_specs;
 
 use crate::array::Array;
 use crate::dtype::{accepts, DType, Element, Real};
 use crate::error::{Error, Result};
 use crate::ops::index::widen;
 use crate::shape::Axes;
+use argsort_rows::argsort_rows;
 
 pub(crate) use crate::shape::resolve_axis;
 
@@ -78,7 +83,7 @@ pub(super) fn sorted_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Resu
         // input order, so -0.0 and +0.0, and NaNs, keep their bits and order.
         return radix::sort_keys_only(x)?.reshape([len as usize]);
     }
-    let idx = plan::argsort_rows(x, rows, len, false)?;
+    let idx = argsort_rows(x, rows, len, false)?;
     let (r, l) = (rows as usize, len as usize);
     plan::take_rows(x, &idx, len, vec![r, l])?.reshape([r * l])
 }
@@ -187,7 +192,7 @@ impl<T: Real> Array<T> {
     pub(crate) fn argsort_u32(&self, axis: isize) -> Result<Array<u32>> {
         accept(self, "argsort")?;
         let (moved, perm, rows, len) = rows_last(self, axis)?;
-        let idx = plan::argsort_rows(&moved, rows, len, false)?;
+        let idx = argsort_rows(&moved, rows, len, false)?;
         let idx = idx.reshape(moved.shape.clone())?;
         restore(idx, &perm)
     }

@@ -21,9 +21,9 @@
 
 use super::params::SortParams;
 use super::plan::{
-    grid, kernel_of, key_bits, onesweep_kernel, scan_blocks, scan_in_place, scatter_sg_kernel,
-    scatter_sg_plan, whole, SgPlan, ITEMS, OS_HEAD, SG_STEPS, WG,
+    grid, kernel_of, key_bits, scan_blocks, scan_in_place, whole, ITEMS, SG_STEPS, WG,
 };
+use super::radix_sg::{onesweep_kernel, scatter_sg_kernel, scatter_sg_plan, SgPlan, OS_HEAD};
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};

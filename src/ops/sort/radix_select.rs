@@ -1,5 +1,5 @@
 //! Radix select: the elements of given ranks along each row, without sorting. Host side of
-//! shaders/select.wgsl.
+//! shaders/radix_select.wgsl.
 //!
 //! Each rank's key is found 8 bits a pass from the top (4 passes for 32-bit keys): a pass
 //! counts the next digit of the keys that match the bits found so far (per workgroup in
@@ -12,7 +12,7 @@
 //! 32-bit dtypes (f32, i32, u32, bool) go through it; f16 and f64 keep the sort (their
 //! keys are 16 or 64 bits: left to do).
 
-use super::plan::{bitonic_max, grid, key_expr, whole, SORT_KEYS};
+use super::plan::{bitonic_max, grid, key_expr, whole};
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
@@ -22,7 +22,7 @@ use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
 use std::sync::Arc;
 
-const SRC: &str = include_str!("../../../shaders/select.wgsl");
+const SRC: &str = include_str!("../../../shaders/radix_select.wgsl");
 const WG: u32 = 256;
 /// Targets one select handles at once (`MAXT` in the shader).
 const MAXT: usize = 4;
@@ -31,7 +31,7 @@ const GROUPS: u32 = 2048;
 /// Elements per invocation below which a row takes fewer tiles.
 const PER: u32 = 16;
 
-/// Parameters of one dispatch; shaders/select.wgsl reads them through its accessors.
+/// Parameters of one dispatch; shaders/radix_select.wgsl reads them through its accessors.
 #[derive(Debug, Clone, Copy, Default)]
 struct SelectParams {
     rows: u32,
@@ -76,8 +76,7 @@ fn spec(d: DType) -> Spec {
         DType::I32 => "k ^ 0x80000000u",
         _ => "k",
     };
-    Spec::new("select", SRC)
-        .include(SORT_KEYS)
+    Spec::new("radix_select", SRC)
         .function(
             "key_of",
             format!(
@@ -110,7 +109,7 @@ fn kernel(
     pmax: u32,
 ) -> Result<Arc<Kernel>> {
     let key = Key {
-        family: "select",
+        family: "radix_select",
         entry,
         variant: format!("{} p{pmax}", d.wgsl()),
         inputs,

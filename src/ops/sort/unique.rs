@@ -188,7 +188,7 @@ impl<T: Real> Array<T> {
                 counts: none,
             });
         }
-        let idx = plan::argsort_rows(&x, 1, n, false)?;
+        let idx = super::argsort_rows(&x, 1, n, false)?;
         let s = plan::take_rows(&x, &idx, n, vec![n as usize])?;
         let (scan, starts, m) = runs(&s)?;
         let first = starts.slice_axis(0, ..m)?;

@@ -1,4 +1,4 @@
-# The polynomial of atan2_pos32_ (shaders/shared/f32_extra.wgsl): python3 atan_fit.py 8
+# The polynomial of atan2_pos32_ (shaders/shared/f32_inverse_trig.wgsl): python3 atan_fit.py 8
 # atan(r) = r + r s Q(s) for r in [0, 1], s = r^2, Q a Chebyshev interpolant of degree n in
 # s (mapped to [-1, 1]) turned into monomials in s. Prints the WGSL and the largest error of
 # an f32 evaluation (fma emulated in f64) over a dense sweep, in ulps of the result.

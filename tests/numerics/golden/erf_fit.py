@@ -1,4 +1,4 @@
-# The polynomials of erf_32_ (shaders/shared/f32_extra.wgsl):
+# The polynomials of erf_32_ (shaders/shared/f32_erf.wgsl):
 #   python3 erf_fit.py 1,2.25,4 10
 # Interval 0, |x| below the first edge: erf(x) = x P(x^2), P a Chebyshev interpolant in
 # s = x^2 mapped to u in [-1, 1]; the others: erf itself as an interpolant in u = (x - mid)

@@ -1,4 +1,4 @@
-# The interpolants of erfc_g32_ (shaders/shared/f32_numpy.wgsl) and erfc_g64_ (f64_numpy.wgsl):
+# The interpolants of erfc_g32_ (shaders/shared/f32_erf.wgsl) and erfc_g64_ (f64_erf.wgsl):
 #   python3 erfc_fit.py 32 3e-9 0.25,0.75,1.5,3,6,10.1
 #   python3 erfc_fit.py 64 1.5e-17 0.25,0.75,1.5,3,6,10,16,27.3
 # Generates the WGSL of g(x) = erfc(x) e^(x^2) on intervals: Chebyshev interpolants at high

@@ -97,7 +97,7 @@ impl<T: Real> Array<T> {
         } else if rows > 0 && plan::selects(&self.dev, len, k as u32) {
             plan::top_k_rows(&moved, rows, len, k as u32, largest)?.reshape(shape.clone())?
         } else {
-            let idx = plan::argsort_rows(&moved, rows, len, largest)?;
+            let idx = super::argsort_rows(&moved, rows, len, largest)?;
             let idx = idx.reshape(moved.shape.clone())?;
             idx.slice_axis(last, ..k)?.contiguous()?
         };

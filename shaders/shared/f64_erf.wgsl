@@ -1,60 +1,76 @@
-// f64 forms, in software from f64 arithmetic (f64_math.wgsl), of the NumPy functions added
-// for issue 18: hypot, asinh, acosh, atanh, copysign and erfc.
+// The f64 error functions (TW is f64 or vec4<f64>), in software from f64 arithmetic (f64_math.wgsl): erf from a table of
+// Taylor expansions, erfc accurate in relative terms into the tail.
+#import f64_math
 
-// sqrt(x^2 + y^2) without overflow or underflow: both scaled by an exact power of two that
-// brings the larger near 1 when it is huge or tiny, and scaled back once. inf if either is
-// infinite (NaN or not), else NaN if either is NaN.
-fn hypot64_(x: TW, y: TW) -> TW {
-    let ax = abs(x);
-    let ay = abs(y);
-    let hi = max(ax, ay);
-    let lo = min(ax, ay);
-    let up = hi < TW(0x1p-500);
-    let down = hi > TW(0x1p500);
-    let s = select(select(TW(1.0), TW(0x1p600), up), TW(0x1p-600), down);
-    let back = select(select(TW(1.0), TW(0x1p-600), up), TW(0x1p600), down);
-    let h = hi * s;
-    let l = lo * s;
-    let r = sqrt64_(fma(h, h, l * l)) * back;
-    let v = select(r, nan64_(x), !(x == x) | !(y == y));
-    return select(v, inf64_(x), (ax > TW(D64_MAX)) | (ay > TW(D64_MAX)));
+// erf: for |x| within 1/8 of a center c = k/4 (k = 0..24; erf is 1 in f64 past 5.93),
+// erf(c + h) = erf(c) + 2/sqrt(pi) e^(-c^2) * integral of e^(-2ct - t^2) over [0, h], the
+// integrand's Taylor coefficients by their recurrence j b_j = -2c b_(j-1) - 2 b_(j-2) (its
+// terms fall as (2ch)^j / j!, below 2^-60 by j = 22); erf(c) as a double-double and
+// 2/sqrt(pi) e^(-c^2) from tests/numerics/golden/erf_table.py.
+struct Erf64 {
+    h: TW,
+    l: TW,
+    w: TW,
 }
 
-// |mag| with the sign bit of s (that of a NaN s is not read).
-fn copysign64_(mag: TW, s: TW) -> TW {
-    return select(abs(mag), -abs(mag), signbit64_(s));
+fn erf_pick64_(t: Erf64, on: TB, h: TW, l: TW, w: TW) -> Erf64 {
+    return Erf64(select(t.h, h, on), select(t.l, l, on), select(t.w, w, on));
 }
 
-// asinh: log(2|x|) past 2^28, else log1p(|x| + x^2 / (1 + sqrt(1 + x^2))); odd; ±0 kept.
-fn asinh64_(x: TW) -> TW {
-    let a = abs(x);
-    let t = a * a;
-    let mid = log1p64_(a + div64_(t, TW(1.0) + sqrt64_(TW(1.0) + t)));
-    let big = log64_(a) + TW(D64_LN2);
-    let v = copysign64_(select(mid, big, a > TW(0x1p28)), x);
-    return select(v, x, (a < TW(0x1p-28)) | !(x == x));
+fn erf_table64_(k: TW) -> Erf64 {
+    var t = Erf64(TW(0.0), TW(0.0), TW(1.1283791670955126));
+    t = erf_pick64_(t, k == TW(1.0), TW(0.27632639016823696), TW(-2.4227076221184163e-17), TW(1.0600141293761143));
+    t = erf_pick64_(t, k == TW(2.0), TW(0.5204998778130465), TW(1.900077467916287e-17), TW(0.8787825789354448));
+    t = erf_pick64_(t, k == TW(3.0), TW(0.7111556336535151), TW(4.69744077164289e-17), TW(0.6429310691952074));
+    t = erf_pick64_(t, k == TW(4.0), TW(0.8427007929497149), TW(-2.4801011789118602e-17), TW(0.4151074974205947));
+    t = erf_pick64_(t, k == TW(5.0), TW(0.9229001282564583), TW(-5.51775442986392e-17), TW(0.2365211224472908));
+    t = erf_pick64_(t, k == TW(6.0), TW(0.9661051464753108), TW(-3.3867031441680696e-17), TW(0.11893028922362937));
+    t = erf_pick64_(t, k == TW(7.0), TW(0.9866716712191824), TW(2.1431190289565338e-17), TW(0.05277499593015037));
+    t = erf_pick64_(t, k == TW(8.0), TW(0.9953222650189527), TW(2.20719858329765e-17), TW(0.020666985354092053));
+    t = erf_pick64_(t, k == TW(9.0), TW(0.9985372834133188), TW(2.6956405885413457e-17), TW(0.007142319022017983));
+    t = erf_pick64_(t, k == TW(10.0), TW(0.999593047982555), TW(4.6925151097042234e-17), TW(0.0021782842303527095));
+    t = erf_pick64_(t, k == TW(11.0), TW(0.9998993780778803), TW(4.451378916214761e-17), TW(0.0005862772470937923));
+    t = erf_pick64_(t, k == TW(12.0), TW(0.9999779095030014), TW(5.363397058636269e-17), TW(0.00013925305194674786));
+    t = erf_pick64_(t, k == TW(13.0), TW(0.9999956972205363), TW(5.224680575187069e-17), TW(2.9189025383581702e-05));
+    t = erf_pick64_(t, k == TW(14.0), TW(0.9999992569016276), TW(4.9647279187212204e-17), TW(5.399426777384783e-06));
+    t = erf_pick64_(t, k == TW(15.0), TW(0.9999998862727434), TW(4.2276182391829615e-17), TW(8.814321912318039e-07));
+    t = erf_pick64_(t, k == TW(16.0), TW(0.9999999845827421), TW(1.44826531920025e-17), TW(1.2698234671866558e-07));
+    t = erf_pick64_(t, k == TW(17.0), TW(0.9999999981494259), TW(9.86675034192752e-19), TW(1.6143993719507412e-08));
+    t = erf_pick64_(t, k == TW(18.0), TW(0.9999999998033839), TW(1.2614727975054947e-17), TW(1.81130589590869e-09));
+    t = erf_pick64_(t, k == TW(19.0), TW(0.9999999999815149), TW(5.461622108299497e-17), TW(1.7934357034341337e-10));
+    t = erf_pick64_(t, k == TW(20.0), TW(0.9999999999984626), TW(-2.294992711807301e-17), TW(1.5670866531017336e-11));
+    t = erf_pick64_(t, k == TW(21.0), TW(0.9999999999998869), TW(2.859354043191264e-17), TW(1.2084074716006755e-12));
+    t = erf_pick64_(t, k == TW(22.0), TW(0.9999999999999927), TW(-3.03759554483649e-17), TW(8.223316045262922e-14));
+    t = erf_pick64_(t, k == TW(23.0), TW(0.9999999999999996), TW(2.0875548107488853e-17), TW(4.938485140964219e-15));
+    t = erf_pick64_(t, k == TW(24.0), TW(1.0), TW(-2.1519736712498913e-17), TW(2.617301239249265e-16));
+    return t;
 }
 
-// acosh for x >= 1: log1p(t + sqrt(t (t + 2))) with t = x - 1, log(2x) past 2^28; NaN
-// below 1.
-fn acosh64_(x: TW) -> TW {
-    let t = x - TW(1.0);
-    let mid = log1p64_(t + sqrt64_(t * (t + TW(2.0))));
-    let big = log64_(x) + TW(D64_LN2);
-    let v = select(mid, big, x > TW(0x1p28));
-    return select(v, nan64_(x), !(x >= TW(1.0)));
-}
-
-// atanh: log1p(2a + 2a^2 / (1 - a)) / 2 below 1/2, log1p(2a / (1 - a)) / 2 above; odd; ±inf
-// at ±1, NaN past them.
-fn atanh64_(x: TW) -> TW {
-    let a = abs(x);
-    let d = TW(1.0) - a;
-    let small = TW(2.0) * a + div64_(TW(2.0) * a * a, d);
-    let large = div64_(TW(2.0) * a, d);
-    let v = copysign64_(TW(0.5) * log1p64_(select(large, small, a < TW(0.5))), x);
-    let r = select(v, nan64_(x), a > TW(1.0));
-    return select(r, x, (a < TW(0x1p-28)) | !(x == x));
+fn erf64_(x: TW) -> TW {
+    let a = min(abs(x), TW(6.0));
+    // Below 3/8 the series at 0 (no cancellation between erf(1/4) and the integral).
+    let k = select(floor(a * TW(4.0) + TW(0.5)), TW(0.0), a < TW(0.375));
+    let c = k * TW(0.25);
+    let h = a - c;
+    let t = erf_table64_(k);
+    let m2c = TW(-2.0) * c;
+    var bp = TW(0.0);
+    var bc = TW(1.0);
+    var hp = h;
+    var s = TW(0.0);
+    for (var j = 1; j <= 22; j++) {
+        let bn = (m2c * bc - TW(2.0) * bp) / TW(f64(j));
+        bp = bc;
+        bc = bn;
+        hp = hp * h;
+        s = s + bn * hp / TW(f64(j + 1));
+    }
+    s = h + s;
+    // Near 0 the whole value is 2/sqrt(pi) s: its low part too.
+    let wl = select(TW(0.0), TW(1.533545961316588e-17), k == TW(0.0));
+    let v = t.h + (t.l + (t.w * s + wl * s));
+    let r = select(select(v, -v, x < TW(0.0)), x, x == TW(0.0));
+    return select(r, x, !(x == x));
 }
 
 // erfc, accurate in relative terms into the tail: below 1/4, 1 - erf(x) (at most 0.28

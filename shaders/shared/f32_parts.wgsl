@@ -1,45 +1,8 @@
-// f32 forms (TW is f32 or vec4<f32>; f16 is computed in f32 and rounded once) of the
-// functions of the name map's second group: logaddexp, logaddexp2, sinc, modf's fraction.
-// From f32_math.wgsl's exp_, exp2_, log1p_, div_ and f32_trig.wgsl's sin_.
-
-// log(e^x + e^y) without overflow: max + log1p(e^-|x - y|); equal arguments (infinities of
-// one sign included) give x + ln 2 exactly as NumPy; NaN if either is NaN. Where the max is
-// tiny and e^-|x - y| below the normal range, a flushing adapter (the H100) would drop the
-// addend: the sum is then formed scaled by 2^64 (exactly undone), the addend e^(64 ln 2 - d)
-// (log1p(t) = t there).
-fn logaddexp_32_(x: TW, y: TW) -> TW {
-    let m = max(x, y);
-    let d = abs(x - y);
-    let sc = (abs(m) < TW(1e-18)) & (d > TW(80.0));
-    let t = exp_(select(-d, TW(44.3614195558365) - d, sc));
-    let v = select(m + log1p_(t), fma(m, TW(0x1p64), t) * TW(0x1p-64), sc);
-    let same = select(v, x + TW(0.6931471805599453), x == y);
-    return select(same, x + y, is_nan_(x) | is_nan_(y));
-}
-
-// log2(2^x + 2^y): max + log1p(2^-|x - y|) / ln 2; equal arguments give x + 1. Scaled by
-// 2^64 where the max is tiny and 2^-|x - y| below the normal range, as logaddexp.
-fn logaddexp2_32_(x: TW, y: TW) -> TW {
-    let m = max(x, y);
-    let d = abs(x - y);
-    let sc = (abs(m) < TW(1e-18)) & (d > TW(100.0));
-    let t = exp2_(select(-d, TW(64.0) - d, sc));
-    let v = select(
-        m + log1p_(t) * TW(1.4426950408889634),
-        fma(t, TW(1.4426950408889634), m * TW(0x1p64)) * TW(0x1p-64),
-        sc,
-    );
-    let same = select(v, x + TW(1.0), x == y);
-    return select(same, x + y, is_nan_(x) | is_nan_(y));
-}
-
-// NumPy's sinc, as NumPy computes it: y = pi x rounded, sin(y) / y; 1 where |x| < 1e-5
-// (there sin(y) rounds to y, so NumPy's quotient is exactly 1), which also covers 0 and the
-// subnormals a flushing adapter (the H100) reads as 0.
-fn sinc_32_(x: TW) -> TW {
-    let y = TW(3.141592653589793) * x;
-    return select(div_(sin_(y), y), TW(1.0), abs(x) < TW(1e-5));
-}
+// The representation of f32 values (TW is f32 or vec4<f32>, M u32 or vec4<u32>, TB bool or vec4<bool>; f16 is computed in f32
+// and rounded once): modf's fraction, nextafter, spacing, frexp
+// and ldexp, and the f16 forms of nextafter and spacing. Built from the bits, so that
+// adapters which flush subnormals in arithmetic (NVIDIA) still step, split and scale them.
+#import f32_math
 
 // modf's fractional part: x - trunc(x) with x's sign (exact), ±0 for ±inf, NaN for NaN.
 fn modf_frac_32_(x: TW) -> TW {
@@ -81,6 +44,7 @@ fn f16_bits_(x: TW) -> M {
     let mag = select(select(sub, normal, e >= M(113u)), M(0x7c00u), e == M(255u));
     return mag | ((bitcast<M>(x) >> M(16u)) & M(0x8000u));
 }
+
 fn f16_value_(h: M) -> TW {
     let e = (h >> M(10u)) & M(0x1fu);
     let m = h & M(0x3ffu);
@@ -133,6 +97,7 @@ fn frexp_mant_32_(x: TW) -> TW {
     let m = (u & M(F32_SIGN)) | M(0x3f000000u) | ((frac << shift) & M(0x7fffffu));
     return select(bitcast<TW>(m), x, is_zero_(x) | is_inf_(x) | is_nan_(x));
 }
+
 fn frexp_exp_32_(x: TW) -> TW {
     let u = bitcast<M>(x);
     let e = (u >> M(23u)) & M(0xffu);

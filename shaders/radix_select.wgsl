@@ -42,6 +42,9 @@
 //   candidates' indices ordered by (key, index) (a bitonic sort of PMAX pairs, a power of
 //   two at least k, in workgroup memory): the same on every run.
 
+#import params
+#import sort_keys
+
 alias S = u32;
 alias SC = u32;
 

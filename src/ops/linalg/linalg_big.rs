@@ -208,7 +208,7 @@ mod tests {
             bk: 16,
             quad: false,
         };
-        let text = spec((cfg, 33), false, false).render();
+        let text = spec((cfg, 33), false, false).render().unwrap();
         assert!(!text.contains("for (var kk"));
         assert!(text.contains("{ const kk = 0u;"));
         assert!(text.contains("{ const kk = 15u;"));

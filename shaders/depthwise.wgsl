@@ -18,6 +18,9 @@
 // invocation sums its outputs from there: the input is read once per channel block, not
 // once per tap.
 
+#import params
+#import conv_layer
+
 alias S = f32;   // element type
 alias SC = f32;  // carrier of scalar arguments
 alias ACC = f32; // accumulator: S, or f32 for f16

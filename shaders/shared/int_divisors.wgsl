@@ -1,6 +1,6 @@
-// 32-bit integer functions of the name map's second group (T is i32 or u32, a vec4 in the
-// vectorised variants; M the u32 of the same shape): gcd and lcm, as NumPy's, in u32 on
-// the magnitudes (|i32::MIN| = 2^31 is exact there).
+// Divisors of 32-bit integers (T is i32 or u32, a vec4 in the vectorised variants; M the
+// u32 of the same shape): gcd and lcm, as NumPy's, in u32 on the magnitudes (|i32::MIN| =
+// 2^31 is exact there).
 
 // Euclid's algorithm on every lane at once; 48 steps bound any pair of 32-bit values
 // (Fibonacci's F(48) > 2^32), the loop leaves as soon as every lane is done.
