@@ -139,6 +139,7 @@ const ROWS: &[&str] = &[
     r####"| `i0` | `x.i0()` (floats; f32 within 2e-6 relative, f64 1e-13, f16 3e-3) |"####,
     r####"| `bitwise_and, bitwise_or, bitwise_xor` | `x.bitwise_and(&y) / x.bitwise_or(&y) / x.bitwise_xor(&y)` |"####,
     r####"| `invert, bitwise_not` | `x.bitwise_not()` |"####,
+    r####"| `bitwise_count` | `x.bitwise_count()` (NumPy 2's popcount of |x|, as u8) |"####,
     r####"| `left_shift, right_shift` | `x.left_shift(&y) / x.right_shift(&y)` |"####,
     r####"| `equal, not_equal, less, less_equal, greater, greater_equal` | `x.eq(&y) / x.ne(&y) / x.lt(&y) / x.le(&y) / x.gt(&y) / x.ge(&y)` (masks) |"####,
     r####"| `isnan, isinf, isfinite` | `x.isnan() / x.isinf() / x.isfinite()` |"####,
@@ -1954,6 +1955,15 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         type O = f32;
         let (mut x, y): (Array<X>, Array<X>) = (any(), any());
         let _ = x.bitwise_not();
+    }
+    // bitwise_count
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.bitwise_count();
     }
     // left_shift, right_shift
     {

@@ -456,3 +456,70 @@ fn shifts_of_64_bit_integers_match_numpy() {
         }
     }
 }
+
+/// `bitwise_count` of `vals` (on a strided view: every other element of a doubled array)
+/// against the CPU's `count_ones` of the magnitude, as NumPy 2 counts.
+fn bitwise_count_case<T: gpuarray::Element>(vals: &[T], count: impl Fn(T) -> u32) {
+    require_dtype!(T);
+    let d = dev();
+    let doubled: Vec<T> = vals.iter().flat_map(|&v| [v, v]).collect();
+    let x = d.from_slice(&doubled, [vals.len(), 2]).unwrap();
+    let view = x.slice_axis(1, 1..2).unwrap();
+    let got = view.bitwise_count().unwrap().to_vec().unwrap();
+    let want: Vec<u8> = vals.iter().map(|&v| count(v) as u8).collect();
+    assert_eq!(got, want, "bitwise_count of {}", T::DTYPE);
+}
+
+#[test]
+fn bitwise_count_counts_the_magnitude_in_every_integer_dtype() {
+    // Sizes 0, 1, a prime, past a vec4 and a workgroup; the extremes of each type.
+    for n in [0usize, 1, 7, 257] {
+        let w: Vec<i32> = ints(n, 9 + n as u64);
+        let w: Vec<i32> = [i32::MIN, i32::MAX, -1, 0]
+            .into_iter()
+            .chain(w)
+            .take(n)
+            .collect();
+        bitwise_count_case(&w, |v: i32| v.unsigned_abs().count_ones());
+        let u: Vec<u32> = w.iter().map(|&v| v as u32).collect();
+        bitwise_count_case(&u, |v: u32| v.count_ones());
+        let l: Vec<i64> = w.iter().map(|&v| (v as i64) << 31 | 5).collect();
+        let l: Vec<i64> = [i64::MIN, i64::MAX].into_iter().chain(l).take(n).collect();
+        bitwise_count_case(&l, |v: i64| v.unsigned_abs().count_ones());
+        let ul: Vec<u64> = l
+            .iter()
+            .map(|&v| v as u64)
+            .chain([u64::MAX])
+            .take(n)
+            .collect();
+        bitwise_count_case(&ul, |v: u64| v.count_ones());
+        let b: Vec<i8> = w.iter().map(|&v| v as i8).collect();
+        bitwise_count_case(&b, |v: i8| v.unsigned_abs().count_ones());
+        let ub: Vec<u8> = w.iter().map(|&v| v as u8).collect();
+        bitwise_count_case(&ub, |v: u8| v.count_ones());
+        let h: Vec<i16> = [i16::MIN]
+            .into_iter()
+            .chain(w.iter().map(|&v| v as i16))
+            .take(n)
+            .collect();
+        bitwise_count_case(&h, |v: i16| v.unsigned_abs().count_ones());
+        let uh: Vec<u16> = w.iter().map(|&v| v as u16).collect();
+        bitwise_count_case(&uh, |v: u16| v.count_ones());
+        let t: Vec<bool> = w.iter().map(|&v| v & 1 == 1).collect();
+        bitwise_count_case(&t, |v: bool| u32::from(v));
+    }
+}
+
+#[test]
+fn bitwise_count_refuses_floats() {
+    let d = dev();
+    let x = d.from_slice(&[1.5f32, -0.0, f32::NAN], [3]).unwrap();
+    let err = x.bitwise_count().unwrap_err();
+    assert!(
+        matches!(err, gpuarray::Error::Unsupported { .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("bitwise_count"), "{err}");
+    // The device is still usable.
+    assert_eq!(x.abs().unwrap().to_vec().unwrap()[0], 1.5);
+}

@@ -130,6 +130,7 @@ TABLE = [
 ("Bitwise (integers)", [
  ("bitwise_and, bitwise_or, bitwise_xor", "x.bitwise_and(&y) / x.bitwise_or(&y) / x.bitwise_xor(&y)", ""),
  ("invert, bitwise_not", "x.bitwise_not()", ""),
+ ("bitwise_count", "x.bitwise_count()", "NumPy 2's popcount of |x|, as u8"),
  ("left_shift, right_shift", "x.left_shift(&y) / x.right_shift(&y)", ""),
 ]),
 ("Comparison and logic", [

@@ -1,5 +1,5 @@
 //! The bits and divisors of integers in the elementwise family as [`Array`] methods:
-//! bitwise and, or, xor and not, the shifts, gcd and lcm. The operations are rows of
+//! bitwise and, or, xor and not, the bit count, the shifts, gcd and lcm. The operations are rows of
 //! `table.rs`; gcd and lcm are in shaders/shared/int_divisors.wgsl.
 
 use crate::array::Array;
@@ -24,6 +24,25 @@ impl<T: Element> Array<T> {
     element_unary! {
         #[doc(alias = "invert")]
         bitwise_not, BitwiseNot, T, "Elementwise bitwise complement of integers (NumPy's `invert`: `-x - 1` for i32); floats are [`Error::Unsupported`].", "0i32, -1, 5", "-1, 0, -6";
+    }
+
+    /// The number of one bits in the magnitude of each element, as u8: NumPy 2's
+    /// `bitwise_count` (popcount; `bitwise_count(-1i32)` is 1, of `|i32::MIN|` 1, of
+    /// `u64::MAX` 64; a bool counts as 0 or 1). Every integer dtype and bool; counted in
+    /// the input's type, then narrowed to u8 (two dispatches).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for floats and where the adapter lacks `T`.
+    ///
+    /// ```
+    /// # let dev = gpuarray::Device::new()?;
+    /// let x = dev.from_slice(&[0i32, 7, -1, i32::MIN, i32::MAX], [5])?;
+    /// assert_eq!(x.bitwise_count()?.to_vec()?, vec![0u8, 3, 1, 1, 31]);
+    /// assert!(dev.from_slice(&[1.0f32], [1])?.bitwise_count().is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn bitwise_count(&self) -> Result<Array<u8>> {
+        map_unary::<T, T>(self, Unary::BitwiseCount, &[])?.cast::<u8>()
     }
 
     /// The greatest common divisor of the magnitudes, elementwise with broadcasting:

@@ -105,6 +105,8 @@ op_enum! {
         LogicalNot => "logical_not",
         // Bits of integers.
         BitwiseNot => "bitwise_not",
+        /// The number of one bits of `|a|` (NumPy 2's `bitwise_count`), in `a`'s type.
+        BitwiseCount => "bitwise_count",
     }
     /// `binary(a, sc.x)`.
     Scalar(Binary),
@@ -365,6 +367,11 @@ impl Unary {
             // Bools are words of 0 and 1: NumPy's invert of a bool is its logical not.
             Unary::BitwiseNot if d == DType::Bool => "a ^ T(1u)".to_string(),
             Unary::BitwiseNot if !float => "~a".to_string(),
+            // NumPy counts the bits of the magnitude (|i32::MIN| = 2^31: one bit, as
+            // WGSL's wrapping abs gives). Bools are words of 0 and 1, their own count.
+            Unary::BitwiseCount if d == DType::Bool => "a".to_string(),
+            Unary::BitwiseCount if signed && !float => "countOneBits(abs(a))".to_string(),
+            Unary::BitwiseCount if !float => "countOneBits(a)".to_string(),
             // f64 from the bits (shaders/shared/f64_bits.wgsl), scalar only.
             Unary::Spacing | Unary::FrexpMant | Unary::FrexpExp if d == DType::F64 => {
                 let f = match self {
