@@ -105,30 +105,12 @@ fn data_range_and_edges<T: Ty>() {
     );
 }
 
-macro_rules! per_dtype {
-    ($($name:ident: $t:ty;)*) => {$(
-        mod $name {
-            use super::*;
-            #[test]
-            fn uniform_bins_match_numpy() {
-                require_dtype!($t);
-                uniform_bins::<$t>();
-            }
-            #[test]
-            fn data_range_and_given_edges() {
-                require_dtype!($t);
-                data_range_and_edges::<$t>();
-            }
-        }
-    )*};
-}
 
 per_dtype! {
-    f32_: f32;
-    f16_: f16;
-    f64_: f64;
-    i32_: i32;
-    u32_: u32;
+    [f32_: f32, f16_: f16, f64_: f64, i32_: i32, u32_: u32] => {
+        uniform_bins_match_numpy => uniform_bins::<T>();
+        data_range_and_given_edges => data_range_and_edges::<T>();
+    }
 }
 
 fn bincount_of<T: Ty>(vals: &[f64], minlength: usize) {

@@ -183,40 +183,14 @@ fn every_shape_and_axis<T: Ty>(op: Op) {
     }
 }
 
-macro_rules! per_dtype {
-    ($($name:ident: $t:ty;)*) => {$(
-        mod $name {
-            use super::*;
-            #[test]
-            fn cumsum_every_shape_and_axis() {
-                require_dtype!($t);
-                every_shape_and_axis::<$t>(Op::Sum);
-            }
-            #[test]
-            fn cumprod_every_shape_and_axis() {
-                require_dtype!($t);
-                every_shape_and_axis::<$t>(Op::Prod);
-            }
-            #[test]
-            fn views_as_input() {
-                require_dtype!($t);
-                views::<$t>();
-            }
-            #[test]
-            fn diff_every_order_and_axis() {
-                require_dtype!($t);
-                diffs::<$t>();
-            }
-        }
-    )*};
-}
 
 per_dtype! {
-    f32_: f32;
-    f16_: f16;
-    f64_: f64;
-    i32_: i32;
-    u32_: u32;
+    [f32_: f32, f16_: f16, f64_: f64, i32_: i32, u32_: u32] => {
+        cumsum_every_shape_and_axis => every_shape_and_axis::<T>(Op::Sum);
+        cumprod_every_shape_and_axis => every_shape_and_axis::<T>(Op::Prod);
+        views_as_input => views::<T>();
+        diff_every_order_and_axis => diffs::<T>();
+    }
 }
 
 /// Transposed, stepped and offset views: the scan of the view equals the scan of its

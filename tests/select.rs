@@ -300,40 +300,16 @@ fn quantile_all<T: Ty>() {
     check_quantile(&x.slice_axis(2, 1..).unwrap(), None);
 }
 
-macro_rules! per_dtype {
-    ($($m:ident: $t:ty),*) => {$(
-        mod $m {
-            use super::*;
-            #[test]
-            fn top_k() {
-                require_dtype!($t);
-                top_k_all::<$t>();
-            }
-            #[test]
-            fn partition() {
-                require_dtype!($t);
-                partition_all::<$t>();
-            }
-            #[test]
-            fn unique() {
-                require_dtype!($t);
-                unique_all_sizes::<$t>();
-            }
-            #[test]
-            fn quantile() {
-                require_dtype!($t);
-                quantile_all::<$t>();
-            }
-            #[test]
-            fn searchsorted() {
-                require_dtype!($t);
-                search_all::<$t>();
-            }
-        }
-    )*};
-}
 
-per_dtype!(f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32);
+per_dtype! {
+    [f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32] => {
+        top_k => top_k_all::<T>();
+        partition => partition_all::<T>();
+        unique => unique_all_sizes::<T>();
+        quantile => quantile_all::<T>();
+        searchsorted => search_all::<T>();
+    }
+}
 
 /// k past the axis, kth at or past it, 2-D sorted arrays and axes out of range are typed
 /// errors; zero-size inputs give zero-size results; the inputs are intact.

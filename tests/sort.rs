@@ -167,30 +167,14 @@ fn views<T: Ty>() {
     check(&y.slice([Slice::from(3..300)]).unwrap(), 0);
 }
 
-macro_rules! per_dtype {
-    ($($m:ident: $t:ty),*) => {$(
-        mod $m {
-            use super::*;
-            #[test]
-            fn sizes_1d() {
-                require_dtype!($t);
-                one_d::<$t>();
-            }
-            #[test]
-            fn every_axis() {
-                require_dtype!($t);
-                axes::<$t>();
-            }
-            #[test]
-            fn strided_views() {
-                require_dtype!($t);
-                views::<$t>();
-            }
-        }
-    )*};
-}
 
-per_dtype!(f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32);
+per_dtype! {
+    [f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32] => {
+        sizes_1d => one_d::<T>();
+        every_axis => axes::<T>();
+        strided_views => views::<T>();
+    }
+}
 
 /// Ties keep their input order (stability), in both paths, with only two distinct values.
 #[test]

@@ -312,6 +312,39 @@ macro_rules! require_dtype {
     };
 }
 
+/// One module per dtype, each with one `#[test]` per case, gated by [`require_dtype!`] (a
+/// missing dtype is a recorded skip, not a pass). In each case `T` is the module's dtype:
+///
+/// ```ignore
+/// per_dtype! {
+///     [f32_: f32, f64_: f64, i32_: i32] => {
+///         sizes_1d => one_d::<T>();
+///         cumsum => every_axis::<T>(Op::Sum);
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! per_dtype {
+    ([$($m:ident: $t:ty),+ $(,)?] => $cases:tt) => {
+        $( $crate::per_dtype!(@one $m, $t, $cases); )+
+    };
+    (@one $m:ident, $t:ty, { $($case:ident => $body:expr;)* }) => {
+        mod $m {
+            #[allow(unused_imports)]
+            use super::*;
+            $(
+                #[test]
+                fn $case() {
+                    $crate::require_dtype!($t);
+                    #[allow(dead_code)]
+                    type T = $t;
+                    $body;
+                }
+            )*
+        }
+    };
+}
+
 /// Asserts that `r` is `Err(Unsupported)` for dtype `d`.
 #[track_caller]
 pub fn assert_unsupported<R: std::fmt::Debug>(r: gpuarray::Result<R>, d: DType) {
