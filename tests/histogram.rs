@@ -105,7 +105,6 @@ fn data_range_and_edges<T: Ty>() {
     );
 }
 
-
 per_dtype! {
     [f32_: f32, f16_: f16, f64_: f64, i32_: i32, u32_: u32] => {
         uniform_bins_match_numpy => uniform_bins::<T>();

@@ -183,7 +183,6 @@ fn every_shape_and_axis<T: Ty>(op: Op) {
     }
 }
 
-
 per_dtype! {
     [f32_: f32, f16_: f16, f64_: f64, i32_: i32, u32_: u32] => {
         cumsum_every_shape_and_axis => every_shape_and_axis::<T>(Op::Sum);

@@ -300,7 +300,6 @@ fn quantile_all<T: Ty>() {
     check_quantile(&x.slice_axis(2, 1..).unwrap(), None);
 }
 
-
 per_dtype! {
     [f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32] => {
         top_k => top_k_all::<T>();

@@ -167,7 +167,6 @@ fn views<T: Ty>() {
     check(&y.slice([Slice::from(3..300)]).unwrap(), 0);
 }
 
-
 per_dtype! {
     [f32_: f32, f64_: f64, f16_: gpuarray::f16, i32_: i32, u32_: u32] => {
         sizes_1d => one_d::<T>();
