@@ -6,7 +6,7 @@ use std::ops;
 use std::sync::{Arc, Mutex};
 
 use crate::array::Array;
-use crate::custom::fused_reduce::{self, Fusion};
+use crate::custom::fused_reduce::{self, Fusion, Reduction};
 use crate::custom::{ElementwiseKernel, KernelArg};
 use crate::device::{lock, Device};
 use crate::dtype::{DType, Element};
@@ -37,16 +37,6 @@ enum Node {
 
 /// The axes of a fused reduction and its `keepdims`.
 pub(super) type Along = (Axes, bool);
-
-/// The reductions a fused expression may end in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Reduction {
-    Sum,
-    Prod,
-    Max,
-    Min,
-    Mean,
-}
 
 thread_local! {
     /// The nodes of the expression being traced on this thread.

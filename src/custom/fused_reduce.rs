@@ -4,7 +4,6 @@
 //! second over the partial results). Host side of shaders/fused_reduce.wgsl.
 
 use crate::array::Array;
-use crate::custom::fuse::Reduction;
 use crate::custom::{args_of, Arg, ElementwiseKernel, KernelArg};
 use crate::device::{Device, Work};
 use crate::dtype::{accepts, DType, Element};
@@ -14,6 +13,16 @@ use crate::kernel::launch::{Binding, Params, MAX_DIMS};
 use crate::kernel::source::Spec;
 use crate::ops::elementwise::Operand;
 use crate::shape::{broadcast_shapes, broadcast_strides, collapse, Axes};
+
+/// The reductions a fused expression may end in (`custom::fuse` traces them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reduction {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Mean,
+}
 
 const SRC: &str = include_str!("../../shaders/fused_reduce.wgsl");
 const WG: usize = 256;
@@ -374,8 +383,10 @@ fn value_fn(d: DType, helpers: &str, lets: &str, body: &str) -> String {
 /// Variants of shaders/fused_reduce.wgsl for the shader validation test: a sample
 /// expression of an array and a scalar (f64: two arrays), each reduction, and for sums
 /// strided loads, partial results, and the stage over partial results.
+/// `sample` gives the helpers and body of a sample fused expression per dtype
+/// (`custom::fuse::sample`), passed in so that this file does not import the tracer.
 #[cfg(test)]
-pub(crate) fn all_specs() -> Vec<Spec> {
+pub(crate) fn all_specs(sample: impl Fn(DType) -> (String, String)) -> Vec<Spec> {
     let dtypes = [DType::F32, DType::F16, DType::F64, DType::I32, DType::U32];
     let reductions = [
         Reduction::Sum,
@@ -386,7 +397,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     ];
     let mut out = Vec::new();
     for d in dtypes {
-        let (helpers, body) = crate::custom::fuse::sample(d);
+        let (helpers, body) = sample(d);
         let second = if d == DType::F64 {
             "    let v1 = in1[o[1]];\n".to_string()
         } else {

@@ -38,7 +38,7 @@ use crate::ops::elementwise::Operand;
 pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     elementwise_kernel::all_specs()
         .into_iter()
-        .chain(fused_reduce::all_specs())
+        .chain(fused_reduce::all_specs(fuse::sample))
         .collect()
 }
 
