@@ -67,7 +67,7 @@ pub mod random {
     pub use crate::ops::random::generator::{Generator, Mask};
 }
 #[cfg(test)]
-mod shader_variants;
+mod shader_validation;
 mod shape;
 pub mod signal;
 

@@ -1,5 +1,5 @@
 //! Every variant of shaders/reduce.wgsl that the built-in operations make, for the shader
-//! validation test (src/shader_variants.rs).
+//! validation test (src/shader_validation.rs).
 
 use crate::dtype::DType;
 use crate::kernel::source::Spec;
