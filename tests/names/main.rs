@@ -2,7 +2,9 @@
 //! (`shape`), elementwise math (`math`; the ulp bounds are in tests/numerics/names_math.rs),
 //! statistics, sets and tensor products (`stats`), each against a CPU reference; the
 //! bit-built float functions beyond f32 (`bits`); and the `audit_*` files, which fill the
-//! gaps the audit of issue 18's list found (views, zero sizes, bad arguments).
+//! gaps the audit of issue 18's list found (views, zero sizes, bad arguments). The pages'
+//! checks live here too: `cupy_names` (generated: every spelling of docs/CUPY_NAMES.md
+//! compiled) and `cuda_to_wgsl` (every WGSL block of docs/CUDA_TO_WGSL.md run).
 
 #[path = "../common/mod.rs"]
 #[macro_use]
@@ -14,6 +16,8 @@ mod audit_shape;
 mod audit_stats;
 mod bits;
 mod choose;
+mod cuda_to_wgsl;
+mod cupy_names;
 mod ldexp;
 mod like;
 mod math;

@@ -3407,6 +3407,6 @@ fn every_spelling_compiles_and_this_file_is_current() {
     let published: Vec<&str> = md.lines().filter(|l| l.starts_with("| `")).collect();
     assert_eq!(
         published, ROWS,
-        "docs/CUPY_NAMES.md and tests/cupy_names.rs differ: run python3 tools/cupy_names.py . tools/cupy_names_table.py"
+        "docs/CUPY_NAMES.md and tests/names/cupy_names.rs differ: run python3 tools/cupy_names.py . tools/cupy_names_table.py"
     );
 }

@@ -4,9 +4,7 @@
 //! sizes the page sets through `with_constants`. Also the page's claim that naga does not
 //! check that barriers sit in uniform control flow.
 
-mod common;
-
-use common::{dev, supported};
+use crate::common::{dev, supported};
 use gpuarray::{f16, Array, Device, RawKernel};
 
 /// The ```wgsl blocks of the page, in order.
@@ -64,7 +62,7 @@ fn every_wgsl_block_on_the_page_compiles() {
     for b in &blocks {
         let name = entry(b);
         if b.contains("enable f16;") && !supported::<f16>(dev) {
-            common::skip("the f16 block: the adapter lacks SHADER_F16");
+            crate::common::skip("the f16 block: the adapter lacks SHADER_F16");
             continue;
         }
         if let Err(e) = RawKernel::new(dev, b, name) {
@@ -173,7 +171,7 @@ fn histogram_with_atomics() {
 fn half_precision() {
     let dev = dev();
     if !supported::<f16>(dev) {
-        common::skip("half_precision: the adapter lacks SHADER_F16");
+        crate::common::skip("half_precision: the adapter lacks SHADER_F16");
         return;
     }
     let k = kernel(dev, "scale_half");
