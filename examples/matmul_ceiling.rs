@@ -28,7 +28,7 @@
 
 mod common;
 
-use common::{quick, Res};
+use common::{quick, time_events, Res};
 use gpuarray::{Array, Device, RawKernel};
 
 /// Rows and columns of the output tile.
@@ -226,20 +226,6 @@ fn configurations(dev: &Device) -> Vec<(u32, u32)> {
         .into_iter()
         .filter_map(|bk| [33, 32].into_iter().find(|&r| fits(bk, r)).map(|r| (bk, r)))
         .collect()
-}
-
-/// Milliseconds per call of `f`, between device events around `reps` calls (after a
-/// warm-up call).
-fn time_events(dev: &Device, reps: usize, mut f: impl FnMut() -> Res<()>) -> Res<f64> {
-    f()?;
-    dev.synchronize()?;
-    let start = dev.record_event()?;
-    for _ in 0..reps {
-        f()?;
-    }
-    let end = dev.record_event()?;
-    end.synchronize()?;
-    Ok(start.elapsed_ms(&end)? / reps as f64)
 }
 
 /// The largest difference between two results, relative to the largest magnitude.

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{out_dir, quick, save_chart, time_host, Chart, Res, Series};
+use common::{out_dir, quick, save_chart, time_events, time_host, Chart, Res, Series};
 use gpuarray::{Device, RawKernel};
 use ndarray::Array2;
 
@@ -33,19 +33,6 @@ fn naive(@builtin(global_invocation_id) id: vec3<u32>) {
     c[row * n + col] = acc;
 }
 "#;
-
-/// Milliseconds per call between device events around `reps` calls, after a warm-up call.
-fn time_events(dev: &Device, reps: usize, mut f: impl FnMut() -> Res<()>) -> Res<f64> {
-    f()?;
-    dev.synchronize()?;
-    let start = dev.record_event()?;
-    for _ in 0..reps {
-        f()?;
-    }
-    let end = dev.record_event()?;
-    end.synchronize()?;
-    Ok(start.elapsed_ms(&end)? / reps as f64)
-}
 
 fn max_rel_diff(a: &[f32], b: &[f32]) -> f32 {
     let scale = b.iter().fold(0.0f32, |m, v| m.max(v.abs())).max(1e-30);

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{out_dir, quick, save_chart, si, Chart, Res, Series};
+use common::{out_dir, quick, save_chart, si, time_events, Chart, Res, Series};
 use gpuarray::{Device, ElementwiseKernel, RawKernel};
 
 /// The kernel, for workgroup size `wg`. Grids wider than the adapter's per-dimension limit
@@ -42,20 +42,6 @@ fn grid(dev: &Device, n: usize, wg: u32) -> [u32; 2] {
     let max = dev.limits().max_compute_workgroups_per_dimension;
     let gx = groups.min(max);
     [gx, groups.div_ceil(gx)]
-}
-
-/// Milliseconds per call of `f`, between device events around `reps` calls (after a
-/// warm-up call).
-fn time_events(dev: &Device, reps: usize, mut f: impl FnMut() -> Res<()>) -> Res<f64> {
-    f()?;
-    dev.synchronize()?;
-    let start = dev.record_event()?;
-    for _ in 0..reps {
-        f()?;
-    }
-    let end = dev.record_event()?;
-    end.synchronize()?;
-    Ok(start.elapsed_ms(&end)? / reps as f64)
 }
 
 fn main() -> Res<()> {

@@ -53,6 +53,24 @@ pub fn time_host(budget_s: f64, max_reps: usize, mut f: impl FnMut() -> Res<()>)
     Ok(t0.elapsed().as_secs_f64() / reps as f64)
 }
 
+/// Milliseconds per call of `f`, between device events around `reps` calls (after a
+/// warm-up call and a synchronize, so that the events time only the calls).
+pub fn time_events(
+    dev: &gpuarray::Device,
+    reps: usize,
+    mut f: impl FnMut() -> Res<()>,
+) -> Res<f64> {
+    f()?;
+    dev.synchronize()?;
+    let start = dev.record_event()?;
+    for _ in 0..reps {
+        f()?;
+    }
+    let end = dev.record_event()?;
+    end.synchronize()?;
+    Ok(start.elapsed_ms(&end)? / reps as f64)
+}
+
 /// Engineering notation for sizes: 1000 -> "1k", 2^20 -> "1.05M".
 pub fn si(v: f64) -> String {
     let (d, s) = if v.abs() >= 1e9 {
