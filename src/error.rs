@@ -286,6 +286,43 @@ pub enum Error {
         /// The name given.
         name: String,
     },
+    /// A linear-algebra function that needs square matrices got a stack whose last two
+    /// extents differ.
+    #[error("{op} needs square matrices, the input has shape {shape:?}")]
+    NotSquare {
+        /// The function.
+        op: &'static str,
+        /// The input's shape.
+        shape: Vec<usize>,
+    },
+    /// A matrix is singular (exactly, in the arithmetic of its dtype) where the function
+    /// needs it invertible: `solve`, `inv`, `lu_solve`, `cho_solve`, `solve_triangular`.
+    #[error("{op}: matrix {index} of the stack is singular")]
+    Singular {
+        /// The function.
+        op: &'static str,
+        /// Position of the first singular matrix in the stack (row-major over the batch
+        /// dimensions; 0 for a single matrix).
+        index: usize,
+    },
+    /// `cholesky` met a matrix that is not (numerically) positive definite.
+    #[error("{op}: matrix {index} of the stack is not positive definite")]
+    NotPositiveDefinite {
+        /// The function.
+        op: &'static str,
+        /// Position of the first such matrix in the stack.
+        index: usize,
+    },
+    /// An iterative method (eigenvalues, singular values) did not converge.
+    #[error("{op}: matrix {index} of the stack did not converge in {iterations} iterations")]
+    NoConvergence {
+        /// The function.
+        op: &'static str,
+        /// Position of the first matrix that did not converge.
+        index: usize,
+        /// The iterations (sweeps) spent.
+        iterations: usize,
+    },
     /// Arrays to join do not fit together: `concatenate` (and `hstack`, `vstack`, `dstack`)
     /// needs one number of dimensions and equal extents except along the joining axis;
     /// `stack` needs identical shapes.

@@ -47,6 +47,7 @@ mod dtype;
 mod error;
 mod gpu;
 mod kernel;
+pub mod linalg;
 mod memory;
 pub mod multi;
 pub mod nn;

@@ -45,6 +45,12 @@ pub(crate) fn floats(d: DType) -> bool {
     matches!(d, DType::F16 | DType::F32 | DType::F64)
 }
 
+/// The dtypes of the factorizations and solvers (`gpuarray::linalg`): f32 and f64 (NumPy
+/// computes f16 in f32; here an f16 stack is cast first by the caller).
+pub(crate) fn factor(d: DType) -> bool {
+    matches!(d, DType::F32 | DType::F64)
+}
+
 /// Every real dtype, packed ones included ([`DType::is_real`]): creation kernels,
 /// elementwise arithmetic and reductions.
 pub(crate) fn real(d: DType) -> bool {
