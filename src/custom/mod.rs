@@ -136,6 +136,14 @@ pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Re
                 actual: format!("{} {d} scalar", d.article()),
             })
         }
+        DType::Complex64 | DType::Complex128 => {
+            return Err(Error::ArgumentType {
+                kernel: kernel.to_string(),
+                param: param.to_string(),
+                expected: "a real 32-bit (or f16) scalar".into(),
+                actual: format!("{} {d} scalar", d.article()),
+            })
+        }
         #[cfg(test)]
         DType::Opaque8 => {
             return Err(Error::ArgumentType {

@@ -224,7 +224,9 @@ impl Device {
     pub(crate) fn supports_dtype(&self, d: DType) -> bool {
         match d {
             DType::F16 => self.inner.gpu.features.contains(wgpu::Features::SHADER_F16),
-            DType::F64 => self.inner.gpu.features.contains(wgpu::Features::SHADER_F64),
+            DType::F64 | DType::Complex128 => {
+                self.inner.gpu.features.contains(wgpu::Features::SHADER_F64)
+            }
             DType::I64 | DType::U64 => self
                 .inner
                 .gpu

@@ -12,7 +12,7 @@ mod traits;
 
 #[cfg(test)]
 use traits::sealed;
-pub use traits::{Element, Float, Int, Real, Signed};
+pub use traits::{ComplexFloat, Element, Float, Int, Real, Signed};
 
 pub use half::f16;
 
@@ -48,6 +48,12 @@ pub enum DType {
     U16,
     /// 16-bit signed integer, stored packed as [`DType::U16`].
     I16,
+    /// Complex number of two f32 (real, imaginary), interleaved as NumPy's `complex64`:
+    /// host type `Complex<f32>` ([`crate::Complex`]), a WGSL `vec2<f32>` on the device.
+    Complex64,
+    /// Complex number of two f64, interleaved as NumPy's `complex128` (needs the adapter's
+    /// SHADER_F64): host type `Complex<f64>`, a WGSL `vec2<f64>` on the device.
+    Complex128,
     /// A test-only dtype of 8 bytes that is not a real number (as complex64 will be): its
     /// host type ([`Opaque8`]) implements [`Element`] only, and the tests show every family
     /// that is generic over `Element` refuses it.
@@ -74,6 +80,8 @@ impl DType {
             DType::I8 | DType::I16 => "i32",
             DType::I64 => "i64",
             DType::U64 => "u64",
+            DType::Complex64 => "vec2<f32>",
+            DType::Complex128 => "vec2<f64>",
             #[cfg(test)]
             DType::Opaque8 => "vec2<u32>",
         }
@@ -91,6 +99,8 @@ impl DType {
             DType::I8 => "i8",
             DType::U16 => "u16",
             DType::I16 => "i16",
+            DType::Complex64 => "complex64",
+            DType::Complex128 => "complex128",
             #[cfg(test)]
             DType::Opaque8 => "opaque8",
             d => d.wgsl(),
@@ -109,7 +119,8 @@ impl DType {
             DType::U8 | DType::I8 => 1,
             DType::F16 | DType::U16 | DType::I16 => 2,
             DType::F32 | DType::I32 | DType::U32 | DType::Bool => 4,
-            DType::F64 | DType::I64 | DType::U64 => 8,
+            DType::F64 | DType::I64 | DType::U64 | DType::Complex64 => 8,
+            DType::Complex128 => 16,
             #[cfg(test)]
             DType::Opaque8 => 8,
         }
@@ -122,6 +133,32 @@ impl DType {
     /// ```
     pub fn is_float(self) -> bool {
         matches!(self, DType::F16 | DType::F32 | DType::F64)
+    }
+
+    /// Whether the type is a complex type ([`DType::Complex64`], [`DType::Complex128`]).
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::Complex64.is_complex());
+    /// assert!(!gpuarray::DType::F32.is_complex());
+    /// ```
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::Complex64 | DType::Complex128)
+    }
+
+    /// The real type of a complex type's components (f32 for complex64, f64 for
+    /// complex128); `None` for the other types.
+    ///
+    /// ```
+    /// use gpuarray::DType;
+    /// assert_eq!(DType::Complex128.component(), Some(DType::F64));
+    /// assert_eq!(DType::F64.component(), None);
+    /// ```
+    pub fn component(self) -> Option<DType> {
+        match self {
+            DType::Complex64 => Some(DType::F32),
+            DType::Complex128 => Some(DType::F64),
+            _ => None,
+        }
     }
 
     /// Whether the type is an integer type (not [`DType::Bool`]).
@@ -246,6 +283,13 @@ impl DType {
     /// assert!(gpuarray::DType::PACKED.iter().all(|d| d.is_packed()));
     /// ```
     pub const PACKED: [DType; 4] = [DType::U8, DType::I8, DType::U16, DType::I16];
+
+    /// The complex element types ([`DType::is_complex`]).
+    ///
+    /// ```
+    /// assert!(gpuarray::DType::COMPLEX.iter().all(|d| d.is_complex()));
+    /// ```
+    pub const COMPLEX: [DType; 2] = [DType::Complex64, DType::Complex128];
 }
 
 impl fmt::Display for DType {
@@ -286,6 +330,7 @@ pub(crate) fn real_f64<T: Element>(v: T) -> Option<f64> {
         DType::I64 => i64::from_ne_bytes(w8()) as f64,
         DType::U64 => u64::from_ne_bytes(w8()) as f64,
         DType::U8 | DType::I8 | DType::U16 | DType::I16 => f64::from(packed_i32(v)?),
+        DType::Complex64 | DType::Complex128 => return None,
         #[cfg(test)]
         DType::Opaque8 => return None,
     })
@@ -311,6 +356,7 @@ pub(crate) fn real_from_f64<T: Element>(x: f64) -> Option<T> {
         DType::I8 => read(x as i8),
         DType::U16 => read(x as u16),
         DType::I16 => read(x as i16),
+        DType::Complex64 | DType::Complex128 => return None,
         #[cfg(test)]
         DType::Opaque8 => return None,
     })

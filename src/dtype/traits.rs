@@ -7,8 +7,8 @@
 //! - [`Float`] (f16, f32, f64) and [`Int`] (the integers, not `bool`) under `Real`, and
 //!   [`Signed`] (the floats and the signed integers).
 //!
-//! A complex type (num-complex's `Complex<f32>` / `Complex<f64>`, stored interleaved as a
-//! WGSL `vec2`) will be a `ComplexFloat: Element` standing beside [`Float`], not under
+//! The complex types (num-complex's `Complex<f32>` / `Complex<f64>`, stored interleaved as
+//! a WGSL `vec2`) are [`ComplexFloat`]: `Element`s standing beside [`Float`], not under
 //! [`Real`]: complex numbers have no order, so the families that need one never see it
 //! (as cubecl's `Complex` stands beside `Numeric`). The families generic over `Element`
 //! refuse a dtype they do not list (each keeps a whitelist of [`DType`]s), so a new dtype
@@ -35,6 +35,8 @@ pub(crate) mod sealed {
     impl Sealed for i8 {}
     impl Sealed for u16 {}
     impl Sealed for i16 {}
+    impl Sealed for num_complex::Complex<f32> {}
+    impl Sealed for num_complex::Complex<f64> {}
 }
 
 /// A type an [`crate::Array`] can hold: `f32`, `i32`, `u32`, `bool`, the packed `u8`,
@@ -229,3 +231,53 @@ impl Signed for i32 {}
 impl Signed for i64 {}
 impl Signed for i8 {}
 impl Signed for i16 {}
+
+/// Complex floating-point element types: num-complex's `Complex<f32>` (NumPy's
+/// `complex64`) and `Complex<f64>` (`complex128`), stored interleaved (real, imaginary) as
+/// NumPy and CUDA store them. They stand beside [`Float`], not under [`Real`]: complex
+/// numbers have no order, so the families that compare or sort never take them.
+///
+/// ```
+/// use gpuarray::{Complex, ComplexFloat, DType, Element};
+/// let z = <Complex<f32> as ComplexFloat>::new(1.0, -2.0);
+/// assert_eq!((z.re(), z.im()), (1.0, -2.0));
+/// assert_eq!(<Complex<f64> as Element>::DTYPE, DType::Complex128);
+/// ```
+pub trait ComplexFloat: Element {
+    /// The type of the components (f32 or f64).
+    type Real: Float;
+    /// The number `re + im i`.
+    fn new(re: Self::Real, im: Self::Real) -> Self;
+    /// The real part.
+    fn re(self) -> Self::Real;
+    /// The imaginary part.
+    fn im(self) -> Self::Real;
+}
+
+macro_rules! complex {
+    ($($t:ty => $d:expr),*) => {$(
+        impl Element for num_complex::Complex<$t> {
+            const DTYPE: DType = $d;
+            type Repr = num_complex::Complex<$t>;
+            fn to_repr(data: &[Self]) -> Cow<'_, [Self]> {
+                Cow::Borrowed(data)
+            }
+            fn from_repr(data: Vec<Self>) -> Vec<Self> {
+                data
+            }
+        }
+        impl ComplexFloat for num_complex::Complex<$t> {
+            type Real = $t;
+            fn new(re: $t, im: $t) -> Self {
+                num_complex::Complex::new(re, im)
+            }
+            fn re(self) -> $t {
+                self.re
+            }
+            fn im(self) -> $t {
+                self.im
+            }
+        }
+    )*};
+}
+complex!(f32 => DType::Complex64, f64 => DType::Complex128);

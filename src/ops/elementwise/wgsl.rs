@@ -128,6 +128,7 @@ fn library_imports(d: DType) -> &'static [&'static str] {
             &["int_math", "int_divisors"]
         }
         // Not real: the table has no expression for it (`Unary::expr` is `None`).
+        DType::Complex64 | DType::Complex128 => &[],
         #[cfg(test)]
         DType::Opaque8 => &[],
     }

@@ -52,6 +52,7 @@ pub(super) fn key_expr(d: DType, buf: &str) -> String {
         // Refused by the same gate: one element per storage slot.
         DType::U8 | DType::I8 | DType::U16 | DType::I16 => unreachable!("sort of packed types"),
         // Refused by the same gate: not a real number.
+        DType::Complex64 | DType::Complex128 => unreachable!("sort of a complex dtype"),
         #[cfg(test)]
         DType::Opaque8 => unreachable!("sort of a non-real dtype"),
     }
