@@ -27,6 +27,7 @@ mod params;
 mod product;
 mod splitk;
 mod tensor;
+mod tile_trial;
 mod tiled;
 
 use std::sync::atomic::AtomicBool;
