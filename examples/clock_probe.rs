@@ -37,7 +37,10 @@ const TIMED: usize = 5;
 /// A number from the environment, else `default`.
 fn env_num(name: &str, default: u64) -> Res<u64> {
     match std::env::var(name) {
-        Ok(v) if !v.is_empty() => Ok(v.trim().parse().map_err(|_| format!("{name}={v:?}: not a number"))?),
+        Ok(v) if !v.is_empty() => Ok(v
+            .trim()
+            .parse()
+            .map_err(|_| format!("{name}={v:?}: not a number"))?),
         _ => Ok(default),
     }
 }
@@ -132,7 +135,10 @@ fn main() -> Res<()> {
         }
     }
     println!();
-    println!("{:<28} {:>10} {:>10} {:>9}", "workload", "cold ms", "warm ms", "cold/warm");
+    println!(
+        "{:<28} {:>10} {:>10} {:>9}",
+        "workload", "cold ms", "warm ms", "cold/warm"
+    );
     for (w, c) in work.iter().zip(cold) {
         // Warm: back to back for about a second (at least 10 calls), the median of the last
         // half.

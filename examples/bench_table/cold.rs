@@ -116,4 +116,3 @@ pub fn compare_cold(rows: &[Row], peer: &[(String, f64)], warm_ratios: Vec<f64>)
         warm_ratios.len()
     );
 }
-

@@ -126,7 +126,10 @@ fn every_variable_is_read() {
     let d = Options::default().tuning;
     assert!(d.trial == Trial::Run && d.clock_burst.is_none() && d.clock_keepalive.is_none());
     assert_eq!(d.batch_dispatches, None);
-    assert_eq!(parse(&[("GPUARRAY_TRIAL", "OFF")]).unwrap().tuning.trial, Trial::Off);
+    assert_eq!(
+        parse(&[("GPUARRAY_TRIAL", "OFF")]).unwrap().tuning.trial,
+        Trial::Off
+    );
     let t = parse(&[("GPUARRAY_TIMEOUT_S", " 0.25")]).unwrap();
     assert_eq!(t.timeout, Duration::from_millis(250));
     let dir = parse(&[("GPUARRAY_PIPELINE_CACHE", "/x/y")]).unwrap();

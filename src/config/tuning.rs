@@ -165,7 +165,8 @@ pub struct Tuning {
 
     // ---- matrix products ----
     /// Force the tiled matrix-product kernel's tiles; `GPUARRAY_MATMUL_TILES=BM,BN,BK,TM,TN`.
-    /// Default: a timed trial per device and size class.
+    /// Default: a timed trial per adapter, driver and size class, kept on disk (see
+    /// [`Tuning::trial`]).
     pub matmul_tiles: Option<MatmulTiles>,
     /// Products with one row or one column (matrix-vector, vector-matrix) through the
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the

@@ -222,7 +222,10 @@ mod tests {
             })
         });
         let x = dev.from_slice(&[1.0f32, 2.0, 3.0], [3]).unwrap();
-        assert_eq!(x.add_scalar(1.0).unwrap().to_vec().unwrap(), [2.0, 3.0, 4.0]);
+        assert_eq!(
+            x.add_scalar(1.0).unwrap().to_vec().unwrap(),
+            [2.0, 3.0, 4.0]
+        );
         let before = dev.clock_bursts();
         // Launches in quick succession: no burst.
         for _ in 0..5 {
@@ -231,7 +234,10 @@ mod tests {
         assert_eq!(dev.clock_bursts(), before);
         std::thread::sleep(Duration::from_millis(60));
         let t0 = std::time::Instant::now();
-        assert_eq!(x.mul_scalar(2.0).unwrap().to_vec().unwrap(), [2.0, 4.0, 6.0]);
+        assert_eq!(
+            x.mul_scalar(2.0).unwrap().to_vec().unwrap(),
+            [2.0, 4.0, 6.0]
+        );
         assert_eq!(dev.clock_bursts(), before + 1);
         assert!(t0.elapsed() >= Duration::from_millis(5));
         // Off by default: no burst, no scratch buffer.
@@ -263,10 +269,17 @@ mod tests {
         std::thread::sleep(Duration::from_millis(100));
         let after = dev.stats().dispatches;
         std::thread::sleep(Duration::from_millis(60));
-        assert_eq!(dev.stats().dispatches, after, "still dispatching after the linger");
+        assert_eq!(
+            dev.stats().dispatches,
+            after,
+            "still dispatching after the linger"
+        );
         let weak = std::sync::Arc::downgrade(&dev.inner);
         drop((x, dev));
         std::thread::sleep(Duration::from_millis(20));
-        assert!(weak.upgrade().is_none(), "the thread keeps the device alive");
+        assert!(
+            weak.upgrade().is_none(),
+            "the thread keeps the device alive"
+        );
     }
 }

@@ -33,11 +33,11 @@ use std::sync::Arc;
 pub use self::adapter::{DeviceInfo, DeviceKind, Subnormals};
 pub(crate) use self::batch::Work;
 pub use self::batch::BATCH_DISPATCHES;
+#[cfg(test)]
+pub(crate) use self::clock::spec as clock_spec;
 pub use self::memory_pool::MemoryPool;
 #[cfg(test)]
 pub(crate) use self::probe::all_specs as probe_specs;
-#[cfg(test)]
-pub(crate) use self::clock::spec as clock_spec;
 pub(crate) use self::timestamp::Stamp;
 pub(crate) use crate::gpu::lock;
 pub use crate::gpu::DeviceLimits;

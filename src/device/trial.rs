@@ -97,7 +97,8 @@ fn plateau(t: &[f64]) -> bool {
     let w = SETTLE_WINDOW;
     let n = t.len();
     n >= 2 * w
-        && median(t[n - w..].to_vec()) >= median(t[n - 2 * w..n - w].to_vec()) * (1.0 - SETTLE_TOLERANCE)
+        && median(t[n - w..].to_vec())
+            >= median(t[n - 2 * w..n - w].to_vec()) * (1.0 - SETTLE_TOLERANCE)
 }
 
 /// The first candidate whose median is within [`TIE`] of the fastest.
@@ -162,7 +163,11 @@ mod tests {
             self.seed ^= self.seed << 17;
             let u = (self.seed >> 11) as f64 / (1u64 << 53) as f64;
             // One call in 16 is an outlier (a preemption, a clock dip): 3x.
-            let spike = if self.noise > 0.0 && self.seed >> 60 == 0 { 3.0 } else { 1.0 };
+            let spike = if self.noise > 0.0 && self.seed >> 60 == 0 {
+                3.0
+            } else {
+                1.0
+            };
             Ok(self.cost[i] * f * (1.0 + self.noise * (u - 0.5)) * spike)
         }
     }

@@ -92,7 +92,11 @@ pub(crate) fn load(path: &Path, identity: &str) -> BTreeMap<String, String> {
 
 /// Writes `map` merged over the file's valid choices to `path`, atomically (temporary file
 /// and rename).
-pub(crate) fn save(path: &Path, identity: &str, map: &BTreeMap<String, String>) -> std::io::Result<()> {
+pub(crate) fn save(
+    path: &Path,
+    identity: &str,
+    map: &BTreeMap<String, String>,
+) -> std::io::Result<()> {
     let mut all = load(path, identity);
     all.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
     if let Some(dir) = path.parent() {
@@ -138,10 +142,10 @@ impl TuneStore {
     pub(crate) fn put(&self, key: &str, value: &str) {
         let mut map = lock(&self.map);
         map.insert(clean(key).replace('\t', " "), clean(value));
-        if let Some(path) = &self.path {
-            if let Err(e) = save(path, &self.identity, &map) {
-                log::debug!("gpuarray: tuning not saved to {path:?}: {e}");
-            }
+        if let Some(path) = &self.path
+            && let Err(e) = save(path, &self.identity, &map)
+        {
+            log::debug!("gpuarray: tuning not saved to {path:?}: {e}");
         }
     }
 
@@ -189,17 +193,29 @@ mod tests {
         a.put("matmul f32 class 9", "big 16 pair");
         // A second process on the same adapter and driver finds both.
         let b = TuneStore::open(&h200, Some(dir.clone()));
-        assert_eq!(b.get("matmul f32 class 1").as_deref(), Some("tiled 128,128,16,8,8"));
+        assert_eq!(
+            b.get("matmul f32 class 1").as_deref(),
+            Some("tiled 128,128,16,8,8")
+        );
         assert_eq!(b.get("matmul f32 class 9").as_deref(), Some("big 16 pair"));
         // Two stores writing different keys: the file keeps both (merged on save).
         let c = TuneStore::open(&h200, Some(dir.clone()));
         b.put("matmul f16 class 0", "tiled 64,64,16,4,4");
         c.put("matmul f32 class 2", "tiled 64,64,16,4,4");
         let d = TuneStore::open(&h200, Some(dir.clone()));
-        assert_eq!(d.get("matmul f16 class 0").as_deref(), Some("tiled 64,64,16,4,4"));
-        assert_eq!(d.get("matmul f32 class 2").as_deref(), Some("tiled 64,64,16,4,4"));
+        assert_eq!(
+            d.get("matmul f16 class 0").as_deref(),
+            Some("tiled 64,64,16,4,4")
+        );
+        assert_eq!(
+            d.get("matmul f32 class 2").as_deref(),
+            Some("tiled 64,64,16,4,4")
+        );
         // No temporary file is left behind.
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names.len(), 1, "{names:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -210,13 +226,17 @@ mod tests {
         let h200 = info("NVIDIA H200", "580.95");
         let path = file_in(&dir, &identity(&h200));
         std::fs::create_dir_all(&dir).unwrap();
-        let good = render(&identity(&h200), &BTreeMap::from([("k".into(), "v".into())]));
+        let good = render(
+            &identity(&h200),
+            &BTreeMap::from([("k".into(), "v".into())]),
+        );
         for bad in [
             b"\xff\xfe garbage".to_vec(),
             Vec::new(),
             good.replace("\tv", " v").into_bytes(),
-            good.replace("gpuarray tuning 1", "gpuarray tuning 0").into_bytes(),
-            good[..good.len() / 2].as_bytes().to_vec(),
+            good.replace("gpuarray tuning 1", "gpuarray tuning 0")
+                .into_bytes(),
+            good.as_bytes()[..good.len() / 2].to_vec(),
         ] {
             std::fs::write(&path, &bad).unwrap();
             let s = TuneStore::open(&h200, Some(dir.clone()));
@@ -249,8 +269,18 @@ mod tests {
         assert_ne!(file_in(&dir, &identity(&newer)), ours);
         assert_eq!(TuneStore::open(&newer, Some(dir.clone())).get("k"), None);
         s.put("k", "h200");
-        assert_eq!(TuneStore::open(&h100, Some(dir.clone())).get("k").as_deref(), Some("h100"));
-        assert_eq!(TuneStore::open(&h200, Some(dir.clone())).get("k").as_deref(), Some("h200"));
+        assert_eq!(
+            TuneStore::open(&h100, Some(dir.clone()))
+                .get("k")
+                .as_deref(),
+            Some("h100")
+        );
+        assert_eq!(
+            TuneStore::open(&h200, Some(dir.clone()))
+                .get("k")
+                .as_deref(),
+            Some("h200")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

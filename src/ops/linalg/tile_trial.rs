@@ -122,7 +122,9 @@ pub(super) fn default_choice(
 ) -> Choice {
     let size = class % 3;
     let own_memory = !matches!(kind, DeviceKind::IntegratedGpu | DeviceKind::Cpu);
-    let big = depths.first().map(|&bk| Choice::Big(BigCfg { bk, quad: false }));
+    let big = depths
+        .first()
+        .map(|&bk| Choice::Big(BigCfg { bk, quad: false }));
     let wanted = match (own_memory, size) {
         (true, 1 | 2) => big.into_iter().chain(candidates.first().copied()).collect(),
         _ => vec![Choice::Tiled(MEDIUM)],
@@ -190,8 +192,16 @@ mod tests {
         for c in all.chain(big) {
             assert_eq!(decode(&encode(c)), Some(c), "{}", encode(c));
         }
-        for bad in ["", "tiled", "tiled 1,2,3", "tiled 128,128,16,8,7", "big 16", "big x pair",
-                    "big 16 trio", "huge 1"] {
+        for bad in [
+            "",
+            "tiled",
+            "tiled 1,2,3",
+            "tiled 128,128,16,8,7",
+            "big 16",
+            "big x pair",
+            "big 16 trio",
+            "huge 1",
+        ] {
             assert_eq!(decode(bad), None, "{bad:?}");
         }
     }
@@ -206,19 +216,35 @@ mod tests {
                 .map(|&t| Choice::Tiled(t))
                 .chain(linalg_big::candidates(depths).map(Choice::Big))
                 .collect();
-            for kind in [DeviceKind::DiscreteGpu, DeviceKind::Cpu, DeviceKind::IntegratedGpu] {
+            for kind in [
+                DeviceKind::DiscreteGpu,
+                DeviceKind::Cpu,
+                DeviceKind::IntegratedGpu,
+            ] {
                 let c = default_choice(kind, class, depths, &cands);
                 assert!(cands.contains(&c), "{kind:?} class {class}: {c:?}");
             }
             let gpu = default_choice(DeviceKind::DiscreteGpu, class, depths, &cands);
             match (class % 3, class >= 9) {
                 (0, _) => assert_eq!(gpu, Choice::Tiled(MEDIUM)),
-                (_, true) => assert_eq!(gpu, Choice::Big(BigCfg { bk: 16, quad: false })),
+                (_, true) => assert_eq!(
+                    gpu,
+                    Choice::Big(BigCfg {
+                        bk: 16,
+                        quad: false
+                    })
+                ),
                 (_, false) => assert_eq!(gpu, cands[0]),
             }
-            assert_eq!(default_choice(DeviceKind::Cpu, class, depths, &cands), Choice::Tiled(MEDIUM));
+            assert_eq!(
+                default_choice(DeviceKind::Cpu, class, depths, &cands),
+                Choice::Tiled(MEDIUM)
+            );
         }
-        assert_eq!(default_choice(DeviceKind::Cpu, 0, &[], &[]), Choice::Tiled(SMALL));
+        assert_eq!(
+            default_choice(DeviceKind::Cpu, 0, &[], &[]),
+            Choice::Tiled(SMALL)
+        );
     }
 
     fn tmp(name: &str) -> std::path::PathBuf {
@@ -228,8 +254,10 @@ mod tests {
     }
 
     fn device(dir: &std::path::Path, trial: Trial) -> Device {
-        let mut o = Options::default();
-        o.pipeline_cache = PipelineCacheDir::Dir(dir.to_path_buf());
+        let mut o = Options {
+            pipeline_cache: PipelineCacheDir::Dir(dir.to_path_buf()),
+            ..Options::default()
+        };
         o.tuning.trial = trial;
         Device::with_options(o).expect("a device")
     }
@@ -245,7 +273,8 @@ mod tests {
         let choice = Choice::Tiled(CANDIDATES[0][1]);
         {
             let dev = device(&dir, Trial::Run);
-            dev.tune_store().put(&disk_key(DType::F32, 9), &encode(choice));
+            dev.tune_store()
+                .put(&disk_key(DType::F32, 9), &encode(choice));
         }
         let (m, n, k) = (1024, 1024, 256);
         let a = |dev: &Device| dev.random_uniform_in::<f32>([m, k], -1.0, 1.0, 5).unwrap();
@@ -268,11 +297,53 @@ mod tests {
         assert_eq!(results[0], results[2]);
         // A value the family no longer takes is ignored: the default table (Cached).
         let dev = device(&dir, Trial::Cached);
-        dev.tune_store().put(&disk_key(DType::F32, 9), "tiled 8,8,8,4,4");
+        dev.tune_store()
+            .put(&disk_key(DType::F32, 9), "tiled 8,8,8,4,4");
         let dev = device(&dir, Trial::Cached);
         a(&dev).matmul(&b(&dev)).unwrap();
         let state = dev.state::<crate::ops::linalg::LinalgState>();
-        assert_eq!(lock(&state.tuned).get(&(DType::F32, 9)).copied(), Some(Choice::Tiled(MEDIUM)));
+        assert_eq!(
+            lock(&state.tuned).get(&(DType::F32, 9)).copied(),
+            Some(Choice::Tiled(MEDIUM))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// With nothing on disk the trial runs once, writes its choice, and a device opened
+    /// later (with `Trial::Cached`: no timing) takes the same choice.
+    #[test]
+    fn a_trial_writes_its_choice_for_the_next_process() {
+        let dir = tmp("trial");
+        let a = |dev: &Device| {
+            dev.random_uniform_in::<f32>([1024, 256], -1.0, 1.0, 7)
+                .unwrap()
+        };
+        let b = |dev: &Device| {
+            dev.random_uniform_in::<f32>([256, 1024], -1.0, 1.0, 8)
+                .unwrap()
+        };
+        let dev = device(&dir, Trial::Run);
+        let c = a(&dev).matmul(&b(&dev)).unwrap().to_vec().unwrap();
+        let state = dev.state::<crate::ops::linalg::LinalgState>();
+        let chosen = lock(&state.tuned)
+            .get(&(DType::F32, 9))
+            .copied()
+            .expect("a choice");
+        let kept = dev
+            .tune_store()
+            .get(&disk_key(DType::F32, 9))
+            .expect("written");
+        assert_eq!(decode(&kept), Some(chosen));
+        let path = dev.tune_store().path().expect("a file").to_path_buf();
+        assert!(std::fs::read_to_string(&path).unwrap().contains(&kept));
+        let later = device(&dir, Trial::Cached);
+        let c2 = a(&later).matmul(&b(&later)).unwrap().to_vec().unwrap();
+        let state = later.state::<crate::ops::linalg::LinalgState>();
+        assert_eq!(
+            lock(&state.tuned).get(&(DType::F32, 9)).copied(),
+            Some(chosen)
+        );
+        assert_eq!(c, c2);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
