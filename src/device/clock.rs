@@ -249,6 +249,25 @@ mod tests {
         assert!(crate::gpu::lock(&plain.inner.clock.scratch).is_none());
     }
 
+    /// Smaller batches: the open batch is submitted every `batch_dispatches` dispatches,
+    /// without a sync point; the default submits none before one.
+    #[test]
+    fn batches_of_a_given_size_are_submitted() {
+        let x = |dev: &Device| dev.ones::<f32>([16]).unwrap();
+        for (batch, submits) in [(None, 0), (Some(1), 6), (Some(2), 3)] {
+            let dev = with(|o| o.tuning.batch_dispatches = batch);
+            let a = x(&dev);
+            dev.synchronize().unwrap();
+            let before = dev.stats().submits;
+            let mut y = a.add_scalar(1.0).unwrap();
+            for _ in 0..5 {
+                y = y.add_scalar(1.0).unwrap();
+            }
+            assert_eq!(dev.stats().submits - before, submits, "{batch:?}");
+            assert_eq!(y.to_vec().unwrap(), [7.0; 16]);
+        }
+    }
+
     /// The keep-alive thread dispatches while the program works and stops after the
     /// linger; it ends with the device (no leak of the device through the thread).
     #[test]
