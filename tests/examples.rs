@@ -123,6 +123,11 @@ fn cpu_vs_gpu() {
 }
 
 #[test]
+fn clock_probe() {
+    run_example("clock_probe", &[]);
+}
+
+#[test]
 fn device_info() {
     run_example("device_info", &[]);
 }

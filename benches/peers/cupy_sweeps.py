@@ -2,13 +2,18 @@
 (cupyx.profiler.benchmark, median of the repeats after 5 warm-ups), on the same GPU in the
 same command as `bench_table --sweep NAME --peer cupy_sweeps.py`.
 
-    python3 cupy_sweeps.py --sweep NAME [--json F]
+    python3 cupy_sweeps.py --sweep NAME [--json F] [--cold]
 
 Each sweep is a module beside this file, `cupy_sweep_NAME.py`, with `run(case)`: it calls
 `case(row_name, fn, byte=None)` for every row, `fn` a callable of no arguments that runs the
 row's work once on the GPU.
+
+`--cold` (as bench_table's, issue 34) also times each row cold after its warm time:
+COLD_ROUNDS rounds of a host pause of COLD_PAUSE_S, COLD_WARMUP warm-up calls and
+COLD_CALLS timed calls (GPU events), the round's mean per call, and the median of the
+rounds, written as "<row>:cold". The warm numbers are measured as before.
 """
-import argparse, importlib, json, os, sys
+import argparse, importlib, json, os, sys, time
 import numpy as np
 from cupyx.profiler import benchmark
 
@@ -19,8 +24,11 @@ SWEEPS = sorted(f[len("cupy_sweep_"):-3] for f in os.listdir(HERE)
 ap = argparse.ArgumentParser()
 ap.add_argument("--json")
 ap.add_argument("--sweep", required=True, choices=SWEEPS)
+ap.add_argument("--cold", action="store_true",
+                help="also time each row after a 200 ms host pause and 3 warm-up calls")
 args = ap.parse_args()
 out = {}
+COLD_ROUNDS, COLD_PAUSE_S, COLD_WARMUP, COLD_CALLS = 3, 0.2, 3, 10
 
 
 def case(name, fn, byte=None, n_repeat=50):
@@ -28,7 +36,16 @@ def case(name, fn, byte=None, n_repeat=50):
     ms = float(np.median(r.gpu_times[0])) * 1e3
     out[name] = ms
     rate = f"{byte / ms / 1e6:8.1f} GB/s" if byte else ""
-    print(f"{name:36s} {ms:10.4f} ms  {rate}", flush=True)
+    cold = ""
+    if args.cold:
+        rounds = []
+        for _ in range(COLD_ROUNDS):
+            time.sleep(COLD_PAUSE_S)
+            r = benchmark(fn, (), n_repeat=COLD_CALLS, n_warmup=COLD_WARMUP)
+            rounds.append(float(np.mean(r.gpu_times[0])) * 1e3)
+        out[name + ":cold"] = float(np.median(rounds))
+        cold = f"  cold {out[name + ':cold']:10.4f} ms"
+    print(f"{name:36s} {ms:10.4f} ms  {rate}{cold}", flush=True)
 
 
 sys.path.insert(0, HERE)

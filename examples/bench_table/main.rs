@@ -32,6 +32,16 @@
 //! `GPUARRAY_BENCH_ONLY=matmul,add` runs only the cases whose names start with one of the
 //! prefixes.
 //!
+//! `--cold` also times every device-side row cold, as a program that prepares its data on
+//! the host meets the GPU (issue 34): after the warm measurement (unchanged),
+//! `cold::COLD_ROUNDS` (3) rounds of a host pause of 200 ms, 3 warm-up
+//! calls (each waited for) and one timed repeat as the warm ones ([`GPU_BATCH`] calls, one
+//! submit and wait; single calls for the linalg sweep's slow rows), and the median of the
+//! rounds. The cold time is printed beside the warm one and written to the JSON as
+//! `"<case>:cold"`; the peer (`--peer`, which gets `--cold` too) writes the same keys, and
+//! `--compare` then prints the cold ratios and their geometric mean beside the warm one.
+//! Rows timed on the wall clock (transfers, the round trip) have no cold time.
+//!
 //! In quick mode (env `GPUARRAY_BENCH_QUICK` set) the 64M sizes are divided by 64 (matrix
 //! sizes by 4); the rows
 //! keep their names, so do not compare those numbers with the peer's.
@@ -47,6 +57,10 @@ use gpuarray::{Array, Device};
 mod common;
 use common::host_data;
 
+pub use cold::{cold, cold_time, record_cold};
+use cold::{cold_of, compare_cold, COLD};
+
+mod cold;
 mod sweep_api;
 /// The sweeps (`--sweep NAME`): tables of many shapes or functions beside the peer's.
 mod sweep_api_dtypes;
@@ -114,6 +128,7 @@ struct Row {
 }
 
 struct Args {
+    cold: bool,
     json: Option<String>,
     compare: Option<String>,
     peer: Option<String>,
@@ -146,12 +161,14 @@ fn usage() -> String {
      --compare FILE   read the CuPy peer's JSON (cupy_peer.py --json FILE) and print both side by side\n  \
      --peer SCRIPT    run `python3 SCRIPT --json TMP` first (the CuPy peer, same GPU) and compare\n  \
      --sweep NAME     run the sweep NAME (see SWEEPS) instead of the published table; the peer gets --sweep NAME\n  \
+     --cold           also time each device-side row after a 200 ms host pause and 3 warm-up calls (keys \"case:cold\")\n  \
      env GPUARRAY_BENCH_QUICK=1   sizes / 64 (smoke test)"
         .to_string()
 }
 
 fn parse_args() -> Res<Args> {
     let mut args = Args {
+        cold: false,
         json: None,
         compare: None,
         peer: None,
@@ -165,6 +182,7 @@ fn parse_args() -> Res<Args> {
         };
         match a.as_str() {
             "--json" => args.json = Some(value("--json")?),
+            "--cold" => args.cold = true,
             "--compare" => args.compare = Some(value("--compare")?),
             "--peer" => args.peer = Some(value("--peer")?),
             "--sweep" => {
@@ -232,7 +250,12 @@ fn gpu_median<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> R
         dev.synchronize()?;
         times.push(ms(t0.elapsed()) / GPU_BATCH as f64);
     }
-    Ok(median(times))
+    let warm = median(times);
+    if cold() {
+        let t = cold_time(dev, GPU_BATCH, op)?;
+        record_cold(warm, t);
+    }
+    Ok(warm)
 }
 
 /// Mean wall time of `op` (which completes its work itself) over `repeats`, after `warmup`.
@@ -508,17 +531,22 @@ fn gbps(bytes: Option<u64>, ms: f64) -> String {
     }
 }
 
-/// `{"case": ms, ...}`, written by hand (no serde).
+/// `{"case": ms, ...}`, written by hand (no serde); in cold mode `"case:cold": ms` after
+/// each row that has a cold time.
 fn to_json(rows: &[Row]) -> String {
+    let num = |ms: f64| {
+        if ms.is_finite() {
+            format!("{ms:.6}")
+        } else {
+            "null".to_string()
+        }
+    };
     let body: Vec<String> = rows
         .iter()
-        .map(|r| {
-            let v = if r.ms.is_finite() {
-                format!("{:.6}", r.ms)
-            } else {
-                "null".to_string()
-            };
-            format!(" \"{}\": {v}", r.name)
+        .flat_map(|r| {
+            let warm = format!(" \"{}\": {}", r.name, num(r.ms));
+            let cold = cold_of(r.ms).map(|c| format!(" \"{}:cold\": {}", r.name, num(c)));
+            std::iter::once(warm).chain(cold)
         })
         .collect();
     format!("{{\n{}\n}}\n", body.join(",\n"))
@@ -633,7 +661,7 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
     let extra: Vec<&str> = peer
         .iter()
         .map(|(n, _)| n.as_str())
-        .filter(|n| !rows.iter().any(|r| r.name == *n))
+        .filter(|n| !n.ends_with(":cold") && !rows.iter().any(|r| r.name == *n))
         .collect();
     if !extra.is_empty() {
         println!("peer cases with no gpuarray row: {}", extra.join(", "));
@@ -641,6 +669,7 @@ fn compare(rows: &[Row], peer: &[(String, f64)]) {
     if quick() {
         println!("(quick mode: gpuarray sizes are / {QUICK_DIV}; these ratios mean nothing)");
     }
+    compare_cold(rows, peer, ratios.iter().map(|r| r.0).collect());
 }
 
 /// Runs the CuPy peer script, which prints its own table, and reads the JSON it writes.
@@ -652,6 +681,9 @@ fn run_peer(script: &str, sweep: Option<&str>) -> Res<Vec<(String, f64)>> {
     );
     let mut cmd = std::process::Command::new("python3");
     cmd.arg(script).arg("--json").arg(&json);
+    if cold() {
+        cmd.arg("--cold");
+    }
     if let Some(name) = sweep {
         cmd.arg("--sweep").arg(name);
     }
@@ -669,6 +701,7 @@ fn run_peer(script: &str, sweep: Option<&str>) -> Res<Vec<(String, f64)>> {
 
 fn run() -> Res<()> {
     let args = parse_args()?;
+    COLD.store(args.cold, std::sync::atomic::Ordering::Relaxed);
     // Run or read the peer first, so that a failure shows before the measurements (and the
     // two programs never share the GPU).
     let peer = match (&args.peer, &args.compare) {
@@ -697,10 +730,22 @@ fn run() -> Res<()> {
         None => measure(&dev, n)?,
     };
     println!();
-    println!("{:<36} {:>10}     {:>9}  note", "case", "ms", "GB/s");
-    for r in &rows {
+    if cold() {
         println!(
-            "{:<36} {:10.4} ms  {}  {}",
+            "{:<36} {:>10}     {:>10}     {:>9}  note",
+            "case", "ms", "cold ms", "GB/s"
+        );
+    } else {
+        println!("{:<36} {:>10}     {:>9}  note", "case", "ms", "GB/s");
+    }
+    for r in &rows {
+        let cold_col = match (cold(), cold_of(r.ms)) {
+            (false, _) => String::new(),
+            (true, Some(c)) => format!("{c:10.4} ms  "),
+            (true, None) => format!("{:>10}     ", "-"),
+        };
+        println!(
+            "{:<36} {:10.4} ms  {cold_col}{}  {}",
             r.name,
             r.ms,
             gbps(r.bytes, r.ms),

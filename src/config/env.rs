@@ -7,7 +7,8 @@ use std::time::Duration;
 use crate::error::Result;
 
 use super::{
-    invalid, Backend, CoopVariant, MatmulTiles, Options, ParamsPath, PipelineCacheDir, SmallRead,
+    invalid, Backend, ClockBurst, CoopVariant, KeepAlive, MatmulTiles, Options, ParamsPath,
+    PipelineCacheDir, SmallRead, Trial,
 };
 
 impl Options {
@@ -154,6 +155,26 @@ impl Options {
         }
         o.tuning.radix_onesweep = switch("GPUARRAY_RADIX_ONESWEEP", ON, OFF)?.unwrap_or(false);
         o.tuning.radix_spin = small("GPUARRAY_RADIX_SPIN")?;
+        if let Some(v) = get("GPUARRAY_TRIAL") {
+            o.tuning.trial = Trial::parse(&v)?;
+        }
+        o.tuning.clock_burst = get("GPUARRAY_CLOCK_BURST")
+            .map(|v| ClockBurst::parse(&v))
+            .transpose()?;
+        o.tuning.clock_keepalive = get("GPUARRAY_CLOCK_KEEPALIVE")
+            .map(|v| KeepAlive::parse(&v))
+            .transpose()?;
+        o.tuning.batch_dispatches = match small("GPUARRAY_BATCH_DISPATCHES")? {
+            Some(b) if (1..=crate::device::BATCH_DISPATCHES).contains(&b) => Some(b),
+            Some(b) => {
+                return Err(invalid(
+                    "GPUARRAY_BATCH_DISPATCHES",
+                    &b.to_string(),
+                    "1 to 512 dispatches",
+                ))
+            }
+            None => None,
+        };
         Ok(o)
     }
 }

@@ -14,10 +14,12 @@
 //! uniform buffer, small reads through a kernel, no subgroup shuffles, a forced kernel), so
 //! every path runs in one test binary.
 
+mod clock;
 mod diagnostics;
 mod env;
 mod tuning;
 
+pub use clock::{ClockBurst, KeepAlive, Trial};
 pub use diagnostics::Diagnostics;
 pub use tuning::{CoopVariant, MatmulTiles, ParamsPath, SmallRead, Tuning};
 

@@ -54,6 +54,10 @@ const EVERY: &[(&str, &str)] = &[
     ("GPUARRAY_RADIX_ONESWEEP", "1"),
     ("GPUARRAY_RADIX_SPIN", "0"),
     ("GPUARRAY_ZIG_PROFILE", "1"),
+    ("GPUARRAY_TRIAL", "cached"),
+    ("GPUARRAY_CLOCK_BURST", "50:100"),
+    ("GPUARRAY_CLOCK_KEEPALIVE", "2:1048576:500"),
+    ("GPUARRAY_BATCH_DISPATCHES", "8"),
 ];
 
 #[test]
@@ -101,6 +105,31 @@ fn every_variable_is_read() {
     assert!(o.tuning.matmul_big_quad);
     assert!(!o.tuning.int64 && o.tuning.radix_onesweep && o.diagnostics.zig_profile);
     assert_eq!(o.tuning.radix_spin, Some(0));
+    assert_eq!(o.tuning.trial, Trial::Cached);
+    assert_eq!(
+        o.tuning.clock_burst,
+        Some(ClockBurst {
+            idle_ms: 50,
+            burst_ms: 100,
+            elements: 1 << 24
+        })
+    );
+    assert_eq!(
+        o.tuning.clock_keepalive,
+        Some(KeepAlive {
+            period_ms: 2,
+            elements: 1 << 20,
+            linger_ms: 500
+        })
+    );
+    assert_eq!(o.tuning.batch_dispatches, Some(8));
+    let d = Options::default().tuning;
+    assert!(d.trial == Trial::Run && d.clock_burst.is_none() && d.clock_keepalive.is_none());
+    assert_eq!(d.batch_dispatches, None);
+    assert_eq!(
+        parse(&[("GPUARRAY_TRIAL", "OFF")]).unwrap().tuning.trial,
+        Trial::Off
+    );
     let t = parse(&[("GPUARRAY_TIMEOUT_S", " 0.25")]).unwrap();
     assert_eq!(t.timeout, Duration::from_millis(250));
     let dir = parse(&[("GPUARRAY_PIPELINE_CACHE", "/x/y")]).unwrap();
@@ -129,6 +158,15 @@ fn malformed_values_are_typed_errors() {
         ("GPUARRAY_COOP_VARIANT", "legacy"),
         ("GPUARRAY_EVENTS", "cpu"),
         ("GPUARRAY_MATMUL_BIG", "on"),
+        ("GPUARRAY_TRIAL", "sometimes"),
+        ("GPUARRAY_CLOCK_BURST", "50"),
+        ("GPUARRAY_CLOCK_BURST", "50:0"),
+        ("GPUARRAY_CLOCK_BURST", "50:100:1:2"),
+        ("GPUARRAY_CLOCK_KEEPALIVE", "2:1024"),
+        ("GPUARRAY_CLOCK_KEEPALIVE", "0:1024:100"),
+        ("GPUARRAY_CLOCK_KEEPALIVE", "2:0:100"),
+        ("GPUARRAY_BATCH_DISPATCHES", "0"),
+        ("GPUARRAY_BATCH_DISPATCHES", "513"),
     ] {
         let e = parse(&[(name, value)]).unwrap_err();
         assert!(

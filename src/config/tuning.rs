@@ -5,6 +5,7 @@
 
 use crate::error::Result;
 
+use super::clock::{ClockBurst, KeepAlive, Trial};
 use super::invalid;
 
 /// A tile configuration of the tiled matrix-product kernel (f32, and f16 without
@@ -164,7 +165,8 @@ pub struct Tuning {
 
     // ---- matrix products ----
     /// Force the tiled matrix-product kernel's tiles; `GPUARRAY_MATMUL_TILES=BM,BN,BK,TM,TN`.
-    /// Default: a timed trial per device and size class.
+    /// Default: a timed trial per adapter, driver and size class, kept on disk (see
+    /// [`Tuning::trial`]).
     pub matmul_tiles: Option<MatmulTiles>,
     /// Products with one row or one column (matrix-vector, vector-matrix) through the
     /// bandwidth-bound matrix-vector kernel; `GPUARRAY_MATMUL_GEMV=0` sends them to the
@@ -234,6 +236,27 @@ pub struct Tuning {
     /// instead of a full sort; `GPUARRAY_TOP_K_SELECT=1`. Default off: slower than the sort
     /// where it was measured (BENCHMARKS.md).
     pub top_k_select: bool,
+
+    // ---- trials and the clock (issue 34) ----
+    /// How the choices made by timing (the matrix-product tile trial) are made: a trial on
+    /// first use whose choice is kept on disk beside the pipeline cache, the disk's choices
+    /// only, or a default table per adapter kind; `GPUARRAY_TRIAL=run|cached|off`. Default
+    /// [`Trial::Run`]. With `Options::pipeline_cache` off, choices are not kept on disk.
+    pub trial: Trial,
+    /// A burst of heavy work before the first launch after an idle spell, to bring the
+    /// GPU's clock up; `GPUARRAY_CLOCK_BURST=IDLE_MS:BURST_MS[:ELEMENTS]`. Default off
+    /// (see [`ClockBurst`] for its cost).
+    pub clock_burst: Option<ClockBurst>,
+    /// A background thread submitting work while the program works, to keep the GPU's
+    /// clock up; `GPUARRAY_CLOCK_KEEPALIVE=PERIOD_MS:ELEMENTS:LINGER_MS`. Default off (see
+    /// [`KeepAlive`] for its cost).
+    pub clock_keepalive: Option<KeepAlive>,
+    /// Submit the open batch after this many dispatches (1 to
+    /// [`BATCH_DISPATCHES`](crate::device::BATCH_DISPATCHES)) instead of at sync points and every
+    /// `BATCH_DISPATCHES`: smaller batches, more submits (a submission pattern to measure
+    /// against the clock; each submit costs host time); `GPUARRAY_BATCH_DISPATCHES`.
+    /// Default (`None`): `BATCH_DISPATCHES`.
+    pub batch_dispatches: Option<u32>,
 }
 
 impl Default for Tuning {
@@ -263,6 +286,10 @@ impl Default for Tuning {
             radix_onesweep: false,
             radix_spin: None,
             top_k_select: false,
+            trial: Trial::Run,
+            clock_burst: None,
+            clock_keepalive: None,
+            batch_dispatches: None,
         }
     }
 }

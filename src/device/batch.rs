@@ -237,6 +237,7 @@ impl Device {
     ) -> Result<()> {
         // Calls that allocate nothing (writes into existing arrays) meet a lost device here.
         self.expect_alive()?;
+        self.clock_touch()?;
         let grid = match work {
             Work::Items(0) => return Ok(()),
             Work::Items(n) => {
@@ -279,6 +280,7 @@ impl Device {
         grid: [u32; 3],
     ) -> Result<()> {
         self.expect_alive()?;
+        self.clock_touch()?;
         let i = &self.inner;
         let writable: Vec<bool> = layout
             .slots
@@ -374,7 +376,9 @@ impl Device {
         }
         pass.dispatch_workgroups(d.grid[0], d.grid[1], d.grid[2]);
         self.inner.dispatches.fetch_add(1, Ordering::Relaxed);
-        if batch.slots == BATCH_DISPATCHES {
+        let limit = self.options().tuning.batch_dispatches;
+        let limit = limit.map_or(BATCH_DISPATCHES, |b| b.clamp(1, BATCH_DISPATCHES));
+        if batch.slots >= limit {
             self.submit_locked(&mut batch)?;
         }
         Ok(())

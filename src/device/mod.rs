@@ -7,7 +7,9 @@
 //! - `transfer`: uploads, downloads and clears, recorded into the batch;
 //! - `timestamp`: GPU timestamps for events;
 //! - `state`: per-device state of the operation families (tuning results and the like);
-//! - `memory_pool`: [`MemoryPool`], the public face of the array pool.
+//! - `memory_pool`: [`MemoryPool`], the public face of the array pool;
+//! - `trial`: timed trials a cold GPU cannot fool; `tune_store`: their choices on disk;
+//! - `clock`: the work that may keep the GPU's clock up (`Tuning::clock_*`, off by default).
 //!
 //! Every op records its dispatch into the device's pending compute pass and returns at
 //! once. The pending work is submitted at a sync point (a read back, [`Device::synchronize`])
@@ -16,11 +18,14 @@
 
 mod adapter;
 mod batch;
+mod clock;
 mod memory_pool;
 mod probe;
 mod state;
 mod timestamp;
 mod transfer;
+pub(crate) mod trial;
+mod tune_store;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -28,6 +33,8 @@ use std::sync::Arc;
 pub use self::adapter::{DeviceInfo, DeviceKind, Subnormals};
 pub(crate) use self::batch::Work;
 pub use self::batch::BATCH_DISPATCHES;
+#[cfg(test)]
+pub(crate) use self::clock::spec as clock_spec;
 pub use self::memory_pool::MemoryPool;
 #[cfg(test)]
 pub(crate) use self::probe::all_specs as probe_specs;
@@ -35,7 +42,7 @@ pub(crate) use self::timestamp::Stamp;
 pub(crate) use crate::gpu::lock;
 pub use crate::gpu::DeviceLimits;
 
-use crate::config::{Options, SmallRead};
+use crate::config::{Options, SmallRead, Trial};
 use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
@@ -98,6 +105,8 @@ pub(crate) struct Inner {
     submits: AtomicU64,
     dispatches: AtomicU64,
     state: state::StateMap,
+    clock: clock::ClockState,
+    tuned: tune_store::TuneStore,
 }
 
 impl Device {
@@ -118,6 +127,12 @@ impl Device {
             &device.adapter_info(),
             opts.pipeline_cache.resolve(),
         );
+        // The trials' choices on disk, beside the pipeline cache (not with `Trial::Off`).
+        let tune_dir = match opts.tuning.trial {
+            Trial::Off => None,
+            _ => opts.pipeline_cache.resolve(),
+        };
+        let tuned = tune_store::TuneStore::open(&device.adapter_info(), tune_dir);
         // Small reads through a kernel into host-visible memory: on discrete adapters (UMA
         // ones map arrays directly), or anywhere with `SmallRead::Kernel` (for tests).
         let small_read_kernel = opts.tuning.small_read == SmallRead::Kernel;
@@ -151,6 +166,8 @@ impl Device {
                 submits: AtomicU64::new(0),
                 dispatches: AtomicU64::new(0),
                 state: state::StateMap::default(),
+                clock: clock::ClockState::default(),
+                tuned,
             }),
         }
     }
@@ -420,6 +437,12 @@ impl Device {
     /// Whether kernel parameters travel as immediates on this device.
     pub(crate) fn immediates(&self) -> bool {
         self.inner.gpu.immediates
+    }
+
+    /// The choices of the timed trials kept for this adapter and driver (see
+    /// `tune_store`).
+    pub(crate) fn tune_store(&self) -> &tune_store::TuneStore {
+        &self.inner.tuned
     }
 
     /// Whether the device has subgroup operations in compute shaders.

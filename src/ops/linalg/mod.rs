@@ -13,7 +13,8 @@
 //! (workgroup tile BM x BN x BK, and TM x TN outputs per invocation) are override
 //! constants: small problems take small tiles, large ones the configuration that a timed
 //! trial on first use found fastest on this device (kept in the device's
-//! [`LinalgState`]). f16 products of any shape and alignment run on cooperative matrices
+//! [`LinalgState`], and on disk per adapter and driver so that later processes run no
+//! trial: [`tile_trial`]). f16 products of any shape and alignment run on cooperative matrices
 //! (tensor cores) where the adapter has them, else on the tiled kernel with f32
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
@@ -27,6 +28,7 @@ mod params;
 mod product;
 mod splitk;
 mod tensor;
+mod tile_trial;
 mod tiled;
 
 use std::sync::atomic::AtomicBool;

@@ -4,11 +4,10 @@
 //! timed trial on first use found fastest on this device) and the launches.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use crate::array::Array;
 use crate::config::MatmulTiles;
-use crate::device::{lock, Device, Work};
+use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::kernel::cache::Key;
@@ -32,7 +31,7 @@ pub(crate) struct Tiles {
 }
 
 impl Tiles {
-    const fn new(bm: u32, bn: u32, bk: u32, tm: u32, tn: u32) -> Tiles {
+    pub(super) const fn new(bm: u32, bn: u32, bk: u32, tm: u32, tn: u32) -> Tiles {
         Tiles { bm, bn, bk, tm, tn }
     }
 
@@ -43,7 +42,7 @@ impl Tiles {
 
     /// Whether the shader's fixed register arrays hold this tiling (MAX_ACC, MAX_LOAD) and
     /// its groups of 4 rows and columns divide the tile evenly.
-    fn valid(self) -> bool {
+    pub(super) fn valid(self) -> bool {
         let (mv, nv) = (self.tm / 4, self.tn / 4);
         let wg = self.wg();
         matches!(self.tm, 4 | 8)
@@ -59,7 +58,7 @@ impl Tiles {
     }
 
     /// Whether the adapter runs it: invocations and workgroup memory for element size `acc`.
-    fn fits(self, dev: &Device, acc: usize) -> bool {
+    pub(super) fn fits(self, dev: &Device, acc: usize) -> bool {
         let l = dev.limits();
         let smem = (self.bm + self.bn) as usize * self.bk as usize * acc;
         self.valid()
@@ -85,9 +84,9 @@ impl From<MatmulTiles> for Tiles {
 /// Large tiles: 64 outputs per invocation, 256 invocations.
 pub(super) const LARGE: Tiles = Tiles::new(128, 128, 16, 8, 8);
 /// Medium tiles for problems with too few large tiles to fill the GPU.
-const MEDIUM: Tiles = Tiles::new(64, 64, 16, 4, 4);
+pub(super) const MEDIUM: Tiles = Tiles::new(64, 64, 16, 4, 4);
 /// Small tiles for small matrices and matrix-vector products.
-const SMALL: Tiles = Tiles::new(32, 32, 16, 4, 4);
+pub(super) const SMALL: Tiles = Tiles::new(32, 32, 16, 4, 4);
 /// Tiles of one 16 x 16 output for batches of tiny matrices (16 invocations).
 const TINY: Tiles = Tiles::new(16, 16, 16, 4, 4);
 /// How much more padding (computed outputs over M x N) than the least a tiling may cost
@@ -97,7 +96,7 @@ const WASTE: f64 = 1.3;
 
 /// The configurations a trial compares on large problems, by shape class (see
 /// [`shape_class`]): square-ish, few columns, few rows.
-const CANDIDATES: [[Tiles; 5]; 3] = [
+pub(super) const CANDIDATES: [[Tiles; 5]; 3] = [
     [
         LARGE,
         Tiles::new(128, 128, 32, 8, 8),
@@ -168,7 +167,7 @@ fn forced_tiles(dev: &Device) -> Option<Tiles> {
 }
 
 /// Bytes of one workgroup-tile element: the accumulator type.
-fn acc_size(d: DType) -> usize {
+pub(super) fn acc_size(d: DType) -> usize {
     match d {
         DType::F16 => 4,
         d => d.size(),
@@ -234,7 +233,7 @@ pub(super) fn record<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T
 }
 
 /// Records the product into `out` with the kernel and tiles of `c`.
-fn run_choice<T: Element>(
+pub(super) fn run_choice<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
     out: &Array<T>,
@@ -349,8 +348,7 @@ fn pick_tiles<T: Element>(
             _ => 2,
         };
         let class = size + 3 * shape as u32 + if depths.is_empty() { 0 } else { 9 };
-        let (c, ran) = tuned(dev, prod, out, class, &depths)?;
-        let how = if ran { "trial ran" } else { "trial's choice" };
+        let (c, how) = super::tile_trial::tuned(dev, prod, out, class, &depths)?;
         return Ok((c, format!("{how}, class {class}")));
     }
     for t in FALLBACK[shape] {
@@ -362,56 +360,6 @@ fn pick_tiles<T: Element>(
         return tiled(SMALL, "small");
     }
     tiled(TINY, "tiny")
-}
-
-/// The trial's configuration for this device, element type and size class, running the
-/// trial on this product the first time: each candidate (the class's tiles, and the large
-/// f32 kernel at the eligible `depths`) once to compile and warm up, then timed twice;
-/// `true` with the choice where the trial ran now.
-fn tuned<T: Element>(
-    dev: &Device,
-    prod: &Product<'_>,
-    out: &Array<T>,
-    class: u32,
-    depths: &[u32],
-) -> Result<(Choice, bool)> {
-    let state = dev.state::<super::LinalgState>();
-    let key = (T::DTYPE, class);
-    if let Some(c) = lock(&state.tuned).get(&key) {
-        return Ok((*c, false));
-    }
-    let acc = acc_size(T::DTYPE);
-    let mut best: Option<(f64, Choice)> = None;
-    let tiles = CANDIDATES[(class % 9) as usize / 3]
-        .iter()
-        .copied()
-        .filter(|t| t.fits(dev, acc))
-        .map(Choice::Tiled);
-    for t in tiles.chain(linalg_big::candidates(depths).map(Choice::Big)) {
-        run_choice(dev, prod, out, t)?;
-        dev.synchronize()?;
-        let mut time = f64::INFINITY;
-        for _ in 0..2 {
-            let t0 = Instant::now();
-            run_choice(dev, prod, out, t)?;
-            dev.synchronize()?;
-            time = time.min(t0.elapsed().as_secs_f64());
-        }
-        if dev.options().diagnostics.matmul_verbose || dev.options().diagnostics.linalg_trace {
-            eprintln!(
-                "gpuarray matmul trial {}: {t:?} {:.3} ms, {:.2} TFLOP/s",
-                T::DTYPE,
-                time * 1e3,
-                2.0 * prod.fmas() / time / 1e12
-            );
-        }
-        if best.is_none_or(|(b, _)| time < b) {
-            best = Some((time, t));
-        }
-    }
-    let t = best.map_or(Choice::Tiled(SMALL), |(_, t)| t);
-    lock(&state.tuned).insert(key, t);
-    Ok((t, true))
 }
 
 /// Records the `trace` kernel (the tiled kernel's source, small tiles) summing the

@@ -1,0 +1,161 @@
+//! The knobs of issue 34 in [`Tuning`](super::Tuning): whether and how choices are timed
+//! ([`Trial`]), and the mechanisms that may keep a GPU's clock up while a program works
+//! ([`ClockBurst`], [`KeepAlive`]); all off by default until they are measured on the H200.
+
+use crate::error::Result;
+
+use super::invalid;
+
+/// How the choices the library makes by timing (the matrix-product tile trial) are made.
+///
+/// ```
+/// use gpuarray::config::{Options, Trial};
+/// let mut opts = Options::default();
+/// opts.tuning.trial = Trial::Cached; // never time: the disk's choices, else the defaults
+/// let dev = gpuarray::Device::with_options(opts)?;
+/// let a = dev.ones::<f32>([64, 64])?;
+/// assert_eq!(a.matmul(&a)?.to_vec()?[0], 64.0);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Trial {
+    /// The choice of this process, else the one kept on disk for this adapter and driver
+    /// (beside the pipeline cache: `Options::pipeline_cache`), else a trial on first use,
+    /// whose choice is written there (`GPUARRAY_TRIAL=run`).
+    #[default]
+    Run,
+    /// The choices kept on disk, else the default table of the adapter's kind; never a
+    /// trial (`GPUARRAY_TRIAL=cached`): no timing in the program, every process alike.
+    Cached,
+    /// The default table of the adapter's kind only; the disk is neither read nor written
+    /// (`GPUARRAY_TRIAL=off`).
+    Off,
+}
+
+impl Trial {
+    /// Parses `run`, `cached` or `off` (any case), as `GPUARRAY_TRIAL` gives it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`](crate::Error::InvalidOption) for any other text.
+    ///
+    /// ```
+    /// use gpuarray::config::Trial;
+    /// assert_eq!(Trial::parse("Cached")?, Trial::Cached);
+    /// assert!(Trial::parse("sometimes").is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn parse(s: &str) -> Result<Trial> {
+        match s.trim().to_lowercase().as_str() {
+            "run" | "on" | "1" => Ok(Trial::Run),
+            "cached" | "cache" | "only-cache" => Ok(Trial::Cached),
+            "off" | "0" => Ok(Trial::Off),
+            _ => Err(invalid("GPUARRAY_TRIAL", s, "run, cached or off")),
+        }
+    }
+}
+
+/// A burst of heavy work when an operation finds the device idle: before the first launch
+/// after more than `idle_ms` without one, the device runs the clock kernel (a streaming
+/// update of `elements` f32 of its own, 8 bytes an element) again and again for `burst_ms`
+/// of wall time, waiting for it, then the operation.
+///
+/// Cost: up to `burst_ms` of host time and of full GPU power after every pause longer than
+/// `idle_ms`, and a scratch buffer of `4 * elements` bytes held by the device. The issue's
+/// measurement on the H200 (through Vulkan): 100 ms of 64M-element additions after each
+/// 300 ms pause kept the clock at 1980 MHz; 20 ms did not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClockBurst {
+    /// Milliseconds without a launch after which the next launch bursts first.
+    pub idle_ms: u32,
+    /// Wall milliseconds the burst lasts.
+    pub burst_ms: u32,
+    /// Elements of the clock kernel's buffer (clamped to the adapter's binding limit).
+    pub elements: u32,
+}
+
+impl ClockBurst {
+    /// Parses `IDLE_MS:BURST_MS[:ELEMENTS]` (elements 16M where not given), as
+    /// `GPUARRAY_CLOCK_BURST` gives it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`](crate::Error::InvalidOption) unless two or three whole
+    /// numbers, the burst and the elements not zero.
+    ///
+    /// ```
+    /// use gpuarray::config::ClockBurst;
+    /// let b = ClockBurst::parse("50:100")?;
+    /// assert_eq!((b.idle_ms, b.burst_ms, b.elements), (50, 100, 1 << 24));
+    /// assert!(ClockBurst::parse("50").is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn parse(s: &str) -> Result<ClockBurst> {
+        let n = numbers(s, 2, "GPUARRAY_CLOCK_BURST", "IDLE_MS:BURST_MS[:ELEMENTS]")?;
+        Ok(ClockBurst {
+            idle_ms: n[0],
+            burst_ms: n[1],
+            elements: n.get(2).copied().unwrap_or(DEFAULT_ELEMENTS),
+        })
+    }
+}
+
+/// A background thread that keeps the GPU busy while the program works: every `period_ms`
+/// it submits one dispatch of the clock kernel over `elements` f32 (and waits for it, on
+/// its own thread), as long as an operation was launched in the last `linger_ms`; after
+/// that it only sleeps. The thread ends with the device.
+///
+/// Cost: while the program works (and `linger_ms` after), `elements * 8` bytes of memory
+/// traffic every `period_ms` (16M elements every 2 ms: 64 GB/s, a few percent of an H200's
+/// bandwidth), the GPU's power at its raised clock instead of idle, a thread that wakes
+/// every `period_ms`, and a scratch buffer of `4 * elements` bytes. The issue's measurement:
+/// a tiny dispatch every 2 ms did not hold the H200's clock through Vulkan; larger work is
+/// what this knob is for measuring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeepAlive {
+    /// Milliseconds between dispatches.
+    pub period_ms: u32,
+    /// Elements of each dispatch (clamped to the adapter's binding limit).
+    pub elements: u32,
+    /// Milliseconds after the last launch during which the thread keeps dispatching.
+    pub linger_ms: u32,
+}
+
+impl KeepAlive {
+    /// Parses `PERIOD_MS:ELEMENTS:LINGER_MS`, as `GPUARRAY_CLOCK_KEEPALIVE` gives it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`](crate::Error::InvalidOption) unless three whole numbers,
+    /// the period and the elements not zero.
+    ///
+    /// ```
+    /// use gpuarray::config::KeepAlive;
+    /// let k = KeepAlive::parse("2:16777216:1000")?;
+    /// assert_eq!((k.period_ms, k.elements, k.linger_ms), (2, 1 << 24, 1000));
+    /// assert!(KeepAlive::parse("0:1:1").is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn parse(s: &str) -> Result<KeepAlive> {
+        let what = "PERIOD_MS:ELEMENTS:LINGER_MS";
+        let n = numbers(s, 3, "GPUARRAY_CLOCK_KEEPALIVE", what)?;
+        if n.len() != 3 || n[0] == 0 {
+            return Err(invalid("GPUARRAY_CLOCK_KEEPALIVE", s, what));
+        }
+        Ok(KeepAlive {
+            period_ms: n[0],
+            elements: n[1],
+            linger_ms: n[2],
+        })
+    }
+}
+
+/// Elements of a burst's dispatches where `GPUARRAY_CLOCK_BURST` does not say.
+const DEFAULT_ELEMENTS: u32 = 1 << 24;
+
+/// `min..=3` colon-separated whole numbers of `s`, the second and third not zero.
+fn numbers(s: &str, min: usize, name: &'static str, what: &'static str) -> Result<Vec<u32>> {
+    let n: Option<Vec<u32>> = s.split(':').map(|x| x.trim().parse().ok()).collect();
+    match n {
+        Some(n) if (min..=3).contains(&n.len()) && n[1..].iter().all(|&v| v > 0) => Ok(n),
+        _ => Err(invalid(name, s, what)),
+    }
+}

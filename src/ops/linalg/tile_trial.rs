@@ -1,0 +1,349 @@
+//! The tile trial of the matrix products: which configuration (the tiled kernel's tiles, or
+//! the large f32 kernel at a depth) a large product of one (element type, class) takes on
+//! this device. The choice comes, in order, from this device's memory; from the file of the
+//! adapter and driver beside the pipeline cache (`device::tune_store`), where a trial of an
+//! earlier process kept it; from a trial that a cold GPU cannot fool (`device::trial`:
+//! steady clock first, candidates interleaved, medians), whose choice is written to that
+//! file; or, where `Tuning::trial` allows no trial, from the default table of the adapter's
+//! kind ([`default_choice`]).
+
+use std::time::Instant;
+
+use crate::array::Array;
+use crate::config::Trial;
+use crate::device::{lock, trial, Device, DeviceKind};
+use crate::dtype::{DType, Element};
+use crate::error::Result;
+
+use super::linalg_big::{self, BigCfg};
+use super::product::Product;
+use super::tiled::{acc_size, run_choice, Choice, Tiles, CANDIDATES, MEDIUM, SMALL};
+
+/// The configuration for this product's (element type, `class`) and how it was found,
+/// running the trial on this product where nothing had chosen yet (see the module).
+/// `depths`: where the large f32 kernel is a candidate.
+pub(super) fn tuned<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+    class: u32,
+    depths: &[u32],
+) -> Result<(Choice, &'static str)> {
+    let state = dev.state::<super::LinalgState>();
+    let key = (T::DTYPE, class);
+    if let Some(c) = lock(&state.tuned).get(&key) {
+        return Ok((*c, "trial's choice"));
+    }
+    let candidates = candidates(dev, T::DTYPE, class, depths);
+    let mode = dev.options().tuning.trial;
+    let disk_key = disk_key(T::DTYPE, class);
+    let kept = (mode != Trial::Off)
+        .then(|| dev.tune_store().get(&disk_key))
+        .flatten()
+        .and_then(|v| decode(&v))
+        .filter(|c| candidates.contains(c));
+    let (choice, how) = match (kept, mode) {
+        (Some(c), _) => (c, "kept on disk"),
+        (None, Trial::Run) => {
+            let c = trial_of(dev, prod, out, &candidates)?;
+            dev.tune_store().put(&disk_key, &encode(c));
+            (c, "trial ran")
+        }
+        (None, _) => (
+            default_choice(dev.info().kind, class, depths, &candidates),
+            "default table",
+        ),
+    };
+    lock(&state.tuned).insert(key, choice);
+    Ok((choice, how))
+}
+
+/// The configurations the trial compares for `class`: the class's tiles that fit the
+/// adapter, then the large f32 kernel at the eligible `depths`.
+fn candidates(dev: &Device, d: DType, class: u32, depths: &[u32]) -> Vec<Choice> {
+    let acc = acc_size(d);
+    CANDIDATES[(class % 9) as usize / 3]
+        .iter()
+        .copied()
+        .filter(|t| t.fits(dev, acc))
+        .map(Choice::Tiled)
+        .chain(linalg_big::candidates(depths).map(Choice::Big))
+        .collect()
+}
+
+/// Times `candidates` on this product (`device::trial::run`) and returns the winner.
+fn trial_of<T: Element>(
+    dev: &Device,
+    prod: &Product<'_>,
+    out: &Array<T>,
+    candidates: &[Choice],
+) -> Result<Choice> {
+    let Some(&first) = candidates.first() else {
+        return Ok(Choice::Tiled(SMALL));
+    };
+    if candidates.len() == 1 {
+        return Ok(first);
+    }
+    let outcome = trial::run(candidates.len(), |i| {
+        let t0 = Instant::now();
+        run_choice(dev, prod, out, candidates[i])?;
+        dev.synchronize()?;
+        Ok(t0.elapsed().as_secs_f64() * 1e3)
+    })?;
+    let diag = &dev.options().diagnostics;
+    if diag.matmul_verbose || diag.linalg_trace {
+        eprintln!(
+            "gpuarray matmul trial {}: {} settling calls",
+            T::DTYPE,
+            outcome.settle_calls
+        );
+        for (c, ms) in candidates.iter().zip(&outcome.medians) {
+            eprintln!(
+                "gpuarray matmul trial {}: {c:?} median {ms:.3} ms, {:.2} TFLOP/s",
+                T::DTYPE,
+                2.0 * prod.fmas() / ms / 1e9
+            );
+        }
+    }
+    Ok(candidates[outcome.best])
+}
+
+/// The untimed choice for `class` on an adapter of `kind`, among `candidates` (where the
+/// list is empty: small tiles). A guess, not a measurement: on GPUs of their own (discrete,
+/// virtual, unknown) the large f32 kernel at its deepest eligible depth where it is a
+/// candidate and the GPU fills (size classes 1 and 2), else the class's first (largest)
+/// tiles there, and medium tiles on partly filled GPUs (size class 0); on integrated GPUs
+/// and CPUs medium tiles everywhere.
+pub(super) fn default_choice(
+    kind: DeviceKind,
+    class: u32,
+    depths: &[u32],
+    candidates: &[Choice],
+) -> Choice {
+    let size = class % 3;
+    let own_memory = !matches!(kind, DeviceKind::IntegratedGpu | DeviceKind::Cpu);
+    let big = depths
+        .first()
+        .map(|&bk| Choice::Big(BigCfg { bk, quad: false }));
+    let wanted = match (own_memory, size) {
+        (true, 1 | 2) => big.into_iter().chain(candidates.first().copied()).collect(),
+        _ => vec![Choice::Tiled(MEDIUM)],
+    };
+    wanted
+        .into_iter()
+        .chain(candidates.iter().copied())
+        .find(|c| candidates.contains(c))
+        .unwrap_or(Choice::Tiled(SMALL))
+}
+
+/// The file's key of (element type, class).
+fn disk_key(d: DType, class: u32) -> String {
+    format!("matmul {d} class {class}")
+}
+
+/// A choice as the file keeps it: `tiled BM,BN,BK,TM,TN` or `big BK pair|quad`.
+fn encode(c: Choice) -> String {
+    match c {
+        Choice::Tiled(t) => format!("tiled {},{},{},{},{}", t.bm, t.bn, t.bk, t.tm, t.tn),
+        Choice::Big(b) => format!("big {} {}", b.bk, if b.quad { "quad" } else { "pair" }),
+    }
+}
+
+/// The choice of a file's value, `None` where it does not parse.
+fn decode(s: &str) -> Option<Choice> {
+    let (kind, rest) = s.split_once(' ')?;
+    match kind {
+        "tiled" => {
+            let n: Vec<u32> = rest
+                .split(',')
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()?;
+            let &[bm, bn, bk, tm, tn] = n.as_slice() else {
+                return None;
+            };
+            let t = Tiles::new(bm, bn, bk, tm, tn);
+            t.valid().then_some(Choice::Tiled(t))
+        }
+        "big" => {
+            let (bk, warps) = rest.split_once(' ')?;
+            let quad = match warps {
+                "quad" => true,
+                "pair" => false,
+                _ => return None,
+            };
+            Some(Choice::Big(BigCfg {
+                bk: bk.parse().ok()?,
+                quad,
+            }))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Options, PipelineCacheDir};
+
+    #[test]
+    fn choices_round_trip_through_their_text() {
+        let all = CANDIDATES.iter().flatten().map(|&t| Choice::Tiled(t));
+        let big = linalg_big::candidates(&linalg_big::DEPTHS).map(Choice::Big);
+        for c in all.chain(big) {
+            assert_eq!(decode(&encode(c)), Some(c), "{}", encode(c));
+        }
+        for bad in [
+            "",
+            "tiled",
+            "tiled 1,2,3",
+            "tiled 128,128,16,8,7",
+            "big 16",
+            "big x pair",
+            "big 16 trio",
+            "huge 1",
+        ] {
+            assert_eq!(decode(bad), None, "{bad:?}");
+        }
+    }
+
+    /// The default table picks a candidate of the class, by the adapter's kind.
+    #[test]
+    fn the_default_table_picks_a_candidate() {
+        for class in 0..18u32 {
+            let depths: &[u32] = if class >= 9 { &[16, 8] } else { &[] };
+            let cands: Vec<Choice> = CANDIDATES[(class % 9) as usize / 3]
+                .iter()
+                .map(|&t| Choice::Tiled(t))
+                .chain(linalg_big::candidates(depths).map(Choice::Big))
+                .collect();
+            for kind in [
+                DeviceKind::DiscreteGpu,
+                DeviceKind::Cpu,
+                DeviceKind::IntegratedGpu,
+            ] {
+                let c = default_choice(kind, class, depths, &cands);
+                assert!(cands.contains(&c), "{kind:?} class {class}: {c:?}");
+            }
+            let gpu = default_choice(DeviceKind::DiscreteGpu, class, depths, &cands);
+            match (class % 3, class >= 9) {
+                (0, _) => assert_eq!(gpu, Choice::Tiled(MEDIUM)),
+                (_, true) => assert_eq!(
+                    gpu,
+                    Choice::Big(BigCfg {
+                        bk: 16,
+                        quad: false
+                    })
+                ),
+                (_, false) => assert_eq!(gpu, cands[0]),
+            }
+            assert_eq!(
+                default_choice(DeviceKind::Cpu, class, depths, &cands),
+                Choice::Tiled(MEDIUM)
+            );
+        }
+        assert_eq!(
+            default_choice(DeviceKind::Cpu, 0, &[], &[]),
+            Choice::Tiled(SMALL)
+        );
+    }
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("gpuarray-tiles-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    fn device(dir: &std::path::Path, trial: Trial) -> Device {
+        let mut o = Options {
+            pipeline_cache: PipelineCacheDir::Dir(dir.to_path_buf()),
+            ..Options::default()
+        };
+        o.tuning.trial = trial;
+        Device::with_options(o).expect("a device")
+    }
+
+    /// A 1024 x 1024 x 256 f32 product (2^28 multiply-adds: the smallest the trial takes,
+    /// size class 0, square-ish, the large kernel a candidate: class 9) with the trial's
+    /// choice on disk: a device opened later takes it without a trial, with `Trial::Cached`
+    /// too; with `Trial::Off` the default table; and the product is right every way.
+    #[test]
+    fn a_choice_kept_on_disk_is_taken_without_a_trial() {
+        let dir = tmp("kept");
+        // A choice no trial makes by default on a CPU (the default table says medium).
+        let choice = Choice::Tiled(CANDIDATES[0][1]);
+        {
+            let dev = device(&dir, Trial::Run);
+            dev.tune_store()
+                .put(&disk_key(DType::F32, 9), &encode(choice));
+        }
+        let (m, n, k) = (1024, 1024, 256);
+        let a = |dev: &Device| dev.random_uniform_in::<f32>([m, k], -1.0, 1.0, 5).unwrap();
+        let b = |dev: &Device| dev.random_uniform_in::<f32>([k, n], -1.0, 1.0, 6).unwrap();
+        let mut results = Vec::new();
+        for (mode, want) in [
+            (Trial::Run, choice),
+            (Trial::Cached, choice),
+            (Trial::Off, Choice::Tiled(MEDIUM)),
+        ] {
+            let dev = device(&dir, mode);
+            let c = a(&dev).matmul(&b(&dev)).unwrap();
+            results.push(c.to_vec().unwrap());
+            let state = dev.state::<crate::ops::linalg::LinalgState>();
+            let got = lock(&state.tuned).get(&(DType::F32, 9)).copied();
+            assert_eq!(got, Some(want), "{mode:?}");
+        }
+        assert_eq!(results[0], results[1]);
+        // Another tiling sums in the same order along K: the same bits.
+        assert_eq!(results[0], results[2]);
+        // A value the family no longer takes is ignored: the default table (Cached).
+        let dev = device(&dir, Trial::Cached);
+        dev.tune_store()
+            .put(&disk_key(DType::F32, 9), "tiled 8,8,8,4,4");
+        let dev = device(&dir, Trial::Cached);
+        a(&dev).matmul(&b(&dev)).unwrap();
+        let state = dev.state::<crate::ops::linalg::LinalgState>();
+        assert_eq!(
+            lock(&state.tuned).get(&(DType::F32, 9)).copied(),
+            Some(Choice::Tiled(MEDIUM))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// With nothing on disk the trial runs once, writes its choice, and a device opened
+    /// later (with `Trial::Cached`: no timing) takes the same choice.
+    #[test]
+    fn a_trial_writes_its_choice_for_the_next_process() {
+        let dir = tmp("trial");
+        let a = |dev: &Device| {
+            dev.random_uniform_in::<f32>([1024, 256], -1.0, 1.0, 7)
+                .unwrap()
+        };
+        let b = |dev: &Device| {
+            dev.random_uniform_in::<f32>([256, 1024], -1.0, 1.0, 8)
+                .unwrap()
+        };
+        let dev = device(&dir, Trial::Run);
+        let c = a(&dev).matmul(&b(&dev)).unwrap().to_vec().unwrap();
+        let state = dev.state::<crate::ops::linalg::LinalgState>();
+        let chosen = lock(&state.tuned)
+            .get(&(DType::F32, 9))
+            .copied()
+            .expect("a choice");
+        let kept = dev
+            .tune_store()
+            .get(&disk_key(DType::F32, 9))
+            .expect("written");
+        assert_eq!(decode(&kept), Some(chosen));
+        let path = dev.tune_store().path().expect("a file").to_path_buf();
+        assert!(std::fs::read_to_string(&path).unwrap().contains(&kept));
+        let later = device(&dir, Trial::Cached);
+        let c2 = a(&later).matmul(&b(&later)).unwrap().to_vec().unwrap();
+        let state = later.state::<crate::ops::linalg::LinalgState>();
+        assert_eq!(
+            lock(&state.tuned).get(&(DType::F32, 9)).copied(),
+            Some(chosen)
+        );
+        assert_eq!(c, c2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
