@@ -54,6 +54,7 @@ const EVERY: &[(&str, &str)] = &[
     ("GPUARRAY_RADIX_ONESWEEP", "1"),
     ("GPUARRAY_RADIX_SPIN", "0"),
     ("GPUARRAY_ZIG_PROFILE", "1"),
+    ("GPUARRAY_LINALG_CHECK", "0"),
 ];
 
 #[test]
@@ -76,6 +77,7 @@ fn every_variable_is_read() {
     assert_eq!(o.tuning.radix_stage, 64);
     assert!(o.tuning.radix_wide_ballots && o.checked_kernels);
     assert!(!Options::default().checked_kernels);
+    assert!(!o.linalg_check && Options::default().linalg_check);
     assert!(
         !o.tuning.matmul_gemv
             && !o.tuning.matmul_split_k

@@ -1,0 +1,443 @@
+// Factorization family (gpuarray::linalg: LU with partial pivoting, Cholesky, triangular
+// solves, determinants): the steps of the blocked algorithms of src/linalg/blocked.rs, on
+// stacks of contiguous row-major matrices, matrix `bi` of a stack at `bi * rows * cols`.
+// The blocks' products (trailing updates) are the library's matmul; these kernels are the
+// panels, the diagonal blocks, the row swaps and the conversions around them.
+//
+// Bindings: 0 params; 1 `a`, a read-only matrix stack (the triangular factor of a solve, a
+// product to subtract, an LU to read); 2 `st`, pivots and status (i32: pivot rows, 0-based,
+// `kmax` per matrix, then one status word: the first matrix found singular or not positive
+// definite, i32::MAX for none, lowered with atomicMin); 4 `out`, the stack worked on in place.
+// Entries that do not use `a` or `st` are bound with a placeholder there.
+// Dispatch geometry: the matrix of a workgroup is `wid.z * nwg.y + wid.y` (a 2-D grid of
+// matrices) for the per-matrix entries (`lu_panel`, `chol_diag`: one workgroup per matrix)
+// and the per-column entries (`trsm_block`, `chol_panel`, `permute`: one invocation per
+// column or row, `wid.x` over them); the flat entries (`sub_block`, `extract`, `perm_matrix`,
+// `det`) take one invocation per element of a 1-D grid folded into 2-D.
+//
+// The host replaces the aliases per dtype and, for f64, the one-line functions div_, sqrt_,
+// log_ and neg_inf_ by shared/f64_math's correctly rounded ones (Vulkan promises f64
+// division and square root only to single precision).
+
+#import params
+
+alias T = f32;  // element type: f32 or f64
+alias S = f32;  // scalar arguments (unused)
+alias SC = f32;
+alias TW = f32; // T for shared/f64_math (imported for f64 only)
+alias TB = bool;
+
+override WG: u32 = 256u;
+
+const LOWER: u32 = 1u;    // the triangle (trsm_block: the effective one, after TRANS)
+const UNIT: u32 = 2u;     // unit diagonal (not read)
+const TRANS: u32 = 4u;    // read the triangular (or source) matrix transposed
+const SELF: u32 = 8u;     // trsm_block: the triangular matrix is `out` itself (LU's U12)
+const REVERSE: u32 = 16u; // permute: the swaps in reverse order (solves with A^T)
+
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read_write> st: array<atomic<i32>>;
+@group(0) @binding(4) var<storage, read_write> out: array<T>;
+
+var<workgroup> red_v: array<T, 256>;
+var<workgroup> red_i: array<u32, 256>;
+
+// The family's parameters, mirroring `FParams` in src/linalg/factor.rs (whose `encode` is
+// the only code that fills these slots).
+fn rows() -> u32 { return P.shape[0].x; }   // rows of each matrix of `out`
+fn cols() -> u32 { return P.shape[0].y; }   // columns of each matrix of `out` (its row stride)
+fn k0() -> u32 { return P.shape[0].z; }     // first row/column of the block worked on
+fn wdt() -> u32 { return P.shape[0].w; }    // width of that block
+fn c0() -> u32 { return P.shape[1].x; }     // first column (trsm_block, sub_block)
+fn ncols() -> u32 { return P.shape[1].y; }  // columns (trsm_block, sub_block, extract's out)
+fn an() -> u32 { return P.shape[1].z; }     // rows and columns of `a`'s (square) matrices;
+                                            // extract: `a`'s columns
+fn kmax() -> u32 { return P.shape[1].w; }   // pivots per matrix
+fn count() -> u32 { return P.st0[0].x; }    // matrices in the stack
+fn flags() -> u32 { return P.st0[0].y; }    // LOWER | UNIT | TRANS | SELF | REVERSE
+fn r0() -> u32 { return P.st0[0].z; }       // first row (sub_block)
+fn nrows() -> u32 { return P.st0[0].w; }    // rows (sub_block, extract's out)
+fn has(f: u32) -> bool { return (flags() & f) != 0u; }
+
+// Replaced for f64 (see the header).
+fn div_(x: T, y: T) -> T { return x / y; }
+fn sqrt_(x: T) -> T { return sqrt(x); }
+fn log_(x: T) -> T { return log(x); }
+fn neg_inf_() -> T { return bitcast<f32>(0xff800000u); }
+
+fn matrix(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return wid.z * nwg.y + wid.y;
+}
+
+// One step of the LU panel: columns [k0, k0 + wdt) of matrix `bi`, rows [column, rows),
+// pivoted (whole rows swapped), scaled and updated within the panel. One workgroup per
+// matrix; pivots to st[bi * kmax + j]; a zero pivot lowers the status word.
+@compute @workgroup_size(WG)
+fn lu_panel(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = matrix(wid, nwg);
+    if bi >= count() {
+        return;
+    }
+    let m = rows();
+    let n = cols();
+    let base = bi * m * n;
+    let end = k0() + wdt();
+    for (var j = k0(); j < end; j++) {
+        // The pivot: the largest magnitude of column j at or below the diagonal, the first
+        // of equals (LAPACK's idamax); NaN never wins.
+        var best = T(-1.0);
+        var bidx = j;
+        for (var i = j + lid; i < m; i += WG) {
+            let v = abs(out[base + i * n + j]);
+            if v > best {
+                best = v;
+                bidx = i;
+            }
+        }
+        red_v[lid] = best;
+        red_i[lid] = bidx;
+        workgroupBarrier();
+        for (var s = WG / 2u; s > 0u; s >>= 1u) {
+            if lid < s {
+                let v = red_v[lid + s];
+                let k = red_i[lid + s];
+                if v > red_v[lid] || (v == red_v[lid] && k < red_i[lid]) {
+                    red_v[lid] = v;
+                    red_i[lid] = k;
+                }
+            }
+            workgroupBarrier();
+        }
+        let p = red_i[0];
+        let piv = out[base + p * n + j];
+        storageBarrier();
+        workgroupBarrier();
+        if lid == 0u {
+            atomicStore(&st[bi * kmax() + j], i32(p));
+            if piv == T(0.0) {
+                atomicMin(&st[count() * kmax()], i32(bi));
+            }
+        }
+        if p != j {
+            for (var c = lid; c < n; c += WG) {
+                let t = out[base + j * n + c];
+                out[base + j * n + c] = out[base + p * n + c];
+                out[base + p * n + c] = t;
+            }
+        }
+        storageBarrier();
+        // The multipliers (a zero pivot leaves its column, all zeros, as LAPACK does).
+        if piv != T(0.0) {
+            let r = div_(T(1.0), piv);
+            for (var i = j + 1u + lid; i < m; i += WG) {
+                out[base + i * n + j] *= r;
+            }
+        }
+        storageBarrier();
+        // The rank-1 update of the panel's columns right of j.
+        let wc = end - j - 1u;
+        if wc > 0u {
+            let todo = (m - j - 1u) * wc;
+            for (var t = lid; t < todo; t += WG) {
+                let i = j + 1u + t / wc;
+                let c = j + 1u + t % wc;
+                out[base + i * n + c] -= out[base + i * n + j] * out[base + j * n + c];
+            }
+        }
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
+
+// Element (i, p) of the triangular matrix of a solve (transposed where TRANS), from `out`
+// (SELF) or `a`.
+fn tri(base: u32, ld: u32, i: u32, p: u32) -> T {
+    var idx = base + i * ld + p;
+    if has(TRANS) {
+        idx = base + p * ld + i;
+    }
+    if has(SELF) {
+        return out[idx];
+    }
+    return a[idx];
+}
+
+// Triangular solve of a diagonal block: rows [k0, k0 + wdt) of columns [c0, c0 + ncols) of
+// `out` become (the block's triangle)^-1 times themselves. One invocation per column; the
+// triangle is the block at (k0, k0) of `a` (an x an matrices) or of `out` (SELF).
+@compute @workgroup_size(WG)
+fn trsm_block(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = matrix(wid, nwg);
+    let c = wid.x * WG + lid;
+    if bi >= count() || c >= ncols() {
+        return;
+    }
+    let n = cols();
+    let base = bi * rows() * n;
+    let col = c0() + c;
+    var tb = bi * an() * an();
+    var ld = an();
+    if has(SELF) {
+        tb = base;
+        ld = n;
+    }
+    let w = wdt();
+    let lo = k0();
+    for (var s = 0u; s < w; s++) {
+        var x: T;
+        var i: u32;
+        if has(LOWER) {
+            i = lo + s;
+            x = out[base + i * n + col];
+            for (var p = lo; p < i; p++) {
+                x -= tri(tb, ld, i, p) * out[base + p * n + col];
+            }
+        } else {
+            i = lo + w - 1u - s;
+            x = out[base + i * n + col];
+            for (var p = i + 1u; p < lo + w; p++) {
+                x -= tri(tb, ld, i, p) * out[base + p * n + col];
+            }
+        }
+        if !has(UNIT) {
+            x = div_(x, tri(tb, ld, i, i));
+        }
+        out[base + i * n + col] = x;
+    }
+}
+
+// out[r0 + i, c0 + j] -= a[i, j] for the nrows x ncols contiguous matrices of `a`: the
+// trailing update after the product. One invocation per element.
+@compute @workgroup_size(WG)
+fn sub_block(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let t = linear_id(wid, nwg, lid, WG);
+    let per = nrows() * ncols();
+    if t >= per * count() {
+        return;
+    }
+    let bi = t / per;
+    let r = t % per;
+    let i = r0() + r / ncols();
+    let j = c0() + r % ncols();
+    out[bi * rows() * cols() + i * cols() + j] -= a[t];
+}
+
+// Cholesky of the diagonal block at (k0, k0) of width wdt (lower triangle, in place;
+// right-looking, unblocked). One workgroup per matrix; a diagonal that is not positive
+// (or NaN) lowers the status word st[0] (the computation goes on, giving NaN).
+@compute @workgroup_size(WG)
+fn chol_diag(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = matrix(wid, nwg);
+    if bi >= count() {
+        return;
+    }
+    let n = cols();
+    let base = bi * rows() * n;
+    let end = k0() + wdt();
+    for (var j = k0(); j < end; j++) {
+        let d = out[base + j * n + j];
+        storageBarrier();
+        if lid == 0u {
+            if !(d > T(0.0)) {
+                atomicMin(&st[0], i32(bi));
+            }
+        }
+        let s = sqrt_(d);
+        let r = div_(T(1.0), s);
+        for (var i = j + lid; i < end; i += WG) {
+            if i == j {
+                out[base + j * n + j] = s;
+            } else {
+                out[base + i * n + j] *= r;
+            }
+        }
+        storageBarrier();
+        let wc = end - j - 1u;
+        for (var t = lid; t < wc * wc; t += WG) {
+            let i = j + 1u + t / wc;
+            let c = j + 1u + t % wc;
+            if c <= i {
+                out[base + i * n + c] -= out[base + i * n + j] * out[base + c * n + j];
+            }
+        }
+        storageBarrier();
+    }
+}
+
+// The Cholesky panel below a factored diagonal block: row i of rows [k0 + wdt, rows) solves
+// x L11^T = a_i in place. One invocation per row.
+@compute @workgroup_size(WG)
+fn chol_panel(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = matrix(wid, nwg);
+    let i = k0() + wdt() + wid.x * WG + lid;
+    if bi >= count() || i >= rows() {
+        return;
+    }
+    let n = cols();
+    let base = bi * rows() * n;
+    let lo = k0();
+    for (var j = 0u; j < wdt(); j++) {
+        var x = out[base + i * n + lo + j];
+        for (var p = 0u; p < j; p++) {
+            x -= out[base + i * n + lo + p] * out[base + (lo + j) * n + lo + p];
+        }
+        out[base + i * n + lo + j] = div_(x, out[base + (lo + j) * n + lo + j]);
+    }
+}
+
+// The row swaps of an LU (st: kmax pivots per matrix) applied to the columns of `out`,
+// in order, or in reverse order (REVERSE). One invocation per column.
+@compute @workgroup_size(WG)
+fn permute(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = matrix(wid, nwg);
+    let c = wid.x * WG + lid;
+    if bi >= count() || c >= cols() {
+        return;
+    }
+    let n = cols();
+    let base = bi * rows() * n;
+    let k = kmax();
+    for (var s = 0u; s < k; s++) {
+        var j = s;
+        if has(REVERSE) {
+            j = k - 1u - s;
+        }
+        let p = u32(atomicLoad(&st[bi * k + j]));
+        if p != j {
+            let t = out[base + j * n + c];
+            out[base + j * n + c] = out[base + p * n + c];
+            out[base + p * n + c] = t;
+        }
+    }
+}
+
+// Sign, log of the magnitude and the determinant of each LU of `a` (an x an, pivots in st),
+// to out[3 bi], out[3 bi + 1], out[3 bi + 2]. One invocation per matrix.
+@compute @workgroup_size(WG)
+fn det(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = linear_id(wid, nwg, lid, WG);
+    if bi >= count() {
+        return;
+    }
+    let n = an();
+    let base = bi * n * n;
+    var sign = T(1.0);
+    var logabs = T(0.0);
+    var prod = T(1.0);
+    var zero = false;
+    for (var i = 0u; i < n; i++) {
+        let d = a[base + i * n + i];
+        if u32(atomicLoad(&st[bi * n + i])) != i {
+            sign = -sign;
+            prod = -prod;
+        }
+        prod *= d;
+        if d < T(0.0) {
+            sign = -sign;
+        } else if d != d {
+            sign = d;
+        }
+        if d == T(0.0) {
+            zero = true;
+        } else {
+            logabs += log_(abs(d));
+        }
+    }
+    if zero && sign == sign {
+        sign = T(0.0);
+        logabs = neg_inf_();
+    }
+    out[3u * bi] = sign;
+    out[3u * bi + 1u] = logabs;
+    out[3u * bi + 2u] = prod;
+}
+
+// The permutation matrix P of an LU (A = P L U) from its pivots: one invocation per row i
+// of each rows x rows matrix of `out` (zeros before), writing its one 1.
+@compute @workgroup_size(WG)
+fn perm_matrix(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let t = linear_id(wid, nwg, lid, WG);
+    let m = rows();
+    if t >= m * count() {
+        return;
+    }
+    let bi = t / m;
+    let i = t % m;
+    // Where row i of A went under the swaps.
+    var p = i;
+    for (var k = 0u; k < kmax(); k++) {
+        let q = u32(atomicLoad(&st[bi * kmax() + k]));
+        if p == k {
+            p = q;
+        } else if p == q {
+            p = k;
+        }
+    }
+    out[bi * m * m + i * m + p] = T(1.0);
+}
+
+// A triangle of `a` (matrices of rows x cols; read transposed where TRANS): the lower
+// (LOWER; ones on the diagonal where UNIT) or the upper triangle of each nrows x ncols
+// matrix of `out`, zeros elsewhere. One invocation per element of `out`.
+@compute @workgroup_size(WG)
+fn extract(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let t = linear_id(wid, nwg, lid, WG);
+    let per = nrows() * ncols();
+    if t >= per * count() {
+        return;
+    }
+    let bi = t / per;
+    let i = (t % per) / ncols();
+    let j = t % ncols();
+    var src = bi * rows() * cols() + i * cols() + j;
+    if has(TRANS) {
+        src = bi * rows() * cols() + j * cols() + i;
+    }
+    var v = T(0.0);
+    if has(LOWER) {
+        if j < i {
+            v = a[src];
+        } else if j == i {
+            v = select(a[src], T(1.0), has(UNIT));
+        }
+    } else if j >= i {
+        v = a[src];
+    }
+    out[t] = v;
+}
