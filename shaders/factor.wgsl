@@ -26,6 +26,9 @@ alias S = f32;  // scalar arguments (unused)
 alias SC = f32;
 alias TW = f32; // T for shared/f64_math (imported for f64 only)
 alias TB = bool;
+alias TF = f32; // f32 for shared/f64_math's sign-bit reads
+alias M = u32;  // bits of TF
+alias NI = i32; // exponents of ldexp
 
 override WG: u32 = 256u;
 

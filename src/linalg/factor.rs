@@ -127,9 +127,13 @@ fn grid(x: usize, count: usize) -> Work {
 
 /// The pivots and status word of one call: `count * kmax` pivots (i32), then the status
 /// word (i32::MAX: every matrix factored; else the first matrix found singular or not
-/// positive definite).
+/// positive definite). In a buffer of its own, never a slab shared with an array a
+/// kernel reads beside it (wgpu forbids one buffer bound read-only and writable in one
+/// dispatch).
 pub(crate) fn status_array(dev: &Device, pivots: usize) -> Result<Array<i32>> {
-    dev.full::<i32>([pivots + 1], i32::MAX)
+    let st = Array::<i32>::alloc_with(dev, "linalg", vec![pivots + 1], |b| dev.alloc_owned(b))?;
+    st.fill(i32::MAX)?;
+    Ok(st)
 }
 
 /// Launches of the family on one device for element type `T`, with the placeholder bound
