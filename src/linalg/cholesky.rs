@@ -81,7 +81,7 @@ pub fn cholesky<T: Float>(a: &Array<T>, upper: Triangle) -> Result<Array<T>> {
 /// use gpuarray::linalg::{cho_solve, cholesky, Triangle};
 /// let a = dev.from_slice(&[4.0f64, 2.0, 2.0, 5.0], [2, 2])?;
 /// let c = cholesky(&a, Triangle::Lower)?;
-/// let b = dev.from_slice(&[8.0f64, 13.0], [2])?;
+/// let b = dev.from_slice(&[8.0f64, 12.0], [2])?;
 /// assert_eq!(cho_solve(&c, Triangle::Lower, &b)?.to_vec()?, vec![1.0, 2.0]);
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
