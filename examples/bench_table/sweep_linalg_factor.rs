@@ -115,7 +115,8 @@ fn batched_case<T: Float>(dt: &str, peak: f64, count: usize, n: usize) -> Case {
         peak,
         setup: Box::new(move |dev| {
             let a = well_conditioned::<T>(dev, count, n)?;
-            let b = dev.random_uniform_in::<T>([count, n, 1], T::from_f64(-1.0), T::from_f64(1.0), 10)?;
+            let b =
+                dev.random_uniform_in::<T>([count, n, 1], T::from_f64(-1.0), T::from_f64(1.0), 10)?;
             Ok(Box::new(move || linalg::solve(&a, &b).map(drop)))
         }),
     }
@@ -123,7 +124,11 @@ fn batched_case<T: Float>(dt: &str, peak: f64, count: usize, n: usize) -> Case {
 
 /// The factorization rows (this module's), in the order of the table.
 pub fn cases(quick: bool) -> Vec<Case> {
-    let sizes: &[usize] = if quick { &[64, 256] } else { &[256, 1024, 4096] };
+    let sizes: &[usize] = if quick {
+        &[64, 256]
+    } else {
+        &[256, 1024, 4096]
+    };
     let count = if quick { 1000 } else { 10_000 };
     let mut v = Vec::new();
     square_cases::<f32>("f32", PEAK_F32, sizes, &mut v);

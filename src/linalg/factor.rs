@@ -177,7 +177,8 @@ impl<T: Float> Launcher<T> {
             Some(s) => s.binding(),
             None => out.binding(),
         };
-        self.dev.launch(&k, &p.encode(), &[a, s], out.binding(), work)
+        self.dev
+            .launch(&k, &p.encode(), &[a, s], out.binding(), work)
     }
 
     /// Factors panel [k0, k0 + w) of the LU of `out` ([count, rows, cols]).
@@ -187,7 +188,12 @@ impl<T: Float> Launcher<T> {
 
     /// Solves the diagonal block at k0 (of `a`, or of `out` with SELF) into columns
     /// [c0, c0 + ncols) of `out`.
-    pub(crate) fn trsm_block(&self, p: &FParams, a: Option<&Array<T>>, out: &Array<T>) -> Result<()> {
+    pub(crate) fn trsm_block(
+        &self,
+        p: &FParams,
+        a: Option<&Array<T>>,
+        out: &Array<T>,
+    ) -> Result<()> {
         let x = p.ncols.div_ceil(WG as usize);
         self.launch(Entry::TrsmBlock, p, a, None, out, grid(x, p.count))
     }
@@ -195,7 +201,14 @@ impl<T: Float> Launcher<T> {
     /// `out[r0.., c0..] -= t` for the contiguous `[count, nrows, ncols]` product `t`.
     pub(crate) fn sub_block(&self, p: &FParams, t: &Array<T>, out: &Array<T>) -> Result<()> {
         let n = p.count * p.nrows * p.ncols;
-        self.launch(Entry::SubBlock, p, Some(t), None, out, Work::Items(n as u32))
+        self.launch(
+            Entry::SubBlock,
+            p,
+            Some(t),
+            None,
+            out,
+            Work::Items(n as u32),
+        )
     }
 
     pub(crate) fn chol_diag(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
@@ -213,18 +226,45 @@ impl<T: Float> Launcher<T> {
         self.launch(Entry::Permute, p, None, Some(st), out, grid(x, p.count))
     }
 
-    pub(crate) fn det(&self, p: &FParams, lu: &Array<T>, st: &Array<i32>, out: &Array<T>) -> Result<()> {
-        self.launch(Entry::Det, p, Some(lu), Some(st), out, Work::Items(p.count as u32))
+    pub(crate) fn det(
+        &self,
+        p: &FParams,
+        lu: &Array<T>,
+        st: &Array<i32>,
+        out: &Array<T>,
+    ) -> Result<()> {
+        self.launch(
+            Entry::Det,
+            p,
+            Some(lu),
+            Some(st),
+            out,
+            Work::Items(p.count as u32),
+        )
     }
 
     pub(crate) fn perm_matrix(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
         let n = p.count * p.rows;
-        self.launch(Entry::PermMatrix, p, None, Some(st), out, Work::Items(n as u32))
+        self.launch(
+            Entry::PermMatrix,
+            p,
+            None,
+            Some(st),
+            out,
+            Work::Items(n as u32),
+        )
     }
 
     pub(crate) fn extract(&self, p: &FParams, src: &Array<T>, out: &Array<T>) -> Result<()> {
         let n = p.count * p.nrows * p.ncols;
-        self.launch(Entry::Extract, p, Some(src), None, out, Work::Items(n as u32))
+        self.launch(
+            Entry::Extract,
+            p,
+            Some(src),
+            None,
+            out,
+            Work::Items(n as u32),
+        )
     }
 }
 

@@ -149,7 +149,10 @@ pub fn lu_solve<T: Float>(f: &LuFactor<T>, b: &Array<T>, trans: Trans) -> Result
     let lu = shaped(&f.lu, vec![r.count, n, n]);
     let l = Launcher::<T>::new(&b.dev)?;
     lu_solve_in_place(&l, &lu, &f.status, &x, (r.count, n, r.k), trans == Trans::T)?;
-    check(&f.status, f.count * n, |index| Error::Singular { op, index })?;
+    check(&f.status, f.count * n, |index| Error::Singular {
+        op,
+        index,
+    })?;
     Ok(shaped(&x, r.out_shape()))
 }
 
@@ -198,4 +201,3 @@ pub fn lu<T: Float>(a: &Array<T>) -> Result<(Array<T>, Array<T>, Array<T>)> {
         shaped(&upper, st.shape(k, n)),
     ))
 }
-

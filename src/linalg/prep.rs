@@ -119,11 +119,7 @@ impl Rhs {
 
 /// The status word `st[at]` read back where the device checks (`Options::linalg_check`):
 /// `Err(err(index))` when it names a matrix.
-pub(crate) fn check(
-    st: &Array<i32>,
-    at: usize,
-    err: impl FnOnce(usize) -> Error,
-) -> Result<()> {
+pub(crate) fn check(st: &Array<i32>, at: usize, err: impl FnOnce(usize) -> Error) -> Result<()> {
     if !st.dev.options().linalg_check {
         return Ok(());
     }

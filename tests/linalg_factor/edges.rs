@@ -15,11 +15,17 @@ fn empty<T: Float>() {
     assert_eq!(host(&linalg::det(&a).unwrap()), vec![1.0]);
     let (s, l) = linalg::slogdet(&a).unwrap();
     assert_eq!((host(&s), host(&l)), (vec![1.0], vec![0.0]));
-    assert_eq!(linalg::cholesky(&a, Triangle::Lower).unwrap().shape(), &[0, 0]);
+    assert_eq!(
+        linalg::cholesky(&a, Triangle::Lower).unwrap().shape(),
+        &[0, 0]
+    );
     let b = d.zeros::<T>([0]).unwrap();
     assert_eq!(linalg::solve(&a, &b).unwrap().shape(), &[0]);
     let (p, l, u) = linalg::lu(&a).unwrap();
-    assert_eq!((p.shape(), l.shape(), u.shape()), (&[0, 0][..], &[0, 0][..], &[0, 0][..]));
+    assert_eq!(
+        (p.shape(), l.shape(), u.shape()),
+        (&[0, 0][..], &[0, 0][..], &[0, 0][..])
+    );
     // A stack of no matrices, and matrices with no right-hand sides.
     let s = d.zeros::<T>([0, 3, 3]).unwrap();
     assert_eq!(linalg::inv(&s).unwrap().shape(), &[0, 3, 3]);
@@ -36,18 +42,33 @@ fn one_by_one_identity_diagonal<T: Float>() {
     let (a, _) = upload::<T>(d, &[4.0], &[1, 1]);
     assert_eq!(host(&linalg::inv(&a).unwrap()), vec![0.25]);
     assert_eq!(host(&linalg::det(&a).unwrap()), vec![4.0]);
-    assert_eq!(host(&linalg::cholesky(&a, Triangle::Lower).unwrap()), vec![2.0]);
+    assert_eq!(
+        host(&linalg::cholesky(&a, Triangle::Lower).unwrap()),
+        vec![2.0]
+    );
     let eye = d.eye::<T>(70).unwrap();
     assert_eq!(host(&linalg::inv(&eye).unwrap()), host(&eye));
-    assert_eq!(host(&linalg::cholesky(&eye, Triangle::Upper).unwrap()), host(&eye));
+    assert_eq!(
+        host(&linalg::cholesky(&eye, Triangle::Upper).unwrap()),
+        host(&eye)
+    );
     assert_eq!(host(&linalg::det(&eye).unwrap()), vec![1.0]);
     // A diagonal matrix of powers of two: exact inverse and determinant.
     let n = 67;
     let diag: Vec<f64> = (0..n * n)
-        .map(|t| if t / n == t % n { 2f64.powi((t / n % 7) as i32 - 3) } else { 0.0 })
+        .map(|t| {
+            if t / n == t % n {
+                2f64.powi((t / n % 7) as i32 - 3)
+            } else {
+                0.0
+            }
+        })
         .collect();
     let (a, ah) = upload::<T>(d, &diag, &[n, n]);
-    let want: Vec<f64> = ah.iter().map(|&v| if v == 0.0 { 0.0 } else { 1.0 / v }).collect();
+    let want: Vec<f64> = ah
+        .iter()
+        .map(|&v| if v == 0.0 { 0.0 } else { 1.0 / v })
+        .collect();
     assert_eq!(host(&linalg::inv(&a).unwrap()), want);
     let det: f64 = (0..n).map(|i| ah[i * n + i]).product();
     assert_eq!(host(&linalg::det(&a).unwrap()), vec![det]);
@@ -115,8 +136,14 @@ fn failures_name_the_matrix<T: Float>() {
     p[3 * n * n] = -1.0;
     let (pa, _) = upload::<T>(d, &p, &[4, n, n]);
     match linalg::cholesky(&pa, Triangle::Lower) {
-        Err(Error::NotPositiveDefinite { op: "cholesky", index: 2 }) => {}
-        other => panic!("expected NotPositiveDefinite at 2, got {:?}", other.map(|_| ())),
+        Err(Error::NotPositiveDefinite {
+            op: "cholesky",
+            index: 2,
+        }) => {}
+        other => panic!(
+            "expected NotPositiveDefinite at 2, got {:?}",
+            other.map(|_| ())
+        ),
     }
     // The inputs are intact and the device usable.
     assert_eq!(host(&a), super::common::cast_in::<T>(&v).1);
@@ -126,12 +153,16 @@ fn failures_name_the_matrix<T: Float>() {
     let mut opts = Options::default();
     opts.linalg_check = false;
     let unchecked = Device::with_options(opts).unwrap();
-    let a2 = unchecked.from_slice(&a.to_vec().unwrap(), [5, n, n]).unwrap();
+    let a2 = unchecked
+        .from_slice(&a.to_vec().unwrap(), [5, n, n])
+        .unwrap();
     let b2 = unchecked.from_slice(&b.to_vec().unwrap(), [n]).unwrap();
     let x = host(&linalg::solve(&a2, &b2).unwrap());
     assert!(x[3 * n..4 * n].iter().any(|v| !v.is_finite()));
     assert!(x[..3 * n].iter().all(|v| v.is_finite()));
-    let pa2 = unchecked.from_slice(&pa.to_vec().unwrap(), [4, n, n]).unwrap();
+    let pa2 = unchecked
+        .from_slice(&pa.to_vec().unwrap(), [4, n, n])
+        .unwrap();
     let c = host(&linalg::cholesky(&pa2, Triangle::Lower).unwrap());
     assert!(c[2 * n * n..3 * n * n].iter().any(|v| v.is_nan()));
     assert!(c[n * n..2 * n * n].iter().all(|v| v.is_finite()));
@@ -140,7 +171,8 @@ fn failures_name_the_matrix<T: Float>() {
 fn bad_input<T: Float>() {
     let d = dev();
     let v = d.zeros::<T>([4]).unwrap();
-    let bad_dims = |r: gpuarray::Result<()>| assert!(matches!(r, Err(Error::InvalidArgument { .. })), "{r:?}");
+    let bad_dims =
+        |r: gpuarray::Result<()>| assert!(matches!(r, Err(Error::InvalidArgument { .. })), "{r:?}");
     bad_dims(linalg::inv(&v).map(|_| ()));
     bad_dims(linalg::det(&v).map(|_| ()));
     bad_dims(linalg::lu_factor(&v).map(|_| ()));
@@ -161,7 +193,8 @@ fn bad_input<T: Float>() {
     not_square(linalg::lu_solve(&f, &b3, Trans::N).map(|_| ()));
     // Mismatched right-hand sides and stacks.
     let a = d.eye::<T>(3).unwrap().broadcast_to([2, 3, 3]).unwrap();
-    let mismatch = |r: gpuarray::Result<()>| assert!(matches!(r, Err(Error::ShapeMismatch { .. })), "{r:?}");
+    let mismatch =
+        |r: gpuarray::Result<()>| assert!(matches!(r, Err(Error::ShapeMismatch { .. })), "{r:?}");
     mismatch(linalg::solve(&a, &d.zeros::<T>([4]).unwrap()).map(|_| ()));
     mismatch(linalg::solve(&a, &d.zeros::<T>([4, 1]).unwrap()).map(|_| ()));
     mismatch(linalg::solve(&a, &d.zeros::<T>([3, 3, 1]).unwrap()).map(|_| ()));

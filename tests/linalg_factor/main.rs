@@ -42,7 +42,10 @@ fn solve_random<T: Float>() {
             let (b, bh) = upload::<T>(dev(), &rng.vec(n * k, -1.0, 1.0), &[n, k]);
             let x = host(&linalg::solve(&a, &b).expect("solve"));
             let e = backward_error(&ah, &x, &bh, n, k);
-            assert!(e <= bound::<T>(n), "solve n={n} k={k}: backward error {e:e}");
+            assert!(
+                e <= bound::<T>(n),
+                "solve n={n} k={k}: backward error {e:e}"
+            );
         }
     }
 }
@@ -68,7 +71,13 @@ fn solve_vector_and_stack<T: Float>() {
     let xh = host(&x);
     for i in 0..count {
         let bi = &bh[(i % 2) * n * 2..][..n * 2];
-        let e = backward_error(&ah[i * n * n..][..n * n], &xh[i * n * 2..][..n * 2], bi, n, 2);
+        let e = backward_error(
+            &ah[i * n * n..][..n * n],
+            &xh[i * n * 2..][..n * 2],
+            bi,
+            n,
+            2,
+        );
         assert!(e <= bound::<T>(n), "matrix {i}: {e:e}");
     }
 }
@@ -81,7 +90,13 @@ fn solve_many_tiny<T: Float>() {
     let (b, bh) = upload::<T>(dev(), &rng.vec(count * n, -1.0, 1.0), &[count, n, 1]);
     let x = host(&linalg::solve(&a, &b).expect("solve"));
     for i in 0..count {
-        let e = backward_error(&ah[i * n * n..][..n * n], &x[i * n..][..n], &bh[i * n..][..n], n, 1);
+        let e = backward_error(
+            &ah[i * n * n..][..n * n],
+            &x[i * n..][..n],
+            &bh[i * n..][..n],
+            n,
+            1,
+        );
         assert!(e <= bound::<T>(n) * 4.0, "matrix {i}: {e:e}");
     }
 }
@@ -100,7 +115,9 @@ fn solve_views<T: Float>() {
     // A strided, offset view: every other row and column of a 2n x 2n matrix, from (1, 1).
     let big_n = 2 * n + 1;
     let (big, bigh) = upload::<T>(dev(), &rng.vec(big_n * big_n, -1.0, 1.0), &[big_n, big_n]);
-    let v = big.slice([Slice::from(1..big_n).step(2), Slice::from(1..big_n).step(2)]).expect("slice");
+    let v = big
+        .slice([Slice::from(1..big_n).step(2), Slice::from(1..big_n).step(2)])
+        .expect("slice");
     assert_eq!(v.shape(), &[n, n]);
     let vh: Vec<f64> = (0..n * n)
         .map(|t| bigh[(1 + 2 * (t / n)) * big_n + 1 + 2 * (t % n)])
@@ -109,7 +126,9 @@ fn solve_views<T: Float>() {
     assert!(backward_error(&vh, &x, &bh, n, 1) <= bound::<T>(n));
     // b a strided view (a column of a matrix).
     let (bm, bmh) = upload::<T>(dev(), &rng.vec(n * 3, -1.0, 1.0), &[n, 3]);
-    let col = bm.slice([Slice::from(0..n), Slice::from(1..2)]).expect("slice");
+    let col = bm
+        .slice([Slice::from(0..n), Slice::from(1..2)])
+        .expect("slice");
     let colh: Vec<f64> = (0..n).map(|i| bmh[i * 3 + 1]).collect();
     let x = host(&linalg::solve(&a, &col).expect("solve"));
     assert!(backward_error(&ah, &x, &colh, n, 1) <= bound::<T>(n));
@@ -127,7 +146,16 @@ fn inv_random<T: Float>() {
 
 fn lu_reconstructs<T: Float>() {
     let mut rng = Rng::new(6);
-    for (m, n) in [(1, 1), (7, 7), (65, 65), (130, 130), (9, 4), (4, 9), (70, 66), (66, 70)] {
+    for (m, n) in [
+        (1, 1),
+        (7, 7),
+        (65, 65),
+        (130, 130),
+        (9, 4),
+        (4, 9),
+        (70, 66),
+        (66, 70),
+    ] {
         let (a, ah) = upload::<T>(dev(), &rng.vec(2 * m * n, -1.0, 1.0), &[2, m, n]);
         let (p, l, u) = linalg::lu(&a).expect("lu");
         let k = m.min(n);
@@ -136,11 +164,21 @@ fn lu_reconstructs<T: Float>() {
         assert_eq!(u.shape(), &[2, k, n]);
         let (ph, lh, uh) = (host(&p), host(&l), host(&u));
         for i in 0..2 {
-            let (pi, li, ui) = (&ph[i * m * m..][..m * m], &lh[i * m * k..][..m * k], &uh[i * k * n..][..k * n]);
+            let (pi, li, ui) = (
+                &ph[i * m * m..][..m * m],
+                &lh[i * m * k..][..m * k],
+                &uh[i * k * n..][..k * n],
+            );
             for r in 0..m {
                 for c in 0..k {
                     let v = li[r * k + c];
-                    assert!(if c > r { v == 0.0 } else if c == r { v == 1.0 } else { v.abs() <= 1.0 });
+                    assert!(if c > r {
+                        v == 0.0
+                    } else if c == r {
+                        v == 1.0
+                    } else {
+                        v.abs() <= 1.0
+                    });
                 }
             }
             for r in 0..k {
@@ -163,14 +201,27 @@ fn lu_factor_solve<T: Float>() {
         assert_eq!(f.lu().shape(), &[3, n, n]);
         assert_eq!(f.piv().shape(), &[3, n]);
         let piv = f.piv().to_vec().expect("piv");
-        assert!(piv.iter().enumerate().all(|(i, &p)| p as usize >= i % n && (p as usize) < n));
+        assert!(piv
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p as usize >= i % n && (p as usize) < n));
         let (b, bh) = upload::<T>(dev(), &rng.vec(3 * n * 2, -1.0, 1.0), &[3, n, 2]);
         for trans in [Trans::N, Trans::T] {
             let x = host(&linalg::lu_solve(&f, &b, trans).expect("lu_solve"));
             for i in 0..3 {
                 let ai = &ah[i * n * n..][..n * n];
-                let ai = if trans == Trans::T { transpose(ai, n, n) } else { ai.to_vec() };
-                let e = backward_error(&ai, &x[i * n * 2..][..n * 2], &bh[i * n * 2..][..n * 2], n, 2);
+                let ai = if trans == Trans::T {
+                    transpose(ai, n, n)
+                } else {
+                    ai.to_vec()
+                };
+                let e = backward_error(
+                    &ai,
+                    &x[i * n * 2..][..n * 2],
+                    &bh[i * n * 2..][..n * 2],
+                    n,
+                    2,
+                );
                 assert!(e <= bound::<T>(n), "lu_solve {trans:?} n={n}: {e:e}");
             }
         }
@@ -191,7 +242,11 @@ fn det_matches<T: Float>() {
             let tol = 1e3 * bound::<T>(n);
             assert!((l[i] - rl).abs() <= tol, "logdet n={n}: {} vs {rl}", l[i]);
             let rd = rs * rl.exp();
-            assert!((d[i] - rd).abs() <= tol * rd.abs().max(f64::MIN_POSITIVE), "det n={n}: {} vs {rd}", d[i]);
+            assert!(
+                (d[i] - rd).abs() <= tol * rd.abs().max(f64::MIN_POSITIVE),
+                "det n={n}: {} vs {rd}",
+                d[i]
+            );
         }
     }
 }
@@ -242,21 +297,40 @@ fn cho_solve_and_triangular<T: Float>() {
                         for c in 0..n {
                             let keep = if lower { c <= r } else { c >= r };
                             if keep {
-                                t[r * n + c] = if r == c { if unit { 1.0 } else { 2.0 + gh[r * n + c] } } else { gh[r * n + c] };
+                                t[r * n + c] = if r == c {
+                                    if unit {
+                                        1.0
+                                    } else {
+                                        2.0 + gh[r * n + c]
+                                    }
+                                } else {
+                                    gh[r * n + c]
+                                };
                             }
                         }
                     }
-                    let tri = if lower { Triangle::Lower } else { Triangle::Upper };
+                    let tri = if lower {
+                        Triangle::Lower
+                    } else {
+                        Triangle::Upper
+                    };
                     // The matrix passed: the triangle (diagonal 2 + g where not unit),
                     // garbage (g) outside it and, where unit, on the diagonal.
                     let mut passed = gh.clone();
                     for r in 0..n {
-                        let keep_d = if unit { gh[r * n + r] } else { 2.0 + gh[r * n + r] };
+                        let keep_d = if unit {
+                            gh[r * n + r]
+                        } else {
+                            2.0 + gh[r * n + r]
+                        };
                         passed[r * n + r] = keep_d;
                     }
                     let (pa, pah) = upload::<T>(dev(), &passed, &[n, n]);
                     let _ = (&g, &pah);
-                    let x = host(&linalg::solve_triangular(&pa, &b, tri, trans, unit).expect("solve_triangular"));
+                    let x = host(
+                        &linalg::solve_triangular(&pa, &b, tri, trans, unit)
+                            .expect("solve_triangular"),
+                    );
                     // The reference matrix uses the passed values, rounded to T.
                     let mut tt = vec![0.0; n * n];
                     for r in 0..n {
@@ -268,9 +342,16 @@ fn cho_solve_and_triangular<T: Float>() {
                         }
                     }
                     let _ = t;
-                    let op = if trans == Trans::T { transpose(&tt, n, n) } else { tt };
+                    let op = if trans == Trans::T {
+                        transpose(&tt, n, n)
+                    } else {
+                        tt
+                    };
                     let e = backward_error(&op, &x, &bh, n, 2);
-                    assert!(e <= bound::<T>(n), "solve_triangular lower={lower} {trans:?} unit={unit} n={n}: {e:e}");
+                    assert!(
+                        e <= bound::<T>(n),
+                        "solve_triangular lower={lower} {trans:?} unit={unit} n={n}: {e:e}"
+                    );
                 }
             }
         }
@@ -302,7 +383,9 @@ fn matrix_power_matches<T: Float>() {
 /// milder in f32: the backward error stays small whatever the condition.
 fn ill_conditioned<T: Float>() {
     let n = if T::DTYPE == DType::F64 { 8 } else { 5 };
-    let hilbert: Vec<f64> = (0..n * n).map(|t| 1.0 / ((t / n + t % n + 1) as f64)).collect();
+    let hilbert: Vec<f64> = (0..n * n)
+        .map(|t| 1.0 / ((t / n + t % n + 1) as f64))
+        .collect();
     let mut rng = Rng::new(12);
     let m = 40;
     let top = if T::DTYPE == DType::F64 { 12.0 } else { 5.0 };

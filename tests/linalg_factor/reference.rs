@@ -24,7 +24,9 @@ pub fn transpose(a: &[f64], m: usize, n: usize) -> Vec<f64> {
 }
 
 pub fn identity(n: usize) -> Vec<f64> {
-    (0..n * n).map(|t| if t / n == t % n { 1.0 } else { 0.0 }).collect()
+    (0..n * n)
+        .map(|t| if t / n == t % n { 1.0 } else { 0.0 })
+        .collect()
 }
 
 pub fn fro(a: &[f64]) -> f64 {
