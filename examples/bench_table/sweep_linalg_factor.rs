@@ -40,12 +40,15 @@ const WARM_MS: f64 = 300.0;
 /// The work of one row, made by its setup: run once per call, inputs held inside.
 pub type Timed = Box<dyn FnMut() -> gpuarray::Result<()>>;
 
+/// What makes a row's work on a device: its inputs, then the closure holding them.
+pub type Setup = Box<dyn Fn(&Device) -> Res<Timed>>;
+
 /// One row: its name, its flops, the peak for its floor and the setup making its work.
 pub struct Case {
     pub name: String,
     pub flops: f64,
     pub peak: f64,
-    pub setup: Box<dyn Fn(&Device) -> Res<Timed>>,
+    pub setup: Setup,
 }
 
 /// `n x n` random matrices (a stack of `count`) with `n` added on the diagonal.
