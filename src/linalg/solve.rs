@@ -2,7 +2,8 @@
 //! [`super::blocked`].
 
 use super::blocked::{lu_in_place, lu_solve_in_place};
-use super::factor::{FParams, Launcher};
+use super::factor::{status_array, FParams, Launcher};
+use super::factor_small;
 use super::prep::{check, shaped, work, Rhs};
 use super::stack::square;
 use crate::array::Array;
@@ -16,7 +17,8 @@ use crate::shape::contiguous_strides;
 /// dimensions broadcast.
 ///
 /// LU with partial pivoting (blocked, trailing updates by [`Array::matmul`]), then the two
-/// triangular solves, all on the GPU. A singular matrix (an exact zero on U's diagonal, as
+/// triangular solves, all on the GPU; systems up to 32 x 32 with up to 32 right-hand sides
+/// in one dispatch, one workgroup per system in workgroup memory. A singular matrix (an exact zero on U's diagonal, as
 /// NumPy finds it) is reported by reading back one status word, which waits for the GPU to
 /// finish the call; with `Options::linalg_check` off (`GPUARRAY_LINALG_CHECK=0`) the call
 /// returns at once and such a matrix gives infinities or NaN.
@@ -48,6 +50,13 @@ fn solve_op<T: Float>(op: &'static str, a: &Array<T>, b: &Array<T>) -> Result<Ar
     let n = r.a.n;
     let w = work(a, Some(&r.a_shape()))?;
     let x = r.work_b(b)?;
+    if factor_small::fits(n, r.k) {
+        // One workgroup per system, in workgroup memory.
+        let st = status_array(&a.dev, 0)?;
+        factor_small::solve(&w, &x, &st, (r.count, n, r.k))?;
+        check(&st, 0, |index| Error::Singular { op, index })?;
+        return Ok(shaped(&x, r.out_shape()));
+    }
     let l = Launcher::<T>::new(&a.dev)?;
     let st = lu_in_place(&l, &w, r.count, n, n)?;
     lu_solve_in_place(&l, &w, &st, &x, (r.count, n, r.k), false)?;

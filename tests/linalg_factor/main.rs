@@ -37,7 +37,8 @@ const SIZES: &[usize] = &[1, 2, 7, 33, 64, 65, 130];
 fn solve_random<T: Float>() {
     let mut rng = Rng::new(1);
     for &n in SIZES {
-        for k in [1usize, 3] {
+        // 40 right-hand sides: past the small kernel's 32.
+        for k in [1usize, 3, 40] {
             let (a, ah) = upload::<T>(dev(), &rng.vec(n * n, -1.0, 1.0), &[n, n]);
             let (b, bh) = upload::<T>(dev(), &rng.vec(n * k, -1.0, 1.0), &[n, k]);
             let x = host(&linalg::solve(&a, &b).expect("solve"));
