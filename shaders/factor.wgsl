@@ -73,7 +73,7 @@ fn matrix(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
 }
 
 // One step of the LU panel: columns [k0, k0 + wdt) of matrix `bi`, rows [column, rows),
-// pivoted (whole rows swapped), scaled and updated within the panel. One workgroup per
+// pivoted (rows swapped within the panel), scaled and updated within the panel. One workgroup per
 // matrix; pivots to st[bi * kmax + j]; a zero pivot lowers the status word.
 @compute @workgroup_size(WG)
 fn lu_panel(
@@ -126,7 +126,8 @@ fn lu_panel(
             }
         }
         if p != j {
-            for (var c = lid; c < n; c += WG) {
+            // The panel's columns only: `permute` swaps the others after the panel.
+            for (var c = k0() + lid; c < end; c += WG) {
                 let t = out[base + j * n + c];
                 out[base + j * n + c] = out[base + p * n + c];
                 out[base + p * n + c] = t;
@@ -308,8 +309,9 @@ fn chol_panel(
     }
 }
 
-// The row swaps of an LU (st: kmax pivots per matrix) applied to the columns of `out`,
-// in order, or in reverse order (REVERSE). One invocation per column.
+// The row swaps [k0, k0 + wdt) of an LU (st: kmax pivots per matrix) applied to the
+// columns of `out` but [c0, c0 + ncols), in order, or in reverse order (REVERSE). One
+// invocation per column.
 @compute @workgroup_size(WG)
 fn permute(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -318,16 +320,16 @@ fn permute(
 ) {
     let bi = matrix(wid, nwg);
     let c = wid.x * WG + lid;
-    if bi >= count() || c >= cols() {
+    if bi >= count() || c >= cols() || (c >= c0() && c < c0() + ncols()) {
         return;
     }
     let n = cols();
     let base = bi * rows() * n;
     let k = kmax();
-    for (var s = 0u; s < k; s++) {
-        var j = s;
+    for (var s = 0u; s < wdt(); s++) {
+        var j = k0() + s;
         if has(REVERSE) {
-            j = k - 1u - s;
+            j = k0() + wdt() - 1u - s;
         }
         let p = u32(atomicLoad(&st[bi * k + j]));
         if p != j {

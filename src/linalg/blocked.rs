@@ -59,6 +59,15 @@ pub(crate) fn lu_in_place<T: Float>(
             ..FParams::default()
         };
         l.lu_panel(&p, &st, w)?;
+        // The panel's swaps in the columns left and right of it.
+        if n > wdt {
+            let q = FParams {
+                c0: k,
+                ncols: wdt,
+                ..p
+            };
+            l.permute(&q, &st, w)?;
+        }
         let right = n - k - wdt;
         if right > 0 {
             // U12 = L11^-1 A12 (the rows are already swapped).
@@ -224,6 +233,8 @@ pub(crate) fn lu_solve_in_place<T: Float>(
         let p = FParams {
             rows: n,
             cols: nrhs,
+            k0: 0,
+            wdt: n,
             kmax: n,
             count,
             flags,
