@@ -42,8 +42,9 @@ const REVERSE: u32 = 16u; // permute: the swaps in reverse order (solves with A^
 @group(0) @binding(2) var<storage, read_write> st: array<atomic<i32>>;
 @group(0) @binding(4) var<storage, read_write> out: array<T>;
 
-var<workgroup> red_v: array<T, 256>;
-var<workgroup> red_i: array<u32, 256>;
+// The pivot search's reduction (lu_panel, whose WG is a power of two up to 1024).
+var<workgroup> red_v: array<T, 1024>;
+var<workgroup> red_i: array<u32, 1024>;
 
 // The family's parameters, mirroring `FParams` in src/linalg/factor.rs (whose `encode` is
 // the only code that fills these slots).

@@ -153,6 +153,24 @@ impl<T: Float> Launcher<T> {
 
     /// Dispatches `entry` over `work`, reading `a` (or the placeholder), `st` (the pivots
     /// and status, or `out` itself where the entry uses none) and writing `out`.
+    /// Invocations of the LU panel's workgroup for panels of `rows` rows: a power of two,
+    /// more for taller panels (the panel is the critical path), within the adapter's limit.
+    fn panel_wg(&self, rows: usize) -> u32 {
+        let most = self.dev.limits().max_compute_invocations_per_workgroup.min(1024);
+        let want = if rows >= 2048 {
+            1024
+        } else if rows >= 256 {
+            256
+        } else {
+            64
+        };
+        let mut wg = 64;
+        while wg * 2 <= want.min(most) {
+            wg *= 2;
+        }
+        wg
+    }
+
     fn launch(
         &self,
         entry: Entry,
@@ -162,12 +180,26 @@ impl<T: Float> Launcher<T> {
         out: &Array<T>,
         work: Work,
     ) -> Result<()> {
+        self.launch_wg(entry, p, a, st, out, work, WG)
+    }
+
+    #[allow(clippy::too_many_arguments)] // a dispatch's parts, named
+    fn launch_wg(
+        &self,
+        entry: Entry,
+        p: &FParams,
+        a: Option<&Array<T>>,
+        st: Option<&Array<i32>>,
+        out: &Array<T>,
+        work: Work,
+        wg: u32,
+    ) -> Result<()> {
         let key = Key {
             family: "factor",
             entry: entry.name(),
             variant: format!("{:?}", T::DTYPE),
             inputs: 2,
-            wg: WG,
+            wg,
             ndim: 0,
             per: 0,
         };
@@ -183,7 +215,8 @@ impl<T: Float> Launcher<T> {
 
     /// Factors panel [k0, k0 + w) of the LU of `out` ([count, rows, cols]).
     pub(crate) fn lu_panel(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
-        self.launch(Entry::LuPanel, p, None, Some(st), out, grid(1, p.count))
+        let wg = self.panel_wg(p.rows - p.k0);
+        self.launch_wg(Entry::LuPanel, p, None, Some(st), out, grid(1, p.count), wg)
     }
 
     /// Solves the diagonal block at k0 (of `a`, or of `out` with SELF) into columns

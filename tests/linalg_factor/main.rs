@@ -49,6 +49,13 @@ fn solve_random<T: Float>() {
             );
         }
     }
+    // Past four panels, one right-hand side.
+    let n = 257;
+    let (a, ah) = upload::<T>(dev(), &rng.vec(n * n, -1.0, 1.0), &[n, n]);
+    let (b, bh) = upload::<T>(dev(), &rng.vec(n, -1.0, 1.0), &[n]);
+    let x = host(&linalg::solve(&a, &b).expect("solve"));
+    let e = backward_error(&ah, &x, &bh, n, 1);
+    assert!(e <= bound::<T>(n), "solve n={n}: backward error {e:e}");
 }
 
 fn solve_vector_and_stack<T: Float>() {
@@ -156,6 +163,9 @@ fn lu_reconstructs<T: Float>() {
         (4, 9),
         (70, 66),
         (66, 70),
+        // Panels of 256 and 1024 invocations.
+        (300, 20),
+        (2100, 5),
     ] {
         let (a, ah) = upload::<T>(dev(), &rng.vec(2 * m * n, -1.0, 1.0), &[2, m, n]);
         let (p, l, u) = linalg::lu(&a).expect("lu");
