@@ -127,14 +127,19 @@ fn grid(x: usize, count: usize) -> Work {
 
 /// The pivots and status word of one call: `count * kmax` pivots (i32), then the status
 /// word (i32::MAX: every matrix factored; else the first matrix found singular or not
-/// positive definite). In a buffer of its own, never a slab shared with an array a
-/// kernel reads beside it (wgpu forbids one buffer bound read-only and writable in one
-/// dispatch).
+/// positive definite). Past the slabs' largest slot, so in a pooled buffer of its own,
+/// never a slab shared with an array a kernel reads beside it (wgpu forbids one buffer
+/// bound read-only and writable in one dispatch).
 pub(crate) fn status_array(dev: &Device, pivots: usize) -> Result<Array<i32>> {
-    let st = Array::<i32>::alloc_with(dev, "linalg", vec![pivots + 1], |b| dev.alloc_owned(b))?;
+    let len = (pivots + 1).max(PAST_SLABS / 4);
+    let st = Array::<i32>::alloc(dev, "linalg", vec![len])?;
+    let st = st.view(vec![pivots + 1], vec![1], 0);
     st.fill(i32::MAX)?;
     Ok(st)
 }
+
+/// Bytes past the slabs' largest slot (`memory::slab::SLAB_MAX`, 4 KiB).
+const PAST_SLABS: usize = (4 << 10) + 256;
 
 /// Launches of the family on one device for element type `T`, with the placeholder bound
 /// where an entry reads no `a`.
@@ -145,9 +150,12 @@ pub(crate) struct Launcher<T: Float> {
 
 impl<T: Float> Launcher<T> {
     pub(crate) fn new(dev: &Device) -> Result<Launcher<T>> {
+        // Never read: uninitialised, in a buffer of its own (past the slabs), so that it
+        // shares no buffer with the arrays written beside it.
+        let len = PAST_SLABS / T::DTYPE.size();
         Ok(Launcher {
             dev: dev.clone(),
-            dummy: dev.zeros::<T>([1])?,
+            dummy: Array::<T>::alloc(dev, "linalg", vec![len])?,
         })
     }
 

@@ -48,15 +48,21 @@ fn solve_op<T: Float>(op: &'static str, a: &Array<T>, b: &Array<T>) -> Result<Ar
         return a.dev.zeros::<T>(r.out_shape());
     }
     let n = r.a.n;
-    let w = work(a, Some(&r.a_shape()))?;
     let x = r.work_b(b)?;
     if factor_small::fits(n, r.k) {
-        // One workgroup per system, in workgroup memory.
+        // One workgroup per system, in workgroup memory; `a` only read (in place where it
+        // is a contiguous stack already).
+        let w = if a.is_contiguous() && a.offset == 0 && a.shape() == r.a_shape() {
+            shaped(a, vec![r.count, n, n])
+        } else {
+            work(a, Some(&r.a_shape()))?
+        };
         let st = status_array(&a.dev, 0)?;
         factor_small::solve(&w, &x, &st, (r.count, n, r.k))?;
         check(&st, 0, |index| Error::Singular { op, index })?;
         return Ok(shaped(&x, r.out_shape()));
     }
+    let w = work(a, Some(&r.a_shape()))?;
     let l = Launcher::<T>::new(&a.dev)?;
     let st = lu_in_place(&l, &w, r.count, n, n)?;
     lu_solve_in_place(&l, &w, &st, &x, (r.count, n, r.k), false)?;
