@@ -45,6 +45,9 @@ const REVERSE: u32 = 16u; // permute: the swaps in reverse order (solves with A^
 // The pivot search's reduction (lu_panel, whose WG is a power of two up to 1024).
 var<workgroup> red_v: array<T, 1024>;
 var<workgroup> red_i: array<u32, 1024>;
+// Columns of a sub-panel of lu_panel, and its U12 block (SB rows of at most 64 - SB).
+const SB: u32 = 16u;
+var<workgroup> u12: array<T, 768>;
 
 // The family's parameters, mirroring `FParams` in src/linalg/factor.rs (whose `encode` is
 // the only code that fills these slots).
@@ -90,72 +93,119 @@ fn lu_panel(
     let n = cols();
     let base = bi * m * n;
     let end = k0() + wdt();
-    for (var j = k0(); j < end; j++) {
-        // The pivot: the largest magnitude of column j at or below the diagonal, the first
-        // of equals (LAPACK's idamax); NaN never wins.
-        var best = T(-1.0);
-        var bidx = j;
-        for (var i = j + lid; i < m; i += WG) {
-            let v = abs(out[base + i * n + j]);
-            if v > best {
-                best = v;
-                bidx = i;
-            }
+    // Sub-panels of SB columns: rank-1 updates within one, then its effect on the panel's
+    // columns right of it at once (a forward substitution for its rows, a product of
+    // depth SB for the rows below): each element of the panel is read and written once
+    // per sub-panel rather than once per column.
+    for (var s0 = k0(); s0 < end; s0 += SB) {
+        let s1 = min(s0 + SB, end);
+        for (var j = s0; j < s1; j++) {
+            pivot_step(bi, base, j, s1, lid);
         }
-        red_v[lid] = best;
-        red_i[lid] = bidx;
-        workgroupBarrier();
-        for (var s = WG / 2u; s > 0u; s >>= 1u) {
-            if lid < s {
-                let v = red_v[lid + s];
-                let k = red_i[lid + s];
-                if v > red_v[lid] || (v == red_v[lid] && k < red_i[lid]) {
-                    red_v[lid] = v;
-                    red_i[lid] = k;
+        if s1 < end {
+            let wr = end - s1;
+            // U12 = L11^-1 A12 for rows [s0, s1), columns [s1, end) (unit lower).
+            for (var c = s1 + lid; c < end; c += WG) {
+                for (var r = s0 + 1u; r < s1; r++) {
+                    var x = out[base + r * n + c];
+                    for (var q = s0; q < r; q++) {
+                        x -= out[base + r * n + q] * out[base + q * n + c];
+                    }
+                    out[base + r * n + c] = x;
                 }
             }
+            storageBarrier();
+            for (var t = lid; t < (s1 - s0) * wr; t += WG) {
+                u12[t] = out[base + (s0 + t / wr) * n + s1 + t % wr];
+            }
+            workgroupBarrier();
+            // A22 -= L21 U12 for rows [s1, m), columns [s1, end).
+            let todo = (m - s1) * wr;
+            for (var t = lid; t < todo; t += WG) {
+                let i = s1 + t / wr;
+                let c = t % wr;
+                var x = out[base + i * n + s1 + c];
+                for (var q = 0u; q < s1 - s0; q++) {
+                    x -= out[base + i * n + s0 + q] * u12[q * wr + c];
+                }
+                out[base + i * n + s1 + c] = x;
+            }
+            storageBarrier();
             workgroupBarrier();
         }
-        let p = red_i[0];
-        let piv = out[base + p * n + j];
-        storageBarrier();
-        workgroupBarrier();
-        if lid == 0u {
-            atomicStore(&st[bi * kmax() + j], i32(p));
-            if piv == T(0.0) {
-                atomicMin(&st[count() * kmax()], i32(bi));
+    }
+}
+
+// Column j of the panel: the pivot, the swap of rows j and p over the panel's columns, the
+// multipliers and the rank-1 update of columns (j, s1). Called by every invocation.
+fn pivot_step(bi: u32, base: u32, j: u32, s1: u32, lid: u32) {
+    let m = rows();
+    let n = cols();
+    let end = k0() + wdt();
+    // The pivot: the largest magnitude of column j at or below the diagonal, the first
+    // of equals (LAPACK's idamax); NaN never wins.
+    var best = T(-1.0);
+    var bidx = j;
+    for (var i = j + lid; i < m; i += WG) {
+        let v = abs(out[base + i * n + j]);
+        if v > best {
+            best = v;
+            bidx = i;
+        }
+    }
+    red_v[lid] = best;
+    red_i[lid] = bidx;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s >>= 1u) {
+        if lid < s {
+            let v = red_v[lid + s];
+            let k = red_i[lid + s];
+            if v > red_v[lid] || (v == red_v[lid] && k < red_i[lid]) {
+                red_v[lid] = v;
+                red_i[lid] = k;
             }
         }
-        if p != j {
-            // The panel's columns only: `permute` swaps the others after the panel.
-            for (var c = k0() + lid; c < end; c += WG) {
-                let t = out[base + j * n + c];
-                out[base + j * n + c] = out[base + p * n + c];
-                out[base + p * n + c] = t;
-            }
-        }
-        storageBarrier();
-        // The multipliers (a zero pivot leaves its column, all zeros, as LAPACK does).
-        if piv != T(0.0) {
-            let r = div_(T(1.0), piv);
-            for (var i = j + 1u + lid; i < m; i += WG) {
-                out[base + i * n + j] *= r;
-            }
-        }
-        storageBarrier();
-        // The rank-1 update of the panel's columns right of j.
-        let wc = end - j - 1u;
-        if wc > 0u {
-            let todo = (m - j - 1u) * wc;
-            for (var t = lid; t < todo; t += WG) {
-                let i = j + 1u + t / wc;
-                let c = j + 1u + t % wc;
-                out[base + i * n + c] -= out[base + i * n + j] * out[base + j * n + c];
-            }
-        }
-        storageBarrier();
         workgroupBarrier();
     }
+    let p = red_i[0];
+    let piv = out[base + p * n + j];
+    storageBarrier();
+    workgroupBarrier();
+    if lid == 0u {
+        atomicStore(&st[bi * kmax() + j], i32(p));
+        if piv == T(0.0) {
+            atomicMin(&st[count() * kmax()], i32(bi));
+        }
+    }
+    if p != j {
+        // The panel's columns only: `permute` swaps the others after the panel.
+        for (var c = k0() + lid; c < end; c += WG) {
+            let t = out[base + j * n + c];
+            out[base + j * n + c] = out[base + p * n + c];
+            out[base + p * n + c] = t;
+        }
+    }
+    storageBarrier();
+    // The multipliers (a zero pivot leaves its column, all zeros, as LAPACK does).
+    if piv != T(0.0) {
+        let r = div_(T(1.0), piv);
+        for (var i = j + 1u + lid; i < m; i += WG) {
+            out[base + i * n + j] *= r;
+        }
+    }
+    storageBarrier();
+    // The rank-1 update of the sub-panel's columns right of j.
+    let wc = s1 - j - 1u;
+    if wc > 0u {
+        let todo = (m - j - 1u) * wc;
+        for (var t = lid; t < todo; t += WG) {
+            let i = j + 1u + t / wc;
+            let c = j + 1u + t % wc;
+            out[base + i * n + c] -= out[base + i * n + j] * out[base + j * n + c];
+        }
+    }
+    storageBarrier();
+    workgroupBarrier();
 }
 
 // Element (i, p) of the triangular matrix of a solve (transposed where TRANS), from `out`

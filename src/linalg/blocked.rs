@@ -11,6 +11,9 @@ use crate::error::Result;
 
 /// Columns of a panel (and rows of a diagonal block of a solve).
 pub(crate) const NB: usize = 64;
+// lu_panel holds a sub-panel's U12 block, 16 x (NB - 16), in 768 elements of workgroup
+// memory.
+const _: () = assert!(NB <= 64);
 
 /// The view of rows [r0, r0 + r) and columns [c0, c0 + c) of every matrix of the
 /// contiguous stack `w` ([count, m, n]), as a `[count, r, c]` array; transposed (`[count, c,
