@@ -37,6 +37,7 @@ const UNIT: u32 = 2u;     // unit diagonal (not read)
 const TRANS: u32 = 4u;    // read the triangular (or source) matrix transposed
 const SELF: u32 = 8u;     // trsm_block: the triangular matrix is `out` itself (LU's U12)
 const REVERSE: u32 = 16u; // permute: the swaps in reverse order (solves with A^T)
+const ASSIGN: u32 = 32u;  // sub_block: out = a rather than out -= a
 
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read_write> st: array<atomic<i32>>;
@@ -286,7 +287,68 @@ fn sub_block(
     let r = t % per;
     let i = r0() + r / ncols();
     let j = c0() + r % ncols();
-    out[bi * rows() * cols() + i * cols() + j] -= a[t];
+    let o = bi * rows() * cols() + i * cols() + j;
+    if has(ASSIGN) {
+        out[o] = a[t];
+    } else {
+        out[o] -= a[t];
+    }
+}
+
+// The inverses of the diagonal blocks of triangular matrices: block b (rows and columns
+// [k0 + b wdt, + min(wdt, nrows - b wdt))) of op(A) for the matrices of `a` (rows x cols,
+// transposed where TRANS; the triangle LOWER names, unit diagonal where UNIT), each
+// inverse to a wdt x wdt slot of `out` ([count, blocks, wdt, wdt]). Workgroup (b, matrix);
+// invocation c computes column c by substitution.
+@compute @workgroup_size(WG)
+fn tri_inv(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = matrix(wid, nwg);
+    let blocks = nwg.x;
+    let blk = wid.x;
+    let kk = k0() + blk * wdt();
+    let w = min(wdt(), k0() + nrows() - kk);
+    let c = lid;
+    if bi >= count() || c >= w {
+        return;
+    }
+    let ld = cols();
+    let base = bi * rows() * ld;
+    let ob = (bi * blocks + blk) * wdt() * wdt();
+    for (var s = 0u; s < w; s++) {
+        var i = s;
+        if !has(LOWER) {
+            i = w - 1u - s;
+        }
+        var x = select(T(0.0), T(1.0), i == c);
+        if has(LOWER) {
+            for (var p = c; p < i; p++) {
+                x -= tri_at(base, ld, kk + i, kk + p) * out[ob + p * wdt() + c];
+            }
+        } else {
+            for (var p = i + 1u; p <= c; p++) {
+                x -= tri_at(base, ld, kk + i, kk + p) * out[ob + p * wdt() + c];
+            }
+        }
+        let outside = select(i > c, i < c, has(LOWER));
+        if outside {
+            x = T(0.0);
+        } else if !has(UNIT) {
+            x = div_(x, tri_at(base, ld, kk + i, kk + i));
+        }
+        out[ob + i * wdt() + c] = x;
+    }
+}
+
+// Element (i, p) of op(A) from `a` (row stride ld; transposed where TRANS).
+fn tri_at(base: u32, ld: u32, i: u32, p: u32) -> T {
+    if has(TRANS) {
+        return a[base + p * ld + i];
+    }
+    return a[base + i * ld + p];
 }
 
 // Cholesky of the diagonal block at (k0, k0) of width wdt (lower triangle, in place;

@@ -4,7 +4,7 @@
 //! library's matmul, the rest the kernels of [`super::factor`]. Nothing here waits for the
 //! GPU: every step is recorded and runs in order.
 
-use super::factor::{status_array, FParams, Launcher, LOWER, REVERSE, SELF, TRANS, UNIT};
+use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, SELF, TRANS, UNIT};
 use crate::array::Array;
 use crate::dtype::Float;
 use crate::error::Result;
@@ -14,6 +14,54 @@ pub(crate) const NB: usize = 64;
 // lu_panel holds a sub-panel's U12 block, 16 x (NB - 16), in 768 elements of workgroup
 // memory.
 const _: () = assert!(NB <= 64);
+
+/// Right-hand sides (columns) from which a blocked solve multiplies by the inverses of the
+/// diagonal blocks (one product each) rather than substituting (one invocation per column,
+/// each [`NB`] dependent steps).
+const INV_FROM: usize = 64;
+
+/// The inverse of diagonal block `blk` of `count` stacks of `blocks` `NB x NB` inverses
+/// (`tri_inv`'s output), as a `[count, w, w]` view.
+fn inverse_view<T: Float>(
+    inv: &Array<T>,
+    blocks: usize,
+    slot: usize,
+    blk: usize,
+    w: usize,
+) -> Array<T> {
+    let count = inv.len() / (blocks * slot * slot);
+    inv.view(
+        vec![count, w, w],
+        vec![(blocks * slot * slot) as isize, slot as isize, 1],
+        inv.offset + blk * slot * slot,
+    )
+}
+
+/// Rows [k, k + w) and columns [c0, c0 + nc) of the stack `b` ([count, rows, cols])
+/// become `inv` ([count, w, w]) times themselves.
+fn apply_inverse<T: Float>(
+    l: &Launcher<T>,
+    inv: &Array<T>,
+    b: &Array<T>,
+    (count, rows, cols): (usize, usize, usize),
+    (k, w): (usize, usize),
+    (c0, nc): (usize, usize),
+) -> Result<()> {
+    let xb = block(b, count, (rows, cols), (k, c0), (w, nc), false);
+    let t = inv.matmul(&xb)?;
+    let s = FParams {
+        rows,
+        cols,
+        r0: k,
+        nrows: w,
+        c0,
+        ncols: nc,
+        count,
+        flags: ASSIGN,
+        ..FParams::default()
+    };
+    l.sub_block(&s, &t, b)
+}
 
 /// The view of rows [r0, r0 + r) and columns [c0, c0 + c) of every matrix of the
 /// contiguous stack `w` ([count, m, n]), as a `[count, r, c]` array; transposed (`[count, c,
@@ -73,14 +121,27 @@ pub(crate) fn lu_in_place<T: Float>(
         }
         let right = n - k - wdt;
         if right > 0 {
-            // U12 = L11^-1 A12 (the rows are already swapped).
-            let q = FParams {
-                c0: k + wdt,
-                ncols: right,
-                flags: LOWER | UNIT | SELF,
-                ..p
-            };
-            l.trsm_block(&q, None, w)?;
+            // U12 = L11^-1 A12 (the rows are already swapped): by L11's inverse where
+            // A12 is wide, else by substitution.
+            if right >= INV_FROM {
+                let inv = Array::<T>::alloc(&w.dev, "linalg", vec![count * wdt * wdt])?;
+                let q = FParams {
+                    nrows: wdt,
+                    flags: LOWER | UNIT,
+                    ..p
+                };
+                l.tri_inv(&q, w, &inv)?;
+                let iv = inverse_view(&inv, 1, wdt, 0, wdt);
+                apply_inverse(l, &iv, w, (count, m, n), (k, wdt), (k + wdt, right))?;
+            } else {
+                let q = FParams {
+                    c0: k + wdt,
+                    ncols: right,
+                    flags: LOWER | UNIT | SELF,
+                    ..p
+                };
+                l.trsm_block(&q, None, w)?;
+            }
             let below = m - k - wdt;
             if below > 0 {
                 let l21 = block(w, count, (m, n), (k + wdt, k), (below, wdt), false);
@@ -179,6 +240,25 @@ pub(crate) fn trsm<T: Float>(
     } else {
         Box::new(starts.iter().rev())
     };
+    // Many right-hand sides: the diagonal blocks' inverses, all in one dispatch first.
+    let blocks = n.div_ceil(NB);
+    let inverses = if nrhs >= INV_FROM {
+        let inv = Array::<T>::alloc(&a.dev, "linalg", vec![count * blocks * NB * NB])?;
+        let q = FParams {
+            rows: n,
+            cols: n,
+            k0: 0,
+            wdt: NB,
+            nrows: n,
+            count,
+            flags,
+            ..FParams::default()
+        };
+        l.tri_inv(&q, a, &inv)?;
+        Some(inv)
+    } else {
+        None
+    };
     for &k in order {
         let wdt = NB.min(n - k);
         let p = FParams {
@@ -193,7 +273,13 @@ pub(crate) fn trsm<T: Float>(
             flags,
             ..FParams::default()
         };
-        l.trsm_block(&p, Some(a), b)?;
+        match &inverses {
+            Some(inv) => {
+                let iv = inverse_view(inv, blocks, NB, k / NB, wdt);
+                apply_inverse(l, &iv, b, (count, n, nrhs), (k, wdt), (0, nrhs))?;
+            }
+            None => l.trsm_block(&p, Some(a), b)?,
+        }
         let (r0, nr) = if forward {
             (k + wdt, n - k - wdt)
         } else {

@@ -19,6 +19,7 @@ pub(crate) const UNIT: u32 = 2;
 pub(crate) const TRANS: u32 = 4;
 pub(crate) const SELF: u32 = 8;
 pub(crate) const REVERSE: u32 = 16;
+pub(crate) const ASSIGN: u32 = 32;
 
 /// Parameters of one dispatch; shaders/factor.wgsl reads them through the accessors named
 /// after the fields.
@@ -65,11 +66,12 @@ pub(crate) enum Entry {
     Det,
     PermMatrix,
     Extract,
+    TriInv,
 }
 
 impl Entry {
     #[cfg(test)]
-    const ALL: [Entry; 9] = [
+    const ALL: [Entry; 10] = [
         Entry::LuPanel,
         Entry::TrsmBlock,
         Entry::SubBlock,
@@ -79,6 +81,7 @@ impl Entry {
         Entry::Det,
         Entry::PermMatrix,
         Entry::Extract,
+        Entry::TriInv,
     ];
     fn name(self) -> &'static str {
         match self {
@@ -91,6 +94,7 @@ impl Entry {
             Entry::Det => "det",
             Entry::PermMatrix => "perm_matrix",
             Entry::Extract => "extract",
+            Entry::TriInv => "tri_inv",
         }
     }
 }
@@ -164,7 +168,11 @@ impl<T: Float> Launcher<T> {
     /// Invocations of the LU panel's workgroup for panels of `rows` rows: a power of two,
     /// more for taller panels (the panel is the critical path), within the adapter's limit.
     fn panel_wg(&self, rows: usize) -> u32 {
-        let most = self.dev.limits().max_compute_invocations_per_workgroup.min(1024);
+        let most = self
+            .dev
+            .limits()
+            .max_compute_invocations_per_workgroup
+            .min(1024);
         let want = if rows >= 2048 {
             1024
         } else if rows >= 256 {
@@ -294,6 +302,14 @@ impl<T: Float> Launcher<T> {
             out,
             Work::Items(n as u32),
         )
+    }
+
+    /// The inverses of the `ceil(nrows / wdt)` diagonal blocks from `k0` of op(A) for the
+    /// matrices of `a` into `out` (`[count, blocks, wdt, wdt]`).
+    pub(crate) fn tri_inv(&self, p: &FParams, a: &Array<T>, out: &Array<T>) -> Result<()> {
+        debug_assert!(p.wdt as u32 <= WG);
+        let blocks = p.nrows.div_ceil(p.wdt);
+        self.launch(Entry::TriInv, p, Some(a), None, out, grid(blocks, p.count))
     }
 
     pub(crate) fn extract(&self, p: &FParams, src: &Array<T>, out: &Array<T>) -> Result<()> {

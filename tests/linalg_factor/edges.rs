@@ -140,11 +140,17 @@ fn failures_name_the_matrix<T: Float>() {
     let (sb, _) = upload::<T>(d, &rng.vec(m, -1.0, 1.0), &[m]);
     match linalg::solve(&sa, &sb) {
         Err(Error::Singular { index: 2, .. }) => {}
-        other => panic!("small solve: expected Singular at 2, got {:?}", other.map(|_| ())),
+        other => panic!(
+            "small solve: expected Singular at 2, got {:?}",
+            other.map(|_| ())
+        ),
     }
     match linalg::inv(&sa) {
         Err(Error::Singular { index: 2, .. }) => {}
-        other => panic!("small inv: expected Singular at 2, got {:?}", other.map(|_| ())),
+        other => panic!(
+            "small inv: expected Singular at 2, got {:?}",
+            other.map(|_| ())
+        ),
     }
     // Not positive definite: matrix 2 of 4 has a negative eigenvalue.
     let mut p = super::reference::spd(&mut rng, 4, n);
@@ -176,7 +182,9 @@ fn failures_name_the_matrix<T: Float>() {
     let x = host(&linalg::solve(&a2, &b2).unwrap());
     assert!(x[3 * n..4 * n].iter().any(|v| !v.is_finite()));
     assert!(x[..3 * n].iter().all(|v| v.is_finite()));
-    let sa2 = unchecked.from_slice(&sa.to_vec().unwrap(), [5, m, m]).unwrap();
+    let sa2 = unchecked
+        .from_slice(&sa.to_vec().unwrap(), [5, m, m])
+        .unwrap();
     let xi = host(&linalg::inv(&sa2).unwrap());
     assert!(xi[2 * m * m..3 * m * m].iter().any(|v| !v.is_finite()));
     assert!(xi[..2 * m * m].iter().all(|v| v.is_finite()));
