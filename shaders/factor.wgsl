@@ -11,9 +11,10 @@
 // Entries that do not use `a` or `st` are bound with a placeholder there.
 // Dispatch geometry: the matrix of a workgroup is `wid.z * nwg.y + wid.y` (a 2-D grid of
 // matrices) for the per-matrix entries (`lu_panel`, `chol_diag`: one workgroup per matrix)
-// and the per-column entries (`trsm_block`, `chol_panel`, `permute`: one invocation per
-// column or row, `wid.x` over them); the flat entries (`sub_block`, `extract`, `perm_matrix`,
-// `det`) take one invocation per element of a 1-D grid folded into 2-D.
+// and the per-column entries (`trsm_block`, `permute`: one invocation per column, `wid.x`
+// over them; `tri_inv`: one workgroup per diagonal block); the flat entries (`sub_block`,
+// `extract`, `perm_matrix`, `det`) take one invocation per element of a 1-D grid folded
+// into 2-D.
 //
 // The host replaces the aliases per dtype and, for f64, the one-line functions div_, sqrt_,
 // log_ and neg_inf_ by shared/f64_math's correctly rounded ones (Vulkan promises f64
@@ -49,6 +50,8 @@ var<workgroup> red_i: array<u32, 1024>;
 // Columns of a sub-panel of lu_panel, and its U12 block (SB rows of at most 64 - SB).
 const SB: u32 = 16u;
 var<workgroup> u12: array<T, 768>;
+// chol_diag's block, its lower triangle packed (64 x 65 / 2 elements).
+var<workgroup> chol: array<T, 2080>;
 
 // The family's parameters, mirroring `FParams` in src/linalg/factor.rs (whose `encode` is
 // the only code that fills these slots).
@@ -351,9 +354,10 @@ fn tri_at(base: u32, ld: u32, i: u32, p: u32) -> T {
     return a[base + i * ld + p];
 }
 
-// Cholesky of the diagonal block at (k0, k0) of width wdt (lower triangle, in place;
-// right-looking, unblocked). One workgroup per matrix; a diagonal that is not positive
-// (or NaN) lowers the status word st[0] (the computation goes on, giving NaN).
+// Cholesky of the diagonal block at (k0, k0) of width wdt (at most 64; lower triangle, in
+// place; right-looking, unblocked, the block's lower triangle in workgroup memory, packed).
+// One workgroup per matrix; a diagonal that is not positive (or NaN) lowers the status
+// word st[0] (the computation goes on, giving NaN).
 @compute @workgroup_size(WG)
 fn chol_diag(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -365,11 +369,19 @@ fn chol_diag(
         return;
     }
     let n = cols();
-    let base = bi * rows() * n;
-    let end = k0() + wdt();
-    for (var j = k0(); j < end; j++) {
-        let d = out[base + j * n + j];
-        storageBarrier();
+    let base = bi * rows() * n + k0() * n + k0();
+    let w = wdt();
+    for (var t = lid; t < w * w; t += WG) {
+        let i = t / w;
+        let j = t % w;
+        if j <= i {
+            chol[packed(i, j)] = out[base + i * n + j];
+        }
+    }
+    workgroupBarrier();
+    for (var j = 0u; j < w; j++) {
+        let d = chol[packed(j, j)];
+        workgroupBarrier();
         if lid == 0u {
             if !(d > T(0.0)) {
                 atomicMin(&st[0], i32(bi));
@@ -377,49 +389,36 @@ fn chol_diag(
         }
         let s = sqrt_(d);
         let r = div_(T(1.0), s);
-        for (var i = j + lid; i < end; i += WG) {
+        for (var i = j + lid; i < w; i += WG) {
             if i == j {
-                out[base + j * n + j] = s;
+                chol[packed(j, j)] = s;
             } else {
-                out[base + i * n + j] *= r;
+                chol[packed(i, j)] *= r;
             }
         }
-        storageBarrier();
-        let wc = end - j - 1u;
+        workgroupBarrier();
+        let wc = w - j - 1u;
         for (var t = lid; t < wc * wc; t += WG) {
             let i = j + 1u + t / wc;
             let c = j + 1u + t % wc;
             if c <= i {
-                out[base + i * n + c] -= out[base + i * n + j] * out[base + c * n + j];
+                chol[packed(i, c)] -= chol[packed(i, j)] * chol[packed(c, j)];
             }
         }
-        storageBarrier();
+        workgroupBarrier();
+    }
+    for (var t = lid; t < w * w; t += WG) {
+        let i = t / w;
+        let j = t % w;
+        if j <= i {
+            out[base + i * n + j] = chol[packed(i, j)];
+        }
     }
 }
 
-// The Cholesky panel below a factored diagonal block: row i of rows [k0 + wdt, rows) solves
-// x L11^T = a_i in place. One invocation per row.
-@compute @workgroup_size(WG)
-fn chol_panel(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let bi = matrix(wid, nwg);
-    let i = k0() + wdt() + wid.x * WG + lid;
-    if bi >= count() || i >= rows() {
-        return;
-    }
-    let n = cols();
-    let base = bi * rows() * n;
-    let lo = k0();
-    for (var j = 0u; j < wdt(); j++) {
-        var x = out[base + i * n + lo + j];
-        for (var p = 0u; p < j; p++) {
-            x -= out[base + i * n + lo + p] * out[base + (lo + j) * n + lo + p];
-        }
-        out[base + i * n + lo + j] = div_(x, out[base + (lo + j) * n + lo + j]);
-    }
+// Element (i, j), j <= i, of a packed lower triangle.
+fn packed(i: u32, j: u32) -> u32 {
+    return i * (i + 1u) / 2u + j;
 }
 
 // The row swaps [k0, k0 + wdt) of an LU (st: kmax pivots per matrix) applied to the

@@ -185,7 +185,26 @@ pub(crate) fn cholesky_in_place<T: Float>(
         l.chol_diag(&p, &st, w)?;
         let below = n - k - wdt;
         if below > 0 {
-            l.chol_panel(&p, w)?;
+            // L21 = A21 L11^-T, by L11's inverse and a product.
+            let inv = Array::<T>::alloc(&w.dev, "linalg", vec![count * wdt * wdt])?;
+            let q = FParams {
+                nrows: wdt,
+                flags: LOWER,
+                ..p
+            };
+            l.tri_inv(&q, w, &inv)?;
+            let ivt = inverse_view(&inv, 1, wdt, 0, wdt).transpose(&[0, 2, 1])?;
+            let a21 = block(w, count, (n, n), (k + wdt, k), (below, wdt), false);
+            let t = a21.matmul(&ivt)?;
+            let s = FParams {
+                r0: k + wdt,
+                nrows: below,
+                c0: k,
+                ncols: wdt,
+                flags: ASSIGN,
+                ..p
+            };
+            l.sub_block(&s, &t, w)?;
             let l21 = block(w, count, (n, n), (k + wdt, k), (below, wdt), false);
             let l21t = block(w, count, (n, n), (k + wdt, k), (below, wdt), true);
             let t = l21.matmul(&l21t)?;

@@ -61,7 +61,6 @@ pub(crate) enum Entry {
     TrsmBlock,
     SubBlock,
     CholDiag,
-    CholPanel,
     Permute,
     Det,
     PermMatrix,
@@ -71,12 +70,11 @@ pub(crate) enum Entry {
 
 impl Entry {
     #[cfg(test)]
-    const ALL: [Entry; 10] = [
+    const ALL: [Entry; 9] = [
         Entry::LuPanel,
         Entry::TrsmBlock,
         Entry::SubBlock,
         Entry::CholDiag,
-        Entry::CholPanel,
         Entry::Permute,
         Entry::Det,
         Entry::PermMatrix,
@@ -89,7 +87,6 @@ impl Entry {
             Entry::TrsmBlock => "trsm_block",
             Entry::SubBlock => "sub_block",
             Entry::CholDiag => "chol_diag",
-            Entry::CholPanel => "chol_panel",
             Entry::Permute => "permute",
             Entry::Det => "det",
             Entry::PermMatrix => "perm_matrix",
@@ -262,12 +259,6 @@ impl<T: Float> Launcher<T> {
 
     pub(crate) fn chol_diag(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
         self.launch(Entry::CholDiag, p, None, Some(st), out, grid(1, p.count))
-    }
-
-    pub(crate) fn chol_panel(&self, p: &FParams, out: &Array<T>) -> Result<()> {
-        let below = p.rows - p.k0 - p.wdt;
-        let x = below.div_ceil(WG as usize);
-        self.launch(Entry::CholPanel, p, None, None, out, grid(x, p.count))
     }
 
     pub(crate) fn permute(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
