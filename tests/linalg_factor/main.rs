@@ -239,6 +239,69 @@ fn lu_factor_solve<T: Float>() {
     }
 }
 
+/// Views as inputs of the factorizations: transposed (lu, det) and strided (cholesky), and
+/// a stack of 10,000 tiny matrices through the blocked path (lu_factor, det).
+fn factor_views_and_stacks<T: Float>() {
+    let mut rng = Rng::new(13);
+    let n = 70;
+    let (a, ah) = upload::<T>(dev(), &rng.vec(2 * n * n, -1.0, 1.0), &[2, n, n]);
+    let at = a.transpose(&[0, 2, 1]).expect("transpose");
+    let (p, l, u) = linalg::lu(&at).expect("lu");
+    let (ph, lh, uh) = (host(&p), host(&l), host(&u));
+    let dt = host(&linalg::det(&at).expect("det"));
+    for i in 0..2 {
+        let ati = transpose(&ah[i * n * n..][..n * n], n, n);
+        let sq = n * n;
+        let plu = matmul(
+            &matmul(&ph[i * sq..][..sq], &lh[i * sq..][..sq], n, n, n),
+            &uh[i * sq..][..sq],
+            n,
+            n,
+            n,
+        );
+        let e = rel_diff(&plu, &ati);
+        assert!(e <= bound::<T>(n), "lu of a transposed view: {e:e}");
+        let (rs, rl) = slogdet_ref(&ati, n);
+        let rd = rs * rl.exp();
+        assert!(
+            (dt[i] - rd).abs() <= 1e3 * bound::<T>(n) * rd.abs(),
+            "det of a transposed view"
+        );
+    }
+    // Cholesky of every other matrix of a stack of 4 (a strided, offset view).
+    let s = spd(&mut rng, 4, 9);
+    let (st, sh) = upload::<T>(dev(), &s, &[4, 9, 9]);
+    let v = st.slice(Slice::from(1..4).step(2)).expect("slice");
+    let c = host(&linalg::cholesky(&v, Triangle::Lower).expect("cholesky"));
+    for (j, i) in [1usize, 3].into_iter().enumerate() {
+        let ci = &c[j * 81..][..81];
+        let e = rel_diff(
+            &matmul(ci, &transpose(ci, 9, 9), 9, 9, 9),
+            &sh[i * 81..][..81],
+        );
+        assert!(e <= bound::<T>(9), "cholesky of a strided view: {e:e}");
+    }
+    // 10,000 tiny matrices through the panels (one workgroup each).
+    let (count, m) = (10_000, 3);
+    let (a, ah) = upload::<T>(dev(), &rng.vec(count * m * m, -1.0, 1.0), &[count, m, m]);
+    let d = host(&linalg::det(&a).expect("det"));
+    let f = linalg::lu_factor(&a).expect("lu_factor");
+    let (b, bh) = upload::<T>(dev(), &rng.vec(count * m, -1.0, 1.0), &[count, m, 1]);
+    let x = host(&linalg::lu_solve(&f, &b, Trans::N).expect("lu_solve"));
+    for i in 0..count {
+        let ai = &ah[i * m * m..][..m * m];
+        let (rs, rl) = slogdet_ref(ai, m);
+        let rd = rs * rl.exp();
+        assert!(
+            (d[i] - rd).abs() <= 1e3 * bound::<T>(m) * rd.abs().max(1e-3),
+            "det {i}: {} vs {rd}",
+            d[i]
+        );
+        let e = backward_error(ai, &x[i * m..][..m], &bh[i * m..][..m], m, 1);
+        assert!(e <= 4.0 * bound::<T>(m), "lu_solve {i}: {e:e}");
+    }
+}
+
 fn det_matches<T: Float>() {
     let mut rng = Rng::new(8);
     for &n in &[1usize, 2, 7, 33, 65] {
@@ -430,6 +493,7 @@ per_dtype! {
         lu_reconstructs => super::lu_reconstructs::<T>();
         lu_factor_solve => super::lu_factor_solve::<T>();
         det_matches => super::det_matches::<T>();
+        factor_views_and_stacks => super::factor_views_and_stacks::<T>();
         cholesky_reconstructs => super::cholesky_reconstructs::<T>();
         cho_solve_and_triangular => super::cho_solve_and_triangular::<T>();
         matrix_power_matches => super::matrix_power_matches::<T>();
