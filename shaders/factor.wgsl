@@ -47,6 +47,7 @@ const ASSIGN: u32 = 32u;  // sub_block: out = a rather than out -= a
 // The pivot search's reduction (lu_panel, whose WG is a power of two up to 1024).
 var<workgroup> red_v: array<T, 1024>;
 var<workgroup> red_i: array<u32, 1024>;
+var<workgroup> red_s: array<T, 1024>;
 // Columns of a sub-panel of lu_panel, and its U12 block (SB rows of at most 64 - SB).
 const SB: u32 = 16u;
 var<workgroup> u12: array<T, 768>;
@@ -103,9 +104,13 @@ fn lu_panel(
     // per sub-panel rather than once per column.
     for (var s0 = k0(); s0 < end; s0 += SB) {
         let s1 = min(s0 + SB, end);
+        var pending = Pending(T(0.0), false);
         for (var j = s0; j < s1; j++) {
-            pivot_step(bi, base, j, s1, lid);
+            pending = pivot_step(bi, base, j, s1, lid, pending);
         }
+        // The last column's multipliers (each column's are written in the next step).
+        scale_column(base, s1 - 1u, s1, pending, lid);
+        storageBarrier();
         if s1 < end {
             let wr = end - s1;
             // U12 = L11^-1 A12 for rows [s0, s1), columns [s1, end) (unit lower).
@@ -140,25 +145,53 @@ fn lu_panel(
     }
 }
 
-// Column j of the panel: the pivot, the swap of rows j and p over the panel's columns, the
-// multipliers and the rank-1 update of columns (j, s1). Called by every invocation.
-fn pivot_step(bi: u32, base: u32, j: u32, s1: u32, lid: u32) {
+// The multipliers of column j waiting to be written: its rows below the diagonal times
+// r = 1 / pivot (`on`: a nonzero pivot; a zero pivot leaves its column, all zeros, as
+// LAPACK does).
+struct Pending {
+    r: T,
+    on: bool,
+}
+
+// Rows [first, rows) of column j times the pending r.
+fn scale_column(base: u32, j: u32, first: u32, pending: Pending, lid: u32) {
+    if pending.on {
+        for (var i = first + lid; i < rows(); i += WG) {
+            out[base + i * cols() + j] *= pending.r;
+        }
+    }
+}
+
+// Column j of the panel: the previous column's multipliers written (`prev`) beside the
+// pivot search, the swap of rows j and p over the panel's columns, and the rank-1 update
+// of columns (j, s1) by the multipliers as they will be (column j itself is scaled in the
+// next step, or by the caller after the last). Called by every invocation; returns column
+// j's pending scale.
+fn pivot_step(bi: u32, base: u32, j: u32, s1: u32, lid: u32, prev: Pending) -> Pending {
     let m = rows();
     let n = cols();
     let end = k0() + wdt();
+    if j > 0u {
+        scale_column(base, j - 1u, j, prev, lid);
+    }
     // The pivot: the largest magnitude of column j at or below the diagonal, the first
-    // of equals (LAPACK's idamax); NaN never wins.
+    // of equals (LAPACK's idamax); NaN never wins. The signed value travels with it.
     var best = T(-1.0);
     var bidx = j;
+    var bval = T(0.0);
     for (var i = j + lid; i < m; i += WG) {
-        let v = abs(out[base + i * n + j]);
+        let x = out[base + i * n + j];
+        let v = abs(x);
         if v > best {
             best = v;
             bidx = i;
+            bval = x;
         }
     }
     red_v[lid] = best;
     red_i[lid] = bidx;
+    red_s[lid] = bval;
+    storageBarrier();
     workgroupBarrier();
     for (var s = WG / 2u; s > 0u; s >>= 1u) {
         if lid < s {
@@ -167,14 +200,17 @@ fn pivot_step(bi: u32, base: u32, j: u32, s1: u32, lid: u32) {
             if v > red_v[lid] || (v == red_v[lid] && k < red_i[lid]) {
                 red_v[lid] = v;
                 red_i[lid] = k;
+                red_s[lid] = red_s[lid + s];
             }
         }
         workgroupBarrier();
     }
     let p = red_i[0];
-    let piv = out[base + p * n + j];
-    storageBarrier();
-    workgroupBarrier();
+    // No element above -1 (all NaN, or no rows): the diagonal itself.
+    var piv = red_s[0];
+    if red_v[0] < T(0.0) {
+        piv = out[base + j * n + j];
+    }
     if lid == 0u {
         atomicStore(&st[bi * kmax() + j], i32(p));
         if piv == T(0.0) {
@@ -190,26 +226,24 @@ fn pivot_step(bi: u32, base: u32, j: u32, s1: u32, lid: u32) {
         }
     }
     storageBarrier();
-    // The multipliers (a zero pivot leaves its column, all zeros, as LAPACK does).
+    var r = T(0.0);
     if piv != T(0.0) {
-        let r = div_(T(1.0), piv);
-        for (var i = j + 1u + lid; i < m; i += WG) {
-            out[base + i * n + j] *= r;
-        }
+        r = div_(T(1.0), piv);
     }
-    storageBarrier();
-    // The rank-1 update of the sub-panel's columns right of j.
+    // The rank-1 update of the sub-panel's columns right of j, by the multipliers
+    // out[i][j] * r (written in the next step).
     let wc = s1 - j - 1u;
     if wc > 0u {
         let todo = (m - j - 1u) * wc;
         for (var t = lid; t < todo; t += WG) {
             let i = j + 1u + t / wc;
             let c = j + 1u + t % wc;
-            out[base + i * n + c] -= out[base + i * n + j] * out[base + j * n + c];
+            out[base + i * n + c] -= (out[base + i * n + j] * r) * out[base + j * n + c];
         }
     }
     storageBarrier();
     workgroupBarrier();
+    return Pending(r, piv != T(0.0));
 }
 
 // Element (i, p) of the triangular matrix of a solve (transposed where TRANS), from `out`
