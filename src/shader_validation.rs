@@ -27,6 +27,8 @@ fn every_variant_validates() {
         .chain(crate::ops::histogram::all_specs())
         .chain(crate::ops::index::all_specs())
         .chain(crate::ops::linalg::all_specs())
+        .chain(crate::linalg::factor::all_specs())
+        .chain(crate::linalg::factor_small::all_specs())
         .chain(crate::ops::conv::all_specs())
         .chain(crate::ops::sort::all_specs())
         .chain(crate::ops::sort::radix_select_specs())

@@ -150,6 +150,9 @@ impl Options {
         }
         o.diagnostics.zig_profile = get("GPUARRAY_ZIG_PROFILE").is_some();
         o.tuning.matmul_big = small("GPUARRAY_MATMUL_BIG")?;
+        if let Some(on) = switch("GPUARRAY_LINALG_CHECK", ON, OFF)? {
+            o.linalg_check = on;
+        }
         if let Some(on) = switch("GPUARRAY_MATMUL_BIG_QUAD", ON, OFF)? {
             o.tuning.matmul_big_quad = on;
         }

@@ -122,6 +122,12 @@ pub struct Options {
     /// Events time with the host clock even where the adapter has timestamp queries;
     /// `GPUARRAY_EVENTS=host`. Default off.
     pub host_events: bool,
+    /// Linear algebra that can fail on the values (`linalg::solve`, `inv`, `lu_solve`,
+    /// `cholesky`, ...) reads back one status word per call to report a singular or not
+    /// positive definite matrix as a typed error, which waits for the GPU to finish the
+    /// call; off, the call returns at once and such matrices give NaN or infinities in
+    /// the result (as CuPy does by default); `GPUARRAY_LINALG_CHECK=0`. Default on.
+    pub linalg_check: bool,
     /// The forcing knobs and test paths (kernels, tiles, parameter and read-back paths);
     /// their defaults are what a user wants.
     pub tuning: Tuning,
@@ -139,6 +145,7 @@ impl Default for Options {
             pipeline_cache: PipelineCacheDir::Platform,
             checked_kernels: false,
             host_events: false,
+            linalg_check: true,
             tuning: Tuning::default(),
             diagnostics: Diagnostics::default(),
         }

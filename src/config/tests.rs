@@ -58,6 +58,7 @@ const EVERY: &[(&str, &str)] = &[
     ("GPUARRAY_CLOCK_BURST", "50:100"),
     ("GPUARRAY_CLOCK_KEEPALIVE", "2:1048576:500"),
     ("GPUARRAY_BATCH_DISPATCHES", "8"),
+    ("GPUARRAY_LINALG_CHECK", "0"),
 ];
 
 #[test]
@@ -80,6 +81,7 @@ fn every_variable_is_read() {
     assert_eq!(o.tuning.radix_stage, 64);
     assert!(o.tuning.radix_wide_ballots && o.checked_kernels);
     assert!(!Options::default().checked_kernels);
+    assert!(!o.linalg_check && Options::default().linalg_check);
     assert!(
         !o.tuning.matmul_gemv
             && !o.tuning.matmul_split_k

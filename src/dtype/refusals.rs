@@ -14,7 +14,9 @@
 //! What refuses it at compile time (`T: Real` or `T: Float`, so not in this test): the
 //! ordered comparisons (`lt`, `le`, `gt`, `ge`), `maximum`, `minimum`, `clip`, sort,
 //! argsort, top_k, partition, searchsorted, unique, isin, quantiles, histograms, `ones`,
-//! `arange`, `indices`, the NaN-reductions, convolutions and the random distributions.
+//! `arange`, `indices`, the NaN-reductions, convolutions and the random distributions,
+//! and `gpuarray::linalg`'s factorizations and solvers (`T: Float`; f16 refused at run
+//! time by `accepts::factor`, tests/linalg_factor).
 
 use super::opaque::Opaque8;
 use super::DType;

@@ -10,6 +10,16 @@
 //! [`crate::Error::NotPositiveDefinite`] and [`crate::Error::NoConvergence`] name the
 //! function and the first matrix of the stack concerned.
 
-// The helpers are used by the factorizations as they arrive (issue 32).
-#[allow(dead_code)]
 mod stack;
+
+mod blocked;
+mod cholesky;
+pub(crate) mod factor;
+pub(crate) mod factor_small;
+mod lu;
+mod prep;
+mod solve;
+
+pub use cholesky::{cho_solve, cholesky, solve_triangular, Triangle};
+pub use lu::{lu, lu_factor, lu_solve, LuFactor, Trans};
+pub use solve::{det, inv, matrix_power, slogdet, solve};

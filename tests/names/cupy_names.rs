@@ -187,7 +187,16 @@ const ROWS: &[&str] = &[
     r####"| `inner, vdot, tensordot, kron` | `x.inner(&y) / x.vdot(&y) / x.tensordot(&y, n) / x.tensordot_axes(&y, a_axes, b_axes) / x.kron(&y)` (permute + reshape + matmul) |"####,
     r####"| `einsum` | *not yet*: tensordot_axes and transpose cover the two-operand forms; no subscript parser yet |"####,
     r####"| `trace` | `x.trace() / x.trace_axes(offset, axis1, axis2)` |"####,
-    r####"| `linalg.inv, solve, det, eigh, svd, qr, cholesky, lstsq, pinv` | *not yet*: no factorizations yet (cuSOLVER's part) |"####,
+    r####"| `linalg.solve` | `linalg::solve(&a, &b)` (NumPy 2's rule for `b`; stacks broadcast; one status word read back unless `Options::linalg_check` is off) |"####,
+    r####"| `linalg.inv` | `linalg::inv(&a)` (stacks of matrices, as every `linalg` function) |"####,
+    r####"| `linalg.det, slogdet` | `linalg::det(&a) / linalg::slogdet(&a)` |"####,
+    r####"| `linalg.cholesky` | `linalg::cholesky(&a, linalg::Triangle::Lower)` (`Triangle::Upper` for NumPy 2's `upper=True`) |"####,
+    r####"| `linalg.matrix_power` | `linalg::matrix_power(&a, n)` |"####,
+    r####"| `cupyx.scipy.linalg.lu_factor, lu_solve` | `linalg::lu_factor(&a) / linalg::lu_solve(&linalg::lu_factor(&a)?, &b, linalg::Trans::N)` (pivots 0-based, i32) |"####,
+    r####"| `cupyx.scipy.linalg.lu` | `linalg::lu(&a)` (`(P, L, U)`) |"####,
+    r####"| `cupyx.scipy.linalg.solve_triangular` | `linalg::solve_triangular(&a, &b, linalg::Triangle::Lower, linalg::Trans::N, unit_diagonal)` |"####,
+    r####"| `cupyx.scipy.linalg.cho_solve` | `linalg::cho_solve(&c, linalg::Triangle::Lower, &b)` |"####,
+    r####"| `linalg.eigh, svd, qr, lstsq, pinv` | *not yet*: not yet (issue 32) |"####,
     r####"| `convolve, correlate` | `signal::convolve(&x, &k, mode) / signal::correlate(&x, &k, mode)` (free functions of `gpuarray::signal`) |"####,
     r####"| `cupyx.scipy.signal.convolve2d, correlate2d` | `signal::convolve2d(&x, &k, mode) / signal::correlate2d(&x, &k, mode) / signal::convolve2d_with(&x, &k, mode, boundary)` (`_with` takes SciPy's boundary) |"####,
     r####"| `(conv1d, conv2d layers)` | `gpuarray::nn` (as PyTorch) |"####,
@@ -2913,6 +2922,126 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let axis1 = -1isize;
         let axis2 = 0isize;
         let _ = x.trace_axes(offset, axis1, axis2);
+    }
+    // linalg.solve
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let b: Array<X> = any();
+        let _ = linalg::solve(&a, &b);
+    }
+    // linalg.inv
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::inv(&a);
+    }
+    // linalg.det, slogdet
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::det(&a);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::slogdet(&a);
+    }
+    // linalg.cholesky
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::cholesky(&a, linalg::Triangle::Lower);
+    }
+    // linalg.matrix_power
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let n = any();
+        let _ = linalg::matrix_power(&a, n);
+    }
+    // cupyx.scipy.linalg.lu_factor, lu_solve
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::lu_factor(&a);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let b: Array<X> = any();
+        let _ = linalg::lu_solve(&linalg::lu_factor(&a)?, &b, linalg::Trans::N);
+    }
+    // cupyx.scipy.linalg.lu
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::lu(&a);
+    }
+    // cupyx.scipy.linalg.solve_triangular
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let b: Array<X> = any();
+        let unit_diagonal = any();
+        let _ = linalg::solve_triangular(
+            &a,
+            &b,
+            linalg::Triangle::Lower,
+            linalg::Trans::N,
+            unit_diagonal,
+        );
+    }
+    // cupyx.scipy.linalg.cho_solve
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let c: Array<X> = any();
+        let b: Array<X> = any();
+        let _ = linalg::cho_solve(&c, linalg::Triangle::Lower, &b);
     }
     // Signal and nn
     // convolve, correlate
