@@ -82,6 +82,7 @@ pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
 pub use dtype::{f16, DType, Element, Float, Int, Real, Signed};
 pub use error::{Error, Result};
+pub use linalg::einsum;
 pub use ops::index::{IndexMode, Mask};
 pub use ops::manip::{Indexing, PadMode};
 pub use ops::sort::{Side, UniqueAll};

@@ -13,3 +13,9 @@
 // The helpers are used by the factorizations as they arrive (issue 32).
 #[allow(dead_code)]
 mod stack;
+mod einsum;
+mod einsum_parse;
+mod multi_dot;
+
+pub use einsum::einsum;
+pub use multi_dot::multi_dot;
