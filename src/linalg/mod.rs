@@ -19,3 +19,7 @@ mod multi_dot;
 
 pub use einsum::einsum;
 pub use multi_dot::multi_dot;
+mod qr;
+pub(crate) mod qr_kernel;
+
+pub use qr::{qr, qr_raw, Qr, QrMode};

@@ -1,0 +1,181 @@
+// Householder QR (src/linalg/qr.rs): the panel factorization and the compact-WY T factor
+// of each panel. The trailing updates and the forming of Q are the library's products.
+//
+// Bindings: 1 g (qr_t: V^T V per matrix, contiguous [count, JB, JB]; qr_panel: unused, a
+// one-element placeholder); 2 hv (read-write: per matrix qr_hv_stride() elements, the
+// panel's Householder vectors V, (M - j0) rows x jb, unit lower trapezoidal, row-major,
+// then its jb scalars tau); 4 out (qr_panel: the matrices being factored, contiguous
+// [count, M, N], read and written; qr_t: T per matrix, contiguous [count, jb, jb]).
+// Dispatch: one workgroup of WG = 256 invocations per matrix (a 1-D grid of count
+// workgroups folded into 2-D).
+//
+// qr_panel factors columns j0 .. j0 + jb of rows j0 .. M of each matrix as LAPACK's
+// dgeqr2: for each column, the reflector H = I - tau v v^T (v[0] = 1) that maps the column
+// below the diagonal to beta e_1 (beta = -sign(alpha) ||x||; tau = 0 where the column
+// below the diagonal is already zero), written over the column (beta on the diagonal, v
+// below it) and into hv, then applied to the panel's later columns. The dot products
+// v^T A[:, c] take the invocations as 32 columns x 8 row groups; the norms (scaled, as
+// LAPACK's dnrm2: no square underflows) one tree over all 256 invocations.
+// qr_t builds the upper triangular T of the panel (H_0 H_1 ... = I - V T V^T, LAPACK's
+// dlarft, forward and columnwise) from V^T V and tau: T[j, j] = tau_j,
+// T[0:j, j] = -tau_j T[0:j, 0:j] (V^T V)[0:j, j].
+
+#import params
+
+alias S = f32;  // element type: f32 or f64
+alias SC = f32; // carrier of scalar arguments (unused here; params.wgsl needs it)
+override WG: u32 = 256u;
+
+fn qr_m() -> u32 { return P.aux.x; }         // rows of each matrix
+fn qr_n() -> u32 { return P.aux.y; }         // columns of each matrix
+fn qr_j0() -> u32 { return P.offs.x; }       // the panel's first column (and row)
+fn qr_jb() -> u32 { return P.offs.y; }       // the panel's width, at most 32
+fn qr_hv_stride() -> u32 { return P.offs.z; } // hv elements per matrix: (M - j0) * jb + jb
+fn tiny() -> S { return 1.17549435e-38f; }    // the smallest normal number of S
+
+@group(0) @binding(1) var<storage, read> g: array<S>;
+@group(0) @binding(2) var<storage, read_write> hv: array<S>;
+@group(0) @binding(4) var<storage, read_write> out: array<S>;
+
+var<workgroup> red: array<S, WG>;
+var<workgroup> red2: array<S, WG>;
+var<workgroup> wsh: array<S, 32>;
+var<workgroup> hh: array<S, 2>;
+var<workgroup> tt: array<S, 1024>;
+
+@compute @workgroup_size(WG)
+fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) l: u32) {
+    let z = wid.y * nwg.x + wid.x;
+    if (z >= P.n) { return; }
+    let m = qr_m();
+    let n = qr_n();
+    let j0 = qr_j0();
+    let jb = qr_jb();
+    let base = z * m * n;
+    let hb = z * qr_hv_stride();
+    let rows = m - j0;
+    let c = l % 32u;      // the column of the dot products and updates
+    let r = l / 32u;      // the row group
+    let rg = WG / 32u;
+    for (var j = 0u; j < jb; j++) {
+        let col = j0 + j;
+        let d = j0 + j;   // the diagonal row
+        // The norm of the column below the diagonal as LAPACK's dnrm2: a scale (the
+        // largest magnitude) and the sum of squares relative to it, so that no square
+        // underflows or overflows.
+        var sc = S(0);
+        var sq = S(1);
+        for (var i = d + 1u + l; i < m; i += WG) {
+            let x = abs(out[base + i * n + col]);
+            if (x != x) {
+                sq = x; // NaN: carried to the norm
+            } else if (x > sc) {
+                sq = S(1) + sq * (sc / x) * (sc / x);
+                sc = x;
+            } else if (x > S(0)) {
+                sq += (x / sc) * (x / sc);
+            }
+        }
+        red[l] = sc;
+        red2[l] = sq;
+        workgroupBarrier();
+        for (var h = WG / 2u; h > 0u; h >>= 1u) {
+            if (l < h) {
+                let s1 = red[l];
+                let s2 = red[l + h];
+                let big = max(s1, s2);
+                if (big > S(0)) {
+                    red2[l] = red2[l] * (s1 / big) * (s1 / big) + red2[l + h] * (s2 / big) * (s2 / big);
+                } else {
+                    red2[l] += red2[l + h]; // only a NaN matters here
+                }
+                red[l] = big;
+            }
+            workgroupBarrier();
+        }
+        if (l == 0u) {
+            let amax = red[0];
+            let alpha = out[base + d * n + col];
+            var tau = S(0);
+            var scale = S(0);
+            var beta = alpha;
+            // A column below the diagonal of subnormal (or zero) magnitude is taken as
+            // zero: H = I (its entries are below the smallest normal number). NaN goes on.
+            if (!(amax < tiny()) || red2[0] != red2[0]) {
+                let xnorm = amax * sqrt(red2[0]);
+                let hi = max(abs(alpha), xnorm);
+                let lo = min(abs(alpha), xnorm);
+                beta = -select(S(-1), S(1), alpha >= S(0)) * hi * sqrt(S(1) + (lo / hi) * (lo / hi));
+                tau = (beta - alpha) / beta;
+                scale = S(1) / (alpha - beta);
+            }
+            hh[0] = tau;
+            hh[1] = scale;
+            out[base + d * n + col] = beta;
+            hv[hb + rows * jb + j] = tau;
+        }
+        workgroupBarrier();
+        let tau = hh[0];
+        let scale = hh[1];
+        // v below the diagonal, in the matrix and in V; V's column above it.
+        for (var i = d + 1u + l; i < m; i += WG) {
+            let v = out[base + i * n + col] * scale;
+            out[base + i * n + col] = v;
+            hv[hb + (i - j0) * jb + j] = v;
+        }
+        for (var i = j0 + l; i <= d; i += WG) {
+            hv[hb + (i - j0) * jb + j] = select(S(0), S(1), i == d);
+        }
+        storageBarrier();
+        // w_c = tau v^T A[d.., j0 + c] for the panel's later columns, then A -= v w^T.
+        let live = c > j && c < jb;
+        var acc = S(0);
+        if (live) {
+            for (var i = d + r; i < m; i += rg) {
+                let v = select(out[base + i * n + col], S(1), i == d);
+                acc += v * out[base + i * n + j0 + c];
+            }
+        }
+        red[l] = acc;
+        workgroupBarrier();
+        if (l < 32u) {
+            var t = S(0);
+            for (var q = 0u; q < rg; q++) { t += red[q * 32u + l]; }
+            wsh[l] = t * tau;
+        }
+        workgroupBarrier();
+        if (live) {
+            let wc = wsh[c];
+            for (var i = d + r; i < m; i += rg) {
+                let v = select(out[base + i * n + col], S(1), i == d);
+                out[base + i * n + j0 + c] -= v * wc;
+            }
+        }
+        storageBarrier();
+    }
+}
+
+@compute @workgroup_size(WG)
+fn qr_t(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) l: u32) {
+    let z = wid.y * nwg.x + wid.x;
+    if (z >= P.n) { return; }
+    let jb = qr_jb();
+    let rows = qr_m() - qr_j0();
+    let gz = z * jb * jb;
+    let taus = z * qr_hv_stride() + rows * jb;
+    for (var e = l; e < jb * jb; e += WG) { tt[e] = S(0); }
+    workgroupBarrier();
+    for (var j = 0u; j < jb; j++) {
+        let tau = hv[taus + j];
+        if (l < j) {
+            var s = S(0);
+            for (var q = l; q < j; q++) { s += tt[l * jb + q] * g[gz + q * jb + j]; }
+            tt[l * jb + j] = -tau * s;
+        }
+        if (l == j) { tt[j * jb + j] = tau; }
+        workgroupBarrier();
+    }
+    for (var e = l; e < jb * jb; e += WG) { out[gz + e] = tt[e]; }
+}
