@@ -184,9 +184,11 @@ TABLE = [
  ("dot", "x.dot(&y)", ""),
  ("outer", "x.outer(&y)", ""),
  ("inner, vdot, tensordot, kron", "x.inner(&y) / x.vdot(&y) / x.tensordot(&y, n) / x.tensordot_axes(&y, a_axes, b_axes) / x.kron(&y)", "permute + reshape + matmul"),
- ("einsum", NY, "tensordot_axes and transpose cover the two-operand forms; no subscript parser yet"),
+ ("einsum", 'einsum("ij,jk->ik", &[&x, &y]) / linalg::einsum("ii->i", &[&x])', "NumPy's subscripts (ellipsis, implicit output, diagonals, any operand count); planned once (greedy order), run as views, sums and batched products"),
+ ("linalg.multi_dot", "linalg::multi_dot(&[&x, &y])", "the order of fewest multiplications"),
  ("trace", "x.trace() / x.trace_axes(offset, axis1, axis2)", ""),
- ("linalg.inv, solve, det, eigh, svd, qr, cholesky, lstsq, pinv", NY, "no factorizations yet (cuSOLVER's part)"),
+ ("linalg.qr", "linalg::qr(&x, linalg::QrMode::Reduced) / linalg::qr_raw(&x)", "modes reduced, complete, r; raw as `qr_raw`; blocked Householder on the GPU, stacks"),
+ ("linalg.inv, solve, det, eigh, svd, cholesky, lstsq, pinv", NY, "no factorizations yet (cuSOLVER's part)"),
 ]),
 ("Signal and nn", [
  ("convolve, correlate", "signal::convolve(&x, &k, mode) / signal::correlate(&x, &k, mode)", "free functions of `gpuarray::signal`"),

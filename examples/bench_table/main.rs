@@ -57,6 +57,7 @@ mod sweep_api_random;
 mod sweep_api_stats;
 mod sweep_layout;
 mod sweep_linalg;
+mod sweep_linalg_qr_einsum;
 mod sweep_math;
 mod sweep_scan;
 mod sweep_sort;
@@ -130,6 +131,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("api_math", sweep_api_math::rows),
     ("api_index", sweep_api_index::rows),
     ("linalg", sweep_linalg::rows),
+    ("linalg_qr_einsum", sweep_linalg_qr_einsum::rows),
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),
     ("scan", sweep_scan::rows),

@@ -185,9 +185,11 @@ const ROWS: &[&str] = &[
     r####"| `dot` | `x.dot(&y)` |"####,
     r####"| `outer` | `x.outer(&y)` |"####,
     r####"| `inner, vdot, tensordot, kron` | `x.inner(&y) / x.vdot(&y) / x.tensordot(&y, n) / x.tensordot_axes(&y, a_axes, b_axes) / x.kron(&y)` (permute + reshape + matmul) |"####,
-    r####"| `einsum` | *not yet*: tensordot_axes and transpose cover the two-operand forms; no subscript parser yet |"####,
+    r####"| `einsum` | `einsum("ij,jk->ik", &[&x, &y]) / linalg::einsum("ii->i", &[&x])` (NumPy's subscripts (ellipsis, implicit output, diagonals, any operand count); planned once (greedy order), run as views, sums and batched products) |"####,
+    r####"| `linalg.multi_dot` | `linalg::multi_dot(&[&x, &y])` (the order of fewest multiplications) |"####,
     r####"| `trace` | `x.trace() / x.trace_axes(offset, axis1, axis2)` |"####,
-    r####"| `linalg.inv, solve, det, eigh, svd, qr, cholesky, lstsq, pinv` | *not yet*: no factorizations yet (cuSOLVER's part) |"####,
+    r####"| `linalg.qr` | `linalg::qr(&x, linalg::QrMode::Reduced) / linalg::qr_raw(&x)` (modes reduced, complete, r; raw as `qr_raw`; blocked Householder on the GPU, stacks) |"####,
+    r####"| `linalg.inv, solve, det, eigh, svd, cholesky, lstsq, pinv` | *not yet*: no factorizations yet (cuSOLVER's part) |"####,
     r####"| `convolve, correlate` | `signal::convolve(&x, &k, mode) / signal::correlate(&x, &k, mode)` (free functions of `gpuarray::signal`) |"####,
     r####"| `cupyx.scipy.signal.convolve2d, correlate2d` | `signal::convolve2d(&x, &k, mode) / signal::correlate2d(&x, &k, mode) / signal::convolve2d_with(&x, &k, mode, boundary)` (`_with` takes SciPy's boundary) |"####,
     r####"| `(conv1d, conv2d layers)` | `gpuarray::nn` (as PyTorch) |"####,
@@ -2894,6 +2896,34 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let y: Array<X> = any();
         let _ = x.kron(&y);
     }
+    // einsum
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let y: Array<X> = any();
+        let _ = einsum("ij,jk->ik", &[&x, &y]);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = linalg::einsum("ii->i", &[&x]);
+    }
+    // linalg.multi_dot
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let y: Array<X> = any();
+        let _ = linalg::multi_dot(&[&x, &y]);
+    }
     // trace
     {
         type X = f32;
@@ -2913,6 +2943,23 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let axis1 = -1isize;
         let axis2 = 0isize;
         let _ = x.trace_axes(offset, axis1, axis2);
+    }
+    // linalg.qr
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = linalg::qr(&x, linalg::QrMode::Reduced);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = linalg::qr_raw(&x);
     }
     // Signal and nn
     // convolve, correlate
