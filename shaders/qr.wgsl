@@ -13,9 +13,10 @@
 // dgeqr2: for each column, the reflector H = I - tau v v^T (v[0] = 1) that maps the column
 // below the diagonal to beta e_1 (beta = -sign(alpha) ||x||; tau = 0 where the column
 // below the diagonal is already zero), written over the column (beta on the diagonal, v
-// below it) and into hv, then applied to the panel's later columns. The dot products
-// v^T A[:, c] take the invocations as 32 columns x 8 row groups; the norms (scaled, as
-// LAPACK's dnrm2: no square underflows) one tree over all 256 invocations.
+// below it) and into hv, then applied to the panel's later columns. The invocations are 32
+// columns x 8 row groups: per column two passes over the panel below the diagonal, the
+// products v^T A[:, c] (v scaled as it is read) and the update, which also takes the next
+// column's norm (scaled as LAPACK's dnrm2: no square underflows or overflows).
 // qr_t builds the upper triangular T of the panel (H_0 H_1 ... = I - V T V^T, LAPACK's
 // dlarft, forward and columnwise) from V^T V and tau: T[j, j] = tau_j,
 // T[0:j, j] = -tau_j T[0:j, 0:j] (V^T V)[0:j, j].
@@ -38,10 +39,25 @@ fn tiny() -> S { return 1.17549435e-38f; }    // the smallest normal number of S
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
 
 var<workgroup> red: array<S, WG>;
-var<workgroup> red2: array<S, WG>;
+var<workgroup> nsc: array<S, 32>;
+var<workgroup> nsq: array<S, 32>;
 var<workgroup> wsh: array<S, 32>;
 var<workgroup> hh: array<S, 2>;
 var<workgroup> tt: array<S, 1024>;
+
+// Adds |x| to a scaled sum of squares (LAPACK's dnrm2): sc the largest magnitude so far,
+// sq the sum of the squares over sc^2. A NaN is carried in sq.
+fn ssq_add(sc: ptr<function, S>, sq: ptr<function, S>, x: S) {
+    let a = abs(x);
+    if (a != a) {
+        *sq = a;
+    } else if (a > *sc) {
+        *sq = S(1) + *sq * (*sc / a) * (*sc / a);
+        *sc = a;
+    } else if (a > S(0)) {
+        *sq += (a / *sc) * (a / *sc);
+    }
+}
 
 @compute @workgroup_size(WG)
 fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -55,55 +71,41 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     let base = z * m * n;
     let hb = z * qr_hv_stride();
     let rows = m - j0;
-    let c = l % 32u;      // the column of the dot products and updates
-    let r = l / 32u;      // the row group
+    let c = l % 32u;      // the panel column of this invocation's products and updates
+    let r = l / 32u;      // its row group: rows r, r + rg, ... from the diagonal
     let rg = WG / 32u;
+    // The norm of the first column below the diagonal, in rg parts.
+    if (c == 0u) {
+        var sc = S(0);
+        var sq = S(1);
+        for (var i = j0 + 1u + r; i < m; i += rg) { ssq_add(&sc, &sq, out[base + i * n + j0]); }
+        nsc[r] = sc;
+        nsq[r] = sq;
+    }
+    workgroupBarrier();
     for (var j = 0u; j < jb; j++) {
         let col = j0 + j;
         let d = j0 + j;   // the diagonal row
-        // The norm of the column below the diagonal as LAPACK's dnrm2: a scale (the
-        // largest magnitude) and the sum of squares relative to it, so that no square
-        // underflows or overflows.
-        var sc = S(0);
-        var sq = S(1);
-        for (var i = d + 1u + l; i < m; i += WG) {
-            let x = abs(out[base + i * n + col]);
-            if (x != x) {
-                sq = x; // NaN: carried to the norm
-            } else if (x > sc) {
-                sq = S(1) + sq * (sc / x) * (sc / x);
-                sc = x;
-            } else if (x > S(0)) {
-                sq += (x / sc) * (x / sc);
-            }
-        }
-        red[l] = sc;
-        red2[l] = sq;
-        workgroupBarrier();
-        for (var h = WG / 2u; h > 0u; h >>= 1u) {
-            if (l < h) {
-                let s1 = red[l];
-                let s2 = red[l + h];
-                let big = max(s1, s2);
-                if (big > S(0)) {
-                    red2[l] = red2[l] * (s1 / big) * (s1 / big) + red2[l + h] * (s2 / big) * (s2 / big);
-                } else {
-                    red2[l] += red2[l + h]; // only a NaN matters here
-                }
-                red[l] = big;
-            }
-            workgroupBarrier();
-        }
         if (l == 0u) {
-            let amax = red[0];
+            // The column's norm from its parts, then the reflector.
+            var amax = S(0);
+            for (var q = 0u; q < rg; q++) { amax = max(amax, nsc[q]); }
+            var ssq = S(0);
+            for (var q = 0u; q < rg; q++) {
+                if (nsc[q] > S(0)) {
+                    ssq += nsq[q] * (nsc[q] / amax) * (nsc[q] / amax);
+                } else if (nsq[q] != nsq[q]) {
+                    ssq = nsq[q];
+                }
+            }
             let alpha = out[base + d * n + col];
             var tau = S(0);
             var scale = S(0);
             var beta = alpha;
             // A column below the diagonal of subnormal (or zero) magnitude is taken as
             // zero: H = I (its entries are below the smallest normal number). NaN goes on.
-            if (!(amax < tiny()) || red2[0] != red2[0]) {
-                let xnorm = amax * sqrt(red2[0]);
+            if (!(amax < tiny()) || ssq != ssq) {
+                let xnorm = amax * sqrt(ssq);
                 let hi = max(abs(alpha), xnorm);
                 let lo = min(abs(alpha), xnorm);
                 beta = -select(S(-1), S(1), alpha >= S(0)) * hi * sqrt(S(1) + (lo / hi) * (lo / hi));
@@ -118,26 +120,25 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         workgroupBarrier();
         let tau = hh[0];
         let scale = hh[1];
-        // v below the diagonal, in the matrix and in V; V's column above it.
-        for (var i = d + 1u + l; i < m; i += WG) {
-            let v = out[base + i * n + col] * scale;
-            out[base + i * n + col] = v;
-            hv[hb + (i - j0) * jb + j] = v;
+        // V's column j (the invocations of column j); the partial products
+        // v^T A[d.., j0 + c] of the later columns (v scaled on the fly).
+        if (c == j) {
+            for (var i = j0 + r; i < m; i += rg) {
+                var v = select(S(0), S(1), i == d);
+                if (i > d) { v = out[base + i * n + col] * scale; }
+                hv[hb + (i - j0) * jb + j] = v;
+            }
         }
-        for (var i = j0 + l; i <= d; i += WG) {
-            hv[hb + (i - j0) * jb + j] = select(S(0), S(1), i == d);
-        }
-        storageBarrier();
-        // w_c = tau v^T A[d.., j0 + c] for the panel's later columns, then A -= v w^T.
         let live = c > j && c < jb;
         var acc = S(0);
         if (live) {
             for (var i = d + r; i < m; i += rg) {
-                let v = select(out[base + i * n + col], S(1), i == d);
+                let v = select(out[base + i * n + col] * scale, S(1), i == d);
                 acc += v * out[base + i * n + j0 + c];
             }
         }
         red[l] = acc;
+        storageBarrier();
         workgroupBarrier();
         if (l < 32u) {
             var t = S(0);
@@ -145,14 +146,29 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
             wsh[l] = t * tau;
         }
         workgroupBarrier();
+        // A[d.., j0 + c] -= v w_c, v read back from V; column j + 1's norm on the way.
         if (live) {
             let wc = wsh[c];
+            var sc = S(0);
+            var sq = S(1);
             for (var i = d + r; i < m; i += rg) {
-                let v = select(out[base + i * n + col], S(1), i == d);
-                out[base + i * n + j0 + c] -= v * wc;
+                let v = select(hv[hb + (i - j0) * jb + j], S(1), i == d);
+                let x = out[base + i * n + j0 + c] - v * wc;
+                out[base + i * n + j0 + c] = x;
+                if (c == j + 1u && i > d + 1u) { ssq_add(&sc, &sq, x); }
+            }
+            if (c == j + 1u) {
+                nsc[r] = sc;
+                nsq[r] = sq;
+            }
+        }
+        if (c == j) {
+            for (var i = d + 1u + r; i < m; i += rg) {
+                out[base + i * n + col] = hv[hb + (i - j0) * jb + j];
             }
         }
         storageBarrier();
+        workgroupBarrier();
     }
 }
 
