@@ -159,7 +159,8 @@ const FORMS: &[(&str, &[&[usize]])] = &[
     ("...ij,...jk", &[&[2, 3, 4, 5], &[5, 2]]),
     ("...ij,...jk->...ik", &[&[3, 1, 2, 4], &[5, 4, 3]]),
     ("i...->...", &[&[3, 2, 4]]),
-    ("...i->i", &[&[3, 2, 4]]),
+    ("...i->...", &[&[3, 2, 4]]),
+    ("...i->i", &[&[4]]),
     ("...,...", &[&[3, 4], &[4]]),
     ("ij,ij->ij", &[&[3, 1], &[3, 4]]),
     ("ij,kj->ik", &[&[1, 4], &[3, 4]]),
@@ -345,6 +346,7 @@ fn bad_subscripts_are_typed_errors() {
     bad("ij-i", &[&a]);
     bad("ij,jk->ik", &[&a, &b]); // j: 3 against 4
     bad("ii", &[&a]); // a diagonal of a 2 x 3 matrix
+    bad("...j->j", &[&a]); // NumPy's rule: the output keeps the ellipsis's axes
     match einsum("ij,jk->ik", &[&a, &b]) {
         Err(e) => assert!(e.to_string().contains("'j' has extent 3 in operand 0 and 4"), "{e}"),
         Ok(_) => unreachable!(),

@@ -19,7 +19,8 @@ use crate::{Array, Element, Result};
 /// - `"ii->i"` a diagonal, `"ii"` (or `"ii->"`) a trace, an index repeated in one term
 ///   taking the diagonal over its axes; `"ij->i"` a sum over `j`, `"ij->ji"` a transpose;
 /// - `"...ij,...jk"`: the ellipsis stands for the axes the letters leave, broadcast
-///   across the operands as NumPy's; an output without `...` sums over them;
+///   across the operands as NumPy's (an explicit output must name `...` where it covers
+///   any axis, as NumPy's);
 /// - without `->`, the output is the ellipsis's axes, then the indices appearing once over
 ///   all the terms, in alphabetical (ASCII) order: `"ij,jk"` is `"ij,jk->ik"`, `"ji"` is
 ///   `"ji->ij"`;
@@ -39,7 +40,8 @@ use crate::{Array, Element, Result};
 /// [`crate::Error::Einsum`] (with the facts: the operand, the index, the extents) for
 /// subscripts that are not letters, `...`, `,` and one `->`, for an operand count or
 /// number of dimensions other than the subscripts name, for an output index repeated or
-/// in no input, and for an index whose extents differ (neither being 1);
+/// in no input, for an explicit output without `...` where the inputs' `...` covers
+/// dimensions, and for an index whose extents differ (neither being 1);
 /// [`crate::Error::InvalidArgument`] for no operands; [`crate::Error::Unsupported`] for a
 /// dtype other than f16, f32, f64, i32 and u32 (the products' arithmetic types) or one
 /// the adapter lacks; [`crate::Error::DeviceMismatch`] for operands of two devices.

@@ -205,9 +205,20 @@ pub(crate) fn make_plan(subscripts: &str, shapes: &[Vec<usize>]) -> Result<Plan>
         Some(r) => {
             let t = term(r, &fail)?;
             let mut out = t.head.clone();
-            if let Some(tail) = &t.tail {
-                out.extend((0..e).map(|d| d as Label));
-                out.extend(tail);
+            match &t.tail {
+                Some(tail) => {
+                    out.extend((0..e).map(|d| d as Label));
+                    out.extend(tail);
+                }
+                // NumPy's rule: the ellipsis's axes are not summed away silently.
+                None if e > 0 => {
+                    return Err(fail(format!(
+                        "the inputs' '...' covers {e} dimension{}, the output has no '...' \
+                         to keep them",
+                        if e == 1 { "" } else { "s" }
+                    )));
+                }
+                None => {}
             }
             for (i, &l) in out.iter().enumerate() {
                 if out[..i].contains(&l) {
@@ -389,6 +400,7 @@ mod tests {
             ("ijk", vec![vec![2, 2]]),
             ("ij,jk", vec![vec![2, 3], vec![4, 2]]),
             ("ii", vec![vec![2, 3]]),
+            ("...i->i", vec![vec![2, 3]]),
         ] {
             assert!(
                 matches!(make_plan(s, &shapes), Err(Error::Einsum { .. })),

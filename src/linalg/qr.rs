@@ -45,7 +45,8 @@ pub struct Qr<T: crate::Element> {
 /// # Errors
 /// [`crate::Error::InvalidArgument`] for fewer than 2 dimensions;
 /// [`crate::Error::Unsupported`] for a dtype other than f32 and f64, or f64 on an adapter
-/// without it.
+/// without it; [`crate::Error::BufferTooLarge`] for a stack larger than the adapter's
+/// largest binding (128 MiB on lavapipe: a 4096 x 4096 f64 matrix fits).
 ///
 /// ```
 /// use gpuarray::linalg::{qr, QrMode};
