@@ -7,7 +7,9 @@
 // then its jb scalars tau); 4 out (qr_panel: the matrices being factored, contiguous
 // [count, M, N], read and written; qr_t: T per matrix, contiguous [count, jb, jb]).
 // Dispatch: one workgroup of WG = 256 invocations per matrix (a 1-D grid of count
-// workgroups folded into 2-D).
+// workgroups folded into 2-D). Stacks of small matrices (M x N <= SMALL elements, N <= 32:
+// one panel) take qr_panel's small variant (src/linalg/qr_kernel.rs replaces ld, st,
+// stage_in and stage_out), which works on each matrix in workgroup memory.
 //
 // qr_panel factors columns j0 .. j0 + jb of rows j0 .. M of each matrix as LAPACK's
 // dgeqr2: for each column, the reflector H = I - tau v v^T (v[0] = 1) that maps the column
@@ -44,6 +46,16 @@ var<workgroup> nsq: array<S, 32>;
 var<workgroup> wsh: array<S, 32>;
 var<workgroup> hh: array<S, 2>;
 var<workgroup> tt: array<S, 1024>;
+// qr_panel's small variant: the whole matrix (M x N <= SMALL) in workgroup memory.
+const SMALL: u32 = 2048u;
+var<workgroup> sm: array<S, SMALL>;
+
+// The matrix's element e of the matrix at base, read and written: in `out` (the variant for
+// panels of any size) or in `sm` (the small variant, which copies it in first and out last).
+fn ld(base: u32, e: u32) -> S { return out[base + e]; }
+fn st(base: u32, e: u32, v: S) { out[base + e] = v; }
+fn stage_in(base: u32, l: u32) { }
+fn stage_out(base: u32, l: u32) { }
 
 // Adds |x| to a scaled sum of squares (LAPACK's dnrm2): sc the largest magnitude so far,
 // sq the sum of the squares over sc^2. A NaN is carried in sq.
@@ -74,11 +86,13 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     let c = l % 32u;      // the panel column of this invocation's products and updates
     let r = l / 32u;      // its row group: rows r, r + rg, ... from the diagonal
     let rg = WG / 32u;
+    stage_in(base, l);
+    workgroupBarrier();
     // The norm of the first column below the diagonal, in rg parts.
     if (c == 0u) {
         var sc = S(0);
         var sq = S(1);
-        for (var i = j0 + 1u + r; i < m; i += rg) { ssq_add(&sc, &sq, out[base + i * n + j0]); }
+        for (var i = j0 + 1u + r; i < m; i += rg) { ssq_add(&sc, &sq, ld(base, i * n + j0)); }
         nsc[r] = sc;
         nsq[r] = sq;
     }
@@ -98,7 +112,7 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
                     ssq = nsq[q];
                 }
             }
-            let alpha = out[base + d * n + col];
+            let alpha = ld(base, d * n + col);
             var tau = S(0);
             var scale = S(0);
             var beta = alpha;
@@ -114,7 +128,7 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
             }
             hh[0] = tau;
             hh[1] = scale;
-            out[base + d * n + col] = beta;
+            st(base, d * n + col, beta);
             hv[hb + rows * jb + j] = tau;
         }
         workgroupBarrier();
@@ -125,7 +139,7 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         if (c == j) {
             for (var i = j0 + r; i < m; i += rg) {
                 var v = select(S(0), S(1), i == d);
-                if (i > d) { v = out[base + i * n + col] * scale; }
+                if (i > d) { v = ld(base, i * n + col) * scale; }
                 hv[hb + (i - j0) * jb + j] = v;
             }
         }
@@ -133,8 +147,8 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         var acc = S(0);
         if (live) {
             for (var i = d + r; i < m; i += rg) {
-                let v = select(out[base + i * n + col] * scale, S(1), i == d);
-                acc += v * out[base + i * n + j0 + c];
+                let v = select(ld(base, i * n + col) * scale, S(1), i == d);
+                acc += v * ld(base, i * n + j0 + c);
             }
         }
         red[l] = acc;
@@ -153,8 +167,8 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
             var sq = S(1);
             for (var i = d + r; i < m; i += rg) {
                 let v = select(hv[hb + (i - j0) * jb + j], S(1), i == d);
-                let x = out[base + i * n + j0 + c] - v * wc;
-                out[base + i * n + j0 + c] = x;
+                let x = ld(base, i * n + j0 + c) - v * wc;
+                st(base, i * n + j0 + c, x);
                 if (c == j + 1u && i > d + 1u) { ssq_add(&sc, &sq, x); }
             }
             if (c == j + 1u) {
@@ -164,12 +178,13 @@ fn qr_panel(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         }
         if (c == j) {
             for (var i = d + 1u + r; i < m; i += rg) {
-                out[base + i * n + col] = hv[hb + (i - j0) * jb + j];
+                st(base, i * n + col, hv[hb + (i - j0) * jb + j]);
             }
         }
         storageBarrier();
         workgroupBarrier();
     }
+    stage_out(base, l);
 }
 
 @compute @workgroup_size(WG)

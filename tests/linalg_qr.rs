@@ -206,7 +206,7 @@ fn ill_conditioned_f64() {
 #[test]
 fn a_stack_of_10000_tiny_matrices() {
     let mut rng = Rng::new(5);
-    for (m, n) in [(4usize, 3usize), (3, 3)] {
+    for (m, n) in [(4usize, 3usize)] {
         let (a, h) = random::<f32>(&mut rng, &[100, 100, m, n]);
         check(&a, &h, &format!("10,000 of {m} x {n}"));
     }

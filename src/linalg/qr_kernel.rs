@@ -21,26 +21,48 @@ const WG: u32 = 256;
 /// The panel's width: 32 columns (the kernels' limit), or all of them when fewer.
 pub(crate) const NB: usize = 32;
 
-/// The variant for dtype `d` (f32 or f64).
-pub(crate) fn spec(d: DType) -> Spec {
+/// Matrices of at most this many elements (and at most [`NB`] columns) are factored in
+/// workgroup memory (`SMALL` of shaders/qr.wgsl: 16 KiB in f64).
+const SMALL: usize = 2048;
+
+/// The variant for dtype `d` (f32 or f64); `small`: qr_panel on the whole matrix in
+/// workgroup memory.
+pub(crate) fn spec(d: DType, small: bool) -> Spec {
     let tiny = match d {
         DType::F64 => "fn tiny() -> S { return 2.2250738585072014e-308lf; }",
         _ => "fn tiny() -> S { return 1.17549435e-38f; }",
     };
-    Spec::new("qr", SRC).scalar(d).function("tiny", tiny)
+    let s = Spec::new("qr", SRC).scalar(d).function("tiny", tiny);
+    if !small {
+        return s;
+    }
+    s.function("ld", "fn ld(base: u32, e: u32) -> S { return sm[e]; }")
+        .function("st", "fn st(base: u32, e: u32, v: S) { sm[e] = v; }")
+        .function(
+            "stage_in",
+            "fn stage_in(base: u32, l: u32) { for (var e = l; e < qr_m() * qr_n(); e += WG) { sm[e] = out[base + e]; } }",
+        )
+        .function(
+            "stage_out",
+            "fn stage_out(base: u32, l: u32) { for (var e = l; e < qr_m() * qr_n(); e += WG) { out[base + e] = sm[e]; } }",
+        )
 }
 
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    vec![spec(DType::F32), spec(DType::F64)]
+    let mut v = Vec::new();
+    for d in [DType::F32, DType::F64] {
+        v.extend([spec(d, false), spec(d, true)]);
+    }
+    v
 }
 
-fn key(entry: &'static str, d: DType) -> Key {
+fn key(entry: &'static str, d: DType, small: bool) -> Key {
     Key {
         family: "qr",
         entry,
-        variant: format!("{d:?}"),
+        variant: format!("{d:?}|{}", if small { "small" } else { "global" }),
         inputs: 2,
         wg: WG,
         ndim: 0,
@@ -88,8 +110,11 @@ pub(crate) fn factor<T: Element>(a: &Array<T>, count: usize, m: usize, n: usize)
         return Ok(Factored { work, panels, count, m, n });
     }
     let d = T::DTYPE;
-    let panel = dev.kernel(key("qr_panel", d), || spec(d).writable_last_input())?;
-    let tk = dev.kernel(key("qr_t", d), || spec(d).writable_last_input())?;
+    let small = n <= NB && m * n <= SMALL;
+    let panel = dev.kernel(key("qr_panel", d, small), || {
+        spec(d, small).writable_last_input()
+    })?;
+    let tk = dev.kernel(key("qr_t", d, false), || spec(d, false).writable_last_input())?;
     let placeholder = Array::<T>::alloc(dev, "qr", vec![1])?;
     let groups = Work::Items((count as u32).saturating_mul(WG));
     for j0 in (0..k).step_by(NB) {
