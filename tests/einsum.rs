@@ -112,7 +112,11 @@ fn check<T: Real>(rng: &mut Rng, subscripts: &str, shapes: &[&[usize]]) {
         .map(|s| upload::<T>(dev(), &values::<T>(rng, s.iter().product()), s))
         .collect();
     let arrays: Vec<&Array<T>> = ops.iter().map(|o| &o.0).collect();
-    check_arrays(subscripts, &arrays, &ops.iter().map(|o| o.1.clone()).collect::<Vec<_>>());
+    check_arrays(
+        subscripts,
+        &arrays,
+        &ops.iter().map(|o| o.1.clone()).collect::<Vec<_>>(),
+    );
 }
 
 /// `einsum` over given arrays (views too) whose values in C order are `data`.
@@ -225,15 +229,19 @@ fn views_as_operands() {
     let at = a.t();
     let hat: Vec<f64> = (0..8 * 6).map(|k| ha[(k % 6) * 8 + k / 6]).collect();
     check_arrays("ji,jk->ik", &[&at, &b], &[hat.clone(), hb.clone()]);
-    check_arrays("ij->ij", &[&at], &[hat.clone()]);
-    check_arrays("ii->i", &[&a.slice([Slice::from(..), Slice::from(..6)]).unwrap()], &[
-        (0..36).map(|k| ha[(k / 6) * 8 + k % 6]).collect(),
-    ]);
+    check_arrays("ij->ij", &[&at], std::slice::from_ref(&hat));
+    check_arrays(
+        "ii->i",
+        &[&a.slice([Slice::from(..), Slice::from(..6)]).unwrap()],
+        &[(0..36).map(|k| ha[(k / 6) * 8 + k % 6]).collect()],
+    );
     // Every other row, reversed columns.
     let s = a
         .slice([Slice::from(..).step(2), Slice::from(..).step(-1)])
         .unwrap();
-    let hs: Vec<f64> = (0..3 * 8).map(|k| ha[(k / 8) * 2 * 8 + 7 - k % 8]).collect();
+    let hs: Vec<f64> = (0..3 * 8)
+        .map(|k| ha[(k / 8) * 2 * 8 + 7 - k % 8])
+        .collect();
     check_arrays("ij,jk->ki", &[&s, &b], &[hs.clone(), hb.clone()]);
     check_arrays("ij->j", &[&s], &[hs]);
     // A broadcast view (stride 0).
@@ -320,7 +328,10 @@ fn random_subscripts() {
 #[track_caller]
 fn bad(subscripts: &str, arrays: &[&Array<f32>]) {
     match einsum(subscripts, arrays) {
-        Err(Error::Einsum { subscripts: s, reason }) => {
+        Err(Error::Einsum {
+            subscripts: s,
+            reason,
+        }) => {
             assert_eq!(s, subscripts);
             assert!(!reason.is_empty());
         }
@@ -348,7 +359,11 @@ fn bad_subscripts_are_typed_errors() {
     bad("ii", &[&a]); // a diagonal of a 2 x 3 matrix
     bad("...j->j", &[&a]); // NumPy's rule: the output keeps the ellipsis's axes
     match einsum("ij,jk->ik", &[&a, &b]) {
-        Err(e) => assert!(e.to_string().contains("'j' has extent 3 in operand 0 and 4"), "{e}"),
+        Err(e) => assert!(
+            e.to_string()
+                .contains("'j' has extent 3 in operand 0 and 4"),
+            "{e}"
+        ),
         Ok(_) => unreachable!(),
     }
     assert!(matches!(
@@ -366,7 +381,13 @@ fn bad_subscripts_are_typed_errors() {
 #[test]
 fn gpuarray_einsum_is_the_same_function() {
     let a = dev().from_slice(&[1.0f32, 2.0, 3.0, 4.0], [2, 2]).unwrap();
-    assert_eq!(gpuarray::einsum("ij->", &[&a]).unwrap().to_scalar().unwrap(), 10.0);
+    assert_eq!(
+        gpuarray::einsum("ij->", &[&a])
+            .unwrap()
+            .to_scalar()
+            .unwrap(),
+        10.0
+    );
 }
 
 /// The CPU chain product, in order.
@@ -436,10 +457,22 @@ fn multi_dot_bad_input() {
     let a = dev().ones::<f32>([2, 3]).unwrap();
     let c = dev().ones::<f32>([2, 2, 2]).unwrap();
     let v = dev().ones::<f32>([3]).unwrap();
-    assert!(matches!(multi_dot(&[&a]), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(multi_dot(&[&a, &a]), Err(Error::ShapeMismatch { .. })));
-    assert!(matches!(multi_dot(&[&a, &c]), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(multi_dot(&[&a, &v, &v]), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        multi_dot(&[&a]),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        multi_dot(&[&a, &a]),
+        Err(Error::ShapeMismatch { .. })
+    ));
+    assert!(matches!(
+        multi_dot(&[&a, &c]),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        multi_dot(&[&a, &v, &v]),
+        Err(Error::InvalidArgument { .. })
+    ));
     let flags = dev().from_slice(&[true, false], [1, 2]).unwrap();
     common::assert_unsupported(multi_dot(&[&flags, &flags.t()]), DType::Bool);
     assert_eq!(host(&multi_dot(&[&a, &a.t()]).unwrap()), vec![3.0; 4]);

@@ -40,11 +40,16 @@ fn eps<T: Real>() -> f64 {
 
 /// Checks Q (m x qc) and R (qc x n) of one matrix `a` (m x n).
 #[track_caller]
+#[allow(clippy::too_many_arguments)]
 fn check_one(a: &[f64], q: &[f64], r: &[f64], m: usize, n: usize, qc: usize, tol: f64, what: &str) {
     let qr = mul(q, r, m, qc, n);
     let diff: Vec<f64> = qr.iter().zip(a).map(|(x, y)| x - y).collect();
     let na = fro(a);
-    let rel = if na == 0.0 { fro(&diff) } else { fro(&diff) / na };
+    let rel = if na == 0.0 {
+        fro(&diff)
+    } else {
+        fro(&diff) / na
+    };
     assert!(rel <= tol, "{what}: ||QR - A|| / ||A|| = {rel:e} > {tol:e}");
     let mut qtq = vec![0.0; qc * qc];
     for i in 0..qc {
@@ -149,23 +154,41 @@ fn special_matrices() {
     check(&i, &host(&i), "identity");
     // Rank-deficient: the columns repeat three independent ones.
     let base = rng.vec(n * 3, -1.0, 1.0);
-    let hd: Vec<f64> = (0..n * n).map(|e| base[(e / n) * 3 + (e % n) % 3]).collect();
+    let hd: Vec<f64> = (0..n * n)
+        .map(|e| base[(e / n) * 3 + (e % n) % 3])
+        .collect();
     let (d, hd) = upload::<f32>(dev(), &hd, &[n, n]);
     check(&d, &hd, "rank 3");
     // A zero column in the middle, a diagonal matrix.
     let hc: Vec<f64> = (0..n * n)
-        .map(|e| if e % n == 5 { 0.0 } else { rng.uniform(-1.0, 1.0) })
+        .map(|e| {
+            if e % n == 5 {
+                0.0
+            } else {
+                rng.uniform(-1.0, 1.0)
+            }
+        })
         .collect();
     let (c, hc) = upload::<f32>(dev(), &hc, &[n, n]);
     check(&c, &hc, "zero column");
     let hg: Vec<f64> = (0..n * n)
-        .map(|e| if e / n == e % n { -(e as f64) - 1.0 } else { 0.0 })
+        .map(|e| {
+            if e / n == e % n {
+                -(e as f64) - 1.0
+            } else {
+                0.0
+            }
+        })
         .collect();
     let (g, hg) = upload::<f32>(dev(), &hg, &[n, n]);
     check(&g, &hg, "diagonal");
     // Tiny and huge scales: the norms are scaled (no square underflows or overflows in f32).
     for scale in [1e-30, 1e25] {
-        let hs: Vec<f64> = rng.vec(n * 20, -1.0, 1.0).iter().map(|x| x * scale).collect();
+        let hs: Vec<f64> = rng
+            .vec(n * 20, -1.0, 1.0)
+            .iter()
+            .map(|x| x * scale)
+            .collect();
         let (s, hs) = upload::<f32>(dev(), &hs, &[n, 20]);
         check(&s, &hs, &format!("scaled by {scale:e}"));
     }
@@ -206,10 +229,8 @@ fn ill_conditioned_f64() {
 #[test]
 fn a_stack_of_10000_tiny_matrices() {
     let mut rng = Rng::new(5);
-    for (m, n) in [(4usize, 3usize)] {
-        let (a, h) = random::<f32>(&mut rng, &[100, 100, m, n]);
-        check(&a, &h, &format!("10,000 of {m} x {n}"));
-    }
+    let (a, h) = random::<f32>(&mut rng, &[100, 100, 4, 3]);
+    check(&a, &h, "10,000 of 4 x 3");
 }
 
 #[test]
@@ -223,7 +244,9 @@ fn views() {
     let s = a
         .slice([Slice::from(..).step(2), Slice::from(..).step(-1)])
         .unwrap();
-    let hs: Vec<f64> = (0..15 * 45).map(|e| h[(e / 45) * 2 * 45 + 44 - e % 45]).collect();
+    let hs: Vec<f64> = (0..15 * 45)
+        .map(|e| h[(e / 45) * 2 * 45 + 44 - e % 45])
+        .collect();
     check(&s, &hs, "strided");
     // The input is unchanged.
     assert_eq!(host(&a), h);
@@ -240,7 +263,9 @@ fn raw_mode_rebuilds_q() {
         // The factored matrix, row-major m x n, is h's transpose.
         let f: Vec<f64> = (0..m * n).map(|e| hh[(e % n) * m + e / n]).collect();
         // Q = H_0 H_1 ... applied to the identity, on the CPU.
-        let mut q: Vec<f64> = (0..m * m).map(|e| if e / m == e % m { 1.0 } else { 0.0 }).collect();
+        let mut q: Vec<f64> = (0..m * m)
+            .map(|e| if e / m == e % m { 1.0 } else { 0.0 })
+            .collect();
         for j in (0..m.min(n)).rev() {
             let v: Vec<f64> = (0..m)
                 .map(|i| match i.cmp(&j) {
@@ -275,7 +300,10 @@ fn non_finite_values_propagate() {
 #[test]
 fn bad_input() {
     let v = dev().ones::<f32>([5]).unwrap();
-    assert!(matches!(qr(&v, QrMode::Reduced), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        qr(&v, QrMode::Reduced),
+        Err(Error::InvalidArgument { .. })
+    ));
     assert!(matches!(qr_raw(&v), Err(Error::InvalidArgument { .. })));
     common::if_supported::<f16>(|| {
         let h = dev().ones::<f16>([3, 3]).unwrap();

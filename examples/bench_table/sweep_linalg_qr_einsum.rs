@@ -140,10 +140,20 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
 
     // "ij,jk->ik": a matrix product.
     let s = q(4096);
-    let (a, b) = (uniform::<f32>(dev, &[s, s], 4)?, uniform::<f32>(dev, &[s, s], 5)?);
+    let (a, b) = (
+        uniform::<f32>(dev, &[s, s], 4)?,
+        uniform::<f32>(dev, &[s, s], 5)?,
+    );
     let fl = 2.0 * (s as f64).powi(3);
-    pair(dev, &mut rows, "einsum_mm_f32_4096", floor(fl, 12 * s * s), (12 * s * s) as u64,
-        || einsum("ij,jk->ik", &[&a, &b]), || a.matmul(&b))?;
+    pair(
+        dev,
+        &mut rows,
+        "einsum_mm_f32_4096",
+        floor(fl, 12 * s * s),
+        (12 * s * s) as u64,
+        || einsum("ij,jk->ik", &[&a, &b]),
+        || a.matmul(&b),
+    )?;
     drop((a, b));
 
     // "bij,bjk->bik": a batched product, 256 of 256.
@@ -152,8 +162,15 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     let b = uniform::<f32>(dev, &[bt, m, m], 7)?;
     let fl = 2.0 * (bt * m * m * m) as f64;
     let by = 12 * bt * m * m;
-    pair(dev, &mut rows, "einsum_bmm_f32_256x256", floor(fl, by), by as u64,
-        || einsum("bij,bjk->bik", &[&a, &b]), || a.matmul(&b))?;
+    pair(
+        dev,
+        &mut rows,
+        "einsum_bmm_f32_256x256",
+        floor(fl, by),
+        by as u64,
+        || einsum("bij,bjk->bik", &[&a, &b]),
+        || a.matmul(&b),
+    )?;
     drop((a, b));
 
     // "bi,bi->b": dots of rows, 65536 rows of 1024.
@@ -161,8 +178,15 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     let a = uniform::<f32>(dev, &[r, c], 8)?;
     let b = uniform::<f32>(dev, &[r, c], 9)?;
     let by = 8 * r * c + 4 * r;
-    pair(dev, &mut rows, "einsum_rowdot_f32_65536x1024", floor(2.0 * (r * c) as f64, by),
-        by as u64, || einsum("bi,bi->b", &[&a, &b]), || a.mul(&b)?.sum_axis(1, false))?;
+    pair(
+        dev,
+        &mut rows,
+        "einsum_rowdot_f32_65536x1024",
+        floor(2.0 * (r * c) as f64, by),
+        by as u64,
+        || einsum("bi,bi->b", &[&a, &b]),
+        || a.mul(&b)?.sum_axis(1, false),
+    )?;
     drop((a, b));
 
     // "ii->": a trace, 8192 x 8192.
@@ -170,14 +194,28 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     let a = uniform::<f32>(dev, &[s, s], 10)?;
     // One element per row: a 32-byte sector read per diagonal element.
     let by = 32 * s;
-    pair(dev, &mut rows, "einsum_trace_f32_8192", floor(s as f64, by), by as u64,
-        || einsum("ii->", &[&a]), || a.trace())?;
+    pair(
+        dev,
+        &mut rows,
+        "einsum_trace_f32_8192",
+        floor(s as f64, by),
+        by as u64,
+        || einsum("ii->", &[&a]),
+        || a.trace(),
+    )?;
 
     // "ij,j->i": a matrix-vector product, 8192 x 8192.
     let v = uniform::<f32>(dev, &[s], 11)?;
     let by = 4 * (s * s + 2 * s);
-    pair(dev, &mut rows, "einsum_matvec_f32_8192", floor(2.0 * (s * s) as f64, by), by as u64,
-        || einsum("ij,j->i", &[&a, &v]), || a.matmul(&v))?;
+    pair(
+        dev,
+        &mut rows,
+        "einsum_matvec_f32_8192",
+        floor(2.0 * (s * s) as f64, by),
+        by as u64,
+        || einsum("ij,j->i", &[&a, &v]),
+        || a.matmul(&v),
+    )?;
     drop((a, v));
 
     // "bhqd,bhkd->bhqk": attention scores, 8 x 16 heads, 1024 queries and keys of 64.
@@ -186,9 +224,15 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     let ks = uniform::<f32>(dev, &[bb, h, l, d], 13)?;
     let fl = 2.0 * (bb * h * l * l * d) as f64;
     let by = 4 * bb * h * (2 * l * d + l * l);
-    pair(dev, &mut rows, "einsum_attn_f32_8x16x1024x64", floor(fl, by), by as u64,
+    pair(
+        dev,
+        &mut rows,
+        "einsum_attn_f32_8x16x1024x64",
+        floor(fl, by),
+        by as u64,
         || einsum("bhqd,bhkd->bhqk", &[&qs, &ks]),
-        || qs.matmul(&ks.swapaxes(-1, -2)?))?;
+        || qs.matmul(&ks.swapaxes(-1, -2)?),
+    )?;
     drop((qs, ks));
 
     qr_rows::<f32>(dev, "f32", quick, &mut rows)?;

@@ -116,7 +116,12 @@ fn run<T: Element>(plan: &Plan, operands: &[&Array<T>]) -> Result<Array<T>> {
     let t = sum_out(t, &|l| output.contains(&l))?;
     let perm: Vec<usize> = output
         .iter()
-        .map(|l| t.labels.iter().position(|m| m == l).expect("an output label"))
+        .map(|l| {
+            t.labels
+                .iter()
+                .position(|m| m == l)
+                .expect("an output label")
+        })
         .collect();
     let arr = t.arr.transpose(&perm)?;
     if t.owned {
@@ -168,11 +173,7 @@ fn sum_out<T: Element>(t: Term<T>, keep: &dyn Fn(Label) -> bool) -> Result<Term<
     }
     Ok(Term {
         arr: t.arr.sum_axis(&axes, false)?,
-        labels: t
-            .labels
-            .into_iter()
-            .filter(|&l| keep(l))
-            .collect(),
+        labels: t.labels.into_iter().filter(|&l| keep(l)).collect(),
         owned: true,
     })
 }
@@ -272,12 +273,11 @@ fn index<T: Element>(t: &Term<T>, l: Label) -> usize {
 /// group an axis of extent 1): a view where each group's axes merge in place, else a copy
 /// in that order. The first group (the batch) stays several axes unless `one_batch`: the
 /// product broadcasts over them.
-fn grouped<T: Element>(
-    t: &Term<T>,
-    groups: &[&[Label]; 3],
-    one_batch: bool,
-) -> Result<Array<T>> {
-    let perm: Vec<usize> = groups.iter().flat_map(|g| g.iter().map(|&l| index(t, l))).collect();
+fn grouped<T: Element>(t: &Term<T>, groups: &[&[Label]; 3], one_batch: bool) -> Result<Array<T>> {
+    let perm: Vec<usize> = groups
+        .iter()
+        .flat_map(|g| g.iter().map(|&l| index(t, l)))
+        .collect();
     let view = t.arr.transpose(&perm)?;
     let merge = |v: &Array<T>| -> Option<(Vec<usize>, Vec<isize>)> {
         let (mut shape, mut strides) = (Vec::new(), Vec::new());

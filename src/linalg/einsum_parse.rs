@@ -31,8 +31,14 @@ pub(crate) struct Plan {
 /// [`CACHED_PLANS`] (the device's typed state).
 #[derive(Default)]
 pub(crate) struct EinsumState {
-    plans: Mutex<HashMap<(String, Vec<Vec<usize>>), Arc<Plan>>>,
+    plans: Mutex<HashMap<PlanKey, Arc<Plan>>>,
 }
+
+/// A plan's key: the subscripts and the operands' shapes.
+type PlanKey = (String, Vec<Vec<usize>>);
+
+/// Whether label `l` is needed beyond terms `skip` of `terms` (by the output or another).
+type NeededBy<'a> = &'a dyn Fn(&[Vec<Label>], &[usize], Label) -> bool;
 
 /// The most plans a device keeps.
 const CACHED_PLANS: usize = 512;
@@ -314,9 +320,8 @@ fn greedy(
                     continue;
                 }
                 let result = pair_labels(&terms, i, j, &needed_by);
-                let removed = size(&result, extents)
-                    - size(&terms[i], extents)
-                    - size(&terms[j], extents);
+                let removed =
+                    size(&result, extents) - size(&terms[i], extents) - size(&terms[j], extents);
                 let mut all = terms[i].clone();
                 all.extend(terms[j].iter().filter(|l| !terms[i].contains(l)));
                 let cost = (removed, size(&all, extents));
@@ -346,12 +351,7 @@ fn greedy(
 
 /// The labels of the product of terms `i` and `j`: theirs that the output or another term
 /// needs.
-fn pair_labels(
-    terms: &[Vec<Label>],
-    i: usize,
-    j: usize,
-    needed_by: &dyn Fn(&[Vec<Label>], &[usize], Label) -> bool,
-) -> Vec<Label> {
+fn pair_labels(terms: &[Vec<Label>], i: usize, j: usize, needed_by: NeededBy<'_>) -> Vec<Label> {
     let mut out: Vec<Label> = Vec::new();
     for &l in terms[i].iter().chain(&terms[j]) {
         if !out.contains(&l) && needed_by(terms, &[i, j], l) {

@@ -11,11 +11,11 @@
 //! function and the first matrix of the stack concerned.
 
 // The helpers are used by the factorizations as they arrive (issue 32).
-#[allow(dead_code)]
-mod stack;
 mod einsum;
 mod einsum_parse;
 mod multi_dot;
+#[allow(dead_code)]
+mod stack;
 
 pub use einsum::einsum;
 pub use multi_dot::multi_dot;

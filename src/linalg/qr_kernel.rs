@@ -101,20 +101,33 @@ fn params(count: usize, m: usize, n: usize, j0: usize, jb: usize) -> Params {
 }
 
 /// Factors a copy of `a` (contiguous `[count, m, n]`, any values).
-pub(crate) fn factor<T: Element>(a: &Array<T>, count: usize, m: usize, n: usize) -> Result<Factored<T>> {
+pub(crate) fn factor<T: Element>(
+    a: &Array<T>,
+    count: usize,
+    m: usize,
+    n: usize,
+) -> Result<Factored<T>> {
     let dev: &Device = a.device();
     let work = a.copy()?.reshape([count, m, n])?;
     let k = m.min(n);
     let mut panels = Vec::new();
     if count == 0 || k == 0 {
-        return Ok(Factored { work, panels, count, m, n });
+        return Ok(Factored {
+            work,
+            panels,
+            count,
+            m,
+            n,
+        });
     }
     let d = T::DTYPE;
     let small = n <= NB && m * n <= SMALL;
     let panel = dev.kernel(key("qr_panel", d, small), || {
         spec(d, small).writable_last_input()
     })?;
-    let tk = dev.kernel(key("qr_t", d, false), || spec(d, false).writable_last_input())?;
+    let tk = dev.kernel(key("qr_t", d, false), || {
+        spec(d, false).writable_last_input()
+    })?;
     let placeholder = Array::<T>::alloc(dev, "qr", vec![1])?;
     let groups = Work::Items((count as u32).saturating_mul(WG));
     for j0 in (0..k).step_by(NB) {
@@ -156,7 +169,13 @@ pub(crate) fn factor<T: Element>(a: &Array<T>, count: usize, m: usize, n: usize)
         }
         panels.push(Panel { j0, v, tau, t });
     }
-    Ok(Factored { work, panels, count, m, n })
+    Ok(Factored {
+        work,
+        panels,
+        count,
+        m,
+        n,
+    })
 }
 
 impl<T: Element> Factored<T> {
