@@ -8,7 +8,7 @@
 //! (`8/3 n^3` for a square matrix) over the rate of an n x n x n product of the same dtype
 //! measured first in the same run (`mm_<dtype>_<n>` rows); for the einsum rows the product's
 //! flops over that rate, or the bytes over the copy bandwidth (`copy_f32_64M`), the larger.
-//! Quick mode divides the sizes by 8 (QR's by 4).
+//! Quick mode divides the sizes by 8.
 //!
 //! The einsum rows: `einsum_mm` `"ij,jk->ik"` (direct: `matmul`), `einsum_bmm`
 //! `"bij,bjk->bik"` (`matmul`), `einsum_rowdot` `"bi,bi->b"` (`mul` then `sum_axis(1)`),
@@ -71,7 +71,7 @@ fn qr_rows<T: Float>(dev: &Device, dt: &str, quick: bool, rows: &mut Vec<Row>) -
         if !want(&name) {
             continue;
         }
-        let n = if quick { full / 4 } else { full };
+        let n = if quick { full / 8 } else { full };
         let rate = product_rate::<T>(dev, dt, n, rows)?;
         let floor = 8.0 / 3.0 * (n as f64).powi(3) / rate;
         let a = uniform::<T>(dev, &[n, n], 3)?;
