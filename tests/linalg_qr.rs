@@ -124,6 +124,7 @@ fn sizes<T: Float + Real>(seed: u64) {
         &[97, 65],
         &[3, 4, 6],
         &[2, 3, 40, 35],
+        &[600, 40], // panels of 512 rows and more: 1024 invocations where the adapter allows
     ] {
         let (a, h) = random::<T>(&mut rng, shape);
         check(&a, &h, &format!("{:?} {shape:?}", T::DTYPE));

@@ -17,6 +17,11 @@ const SRC: &str = include_str!("../../shaders/qr.wgsl");
 
 /// Invocations per workgroup (32 columns x 8 row groups in the panel's products).
 const WG: u32 = 256;
+/// Invocations per workgroup of the panels of at least [`TALL`] rows where the adapter
+/// allows (32 columns x 32 row groups): the panel is one workgroup's work, and more
+/// invocations keep more of its loads in flight.
+const WG_TALL: u32 = 1024;
+const TALL: usize = 512;
 
 /// The panel's width: 32 columns (the kernels' limit), or all of them when fewer.
 pub(crate) const NB: usize = 32;
@@ -58,13 +63,13 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     v
 }
 
-fn key(entry: &'static str, d: DType, small: bool) -> Key {
+fn key(entry: &'static str, d: DType, small: bool, wg: u32) -> Key {
     Key {
         family: "qr",
         entry,
         variant: format!("{d:?}|{}", if small { "small" } else { "global" }),
         inputs: 2,
-        wg: WG,
+        wg,
         ndim: 0,
         per: 0,
     }
@@ -122,10 +127,17 @@ pub(crate) fn factor<T: Element>(
     }
     let d = T::DTYPE;
     let small = n <= NB && m * n <= SMALL;
-    let panel = dev.kernel(key("qr_panel", d, small), || {
+    let panel = dev.kernel(key("qr_panel", d, small, WG), || {
         spec(d, small).writable_last_input()
     })?;
-    let tk = dev.kernel(key("qr_t", d, false), || {
+    let tall = (dev.limits().max_compute_invocations_per_workgroup >= WG_TALL)
+        .then(|| {
+            dev.kernel(key("qr_panel", d, false, WG_TALL), || {
+                spec(d, false).writable_last_input()
+            })
+        })
+        .transpose()?;
+    let tk = dev.kernel(key("qr_t", d, false, WG), || {
         spec(d, false).writable_last_input()
     })?;
     let placeholder = Array::<T>::alloc(dev, "qr", vec![1])?;
@@ -137,12 +149,18 @@ pub(crate) fn factor<T: Element>(
         // Its own buffer: bound writable beside read-only arrays that may share a slab.
         let hv = Array::<T>::alloc_with(dev, "qr", vec![count * stride], |b| dev.alloc_owned(b))?;
         let p = params(count, m, n, j0, jb);
+        let (kernel, work_items) = match &tall {
+            Some(k) if rows >= TALL && !small => {
+                (k, Work::Items((count as u32).saturating_mul(WG_TALL)))
+            }
+            _ => (&panel, groups),
+        };
         dev.launch(
-            &panel,
+            kernel,
             &p,
             &[placeholder.binding(), hv.binding()],
             work.binding(),
-            groups,
+            work_items,
         )?;
         let v = hv.view(
             vec![count, rows, jb],
