@@ -192,7 +192,8 @@ fn by_stride<T: Element>(t: &Term<T>, subset: &[Label]) -> Vec<Label> {
 
 /// The product of two terms summed over the labels they share that `keep` refuses: one
 /// batched matmul `[batch, M, K] @ [batch, K, N]`, the shared kept labels the batch, each
-/// term's own labels its rows (M) or columns (N), the summed ones K. With `output` (the
+/// term's own labels its rows (M) or columns (N), the summed ones K; where neither term
+/// has labels of its own, an elementwise product summed over K. With `output` (the
 /// last contraction) the labels are ordered as the output orders them where they can be,
 /// so that no copy follows.
 fn contract<T: Element>(
@@ -235,6 +236,26 @@ fn contract<T: Element>(
             std::mem::swap(&mut a, &mut b);
             std::mem::swap(&mut af, &mut bf);
         }
+    }
+    if af.is_empty() && bf.is_empty() {
+        // No rows and no columns (dots of rows, a Hadamard product): the product is
+        // elementwise, then summed over `sum`. A matmul of 1 x K by K x 1 matrices per
+        // batch would leave the product kernels idle.
+        let order: Vec<Label> = batch.iter().chain(&sum).copied().collect();
+        let pa: Vec<usize> = order.iter().map(|&l| index(&a, l)).collect();
+        let pb: Vec<usize> = order.iter().map(|&l| index(&b, l)).collect();
+        let prod = a.arr.transpose(&pa)?.mul(&b.arr.transpose(&pb)?)?;
+        let axes: Vec<usize> = (batch.len()..order.len()).collect();
+        let arr = if axes.is_empty() {
+            prod
+        } else {
+            prod.sum_axis(&axes, false)?
+        };
+        return Ok(Term {
+            arr,
+            labels: batch,
+            owned: true,
+        });
     }
     let extent = |t: &Term<T>, l: &Label| t.arr.shape()[index(t, *l)];
     let mut shape: Vec<usize> = batch.iter().map(|l| extent(&a, l)).collect();
