@@ -11,15 +11,16 @@
 //! function and the first matrix of the stack concerned.
 
 // The helpers are used by the factorizations as they arrive (issue 32).
-mod einsum;
-mod einsum_parse;
-mod multi_dot;
 #[allow(dead_code)]
 mod stack;
 
-pub use einsum::einsum;
-pub use multi_dot::multi_dot;
+// einsum, multi_dot and qr.
+mod einsum;
+mod einsum_parse;
+mod multi_dot;
 mod qr;
 pub(crate) mod qr_kernel;
 
+pub use einsum::einsum;
+pub use multi_dot::multi_dot;
 pub use qr::{qr, qr_raw, Qr, QrMode};
