@@ -323,6 +323,17 @@ pub enum Error {
         /// The iterations (sweeps) spent.
         iterations: usize,
     },
+    /// `einsum` was given subscripts it cannot read, or operands that do not fit them: a
+    /// character that is not a letter, a misplaced `...` or `->`, an operand count or
+    /// number of dimensions other than the subscripts name, an output index repeated or
+    /// absent from the inputs, or one index with two extents (neither of them 1).
+    #[error("einsum {subscripts:?}: {reason}")]
+    Einsum {
+        /// The subscripts as given.
+        subscripts: String,
+        /// What is wrong, with the facts (operand, index, extents).
+        reason: String,
+    },
     /// Arrays to join do not fit together: `concatenate` (and `hstack`, `vstack`, `dstack`)
     /// needs one number of dimensions and equal extents except along the joining axis;
     /// `stack` needs identical shapes.

@@ -72,6 +72,7 @@ mod sweep_api_stats;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_linalg_factor;
+mod sweep_linalg_qr_einsum;
 mod sweep_math;
 mod sweep_scan;
 mod sweep_sort;
@@ -147,6 +148,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("api_index", sweep_api_index::rows),
     ("linalg", sweep_linalg::rows),
     ("linalg_factor", sweep_linalg_factor::rows),
+    ("linalg_qr_einsum", sweep_linalg_qr_einsum::rows),
     ("layout", sweep_layout::rows),
     ("sort", sweep_sort::rows),
     ("scan", sweep_scan::rows),

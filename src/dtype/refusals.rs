@@ -9,7 +9,8 @@
 //! scans and compaction, indexing (take, gather, scatter, put, masks), the manip copies
 //! (concatenate, stack, roll, tile, repeat, contiguous: their kernels
 //! index one real element per slot today; an 8-byte element copy would be right for
-//! complex too, and the complex issue may list it there, as the f64 path), products,
+//! complex too, and the complex issue may list it there, as the f64 path), products
+//! (einsum and multi_dot too),
 //! random permutations, and user kernels (ElementwiseKernel, ReductionKernel, fuse).
 //! What refuses it at compile time (`T: Real` or `T: Float`, so not in this test): the
 //! ordered comparisons (`lt`, `le`, `gt`, `ge`), `maximum`, `minimum`, `clip`, sort,
@@ -112,6 +113,8 @@ fn every_computing_family_refuses_a_dtype_that_is_not_real() {
     refused("dot", x.dot(&x.t()));
     refused("trace", x.trace());
     refused("outer", x.outer(&x));
+    refused("einsum", crate::linalg::einsum("ij,kj->ik", &[&x, &x]));
+    refused("multi_dot", crate::linalg::multi_dot(&[&x, &x.t()]));
     // Random permutations.
     let mut rng = dev.default_rng(1);
     refused("permuted", rng.permuted(&x));

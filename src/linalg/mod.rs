@@ -23,3 +23,14 @@ mod solve;
 pub use cholesky::{cho_solve, cholesky, solve_triangular, Triangle};
 pub use lu::{lu, lu_factor, lu_solve, LuFactor, Trans};
 pub use solve::{det, inv, matrix_power, slogdet, solve};
+
+// einsum, multi_dot and qr.
+mod einsum;
+mod einsum_parse;
+mod multi_dot;
+mod qr;
+pub(crate) mod qr_kernel;
+
+pub use einsum::einsum;
+pub use multi_dot::multi_dot;
+pub use qr::{qr, qr_raw, Qr, QrMode};

@@ -185,7 +185,8 @@ const ROWS: &[&str] = &[
     r####"| `dot` | `x.dot(&y)` |"####,
     r####"| `outer` | `x.outer(&y)` |"####,
     r####"| `inner, vdot, tensordot, kron` | `x.inner(&y) / x.vdot(&y) / x.tensordot(&y, n) / x.tensordot_axes(&y, a_axes, b_axes) / x.kron(&y)` (permute + reshape + matmul) |"####,
-    r####"| `einsum` | *not yet*: tensordot_axes and transpose cover the two-operand forms; no subscript parser yet |"####,
+    r####"| `einsum` | `einsum("ij,jk->ik", &[&x, &y]) / linalg::einsum("ii->i", &[&x])` (NumPy's subscripts (ellipsis, implicit output, diagonals, any operand count); planned once (greedy order), run as views, sums and batched products) |"####,
+    r####"| `linalg.multi_dot` | `linalg::multi_dot(&[&x, &y])` (the order of fewest multiplications) |"####,
     r####"| `trace` | `x.trace() / x.trace_axes(offset, axis1, axis2)` |"####,
     r####"| `linalg.solve` | `linalg::solve(&a, &b)` (NumPy 2's rule for `b`; stacks broadcast; one status word read back unless `Options::linalg_check` is off) |"####,
     r####"| `linalg.inv` | `linalg::inv(&a)` (stacks of matrices, as every `linalg` function) |"####,
@@ -196,7 +197,8 @@ const ROWS: &[&str] = &[
     r####"| `cupyx.scipy.linalg.lu` | `linalg::lu(&a)` (`(P, L, U)`) |"####,
     r####"| `cupyx.scipy.linalg.solve_triangular` | `linalg::solve_triangular(&a, &b, linalg::Triangle::Lower, linalg::Trans::N, unit_diagonal)` |"####,
     r####"| `cupyx.scipy.linalg.cho_solve` | `linalg::cho_solve(&c, linalg::Triangle::Lower, &b)` |"####,
-    r####"| `linalg.eigh, svd, qr, lstsq, pinv` | *not yet*: not yet (issue 32) |"####,
+    r####"| `linalg.eigh, svd, lstsq, pinv` | *not yet*: not yet (issue 32) |"####,
+    r####"| `linalg.qr` | `linalg::qr(&x, linalg::QrMode::Reduced) / linalg::qr_raw(&x)` (modes reduced, complete, r; raw as `qr_raw`; blocked Householder on the GPU, stacks) |"####,
     r####"| `convolve, correlate` | `signal::convolve(&x, &k, mode) / signal::correlate(&x, &k, mode)` (free functions of `gpuarray::signal`) |"####,
     r####"| `cupyx.scipy.signal.convolve2d, correlate2d` | `signal::convolve2d(&x, &k, mode) / signal::correlate2d(&x, &k, mode) / signal::convolve2d_with(&x, &k, mode, boundary)` (`_with` takes SciPy's boundary) |"####,
     r####"| `(conv1d, conv2d layers)` | `gpuarray::nn` (as PyTorch) |"####,
@@ -2903,6 +2905,34 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let y: Array<X> = any();
         let _ = x.kron(&y);
     }
+    // einsum
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let y: Array<X> = any();
+        let _ = einsum("ij,jk->ik", &[&x, &y]);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = linalg::einsum("ii->i", &[&x]);
+    }
+    // linalg.multi_dot
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let y: Array<X> = any();
+        let _ = linalg::multi_dot(&[&x, &y]);
+    }
     // trace
     {
         type X = f32;
@@ -3042,6 +3072,23 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let c: Array<X> = any();
         let b: Array<X> = any();
         let _ = linalg::cho_solve(&c, linalg::Triangle::Lower, &b);
+    }
+    // linalg.qr
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = linalg::qr(&x, linalg::QrMode::Reduced);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = linalg::qr_raw(&x);
     }
     // Signal and nn
     // convolve, correlate
