@@ -10,6 +10,11 @@
 //! [`crate::Error::NotPositiveDefinite`] and [`crate::Error::NoConvergence`] name the
 //! function and the first matrix of the stack concerned.
 
-// The helpers are used by the factorizations as they arrive (issue 32).
-#[allow(dead_code)]
+mod spectral;
 mod stack;
+
+#[cfg(test)]
+pub(crate) use spectral::all_specs as spectral_specs;
+pub use spectral::{
+    cond, eigh, eigvalsh, lstsq, matrix_rank, norm, pinv, svd, svdvals, Lstsq, NormOrd, Svd, Uplo,
+};
