@@ -26,11 +26,11 @@
 //   (has_v()); returns at once where the matrix converged.
 // - `sweep_end`: an invocation per matrix: converged where no rotation in the sweep.
 // - `small`: a workgroup per matrix, every sweep in workgroup memory (q <= 32,
-//   q (p + q) <= SMALL): an invocation per pair (WG >= 16).
+//   q (p + q) <= SMALL): an invocation per pair (WG >= 16); then S as `norms`.
 // - `norms`: a workgroup per (row, matrix): S[k] = ||W[k]||.
 // - `rank`: an invocation per (matrix, k): perm[rank of S[k]] = k, descending (or
 //   ascending with ascending()), NaN last, ties by k.
-// - `check`: one invocation: the status (the first matrix not converged, or -1).
+// - `check`: one workgroup: the status (the first matrix not converged, or -1).
 // - `gather_w`: an invocation per output element ([count][out_rows][out_cols]): row i of
 //   the output is W[perm[i]] / S[perm[i]] (zero where S is too small: `complete` fills it;
 //   zero for i >= q). 1 the work buffer; 4 the output.
@@ -75,6 +75,10 @@ fn ascending() -> bool { return (flags() & 4u) != 0u; }
 
 // The matrix of a workgroup in a grid of (x, count folded into y and z).
 fn matrix_of(wid: vec3<u32>) -> u32 { return wid.z * 65535u + wid.y; }
+
+// NaN, as the elementwise family tests it in f64: `!=` may compile to an ordered comparison,
+// false for NaN.
+fn is_nan_t(x: T) -> bool { return !(x == x); }
 
 // Square root and quotient within an ulp or two: the built-ins refined by a Newton step
 // (Vulkan promises f64 division and square roots no better than f32's).
@@ -311,6 +315,15 @@ fn small(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index)
     }
     for (var e = lid; e < nw; e += WG) { wk[b * nw + e] = sw[e]; }
     for (var e = lid; e < nv; e += WG) { vt[b * nv + e] = sw[nw + e]; }
+    // The norms of the rows (S), as `norms` computes them.
+    for (var k = lid; k < q; k += WG) {
+        var acc = T(0.0);
+        for (var e = 0u; e < p; e++) {
+            let x = sw[k * p + e];
+            acc += x * x;
+        }
+        wk[s_off() + b * q + k] = sqrt_t(acc);
+    }
     if (lid == 0u) { wk[ctl_off() + 3u * b + 1u] = select(T(0.0), T(1.0), converged); }
 }
 
@@ -343,12 +356,12 @@ fn rank(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let k = i % q;
     let base = s_off() + b * q;
     let x = order_key(wk[base + k]);
-    let nan_x = wk[base + k] != wk[base + k];
+    let nan_x = is_nan_t(wk[base + k]);
     var r = 0u;
     for (var j = 0u; j < q; j++) {
         let raw = wk[base + j];
         let y = order_key(raw);
-        let nan_y = raw != raw;
+        let nan_y = is_nan_t(raw);
         // Descending key order; NaN after every number (and equal among themselves).
         var before: bool;
         if (nan_x || nan_y) {
@@ -361,17 +374,28 @@ fn rank(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     wk[perm_off() + b * q + r] = T(f32(k));
 }
 
+var<workgroup> firsts: array<u32, WGMAX>;
+
 @compute @workgroup_size(WG)
 fn check(@builtin(local_invocation_index) lid: u32) {
-    if (lid != 0u) { return; }
-    var first = T(-1.0);
-    for (var b = 0u; b < count(); b++) {
+    // Each invocation the first of its matrices (lid, lid + WG, ...) not converged, then
+    // the least over the workgroup.
+    var first = 0xffffffffu;
+    for (var b = lid; b < count(); b += WG) {
         if (wk[ctl_off() + 3u * b + 1u] == T(0.0)) {
-            first = T(f32(b));
+            first = b;
             break;
         }
     }
-    wk[ctl_off() + 3u * count()] = first;
+    firsts[lid] = first;
+    workgroupBarrier();
+    for (var h = WG / 2u; h > 0u; h = h / 2u) {
+        if (lid < h) { firsts[lid] = min(firsts[lid], firsts[lid + h]); }
+        workgroupBarrier();
+    }
+    if (lid == 0u) {
+        wk[ctl_off() + 3u * count()] = select(T(f32(firsts[0])), T(-1.0), firsts[0] == 0xffffffffu);
+    }
 }
 
 fn perm_at(b: u32, i: u32) -> u32 { return u32(f32(src[perm_off() + b * cols() + i])); }
@@ -391,7 +415,7 @@ fn gather_w(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         let s = src[s_off() + b * cols() + k];
         if (s > tiny()) {
             v = div_t(src[(b * cols() + k) * rows() + j], s);
-        } else if (s != s) {
+        } else if (is_nan_t(s)) {
             v = s;
         }
     }
@@ -467,7 +491,7 @@ fn complete(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_ind
             var keep = false;
             if (k < cols()) {
                 let s = src[s_off() + b * cols() + perm_at(b, k)];
-                keep = s > tiny() || s != s;
+                keep = s > tiny() || is_nan_t(s);
             }
             done = select(0u, 1u, keep);
         }
