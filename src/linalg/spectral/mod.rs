@@ -60,7 +60,7 @@ fn checks(_a: &Array<impl Float>) -> bool {
 /// `A v[:, k] = w[k] v[:, k]`.
 ///
 /// Eigenvalues are accurate to about `N eps ||A||_F` (absolute), eigenvectors orthonormal
-/// to about `N eps`. The call waits for the GPU once (the convergence status).
+/// to a few tens of `N eps` (measured up to 25 `N eps`). The call waits for the GPU once (the convergence status).
 ///
 /// # Errors
 /// [`Error::Unsupported`] for dtypes other than f32 and f64 (and f64 where the adapter
@@ -143,7 +143,7 @@ fn eigen<T: Float>(
 /// `None`).
 ///
 /// Singular values are accurate to about `max(M, N) eps ||A||` (small ones often to high
-/// relative accuracy), the vectors orthonormal to about `max(M, N) eps`. The call waits for
+/// relative accuracy), the vectors orthonormal to a few tens of `max(M, N) eps`. The call waits for
 /// the GPU once (the convergence status).
 ///
 /// # Errors
