@@ -58,7 +58,7 @@ fn symmetric(a: &[f64], n: usize, uplo: Uplo) -> Vec<f64> {
 #[track_caller]
 fn check_eigh<T: Float>(a: &[f64], n: usize, uplo: Uplo, w: &Array<T>, v: &Array<T>) {
     let (w, v) = (host(w), host(v));
-    let count = if n == 0 { 0 } else { a.len() / (n * n) };
+    let count = a.len().checked_div(n * n).unwrap_or(0);
     let tl = tol::<T>(n);
     for b in 0..count {
         let s = symmetric(&a[b * n * n..(b + 1) * n * n], n, uplo);
@@ -99,11 +99,7 @@ fn check_svd<T: Float>(a: &[f64], m: usize, n: usize, full: bool, out: &gpuarray
     let u = host(out.u.as_ref().unwrap());
     let s = host(&out.s);
     let vh = host(out.vh.as_ref().unwrap());
-    let count = if m * n == 0 {
-        out.s.len() / k.max(1)
-    } else {
-        a.len() / (m * n)
-    };
+    let count = a.len().checked_div(m * n).unwrap_or(out.s.len() / k.max(1));
     assert_eq!(out.u.as_ref().unwrap().shape()[out.s.ndim() - 1..], [m, ur]);
     assert_eq!(
         out.vh.as_ref().unwrap().shape()[out.s.ndim() - 1..],

@@ -160,10 +160,8 @@ pub fn pinv<T: Float>(a: &Array<T>, rcond: Option<f64>) -> Result<Array<T>> {
 pub fn matrix_rank<T: Float>(a: &Array<T>, tol: Option<f64>) -> Result<Array<u32>> {
     const OP: &str = "matrix_rank";
     let st = stack(OP, a)?;
-    if let Some(t) = tol {
-        if t.is_nan() || t < 0.0 {
-            return Err(invalid(OP, "needs tol >= 0"));
-        }
+    if tol.is_some_and(|t| t.is_nan() || t < 0.0) {
+        return Err(invalid(OP, "needs tol >= 0"));
     }
     if st.m.min(st.n) == 0 {
         return a.device().zeros::<u32>(st.per_matrix(None));

@@ -44,7 +44,7 @@ pub(crate) fn max_sweeps(d: DType) -> usize {
 /// pairs of blocks are enough to fill the GPU). `None`: pairs of rows, `rotate_pairs`.
 fn block_size(q: usize) -> Option<usize> {
     let blk = if q >= 2048 { 8 } else { 4 };
-    (q >= 64 && q % (2 * blk) == 0).then_some(blk)
+    (q >= 64 && q.is_multiple_of(2 * blk)).then_some(blk)
 }
 
 /// The kernel's source for dtype `d`.
