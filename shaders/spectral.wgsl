@@ -398,10 +398,7 @@ fn small(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index)
     // The norms of the rows (S), as `norms` computes them.
     for (var k = lid; k < q; k += WG) {
         var acc = T(0.0);
-        for (var e = 0u; e < p; e++) {
-            let x = sw[k * p + e];
-            acc += x * x;
-        }
+        for (var e = 0u; e < p; e++) { acc += sw[k * p + e] * sw[k * p + e]; }
         wk[s_off() + b * q + k] = sqrt_t(acc);
     }
     if (lid == 0u) { wk[ctl_off() + 3u * b + 1u] = select(T(0.0), T(1.0), converged); }
@@ -415,10 +412,7 @@ fn norms(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index)
     let p = rows();
     let w = (b * cols() + k) * p;
     var acc = T(0.0);
-    for (var r = lid; r < p; r += WG) {
-        let x = wk[w + r];
-        acc += x * x;
-    }
+    for (var r = lid; r < p; r += WG) { acc += wk[w + r] * wk[w + r]; }
     let s = reduce3(lid, vec3<T>(acc, T(0.0), T(0.0))).x;
     if (lid == 0u) { wk[s_off() + b * cols() + k] = sqrt_t(s); }
 }
@@ -511,11 +505,7 @@ fn gather_v(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     let b = o / per;
     var i = (o % per) / out_cols();
     var j = o % out_cols();
-    if (trans()) {
-        let t = i;
-        i = j;
-        j = t;
-    }
+    if (trans()) { let t = i; i = j; j = t; }
     let q = cols();
     wk[o] = vt[(b * q + perm_at(b, i)) * q + j];
 }
@@ -549,10 +539,7 @@ fn project_unit(base: u32, k: u32, j: u32, lid: u32) {
 // ||row k||^2 over the workgroup.
 fn row_norm2(base: u32, k: u32, lid: u32) -> T {
     var acc = T(0.0);
-    for (var e = lid; e < out_cols(); e += WG) {
-        let x = wk[base + k * out_cols() + e];
-        acc += x * x;
-    }
+    for (var e = lid; e < out_cols(); e += WG) { acc += wk[base + k * out_cols() + e] * wk[base + k * out_cols() + e]; }
     return reduce3(lid, vec3<T>(acc, T(0.0), T(0.0))).x;
 }
 

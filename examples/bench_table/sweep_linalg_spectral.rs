@@ -115,14 +115,22 @@ fn dtype_rows<T: Float>(dev: &Device, quick: bool, rows: &mut Vec<Row>) -> Res<(
         let a: Array<T> =
             dev.random_uniform_in([count, n, n], T::from_f64(-1.0), T::from_f64(1.0), 9)?;
         let c = count as f64;
+        // The batched rows as the other sweeps time theirs (quick mode: 3 calls).
+        let time = |op: &mut dyn FnMut() -> gpuarray::Result<()>| -> Res<f64> {
+            if quick {
+                timed(dev, 3, op)
+            } else {
+                gpu_median(dev, op)
+            }
+        };
         let name = format!("eigh_{d}_b10000x{n}");
         if want(&name) {
-            let t = gpu_median(dev, || eigh(&a, Uplo::Lower))?;
+            let t = time(&mut || eigh(&a, Uplo::Lower).map(drop))?;
             push(rows, name, t, c * 9.0 * nf.powi(3), peak, "count x 9 n^3");
         }
         let name = format!("svd_{d}_b10000x{n}");
         if want(&name) {
-            let t = gpu_median(dev, || svd(&a, true, true))?;
+            let t = time(&mut || svd(&a, true, true).map(drop))?;
             push(rows, name, t, c * 21.0 * nf.powi(3), peak, "count x 21 n^3");
         }
     }
