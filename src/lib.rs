@@ -82,10 +82,10 @@ pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
 pub use dtype::{f16, ComplexFloat, DType, Element, Float, Int, Real, Signed};
 pub use error::{Error, Result};
+pub use linalg::einsum;
 /// num-complex's complex number: `Complex<f32>` is NumPy's complex64, `Complex<f64>` its
 /// complex128 (see [`ComplexFloat`]).
 pub use num_complex::Complex;
-pub use linalg::einsum;
 pub use ops::index::{IndexMode, Mask};
 pub use ops::manip::{Indexing, PadMode};
 pub use ops::sort::{Side, UniqueAll};

@@ -73,6 +73,7 @@ mod sweep_layout;
 mod sweep_linalg;
 mod sweep_linalg_factor;
 mod sweep_linalg_qr_einsum;
+mod sweep_linalg_spectral;
 mod sweep_math;
 mod sweep_scan;
 mod sweep_sort;
@@ -157,6 +158,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("api_random", sweep_api_random::rows),
     ("api", sweep_api::rows),
     ("api_stats", sweep_api_stats::rows),
+    ("linalg_spectral", sweep_linalg_spectral::rows),
 ];
 
 fn usage() -> String {

@@ -34,3 +34,12 @@ pub(crate) mod qr_kernel;
 pub use einsum::einsum;
 pub use multi_dot::multi_dot;
 pub use qr::{qr, qr_raw, Qr, QrMode};
+
+// eigh, svd and what is built on them.
+mod spectral;
+
+#[cfg(test)]
+pub(crate) use spectral::all_specs as spectral_specs;
+pub use spectral::{
+    cond, eigh, eigvalsh, lstsq, matrix_rank, norm, pinv, svd, svdvals, Lstsq, NormOrd, Svd,
+};

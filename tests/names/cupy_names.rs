@@ -156,7 +156,7 @@ const ROWS: &[&str] = &[
     r####"| `var, std` | `x.var() / x.std() / x.var_axis(axis, ddof, keepdims) / x.std_axis(axis, ddof, keepdims)` |"####,
     r####"| `max, amax, min, amin` | `x.max() / x.min() / x.max_axis(axis, keepdims) / x.min_axis(axis, keepdims)` |"####,
     r####"| `argmax, argmin` | `x.argmax() / x.argmin() / x.argmax_axis(axis, keepdims) / x.argmin_axis(axis, keepdims)` |"####,
-    r####"| `linalg.norm` | `x.norm() / x.norm_axis(axis, keepdims)` (the 2-norm) |"####,
+    r####"| `linalg.norm` | `x.norm() / x.norm_axis(axis, keepdims) / linalg::norm(&x, ord, axis, keepdims)` (the methods the 2-norm; `linalg::norm` every vector order and the matrix norms (`NormOrd`)) |"####,
     r####"| `ptp` | `x.ptp() / x.ptp_axis(axis, keepdims)` |"####,
     r####"| `median` | `x.median::<f32>(axis, keepdims)` (`None` or `..` for the whole array) |"####,
     r####"| `percentile, quantile` | `x.percentile::<f32>(&q, axis, keepdims) / x.quantile::<f32>(&q, axis, keepdims)` (linear method) |"####,
@@ -197,8 +197,12 @@ const ROWS: &[&str] = &[
     r####"| `cupyx.scipy.linalg.lu` | `linalg::lu(&a)` (`(P, L, U)`) |"####,
     r####"| `cupyx.scipy.linalg.solve_triangular` | `linalg::solve_triangular(&a, &b, linalg::Triangle::Lower, linalg::Trans::N, unit_diagonal)` |"####,
     r####"| `cupyx.scipy.linalg.cho_solve` | `linalg::cho_solve(&c, linalg::Triangle::Lower, &b)` |"####,
-    r####"| `linalg.eigh, svd, lstsq, pinv` | *not yet*: not yet (issue 32) |"####,
     r####"| `linalg.qr` | `linalg::qr(&x, linalg::QrMode::Reduced) / linalg::qr_raw(&x)` (modes reduced, complete, r; raw as `qr_raw`; blocked Householder on the GPU, stacks) |"####,
+    r####"| `linalg.eigh, eigvalsh` | `linalg::eigh(&a, linalg::Triangle::Lower) / linalg::eigvalsh(&a, uplo)` (stacks; one-sided Jacobi on the GPU) |"####,
+    r####"| `linalg.svd` | `linalg::svd(&a, full_matrices, compute_uv)` (a `Svd { u, s, vh }`; stacks; one-sided Jacobi) |"####,
+    r####"| `linalg.svdvals` | `linalg::svdvals(&a)` (NumPy 2's) |"####,
+    r####"| `linalg.lstsq` | `linalg::lstsq(&a, &b, rcond)` (a `Lstsq { x, residuals, rank, s }`, by the SVD) |"####,
+    r####"| `linalg.pinv, matrix_rank, cond` | `linalg::pinv(&a, rcond) / linalg::matrix_rank(&a, tol) / linalg::cond(&a, p)` (by the SVD; stacks) |"####,
     r####"| `convolve, correlate` | `signal::convolve(&x, &k, mode) / signal::correlate(&x, &k, mode)` (free functions of `gpuarray::signal`) |"####,
     r####"| `cupyx.scipy.signal.convolve2d, correlate2d` | `signal::convolve2d(&x, &k, mode) / signal::correlate2d(&x, &k, mode) / signal::convolve2d_with(&x, &k, mode, boundary)` (`_with` takes SciPy's boundary) |"####,
     r####"| `(conv1d, conv2d layers)` | `gpuarray::nn` (as PyTorch) |"####,
@@ -2404,6 +2408,17 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let keepdims = false;
         let _ = x.norm_axis(axis, keepdims);
     }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let ord = any();
+        let axis = -1isize;
+        let keepdims = false;
+        let _ = linalg::norm(&x, ord, axis, keepdims);
+    }
     // ptp
     {
         type X = f32;
@@ -3089,6 +3104,91 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         type O = f32;
         let (mut x, y): (Array<X>, Array<X>) = (any(), any());
         let _ = linalg::qr_raw(&x);
+    }
+    // linalg.eigh, eigvalsh
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::eigh(&a, linalg::Triangle::Lower);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let uplo = any();
+        let _ = linalg::eigvalsh(&a, uplo);
+    }
+    // linalg.svd
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let full_matrices = any();
+        let compute_uv = any();
+        let _ = linalg::svd(&a, full_matrices, compute_uv);
+    }
+    // linalg.svdvals
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::svdvals(&a);
+    }
+    // linalg.lstsq
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let b: Array<X> = any();
+        let rcond = any();
+        let _ = linalg::lstsq(&a, &b, rcond);
+    }
+    // linalg.pinv, matrix_rank, cond
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let rcond = any();
+        let _ = linalg::pinv(&a, rcond);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let tol = any();
+        let _ = linalg::matrix_rank(&a, tol);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let p = any();
+        let _ = linalg::cond(&a, p);
     }
     // Signal and nn
     // convolve, correlate
