@@ -40,6 +40,12 @@ pub(crate) fn arith32(d: DType) -> bool {
     )
 }
 
+/// [`arith32`] and the 64-bit integers (SHADER_INT64): the scans, whose i64 and u64
+/// accumulate in their own type.
+pub(crate) fn arith(d: DType) -> bool {
+    arith32(d) || d.is_int64()
+}
+
 /// The floating-point dtypes.
 pub(crate) fn floats(d: DType) -> bool {
     matches!(d, DType::F16 | DType::F32 | DType::F64)
