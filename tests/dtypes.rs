@@ -931,6 +931,9 @@ fn user_kernels_with_bool_and_int64() {
     if_supported::<i64>(|| {
         let t = ElementwiseKernel::new(dev, "T x", "T y", "y = x;", "copy_any").unwrap();
         let l = dev.from_slice(&[1i64, i64::MIN], [2]).unwrap();
-        assert_eq!(t.call::<i64>(&[&l]).unwrap().to_vec().unwrap(), vec![1, i64::MIN]);
+        assert_eq!(
+            t.call::<i64>(&[&l]).unwrap().to_vec().unwrap(),
+            vec![1, i64::MIN]
+        );
     });
 }

@@ -33,7 +33,7 @@ const RESERVED_ELEMENTWISE: &[&str] = &["scalar_word"];
 /// A kernel of WGSL statements run once per element of the broadcast inputs, as CuPy's
 /// `ElementwiseKernel`.
 ///
-/// Parameters are lists like `"T x, T y"`: a type (`f32`, `i32`, `u32`, `f16`, `f64`, or
+/// Parameters are lists like `"T x, T y"`: a type (`f32`, `i32`, `u32`, `f16`, `f64`, `i64`, `u64`, or
 /// their NumPy names such as `float32`) or a placeholder (any other name, such as `T`),
 /// bound to the dtype of the arguments at call time and usable in the body as a WGSL type
 /// (`T(0)`), then the parameter's name. An input is an array or a scalar according to the

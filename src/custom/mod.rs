@@ -51,6 +51,14 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
 /// let x = dev.zeros::<f32>([4])?;
 /// let args: [&dyn KernelArg; 2] = [&x, &1.5f32];
 /// assert_eq!(args.len(), 2);
+///
+/// // 64-bit scalars keep every bit (two parameter words each).
+/// use gpuarray::custom::ElementwiseKernel;
+/// if dev.supports::<i64>() {
+///     let k = ElementwiseKernel::new(&dev, "T x, T s", "T y", "y = x + s;", "add_s")?;
+///     let big = dev.from_slice(&[1i64 << 40, -1], [2])?;
+///     assert_eq!(k.call::<i64>(&[&big, &(i64::MAX - (1 << 40))])?.to_vec()?, [i64::MAX, i64::MAX - (1 << 40) - 1]);
+/// }
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub trait KernelArg: private::Sealed {}
@@ -237,6 +245,9 @@ pub(crate) fn dtype_named(s: &str) -> Option<DType> {
         "f64" | "float64" | "double" => DType::F64,
         "i32" | "int32" | "int" => DType::I32,
         "u32" | "uint32" | "uint" => DType::U32,
+        // Where the adapter has SHADER_INT64 (else refused at the call).
+        "i64" | "int64" => DType::I64,
+        "u64" | "uint64" => DType::U64,
         // Stored as u32 words of 0 or 1: a kernel reads and writes them as u32.
         "bool" => DType::Bool,
         _ => return None,

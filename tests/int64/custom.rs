@@ -9,20 +9,29 @@ use gpuarray::Error;
 
 fn elementwise<T: Int64>() {
     let mut rng = Rng::new(51);
-    let k = ElementwiseKernel::new(dev(), "T x, T y, T a", "T z", "z = x * a + y;", "axpy64")
-        .unwrap();
-    for n in SIZES {
+    let k =
+        ElementwiseKernel::new(dev(), "T x, T y, T a", "T z", "z = x * a + y;", "axpy64").unwrap();
+    // 1024: a multiple of 4, the vec4 variant.
+    for n in SIZES.into_iter().chain([1024]) {
         let (xv, yv) = (wide_values::<T>(&mut rng, n), wide_values::<T>(&mut rng, n));
         let x = dev().from_slice(&xv, [n]).unwrap();
         let y = dev().from_slice(&yv, [n]).unwrap();
-        for a in [T::MAX, T::MIN, T::from_bits(0x1_0000_0003), T::from_bits(u64::MAX)] {
+        for a in [
+            T::MAX,
+            T::MIN,
+            T::from_bits(0x1_0000_0003),
+            T::from_bits(u64::MAX),
+        ] {
             let want: Vec<T> = (0..n).map(|i| xv[i].wmul(a).wadd(yv[i])).collect();
             let got = down(&k.call::<T>(&[&x, &y, &a]).unwrap());
             assert_eq!(got, want, "{} n={n} a={a:?}", T::DTYPE);
         }
     }
     // A broadcast, strided call: x [4, 1] against a reversed y [5].
-    let (xv, yv) = (wide_values::<T>(&mut rng, 4), wide_values::<T>(&mut rng, 10));
+    let (xv, yv) = (
+        wide_values::<T>(&mut rng, 4),
+        wide_values::<T>(&mut rng, 10),
+    );
     let x = dev().from_slice(&xv, [4, 1]).unwrap();
     let y = dev().from_slice(&yv, [10]).unwrap();
     let ys = y.slice_axis(0, gpuarray::Slice::new(-1, None, -2)).unwrap();
@@ -36,17 +45,34 @@ fn elementwise<T: Int64>() {
 
 fn reduction<T: Int64>() {
     let mut rng = Rng::new(52);
-    let sum = ReductionKernel::new(dev(), "T x", "T y", "x", "a + b", "y = a", "T(0)", "sum64")
-        .unwrap();
-    let max = ReductionKernel::new(dev(), "T x", "T y", "x", "max(a, b)", "y = a", "T(0)", "max64")
-        .unwrap();
+    let sum =
+        ReductionKernel::new(dev(), "T x", "T y", "x", "a + b", "y = a", "T(0)", "sum64").unwrap();
+    let max = ReductionKernel::new(
+        dev(),
+        "T x",
+        "T y",
+        "x",
+        "max(a, b)",
+        "y = a",
+        "T(0)",
+        "max64",
+    )
+    .unwrap();
     for n in [1usize, 31, 1031, 20011] {
         let v = wide_values::<T>(&mut rng, n);
         let x = dev().from_slice(&v, [n]).unwrap();
         let s = v.iter().fold(T::from_bits(0), |s, e| s.wadd(*e));
-        assert_eq!(sum.call::<T, T>(&x).unwrap().to_scalar().unwrap(), s, "sum n={n}");
+        assert_eq!(
+            sum.call::<T, T>(&x).unwrap().to_scalar().unwrap(),
+            s,
+            "sum n={n}"
+        );
         let m = v.iter().copied().fold(T::from_bits(0), std::cmp::max);
-        assert_eq!(max.call::<T, T>(&x).unwrap().to_scalar().unwrap(), m, "max n={n}");
+        assert_eq!(
+            max.call::<T, T>(&x).unwrap().to_scalar().unwrap(),
+            m,
+            "max n={n}"
+        );
     }
     // Along an axis of a transposed view.
     let v = wide_values::<T>(&mut rng, 6 * 7);
@@ -59,6 +85,7 @@ fn reduction<T: Int64>() {
 }
 
 fn raw<T: Int64>() {
+    crate::require_dtype!(f64);
     let t = T::DTYPE.to_string();
     let src = format!(
         r#"
@@ -85,8 +112,11 @@ fn raw64(@builtin(global_invocation_id) id: vec3<u32>) {{
     let z = dev().zeros::<f64>([n]).unwrap();
     let a = T::from_bits(0x8000_0000_0000_0001);
     let scale = 0.1f64 + f64::EPSILON; // not an f32
-    k.launch(n.div_ceil(64) as u32, &[&x, &y, &z, &(n as u32), &a, &scale])
-        .unwrap();
+    k.launch(
+        n.div_ceil(64) as u32,
+        &[&x, &y, &z, &(n as u32), &a, &scale],
+    )
+    .unwrap();
     let want: Vec<T> = xv.iter().map(|e| e.wadd(a)).collect();
     assert_eq!(down(&y), want);
     let zw: Vec<f64> = (0..n).map(|i| scale * i as f64).collect();
@@ -123,12 +153,19 @@ fn wide_scalars() {
     )
     .unwrap();
     let xi = dev().from_slice(&[1i32, -2, 3], [3]).unwrap();
-    let big = 1i64 << 53;
+    let big = 1i64 << 52; // big + x exact in f64
     let got = down(&m.call::<f64>(&[&xi, &big, &0.5f64]).unwrap());
-    assert_eq!(got, vec![(big + 1) as f64 * 0.5, (big - 2) as f64 * 0.5, (big + 3) as f64 * 0.5]);
+    assert_eq!(
+        got,
+        vec![
+            (big + 1) as f64 * 0.5,
+            (big - 2) as f64 * 0.5,
+            (big + 3) as f64 * 0.5
+        ]
+    );
     // Three 64-bit scalars take six words: refused with a typed error.
-    let three = ElementwiseKernel::new(dev(), "T a, T b, T c", "T y", "y = a + b + c;", "three")
-        .unwrap();
+    let three =
+        ElementwiseKernel::new(dev(), "T a, T b, T c", "T y", "y = a + b + c;", "three").unwrap();
     let out = dev().zeros::<i64>([2]).unwrap();
     assert!(matches!(
         three.call_into::<i64>(&[&1i64, &2i64, &3i64], &out),
@@ -139,8 +176,8 @@ fn wide_scalars() {
 
 crate::per_dtype! {
     [i64_: i64, u64_: u64] => {
-        elementwise => elementwise::<T>();
-        reduction => reduction::<T>();
-        raw => raw::<T>();
+        elementwise => super::elementwise::<T>();
+        reduction => super::reduction::<T>();
+        raw => super::raw::<T>();
     }
 }

@@ -12,7 +12,10 @@ fn refused_without_int64() {
     opts.tuning.int64 = false;
     let d = Device::with_options(opts).unwrap();
     assert!(!d.supports::<i64>() && !d.supports::<u64>());
-    assert!(matches!(d.zeros::<u64>([2]), Err(Error::Unsupported { .. })));
+    assert!(matches!(
+        d.zeros::<u64>([2]),
+        Err(Error::Unsupported { .. })
+    ));
     assert!(matches!(
         d.default_rng(1).integers::<i64>([4], 0, 9),
         Err(Error::Unsupported { .. })
@@ -31,13 +34,20 @@ fn refused_without_int64() {
     if d.supports::<f64>() {
         assert!(matches!(
             k.call::<f32>(&[&x, &0.5f64]),
-            Err(Error::Unsupported { dtype: DType::F64, .. })
+            Err(Error::Unsupported {
+                dtype: DType::F64,
+                ..
+            })
         ));
     }
     // 32-bit scalars still work on that device.
-    assert_eq!(k.call::<f32>(&[&x, &2i32]).unwrap().to_vec().unwrap(), vec![3.0, 4.0]);
+    assert_eq!(
+        k.call::<f32>(&[&x, &2i32]).unwrap().to_vec().unwrap(),
+        vec![3.0, 4.0]
+    );
     // A raw kernel declaring 64-bit types does not validate without the capability.
-    let src = "@group(0) @binding(0) var<uniform> a: i64;\n@compute @workgroup_size(1) fn f() { _ = a; }";
+    let src =
+        "@group(0) @binding(0) var<uniform> a: i64;\n@compute @workgroup_size(1) fn f() { _ = a; }";
     assert!(RawKernel::new(&d, src, "f").is_err());
     // The shared device, which has SHADER_INT64 on lavapipe, takes that kernel.
     if dev().supports::<i64>() {

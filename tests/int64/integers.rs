@@ -57,8 +57,13 @@ fn ranges<T: Int64>() {
     check::<T>(8, 1031, T::MIN, T::MAX); // 2^64 - 1 values
     check::<T>(9, 257, T::from_bits(0), wide);
     check::<T>(10, 257, T::MAX.wadd(T::from_bits(u64::MAX - 9)), T::MAX); // the top 10
-    // A range just past 2^63: about half the first words are redrawn.
-    check::<T>(11, 4099, T::MIN, T::from_bits(T::MIN.bits().wrapping_add((1 << 63) + 1)));
+                                                                          // A range just past 2^63: about half the first words are redrawn.
+    check::<T>(
+        11,
+        4099,
+        T::MIN,
+        T::from_bits(T::MIN.bits().wrapping_add((1 << 63) + 1)),
+    );
     // Every value of a small range comes up.
     let d = down(
         &dev()
@@ -71,8 +76,14 @@ fn ranges<T: Int64>() {
         assert!((400..600).contains(&c), "{v} came up {c} times of 2000");
     }
     // A multi-dimensional shape: the same elements in C order.
-    let a = dev().default_rng(13).integers::<T>([3, 7], T::MIN, T::MAX).unwrap();
-    let b = dev().default_rng(13).integers::<T>([21], T::MIN, T::MAX).unwrap();
+    let a = dev()
+        .default_rng(13)
+        .integers::<T>([3, 7], T::MIN, T::MAX)
+        .unwrap();
+    let b = dev()
+        .default_rng(13)
+        .integers::<T>([21], T::MIN, T::MAX)
+        .unwrap();
     assert_eq!(a.shape(), &[3, 7]);
     assert_eq!(down(&a), down(&b));
 }
@@ -103,7 +114,7 @@ fn signed_ranges() {
 
 crate::per_dtype! {
     [i64_: i64, u64_: u64] => {
-        ranges => ranges::<T>();
-        bad_ranges => bad_ranges::<T>();
+        ranges => super::ranges::<T>();
+        bad_ranges => super::bad_ranges::<T>();
     }
 }

@@ -22,10 +22,11 @@ mod sort;
 use common::Rng;
 use gpuarray::{Array, Element};
 
-/// A 64-bit integer type of the tests: exact, wrapping arithmetic and its extremes.
-pub trait Int64: Element + Ord + Copy + std::fmt::Debug + std::hash::Hash {
-    const MIN: Self;
-    const MAX: Self;
+/// A 64-bit integer type of the tests: exact, wrapping arithmetic (its extremes: `Int`'s
+/// `MIN` and `MAX`).
+pub trait Int64:
+    gpuarray::Int + gpuarray::custom::KernelArg + Ord + Copy + std::fmt::Debug + std::hash::Hash
+{
     fn from_bits(b: u64) -> Self;
     fn bits(self) -> u64;
     fn wadd(self, o: Self) -> Self;
@@ -33,8 +34,6 @@ pub trait Int64: Element + Ord + Copy + std::fmt::Debug + std::hash::Hash {
 }
 
 impl Int64 for i64 {
-    const MIN: i64 = i64::MIN;
-    const MAX: i64 = i64::MAX;
     fn from_bits(b: u64) -> i64 {
         b as i64
     }
@@ -50,8 +49,6 @@ impl Int64 for i64 {
 }
 
 impl Int64 for u64 {
-    const MIN: u64 = 0;
-    const MAX: u64 = u64::MAX;
     fn from_bits(b: u64) -> u64 {
         b
     }

@@ -47,7 +47,10 @@ fn matmul<T: Int64>() {
         (5, 0, 3),
         (0, 4, 2),
     ] {
-        let (av, bv) = (operands::<T>(&mut rng, m * k), operands::<T>(&mut rng, k * n));
+        let (av, bv) = (
+            operands::<T>(&mut rng, m * k),
+            operands::<T>(&mut rng, k * n),
+        );
         let a = dev().from_slice(&av, [m, k]).unwrap();
         let b = dev().from_slice(&bv, [k, n]).unwrap();
         let want = reference(&av, &bv, m, k, n);
@@ -55,11 +58,18 @@ fn matmul<T: Int64>() {
         assert_eq!(down(&a.matmul(&b).unwrap()), want, "matmul {what}");
         // Transposed views, read in place: (b^T a^T)^T.
         let ct = b.t().matmul(&a.t()).unwrap();
-        assert_eq!(down(&ct.t().contiguous().unwrap()), want, "transposed {what}");
+        assert_eq!(
+            down(&ct.t().contiguous().unwrap()),
+            want,
+            "transposed {what}"
+        );
         assert_eq!(down(&a.dot(&b).unwrap()), want, "dot {what}");
     }
     // Batched, with a broadcast batch dimension.
-    let (av, bv) = (operands::<T>(&mut rng, 3 * 9 * 11), operands::<T>(&mut rng, 11 * 6));
+    let (av, bv) = (
+        operands::<T>(&mut rng, 3 * 9 * 11),
+        operands::<T>(&mut rng, 11 * 6),
+    );
     let a: Array<T> = dev().from_slice(&av, [3, 9, 11]).unwrap();
     let b = dev().from_slice(&bv, [11, 6]).unwrap();
     let got = down(&a.matmul(&b).unwrap());
@@ -68,10 +78,16 @@ fn matmul<T: Int64>() {
         assert_eq!(&got[z * 54..(z + 1) * 54], &want[..], "batch {z}");
     }
     // Matrix-vector and vector-matrix, the inner product, outer product and trace.
-    let (mv, vv) = (operands::<T>(&mut rng, 40 * 300), operands::<T>(&mut rng, 300));
+    let (mv, vv) = (
+        operands::<T>(&mut rng, 40 * 300),
+        operands::<T>(&mut rng, 300),
+    );
     let mat = dev().from_slice(&mv, [40, 300]).unwrap();
     let vec = dev().from_slice(&vv, [300]).unwrap();
-    assert_eq!(down(&mat.matmul(&vec).unwrap()), reference(&mv, &vv, 40, 300, 1));
+    assert_eq!(
+        down(&mat.matmul(&vec).unwrap()),
+        reference(&mv, &vv, 40, 300, 1)
+    );
     let mt = mat.t();
     let row = dev().from_slice(&vv[..40], [40]).unwrap();
     let mtv = down(&mt.contiguous().unwrap());
@@ -79,7 +95,10 @@ fn matmul<T: Int64>() {
         down(&row.matmul(&mat).unwrap()),
         reference(&vv[..40], &mv, 1, 40, 300)
     );
-    assert_eq!(down(&mt.matmul(&row).unwrap()), reference(&mtv, &vv[..40], 300, 40, 1));
+    assert_eq!(
+        down(&mt.matmul(&row).unwrap()),
+        reference(&mtv, &vv[..40], 300, 40, 1)
+    );
     let dot = vec.dot(&vec).unwrap().to_scalar().unwrap();
     assert_eq!(dot, reference(&vv, &vv, 1, 300, 1)[0]);
     let o = down(&vec.slice_axis(0, ..3).unwrap().outer(&row).unwrap());
@@ -91,6 +110,6 @@ fn matmul<T: Int64>() {
 
 crate::per_dtype! {
     [i64_: i64, u64_: u64] => {
-        matmul => matmul::<T>();
+        matmul => super::matmul::<T>();
     }
 }

@@ -27,9 +27,17 @@ fn check<T: Int64>(x: &Array<T>, axis: usize, what: &str) {
     let v = down(&x.contiguous().unwrap());
     let shape = x.shape().to_vec();
     let sum = reference(&v, &shape, axis, T::wadd);
-    assert_eq!(down(&x.cumsum(axis as isize).unwrap()), sum, "cumsum {what}");
+    assert_eq!(
+        down(&x.cumsum(axis as isize).unwrap()),
+        sum,
+        "cumsum {what}"
+    );
     let prod = reference(&v, &shape, axis, T::wmul);
-    assert_eq!(down(&x.cumprod(axis as isize).unwrap()), prod, "cumprod {what}");
+    assert_eq!(
+        down(&x.cumprod(axis as isize).unwrap()),
+        prod,
+        "cumprod {what}"
+    );
 }
 
 /// Values that make the products interesting: mostly small odd factors (so the running
@@ -57,16 +65,20 @@ fn scans<T: Int64>() {
     // Lines along each axis (the row kernels, and the column kernels with a stride).
     for shape in [[3usize, 4099], [517, 5], [1, 1], [0, 3]] {
         let n = shape[0] * shape[1];
-        let x = dev()
-            .from_slice(&factors::<T>(&mut rng, n), shape)
-            .unwrap();
+        let x = dev().from_slice(&factors::<T>(&mut rng, n), shape).unwrap();
         check(&x, 0, &format!("{shape:?} axis 0"));
         check(&x, 1, &format!("{shape:?} axis 1"));
         // A transposed view.
         check(&x.t(), 1, &format!("{shape:?} transposed"));
     }
     // The whole range: sums that wrap past the extremes.
-    let edge = [T::MAX, T::from_bits(1), T::MAX, T::MIN, T::from_bits(u64::MAX)];
+    let edge = [
+        T::MAX,
+        T::from_bits(1),
+        T::MAX,
+        T::MIN,
+        T::from_bits(u64::MAX),
+    ];
     let x = dev().from_slice(&edge, [5]).unwrap();
     check(&x, 0, "extremes");
     // All axes: the flattened array.
@@ -100,14 +112,18 @@ fn diff_and_compaction<T: Int64>() {
         assert_eq!(x.count_nonzero().unwrap(), nz.len(), "count_nonzero n={n}");
         let zero = dev().zeros::<T>([n]).unwrap();
         let mask = x.ne(&zero).unwrap();
-        let kept: Vec<T> = v.iter().copied().filter(|e| *e != T::from_bits(0)).collect();
+        let kept: Vec<T> = v
+            .iter()
+            .copied()
+            .filter(|e| *e != T::from_bits(0))
+            .collect();
         assert_eq!(down(&x.extract(&mask).unwrap()), kept, "extract n={n}");
     }
 }
 
 crate::per_dtype! {
     [i64_: i64, u64_: u64] => {
-        scans => scans::<T>();
-        diff_and_compaction => diff_and_compaction::<T>();
+        scans => super::scans::<T>();
+        diff_and_compaction => super::diff_and_compaction::<T>();
     }
 }

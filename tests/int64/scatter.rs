@@ -11,12 +11,21 @@ fn bincount<T: Int64>() {
         for hi in [1u64, 7, 5000] {
             let v = small_values::<T>(&mut rng, n, hi);
             let x = dev().from_slice(&v, [n]).unwrap();
-            let bins = v.iter().map(|e| e.bits() as usize + 1).max().unwrap_or(0).max(3);
+            let bins = v
+                .iter()
+                .map(|e| e.bits() as usize + 1)
+                .max()
+                .unwrap_or(0)
+                .max(3);
             let mut want = vec![0u32; bins];
             for e in &v {
                 want[e.bits() as usize] += 1;
             }
-            assert_eq!(down(&x.bincount(3).unwrap()), want, "bincount n={n} hi={hi}");
+            assert_eq!(
+                down(&x.bincount(3).unwrap()),
+                want,
+                "bincount n={n} hi={hi}"
+            );
             // A strided view counts only its elements.
             if n > 2 {
                 let s = x.slice_axis(0, gpuarray::Slice::new(0, None, 2)).unwrap();
@@ -44,7 +53,14 @@ fn bincount_negative() {
 fn scatter_add<T: Int64>() {
     let mut rng = Rng::new(32);
     // Few targets: many duplicates, so that the low words' carries pile up.
-    for (n, m) in [(0usize, 3usize), (1, 1), (7, 3), (1031, 5), (20011, 17), (20011, 4099)] {
+    for (n, m) in [
+        (0usize, 3usize),
+        (1, 1),
+        (7, 3),
+        (1031, 5),
+        (20011, 17),
+        (20011, 4099),
+    ] {
         let start = wide_values::<T>(&mut rng, m);
         let src = wide_values::<T>(&mut rng, n);
         let idx: Vec<i64> = (0..n).map(|_| (rng.next_u64() % m as u64) as i64).collect();
@@ -97,7 +113,7 @@ fn bincount_refuses_negatives() {
 
 crate::per_dtype! {
     [i64_: i64, u64_: u64] => {
-        bincount => bincount::<T>();
-        scatter_add => scatter_add::<T>();
+        bincount => super::bincount::<T>();
+        scatter_add => super::scatter_add::<T>();
     }
 }

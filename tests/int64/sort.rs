@@ -76,7 +76,11 @@ fn sort_rows_and_views<T: Int64>() {
     let want: Vec<T> = v[1..].iter().step_by(3).copied().collect();
     let w = dev().from_slice(&want, [want.len()]).unwrap();
     check_rows(&w, "strided (copy)");
-    assert_eq!(down(&s.sort().unwrap()), down(&w.sort().unwrap()), "strided view");
+    assert_eq!(
+        down(&s.sort().unwrap()),
+        down(&w.sort().unwrap()),
+        "strided view"
+    );
     assert_eq!(down(&s.argsort().unwrap()), down(&w.argsort().unwrap()));
     // All axes at once (flattened).
     let m = dev().from_slice(&v[..12], [3, 4]).unwrap();
@@ -134,8 +138,8 @@ fn search_unique<T: Int64>() {
 
 crate::per_dtype! {
     [i64_: i64, u64_: u64] => {
-        sort_1d => sort_1d::<T>();
-        sort_rows_and_views => sort_rows_and_views::<T>();
-        search_unique => search_unique::<T>();
+        sort_1d => super::sort_1d::<T>();
+        sort_rows_and_views => super::sort_rows_and_views::<T>();
+        search_unique => super::search_unique::<T>();
     }
 }

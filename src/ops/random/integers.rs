@@ -90,5 +90,4 @@ impl Generator {
         };
         self.draw(Family::Generator, "gen_integers64", shape, 2, p)
     }
-
 }

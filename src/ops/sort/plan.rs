@@ -97,8 +97,7 @@ pub(super) fn spec(d: DType) -> Spec {
 /// `radix_sg::all_specs`).
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    DType::ALL.iter().map(|&d| spec(d))
-        .collect()
+    DType::ALL.iter().map(|&d| spec(d)).collect()
 }
 
 /// A kernel of the family: `entry` for dtype `d` with `inputs` bindings, workgroups of
