@@ -46,7 +46,7 @@ fn factors<T: Int64>(rng: &mut Rng, n: usize) -> Vec<T> {
     let wide = wide_values::<T>(rng, n);
     (0..n)
         .map(|i| {
-            if rng.next_u64() % 8 == 0 {
+            if rng.next_u64().is_multiple_of(8) {
                 wide[i]
             } else {
                 T::from_bits(2 * (rng.next_u64() % 50) + 1)
