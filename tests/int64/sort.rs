@@ -136,10 +136,70 @@ fn search_unique<T: Int64>() {
     }
 }
 
+/// What is built on the sort: top_k (both ends), partition, median, isin and lexsort.
+fn compositions<T: Int64>() {
+    let mut rng = Rng::new(14);
+    for n in [1usize, 31, 1031, 5003] {
+        let mut v = wide_values::<T>(&mut rng, n);
+        for (i, e) in small_values::<T>(&mut rng, n / 2, 7)
+            .into_iter()
+            .enumerate()
+        {
+            v[2 * i] = e;
+        }
+        let x = dev().from_slice(&v, [n]).unwrap();
+        let k = n.min(5);
+        for largest in [true, false] {
+            let mut idx: Vec<usize> = (0..n).collect();
+            if largest {
+                idx.sort_by_key(|&i| (std::cmp::Reverse(v[i]), i));
+            } else {
+                idx.sort_by_key(|&i| (v[i], i));
+            }
+            let (tv, ti) = x.top_k(k, -1, largest).unwrap();
+            let want: Vec<i64> = idx[..k].iter().map(|&i| i as i64).collect();
+            assert_eq!(down(&ti), want, "top_k n={n} largest={largest}");
+            let wv: Vec<T> = idx[..k].iter().map(|&i| v[i]).collect();
+            assert_eq!(down(&tv), wv);
+        }
+        let mut sorted = v.clone();
+        sorted.sort();
+        let kth = n / 2;
+        let p = down(&x.partition(kth, -1).unwrap());
+        assert_eq!(p[kth], sorted[kth], "partition n={n}");
+        assert!(p[..kth].iter().all(|e| *e <= p[kth]) && p[kth..].iter().all(|e| *e >= p[kth]));
+        let test = dev().from_slice(&sorted[..k], [k]).unwrap();
+        let got = down(&x.isin(&test).unwrap());
+        let want: Vec<bool> = v.iter().map(|e| sorted[..k].contains(e)).collect();
+        assert_eq!(got, want, "isin n={n}");
+        // lexsort: the last key first, ties by the first key, then by position.
+        let k2 = small_values::<T>(&mut rng, n, 3);
+        let b = dev().from_slice(&k2, [n]).unwrap();
+        let mut idx: Vec<usize> = (0..n).collect();
+        idx.sort_by_key(|&i| (k2[i], v[i]));
+        let want: Vec<i64> = idx.iter().map(|&i| i as i64).collect();
+        assert_eq!(
+            down(&Array::lexsort(&[&x, &b]).unwrap()),
+            want,
+            "lexsort n={n}"
+        );
+    }
+    // The median of small values (exact in f64).
+    if dev().supports::<f64>() {
+        let v = small_values::<T>(&mut rng, 1000, 1000);
+        let x = dev().from_slice(&v, [1000]).unwrap();
+        let mut s: Vec<f64> = v.iter().map(|e| e.bits() as f64).collect();
+        s.sort_by(f64::total_cmp);
+        let m = x.median::<f64>(None, false).unwrap().to_scalar().unwrap();
+        assert_eq!(m, (s[499] + s[500]) / 2.0);
+    }
+}
+
 crate::per_dtype! {
     [i64_: i64, u64_: u64] => {
         sort_1d => super::sort_1d::<T>();
         sort_rows_and_views => super::sort_rows_and_views::<T>();
         search_unique => super::search_unique::<T>();
+        compositions => super::compositions::<T>();
     }
 }
