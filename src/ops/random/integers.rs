@@ -39,8 +39,10 @@ impl Generator {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] unless low < high; [`Error::Unsupported`] for a `T` that is
-    /// not an integer type; else as [`Generator::random`].
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) unless low < high;
+    /// [`Error::Unsupported`](crate::Error::Unsupported) for a `T` that is
+    /// not an integer type, and for i64 and u64 where the adapter lacks SHADER_INT64; else
+    /// as [`Generator::random`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;
