@@ -11,7 +11,8 @@
 // Dispatch: a 1-D grid folded into 2-D. gen_uniform, gen_normal (element e: the ziggurat's
 // fast path from word e, slow elements deferred), gen_exponential, gen_integers,
 // gen_bernoulli: invocation j computes block j of the draw (see shared/rng_stream.wgsl) and
-// stores its four elements with one vec4 store. gen_normal_slow: workgroup q (ceil(groups / 16)
+// stores its four elements with one vec4 store; gen_integers64 (i64, u64) its two elements
+// with one vec2 store. gen_normal_slow: workgroup q (ceil(groups / 16)
 // workgroups of the 1-D grid folded into 2-D) finishes the deferred elements of gen_normal's
 // workgroups 16 q .. 16 q + 15 (int_args() = (slots a list, elements of the draw)) by the
 // ziggurat's slow path (shared/ziggurat.wgsl's zig_second). gen_uniform2
@@ -141,6 +142,21 @@ fn gen_integers(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
     let v = vec4<u32>(bounded(w.x, a.y, c, 0u), bounded(w.y, a.y, c, 1u),
                       bounded(w.z, a.y, c, 2u), bounded(w.w, a.y, c, 3u));
     out4[j] = vec4<S>(vec4<u32>(a.x) + v);
+}
+
+// The two 64-bit elements of block c from its words w (replaced for i64 and u64 by
+// shared/lemire64.wgsl's `lemire2`, imported only there; other types never call it).
+fn integers2(c: vec2<u32>, w: vec4<u32>) -> vec2<S> { return unit4(w).xy; }
+
+// i64 and u64 integers: invocation j computes block j and stores its two elements (words
+// (0, 1) and (2, 3), each a 64-bit x for Lemire's method) with one vec2 store.
+@compute @workgroup_size(WG)
+fn gen_integers64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+                  @builtin(local_invocation_index) l: u32) {
+    let j = linear_id(wid, nw, l, WG);
+    if (j >= P.n) { return; }
+    let c = counter(j);
+    out2[j] = integers2(c, plain(c));
 }
 
 // 1 where the word is below the threshold int_args().x (p 2^32, rounded down), or always

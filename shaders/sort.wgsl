@@ -2,8 +2,9 @@
 //
 // Every dtype is sorted through u32 key words that order as the values do (NumPy's order:
 // -0 and +0 equal, every NaN equal and after +inf): `key_of` (one line, per dtype) reads
-// the input as raw u32 words, so no kernel here needs f16 or f64 arithmetic. 32-bit and
-// 16-bit dtypes have one key word, f64 two (low word first).
+// the input as raw u32 words, so no kernel here needs f16, f64 or 64-bit integer
+// arithmetic. 32-bit and 16-bit dtypes have one key word, f64, i64 and u64 two (low word
+// first).
 //
 // Records: a buffer of W key-word planes and, when CARRY is 1, an index plane, each
 // `rec_n()` words long: word j of element e at `j * rec_n() + e`, its index at
@@ -96,7 +97,7 @@ fn q_off() -> u32 { return P.offs.z; }          // search: element offset of the
 fn side_right() -> bool { return P.aux.y == 1u; } // search: NumPy's side="right"
 fn from_records() -> bool { return P.aux.x == 1u; } // tile_top: read candidate records
 
-// key_u32, key_i32, key_f32, key_f16, key_f64: shaders/shared/sort_keys.wgsl (imported).
+// key_u32, key_i32, key_f32, key_f16, key_f64, key_i64, key_u64: shaders/shared/sort_keys.wgsl (imported).
 // Half h (counted in halves from the buffer's start) of the input.
 fn half_at(h: u32) -> u32 { return (a[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
 
@@ -123,6 +124,7 @@ fn take_word(w: u32) -> u32 { return a[src(w)]; }
 fn src(i: u32) -> u32 {
     return in_off() + (i / out_row()) * row_len() + b[i];
 }
+// Word w of the gathered 8-byte values (f64, i64, u64).
 fn take_f64(w: u32) -> u32 { return a[2u * src(w >> 1u) + (w & 1u)]; }
 fn take_f16(w: u32) -> u32 {
     let i = 2u * w;

@@ -240,7 +240,7 @@ TABLE = [
  ("float16, float32, float64", "f16 / f32 / f64", "f16, f64 where the adapter has them"),
  ("int32, uint32", "i32 / u32", ""),
  ("bool_", "bool", "stored as one u32 word per element"),
- ("int64, uint64", "i64 / u64", "where the adapter has SHADER_INT64; elementwise, casts and reductions (sort, scans, products refuse them)"),
+ ("int64, uint64", "i64 / u64", "where the adapter has SHADER_INT64; elementwise, casts, reductions, sort, scans, bincount, scatter_add, integers, products and user kernels (histograms and convolutions refuse them)"),
  ("int8, uint8, int16, uint16", "i8 / u8 / i16 / u16", "stored packed, 4 or 2 per u32 word: casts, elementwise ops with NumPy's wrapping, reductions widened to i32, u8 images; writes into an existing packed view are refused"),
  ("complex64, complex128", NY, "not written"),
 ]),

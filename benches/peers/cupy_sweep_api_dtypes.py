@@ -1,5 +1,6 @@
 """`--sweep api_dtypes`: u8 add, cast to f32 and sum (into uint32), i64 add, sum and cast to f32, an f32 add of a scalar into an
-existing array and an in-place f32 add (`acc += x`), over 64M elements (inputs: uniform f32 in [-1e6, 1e6), truncated to i64)."""
+existing array and an in-place f32 add (`acc += x`), over 64M elements (inputs: uniform f32 in [-1e6, 1e6), truncated to i64);
+then issue 34's i64 families: sort and argsort of 16M, cumsum of 64M, integers of 64M, scatter_add of 16M into 65536 bins."""
 import cupy as cp
 
 
@@ -30,3 +31,15 @@ def run(case):
     case("add_i64_64M", lambda: a + b, byte=24 * n)
     case("sum_i64_64M", lambda: a.sum(), byte=8 * n)
     case("cast_i64_f32_64M", lambda: a.astype(cp.float32), byte=12 * n)
+    # Issue 34's i64 families (the same data: the first 16M of `a`; bins from |x|).
+    q = n // 4
+    s = a[:q].copy()
+    idx = cp.minimum((cp.abs(x[:q]) * cp.float32(65536.0 / 1e6)).astype(cp.int64), 65535)
+    bins = cp.zeros(65536, dtype=cp.int64)
+    case("sort_i64_16M", lambda: cp.sort(s), byte=8 * 2 * 8 * q)
+    case("argsort_i64_16M", lambda: cp.argsort(s), byte=8 * 2 * 12 * q + 4 * q)
+    case("cumsum_i64_64M", lambda: cp.cumsum(a), byte=16 * n)
+    gen = cp.random.default_rng(5)
+    case("integers_i64_64M", lambda: gen.integers(-(1 << 40), 1 << 40, size=n, dtype=cp.int64), byte=8 * n)
+    import cupyx
+    case("scatter_add_i64_16M", lambda: cupyx.scatter_add(bins, idx, s), byte=16 * q)

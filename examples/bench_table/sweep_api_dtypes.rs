@@ -6,7 +6,10 @@
 //! Rows: `add_scalar_into` writing an existing f32 array (4 + 4 bytes an element), `a += &b`
 //! in place (3 x 4), u8 add (3 x 1: packed four to a word), u8 to f32 cast (1 + 4), u8 sum
 //! into u32 (1), i64 add (3 x 8), i64 sum (8), i64 to f32 cast (8 + 4, rounded once
-//! through a sticky bit).
+//! through a sticky bit); then issue 34's i64 families: sort of 16M (8 passes of 8 + 8
+//! bytes: the keys-only bound, which CuPy's CUB sort meets), argsort of 16M (8 passes of
+//! (8 + 4) x 2, and the result's high words), cumsum of 64M (8 + 8), integers of 64M in
+//! [-2^40, 2^40) (8 written), scatter_add of 16M into 65536 bins (8 + 8 read).
 //! Bool masks are left out on purpose: gpuarray stores a bool in a u32 word (CuPy in a
 //! byte), so a comparison moves 8 bytes an element against CuPy's 5.
 
@@ -92,6 +95,42 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     if want("cast_i64_f32_64M") {
         let t = gpu_median(dev, || a.cast::<f32>())?;
         timed("cast_i64_f32_64M", 12 * n as u64, t);
+    }
+    // The families that took i64 in issue 34: sort (two key words, 8 passes), scan,
+    // Generator::integers, scatter_add (two 32-bit atomics an element), on 16M or 64M.
+    // Quick mode: 16K for these (each row runs 505 times; a sort of 256K takes about a
+    // second on lavapipe).
+    let q = if quick { n / 64 } else { n / 4 };
+    let s = a.slice_axis(0, ..q)?.contiguous()?;
+    let idx = x
+        .slice_axis(0, ..q)?
+        .abs()?
+        .mul_scalar(65536.0 / 1e6)?
+        .cast::<i64>()?
+        .clip(0, 65535)?;
+    let bins = dev.zeros::<i64>([65536])?;
+    dev.synchronize()?;
+    let qb = q as u64;
+    if want("sort_i64_16M") {
+        let t = gpu_median(dev, || s.sort())?;
+        timed("sort_i64_16M", 8 * 2 * 8 * qb, t);
+    }
+    if want("argsort_i64_16M") {
+        let t = gpu_median(dev, || s.argsort())?;
+        timed("argsort_i64_16M", 8 * 2 * 12 * qb + 4 * qb, t);
+    }
+    if want("cumsum_i64_64M") {
+        let t = gpu_median(dev, || a.cumsum(0))?;
+        timed("cumsum_i64_64M", 16 * n as u64, t);
+    }
+    if want("integers_i64_64M") {
+        let mut rng = dev.default_rng(5);
+        let t = gpu_median(dev, || rng.integers::<i64>([n], -(1 << 40), 1 << 40))?;
+        timed("integers_i64_64M", 8 * n as u64, t);
+    }
+    if want("scatter_add_i64_16M") {
+        let t = gpu_median(dev, || bins.scatter_add(0, &idx, &s))?;
+        timed("scatter_add_i64_16M", 16 * qb, t);
     }
     Ok(rows)
 }

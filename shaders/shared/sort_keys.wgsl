@@ -17,6 +17,9 @@ fn key_f16(h: u32) -> vec2<u32> {
     k = select(k, 0x8000u, h == 0x8000u);
     return vec2<u32>(select(k, 0xffffu, (h & 0x7fffu) > 0x7c00u), 0u);
 }
+// The 64-bit integers: the words themselves (the signed high word's sign bit flipped).
+fn key_u64(lo: u32, hi: u32) -> vec2<u32> { return vec2<u32>(lo, hi); }
+fn key_i64(lo: u32, hi: u32) -> vec2<u32> { return vec2<u32>(lo, hi ^ 0x80000000u); }
 fn key_f64(lo: u32, hi: u32) -> vec2<u32> {
     let mag = hi & 0x7fffffffu;
     if (mag > 0x7ff00000u || (mag == 0x7ff00000u && lo != 0u)) {

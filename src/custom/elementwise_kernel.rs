@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 
 use crate::array::Array;
-use crate::custom::{args_of, parse_params, scalar_word, Arg, KernelArg, Param, Types, RESERVED};
+use crate::custom::{args_of, parse_params, scalar_words, Arg, KernelArg, Param, Types, RESERVED};
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
@@ -33,14 +33,16 @@ const RESERVED_ELEMENTWISE: &[&str] = &["scalar_word"];
 /// A kernel of WGSL statements run once per element of the broadcast inputs, as CuPy's
 /// `ElementwiseKernel`.
 ///
-/// Parameters are lists like `"T x, T y"`: a type (`f32`, `i32`, `u32`, `f16`, `f64`, or
+/// Parameters are lists like `"T x, T y"`: a type (`f32`, `i32`, `u32`, `f16`, `f64`, `i64`, `u64`, or
 /// their NumPy names such as `float32`) or a placeholder (any other name, such as `T`),
 /// bound to the dtype of the arguments at call time and usable in the body as a WGSL type
 /// (`T(0)`), then the parameter's name. An input is an array or a scalar according to the
 /// argument passed; the output is one array. The body sees the inputs' elements by name,
 /// assigns the output by name, and may use the element index `i` (a `u32`).
 ///
-/// At most 3 array inputs and 4 scalar inputs (32-bit or f16). Each (dtypes, array/scalar)
+/// Every real dtype stored one element per slot: the 64-bit integers (and 64-bit scalars,
+/// f64 included) where the adapter has SHADER_INT64. At most 3 array inputs and 4 scalar
+/// words (a scalar of 32 bits or f16 takes one, an f64, i64 or u64 two). Each (dtypes, array/scalar)
 /// combination is compiled once and cached.
 ///
 /// The body is compiled as the driver chooses: naga marks no float operation exact, so a
@@ -372,16 +374,17 @@ impl ElementwiseKernel {
         for (p, a) in self.inputs.iter().zip(args) {
             match a {
                 Arg::Array { operand, .. } => operands.push(Operand { ..*operand }),
-                Arg::Scalar { value, .. } => {
+                Arg::Scalar { .. } => {
                     let d = types.get(&p.ty).expect("bound");
-                    words.push(scalar_word(&self.name, &p.name, d, *value)?);
+                    let op = "ElementwiseKernel::call";
+                    words.extend(scalar_words(&self.dev, (op, &self.name, &p.name), d, a)?);
                 }
             }
         }
         if operands.len() > MAX_ARRAYS || words.len() > MAX_SCALARS {
             return Err(Error::InvalidArgument {
                 op: "ElementwiseKernel::call",
-                reason: "at most 3 array and 4 scalar arguments",
+                reason: "at most 3 array arguments and 4 scalar words (a 64-bit scalar takes 2)",
             });
         }
         Ok((operands, words))
@@ -511,8 +514,7 @@ fn spec(inputs: &[DType], out: DType, def: String, vec: bool) -> Spec {
 /// the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    // User kernels refuse the 64-bit integers (`Device::require_32`).
-    let dtypes = DType::ALL.iter().filter(|d| !d.is_int64());
+    let dtypes = DType::ALL.iter();
     dtypes
         .clone()
         .map(|&d| {
@@ -522,8 +524,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             );
             spec(&[d, d, d], d, def, false)
         })
-        // f64 scalars are not taken (they travel as 32-bit words).
-        .chain(dtypes.filter(|&&d| d != DType::F64).map(|&d| {
+        .chain(dtypes.map(|&d| {
             let t = d.wgsl();
             let def = format!(
                 "alias T = vec4<{t}>;\nfn element(i: u32, o: vec3<u32>) {{\n    let x = in0[o[0]];\n    let s: T = T({});\n    var z: O0;\nz = abs(x * s + T(2)) - x;\n    out0[P.offs.w + i] = z;\n}}",

@@ -42,7 +42,8 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
         .collect()
 }
 
-/// An argument of a user kernel: an array (`&x`) or a scalar (`&2.0f32`, `&3u32`).
+/// An argument of a user kernel: an array (`&x`) or a scalar (`&2.0f32`, `&3u32`, `&-7i64`;
+/// the 64-bit ones where the adapter has SHADER_INT64).
 ///
 /// ```
 /// use gpuarray::custom::KernelArg;
@@ -50,6 +51,14 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
 /// let x = dev.zeros::<f32>([4])?;
 /// let args: [&dyn KernelArg; 2] = [&x, &1.5f32];
 /// assert_eq!(args.len(), 2);
+///
+/// // 64-bit scalars keep every bit (two parameter words each).
+/// use gpuarray::custom::ElementwiseKernel;
+/// if dev.supports::<i64>() {
+///     let k = ElementwiseKernel::new(&dev, "T x, T s", "T y", "y = x + s;", "add_s")?;
+///     let big = dev.from_slice(&[1i64 << 40, -1], [2])?;
+///     assert_eq!(k.call::<i64>(&[&big, &(i64::MAX - (1 << 40))])?.to_vec()?, [i64::MAX, i64::MAX - (1 << 40) - 1]);
+/// }
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub trait KernelArg: private::Sealed {}
@@ -74,7 +83,10 @@ pub(crate) enum Arg<'a> {
     },
     Scalar {
         dtype: DType,
+        /// The value (rounded to f64 for the 64-bit integers).
         value: f64,
+        /// The value's own bits, zero-extended (exact for the 8-byte dtypes).
+        bits: u64,
     },
 }
 
@@ -114,55 +126,94 @@ macro_rules! scalar_arg {
         #[allow(private_interfaces)]
         impl private::Sealed for $t {
             fn kernel_arg(&self) -> Arg<'_> {
-                Arg::Scalar { dtype: <$t as Element>::DTYPE, value: crate::dtype::Real::to_f64(*self) }
+                Arg::Scalar {
+                    dtype: <$t as Element>::DTYPE,
+                    value: crate::dtype::Real::to_f64(*self),
+                    bits: raw_bits(*self),
+                }
             }
         }
     )*};
 }
-scalar_arg!(f32, f64, i32, u32, f16, bool);
+scalar_arg!(f32, f64, i32, u32, i64, u64, f16, bool);
 
-/// The 32-bit word carrying scalar `value` as type `d` in a kernel's parameters.
-pub(crate) fn scalar_word(kernel: &str, param: &str, d: DType, value: f64) -> Result<u32> {
+/// The stored bits of `v`, zero-extended to 64.
+fn raw_bits<T: Element>(v: T) -> u64 {
+    let repr = T::to_repr(std::slice::from_ref(&v));
+    let mut b = [0u8; 8];
+    let bytes = bytemuck::cast_slice::<T::Repr, u8>(&repr);
+    b[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+    u64::from_le_bytes(b)
+}
+
+/// Parameter words a scalar of type `d` takes: two for the 8-byte types (low word first).
+pub(crate) fn scalar_width(d: DType) -> usize {
+    if matches!(d, DType::F64 | DType::I64 | DType::U64) {
+        2
+    } else {
+        1
+    }
+}
+
+/// The 32-bit words carrying scalar argument `arg` as type `d` in a kernel's parameters
+/// (one, or two for f64, i64 and u64: low word first). A 64-bit integer or f64 argument
+/// of the same width keeps its exact bits; others convert through f64 (as `as` does).
+/// The 64-bit types are read back through u64 in the kernel, so they need the adapter's
+/// SHADER_INT64: `op` names the call in the `Unsupported` error where it lacks it.
+pub(crate) fn scalar_words(
+    dev: &Device,
+    (op, kernel, param): (&'static str, &str, &str),
+    d: DType,
+    arg: &Arg<'_>,
+) -> Result<Vec<u32>> {
+    let Arg::Scalar { dtype, value, bits } = *arg else {
+        unreachable!("scalar_words of an array");
+    };
+    let wrong = |expected: &str| Error::ArgumentType {
+        kernel: kernel.to_string(),
+        param: param.to_string(),
+        expected: expected.into(),
+        actual: format!("{} {d} scalar", d.article()),
+    };
+    let wide = |b: u64| vec![b as u32, (b >> 32) as u32];
     Ok(match d {
-        DType::F32 | DType::F16 => (value as f32).to_bits(),
-        DType::I32 | DType::U8 | DType::I8 | DType::U16 | DType::I16 => value as i32 as u32,
-        DType::U32 => value as u32,
-        DType::Bool => u32::from(value != 0.0),
+        DType::F32 | DType::F16 => vec![(value as f32).to_bits()],
+        DType::I32 | DType::U8 | DType::I8 | DType::U16 | DType::I16 => vec![value as i32 as u32],
+        DType::U32 => vec![value as u32],
+        DType::Bool => vec![u32::from(value != 0.0)],
         DType::F64 | DType::I64 | DType::U64 => {
-            return Err(Error::ArgumentType {
-                kernel: kernel.to_string(),
-                param: param.to_string(),
-                expected: "a 32-bit (or f16) scalar: 64-bit scalars are not supported".into(),
-                actual: format!("{} {d} scalar", d.article()),
-            })
+            if !dev.supports_dtype(DType::U64) {
+                return Err(dev.unsupported(op, d));
+            }
+            match d {
+                DType::F64 if dtype == DType::F64 => wide(bits),
+                DType::F64 => wide(value.to_bits()),
+                _ if dtype.is_int64() => wide(bits),
+                DType::I64 => wide(value as i64 as u64),
+                _ => wide(value as u64),
+            }
         }
-        DType::Complex64 | DType::Complex128 => {
-            return Err(Error::ArgumentType {
-                kernel: kernel.to_string(),
-                param: param.to_string(),
-                expected: "a real 32-bit (or f16) scalar".into(),
-                actual: format!("{} {d} scalar", d.article()),
-            })
-        }
+        DType::Complex64 | DType::Complex128 => return Err(wrong("a real scalar")),
         #[cfg(test)]
-        DType::Opaque8 => {
-            return Err(Error::ArgumentType {
-                kernel: kernel.to_string(),
-                param: param.to_string(),
-                expected: "a 32-bit (or f16) scalar".into(),
-                actual: format!("{} {d} scalar", d.article()),
-            })
-        }
+        DType::Opaque8 => return Err(wrong("a real scalar")),
     })
 }
 
-/// The WGSL expression reading scalar word `k` of a user elementwise kernel's parameters as
-/// type `d`, through the accessor `scalar_word` of shaders/elementwise_kernel.wgsl.
+/// The WGSL expression reading the scalar at word `k` of a user elementwise kernel's
+/// parameters as type `d`, through the accessor `scalar_word` of
+/// shaders/elementwise_kernel.wgsl (the 8-byte types from words `k` and `k + 1`).
 pub(crate) fn scalar_read(d: DType, k: usize) -> String {
+    let wide = format!(
+        "(u64(scalar_word({k}u)) | (u64(scalar_word({}u)) << 32u))",
+        k + 1
+    );
     match d {
         DType::F32 => format!("bitcast<f32>(scalar_word({k}u))"),
         DType::F16 => format!("f16(bitcast<f32>(scalar_word({k}u)))"),
         DType::I32 => format!("bitcast<i32>(scalar_word({k}u))"),
+        DType::F64 => format!("bitcast<f64>{wide}"),
+        DType::I64 => format!("bitcast<i64>{wide}"),
+        DType::U64 => wide,
         _ => format!("scalar_word({k}u)"),
     }
 }
@@ -194,6 +245,9 @@ pub(crate) fn dtype_named(s: &str) -> Option<DType> {
         "f64" | "float64" | "double" => DType::F64,
         "i32" | "int32" | "int" => DType::I32,
         "u32" | "uint32" | "uint" => DType::U32,
+        // Where the adapter has SHADER_INT64 (else refused at the call).
+        "i64" | "int64" => DType::I64,
+        "u64" | "uint64" => DType::U64,
         // Stored as u32 words of 0 or 1: a kernel reads and writes them as u32.
         "bool" => DType::Bool,
         _ => return None,
@@ -319,7 +373,7 @@ pub(crate) fn args_of<'a>(
     }
     for a in &out_args {
         if let Arg::Array { dtype, .. } = a {
-            dev.require_32(op, *dtype)?;
+            dev.require(op, *dtype)?;
         }
     }
     Ok(out_args)

@@ -39,8 +39,9 @@ impl From<[u32; 3]> for Grid {
 /// A compute kernel written as a whole WGSL module, as CuPy's `RawKernel`.
 ///
 /// Its resources are read from the module: every `var<storage>` of `@group(0)` takes an
-/// array argument and every member of its one `var<uniform>` (a 32-bit scalar, or a struct
-/// of them) a scalar argument, in the order of their `@binding`s. Storage declared
+/// array argument and every member of its one `var<uniform>` (a 32-bit scalar, or where
+/// the adapter has SHADER_INT64 a 64-bit one: f64, i64, u64; or a struct of them) a scalar
+/// argument, in the order of their `@binding`s. Storage declared
 /// `read_write` is bound writable, so a kernel writes its output arrays in place. The
 /// workgroup size is the module's `@workgroup_size`. Never use `arrayLength` as a bound:
 /// an array's buffer may be longer than the array; pass the length as a scalar.
@@ -313,16 +314,19 @@ impl RawKernel {
                     uniform.resize(*size as usize, 0);
                     for (name, offset, d) in members {
                         let a = next.next().expect("counted");
-                        let Arg::Scalar { dtype, value } = a else {
+                        let Arg::Scalar { dtype, .. } = a else {
                             return Err(wrong(name, format!("{} {d} scalar", d.article()), a));
                         };
                         // Scalars convert to the member's type only between float kinds.
                         if dtype != d && !(dtype.is_float() && d.is_float()) {
                             return Err(wrong(name, format!("{} {d} scalar", d.article()), a));
                         }
-                        let w = crate::custom::scalar_word(&self.entry, name, *d, *value)?;
-                        let o = *offset as usize;
-                        uniform[o..o + 4].copy_from_slice(&w.to_le_bytes());
+                        let at = ("RawKernel::launch", self.entry.as_str(), name.as_str());
+                        let words = crate::custom::scalar_words(&self.dev, at, *d, a)?;
+                        for (k, w) in words.iter().enumerate() {
+                            let o = *offset as usize + 4 * k;
+                            uniform[o..o + 4].copy_from_slice(&w.to_le_bytes());
+                        }
                     }
                 }
             }

@@ -289,7 +289,7 @@ impl Device {
     }
 
     /// [`Device::accept`] with [`accepts::words32`]: the families whose kernels take
-    /// 32-bit words (sort, scans, histograms, products, convolutions, user kernels).
+    /// 32-bit words (histograms, convolutions).
     pub(crate) fn require_32(&self, op: &'static str, d: DType) -> Result<()> {
         self.accept(op, d, accepts::words32)
     }

@@ -6,8 +6,9 @@
 use super::DType;
 
 /// Every real dtype stored one element per slot: the floats, the 32- and 64-bit
-/// integers and bool (not the packed u8, i8, u16, i16). Indexing, sorting's 64-bit
-/// paths, manip copies and the other kernels that address one element per slot.
+/// integers and bool (not the packed u8, i8, u16, i16). Indexing, sorting (8-byte keys
+/// as two words), manip copies, compaction, bincount, products, user kernels and the
+/// other kernels that address one element per slot.
 pub(crate) fn slots(d: DType) -> bool {
     matches!(
         d,
@@ -23,7 +24,7 @@ pub(crate) fn slots(d: DType) -> bool {
 }
 
 /// The real dtypes whose kernels work in 32-bit words (or f64): [`slots`] but the 64-bit
-/// integers. Sort, scans, histograms, products, convolutions, user kernels.
+/// integers. Histograms, convolutions, quantiles' outputs.
 pub(crate) fn words32(d: DType) -> bool {
     matches!(
         d,
@@ -31,13 +32,19 @@ pub(crate) fn words32(d: DType) -> bool {
     )
 }
 
-/// [`words32`] but bool: the dtypes with 32-bit (or f16, f64) arithmetic. The scans
-/// (NumPy's running sum of bools is a count: `as_u32().cumsum(axis)`).
+/// [`words32`] but bool: the dtypes with 32-bit (or f16, f64) arithmetic (NumPy's
+/// running sum of bools is a count: `as_u32().cumsum(axis)`).
 pub(crate) fn arith32(d: DType) -> bool {
     matches!(
         d,
         DType::F16 | DType::F32 | DType::F64 | DType::I32 | DType::U32
     )
+}
+
+/// [`arith32`] and the 64-bit integers (SHADER_INT64): the scans, whose i64 and u64
+/// accumulate in their own type.
+pub(crate) fn arith(d: DType) -> bool {
+    arith32(d) || d.is_int64()
 }
 
 /// The floating-point dtypes.

@@ -44,6 +44,8 @@ fn dtype_of(s: naga::Scalar) -> Option<DType> {
         (Float, 8) => Some(DType::F64),
         (Sint, 4) => Some(DType::I32),
         (Uint, 4) => Some(DType::U32),
+        (Sint, 8) => Some(DType::I64),
+        (Uint, 8) => Some(DType::U64),
         _ => None,
     }
 }
@@ -126,7 +128,7 @@ pub(crate) fn reflect(
             }
             None => {
                 let scalar = |t: naga::Handle<naga::Type>| match module.types[t].inner {
-                    naga::TypeInner::Scalar(s) => dtype_of(s).filter(|d| d.size() == 4),
+                    naga::TypeInner::Scalar(s) => dtype_of(s).filter(|d| d.size() >= 4),
                     _ => None,
                 };
                 let members = match ty {
@@ -134,14 +136,14 @@ pub(crate) fn reflect(
                         vec![(
                             name.clone(),
                             0,
-                            scalar(g.ty).ok_or("uniform scalars are 32-bit")?,
+                            scalar(g.ty).ok_or("uniform scalars are 32- or 64-bit")?,
                         )]
                     }
                     naga::TypeInner::Struct { members, .. } => members
                         .iter()
                         .map(|m| {
                             let d = scalar(m.ty).ok_or_else(|| {
-                                format!("uniform `{name}`: members must be 32-bit scalars")
+                                format!("uniform `{name}`: members must be 32- or 64-bit scalars")
                             })?;
                             Ok((m.name.clone().unwrap_or_default(), m.offset, d))
                         })

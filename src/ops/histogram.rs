@@ -81,8 +81,9 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         .iter()
         .flat_map(|&d| [spec(d, Kind::Edges), spec(d, Kind::Uniform)])
         .collect();
-    v.push(spec(DType::I32, Kind::Value));
-    v.push(spec(DType::U32, Kind::Value));
+    for d in [DType::I32, DType::U32, DType::I64, DType::U64] {
+        v.push(spec(d, Kind::Value));
+    }
     v
 }
 
@@ -264,8 +265,8 @@ impl<T: Real> Array<T> {
     }
 
     /// NumPy's `bincount(x, minlength)`: the number of times each value 0, 1, ... occurs
-    /// among the (flattened) non-negative integers of `x`; `max(x) + 1` bins, or `minlength`
-    /// if more.
+    /// among the (flattened) non-negative integers of `x` (i32, u32, and i64, u64 where the
+    /// adapter has SHADER_INT64); `max(x) + 1` bins, or `minlength` if more.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a float dtype, or a negative element;
@@ -280,7 +281,7 @@ impl<T: Real> Array<T> {
     /// ```
     pub fn bincount(&self, minlength: usize) -> Result<Array<u32>> {
         let op = "bincount";
-        self.dev.require_32(op, T::DTYPE)?;
+        self.dev.require(op, T::DTYPE)?;
         if T::DTYPE.is_float() {
             return Err(invalid(op, "bincount counts integers"));
         }
@@ -288,7 +289,8 @@ impl<T: Real> Array<T> {
             minlength
         } else {
             // Unsigned values are never negative: one reduction (the maximum) suffices.
-            if T::DTYPE != DType::U32 && self.min()?.to_scalar()?.to_f64() < 0.0 {
+            let unsigned = matches!(T::DTYPE, DType::U32 | DType::U64);
+            if !unsigned && self.min()?.to_scalar()?.to_f64() < 0.0 {
                 return Err(invalid(op, "bincount needs non-negative integers"));
             }
             minlength.max(self.max()?.to_scalar()?.to_f64() as usize + 1)

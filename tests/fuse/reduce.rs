@@ -182,7 +182,8 @@ fn every_reduction<T: Real + KernelArg>() {
         ])
         .unwrap();
     let (y, _) = upload::<T>(dev, &draw(&mut rng, c), &[c]);
-    // The third operand: a scalar (64-bit scalars are refused: a broadcast [1] for f64).
+    // The third operand: a scalar (f64: a broadcast [1], as adapters without SHADER_INT64
+    // refuse 64-bit scalars).
     let sv = if d.is_float() { 0.015625 } else { 1.0 };
     let scalar = T::from_f64(sv);
     let one = upload::<T>(dev, &[sv], &[1]).0;

@@ -2,7 +2,7 @@
 //! function (placeholder aliases, the inputs' `let`s, the body, the output's store), its
 //! validation with errors in the body's terms, and the body's final `;`.
 
-use crate::custom::{scalar_read, Param, Types};
+use crate::custom::{scalar_read, scalar_width, Param, Types};
 use crate::device::lock;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -65,7 +65,7 @@ impl ElementwiseKernel {
                     p.name,
                     scalar_read(d, s)
                 ));
-                s += 1;
+                s += scalar_width(d);
             }
         }
         out

@@ -42,7 +42,7 @@ impl Combine {
     }
 
     /// The one-line `combine` of shaders/scatter.wgsl for dtype `e`; `None` where no atomic
-    /// exists (f16, f64).
+    /// exists (f16, f64; the maximum and minimum of i64 and u64).
     fn def(self, e: DType) -> Option<String> {
         let body = match (e, self) {
             (_, Combine::Last) => "atomicMax(&out[k], i + 1u);".into(),
@@ -50,6 +50,13 @@ impl Combine {
             (DType::I32 | DType::U32, Combine::Add) => "atomicAdd(&out[k], v);".into(),
             (DType::I32 | DType::U32, Combine::Max) => "atomicMax(&out[k], v);".into(),
             (DType::I32 | DType::U32, Combine::Min) => "atomicMin(&out[k], v);".into(),
+            // Two 32-bit atomics: the low word's add, then the high word's plus the carry
+            // out of the low one. Each add that wraps the low word carries once, so the
+            // words hold the exact sum modulo 2^64 once every add is done, in any order.
+            (DType::I64 | DType::U64, Combine::Add) => "let lo = u32(v); let old = \
+                atomicAdd(&out[2u * k], lo); atomicAdd(&out[2u * k + 1u], u32(v >> 32u) + \
+                select(0u, 1u, old + lo < old));"
+                .into(),
             _ => return None,
         };
         Some(format!("fn combine(k: u32, v: E, i: u32) {{ {body} }}"))
@@ -89,7 +96,8 @@ fn spec(c: Combine, e: DType, i: DType, native: bool) -> Option<Spec> {
 pub(crate) fn all_specs() -> Vec<Spec> {
     let mut v = Vec::new();
     for c in [Combine::Add, Combine::Max, Combine::Min, Combine::Last] {
-        for e in [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32] {
+        let all = [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32];
+        for e in all.into_iter().chain([DType::I64, DType::U64]) {
             for i in [DType::I32, DType::U32, DType::I64] {
                 v.extend(spec(c, e, i, false));
                 v.extend(spec(c, e, i, true));
@@ -302,15 +310,18 @@ impl<T: Element> Array<T> {
     /// number of dimensions and no longer than the target on the other axes; indices are
     /// i64 or i32 (negative from the end) or u32, checked on the device first (one flag read back).
     ///
-    /// Integer sums are exact in any order (wrapping on overflow). f32 sums use a
+    /// Integer sums are exact in any order (wrapping on overflow; i64 and u64, where the
+    /// adapter has SHADER_INT64, by two 32-bit atomics per element, the carry of the low
+    /// word added to the high one). f32 sums use a
     /// compare-and-swap loop per element: the order of the additions is not fixed, so the
     /// last bits of a sum may differ between runs (as with CuPy's `scatter_add`).
     ///
     /// # Errors
     /// [`Error::IndexOutOfRange`] (nothing written); [`Error::ShapeMismatch`] when `indices`
     /// and `src` differ in shape; [`Error::InvalidArgument`] for other shapes that do not
-    /// fit, or a broadcast target; [`Error::Unsupported`] for f16 and f64 (no atomics) and
-    /// index dtypes other than i64, i32 and u32; [`Error::AxisOutOfRange`].
+    /// fit, or a broadcast target; [`Error::Unsupported`] for f16 and f64 (no atomics), for
+    /// the maximum and minimum of i64 and u64 ([`Array::scatter_max`], [`Array::scatter_min`])
+    /// and index dtypes other than i64, i32 and u32; [`Error::AxisOutOfRange`].
     ///
     /// ```
     /// # let dev = gpuarray::Device::new()?;

@@ -196,7 +196,7 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn matmul(&self, other: &Array<T>) -> Result<Array<T>> {
         self.dev.expect_same("matmul", &[&other.dev])?;
-        self.dev.require_32("matmul", T::DTYPE)?;
+        self.dev.require("matmul", T::DTYPE)?;
         if self.ndim() == 0 || other.ndim() == 0 {
             return Err(Error::InvalidArgument {
                 op: "matmul",
@@ -327,7 +327,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn trace(&self) -> Result<Array<T>> {
-        self.dev.require_32("trace", T::DTYPE)?;
+        self.dev.require("trace", T::DTYPE)?;
         if self.ndim() < 2 {
             return Err(Error::InvalidArgument {
                 op: "trace",

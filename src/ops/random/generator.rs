@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::{DType, Element, Float, Int, Real};
+use crate::dtype::{DType, Element, Float, Real};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
@@ -78,6 +78,9 @@ pub(crate) struct GenParams {
     pub flag: u32,
     /// Float arguments (`arg(k)` in the element type, `farg(k)` in f32).
     pub floats: [f64; 2],
+    /// The 64-bit integers' low end and range as words, low word first (`wide_args()` of
+    /// shaders/shared/lemire64.wgsl, `P.shape[0]`).
+    pub wide: [u32; 4],
 }
 
 impl GenParams {
@@ -95,6 +98,7 @@ impl GenParams {
             self.ints[0],
             self.ints[1],
         ];
+        p.shape[..4].copy_from_slice(&self.wide);
         p
     }
 }
@@ -141,13 +145,27 @@ fn spec(family: Family, d: DType, wide: bool) -> Spec {
     if d == DType::F16 {
         s = s.function("to_s4", super::F16_TO_S4);
     }
+    if d.is_int64() && family == Family::Generator {
+        s = s.import("lemire64").function(
+            "integers2",
+            "fn integers2(c: vec2<u32>, w: vec4<u32>) -> vec2<S> { return vec2<S>(lemire2(c, w)); }",
+        );
+    }
     s
 }
 
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    let all = [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32];
+    let all = [
+        DType::F16,
+        DType::F32,
+        DType::F64,
+        DType::I32,
+        DType::U32,
+        DType::I64,
+        DType::U64,
+    ];
     let dist = [DType::F16, DType::F32, DType::F64, DType::I32];
     all.iter()
         .flat_map(|&d| [false, true].map(|w| spec(Family::Generator, d, w)))
@@ -525,50 +543,6 @@ impl Generator {
             ..Default::default()
         };
         self.draw(Family::Generator, "gen_exponential", shape.into(), 4, p)
-    }
-
-    /// Integers uniform in [low, high) (NumPy's `integers`, high exclusive), unbiased by
-    /// Lemire's method: with r = high - low and x a word, the element is low + (x r) >> 32
-    /// unless the low 32 bits of x r fall below 2^32 mod r, when x is redrawn from word 0 of
-    /// the element's private blocks 0, 1, ... (at most 64 redraws, each taken with
-    /// probability below r / 2^32). A range of 2^32 (all of u32) takes the word itself.
-    /// `T` is `i32` or `u32`; a float `T` does not compile (`T: Int`):
-    ///
-    /// ```compile_fail
-    /// # let dev = gpuarray::Device::new()?;
-    /// let _ = dev.default_rng(5).integers::<f32>([4], 0.0, 1.0);
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] unless low < high; [`Error::Unsupported`] for a `T` that is
-    /// not an integer type; else as [`Generator::random`].
-    ///
-    /// ```
-    /// # let dev = gpuarray::Device::new()?;
-    /// let mut rng = dev.default_rng(5);
-    /// let d = rng.integers::<i32>([1000], -3, 4)?.to_vec()?;
-    /// assert!(d.iter().all(|&x| (-3..4).contains(&x)));
-    /// assert!(rng.integers::<u32>([1], 5, 5).is_err());
-    /// # Ok::<(), gpuarray::Error>(())
-    /// ```
-    pub fn integers<T: Int>(
-        &mut self,
-        shape: impl Into<Shape>,
-        low: T,
-        high: T,
-    ) -> Result<Array<T>> {
-        if !matches!(T::DTYPE, DType::I32 | DType::U32) {
-            return Err(self.dev.unsupported("integers", T::DTYPE));
-        }
-        let (l, h) = (low.to_f64() as i64, high.to_f64() as i64);
-        check(l < h, "integers", "needs low < high")?;
-        let p = GenParams {
-            // The range as a u32, 2^32 wrapping to 0 (the whole range).
-            ints: [l as u32, (h - l) as u32],
-            ..Default::default()
-        };
-        self.draw(Family::Generator, "gen_integers", shape.into(), 4, p)
     }
 
     /// A mask of independent Bernoulli trials: 1 with probability `p`, as a word compared

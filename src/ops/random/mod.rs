@@ -16,6 +16,7 @@
 
 pub(crate) mod distributions;
 pub(crate) mod generator;
+mod integers;
 pub(crate) mod sampling;
 pub(crate) mod ziggurat;
 

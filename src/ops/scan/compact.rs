@@ -21,7 +21,7 @@ pub(crate) fn running_count<T: Element>(
     op: &'static str,
 ) -> Result<(Array<T>, Array<u32>, usize)> {
     let dev = &x.dev;
-    dev.require_32(op, T::DTYPE)?;
+    dev.require(op, T::DTYPE)?;
     let c = x.contiguous()?;
     let n = c.len();
     let pos = Array::<u32>::alloc_with(dev, op, vec![n], |b| dev.alloc_apart(b, &[&c.buf]))?;
@@ -219,7 +219,7 @@ impl<T: Element> Array<T> {
     pub fn extract(&self, mask: &Array<bool>) -> Result<Array<T>> {
         let op = "extract";
         self.dev.expect_same(op, &[&mask.dev])?;
-        self.dev.require_32(op, T::DTYPE)?;
+        self.dev.require(op, T::DTYPE)?;
         if mask.shape != self.shape {
             return Err(Error::ShapeMismatch {
                 op,

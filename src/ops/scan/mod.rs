@@ -32,7 +32,7 @@ use crate::shape::{resolve_axis, Axes};
 fn scan<T: Element, O: Element>(x: &Array<T>, op: Op, axis: isize) -> Result<Array<O>> {
     let dev = &x.dev;
     // No arithmetic on bools: a running count is `as_u32().cumsum(axis)`.
-    dev.accept(op.name(), T::DTYPE, accepts::arith32)?;
+    dev.accept(op.name(), T::DTYPE, accepts::arith)?;
     let ax = resolve_axis(axis, x.ndim())?;
     let out = Array::<O>::alloc_with(dev, op.name(), x.shape.clone(), |b| {
         dev.alloc_apart(b, &[&x.buf])
@@ -133,7 +133,7 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn diff(&self, n: isize, axis: impl Into<Axes>) -> Result<Array<T>> {
-        self.dev.require_32("diff", T::DTYPE)?;
+        self.dev.accept("diff", T::DTYPE, accepts::slots)?;
         if n < 0 {
             return Err(Error::InvalidArgument {
                 op: "diff",

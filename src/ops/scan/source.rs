@@ -61,7 +61,7 @@ impl Op {
     /// Bytes of one accumulator (one partial result).
     pub(crate) fn acc_size(self, d: DType) -> usize {
         match self.acc(d) {
-            "vec2<f32>" | "f64" => 8,
+            "vec2<f32>" | "f64" | "i64" | "u64" => 8,
             _ => 4,
         }
     }
@@ -183,7 +183,15 @@ pub(crate) fn compact_spec(flags: DType, value: Option<DType>) -> Spec {
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    let dtypes = [DType::F16, DType::F32, DType::F64, DType::I32, DType::U32];
+    let dtypes = [
+        DType::F16,
+        DType::F32,
+        DType::F64,
+        DType::I32,
+        DType::U32,
+        DType::I64,
+        DType::U64,
+    ];
     let sides = [
         (Side::Elem, Side::Elem),
         (Side::Elem, Side::Partial),

@@ -45,10 +45,11 @@ pub(crate) use crate::shape::resolve_axis;
 pub(super) type Rows<T> = (Array<T>, Vec<usize>, u32, u32);
 
 /// The sort family's dtype gate, naming the public operation `op`: its whitelist is
-/// [`accepts::words32`] (the keys its kernels take: f16, f32, f64, i32, u32, bool), so a
-/// 64-bit integer or any dtype added later is refused before a kernel is chosen.
+/// [`accepts::slots`] (the keys its kernels take: f16, f32, f64, i32, u32, i64, u64, bool;
+/// the 8-byte ones as two key words), so any dtype added later is refused before a kernel
+/// is chosen, and the 64-bit integers where the adapter lacks SHADER_INT64.
 pub(super) fn accept<T: Element>(x: &Array<T>, op: &'static str) -> Result<()> {
-    x.dev.accept(op, T::DTYPE, accepts::words32)
+    x.dev.accept(op, T::DTYPE, accepts::slots)
 }
 
 pub(super) fn rows_last<T: Element>(x: &Array<T>, axis: isize) -> Result<Rows<T>> {

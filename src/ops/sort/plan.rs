@@ -32,7 +32,7 @@ const BITONIC_MAX: u32 = 4096;
 /// Key words per element of dtype `d`, and the key bits.
 pub(super) fn key_bits(d: DType) -> (u32, u32) {
     match d {
-        DType::F64 => (2, 64),
+        DType::F64 | DType::I64 | DType::U64 => (2, 64),
         DType::F16 => (1, 16),
         _ => (1, 32),
     }
@@ -47,8 +47,8 @@ pub(super) fn key_expr(d: DType, buf: &str) -> String {
         DType::U32 | DType::Bool => format!("key_u32({buf}[e])"),
         DType::F16 => format!("key_f16({half}(e))"),
         DType::F64 => format!("key_f64({buf}[2u * e], {buf}[2u * e + 1u])"),
-        // Refused before (`Device::require_32`): the radix passes take 32-bit words.
-        DType::I64 | DType::U64 => unreachable!("sort of 64-bit integers"),
+        DType::I64 => format!("key_i64({buf}[2u * e], {buf}[2u * e + 1u])"),
+        DType::U64 => format!("key_u64({buf}[2u * e], {buf}[2u * e + 1u])"),
         // Refused by the same gate: one element per storage slot.
         DType::U8 | DType::I8 | DType::U16 | DType::I16 => unreachable!("sort of packed types"),
         // Refused by the same gate: not a real number.
@@ -61,7 +61,7 @@ pub(super) fn key_expr(d: DType, buf: &str) -> String {
 pub(super) fn spec(d: DType) -> Spec {
     let (key, query) = (key_expr(d, "a"), key_expr(d, "b"));
     let take = match d {
-        DType::F64 => "take_f64(w)",
+        DType::F64 | DType::I64 | DType::U64 => "take_f64(w)",
         DType::F16 => "take_f16(w)",
         _ => "a[src(w)]",
     };
@@ -97,11 +97,7 @@ pub(super) fn spec(d: DType) -> Spec {
 /// `radix_sg::all_specs`).
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    DType::ALL
-        .iter()
-        .filter(|d| !d.is_int64())
-        .map(|&d| spec(d))
-        .collect()
+    DType::ALL.iter().map(|&d| spec(d)).collect()
 }
 
 /// A kernel of the family: `entry` for dtype `d` with `inputs` bindings, workgroups of
@@ -149,7 +145,7 @@ pub(super) fn build(
 ) -> Result<Arc<Kernel>> {
     // The public operations gate first (`super::accept`); this names the family, never
     // the kernel.
-    dev.require_32("sort", d)?;
+    dev.require("sort", d)?;
     let w = key_bits(d).0;
     let carry = u32::from(!keys_only);
     let key = Key {
@@ -350,7 +346,7 @@ pub(super) fn take_rows<T: Element>(
         return Ok(out);
     }
     let words = match T::DTYPE {
-        DType::F64 => 2 * n,
+        DType::F64 | DType::I64 | DType::U64 => 2 * n,
         DType::F16 => n.div_ceil(2),
         _ => n,
     };

@@ -20,7 +20,6 @@ const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
 pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     DType::ALL
         .iter()
-        .filter(|d| !d.is_int64())
         .map(|&d| super::plan::spec(d).include(RADIX_SG))
         .collect()
 }
