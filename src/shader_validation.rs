@@ -34,6 +34,7 @@ fn every_variant_validates() {
         .chain(crate::ops::manip::all_specs())
         .chain(crate::custom::all_specs())
         .chain(crate::device::probe_specs())
+        .chain(crate::fft::all_specs())
         .collect();
     assert!(specs.len() > 300, "only {} variants", specs.len());
     assert!(shared("params").is_some_and(|p| p.contains(PARAMS_UNIFORM)));
