@@ -73,8 +73,9 @@ impl Norm {
 /// An element type the transforms take: f32 and complex64 (transformed in complex64), f64
 /// and complex128 (in complex128).
 pub trait FftInput: Element {
-    /// The complex type of the transform.
-    type Complex: ComplexFloat;
+    /// The complex type of the transform (itself an input, whose transforms are of its own
+    /// type).
+    type Complex: ComplexFloat + FftInput<Complex = Self::Complex>;
 }
 
 impl FftInput for f32 {
