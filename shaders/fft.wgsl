@@ -46,7 +46,7 @@ var<workgroup> sbuf: SBUF;
 // Generated per kernel (src/fft/kernel.rs).
 fn fft_len() -> u32 { return 64u; }
 fn per_group() -> u32 { return 1u; }
-fn run_passes(lid: u32) { pass4(lid, 1u); pass4(lid, 4u); pass4(lid, 16u); }
+fn run_passes(lid: u32) { butterflies(lid, 1u, 4u, 1u); butterflies(lid, 4u, 4u, 1u); butterflies(lid, 16u, 4u, 1u); }
 fn read_in(i: u32) -> vec2<T> { return src[i]; }
 fn write_out(i: u32, v: vec2<T>) { dst[i] = v; }
 
@@ -119,27 +119,35 @@ fn step_twiddle(m: u32) -> vec2<T> {
     return cmul(twiddle(tw_coarse() + hi), twiddle(tw_fine() + lo));
 }
 
-// One Stockham pass of radix R over every transform of the workgroup: butterfly j of
+// One Stockham pass of radix R over every transform of the workgroup, C butterflies per
+// invocation at most (constants of the generated call, so that the loops unroll and `v`
+// stays in registers): butterfly j of
 // transform m reads elements j + r * L/R, twiddles them by W_(ns R)^(r (j % ns)), transforms
 // them, and writes element (j / ns) * ns * R + j % ns + r * ns.
-fn butterflies(lid: u32, ns: u32, R: u32) {
+fn butterflies(lid: u32, ns: u32, R: u32, C: u32) {
     let L = fft_len();
     let q = L / R;
     let total = per_group() * q;
     let stride = L / (ns * R);
     var v: array<vec2<T>, VMAX>;
-    var c = 0u;
-    for (var i = lid; i < total; i += WG) {
+    for (var b = 0u; b < C; b++) {
+        let i = lid + b * WG;
+        if (i >= total) {
+            break;
+        }
         let m = i / q;
         let j = i % q;
         for (var r = 0u; r < R; r++) {
-            v[c + r] = sbuf[m * L + j + r * q];
+            v[b * R + r] = sbuf[m * L + j + r * q];
         }
-        c += R;
     }
     workgroupBarrier();
-    c = 0u;
-    for (var i = lid; i < total; i += WG) {
+    for (var b = 0u; b < C; b++) {
+        let i = lid + b * WG;
+        if (i >= total) {
+            break;
+        }
+        let c = b * R;
         let m = i / q;
         let j = i % q;
         let t = j % ns;
@@ -156,19 +164,10 @@ fn butterflies(lid: u32, ns: u32, R: u32) {
         for (var r = 0u; r < R; r++) {
             sbuf[d + r * ns] = v[c + r];
         }
-        c += R;
     }
     workgroupBarrier();
 }
 
-fn pass2(lid: u32, ns: u32) { butterflies(lid, ns, 2u); }
-fn pass3(lid: u32, ns: u32) { butterflies(lid, ns, 3u); }
-fn pass4(lid: u32, ns: u32) { butterflies(lid, ns, 4u); }
-fn pass5(lid: u32, ns: u32) { butterflies(lid, ns, 5u); }
-fn pass7(lid: u32, ns: u32) { butterflies(lid, ns, 7u); }
-fn pass8(lid: u32, ns: u32) { butterflies(lid, ns, 8u); }
-fn pass11(lid: u32, ns: u32) { butterflies(lid, ns, 11u); }
-fn pass13(lid: u32, ns: u32) { butterflies(lid, ns, 13u); }
 
 fn radix2(v: ptr<function, array<vec2<T>, VMAX>>, c: u32) {
     let a = (*v)[c];

@@ -146,8 +146,12 @@ pub(super) fn direct_wg(elems: usize) -> usize {
 pub(super) fn direct_spec(d: DType, l: usize, m: usize, io: Io) -> Spec {
     let mut ns = 1;
     let mut calls = String::new();
+    let wg = direct_wg(l * m);
     for r in radices(l).unwrap_or_default() {
-        calls.push_str(&format!("pass{r}(lid, {ns}u); "));
+        let c = (m * l / r).div_ceil(wg);
+        // The registers of shaders/fft.wgsl's `butterflies` (VMAX).
+        debug_assert!(c * r <= 48, "length {l}: {c} butterflies of radix {r}");
+        calls.push_str(&format!("butterflies(lid, {ns}u, {r}u, {c}u); "));
         ns *= r;
     }
     base("fft", d, io, m * l)

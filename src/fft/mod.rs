@@ -563,3 +563,10 @@ impl<C: ComplexFloat> Plan<C> {
         self.run("Plan::inverse", x, axis.into(), norm, true)
     }
 }
+
+/// The elementwise product of two complex arrays of one shape (fresh, contiguous): the
+/// spectra's product of [`crate::signal::fftconvolve`] (shaders/fft_bluestein.wgsl's
+/// `pointwise`, which multiplies by a filter repeating every `len` elements).
+pub(crate) fn multiply<C: ComplexFloat>(a: &Array<C>, b: &Array<C>) -> Result<Array<C>> {
+    plan::multiply(a, b)
+}

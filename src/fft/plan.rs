@@ -506,3 +506,38 @@ pub(super) fn cached<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Arc<Node
     map.insert(key, p.clone());
     Ok(p)
 }
+
+/// `a * b` elementwise, for contiguous complex arrays of one length.
+pub(super) fn multiply<C: ComplexFloat>(a: &Array<C>, b: &Array<C>) -> Result<Array<C>> {
+    let dev = &a.dev;
+    let len = a.len();
+    let out = Array::<C>::alloc_any(dev, "fftconvolve", a.shape.clone(), |x| {
+        dev.alloc_apart(x, &[&a.buf, &b.buf])
+    })?;
+    if len == 0 {
+        return Ok(out);
+    }
+    let p = FftParams {
+        dims: vec![Dim {
+            extent: 1,
+            s_in: 0,
+            s_out: 0,
+            tw: 0,
+        }],
+        tw_n: len,
+        scale: 1.0,
+        ..FftParams::default()
+    };
+    let launch = Launch {
+        entry: "pointwise",
+        d: component::<C>(),
+        io: Io {
+            real_in: false,
+            real_out: false,
+        },
+        l: 0,
+        m: 0,
+    };
+    launch.run(dev, &p, &[a.binding(), b.binding()], out.binding(), len)?;
+    Ok(out)
+}

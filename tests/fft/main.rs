@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 #[macro_use]
 mod common;
+mod conv;
 mod nd;
 mod real;
 mod reference;
