@@ -220,7 +220,9 @@ where
     in1.dev.expect_same(op, &[&in2.dev])?;
     let invalid = |reason| Error::InvalidArgument { op, reason };
     if in1.ndim() != in2.ndim() {
-        return Err(invalid("the inputs must have the same number of dimensions"));
+        return Err(invalid(
+            "the inputs must have the same number of dimensions",
+        ));
     }
     if in1.is_empty() || in2.is_empty() {
         return Err(invalid("an input is empty"));
@@ -238,7 +240,10 @@ where
                     "in valid mode one input must be at least as large as the other in every axis",
                 ));
             }
-            s1.iter().zip(s2).map(|(a, b)| a.max(b) - a.min(b) + 1).collect()
+            s1.iter()
+                .zip(s2)
+                .map(|(a, b)| a.max(b) - a.min(b) + 1)
+                .collect()
         }
     };
     if in1.ndim() == 0 {

@@ -57,13 +57,43 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         case("fft_c64_16M", &[q(1 << 24)], &[0], "3 passes (four-step)"),
         case("fft_c64_128M", &[q(1 << 27)], &[0], "3 passes (four-step)"),
         case("fft_c64_65536x1024", &[q(65536), 1024], &[1], "1 pass"),
-        case("fft2_c64_4096x4096", &[q(4096), 4096], &[0, 1], "2 passes (one per axis)"),
-        case("fftn_c64_512x512x512", &[q(512), 512, 512], &[0, 1, 2], "3 passes (one per axis)"),
+        case(
+            "fft2_c64_4096x4096",
+            &[q(4096), 4096],
+            &[0, 1],
+            "2 passes (one per axis)",
+        ),
+        case(
+            "fftn_c64_512x512x512",
+            &[q(512), 512, 512],
+            &[0, 1, 2],
+            "3 passes (one per axis)",
+        ),
         case("fft_c64_16384x1000", &[q(16384), 1000], &[1], "1 pass"),
-        case("fft_c64_256x59049", &[q(256), 59049], &[1], "2 passes (3^10, four-step)"),
-        case("fft_c64_32x390625", &[q(32).max(2), 390625], &[1], "2-3 passes (5^8, four-step)"),
-        case("fft_c64_16384x1009", &[q(16384), 1009], &[1], "Bluestein (2048)"),
-        case("fft_c64_4x1048577", &[4, q(1 << 20) + 1], &[1], "Bluestein (2^22)"),
+        case(
+            "fft_c64_256x59049",
+            &[q(256), 59049],
+            &[1],
+            "2 passes (3^10, four-step)",
+        ),
+        case(
+            "fft_c64_32x390625",
+            &[q(32).max(2), 390625],
+            &[1],
+            "2-3 passes (5^8, four-step)",
+        ),
+        case(
+            "fft_c64_16384x1009",
+            &[q(16384), 1009],
+            &[1],
+            "Bluestein (2048)",
+        ),
+        case(
+            "fft_c64_4x1048577",
+            &[4, q(1 << 20) + 1],
+            &[1],
+            "Bluestein (2^22)",
+        ),
     ];
     for c in cases {
         if !want(c.name) {
@@ -72,24 +102,52 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         let a = dev.zeros::<C32>(c.shape.clone())?;
         let len: usize = c.shape.iter().product();
         let t = gpu_median(dev, || fft::fftn(&a, None, c.axes.clone(), Norm::Backward))?;
-        push(&mut rows, c.name, t, c.bytes_per_elem * len as u64, bandwidth, c.note);
+        push(
+            &mut rows,
+            c.name,
+            t,
+            c.bytes_per_elem * len as u64,
+            bandwidth,
+            c.note,
+        );
     }
     if want("fft_c128_16M") && dev.supports::<Complex<f64>>() {
         let a = dev.zeros::<Complex<f64>>([q(1 << 24)])?;
         let t = gpu_median(dev, || fft::fft(&a, None, 0, Norm::Backward))?;
-        push(&mut rows, "fft_c128_16M", t, 32 * q(1 << 24) as u64, bandwidth, "3 passes (four-step)");
+        push(
+            &mut rows,
+            "fft_c128_16M",
+            t,
+            32 * q(1 << 24) as u64,
+            bandwidth,
+            "3 passes (four-step)",
+        );
     }
     if want("rfft_f32_64M") {
         let t = gpu_median(dev, || fft::rfft(&x, None, 0, Norm::Backward))?;
         let bytes = 4 * n as u64 + 8 * (n / 2 + 1) as u64;
-        push(&mut rows, "rfft_f32_64M", t, bytes, bandwidth, "complex transform of the real input, cropped (3 passes)");
+        push(
+            &mut rows,
+            "rfft_f32_64M",
+            t,
+            bytes,
+            bandwidth,
+            "complex transform of the real input, cropped (3 passes)",
+        );
     }
     if want("rfft2_f32_4096x4096") {
         let side = q(4096);
         let r = dev.random_uniform::<f32>([side, 4096], 42)?;
         let t = gpu_median(dev, || fft::rfft2(&r, None, .., Norm::Backward))?;
         let bytes = 4 * (side * 4096) as u64 + 8 * (side * 2049) as u64;
-        push(&mut rows, "rfft2_f32_4096x4096", t, bytes, bandwidth, "2 passes (one per axis)");
+        push(
+            &mut rows,
+            "rfft2_f32_4096x4096",
+            t,
+            bytes,
+            bandwidth,
+            "2 passes (one per axis)",
+        );
     }
     Ok(rows)
 }

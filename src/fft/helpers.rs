@@ -41,7 +41,11 @@ pub fn fftfreq<T: Float>(dev: &Device, n: usize, d: f64) -> Result<Array<T>> {
     let half = (n - 1) / 2 + 1;
     let v: Vec<T> = (0..n)
         .map(|i| {
-            let k = if i < half { i as f64 } else { i as f64 - n as f64 };
+            let k = if i < half {
+                i as f64
+            } else {
+                i as f64 - n as f64
+            };
             T::from_f64(k / (n as f64 * d))
         })
         .collect();

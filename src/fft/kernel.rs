@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::device::{Device, Work};
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::kernel::cache::{Key, Kernel};
+use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
 
@@ -100,7 +100,14 @@ fn base(family: &'static str, d: DType, io: Io, sbuf: usize) -> Spec {
         .alias("S", t)
         .alias("SC", t)
         .alias("IN", if io.real_in { t.to_string() } else { c.clone() })
-        .alias("OUT", if io.real_out { t.to_string() } else { c.clone() })
+        .alias(
+            "OUT",
+            if io.real_out {
+                t.to_string()
+            } else {
+                c.clone()
+            },
+        )
         .alias("SBUF", format!("array<{c}, {sbuf}>"));
     let s = if io.real_in {
         s.function(
@@ -155,10 +162,7 @@ pub(super) fn direct_spec(d: DType, l: usize, m: usize, io: Io) -> Spec {
         ns *= r;
     }
     base("fft", d, io, m * l)
-        .function(
-            "fft_len",
-            format!("fn fft_len() -> u32 {{ return {l}u; }}"),
-        )
+        .function("fft_len", format!("fn fft_len() -> u32 {{ return {l}u; }}"))
         .function(
             "per_group",
             format!("fn per_group() -> u32 {{ return {m}u; }}"),
@@ -188,8 +192,8 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             let io = Io { real_in, real_out };
             v.push(copy_spec(d, io, false));
             v.push(copy_spec(d, io, true));
-            for l in [1, 2, 8, 12, 60, 1024, 3 * 5 * 7 * 11 * 13] {
-                v.push(direct_spec(d, l, 2048 / l.min(2048), io));
+            for l in [1, 2, 8, 12, 60, 1024, 2310, 4095] {
+                v.push(direct_spec(d, l, (4096 / l).max(1), io));
             }
         }
     }

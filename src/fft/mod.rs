@@ -515,7 +515,14 @@ impl<C: ComplexFloat> Plan<C> {
         self.n
     }
 
-    fn run(&self, op: &'static str, x: &Array<C>, axis: Axes, norm: Norm, inverse: bool) -> Result<Array<C>> {
+    fn run(
+        &self,
+        op: &'static str,
+        x: &Array<C>,
+        axis: Axes,
+        norm: Norm,
+        inverse: bool,
+    ) -> Result<Array<C>> {
         self.dev.expect_same(op, &[&x.dev])?;
         let axis = axis.resolve_single(x.ndim(), op)?;
         let a = Along {

@@ -80,7 +80,12 @@ pub(super) fn capacity(dev: &Device, d: DType) -> usize {
     (bytes / d.size()).min(8192)
 }
 
-fn direct<C: ComplexFloat>(dev: &Device, l: usize, cap: usize, step: Option<usize>) -> Result<Direct<C>> {
+fn direct<C: ComplexFloat>(
+    dev: &Device,
+    l: usize,
+    cap: usize,
+    step: Option<usize>,
+) -> Result<Direct<C>> {
     let m = (cap.min(4096) / l).max(1);
     let mut t: Vec<C> = (0..l).map(|j| root(j, l)).collect();
     let step = step.map(|n| {
@@ -422,8 +427,18 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
                     real_out: false,
                 },
             );
-            cin.run(dev, &p, &[job.src, chirp.binding()], t1.binding(), batches * padded)?;
-            exec(sub, dev, &Job::rows(t1.binding(), t2.binding(), batches, padded, false, 1.0))?;
+            cin.run(
+                dev,
+                &p,
+                &[job.src, chirp.binding()],
+                t1.binding(),
+                batches * padded,
+            )?;
+            exec(
+                sub,
+                dev,
+                &Job::rows(t1.binding(), t2.binding(), batches, padded, false, 1.0),
+            )?;
             let mut pw = FftParams {
                 dims: vec![Dim {
                     extent: batches,
@@ -442,7 +457,11 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
                 t1.binding(),
                 batches * padded,
             )?;
-            exec(sub, dev, &Job::rows(t1.binding(), t2.binding(), batches, padded, true, 1.0))?;
+            exec(
+                sub,
+                dev,
+                &Job::rows(t1.binding(), t2.binding(), batches, padded, true, 1.0),
+            )?;
             let mut po = job.p.clone();
             po.row_len = n;
             po.tw_n = padded;
@@ -454,12 +473,23 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
                     real_out: job.io.real_out,
                 },
             );
-            cout.run(dev, &po, &[t2.binding(), chirp.binding()], job.dst, batches * job.p.n_out)
+            cout.run(
+                dev,
+                &po,
+                &[t2.binding(), chirp.binding()],
+                job.dst,
+                batches * job.p.n_out,
+            )
         }
     }
 }
 
-fn run_direct<C: ComplexFloat>(dr: &Direct<C>, dev: &Device, job: &Job<'_>, d: DType) -> Result<()> {
+fn run_direct<C: ComplexFloat>(
+    dr: &Direct<C>,
+    dev: &Device,
+    job: &Job<'_>,
+    d: DType,
+) -> Result<()> {
     let mut p = job.p.clone();
     p.row_len = dr.l;
     if let Some(s) = dr.step {

@@ -4,7 +4,7 @@
 use crate::common::{dev, unravel, Rng};
 use crate::unit;
 use gpuarray::signal::{fftconvolve, Mode};
-use gpuarray::{Complex, Error, Float, Real};
+use gpuarray::{Error, Float};
 
 /// The full convolution of row-major `a` (shape `sa`) and `b` (shape `sb`).
 fn full(a: &[f64], sa: &[usize], b: &[f64], sb: &[usize]) -> (Vec<f64>, Vec<usize>) {
@@ -58,8 +58,16 @@ where
     for &(sa, sb) in shapes {
         let na: usize = sa.iter().product();
         let nb: usize = sb.iter().product();
-        let av: Vec<T> = rng.vec(na, -1.0, 1.0).iter().map(|&v| T::from_f64(v)).collect();
-        let bv: Vec<T> = rng.vec(nb, -1.0, 1.0).iter().map(|&v| T::from_f64(v)).collect();
+        let av: Vec<T> = rng
+            .vec(na, -1.0, 1.0)
+            .iter()
+            .map(|&v| T::from_f64(v))
+            .collect();
+        let bv: Vec<T> = rng
+            .vec(nb, -1.0, 1.0)
+            .iter()
+            .map(|&v| T::from_f64(v))
+            .collect();
         let ah: Vec<f64> = av.iter().map(|v| v.to_f64()).collect();
         let bh: Vec<f64> = bv.iter().map(|v| v.to_f64()).collect();
         let a = dev().from_slice(&av, sa).unwrap();
@@ -67,18 +75,25 @@ where
         let (f, fs) = full(&ah, sa, &bh, sb);
         let big = f.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let n: usize = fs.iter().product();
-        let u = unit::<Complex<T>>();
+        let u = unit::<T::Complex>();
         let tol = 8.0 * ((n.max(2) as f64).log2() + 2.0) * u * big.max(1.0);
         let ge = sa.iter().zip(sb).all(|(x, y)| x >= y) || sa.iter().zip(sb).all(|(x, y)| y >= x);
         for mode in [Mode::Full, Mode::Same, Mode::Valid] {
             let keep: Vec<usize> = match mode {
                 Mode::Full => fs.clone(),
                 Mode::Same => sa.to_vec(),
-                Mode::Valid => sa.iter().zip(sb).map(|(x, y)| x.max(y) - x.min(y) + 1).collect(),
+                Mode::Valid => sa
+                    .iter()
+                    .zip(sb)
+                    .map(|(x, y)| x.max(y) - x.min(y) + 1)
+                    .collect(),
             };
             let r = fftconvolve(&a, &b, mode);
             if mode == Mode::Valid && !ge {
-                assert!(matches!(r, Err(Error::InvalidArgument { .. })), "{sa:?} {sb:?}");
+                assert!(
+                    matches!(r, Err(Error::InvalidArgument { .. })),
+                    "{sa:?} {sb:?}"
+                );
                 continue;
             }
             let r = r.unwrap();
@@ -86,7 +101,10 @@ where
             let want = centred(&f, &fs, &keep);
             let got: Vec<f64> = r.to_vec().unwrap().iter().map(|v| v.to_f64()).collect();
             for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-                assert!((g - w).abs() <= tol, "{sa:?} {sb:?} {mode:?} [{k}]: {g} against {w} (tol {tol:e})");
+                assert!(
+                    (g - w).abs() <= tol,
+                    "{sa:?} {sb:?} {mode:?} [{k}]: {g} against {w} (tol {tol:e})"
+                );
             }
         }
     }
@@ -103,7 +121,13 @@ fn fftconvolve_bad_inputs() {
     let a = dev().from_slice(&[1.0f32, 2.0, 3.0], [3]).unwrap();
     let b = dev().from_slice(&[1.0f32, 2.0], [1, 2]).unwrap();
     let e = dev().zeros::<f32>([0]).unwrap();
-    assert!(matches!(fftconvolve(&a, &b, Mode::Full), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(fftconvolve(&a, &e, Mode::Full), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        fftconvolve(&a, &b, Mode::Full),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        fftconvolve(&a, &e, Mode::Full),
+        Err(Error::InvalidArgument { .. })
+    ));
     assert_eq!(a.to_vec().unwrap(), vec![1.0, 2.0, 3.0]);
 }

@@ -61,7 +61,12 @@ pub fn up<C: ComplexFloat>(x: &[C64], shape: &[usize]) -> Array<C> {
 /// The host values of `x` exactly as uploaded (rounded to C).
 pub fn rounded<C: ComplexFloat>(x: &[C64]) -> Vec<C64> {
     x.iter()
-        .map(|z| C64::new(C::Real::from_f64(z.re).to_f64(), C::Real::from_f64(z.im).to_f64()))
+        .map(|z| {
+            C64::new(
+                C::Real::from_f64(z.re).to_f64(),
+                C::Real::from_f64(z.im).to_f64(),
+            )
+        })
         .collect()
 }
 
@@ -77,19 +82,65 @@ pub fn down<C: ComplexFloat>(a: &Array<C>) -> Vec<C64> {
 pub fn check<C: ComplexFloat>(what: &str, got: &[C64], want: &[C64], n: usize) {
     let e = rel_l2(got, want);
     let t = tol::<C>(n);
-    assert!(e <= t, "{what}: relative L2 error {e:.3e} above {t:.3e} (n = {n}, {:?})", C::DTYPE);
+    assert!(
+        e <= t,
+        "{what}: relative L2 error {e:.3e} above {t:.3e} (n = {n}, {:?})",
+        C::DTYPE
+    );
 }
 
 const LENGTHS: &[usize] = &[
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17, 25, 31, 60, 64, 97, 100, 128, 243, 256, 343, 360, 625,
-    1000, 1009, 1024, 2048, 2310, 3125, 4096, 4097, 6561, 8192, 10007, 30030, 59049, 65536, 1 << 20,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    11,
+    12,
+    13,
+    16,
+    17,
+    25,
+    31,
+    60,
+    64,
+    97,
+    100,
+    128,
+    243,
+    256,
+    343,
+    360,
+    625,
+    1000,
+    1009,
+    1024,
+    2048,
+    2310,
+    3125,
+    4096,
+    4097,
+    6561,
+    8192,
+    10007,
+    30030,
+    59049,
+    65536,
+    1 << 20,
 ];
 
 fn lengths<C: ComplexFloat + FftInput<Complex = C>>() {
     let mut rng = Rng::new(1);
     // complex128 (the same plans but for the workgroup capacity): the long ones once less.
     let wide = unit::<C>() < 1e-10;
-    for &n in LENGTHS.iter().filter(|&&n| !wide || n <= 10007 || n == 65536) {
+    for &n in LENGTHS
+        .iter()
+        .filter(|&&n| !wide || n <= 10007 || n == 65536)
+    {
         let x = rand_c(&mut rng, n);
         let a = up::<C>(&x, &[n]);
         let xr = rounded::<C>(&x);
@@ -103,7 +154,15 @@ fn lengths<C: ComplexFloat + FftInput<Complex = C>>() {
 
 fn batches<C: ComplexFloat + FftInput<Complex = C>>() {
     let mut rng = Rng::new(2);
-    for (b, n) in [(7, 8), (5, 17), (3, 1000), (300, 12), (3, 5000), (2, 4099), (1000, 1)] {
+    for (b, n) in [
+        (7, 8),
+        (5, 17),
+        (3, 1000),
+        (300, 12),
+        (3, 5000),
+        (2, 4099),
+        (1000, 1),
+    ] {
         let x = rand_c(&mut rng, b * n);
         let a = up::<C>(&x, &[b, n]);
         let xr = rounded::<C>(&x);
@@ -116,7 +175,14 @@ fn batches<C: ComplexFloat + FftInput<Complex = C>>() {
 
 fn every_axis<C: ComplexFloat + FftInput<Complex = C>>() {
     let mut rng = Rng::new(3);
-    let shapes: &[&[usize]] = &[&[5, 12], &[3, 4, 5], &[17, 3], &[8192, 2], &[2, 3, 37], &[1, 4, 1]];
+    let shapes: &[&[usize]] = &[
+        &[5, 12],
+        &[3, 4, 5],
+        &[17, 3],
+        &[8192, 2],
+        &[2, 3, 37],
+        &[1, 4, 1],
+    ];
     for shape in shapes {
         let len: usize = shape.iter().product();
         let x = rand_c(&mut rng, len);
@@ -131,17 +197,29 @@ fn every_axis<C: ComplexFloat + FftInput<Complex = C>>() {
                     fft::fft(&a, None, axis as isize - shape.len() as isize, Norm::Ortho).unwrap()
                 };
                 let (want, _) = along(&xr, shape, axis, n, inverse, 1.0 / (n as f64).sqrt());
-                check::<C>(&format!("{shape:?} axis {axis} inverse {inverse}"), &down(&y), &want, n);
+                check::<C>(
+                    &format!("{shape:?} axis {axis} inverse {inverse}"),
+                    &down(&y),
+                    &want,
+                    n,
+                );
             }
         }
     }
 }
 
 /// Row-major copy of a view of a host array (the same as `Array::to_vec` of the view).
-fn host_view(x: &[C64], shape: &[usize], view: &dyn Fn(&[usize]) -> usize, vshape: &[usize]) -> Vec<C64> {
+fn host_view(
+    x: &[C64],
+    shape: &[usize],
+    view: &dyn Fn(&[usize]) -> usize,
+    vshape: &[usize],
+) -> Vec<C64> {
     let _ = shape;
     let len: usize = vshape.iter().product();
-    (0..len).map(|i| x[view(&common::unravel(i, vshape))]).collect()
+    (0..len)
+        .map(|i| x[view(&common::unravel(i, vshape))])
+        .collect()
 }
 
 fn views<C: ComplexFloat + FftInput<Complex = C>>() {
@@ -160,7 +238,9 @@ fn views<C: ComplexFloat + FftInput<Complex = C>>() {
         check::<C>(&format!("transposed axis {axis}"), &down(&y), &want, n);
     }
     // Stepped and offset: rows 1.., every third column from 2.
-    let s = a.slice([Slice::from(1..), Slice::from(2..).step(3)]).unwrap();
+    let s = a
+        .slice([Slice::from(1..), Slice::from(2..).step(3)])
+        .unwrap();
     let sshape = [r - 1, (c - 2).div_ceil(3)];
     let sh = host_view(&xr, &[r, c], &|i| (i[0] + 1) * c + 2 + 3 * i[1], &sshape);
     for axis in 0..2 {
@@ -192,7 +272,16 @@ fn views<C: ComplexFloat + FftInput<Complex = C>>() {
 
 fn padding<C: ComplexFloat + FftInput<Complex = C>>() {
     let mut rng = Rng::new(5);
-    for (len, n) in [(10, 17), (17, 10), (3000, 5000), (5000, 3000), (100, 4099), (4, 1), (1, 8), (6000, 8192)] {
+    for (len, n) in [
+        (10, 17),
+        (17, 10),
+        (3000, 5000),
+        (5000, 3000),
+        (100, 4099),
+        (4, 1),
+        (1, 8),
+        (6000, 8192),
+    ] {
         let x = rand_c(&mut rng, 2 * len);
         let a = up::<C>(&x, &[2, len]);
         let xr = rounded::<C>(&x);
@@ -214,7 +303,11 @@ fn norms_and_round_trips<C: ComplexFloat + FftInput<Complex = C>>() {
         let a = up::<C>(&x, &[n]);
         let xr = rounded::<C>(&x);
         let fwd = dft(&xr, false);
-        for (norm, s) in [(Norm::Backward, 1.0), (Norm::Ortho, 1.0 / (n as f64).sqrt()), (Norm::Forward, 1.0 / n as f64)] {
+        for (norm, s) in [
+            (Norm::Backward, 1.0),
+            (Norm::Ortho, 1.0 / (n as f64).sqrt()),
+            (Norm::Forward, 1.0 / n as f64),
+        ] {
             let y = fft::fft(&a, None, 0, norm).unwrap();
             let want: Vec<C64> = fwd.iter().map(|v| v * s).collect();
             check::<C>(&format!("{norm:?}"), &down(&y), &want, n);
@@ -288,36 +381,81 @@ fn empty_batches_give_empty_arrays() {
 
 #[test]
 fn bad_inputs_are_typed_errors() {
-    let x = dev().from_slice(&[Complex::new(1.0f32, 0.0); 6], [2, 3]).unwrap();
+    let x = dev()
+        .from_slice(&[Complex::new(1.0f32, 0.0); 6], [2, 3])
+        .unwrap();
     let invalid = |r: gpuarray::Result<Array<Complex<f32>>>| {
         assert!(matches!(r, Err(Error::InvalidArgument { .. })), "{r:?}")
     };
     invalid(fft::fft(&x, Some(0), 1, Norm::Backward));
-    invalid(fft::ifft(&dev().zeros::<Complex<f32>>([2, 0]).unwrap(), None, 1, Norm::Backward));
+    invalid(fft::ifft(
+        &dev().zeros::<Complex<f32>>([2, 0]).unwrap(),
+        None,
+        1,
+        Norm::Backward,
+    ));
     invalid(fft::fft(&x, None, .., Norm::Backward));
     invalid(fft::fft(&x, None, [0, 1], Norm::Backward));
-    assert!(matches!(fft::fft(&x, None, 2, Norm::Backward), Err(Error::AxisOutOfRange { axis: 2, ndim: 2 })));
-    assert!(matches!(fft::fft(&x, None, -3, Norm::Backward), Err(Error::AxisOutOfRange { .. })));
+    assert!(matches!(
+        fft::fft(&x, None, 2, Norm::Backward),
+        Err(Error::AxisOutOfRange { axis: 2, ndim: 2 })
+    ));
+    assert!(matches!(
+        fft::fft(&x, None, -3, Norm::Backward),
+        Err(Error::AxisOutOfRange { .. })
+    ));
     let scalar = dev().from_slice(&[Complex::new(1.0f32, 0.0)], []).unwrap();
-    assert!(matches!(fft::fft(&scalar, None, 0, Norm::Backward), Err(Error::AxisOutOfRange { .. })));
+    assert!(matches!(
+        fft::fft(&scalar, None, 0, Norm::Backward),
+        Err(Error::AxisOutOfRange { .. })
+    ));
     // irfft of one term: the default length 0.
     let one = dev().from_slice(&[Complex::new(1.0f32, 0.0)], [1]).unwrap();
-    assert!(matches!(fft::irfft(&one, None, 0, Norm::Backward), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(fft::hfft(&one, Some(0), 0, Norm::Backward), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        fft::irfft(&one, None, 0, Norm::Backward),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        fft::hfft(&one, Some(0), 0, Norm::Backward),
+        Err(Error::InvalidArgument { .. })
+    ));
     invalid(fft::fftn(&x, Some(&[2, 3]), [0], Norm::Backward));
     invalid(fft::fftn(&x, Some(&[2, 3, 4]), .., Norm::Backward));
     invalid(fft::fftn(&x, None, Vec::<isize>::new(), Norm::Backward));
-    assert!(matches!(fft::fft2(&dev().zeros::<Complex<f32>>([4]).unwrap(), None, .., Norm::Backward), Err(Error::AxisOutOfRange { .. })));
-    assert!(matches!(Plan::<Complex<f32>>::new(dev(), 0), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(fft::fftfreq::<f32>(dev(), 0, 1.0), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(fft::rfftfreq::<f32>(dev(), 4, 0.0), Err(Error::InvalidArgument { .. })));
-    assert!(matches!(fft::fftshift(&x, 3), Err(Error::AxisOutOfRange { .. })));
+    assert!(matches!(
+        fft::fft2(
+            &dev().zeros::<Complex<f32>>([4]).unwrap(),
+            None,
+            ..,
+            Norm::Backward
+        ),
+        Err(Error::AxisOutOfRange { .. })
+    ));
+    assert!(matches!(
+        Plan::<Complex<f32>>::new(dev(), 0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        fft::fftfreq::<f32>(dev(), 0, 1.0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        fft::rfftfreq::<f32>(dev(), 4, 0.0),
+        Err(Error::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        fft::fftshift(&x, 3),
+        Err(Error::AxisOutOfRange { .. })
+    ));
     if !common::supported::<Complex<f64>>(dev()) {
         let r = Plan::<Complex<f64>>::new(dev(), 4);
         assert!(matches!(r, Err(Error::Unsupported { .. })));
     }
     // The device and the input are intact.
-    let y = fft::fft(&x, None, 1, Norm::Backward).unwrap().to_vec().unwrap();
+    let y = fft::fft(&x, None, 1, Norm::Backward)
+        .unwrap()
+        .to_vec()
+        .unwrap();
     assert!((y[0].re - 3.0).abs() < 1e-6 && y[1].norm() < 1e-6);
     assert_eq!(x.to_vec().unwrap(), vec![Complex::new(1.0f32, 0.0); 6]);
 }
@@ -335,7 +473,12 @@ fn three_passes() {
         let y = fft::fft(&a, None, 0, Norm::Backward).unwrap();
         check::<C>("three passes", &down(&y), &dft(&xr, false), n);
         let y = fft::ifft(&a, Some(n / 2), 0, Norm::Forward).unwrap();
-        check::<C>("three passes, cropped", &down(&y), &dft(&xr[..n / 2], true), n / 2);
+        check::<C>(
+            "three passes, cropped",
+            &down(&y),
+            &dft(&xr[..n / 2], true),
+            n / 2,
+        );
     }
     if common::supported::<Complex<f64>>(dev()) {
         one::<Complex<f64>>(&mut rng, 1 << 21);

@@ -9,7 +9,14 @@ use gpuarray::fft::{self, FftInput, Norm};
 use gpuarray::{Complex, ComplexFloat, Real};
 
 /// The reference n-D transform: 1-D transforms along `axes` with lengths `s`.
-fn nd_ref(x: &[C64], shape: &[usize], axes: &[usize], s: &[usize], inverse: bool, norm: Norm) -> (Vec<C64>, Vec<usize>) {
+fn nd_ref(
+    x: &[C64],
+    shape: &[usize],
+    axes: &[usize],
+    s: &[usize],
+    inverse: bool,
+    norm: Norm,
+) -> (Vec<C64>, Vec<usize>) {
     let mut v = x.to_vec();
     let mut sh = shape.to_vec();
     for (&a, &n) in axes.iter().zip(s).rev() {
@@ -77,19 +84,40 @@ where
     let want: Vec<C64> = (0..48).map(|i| full[(i / 4) * 6 + i % 4]).collect();
     check::<C>("rfftn", &down(&y), &want, 72);
     let back = fft::irfftn(&y, Some(&[4, 3, 6]), .., Norm::Backward).unwrap();
-    let got: Vec<C64> = back.to_vec().unwrap().iter().map(|t| C64::new(t.to_f64(), 0.0)).collect();
+    let got: Vec<C64> = back
+        .to_vec()
+        .unwrap()
+        .iter()
+        .map(|t| C64::new(t.to_f64(), 0.0))
+        .collect();
     check::<C>("irfftn(rfftn)", &got, &h, 72);
     let y = fft::rfft2(&a, Some(&[3, 5]), .., Norm::Ortho).unwrap();
     assert_eq!(y.shape(), &[4, 3, 3]);
     let back = fft::irfft2(&y, Some(&[3, 5]), .., Norm::Ortho).unwrap();
     assert_eq!(back.shape(), &[4, 3, 5]);
-    let got: Vec<C64> = back.to_vec().unwrap().iter().map(|t| C64::new(t.to_f64(), 0.0)).collect();
+    let got: Vec<C64> = back
+        .to_vec()
+        .unwrap()
+        .iter()
+        .map(|t| C64::new(t.to_f64(), 0.0))
+        .collect();
     let want: Vec<C64> = (0..60).map(|i| h[(i / 5) * 6 + i % 5]).collect();
     check::<C>("irfft2(rfft2) cropped", &got, &want, 15);
     // irfftn with its default last length 2 (m - 1) and one axis.
-    let y = fft::irfftn(&fft::rfftn(&a, None, [2], Norm::Backward).unwrap(), None, [-1], Norm::Backward).unwrap();
+    let y = fft::irfftn(
+        &fft::rfftn(&a, None, [2], Norm::Backward).unwrap(),
+        None,
+        [-1],
+        Norm::Backward,
+    )
+    .unwrap();
     assert_eq!(y.shape(), &[4, 3, 6]);
-    let got: Vec<C64> = y.to_vec().unwrap().iter().map(|t| C64::new(t.to_f64(), 0.0)).collect();
+    let got: Vec<C64> = y
+        .to_vec()
+        .unwrap()
+        .iter()
+        .map(|t| C64::new(t.to_f64(), 0.0))
+        .collect();
     check::<C>("irfftn one axis", &got, &h, 6);
 }
 
@@ -107,7 +135,11 @@ fn frequencies() {
             let f = fft::fftfreq::<f64>(dev(), n, d);
             let want: Vec<f64> = (0..n)
                 .map(|i| {
-                    let k = if i < (n - 1) / 2 + 1 { i as f64 } else { i as f64 - n as f64 };
+                    let k = if i < (n - 1) / 2 + 1 {
+                        i as f64
+                    } else {
+                        i as f64 - n as f64
+                    };
                     k / (n as f64 * d)
                 })
                 .collect();
@@ -115,7 +147,9 @@ fn frequencies() {
                 assert_eq!(f.unwrap().to_vec().unwrap(), want);
             }
             let r = fft::rfftfreq::<f32>(dev(), n, d).unwrap().to_vec().unwrap();
-            let want: Vec<f32> = (0..=n / 2).map(|i| (i as f64 / (n as f64 * d)) as f32).collect();
+            let want: Vec<f32> = (0..=n / 2)
+                .map(|i| (i as f64 / (n as f64 * d)) as f32)
+                .collect();
             assert_eq!(r, want);
         }
     }
@@ -130,16 +164,36 @@ fn shifts() {
         (0..20)
             .map(|i| {
                 let (r, c) = (i / 4, i % 4);
-                let sr = if axes[0] { (r as isize - by[0]).rem_euclid(5) as usize } else { r };
-                let sc = if axes[1] { (c as isize - by[1]).rem_euclid(4) as usize } else { c };
+                let sr = if axes[0] {
+                    (r as isize - by[0]).rem_euclid(5) as usize
+                } else {
+                    r
+                };
+                let sc = if axes[1] {
+                    (c as isize - by[1]).rem_euclid(4) as usize
+                } else {
+                    c
+                };
                 v[sr * 4 + sc]
             })
             .collect()
     };
-    assert_eq!(fft::fftshift(&x, ..).unwrap().to_vec().unwrap(), roll([2, 2], [true, true]));
-    assert_eq!(fft::ifftshift(&x, ..).unwrap().to_vec().unwrap(), roll([-2, -2], [true, true]));
-    assert_eq!(fft::fftshift(&x, 0).unwrap().to_vec().unwrap(), roll([2, 0], [true, false]));
-    assert_eq!(fft::ifftshift(&x, [-1]).unwrap().to_vec().unwrap(), roll([0, -2], [false, true]));
+    assert_eq!(
+        fft::fftshift(&x, ..).unwrap().to_vec().unwrap(),
+        roll([2, 2], [true, true])
+    );
+    assert_eq!(
+        fft::ifftshift(&x, ..).unwrap().to_vec().unwrap(),
+        roll([-2, -2], [true, true])
+    );
+    assert_eq!(
+        fft::fftshift(&x, 0).unwrap().to_vec().unwrap(),
+        roll([2, 0], [true, false])
+    );
+    assert_eq!(
+        fft::ifftshift(&x, [-1]).unwrap().to_vec().unwrap(),
+        roll([0, -2], [false, true])
+    );
     let s = fft::fftshift(&x.t(), ..).unwrap();
     let back = fft::ifftshift(&s, ..).unwrap();
     assert_eq!(back.to_vec().unwrap(), x.t().to_vec().unwrap());

@@ -15,14 +15,26 @@ fn real_up<F: Float>(v: &[f64], shape: &[usize]) -> (Array<F>, Vec<C64>) {
 }
 
 fn real_down<F: Float>(a: &Array<F>) -> Vec<C64> {
-    a.to_vec().unwrap().iter().map(|t| C64::new(t.to_f64(), 0.0)).collect()
+    a.to_vec()
+        .unwrap()
+        .iter()
+        .map(|t| C64::new(t.to_f64(), 0.0))
+        .collect()
 }
 
 /// The Hermitian extension of the first terms `x` (at most n / 2 + 1 used) to length n.
 fn extend(x: &[C64], n: usize) -> Vec<C64> {
     let m = n / 2 + 1;
-    let get = |k: usize| if k < x.len().min(m) { x[k] } else { C64::new(0.0, 0.0) };
-    (0..n).map(|k| if k < m { get(k) } else { get(n - k).conj() }).collect()
+    let get = |k: usize| {
+        if k < x.len().min(m) {
+            x[k]
+        } else {
+            C64::new(0.0, 0.0)
+        }
+    };
+    (0..n)
+        .map(|k| if k < m { get(k) } else { get(n - k).conj() })
+        .collect()
 }
 
 const N: &[usize] = &[1, 2, 3, 4, 5, 8, 17, 64, 100, 1009, 4096, 4099, 5000, 8192];
@@ -34,7 +46,9 @@ fn rfft_lengths<F: Float + fft::FftFloat>() {
         let y = fft::rfft(&a, None, -1, Norm::Backward).unwrap();
         assert_eq!(y.shape(), &[2, n / 2 + 1]);
         let (full, _) = along(&h, &[2, n], 1, n, false, 1.0);
-        let want: Vec<C64> = (0..2).flat_map(|b| full[b * n..b * n + n / 2 + 1].to_vec()).collect();
+        let want: Vec<C64> = (0..2)
+            .flat_map(|b| full[b * n..b * n + n / 2 + 1].to_vec())
+            .collect();
         check::<F::Complex>(&format!("rfft {n}"), &down(&y), &want, n);
         // ihfft: conj(rfft) / n.
         let y = fft::ihfft(&a, None, 1, Norm::Backward).unwrap();
@@ -58,12 +72,28 @@ where
             let a = up::<C>(&x, &[m]);
             let xr = rounded::<C>(&x);
             let y = fft::irfft(&a, Some(n), 0, Norm::Backward).unwrap();
-            let want: Vec<C64> = dft(&extend(&xr, n), true).iter().map(|v| C64::new(v.re / n as f64, 0.0)).collect();
-            let got: Vec<C64> = y.to_vec().unwrap().iter().map(|t| C64::new(t.to_f64(), 0.0)).collect();
+            let want: Vec<C64> = dft(&extend(&xr, n), true)
+                .iter()
+                .map(|v| C64::new(v.re / n as f64, 0.0))
+                .collect();
+            let got: Vec<C64> = y
+                .to_vec()
+                .unwrap()
+                .iter()
+                .map(|t| C64::new(t.to_f64(), 0.0))
+                .collect();
             check::<C>(&format!("irfft {m} terms to {n}"), &got, &want, n);
             let y = fft::hfft(&a, Some(n), 0, Norm::Backward).unwrap();
-            let want: Vec<C64> = dft(&extend(&xr, n), false).iter().map(|v| C64::new(v.re, 0.0)).collect();
-            let got: Vec<C64> = y.to_vec().unwrap().iter().map(|t| C64::new(t.to_f64(), 0.0)).collect();
+            let want: Vec<C64> = dft(&extend(&xr, n), false)
+                .iter()
+                .map(|v| C64::new(v.re, 0.0))
+                .collect();
+            let got: Vec<C64> = y
+                .to_vec()
+                .unwrap()
+                .iter()
+                .map(|t| C64::new(t.to_f64(), 0.0))
+                .collect();
             check::<C>(&format!("hfft {m} terms to {n}"), &got, &want, n);
         }
     }
@@ -82,10 +112,18 @@ where
         let n = 2 * (r - 1);
         let y = fft::irfft(&a, None, 0, Norm::Backward).unwrap();
         assert_eq!(y.shape(), &[n, c]);
-        let got: Vec<C64> = y.to_vec().unwrap().iter().map(|t| C64::new(t.to_f64(), 0.0)).collect();
+        let got: Vec<C64> = y
+            .to_vec()
+            .unwrap()
+            .iter()
+            .map(|t| C64::new(t.to_f64(), 0.0))
+            .collect();
         for j in 0..c {
             let line: Vec<C64> = (0..r).map(|k| xr[j * r + k]).collect();
-            let want: Vec<C64> = dft(&extend(&line, n), true).iter().map(|v| C64::new(v.re / n as f64, 0.0)).collect();
+            let want: Vec<C64> = dft(&extend(&line, n), true)
+                .iter()
+                .map(|v| C64::new(v.re / n as f64, 0.0))
+                .collect();
             let col: Vec<C64> = (0..n).map(|k| got[k * c + j]).collect();
             check::<C>(&format!("irfft column {j} of {r} x {c}"), &col, &want, n);
         }

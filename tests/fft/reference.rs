@@ -59,7 +59,13 @@ fn radix2(x: &[C64], inverse: bool) -> Vec<C64> {
     let n = x.len();
     let bits = n.trailing_zeros();
     let mut a: Vec<C64> = (0..n)
-        .map(|i| x[if bits == 0 { 0 } else { i.reverse_bits() >> (usize::BITS - bits) }])
+        .map(|i| {
+            x[if bits == 0 {
+                0
+            } else {
+                i.reverse_bits() >> (usize::BITS - bits)
+            }]
+        })
         .collect();
     let mut len = 2;
     while len <= n {
@@ -117,7 +123,14 @@ pub fn rel_l2(got: &[C64], want: &[C64]) -> f64 {
 
 /// Along axis `axis` of a row-major array of `shape`: the transform of every line,
 /// each cropped or padded to `n`, scaled by `scale`.
-pub fn along(x: &[C64], shape: &[usize], axis: usize, n: usize, inverse: bool, scale: f64) -> (Vec<C64>, Vec<usize>) {
+pub fn along(
+    x: &[C64],
+    shape: &[usize],
+    axis: usize,
+    n: usize,
+    inverse: bool,
+    scale: f64,
+) -> (Vec<C64>, Vec<usize>) {
     let outer: usize = shape[..axis].iter().product();
     let inner: usize = shape[axis + 1..].iter().product();
     let len = shape[axis];
@@ -127,7 +140,13 @@ pub fn along(x: &[C64], shape: &[usize], axis: usize, n: usize, inverse: bool, s
     for o in 0..outer {
         for i in 0..inner {
             let line: Vec<C64> = (0..n)
-                .map(|k| if k < len { x[(o * len + k) * inner + i] } else { C64::new(0.0, 0.0) })
+                .map(|k| {
+                    if k < len {
+                        x[(o * len + k) * inner + i]
+                    } else {
+                        C64::new(0.0, 0.0)
+                    }
+                })
                 .collect();
             let y = dft(&line, inverse);
             for k in 0..n {
