@@ -131,12 +131,12 @@ fn base(family: &'static str, d: DType, io: Io, sbuf: usize) -> Spec {
 /// eights first); `None` when `l` has another prime factor.
 pub(super) fn radices(mut l: usize) -> Option<Vec<usize>> {
     let mut out = Vec::new();
-    while l % 8 == 0 {
+    while l.is_multiple_of(8) {
         out.push(8);
         l /= 8;
     }
     for r in [4, 2, 3, 5, 7, 11, 13] {
-        while l % r == 0 {
+        while l.is_multiple_of(r) {
             out.push(r);
             l /= r;
         }

@@ -124,7 +124,7 @@ pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
     // cap / 4 too where a split allows, else rows that fit, else (three or more passes) the
     // longest columns and rows split again.
     let col_cap = cap / 4;
-    let divisors: Vec<usize> = (2..=col_cap).filter(|d| n % d == 0).collect();
+    let divisors: Vec<usize> = (2..=col_cap).filter(|&d| n.is_multiple_of(d)).collect();
     let n1 = divisors
         .iter()
         .copied()
@@ -523,10 +523,9 @@ const CACHED_PLANS: usize = 64;
 pub(super) fn cached<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Arc<Node<C>>> {
     let cache = dev.state::<PlanCache>();
     let key = (n, C::DTYPE);
-    if let Some(p) = lock(&cache.map).get(&key) {
-        if let Ok(p) = p.clone().downcast::<Node<C>>() {
-            return Ok(p);
-        }
+    let found = lock(&cache.map).get(&key).cloned();
+    if let Some(Ok(p)) = found.map(|p| p.downcast::<Node<C>>()) {
+        return Ok(p);
     }
     let p = Arc::new(plan::<C>(dev, n)?);
     let mut map = lock(&cache.map);

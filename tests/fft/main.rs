@@ -32,7 +32,7 @@ pub fn unit<C: ComplexFloat>() -> f64 {
 /// Whether length `n` runs by Bluestein (a prime factor above 13).
 pub fn bluestein(mut n: usize) -> bool {
     for p in [2, 3, 5, 7, 11, 13] {
-        while n % p == 0 {
+        while n.is_multiple_of(p) {
             n /= p;
         }
     }
