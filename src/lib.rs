@@ -45,6 +45,7 @@ pub mod custom;
 pub mod device;
 mod dtype;
 mod error;
+pub mod fft;
 mod gpu;
 mod kernel;
 pub mod linalg;

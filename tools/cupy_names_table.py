@@ -207,7 +207,17 @@ TABLE = [
  ("convolve, correlate", "signal::convolve(&x, &k, mode) / signal::correlate(&x, &k, mode)", "free functions of `gpuarray::signal`"),
  ("cupyx.scipy.signal.convolve2d, correlate2d", "signal::convolve2d(&x, &k, mode) / signal::correlate2d(&x, &k, mode) / signal::convolve2d_with(&x, &k, mode, boundary)", "`_with` takes SciPy's boundary"),
  ("(conv1d, conv2d layers)", "gpuarray::nn", "as PyTorch"),
- ("fft, ifft, rfft, irfft, fft2, fftn, fftfreq, fftshift", NY, "no FFT yet (cuFFT's part)"),
+ ("cupyx.scipy.signal.fftconvolve", "signal::fftconvolve(&x, &k, mode)", "real inputs of any number of dimensions"),
+]),
+("FFT (cupy.fft)", [
+ ("fft.fft, fft.ifft", "fft::fft(&x, n, axis, norm) / fft::ifft(&x, n, axis, norm)", "`norm` a `fft::Norm`; f32 and f64 promoted to complex64 and complex128"),
+ ("fft.rfft, fft.irfft", "fft::rfft(&x, n, axis, norm) / fft::irfft(&x, n, axis, norm)", ""),
+ ("fft.hfft, fft.ihfft", "fft::hfft(&x, n, axis, norm) / fft::ihfft(&x, n, axis, norm)", ""),
+ ("fft.fft2, fft.ifft2, fft.rfft2, fft.irfft2", "fft::fft2(&x, s, [-2, -1], norm) / fft::ifft2(&x, s, [-2, -1], norm) / fft::rfft2(&x, s, [-2, -1], norm) / fft::irfft2(&x, s, [-2, -1], norm)", "`..` for the last two axes"),
+ ("fft.fftn, fft.ifftn, fft.rfftn, fft.irfftn", "fft::fftn(&x, s, [0, 1], norm) / fft::ifftn(&x, s, [0, 1], norm) / fft::rfftn(&x, s, [0, 1], norm) / fft::irfftn(&x, s, [0, 1], norm)", "`..` for every axis"),
+ ("fft.fftfreq, fft.rfftfreq", "fft::fftfreq::<T>(&dev, n, d) / fft::rfftfreq::<T>(&dev, n, d)", ""),
+ ("fft.fftshift, fft.ifftshift", "fft::fftshift(&x, [0]) / fft::ifftshift(&x, [0])", "`..` for every axis"),
+ ("cupyx.scipy.fftpack.get_fft_plan", "fft::Plan::<Complex<f32>>::new(&dev, n)", "plans are also kept per device and length"),
 ]),
 ("Random (cupy.random)", [
  ("default_rng(seed)", "dev.default_rng(seed)", "a stateful Philox4x32-10 Generator"),

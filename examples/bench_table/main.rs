@@ -69,6 +69,7 @@ mod sweep_api_manip;
 mod sweep_api_math;
 mod sweep_api_random;
 mod sweep_api_stats;
+mod sweep_fft;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_linalg_factor;
@@ -159,6 +160,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("api", sweep_api::rows),
     ("api_stats", sweep_api_stats::rows),
     ("linalg_spectral", sweep_linalg_spectral::rows),
+    ("fft", sweep_fft::rows),
 ];
 
 fn usage() -> String {

@@ -206,7 +206,15 @@ const ROWS: &[&str] = &[
     r####"| `convolve, correlate` | `signal::convolve(&x, &k, mode) / signal::correlate(&x, &k, mode)` (free functions of `gpuarray::signal`) |"####,
     r####"| `cupyx.scipy.signal.convolve2d, correlate2d` | `signal::convolve2d(&x, &k, mode) / signal::correlate2d(&x, &k, mode) / signal::convolve2d_with(&x, &k, mode, boundary)` (`_with` takes SciPy's boundary) |"####,
     r####"| `(conv1d, conv2d layers)` | `gpuarray::nn` (as PyTorch) |"####,
-    r####"| `fft, ifft, rfft, irfft, fft2, fftn, fftfreq, fftshift` | *not yet*: no FFT yet (cuFFT's part) |"####,
+    r####"| `cupyx.scipy.signal.fftconvolve` | `signal::fftconvolve(&x, &k, mode)` (real inputs of any number of dimensions) |"####,
+    r####"| `fft.fft, fft.ifft` | `fft::fft(&x, n, axis, norm) / fft::ifft(&x, n, axis, norm)` (`norm` a `fft::Norm`; f32 and f64 promoted to complex64 and complex128) |"####,
+    r####"| `fft.rfft, fft.irfft` | `fft::rfft(&x, n, axis, norm) / fft::irfft(&x, n, axis, norm)` |"####,
+    r####"| `fft.hfft, fft.ihfft` | `fft::hfft(&x, n, axis, norm) / fft::ihfft(&x, n, axis, norm)` |"####,
+    r####"| `fft.fft2, fft.ifft2, fft.rfft2, fft.irfft2` | `fft::fft2(&x, s, [-2, -1], norm) / fft::ifft2(&x, s, [-2, -1], norm) / fft::rfft2(&x, s, [-2, -1], norm) / fft::irfft2(&x, s, [-2, -1], norm)` (`..` for the last two axes) |"####,
+    r####"| `fft.fftn, fft.ifftn, fft.rfftn, fft.irfftn` | `fft::fftn(&x, s, [0, 1], norm) / fft::ifftn(&x, s, [0, 1], norm) / fft::rfftn(&x, s, [0, 1], norm) / fft::irfftn(&x, s, [0, 1], norm)` (`..` for every axis) |"####,
+    r####"| `fft.fftfreq, fft.rfftfreq` | `fft::fftfreq::<T>(&dev, n, d) / fft::rfftfreq::<T>(&dev, n, d)` |"####,
+    r####"| `fft.fftshift, fft.ifftshift` | `fft::fftshift(&x, [0]) / fft::ifftshift(&x, [0])` (`..` for every axis) |"####,
+    r####"| `cupyx.scipy.fftpack.get_fft_plan` | `fft::Plan::<Complex<f32>>::new(&dev, n)` (plans are also kept per device and length) |"####,
     r####"| `default_rng(seed)` | `dev.default_rng(seed)` (a stateful Philox4x32-10 Generator) |"####,
     r####"| `Generator.random` | `rng.random::<T>(shape)` |"####,
     r####"| `Generator.uniform` | `rng.uniform::<T>(shape, lo, hi)` |"####,
@@ -3253,6 +3261,217 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let (mut x, y): (Array<X>, Array<X>) = (any(), any());
         let _ = gpuarray::nn::conv1d::<f32>;
         let _ = gpuarray::nn::conv2d::<f32>;
+    }
+    // cupyx.scipy.signal.fftconvolve
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let k: Array<X> = any();
+        let mode = any();
+        let _ = signal::fftconvolve(&x, &k, mode);
+    }
+    // FFT (cupy.fft)
+    // fft.fft, fft.ifft
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let axis = -1isize;
+        let norm = any();
+        let _ = fft::fft(&x, n, axis, norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let axis = -1isize;
+        let norm = any();
+        let _ = fft::ifft(&x, n, axis, norm);
+    }
+    // fft.rfft, fft.irfft
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let axis = -1isize;
+        let norm = any();
+        let _ = fft::rfft(&x, n, axis, norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let axis = -1isize;
+        let norm = any();
+        let _ = fft::irfft(&x, n, axis, norm);
+    }
+    // fft.hfft, fft.ihfft
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let axis = -1isize;
+        let norm = any();
+        let _ = fft::hfft(&x, n, axis, norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let axis = -1isize;
+        let norm = any();
+        let _ = fft::ihfft(&x, n, axis, norm);
+    }
+    // fft.fft2, fft.ifft2, fft.rfft2, fft.irfft2
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let s = any();
+        let norm = any();
+        let _ = fft::fft2(&x, s, [-2, -1], norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let s = any();
+        let norm = any();
+        let _ = fft::ifft2(&x, s, [-2, -1], norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let s = any();
+        let norm = any();
+        let _ = fft::rfft2(&x, s, [-2, -1], norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let s = any();
+        let norm = any();
+        let _ = fft::irfft2(&x, s, [-2, -1], norm);
+    }
+    // fft.fftn, fft.ifftn, fft.rfftn, fft.irfftn
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let s = any();
+        let norm = any();
+        let _ = fft::fftn(&x, s, [0, 1], norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let s = any();
+        let norm = any();
+        let _ = fft::ifftn(&x, s, [0, 1], norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let s = any();
+        let norm = any();
+        let _ = fft::rfftn(&x, s, [0, 1], norm);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let s = any();
+        let norm = any();
+        let _ = fft::irfftn(&x, s, [0, 1], norm);
+    }
+    // fft.fftfreq, fft.rfftfreq
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let d = any();
+        let _ = fft::fftfreq::<T>(&dev, n, d);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let d = any();
+        let _ = fft::rfftfreq::<T>(&dev, n, d);
+    }
+    // fft.fftshift, fft.ifftshift
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = fft::fftshift(&x, [0]);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = fft::ifftshift(&x, [0]);
+    }
+    // cupyx.scipy.fftpack.get_fft_plan
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let n = any();
+        let _ = fft::Plan::<Complex<f32>>::new(&dev, n);
     }
     // Random (cupy.random)
     // default_rng(seed)

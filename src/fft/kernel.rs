@@ -1,0 +1,262 @@
+//! The kernels of shaders/fft.wgsl and shaders/fft_bluestein.wgsl: their `Spec`s (the
+//! Stockham passes generated per length), pipeline keys, parameters and launches.
+
+use std::sync::Arc;
+
+use crate::device::{Device, Work};
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::kernel::cache::{Kernel, Key};
+use crate::kernel::launch::{Binding, Params};
+use crate::kernel::source::Spec;
+
+const SRC: &str = include_str!("../../shaders/fft.wgsl");
+const BLUESTEIN: &str = include_str!("../../shaders/fft_bluestein.wgsl");
+/// Invocations of the elementwise entries (gather, crop, the Bluestein steps).
+pub(super) const WG_COPY: usize = 256;
+/// Most batch dimensions a launch addresses (shape slots 0..4 of the parameters).
+pub(super) const MAX_BATCH_DIMS: usize = 4;
+
+/// One batch dimension of a launch: its extent, the strides of the input and the output
+/// (elements) and its four-step twiddle multiplier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Dim {
+    pub extent: usize,
+    pub s_in: isize,
+    pub s_out: isize,
+    pub tw: usize,
+}
+
+/// Parameters of one dispatch; shaders/fft.wgsl reads them through `batches()`,
+/// `inverse()`, `herm()`, `row_len()`, `n_in()`, `n_out()`, `tw_n()`, `s_in()`, `s_out()`,
+/// `tw_coarse()`, `tw_fine()`, `tw_shift()`, `scale()` and `batch_offs()`.
+#[derive(Debug, Clone, Default)]
+pub(super) struct FftParams {
+    pub dims: Vec<Dim>,
+    pub off_in: usize,
+    pub off_out: usize,
+    pub s_in: isize,
+    pub s_out: isize,
+    pub inverse: bool,
+    pub herm: usize,
+    pub row_len: usize,
+    pub n_in: usize,
+    pub n_out: usize,
+    pub tw_n: usize,
+    pub tw_coarse: usize,
+    pub tw_fine: usize,
+    pub tw_shift: u32,
+    pub scale: f64,
+}
+
+impl FftParams {
+    pub fn batches(&self) -> usize {
+        self.dims.iter().map(|d| d.extent).product()
+    }
+
+    fn encode(&self, d: DType) -> Params {
+        debug_assert!(self.dims.len() <= MAX_BATCH_DIMS);
+        let mut p = Params::new(self.batches() as u32);
+        p.ndim = self.dims.len() as u32;
+        p.aux = [self.inverse as u32, self.herm as u32];
+        p.offs = [self.off_in as u32, 0, 0, self.off_out as u32];
+        for (k, dim) in self.dims.iter().enumerate() {
+            p.shape[k] = dim.extent as u32;
+            p.strides[0][k] = dim.s_in as i32 as u32;
+            p.strides[1][k] = dim.s_out as i32 as u32;
+            p.strides[2][k] = dim.tw as u32;
+        }
+        p.shape[4] = self.row_len as u32;
+        p.shape[5] = self.n_in as u32;
+        p.shape[6] = self.n_out as u32;
+        p.shape[7] = self.tw_n as u32;
+        p.strides[0][7] = self.s_in as i32 as u32;
+        p.strides[1][7] = self.s_out as i32 as u32;
+        p.strides[2][7] = self.tw_coarse as u32;
+        p.strides[2][6] = self.tw_fine as u32;
+        p.strides[2][5] = self.tw_shift;
+        if d == DType::F64 {
+            p.scalars::<f64>(&[self.scale])
+        } else {
+            p.scalars::<f32>(&[self.scale as f32])
+        }
+    }
+}
+
+/// What the input and output bindings hold: complex elements or real ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct Io {
+    pub real_in: bool,
+    pub real_out: bool,
+}
+
+/// The specialisation shared by every entry: component type `d` (f32 or f64), input and
+/// output kinds.
+fn base(family: &'static str, d: DType, io: Io, sbuf: usize) -> Spec {
+    let t = d.wgsl();
+    let c = format!("vec2<{t}>");
+    let s = Spec::new(family, SRC)
+        .alias("T", t)
+        .alias("S", t)
+        .alias("SC", t)
+        .alias("IN", if io.real_in { t.to_string() } else { c.clone() })
+        .alias(
+            "OUT",
+            if io.real_out {
+                t.to_string()
+            } else {
+                c.clone()
+            },
+        )
+        .alias("SBUF", format!("array<{c}, {sbuf}>"));
+    let s = if io.real_in {
+        s.function(
+            "read_in",
+            "fn read_in(i: u32) -> vec2<T> { return vec2<T>(src[i], T(0)); }",
+        )
+    } else {
+        s
+    };
+    if io.real_out {
+        s.function(
+            "write_out",
+            "fn write_out(i: u32, v: vec2<T>) { dst[i] = v.x; }",
+        )
+    } else {
+        s
+    }
+}
+
+/// The radices of the Stockham passes of length `l` (its factors 8, 4, 2, 3, 5, 7, 11, 13,
+/// eights first); `None` when `l` has another prime factor.
+pub(super) fn radices(mut l: usize) -> Option<Vec<usize>> {
+    let mut out = Vec::new();
+    while l.is_multiple_of(8) {
+        out.push(8);
+        l /= 8;
+    }
+    for r in [4, 2, 3, 5, 7, 11, 13] {
+        while l.is_multiple_of(r) {
+            out.push(r);
+            l /= r;
+        }
+    }
+    (l == 1).then_some(out)
+}
+
+/// Invocations of a workgroup holding `elems` elements: at most 16 elements each.
+pub(super) fn direct_wg(elems: usize) -> usize {
+    (elems / 4).clamp(64, 256)
+}
+
+/// The in-workgroup transform of length `l`, `m` transforms per workgroup.
+pub(super) fn direct_spec(d: DType, l: usize, m: usize, io: Io) -> Spec {
+    let mut ns = 1;
+    let mut calls = String::new();
+    let wg = direct_wg(l * m);
+    for r in radices(l).unwrap_or_default() {
+        let c = (m * l / r).div_ceil(wg);
+        // The registers of shaders/fft.wgsl's `butterflies` (VMAX).
+        debug_assert!(c * r <= 48, "length {l}: {c} butterflies of radix {r}");
+        calls.push_str(&format!("butterflies(lid, {ns}u, {r}u, {c}u); "));
+        ns *= r;
+    }
+    base("fft", d, io, m * l)
+        .function("fft_len", format!("fn fft_len() -> u32 {{ return {l}u; }}"))
+        .function(
+            "per_group",
+            format!("fn per_group() -> u32 {{ return {m}u; }}"),
+        )
+        .function(
+            "run_passes",
+            format!("fn run_passes(lid: u32) {{ {calls}}}"),
+        )
+}
+
+/// The copies (`gather`, `crop`) and the Bluestein steps.
+pub(super) fn copy_spec(d: DType, io: Io, bluestein: bool) -> Spec {
+    let s = base(if bluestein { "fft_bluestein" } else { "fft" }, d, io, 1);
+    if bluestein {
+        s.include(BLUESTEIN)
+    } else {
+        s
+    }
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    let mut v = Vec::new();
+    for d in [DType::F32, DType::F64] {
+        for (real_in, real_out) in [(false, false), (true, false), (false, true)] {
+            let io = Io { real_in, real_out };
+            v.push(copy_spec(d, io, false));
+            v.push(copy_spec(d, io, true));
+            for l in [1, 2, 8, 12, 60, 1024, 2310, 4095] {
+                v.push(direct_spec(d, l, (4096 / l).max(1), io));
+            }
+        }
+    }
+    v
+}
+
+/// A launch of `entry` (`main`: the direct transform of length `l`, `m` per workgroup).
+pub(super) struct Launch {
+    pub entry: &'static str,
+    pub d: DType,
+    pub io: Io,
+    pub l: usize,
+    pub m: usize,
+}
+
+impl Launch {
+    fn kernel(&self, dev: &Device, inputs: usize) -> Result<Arc<Kernel>> {
+        let bluestein = matches!(self.entry, "chirp_in" | "pointwise" | "chirp_out");
+        let wg = if self.entry == "main" {
+            direct_wg(self.l * self.m)
+        } else {
+            WG_COPY
+        };
+        let key = Key {
+            family: if bluestein { "fft_bluestein" } else { "fft" },
+            entry: self.entry,
+            variant: format!(
+                "{:?}|{}|{}|{}|{}",
+                self.d, self.io.real_in, self.io.real_out, self.l, self.m
+            ),
+            inputs,
+            wg: wg as u32,
+            ndim: 0,
+            per: 0,
+        };
+        let (d, io, l, m) = (self.d, self.io, self.l, self.m);
+        dev.kernel(key, || {
+            if l == 0 {
+                copy_spec(d, io, bluestein)
+            } else {
+                direct_spec(d, l, m, io)
+            }
+        })
+    }
+
+    /// Records the dispatch over `items` work items (`main`: over the batch's workgroups).
+    pub fn run(
+        &self,
+        dev: &Device,
+        p: &FftParams,
+        inputs: &[Binding<'_>],
+        out: Binding<'_>,
+        items: usize,
+    ) -> Result<()> {
+        let k = self.kernel(dev, inputs.len())?;
+        let work = if self.entry == "main" {
+            p.batches().div_ceil(self.m) * k.wg as usize
+        } else {
+            items
+        };
+        if work == 0 {
+            return Ok(());
+        }
+        dev.launch(&k, &p.encode(self.d), inputs, out, Work::Items(work as u32))
+    }
+}

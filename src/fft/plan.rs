@@ -1,0 +1,572 @@
+//! Plans: how a transform of length n runs (one in-workgroup pass; four-step passes for
+//! lengths past workgroup memory; Bluestein's convolution for lengths with a prime factor
+//! above 13), with their twiddle tables computed in f64 and uploaded once; and the
+//! execution of a plan over a batch addressed through strides.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::f64::consts::PI;
+use std::sync::{Arc, Mutex};
+
+use super::kernel::{radices, Dim, FftParams, Io, Launch, MAX_BATCH_DIMS};
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::{ComplexFloat, DType, Element, Real};
+use crate::error::Result;
+use crate::gpu::lock;
+use crate::kernel::launch::Binding;
+
+/// The four-step twiddles W_N^m of a column pass: m = hi * 2^shift + lo, the coarse table
+/// (W_N^(hi 2^shift)) at `coarse` and the fine one (W_N^lo) at `fine` in the pass's table.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    n: usize,
+    coarse: usize,
+    fine: usize,
+    shift: u32,
+}
+
+/// One in-workgroup pass of length `l`, `m` transforms per workgroup.
+pub(super) struct Direct<C: ComplexFloat> {
+    l: usize,
+    m: usize,
+    tw: Array<C>,
+    step: Option<Step>,
+}
+
+/// How a transform of one length runs.
+pub(super) enum Node<C: ComplexFloat> {
+    /// One pass in workgroup memory.
+    Direct(Direct<C>),
+    /// n = n1 * n2: transforms of length n1 down the columns (with twiddles), then of
+    /// length n2 along the rows, written transposed.
+    FourStep {
+        n: usize,
+        n1: usize,
+        n2: usize,
+        a: Direct<C>,
+        b: Box<Node<C>>,
+    },
+    /// Bluestein: the chirp convolution of length `padded`, by transforms of that length.
+    Bluestein {
+        n: usize,
+        padded: usize,
+        sub: Box<Node<C>>,
+        chirp: Array<C>,
+        filter: Array<C>,
+    },
+}
+
+fn cplx<C: ComplexFloat>(angle: f64) -> C {
+    let (s, c) = angle.sin_cos();
+    C::new(C::Real::from_f64(c), C::Real::from_f64(s))
+}
+
+/// W_n^j = exp(-2 pi i j / n) for j mod n, computed in f64 from the reduced fraction.
+fn root<C: ComplexFloat>(j: usize, n: usize) -> C {
+    let j = j % n;
+    // Reduce to |angle| <= pi for accuracy.
+    let a = if 2 * j <= n {
+        -2.0 * PI * j as f64 / n as f64
+    } else {
+        2.0 * PI * (n - j) as f64 / n as f64
+    };
+    cplx(a)
+}
+
+/// Elements of `C` one workgroup holds.
+pub(super) fn capacity(dev: &Device, d: DType) -> usize {
+    let bytes = dev.limits().max_compute_workgroup_storage_size as usize;
+    (bytes / d.size()).min(8192)
+}
+
+fn direct<C: ComplexFloat>(
+    dev: &Device,
+    l: usize,
+    cap: usize,
+    step: Option<usize>,
+) -> Result<Direct<C>> {
+    let m = (cap.min(4096) / l).max(1);
+    let mut t: Vec<C> = (0..l).map(|j| root(j, l)).collect();
+    let step = step.map(|n| {
+        let shift = (usize::BITS - (n - 1).leading_zeros()).div_ceil(2);
+        let coarse = t.len();
+        t.extend((0..=((n - 1) >> shift)).map(|hi| root::<C>(hi << shift, n)));
+        let fine = t.len();
+        t.extend((0..1usize << shift).map(|lo| root::<C>(lo, n)));
+        Step {
+            n,
+            coarse,
+            fine,
+            shift,
+        }
+    });
+    let len = t.len();
+    Ok(Direct {
+        l,
+        m,
+        tw: dev.from_slice(&t, [len])?,
+        step,
+    })
+}
+
+/// The plan of a transform of length `n >= 1` of `C`.
+pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
+    let cap = capacity(dev, C::DTYPE);
+    if radices(n).is_none() {
+        return bluestein(dev, n);
+    }
+    if n <= cap {
+        return Ok(Node::Direct(direct(dev, n, cap, None)?));
+    }
+    // Columns of at most cap / 4 (four or more transforms per workgroup, so that the
+    // column reads and the transposed writes cover whole memory sectors): rows of at most
+    // cap / 4 too where a split allows, else rows that fit, else (three or more passes) the
+    // longest columns and rows split again.
+    let col_cap = cap / 4;
+    let divisors: Vec<usize> = (2..=col_cap).filter(|&d| n.is_multiple_of(d)).collect();
+    let n1 = divisors
+        .iter()
+        .copied()
+        .find(|&d| n / d <= col_cap)
+        .or_else(|| divisors.iter().copied().find(|&d| n / d <= cap))
+        .or_else(|| divisors.last().copied())
+        .unwrap_or(n);
+    let n2 = n / n1;
+    Ok(Node::FourStep {
+        n,
+        n1,
+        n2,
+        a: direct(dev, n1, cap, Some(n))?,
+        b: Box::new(plan(dev, n2)?),
+    })
+}
+
+fn bluestein<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
+    let padded = (2 * n - 1).next_power_of_two();
+    let sub = plan::<C>(dev, padded)?;
+    // w_k = exp(-i pi k^2 / n), k^2 reduced mod 2n exactly.
+    let w = |k: usize| -> (f64, f64) {
+        let r = ((k as u128 * k as u128) % (2 * n as u128)) as f64;
+        let a = -PI * r / n as f64;
+        let (s, c) = a.sin_cos();
+        (c, s)
+    };
+    let chirp: Vec<C> = (0..n)
+        .map(|k| {
+            let (c, s) = w(k);
+            C::new(C::Real::from_f64(c), C::Real::from_f64(s))
+        })
+        .collect();
+    let mut b = vec![C::new(C::Real::from_f64(0.0), C::Real::from_f64(0.0)); padded];
+    for k in 0..n {
+        let (c, s) = w(k);
+        let v = C::new(C::Real::from_f64(c), C::Real::from_f64(-s));
+        b[k] = v;
+        if k > 0 {
+            b[padded - k] = v;
+        }
+    }
+    let bvec = dev.from_slice(&b, [padded])?;
+    let filter = Array::<C>::alloc_any(dev, "fft", vec![padded], |x| dev.alloc(x))?;
+    let job = Job::rows(bvec.binding(), filter.binding(), 1, padded, false, 1.0);
+    exec(&sub, dev, &job)?;
+    Ok(Node::Bluestein {
+        n,
+        padded,
+        sub: Box::new(sub),
+        chirp: dev.from_slice(&chirp, [n])?,
+        filter,
+    })
+}
+
+/// A transform over a batch: where it reads and writes, and how.
+#[derive(Clone)]
+pub(super) struct Job<'a> {
+    pub src: Binding<'a>,
+    pub dst: Binding<'a>,
+    pub io: Io,
+    /// Batch dimensions, offsets, strides, lengths, direction and scale (`row_len` and the
+    /// twiddle fields are the plan's).
+    pub p: FftParams,
+}
+
+impl<'a> Job<'a> {
+    /// `batches` contiguous rows of `n` complex elements into contiguous rows.
+    pub(super) fn rows(
+        src: Binding<'a>,
+        dst: Binding<'a>,
+        batches: usize,
+        n: usize,
+        inverse: bool,
+        scale: f64,
+    ) -> Job<'a> {
+        Job {
+            src,
+            dst,
+            io: Io {
+                real_in: false,
+                real_out: false,
+            },
+            p: FftParams {
+                dims: vec![Dim {
+                    extent: batches,
+                    s_in: n as isize,
+                    s_out: n as isize,
+                    tw: 0,
+                }],
+                s_in: 1,
+                s_out: 1,
+                inverse,
+                n_in: n,
+                n_out: n,
+                scale,
+                ..FftParams::default()
+            },
+        }
+    }
+}
+
+/// Contiguous strides (elements) of batch dimensions `dims` over rows of `row`.
+fn contiguous(dims: &[Dim], row: usize) -> Vec<isize> {
+    let mut s = vec![0isize; dims.len()];
+    let mut acc = row as isize;
+    for (k, d) in dims.iter().enumerate().rev() {
+        s[k] = acc;
+        acc *= d.extent as isize;
+    }
+    s
+}
+
+/// Drops extent-1 dimensions and merges neighbours that step through memory as one.
+pub(super) fn merge(dims: &[Dim]) -> Vec<Dim> {
+    let mut out: Vec<Dim> = Vec::new();
+    for d in dims.iter().filter(|d| d.extent != 1) {
+        if let Some(last) = out.last_mut() {
+            let e = d.extent as isize;
+            if last.s_in == d.s_in * e && last.s_out == d.s_out * e && last.tw == d.tw * d.extent {
+                last.extent *= d.extent;
+                last.s_in = d.s_in;
+                last.s_out = d.s_out;
+                last.tw = d.tw;
+                continue;
+            }
+        }
+        out.push(*d);
+    }
+    out
+}
+
+fn temp<C: ComplexFloat>(dev: &Device, len: usize) -> Result<Array<C>> {
+    Array::<C>::alloc_any(dev, "fft", vec![len.max(1)], |b| dev.alloc(b))
+}
+
+fn component<C: ComplexFloat>() -> DType {
+    <C::Real as Element>::DTYPE
+}
+
+/// Runs `node` over `job` (its batch of at most [`MAX_BATCH_DIMS`] dimensions).
+pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>) -> Result<()> {
+    let d = component::<C>();
+    let batches = job.p.batches();
+    if batches == 0 {
+        return Ok(());
+    }
+    match node {
+        Node::Direct(dr) => run_direct(dr, dev, job, d),
+        Node::FourStep { n, n1, n2, a, b } => {
+            let (n, n1, n2) = (*n, *n1, *n2);
+            let plain_in = job.p.n_in == n && job.p.herm == 0 && job.p.dims.len() < MAX_BATCH_DIMS;
+            if !plain_in {
+                // Gather into contiguous complex rows first.
+                let t = temp::<C>(dev, batches * n)?;
+                let mut p = job.p.clone();
+                p.row_len = n;
+                p.scale = 1.0;
+                let gather = Launch {
+                    entry: "gather",
+                    d,
+                    io: Io {
+                        real_in: job.io.real_in,
+                        real_out: false,
+                    },
+                    l: 0,
+                    m: 0,
+                };
+                gather.run(dev, &p, &[job.src], t.binding(), batches * n)?;
+                let rows = contiguous(&job.p.dims, n);
+                let mut inner = job.clone();
+                inner.src = t.binding();
+                inner.io.real_in = false;
+                for (dim, s) in inner.p.dims.iter_mut().zip(rows) {
+                    dim.s_in = s;
+                }
+                inner.p.dims = merge(&inner.p.dims);
+                inner.p.off_in = 0;
+                inner.p.s_in = 1;
+                inner.p.n_in = n;
+                inner.p.herm = 0;
+                return exec(node, dev, &inner);
+            }
+            if job.p.n_out != n {
+                // Transform into contiguous rows, then crop.
+                let t = temp::<C>(dev, batches * n)?;
+                let mut inner = job.clone();
+                inner.dst = t.binding();
+                inner.io.real_out = false;
+                let rows = contiguous(&job.p.dims, n);
+                for (dim, s) in inner.p.dims.iter_mut().zip(rows) {
+                    dim.s_out = s;
+                }
+                inner.p.off_out = 0;
+                inner.p.s_out = 1;
+                inner.p.n_out = n;
+                inner.p.scale = 1.0;
+                exec(node, dev, &inner)?;
+                let mut p = job.p.clone();
+                p.row_len = n;
+                p.herm = 0;
+                let crop = Launch {
+                    entry: "crop",
+                    d,
+                    io: Io {
+                        real_in: false,
+                        real_out: job.io.real_out,
+                    },
+                    l: 0,
+                    m: 0,
+                };
+                return crop.run(dev, &p, &[t.binding()], job.dst, batches * job.p.n_out);
+            }
+            // Pass A: columns j2 of length n1 (stride n2), twiddled, into t[b][k1][j2].
+            let t = temp::<C>(dev, batches * n)?;
+            let rows = contiguous(&job.p.dims, n);
+            let mut pa = job.p.clone();
+            for (dim, s) in pa.dims.iter_mut().zip(&rows) {
+                dim.s_out = *s;
+            }
+            pa.dims.push(Dim {
+                extent: n2,
+                s_in: job.p.s_in,
+                s_out: 1,
+                tw: 1,
+            });
+            pa.dims = merge(&pa.dims);
+            pa.s_in = job.p.s_in * n2 as isize;
+            pa.s_out = n2 as isize;
+            pa.off_out = 0;
+            pa.n_in = n1;
+            pa.n_out = n1;
+            pa.scale = 1.0;
+            let ja = Job {
+                src: job.src,
+                dst: t.binding(),
+                io: Io {
+                    real_in: job.io.real_in,
+                    real_out: false,
+                },
+                p: pa,
+            };
+            run_direct(a, dev, &ja, d)?;
+            // Pass B: rows (b, k1) of length n2, element k2 to k1 + n1 k2.
+            let mut pb = job.p.clone();
+            for (dim, s) in pb.dims.iter_mut().zip(&rows) {
+                dim.s_in = *s;
+            }
+            pb.dims.push(Dim {
+                extent: n1,
+                s_in: n2 as isize,
+                s_out: job.p.s_out,
+                tw: 0,
+            });
+            pb.dims = merge(&pb.dims);
+            pb.off_in = 0;
+            pb.s_in = 1;
+            pb.s_out = job.p.s_out * n1 as isize;
+            pb.n_in = n2;
+            pb.n_out = n2;
+            let jb = Job {
+                src: t.binding(),
+                dst: job.dst,
+                io: Io {
+                    real_in: false,
+                    real_out: job.io.real_out,
+                },
+                p: pb,
+            };
+            exec(b, dev, &jb)
+        }
+        Node::Bluestein {
+            n,
+            padded,
+            sub,
+            chirp,
+            filter,
+        } => {
+            let (n, padded) = (*n, *padded);
+            let t1 = temp::<C>(dev, batches * padded)?;
+            let t2 = temp::<C>(dev, batches * padded)?;
+            let launch = |entry, io| Launch {
+                entry,
+                d,
+                io,
+                l: 0,
+                m: 0,
+            };
+            let plain = Io {
+                real_in: false,
+                real_out: false,
+            };
+            let mut p = job.p.clone();
+            p.row_len = n;
+            p.tw_n = padded;
+            let cin = launch(
+                "chirp_in",
+                Io {
+                    real_in: job.io.real_in,
+                    real_out: false,
+                },
+            );
+            cin.run(
+                dev,
+                &p,
+                &[job.src, chirp.binding()],
+                t1.binding(),
+                batches * padded,
+            )?;
+            exec(
+                sub,
+                dev,
+                &Job::rows(t1.binding(), t2.binding(), batches, padded, false, 1.0),
+            )?;
+            let mut pw = FftParams {
+                dims: vec![Dim {
+                    extent: batches,
+                    s_in: 0,
+                    s_out: 0,
+                    tw: 0,
+                }],
+                tw_n: padded,
+                ..FftParams::default()
+            };
+            pw.scale = 1.0;
+            launch("pointwise", plain).run(
+                dev,
+                &pw,
+                &[t2.binding(), filter.binding()],
+                t1.binding(),
+                batches * padded,
+            )?;
+            exec(
+                sub,
+                dev,
+                &Job::rows(t1.binding(), t2.binding(), batches, padded, true, 1.0),
+            )?;
+            let mut po = job.p.clone();
+            po.row_len = n;
+            po.tw_n = padded;
+            po.scale = job.p.scale / padded as f64;
+            let cout = launch(
+                "chirp_out",
+                Io {
+                    real_in: false,
+                    real_out: job.io.real_out,
+                },
+            );
+            cout.run(
+                dev,
+                &po,
+                &[t2.binding(), chirp.binding()],
+                job.dst,
+                batches * job.p.n_out,
+            )
+        }
+    }
+}
+
+fn run_direct<C: ComplexFloat>(
+    dr: &Direct<C>,
+    dev: &Device,
+    job: &Job<'_>,
+    d: DType,
+) -> Result<()> {
+    let mut p = job.p.clone();
+    p.row_len = dr.l;
+    if let Some(s) = dr.step {
+        p.tw_n = s.n;
+        p.tw_coarse = s.coarse;
+        p.tw_fine = s.fine;
+        p.tw_shift = s.shift;
+    } else {
+        p.tw_n = 0;
+    }
+    let launch = Launch {
+        entry: "main",
+        d,
+        io: job.io,
+        l: dr.l,
+        m: dr.m,
+    };
+    launch.run(dev, &p, &[job.src, dr.tw.binding()], job.dst, 0)
+}
+
+/// Plans kept per device, by (length, dtype).
+#[derive(Default)]
+pub(super) struct PlanCache {
+    map: Mutex<HashMap<(usize, DType), Arc<dyn Any + Send + Sync>>>,
+}
+
+/// Plans kept before the cache starts over.
+const CACHED_PLANS: usize = 64;
+
+/// The device's plan for length `n` of `C`, made on first use.
+pub(super) fn cached<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Arc<Node<C>>> {
+    let cache = dev.state::<PlanCache>();
+    let key = (n, C::DTYPE);
+    let found = lock(&cache.map).get(&key).cloned();
+    if let Some(Ok(p)) = found.map(|p| p.downcast::<Node<C>>()) {
+        return Ok(p);
+    }
+    let p = Arc::new(plan::<C>(dev, n)?);
+    let mut map = lock(&cache.map);
+    if map.len() >= CACHED_PLANS {
+        map.clear();
+    }
+    map.insert(key, p.clone());
+    Ok(p)
+}
+
+/// `a * b` elementwise, for contiguous complex arrays of one length.
+pub(super) fn multiply<C: ComplexFloat>(a: &Array<C>, b: &Array<C>) -> Result<Array<C>> {
+    let dev = &a.dev;
+    let len = a.len();
+    let out = Array::<C>::alloc_any(dev, "fftconvolve", a.shape.clone(), |x| {
+        dev.alloc_apart(x, &[&a.buf, &b.buf])
+    })?;
+    if len == 0 {
+        return Ok(out);
+    }
+    let p = FftParams {
+        dims: vec![Dim {
+            extent: 1,
+            s_in: 0,
+            s_out: 0,
+            tw: 0,
+        }],
+        tw_n: len,
+        scale: 1.0,
+        ..FftParams::default()
+    };
+    let launch = Launch {
+        entry: "pointwise",
+        d: component::<C>(),
+        io: Io {
+            real_in: false,
+            real_out: false,
+        },
+        l: 0,
+        m: 0,
+    };
+    launch.run(dev, &p, &[a.binding(), b.binding()], out.binding(), len)?;
+    Ok(out)
+}
