@@ -55,6 +55,7 @@ mod sweep_api_manip;
 mod sweep_api_math;
 mod sweep_api_random;
 mod sweep_api_stats;
+mod sweep_complex;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_math;
@@ -138,6 +139,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("api_random", sweep_api_random::rows),
     ("api", sweep_api::rows),
     ("api_stats", sweep_api_stats::rows),
+    ("complex", sweep_complex::rows),
 ];
 
 fn usage() -> String {

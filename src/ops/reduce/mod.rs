@@ -20,6 +20,7 @@
 //! plans their work, `source` specialises shaders/reduce.wgsl per operation and dtype,
 //! `params` holds the typed parameters of a dispatch and `dispatch` runs the stages.
 
+mod complex;
 mod composed;
 mod dispatch;
 mod last;
