@@ -42,8 +42,6 @@ fn c_div(a: CX, b: CX) -> CX {
     return CX((a.x * rat + a.y) * scl, (a.y * rat - a.x) * scl);
 }
 
-fn c_abs(z: CX) -> TW { return r_hypot(z.x, z.y); }
-fn c_angle(z: CX) -> TW { return r_atan2(z.y, z.x); }
 
 fn c_exp(z: CX) -> CX {
     let r = z.x;

@@ -89,11 +89,6 @@ fn prelude(c: DType) -> String {
     s
 }
 
-/// A mask expression (`U` is the u32 of bool results).
-fn mask(b: &str) -> String {
-    format!("select(U(0u), U(1u), {b})")
-}
-
 /// The expression of a binary operation on complex operands `x` and `y` (CX values).
 fn binary_expr(op: Binary, x: &str, y: &str) -> Option<String> {
     Some(match op {
@@ -102,9 +97,6 @@ fn binary_expr(op: Binary, x: &str, y: &str) -> Option<String> {
         Binary::Mul => format!("c_mul({x}, {y})"),
         Binary::Div => format!("c_div({x}, {y})"),
         Binary::Pow => format!("c_pow({x}, {y})"),
-        Binary::Eq => mask(&format!("all({x} == {y})")),
-        // Not `!=`: naga's comparisons are ordered (false for NaN).
-        Binary::Ne => mask(&format!("!all({x} == {y})")),
         _ => return None,
     })
 }
@@ -126,30 +118,10 @@ fn unary_expr(op: Unary) -> Option<String> {
         Unary::Sinh => "c_sinh(a)".into(),
         Unary::Cosh => "c_cosh(a)".into(),
         Unary::Tanh => "c_tanh(a)".into(),
-        Unary::Abs => "c_abs(a)".into(),
-        Unary::IsNan => mask("r_isnan(a.x) || r_isnan(a.y)"),
-        Unary::IsInf => mask("r_isinf(a.x) || r_isinf(a.y)"),
-        Unary::IsFinite => mask("r_isfinite(a.x) && r_isfinite(a.y)"),
         Unary::Scalar(b) => return binary_expr(b, "a", "c_arg_(0u)"),
         Unary::ScalarLeft(b) => return binary_expr(b, "c_arg_(0u)", "a"),
         _ => return None,
     })
-}
-
-/// Where the output of `op` on complex input is not the input dtype: the masks, `abs`.
-fn output_dtype(op: Unary, input: DType) -> DType {
-    let compares = |b: Binary| matches!(b, Binary::Eq | Binary::Ne);
-    let mask = match op {
-        Unary::Scalar(b) | Unary::ScalarLeft(b) => compares(b),
-        _ => matches!(op, Unary::IsNan | Unary::IsInf | Unary::IsFinite),
-    };
-    if mask {
-        DType::Bool
-    } else if op == Unary::Abs {
-        input.component().expect("a complex dtype")
-    } else {
-        input
-    }
 }
 
 /// [`super::map_unary`] for a complex `x` (or a complex output): the kernel of
@@ -164,7 +136,8 @@ pub(super) fn map_unary<T: Element, O: Element>(
     x.dev.accept(name, d, accepts::moves)?;
     let expr = match op {
         Unary::Cast => return cast_complex(x),
-        _ if d.is_complex() && output_dtype(op, d) == O::DTYPE => unary_expr(op),
+        _ if d.is_complex() && O::DTYPE != d => return real_result(x, op, scalars),
+        _ if d.is_complex() => unary_expr(op),
         _ => None,
     }
     .ok_or_else(|| x.dev.unsupported(name, d))?;
@@ -191,13 +164,11 @@ pub(super) fn map_binary<T: Element, O: Element>(
     let d = T::DTYPE;
     x.dev.accept(name, d, accepts::moves)?;
     x.dev.expect_same(name, &[&y.dev])?;
-    let out_dtype = if matches!(op, Binary::Eq | Binary::Ne) {
-        DType::Bool
-    } else {
-        d
-    };
+    if matches!(op, Binary::Eq | Binary::Ne) && O::DTYPE == DType::Bool {
+        return equal(x, y, op == Binary::Ne);
+    }
     let expr = binary_expr(op, "a", "b")
-        .filter(|_| out_dtype == O::DTYPE)
+        .filter(|_| O::DTYPE == d)
         .ok_or_else(|| x.dev.unsupported(name, d))?;
     let shape = broadcast_shapes(name, &x.shape, &y.shape)?;
     let out = Array::<O>::alloc_any(&x.dev, name, shape, |b| {
@@ -230,17 +201,12 @@ pub(super) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             .chain(Binary::ROWS.iter().map(|&b| Unary::Scalar(b)));
         for u in unary {
             if let Some(e) = unary_expr(u) {
-                specs.push(spec(d, output_dtype(u, d), false, "op1", op1_def(&e)));
+                specs.push(spec(d, d, false, "op1", op1_def(&e)));
             }
         }
         for &b in Binary::ROWS {
             if let Some(e) = binary_expr(b, "a", "b") {
-                let out = if matches!(b, Binary::Eq | Binary::Ne) {
-                    DType::Bool
-                } else {
-                    d
-                };
-                specs.push(spec(d, out, false, "op2", op2_def(&e)));
+                specs.push(spec(d, d, false, "op2", op2_def(&e)));
             }
         }
     }
@@ -271,4 +237,54 @@ pub(super) fn map_expr<T: Element, O: Element>(
 /// The complex conjugate of a complex `x` (of any `Element` type: the generic callers).
 pub(crate) fn conj_any<T: Element>(x: &Array<T>) -> Result<Array<T>> {
     map_expr(x, "conj", "CX(a.x, -a.y)")
+}
+
+/// The operations of a complex `x` with a real result, from the components' real
+/// operations on strided views (the elementwise kernels convert their value type to the
+/// output's, which a vec2 is not to a real): `abs` as hypot(re, im) in one dispatch,
+/// the classification as two and a logical combination, `eq`/`ne` with a scalar.
+fn real_result<T: Element, O: Element>(x: &Array<T>, op: Unary, scalars: &[T]) -> Result<Array<O>> {
+    let name = op.name();
+    by_component!(T::DTYPE, R => {
+        let (re, im) = (x.component_view::<R>(0), x.component_view::<R>(1));
+        let mask = |m: Array<bool>| -> Result<Array<O>> {
+            if O::DTYPE == DType::Bool {
+                Ok(m.reinterpret::<O>())
+            } else {
+                Err(x.dev.unsupported(name, T::DTYPE))
+            }
+        };
+        match op {
+            Unary::Abs if O::DTYPE == R::DTYPE => Ok(re.hypot(&im)?.reinterpret::<O>()),
+            Unary::IsNan => mask(re.isnan()?.logical_or(&im.isnan()?)?),
+            Unary::IsInf => mask(re.isinf()?.logical_or(&im.isinf()?)?),
+            Unary::IsFinite => mask(re.isfinite()?.logical_and(&im.isfinite()?)?),
+            Unary::Scalar(b) | Unary::ScalarLeft(b) if matches!(b, Binary::Eq | Binary::Ne) => {
+                let y = x.dev.full(vec![1], scalars[0])?;
+                mask(equal(x, &y, b == Binary::Ne)?)
+            }
+            _ => Err(x.dev.unsupported(name, T::DTYPE)),
+        }
+    })
+}
+
+/// `x == y` (or `!=` with `not`), broadcast: both components equal (NaN equals nothing).
+fn equal<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, not: bool) -> Result<Array<O>> {
+    by_component!(T::DTYPE, R => {
+        let c = |k: usize| -> Result<Array<bool>> {
+            x.component_view::<R>(k).eq(&y.component_view::<R>(k))
+        };
+        let same = c(0)?.logical_and(&c(1)?)?;
+        let m = if not { same.logical_not()? } else { same };
+        Ok(m.reinterpret::<O>())
+    })
+}
+
+/// The argument of a complex `x`: atan2(im, re) of the component views.
+pub(super) fn angle<T: Element, O: Element>(x: &Array<T>) -> Result<Array<O>> {
+    x.dev.accept("angle", T::DTYPE, DType::is_complex)?;
+    by_component!(T::DTYPE, R => Ok(x
+        .component_view::<R>(1)
+        .atan2(&x.component_view::<R>(0))?
+        .reinterpret::<O>()))
 }

@@ -9,7 +9,7 @@ use std::ops;
 
 use num_complex::Complex;
 
-use super::complex::map_expr;
+use super::complex::{angle, map_expr};
 use super::operators::or_panic;
 use super::map_unary;
 use super::table::Unary;
@@ -112,7 +112,7 @@ impl<C: ComplexFloat> Array<C> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn angle(&self) -> Result<Array<C::Real>> {
-        map_expr(self, "angle", "c_angle(a)")
+        angle(self)
     }
 }
 
