@@ -33,7 +33,12 @@ impl<T: Element> Array<T> {
     /// The complex array as its real components: shape `S + [2]` (real part at 0, imaginary
     /// at 1), sharing the buffer. `R` must be `T`'s component type.
     pub(crate) fn components<R: Element>(&self) -> Array<R> {
-        assert_eq!(T::DTYPE.component(), Some(R::DTYPE), "components of {}", T::DTYPE);
+        assert_eq!(
+            T::DTYPE.component(),
+            Some(R::DTYPE),
+            "components of {}",
+            T::DTYPE
+        );
         let mut shape = self.shape.clone();
         shape.push(2);
         let mut strides: Vec<isize> = self.strides.iter().map(|&s| 2 * s).collect();
@@ -51,7 +56,12 @@ impl<T: Element> Array<T> {
     /// One component of the complex array (0 the real parts, 1 the imaginary parts) as a
     /// strided real view of the same buffer, of the same shape.
     pub(crate) fn component_view<R: Element>(&self, k: usize) -> Array<R> {
-        assert_eq!(T::DTYPE.component(), Some(R::DTYPE), "components of {}", T::DTYPE);
+        assert_eq!(
+            T::DTYPE.component(),
+            Some(R::DTYPE),
+            "components of {}",
+            T::DTYPE
+        );
         Array {
             dev: self.dev.clone(),
             buf: self.buf.clone(),
@@ -66,7 +76,13 @@ impl<T: Element> Array<T> {
     /// 1 apart, every other stride and the offset even, read as the complex array `C` of
     /// the other axes.
     pub(crate) fn from_components<C: Element>(&self) -> Array<C> {
-        assert_eq!(C::DTYPE.component(), Some(T::DTYPE), "{} of {}", C::DTYPE, T::DTYPE);
+        assert_eq!(
+            C::DTYPE.component(),
+            Some(T::DTYPE),
+            "{} of {}",
+            C::DTYPE,
+            T::DTYPE
+        );
         let nd = self.shape.len();
         assert!(
             nd >= 1
@@ -108,7 +124,12 @@ impl<T: Element> Array<T> {
 /// The two components (real, imaginary) of the complex value `v`, as `R`, its component
 /// type.
 pub(crate) fn parts<T: Element, R: Element>(v: T) -> (R, R) {
-    assert_eq!(T::DTYPE.component(), Some(R::DTYPE), "parts of {}", T::DTYPE);
+    assert_eq!(
+        T::DTYPE.component(),
+        Some(R::DTYPE),
+        "parts of {}",
+        T::DTYPE
+    );
     let bytes = bytemuck::cast_slice::<T::Repr, u8>(&T::to_repr(&[v])).to_vec();
     let r = R::from_repr(bytemuck::pod_collect_to_vec::<u8, R::Repr>(&bytes));
     (r[0], r[1])

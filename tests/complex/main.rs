@@ -24,13 +24,20 @@ pub fn re_of<C: ComplexFloat>(v: f64) -> C::Real {
 /// `n` random complex numbers with components in [-10, 10) (distinct with certainty).
 pub fn random<C: ComplexFloat>(rng: &mut Rng, n: usize) -> Vec<C> {
     (0..n)
-        .map(|_| C::new(re_of::<C>(rng.uniform(-10.0, 10.0)), re_of::<C>(rng.uniform(-10.0, 10.0))))
+        .map(|_| {
+            C::new(
+                re_of::<C>(rng.uniform(-10.0, 10.0)),
+                re_of::<C>(rng.uniform(-10.0, 10.0)),
+            )
+        })
         .collect()
 }
 
 /// The components of complex values as f64 pairs.
 pub fn pairs<C: ComplexFloat>(v: &[C]) -> Vec<(f64, f64)> {
-    v.iter().map(|z| (z.re().to_f64(), z.im().to_f64())).collect()
+    v.iter()
+        .map(|z| (z.re().to_f64(), z.im().to_f64()))
+        .collect()
 }
 
 /// Bit-exact equality of complex values (NaN payloads and signed zeros included).

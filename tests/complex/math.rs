@@ -47,12 +47,18 @@ fn check<C: ComplexFloat>(got: &[C], want: &[C64], k: f64, what: &str) -> f64 {
         for (gc, wc) in [(g.re, w.re), (g.im, w.im)] {
             if !wc.is_finite() {
                 // Overflow of the component type is fine where the reference is huge.
-                assert!(gc == wc || (gc.is_nan() && wc.is_nan()), "{what}[{i}]: {g} vs {w}");
+                assert!(
+                    gc == wc || (gc.is_nan() && wc.is_nan()),
+                    "{what}[{i}]: {g} vs {w}"
+                );
                 continue;
             }
             let err = (gc - wc).abs();
             let bound = k * (ulp::<C>(wc) + eps::<C>() * w.norm());
-            assert!(err <= bound, "{what}[{i}]: {g} vs {w} (err {err:e}, bound {bound:e})");
+            assert!(
+                err <= bound,
+                "{what}[{i}]: {g} vs {w} (err {err:e}, bound {bound:e})"
+            );
             worst = worst.max(err / ulp::<C>(wc));
         }
     }
@@ -104,19 +110,51 @@ fn arithmetic<C: ComplexFloat>() {
     let s = C::new(crate::re_of::<C>(0.5), crate::re_of::<C>(-2.0));
     let ws = C64::new(0.5, -2.0);
     let got = x.div_scalar(s).unwrap().to_vec().unwrap();
-    check(&got, &wx.iter().map(|&p| p / ws).collect::<Vec<_>>(), 8.0, "div_scalar");
+    check(
+        &got,
+        &wx.iter().map(|&p| p / ws).collect::<Vec<_>>(),
+        8.0,
+        "div_scalar",
+    );
     let got = x.rsub_scalar(s).unwrap().to_vec().unwrap();
-    check(&got, &wx.iter().map(|&p| ws - p).collect::<Vec<_>>(), 8.0, "rsub_scalar");
+    check(
+        &got,
+        &wx.iter().map(|&p| ws - p).collect::<Vec<_>>(),
+        8.0,
+        "rsub_scalar",
+    );
     let got = (&x * s).to_vec().unwrap();
-    check(&got, &wx.iter().map(|&p| p * ws).collect::<Vec<_>>(), 8.0, "* scalar");
+    check(
+        &got,
+        &wx.iter().map(|&p| p * ws).collect::<Vec<_>>(),
+        8.0,
+        "* scalar",
+    );
     let got = x.reciprocal().unwrap().to_vec().unwrap();
-    check(&got, &wx.iter().map(|&p| p.inv()).collect::<Vec<_>>(), 8.0, "reciprocal");
+    check(
+        &got,
+        &wx.iter().map(|&p| p.inv()).collect::<Vec<_>>(),
+        8.0,
+        "reciprocal",
+    );
     let got = x.square().unwrap().to_vec().unwrap();
-    check(&got, &wx.iter().map(|&p| p * p).collect::<Vec<_>>(), 8.0, "square");
+    check(
+        &got,
+        &wx.iter().map(|&p| p * p).collect::<Vec<_>>(),
+        8.0,
+        "square",
+    );
     // Smith's division keeps huge and tiny divisors finite where |b|^2 would overflow.
-    let big = if C::DTYPE == DType::Complex64 { 1e30 } else { 1e300 };
+    let big = if C::DTYPE == DType::Complex64 {
+        1e30
+    } else {
+        1e300
+    };
     let p = dev()
-        .from_slice(&[C::new(crate::re_of::<C>(big), crate::re_of::<C>(big))], [1])
+        .from_slice(
+            &[C::new(crate::re_of::<C>(big), crate::re_of::<C>(big))],
+            [1],
+        )
         .unwrap();
     let q = p.div(&p).unwrap().to_vec().unwrap();
     assert_eq!(pairs(&q), vec![(1.0, 0.0)]);
@@ -175,24 +213,62 @@ fn functions<C: ComplexFloat>() {
         DType::Complex64 => {
             let z = x.reinterpret_c64();
             (
-                z.abs().unwrap().to_vec().unwrap().iter().map(|&v| v as f64).collect::<Vec<_>>(),
-                z.angle().unwrap().to_vec().unwrap().iter().map(|&v| v as f64).collect::<Vec<_>>(),
+                z.abs()
+                    .unwrap()
+                    .to_vec()
+                    .unwrap()
+                    .iter()
+                    .map(|&v| v as f64)
+                    .collect::<Vec<_>>(),
+                z.angle()
+                    .unwrap()
+                    .to_vec()
+                    .unwrap()
+                    .iter()
+                    .map(|&v| v as f64)
+                    .collect::<Vec<_>>(),
             )
         }
         _ => {
             let z = x.reinterpret_c128();
-            (z.abs().unwrap().to_vec().unwrap(), z.angle().unwrap().to_vec().unwrap())
+            (
+                z.abs().unwrap().to_vec().unwrap(),
+                z.angle().unwrap().to_vec().unwrap(),
+            )
         }
     };
     for i in 0..n {
         let (wm, wg) = (wa[i].norm(), wa[i].arg());
-        assert!((m[i] - wm).abs() <= 4.0 * ulp::<C>(wm), "abs {} vs {wm}", m[i]);
-        assert!((g[i] - wg).abs() <= 4.0 * ulp::<C>(wg), "angle {} vs {wg}", g[i]);
+        assert!(
+            (m[i] - wm).abs() <= 4.0 * ulp::<C>(wm),
+            "abs {} vs {wm}",
+            m[i]
+        );
+        assert!(
+            (g[i] - wg).abs() <= 4.0 * ulp::<C>(wg),
+            "angle {} vs {wg}",
+            g[i]
+        );
     }
     // conj and the parts.
-    let c = x.t().reinterpret_cf::<C>().conj().unwrap().to_vec().unwrap();
-    assert_eq!(pairs(&c), wa.iter().map(|z| (z.re, -z.im)).collect::<Vec<_>>());
-    let re: Vec<f64> = x.real().to_vec().unwrap().iter().map(|v| v.to_f64()).collect();
+    let c = x
+        .t()
+        .reinterpret_cf::<C>()
+        .conj()
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    assert_eq!(
+        pairs(&c),
+        wa.iter().map(|z| (z.re, -z.im)).collect::<Vec<_>>()
+    );
+    let re: Vec<f64> = x
+        .real()
+        .to_vec()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_f64())
+        .collect();
     assert_eq!(re, wa.iter().map(|z| z.re).collect::<Vec<_>>());
 }
 
@@ -272,16 +348,33 @@ fn special_values<C: ComplexFloat>() {
         (inf, 1.0, 1.0, 0.0 * (2f64).sin()),
         (-inf, -1.0, -1.0, 0.0 * (-2f64).sin()),
         (nan, 0.0, nan, 0.0),
-        (50.0, 0.5, 1.0, 4.0 * 0.5f64.sin() * 0.5f64.cos() * (-100f64).exp()),
+        (
+            50.0,
+            0.5,
+            1.0,
+            4.0 * 0.5f64.sin() * 0.5f64.cos() * (-100f64).exp(),
+        ),
     ];
-    let cosh: &[Case] = &[(0.0, 0.0, 1.0, 0.0), (inf, 0.0, inf, 0.0), (0.0, inf, nan, 0.0)];
-    let sinh: &[Case] = &[(0.0, 0.0, 0.0, 0.0), (inf, 0.0, inf, 0.0), (-0.0, 1.0, -0.0, 1f64.sin())];
+    let cosh: &[Case] = &[
+        (0.0, 0.0, 1.0, 0.0),
+        (inf, 0.0, inf, 0.0),
+        (0.0, inf, nan, 0.0),
+    ];
+    let sinh: &[Case] = &[
+        (0.0, 0.0, 0.0, 0.0),
+        (inf, 0.0, inf, 0.0),
+        (-0.0, 1.0, -0.0, 1f64.sin()),
+    ];
     let run = |name: &str, cases: &[Case], f: &dyn Fn(&Array<C>) -> Array<C>| {
         let input: Vec<C> = cases
             .iter()
             .map(|c| C::new(crate::re_of::<C>(c.0), crate::re_of::<C>(c.1)))
             .collect();
-        let got = pairs(&f(&dev().from_slice(&input, [cases.len()]).unwrap()).to_vec().unwrap());
+        let got = pairs(
+            &f(&dev().from_slice(&input, [cases.len()]).unwrap())
+                .to_vec()
+                .unwrap(),
+        );
         for (c, g) in cases.iter().zip(got) {
             for (gc, wc) in [(g.0, c.2), (g.1, c.3)] {
                 let ok = if wc.is_nan() {
@@ -291,7 +384,11 @@ fn special_values<C: ComplexFloat>() {
                 } else {
                     (gc - wc).abs() <= 4.0 * ulp::<C>(wc)
                 };
-                assert!(ok, "{name}({} + {}i) = {g:?}, want ({}, {})", c.0, c.1, c.2, c.3);
+                assert!(
+                    ok,
+                    "{name}({} + {}i) = {g:?}, want ({}, {})",
+                    c.0, c.1, c.2, c.3
+                );
             }
         }
     };
@@ -320,8 +417,12 @@ fn special_values<C: ComplexFloat>() {
     assert_eq!(q[0], (inf, inf));
     assert!(q[1].0.is_nan() && q[1].1.is_nan());
     // pow's special cases (NumPy's).
-    let base = dev().from_slice(&[z(0.0, 0.0), z(0.0, 0.0), z(2.0, 0.0), z(5.0, 7.0)], [4]).unwrap();
-    let expo = dev().from_slice(&[z(2.0, 0.0), z(-1.0, 0.0), z(3.0, 0.0), z(0.0, 0.0)], [4]).unwrap();
+    let base = dev()
+        .from_slice(&[z(0.0, 0.0), z(0.0, 0.0), z(2.0, 0.0), z(5.0, 7.0)], [4])
+        .unwrap();
+    let expo = dev()
+        .from_slice(&[z(2.0, 0.0), z(-1.0, 0.0), z(3.0, 0.0), z(0.0, 0.0)], [4])
+        .unwrap();
     let p = pairs(&base.pow(&expo).unwrap().to_vec().unwrap());
     assert_eq!((p[0], p[2], p[3]), ((0.0, 0.0), (8.0, 0.0), (1.0, 0.0)));
     assert!(p[1].0.is_nan() && p[1].1.is_nan());
@@ -329,34 +430,69 @@ fn special_values<C: ComplexFloat>() {
     let v = dev()
         .from_slice(&[z(nan, 0.0), z(0.0, inf), z(1.0, 2.0), z(-inf, nan)], [4])
         .unwrap();
-    assert_eq!(v.isnan().unwrap().to_vec().unwrap(), vec![true, false, false, true]);
-    assert_eq!(v.isinf().unwrap().to_vec().unwrap(), vec![false, true, false, true]);
-    assert_eq!(v.isfinite().unwrap().to_vec().unwrap(), vec![false, false, true, false]);
-    assert_eq!(v.eq(&v).unwrap().to_vec().unwrap(), vec![false, true, true, false]);
-    assert_eq!(v.ne(&v).unwrap().to_vec().unwrap(), vec![true, false, false, true]);
+    assert_eq!(
+        v.isnan().unwrap().to_vec().unwrap(),
+        vec![true, false, false, true]
+    );
+    assert_eq!(
+        v.isinf().unwrap().to_vec().unwrap(),
+        vec![false, true, false, true]
+    );
+    assert_eq!(
+        v.isfinite().unwrap().to_vec().unwrap(),
+        vec![false, false, true, false]
+    );
+    assert_eq!(
+        v.eq(&v).unwrap().to_vec().unwrap(),
+        vec![false, true, true, false]
+    );
+    assert_eq!(
+        v.ne(&v).unwrap().to_vec().unwrap(),
+        vec![true, false, false, true]
+    );
     let w = dev().from_slice(&[z(1.0, 2.0)], [1]).unwrap();
-    assert_eq!(v.eq(&w).unwrap().to_vec().unwrap(), vec![false, false, true, false]);
-    assert_eq!(v.eq_scalar(z(0.0, inf)).unwrap().to_vec().unwrap(), vec![false, true, false, false]);
+    assert_eq!(
+        v.eq(&w).unwrap().to_vec().unwrap(),
+        vec![false, false, true, false]
+    );
+    assert_eq!(
+        v.eq_scalar(z(0.0, inf)).unwrap().to_vec().unwrap(),
+        vec![false, true, false, false]
+    );
     let _ = Real::to_f64(0.0f32);
 }
 
 /// Parts, assembly and creation: `complex(re, im)` broadcasts, `real`/`imag` are views.
 fn parts<C: ComplexFloat>() {
     let mut rng = Rng::new(13);
-    let re = dev().from_slice(&[1.0f64, -2.0, 3.5].map(crate::re_of::<C>), [3, 1]).unwrap();
-    let im = dev().from_slice(&[0.25f64, -0.0].map(crate::re_of::<C>), [1, 2]).unwrap();
+    let re = dev()
+        .from_slice(&[1.0f64, -2.0, 3.5].map(crate::re_of::<C>), [3, 1])
+        .unwrap();
+    let im = dev()
+        .from_slice(&[0.25f64, -0.0].map(crate::re_of::<C>), [1, 2])
+        .unwrap();
     let z: Array<C> = Array::complex(&re, &im).unwrap();
     assert_eq!(z.shape(), &[3, 2]);
     let got = pairs(&z.to_vec().unwrap());
     for (i, g) in got.iter().enumerate() {
         let want: (f64, f64) = ([1.0, -2.0, 3.5][i / 2], [0.25, -0.0][i % 2]);
-        assert_eq!((g.0.to_bits(), g.1.to_bits()), (want.0.to_bits(), want.1.to_bits()));
+        assert_eq!(
+            (g.0.to_bits(), g.1.to_bits()),
+            (want.0.to_bits(), want.1.to_bits())
+        );
     }
-    let bad = dev().from_slice(&[crate::re_of::<C>(1.0); 4], [4, 1]).unwrap();
-    assert!(matches!(Array::<C>::complex(&re, &bad), Err(Error::Broadcast { .. }) | Err(Error::ShapeMismatch { .. })));
+    let bad = dev()
+        .from_slice(&[crate::re_of::<C>(1.0); 4], [4, 1])
+        .unwrap();
+    assert!(matches!(
+        Array::<C>::complex(&re, &bad),
+        Err(Error::Broadcast { .. }) | Err(Error::ShapeMismatch { .. })
+    ));
     let (x, v) = upload::<C>(&mut rng, &[4, 3]);
     let im = x.t().imag();
-    let want: Vec<f64> = (0..12).map(|i| v[(i % 4) * 3 + i / 4].im().to_f64()).collect();
+    let want: Vec<f64> = (0..12)
+        .map(|i| v[(i % 4) * 3 + i / 4].im().to_f64())
+        .collect();
     let got: Vec<f64> = im.to_vec().unwrap().iter().map(|a| a.to_f64()).collect();
     assert_eq!(got, want);
     // Writing through the view changes the array.
@@ -378,7 +514,10 @@ fn reductions<C: ComplexFloat>() {
         // Sums: error relative to sum |x| (components in [-10, 10)).
         for (g, want) in widen(&got).iter().zip(&bound) {
             let e = (g - want).norm();
-            assert!(e <= tol(r) * eps::<C>() * 20.0 * r as f64 + 1e-300, "sum {g} vs {want}");
+            assert!(
+                e <= tol(r) * eps::<C>() * 20.0 * r as f64 + 1e-300,
+                "sum {g} vs {want}"
+            );
         }
         let mean = xt.cast::<C>().unwrap();
         let _ = mean;
@@ -391,7 +530,10 @@ fn reductions<C: ComplexFloat>() {
                 .map(|_| {
                     let t = rng.uniform(-3.0, 3.0);
                     let m = rng.uniform(0.9, 1.1);
-                    C::new(crate::re_of::<C>(m * t.cos()), crate::re_of::<C>(m * t.sin()))
+                    C::new(
+                        crate::re_of::<C>(m * t.cos()),
+                        crate::re_of::<C>(m * t.sin()),
+                    )
                 })
                 .collect();
             let y = dev().from_slice(&f, shape.clone()).unwrap();
@@ -400,18 +542,26 @@ fn reductions<C: ComplexFloat>() {
             for j in 0..c {
                 let want: C64 = (0..r).map(|i| wf[i * c + j]).product();
                 let e = (got[j] - want).norm();
-                assert!(e <= 8.0 * (r as f64) * eps::<C>() * want.norm().max(1e-30), "prod {} vs {want}", got[j]);
+                assert!(
+                    e <= 8.0 * (r as f64) * eps::<C>() * want.norm().max(1e-30),
+                    "prod {} vs {want}",
+                    got[j]
+                );
             }
         }
     }
     let mean = match C::DTYPE {
         DType::Complex64 => {
-            let z = dev().from_slice(&[Complex::new(1.0f32, 2.0), Complex::new(2.0, 0.0)], [2]).unwrap();
+            let z = dev()
+                .from_slice(&[Complex::new(1.0f32, 2.0), Complex::new(2.0, 0.0)], [2])
+                .unwrap();
             let m = z.mean().unwrap().to_scalar().unwrap();
             (m.re as f64, m.im as f64)
         }
         _ => {
-            let z = dev().from_slice(&[Complex::new(1.0f64, 2.0), Complex::new(2.0, 0.0)], [2]).unwrap();
+            let z = dev()
+                .from_slice(&[Complex::new(1.0f64, 2.0), Complex::new(2.0, 0.0)], [2])
+                .unwrap();
             let m = z.mean().unwrap().to_scalar().unwrap();
             (m.re, m.im)
         }
@@ -421,7 +571,12 @@ fn reductions<C: ComplexFloat>() {
 
 fn products<C: ComplexFloat>() {
     let mut rng = Rng::new(15);
-    for (m, k, n) in [(1usize, 1usize, 1usize), (7, 5, 3), (33, 65, 17), (70, 3, 129)] {
+    for (m, k, n) in [
+        (1usize, 1usize, 1usize),
+        (7, 5, 3),
+        (33, 65, 17),
+        (70, 3, 129),
+    ] {
         let (a, va) = upload::<C>(&mut rng, &[m, k]);
         let (b, vb) = upload::<C>(&mut rng, &[n, k]);
         let (wa, wb) = (widen(&va), widen(&vb));
@@ -430,9 +585,14 @@ fn products<C: ComplexFloat>() {
         for i in 0..m {
             for j in 0..n {
                 let want: C64 = (0..k).map(|q| wa[i * k + q] * wb[j * k + q]).sum();
-                let scale: f64 = (0..k).map(|q| wa[i * k + q].norm() * wb[j * k + q].norm()).sum();
+                let scale: f64 = (0..k)
+                    .map(|q| wa[i * k + q].norm() * wb[j * k + q].norm())
+                    .sum();
                 let e = (got[i * n + j] - want).norm();
-                assert!(e <= 4.0 * (k as f64 + 2.0) * eps::<C>() * scale, "matmul {m}x{k}x{n} [{i},{j}]");
+                assert!(
+                    e <= 4.0 * (k as f64 + 2.0) * eps::<C>() * scale,
+                    "matmul {m}x{k}x{n} [{i},{j}]"
+                );
             }
         }
     }
@@ -450,7 +610,10 @@ fn products<C: ComplexFloat>() {
     assert!((d - want).norm() <= 1e-4 * want.norm().max(1.0));
     let d = widen(&[v.vdot(&v).unwrap().to_scalar().unwrap()])[0];
     let want: f64 = wv.iter().map(|z| z.norm_sqr()).sum();
-    assert!((d.re - want).abs() <= 1e-5 * want && d.im.abs() <= 1e-5 * want, "vdot {d}");
+    assert!(
+        (d.re - want).abs() <= 1e-5 * want && d.im.abs() <= 1e-5 * want,
+        "vdot {d}"
+    );
     let o = widen(&v.outer(&v.flip(0).unwrap()).unwrap().to_vec().unwrap());
     for i in 0..4 {
         for j in 0..4 {

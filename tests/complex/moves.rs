@@ -20,7 +20,13 @@ fn at<C: Copy>(v: &[C], h: &Host) -> Vec<C> {
 
 fn copies_of_views<C: ComplexFloat>() {
     let mut rng = Rng::new(1);
-    for shape in [vec![7usize, 13], vec![1, 1], vec![0, 5], vec![3, 300], vec![17, 19]] {
+    for shape in [
+        vec![7usize, 13],
+        vec![1, 1],
+        vec![0, 5],
+        vec![3, 300],
+        vec![17, 19],
+    ] {
         let (x, v) = upload::<C>(&mut rng, &shape);
         let p = positions(&shape);
         // A transposed view copied (the transpose copy), and its reshape (a copy too).
@@ -29,8 +35,16 @@ fn copies_of_views<C: ComplexFloat>() {
         same_bits(&t.to_vec().unwrap(), &at(&v, &p.t()), "t().contiguous()");
         let flat = x.t().reshape([shape.iter().product::<usize>()]).unwrap();
         same_bits(&flat.to_vec().unwrap(), &at(&v, &p.t()), "t().reshape()");
-        same_bits(&x.t().copy().unwrap().to_vec().unwrap(), &at(&v, &p.t()), "copy");
-        same_bits(&x.t().cast::<C>().unwrap().to_vec().unwrap(), &at(&v, &p.t()), "cast to itself");
+        same_bits(
+            &x.t().copy().unwrap().to_vec().unwrap(),
+            &at(&v, &p.t()),
+            "copy",
+        );
+        same_bits(
+            &x.t().cast::<C>().unwrap().to_vec().unwrap(),
+            &at(&v, &p.t()),
+            "cast to itself",
+        );
         if shape[0] >= 3 && shape[1] >= 3 {
             // Stepped, offset and reversed views.
             let s = x
@@ -43,11 +57,21 @@ fn copies_of_views<C: ComplexFloat>() {
                 .flat_map(|&r| cols.iter().map(move |&c| (r, c)))
                 .map(|(r, c)| v[r * shape[1] + c])
                 .collect();
-            same_bits(&s.contiguous().unwrap().to_vec().unwrap(), &want, "stepped view");
+            same_bits(
+                &s.contiguous().unwrap().to_vec().unwrap(),
+                &want,
+                "stepped view",
+            );
             // A broadcast view copied.
             let row = x.slice_axis(0, 1..2).unwrap();
-            let b = row.broadcast_to([4, 1, shape[1]]).unwrap().contiguous().unwrap();
-            let want: Vec<C> = (0..4).flat_map(|_| v[shape[1]..2 * shape[1]].to_vec()).collect();
+            let b = row
+                .broadcast_to([4, 1, shape[1]])
+                .unwrap()
+                .contiguous()
+                .unwrap();
+            let want: Vec<C> = (0..4)
+                .flat_map(|_| v[shape[1]..2 * shape[1]].to_vec())
+                .collect();
             same_bits(&b.to_vec().unwrap(), &want, "broadcast copy");
         }
     }
@@ -71,12 +95,20 @@ fn joins<C: ComplexFloat>() {
     let got = s.to_vec().unwrap();
     for r in 0..3 {
         for c in 0..5 {
-            same_bits(&got[(r * 5 + c) * 2..(r * 5 + c) * 2 + 2], &[va[r * 5 + c], va[(2 - r) * 5 + c]], "stack");
+            same_bits(
+                &got[(r * 5 + c) * 2..(r * 5 + c) * 2 + 2],
+                &[va[r * 5 + c], va[(2 - r) * 5 + c]],
+                "stack",
+            );
         }
     }
     assert!(j.split(3, 1).is_err());
     let halves = j.array_split(2, 1).unwrap();
-    same_bits(&halves[0].contiguous().unwrap().to_vec().unwrap(), &va, "split");
+    same_bits(
+        &halves[0].contiguous().unwrap().to_vec().unwrap(),
+        &va,
+        "split",
+    );
 }
 
 fn remaps<C: ComplexFloat>() {
@@ -88,8 +120,16 @@ fn remaps<C: ComplexFloat>() {
         for shift in [1isize, -3, 7] {
             let s = shift.rem_euclid(n as isize) as usize;
             let want: Vec<C> = (0..n).map(|i| v[(i + n - s) % n]).collect();
-            same_bits(&x.roll(shift, None).unwrap().to_vec().unwrap(), &want, "roll flat");
-            same_bits(&x.roll(shift, 0).unwrap().to_vec().unwrap(), &want, "roll axis");
+            same_bits(
+                &x.roll(shift, None).unwrap().to_vec().unwrap(),
+                &want,
+                "roll flat",
+            );
+            same_bits(
+                &x.roll(shift, 0).unwrap().to_vec().unwrap(),
+                &want,
+                "roll axis",
+            );
         }
     }
     let (x, v) = upload::<C>(&mut rng, &[4, 6]);
@@ -118,7 +158,11 @@ fn remaps<C: ComplexFloat>() {
     let map = [2usize, 1, 0, 1, 2, 3, 2, 1];
     for r in 0..6 {
         for (c, &m) in map.iter().enumerate() {
-            same_bits(&got[r * 8 + c..r * 8 + c + 1], &[vt[r * 4 + m]], "pad reflect");
+            same_bits(
+                &got[r * 8 + c..r * 8 + c + 1],
+                &[vt[r * 4 + m]],
+                "pad reflect",
+            );
         }
     }
     let tiled = xt.tile(&[2, 1]).unwrap();
@@ -152,12 +196,22 @@ fn gathers<C: ComplexFloat>() {
     let idx = dev().from_slice(&[4i32, -1, 0, 2], [4]).unwrap();
     let got = xt.take(&idx, 1).unwrap();
     assert_eq!(got.shape(), &[7, 4]);
-    let want: Vec<C> = (0..7).flat_map(|r| [4usize, 4, 0, 2].map(|c| vt[r * 5 + c])).collect();
+    let want: Vec<C> = (0..7)
+        .flat_map(|r| [4usize, 4, 0, 2].map(|c| vt[r * 5 + c]))
+        .collect();
     same_bits(&got.to_vec().unwrap(), &want, "take axis 1");
     let got = xt.take(&idx, None).unwrap();
-    same_bits(&got.to_vec().unwrap(), &[vt[4], vt[34], vt[0], vt[2]], "take flat");
+    same_bits(
+        &got.to_vec().unwrap(),
+        &[vt[4], vt[34], vt[0], vt[2]],
+        "take flat",
+    );
     let wrap = dev().from_slice(&[9u32, 5], [2]).unwrap();
-    let got = xt.take_mode(&wrap, 1, IndexMode::Wrap).unwrap().to_vec().unwrap();
+    let got = xt
+        .take_mode(&wrap, 1, IndexMode::Wrap)
+        .unwrap()
+        .to_vec()
+        .unwrap();
     same_bits(&got[..2], &[vt[4], vt[0]], "take wrap");
     let along = dev().from_slice(&[1i64, 0, 3, 3, 2, 0, 1], [7, 1]).unwrap();
     let got = xt.take_along_axis(&along, 1).unwrap();
@@ -173,7 +227,10 @@ fn gathers<C: ComplexFloat>() {
     same_bits(&got.to_vec().unwrap(), &[vt[31], vt[4]], "gather");
     // An index out of range: a typed error, the array untouched, the device usable.
     let bad = dev().from_slice(&[5i32], [1]).unwrap();
-    assert!(matches!(xt.take(&bad, 1), Err(gpuarray::Error::IndexOutOfRange { .. })));
+    assert!(matches!(
+        xt.take(&bad, 1),
+        Err(gpuarray::Error::IndexOutOfRange { .. })
+    ));
     same_bits(&x.to_vec().unwrap(), &v, "after a refused take");
 }
 
@@ -190,7 +247,10 @@ fn writes<C: ComplexFloat>() {
         same_bits(&e[i..i + 1], &[w], "eye");
     }
     // fill through a strided view, assign a broadcast row into a transposed view.
-    x.slice([Slice::from(..), Slice::from(1..).step(2)]).unwrap().fill(z(-1.0, 3.0)).unwrap();
+    x.slice([Slice::from(..), Slice::from(1..).step(2)])
+        .unwrap()
+        .fill(z(-1.0, 3.0))
+        .unwrap();
     let (row, vr) = upload::<C>(&mut rng, &[4]);
     x.t().slice_axis(0, 0..1).unwrap().assign(&row).unwrap();
     let got = x.to_vec().unwrap();
@@ -207,11 +267,23 @@ fn writes<C: ComplexFloat>() {
         }
     }
     let (y, vy) = upload::<C>(&mut rng, &[2, 3]);
-    let m = dev().from_slice(&[true, false, true, false, false, true], [2, 3]).unwrap();
+    let m = dev()
+        .from_slice(&[true, false, true, false, false, true], [2, 3])
+        .unwrap();
     y.masked_fill(&m, z(9.0, -9.0)).unwrap();
-    let want: Vec<C> = (0..6).map(|i| if [0, 2, 5].contains(&i) { z(9.0, -9.0) } else { vy[i] }).collect();
+    let want: Vec<C> = (0..6)
+        .map(|i| {
+            if [0, 2, 5].contains(&i) {
+                z(9.0, -9.0)
+            } else {
+                vy[i]
+            }
+        })
+        .collect();
     same_bits(&y.to_vec().unwrap(), &want, "masked_fill");
-    let vals = dev().from_slice(&[z(1.0, 2.0), z(3.0, 4.0), z(5.0, 6.0)], [3]).unwrap();
+    let vals = dev()
+        .from_slice(&[z(1.0, 2.0), z(3.0, 4.0), z(5.0, 6.0)], [3])
+        .unwrap();
     y.masked_assign(&m, &vals).unwrap();
     let want: Vec<C> = (0..6)
         .map(|i| match i {
@@ -226,18 +298,39 @@ fn writes<C: ComplexFloat>() {
     let idx = dev().from_slice(&[3i32, -1, 0], [3]).unwrap();
     t.put(&idx, &vals).unwrap();
     let zero = z(0.0, 0.0);
-    same_bits(&t.to_vec().unwrap(), &[z(5.0, 6.0), zero, zero, z(1.0, 2.0), z(3.0, 4.0)], "put");
+    same_bits(
+        &t.to_vec().unwrap(),
+        &[z(5.0, 6.0), zero, zero, z(1.0, 2.0), z(3.0, 4.0)],
+        "put",
+    );
     let s = dev().zeros::<C>([3, 2]).unwrap();
     let si = dev().from_slice(&[2i32, 0, 2, 1], [2, 2]).unwrap();
-    let src = dev().from_slice(&[z(1.0, -1.0), z(2.0, -2.0), z(3.0, -3.0), z(4.0, -4.0)], [2, 2]).unwrap();
+    let src = dev()
+        .from_slice(
+            &[z(1.0, -1.0), z(2.0, -2.0), z(3.0, -3.0), z(4.0, -4.0)],
+            [2, 2],
+        )
+        .unwrap();
     s.scatter(0, &si, &src).unwrap();
-    same_bits(&s.to_vec().unwrap(), &[zero, z(2.0, -2.0), zero, z(4.0, -4.0), z(3.0, -3.0), zero], "scatter");
+    same_bits(
+        &s.to_vec().unwrap(),
+        &[zero, z(2.0, -2.0), zero, z(4.0, -4.0), z(3.0, -3.0), zero],
+        "scatter",
+    );
     // where_ with a broadcast mask and a broadcast operand.
     let (a, va) = upload::<C>(&mut rng, &[3, 4]);
     let (b, vb) = upload::<C>(&mut rng, &[4]);
     let mask = dev().from_slice(&[true, false, false, true], [4]).unwrap();
     let w = Array::where_(&mask, &a, &b).unwrap();
-    let want: Vec<C> = (0..12).map(|i| if [0, 3].contains(&(i % 4)) { va[i] } else { vb[i % 4] }).collect();
+    let want: Vec<C> = (0..12)
+        .map(|i| {
+            if [0, 3].contains(&(i % 4)) {
+                va[i]
+            } else {
+                vb[i % 4]
+            }
+        })
+        .collect();
     same_bits(&w.to_vec().unwrap(), &want, "where_");
 }
 
@@ -256,29 +349,69 @@ fn casts<C: ComplexFloat>() {
     }
     // complex64 <-> complex128 (where f64 is), each component as f32 <-> f64.
     if dev().supports::<f64>() {
-        let wide = x.t().cast::<gpuarray::Complex<f64>>().unwrap().to_vec().unwrap();
+        let wide = x
+            .t()
+            .cast::<gpuarray::Complex<f64>>()
+            .unwrap()
+            .to_vec()
+            .unwrap();
         for (g, w) in wide.iter().zip(&vt) {
             assert_eq!((g.re, g.im), (w.re().to_f64(), w.im().to_f64()));
         }
-        let narrow = x.cast::<gpuarray::Complex<f32>>().unwrap().to_vec().unwrap();
+        let narrow = x
+            .cast::<gpuarray::Complex<f32>>()
+            .unwrap()
+            .to_vec()
+            .unwrap();
         for (g, w) in narrow.iter().zip(&v) {
-            assert_eq!((g.re, g.im), (w.re().to_f64() as f32, w.im().to_f64() as f32));
+            assert_eq!(
+                (g.re, g.im),
+                (w.re().to_f64() as f32, w.im().to_f64() as f32)
+            );
         }
     }
     // real -> complex: the real part, imaginary part +0.
-    let r = dev().from_slice(&[1.5f32, -0.0, 7.0, f32::INFINITY], [2, 2]).unwrap();
+    let r = dev()
+        .from_slice(&[1.5f32, -0.0, 7.0, f32::INFINITY], [2, 2])
+        .unwrap();
     let c = r.t().cast::<C>().unwrap().to_vec().unwrap();
     for (g, w) in c.iter().zip([1.5f64, 7.0, -0.0, f64::INFINITY]) {
         assert_eq!(g.re().to_f64().to_bits(), w.to_bits());
         assert_eq!(g.im().to_f64().to_bits(), 0.0f64.to_bits());
     }
-    let i = dev().from_slice(&[3i32, -4], [2]).unwrap().cast::<C>().unwrap().to_vec().unwrap();
+    let i = dev()
+        .from_slice(&[3i32, -4], [2])
+        .unwrap()
+        .cast::<C>()
+        .unwrap()
+        .to_vec()
+        .unwrap();
     assert_eq!(crate::pairs(&i), vec![(3.0, 0.0), (-4.0, 0.0)]);
-    let b = dev().from_slice(&[true, false], [2]).unwrap().cast::<C>().unwrap().to_vec().unwrap();
+    let b = dev()
+        .from_slice(&[true, false], [2])
+        .unwrap()
+        .cast::<C>()
+        .unwrap()
+        .to_vec()
+        .unwrap();
     assert_eq!(crate::pairs(&b), vec![(1.0, 0.0), (0.0, 0.0)]);
 }
 
+/// Printing as NumPy prints complex numbers.
+fn printing<C: ComplexFloat>() {
+    let z = |a: f64, b: f64| C::new(crate::re_of::<C>(a), crate::re_of::<C>(b));
+    let x = dev().from_slice(&[z(1.0, 2.0), z(3.0, -0.0)], [2]).unwrap();
+    assert_eq!(x.to_string(), "[1.+2.j 3.-0.j]");
+    let m = dev()
+        .from_slice(&[z(0.5, 1.0), z(-2.0, 1.0)], [2, 1])
+        .unwrap();
+    assert_eq!(m.to_string(), "[[ 0.5+1.j]\n [-2. +1.j]]");
+    let s = dev().from_slice(&[z(1.5, -2.0)], []).unwrap();
+    assert_eq!(s.to_string(), "(1.5-2j)");
+}
+
 crate::both! {
+    printing => printing;
     copies_of_views => copies_of_views;
     joins => joins;
     remaps => remaps;

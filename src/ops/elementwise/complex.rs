@@ -69,7 +69,9 @@ fn prelude(c: DType) -> String {
         ("r_atan2", pick("atan2_32_", "atan2_64_")),
         ("r_copysign", pick("copysign_", "copysign64_")),
     ] {
-        s.push_str(&format!("fn {name}(x: TW, y: TW) -> TW {{ return {f}(x, y); }}\n"));
+        s.push_str(&format!(
+            "fn {name}(x: TW, y: TW) -> TW {{ return {f}(x, y); }}\n"
+        ));
     }
     s.push_str(if f32 {
         "fn r_div(x: TW, y: TW) -> TW { return div_(x, y); }\n\

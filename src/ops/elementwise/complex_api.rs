@@ -10,8 +10,8 @@ use std::ops;
 use num_complex::Complex;
 
 use super::complex::{angle, map_expr};
-use super::operators::or_panic;
 use super::map_unary;
+use super::operators::or_panic;
 use super::table::Unary;
 use crate::array::Array;
 use crate::dtype::ComplexFloat;
@@ -72,9 +72,8 @@ impl<C: ComplexFloat> Array<C> {
         dev.expect_same(op, &[&im.dev])?;
         dev.require_storage(op, <C as crate::dtype::Element>::DTYPE)?;
         let shape = crate::shape::broadcast_shapes(op, &re.shape, &im.shape)?;
-        let out = Array::<C>::alloc_any(dev, op, shape, |b| {
-            dev.alloc_apart(b, &[&re.buf, &im.buf])
-        })?;
+        let out =
+            Array::<C>::alloc_any(dev, op, shape, |b| dev.alloc_apart(b, &[&re.buf, &im.buf]))?;
         out.real().assign(re)?;
         out.imag().assign(im)?;
         Ok(out)

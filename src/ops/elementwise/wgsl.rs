@@ -41,14 +41,7 @@ pub(super) fn spec(
         .alias("T", value(input, vec))
         .alias(
             "TW",
-            value(
-                if lib == DType::F16 {
-                    DType::F32
-                } else {
-                    lib
-                },
-                vec,
-            ),
+            value(if lib == DType::F16 { DType::F32 } else { lib }, vec),
         )
         .alias("U", value(output, vec))
         .alias("M", value(DType::U32, vec))

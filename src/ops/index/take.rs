@@ -117,7 +117,9 @@ fn gather<T: Element, I: Element>(
         let mut cshape = shape.clone();
         cshape.push(2);
         let idx = if along {
-            idx.expand_dims(-1)?.broadcast_to(cshape.clone())?.contiguous()?
+            idx.expand_dims(-1)?
+                .broadcast_to(cshape.clone())?
+                .contiguous()?
         } else {
             idx.clone()
         };

@@ -16,7 +16,7 @@ mod views;
 
 pub use diag::Indexing;
 pub(crate) use join::join;
-pub(crate) use kernel::copy_new;
 #[cfg(test)]
 pub(crate) use kernel::all_specs;
+pub(crate) use kernel::copy_new;
 pub use remap::PadMode;
