@@ -231,12 +231,12 @@ TABLE = [
 ]),
 ("Complex numbers", [
  ("real, imag", "x.real() / x.imag()", "views of the same buffer"),
- ("x + 1j * y", "Array::complex(&re, &im)", "the parts broadcast together"),
+ ("x + 1j * y", "Array::<Complex<f32>>::complex(&re, &im)", "the parts broadcast together"),
  ("conj, conjugate", "x.conj()", ""),
  ("angle", "x.angle()", "a real array"),
- ("abs (complex)", "x.abs()", "hypot, a real array"),
- ("exp, log, sqrt (complex)", "x.exp() / x.log() / x.sqrt()", "C99 Annex G's special values"),
- ("sin, cos, tan, sinh, cosh, tanh (complex)", "x.sin() / x.cos() / x.tan() / x.sinh() / x.cosh() / x.tanh()", ""),
- ("mean (complex)", "x.mean() / x.mean_axis(axis, keepdims)", ""),
+ ("abs (complex)", "x.abs()", "trait `ComplexOps`; hypot, a real array"),
+ ("exp, log, sqrt (complex)", "x.exp() / x.log() / x.sqrt()", "trait `ComplexOps`; C99 Annex G's special values"),
+ ("sin, cos, tan, sinh, cosh, tanh (complex)", "x.sin() / x.cos() / x.tan() / x.sinh() / x.cosh() / x.tanh()", "trait `ComplexOps`"),
+ ("mean (complex)", "x.mean() / x.mean_axis(axis, keepdims)", "trait `ComplexOps`"),
 ]),
 ]

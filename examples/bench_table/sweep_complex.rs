@@ -10,7 +10,7 @@
 //!   computed as one real product of the planar [Ar; Ai] and [Br, Bi] (src/ops/linalg/
 //!   complex.rs), whose extra passes move 6 M N bytes more.
 
-use gpuarray::{Complex, Device};
+use gpuarray::{Complex, ComplexOps, Device};
 
 use crate::{gpu_median, want, Res, Row, QUICK_DIV};
 

@@ -114,7 +114,7 @@ pub trait ArrayOps: Sized {
 macro_rules! forward {
     ($( $name:ident ( $($arg:ident : $t:ty),* ) -> $out:ty; )*) => {$(
         fn $name(&self, $($arg: $t),*) -> Result<$out> {
-            Self::$name(self, $($arg),*)
+            Array::$name(self, $($arg),*)
         }
     )*};
 }

@@ -75,7 +75,7 @@ impl<T: Element> Array<T> {
     /// The inverse of [`Array::components`]: a real array whose last axis holds 2 elements
     /// 1 apart, every other stride and the offset even, read as the complex array `C` of
     /// the other axes.
-    pub(crate) fn from_components<C: Element>(&self) -> Array<C> {
+    pub(crate) fn as_complex<C: Element>(&self) -> Array<C> {
         assert_eq!(
             C::DTYPE.component(),
             Some(T::DTYPE),
@@ -88,7 +88,7 @@ impl<T: Element> Array<T> {
             nd >= 1
                 && self.shape[nd - 1] == 2
                 && self.strides[nd - 1] == 1
-                && self.offset % 2 == 0
+                && self.offset.is_multiple_of(2)
                 && self.strides[..nd - 1].iter().all(|s| s % 2 == 0),
             "not a complex layout: {:?} {:?} +{}",
             self.shape,
@@ -109,7 +109,7 @@ impl<T: Element> Array<T> {
     /// of `shape`, C-ordered from offset `self.offset / 2`.
     pub(crate) fn flat_as<C: Element>(&self, shape: Vec<usize>) -> Array<C> {
         assert_eq!(C::DTYPE.size(), 2 * T::DTYPE.size());
-        assert!(self.offset % 2 == 0);
+        assert!(self.offset.is_multiple_of(2));
         Array {
             dev: self.dev.clone(),
             buf: self.buf.clone(),

@@ -437,6 +437,10 @@ fn non_finite(x: f64) -> &'static str {
 /// positional (`1.0`, `0.001`) from 1e-4 up to 1e16 and for zero, else scientific (`1e+16`,
 /// `1.5e-05`).
 /// The components of a complex value, as f64.
+#[allow(
+    clippy::useless_conversion,
+    reason = "f64::from widens f32 components and is the identity for f64 ones"
+)]
 fn complex_parts<T: Element>(v: T) -> (f64, f64) {
     by_component!(T::DTYPE, R => {
         let (a, b) = parts::<T, R>(v);

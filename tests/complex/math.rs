@@ -8,12 +8,14 @@
 //! product, cos near a zero), as every formula-based complex library has it. The largest
 //! errors seen are printed.
 
-use gpuarray::{Array, Complex, ComplexFloat, DType, Error, Real};
+use gpuarray::{Array, Complex, ComplexFloat, ComplexOps, DType, Error, Real};
 
 use crate::common::{dev, Rng};
 use crate::{pairs, upload};
 
 type C64 = Complex<f64>;
+/// A named result and its reference function.
+type Case<C> = (&'static str, Array<C>, fn(C64, C64) -> C64);
 
 fn eps<C: ComplexFloat>() -> f64 {
     if C::DTYPE == DType::Complex64 {
@@ -86,7 +88,7 @@ fn arithmetic<C: ComplexFloat>() {
         let (b, wb) = data::<C>(&mut rng, n, 100.0);
         let x = dev().from_slice(&a, [n]).unwrap();
         let y = dev().from_slice(&b, [n]).unwrap();
-        let cases: [(&str, Array<C>, fn(C64, C64) -> C64); 4] = [
+        let cases: [Case<C>; 4] = [
             ("add", x.add(&y).unwrap(), |p, q| p + q),
             ("sub", (&x - &y), |p, q| p - q),
             ("mul", x.mul(&y).unwrap(), |p, q| p * q),

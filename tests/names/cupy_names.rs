@@ -222,13 +222,13 @@ const ROWS: &[&str] = &[
     r####"| `int8, uint8, int16, uint16` | `i8 / u8 / i16 / u16` (stored packed, 4 or 2 per u32 word: casts, elementwise ops with NumPy's wrapping, reductions widened to i32, u8 images; writes into an existing packed view are refused) |"####,
     r####"| `complex64, complex128` | `Complex<f32> / Complex<f64>` (num-complex's, interleaved; complex128 where the adapter has f64; data movement, arithmetic, exp/log/sqrt/trig, sum/prod/mean, products) |"####,
     r####"| `real, imag` | `x.real() / x.imag()` (views of the same buffer) |"####,
-    r####"| `x + 1j * y` | `Array::complex(&re, &im)` (the parts broadcast together) |"####,
+    r####"| `x + 1j * y` | `Array::<Complex<f32>>::complex(&re, &im)` (the parts broadcast together) |"####,
     r####"| `conj, conjugate` | `x.conj()` |"####,
     r####"| `angle` | `x.angle()` (a real array) |"####,
-    r####"| `abs (complex)` | `x.abs()` (hypot, a real array) |"####,
-    r####"| `exp, log, sqrt (complex)` | `x.exp() / x.log() / x.sqrt()` (C99 Annex G's special values) |"####,
-    r####"| `sin, cos, tan, sinh, cosh, tanh (complex)` | `x.sin() / x.cos() / x.tan() / x.sinh() / x.cosh() / x.tanh()` |"####,
-    r####"| `mean (complex)` | `x.mean() / x.mean_axis(axis, keepdims)` |"####,
+    r####"| `abs (complex)` | `x.abs()` (trait `ComplexOps`; hypot, a real array) |"####,
+    r####"| `exp, log, sqrt (complex)` | `x.exp() / x.log() / x.sqrt()` (trait `ComplexOps`; C99 Annex G's special values) |"####,
+    r####"| `sin, cos, tan, sinh, cosh, tanh (complex)` | `x.sin() / x.cos() / x.tan() / x.sinh() / x.cosh() / x.tanh()` (trait `ComplexOps`) |"####,
+    r####"| `mean (complex)` | `x.mean() / x.mean_axis(axis, keepdims)` (trait `ComplexOps`) |"####,
 ];
 
 #[allow(clippy::diverging_sub_expression)]
@@ -3440,14 +3440,15 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
     }
     // x + 1j * y
     {
-        type X = Complex<f32>;
+        type X = f32;
         type T = X;
         type U = i32;
         type O = f32;
         let (mut x, y): (Array<X>, Array<X>) = (any(), any());
         let re: Array<X> = any();
         let im: Array<X> = any();
-        let _ = Array::complex(&re, &im);
+        let (re, im): (Array<f32>, Array<f32>) = (any(), any());
+        let _ = Array::<Complex<f32>>::complex(&re, &im);
     }
     // conj, conjugate
     {

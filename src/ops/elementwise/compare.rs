@@ -112,7 +112,7 @@ impl<T: Element> Array<T> {
                 &x.components::<R>(),
                 &y.components::<R>(),
             )?
-            .from_components::<T>()));
+            .as_complex::<T>()));
         }
         let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
         let shape = broadcast_shapes("where", &xy, &mask.shape)?;

@@ -26,7 +26,7 @@ pub(crate) fn cast_complex<T: Element, U: Element>(x: &Array<T>) -> Result<Array
         (true, true) => by_component!(from, R => by_component!(to, Q => Ok(x
             .components::<R>()
             .cast::<Q>()?
-            .from_components::<U>()))),
+            .as_complex::<U>()))),
         (true, false) => by_component!(from, R => x.component_view::<R>(0).cast::<U>()),
         (false, true) => by_component!(to, Q => {
             let out = Array::<U>::alloc_any(&x.dev, "cast", x.shape.clone(), |b| {

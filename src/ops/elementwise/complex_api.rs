@@ -1,9 +1,12 @@
-//! The methods of complex arrays (complex64, complex128): parts, conjugate, modulus and
-//! argument, and the functions whose real versions take `T: Float` (exp, log, sqrt, the
-//! circular and hyperbolic functions) or `T: Signed` (abs, neg), written for each complex
-//! type (a generic `impl<C: ComplexFloat>` would overlap the real ones). The arithmetic
+//! The methods of complex arrays (complex64, complex128): parts, conjugate and argument
+//! (inherent, generic over [`ComplexFloat`]), and [`ComplexOps`]: the functions whose real
+//! versions are inherent methods of `T: Float` or `T: Signed` arrays (exp, log, sqrt, the
+//! circular and hyperbolic functions, abs, neg, mean). Those are a trait so that a path
+//! such as `Array::exp` keeps naming the real method alone (inherent methods of
+//! `Array<Complex<f32>>` of the same names would make it ambiguous). The arithmetic
 //! (`add`, `mul`, `div`, `pow`, operators, scalars), `square`, `reciprocal`, `isnan`,
-//! `isinf`, `isfinite`, `eq` and `ne` are the generic methods, which take complex arrays.
+//! `isinf`, `isfinite`, `eq`, `ne`, `sum` and `prod` are the generic methods, which take
+//! complex arrays.
 
 use std::ops;
 
@@ -11,13 +14,13 @@ use num_complex::Complex;
 
 use super::complex::{angle, map_expr};
 use super::map_unary;
-use super::operators::or_panic;
 use super::table::Unary;
 use crate::array::Array;
-use crate::dtype::ComplexFloat;
+use crate::dtype::{ComplexFloat, Element};
 #[allow(unused_imports)]
 use crate::error::Error;
 use crate::error::Result;
+use crate::shape::Axes;
 
 impl<C: ComplexFloat> Array<C> {
     /// The real parts: NumPy's `x.real`, a view of the same buffer (every other component,
@@ -115,80 +118,215 @@ impl<C: ComplexFloat> Array<C> {
     }
 }
 
-macro_rules! complex_unary {
-    ($c:ty, $r:ty, $($name:ident, $op:ident, $doc:literal, $z:literal, $want:literal;)*) => {$(
-        #[doc = $doc]
-        ///
-        /// # Errors
-        /// [`Error::Unsupported`] when the adapter lacks the dtype.
-        ///
-        /// ```
-        /// use gpuarray::Complex;
-        /// # let dev = gpuarray::Device::new()?;
-        #[doc = concat!("let z = dev.from_slice(&[Complex::<", stringify!($r), ">::new(", $z, ")], [1])?;")]
-        #[doc = concat!("let w = z.", stringify!($name), "()?.to_vec()?[0];")]
-        #[doc = concat!("let want = Complex::<", stringify!($r), ">::new(", $want, ");")]
-        /// assert!((w - want).norm() <= 1e-5 * want.norm().max(1.0), "{w} vs {want}");
-        /// # Ok::<(), gpuarray::Error>(())
-        /// ```
-        pub fn $name(&self) -> Result<Array<$c>> {
-            map_unary(self, Unary::$op, &[])
-        }
-    )*};
+/// The functions of complex arrays whose names the real arrays' inherent methods use: bring
+/// the trait into scope (`use gpuarray::ComplexOps;`) to call them on
+/// `Array<Complex<f32>>` and `Array<Complex<f64>>`. Each is elementwise (but the means),
+/// within a few ulps per component of the correctly rounded result (relative to the
+/// modulus where a component cancels), with C99 Annex G's special values as NumPy gives
+/// them.
+///
+/// # Errors
+/// Every method: [`Error::Unsupported`] when the adapter lacks the dtype (complex128
+/// needs f64); the means as [`Array::sum_axis`].
+pub trait ComplexOps: Sized {
+    /// The component type's array (f32 for complex64).
+    type Real: Element;
+
+    /// e^z = e^re (cos im + i sin im): e^(±0 + 0i) = 1 + 0i, e^(inf + nan i) = inf + nan i,
+    /// e^(-inf + y i) = ±0 ± 0i; no overflow where e^re does but the result does not.
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(1.0f32, 2.0)], [1])?;
+    /// let w = z.exp()?.to_vec()?[0];
+    /// assert!((w - Complex::new(-1.1312044, 2.4717267)).norm() < 1e-5);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn exp(&self) -> Result<Self>;
+
+    /// The natural logarithm log|z| + i arg z, the branch cut along the negative real axis
+    /// (signed zeros honoured): log(-0 + 0i) = -inf + pi i; near |z| = 1 through log1p.
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(-1.0f64, 0.0)], [1])?;
+    /// assert_eq!(z.log()?.to_vec()?[0], Complex::new(0.0, std::f64::consts::PI));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn log(&self) -> Result<Self>;
+
+    /// The principal square root (real part >= 0), as C99's csqrt: sqrt(-4 + 0i) = 2i,
+    /// sqrt(-4 - 0i) = -2i, sqrt(x + inf i) = inf + inf i, sqrt(-inf + nan i) = nan ± inf i;
+    /// no overflow near the largest values.
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(-3.0f32, 4.0)], [1])?;
+    /// assert_eq!(z.sqrt()?.to_vec()?, vec![Complex::new(1.0, 2.0)]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn sqrt(&self) -> Result<Self>;
+
+    /// The sine, sin(re) cosh(im) + i cos(re) sinh(im) (as -i sinh(iz)).
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(1.0f32, 2.0)], [1])?;
+    /// let w = z.sin()?.to_vec()?[0];
+    /// assert!((w - Complex::new(3.1657785, 1.9596010)).norm() < 1e-5);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn sin(&self) -> Result<Self>;
+
+    /// The cosine, cos(re) cosh(im) - i sin(re) sinh(im) (as cosh(iz)).
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(0.0f32, 0.0)], [1])?;
+    /// assert_eq!(z.cos()?.to_vec()?, vec![Complex::new(1.0, -0.0)]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn cos(&self) -> Result<Self>;
+
+    /// The tangent (as -i tanh(iz)): tends to ±i for large imaginary parts, no overflow.
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(1.0f32, 100.0)], [1])?;
+    /// assert_eq!(z.tan()?.to_vec()?[0].im, 1.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn tan(&self) -> Result<Self>;
+
+    /// The hyperbolic sine, sinh(re) cos(im) + i cosh(re) sin(im), with Annex G's values
+    /// on the axes (sinh(inf + 0i) = inf + 0i).
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(f32::INFINITY, 0.0)], [1])?;
+    /// assert_eq!(z.sinh()?.to_vec()?, vec![Complex::new(f32::INFINITY, 0.0)]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn sinh(&self) -> Result<Self>;
+
+    /// The hyperbolic cosine, cosh(re) cos(im) + i sinh(re) sin(im), with Annex G's values
+    /// on the axes.
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(0.0f64, 0.0)], [1])?;
+    /// assert_eq!(z.cosh()?.to_vec()?, vec![Complex::new(1.0, 0.0)]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn cosh(&self) -> Result<Self>;
+
+    /// The hyperbolic tangent (FreeBSD's ctanh: exactly ±1 and no overflow for large real
+    /// parts).
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(50.0f32, 0.5)], [1])?;
+    /// assert_eq!(z.tanh()?.to_vec()?[0].re, 1.0);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn tanh(&self) -> Result<Self>;
+
+    /// The negation of both components (`-z`; zeros change sign).
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(1.0f32, 0.0)], [1])?;
+    /// assert_eq!(z.neg()?.to_vec()?, vec![Complex::new(-1.0, -0.0)]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn neg(&self) -> Result<Self>;
+
+    /// The modulus |z| = hypot(re, im), without overflow or underflow in between (NumPy's
+    /// `abs` of a complex array): a real array; |inf + nan i| = inf.
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(3e30f32, -4e30)], [1])?;
+    /// assert_eq!(z.abs()?.to_vec()?, vec![5e30]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn abs(&self) -> Result<Array<Self::Real>>;
+
+    /// The mean of every element (of each component): a 0-d array.
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(1.0f32, 2.0), Complex::new(3.0, -4.0)], [2])?;
+    /// assert_eq!(z.mean()?.to_scalar()?, Complex::new(2.0, -1.0));
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn mean(&self) -> Result<Self> {
+        self.mean_axis(.., false)
+    }
+
+    /// The mean along `axis` (one, several or all, see [`Array::sum_axis`]), of each
+    /// component; NaN over no elements.
+    ///
+    /// ```
+    /// use gpuarray::{Complex, ComplexOps};
+    /// # let dev = gpuarray::Device::new()?;
+    /// let z = dev.from_slice(&[Complex::new(1.0f64, 2.0), Complex::new(3.0, -4.0)], [1, 2])?;
+    /// assert_eq!(z.mean_axis(-1, true)?.to_vec()?, vec![Complex::new(2.0, -1.0)]);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    fn mean_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Self>;
 }
 
-macro_rules! complex_methods {
+macro_rules! complex_ops {
     ($($c:ty => $r:ty),*) => {$(
-        impl Array<$c> {
-            complex_unary! { $c, $r,
-                exp, Exp, "Elementwise e^z = e^re (cos im + i sin im), within a few ulps per component; C99 Annex G's special values (NumPy's): e^(±0 + 0i) = 1 + 0i, e^(inf + nan i) = inf + nan i, e^(-inf + y i) = ±0 ± 0i.", "1.0, 2.0", "-1.1312043837568135, 2.4717266720048188";
-                log, Log, "Elementwise natural logarithm log|z| + i arg z, the branch cut along the negative real axis (arg in [-pi, pi], signed zeros honoured): log(-0 + 0i) = -inf + pi i; near |z| = 1 through log1p so the small result keeps its accuracy.", "1.0, 2.0", "0.8047189562170503, 1.1071487177940904";
-                sqrt, Sqrt, "Elementwise principal square root (real part >= 0), as C99's csqrt: sqrt(-4 + 0i) = 2i, sqrt(-4 - 0i) = -2i, sqrt(x + inf i) = inf + inf i, sqrt(-inf + nan i) = nan ± inf i; no overflow near the largest values.", "-3.0, 4.0", "1.0, 2.0";
-                sin, Sin, "Elementwise sine, sin(re) cosh(im) + i cos(re) sinh(im) (as -i sinh(iz)).", "1.0, 2.0", "3.165778513216168, 1.9596010414216063";
-                cos, Cos, "Elementwise cosine, cos(re) cosh(im) - i sin(re) sinh(im) (as cosh(iz)).", "1.0, 2.0", "2.0327230070196656, -3.0518977991518";
-                tan, Tan, "Elementwise tangent (as -i tanh(iz)), without overflow for large imaginary parts (tends to ±i).", "1.0, 2.0", "0.0338128260798967, 1.0147936161466335";
-                sinh, Sinh, "Elementwise hyperbolic sine, sinh(re) cos(im) + i cosh(re) sin(im), with Annex G's values on the axes.", "1.0, 2.0", "-0.4890562590412937, 1.4031192506220405";
-                cosh, Cosh, "Elementwise hyperbolic cosine, cosh(re) cos(im) + i sinh(re) sin(im), with Annex G's values on the axes.", "1.0, 2.0", "-0.64214812471552, 1.0686074213827783";
-                tanh, Tanh, "Elementwise hyperbolic tangent (FreeBSD's ctanh: exact ±1 and no overflow for large real parts).", "1.0, 2.0", "1.16673625724092, -0.24345820118572534";
-                neg, Neg, "Elementwise negation of both components (`-z`; the sign of zeros flips).", "1.0, -0.0", "-1.0, 0.0";
-            }
-
-            /// Elementwise modulus |z| = hypot(re, im), without overflow or underflow in
-            /// between (NumPy's `abs` of a complex array): a real array; |inf + nan i| = inf.
-            ///
-            /// # Errors
-            /// [`Error::Unsupported`] when the adapter lacks the dtype.
-            ///
-            /// ```
-            /// use gpuarray::Complex;
-            /// # let dev = gpuarray::Device::new()?;
-            /// let z = dev.from_slice(&[Complex::new(3e30f32, -4e30)], [1])?;
-            /// assert_eq!(z.abs()?.to_vec()?, vec![5e30]);
-            /// # Ok::<(), gpuarray::Error>(())
-            /// ```
-            pub fn abs(&self) -> Result<Array<$r>> {
-                map_unary(self, Unary::Abs, &[])
+        impl ComplexOps for Array<$c> {
+            type Real = $r;
+            fn exp(&self) -> Result<Self> { map_unary(self, Unary::Exp, &[]) }
+            fn log(&self) -> Result<Self> { map_unary(self, Unary::Log, &[]) }
+            fn sqrt(&self) -> Result<Self> { map_unary(self, Unary::Sqrt, &[]) }
+            fn sin(&self) -> Result<Self> { map_unary(self, Unary::Sin, &[]) }
+            fn cos(&self) -> Result<Self> { map_unary(self, Unary::Cos, &[]) }
+            fn tan(&self) -> Result<Self> { map_unary(self, Unary::Tan, &[]) }
+            fn sinh(&self) -> Result<Self> { map_unary(self, Unary::Sinh, &[]) }
+            fn cosh(&self) -> Result<Self> { map_unary(self, Unary::Cosh, &[]) }
+            fn tanh(&self) -> Result<Self> { map_unary(self, Unary::Tanh, &[]) }
+            fn neg(&self) -> Result<Self> { map_unary(self, Unary::Neg, &[]) }
+            fn abs(&self) -> Result<Array<$r>> { map_unary(self, Unary::Abs, &[]) }
+            fn mean_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Self> {
+                crate::ops::reduce::mean_complex(self, axis.into(), keepdims)
             }
         }
 
         impl ops::Neg for &Array<$c> {
             type Output = Array<$c>;
             /// # Panics
-            /// When the device fails; use [`Array::neg`] for a `Result`.
+            /// When the device fails; use [`ComplexOps::neg`] for a `Result`.
             fn neg(self) -> Array<$c> {
-                or_panic(Array::<$c>::neg(self))
+                ComplexOps::neg(self).unwrap_or_else(|e| panic!("{e}"))
             }
         }
 
         impl ops::Neg for Array<$c> {
             type Output = Array<$c>;
             /// # Panics
-            /// When the device fails; use [`Array::neg`] for a `Result`.
+            /// When the device fails; use [`ComplexOps::neg`] for a `Result`.
             fn neg(self) -> Array<$c> {
-                or_panic(Array::<$c>::neg(&self))
+                ComplexOps::neg(&self).unwrap_or_else(|e| panic!("{e}"))
             }
         }
     )*};
 }
 
-complex_methods!(Complex<f32> => f32, Complex<f64> => f64);
+complex_ops!(Complex<f32> => f32, Complex<f64> => f64);

@@ -45,6 +45,7 @@ mod wgsl;
 
 use cast::cast_expr;
 pub(crate) use complex::{cast_complex, conj_any};
+pub use complex_api::ComplexOps;
 #[cfg(test)]
 pub(crate) use packed::all_specs as packed_specs;
 use plan::run;

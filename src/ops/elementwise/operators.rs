@@ -11,7 +11,7 @@ use super::{map_unary, Binary, Unary};
 use crate::array::Array;
 use crate::dtype::{f16, Element, Signed};
 
-pub(super) fn or_panic<R>(r: crate::Result<R>) -> R {
+fn or_panic<R>(r: crate::Result<R>) -> R {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -189,7 +189,7 @@ impl<T: Signed> ops::Neg for &Array<T> {
     /// # Panics
     /// When the device fails; use [`Array::neg`] for a `Result`.
     fn neg(self) -> Array<T> {
-        or_panic(Array::<T>::neg(self))
+        or_panic(Array::neg(self))
     }
 }
 
@@ -198,6 +198,6 @@ impl<T: Signed> ops::Neg for Array<T> {
     /// # Panics
     /// When the device fails; use [`Array::neg`] for a `Result`.
     fn neg(self) -> Array<T> {
-        or_panic(Array::<T>::neg(&self))
+        or_panic(Array::neg(&self))
     }
 }

@@ -130,7 +130,7 @@ fn gather<T: Element, I: Element>(
             (mode, along),
             cshape,
         )?
-        .from_components::<T>()));
+        .as_complex::<T>()));
     }
     let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&x.buf, &idx.buf]))?;
     let n = out.len();

@@ -277,7 +277,7 @@ pub(crate) fn repeat_runs<T: Element>(
         let mut shape = shape;
         shape.push(2);
         return by_component!(T::DTYPE, R => Ok(
-            repeat_runs::<R>(&src.components(), axis, ends, shape)?.from_components::<T>()
+            repeat_runs::<R>(&src.components(), axis, ends, shape)?.as_complex::<T>()
         ));
     }
     let out = Array::<T>::alloc_with(dev, "repeat", shape, |b| {
@@ -336,7 +336,7 @@ fn remap_complex<T: Element>(
     let mut lo = lo.to_vec();
     lo.push(0);
     by_component!(T::DTYPE, R => Ok(
-        remap::<R>(&src.components(), op, shape, &lo, mode, R::zeroed())?.from_components::<T>()
+        remap::<R>(&src.components(), op, shape, &lo, mode, R::zeroed())?.as_complex::<T>()
     ))
 }
 

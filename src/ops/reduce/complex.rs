@@ -3,8 +3,6 @@
 //! over the reduced elements, one elementwise dispatch per level, so the rounding error
 //! grows with the logarithm of the count). The reductions that need an order refuse them.
 
-use num_complex::Complex;
-
 use super::dispatch::reduce;
 use super::source::Op;
 use crate::array::complex::by_component;
@@ -34,7 +32,7 @@ pub(super) fn reduce_complex<T: Element, O: Element>(
         return prod(&x.reinterpret::<O>(), axes, keepdims);
     }
     by_component!(T::DTYPE, R => Ok(
-        reduce::<R, R>(&x.components(), op, Some(axes), keepdims)?.from_components::<O>()
+        reduce::<R, R>(&x.components(), op, Some(axes), keepdims)?.as_complex::<O>()
     ))
 }
 
@@ -73,45 +71,12 @@ fn prod<T: Element>(x: &Array<T>, axes: &[usize], keepdims: bool) -> Result<Arra
     cur.reshape(shape)
 }
 
-macro_rules! complex_means {
-    ($($r:ty),*) => {$(
-        impl Array<Complex<$r>> {
-            /// The arithmetic mean of every element (of each component): a 0-d array.
-            ///
-            /// # Errors
-            /// See [`Array::sum_axis`].
-            ///
-            /// ```
-            /// use gpuarray::Complex;
-            /// # let dev = gpuarray::Device::new()?;
-            #[doc = concat!("let z = dev.from_slice(&[Complex::<", stringify!($r), ">::new(1.0, 2.0), Complex::new(3.0, -4.0)], [2])?;")]
-            /// assert_eq!(z.mean()?.to_scalar()?, Complex::new(2.0, -1.0));
-            /// # Ok::<(), gpuarray::Error>(())
-            /// ```
-            pub fn mean(&self) -> Result<Array<Complex<$r>>> {
-                reduce(self, Op::Mean, None, false)
-            }
-
-            /// The arithmetic mean along `axis` (one, several or all; see
-            /// [`Array::sum_axis`]), of each component; NaN over no elements.
-            ///
-            /// # Errors
-            /// See [`Array::sum_axis`].
-            ///
-            /// ```
-            /// use gpuarray::Complex;
-            /// # let dev = gpuarray::Device::new()?;
-            #[doc = concat!("let z = dev.from_slice(&[Complex::<", stringify!($r), ">::new(1.0, 2.0), Complex::new(3.0, -4.0)], [1, 2])?;")]
-            /// assert_eq!(z.mean_axis(0, false)?.shape(), &[2]);
-            /// assert_eq!(z.mean_axis(-1, true)?.to_vec()?, vec![Complex::new(2.0, -1.0)]);
-            /// # Ok::<(), gpuarray::Error>(())
-            /// ```
-            pub fn mean_axis(&self, axis: impl Into<Axes>, keepdims: bool) -> Result<Array<Complex<$r>>> {
-                let axes = axis.into().resolve_opt(self.ndim(), "mean")?;
-                reduce(self, Op::Mean, axes.as_deref(), keepdims)
-            }
-        }
-    )*};
+/// The mean of a complex `x` over `axis` (each component's), for `ComplexOps::mean_axis`.
+pub(crate) fn mean_complex<T: Element>(
+    x: &Array<T>,
+    axis: Axes,
+    keepdims: bool,
+) -> Result<Array<T>> {
+    let axes = axis.resolve_opt(x.ndim(), "mean")?;
+    reduce(x, Op::Mean, axes.as_deref(), keepdims)
 }
-
-complex_means!(f32, f64);

@@ -22,6 +22,7 @@
 
 mod complex;
 mod composed;
+pub(crate) use complex::mean_complex;
 mod dispatch;
 mod last;
 mod nan;
