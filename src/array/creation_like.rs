@@ -22,6 +22,9 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn empty<T: Element>(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
+        if T::DTYPE.is_complex() {
+            return Array::<T>::alloc_any(self, "empty", shape.into().0, |b| self.alloc(b));
+        }
         Array::<T>::alloc(self, "empty", shape.into().0)
     }
 

@@ -237,6 +237,7 @@ fn gathers<C: ComplexFloat>() {
 fn writes<C: ComplexFloat>() {
     let mut rng = Rng::new(5);
     let z = |a: f64, b: f64| C::new(crate::re_of::<C>(a), crate::re_of::<C>(b));
+    assert_eq!(dev().empty::<C>([2, 3]).unwrap().shape(), &[2, 3]);
     let x = dev().zeros::<C>([4, 6]).unwrap();
     same_bits(&x.to_vec().unwrap(), &[z(0.0, 0.0); 24], "zeros");
     let f = dev().full([3], z(2.5, -7.0)).unwrap();

@@ -46,7 +46,7 @@ impl<C: ComplexFloat> Array<C> {
     /// # let dev = gpuarray::Device::new()?;
     /// let z = dev.from_slice(&[Complex::new(1.0f32, 2.0), Complex::new(3.0, -4.0)], [2])?;
     /// assert_eq!(z.imag().to_vec()?, vec![2.0, -4.0]);
-    /// assert_eq!(z.t().imag().sum()?, -2.0);
+    /// assert_eq!(z.t().imag().sum()?.to_scalar()?, -2.0);
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn imag(&self) -> Array<C::Real> {
