@@ -52,15 +52,23 @@ test: vulkan
 	@n=$$(cat target/tmp/skipped.txt 2>/dev/null | wc -l); \
 	  echo "skipped: $$n test(s)"; sort target/tmp/skipped.txt 2>/dev/null | sed 's/^/  /' || true
 
-# The unit and integration tests (and the examples in quick mode) again, on wgpu's GL backend
-# over Mesa's llvmpipe: the backend for machines without a Vulkan driver. Run after `make
-# test`, whose build it reuses (same profile and features: nothing is compiled again); the
-# doc tests are left out (rustdoc would compile them all again, and they run the same
-# kernels as the tests). GL has no f16, f64 or 64-bit integers: those tests skip through
-# tests/common's gate, listed at the end.
+# The test binaries that exercise what GL changes, run again on wgpu's GL backend over Mesa's
+# llvmpipe (the backend for machines without a Vulkan driver): elementwise functions with
+# every integer dtype, reductions and statistics, scans, sorts and selections, manipulation
+# and indexing (large arrays, binding windows), products, convolutions, fused kernels,
+# creation and transfers, dtypes and their refusals, the name map. Run after `make test`,
+# whose build they reuse (same profile and features: nothing is compiled again); the doc
+# tests, examples and the remaining binaries are left out to keep CI's time (see the
+# README's platform notes for what they give on GL). One test thread: wgpu's GL backend
+# holds one lock on the GL context while llvmpipe runs a submission and panics when another
+# thread has waited 6 s for it. GL has no f16, f64 or 64-bit integers: those tests skip
+# through tests/common's gate, listed at the end.
+GL_TESTS := array creation dtypes elementwise packed reduce stats scan sort select manip \
+	index axes linalg conv fuse limits names memory device
+
 test-gl: gl
 	@rm -f target/tmp/skipped.txt
-	GPUARRAY_BACKEND=gl $(CARGO) test --tests $(FEATURES)
+	GPUARRAY_BACKEND=gl $(CARGO) test $(FEATURES) $(addprefix --test ,$(GL_TESTS)) -- --test-threads=1
 	@n=$$(cat target/tmp/skipped.txt 2>/dev/null | wc -l); \
 	  echo "skipped on GL: $$n test(s)"; sort target/tmp/skipped.txt 2>/dev/null | sed 's/^/  /' || true
 

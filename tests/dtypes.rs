@@ -988,5 +988,8 @@ fn refusals_name_the_adapter_and_backend() {
         assert_eq!(refused, 3, "{label}: {:?}", info.features);
     }
     // The device and the array are intact.
-    assert_eq!(x.add_scalar(1.0).unwrap().to_vec().unwrap(), vec![2.5, -1.0, 4.0]);
+    assert_eq!(
+        x.add_scalar(1.0).unwrap().to_vec().unwrap(),
+        vec![2.5, -1.0, 4.0]
+    );
 }

@@ -12,7 +12,9 @@ fn gcd_u_(x: M, y: M) -> M {
             break;
         }
         let done = b == M(0u);
-        let r = a % select(b, M(1u), done);
+        // a - (a / d) * d, not a % d: Mesa's GL gave 4294967295 % 65536 = 4294967295.
+        let d = select(b, M(1u), done);
+        let r = a - (a / d) * d;
         a = select(b, a, done);
         b = select(r, M(0u), done);
     }

@@ -87,7 +87,14 @@ fn gpu_scalar<T: DivInt>(op: Op, x: &Array<T>, y: T) -> Array<T> {
 /// their neighbours (negative ones wrap for unsigned types: -1 is MAX there).
 fn specials<T: DivInt>() -> Vec<T> {
     let mut v: Vec<i128> = vec![0, 1, -1, 2, -2, 3, -3, 5, 7, -7, 13, -13];
-    v.extend([T::MIN, T::MIN + 1, T::MAX, T::MAX - 1, T::MIN / 2, T::MAX / 3]);
+    v.extend([
+        T::MIN,
+        T::MIN + 1,
+        T::MAX,
+        T::MAX - 1,
+        T::MIN / 2,
+        T::MAX / 3,
+    ]);
     v.into_iter().map(T::narrow).collect()
 }
 
@@ -98,7 +105,12 @@ fn expect<T: DivInt>(what: &str, got: &Array<T>, x: &[T], y: &[T], want: &[T]) {
     let bad: Vec<String> = (0..want.len())
         .filter(|&i| got[i] != want[i])
         .take(8)
-        .map(|i| format!("[{i}] {:?} op {:?}: got {:?}, want {:?}", x[i], y[i], got[i], want[i]))
+        .map(|i| {
+            format!(
+                "[{i}] {:?} op {:?}: got {:?}, want {:?}",
+                x[i], y[i], got[i], want[i]
+            )
+        })
         .collect();
     assert!(
         bad.is_empty(),
@@ -126,15 +138,29 @@ fn pairs<T: DivInt>() {
         dev.from_slice(&y, [y.len()]).unwrap(),
     );
     for op in OPS {
-        let want: Vec<T> = x.iter().zip(&y).map(|(&a, &b)| reference(op, a, b)).collect();
+        let want: Vec<T> = x
+            .iter()
+            .zip(&y)
+            .map(|(&a, &b)| reference(op, a, b))
+            .collect();
         expect(&format!("{op:?}"), &gpu(op, &gx, &gy), &x, &y, &want);
         // Odd elements of both: strided views, offset 1.
         let every = |v: &Array<T>| v.slice(Slice::from(1..).step(2)).unwrap();
         let (sx, sy) = (every(&gx), every(&gy));
         let odd = |v: &[T]| v.iter().skip(1).step_by(2).copied().collect::<Vec<T>>();
         let (ox, oy) = (odd(&x), odd(&y));
-        let want: Vec<T> = ox.iter().zip(&oy).map(|(&a, &b)| reference(op, a, b)).collect();
-        expect(&format!("{op:?} strided"), &gpu(op, &sx, &sy), &ox, &oy, &want);
+        let want: Vec<T> = ox
+            .iter()
+            .zip(&oy)
+            .map(|(&a, &b)| reference(op, a, b))
+            .collect();
+        expect(
+            &format!("{op:?} strided"),
+            &gpu(op, &sx, &sy),
+            &ox,
+            &oy,
+            &want,
+        );
     }
 }
 
@@ -189,12 +215,19 @@ fn random<T: DivInt>() {
             dev.from_slice(&y, [n]).unwrap(),
         );
         for op in OPS {
-            let want: Vec<T> = x.iter().zip(&y).map(|(&a, &b)| reference(op, a, b)).collect();
+            let want: Vec<T> = x
+                .iter()
+                .zip(&y)
+                .map(|(&a, &b)| reference(op, a, b))
+                .collect();
             expect(&format!("{op:?} n={n}"), &gpu(op, &gx, &gy), &x, &y, &want);
         }
     }
     // A column of 3 divisors against a row of 1031 dividends.
-    let (x, y) = (draw(1031, false), [T::narrow(-2), T::narrow(3), T::narrow(-1)]);
+    let (x, y) = (
+        draw(1031, false),
+        [T::narrow(-2), T::narrow(3), T::narrow(-1)],
+    );
     let gx = dev.from_slice(&x, [1031]).unwrap();
     let gy = dev.from_slice(&y, [3, 1]).unwrap();
     let (bx, by): (Vec<T>, Vec<T>) = y
@@ -202,7 +235,11 @@ fn random<T: DivInt>() {
         .flat_map(|&b| x.iter().map(move |&a| (a, b)))
         .unzip();
     for op in OPS {
-        let want: Vec<T> = bx.iter().zip(&by).map(|(&a, &b)| reference(op, a, b)).collect();
+        let want: Vec<T> = bx
+            .iter()
+            .zip(&by)
+            .map(|(&a, &b)| reference(op, a, b))
+            .collect();
         let got = gpu(op, &gx, &gy);
         assert_eq!(got.shape(), &[3, 1031]);
         expect(&format!("{op:?} broadcast"), &got, &bx, &by, &want);
