@@ -68,7 +68,7 @@ GL_TESTS := array creation dtypes elementwise packed reduce stats scan sort sele
 
 test-gl: gl
 	@rm -f target/tmp/skipped.txt
-	GPUARRAY_BACKEND=gl $(CARGO) test $(FEATURES) $(addprefix --test ,$(GL_TESTS)) -- --test-threads=1
+	GPUARRAY_BACKEND=gl $(CARGO) test --no-fail-fast $(FEATURES) $(addprefix --test ,$(GL_TESTS)) -- --test-threads=1
 	@n=$$(cat target/tmp/skipped.txt 2>/dev/null | wc -l); \
 	  echo "skipped on GL: $$n test(s)"; sort target/tmp/skipped.txt 2>/dev/null | sed 's/^/  /' || true
 
