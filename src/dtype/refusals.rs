@@ -96,7 +96,7 @@ fn every_computing_family_refuses_a_dtype_that_is_not_real() {
     let flat = x.reshape([6]).expect("reshape");
     let two = dev.from_slice(&values()[..2], [2]).expect("upload");
     refused("put", flat.put(&idx, &two));
-    let at = dev.zeros::<i64>([2, 3]).expect("zeros");
+    let at = dev.zeros::<i32>([2, 3]).expect("zeros");
     refused("scatter_add", x.scatter_add(0, &at, &x));
     // Manip copies.
     refused("contiguous", x.t().contiguous());
