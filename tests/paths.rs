@@ -247,6 +247,34 @@ fn small_reads_by_kernel_around_the_limit() {
     }
 }
 
+/// Complex arrays on the small-read path (the path of discrete GPUs with host-visible
+/// memory, where the H200 read them through the real copy kernel and refused them): whole
+/// arrays and strided views, both dtypes.
+#[test]
+fn small_reads_of_complex_arrays() {
+    let mut opts = Options::default();
+    opts.tuning.small_read = SmallRead::Kernel;
+    let d = Device::with_options(opts).expect("device");
+    let v: Vec<gpuarray::Complex<f32>> = (0..10)
+        .map(|i| gpuarray::Complex::new(i as f32, -0.5 * i as f32))
+        .collect();
+    let x = d.from_slice(&v, [10]).unwrap();
+    assert_eq!(x.to_vec().unwrap(), v);
+    let odd = x.slice([Slice::from(1..).step(2)]).unwrap();
+    let want: Vec<_> = v.iter().skip(1).step_by(2).copied().collect();
+    assert_eq!(odd.to_vec().unwrap(), want);
+    if d.supports::<gpuarray::Complex<f64>>() {
+        let w: Vec<gpuarray::Complex<f64>> = v
+            .iter()
+            .map(|z| gpuarray::Complex::new(f64::from(z.re), f64::from(z.im)))
+            .collect();
+        let y = d.from_slice(&w, [2, 5]).unwrap();
+        let t = y.t().to_vec().unwrap();
+        assert_eq!(t[1], w[5]);
+        assert_eq!(t[2], w[1]);
+    }
+}
+
 /// The 64-bit integer sums, whose rows' trees start with subgroup shuffles of the two 32-bit
 /// halves where the adapter has subgroups: values over the whole 64-bit range (so that the
 /// carries between the halves matter), whole arrays and rows of a matrix, against the CPU's

@@ -65,7 +65,14 @@ impl<T: Element> Array<T> {
         let tmp = Array::<T>::alloc_any(&self.dev, "to_vec", self.shape.clone(), |bytes| {
             self.dev.alloc_readback(bytes)
         })?;
-        let tmp = map_unary_into(self, Unary::Copy, &[], tmp)?;
+        // Complex elements are moved as their parts (the elementwise copy computes reals).
+        let tmp = if T::DTYPE.is_complex() {
+            let strides = tmp.strides.clone();
+            crate::ops::manip::copy_into(self, &tmp, 0, &strides)?;
+            tmp
+        } else {
+            map_unary_into(self, Unary::Copy, &[], tmp)?
+        };
         let mut out = vec![<T::Repr as bytemuck::Zeroable>::zeroed(); self.len()];
         self.dev
             .download_mapped(&tmp.buf, 0, bytemuck::cast_slice_mut(&mut out), false)?;
