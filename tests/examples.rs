@@ -146,3 +146,8 @@ fn multi_gpu() {
 fn pipeline() {
     run_example("pipeline", &[]);
 }
+
+#[test]
+fn linalg_course() {
+    run_example("linalg_course", &["linalg_course.png"]);
+}
