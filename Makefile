@@ -1,6 +1,7 @@
 # gpuarray: the two commands for a fresh Debian/Ubuntu machine.
 #   make demo   runs the quick-start example (adapter, transfers, elementwise math, a check)
 #   make test   runs the whole suite (unit, integration and doc tests, the examples in quick mode)
+#   make test-gl  runs the unit and integration tests again on Mesa's GL (after make test)
 # Both install Mesa's lavapipe (software Vulkan) first when no Vulkan driver is present.
 
 CARGO ?= cargo
@@ -11,17 +12,30 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # machines, CI); give them a private one.
 export XDG_RUNTIME_DIR ?= $(shell d=/tmp/gpuarray-xdg-$$(id -u); mkdir -p -m 700 $$d; echo $$d)
 
-.PHONY: demo test lint bench bench-table vulkan
+.PHONY: demo test test-gl lint bench bench-table vulkan gl
 
 # A Vulkan loader and at least one ICD; otherwise install lavapipe (Mesa) and the loader.
 vulkan:
 	@if ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1' && \
-	    ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1; then \
+	    ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json 2>/dev/null | grep -q .; then \
 	  echo "vulkan: a driver is present"; \
 	else \
 	  echo "vulkan: no driver found, installing mesa-vulkan-drivers (lavapipe)"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq mesa-vulkan-drivers libvulkan1 >/dev/null; \
+	fi
+
+# Mesa's GL for wgpu's GL backend, headless through EGL: the EGL loader (glvnd), Mesa's EGL
+# vendor library and its DRI drivers (llvmpipe); installed only when one is missing.
+gl:
+	@if ldconfig -p 2>/dev/null | grep -q 'libEGL\.so\.1' && \
+	    ldconfig -p 2>/dev/null | grep -q 'libEGL_mesa\.so\.0' && \
+	    ls /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so 2>/dev/null | grep -q .; then \
+	  echo "gl: Mesa's EGL and llvmpipe are present"; \
+	else \
+	  echo "gl: installing libegl1, libegl-mesa0 and libgl1-mesa-dri (Mesa's GL, llvmpipe)"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libegl1 libegl-mesa0 libgl1-mesa-dri >/dev/null; \
 	fi
 
 demo: vulkan
@@ -37,6 +51,26 @@ test: vulkan
 	@# Tests that needed what this adapter lacks said so through tests/common's gate.
 	@n=$$(cat target/tmp/skipped.txt 2>/dev/null | wc -l); \
 	  echo "skipped: $$n test(s)"; sort target/tmp/skipped.txt 2>/dev/null | sed 's/^/  /' || true
+
+# The test binaries that exercise what GL changes, run again on wgpu's GL backend over Mesa's
+# llvmpipe (the backend for machines without a Vulkan driver): elementwise functions with
+# every integer dtype, reductions and statistics, scans, sorts and selections, manipulation
+# and indexing (large arrays, binding windows), products, convolutions, fused kernels,
+# creation and transfers, dtypes and their refusals, the name map. Run after `make test`,
+# whose build they reuse (same profile and features: nothing is compiled again); the doc
+# tests, examples and the remaining binaries are left out to keep CI's time (see the
+# README's platform notes for what they give on GL). One test thread: wgpu's GL backend
+# holds one lock on the GL context while llvmpipe runs a submission and panics when another
+# thread has waited 6 s for it. GL has no f16, f64 or 64-bit integers: those tests skip
+# through tests/common's gate, listed at the end.
+GL_TESTS := array creation dtypes elementwise packed reduce stats scan sort select manip \
+	index axes linalg conv fuse limits names memory device
+
+test-gl: gl
+	@rm -f target/tmp/skipped.txt
+	GPUARRAY_BACKEND=gl $(CARGO) test --no-fail-fast $(FEATURES) $(addprefix --test ,$(GL_TESTS)) -- --test-threads=1
+	@n=$$(cat target/tmp/skipped.txt 2>/dev/null | wc -l); \
+	  echo "skipped on GL: $$n test(s)"; sort target/tmp/skipped.txt 2>/dev/null | sed 's/^/  /' || true
 
 lint:
 	$(CARGO) fmt --all -- --check

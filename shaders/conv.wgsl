@@ -104,13 +104,20 @@ var<workgroup> ws4: array<vec4<ACC>, TC / 4u>;
 var<workgroup> As: array<vec4<ACC>, BK * BM / 4u>;
 var<workgroup> Bs: array<vec4<ACC>, BK * BN / 4u>;
 
+// i modulo p in [0, p) for p > 0, with `%` on non-negative operands only: GLSL leaves `%`
+// of a negative operand undefined (Mesa's GL wrapped and reflected wrongly: issue 36).
+fn bmod(i: i32, p: i32) -> i32 {
+    if (i >= 0) { return i % p; }
+    return p - 1 - (-1 - i) % p;
+}
+
 // Index of coordinate i in an extent of n under the boundary rule, or -1 for the fill value.
 fn bmap(i: i32, n: i32, mode: u32) -> i32 {
     if (i >= 0 && i < n) { return i; }
     if (mode == 0u) { return -1; }
-    if (mode == 2u) { return ((i % n) + n) % n; }
+    if (mode == 2u) { return bmod(i, n); }
     let p = 2 * n;
-    var j = ((i % p) + p) % p;
+    var j = bmod(i, p);
     if (j >= n) { j = p - 1 - j; }
     return j;
 }

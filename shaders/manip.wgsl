@@ -70,6 +70,13 @@ fn copy_into(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: v
     out[o.y] = a[o.x];
 }
 
+// x modulo p in [0, p) for p > 0, with `%` on non-negative operands only: GLSL leaves `%`
+// of a negative operand undefined (issue 36).
+fn pmod(x: i32, p: i32) -> i32 {
+    if (x >= 0) { return x % p; }
+    return p - 1 - (-1 - x) % p;
+}
+
 // The input coordinate of output coordinate `c` along an axis, or -1 outside the input
 // (constant mode). `lo` is the axis' shift, `n` the input's extent (at least 1). Inside the
 // input every mode reads c - lo; one period out (all of flip and roll, and pads no wider
@@ -87,20 +94,20 @@ fn source_coord(c: i32, lo: i32, n: i32) -> i32 {
             if (p == 0) { return 0; }
             if (x < 0 && x > -n) { return -x; }
             if (x >= n && x < p) { return p - x; }
-            let t = ((x % p) + p) % p;
+            let t = pmod(x, p);
             return select(p - t, t, t < n);
         }
         case 3u: {
             if (x < 0 && x >= -n) { return -1 - x; }
             if (x >= n && x < 2 * n) { return 2 * n - 1 - x; }
             let p = 2 * n;
-            let t = ((x % p) + p) % p;
+            let t = pmod(x, p);
             return select(p - 1 - t, t, t < n);
         }
         default: {
             if (x < 0 && x >= -n) { return x + n; }
             if (x >= n && x < 2 * n) { return x - n; }
-            return ((x % n) + n) % n;
+            return pmod(x, n);
         }
     }
 }

@@ -69,7 +69,7 @@ pub enum Error {
         op: &'static str,
         /// The element type.
         dtype: DType,
-        /// The adapter's name.
+        /// The adapter's name and backend, e.g. "llvmpipe (LLVM 15.0.6, 256 bits) through GL".
         adapter: String,
     },
     /// Two operands of a binary operation have shapes that cannot be combined.

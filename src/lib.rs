@@ -87,6 +87,7 @@ pub use linalg::einsum;
 /// num-complex's complex number: `Complex<f32>` is NumPy's complex64, `Complex<f64>` its
 /// complex128 (see [`ComplexFloat`]).
 pub use num_complex::Complex;
+pub use ops::elementwise::ComplexOps;
 pub use ops::index::{IndexMode, Mask};
 pub use ops::manip::{Indexing, PadMode};
 pub use ops::sort::{Side, UniqueAll};

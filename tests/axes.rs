@@ -307,7 +307,7 @@ fn manipulation_and_joins() {
 #[test]
 fn indexing() {
     let (x, h) = data();
-    let idx = dev().from_slice(&[4i64, 0], [2]).unwrap();
+    let idx = dev().from_slice(&[4i32, 0], [2]).unwrap();
     let t = host(&x.take(&idx, -1).unwrap());
     assert_eq!(t[..2], [h.at(&[0, 0, 4]), h.at(&[0, 0, 0])]);
     assert_eq!(

@@ -937,3 +937,63 @@ fn user_kernels_with_bool_and_int64() {
         );
     });
 }
+
+/// What the adapter cannot do is a typed `Unsupported` naming the adapter and its backend
+/// (Mesa's llvmpipe is one name under Vulkan and GL: issue 36), with the arrays and the
+/// device intact: a bool range everywhere, and on adapters without f16, f64 or the 64-bit
+/// integers (GL) their creation, uploads and casts into them.
+#[test]
+fn refusals_name_the_adapter_and_backend() {
+    let dev = dev();
+    let info = dev.info();
+    let backend = match info.backend.as_str() {
+        "gl" => "GL",
+        "vulkan" => "Vulkan",
+        "metal" => "Metal",
+        "dx12" => "DX12",
+        other => other,
+    };
+    let label = format!("{} through {backend}", info.name);
+    let named = |r: gpuarray::Result<()>, d: DType| match r {
+        Err(e @ Error::Unsupported { .. }) => {
+            let Error::Unsupported { dtype, adapter, .. } = &e else {
+                unreachable!()
+            };
+            assert_eq!((*dtype, adapter.as_str()), (d, label.as_str()));
+            assert!(e.to_string().ends_with(&format!("on {label}")), "{e}");
+        }
+        other => panic!("expected Unsupported for {d:?}, got {other:?}"),
+    };
+    named(dev.arange(false, true, true).map(drop), DType::Bool);
+    let x = dev.from_slice(&[1.5f32, -2.0, 3.0], [3]).unwrap();
+    let mut refused = 0;
+    if !dev.supports::<f16>() {
+        named(dev.zeros::<f16>([2]).map(drop), DType::F16);
+        named(dev.from_slice(&[f16::ONE], [1]).map(drop), DType::F16);
+        named(x.cast::<f16>().map(drop), DType::F16);
+        refused += 1;
+    }
+    if !dev.supports::<f64>() {
+        named(dev.zeros::<f64>([2]).map(drop), DType::F64);
+        named(dev.from_slice(&[1.0f64], [1]).map(drop), DType::F64);
+        named(x.cast::<f64>().map(drop), DType::F64);
+        refused += 1;
+    }
+    if !dev.supports::<i64>() {
+        named(dev.zeros::<i64>([2]).map(drop), DType::I64);
+        named(dev.from_slice(&[1i64], [1]).map(drop), DType::I64);
+        named(x.cast::<i64>().map(drop), DType::I64);
+        named(dev.ones::<u64>([2]).map(drop), DType::U64);
+        refused += 1;
+    }
+    // Mesa's GL has none of the three (compute shaders without SHADER_F16, SHADER_F64 or
+    // SHADER_INT64 in wgpu 30).
+    if info.backend == "gl" {
+        assert_eq!(refused, 3, "{label}: {:?}", info.features);
+    }
+    // The device and the array are intact.
+    assert_eq!(
+        x.add_scalar(1.0).unwrap().to_vec().unwrap(),
+        vec![2.5, -1.0, 4.0]
+    );
+}

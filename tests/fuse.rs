@@ -220,6 +220,7 @@ fn every_function_matches_its_method_and_the_cpu() {
                     .zip(&ys)
                     .map(|(&v, &w)| cpu(v as f64, w as f64) as f32 as f64)
                     .collect();
+                eprintln!("case: {name} n={n}");
                 assert_close(&got, &want, 1e-6, 4e-6);
             }
         }

@@ -4,6 +4,10 @@
 # `rng` a `&mut Generator`, `pool` a `&MemoryPool`, and `any()` a value of any type.
 # A key the table no longer has fails the generator: update it with the table.
 CHECKS = {
+    "Complex<f32>": "let _ = dev.zeros::<Complex<f32>>([1]);",
+    "Array::<Complex<f32>>::complex(&re, &im)":
+        "let (re, im): (Array<f32>, Array<f32>) = (any(), any()); let _ = Array::<Complex<f32>>::complex(&re, &im);",
+    "Complex<f64>": "let _ = dev.zeros::<Complex<f64>>([1]);",
     "x.ldexp(&n)": "let n: Array<i32> = any(); let _ = x.ldexp(&n);",
     "x.ldexp_scalar(n)": "let _ = x.ldexp_scalar(3);",
     "dev.from_fn::<T, N>(shape, |[i, j]| ...)":
@@ -45,6 +49,13 @@ CHECKS = {
 # The dtype of `x` (and of the arrays and scalars that follow it), by the row's CuPy name;
 # f32 otherwise.
 DTYPES = {
+    "real, imag": "Complex<f32>",
+    "conj, conjugate": "Complex<f32>",
+    "angle": "Complex<f32>",
+    "abs (complex)": "Complex<f32>",
+    "exp, log, sqrt (complex)": "Complex<f32>",
+    "sin, cos, tan, sinh, cosh, tanh (complex)": "Complex<f32>",
+    "mean (complex)": "Complex<f32>",
     "bitwise_and, bitwise_or, bitwise_xor": "u32",
     "invert, bitwise_not": "u32",
     "left_shift, right_shift": "u32",

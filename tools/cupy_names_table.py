@@ -252,6 +252,16 @@ TABLE = [
  ("bool_", "bool", "stored as one u32 word per element"),
  ("int64, uint64", "i64 / u64", "where the adapter has SHADER_INT64; elementwise, casts, reductions, sort, scans, bincount, scatter_add, integers, products and user kernels (histograms and convolutions refuse them)"),
  ("int8, uint8, int16, uint16", "i8 / u8 / i16 / u16", "stored packed, 4 or 2 per u32 word: casts, elementwise ops with NumPy's wrapping, reductions widened to i32, u8 images; writes into an existing packed view are refused"),
- ("complex64, complex128", NY, "not written"),
+ ("complex64, complex128", "Complex<f32> / Complex<f64>", "num-complex's, interleaved; complex128 where the adapter has f64; data movement, arithmetic, exp/log/sqrt/trig, sum/prod/mean, products"),
+]),
+("Complex numbers", [
+ ("real, imag", "x.real() / x.imag()", "views of the same buffer"),
+ ("x + 1j * y", "Array::<Complex<f32>>::complex(&re, &im)", "the parts broadcast together"),
+ ("conj, conjugate", "x.conj()", ""),
+ ("angle", "x.angle()", "a real array"),
+ ("abs (complex)", "x.abs()", "trait `ComplexOps`; hypot, a real array"),
+ ("exp, log, sqrt (complex)", "x.exp() / x.log() / x.sqrt()", "trait `ComplexOps`; C99 Annex G's special values"),
+ ("sin, cos, tan, sinh, cosh, tanh (complex)", "x.sin() / x.cos() / x.tan() / x.sinh() / x.cosh() / x.tanh()", "trait `ComplexOps`"),
+ ("mean (complex)", "x.mean() / x.mean_axis(axis, keepdims)", "trait `ComplexOps`"),
 ]),
 ]

@@ -70,6 +70,7 @@ mod sweep_api_math;
 mod sweep_api_random;
 mod sweep_api_stats;
 mod sweep_fft;
+mod sweep_complex;
 mod sweep_layout;
 mod sweep_linalg;
 mod sweep_linalg_factor;
@@ -161,6 +162,7 @@ const SWEEPS: &[(&str, SweepFn)] = &[
     ("api_stats", sweep_api_stats::rows),
     ("linalg_spectral", sweep_linalg_spectral::rows),
     ("fft", sweep_fft::rows),
+    ("complex", sweep_complex::rows),
 ];
 
 fn usage() -> String {

@@ -14,8 +14,9 @@
 fn rem_(x: TW, y: TW) -> TW {
     let ax = abs(x);
     let ay = abs(y);
-    // Comparisons, not x - x == 0: compilers may fold x - x to 0 for infinities too.
-    let ok = (ax <= max_finite_()) & (ay > TW(0.0));
+    // Comparisons, not x - x == 0: compilers may fold x - x to 0 for infinities too. y == y
+    // besides |y| > 0: Mesa's GL rewrites 0 < |y| as y != 0, true for a NaN (issue 36).
+    let ok = (ax <= max_finite_()) & (ay > TW(0.0)) & (y == y);
     var t = ay;
     for (var i = 0; i < 40; i++) {
         let up = ok & (t * TW(18446744073709551616.0) <= ax);

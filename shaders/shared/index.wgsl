@@ -9,10 +9,11 @@ fn resolve(raw: I, len: u32, mode: u32) -> u32 {
     let s = split_index(raw);
     let negative = s.y != 0u;
     if mode == 1u {
+        // x - (x / len) * len, not x % len: Mesa's GL gets % of a u32 past 2^31 wrong.
         if !negative {
-            return s.x % len;
+            return s.x - (s.x / len) * len;
         }
-        let r = s.y % len;
+        let r = s.y - (s.y / len) * len;
         return select(len - r, 0u, r == 0u);
     }
     if mode == 2u {

@@ -12,22 +12,29 @@ fn gcd_u_(x: M, y: M) -> M {
             break;
         }
         let done = b == M(0u);
-        let r = a % select(b, M(1u), done);
+        // a - (a / d) * d, not a % d: Mesa's GL gave 4294967295 % 65536 = 4294967295.
+        let d = select(b, M(1u), done);
+        let r = a - (a / d) * d;
         a = select(b, a, done);
         b = select(r, M(0u), done);
     }
     return a;
 }
 
+// |x| as M, without abs: Mesa's GL took abs of a u32 as of an i32 (|4294967295| = 1).
+fn mag_(x: T) -> M {
+    return select(bitcast<M>(x), M(0u) - bitcast<M>(x), x < T(0));
+}
+
 // gcd(x, y) >= 0; gcd(i32::MIN, 0) is i32::MIN, as NumPy's.
 fn gcd_int_(x: T, y: T) -> T {
-    return bitcast<T>(gcd_u_(bitcast<M>(abs(x)), bitcast<M>(abs(y))));
+    return bitcast<T>(gcd_u_(mag_(x), mag_(y)));
 }
 
 // |x / gcd * y| (wrapping, as NumPy's), 0 where either is 0.
 fn lcm_int_(x: T, y: T) -> T {
-    let a = bitcast<M>(abs(x));
-    let b = bitcast<M>(abs(y));
+    let a = mag_(x);
+    let b = mag_(y);
     let g = gcd_u_(a, b);
     let zero = g == M(0u);
     return bitcast<T>(select((a / select(g, M(1u), zero)) * b, M(0u), zero));

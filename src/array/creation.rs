@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::array::complex::{by_component, parts};
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{accepts, packed_i32, DType, Element, Float, Real};
@@ -201,6 +202,9 @@ fn generate<T: Element>(
     shape: Vec<usize>,
     what: Creation<T>,
 ) -> Result<Array<T>> {
+    if T::DTYPE.is_complex() {
+        return generate_complex(dev, op, shape, what);
+    }
     // The creation kernels write the real dtypes; `zeros` clears storage and takes any.
     dev.accept(op, T::DTYPE, DType::is_real)?;
     if T::DTYPE.is_packed() {
@@ -238,6 +242,41 @@ fn generate<T: Element>(
         }
     }
     Ok(a)
+}
+
+/// [`generate`] for a complex dtype: each component written as its real dtype (a fill
+/// splits its value; eye and tri are real, their imaginary parts zero).
+fn generate_complex<T: Element>(
+    dev: &Device,
+    op: &'static str,
+    shape: Vec<usize>,
+    what: Creation<T>,
+) -> Result<Array<T>> {
+    dev.accept(op, T::DTYPE, DType::is_complex)?;
+    by_component!(T::DTYPE, R => {
+        let out = Array::<T>::alloc_any(dev, op, shape.clone(), |b| dev.alloc(b))?;
+        let (re, im) = (out.component_view::<R>(0), out.component_view::<R>(1));
+        match what {
+            Creation::Fill { value } => {
+                let (a, b) = parts::<T, R>(value);
+                re.fill(a)?;
+                im.fill(b)?;
+            }
+            Creation::Eye { cols, diag } => {
+                re.assign(&generate::<R>(dev, op, shape, Creation::Eye { cols, diag })?)?;
+                im.fill(R::zeroed())?;
+            }
+            Creation::Tri { cols, diag } => {
+                re.assign(&generate::<R>(dev, op, shape, Creation::Tri { cols, diag })?)?;
+                im.fill(R::zeroed())?;
+            }
+            // The ranges take `T: Real` or `T: Float`: never complex.
+            Creation::Arange { .. } | Creation::Geom { .. } => {
+                return Err(dev.unsupported(op, T::DTYPE))
+            }
+        }
+        Ok(out)
+    })
 }
 
 impl Device {

@@ -22,6 +22,9 @@ impl Device {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn empty<T: Element>(&self, shape: impl Into<Shape>) -> Result<Array<T>> {
+        if T::DTYPE.is_complex() {
+            return Array::<T>::alloc_any(self, "empty", shape.into().0, |b| self.alloc(b));
+        }
         Array::<T>::alloc(self, "empty", shape.into().0)
     }
 
@@ -116,6 +119,9 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn copy(&self) -> Result<Array<T>> {
+        if T::DTYPE.is_complex() {
+            return crate::ops::manip::copy_new(self, "copy");
+        }
         map_unary::<T, T>(self, Unary::Copy, &[])
     }
 }

@@ -1,5 +1,6 @@
 //! [`Array<T>`]: a strided view of a pooled device buffer.
 
+pub(crate) mod complex;
 pub(crate) mod creation;
 mod creation_like;
 #[cfg(feature = "image")]

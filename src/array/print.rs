@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use crate::array::complex::{by_component, parts};
 use crate::array::Array;
 use crate::dtype::{real_f64, round_to_float, DType, Element};
 use crate::error::Result;
@@ -253,6 +254,27 @@ fn float_values<T: Element>(vals: &[T]) -> Option<Vec<f64>> {
 
 /// The cells of `vals`, each padded to the common width.
 fn format_cells<T: Element>(vals: &[T], precision: usize) -> Vec<String> {
+    if let Some(c) = T::DTYPE.component() {
+        // NumPy's complex cells: the real parts formatted together, then the imaginary
+        // parts together with their sign always shown, then `j` (`1.+2.j`, `3.-0.j`).
+        let (re, im): (Vec<f64>, Vec<f64>) = vals.iter().map(|&v| complex_parts(v)).unzip();
+        let digits = |x: f64| shortest(x, |y| round_to_float(c, y).unwrap_or(y));
+        let rc = FloatFormat::new(&re, precision, digits).cells(&re);
+        let ic: Vec<String> = FloatFormat::new(&im, precision, digits)
+            .cells(&im)
+            .iter()
+            .map(|s| match s.trim() {
+                t if t.starts_with('-') || t.starts_with('+') => t.to_string(),
+                t => format!("+{t}"),
+            })
+            .collect();
+        let w = ic.iter().map(String::len).max().unwrap_or(0);
+        return rc
+            .into_iter()
+            .zip(ic)
+            .map(|(r, i)| format!("{r}{i:>w$}j"))
+            .collect();
+    }
     let Some(xs) = float_values(vals) else {
         let strs: Vec<String> = vals.iter().map(|&v| int_str(v)).collect();
         let w = strs.iter().map(String::len).max().unwrap_or(0);
@@ -414,7 +436,38 @@ fn non_finite(x: f64) -> &'static str {
 /// A 0-d array as NumPy prints its scalar: ints plainly; floats with the shortest digits,
 /// positional (`1.0`, `0.001`) from 1e-4 up to 1e16 and for zero, else scientific (`1e+16`,
 /// `1.5e-05`).
+/// The components of a complex value, as f64.
+#[allow(
+    clippy::useless_conversion,
+    reason = "f64::from widens f32 components and is the identity for f64 ones"
+)]
+fn complex_parts<T: Element>(v: T) -> (f64, f64) {
+    by_component!(T::DTYPE, R => {
+        let (a, b) = parts::<T, R>(v);
+        (f64::from(a), f64::from(b))
+    })
+}
+
 fn scalar_str<T: Element>(v: T) -> String {
+    if let Some(c) = T::DTYPE.component() {
+        // NumPy's `(1.5-2j)`: each part as a scalar of the component type.
+        let (re, im) = complex_parts(v);
+        let part = |x: f64| {
+            let s = match c {
+                DType::F32 => scalar_str(x as f32),
+                _ => scalar_str(x),
+            };
+            // Python's complex repr: `(1+2j)`, no `.0` of whole parts.
+            s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+        };
+        let i = part(im);
+        let sign = if i.starts_with('-') || i.starts_with('+') {
+            ""
+        } else {
+            "+"
+        };
+        return format!("({}{sign}{i}j)", part(re));
+    }
     let Some(x) = float_values(&[v]).map(|xs| xs[0]) else {
         return int_str(v);
     };

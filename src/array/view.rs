@@ -205,6 +205,9 @@ impl<T: Element> Array<T> {
             let strides = crate::shape::contiguous_strides(&self.shape);
             return Ok(self.view(self.shape.clone(), strides, 0));
         }
+        if T::DTYPE.is_complex() {
+            return crate::ops::manip::copy_new(self, "contiguous");
+        }
         map_unary::<T, T>(self, Unary::Copy, &[])
     }
 
@@ -226,6 +229,9 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn cast<U: Element>(&self) -> Result<Array<U>> {
+        if T::DTYPE.is_complex() || U::DTYPE.is_complex() {
+            return crate::ops::elementwise::cast_complex(self);
+        }
         map_unary::<T, U>(self, Unary::Cast, &[])
     }
 }

@@ -298,8 +298,22 @@ impl Device {
         Error::Unsupported {
             op,
             dtype,
-            adapter: self.inner.info.name.clone(),
+            adapter: self.adapter_label(),
         }
+    }
+
+    /// The adapter's name and its backend, as [`Error::Unsupported`] names them:
+    /// "llvmpipe (LLVM 15.0.6, 256 bits) through GL" (Mesa's llvmpipe serves both Vulkan,
+    /// as lavapipe, and GL under one name).
+    pub(crate) fn adapter_label(&self) -> String {
+        let backend = match self.inner.info.backend.as_str() {
+            "gl" => "GL".to_string(),
+            "vulkan" => "Vulkan".to_string(),
+            "metal" => "Metal".to_string(),
+            "dx12" => "DX12".to_string(),
+            other => other.to_string(),
+        };
+        format!("{} through {backend}", self.inner.info.name)
     }
 
     /// The device-buffer pool: bytes in use, bytes held, limit.

@@ -23,6 +23,13 @@ pub(crate) fn slots(d: DType) -> bool {
     )
 }
 
+/// [`slots`] and the complex dtypes: the families that only move elements (copies, joins,
+/// remaps, gathers, writes, `where_`), which run a complex array as the real array of its
+/// components (`Array::components`).
+pub(crate) fn moves(d: DType) -> bool {
+    slots(d) || d.is_complex()
+}
+
 /// The real dtypes whose kernels work in 32-bit words (or f64): [`slots`] but the 64-bit
 /// integers. Histograms, convolutions, quantiles' outputs.
 pub(crate) fn words32(d: DType) -> bool {

@@ -69,7 +69,7 @@ fn every_computing_family_refuses_a_dtype_that_is_not_real() {
     let x: Array<Opaque8> = dev.from_slice(&values(), [2, 3]).expect("upload");
     let mask = dev.from_slice(&[true, false, true, false, true, false], [2, 3]);
     let mask = mask.expect("mask");
-    let idx = dev.from_slice(&[1i64, 0], [2]).expect("indices");
+    let idx = dev.from_slice(&[1i32, 0], [2]).expect("indices");
     let one = Opaque8([1, 1]);
     // Creation kernels and fills.
     refused("full", dev.full([2], one));
@@ -99,7 +99,7 @@ fn every_computing_family_refuses_a_dtype_that_is_not_real() {
     let flat = x.reshape([6]).expect("reshape");
     let two = dev.from_slice(&values()[..2], [2]).expect("upload");
     refused("put", flat.put(&idx, &two));
-    let at = dev.zeros::<i64>([2, 3]).expect("zeros");
+    let at = dev.zeros::<i32>([2, 3]).expect("zeros");
     refused("scatter_add", x.scatter_add(0, &at, &x));
     // Manip copies.
     refused("contiguous", x.t().contiguous());

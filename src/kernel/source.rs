@@ -119,7 +119,11 @@ impl Spec {
 
     /// The element type `S` and the carrier `SC` of scalar arguments (f32 for f16).
     pub(crate) fn scalar(self, d: DType) -> Spec {
-        let carrier = if d == DType::F16 { DType::F32 } else { d };
+        // f16 travels as f32; a complex scalar as its two components.
+        let carrier = match d {
+            DType::F16 => DType::F32,
+            d => d.component().unwrap_or(d),
+        };
         self.alias("S", d.wgsl()).alias("SC", carrier.wgsl())
     }
 

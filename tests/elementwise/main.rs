@@ -424,6 +424,7 @@ fn f64_transcendentals_compute() {
     }
 }
 
+mod int_division;
 mod large;
 mod nan;
 mod ops;

@@ -434,6 +434,8 @@ pub(crate) fn ceil<T: Ty + Float>() {
 }
 
 pub(crate) fn round<T: Ty + Float>() {
+    // The gate first: the special values below upload `T` directly.
+    require_dtype!(T);
     let f = f64::round_ties_even;
     check_unary::<T, T>("round", halves::<T>(), Array::round, f, (0.0, 0.0));
     // Special values, ties of both parities and signs, the sign of zero results, and

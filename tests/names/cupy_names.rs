@@ -243,7 +243,15 @@ const ROWS: &[&str] = &[
     r####"| `bool_` | `bool` (stored as one u32 word per element) |"####,
     r####"| `int64, uint64` | `i64 / u64` (where the adapter has SHADER_INT64; elementwise, casts, reductions, sort, scans, bincount, scatter_add, integers, products and user kernels (histograms and convolutions refuse them)) |"####,
     r####"| `int8, uint8, int16, uint16` | `i8 / u8 / i16 / u16` (stored packed, 4 or 2 per u32 word: casts, elementwise ops with NumPy's wrapping, reductions widened to i32, u8 images; writes into an existing packed view are refused) |"####,
-    r####"| `complex64, complex128` | *not yet*: not written |"####,
+    r####"| `complex64, complex128` | `Complex<f32> / Complex<f64>` (num-complex's, interleaved; complex128 where the adapter has f64; data movement, arithmetic, exp/log/sqrt/trig, sum/prod/mean, products) |"####,
+    r####"| `real, imag` | `x.real() / x.imag()` (views of the same buffer) |"####,
+    r####"| `x + 1j * y` | `Array::<Complex<f32>>::complex(&re, &im)` (the parts broadcast together) |"####,
+    r####"| `conj, conjugate` | `x.conj()` |"####,
+    r####"| `angle` | `x.angle()` (a real array) |"####,
+    r####"| `abs (complex)` | `x.abs()` (trait `ComplexOps`; hypot, a real array) |"####,
+    r####"| `exp, log, sqrt (complex)` | `x.exp() / x.log() / x.sqrt()` (trait `ComplexOps`; C99 Annex G's special values) |"####,
+    r####"| `sin, cos, tan, sinh, cosh, tanh (complex)` | `x.sin() / x.cos() / x.tan() / x.sinh() / x.cosh() / x.tanh()` (trait `ComplexOps`) |"####,
+    r####"| `mean (complex)` | `x.mean() / x.mean_axis(axis, keepdims)` (trait `ComplexOps`) |"####,
 ];
 
 #[allow(clippy::diverging_sub_expression)]
@@ -3889,6 +3897,173 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         type O = f32;
         let (mut x, y): (Array<X>, Array<X>) = (any(), any());
         let _ = dev.zeros::<u16>([1]);
+    }
+    // complex64, complex128
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = dev.zeros::<Complex<f32>>([1]);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = dev.zeros::<Complex<f64>>([1]);
+    }
+    // Complex numbers
+    // real, imag
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.real();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.imag();
+    }
+    // x + 1j * y
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let re: Array<X> = any();
+        let im: Array<X> = any();
+        let (re, im): (Array<f32>, Array<f32>) = (any(), any());
+        let _ = Array::<Complex<f32>>::complex(&re, &im);
+    }
+    // conj, conjugate
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.conj();
+    }
+    // angle
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.angle();
+    }
+    // abs (complex)
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.abs();
+    }
+    // exp, log, sqrt (complex)
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.exp();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.log();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.sqrt();
+    }
+    // sin, cos, tan, sinh, cosh, tanh (complex)
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.sin();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.cos();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.tan();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.sinh();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.cosh();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.tanh();
+    }
+    // mean (complex)
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = x.mean();
+    }
+    {
+        type X = Complex<f32>;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let axis = -1isize;
+        let keepdims = false;
+        let _ = x.mean_axis(axis, keepdims);
     }
     Ok(())
 }

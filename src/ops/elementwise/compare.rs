@@ -4,6 +4,7 @@
 //! of `table.rs`; the methods of bool arrays alone (`and`, `or`, `xor`, `not`, operators)
 //! are in `logical.rs`.
 
+use crate::array::complex::by_component;
 use crate::array::Array;
 use crate::dtype::{DType, Element, Float, Real};
 #[allow(unused_imports)]
@@ -102,6 +103,16 @@ impl<T: Element> Array<T> {
             // u8, i8, u16, i16 through i32, which holds each of their values exactly.
             let wide = Array::where_(mask, &x.cast::<i32>()?, &y.cast::<i32>()?)?;
             return wide.cast::<T>();
+        }
+        if T::DTYPE.is_complex() {
+            // The components, the mask broadcast along their axis.
+            let m = mask.expand_dims(-1)?;
+            return by_component!(T::DTYPE, R => Ok(Array::where_(
+                &m,
+                &x.components::<R>(),
+                &y.components::<R>(),
+            )?
+            .as_complex::<T>()));
         }
         let xy = broadcast_shapes("where", &x.shape, &y.shape)?;
         let shape = broadcast_shapes("where", &xy, &mask.shape)?;

@@ -28,6 +28,8 @@ mod arithmetic;
 mod assign;
 mod cast;
 mod compare;
+mod complex;
+mod complex_api;
 mod exp_log;
 mod float_bits;
 mod int_bits;
@@ -42,6 +44,8 @@ mod trig;
 mod wgsl;
 
 use cast::cast_expr;
+pub(crate) use complex::{cast_complex, conj_any};
+pub use complex_api::ComplexOps;
 #[cfg(test)]
 pub(crate) use packed::all_specs as packed_specs;
 use plan::run;
@@ -70,6 +74,9 @@ pub(crate) fn map_unary<T: Element, O: Element>(
     op: Unary,
     scalars: &[T],
 ) -> Result<Array<O>> {
+    if T::DTYPE.is_complex() || O::DTYPE.is_complex() {
+        return complex::map_unary(x, op, scalars);
+    }
     if T::DTYPE.is_packed() || O::DTYPE.is_packed() {
         return packed::map_unary(x, op, scalars);
     }
@@ -107,6 +114,9 @@ pub(crate) fn map_unary_into<T: Element, O: Element>(
 }
 
 fn map_binary<T: Element, O: Element>(x: &Array<T>, y: &Array<T>, op: Binary) -> Result<Array<O>> {
+    if T::DTYPE.is_complex() {
+        return complex::map_binary(x, y, op);
+    }
     x.dev.accept(op.name(), T::DTYPE, accepts::real)?;
     x.dev.accept(op.name(), O::DTYPE, accepts::real)?;
     if T::DTYPE.is_packed() {

@@ -458,9 +458,10 @@ impl Binary {
             Binary::Mul => format!("{x} * {y}"),
             Binary::Div if d == DType::F64 => format!("div64_({x}, {y})"),
             Binary::Div if float => format!("T(div_(TW({x}), TW({y})))"),
-            Binary::Div => format!("select({x} / {y}, T(0), {y} == T(0))"),
+            // Integers through int_math.wgsl: no backend's undefined behaviour reached.
+            Binary::Div => format!("idiv_({x}, {y})"),
             Binary::Rem if float => format!("T(rem_(TW({x}), TW({y})))"),
-            Binary::Rem => format!("select({x} % {y}, T(0), {y} == T(0))"),
+            Binary::Rem => format!("irem_({x}, {y})"),
             Binary::Remainder if float => format!("T(mod_(TW({x}), TW({y})))"),
             Binary::Remainder => format!("imod_({x}, {y})"),
             Binary::FloorDivide if float => format!("T(floordiv_(TW({x}), TW({y})))"),

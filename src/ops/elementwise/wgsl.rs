@@ -30,19 +30,18 @@ pub(super) fn spec(
     function: &'static str,
     def: String,
 ) -> Spec {
+    // A complex kernel computes on its components (`lib`): TW and the float helpers are
+    // theirs, and complex_math's functions follow the component functions it names.
+    let (lib, def) = match super::complex::kernel_prelude(input) {
+        Some(prelude) => (input.component().unwrap_or(input), prelude + &def),
+        None => (input, def),
+    };
     let spec = Spec::new("elementwise", SRC)
         .scalar(input)
         .alias("T", value(input, vec))
         .alias(
             "TW",
-            value(
-                if input == DType::F16 {
-                    DType::F32
-                } else {
-                    input
-                },
-                vec,
-            ),
+            value(if lib == DType::F16 { DType::F32 } else { lib }, vec),
         )
         .alias("U", value(output, vec))
         .alias("M", value(DType::U32, vec))
@@ -73,12 +72,25 @@ pub(super) fn spec(
                 "fn lane_c(k: u32) -> u32 { return u32(c[k]); }"
             },
         )
-        .function("max_finite_", max_finite_def(input))
-        .function("nan_", nan_def(input))
-        .function("fdiv_", fdiv_def(input));
+        .function("max_finite_", max_finite_def(lib))
+        .function("nan_", nan_def(lib))
+        .function("fdiv_", fdiv_def(lib));
     // The bit-built f64 functions need 64-bit integers: only in the kernels that call them.
     let bits = (input == DType::F64 && uses_f64_bits(&def)).then_some(F64_BITS);
-    let spec = spec.function(function, def);
+    let mut spec = spec.function(function, def);
+    if input.is_complex() {
+        // The file's other `op` lines convert a T to U, which a vec2 does not to a real U:
+        // stubs in their place (the kernel calls only `function`).
+        for (name, stub) in [
+            ("op1", "fn op1(a: T) -> U { return U(0); }"),
+            ("op2", "fn op2(a: T, b: T) -> U { return U(0); }"),
+            ("op3", "fn op3(a: T, b: T, c: M) -> U { return U(0); }"),
+        ] {
+            if name != function {
+                spec = spec.function(name, stub);
+            }
+        }
+    }
     library_imports(input)
         .iter()
         .copied()
@@ -127,8 +139,24 @@ fn library_imports(d: DType) -> &'static [&'static str] {
         DType::I32 | DType::U32 | DType::U8 | DType::I8 | DType::U16 | DType::I16 => {
             &["int_math", "int_divisors"]
         }
-        // Not real: the table has no expression for it (`Unary::expr` is `None`).
-        DType::Complex64 | DType::Complex128 => &[],
+        // Complex: the component's libraries and the complex functions (complex.rs); not
+        // float_math, whose helpers take the (vec2) value type.
+        DType::Complex64 => &[
+            "f32_math",
+            "f32_exp_log",
+            "f32_trig",
+            "f32_inverse_trig",
+            "f32_hyperbolic",
+            "complex_math",
+        ],
+        DType::Complex128 => &[
+            "f64_math",
+            "f64_exp_log",
+            "f64_trig",
+            "f64_hyperbolic",
+            "f64_parts",
+            "complex_math",
+        ],
         #[cfg(test)]
         DType::Opaque8 => &[],
     }
@@ -189,10 +217,10 @@ fn nan_def(d: DType) -> &'static str {
     }
 }
 
-fn op1_def(e: &str) -> String {
+pub(super) fn op1_def(e: &str) -> String {
     format!("fn op1(a: T) -> U {{ return {e}; }}")
 }
-fn op2_def(e: &str) -> String {
+pub(super) fn op2_def(e: &str) -> String {
     format!("fn op2(a: T, b: T) -> U {{ return {e}; }}")
 }
 /// The operation of `where`, as its expression (vectorisable) for [`op_def`].
@@ -252,5 +280,6 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             specs.push(spec(d, d, vec, "op3", WHERE_DEF.to_string()));
         }
     }
+    specs.extend(super::complex::all_specs());
     specs
 }

@@ -2,8 +2,9 @@
 //! `masked_assign` (NumPy's `x[mask] = v`, values taken in order through the running count
 //! of the mask, `scan::compact::running_count`).
 
+use crate::array::complex::{by_component, parts};
 use crate::array::Array;
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::launch::Params;
 use crate::ops::scan::compact::running_count;
@@ -28,7 +29,7 @@ const MASK: DType = DType::Bool;
 /// Refuses a mask of another device or another shape than `x`.
 fn check_mask<T: Element>(x: &Array<T>, mask: &Mask, op: &'static str) -> Result<()> {
     x.dev.expect_same(op, &[&mask.dev])?;
-    x.dev.require(op, T::DTYPE)?;
+    x.dev.accept(op, T::DTYPE, accepts::moves)?;
     if mask.shape != x.shape {
         return Err(Error::ShapeMismatch {
             op,
@@ -60,6 +61,13 @@ impl<T: Element> Array<T> {
         let op = "masked_fill";
         check_mask(self, mask, op)?;
         check_writable(self, op)?;
+        if T::DTYPE.is_complex() {
+            return by_component!(T::DTYPE, R => {
+                let (re, im) = parts::<T, R>(value);
+                self.component_view::<R>(0).masked_fill(mask, re)?;
+                self.component_view::<R>(1).masked_fill(mask, im)
+            });
+        }
         let variant = (T::DTYPE, MASK, DType::U32);
         let params = Params::new(0).scalars(&[value]);
         write_strided(
@@ -110,6 +118,14 @@ impl<T: Element> Array<T> {
         }
         if total == 0 {
             return Ok(());
+        }
+        if T::DTYPE.is_complex() {
+            return by_component!(T::DTYPE, R => {
+                self.component_view::<R>(0)
+                    .masked_assign(mask, &values.component_view::<R>(0))?;
+                self.component_view::<R>(1)
+                    .masked_assign(mask, &values.component_view::<R>(1))
+            });
         }
         let mut params = Params::new(0);
         let stride = if values.len() == 1 {

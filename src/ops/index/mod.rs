@@ -14,9 +14,10 @@
 //! values. A write whose source shares the target's buffer reads a copy of the source
 //! (overlapping views behave as if the source were copied first, as in NumPy).
 
+use crate::array::complex::{by_component, parts};
 use crate::array::Array;
 use crate::device::Work;
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
@@ -173,8 +174,15 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn fill(&self, value: T) -> Result<()> {
         let op = "fill";
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.accept(op, T::DTYPE, accepts::moves)?;
         check_writable(self, op)?;
+        if T::DTYPE.is_complex() {
+            return by_component!(T::DTYPE, R => {
+                let (re, im) = parts::<T, R>(value);
+                self.component_view::<R>(0).fill(re)?;
+                self.component_view::<R>(1).fill(im)
+            });
+        }
         let d = T::DTYPE;
         let params = Params::new(0).scalars(&[value]);
         write_strided(self, self.operand(), &[], (op, (d, d, DType::U32)), params)
@@ -202,9 +210,15 @@ impl<T: Element> Array<T> {
     pub fn assign(&self, src: &Array<T>) -> Result<()> {
         let op = "assign";
         self.dev.expect_same(op, &[&src.dev])?;
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.accept(op, T::DTYPE, accepts::moves)?;
         check_writable(self, op)?;
         crate::shape::broadcast_strides(&src.shape, &src.strides, &self.shape)?;
+        if T::DTYPE.is_complex() {
+            // The components broadcast as the numbers do: their axis of 2 matches.
+            return by_component!(T::DTYPE, R => self
+                .components::<R>()
+                .assign(&src.components::<R>()));
+        }
         let d = T::DTYPE;
         let params = Params::new(0);
         write_strided(

@@ -4,9 +4,10 @@
 //! compare-and-swap loop on the bits (f32). The indices are checked first (index.wgsl
 //! `check`, one flag read back), so an error leaves the target untouched.
 
+use crate::array::complex::by_component;
 use crate::array::Array;
 use crate::device::Work;
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::Key;
 use crate::kernel::launch::Params;
@@ -145,8 +146,26 @@ fn scatter<T: Element, I: Element>(
     let op = c.name();
     let dev = &dst.dev;
     dev.expect_same(op, &[&idx.dev, &src.dev])?;
-    dev.require(op, T::DTYPE)?;
+    dev.accept(op, T::DTYPE, accepts::moves)?;
     let i = index_dtype::<I>(dev, op)?;
+    if T::DTYPE.is_complex() {
+        // Writes and sums act on each component alone: the components' scatter, one index
+        // per component. Maxima and minima have no order to follow.
+        if !matches!(c, Combine::Last | Combine::Add) {
+            return Err(dev.unsupported(op, T::DTYPE));
+        }
+        let ax = axis.resolve_single(dst.ndim(), op)?;
+        let mut shape = idx.shape.clone();
+        shape.push(2);
+        let idx = idx.expand_dims(-1)?.broadcast_to(shape)?;
+        return by_component!(T::DTYPE, R => scatter::<R, I>(
+            &dst.components(),
+            Axes::from(ax),
+            &idx,
+            &src.components(),
+            (c, mode),
+        ));
+    }
     if c.def(T::DTYPE).is_none() {
         return Err(dev.unsupported(op, T::DTYPE));
     }

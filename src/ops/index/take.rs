@@ -1,9 +1,10 @@
 //! Gathers by index: `take`, `take_along_axis`, and the range check of index arrays
 //! (`check`: a flag word the host reads once per call, never a read per element).
 
+use crate::array::complex::by_component;
 use crate::array::Array;
 use crate::device::Work;
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::launch::Params;
 use crate::shape::{broadcast_shapes, Axes};
@@ -111,6 +112,26 @@ fn gather<T: Element, I: Element>(
 ) -> Result<Array<T>> {
     let dev = &x.dev;
     let op = "take";
+    if T::DTYPE.is_complex() {
+        // The components: twice the inner extent; one index per component when `along`.
+        let mut cshape = shape.clone();
+        cshape.push(2);
+        let idx = if along {
+            idx.expand_dims(-1)?
+                .broadcast_to(cshape.clone())?
+                .contiguous()?
+        } else {
+            idx.clone()
+        };
+        return by_component!(T::DTYPE, R => Ok(gather::<R, I>(
+            &x.components(),
+            &idx,
+            (len, 2 * inner, m),
+            (mode, along),
+            cshape,
+        )?
+        .as_complex::<T>()));
+    }
     let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&x.buf, &idx.buf]))?;
     let n = out.len();
     if n == 0 {
@@ -184,7 +205,7 @@ impl<T: Element> Array<T> {
             return self.ravel()?.take_mode(indices, 0, mode);
         };
         self.dev.expect_same(op, &[&indices.dev])?;
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.accept(op, T::DTYPE, accepts::moves)?;
         index_dtype::<I>(&self.dev, op)?;
         let len = self.shape[ax];
         let idx = dense(indices)?;
@@ -226,7 +247,7 @@ impl<T: Element> Array<T> {
     ) -> Result<Array<T>> {
         let op = "take_along_axis";
         self.dev.expect_same(op, &[&indices.dev])?;
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.accept(op, T::DTYPE, accepts::moves)?;
         index_dtype::<I>(&self.dev, op)?;
         let axis = axis.into();
         if axis == Axes::All {
@@ -300,7 +321,7 @@ impl<T: Element> Array<T> {
         for a in &arrays {
             self.dev.expect_same(op, &[&a.dev])?;
         }
-        self.dev.require(op, T::DTYPE)?;
+        self.dev.accept(op, T::DTYPE, accepts::moves)?;
         index_dtype::<I>(&self.dev, op)?;
         if axes.is_empty() {
             return self.cast::<T>();

@@ -18,6 +18,7 @@
 //! (tensor cores) where the adapter has them, else on the tiled kernel with f32
 //! accumulation. The kernels' parameters are typed ([`params`]).
 
+mod complex;
 mod coop;
 mod linalg_big;
 #[macro_use]
@@ -196,7 +197,11 @@ impl<T: Element> Array<T> {
     /// ```
     pub fn matmul(&self, other: &Array<T>) -> Result<Array<T>> {
         self.dev.expect_same("matmul", &[&other.dev])?;
-        self.dev.require("matmul", T::DTYPE)?;
+        if T::DTYPE.is_complex() {
+            self.dev.require_storage("matmul", T::DTYPE)?;
+        } else {
+            self.dev.require("matmul", T::DTYPE)?;
+        }
         if self.ndim() == 0 || other.ndim() == 0 {
             return Err(Error::InvalidArgument {
                 op: "matmul",
@@ -222,7 +227,11 @@ impl<T: Element> Array<T> {
         } else {
             other.clone()
         };
-        let out = matmul_nd(&a, &b, &self.shape, &other.shape)?;
+        let out = if T::DTYPE.is_complex() {
+            complex::matmul_complex(&a, &b, &self.shape, &other.shape)?
+        } else {
+            matmul_nd(&a, &b, &self.shape, &other.shape)?
+        };
         let mut shape = out.shape.clone();
         let nd = shape.len();
         match (self.ndim() == 1, other.ndim() == 1) {

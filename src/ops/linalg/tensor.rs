@@ -116,8 +116,8 @@ impl<T: Element> Array<T> {
         self.tensordot_axes(other, [-1], [-1])
     }
 
-    /// NumPy's `vdot` for real arrays: both flattened (C order), the sum of the products,
-    /// as a 0-d array.
+    /// NumPy's `vdot`: both flattened (C order), the sum of the products, as a 0-d array;
+    /// a complex `self` is conjugated first (`sum(conj(a) * b)`).
     ///
     /// # Errors
     /// [`Error::SizeMismatch`] when the element counts differ; [`Error::DeviceMismatch`].
@@ -127,6 +127,10 @@ impl<T: Element> Array<T> {
     /// let a = dev.from_slice(&[1, 2, 3, 4], [2, 2])?;
     /// let b = dev.from_slice(&[1, 1, 2, 2], [4])?;
     /// assert_eq!(a.vdot(&b)?.to_scalar()?, 17);
+    /// use gpuarray::Complex;
+    /// let z = dev.from_slice(&[Complex::new(1.0f32, 2.0), Complex::new(3.0, 4.0)], [2])?;
+    /// let w = dev.from_slice(&[Complex::new(5.0f32, 6.0), Complex::new(7.0, 8.0)], [2])?;
+    /// assert_eq!(z.vdot(&w)?.to_scalar()?, Complex::new(70.0, -8.0));
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn vdot(&self, other: &Array<T>) -> Result<Array<T>> {
@@ -138,7 +142,13 @@ impl<T: Element> Array<T> {
                 actual: other.len(),
             });
         }
-        self.ravel()?.tensordot(&other.ravel()?, 1)
+        let a = self.ravel()?;
+        let a = if T::DTYPE.is_complex() {
+            crate::ops::elementwise::conj_any(&a)?
+        } else {
+            a
+        };
+        a.tensordot(&other.ravel()?, 1)
     }
 
     /// The Kronecker product, NumPy's `kron`: the shorter shape padded with leading 1s,

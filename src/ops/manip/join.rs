@@ -39,7 +39,9 @@ pub(crate) fn join<T: Element>(
         shape[axis] += p.shape[axis];
     }
     let bufs: Vec<_> = parts.iter().map(|p| &*p.buf).collect();
-    let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &bufs))?;
+    // The copies move elements only: complex ones too (as their components).
+    dev.accept(op, T::DTYPE, crate::dtype::accepts::moves)?;
+    let out = Array::<T>::alloc_any(dev, op, shape, |b| dev.alloc_apart(b, &bufs))?;
     let strides = contiguous_strides(&out.shape);
     let mut at = 0;
     for p in parts {

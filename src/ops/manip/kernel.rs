@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::array::complex::by_component;
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
@@ -109,6 +110,17 @@ pub(crate) fn copy_into<T: Element>(
     if n == 0 {
         return Ok(());
     }
+    if T::DTYPE.is_complex() {
+        // The components: one more axis of 2, 1 apart on both sides.
+        let mut st: Vec<isize> = strides.iter().map(|&s| 2 * s).collect();
+        st.push(1);
+        return by_component!(T::DTYPE, R => copy_into::<R>(
+            &src.components(),
+            &dst.components(),
+            2 * offset,
+            &st
+        ));
+    }
     let (shape, st) = collapse(&src.shape, &[&src.strides, strides]);
     let p = ManipParams {
         shape: &shape,
@@ -129,6 +141,17 @@ pub(crate) fn copy_into<T: Element>(
     )
 }
 
+/// A new contiguous copy of `src` (any view) by [`copy_into`]: the copies of the dtypes
+/// the elementwise family does not compute (complex).
+pub(crate) fn copy_new<T: Element>(src: &Array<T>, op: &'static str) -> Result<Array<T>> {
+    let dev = &src.dev;
+    let out = Array::<T>::alloc_any(dev, op, src.shape.clone(), |b| {
+        dev.alloc_apart(b, &[&src.buf])
+    })?;
+    copy_into(src, &out, 0, &out.strides.clone())?;
+    Ok(out)
+}
+
 /// A new contiguous array of `shape` whose element at `c` is `src` at `map(c[d] - lo[d])`
 /// along every axis, by `mode` (`fill` outside the input in [`Mode::Constant`]).
 pub(crate) fn remap<T: Element>(
@@ -142,6 +165,9 @@ pub(crate) fn remap<T: Element>(
     let dev = &src.dev;
     if src.is_empty() {
         return dev.full(shape, fill);
+    }
+    if T::DTYPE.is_complex() {
+        return remap_complex(src, op, shape, lo, mode, fill);
     }
     if shape.is_empty() {
         // No axes to map: the kernel walks the last axis, which a 0-d array lacks.
@@ -179,6 +205,13 @@ pub(crate) fn roll_flat<T: Element>(
 ) -> Result<Array<T>> {
     let dev = &src.dev;
     let n = src.len();
+    if T::DTYPE.is_complex() {
+        // The flat components rolled by twice the shift, read back as pairs.
+        return by_component!(T::DTYPE, R => {
+            let flat = src.components::<R>().view(vec![2 * n], vec![1], 2 * src.offset);
+            Ok(roll_flat::<R>(&flat, 2 * shift, vec![2 * n])?.flat_as::<T>(shape))
+        });
+    }
     let whole = vec![n.div_ceil(4) * 4];
     let out = Array::<T>::alloc_with(dev, "roll", whole, |b| dev.alloc_apart(b, &[&src.buf]))?;
     let p = ManipParams {
@@ -201,6 +234,9 @@ pub(crate) fn roll_flat<T: Element>(
 pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Array<T>> {
     let dev = &src.dev;
     let op = if upper { "triu" } else { "tril" };
+    if T::DTYPE.is_complex() {
+        return band_complex(src, upper, k);
+    }
     let out = Array::<T>::alloc_with(dev, op, src.shape.clone(), |b| {
         dev.alloc_apart(b, &[&src.buf])
     })?;
@@ -237,6 +273,13 @@ pub(crate) fn repeat_runs<T: Element>(
     shape: Vec<usize>,
 ) -> Result<Array<T>> {
     let dev = &src.dev;
+    if T::DTYPE.is_complex() {
+        let mut shape = shape;
+        shape.push(2);
+        return by_component!(T::DTYPE, R => Ok(
+            repeat_runs::<R>(&src.components(), axis, ends, shape)?.as_complex::<T>()
+        ));
+    }
     let out = Array::<T>::alloc_with(dev, "repeat", shape, |b| {
         dev.alloc_apart(b, &[&src.buf, &ends.buf])
     })?;
@@ -262,4 +305,57 @@ pub(crate) fn repeat_runs<T: Element>(
         Work::Items(n as u32),
     )?;
     Ok(out)
+}
+
+/// [`remap`] of a complex array: the components' remap (the last axis kept), except a
+/// constant fill other than zero, which is the output filled with it and the input copied
+/// into its place (the fill differs between the components).
+fn remap_complex<T: Element>(
+    src: &Array<T>,
+    op: &'static str,
+    shape: Vec<usize>,
+    lo: &[usize],
+    mode: Mode,
+    fill: T,
+) -> Result<Array<T>> {
+    let zero = bytemuck::cast_slice::<T::Repr, u8>(&T::to_repr(&[fill]))
+        .iter()
+        .all(|&b| b == 0);
+    if mode == Mode::Constant && !zero {
+        let out = src.dev.full(shape, fill)?;
+        let at: usize = lo
+            .iter()
+            .zip(&out.strides)
+            .map(|(&l, &s)| l * s as usize)
+            .sum();
+        copy_into(src, &out, at, &out.strides.clone())?;
+        return Ok(out);
+    }
+    let mut shape = shape;
+    shape.push(2);
+    let mut lo = lo.to_vec();
+    lo.push(0);
+    by_component!(T::DTYPE, R => Ok(
+        remap::<R>(&src.components(), op, shape, &lo, mode, R::zeroed())?.as_complex::<T>()
+    ))
+}
+
+/// [`band`] of a complex array: the band of the components with their axis in front (the
+/// band reads the last two axes), then those planes interleaved again by one copy.
+fn band_complex<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Array<T>> {
+    let nd = src.shape.len();
+    by_component!(T::DTYPE, R => {
+        let c = src.components::<R>();
+        let mut perm = vec![nd];
+        perm.extend(0..nd);
+        let planes = band::<R>(&c.transpose(&perm)?, upper, k)?;
+        let out = Array::<T>::alloc_any(&src.dev, if upper { "triu" } else { "tril" },
+            src.shape.clone(), |b| src.dev.alloc(b))?;
+        let oc = out.components::<R>();
+        // planes[j, ...] goes to out[..., j]: the output's strides with the last moved first.
+        let mut st = vec![oc.strides[nd]];
+        st.extend(&oc.strides[..nd]);
+        copy_into::<R>(&planes, &oc, 0, &st)?;
+        Ok(out)
+    })
 }

@@ -18,4 +18,5 @@ pub use diag::Indexing;
 pub(crate) use join::join;
 #[cfg(test)]
 pub(crate) use kernel::all_specs;
+pub(crate) use kernel::copy_new;
 pub use remap::PadMode;

@@ -33,6 +33,9 @@ pub(super) fn reduce<T: Element, O: Element>(
     if T::DTYPE.is_packed() || O::DTYPE.is_packed() {
         return reduce_packed(x, op, axes, keepdims);
     }
+    if T::DTYPE.is_complex() || O::DTYPE.is_complex() {
+        return super::complex::reduce_complex(x, op, axes, keepdims);
+    }
     let name = op.name();
     let dev = &x.dev;
     dev.require(name, T::DTYPE)?;

@@ -20,7 +20,9 @@
 //! plans their work, `source` specialises shaders/reduce.wgsl per operation and dtype,
 //! `params` holds the typed parameters of a dispatch and `dispatch` runs the stages.
 
+mod complex;
 mod composed;
+pub(crate) use complex::mean_complex;
 mod dispatch;
 mod last;
 mod nan;
