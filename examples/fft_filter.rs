@@ -27,6 +27,9 @@ use gpuarray::signal::{convolve2d_with, Boundary, Mode};
 use gpuarray::{Array, Complex, ComplexOps, Device};
 use image::{GrayImage, Luma};
 
+/// An rfft2 spectrum of an f32 image.
+type Spectrum = Array<Complex<f32>>;
+
 /// A deterministic `w` x `h` test image in [0, 1]: a gradient, a disc, a square, rings and
 /// a checkerboard (sharp edges, so high frequencies), with uniform noise.
 fn make_input(w: usize, h: usize) -> Vec<f32> {
@@ -104,7 +107,11 @@ fn log_spectrum(spec: &Array<Complex<f32>>, w: usize, peak: f32) -> Res<Vec<f32>
                 // X(-fy, -fx) = conj X(fy, fx): mirror the centred row about the centre.
                 ((2 * (h / 2) + h - y) % h, (-fx) as usize)
             };
-            out[y * w + x] = if col < wc { mag[row * wc + col] / peak } else { 0.0 };
+            out[y * w + x] = if col < wc {
+                mag[row * wc + col] / peak
+            } else {
+                0.0
+            };
         }
     }
     Ok(out)
@@ -127,12 +134,17 @@ fn main() -> Res<()> {
     let fy = fftfreq::<f32>(&dev, h, 1.0)?;
     let fx = rfftfreq::<f32>(&dev, w, 1.0)?;
     let wc = fx.len();
-    let r2 = fy.mul(&fy)?.reshape([h, 1])?.add(&fx.mul(&fx)?.reshape([1, wc])?)?;
-    let gain = r2.mul_scalar((-2.0 * PI * PI * sigma * sigma) as f32)?.exp()?;
+    let r2 = fy
+        .mul(&fy)?
+        .reshape([h, 1])?
+        .add(&fx.mul(&fx)?.reshape([1, wc])?)?;
+    let gain = r2
+        .mul_scalar((-2.0 * PI * PI * sigma * sigma) as f32)?
+        .exp()?;
 
     let (ks, k) = gaussian(sigma);
     let k = dev.from_slice(&k, [ks, ks])?;
-    let low_pass = || -> gpuarray::Result<(Array<Complex<f32>>, Array<Complex<f32>>, Array<f32>)> {
+    let low_pass = || -> gpuarray::Result<(Spectrum, Spectrum, Array<f32>)> {
         let spec = rfft2(&x, None, .., Norm::Backward)?;
         let filtered =
             Array::<Complex<f32>>::complex(&spec.real().mul(&gain)?, &spec.imag().mul(&gain)?)?;

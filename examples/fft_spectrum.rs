@@ -51,7 +51,10 @@ fn decimate(x: &[f32], y: &[f32], max: usize) -> Vec<(f64, f64)> {
             let (i, v) = ys
                 .iter()
                 .enumerate()
-                .fold((0, f32::NEG_INFINITY), |m, (i, v)| if *v > m.1 { (i, *v) } else { m });
+                .fold(
+                    (0, f32::NEG_INFINITY),
+                    |m, (i, v)| if *v > m.1 { (i, *v) } else { m },
+                );
             (xs[i] as f64, v as f64)
         })
         .collect()
@@ -68,10 +71,15 @@ fn main() -> Res<()> {
     );
 
     // The signal, on the device: t = j / fs, x = sum a sin(2 pi f t) + noise.
-    let t = dev.arange::<f32>(0.0, n as f32, 1.0)?.mul_scalar((1.0 / FS) as f32)?;
+    let t = dev
+        .arange::<f32>(0.0, n as f32, 1.0)?
+        .mul_scalar((1.0 / FS) as f32)?;
     let mut clean = dev.zeros::<f32>([n])?;
     for (f, a) in TONES {
-        let tone = t.mul_scalar((2.0 * PI * f) as f32)?.sin()?.mul_scalar(a as f32)?;
+        let tone = t
+            .mul_scalar((2.0 * PI * f) as f32)?
+            .sin()?
+            .mul_scalar(a as f32)?;
         clean = clean.add(&tone)?;
     }
     let noise = dev.random_normal::<f32>([n], 7)?.mul_scalar(NOISE)?;
@@ -146,13 +154,24 @@ fn main() -> Res<()> {
     signal.series.push(Series::faint("noisy", pts(&x_h)));
     signal.series.push(Series::new("clean", pts(&clean_h)));
     let mut spec = Chart::new(
-        format!("single-sided amplitude spectrum, N = {n}, on {}", dev.info().name),
+        format!(
+            "single-sided amplitude spectrum, N = {n}, on {}",
+            dev.info().name
+        ),
         "frequency (Hz)",
         "2 |X(f)| / N",
     );
     spec.markers = false;
-    spec.series.push(Series::new("rfft magnitude", decimate(&freq_h, &amp_h, 4000)));
+    spec.series.push(Series::new(
+        "rfft magnitude",
+        decimate(&freq_h, &amp_h, 4000),
+    ));
     spec.notes = notes;
-    save_charts(&out_dir()?.join("fft_spectrum.png"), &[signal, spec], 1, (900, 380))?;
+    save_charts(
+        &out_dir()?.join("fft_spectrum.png"),
+        &[signal, spec],
+        1,
+        (900, 380),
+    )?;
     Ok(())
 }

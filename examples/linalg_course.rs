@@ -26,7 +26,10 @@ use ndarray::Array2;
 
 /// The largest absolute difference of `a` from `b`, over the largest magnitude of `b`.
 fn max_rel_diff(a: &[f32], b: &[f32]) -> f64 {
-    let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs() as f64)).max(1e-30);
+    let scale = b
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.abs() as f64))
+        .max(1e-30);
     a.iter()
         .zip(b)
         .fold(0.0f64, |m, (x, y)| m.max((*x as f64 - *y as f64).abs()))
@@ -52,7 +55,15 @@ fn main() -> Res<()> {
     let (mut matmul, mut trace, mut svd) = (Times::default(), Times::default(), Times::default());
     println!(
         "{:>6} | {:>11} {:>11} {:>7} | {:>11} {:>11} {:>7} | {:>11} {:>11} {:>7} | svd error",
-        "n", "matmul GPU", "CPU", "CPU/GPU", "trace GPU", "CPU", "CPU/GPU", "svd GPU", "CPU",
+        "n",
+        "matmul GPU",
+        "CPU",
+        "CPU/GPU",
+        "trace GPU",
+        "CPU",
+        "CPU/GPU",
+        "svd GPU",
+        "CPU",
         "CPU/GPU"
     );
     for &n in &sizes {
