@@ -146,3 +146,26 @@ fn multi_gpu() {
 fn pipeline() {
     run_example("pipeline", &[]);
 }
+
+#[test]
+fn linalg_course() {
+    run_example("linalg_course", &["linalg_course.png"]);
+}
+
+#[test]
+fn fft_spectrum() {
+    run_example("fft_spectrum", &["fft_spectrum.png"]);
+}
+
+#[test]
+fn fft_filter() {
+    run_example(
+        "fft_filter",
+        &[
+            "fft_filter_input.png",
+            "fft_filter_lowpass.png",
+            "fft_filter_spectrum.png",
+            "fft_filter.png",
+        ],
+    );
+}
