@@ -75,6 +75,13 @@ fn c_exp(z: CX) -> CX {
 // log|z| + i arg z; near |z| = 1 as log1p((m - 1)(m + 1) + n^2) / 2 (m, n the larger and
 // smaller of |re|, |im|), which keeps the small result's relative accuracy.
 fn c_log(z: CX) -> CX {
+    // Annex G's NaN cases first: +inf + NaN i where a part is infinite, else NaN + NaN i
+    // (not left to the branches below, whose comparisons of a NaN modulus NVIDIA's
+    // compiler answered as if ordered: log(NaN + 1i) came out log(sqrt(2)) + NaN i).
+    if (r_isnan(z.x) || r_isnan(z.y)) {
+        if (r_isinf(z.x) || r_isinf(z.y)) { return CX(r_inf(), r_nan()); }
+        return CX(r_nan(), r_nan());
+    }
     let ax = abs(z.x);
     let ay = abs(z.y);
     let arg = r_atan2(z.y, z.x);
