@@ -177,7 +177,7 @@ TABLE = [
  ("(top-k)", "x.top_k(k, ..)", "not in CuPy"),
  ("unique", "x.unique() / x.unique_all()", "counts, indices, inverse"),
  ("lexsort", "Array::lexsort(&[&k0, &k1])", "the last key primary; one stable argsort per key"),
- ("msort, sort_complex", NY, "no complex dtypes"),
+ ("msort, sort_complex", NY, "complex arrays exist, but no family orders them yet (NumPy sorts them by real, then imaginary part)"),
 ]),
 ("Linear algebra", [
  ("matmul, @", "x.matmul(&y)", "batched"),

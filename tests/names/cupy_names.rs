@@ -180,7 +180,7 @@ const ROWS: &[&str] = &[
     r####"| `(top-k)` | `x.top_k(k, ..)` (not in CuPy) |"####,
     r####"| `unique` | `x.unique() / x.unique_all()` (counts, indices, inverse) |"####,
     r####"| `lexsort` | `Array::lexsort(&[&k0, &k1])` (the last key primary; one stable argsort per key) |"####,
-    r####"| `msort, sort_complex` | *not yet*: no complex dtypes |"####,
+    r####"| `msort, sort_complex` | *not yet*: complex arrays exist, but no family orders them yet (NumPy sorts them by real, then imaginary part) |"####,
     r####"| `matmul, @` | `x.matmul(&y)` (batched) |"####,
     r####"| `dot` | `x.dot(&y)` |"####,
     r####"| `outer` | `x.outer(&y)` |"####,
