@@ -19,8 +19,9 @@
 //   Loads and stores map neighbouring invocations to neighbouring elements of one
 //   transform where its stride is 1, else to element k of neighbouring transforms (the
 //   columns of a four-step pass). Each Stockham pass of radix R (`run_passes`, generated per
-//   L by src/fft/kernel.rs) loads every butterfly's R values into registers, waits, and
-//   writes them to their sorted places (one buffer, no ping-pong).
+//   L as straight-line code by src/fft/passes.rs: every value in its own variable) loads
+//   every butterfly's R values into registers, waits, and writes them to their sorted
+//   places (one buffer, no ping-pong).
 // - `gather`, `crop`: one invocation per element (b, k) of the batch's rows of L() (gather)
 //   or n_out() (crop) elements.
 
@@ -34,8 +35,6 @@ alias SC = f32;
 alias SBUF = array<vec2<f32>, 1024>; // M() * L() elements
 
 override WG: u32 = 256u;
-// Registers per invocation in a pass (butterflies per invocation times the radix).
-const VMAX: u32 = 48u;
 
 @group(0) @binding(1) var<storage, read> src: array<IN>;
 @group(0) @binding(2) var<storage, read> tw: array<vec2<T>>;
@@ -46,7 +45,7 @@ var<workgroup> sbuf: SBUF;
 // Generated per kernel (src/fft/kernel.rs).
 fn fft_len() -> u32 { return 64u; }
 fn per_group() -> u32 { return 1u; }
-fn run_passes(lid: u32) { butterflies(lid, 1u, 4u, 1u); butterflies(lid, 4u, 4u, 1u); butterflies(lid, 16u, 4u, 1u); }
+fn run_passes(lid: u32) { }      // the passes: pass_0(lid); pass_1(lid); ...
 fn read_in(i: u32) -> vec2<T> { return src[i]; }
 fn write_out(i: u32, v: vec2<T>) { dst[i] = v; }
 
@@ -119,141 +118,12 @@ fn step_twiddle(m: u32) -> vec2<T> {
     return cmul(twiddle(tw_coarse() + hi), twiddle(tw_fine() + lo));
 }
 
-// One Stockham pass of radix R over every transform of the workgroup, C butterflies per
-// invocation at most (constants of the generated call, so that the loops unroll and `v`
-// stays in registers): butterfly j of
-// transform m reads elements j + r * L/R, twiddles them by W_(ns R)^(r (j % ns)), transforms
-// them, and writes element (j / ns) * ns * R + j % ns + r * ns.
-fn butterflies(lid: u32, ns: u32, R: u32, C: u32) {
-    let L = fft_len();
-    let q = L / R;
-    let total = per_group() * q;
-    let stride = L / (ns * R);
-    var v: array<vec2<T>, VMAX>;
-    for (var b = 0u; b < C; b++) {
-        let i = lid + b * WG;
-        if (i >= total) {
-            break;
-        }
-        let m = i / q;
-        let j = i % q;
-        for (var r = 0u; r < R; r++) {
-            v[b * R + r] = sbuf[m * L + j + r * q];
-        }
-    }
-    workgroupBarrier();
-    for (var b = 0u; b < C; b++) {
-        let i = lid + b * WG;
-        if (i >= total) {
-            break;
-        }
-        let c = b * R;
-        let m = i / q;
-        let j = i % q;
-        let t = j % ns;
-        for (var r = 1u; r < R; r++) {
-            v[c + r] = cmul(v[c + r], twiddle(r * t * stride));
-        }
-        switch R {
-            case 2u: { radix2(&v, c); }
-            case 4u: { radix4(&v, c); }
-            case 8u: { radix8(&v, c); }
-            default: { radix_any(&v, c, R); }
-        }
-        let d = m * L + (j / ns) * ns * R + t;
-        for (var r = 0u; r < R; r++) {
-            sbuf[d + r * ns] = v[c + r];
-        }
-    }
-    workgroupBarrier();
-}
-
-
-fn radix2(v: ptr<function, array<vec2<T>, VMAX>>, c: u32) {
-    let a = (*v)[c];
-    let b = (*v)[c + 1u];
-    (*v)[c] = a + b;
-    (*v)[c + 1u] = a - b;
-}
-
 // -i z (forward) or +i z (inverse).
 fn rot(z: vec2<T>) -> vec2<T> {
     if (inverse()) {
         return vec2<T>(-z.y, z.x);
     }
     return vec2<T>(z.y, -z.x);
-}
-
-fn radix4(v: ptr<function, array<vec2<T>, VMAX>>, c: u32) {
-    let a0 = (*v)[c];
-    let a1 = (*v)[c + 1u];
-    let a2 = (*v)[c + 2u];
-    let a3 = (*v)[c + 3u];
-    let s02 = a0 + a2;
-    let d02 = a0 - a2;
-    let s13 = a1 + a3;
-    let d13 = rot(a1 - a3);
-    (*v)[c] = s02 + s13;
-    (*v)[c + 1u] = d02 + d13;
-    (*v)[c + 2u] = s02 - s13;
-    (*v)[c + 3u] = d02 - d13;
-}
-
-fn radix8(v: ptr<function, array<vec2<T>, VMAX>>, c: u32) {
-    // Two radix-4 transforms of the even and odd elements, then one radix-2 stage.
-    let h = T(0.70710678118654752440084436210484903928);
-    var e: array<vec2<T>, 4>;
-    var o: array<vec2<T>, 4>;
-    for (var r = 0u; r < 4u; r++) {
-        e[r] = (*v)[c + 2u * r];
-        o[r] = (*v)[c + 2u * r + 1u];
-    }
-    let es02 = e[0] + e[2];
-    let ed02 = e[0] - e[2];
-    let es13 = e[1] + e[3];
-    let ed13 = rot(e[1] - e[3]);
-    let E0 = es02 + es13;
-    let E1 = ed02 + ed13;
-    let E2 = es02 - es13;
-    let E3 = ed02 - ed13;
-    let os02 = o[0] + o[2];
-    let od02 = o[0] - o[2];
-    let os13 = o[1] + o[3];
-    let od13 = rot(o[1] - o[3]);
-    let O0 = os02 + os13;
-    var O1 = od02 + od13;
-    var O2 = os02 - os13;
-    var O3 = od02 - od13;
-    // W_8^1 = (1 - i)/sqrt2, W_8^2 = -i, W_8^3 = (-1 - i)/sqrt2 (conjugates for inverse).
-    let r1 = rot(O1);
-    O1 = (O1 + r1) * h;
-    O2 = rot(O2);
-    let r3 = rot(O3);
-    O3 = (r3 - O3) * h;
-    (*v)[c] = E0 + O0;
-    (*v)[c + 4u] = E0 - O0;
-    (*v)[c + 1u] = E1 + O1;
-    (*v)[c + 5u] = E1 - O1;
-    (*v)[c + 2u] = E2 + O2;
-    (*v)[c + 6u] = E2 - O2;
-    (*v)[c + 3u] = E3 + O3;
-    (*v)[c + 7u] = E3 - O3;
-}
-
-// A DFT of any radix R (3, 5, 7, 11, 13) by its definition, W_R^m read as W_L^(m L / R).
-fn radix_any(v: ptr<function, array<vec2<T>, VMAX>>, c: u32, R: u32) {
-    var a: array<vec2<T>, 16>;
-    for (var r = 0u; r < R; r++) {
-        a[r] = (*v)[c + r];
-    }
-    let step = fft_len() / R;
-    for (var k = 0u; k < R; k++) {
-        var s = a[0];
-        for (var r = 1u; r < R; r++) {
-            s += cmul(a[r], twiddle(((r * k) % R) * step));
-        }
-        (*v)[c + k] = s;
-    }
 }
 
 @compute @workgroup_size(WG)

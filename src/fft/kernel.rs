@@ -149,28 +149,18 @@ pub(super) fn direct_wg(elems: usize) -> usize {
     (elems / 4).clamp(64, 256)
 }
 
-/// The in-workgroup transform of length `l`, `m` transforms per workgroup.
+/// The in-workgroup transform of length `l`, `m` transforms per workgroup: its Stockham
+/// passes generated as straight-line code (src/fft/passes.rs).
 pub(super) fn direct_spec(d: DType, l: usize, m: usize, io: Io) -> Spec {
-    let mut ns = 1;
-    let mut calls = String::new();
     let wg = direct_wg(l * m);
-    for r in radices(l).unwrap_or_default() {
-        let c = (m * l / r).div_ceil(wg);
-        // The registers of shaders/fft.wgsl's `butterflies` (VMAX).
-        debug_assert!(c * r <= 48, "length {l}: {c} butterflies of radix {r}");
-        calls.push_str(&format!("butterflies(lid, {ns}u, {r}u, {c}u); "));
-        ns *= r;
-    }
+    let passes = super::passes::run_passes(l, m, wg, &radices(l).unwrap_or_default());
     base("fft", d, io, m * l)
         .function("fft_len", format!("fn fft_len() -> u32 {{ return {l}u; }}"))
         .function(
             "per_group",
             format!("fn per_group() -> u32 {{ return {m}u; }}"),
         )
-        .function(
-            "run_passes",
-            format!("fn run_passes(lid: u32) {{ {calls}}}"),
-        )
+        .function("run_passes", passes)
 }
 
 /// The copies (`gather`, `crop`) and the Bluestein steps.

@@ -18,6 +18,7 @@
 mod helpers;
 mod kernel;
 mod nd;
+mod passes;
 mod plan;
 
 use std::sync::Arc;
