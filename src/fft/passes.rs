@@ -45,14 +45,7 @@ struct Pass {
 /// W_(ns R)^(r (j % ns)), transforms them, and writes element
 /// (j / ns) * ns * R + j % ns + r * ns; all are read before any is written.
 fn pass(out: &mut String, k: usize, p: Pass) {
-    let Pass {
-        l,
-        m,
-        wg,
-        ns,
-        r,
-        c,
-    } = p;
+    let Pass { l, m, wg, ns, r, c } = p;
     let q = l / r;
     let total = m * q;
     let stride = l / (ns * r);
@@ -100,7 +93,11 @@ fn pass(out: &mut String, k: usize, p: Pass) {
         }
         let names: Vec<String> = (0..r).map(|i| v(b, i)).collect();
         butterfly(out, &names, l);
-        let _ = writeln!(out, "        let d = m * {l}u + (j / {ns}u) * {}u + t;", ns * r);
+        let _ = writeln!(
+            out,
+            "        let d = m * {l}u + (j / {ns}u) * {}u + t;",
+            ns * r
+        );
         for (i, n) in names.iter().enumerate() {
             let _ = writeln!(out, "        sbuf[d + {}u] = {n};", i * ns);
         }
