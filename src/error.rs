@@ -354,6 +354,56 @@ pub enum Error {
         /// The joining axis (`None` for `stack`, whose shapes must be identical).
         axis: Option<usize>,
     },
+    /// An operation of [`gpuarray::dist`](crate) (arrays across processes through MPI, the
+    /// `mpi` feature) failed: `kind` says how, `detail` gives the facts (ranks, shapes,
+    /// dtypes, the MPI error string). Disagreements between ranks (another operation, shape
+    /// or dtype; a rank whose local part failed) are found by a small header exchange before
+    /// any data moves and reported on every rank alike; a peer that stops answering is a
+    /// [`MpiErrorKind::Timeout`] after the communicator's timeout, never a hang.
+    #[error("{op} across ranks: {kind}: {detail}")]
+    Mpi {
+        /// The public operation (`allreduce`, `send`, `gather`, ...).
+        op: &'static str,
+        /// What went wrong.
+        kind: MpiErrorKind,
+        /// The facts, in words.
+        detail: String,
+    },
+}
+
+/// How an operation across ranks failed ([`Error::Mpi`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MpiErrorKind {
+    /// A peer did not answer within the communicator's timeout (a rank failed, stopped,
+    /// or called other operations). The communicator is then closed: every later call on
+    /// it returns [`MpiErrorKind::Closed`]; abort the job or open another communicator.
+    Timeout,
+    /// The ranks called different operations, or one with different shapes, dtypes, roots
+    /// or axes where they must agree. Reported on every rank; nothing moved.
+    Mismatch,
+    /// Another rank's part failed before any data moved (its own error is returned there);
+    /// `detail` names the rank. Reported on every other rank; nothing moved.
+    Remote,
+    /// The arguments cannot work on this communicator (a root or peer rank past its size).
+    Argument,
+    /// The MPI library returned an error code.
+    Call,
+    /// The communicator was closed by an earlier timeout.
+    Closed,
+}
+
+impl std::fmt::Display for MpiErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MpiErrorKind::Timeout => "timeout",
+            MpiErrorKind::Mismatch => "ranks disagree",
+            MpiErrorKind::Remote => "another rank failed",
+            MpiErrorKind::Argument => "bad argument",
+            MpiErrorKind::Call => "MPI error",
+            MpiErrorKind::Closed => "communicator closed by an earlier timeout",
+        })
+    }
 }
 
 /// `n` and the noun in its number: "1 adapter", "0 adapters", "2 adapters".

@@ -43,6 +43,8 @@ mod array;
 pub mod config;
 pub mod custom;
 pub mod device;
+#[cfg(feature = "mpi")]
+pub mod dist;
 mod dtype;
 mod error;
 pub mod fft;
@@ -82,7 +84,7 @@ pub use custom::{fuse, ElementwiseKernel, RawKernel, ReductionKernel};
 pub use device::MemoryPool;
 pub use device::{Device, DeviceInfo, DeviceKind, DeviceLimits, DeviceStats, Subnormals};
 pub use dtype::{f16, ComplexFloat, DType, Element, Float, Int, Real, Signed};
-pub use error::{Error, Result};
+pub use error::{Error, MpiErrorKind, Result};
 pub use linalg::einsum;
 /// num-complex's complex number: `Complex<f32>` is NumPy's complex64, `Complex<f64>` its
 /// complex128 (see [`ComplexFloat`]).

@@ -1,0 +1,390 @@
+//! Arrays across processes and hosts through MPI (the `mpi` feature): a communicator over
+//! arrays ([`Comm`]), point-to-point [`Comm::send`] / [`Comm::recv`] (and their
+//! non-blocking [`Comm::isend`] / [`Comm::irecv`]), the collectives ([`Comm::broadcast`],
+//! [`Comm::reduce`], [`Comm::allreduce`], [`Comm::gather`], [`Comm::allgather`],
+//! [`Comm::scatter`], [`Comm::alltoall`], [`Comm::reduce_scatter`]) and an array split
+//! along its first axis over the ranks ([`ShardedArray`]).
+//!
+//! wgpu has no GPU-direct path: arrays cross through host memory. Large arrays move in
+//! chunks ([`Comm::set_chunk_bytes`], 8 MiB by default), pipelined: a helper thread
+//! downloads chunk i+1 while this thread moves chunk i through MPI and the device copies
+//! in chunk i-1.
+//!
+//! Launch one process per GPU (`mpirun -np 2 ./app`); [`init`] opens the device of the
+//! rank's local rank (its place among the ranks of its host) modulo the host's GPUs;
+//! [`Comm::with_device`] takes the user's choice instead.
+//!
+//! **Failure.** Every collective starts with a small header exchange, so ranks that call
+//! different operations, or one with different dtypes, shapes (where they must agree),
+//! roots or axes, get the same [`Error::Mpi`] ([`MpiErrorKind::Mismatch`]) on every rank,
+//! and a rank whose own part failed (a bad axis, a refused dtype) returns its own error
+//! while the others get [`MpiErrorKind::Remote`]: nothing moves in either case and the
+//! communicator stays usable. Every wait polls `MPI_Test` against the communicator's
+//! timeout ([`Comm::set_timeout`], 120 s by default): a peer that stops answering is an
+//! [`MpiErrorKind::Timeout`], after which the communicator is closed
+//! ([`MpiErrorKind::Closed`]); abort the job with [`Comm::abort`] (`MPI_Abort`) or open
+//! another communicator. Nothing waits without a deadline.
+//!
+//! **Determinism.** Reductions combine the ranks' arrays elementwise in rank order, on the
+//! host, in the dtype's own arithmetic: `((x0 op x1) op x2) ...`. Each element is combined
+//! by one rank and sent to the others, so the result is bitwise identical on every rank,
+//! and the same however the work is split, for the documented order.
+//!
+//! ```no_run
+//! # fn main() -> gpuarray::Result<()> {
+//! use gpuarray::dist::{self, ReduceOp};
+//! let comm = dist::init()?; // MPI_Init, and the device of this rank
+//! let x = comm.device().full::<f32>([4], comm.rank() as f32)?;
+//! let total = comm.allreduce(&x, ReduceOp::Sum)?; // the same on every rank
+//! let n = comm.size() as f32;
+//! assert_eq!(total.to_vec()?, vec![n * (n - 1.0) / 2.0; 4]);
+//! # Ok(()) }
+//! ```
+
+mod agree;
+mod collective;
+mod p2p;
+mod reduce;
+mod shard;
+mod stage;
+mod wire;
+
+use std::cell::Cell;
+use std::time::Duration;
+
+use mpi::raw::AsRaw;
+use mpi::topology::{Communicator, SimpleCommunicator};
+
+use crate::device::{Device, DeviceKind};
+pub use crate::error::MpiErrorKind;
+use crate::error::{Error, Result};
+
+pub use self::p2p::{RecvRequest, SendRequest};
+pub use self::reduce::ReduceOp;
+pub use self::shard::ShardedArray;
+use self::wire::{mpi_error, Link};
+
+/// Default bytes per pipelined chunk.
+const CHUNK: usize = 8 << 20;
+/// Default timeout of every wait.
+const TIMEOUT: Duration = Duration::from_secs(120);
+/// User tags of point-to-point messages: `0..=MAX_TAG`.
+pub const MAX_TAG: u32 = 8191;
+
+/// A communicator over arrays: the ranks of an MPI communicator, each with its device.
+///
+/// It owns two duplicates of the MPI communicator it was made from (one for
+/// point-to-point messages, one for collectives, so neither meets the user's own
+/// messages), set to return MPI errors rather than abort. Made by [`init`] (which also
+/// initialises MPI and finalises it when the communicator drops) or
+/// [`Comm::with_device`]. Not `Send`: MPI is initialised for calls from one thread.
+pub struct Comm {
+    p2p: SimpleCommunicator,
+    coll: SimpleCommunicator,
+    rank: usize,
+    size: usize,
+    local_rank: usize,
+    local_size: usize,
+    dev: Device,
+    timeout: Cell<Duration>,
+    chunk: Cell<usize>,
+    seq: Cell<u64>,
+    closed: Cell<bool>,
+    /// Dropped last: finalises MPI when [`init`] initialised it.
+    _universe: Option<mpi::environment::Universe>,
+}
+
+/// Initialises MPI (for calls from one thread at a time, `MPI_THREAD_FUNNELED`) and
+/// returns a communicator over `MPI_COMM_WORLD` with the device of this rank: the GPU at
+/// the rank's local rank modulo the host's GPUs (in [`Device::enumerate`]'s order), or
+/// the best adapter where there is no GPU ([`Device::new`], lavapipe on CI). MPI is
+/// finalised when the communicator drops.
+///
+/// # Errors
+/// [`Error::Mpi`] ([`MpiErrorKind::Call`]) when MPI was already initialised (make the
+/// communicator with [`Comm::with_device`] then); those of [`Device::open`].
+///
+/// ```no_run
+/// let comm = gpuarray::dist::init()?;
+/// println!("rank {} of {} on {}", comm.rank(), comm.size(), comm.device().info().name);
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn init() -> Result<Comm> {
+    let Some((universe, _)) = mpi::initialize_with_threading(mpi::Threading::Funneled) else {
+        return Err(mpi_error(
+            "init",
+            MpiErrorKind::Call,
+            "MPI is already initialised: use Comm::with_device",
+        ));
+    };
+    let world = universe.world();
+    let (local_rank, _) = local_rank_of(&world);
+    let dev = device_for_local_rank(local_rank)?;
+    let mut comm = Comm::with_device(&world, dev)?;
+    comm._universe = Some(universe);
+    Ok(comm)
+}
+
+/// This rank's place among the ranks of its host, and their number.
+fn local_rank_of(comm: &impl Communicator) -> (usize, usize) {
+    let local = comm.split_shared(comm.rank());
+    (local.rank() as usize, local.size() as usize)
+}
+
+/// The device [`init`] chooses for a local rank: the GPU at `local_rank` modulo the
+/// host's GPUs (discrete, integrated or virtual, in [`Device::enumerate`]'s order), or
+/// [`Device::new`]'s adapter where there is none.
+///
+/// # Errors
+/// Those of [`Device::open`] and [`Device::new`].
+///
+/// ```
+/// let dev = gpuarray::dist::device_for_local_rank(3)?;
+/// assert!(dev.info().index.is_some());
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn device_for_local_rank(local_rank: usize) -> Result<Device> {
+    let gpus: Vec<usize> = Device::enumerate()?
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.kind,
+                DeviceKind::DiscreteGpu | DeviceKind::IntegratedGpu | DeviceKind::VirtualGpu
+            )
+        })
+        .filter_map(|i| i.index)
+        .collect();
+    if gpus.is_empty() {
+        return Device::new();
+    }
+    Device::open(gpus[local_rank % gpus.len()])
+}
+
+impl Comm {
+    /// A communicator over the ranks of the user's MPI communicator `comm` (which MPI the
+    /// user initialised), with the device the user chose for this rank. Collective over
+    /// `comm`: every rank calls it.
+    ///
+    /// # Errors
+    /// [`Error::Mpi`] ([`MpiErrorKind::Call`]) when MPI refuses to set the error handler.
+    ///
+    /// ```no_run
+    /// use mpi::topology::Communicator;
+    /// let universe = mpi::initialize().unwrap();
+    /// let world = universe.world();
+    /// let dev = gpuarray::Device::open(world.rank() as usize % 2)?;
+    /// let comm = gpuarray::dist::Comm::with_device(&world, dev)?;
+    /// comm.barrier()?;
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn with_device(comm: &impl Communicator, dev: Device) -> Result<Comm> {
+        let (local_rank, local_size) = local_rank_of(comm);
+        let p2p = comm.duplicate();
+        let coll = comm.duplicate();
+        for c in [&p2p, &coll] {
+            // SAFETY: valid communicator and predefined error handler.
+            let rc = unsafe {
+                mpi::ffi::MPI_Comm_set_errhandler(c.as_raw(), mpi::ffi::RSMPI_ERRORS_RETURN)
+            };
+            if rc != 0 {
+                return Err(mpi_error(
+                    "with_device",
+                    MpiErrorKind::Call,
+                    format!("MPI_Comm_set_errhandler: code {rc}"),
+                ));
+            }
+        }
+        Ok(Comm {
+            rank: comm.rank() as usize,
+            size: comm.size() as usize,
+            p2p,
+            coll,
+            local_rank,
+            local_size,
+            dev,
+            timeout: Cell::new(TIMEOUT),
+            chunk: Cell::new(CHUNK),
+            seq: Cell::new(0),
+            closed: Cell::new(false),
+            _universe: None,
+        })
+    }
+
+    /// This process's rank, `0..size()`.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// The number of ranks.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// This rank's place among the ranks of its host (what [`init`] chose the device by).
+    pub fn local_rank(&self) -> usize {
+        self.local_rank
+    }
+
+    /// The number of ranks on this rank's host.
+    pub fn local_size(&self) -> usize {
+        self.local_size
+    }
+
+    /// This rank's device: where received arrays are made.
+    pub fn device(&self) -> &Device {
+        &self.dev
+    }
+
+    /// The longest any wait of this communicator lasts before it fails with
+    /// [`MpiErrorKind::Timeout`] (120 s by default). Every rank should set the same.
+    pub fn timeout(&self) -> Duration {
+        self.timeout.get()
+    }
+
+    /// Sets the timeout of every later wait ([`Comm::timeout`]).
+    ///
+    /// ```no_run
+    /// # let comm = gpuarray::dist::init()?;
+    /// comm.set_timeout(std::time::Duration::from_secs(10));
+    /// assert_eq!(comm.timeout().as_secs(), 10);
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn set_timeout(&self, timeout: Duration) {
+        self.timeout.set(timeout);
+    }
+
+    /// Bytes per pipelined chunk of large transfers (8 MiB by default).
+    pub fn chunk_bytes(&self) -> usize {
+        self.chunk.get()
+    }
+
+    /// Sets the bytes per pipelined chunk, rounded up to a multiple of 8 (at least 8).
+    /// Every rank must set the same.
+    pub fn set_chunk_bytes(&self, bytes: usize) {
+        self.chunk.set(bytes.max(8).div_ceil(8) * 8);
+    }
+
+    /// Whether an earlier timeout closed the communicator.
+    pub fn is_closed(&self) -> bool {
+        self.closed.get()
+    }
+
+    /// Waits until every rank has called `barrier` (a header exchange: it also checks
+    /// that the ranks are at the same collective).
+    ///
+    /// # Errors
+    /// [`Error::Mpi`]: a timeout, or ranks at different collectives.
+    ///
+    /// ```no_run
+    /// # let comm = gpuarray::dist::init()?;
+    /// comm.barrier()?;
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn barrier(&self) -> Result<()> {
+        self.agree(
+            "barrier",
+            crate::DType::U8,
+            Some(vec![]),
+            0,
+            0,
+            0,
+            None,
+            |_| Ok(()),
+        )
+        .map(|_| ())
+    }
+
+    /// Ends every process of the job (`MPI_Abort` with `code`): the answer to a failure
+    /// the others cannot recover from, such as a timeout.
+    pub fn abort(&self, code: i32) -> ! {
+        self.coll.abort(code)
+    }
+
+    fn link<'a>(&'a self, op: &'static str, c: &SimpleCommunicator) -> Link<'a> {
+        Link {
+            comm: c.as_raw(),
+            timeout: self.timeout.get(),
+            closed: &self.closed,
+            op,
+        }
+    }
+
+    pub(crate) fn coll_link(&self, op: &'static str) -> Link<'_> {
+        self.link(op, &self.coll)
+    }
+
+    pub(crate) fn p2p_link(&self, op: &'static str) -> Link<'_> {
+        self.link(op, &self.p2p)
+    }
+
+    /// The header exchange of a collective ([`agree::agree`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn agree(
+        &self,
+        op: &'static str,
+        dtype: crate::DType,
+        shape: Option<Vec<usize>>,
+        root: usize,
+        axis: usize,
+        extra: u64,
+        local: Option<Error>,
+        rule: impl FnOnce(&[Vec<usize>]) -> std::result::Result<(), String>,
+    ) -> Result<agree::Table> {
+        let link = self.coll_link(op);
+        link.open()?;
+        let seq = self.seq.get();
+        self.seq.set(seq + 1);
+        let too_many = shape.as_ref().is_some_and(|s| s.len() > agree::MAX_DIMS);
+        let local = local.or_else(|| {
+            too_many.then(|| Error::TooManyDims {
+                ndim: shape.as_ref().map_or(0, |s| s.len()),
+                max: agree::MAX_DIMS,
+            })
+        });
+        let shape = if local.is_some() { None } else { shape };
+        let head = agree::Head {
+            op,
+            seq,
+            dtype,
+            shape,
+            root,
+            axis,
+            extra,
+        };
+        agree::agree(&link, self.rank, self.size, head, local, rule)
+    }
+
+    /// [`MpiErrorKind::Argument`] unless `rank` is below the size.
+    pub(crate) fn check_rank(&self, op: &'static str, what: &str, rank: usize) -> Result<()> {
+        if rank >= self.size {
+            return Err(mpi_error(
+                op,
+                MpiErrorKind::Argument,
+                format!(
+                    "{what} {rank} is not below the communicator's size {}",
+                    self.size
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for Comm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Comm")
+            .field("rank", &self.rank)
+            .field("size", &self.size)
+            .field("local_rank", &self.local_rank)
+            .field("device", &self.dev.info().name)
+            .field("closed", &self.closed.get())
+            .finish()
+    }
+}
+
+/// The first `len % parts` parts one longer: NumPy's `array_split` extents.
+pub(crate) fn split_extents(len: usize, parts: usize) -> Vec<usize> {
+    (0..parts)
+        .map(|p| len / parts + usize::from(p < len % parts))
+        .collect()
+}

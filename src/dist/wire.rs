@@ -1,0 +1,300 @@
+//! The one place that calls MPI to move bytes: non-blocking sends and receives of owned
+//! host buffers, completed by polling `MPI_Test` against a deadline, so that no wait can
+//! hang. A wait that reaches its deadline frees the requests it leaves (`MPI_Cancel` for
+//! receives, `MPI_Request_free` for all), leaks their buffers on purpose (the library may
+//! still read or write them) and closes the communicator.
+
+use std::cell::Cell;
+use std::os::raw::{c_int, c_void};
+use std::time::{Duration, Instant};
+
+use mpi::ffi;
+
+use crate::error::{Error, MpiErrorKind, Result};
+
+/// Largest piece of one MPI message (counts are C ints): bigger buffers go as several
+/// messages on the same tag, which MPI keeps in order.
+const PIECE: usize = 1 << 30;
+
+/// A communicator's raw handle with what every wait needs.
+#[derive(Clone, Copy)]
+pub(crate) struct Link<'c> {
+    pub(crate) comm: ffi::MPI_Comm,
+    pub(crate) timeout: Duration,
+    pub(crate) closed: &'c Cell<bool>,
+    pub(crate) op: &'static str,
+}
+
+/// The `Error::Mpi` of operation `op`.
+pub(crate) fn mpi_error(op: &'static str, kind: MpiErrorKind, detail: impl Into<String>) -> Error {
+    Error::Mpi {
+        op,
+        kind,
+        detail: detail.into(),
+    }
+}
+
+/// MPI's words for an error code.
+fn error_string(code: c_int) -> String {
+    let mut buf = vec![0u8; 512];
+    let mut len: c_int = 0;
+    // SAFETY: the buffer holds MPI_MAX_ERROR_STRING (256 in Open MPI and MPICH) bytes.
+    let rc = unsafe { ffi::MPI_Error_string(code, buf.as_mut_ptr().cast(), &mut len) };
+    if rc != 0 {
+        return format!("code {code}");
+    }
+    buf.truncate(len.max(0) as usize);
+    format!("{} (code {code})", String::from_utf8_lossy(&buf))
+}
+
+impl Link<'_> {
+    /// `Ok` unless a timeout closed the communicator.
+    pub(crate) fn open(&self) -> Result<()> {
+        if self.closed.get() {
+            return Err(mpi_error(
+                self.op,
+                MpiErrorKind::Closed,
+                "an earlier operation timed out; abort the job or open another communicator",
+            ));
+        }
+        Ok(())
+    }
+
+    fn call(&self, what: &str, rc: c_int) -> Result<()> {
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(mpi_error(
+                self.op,
+                MpiErrorKind::Call,
+                format!("{what}: {}", error_string(rc)),
+            ))
+        }
+    }
+}
+
+/// A set of posted sends and receives, each owning its buffer, completed together.
+pub(crate) struct Batch {
+    reqs: Vec<ffi::MPI_Request>,
+    /// For each request: the buffer it belongs to.
+    owner: Vec<usize>,
+    bufs: Vec<Vec<u8>>,
+    recv: Vec<bool>,
+    peers: Vec<usize>,
+}
+
+impl Batch {
+    pub(crate) fn new() -> Batch {
+        Batch {
+            reqs: Vec::new(),
+            owner: Vec::new(),
+            bufs: Vec::new(),
+            recv: Vec::new(),
+            peers: Vec::new(),
+        }
+    }
+
+    /// Posts a send of `buf` to `dest`; returns the buffer's slot in [`Batch::wait`]'s answer.
+    pub(crate) fn send(
+        &mut self,
+        link: &Link,
+        buf: Vec<u8>,
+        dest: usize,
+        tag: i32,
+    ) -> Result<usize> {
+        self.post(link, buf, dest, tag, false)
+    }
+
+    /// Posts a receive of exactly `len` bytes from `src`; returns the buffer's slot.
+    pub(crate) fn recv(&mut self, link: &Link, len: usize, src: usize, tag: i32) -> Result<usize> {
+        self.post(link, vec![0; len], src, tag, true)
+    }
+
+    fn post(
+        &mut self,
+        link: &Link,
+        mut buf: Vec<u8>,
+        peer: usize,
+        tag: i32,
+        recv: bool,
+    ) -> Result<usize> {
+        link.open()?;
+        let slot = self.bufs.len();
+        let len = buf.len();
+        let ptr = buf.as_mut_ptr();
+        // The buffer's heap block stays where it is when the Vec moves into `bufs`.
+        self.bufs.push(buf);
+        self.recv.push(recv);
+        self.peers.push(peer);
+        let mut start = 0;
+        loop {
+            let n = PIECE.min(len - start);
+            // SAFETY: start + n <= len.
+            let p = unsafe { ptr.add(start) }.cast::<c_void>();
+            // SAFETY: a null request, written by the call.
+            let mut req: ffi::MPI_Request = unsafe { ffi::RSMPI_REQUEST_NULL };
+            // SAFETY: the buffer lives in `bufs` until the request completes, or is leaked
+            // by a timeout; the datatype and communicator are valid handles.
+            let rc = unsafe {
+                if recv {
+                    ffi::MPI_Irecv(
+                        p,
+                        n as c_int,
+                        ffi::RSMPI_UINT8_T,
+                        peer as c_int,
+                        tag,
+                        link.comm,
+                        &mut req,
+                    )
+                } else {
+                    ffi::MPI_Isend(
+                        p,
+                        n as c_int,
+                        ffi::RSMPI_UINT8_T,
+                        peer as c_int,
+                        tag,
+                        link.comm,
+                        &mut req,
+                    )
+                }
+            };
+            if let Err(e) = link.call(if recv { "MPI_Irecv" } else { "MPI_Isend" }, rc) {
+                self.abandon(link);
+                return Err(e);
+            }
+            self.reqs.push(req);
+            self.owner.push(slot);
+            start += n;
+            if start >= len {
+                break;
+            }
+        }
+        Ok(slot)
+    }
+
+    /// Whether every request has completed (one `MPI_Test` each).
+    pub(crate) fn test(&mut self, link: &Link) -> Result<bool> {
+        let mut all = true;
+        for i in 0..self.reqs.len() {
+            // SAFETY: the null request tests true at once.
+            if self.reqs[i] == unsafe { ffi::RSMPI_REQUEST_NULL } {
+                continue;
+            }
+            let mut flag: c_int = 0;
+            // SAFETY: a request posted by `post`; MPI sets it to null once complete.
+            let rc =
+                unsafe { ffi::MPI_Test(&mut self.reqs[i], &mut flag, ffi::RSMPI_STATUS_IGNORE) };
+            if let Err(e) = link.call("MPI_Test", rc) {
+                self.abandon(link);
+                return Err(e);
+            }
+            all &= flag != 0;
+        }
+        Ok(all)
+    }
+
+    /// Waits for every request within the link's timeout and returns the buffers in slot
+    /// order (the received bytes, the sent buffers for reuse).
+    pub(crate) fn wait(mut self, link: &Link) -> Result<Vec<Vec<u8>>> {
+        let deadline = Instant::now() + link.timeout;
+        let mut idle = 0u32;
+        while !self.test(link)? {
+            if Instant::now() >= deadline {
+                let waiting = self.waiting_on();
+                self.abandon(link);
+                return Err(mpi_error(
+                    link.op,
+                    MpiErrorKind::Timeout,
+                    format!(
+                        "no answer within {} s (Comm::set_timeout) from rank(s) {waiting:?}",
+                        link.timeout.as_secs_f64()
+                    ),
+                ));
+            }
+            // Spin briefly, then sleep: ranks may share cores (mpirun --oversubscribe).
+            idle += 1;
+            if idle < 64 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(if idle < 1024 { 20 } else { 200 }));
+            }
+        }
+        Ok(std::mem::take(&mut self.bufs))
+    }
+
+    fn waiting_on(&self) -> Vec<usize> {
+        let mut ranks: Vec<usize> = (0..self.reqs.len())
+            // SAFETY: comparing handles.
+            .filter(|&i| self.reqs[i] != unsafe { ffi::RSMPI_REQUEST_NULL })
+            .map(|i| self.peers[self.owner[i]])
+            .collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        ranks
+    }
+
+    /// Gives up the open requests: receives are cancelled, all are freed, their buffers
+    /// leaked, and the communicator is closed.
+    fn abandon(&mut self, link: &Link) {
+        let mut leak = false;
+        for i in 0..self.reqs.len() {
+            // SAFETY: comparing handles; cancelling and freeing requests this batch posted.
+            unsafe {
+                if self.reqs[i] == ffi::RSMPI_REQUEST_NULL {
+                    continue;
+                }
+                if self.recv[self.owner[i]] {
+                    ffi::MPI_Cancel(&mut self.reqs[i]);
+                }
+                ffi::MPI_Request_free(&mut self.reqs[i]);
+            }
+            leak = true;
+        }
+        self.reqs.clear();
+        if leak {
+            for b in std::mem::take(&mut self.bufs) {
+                std::mem::forget(b);
+            }
+            link.closed.set(true);
+        }
+    }
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        // A batch dropped with requests still open (an early return between post and
+        // wait): never free a buffer MPI may still use.
+        if self
+            .reqs
+            .iter()
+            .any(|r| *r != unsafe { ffi::RSMPI_REQUEST_NULL })
+        {
+            for b in std::mem::take(&mut self.bufs) {
+                std::mem::forget(b);
+            }
+        }
+    }
+}
+
+/// Sends `bufs[k]` to `dests[k]` and receives `lens[k]` bytes from `srcs[k]`, all at once;
+/// returns the received buffers in order.
+pub(crate) fn exchange(
+    link: &Link,
+    sends: Vec<(usize, Vec<u8>)>,
+    recvs: &[(usize, usize)],
+    tag: i32,
+) -> Result<Vec<Vec<u8>>> {
+    let mut b = Batch::new();
+    let mut slots = Vec::with_capacity(recvs.len());
+    for &(src, len) in recvs {
+        slots.push(b.recv(link, len, src, tag)?);
+    }
+    for (dest, buf) in sends {
+        b.send(link, buf, dest, tag)?;
+    }
+    let mut bufs = b.wait(link)?;
+    Ok(slots
+        .into_iter()
+        .map(|s| std::mem::take(&mut bufs[s]))
+        .collect())
+}
