@@ -5,8 +5,9 @@
 # Both install Mesa's lavapipe (software Vulkan) first when no Vulkan driver is present.
 
 CARGO ?= cargo
-# The optional features the suite covers (ArrayOps on ndarray's arrays, images).
-FEATURES := --features ndarray,image
+# The optional features the suite covers (ArrayOps on ndarray's arrays, images, arrays
+# across processes through MPI: the `mpi` target below installs Open MPI and libclang).
+FEATURES := --features ndarray,image,mpi
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Mesa's Vulkan drivers complain on stderr when there is no XDG_RUNTIME_DIR (headless
 # machines, CI); give them a private one.
@@ -37,6 +38,21 @@ gl:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libegl1 libegl-mesa0 libgl1-mesa-dri >/dev/null; \
 	fi
+
+# Open MPI (mpirun and the headers) and libclang (the `mpi` crate's bindgen) for the `mpi`
+# feature, which the suite and the lint cover: tests/dist runs itself under mpirun with 2
+# and 3 ranks. Installed only when one is missing.
+.PHONY: mpi
+mpi:
+	@if command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1 && \
+	    ldconfig -p 2>/dev/null | grep -q 'libclang'; then \
+	  echo "mpi: Open MPI and libclang are present"; \
+	else \
+	  echo "mpi: installing openmpi-bin, libopenmpi-dev and libclang-dev"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openmpi-bin libopenmpi-dev libclang-dev >/dev/null; \
+	fi
+test lint test-gl: mpi
 
 demo: vulkan
 	$(CARGO) run --release --example quickstart
