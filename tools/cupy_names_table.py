@@ -245,6 +245,10 @@ TABLE = [
  ("cuda.Stream", NY, "one queue per device; overlap through several devices or threads"),
  ("cupyx.profiler.benchmark", "gpuarray::profile::benchmark(..)", ""),
  ("cuda.Device(i)", "Device::open(i)", ""),
+ ("cupyx.distributed.init_process_group", "gpuarray::dist::init() / Comm::with_device(&world, dev)", "feature `mpi`: MPI between processes and hosts, through host memory; the device by local rank"),
+ ("cupyx.distributed: all_reduce, reduce, broadcast", "comm.allreduce(&x, op) / comm.reduce(&x, op, root) / comm.broadcast(Some(&x), root)", "feature `mpi`; reductions in rank order, bitwise identical on every rank"),
+ ("cupyx.distributed: all_gather, gather, scatter, all_to_all, reduce_scatter", "comm.allgather(&x, axis) / comm.gather(&x, axis, root) / comm.scatter(Some(&x), axis, root) / comm.alltoall(&x, axis) / comm.reduce_scatter(&x, op)", "feature `mpi`; along an axis, uneven parts"),
+ ("cupyx.distributed: send, recv, barrier", "comm.send(&x, peer, tag) / comm.recv::<T>(peer, tag) / comm.isend(&x, peer, tag) / comm.irecv::<T>(peer, tag) / comm.barrier()", "feature `mpi`; the `i` forms return a request to wait on"),
 ]),
 ("dtypes", [
  ("float16, float32, float64", "f16 / f32 / f64", "f16, f64 where the adapter has them"),

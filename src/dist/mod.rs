@@ -110,6 +110,21 @@ pub struct Comm {
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub fn init() -> Result<Comm> {
+    init_with_device(device_for_local_rank)
+}
+
+/// [`init`] with the user's choice of device: `choose` gets the rank's local rank (its
+/// place among the ranks of its host) and opens the device.
+///
+/// # Errors
+/// Those of [`init`], and `choose`'s.
+///
+/// ```no_run
+/// // Two ranks per host on GPUs 2 and 3.
+/// let comm = gpuarray::dist::init_with_device(|local| gpuarray::Device::open(2 + local % 2))?;
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+pub fn init_with_device(choose: impl FnOnce(usize) -> Result<Device>) -> Result<Comm> {
     let Some((universe, _)) = mpi::initialize_with_threading(mpi::Threading::Funneled) else {
         return Err(mpi_error(
             "init",
@@ -119,7 +134,7 @@ pub fn init() -> Result<Comm> {
     };
     let world = universe.world();
     let (local_rank, _) = local_rank_of(&world);
-    let dev = device_for_local_rank(local_rank)?;
+    let dev = choose(local_rank)?;
     let mut comm = Comm::with_device(&world, dev)?;
     comm._universe = Some(universe);
     Ok(comm)

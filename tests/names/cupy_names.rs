@@ -238,6 +238,10 @@ const ROWS: &[&str] = &[
     r####"| `cuda.Stream` | *not yet*: one queue per device; overlap through several devices or threads |"####,
     r####"| `cupyx.profiler.benchmark` | `gpuarray::profile::benchmark(..)` |"####,
     r####"| `cuda.Device(i)` | `Device::open(i)` |"####,
+    r####"| `cupyx.distributed.init_process_group` | `gpuarray::dist::init() / Comm::with_device(&world, dev)` (feature `mpi`: MPI between processes and hosts, through host memory; the device by local rank) |"####,
+    r####"| `cupyx.distributed: all_reduce, reduce, broadcast` | `comm.allreduce(&x, op) / comm.reduce(&x, op, root) / comm.broadcast(Some(&x), root)` (feature `mpi`; reductions in rank order, bitwise identical on every rank) |"####,
+    r####"| `cupyx.distributed: all_gather, gather, scatter, all_to_all, reduce_scatter` | `comm.allgather(&x, axis) / comm.gather(&x, axis, root) / comm.scatter(Some(&x), axis, root) / comm.alltoall(&x, axis) / comm.reduce_scatter(&x, op)` (feature `mpi`; along an axis, uneven parts) |"####,
+    r####"| `cupyx.distributed: send, recv, barrier` | `comm.send(&x, peer, tag) / comm.recv::<T>(peer, tag) / comm.isend(&x, peer, tag) / comm.irecv::<T>(peer, tag) / comm.barrier()` (feature `mpi`; the `i` forms return a request to wait on) |"####,
     r####"| `float16, float32, float64` | `f16 / f32 / f64` (f16, f64 where the adapter has them) |"####,
     r####"| `int32, uint32` | `i32 / u32` |"####,
     r####"| `bool_` | `bool` (stored as one u32 word per element) |"####,
@@ -3795,6 +3799,159 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let (mut x, y): (Array<X>, Array<X>) = (any(), any());
         let i = any();
         let _ = Device::open(i);
+    }
+    // cupyx.distributed.init_process_group
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let _ = gpuarray::dist::init();
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let world: mpi::topology::SimpleCommunicator = any();
+        let _ = gpuarray::dist::Comm::with_device(&world, dev.clone());
+    }
+    // cupyx.distributed: all_reduce, reduce, broadcast
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.allreduce(&x, gpuarray::dist::ReduceOp::Sum);
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.reduce(&x, gpuarray::dist::ReduceOp::Max, 0);
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.broadcast(Some(&x), 0);
+    }
+    // cupyx.distributed: all_gather, gather, scatter, all_to_all, reduce_scatter
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.allgather(&x, 0);
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.gather(&x, 0, 0);
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.scatter(Some(&x), 0, 0);
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.alltoall(&x, 0);
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.reduce_scatter(&x, gpuarray::dist::ReduceOp::Sum);
+    }
+    // cupyx.distributed: send, recv, barrier
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.send(&x, 1, 0);
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.recv::<X>(0, 0);
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.isend(&x, 1, 0).and_then(|r| r.wait());
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.irecv::<X>(0, 0).and_then(|r| r.wait());
+    }
+    #[cfg(feature = "mpi")]
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let comm: &gpuarray::dist::Comm = any();
+        let _ = comm.barrier();
     }
     // dtypes
     // float16, float32, float64
