@@ -25,13 +25,18 @@ use gpuarray::Device;
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
 fn main() -> Res<()> {
     let comm = match arg("--device") {
         Some(list) => {
-            let ids: Vec<usize> = list.split(',').map(|s| s.trim().parse()).collect::<Result<_, _>>()?;
+            let ids: Vec<usize> = list
+                .split(',')
+                .map(|s| s.trim().parse())
+                .collect::<Result<_, _>>()?;
             dist::init_with_device(|local| Device::open(ids[local % ids.len()]))?
         }
         None => dist::init()?,
@@ -42,7 +47,8 @@ fn main() -> Res<()> {
     let (p, me) = (comm.size(), comm.rank());
     let dev = comm.device().clone();
     let min: usize = arg("--min").map_or(Ok(1 << 10), |v| v.parse())?;
-    let max: usize = arg("--max").map_or(Ok(if quick() { 1 << 20 } else { 1 << 30 }), |v| v.parse())?;
+    let max: usize =
+        arg("--max").map_or(Ok(if quick() { 1 << 20 } else { 1 << 30 }), |v| v.parse())?;
     if me == 0 {
         println!(
             "allreduce (sum of f32) over {p} rank(s), chunks of {} KiB, {} on rank 0",
@@ -80,7 +86,9 @@ fn main() -> Res<()> {
             drop(y);
         }
         let mine = t0.elapsed().as_secs_f64() / reps as f64;
-        let t = comm.allreduce(&dev.from_slice(&[mine], [1])?, ReduceOp::Max)?.to_scalar()?;
+        let t = comm
+            .allreduce(&dev.from_slice(&[mine], [1])?, ReduceOp::Max)?
+            .to_scalar()?;
         if me == 0 {
             let algbw = bytes as f64 / t / 1e9;
             let busbw = algbw * 2.0 * (p as f64 - 1.0) / p as f64;

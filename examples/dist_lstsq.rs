@@ -26,7 +26,9 @@ use gpuarray::Device;
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
 fn num(name: &str, default: usize) -> Res<usize> {
@@ -39,7 +41,10 @@ fn num(name: &str, default: usize) -> Res<usize> {
 fn main() -> Res<()> {
     let comm = match arg("--device") {
         Some(list) => {
-            let ids: Vec<usize> = list.split(',').map(|s| s.trim().parse()).collect::<Result<_, _>>()?;
+            let ids: Vec<usize> = list
+                .split(',')
+                .map(|s| s.trim().parse())
+                .collect::<Result<_, _>>()?;
             dist::init_with_device(|local| Device::open(ids[local % ids.len()]))?
         }
         None => dist::init()?,
@@ -54,7 +59,9 @@ fn main() -> Res<()> {
     // The true weights are the same everywhere (seed 1); the rows differ per rank.
     let w_true = dev.random_normal::<f32>([d, 1], 1)?;
     let x = dev.random_normal::<f32>([mine, d], 100 + me as u64)?;
-    let noise = dev.random_normal::<f32>([mine, 1], 200 + me as u64)?.mul_scalar(0.01)?;
+    let noise = dev
+        .random_normal::<f32>([mine, 1], 200 + me as u64)?
+        .mul_scalar(0.01)?;
     let y = x.matmul(&w_true)?.add(&noise)?;
     let mut w = dev.zeros::<f32>([d, 1])?;
     // Step size 1/L for the mean squared error of standard normal rows (L about 1 + d/rows).
@@ -96,12 +103,20 @@ fn main() -> Res<()> {
     let hi = comm.allreduce(&w, ReduceOp::Max)?.to_vec()?;
     let lo = comm.allreduce(&w, ReduceOp::Min)?.to_vec()?;
     let mine_w = w.to_vec()?;
-    assert!(hi.iter().zip(&lo).zip(&mine_w).all(|((a, b), c)| a.to_bits() == c.to_bits() && b.to_bits() == c.to_bits()), "the weights differ between ranks");
+    assert!(
+        hi.iter()
+            .zip(&lo)
+            .zip(&mine_w)
+            .all(|((a, b), c)| a.to_bits() == c.to_bits() && b.to_bits() == c.to_bits()),
+        "the weights differ between ranks"
+    );
     let err = w.sub(&w_true)?;
     let err = (err.mul(&err)?.sum()?.to_scalar()? / d as f32).sqrt();
     if me == 0 {
         let per = total_s / epochs as f64 * 1e3;
-        println!("loss {loss0:.4e} -> {loss:.4e} after {epochs} epochs; rms weight error {err:.3e}");
+        println!(
+            "loss {loss0:.4e} -> {loss:.4e} after {epochs} epochs; rms weight error {err:.3e}"
+        );
         println!(
             "time per epoch {per:.3} ms: local gradient {:.3} ms, allreduce of {} floats {:.3} ms (rank 0)",
             t_grad / epochs as f64 * 1e3,

@@ -22,13 +22,18 @@ use gpuarray::Device;
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
 fn main() -> Res<()> {
     let comm = match arg("--device") {
         Some(list) => {
-            let ids: Vec<usize> = list.split(',').map(|s| s.trim().parse()).collect::<Result<_, _>>()?;
+            let ids: Vec<usize> = list
+                .split(',')
+                .map(|s| s.trim().parse())
+                .collect::<Result<_, _>>()?;
             dist::init_with_device(|local| Device::open(ids[local % ids.len()]))?
         }
         None => dist::init()?,
@@ -63,12 +68,28 @@ fn main() -> Res<()> {
     let secs = t0.elapsed().as_secs_f64();
     if me == 0 {
         let pi = 4.0 * total[0] as f64 / total[1] as f64;
-        let sigma = 4.0 * (std::f64::consts::FRAC_PI_4 * (1.0 - std::f64::consts::FRAC_PI_4) / total[1] as f64).sqrt();
-        println!("{p} rank(s), {} points: pi ~ {pi:.8} (error {:.2e}, one sigma {sigma:.1e})", total[1], pi - std::f64::consts::PI);
-        println!("{:.3} s, {:.3e} points/s over all ranks", secs, total[1] as f64 / secs);
-        println!("RESULT dist_montecarlo ranks={p} points={} seconds={secs:.4}", total[1]);
+        let sigma = 4.0
+            * (std::f64::consts::FRAC_PI_4 * (1.0 - std::f64::consts::FRAC_PI_4) / total[1] as f64)
+                .sqrt();
+        println!(
+            "{p} rank(s), {} points: pi ~ {pi:.8} (error {:.2e}, one sigma {sigma:.1e})",
+            total[1],
+            pi - std::f64::consts::PI
+        );
+        println!(
+            "{:.3} s, {:.3e} points/s over all ranks",
+            secs,
+            total[1] as f64 / secs
+        );
+        println!(
+            "RESULT dist_montecarlo ranks={p} points={} seconds={secs:.4}",
+            total[1]
+        );
         assert_eq!(total[1] as u64, points);
-        assert!((pi - std::f64::consts::PI).abs() < 6.0 * sigma + 1e-6, "the estimate is off by more than 6 sigma");
+        assert!(
+            (pi - std::f64::consts::PI).abs() < 6.0 * sigma + 1e-6,
+            "the estimate is off by more than 6 sigma"
+        );
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use super::wire::{exchange, mpi_error, Link};
 /// Words of one header.
 const WORDS: usize = 48;
 /// Dimensions a header carries.
-pub(crate) const MAX_DIMS: usize = WORDS - 9;
+pub(crate) const MAX_DIMS: usize = WORDS - 10;
 const MAGIC: u64 = 0x6770_7561_7272_6179; // "gpuarray"
 /// The tag of the header messages on the collectives' communicator.
 const TAG: i32 = 1;
@@ -29,6 +29,8 @@ pub(crate) struct Head {
     pub(crate) axis: usize,
     /// A per-operation word (the reduction's operator).
     pub(crate) extra: u64,
+    /// Bytes per pipelined chunk ([`super::Comm::set_chunk_bytes`]): the ranks must agree.
+    pub(crate) chunk: usize,
 }
 
 /// The collectives, numbered for the header.
@@ -81,12 +83,13 @@ fn encode(h: &Head) -> Vec<u8> {
     w[4] = h.root as u64;
     w[5] = h.axis as u64;
     w[6] = h.extra;
+    w[9] = h.chunk as u64;
     match &h.shape {
         Some(s) if s.len() <= MAX_DIMS => {
             w[7] = 1;
             w[8] = s.len() as u64;
             for (k, &e) in s.iter().enumerate() {
-                w[9 + k] = e as u64;
+                w[10 + k] = e as u64;
             }
         }
         _ => w[7] = 0,
@@ -94,8 +97,8 @@ fn encode(h: &Head) -> Vec<u8> {
     bytemuck::cast_slice(&w).to_vec()
 }
 
-/// A decoded header: (seq, op code, dtype code, root, axis, extra, shape or None).
-type Raw = (u64, u64, u64, u64, u64, u64, Option<Vec<usize>>);
+/// A decoded header: (seq, op code, dtype code, root, axis, extra, shape or None, chunk).
+type Raw = (u64, u64, u64, u64, u64, u64, Option<Vec<usize>>, u64);
 
 fn decode(b: &[u8]) -> Option<Raw> {
     let w: Vec<u64> = bytemuck::pod_collect_to_vec(b);
@@ -104,9 +107,9 @@ fn decode(b: &[u8]) -> Option<Raw> {
     }
     let shape = (w[7] == 1).then(|| {
         let n = (w[8] as usize).min(MAX_DIMS);
-        w[9..9 + n].iter().map(|&e| e as usize).collect()
+        w[10..10 + n].iter().map(|&e| e as usize).collect()
     });
-    Some((w[1], w[2], w[3], w[4], w[5], w[6], shape))
+    Some((w[1], w[2], w[3], w[4], w[5], w[6], shape, w[9]))
 }
 
 /// The agreed table: every rank's shape (in rank order).
@@ -192,6 +195,12 @@ pub(crate) fn agree(
             return Err(mismatch(format!(
                 "rank 0 names axis {}, rank {r} axis {}",
                 f.4, h.4
+            )));
+        }
+        if h.7 != f.7 {
+            return Err(mismatch(format!(
+                "rank 0 moves chunks of {} bytes, rank {r} of {} (Comm::set_chunk_bytes must agree)",
+                f.7, h.7
             )));
         }
         if h.5 != f.5 {

@@ -365,6 +365,7 @@ impl Comm {
             root,
             axis,
             extra,
+            chunk: self.chunk.get(),
         };
         agree::agree(&link, self.rank, self.size, head, local, rule)
     }

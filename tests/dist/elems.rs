@@ -27,14 +27,34 @@ macro_rules! float {
                 }
             }
             fn key(self) -> u128 {
-                if self.is_nan() { u128::MAX } else { self.to_bits() as $bits as u128 }
+                if self.is_nan() {
+                    u128::MAX
+                } else {
+                    self.to_bits() as $bits as u128
+                }
             }
             fn op(o: ReduceOp, a: Self, b: Self) -> Option<Self> {
                 Some(match o {
                     ReduceOp::Sum => a + b,
                     ReduceOp::Prod => a * b,
-                    ReduceOp::Min => if a.is_nan() || b.is_nan() { <$t>::NAN } else if b < a { b } else { a },
-                    ReduceOp::Max => if a.is_nan() || b.is_nan() { <$t>::NAN } else if b > a { b } else { a },
+                    ReduceOp::Min => {
+                        if a.is_nan() || b.is_nan() {
+                            <$t>::NAN
+                        } else if b < a {
+                            b
+                        } else {
+                            a
+                        }
+                    }
+                    ReduceOp::Max => {
+                        if a.is_nan() || b.is_nan() {
+                            <$t>::NAN
+                        } else if b > a {
+                            b
+                        } else {
+                            a
+                        }
+                    }
                 })
             }
         }
@@ -48,7 +68,11 @@ impl Elem for f16 {
         f16::from_f32(f32::make(r))
     }
     fn key(self) -> u128 {
-        if self.is_nan() { u128::MAX } else { self.to_bits() as u128 }
+        if self.is_nan() {
+            u128::MAX
+        } else {
+            self.to_bits() as u128
+        }
     }
     fn op(o: ReduceOp, a: Self, b: Self) -> Option<Self> {
         let (x, y) = (a.to_f64(), b.to_f64());
@@ -116,7 +140,10 @@ macro_rules! complex {
             fn op(o: ReduceOp, a: Self, b: Self) -> Option<Self> {
                 match o {
                     ReduceOp::Sum => Some(Complex::new(a.re + b.re, a.im + b.im)),
-                    ReduceOp::Prod => Some(Complex::new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)),
+                    ReduceOp::Prod => Some(Complex::new(
+                        a.re * b.re - a.im * b.im,
+                        a.re * b.im + a.im * b.re,
+                    )),
                     _ => None,
                 }
             }
@@ -136,7 +163,11 @@ pub fn data<T: Elem>(seed: u64, rank: usize, n: usize) -> Vec<T> {
 pub fn assert_same<T: Elem>(got: &[T], want: &[T], what: &str) {
     assert_eq!(got.len(), want.len(), "{what}: lengths");
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert_eq!(g.key(), w.key(), "{what}: element {i}: got {g:?}, want {w:?}");
+        assert_eq!(
+            g.key(),
+            w.key(),
+            "{what}: element {i}: got {g:?}, want {w:?}"
+        );
     }
 }
 
@@ -145,7 +176,11 @@ pub fn assert_same<T: Elem>(got: &[T], want: &[T], what: &str) {
 pub fn takes<T: Elem>(comm: &Comm) -> bool {
     let ok = common::supported::<T>(comm.device());
     if !ok && comm.rank() == 0 {
-        common::skip(&format!("{:?} is not supported on {}", T::DTYPE, comm.device().info().name));
+        common::skip(&format!(
+            "{:?} is not supported on {}",
+            T::DTYPE,
+            comm.device().info().name
+        ));
     }
     ok
 }

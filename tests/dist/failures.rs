@@ -17,7 +17,10 @@ fn kind<R: std::fmt::Debug>(r: gpuarray::Result<R>, want: MpiErrorKind) {
 /// The communicator still works: an allreduce every rank checks.
 fn still_works(comm: &Comm) {
     let x = comm.device().full::<i32>([3], 1).unwrap();
-    assert_eq!(comm.allreduce(&x, ReduceOp::Sum).unwrap().to_vec().unwrap(), vec![comm.size() as i32; 3]);
+    assert_eq!(
+        comm.allreduce(&x, ReduceOp::Sum).unwrap().to_vec().unwrap(),
+        vec![comm.size() as i32; 3]
+    );
 }
 
 pub fn mismatches(comm: &Comm) {
@@ -28,15 +31,31 @@ pub fn mismatches(comm: &Comm) {
     still_works(comm);
     // Dtypes.
     if me == 0 {
-        kind(comm.allreduce(&dev.ones::<f32>([4]).unwrap(), ReduceOp::Sum), MpiErrorKind::Mismatch);
+        kind(
+            comm.allreduce(&dev.ones::<f32>([4]).unwrap(), ReduceOp::Sum),
+            MpiErrorKind::Mismatch,
+        );
     } else {
-        kind(comm.allreduce(&dev.ones::<i32>([4]).unwrap(), ReduceOp::Sum), MpiErrorKind::Mismatch);
+        kind(
+            comm.allreduce(&dev.ones::<i32>([4]).unwrap(), ReduceOp::Sum),
+            MpiErrorKind::Mismatch,
+        );
     }
     still_works(comm);
     // Operators, roots.
-    let op = if me == 0 { ReduceOp::Max } else { ReduceOp::Sum };
-    kind(comm.allreduce(&x.slice(0..4).unwrap(), op), MpiErrorKind::Mismatch);
-    kind(comm.reduce(&x.slice(0..4).unwrap(), ReduceOp::Sum, me), MpiErrorKind::Mismatch);
+    let op = if me == 0 {
+        ReduceOp::Max
+    } else {
+        ReduceOp::Sum
+    };
+    kind(
+        comm.allreduce(&x.slice(0..4).unwrap(), op),
+        MpiErrorKind::Mismatch,
+    );
+    kind(
+        comm.reduce(&x.slice(0..4).unwrap(), ReduceOp::Sum, me),
+        MpiErrorKind::Mismatch,
+    );
     still_works(comm);
     // Different collectives.
     let y = dev.ones::<f32>([2, 2]).unwrap();
@@ -48,7 +67,10 @@ pub fn mismatches(comm: &Comm) {
     // Shapes that must agree except along the axis.
     let z = dev.ones::<f32>([2, if me == 0 { 3 } else { 2 }]).unwrap();
     kind(comm.allgather(&z, 0), MpiErrorKind::Mismatch);
-    assert_eq!(comm.allgather(&z, 1).unwrap().shape()[1], 3 + 2 * (comm.size() - 1));
+    assert_eq!(
+        comm.allgather(&z, 1).unwrap().shape()[1],
+        3 + 2 * (comm.size() - 1)
+    );
     still_works(comm);
 }
 
@@ -58,7 +80,10 @@ pub fn local_failures(comm: &Comm) {
     // Rank 1 names an axis its array lacks: its own error there, Remote elsewhere.
     let r = comm.gather(&x, if me == 1 { 5 } else { 0 }, 0);
     if me == 1 {
-        assert!(matches!(r, Err(Error::AxisOutOfRange { axis: 5, ndim: 2 })), "{r:?}");
+        assert!(
+            matches!(r, Err(Error::AxisOutOfRange { axis: 5, ndim: 2 })),
+            "{r:?}"
+        );
     } else {
         kind(r, MpiErrorKind::Remote);
     }
@@ -66,17 +91,38 @@ pub fn local_failures(comm: &Comm) {
     // The root of a broadcast without an array.
     let r = comm.broadcast::<f32>(None, 0);
     if me == 0 {
-        assert!(matches!(r, Err(Error::InvalidArgument { op: "broadcast", .. })), "{r:?}");
+        assert!(
+            matches!(
+                r,
+                Err(Error::InvalidArgument {
+                    op: "broadcast",
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
     } else {
         kind(r, MpiErrorKind::Remote);
     }
     // A refused operator on every rank; a root past the size.
     let c = dev.zeros::<Complex<f32>>([3]).unwrap();
-    assert!(matches!(comm.allreduce(&c, ReduceOp::Max), Err(Error::Unsupported { op: "allreduce", .. })));
-    kind(comm.reduce(&x, ReduceOp::Sum, comm.size()), MpiErrorKind::Argument);
+    assert!(matches!(
+        comm.allreduce(&c, ReduceOp::Max),
+        Err(Error::Unsupported {
+            op: "allreduce",
+            ..
+        })
+    ));
+    kind(
+        comm.reduce(&x, ReduceOp::Sum, comm.size()),
+        MpiErrorKind::Argument,
+    );
     // 0-d arrays where an axis is needed.
     let s = dev.full::<f32>([], 1.0).unwrap();
-    assert!(matches!(comm.reduce_scatter(&s, ReduceOp::Sum), Err(Error::InvalidArgument { .. })));
+    assert!(matches!(
+        comm.reduce_scatter(&s, ReduceOp::Sum),
+        Err(Error::InvalidArgument { .. })
+    ));
     // The input is intact after all of it.
     assert_eq!(x.to_vec().unwrap(), vec![1.0; 4]);
     still_works(comm);

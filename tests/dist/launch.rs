@@ -22,15 +22,25 @@ pub fn launch_all() {
     }
     // The examples in quick mode with 2 ranks: plain executables of this profile, which
     // `make test` builds first (as tests/examples.rs runs the others).
-    let dir = exe.parent().and_then(|d| d.parent()).expect("target/<profile>").join("examples");
+    let dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>")
+        .join("examples");
     for name in ["dist_lstsq", "dist_montecarlo", "dist_allreduce"] {
         let ex = dir.join(name);
         if ex.is_file() {
             run(&mpirun, 2, &ex, true);
         } else if std::env::var("GPUARRAY_EXAMPLES_REQUIRE").is_ok_and(|v| v == "1") {
-            panic!("{} is missing: run `cargo build --profile test --examples --features mpi`", ex.display());
+            panic!(
+                "{} is missing: run `cargo build --profile test --examples --features mpi`",
+                ex.display()
+            );
         } else {
-            crate::common::skip(&format!("{} is missing (cargo build --profile test --examples --features mpi)", ex.display()));
+            crate::common::skip(&format!(
+                "{} is missing (cargo build --profile test --examples --features mpi)",
+                ex.display()
+            ));
         }
     }
 }
@@ -39,7 +49,12 @@ fn run(mpirun: &str, np: usize, exe: &std::path::Path, quick: bool) {
     {
         let t = Instant::now();
         let mut child = Command::new(mpirun)
-            .args(["--oversubscribe", "--allow-run-as-root", "-np", &np.to_string()])
+            .args([
+                "--oversubscribe",
+                "--allow-run-as-root",
+                "-np",
+                &np.to_string(),
+            ])
             .arg(exe)
             .env("GPUARRAY_EXAMPLES_QUICK", if quick { "1" } else { "0" })
             // Containers forbid the cross-memory attach Open MPI's shared memory uses by
@@ -59,11 +74,22 @@ fn run(mpirun: &str, np: usize, exe: &std::path::Path, quick: bool) {
             if t.elapsed() > LIMIT {
                 let _ = child.kill();
                 let _ = child.wait();
-                panic!("mpirun -np {np} {} ran past {LIMIT:?}: killed", exe.display());
+                panic!(
+                    "mpirun -np {np} {} ran past {LIMIT:?}: killed",
+                    exe.display()
+                );
             }
             std::thread::sleep(Duration::from_millis(50));
         };
-        assert!(status.success(), "mpirun -np {np} {} failed: {status}", exe.display());
-        println!("dist: {} with {np} ranks passed in {:.1} s", exe.display(), t.elapsed().as_secs_f64());
+        assert!(
+            status.success(),
+            "mpirun -np {np} {} failed: {status}",
+            exe.display()
+        );
+        println!(
+            "dist: {} with {np} ranks passed in {:.1} s",
+            exe.display(),
+            t.elapsed().as_secs_f64()
+        );
     }
 }

@@ -35,20 +35,35 @@ fn main() {
     let comm = dist::init().expect("MPI and a device");
     comm.set_timeout(Duration::from_secs(60));
     // A second communicator over the same ranks, for after the timeouts close the first.
-    let spare = Comm::with_device(&mpi::topology::SimpleCommunicator::world(), comm.device().clone())
-        .expect("a second communicator");
+    let spare = Comm::with_device(
+        &mpi::topology::SimpleCommunicator::world(),
+        comm.device().clone(),
+    )
+    .expect("a second communicator");
     spare.set_timeout(Duration::from_secs(60));
     let tests: &[(&str, fn(&Comm))] = &[
         ("p2p_every_dtype", moves::p2p_every_dtype),
-        ("p2p_pipelined_and_nonblocking", moves::p2p_pipelined_and_nonblocking),
+        (
+            "p2p_pipelined_and_nonblocking",
+            moves::p2p_pipelined_and_nonblocking,
+        ),
         ("p2p_wrong_dtype_drains", moves::p2p_wrong_dtype_drains),
         ("broadcast", moves::broadcast),
         ("gather_allgather_uneven", moves::gather_allgather_uneven),
         ("scatter_uneven", moves::scatter_uneven),
         ("alltoall", moves::alltoall),
-        ("allreduce_every_dtype_and_op", reductions::allreduce_every_dtype_and_op),
-        ("allreduce_pipelined_views", reductions::allreduce_pipelined_views),
-        ("reduce_and_reduce_scatter", reductions::reduce_and_reduce_scatter),
+        (
+            "allreduce_every_dtype_and_op",
+            reductions::allreduce_every_dtype_and_op,
+        ),
+        (
+            "allreduce_pipelined_views",
+            reductions::allreduce_pipelined_views,
+        ),
+        (
+            "reduce_and_reduce_scatter",
+            reductions::reduce_and_reduce_scatter,
+        ),
         ("sharded", sharded::sharded),
         ("mismatches", failures::mismatches),
         ("local_failures", failures::local_failures),

@@ -19,7 +19,11 @@ pub fn p2p_every_dtype(comm: &Comm) {
         } else if comm.rank() == 1 {
             let y = comm.recv::<T>(0, 3).unwrap();
             assert_eq!(y.shape(), &[cols, rows]);
-            assert_same(&y.to_vec().unwrap(), &transposed(&v, rows, cols), "send of a transposed view");
+            assert_same(
+                &y.to_vec().unwrap(),
+                &transposed(&v, rows, cols),
+                "send of a transposed view",
+            );
             let z = comm.recv::<T>(0, 4).unwrap();
             assert_eq!(z.shape(), &[0, cols]);
         }
@@ -39,13 +43,22 @@ pub fn p2p_pipelined_and_nonblocking(comm: &Comm) {
     let sent = comm.isend(&x, right, 9).unwrap();
     let got = comm.irecv::<f64>(left, 9).unwrap().wait().unwrap();
     sent.wait().unwrap();
-    assert_same(&got.to_vec().unwrap(), &data::<f64>(2, left, n), "isend/irecv in chunks");
+    assert_same(
+        &got.to_vec().unwrap(),
+        &data::<f64>(2, left, n),
+        "isend/irecv in chunks",
+    );
     // Blocking: even ranks send first, odd ones receive first.
     let y = upload(comm, &data::<i32>(3, me, 2 * n), &[2, n]);
-    let strided = y.slice([gpuarray::Slice::from(..), gpuarray::Slice::from(..).step(3)]).unwrap();
+    let strided = y
+        .slice([gpuarray::Slice::from(..), gpuarray::Slice::from(..).step(3)])
+        .unwrap();
     let want: Vec<i32> = {
         let v = data::<i32>(3, left, 2 * n);
-        (0..2).flat_map(|r| (0..n).step_by(3).map(move |c| (r, c))).map(|(r, c)| v[r * n + c]).collect()
+        (0..2)
+            .flat_map(|r| (0..n).step_by(3).map(move |c| (r, c)))
+            .map(|(r, c)| v[r * n + c])
+            .collect()
     };
     let got = if me % 2 == 0 {
         comm.send(&strided, right, 10).unwrap();
@@ -56,7 +69,11 @@ pub fn p2p_pipelined_and_nonblocking(comm: &Comm) {
         g
     };
     assert_eq!(got.shape(), &[2, n.div_ceil(3)]);
-    assert_same(&got.to_vec().unwrap(), &want, "send/recv of a strided view in chunks");
+    assert_same(
+        &got.to_vec().unwrap(),
+        &want,
+        "send/recv of a strided view in chunks",
+    );
     comm.set_chunk_bytes(old);
 }
 
@@ -72,15 +89,35 @@ pub fn p2p_wrong_dtype_drains(comm: &Comm) {
         comm.send(&x, 1, 5).unwrap();
     } else if comm.rank() == 1 {
         match comm.recv::<i32>(0, 5) {
-            Err(Error::Mpi { kind: MpiErrorKind::Mismatch, op: "recv", .. }) => {}
+            Err(Error::Mpi {
+                kind: MpiErrorKind::Mismatch,
+                op: "recv",
+                ..
+            }) => {}
             other => panic!("{other:?}"),
         }
-        assert_same(&comm.recv::<f32>(0, 5).unwrap().to_vec().unwrap(), &v, "after a refused receive");
+        assert_same(
+            &comm.recv::<f32>(0, 5).unwrap().to_vec().unwrap(),
+            &v,
+            "after a refused receive",
+        );
     }
     // Bad arguments: a typed error, nothing sent.
     let x = upload(comm, &v, &[300]);
-    assert!(matches!(comm.send(&x, comm.size(), 0), Err(Error::Mpi { kind: MpiErrorKind::Argument, .. })));
-    assert!(matches!(comm.send(&x, 0, 100_000), Err(Error::Mpi { kind: MpiErrorKind::Argument, .. })));
+    assert!(matches!(
+        comm.send(&x, comm.size(), 0),
+        Err(Error::Mpi {
+            kind: MpiErrorKind::Argument,
+            ..
+        })
+    ));
+    assert!(matches!(
+        comm.send(&x, 0, 100_000),
+        Err(Error::Mpi {
+            kind: MpiErrorKind::Argument,
+            ..
+        })
+    ));
     comm.set_chunk_bytes(old);
 }
 
@@ -94,9 +131,15 @@ pub fn broadcast(comm: &Comm) {
             let v = data::<T>(5, root, rows * cols);
             let x = upload(comm, &v, &[rows, cols]);
             let view = x.t();
-            let y = comm.broadcast((comm.rank() == root).then_some(&view), root).unwrap();
+            let y = comm
+                .broadcast((comm.rank() == root).then_some(&view), root)
+                .unwrap();
             assert_eq!(y.shape(), &[cols, rows]);
-            assert_same(&y.to_vec().unwrap(), &transposed(&v, rows, cols), "broadcast");
+            assert_same(
+                &y.to_vec().unwrap(),
+                &transposed(&v, rows, cols),
+                "broadcast",
+            );
         }
         let e = comm.device().zeros::<T>([0, 4]).unwrap();
         let y = comm.broadcast((comm.rank() == 0).then_some(&e), 0).unwrap();
@@ -115,8 +158,14 @@ pub fn gather_allgather_uneven(comm: &Comm) {
         let cols = 3;
         let me = comm.rank();
         // Axis 0.
-        let x = upload(comm, &data::<T>(6, me, rows_of(me) * cols), &[rows_of(me), cols]);
-        let want: Vec<T> = (0..p).flat_map(|r| data::<T>(6, r, rows_of(r) * cols)).collect();
+        let x = upload(
+            comm,
+            &data::<T>(6, me, rows_of(me) * cols),
+            &[rows_of(me), cols],
+        );
+        let want: Vec<T> = (0..p)
+            .flat_map(|r| data::<T>(6, r, rows_of(r) * cols))
+            .collect();
         let total: usize = (0..p).map(rows_of).sum();
         let all = comm.allgather(&x, 0).unwrap();
         assert_eq!(all.shape(), &[total, cols]);
@@ -130,7 +179,11 @@ pub fn gather_allgather_uneven(comm: &Comm) {
         let xt = x.t();
         let all = comm.allgather(&xt, 1).unwrap();
         assert_eq!(all.shape(), &[cols, total]);
-        assert_same(&all.to_vec().unwrap(), &transposed(&want, total, cols), "allgather axis 1");
+        assert_same(
+            &all.to_vec().unwrap(),
+            &transposed(&want, total, cols),
+            "allgather axis 1",
+        );
     }
     each_dtype!(comm, one);
 }
@@ -145,10 +198,15 @@ pub fn scatter_uneven(comm: &Comm) {
             let v = data::<T>(7, 0, rows * cols);
             let x = upload(comm, &v, &[rows, cols]);
             let part = comm.scatter((me == root).then_some(&x), 1, root).unwrap();
-            let ext: Vec<usize> = (0..p).map(|q| cols / p + usize::from(q < cols % p)).collect();
+            let ext: Vec<usize> = (0..p)
+                .map(|q| cols / p + usize::from(q < cols % p))
+                .collect();
             let start: usize = ext[..me].iter().sum();
             assert_eq!(part.shape(), &[rows, ext[me]]);
-            let want: Vec<T> = (0..rows).flat_map(|r| (start..start + ext[me]).map(move |c| (r, c))).map(|(r, c)| v[r * cols + c]).collect();
+            let want: Vec<T> = (0..rows)
+                .flat_map(|r| (start..start + ext[me]).map(move |c| (r, c)))
+                .map(|(r, c)| v[r * cols + c])
+                .collect();
             assert_same(&part.to_vec().unwrap(), &want, "scatter axis 1");
         }
     }
@@ -162,10 +220,16 @@ pub fn alltoall(comm: &Comm) {
         let (rows, cols) = (5, 2);
         let x = upload(comm, &data::<T>(8, me, rows * cols), &[rows, cols]);
         let y = comm.alltoall(&x, 0).unwrap();
-        let ext: Vec<usize> = (0..p).map(|q| rows / p + usize::from(q < rows % p)).collect();
+        let ext: Vec<usize> = (0..p)
+            .map(|q| rows / p + usize::from(q < rows % p))
+            .collect();
         let start: usize = ext[..me].iter().sum();
         assert_eq!(y.shape(), &[ext[me] * p, cols]);
-        let want: Vec<T> = (0..p).flat_map(|q| data::<T>(8, q, rows * cols)[start * cols..(start + ext[me]) * cols].to_vec()).collect();
+        let want: Vec<T> = (0..p)
+            .flat_map(|q| {
+                data::<T>(8, q, rows * cols)[start * cols..(start + ext[me]) * cols].to_vec()
+            })
+            .collect();
         assert_same(&y.to_vec().unwrap(), &want, "alltoall");
     }
     each_dtype!(comm, one);

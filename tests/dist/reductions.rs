@@ -9,7 +9,13 @@ use crate::elems::{assert_same, data, transposed, upload, Elem};
 const OPS: [ReduceOp; 4] = [ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Min, ReduceOp::Max];
 
 /// The rank-order fold of every rank's data (`None` where the op is refused).
-fn fold<T: Elem>(seed: u64, p: usize, n: usize, op: ReduceOp, map: impl Fn(Vec<T>) -> Vec<T>) -> Option<Vec<T>> {
+fn fold<T: Elem>(
+    seed: u64,
+    p: usize,
+    n: usize,
+    op: ReduceOp,
+    map: impl Fn(Vec<T>) -> Vec<T>,
+) -> Option<Vec<T>> {
     let mut acc = map(data::<T>(seed, 0, n));
     for r in 1..p {
         let b = map(data::<T>(seed, r, n));
@@ -30,10 +36,18 @@ pub fn allreduce_every_dtype_and_op(comm: &Comm) {
                     Some(want) => {
                         let got = comm.allreduce(&x, op).unwrap();
                         assert_eq!(got.shape(), &[n]);
-                        assert_same(&got.to_vec().unwrap(), &want, &format!("allreduce {op:?} {:?}", T::DTYPE));
+                        assert_same(
+                            &got.to_vec().unwrap(),
+                            &want,
+                            &format!("allreduce {op:?} {:?}", T::DTYPE),
+                        );
                     }
                     None => match comm.allreduce(&x, op) {
-                        Err(Error::Unsupported { op: "allreduce", dtype, .. }) => assert_eq!(dtype, T::DTYPE),
+                        Err(Error::Unsupported {
+                            op: "allreduce",
+                            dtype,
+                            ..
+                        }) => assert_eq!(dtype, T::DTYPE),
                         other => panic!("{op:?} of {:?}: {other:?}", T::DTYPE),
                     },
                 }
@@ -51,17 +65,28 @@ pub fn allreduce_pipelined_views(comm: &Comm) {
         let (rows, cols) = (13, 31);
         for chunk in [8, 56, 1 << 20] {
             comm.set_chunk_bytes(chunk);
-            let x = upload(comm, &data::<T>(30, comm.rank(), rows * cols), &[rows, cols]);
+            let x = upload(
+                comm,
+                &data::<T>(30, comm.rank(), rows * cols),
+                &[rows, cols],
+            );
             let probe = data::<T>(0, 0, 1)[0];
             let op = if T::op(ReduceOp::Sum, probe, probe).is_some() {
                 ReduceOp::Sum
             } else {
                 ReduceOp::Max
             };
-            let want = fold::<T>(30, comm.size(), rows * cols, op, |v| transposed(&v, rows, cols)).unwrap();
+            let want = fold::<T>(30, comm.size(), rows * cols, op, |v| {
+                transposed(&v, rows, cols)
+            })
+            .unwrap();
             let got = comm.allreduce(&x.t(), op).unwrap();
             assert_eq!(got.shape(), &[cols, rows]);
-            assert_same(&got.to_vec().unwrap(), &want, &format!("allreduce of a view in chunks of {chunk}"));
+            assert_same(
+                &got.to_vec().unwrap(),
+                &want,
+                &format!("allreduce of a view in chunks of {chunk}"),
+            );
         }
         comm.set_chunk_bytes(old);
     }
@@ -71,7 +96,11 @@ pub fn allreduce_pipelined_views(comm: &Comm) {
 pub fn reduce_and_reduce_scatter(comm: &Comm) {
     fn one<T: Elem>(comm: &Comm) {
         let (p, me) = (comm.size(), comm.rank());
-        let op = if T::DTYPE == gpuarray::DType::Bool { ReduceOp::Min } else { ReduceOp::Prod };
+        let op = if T::DTYPE == gpuarray::DType::Bool {
+            ReduceOp::Min
+        } else {
+            ReduceOp::Prod
+        };
         let (rows, cols) = (7, 3);
         let x = upload(comm, &data::<T>(40, me, rows * cols), &[rows, cols]);
         let want = fold::<T>(40, p, rows * cols, op, |v| v).unwrap();
@@ -83,10 +112,16 @@ pub fn reduce_and_reduce_scatter(comm: &Comm) {
             }
         }
         let part = comm.reduce_scatter(&x, op).unwrap();
-        let ext: Vec<usize> = (0..p).map(|q| rows / p + usize::from(q < rows % p)).collect();
+        let ext: Vec<usize> = (0..p)
+            .map(|q| rows / p + usize::from(q < rows % p))
+            .collect();
         let start: usize = ext[..me].iter().sum();
         assert_eq!(part.shape(), &[ext[me], cols]);
-        assert_same(&part.to_vec().unwrap(), &want[start * cols..(start + ext[me]) * cols], "reduce_scatter");
+        assert_same(
+            &part.to_vec().unwrap(),
+            &want[start * cols..(start + ext[me]) * cols],
+            "reduce_scatter",
+        );
     }
     each_dtype!(comm, one);
 }
