@@ -289,7 +289,10 @@ impl Comm {
         if x.is_empty() {
             return Ok(up.map(Uploader::finish));
         }
-        download_chunks(x, self.chunk_bytes(), |start, bytes| {
+        // Chunks of whole elements (16-byte complex128 past 8-byte chunks).
+        let align = size.max(8);
+        let chunk = self.chunk_bytes().div_ceil(align) * align;
+        download_chunks(x, chunk, |start, bytes| {
             let segs = split_extents(bytes.len() / size, p);
             let ranges = byte_ranges(&segs, size);
             let combined = scatter_phase(self, &link, &bytes, &segs, size, T::DTYPE, op)?;
@@ -385,5 +388,56 @@ impl Comm {
         let mut shape = x.shape.clone();
         shape[0] = rows[self.rank];
         from_bytes(&x.dev, name, shape, &combined)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fold, ReduceOp};
+    use crate::dtype::{f16, DType};
+
+    fn bytes<T: bytemuck::Pod>(v: &[T]) -> Vec<u8> {
+        bytemuck::cast_slice(v).to_vec()
+    }
+
+    #[test]
+    fn folds_in_rank_order_in_the_dtypes_arithmetic() {
+        // f32: (1e8 + 1) + -1e8 is 0 in rank order (1e8 + 1 rounds to 1e8), not 1.
+        let parts = [bytes(&[1e8f32]), bytes(&[1.0f32]), bytes(&[-1e8f32])];
+        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
+        assert_eq!(fold(DType::F32, ReduceOp::Sum, &refs), bytes(&[0.0f32]));
+        // f16 rounds each step: 2048 + 1 is 2048 in f16.
+        let h = |x: f32| f16::from_f32(x).to_bits();
+        let parts = [bytes(&[h(2048.0)]), bytes(&[h(1.0)]), bytes(&[h(1.0)])];
+        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
+        assert_eq!(fold(DType::F16, ReduceOp::Sum, &refs), bytes(&[h(2048.0)]));
+        // i8 wraps; min and max of NaN are NaN in either place.
+        let parts = [bytes(&[100i8]), bytes(&[100i8])];
+        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
+        assert_eq!(fold(DType::I8, ReduceOp::Sum, &refs), bytes(&[-56i8]));
+        for (a, b) in [(f64::NAN, 1.0), (1.0, f64::NAN)] {
+            let parts = [bytes(&[a]), bytes(&[b])];
+            let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
+            for op in [ReduceOp::Min, ReduceOp::Max] {
+                let r: Vec<f64> = bytemuck::pod_collect_to_vec(&fold(DType::F64, op, &refs));
+                assert!(r[0].is_nan(), "{op:?} of {a} and {b}");
+            }
+        }
+        // bool (u32 words): min is and, max is or; complex products.
+        let parts = [bytes(&[1u32, 0]), bytes(&[1u32, 1])];
+        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
+        assert_eq!(fold(DType::Bool, ReduceOp::Min, &refs), bytes(&[1u32, 0]));
+        assert_eq!(fold(DType::Bool, ReduceOp::Max, &refs), bytes(&[1u32, 1]));
+        let parts = [bytes(&[0.0f32, 1.0]), bytes(&[0.0f32, 1.0])];
+        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
+        assert_eq!(fold(DType::Complex64, ReduceOp::Prod, &refs), bytes(&[-1.0f32, 0.0]));
+        assert!(!ReduceOp::Max.takes(DType::Complex64) && !ReduceOp::Sum.takes(DType::Bool));
+    }
+
+    #[test]
+    fn splits_as_array_split() {
+        assert_eq!(super::split_extents(7, 3), vec![3, 2, 2]);
+        assert_eq!(super::split_extents(2, 3), vec![1, 1, 0]);
+        assert_eq!(super::split_extents(0, 2), vec![0, 0]);
     }
 }
