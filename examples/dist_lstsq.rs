@@ -95,7 +95,7 @@ fn main() -> Res<()> {
         if e == 0 {
             loss0 = loss;
         }
-        w = w.sub(&g.mul_scalar(lr / rows as f32))?;
+        w = w.sub(&g.mul_scalar(lr / rows as f32)?)?;
     }
     dev.synchronize()?;
     let total_s = t0.elapsed().as_secs_f64();
