@@ -72,7 +72,7 @@ fn main() -> Res<()> {
             }
         };
         // Fixed repetitions per size (every rank runs the same number of collectives).
-        let reps = (((64 << 20) / bytes).clamp(2, 50)) as usize;
+        let reps = ((64 << 20) / bytes).clamp(2, 50);
         let first = comm.allreduce(&x, ReduceOp::Sum)?;
         let want = (p * (p + 1) / 2) as f32;
         let v = first.slice(n - 1..n)?.to_scalar()?;

@@ -71,7 +71,7 @@ fn main() -> Res<()> {
     if me == 0 {
         println!(
             "{p} rank(s), {rows} rows x {d} (f32, {} MB per rank) on {}",
-            mine * d * 4 >> 20,
+            (mine * d * 4) >> 20,
             dev.info().name
         );
     }

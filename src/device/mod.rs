@@ -39,6 +39,7 @@ pub use self::memory_pool::MemoryPool;
 #[cfg(test)]
 pub(crate) use self::probe::all_specs as probe_specs;
 pub(crate) use self::timestamp::Stamp;
+#[cfg(feature = "mpi")]
 pub(crate) use self::transfer::QueueMark;
 pub(crate) use crate::gpu::lock;
 pub use crate::gpu::DeviceLimits;

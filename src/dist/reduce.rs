@@ -48,15 +48,36 @@ impl ReduceOp {
     }
 }
 
+/// The parts combined in order into a copy of the first. Parts aligned for `T` (host
+/// buffers from the allocator, at element offsets) are read in place; others are copied.
 fn fold_typed<T: Pod>(parts: &[&[u8]], f: impl Fn(T, T) -> T) -> Vec<u8> {
-    let mut acc: Vec<T> = bytemuck::pod_collect_to_vec(parts[0]);
+    let mut out = parts[0].to_vec();
+    let aligned = bytemuck::try_cast_slice_mut::<u8, T>(&mut out).is_ok();
+    let mut copy: Vec<T> = Vec::new();
+    let acc: &mut [T] = if aligned {
+        bytemuck::cast_slice_mut(&mut out)
+    } else {
+        copy = bytemuck::pod_collect_to_vec(parts[0]);
+        &mut copy
+    };
     for p in &parts[1..] {
-        let b: Vec<T> = bytemuck::pod_collect_to_vec(p);
+        let owned: Vec<T>;
+        let b: &[T] = match bytemuck::try_cast_slice(p) {
+            Ok(b) => b,
+            Err(_) => {
+                owned = bytemuck::pod_collect_to_vec(p);
+                &owned
+            }
+        };
         for (a, b) in acc.iter_mut().zip(b) {
-            *a = f(*a, b);
+            *a = f(*a, *b);
         }
     }
-    bytemuck::cast_slice(&acc).to_vec()
+    if aligned {
+        out
+    } else {
+        bytemuck::cast_slice(&copy).to_vec()
+    }
 }
 
 macro_rules! fold_float {
@@ -299,12 +320,20 @@ impl Comm {
             let others: Vec<usize> = (0..p).filter(|&q| q != me).collect();
             match root {
                 None => {
-                    let sends = others.iter().map(|&q| (q, combined.clone())).collect();
+                    let mut out = bytes;
+                    out[ranges[me].clone()].copy_from_slice(&combined);
+                    // The combined segment itself goes to the last peer: one copy fewer.
+                    let mut sends: Vec<(usize, Vec<u8>)> =
+                        others.iter().map(|&q| (q, Vec::new())).collect();
+                    if let Some((last, rest)) = sends.split_last_mut() {
+                        for s in rest {
+                            s.1 = combined.clone();
+                        }
+                        last.1 = combined;
+                    }
                     let recvs: Vec<(usize, usize)> =
                         others.iter().map(|&q| (q, ranges[q].len())).collect();
                     let got = exchange(&link, sends, &recvs, TAG_GATHER)?;
-                    let mut out = bytes;
-                    out[ranges[me].clone()].copy_from_slice(&combined);
                     for (&q, g) in others.iter().zip(got) {
                         out[ranges[q].clone()].copy_from_slice(&g);
                     }
@@ -430,7 +459,10 @@ mod tests {
         assert_eq!(fold(DType::Bool, ReduceOp::Max, &refs), bytes(&[1u32, 1]));
         let parts = [bytes(&[0.0f32, 1.0]), bytes(&[0.0f32, 1.0])];
         let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
-        assert_eq!(fold(DType::Complex64, ReduceOp::Prod, &refs), bytes(&[-1.0f32, 0.0]));
+        assert_eq!(
+            fold(DType::Complex64, ReduceOp::Prod, &refs),
+            bytes(&[-1.0f32, 0.0])
+        );
         assert!(!ReduceOp::Max.takes(DType::Complex64) && !ReduceOp::Sum.takes(DType::Bool));
     }
 

@@ -20,6 +20,9 @@ use std::time::Duration;
 
 use gpuarray::dist::{self, Comm};
 
+/// One check, run on every rank.
+type Check = fn(&Comm);
+
 /// Whether this process was started by mpirun (Open MPI, MPICH/Hydra or Slurm's PMI).
 fn under_mpirun() -> bool {
     ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"]
@@ -41,7 +44,7 @@ fn main() {
     )
     .expect("a second communicator");
     spare.set_timeout(Duration::from_secs(60));
-    let tests: &[(&str, fn(&Comm))] = &[
+    let tests: &[(&str, Check)] = &[
         ("p2p_every_dtype", moves::p2p_every_dtype),
         (
             "p2p_pipelined_and_nonblocking",
