@@ -69,7 +69,7 @@ impl Comm {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] on a root without an array (and `Remote` on the others);
-    /// [`Error::Mpi`](crate::Error::Mpi): dtypes or roots that differ between ranks
+    /// [`Error::Mpi`]: dtypes or roots that differ between ranks
     /// (`Mismatch`), a timeout.
     ///
     /// ```no_run
@@ -131,7 +131,7 @@ impl Comm {
     ///
     /// # Errors
     /// [`Error::AxisOutOfRange`] on a rank whose array lacks `axis` (`Remote` on the
-    /// others); [`Error::Mpi`](crate::Error::Mpi): shapes, dtypes, axes or roots that
+    /// others); [`Error::Mpi`]: shapes, dtypes, axes or roots that
     /// differ (`Mismatch`), a timeout.
     ///
     /// ```no_run
@@ -234,7 +234,7 @@ impl Comm {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] on a root without an array, [`Error::AxisOutOfRange`]
-    /// there (`Remote` on the others); [`Error::Mpi`](crate::Error::Mpi): dtypes, axes or
+    /// there (`Remote` on the others); [`Error::Mpi`]: dtypes, axes or
     /// roots that differ (`Mismatch`), a timeout.
     ///
     /// ```no_run

@@ -62,7 +62,7 @@ impl SendRequest<'_> {
     /// Whether the send has completed, without waiting.
     ///
     /// # Errors
-    /// [`Error::Mpi`](crate::Error::Mpi) when MPI fails.
+    /// [`Error::Mpi`] when MPI fails.
     pub fn test(&mut self) -> Result<bool> {
         self.batch.test(&self.comm.p2p_link("isend"))
     }
@@ -70,7 +70,7 @@ impl SendRequest<'_> {
     /// Waits until the send has completed (within the communicator's timeout).
     ///
     /// # Errors
-    /// [`Error::Mpi`](crate::Error::Mpi): a timeout (the receiver never received).
+    /// [`Error::Mpi`]: a timeout (the receiver never received).
     pub fn wait(self) -> Result<()> {
         self.batch.wait(&self.comm.p2p_link("isend")).map(|_| ())
     }
@@ -117,7 +117,7 @@ impl Comm {
     /// arrays go in pipelined chunks: chunk i+1 downloads while chunk i is sent.
     ///
     /// # Errors
-    /// [`Error::Mpi`](crate::Error::Mpi): a rank or tag out of range (`Argument`), a
+    /// [`Error::Mpi`]: a rank or tag out of range (`Argument`), a
     /// timeout (the receiver never received), an MPI error.
     ///
     /// ```no_run
@@ -217,7 +217,7 @@ impl Comm {
     /// contiguous array of the sent shape on [`Comm::device`].
     ///
     /// # Errors
-    /// [`Error::Mpi`](crate::Error::Mpi): `Mismatch` when the sender sent another dtype
+    /// [`Error::Mpi`]: `Mismatch` when the sender sent another dtype
     /// (the bytes are received and dropped, so the sender is not left waiting), a rank or
     /// tag out of range (`Argument`), a timeout; [`Error::OutOfMemory`].
     ///

@@ -66,7 +66,7 @@ impl<'c, T: Element> ShardedArray<'c, T> {
     /// passes its part; the shapes agree except along axis 0).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for a 0-d part; [`Error::Mpi`](crate::Error::Mpi) for
+    /// [`Error::InvalidArgument`] for a 0-d part; [`Error::Mpi`] for
     /// shapes or dtypes that differ between ranks, or a timeout.
     ///
     /// ```no_run
