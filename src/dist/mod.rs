@@ -78,6 +78,16 @@ pub const MAX_TAG: u32 = 8191;
 /// messages), set to return MPI errors rather than abort. Made by [`init`] (which also
 /// initialises MPI and finalises it when the communicator drops) or
 /// [`Comm::with_device`]. Not `Send`: MPI is initialised for calls from one thread.
+///
+/// ```no_run
+/// let comm = gpuarray::dist::init()?;
+/// assert!(comm.rank() < comm.size() && comm.local_rank() < comm.local_size());
+/// comm.set_chunk_bytes(32 << 20); // every rank alike
+/// assert_eq!(comm.chunk_bytes(), 32 << 20);
+/// assert!(!comm.is_closed());
+/// println!("{comm:?}"); // rank, size, local rank, device
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
 pub struct Comm {
     p2p: SimpleCommunicator,
     coll: SimpleCommunicator,

@@ -52,6 +52,18 @@ fn dtype_size(code: u64) -> usize {
 
 /// A non-blocking send in flight ([`Comm::isend`]): the array's bytes were read when it
 /// was made; [`SendRequest::wait`] waits until MPI is done with them.
+///
+/// ```no_run
+/// # let comm = gpuarray::dist::init()?;
+/// let x = comm.device().ones::<f32>([8])?;
+/// let peer = (comm.rank() + 1) % comm.size();
+/// let mut sent = comm.isend(&x, peer, 1)?;
+/// let _maybe_done: bool = sent.test()?;
+/// let got = comm.irecv::<f32>((comm.rank() + comm.size() - 1) % comm.size(), 1)?;
+/// assert_eq!(got.wait()?.to_vec()?, vec![1.0; 8]);
+/// sent.wait()?;
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
 #[must_use = "wait on the request: its bytes are sent by then"]
 pub struct SendRequest<'c> {
     comm: &'c Comm,
