@@ -39,6 +39,7 @@ fn every_variant_validates() {
         .chain([crate::device::clock_spec()])
         .chain(crate::linalg::qr_kernel::all_specs())
         .chain(crate::linalg::spectral_specs())
+        .chain(crate::linalg::tridiag_specs())
         .chain(crate::fft::all_specs())
         .collect();
     assert!(specs.len() > 300, "only {} variants", specs.len());

@@ -11,6 +11,7 @@
 mod common;
 mod derived;
 mod reference;
+mod tridiag;
 
 use common::{dev, host, upload, Rng};
 use gpuarray::linalg::{eigh, eigvalsh, svd, svdvals, Triangle};

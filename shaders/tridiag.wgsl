@@ -1,0 +1,289 @@
+// Tridiagonal family: eigvalsh of symmetric matrices by Householder reduction to tridiagonal
+// form and Sturm bisection. Host: src/linalg/spectral/tridiag.rs.
+//
+// Each matrix b of the stack (n x n) is held in the work buffer `wk` ([count][n][n], both
+// triangles kept equal). Step k (0 <= k < n - 1) of the reduction makes column and row k of
+// the trailing matrix zero below the subdiagonal with H_k = I - tau v v^T acting on rows and
+// columns k+1..n-1 (v[k+1] = 1): p = tau A v, w = p - (tau / 2)(p^T v) v, A -= v w^T + w v^T
+// (LAPACK's dsytd2). After step k row k of `wk` is free: v is kept there, A[k][k+1..n]
+// (for a back-transform of eigenvectors).
+//
+// `aux` holds per matrix, each field n long at (f * count + b) * n: 0 the current v, 1 p,
+// 2 the subdiagonal e, 3 tau, 4 the diagonal d.
+//
+// Bindings: 0 params; 1 `src` (read); 2 `aux` (read-write); 4 `wk` (read-write).
+// Entry points:
+// - `prep`: an invocation per element. 1 the contiguous input; 4 A, the triangle named by
+//   upper() mirrored.
+// - `house`: a workgroup per (row i of the trailing matrix, matrix). 4 A. Every workgroup
+//   computes H_k from row k (symmetric: column k) and p[i] = tau A[k+1+i][k+1..] . v; the
+//   first also writes d[k], e[k], tau[k] (and d[n-1] at the last step).
+// - `rank2`: a workgroup per (row i of the trailing matrix, matrix). 4 A: the row's update
+//   (each workgroup forms p^T v itself: no dispatch between), and v[i] to row k.
+// - `bisect`: an invocation per (matrix, eigenvalue j). 4 the values [count][n]: the j-th
+//   smallest eigenvalue of T by bisection on Sturm counts in Gershgorin's interval, to
+//   within max(eps ||T|| / 4, 2 eps |lambda|); NaN for a T with a non-finite entry (NaN and
+//   infinities spread through the reduction's products).
+
+#import params
+
+alias T = f32;
+alias S = f32;
+alias SC = f32;
+
+override WG: u32 = 256u;
+const WGMAX: u32 = 256u;
+
+@group(0) @binding(1) var<storage, read> src: array<T>;
+@group(0) @binding(2) var<storage, read_write> aux: array<T>;
+@group(0) @binding(4) var<storage, read_write> wk: array<T>;
+
+// The family's parameters, mirroring `TParams` in src/linalg/spectral/tridiag.rs.
+fn count() -> u32 { return P.aux.x; }          // matrices
+fn upper() -> bool { return (P.aux.y & 1u) != 0u; }
+fn dim() -> u32 { return P.shape[0].x; }       // n
+fn step_k() -> u32 { return P.shape[0].y; }    // k of house / rank2
+fn eps() -> T { return T(P.sc.x); }            // machine epsilon
+fn safemin() -> T { return T(P.sc.y); }        // smallest normal number
+fn big_t() -> T { return T(P.sc.z); }          // largest finite number
+fn nan_t() -> T { return T(P.sc.w); }          // NaN
+
+const F_V: u32 = 0u;
+const F_P: u32 = 1u;
+const F_E: u32 = 2u;
+const F_TAU: u32 = 3u;
+const F_D: u32 = 4u;
+fn field(f: u32, b: u32) -> u32 { return (f * count() + b) * dim(); }
+
+// The matrix of a workgroup in a grid of (x, count folded into y and z).
+fn matrix_of(wid: vec3<u32>) -> u32 { return wid.z * 65535u + wid.y; }
+
+fn is_nan_t(x: T) -> bool { return !(x == x); }
+// Ordered comparisons (x - x == 0 may be folded to true by a driver).
+fn finite(x: T) -> bool { return abs(x) <= big_t(); }
+
+// Square root within an ulp or two (a Newton step: Vulkan promises f64 square roots no
+// better than f32's).
+fn sqrt_t(x: T) -> T {
+    let s = sqrt(x);
+    if (!(s > T(0.0)) || s + s == s) { return s; }
+    return s + (x - s * s) * (T(0.5) / s);
+}
+fn div_t(a: T, b: T) -> T {
+    let q = a / b;
+    let c = q + (a - q * b) / b;
+    return select(q, c, c - c == T(0.0));
+}
+
+var<workgroup> red: array<T, WGMAX>;
+
+// The sum over the workgroup (every invocation gets it).
+fn wsum(lid: u32, v: T) -> T {
+    red[lid] = v;
+    workgroupBarrier();
+    for (var h = WG / 2u; h > 0u; h = h / 2u) {
+        if (lid < h) { red[lid] += red[lid + h]; }
+        workgroupBarrier();
+    }
+    let s = red[0];
+    workgroupBarrier();
+    return s;
+}
+
+// max(a, b), NaN where either is.
+fn max_nan(a: T, b: T) -> T {
+    return select(max(a, b), a + b, is_nan_t(a) || is_nan_t(b));
+}
+
+// The largest value over the workgroup (NaN where any is).
+fn wmax(lid: u32, v: T) -> T {
+    red[lid] = v;
+    workgroupBarrier();
+    for (var h = WG / 2u; h > 0u; h = h / 2u) {
+        if (lid < h) { red[lid] = max_nan(red[lid], red[lid + h]); }
+        workgroupBarrier();
+    }
+    let s = red[0];
+    workgroupBarrier();
+    return s;
+}
+
+@compute @workgroup_size(WG)
+fn prep(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let i = linear_id(wid, nwg, lid, WG);
+    if (i >= P.n) { return; }
+    let n = dim();
+    let b = i / (n * n);
+    let e = i % (n * n);
+    let lo = min(e / n, e % n);
+    let hi = max(e / n, e % n);
+    let base = b * n * n;
+    wk[i] = select(src[base + hi * n + lo], src[base + lo * n + hi], upper());
+}
+
+// H_k of matrix b from row k (x = A[k][k+1..n]): (tau, 1 / (alpha - beta), beta), LAPACK's
+// dlarfg, with the norm of x[1..] scaled by its largest magnitude (no overflow or underflow).
+fn reflector(lid: u32, b: u32) -> vec3<T> {
+    let n = dim();
+    let k = step_k();
+    let m = n - k - 1u;
+    let row = b * n * n + k * n + k + 1u;
+    var mx = T(0.0);
+    for (var t = 1u + lid; t < m; t += WG) { mx = max_nan(mx, abs(wk[row + t])); }
+    mx = wmax(lid, mx);
+    var ssq = T(0.0);
+    if (mx != T(0.0)) {
+        for (var t = 1u + lid; t < m; t += WG) {
+            let y = wk[row + t] / mx;
+            ssq += y * y;
+        }
+    }
+    let xnorm = mx * sqrt_t(wsum(lid, ssq));
+    let alpha = wk[row];
+    if (xnorm == T(0.0)) { return vec3<T>(T(0.0), T(0.0), alpha); }
+    let s = max(abs(alpha), xnorm);
+    let ra = alpha / s;
+    let rx = xnorm / s;
+    let h = s * sqrt_t(ra * ra + rx * rx);
+    let beta = select(h, -h, alpha >= T(0.0));
+    return vec3<T>(div_t(beta - alpha, beta), div_t(T(1.0), alpha - beta), beta);
+}
+
+@compute @workgroup_size(WG)
+fn house(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let b = matrix_of(wid);
+    if (b >= count()) { return; }
+    let n = dim();
+    let k = step_k();
+    let m = n - k - 1u;
+    let i = wid.x;
+    let h = reflector(lid, b);
+    let row = b * n * n + k * n + k + 1u;
+    let rowi = b * n * n + (k + 1u + i) * n + k + 1u;
+    var acc = T(0.0);
+    for (var t = lid; t < m; t += WG) {
+        let v = select(wk[row + t] * h.y, T(1.0), t == 0u);
+        acc += wk[rowi + t] * v;
+    }
+    acc = wsum(lid, acc);
+    if (lid == 0u) {
+        aux[field(F_P, b) + i] = h.x * acc;
+        aux[field(F_V, b) + i] = select(wk[row + i] * h.y, T(1.0), i == 0u);
+        if (i == 0u) {
+            aux[field(F_E, b) + k] = h.z;
+            aux[field(F_TAU, b) + k] = h.x;
+            aux[field(F_D, b) + k] = wk[b * n * n + k * n + k];
+            if (k + 2u == n) {
+                aux[field(F_D, b) + k + 1u] = wk[b * n * n + (k + 1u) * n + k + 1u];
+                aux[field(F_E, b) + k + 1u] = T(0.0);
+            }
+        }
+    }
+}
+
+@compute @workgroup_size(WG)
+fn rank2(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let b = matrix_of(wid);
+    if (b >= count()) { return; }
+    let n = dim();
+    let k = step_k();
+    let m = n - k - 1u;
+    let i = wid.x;
+    let fv = field(F_V, b);
+    let fp = field(F_P, b);
+    var acc = T(0.0);
+    for (var t = lid; t < m; t += WG) { acc += aux[fp + t] * aux[fv + t]; }
+    let c = T(-0.5) * aux[field(F_TAU, b) + k] * wsum(lid, acc);
+    let vi = aux[fv + i];
+    let wi = aux[fp + i] + c * vi;
+    let rowi = b * n * n + (k + 1u + i) * n + k + 1u;
+    for (var t = lid; t < m; t += WG) {
+        let vt = aux[fv + t];
+        let wt = aux[fp + t] + c * vt;
+        wk[rowi + t] -= vi * wt + wi * vt;
+    }
+    if (lid == 0u) { wk[b * n * n + k * n + k + 1u + i] = vi; }
+}
+
+// The number of eigenvalues of T (matrix b) below x: the negative pivots of T - x I.
+fn sturm(b: u32, x: T, pivmin: T) -> u32 {
+    let n = dim();
+    let fd = field(F_D, b);
+    let fe = field(F_E, b);
+    var c = 0u;
+    var q = aux[fd] - x;
+    if (abs(q) <= pivmin) { q = -pivmin; }
+    if (q < T(0.0)) { c += 1u; }
+    for (var i = 1u; i < n; i++) {
+        let e = aux[fe + i - 1u];
+        q = aux[fd + i] - x - e * e / q;
+        if (abs(q) <= pivmin) { q = -pivmin; }
+        if (q < T(0.0)) { c += 1u; }
+    }
+    return c;
+}
+
+// Gershgorin's interval of T (matrix b) and 1 where every entry is finite: (lo, hi, ok).
+fn gershgorin(b: u32) -> vec3<T> {
+    let n = dim();
+    let fd = field(F_D, b);
+    let fe = field(F_E, b);
+    var lo = aux[fd];
+    var hi = aux[fd];
+    var ok = true;
+    var prev = T(0.0);
+    for (var i = 0u; i < n; i++) {
+        let e = select(T(0.0), abs(aux[fe + i]), i + 1u < n);
+        let d = aux[fd + i];
+        ok = ok && finite(d) && finite(e);
+        lo = min(lo, d - prev - e);
+        hi = max(hi, d + prev + e);
+        prev = e;
+    }
+    return vec3<T>(lo, hi, select(T(0.0), T(1.0), ok));
+}
+
+fn emax2(b: u32) -> T {
+    let n = dim();
+    let fe = field(F_E, b);
+    var m = T(0.0);
+    for (var i = 0u; i + 1u < n; i++) {
+        let e = aux[fe + i];
+        m = max(m, e * e);
+    }
+    return m;
+}
+
+@compute @workgroup_size(WG)
+fn bisect(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+          @builtin(local_invocation_index) lid: u32) {
+    let id = linear_id(wid, nwg, lid, WG);
+    if (id >= P.n) { return; }
+    let n = dim();
+    let b = id / n;
+    let j = id % n;
+    let g = gershgorin(b);
+    if (g.z == T(0.0)) {
+        wk[id] = nan_t();
+        return;
+    }
+    // Gershgorin's interval a point: T = d I, every eigenvalue d exactly (zero, identity).
+    if (g.x == g.y) {
+        wk[id] = g.x;
+        return;
+    }
+    let tnorm = max(abs(g.x), abs(g.y));
+    let pivmin = safemin() * max(T(1.0), emax2(b));
+    let widen = T(2.1) * eps() * tnorm * T(n) + T(4.2) * pivmin;
+    var lo = g.x - widen;
+    var hi = g.y + widen;
+    let atol = eps() * tnorm * T(0.25);
+    for (var it = 0u; it < 256u; it++) {
+        if (!(hi - lo > max(atol, T(2.0) * eps() * max(abs(lo), abs(hi))))) { break; }
+        let mid = T(0.5) * (lo + hi);
+        if (mid <= lo || mid >= hi) { break; }
+        if (sturm(b, mid, pivmin) > j) { hi = mid; } else { lo = mid; }
+    }
+    wk[id] = T(0.5) * (lo + hi);
+}
