@@ -48,8 +48,16 @@ fn reference(a: &Host, b: &Host) -> Vec<f64> {
             for j in 0..n {
                 let mut s = 0.0;
                 for l in 0..k {
-                    let x = if na == 3 { a.at(&[z, i, l]) } else { a.at(&[i, l]) };
-                    let y = if nb == 3 { b.at(&[z, l, j]) } else { b.at(&[l, j]) };
+                    let x = if na == 3 {
+                        a.at(&[z, i, l])
+                    } else {
+                        a.at(&[i, l])
+                    };
+                    let y = if nb == 3 {
+                        b.at(&[z, l, j])
+                    } else {
+                        b.at(&[l, j])
+                    };
                     s += x * y;
                 }
                 out[z * m * n + i * n + j] = s;
@@ -61,7 +69,13 @@ fn reference(a: &Host, b: &Host) -> Vec<f64> {
 
 /// `rows x cols` (with `batch` leading when not 0) of uniform values in [-1, 1), stored
 /// transposed (its last two axes swapped: a view read in place) when `t`.
-fn stored(d: &Device, rng: &mut Rng, batch: usize, (r, c): (usize, usize), t: bool) -> (Array<f64>, Host) {
+fn stored(
+    d: &Device,
+    rng: &mut Rng,
+    batch: usize,
+    (r, c): (usize, usize),
+    t: bool,
+) -> (Array<f64>, Host) {
     let mut shape = if t { vec![c, r] } else { vec![r, c] };
     if batch > 0 {
         shape.insert(0, batch);
@@ -155,13 +169,22 @@ fn views_in_poison_and_thin_shapes() {
                     Slice::new(c0 as isize, None, 1),
                 ])
                 .unwrap();
-            (view, Host::new(&[br, bc], v).slice(&[(r0, br, 1), (c0, bc, 1)]))
+            (
+                view,
+                Host::new(&[br, bc], v).slice(&[(r0, br, 1), (c0, bc, 1)]),
+            )
         };
         let (a, ha) = padded(&mut rng, (131, 37), (3, 5));
         let (b, hb) = padded(&mut rng, (37, 67), (1, 7));
         check(&a, &b, &ha, &hb, &format!("{t:?} poison"));
         let (at, hat) = padded(&mut rng, (37, 131), (2, 3));
-        check(&at.t(), &b, &hat.t(), &hb, &format!("{t:?} poison, A transposed"));
+        check(
+            &at.t(),
+            &b,
+            &hat.t(),
+            &hb,
+            &format!("{t:?} poison, A transposed"),
+        );
         for (m, n, k) in [(1, 70, 9), (70, 1, 9), (70, 65, 1), (2, 2, 2)] {
             let (a, ha) = stored(&d, &mut rng, 0, (m, k), false);
             let (b, hb) = stored(&d, &mut rng, 0, (k, n), false);
@@ -204,7 +227,11 @@ fn special_values() {
 fn unrunnable_tilings_fall_back() {
     require_dtype!(f64);
     let mut rng = Rng::new(642);
-    for t in [[128, 128, 8, 3, 8], [128, 128, 12, 8, 8], [256, 256, 8, 4, 4]] {
+    for t in [
+        [128, 128, 8, 3, 8],
+        [128, 128, 12, 8, 8],
+        [256, 256, 8, 4, 4],
+    ] {
         let d = device(t);
         let (a, ha) = stored(&d, &mut rng, 0, (70, 33), false);
         let (b, hb) = stored(&d, &mut rng, 0, (33, 90), true);
@@ -213,5 +240,8 @@ fn unrunnable_tilings_fall_back() {
     let d = device(TILINGS[0]);
     let x = d.ones::<f32>([130, 20]).unwrap();
     let y = d.ones::<f32>([20, 70]).unwrap();
-    assert_eq!(x.matmul(&y).unwrap().to_vec().unwrap(), vec![20.0f32; 130 * 70]);
+    assert_eq!(
+        x.matmul(&y).unwrap().to_vec().unwrap(),
+        vec![20.0f32; 130 * 70]
+    );
 }

@@ -131,9 +131,7 @@ pub(super) const MEDIUM: F64Cfg = F64Cfg::new(64, 64, 8, 4, 4);
 /// Whether this product may run on `cfg` on this device: f64, the tiling fits the adapter,
 /// and its K tiles are within one loop's reach.
 pub(super) fn eligible(dev: &Device, dtype: DType, prod: &Product<'_>, cfg: F64Cfg) -> bool {
-    dtype == DType::F64
-        && cfg.pad(dev).is_some()
-        && prod.k.div_ceil(cfg.bk as usize) <= MAX_K_TILES
+    dtype == DType::F64 && cfg.pad(dev).is_some() && prod.k.div_ceil(cfg.bk as usize) <= MAX_K_TILES
 }
 
 /// The tiling forced through `Tuning::matmul_f64` for this product, where eligible.
@@ -163,17 +161,14 @@ pub(super) fn spec(cfg: F64Cfg, pad: u32, ta: bool, tb: bool) -> Spec {
         cfg.bm / 2 + pad,
         cfg.bn / 2 + pad,
     );
-    Spec::new(
-        "linalg_f64",
-        format!("{consts}{F64_SRC}\n{}", accessors()),
-    )
-    .scalar(DType::F64)
-    .unroll("LA", la)
-    .unroll("LB", lb)
-    .unroll("BK", cfg.bk)
-    .unroll("MV", cfg.tm / 2)
-    .unroll("NV", cfg.tn / 2)
-    .unchecked()
+    Spec::new("linalg_f64", format!("{consts}{F64_SRC}\n{}", accessors()))
+        .scalar(DType::F64)
+        .unroll("LA", la)
+        .unroll("LB", lb)
+        .unroll("BK", cfg.bk)
+        .unroll("MV", cfg.tm / 2)
+        .unroll("NV", cfg.tn / 2)
+        .unchecked()
 }
 
 /// Records the product into `out` (f64) on the kernel with tiling `cfg` (where
@@ -258,6 +253,9 @@ mod tests {
             assert!(!text.contains(&format!("for (var {var} ")), "{var}");
         }
         assert!(text.contains("for (var kt "));
-        assert_eq!(text.matches("acc[2u * i * NV + j] = fma").count(), 8 * 4 * 2);
+        assert_eq!(
+            text.matches("acc[2u * i * NV + j] = fma").count(),
+            8 * 4 * 2
+        );
     }
 }
