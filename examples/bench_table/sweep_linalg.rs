@@ -6,7 +6,7 @@
 //! (M x K) @ B (K x N), layout `nn` (both row-major, the default, left out), `tn` (A a
 //! transposed view), `nt` (B one), `tt`. Inputs are uniform in [0.5, 1.5). Each row's note
 //! gives its TFLOP/s and its floor: the larger of flops over the dtype's peak (cuBLAS's f32
-//! 50 TFLOP/s, f16 700 TFLOP/s on the H100) and the bytes of A, B and C over the copy
+//! 50 TFLOP/s, f16 700 TFLOP/s on the H100, f64 34 TFLOP/s: the FMA rate) and the bytes of A, B and C over the copy
 //! bandwidth measured first in the same run.
 //!
 //! Conv rows `conv_<what>_n<N>c<C>k<K>_<H>sq_<kh>x<kw>[_s<stride>][_d<dilation>][_g<groups>]`
@@ -19,9 +19,11 @@ use std::time::Instant;
 
 use crate::{gpu_median, median, want, Res, Row};
 
-/// Peak rates for the floors (H100, cuBLAS), in flops per ms.
+/// Peak rates for the floors (H100, cuBLAS), in flops per ms; f64 the FMA rate of the
+/// H100 and H200 without tensor cores (about 34 TFLOP/s; cuBLAS reaches 34-60 with them).
 const PEAK_F32: f64 = 50e9;
 const PEAK_F16: f64 = 700e9;
+const PEAK_F64: f64 = 34e9;
 
 /// One product: name stem, M, N, K, batches, A transposed, B transposed.
 #[derive(Clone, Copy)]
@@ -125,6 +127,20 @@ const F16_PRODUCTS: &[Mm] = &[
     bmm(4096, 16),
     lay(4096, true, false),
     lay(4096, false, true),
+];
+
+/// The f64 products: squares 256 to 4096, odd sizes, tall and skinny, a batch, a
+/// transposed layout.
+const F64_PRODUCTS: &[Mm] = &[
+    mm(256, 256, 256),
+    mm(1000, 1000, 1000),
+    mm(1024, 1024, 1024),
+    mm(2048, 2048, 2048),
+    mm(4096, 4096, 4096),
+    mm(4099, 3001, 257),
+    mm(4096, 64, 4096),
+    bmm(8, 512),
+    lay(2048, true, false),
 ];
 
 impl Mm {
@@ -276,6 +292,17 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
             "f16",
             F16_PRODUCTS,
             PEAK_F16,
+            bandwidth,
+            &mut rows,
+        )?;
+    }
+    if dev.supports::<f64>() {
+        product_rows::<f64>(
+            dev,
+            quick,
+            "f64",
+            F64_PRODUCTS,
+            PEAK_F64,
             bandwidth,
             &mut rows,
         )?;

@@ -92,6 +92,9 @@ impl Options {
         if let Some(t) = tiles("GPUARRAY_MATMUL_TILES")? {
             o.tuning.matmul_tiles = Some(t);
         }
+        if let Some(t) = tiles("GPUARRAY_MATMUL_F64")? {
+            o.tuning.matmul_f64 = Some(t);
+        }
         if let Some(t) = tiles("GPUARRAY_CONV_TILES")? {
             o.tuning.conv_tiles = Some(t);
         }

@@ -50,6 +50,7 @@ const EVERY: &[(&str, &str)] = &[
     ("GPUARRAY_FLOAT_ATOMICS", "0"),
     ("GPUARRAY_MATMUL_BIG", "16"),
     ("GPUARRAY_MATMUL_BIG_QUAD", "1"),
+    ("GPUARRAY_MATMUL_F64", "128,64,8,8,4"),
     ("GPUARRAY_INT64", "0"),
     ("GPUARRAY_RADIX_ONESWEEP", "1"),
     ("GPUARRAY_RADIX_SPIN", "0"),
@@ -105,6 +106,7 @@ fn every_variable_is_read() {
     assert_eq!(o.pipeline_cache, PipelineCacheDir::Off);
     assert_eq!(o.tuning.matmul_big, Some(16));
     assert!(o.tuning.matmul_big_quad);
+    assert_eq!(o.tuning.matmul_f64.map(|t| (t.bn, t.tn)), Some((64, 4)));
     assert!(!o.tuning.int64 && o.tuning.radix_onesweep && o.diagnostics.zig_profile);
     assert_eq!(o.tuning.radix_spin, Some(0));
     assert_eq!(o.tuning.trial, Trial::Cached);

@@ -184,6 +184,12 @@ pub struct Tuning {
     /// Where `matmul_big` forces the large f32 kernel, its warps of 8 x 4 invocations
     /// instead of 16 x 2; `GPUARRAY_MATMUL_BIG_QUAD=1`. Default off (the trial times both).
     pub matmul_big_quad: bool,
+    /// Force f64 products onto the f64 kernel of shaders/linalg_f64.wgsl with this tiling
+    /// (`tm`, `tn` 2, 4 or 8; `bk` 4, 8 or 16; 32 to 256 invocations);
+    /// `GPUARRAY_MATMUL_F64=BM,BN,BK,TM,TN`. Tilings the kernel or the adapter cannot run are
+    /// ignored. Default: the tile trial's choice for large f64 products, the tiled kernel for
+    /// small ones.
+    pub matmul_f64: Option<MatmulTiles>,
     /// Use cooperative matrices (tensor cores) for f16 products where the adapter has
     /// them; `GPUARRAY_COOP=0` turns them off. Default on.
     pub coop: bool,
@@ -274,6 +280,7 @@ impl Default for Tuning {
             matmul_split_k: true,
             matmul_big: None,
             matmul_big_quad: false,
+            matmul_f64: None,
             coop: true,
             coop_variant: None,
             coop_unit: None,

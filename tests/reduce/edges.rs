@@ -240,3 +240,35 @@ fn bad_axes_are_errors() {
     out_of_range(b.argmin_axis(2, false), 2, 2, "i32 argmin_axis");
     still_works(dev);
 }
+
+/// Whole-array argmax / argmin write their i64 index as two u32 words from the reduction's
+/// final stage: right on a device opened without SHADER_INT64 (`Tuning::int64 = false`, no
+/// 64-bit integer in any shader), past one workgroup's elements, for f32 and i32, and the
+/// same as the axis form (which widens u32 indices in a second pass).
+#[test]
+fn whole_arg_indices_without_int64() {
+    let mut o = gpuarray::Options::default();
+    o.tuning.int64 = false;
+    let d = Device::with_options(o).expect("a device");
+    // A permutation of 0..n (n prime), so one maximum and one minimum.
+    let n = 100_003usize;
+    let v: Vec<i32> = (0..n).map(|i| ((i * 7919) % n) as i32).collect();
+    let first = |want: i32| v.iter().position(|&x| x == want).unwrap() as i64;
+    let (imax, imin) = (first(n as i32 - 1), first(0));
+    let a = d.from_slice(&v, [n]).unwrap();
+    let f: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+    let af = d.from_slice(&f, [n]).unwrap();
+    assert_eq!(a.argmax().unwrap().to_scalar().unwrap(), imax);
+    assert_eq!(a.argmin().unwrap().to_scalar().unwrap(), imin);
+    assert_eq!(af.argmax().unwrap().to_scalar().unwrap(), imax);
+    assert_eq!(af.argmin().unwrap().to_scalar().unwrap(), imin);
+    let m = af.reshape([1, n]).unwrap();
+    assert_eq!(
+        m.argmax_axis(1, false).unwrap().to_vec().unwrap(),
+        vec![imax]
+    );
+    assert_eq!(
+        m.argmin_axis(1, false).unwrap().to_vec().unwrap(),
+        vec![imin]
+    );
+}

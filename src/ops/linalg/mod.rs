@@ -1,6 +1,7 @@
 //! Matrix products: `matmul`, `dot`, `outer`, `trace`. Host side of shaders/linalg.wgsl
 //! (module [`tiled`], which also picks the large f32 kernel of shaders/linalg_big.wgsl,
-//! module [`linalg_big`], where the tile trial finds it faster; [`splitk`] runs products with a
+//! module [`linalg_big`], where the tile trial finds it faster, and the f64 kernel of
+//! shaders/linalg_f64.wgsl, module [`linalg_f64`], likewise for f64; [`splitk`] runs products with a
 //! long K and few output tiles on it as a batch over slices of K, and f16 ones on the
 //! cooperative-matrix kernel with f32 partial products), of shaders/gemv.wgsl (module
 //! [`gemv`]: products with one row or one column) and of the staged cooperative-matrix
@@ -21,6 +22,7 @@
 mod complex;
 mod coop;
 mod linalg_big;
+mod linalg_f64;
 #[macro_use]
 mod coop_copy;
 mod coop_gen;
@@ -78,6 +80,7 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     }
     specs.extend(gemv::specs());
     specs.extend(linalg_big::specs());
+    specs.extend(linalg_f64::specs());
     // Each default configuration, with element-wise loads and a scalar epilogue (unaligned
     // operands, N not a multiple of 4) and with f32 output (split-K).
     for c in coop::COOP_DEFAULTS {

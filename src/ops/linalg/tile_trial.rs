@@ -16,8 +16,9 @@ use crate::dtype::{DType, Element};
 use crate::error::Result;
 
 use super::linalg_big::{self, BigCfg};
+use super::linalg_f64::{self, F64Cfg};
 use super::product::Product;
-use super::tiled::{acc_size, run_choice, Choice, Tiles, CANDIDATES, MEDIUM, SMALL};
+use super::tiled::{acc_size, eight_byte, run_choice, Choice, Tiles, CANDIDATES, MEDIUM, SMALL};
 
 /// The configuration for this product's (element type, `class`) and how it was found,
 /// running the trial on this product where nothing had chosen yet (see the module).
@@ -59,9 +60,20 @@ pub(super) fn tuned<T: Element>(
 }
 
 /// The configurations the trial compares for `class`: the class's tiles that fit the
-/// adapter, then the large f32 kernel at the eligible `depths`.
+/// adapter, then the large f32 kernel at the eligible `depths`; for f64 the f64 kernel's
+/// tilings of the class that fit the adapter, then the tiled kernel's 8-byte tiles (f64's
+/// choice before the f64 kernel, so that the trial never picks slower than it).
 fn candidates(dev: &Device, d: DType, class: u32, depths: &[u32]) -> Vec<Choice> {
     let acc = acc_size(d);
+    if d == DType::F64 {
+        return linalg_f64::CANDIDATES[(class % 9) as usize / 3]
+            .iter()
+            .copied()
+            .filter(|c| c.pad(dev).is_some())
+            .map(Choice::F64)
+            .chain([Choice::Tiled(eight_byte(dev))])
+            .collect();
+    }
     CANDIDATES[(class % 9) as usize / 3]
         .iter()
         .copied()
@@ -113,7 +125,9 @@ fn trial_of<T: Element>(
 /// virtual, unknown) the large f32 kernel at its deepest eligible depth where it is a
 /// candidate and the GPU fills (size classes 1 and 2), else the class's first (largest)
 /// tiles there, and medium tiles on partly filled GPUs (size class 0); on integrated GPUs
-/// and CPUs medium tiles everywhere.
+/// and CPUs medium tiles everywhere. f64 likewise: the f64 kernel's first (largest) tiling
+/// of the class on filled GPUs of their own, its 64 x 64 tiling on partly filled ones, and
+/// the tiled kernel's medium tiles on integrated GPUs and CPUs.
 pub(super) fn default_choice(
     kind: DeviceKind,
     class: u32,
@@ -127,6 +141,7 @@ pub(super) fn default_choice(
         .map(|&bk| Choice::Big(BigCfg { bk, quad: false }));
     let wanted = match (own_memory, size) {
         (true, 1 | 2) => big.into_iter().chain(candidates.first().copied()).collect(),
+        (true, _) => vec![Choice::F64(linalg_f64::MEDIUM), Choice::Tiled(MEDIUM)],
         _ => vec![Choice::Tiled(MEDIUM)],
     };
     wanted
@@ -141,10 +156,12 @@ fn disk_key(d: DType, class: u32) -> String {
     format!("matmul {d} class {class}")
 }
 
-/// A choice as the file keeps it: `tiled BM,BN,BK,TM,TN` or `big BK pair|quad`.
+/// A choice as the file keeps it: `tiled BM,BN,BK,TM,TN`, `big BK pair|quad` or
+/// `f64 BM,BN,BK,TM,TN`.
 fn encode(c: Choice) -> String {
     match c {
         Choice::Tiled(t) => format!("tiled {},{},{},{},{}", t.bm, t.bn, t.bk, t.tm, t.tn),
+        Choice::F64(t) => format!("f64 {},{},{},{},{}", t.bm, t.bn, t.bk, t.tm, t.tn),
         Choice::Big(b) => format!("big {} {}", b.bk, if b.quad { "quad" } else { "pair" }),
     }
 }
@@ -152,17 +169,23 @@ fn encode(c: Choice) -> String {
 /// The choice of a file's value, `None` where it does not parse.
 fn decode(s: &str) -> Option<Choice> {
     let (kind, rest) = s.split_once(' ')?;
+    let five = || -> Option<[u32; 5]> {
+        let n: Vec<u32> = rest
+            .split(',')
+            .map(|x| x.parse().ok())
+            .collect::<Option<_>>()?;
+        n.try_into().ok()
+    };
     match kind {
         "tiled" => {
-            let n: Vec<u32> = rest
-                .split(',')
-                .map(|x| x.parse().ok())
-                .collect::<Option<_>>()?;
-            let &[bm, bn, bk, tm, tn] = n.as_slice() else {
-                return None;
-            };
+            let [bm, bn, bk, tm, tn] = five()?;
             let t = Tiles::new(bm, bn, bk, tm, tn);
             t.valid().then_some(Choice::Tiled(t))
+        }
+        "f64" => {
+            let [bm, bn, bk, tm, tn] = five()?;
+            let t = F64Cfg::new(bm, bn, bk, tm, tn);
+            t.valid().then_some(Choice::F64(t))
         }
         "big" => {
             let (bk, warps) = rest.split_once(' ')?;
@@ -189,7 +212,12 @@ mod tests {
     fn choices_round_trip_through_their_text() {
         let all = CANDIDATES.iter().flatten().map(|&t| Choice::Tiled(t));
         let big = linalg_big::candidates(&linalg_big::DEPTHS).map(Choice::Big);
-        for c in all.chain(big) {
+        let f64s = linalg_f64::CANDIDATES
+            .iter()
+            .copied()
+            .flatten()
+            .map(|&c| Choice::F64(c));
+        for c in all.chain(big).chain(f64s) {
             assert_eq!(decode(&encode(c)), Some(c), "{}", encode(c));
         }
         for bad in [
@@ -201,6 +229,8 @@ mod tests {
             "big x pair",
             "big 16 trio",
             "huge 1",
+            "f64 128,128,8,8",
+            "f64 128,128,12,8,8",
         ] {
             assert_eq!(decode(bad), None, "{bad:?}");
         }
@@ -245,6 +275,27 @@ mod tests {
             default_choice(DeviceKind::Cpu, 0, &[], &[]),
             Choice::Tiled(SMALL)
         );
+        // f64: the f64 kernel on GPUs of their own (its first tiling where the GPU fills,
+        // 64 x 64 where it does not), the tiled kernel's medium tiles on CPUs.
+        for class in 0..9u32 {
+            let cands: Vec<Choice> = linalg_f64::CANDIDATES[class as usize / 3]
+                .iter()
+                .chain(&[linalg_f64::MEDIUM])
+                .map(|&c| Choice::F64(c))
+                .chain([Choice::Tiled(MEDIUM)])
+                .collect();
+            let gpu = default_choice(DeviceKind::DiscreteGpu, class, &[], &cands);
+            let want = if class % 3 == 0 {
+                Choice::F64(linalg_f64::MEDIUM)
+            } else {
+                cands[0]
+            };
+            assert_eq!(gpu, want, "class {class}");
+            assert_eq!(
+                default_choice(DeviceKind::Cpu, class, &[], &cands),
+                Choice::Tiled(MEDIUM)
+            );
+        }
     }
 
     fn tmp(name: &str) -> std::path::PathBuf {
@@ -306,6 +357,41 @@ mod tests {
             lock(&state.tuned).get(&(DType::F32, 9)).copied(),
             Some(Choice::Tiled(MEDIUM))
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// An f64 product large enough for the trial (1024 x 256 x 1024, class 0) takes an f64
+    /// tiling kept on disk, and agrees with the default table's choice on a CPU (the tiled
+    /// kernel's medium tiles) to f64 rounding.
+    #[test]
+    fn an_f64_choice_kept_on_disk_is_taken() {
+        let dir = tmp("kept-f64");
+        let choice = Choice::F64(linalg_f64::CANDIDATES[0][1]);
+        let probe = device(&dir, Trial::Run);
+        if !probe.supports::<f64>() {
+            return;
+        }
+        probe
+            .tune_store()
+            .put(&disk_key(DType::F64, 0), &encode(choice));
+        drop(probe);
+        let (m, n, k) = (1024, 1024, 256);
+        let mut results = Vec::new();
+        for (mode, want) in [(Trial::Cached, choice), (Trial::Off, Choice::Tiled(MEDIUM))] {
+            let dev = device(&dir, mode);
+            let a = dev.random_uniform_in::<f64>([m, k], -1.0, 1.0, 5).unwrap();
+            let b = dev.random_uniform_in::<f64>([k, n], -1.0, 1.0, 6).unwrap();
+            results.push(a.matmul(&b).unwrap().to_vec().unwrap());
+            let state = dev.state::<crate::ops::linalg::LinalgState>();
+            let got = lock(&state.tuned).get(&(DType::F64, 0)).copied();
+            assert_eq!(got, Some(want), "{mode:?}");
+        }
+        let worst = results[0]
+            .iter()
+            .zip(&results[1])
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max);
+        assert!(worst < 1e-12, "{worst}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -15,6 +15,7 @@ use crate::kernel::launch::Binding;
 use crate::kernel::source::Spec;
 
 use super::linalg_big::{self, BigCfg};
+use super::linalg_f64::{self, F64Cfg};
 use super::params::TraceParams;
 use super::product::{dispatch, Product};
 use super::SRC;
@@ -67,12 +68,14 @@ impl Tiles {
     }
 }
 
-/// The kernel a product takes: the tiled kernel with its tiles, or the large f32 kernel
-/// (module `linalg_big`) at its depth.
+/// The kernel a product takes: the tiled kernel with its tiles, the large f32 kernel
+/// (module `linalg_big`) at its depth, or the f64 kernel (module `linalg_f64`) with its
+/// tiling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Choice {
     Tiled(Tiles),
     Big(BigCfg),
+    F64(F64Cfg),
 }
 
 impl From<MatmulTiles> for Tiles {
@@ -232,7 +235,8 @@ pub(super) fn record<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T
     run_choice(dev, prod, out, c)
 }
 
-/// Records the product into `out` with the kernel and tiles of `c`.
+/// Records the product into `out` with the kernel and tiles of `c` (an f64 tiling a
+/// product of the class cannot take, K too long for its loop, on the 8-byte tiles).
 pub(super) fn run_choice<T: Element>(
     dev: &Device,
     prod: &Product<'_>,
@@ -242,6 +246,19 @@ pub(super) fn run_choice<T: Element>(
     match c {
         Choice::Tiled(t) => run_tiled(dev, prod, out, t),
         Choice::Big(c) => linalg_big::run(dev, prod, out, c),
+        Choice::F64(c) if linalg_f64::eligible(dev, T::DTYPE, prod, c) => {
+            linalg_f64::run(dev, prod, out, c)
+        }
+        Choice::F64(_) => run_tiled(dev, prod, out, eight_byte(dev)),
+    }
+}
+
+/// The tiled kernel's tiles for 8-byte elements: medium where the adapter holds them.
+pub(super) fn eight_byte(dev: &Device) -> Tiles {
+    if MEDIUM.fits(dev, 8) {
+        MEDIUM
+    } else {
+        SMALL
     }
 }
 
@@ -294,6 +311,10 @@ pub(super) fn choose<T: Element>(
             c.bk,
             if c.quad { "8x4" } else { "16x2" }
         ),
+        Choice::F64(c) => format!(
+            "f64 {}x{}x{} tile, {}x{} per invocation ({how})",
+            c.bm, c.bn, c.bk, c.tm, c.tn
+        ),
     });
     Ok(c)
 }
@@ -302,6 +323,9 @@ pub(super) fn choose<T: Element>(
 fn pick<T: Element>(dev: &Device, prod: &Product<'_>, out: &Array<T>) -> Result<(Choice, String)> {
     if let Some(c) = linalg_big::forced(dev, T::DTYPE, prod) {
         return Ok((Choice::Big(c), "forced".into()));
+    }
+    if let Some(c) = linalg_f64::forced(dev, T::DTYPE, prod) {
+        return Ok((Choice::F64(c), "forced".into()));
     }
     pick_tiles::<T>(dev, prod, out)
 }
@@ -317,9 +341,11 @@ fn pick_tiles<T: Element>(
     if let Some(t) = forced_tiles(dev).filter(|t| t.fits(dev, acc)) {
         return tiled(t, "forced");
     }
-    if T::DTYPE == DType::F64 || T::DTYPE.size() > 4 {
-        let t = if MEDIUM.fits(dev, acc) { MEDIUM } else { SMALL };
-        return tiled(t, "8-byte elements");
+    // f64 goes on to the trial (its own kernel's tilings beside the 8-byte tiles); other
+    // 8-byte types, and f64 products too small for the trial, take the 8-byte tiles.
+    let eight = T::DTYPE.size() > 4;
+    if eight && T::DTYPE != DType::F64 {
+        return tiled(eight_byte(dev), "8-byte elements");
     }
     let workgroups =
         |t: Tiles| prod.m.div_ceil(t.bm as usize) * prod.n.div_ceil(t.bn as usize) * prod.batches;
@@ -350,6 +376,9 @@ fn pick_tiles<T: Element>(
         let class = size + 3 * shape as u32 + if depths.is_empty() { 0 } else { 9 };
         let (c, how) = super::tile_trial::tuned(dev, prod, out, class, &depths)?;
         return Ok((c, format!("{how}, class {class}")));
+    }
+    if eight {
+        return tiled(eight_byte(dev), "8-byte elements");
     }
     for t in FALLBACK[shape] {
         if t.fits(dev, acc) && workgroups(t) >= MIN_WORKGROUPS && lean(t) {

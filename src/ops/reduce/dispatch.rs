@@ -92,6 +92,44 @@ pub(super) fn reduce<T: Element, O: Element>(
     Ok(out)
 }
 
+/// argmin or argmax (`op`) of `x` as i64 indices that the reduction's final stage writes
+/// itself, each as two u32 words (low, high 0: an i64 on every adapter, with or without
+/// 64-bit integers in shaders), instead of u32 indices widened by a second dispatch into a
+/// second allocation (on a 64M-element argmax, one dependent dispatch of its ~0.1 ms).
+/// Packed and complex inputs, and empty arrays (their errors), take [`reduce`] and the
+/// widening.
+pub(super) fn reduce_index<T: Element>(
+    x: &Array<T>,
+    op: Op,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+) -> Result<Array<i64>> {
+    debug_assert!(matches!(op, Op::ArgMax | Op::ArgMin));
+    let old = || crate::ops::index::widen(&reduce::<T, u32>(x, op, axes, keepdims)?, false);
+    if T::DTYPE.is_packed() || T::DTYPE.is_complex() || x.is_empty() {
+        return old();
+    }
+    let name = op.name();
+    let dev = &x.dev;
+    dev.require(name, T::DTYPE)?;
+    if !op.supports(T::DTYPE) {
+        return Err(dev.unsupported(name, T::DTYPE));
+    }
+    let (red, shape, _) = reduced_axes(&x.shape, name, axes, keepdims)?;
+    let n: usize = shape.iter().product();
+    let words =
+        Array::<u32>::alloc_with(dev, name, vec![2 * n], |b| dev.alloc_apart(b, &[&x.buf]))?;
+    execute(
+        x,
+        &op.reducer(T::DTYPE),
+        &red,
+        words.binding(),
+        DType::I64,
+        None,
+    )?;
+    Ok(words.pairs_as_i64(shape))
+}
+
 /// [`reduce`] of a packed `x` (or into a packed `O`): the elements widened to i32 (one
 /// pass, exact; for whole-array sums, maxima and minima four words' lanes combined first),
 /// reduced as i32, and a packed result cast back (max and min exactly; a sum in its own

@@ -233,7 +233,7 @@ impl<T: Real> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn argmax(&self) -> Result<Array<i64>> {
-        widen(&reduce(&self.flat()?, Op::ArgMax, None, false)?, false)
+        dispatch::reduce_index(&self.flat()?, Op::ArgMax, None, false)
     }
 
     /// The flat (C-order) index of the smallest element: its first occurrence, or of the
@@ -249,7 +249,7 @@ impl<T: Real> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn argmin(&self) -> Result<Array<i64>> {
-        widen(&reduce(&self.flat()?, Op::ArgMin, None, false)?, false)
+        dispatch::reduce_index(&self.flat()?, Op::ArgMin, None, false)
     }
 
     /// The index along `axis` of the largest element of each lane (the first occurrence,

@@ -437,12 +437,30 @@ pub(crate) fn spec(
         Load::Elem4 => format!("vec4<{}>", e.wgsl()),
         Load::Partial => "Acc".to_string(),
     };
+    // argmin / argmax into i64: each index as its two u32 words (low, high 0), the layout
+    // of an i64 on any adapter, written by the final stage itself (no widening pass).
+    let wide = out == Some(DType::I64) && r.after.is_some();
+    let words;
+    let r = if wide {
+        words = Reducer {
+            finish: "return Dst(r.i, 0u);".into(),
+            ..r.clone()
+        };
+        &words
+    } else {
+        r
+    };
+    let dst = match out {
+        _ if wide => "vec2<u32>",
+        Some(d) => d.wgsl(),
+        None => "Acc",
+    };
     let s = Spec::new("reduce", SRC)
         .scalar(acc)
         .alias("E", e.wgsl())
         .alias("Src", t)
         .alias("A", acc.wgsl())
-        .alias("Dst", out.map_or("Acc", |d| d.wgsl()));
+        .alias("Dst", dst);
     let s = with_operation(s, r, out.is_some());
     let s = with_loads(s, r, load);
     // rows_last keeps 32-bit accumulators' bits in u32 words; other sizes never run it.

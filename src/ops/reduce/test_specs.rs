@@ -59,6 +59,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
                         continue;
                     }
                     specs.push(spec(&op.reducer(d), d, load, Some(out), shuffles));
+                    // argmin / argmax writing i64 words (`dispatch::reduce_index`).
+                    if matches!(op, Op::ArgMax | Op::ArgMin) {
+                        specs.push(spec(&op.reducer(d), d, load, Some(DType::I64), shuffles));
+                    }
                     if load != Load::Partial {
                         specs.push(spec(&op.reducer(d), d, load, None, shuffles));
                     }

@@ -1,0 +1,215 @@
+// f64 matrix products, C[z] = A[z] @ B[z], on register tiles sized for 8-byte elements;
+// host side src/ops/linalg/linalg_f64.rs, which prepends the tiling as `const` lines (BM, BN
+// rows and columns of the output tile, BK its depth, TM x TN outputs per invocation, NT
+// invocations, MV = TM / 2 and NV = TN / 2, LA and LB elements of A's and B's tile each
+// invocation fetches, ROWA and ROWB the vec2s of a k row of the workgroup tiles, BM / 2 or
+// BN / 2 plus 1 of padding, TA and TB the operands' layouts) and unrolls the loops marked
+// `// unroll` (src/kernel/unroll.rs), so that every register array is indexed by constants.
+// Any shape and layout: loads are clamped to the buffer and selected to 0 outside the
+// matrices, stores checked; compiled unchecked.
+//
+// Bindings: 0 params (shared/params.wgsl; the matrix-product accessors of
+// shaders/linalg.wgsl, which the host appends); 1 a (A, f64); 2 b (B, f64); 4 out (C,
+// contiguous [batches, M, N], f64).
+// Dispatch: workgroups (x, y, z) = (tiles along N, tiles along M, batches), split by the host
+// as the tiled kernel's grids are (first_tile_m(), first_tile_n(), first_batch()).
+// One workgroup: a BM x BN tile of C, NT = (BM / TM) (BN / TN) invocations; invocation
+// (tx, ty) holds TM / 2 pairs of rows 2 (i (BM / TM) + ty) + {0, 1} and TN / 2 pairs of
+// columns 2 (j (BN / TN) + tx) + {0, 1}: neighbouring invocations read neighbouring
+// 16-byte words of the workgroup tiles, one vec2<f64> per pair. Workgroup memory: A's and
+// B's tiles k-major (As[k][m], Bs[k][n]), rows padded by 2 elements where the adapter's
+// workgroup memory holds it (the transposing stores of a K-contiguous operand then spread
+// over the banks), two buffers: the next K tile is fetched into registers before the current
+// one's FMAs and stored to the other buffer after them, one barrier per K tile. The
+// products accumulate with fma (one rounding per step, as the GPU's DFMA).
+
+#import params
+
+alias S = f64;
+alias SC = f64;
+
+override WG: u32 = 256u; // the host passes NT
+
+@group(0) @binding(1) var<storage, read> a: array<f64>;
+@group(0) @binding(2) var<storage, read> b: array<f64>;
+@group(0) @binding(4) var<storage, read_write> out: array<f64>;
+
+var<workgroup> As: array<vec2<f64>, 2u * BK * ROWA>;
+var<workgroup> Bs: array<vec2<f64>, 2u * BK * ROWB>;
+
+// Element i of A (B), clamped to the buffer, or 0 where `inside` is false.
+fn get_a(i: u32, inside: bool) -> f64 {
+    return select(0.0lf, a[min(i, arrayLength(&a) - 1u)], inside);
+}
+fn get_b(i: u32, inside: bool) -> f64 {
+    return select(0.0lf, b[min(i, arrayLength(&b) - 1u)], inside);
+}
+
+// Element e of A's tile at depth k0: its (k, m) in the tile and its value. TA: A is
+// M-contiguous (element (m, k) at k lda + m), e runs along m; else along k.
+fn fetch_a(e: u32, m0: u32, k0: u32, oa: u32) -> f64 {
+    var m: u32;
+    var k: u32;
+    if (TA) {
+        m = e % BM;
+        k = e / BM;
+    } else {
+        k = e % BK;
+        m = e / BK;
+    }
+    let gm = m0 + m;
+    let gk = k0 + k;
+    let at = select(oa + gm * ld_a() + gk, oa + gk * ld_a() + gm, TA);
+    return get_a(at, gm < dim_m() && gk < dim_k());
+}
+
+// Element e of B's tile: TB: B is K-contiguous (element (k, n) at n ldb + k), e runs along
+// k; else along n.
+fn fetch_b(e: u32, n0: u32, k0: u32, ob: u32) -> f64 {
+    var n: u32;
+    var k: u32;
+    if (TB) {
+        k = e % BK;
+        n = e / BK;
+    } else {
+        n = e % BN;
+        k = e / BN;
+    }
+    let gn = n0 + n;
+    let gk = k0 + k;
+    let at = select(ob + gk * ld_b() + gn, ob + gn * ld_b() + gk, TB);
+    return get_b(at, gn < dim_n() && gk < dim_k());
+}
+
+// Element e of A's (B's) tile into buffer `buf` (0 or 1) of the workgroup tile, k-major.
+fn put_a(e: u32, buf: u32, v: f64) {
+    var m: u32;
+    var k: u32;
+    if (TA) {
+        m = e % BM;
+        k = e / BM;
+    } else {
+        k = e % BK;
+        m = e / BK;
+    }
+    let i = (buf * BK + k) * (2u * ROWA) + m;
+    As[i / 2u][i % 2u] = v;
+}
+fn put_b(e: u32, buf: u32, v: f64) {
+    var n: u32;
+    var k: u32;
+    if (TB) {
+        k = e % BK;
+        n = e / BK;
+    } else {
+        n = e % BN;
+        k = e / BN;
+    }
+    let i = (buf * BK + k) * (2u * ROWB) + n;
+    Bs[i / 2u][i % 2u] = v;
+}
+
+@compute @workgroup_size(WG)
+fn matmul_f64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let M = dim_m();
+    let N = dim_n();
+    let K = dim_k();
+    let batch = wid.z + first_batch();
+    let offs = batch_offsets(batch);
+    let m0 = (wid.y + first_tile_m()) * BM;
+    let n0 = (wid.x + first_tile_n()) * BN;
+    let TX = BN / TN;
+    let TY = BM / TM;
+    let tx = t % TX;
+    let ty = t / TX;
+
+    var acc: array<vec2<f64>, TM * (TN / 2u)>;
+    var ra: array<f64, LA>;
+    var rb: array<f64, LB>;
+    var af: array<vec2<f64>, TM / 2u>;
+    var bf: array<vec2<f64>, TN / 2u>;
+
+    // unroll
+    for (var r = 0u; r < LA; r++) {
+        ra[r] = fetch_a(t + r * NT, m0, 0u, offs.x);
+    }
+    // unroll
+    for (var r = 0u; r < LB; r++) {
+        rb[r] = fetch_b(t + r * NT, n0, 0u, offs.y);
+    }
+    // unroll
+    for (var r = 0u; r < LA; r++) {
+        put_a(t + r * NT, 0u, ra[r]);
+    }
+    // unroll
+    for (var r = 0u; r < LB; r++) {
+        put_b(t + r * NT, 0u, rb[r]);
+    }
+    workgroupBarrier();
+
+    let tiles = (K + BK - 1u) / BK;
+    for (var kt = 0u; kt < tiles; kt++) {
+        let cur = kt % 2u;
+        // The next K tile (past the last one: zeros, stored where nothing reads them).
+        let k1 = (kt + 1u) * BK;
+        // unroll
+        for (var r = 0u; r < LA; r++) {
+            ra[r] = fetch_a(t + r * NT, m0, k1, offs.x);
+        }
+        // unroll
+        for (var r = 0u; r < LB; r++) {
+            rb[r] = fetch_b(t + r * NT, n0, k1, offs.y);
+        }
+        let ba = cur * BK * ROWA + ty;
+        let bb = cur * BK * ROWB + tx;
+        // unroll
+        for (var kk = 0u; kk < BK; kk++) {
+            // unroll
+            for (var i = 0u; i < MV; i++) {
+                af[i] = As[ba + kk * ROWA + i * TY];
+            }
+            // unroll
+            for (var j = 0u; j < NV; j++) {
+                bf[j] = Bs[bb + kk * ROWB + j * TX];
+            }
+            // unroll
+            for (var i = 0u; i < MV; i++) {
+                // unroll
+                for (var j = 0u; j < NV; j++) {
+                    acc[2u * i * NV + j] = fma(vec2<f64>(af[i].x), bf[j], acc[2u * i * NV + j]);
+                    acc[(2u * i + 1u) * NV + j] = fma(vec2<f64>(af[i].y), bf[j], acc[(2u * i + 1u) * NV + j]);
+                }
+            }
+        }
+        let nxt = 1u - cur;
+        // unroll
+        for (var r = 0u; r < LA; r++) {
+            put_a(t + r * NT, nxt, ra[r]);
+        }
+        // unroll
+        for (var r = 0u; r < LB; r++) {
+            put_b(t + r * NT, nxt, rb[r]);
+        }
+        workgroupBarrier();
+    }
+
+    let oc = batch * M * N;
+    // unroll
+    for (var i = 0u; i < MV; i++) {
+        // unroll
+        for (var ii = 0u; ii < 2u; ii++) {
+            let m = m0 + 2u * (i * TY + ty) + ii;
+            // unroll
+            for (var j = 0u; j < NV; j++) {
+                let n = n0 + 2u * (j * TX + tx);
+                let v = acc[(2u * i + ii) * NV + j];
+                if (m < M && n < N) {
+                    out[oc + m * N + n] = v.x;
+                }
+                if (m < M && n + 1u < N) {
+                    out[oc + m * N + n + 1u] = v.y;
+                }
+            }
+        }
+    }
+}
