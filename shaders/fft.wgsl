@@ -215,3 +215,38 @@ fn crop(
     let o = batch_offs(b);
     write_out(o.y + k * s_out(), read_in(b * row_len() + k) * scale());
 }
+
+// A real transform of even length n = 2 N from the complex transform Z (input rows of
+// row_len() = N elements at the batch's input offsets) of its samples paired as z_j = x_(2j) + i x_(2j+1): invocation
+// (b, k), k <= N / 2, forms E = (Z_k + conj Z_(N-k)) / 2 and O = (Z_k - conj Z_(N-k)) / 2i
+// (Z_N = Z_0) and writes X_k = E + W_n^k O and X_(N-k) = conj(E - W_n^k O) through the
+// output addressing, times scale(); W_n^k by `step_twiddle` (tw_n() = n).
+@compute @workgroup_size(WG)
+fn rpack(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+) {
+    let i = linear_id(wid, nwg, lid, WG);
+    let nh = row_len();
+    let w = nh / 2u + 1u;
+    if (i >= batches() * w) {
+        return;
+    }
+    let b = i / w;
+    let k = i % w;
+    var kn = nh - k;
+    if (k == 0u) {
+        kn = 0u;
+    }
+    let o2 = batch_offs(b);
+    let a = read_in(o2.x + k);
+    let c = conj(read_in(o2.x + kn));
+    let e = (a + c) * T(0.5);
+    let d = (a - c) * T(0.5);
+    let o = vec2<T>(d.y, -d.x);
+    let t = cmul(step_twiddle(k), o);
+    let base = o2.y;
+    write_out(base + k * s_out(), (e + t) * scale());
+    write_out(base + (nh - k) * s_out(), conj(e - t) * scale());
+}

@@ -21,6 +21,7 @@ mod kernel;
 mod nd;
 mod passes;
 mod plan;
+mod real;
 
 use std::sync::Arc;
 
@@ -237,6 +238,9 @@ pub(crate) fn r2c<I: Element, C: ComplexFloat>(
 ) -> Result<Array<C>> {
     gate::<C>(&x.dev, op)?;
     let n = length(op, n, x.shape[axis])?;
+    if !inverse && real::applies::<I, C>(x, n, axis) {
+        return real::rfft_half(op, x, n, axis, scale(n));
+    }
     let node = cached::<C>(&x.dev, n)?;
     let a = Along {
         axis,
