@@ -28,6 +28,8 @@
 //   transform's offsets once (`offs`: one multi-index per R elements, none per element).
 // - `gather`, `crop`: one invocation per element (b, k) of the batch's rows of L() (gather)
 //   or n_out() (crop) elements.
+// - `rpack`: one invocation per pair (b, k), k <= row_len() / 2, of a real transform's
+//   outputs k and row_len() - k (src/fft/real.rs).
 
 #import params
 

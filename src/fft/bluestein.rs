@@ -94,7 +94,10 @@ impl<C: ComplexFloat> Bluestein<C> {
             let mut a = chirp.clone();
             a.extend_from_slice(&f);
             let len = a.len();
-            (dev.from_slice(&f, [padded])?, Some(dev.from_slice(&a, [len])?))
+            (
+                dev.from_slice(&f, [padded])?,
+                Some(dev.from_slice(&a, [len])?),
+            )
         } else {
             let bv: Vec<C> = b.iter().copied().map(to_c).collect();
             let bvec = dev.from_slice(&bv, [padded])?;
@@ -211,7 +214,8 @@ pub(super) fn exec_bluestein<C: ComplexFloat>(
         &[t2.binding(), chirp.binding()],
         job.dst,
         batches * job.p.n_out,
-    )}
+    )
+}
 
 /// The two fused kernels: chirp, forward transform and filter product into contiguous
 /// rows of `padded`; inverse transform, chirp and scale into the caller's output.

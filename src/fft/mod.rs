@@ -7,7 +7,9 @@
 //! f32 to complex64). Any length: lengths whose prime factors are at most 13 run as
 //! mixed-radix Stockham passes in workgroup memory (one read and one write of global memory
 //! while the transform fits a workgroup; two or three passes, four-step, past that), other
-//! lengths by Bluestein's algorithm over power-of-two transforms. Any axis of any view is
+//! lengths by Bluestein's algorithm over power-of-two transforms (two fused kernels where
+//! the padded length fits a workgroup). Real transforms of long even lengths run as the
+//! complex transform of half the length plus a pairing pass. Any axis of any view is
 //! transformed in place of its strides, without a transposing copy. Twiddles are computed
 //! in f64 on the host and uploaded once per plan; plans are kept per device and (length,
 //! dtype).

@@ -83,7 +83,11 @@ fn direct<C: ComplexFloat>(
 ) -> Result<Direct<C>> {
     // Transforms per workgroup: up to 4096 elements (rows padded by one where several).
     let m = (cap.min(4096) / l).max(1);
-    let m = if m > 1 { (cap / (l + 1)).clamp(1, m) } else { m };
+    let m = if m > 1 {
+        (cap / (l + 1)).clamp(1, m)
+    } else {
+        m
+    };
     let mut t: Vec<C> = (0..l).map(|j| root(j, l)).collect();
     let step = step.map(|n| {
         let shift = (usize::BITS - (n - 1).leading_zeros()).div_ceil(2);
@@ -252,7 +256,7 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
                     l: 0,
                     m: 0,
                     col: [false; 2],
-        mode: Mode::Plain,
+                    mode: Mode::Plain,
                 };
                 gather.run(dev, &p, &[job.src], t.binding(), batches * n)?;
                 let rows = contiguous(&job.p.dims, n);
@@ -297,7 +301,7 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
                     l: 0,
                     m: 0,
                     col: [false; 2],
-        mode: Mode::Plain,
+                    mode: Mode::Plain,
                 };
                 return crop.run(dev, &p, &[t.binding()], job.dst, batches * job.p.n_out);
             }

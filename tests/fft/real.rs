@@ -90,7 +90,13 @@ fn rfft_long<F: Float + fft::FftFloat>() {
                 let ix = unravel(i, &vshape);
                 let mut at = 0;
                 for d in 0..6 {
-                    let k = if d == 5 { start + ix[d] } else if d == 0 { ix[d] } else { 2 * ix[d] };
+                    let k = if d == 5 {
+                        start + ix[d]
+                    } else if d == 0 {
+                        ix[d]
+                    } else {
+                        2 * ix[d]
+                    };
                     at = at * shape[d] + k;
                 }
                 h[at]
