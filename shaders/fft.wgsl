@@ -15,15 +15,21 @@
 // 4 `dst` the output (complex, or the real parts: alias OUT and write_out).
 // Dispatch geometry:
 // - `main`: a 1-D grid of workgroups (folded into 2-D) of WG invocations; workgroup g
-//   transforms batches g * M() .. g * M() + M() - 1, each in its own L() slots of `sbuf`.
-//   Loads and stores map neighbouring invocations to neighbouring elements of one
-//   transform where its stride is 1, else to element k of neighbouring transforms (the
-//   columns of a four-step pass). Each Stockham pass of radix R (`run_passes`, generated per
-//   L as straight-line code by src/fft/passes.rs: every value in its own variable) loads
-//   every butterfly's R values into registers, waits, and writes them to their sorted
-//   places (one buffer, no ping-pong).
+//   transforms batches g * M() .. g * M() + M() - 1, each in its own row of `sbuf` (rows
+//   L() + 1 apart where M() > 1, so that the column mapping spreads over the banks). The
+//   Stockham passes of radix R (`run_passes`, generated per L as straight-line code by
+//   src/fft/passes.rs: every value in its own variable) hold every butterfly's R values in
+//   registers: the first pass reads them from global memory (`load_x`), each later pass
+//   from `sbuf` (all read, a barrier, then written to their sorted places: one buffer, no
+//   ping-pong), and the last writes its results to global memory (`store_x`). The first
+//   and last passes map neighbouring invocations to neighbouring elements of one transform
+//   where its stride is 1, else to element k of neighbouring transforms (the columns of a
+//   four-step pass): the choice is compiled into the kernel. Each butterfly computes its
+//   transform's offsets once (`offs`: one multi-index per R elements, none per element).
 // - `gather`, `crop`: one invocation per element (b, k) of the batch's rows of L() (gather)
 //   or n_out() (crop) elements.
+// - `rpack`: one invocation per pair (b, k), k <= row_len() / 2, of a real transform's
+//   outputs k and row_len() - k (src/fft/real.rs).
 
 #import params
 
@@ -32,7 +38,7 @@ alias IN = vec2<f32>;       // what `src` holds
 alias OUT = vec2<f32>;      // what `dst` holds
 alias S = f32;              // scalar arguments: the scale
 alias SC = f32;
-alias SBUF = array<vec2<f32>, 1024>; // M() * L() elements
+alias SBUF = array<vec2<f32>, 1024>; // M() rows of L() elements (one apart where M() > 1)
 
 override WG: u32 = 256u;
 
@@ -41,11 +47,12 @@ override WG: u32 = 256u;
 @group(0) @binding(4) var<storage, read_write> dst: array<OUT>;
 
 var<workgroup> sbuf: SBUF;
+var<private> first_batch: u32;      // the batch of this workgroup's first transform
 
 // Generated per kernel (src/fft/kernel.rs).
 fn fft_len() -> u32 { return 64u; }
 fn per_group() -> u32 { return 1u; }
-fn run_passes(lid: u32) { }      // the passes: pass_0(lid); pass_1(lid); ...
+fn run_passes(lid: u32) { }      // the passes: pass_0(lid); pass_1(lid); ... (first_batch set)
 fn read_in(i: u32) -> vec2<T> { return src[i]; }
 fn write_out(i: u32, v: vec2<T>) { dst[i] = v; }
 
@@ -126,52 +133,53 @@ fn rot(z: vec2<T>) -> vec2<T> {
     return vec2<T>(z.y, -z.x);
 }
 
+// Offsets of transform m of this workgroup (batch first_batch + m): input, output,
+// four-step twiddle multiplier, and 1 where the batch exists (0 past the last).
+fn offs(m: u32) -> vec4<u32> {
+    let b = first_batch + m;
+    if (b >= batches()) {
+        return vec4<u32>(0u);
+    }
+    return vec4<u32>(batch_offs(b), 1u);
+}
+
+// What the first pass loads and the last pass stores (one line each: shaders/fft_chirp.wgsl
+// replaces them in Bluestein's kernels).
+fn load_x(o: vec4<u32>, k: u32) -> vec2<T> { return load_plain(o, k); }
+fn store_x(o: vec4<u32>, k: u32, v: vec2<T>) { store_plain(o, k, v); }
+
+// Element k of the transform at offsets `o` (zero past the batch).
+fn load_plain(o: vec4<u32>, k: u32) -> vec2<T> {
+    if (o.w == 0u) {
+        return vec2<T>(T(0), T(0));
+    }
+    return fetch(o.x, k);
+}
+
+// Writes element k of the transform at offsets `o`: times the four-step twiddle and the
+// scale, where it exists and k < n_out().
+fn store_plain(o: vec4<u32>, k: u32, v: vec2<T>) {
+    if (o.w == 0u || k >= n_out()) {
+        return;
+    }
+    var x = v;
+    if (tw_n() != 0u) {
+        x = cmul(x, step_twiddle(k * o.z));
+    }
+    write_out(o.y + k * s_out(), x * scale());
+}
+
 @compute @workgroup_size(WG)
 fn main(
     @builtin(local_invocation_index) lid: u32,
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
 ) {
-    let L = fft_len();
-    let M = per_group();
-    let b0 = (wid.y * nwg.x + wid.x) * M;
-    if (b0 >= batches()) {
+    first_batch = (wid.y * nwg.x + wid.x) * per_group();
+    if (first_batch >= batches()) {
         return;
     }
-    let total = M * L;
-    let row_in = s_in() == 1u;
-    for (var e = lid; e < total; e += WG) {
-        var m = e / L;
-        var k = e % L;
-        if (!row_in) {
-            m = e % M;
-            k = e / M;
-        }
-        var x = vec2<T>(T(0), T(0));
-        if (b0 + m < batches()) {
-            x = fetch(batch_offs(b0 + m).x, k);
-        }
-        sbuf[m * L + k] = x;
-    }
-    workgroupBarrier();
     run_passes(lid);
-    let row_out = s_out() == 1u;
-    for (var e = lid; e < total; e += WG) {
-        var m = e / L;
-        var k = e % L;
-        if (!row_out) {
-            m = e % M;
-            k = e / M;
-        }
-        if (b0 + m < batches() && k < n_out()) {
-            let o = batch_offs(b0 + m);
-            var x = sbuf[m * L + k];
-            if (tw_n() != 0u) {
-                x = cmul(x, step_twiddle(k * o.z));
-            }
-            write_out(o.y + k * s_out(), x * scale());
-        }
-    }
 }
 
 // Rows of row_len() contiguous elements (batch b at b * row_len()), read through `fetch`.
@@ -208,4 +216,39 @@ fn crop(
     let k = i % w;
     let o = batch_offs(b);
     write_out(o.y + k * s_out(), read_in(b * row_len() + k) * scale());
+}
+
+// A real transform of even length n = 2 N from the complex transform Z (input rows of
+// row_len() = N elements at the batch's input offsets) of its samples paired as z_j = x_(2j) + i x_(2j+1): invocation
+// (b, k), k <= N / 2, forms E = (Z_k + conj Z_(N-k)) / 2 and O = (Z_k - conj Z_(N-k)) / 2i
+// (Z_N = Z_0) and writes X_k = E + W_n^k O and X_(N-k) = conj(E - W_n^k O) through the
+// output addressing, times scale(); W_n^k by `step_twiddle` (tw_n() = n).
+@compute @workgroup_size(WG)
+fn rpack(
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+) {
+    let i = linear_id(wid, nwg, lid, WG);
+    let nh = row_len();
+    let w = nh / 2u + 1u;
+    if (i >= batches() * w) {
+        return;
+    }
+    let b = i / w;
+    let k = i % w;
+    var kn = nh - k;
+    if (k == 0u) {
+        kn = 0u;
+    }
+    let o2 = batch_offs(b);
+    let a = read_in(o2.x + k);
+    let c = conj(read_in(o2.x + kn));
+    let e = (a + c) * T(0.5);
+    let d = (a - c) * T(0.5);
+    let o = vec2<T>(d.y, -d.x);
+    let t = cmul(step_twiddle(k), o);
+    let base = o2.y;
+    write_out(base + k * s_out(), (e + t) * scale());
+    write_out(base + (nh - k) * s_out(), conj(e - t) * scale());
 }

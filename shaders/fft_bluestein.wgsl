@@ -1,6 +1,8 @@
 // FFT family, Bluestein's steps (appended to shaders/fft.wgsl, whose bindings, parameters,
 // `fetch` and `write_out` they use): a transform of any length n as a convolution of
 // length padded() (a power of two at least 2n - 1), computed by transforms of that length.
+// Used where padded() is past one workgroup; shorter ones run fused into two in-workgroup
+// transforms (shaders/fft_chirp.wgsl).
 //
 // Bindings: 0 params; 1 `src`; 2 `tw` the chirp w_k = exp(-i pi k^2 / n) (k < n), or in
 // `pointwise` the transform of the chirp filter; 4 `dst`.

@@ -12,6 +12,7 @@ use crate::kernel::source::Spec;
 
 const SRC: &str = include_str!("../../shaders/fft.wgsl");
 const BLUESTEIN: &str = include_str!("../../shaders/fft_bluestein.wgsl");
+const CHIRP: &str = include_str!("../../shaders/fft_chirp.wgsl");
 /// Invocations of the elementwise entries (gather, crop, the Bluestein steps).
 pub(super) const WG_COPY: usize = 256;
 /// Most batch dimensions a launch addresses (shape slots 0..4 of the parameters).
@@ -46,6 +47,8 @@ pub(super) struct FftParams {
     pub tw_coarse: usize,
     pub tw_fine: usize,
     pub tw_shift: u32,
+    /// Bluestein's length n (shaders/fft_chirp.wgsl's `chirp_n()`).
+    pub chirp_n: usize,
     pub scale: f64,
 }
 
@@ -75,6 +78,7 @@ impl FftParams {
         p.strides[2][7] = self.tw_coarse as u32;
         p.strides[2][6] = self.tw_fine as u32;
         p.strides[2][5] = self.tw_shift;
+        p.strides[0][4] = self.chirp_n as u32;
         if d == DType::F64 {
             p.scalars::<f64>(&[self.scale])
         } else {
@@ -149,18 +153,80 @@ pub(super) fn direct_wg(elems: usize) -> usize {
     (elems / 4).clamp(64, 256)
 }
 
+/// Row stride in `sbuf` of `m` transforms of length `l`: one element of padding where
+/// several share the workgroup (the column mapping then spreads over the banks).
+pub(super) fn row_pitch(l: usize, m: usize) -> usize {
+    if m > 1 {
+        l + 1
+    } else {
+        l
+    }
+}
+
+/// What the in-workgroup transform's first pass loads and last pass stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Mode {
+    /// The input through the caller's addressing, the output times scale (and the
+    /// four-step twiddle); the direction from the parameters.
+    Plain,
+    /// Bluestein's forward transform: the input times the chirp, the output times the
+    /// chirp filter's transform (shaders/fft_chirp.wgsl).
+    ChirpIn,
+    /// Bluestein's inverse transform: the output times the chirp (conjugated for inverse
+    /// transforms) and the scale.
+    ChirpOut,
+}
+
 /// The in-workgroup transform of length `l`, `m` transforms per workgroup: its Stockham
-/// passes generated as straight-line code (src/fft/passes.rs).
-pub(super) fn direct_spec(d: DType, l: usize, m: usize, io: Io) -> Spec {
+/// passes generated as straight-line code (src/fft/passes.rs); `col = [col_in, col_out]`:
+/// the first / last pass maps neighbouring invocations to neighbouring transforms.
+pub(super) fn direct_spec(
+    d: DType,
+    l: usize,
+    m: usize,
+    io: Io,
+    col: [bool; 2],
+    mode: Mode,
+) -> Spec {
     let wg = direct_wg(l * m);
-    let passes = super::passes::run_passes(l, m, wg, &radices(l).unwrap_or_default());
-    base("fft", d, io, m * l)
+    let lp = row_pitch(l, m);
+    let shape = super::passes::Shape {
+        l,
+        m,
+        wg,
+        lp,
+        col_in: col[0],
+        col_out: col[1],
+    };
+    let passes = super::passes::run_passes(shape, &radices(l).unwrap_or_default());
+    let s = base("fft", d, io, (m * lp).max(1))
         .function("fft_len", format!("fn fft_len() -> u32 {{ return {l}u; }}"))
         .function(
             "per_group",
             format!("fn per_group() -> u32 {{ return {m}u; }}"),
         )
-        .function("run_passes", passes)
+        .function("run_passes", passes);
+    let (inverse, store) = match mode {
+        Mode::Plain => return s,
+        Mode::ChirpIn => ("false", "store_filter"),
+        Mode::ChirpOut => ("true", "store_chirp"),
+    };
+    let s = s.include(CHIRP).function(
+        "inverse",
+        format!("fn inverse() -> bool {{ return {inverse}; }}"),
+    );
+    let s = if mode == Mode::ChirpIn {
+        s.function(
+            "load_x",
+            "fn load_x(o: vec4<u32>, k: u32) -> vec2<T> { return load_chirp(o, k); }",
+        )
+    } else {
+        s
+    };
+    s.function(
+        "store_x",
+        format!("fn store_x(o: vec4<u32>, k: u32, v: vec2<T>) {{ {store}(o, k, v); }}"),
+    )
 }
 
 /// The copies (`gather`, `crop`) and the Bluestein steps.
@@ -183,20 +249,33 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             v.push(copy_spec(d, io, false));
             v.push(copy_spec(d, io, true));
             for l in [1, 2, 8, 12, 60, 1024, 2310, 4095] {
-                v.push(direct_spec(d, l, (4096 / l).max(1), io));
+                let m = (4096 / l).max(1);
+                let m = m.min(4096 / row_pitch(l, m)).max(1);
+                for col in [[false, false], [true, false], [false, true], [true, true]] {
+                    v.push(direct_spec(d, l, m, io, col, Mode::Plain));
+                }
+                if !io.real_out {
+                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpIn));
+                }
+                if !io.real_in {
+                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpOut));
+                }
             }
         }
     }
     v
 }
 
-/// A launch of `entry` (`main`: the direct transform of length `l`, `m` per workgroup).
+/// A launch of `entry` (`main`: the direct transform of length `l`, `m` per workgroup,
+/// `col` its first / last pass's column mapping).
 pub(super) struct Launch {
     pub entry: &'static str,
     pub d: DType,
     pub io: Io,
     pub l: usize,
     pub m: usize,
+    pub col: [bool; 2],
+    pub mode: Mode,
 }
 
 impl Launch {
@@ -211,20 +290,27 @@ impl Launch {
             family: if bluestein { "fft_bluestein" } else { "fft" },
             entry: self.entry,
             variant: format!(
-                "{:?}|{}|{}|{}|{}",
-                self.d, self.io.real_in, self.io.real_out, self.l, self.m
+                "{:?}|{}|{}|{}|{}|{}|{}|{:?}",
+                self.d,
+                self.io.real_in,
+                self.io.real_out,
+                self.l,
+                self.m,
+                self.col[0],
+                self.col[1],
+                self.mode
             ),
             inputs,
             wg: wg as u32,
             ndim: 0,
             per: 0,
         };
-        let (d, io, l, m) = (self.d, self.io, self.l, self.m);
+        let (d, io, l, m, col, mode) = (self.d, self.io, self.l, self.m, self.col, self.mode);
         dev.kernel(key, || {
             if l == 0 {
                 copy_spec(d, io, bluestein)
             } else {
-                direct_spec(d, l, m, io)
+                direct_spec(d, l, m, io, col, mode)
             }
         })
     }

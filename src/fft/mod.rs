@@ -7,7 +7,9 @@
 //! f32 to complex64). Any length: lengths whose prime factors are at most 13 run as
 //! mixed-radix Stockham passes in workgroup memory (one read and one write of global memory
 //! while the transform fits a workgroup; two or three passes, four-step, past that), other
-//! lengths by Bluestein's algorithm over power-of-two transforms. Any axis of any view is
+//! lengths by Bluestein's algorithm over power-of-two transforms (two fused kernels where
+//! the padded length fits a workgroup). Real transforms of long even lengths run as the
+//! complex transform of half the length plus a pairing pass. Any axis of any view is
 //! transformed in place of its strides, without a transposing copy. Twiddles are computed
 //! in f64 on the host and uploaded once per plan; plans are kept per device and (length,
 //! dtype).
@@ -15,11 +17,13 @@
 //! Host side of shaders/fft.wgsl (src/fft/kernel.rs: the kernels; plan.rs: the plans and
 //! their execution) and shaders/fft_bluestein.wgsl.
 
+mod bluestein;
 mod helpers;
 mod kernel;
 mod nd;
 mod passes;
 mod plan;
+mod real;
 
 use std::sync::Arc;
 
@@ -236,6 +240,9 @@ pub(crate) fn r2c<I: Element, C: ComplexFloat>(
 ) -> Result<Array<C>> {
     gate::<C>(&x.dev, op)?;
     let n = length(op, n, x.shape[axis])?;
+    if !inverse && real::applies::<I, C>(x, n, axis) {
+        return real::rfft_half(op, x, n, axis, scale(n));
+    }
     let node = cached::<C>(&x.dev, n)?;
     let a = Along {
         axis,

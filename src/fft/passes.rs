@@ -4,25 +4,75 @@
 //! its own variable (no indexed private array, which a driver may put in local memory), a
 //! guard `if (i < total)` per butterfly where it can fail, and the radix's butterfly
 //! written out in place (no `switch`, no loop).
+//!
+//! The first pass reads its values straight from global memory (`load_x`) and the last
+//! writes them straight to global memory (`store_x`): the radix's values of a Stockham
+//! butterfly are L / R apart on input and, in the last pass, L / R apart on output, so
+//! neighbouring invocations touch neighbouring elements (one transform's row, or where
+//! the rows are strided, the same element of neighbouring transforms: the "column"
+//! mapping). Workgroup memory carries only the exchanges between passes: a length of P
+//! passes costs P - 1 exchanges (2 (P - 1) barriers) and no separate load or store loop.
+//! The first pass's twiddles are all 1 and are not applied.
 
 use std::fmt::Write;
 
 /// Most values one invocation holds in a pass (butterflies per invocation times the radix).
 pub(super) const MAX_VALUES: usize = 48;
 
-/// The text replacing `run_passes`: the passes of length `l` (`radices`), `m` transforms
-/// per workgroup of `wg` invocations, then `run_passes` calling them in order.
-pub(super) fn run_passes(l: usize, m: usize, wg: usize, radices: &[usize]) -> String {
+/// The shape of one generated kernel: length `l`, `m` transforms per workgroup of `wg`
+/// invocations, each transform's row `lp` elements apart in `sbuf`; `col_in` / `col_out`:
+/// the first / last pass maps neighbouring invocations to neighbouring transforms (their
+/// rows are strided in global memory) rather than to neighbouring elements of one.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Shape {
+    pub l: usize,
+    pub m: usize,
+    pub wg: usize,
+    pub lp: usize,
+    pub col_in: bool,
+    pub col_out: bool,
+}
+
+/// The text replacing `run_passes`: the passes of `s.l` (`radices`), then `run_passes`
+/// calling them in order.
+pub(super) fn run_passes(s: Shape, radices: &[usize]) -> String {
     let mut out = String::new();
+    if radices.is_empty() {
+        // Length 1: a copy (with the output's scale and twiddle).
+        let c = s.m.div_ceil(s.wg);
+        let _ = writeln!(out, "fn run_passes(lid: u32) {{");
+        for b in 0..c {
+            let _ = writeln!(
+                out,
+                "    if (lid + {0}u < {1}u) {{ let o = offs(lid + {0}u); store_x(o, 0u, load_x(o, 0u)); }}",
+                b * s.wg,
+                s.m
+            );
+        }
+        let _ = writeln!(out, "}}");
+        return out;
+    }
     let mut calls = String::new();
     let mut ns = 1;
+    let last = radices.len() - 1;
     for (k, &r) in radices.iter().enumerate() {
-        let c = (m * l / r).div_ceil(wg);
+        let c = (s.m * s.l / r).div_ceil(s.wg);
         debug_assert!(
             c * r <= MAX_VALUES,
-            "length {l}: {c} butterflies of radix {r}"
+            "length {}: {c} butterflies of radix {r}",
+            s.l
         );
-        pass(&mut out, k, Pass { l, m, wg, ns, r, c });
+        let col = (k == 0 && s.col_in) || (k == last && s.col_out);
+        let p = Pass {
+            k,
+            ns,
+            r,
+            c,
+            first: k == 0,
+            last: k == last,
+            col,
+        };
+        pass(&mut out, s, p);
         let _ = write!(calls, "pass_{k}(lid); ");
         ns *= r;
     }
@@ -30,22 +80,34 @@ pub(super) fn run_passes(l: usize, m: usize, wg: usize, radices: &[usize]) -> St
     out
 }
 
-/// One pass: radix `r` over sub-transforms of `ns` elements, `c` butterflies per invocation.
+/// Pass `k`: radix `r` over sub-transforms of `ns` elements, `c` butterflies per
+/// invocation; `first` reads global memory, `last` writes it; `col`: the column mapping.
 #[derive(Clone, Copy)]
 struct Pass {
-    l: usize,
-    m: usize,
-    wg: usize,
+    k: usize,
     ns: usize,
     r: usize,
     c: usize,
+    first: bool,
+    last: bool,
+    col: bool,
 }
 
 /// Butterfly j of transform m reads elements j + r * L/R, twiddles them by
 /// W_(ns R)^(r (j % ns)), transforms them, and writes element
-/// (j / ns) * ns * R + j % ns + r * ns; all are read before any is written.
-fn pass(out: &mut String, k: usize, p: Pass) {
-    let Pass { l, m, wg, ns, r, c } = p;
+/// (j / ns) * ns * R + j % ns + r * ns; in workgroup memory all are read before any is
+/// written.
+fn pass(out: &mut String, s: Shape, p: Pass) {
+    let Shape { l, m, wg, lp, .. } = s;
+    let Pass {
+        k,
+        ns,
+        r,
+        c,
+        first,
+        last,
+        col,
+    } = p;
     let q = l / r;
     let total = m * q;
     let stride = l / (ns * r);
@@ -61,7 +123,8 @@ fn pass(out: &mut String, k: usize, p: Pass) {
         }
     }
     // Butterfly b of this invocation is i = lid + b * WG; lid < WG, so the guard is needed
-    // only where (b + 1) * WG > total.
+    // only where (b + 1) * WG > total. Transform m and butterfly j of i: neighbouring i
+    // to neighbouring j (row mapping) or to neighbouring m (column mapping).
     let open = |out: &mut String, b: usize| {
         if (b + 1) * wg <= total {
             let _ = writeln!(out, "    {{");
@@ -69,41 +132,62 @@ fn pass(out: &mut String, k: usize, p: Pass) {
             let _ = writeln!(out, "    if (lid + {}u < {total}u) {{", b * wg);
         }
         let _ = writeln!(out, "        let i = lid + {}u;", b * wg);
-        let _ = writeln!(out, "        let m = i / {q}u;");
-        let _ = writeln!(out, "        let j = i % {q}u;");
-    };
-    for b in 0..c {
-        open(out, b);
-        let _ = writeln!(out, "        let at = m * {l}u + j;");
-        for i in 0..r {
-            let _ = writeln!(out, "        {} = sbuf[at + {}u];", v(b, i), i * q);
+        if col && m > 1 {
+            let _ = writeln!(out, "        let m = i % {m}u;");
+            let _ = writeln!(out, "        let j = i / {m}u;");
+        } else {
+            let _ = writeln!(out, "        let m = i / {q}u;");
+            let _ = writeln!(out, "        let j = i % {q}u;");
         }
-        let _ = writeln!(out, "    }}");
+        if first || last {
+            let _ = writeln!(out, "        let o = offs(m);");
+        }
+    };
+    if !first {
+        for b in 0..c {
+            open(out, b);
+            let _ = writeln!(out, "        let at = m * {lp}u + j;");
+            for i in 0..r {
+                let _ = writeln!(out, "        {} = sbuf[at + {}u];", v(b, i), i * q);
+            }
+            let _ = writeln!(out, "    }}");
+        }
+        if !last {
+            let _ = writeln!(out, "    workgroupBarrier();");
+        }
     }
-    let _ = writeln!(out, "    workgroupBarrier();");
     for b in 0..c {
         open(out, b);
+        if first {
+            for i in 0..r {
+                let _ = writeln!(out, "        {} = load_x(o, j + {}u);", v(b, i), i * q);
+            }
+        }
         let _ = writeln!(out, "        let t = j % {ns}u;");
-        for i in 1..r {
-            let _ = writeln!(
-                out,
-                "        {0} = cmul({0}, twiddle({i}u * t * {stride}u));",
-                v(b, i)
-            );
+        if ns > 1 {
+            for i in 1..r {
+                let _ = writeln!(
+                    out,
+                    "        {0} = cmul({0}, twiddle({i}u * t * {stride}u));",
+                    v(b, i)
+                );
+            }
         }
         let names: Vec<String> = (0..r).map(|i| v(b, i)).collect();
         butterfly(out, &names, l);
-        let _ = writeln!(
-            out,
-            "        let d = m * {l}u + (j / {ns}u) * {}u + t;",
-            ns * r
-        );
+        let _ = writeln!(out, "        let d = (j / {ns}u) * {}u + t;", ns * r);
         for (i, n) in names.iter().enumerate() {
-            let _ = writeln!(out, "        sbuf[d + {}u] = {n};", i * ns);
+            if last {
+                let _ = writeln!(out, "        store_x(o, d + {}u, {n});", i * ns);
+            } else {
+                let _ = writeln!(out, "        sbuf[m * {lp}u + d + {}u] = {n};", i * ns);
+            }
         }
         let _ = writeln!(out, "    }}");
     }
-    let _ = writeln!(out, "    workgroupBarrier();");
+    if !last {
+        let _ = writeln!(out, "    workgroupBarrier();");
+    }
     let _ = writeln!(out, "}}");
 }
 
@@ -172,14 +256,46 @@ fn radix_any(v: &[String], r: usize, l: usize) -> String {
 mod tests {
     use super::*;
 
+    fn shape(l: usize, m: usize, wg: usize, col_in: bool, col_out: bool) -> Shape {
+        Shape {
+            l,
+            m,
+            wg,
+            lp: l + 1,
+            col_in,
+            col_out,
+        }
+    }
+
     #[test]
     fn passes_index_no_array() {
-        let text = run_passes(60, 68, 256, &[4, 3, 5]);
+        let text = run_passes(shape(60, 68, 256, false, false), &[4, 3, 5]);
         assert!(text.contains("fn pass_2(lid: u32)"));
         assert!(text.contains("run_passes(lid: u32) { pass_0(lid); pass_1(lid); pass_2(lid); }"));
         // 68 * 15 = 1020 butterflies of radix 4 over 256 invocations: the fourth guarded.
         assert!(text.contains("if (lid + 768u < 1020u)"));
         assert!(!text.contains("if (lid + 512u"));
         assert!(!text.contains("array<") && !text.contains("switch") && !text.contains("break"));
+    }
+
+    #[test]
+    fn first_pass_loads_last_pass_stores() {
+        let text = run_passes(shape(64, 4, 64, true, false), &[8, 8]);
+        let (p0, p1) = text.split_at(text.find("fn pass_1").unwrap());
+        // Pass 0: global loads, column mapping, no twiddles, no workgroup reads, one
+        // barrier after its writes.
+        assert!(p0.contains("load_x(o, j + 56u)") && p0.contains("let m = i % 4u;"));
+        assert!(!p0.contains("twiddle(") && !p0.contains("= sbuf["));
+        assert_eq!(p0.matches("workgroupBarrier").count(), 1);
+        // Pass 1: workgroup reads (rows 65 apart), twiddles, global stores, no barrier.
+        assert!(p1.contains("= sbuf[at + 56u]") && p1.contains("let at = m * 65u + j;"));
+        assert!(p1.contains("twiddle(7u * t * 1u)") && p1.contains("store_x(o, d + 56u"));
+        assert!(p1.contains("let m = i / 8u;"));
+        assert!(!p1.contains("workgroupBarrier") && !p1.contains("sbuf[m *"));
+        // One pass: no workgroup memory at all; length 1: a copy.
+        let one = run_passes(shape(8, 512, 256, false, true), &[8]);
+        assert!(!one.contains("sbuf") && !one.contains("workgroupBarrier"));
+        let copy = run_passes(shape(1, 1024, 256, false, false), &[]);
+        assert!(copy.contains("if (lid + 768u < 1024u)") && copy.contains("store_x(o, 0u"));
     }
 }

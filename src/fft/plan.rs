@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::f64::consts::PI;
 use std::sync::{Arc, Mutex};
 
-use super::kernel::{radices, Dim, FftParams, Io, Launch, MAX_BATCH_DIMS};
+use super::bluestein::Bluestein;
+use super::kernel::{radices, Dim, FftParams, Io, Launch, Mode, MAX_BATCH_DIMS};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::{ComplexFloat, DType, Element, Real};
@@ -28,9 +29,9 @@ struct Step {
 
 /// One in-workgroup pass of length `l`, `m` transforms per workgroup.
 pub(super) struct Direct<C: ComplexFloat> {
-    l: usize,
-    m: usize,
-    tw: Array<C>,
+    pub l: usize,
+    pub m: usize,
+    pub tw: Array<C>,
     step: Option<Step>,
 }
 
@@ -47,23 +48,17 @@ pub(super) enum Node<C: ComplexFloat> {
         a: Direct<C>,
         b: Box<Node<C>>,
     },
-    /// Bluestein: the chirp convolution of length `padded`, by transforms of that length.
-    Bluestein {
-        n: usize,
-        padded: usize,
-        sub: Box<Node<C>>,
-        chirp: Array<C>,
-        filter: Array<C>,
-    },
+    /// Bluestein: the chirp convolution of length `padded` (src/fft/bluestein.rs).
+    Bluestein(Bluestein<C>),
 }
 
-fn cplx<C: ComplexFloat>(angle: f64) -> C {
+pub(super) fn cplx<C: ComplexFloat>(angle: f64) -> C {
     let (s, c) = angle.sin_cos();
     C::new(C::Real::from_f64(c), C::Real::from_f64(s))
 }
 
 /// W_n^j = exp(-2 pi i j / n) for j mod n, computed in f64 from the reduced fraction.
-fn root<C: ComplexFloat>(j: usize, n: usize) -> C {
+pub(super) fn root<C: ComplexFloat>(j: usize, n: usize) -> C {
     let j = j % n;
     // Reduce to |angle| <= pi for accuracy.
     let a = if 2 * j <= n {
@@ -86,7 +81,13 @@ fn direct<C: ComplexFloat>(
     cap: usize,
     step: Option<usize>,
 ) -> Result<Direct<C>> {
+    // Transforms per workgroup: up to 4096 elements (rows padded by one where several).
     let m = (cap.min(4096) / l).max(1);
+    let m = if m > 1 {
+        (cap / (l + 1)).clamp(1, m)
+    } else {
+        m
+    };
     let mut t: Vec<C> = (0..l).map(|j| root(j, l)).collect();
     let step = step.map(|n| {
         let shift = (usize::BITS - (n - 1).leading_zeros()).div_ceil(2);
@@ -114,7 +115,7 @@ fn direct<C: ComplexFloat>(
 pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
     let cap = capacity(dev, C::DTYPE);
     if radices(n).is_none() {
-        return bluestein(dev, n);
+        return Ok(Node::Bluestein(Bluestein::new(dev, n)?));
     }
     if n <= cap {
         return Ok(Node::Direct(direct(dev, n, cap, None)?));
@@ -139,44 +140,6 @@ pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
         n2,
         a: direct(dev, n1, cap, Some(n))?,
         b: Box::new(plan(dev, n2)?),
-    })
-}
-
-fn bluestein<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
-    let padded = (2 * n - 1).next_power_of_two();
-    let sub = plan::<C>(dev, padded)?;
-    // w_k = exp(-i pi k^2 / n), k^2 reduced mod 2n exactly.
-    let w = |k: usize| -> (f64, f64) {
-        let r = ((k as u128 * k as u128) % (2 * n as u128)) as f64;
-        let a = -PI * r / n as f64;
-        let (s, c) = a.sin_cos();
-        (c, s)
-    };
-    let chirp: Vec<C> = (0..n)
-        .map(|k| {
-            let (c, s) = w(k);
-            C::new(C::Real::from_f64(c), C::Real::from_f64(s))
-        })
-        .collect();
-    let mut b = vec![C::new(C::Real::from_f64(0.0), C::Real::from_f64(0.0)); padded];
-    for k in 0..n {
-        let (c, s) = w(k);
-        let v = C::new(C::Real::from_f64(c), C::Real::from_f64(-s));
-        b[k] = v;
-        if k > 0 {
-            b[padded - k] = v;
-        }
-    }
-    let bvec = dev.from_slice(&b, [padded])?;
-    let filter = Array::<C>::alloc_any(dev, "fft", vec![padded], |x| dev.alloc(x))?;
-    let job = Job::rows(bvec.binding(), filter.binding(), 1, padded, false, 1.0);
-    exec(&sub, dev, &job)?;
-    Ok(Node::Bluestein {
-        n,
-        padded,
-        sub: Box::new(sub),
-        chirp: dev.from_slice(&chirp, [n])?,
-        filter,
     })
 }
 
@@ -228,7 +191,7 @@ impl<'a> Job<'a> {
 }
 
 /// Contiguous strides (elements) of batch dimensions `dims` over rows of `row`.
-fn contiguous(dims: &[Dim], row: usize) -> Vec<isize> {
+pub(super) fn contiguous(dims: &[Dim], row: usize) -> Vec<isize> {
     let mut s = vec![0isize; dims.len()];
     let mut acc = row as isize;
     for (k, d) in dims.iter().enumerate().rev() {
@@ -257,7 +220,7 @@ pub(super) fn merge(dims: &[Dim]) -> Vec<Dim> {
     out
 }
 
-fn temp<C: ComplexFloat>(dev: &Device, len: usize) -> Result<Array<C>> {
+pub(super) fn temp<C: ComplexFloat>(dev: &Device, len: usize) -> Result<Array<C>> {
     Array::<C>::alloc_any(dev, "fft", vec![len.max(1)], |b| dev.alloc(b))
 }
 
@@ -292,6 +255,8 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
                     },
                     l: 0,
                     m: 0,
+                    col: [false; 2],
+                    mode: Mode::Plain,
                 };
                 gather.run(dev, &p, &[job.src], t.binding(), batches * n)?;
                 let rows = contiguous(&job.p.dims, n);
@@ -335,6 +300,8 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
                     },
                     l: 0,
                     m: 0,
+                    col: [false; 2],
+                    mode: Mode::Plain,
                 };
                 return crop.run(dev, &p, &[t.binding()], job.dst, batches * job.p.n_out);
             }
@@ -396,91 +363,7 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
             };
             exec(b, dev, &jb)
         }
-        Node::Bluestein {
-            n,
-            padded,
-            sub,
-            chirp,
-            filter,
-        } => {
-            let (n, padded) = (*n, *padded);
-            let t1 = temp::<C>(dev, batches * padded)?;
-            let t2 = temp::<C>(dev, batches * padded)?;
-            let launch = |entry, io| Launch {
-                entry,
-                d,
-                io,
-                l: 0,
-                m: 0,
-            };
-            let plain = Io {
-                real_in: false,
-                real_out: false,
-            };
-            let mut p = job.p.clone();
-            p.row_len = n;
-            p.tw_n = padded;
-            let cin = launch(
-                "chirp_in",
-                Io {
-                    real_in: job.io.real_in,
-                    real_out: false,
-                },
-            );
-            cin.run(
-                dev,
-                &p,
-                &[job.src, chirp.binding()],
-                t1.binding(),
-                batches * padded,
-            )?;
-            exec(
-                sub,
-                dev,
-                &Job::rows(t1.binding(), t2.binding(), batches, padded, false, 1.0),
-            )?;
-            let mut pw = FftParams {
-                dims: vec![Dim {
-                    extent: batches,
-                    s_in: 0,
-                    s_out: 0,
-                    tw: 0,
-                }],
-                tw_n: padded,
-                ..FftParams::default()
-            };
-            pw.scale = 1.0;
-            launch("pointwise", plain).run(
-                dev,
-                &pw,
-                &[t2.binding(), filter.binding()],
-                t1.binding(),
-                batches * padded,
-            )?;
-            exec(
-                sub,
-                dev,
-                &Job::rows(t1.binding(), t2.binding(), batches, padded, true, 1.0),
-            )?;
-            let mut po = job.p.clone();
-            po.row_len = n;
-            po.tw_n = padded;
-            po.scale = job.p.scale / padded as f64;
-            let cout = launch(
-                "chirp_out",
-                Io {
-                    real_in: false,
-                    real_out: job.io.real_out,
-                },
-            );
-            cout.run(
-                dev,
-                &po,
-                &[t2.binding(), chirp.binding()],
-                job.dst,
-                batches * job.p.n_out,
-            )
-        }
+        Node::Bluestein(bl) => super::bluestein::exec_bluestein(bl, dev, job, d),
     }
 }
 
@@ -506,6 +389,8 @@ fn run_direct<C: ComplexFloat>(
         io: job.io,
         l: dr.l,
         m: dr.m,
+        col: [job.p.s_in != 1 && dr.m > 1, job.p.s_out != 1 && dr.m > 1],
+        mode: Mode::Plain,
     };
     launch.run(dev, &p, &[job.src, dr.tw.binding()], job.dst, 0)
 }
@@ -566,6 +451,8 @@ pub(super) fn multiply<C: ComplexFloat>(a: &Array<C>, b: &Array<C>) -> Result<Ar
         },
         l: 0,
         m: 0,
+        col: [false; 2],
+        mode: Mode::Plain,
     };
     launch.run(dev, &p, &[a.binding(), b.binding()], out.binding(), len)?;
     Ok(out)

@@ -2,11 +2,11 @@
 //! reference (odd and even n, padding and cropping, other axes, views, multi-pass and
 //! Bluestein lengths), and their round trips.
 
-use crate::common::{dev, Rng};
+use crate::common::{dev, unravel, Rng};
 use crate::reference::{along, dft, C64};
 use crate::{check, down, rand_c, rounded, up};
 use gpuarray::fft::{self, Norm};
-use gpuarray::{Array, Complex, ComplexFloat, Element, Float, Real};
+use gpuarray::{Array, Complex, ComplexFloat, Element, Float, Real, Slice};
 
 fn real_up<F: Float>(v: &[f64], shape: &[usize]) -> (Array<F>, Vec<C64>) {
     let r: Vec<F> = v.iter().map(|&t| F::from_f64(t)).collect();
@@ -58,6 +58,57 @@ fn rfft_lengths<F: Float + fft::FftFloat>() {
         let y = fft::rfft(&a, None, 1, Norm::Ortho).unwrap();
         let back = fft::irfft(&y, Some(n), 1, Norm::Ortho).unwrap();
         check::<F::Complex>(&format!("irfft(rfft) {n}"), &real_down(&back), &h, n);
+    }
+}
+
+/// Long even rfft, which runs by the half-length complex transform where the samples pair
+/// into complex elements (the axis contiguous, the offset and the other strides even), and
+/// its fallbacks: five batch dimensions that do not merge (past a launch's four), an odd
+/// offset, a cropped axis; lengths past one workgroup (4160 = 2^6 5 13; 4128 = 2^5 3 43, whose
+/// half has a Bluestein factor).
+fn rfft_long<F: Float + fft::FftFloat>() {
+    let mut rng = Rng::new(23);
+    let n = 4160;
+    let shape = [2, 3, 3, 3, 3, n + 2];
+    let len: usize = shape.iter().product();
+    let (a, h) = real_up::<F>(&rng.vec(len, -1.0, 1.0), &shape);
+    let vshape = [2, 2, 2, 2, 2, n];
+    for (start, m) in [(2, n), (1, n), (0, 4128)] {
+        let step = || Slice::from(..).step(2);
+        let v = a
+            .slice([
+                Slice::from(..),
+                step(),
+                step(),
+                step(),
+                step(),
+                Slice::from(start..start + n),
+            ])
+            .unwrap();
+        let host: Vec<C64> = (0..32 * n)
+            .map(|i| {
+                let ix = unravel(i, &vshape);
+                let mut at = 0;
+                for d in 0..6 {
+                    let k = if d == 5 {
+                        start + ix[d]
+                    } else if d == 0 {
+                        ix[d]
+                    } else {
+                        2 * ix[d]
+                    };
+                    at = at * shape[d] + k;
+                }
+                h[at]
+            })
+            .collect();
+        let y = fft::rfft(&v, Some(m), -1, Norm::Ortho).unwrap();
+        assert_eq!(y.shape(), &[2, 2, 2, 2, 2, m / 2 + 1]);
+        let (full, _) = along(&host, &vshape, 5, m, false, 1.0 / (m as f64).sqrt());
+        let want: Vec<C64> = (0..32)
+            .flat_map(|b| full[b * m..b * m + m / 2 + 1].to_vec())
+            .collect();
+        check::<F::Complex>(&format!("rfft {m} from {start}"), &down(&y), &want, m);
     }
 }
 
@@ -133,6 +184,7 @@ where
 crate::per_dtype! {
     [f32_: f32, f64_: f64] => {
         rfft_and_ihfft => rfft_lengths::<T>();
+        rfft_long_views => rfft_long::<T>();
     }
 }
 
