@@ -15,7 +15,8 @@
 //
 // Entry points (bindings: 0 params; inputs at 1..3, read-only; 4 the output):
 // - `keys`: one invocation per element (1-D grid folded into 2-D). 1 the input's words
-//   (element offset `P.offs.x`); 4 the records.
+//   (element offset `P.offs.x`); 4 the records. `keys_skip`: the same for one row of
+//   8-byte keys whose passes skip (`SKIP`), 2 the pass table.
 // - `hist`: one workgroup per tile of TILE = WG * ITEMS elements. 1 records (from
 //   `src_off()`); 4 the counts,
 //   `counts[d * tiles + t]` = elements of tile t whose digit is d (digit-major, so one
@@ -77,8 +78,9 @@ const ITEMS: u32 = 16u;    // chunks of WG elements per tile (the host's `ITEMS`
 const SCAN_ITEMS: u32 = 4u;  // counts per invocation of `scan_reduce`/`scan_down` (`SCAN_ITEMS`)
 override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 // 1: the passes of one row of 8-byte keys read the pass table of shaders/radix64.wgsl
-// (from word 256 * tiles() of the counts): `keys`, `hist` and `scatter_sg` of slot
-// `P.aux.x` return at once where the slot is dead, else take its word and shift.
+// (from word 256 * tiles() of the counts): `hist` and `scatter_sg` of slot `P.aux.x`
+// return at once where the slot is dead, else take its word and shift (`keys_skip`
+// writes their records).
 override SKIP: u32 = 0u;
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
@@ -156,23 +158,34 @@ fn sub64(p: vec2<u32>, q: vec2<u32>) -> vec2<u32> {
     return vec2<u32>(p.x - q.x, p.y - q.y - select(0u, 1u, p.x < q.x));
 }
 
+// Writes the records of element e with key k.
+fn write_keys(e: u32, k: vec2<u32>) {
+    let n = rec_n();
+    out[e] = k.x;
+    if (W == 2u) { out[n + e] = k.y; }
+    if (CARRY == 1u) { out[W * n + e] = e; }
+}
+
 @compute @workgroup_size(WG)
 fn keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
     let e = linear_id(wid, nwg, lid, WG);
-    let n = rec_n();
-    if (e >= n) { return; }
+    if (e >= rec_n()) { return; }
+    write_keys(e, sort_key(in_off() + e));
+}
+
+// `keys` of one row of 8-byte keys whose passes skip (shaders/radix64.wgsl): 2 the table.
+// Written only where the first live slot reads (`P.aux.x`: the parity of the live passes),
+// less the least key in the table's form 1.
+@compute @workgroup_size(WG)
+fn keys_skip(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let at = 256u * tiles();
+    if (e >= rec_n() || (b[at + 11u] & 1u) != P.aux.x) { return; }
     var k = sort_key(in_off() + e);
-    if (SKIP == 1u) {
-        // Written where the first live slot reads (`P.aux.x`: the parity of the live passes),
-        // less the least key in the table's form 1.
-        let at = 256u * tiles();
-        if ((b[at + 11u] & 1u) != P.aux.x) { return; }
-        if (b[at + 8u] == 1u) { k = sub64(k, vec2<u32>(b[at + 9u], b[at + 10u])); }
-    }
-    out[e] = k.x;
-    if (W == 2u) { out[n + e] = k.y; }
-    if (CARRY == 1u) { out[W * n + e] = e; }
+    if (b[at + 8u] == 1u) { k = sub64(k, vec2<u32>(b[at + 9u], b[at + 10u])); }
+    write_keys(e, k);
 }
 
 // Digit of record e of `a` in this pass (records of values alone: of the value's key).

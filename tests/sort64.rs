@@ -10,7 +10,7 @@ mod common;
 
 use common::{dev, Rng};
 use gpuarray::config::Options;
-use gpuarray::{Device, Element};
+use gpuarray::{Device, Real};
 
 /// Sizes past the longest bitonic row (4096): one tile and a bit, primes, many tiles.
 const SIZES: [usize; 4] = [4097, 8191, 20_011, 70_001];
@@ -45,7 +45,7 @@ fn f64_key(x: f64) -> u64 {
 /// Sorts `v` on the shared device (and on `other`, the key-index path) and compares the
 /// bits with `want`.
 #[track_caller]
-fn check<T: Element + Copy>(v: &[T], want: &[T], bits: impl Fn(T) -> u64, other: &Device, what: &str) {
+fn check<T: Real + Copy>(v: &[T], want: &[T], bits: impl Fn(T) -> u64, other: &Device, what: &str) {
     let n = v.len();
     for (name, d) in [("keys-only", dev()), ("records", other)] {
         let x = d.from_slice(v, [n]).unwrap();

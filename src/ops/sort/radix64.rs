@@ -151,9 +151,9 @@ fn scratch(dev: &Device, n: u32) -> Result<(BufferHandle, u64, BufferHandle, u32
 /// Indices that sort the one row `x` (f64, i64 or u64, contiguous from its offset, longer
 /// than a bitonic row) into `out`, on the plan `sg` of [`plan64`]: key-index records (two
 /// key words and the index, as [`super::radix::radix`]'s) whose passes over bytes no two
-/// keys differ in are skipped as in [`sort_keys_only64`]. The `keys` pass runs twice, each
+/// keys differ in are skipped as in [`sort_keys_only64`]. The key pass runs twice, each
 /// writing the records only where the live passes' parity makes its buffer the one the
-/// first live slot reads (and the keys less the least key in the table's form 1); the
+/// first live slot reads (and the keys less the least key in the table's form 1: `keys_skip`); the
 /// slots alternate between the two record buffers, the last into the first, which
 /// `finish` reads.
 pub(super) fn argsort64<T: Element>(
@@ -181,7 +181,7 @@ pub(super) fn argsort64<T: Element>(
     let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG))?;
     let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG))?;
     let skip = |s: Spec| s.constant("SKIP", 1);
-    let keys = build(dev, d, ("keys", 2, WG), false, "k1".into(), skip)?;
+    let keys = build(dev, d, ("keys_skip", 2, WG), false, String::new(), |s| s)?;
     let hist = build(dev, d, ("hist", 1, WG), false, "k1".into(), skip)?;
     let scatter = scatter_sg_kernel(dev, d, sg, false, false, true)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
