@@ -1,5 +1,6 @@
 //! The keys-only radix sort of 8-byte values (f64, i64, u64 rows longer than a bitonic row,
-//! where the subgroup scatter runs): bit for bit against a CPU stable sort in NumPy's order
+//! where the subgroup scatter runs) and the argsort of such rows with the same skipped
+//! passes: bit for bit against a CPU stable sort in NumPy's order
 //! (every NaN equal and last, -0 == +0, equal keys in input order), and against the
 //! key-index path (`Tuning::subgroups` off), on data that makes the plan skip passes
 //! (constant bytes, narrow ranges around large offsets, all equal) and data that keeps all
@@ -29,6 +30,13 @@ fn reference<T: Copy>(v: &[T], key: impl Fn(T) -> u64) -> Vec<T> {
     w
 }
 
+/// The stable argsort of `v` by `key`.
+fn ref_argsort<T: Copy>(v: &[T], key: impl Fn(T) -> u64) -> Vec<i64> {
+    let mut idx: Vec<usize> = (0..v.len()).collect();
+    idx.sort_by_key(|&i| key(v[i]));
+    idx.into_iter().map(|i| i as i64).collect()
+}
+
 /// NumPy's order of f64 as a u64 key: every NaN one key after +inf, -0 == +0.
 fn f64_key(x: f64) -> u64 {
     if x.is_nan() {
@@ -42,13 +50,29 @@ fn f64_key(x: f64) -> u64 {
     }
 }
 
-/// Sorts `v` on the shared device (and on `other`, the key-index path) and compares the
-/// bits with `want`.
+/// Sorts and argsorts `v` on the shared device (and on `other`, the key-index path without
+/// skipping) and compares the bits with `want`, the indices with the stable argsort by
+/// `key`.
 #[track_caller]
-fn check<T: Real + Copy>(v: &[T], want: &[T], bits: impl Fn(T) -> u64, other: &Device, what: &str) {
+fn check<T: Real + Copy>(
+    v: &[T],
+    key: impl Fn(T) -> u64,
+    bits: impl Fn(T) -> u64,
+    other: &Device,
+    what: &str,
+) {
     let n = v.len();
+    let want = reference(v, &key);
+    let want_idx = ref_argsort(v, &key);
     for (name, d) in [("keys-only", dev()), ("records", other)] {
         let x = d.from_slice(v, [n]).unwrap();
+        let idx = x.argsort().unwrap().to_vec().unwrap();
+        if let Some(i) = (0..n).find(|&i| idx[i] != want_idx[i]) {
+            panic!(
+                "{what} ({name}, n = {n}) argsort differs at {i}: {} != {}",
+                idx[i], want_idx[i]
+            );
+        }
         let got = x.sort().unwrap().to_vec().unwrap();
         assert_eq!(got.len(), n, "{what} {name}");
         if let Some(i) = (0..n).find(|&i| bits(got[i]) != bits(want[i])) {
@@ -103,8 +127,7 @@ fn f64_bits_and_order() {
     let mut rng = Rng::new(64);
     for n in SIZES {
         for (what, v) in f64_cases(&mut rng, n) {
-            let want = reference(&v, f64_key);
-            check(&v, &want, f64::to_bits, &other, &format!("f64 {what}"));
+            check(&v, f64_key, f64::to_bits, &other, &format!("f64 {what}"));
         }
     }
 }
@@ -146,8 +169,8 @@ fn i64_ranges() {
             ("sorted", sorted),
             ("reversed", reversed),
         ] {
-            let want = reference(&v, |x| (x as u64) ^ 1 << 63);
-            check(&v, &want, |x| x as u64, &other, &format!("i64 {what}"));
+            let key = |x: i64| (x as u64) ^ 1 << 63;
+            check(&v, key, |x| x as u64, &other, &format!("i64 {what}"));
         }
     }
 }
@@ -168,8 +191,7 @@ fn u64_ranges() {
         let high: Vec<u64> = (0..n).map(|_| rng.next_u64() << 40).collect();
         let small: Vec<u64> = (0..n).map(|_| rng.int(0, 300) as u64).collect();
         for (what, v) in [("wide", wide), ("high bytes", high), ("small", small)] {
-            let want = reference(&v, |x| x);
-            check(&v, &want, |x| x, &other, &format!("u64 {what}"));
+            check(&v, |x| x, |x| x, &other, &format!("u64 {what}"));
         }
     }
 }
@@ -187,6 +209,11 @@ fn views_and_axes() {
     let tail = x.slice_axis(0, 37..).unwrap();
     let want = reference(&v[37..], f64_key);
     assert_eq!(tail.sort().unwrap().to_vec().unwrap(), want, "offset view");
+    assert_eq!(
+        tail.argsort().unwrap().to_vec().unwrap(),
+        ref_argsort(&v[37..], f64_key),
+        "argsort of an offset view"
+    );
     let step = x
         .slice_axis(0, gpuarray::Slice::new(1, None, 2))
         .unwrap();
@@ -225,4 +252,27 @@ fn deterministic_and_input_kept() {
         assert_eq!(again, first);
     }
     assert_eq!(x.to_vec().unwrap(), v, "the input is unchanged");
+}
+
+/// top_k with a large k sorts the row largest first (the argsort with every key inverted):
+/// the skipped passes see the inverted keys. Against the stable reference (ties by lower
+/// index) and the path without skipping.
+#[test]
+fn top_k_largest_first() {
+    require_dtype!(i64);
+    let other = records_dev();
+    let mut rng = Rng::new(69);
+    let n = 20_011;
+    let k = 5000;
+    let v: Vec<i64> = (0..n).map(|_| 5_000_000_000 + rng.int(-900, 900) as i64).collect();
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by_key(|&i| std::cmp::Reverse(v[i]));
+    let want: Vec<i64> = idx[..k].iter().map(|&i| i as i64).collect();
+    let vals: Vec<i64> = idx[..k].iter().map(|&i| v[i]).collect();
+    for (name, d) in [("skipping", dev()), ("records", &other)] {
+        let x = d.from_slice(&v, [n]).unwrap();
+        let (tv, ti) = x.top_k(k, 0, true).unwrap();
+        assert_eq!(ti.to_vec().unwrap(), want, "top_k indices ({name})");
+        assert_eq!(tv.to_vec().unwrap(), vals, "top_k values ({name})");
+    }
 }

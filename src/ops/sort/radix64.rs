@@ -202,7 +202,12 @@ pub(super) fn argsort64<T: Element>(
         // Slot i writes records[0] where NSLOT - 1 - i is even, so the last writes it.
         let to = ((NSLOT - 1 - i) % 2) as usize;
         let (dst, prev) = (whole(&recs[to], rec_bytes), whole(&recs[1 - to], rec_bytes));
-        let prm = SortParams { word: i, ..base };
+        // The records start at element 0.
+        let prm = SortParams {
+            word: i,
+            in_off: 0,
+            ..base
+        };
         let work = grid(tiles);
         dev.launch(&hist, &prm.encode(), &[prev], table, work)?;
         let scanned = whole(&counts, count as u64 * 4);
