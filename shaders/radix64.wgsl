@@ -28,7 +28,7 @@
 // from word TAB_WORDS, 8 words a workgroup.
 //
 // Entry points (bindings as shaders/sort.wgsl's: 1..3 inputs, 4 the output):
-// - `k64_reduce`: grid-stride workgroups of WG over the elements. 1 the input (element
+// - `k64_reduce`: grid-stride workgroups of WG over the elements. 1 the input (`a2`, element
 //   offset `in_off()`); 4 the counts buffer: each workgroup's least and greatest key, OR
 //   and AND (8 words) at its partial slot.
 // - `k64_plan`: one workgroup of WG. 4 the counts buffer: the `count_n()` partials reduced
@@ -40,6 +40,12 @@
 //   slot's records; 2 the scanned counts and the table; 3 the input; 4 this slot's records.
 //   A round's entries are staged in workgroup memory both words at once (`stg`, `stg2`),
 //   then written as runs of one digit.
+
+// The records, the input and the output as 8-byte words (the bindings of `a`, `c` and
+// `out`): one 8-byte access an element where two 4-byte ones would be issued.
+@group(0) @binding(1) var<storage, read> a2: array<vec2<u32>>;
+@group(0) @binding(3) var<storage, read> c2: array<vec2<u32>>;
+@group(0) @binding(4) var<storage, read_write> out2: array<vec2<u32>>;
 
 const DEAD: u32 = 0xffffffffu;
 const FIRST: u32 = 0x100u;
@@ -98,11 +104,12 @@ fn k64_reduce(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
     let g = tile_id(wid, nwg);
     let stride = nwg.x * nwg.y * WG;
     let n = rec_n();
-    let base = 2u * in_off();
+    let base = in_off();
     var mm = MM_NONE;
     var oa = OA_NONE;
     for (var e = g * WG + lid; e < n; e += stride) {
-        let k = key64(a[base + 2u * e], a[base + 2u * e + 1u]);
+        let w = a2[base + e];
+        let k = key64(w.x, w.y);
         mm = mm_join(mm, vec4<u32>(k, k));
         oa = oa_join(oa, vec4<u32>(k, k));
     }
@@ -176,11 +183,8 @@ fn k64_plan(@builtin(local_invocation_index) lid: u32) {
 // Element e's two words: of the input (`c`, from `in_off()`) for the first live slot, else
 // of the previous slot's records (`a`).
 fn rec64(e: u32, first: bool) -> vec2<u32> {
-    if (first) {
-        let i = 2u * (in_off() + e);
-        return vec2<u32>(c[i], c[i + 1u]);
-    }
-    return vec2<u32>(a[2u * e], a[2u * e + 1u]);
+    if (first) { return c2[in_off() + e]; }
+    return a2[e];
 }
 
 @compute @workgroup_size(WG)
@@ -272,8 +276,7 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
             let hi = stg2[ec];
             if (e < cnt) {
                 let dst = gofs[digit64(lo, hi, shift, form, kmin)] + e;
-                out[2u * dst] = lo;
-                out[2u * dst + 1u] = hi;
+                out2[dst] = vec2<u32>(lo, hi);
             }
         }
         workgroupBarrier();
