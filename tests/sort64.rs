@@ -104,7 +104,9 @@ fn f64_cases(rng: &mut Rng, n: usize) -> Vec<(&'static str, Vec<f64>)> {
         .collect();
     let ints: Vec<f64> = (0..n).map(|_| rng.int(-50, 50)).collect();
     let narrow: Vec<f64> = (0..n).map(|_| 1e6 + rng.uniform(0.0, 1.0)).collect();
-    let zeros: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { -0.0 } else { 0.0 }).collect();
+    let zeros: Vec<f64> = (0..n)
+        .map(|i| if i % 3 == 0 { -0.0 } else { 0.0 })
+        .collect();
     let normal: Vec<f64> = (0..n).map(|_| rng.uniform(-1.0, 1.0)).collect();
     let mut sorted = normal.clone();
     sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -153,7 +155,9 @@ fn i64_ranges() {
         let offset: Vec<i64> = (0..n)
             .map(|_| (1i64 << 50) + rng.int(0, 70_000) as i64)
             .collect();
-        let across: Vec<i64> = (0..n).map(|_| rng.int(-1_000_000, 1_000_000) as i64).collect();
+        let across: Vec<i64> = (0..n)
+            .map(|_| rng.int(-1_000_000, 1_000_000) as i64)
+            .collect();
         let ends: Vec<i64> = (0..n)
             .map(|_| ((rng.int(0, 3) as i64) << 56) | rng.int(0, 4) as i64)
             .collect();
@@ -214,9 +218,7 @@ fn views_and_axes() {
         ref_argsort(&v[37..], f64_key),
         "argsort of an offset view"
     );
-    let step = x
-        .slice_axis(0, gpuarray::Slice::new(1, None, 2))
-        .unwrap();
+    let step = x.slice_axis(0, gpuarray::Slice::new(1, None, 2)).unwrap();
     let s: Vec<f64> = v[1..].iter().step_by(2).copied().collect();
     assert_eq!(
         step.sort().unwrap().to_vec().unwrap(),
@@ -245,10 +247,23 @@ fn deterministic_and_input_kept() {
     let n = 30_011;
     let v: Vec<f64> = (0..n).map(|_| rng.int(-3, 3)).collect();
     let x = dev().from_slice(&v, [n]).unwrap();
-    let first: Vec<u64> = x.sort().unwrap().to_vec().unwrap().iter().map(|f| f.to_bits()).collect();
+    let first: Vec<u64> = x
+        .sort()
+        .unwrap()
+        .to_vec()
+        .unwrap()
+        .iter()
+        .map(|f| f.to_bits())
+        .collect();
     for _ in 0..3 {
-        let again: Vec<u64> =
-            x.sort().unwrap().to_vec().unwrap().iter().map(|f| f.to_bits()).collect();
+        let again: Vec<u64> = x
+            .sort()
+            .unwrap()
+            .to_vec()
+            .unwrap()
+            .iter()
+            .map(|f| f.to_bits())
+            .collect();
         assert_eq!(again, first);
     }
     assert_eq!(x.to_vec().unwrap(), v, "the input is unchanged");
@@ -264,7 +279,9 @@ fn top_k_largest_first() {
     let mut rng = Rng::new(69);
     let n = 20_011;
     let k = 5000;
-    let v: Vec<i64> = (0..n).map(|_| 5_000_000_000 + rng.int(-900, 900) as i64).collect();
+    let v: Vec<i64> = (0..n)
+        .map(|_| 5_000_000_000 + rng.int(-900, 900) as i64)
+        .collect();
     let mut idx: Vec<usize> = (0..n).collect();
     idx.sort_by_key(|&i| std::cmp::Reverse(v[i]));
     let want: Vec<i64> = idx[..k].iter().map(|&i| i as i64).collect();

@@ -112,7 +112,13 @@ fn vec_side(side: Side, d: DType) -> bool {
     side == Side::Elem
         && matches!(
             d,
-            DType::F32 | DType::I32 | DType::U32 | DType::Bool | DType::F64 | DType::I64 | DType::U64
+            DType::F32
+                | DType::I32
+                | DType::U32
+                | DType::Bool
+                | DType::F64
+                | DType::I64
+                | DType::U64
         )
 }
 

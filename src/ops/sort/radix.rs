@@ -33,12 +33,12 @@ use crate::memory::pool::BufferHandle;
 use crate::profile::Event;
 
 /// Events after each stage of one sort, where `Diagnostics::sort_profile` asks for them.
-struct Prof {
+pub(super) struct Prof {
     marks: Vec<(&'static str, Event)>,
 }
 
 impl Prof {
-    fn new(dev: &Device) -> Result<Option<Prof>> {
+    pub(super) fn new(dev: &Device) -> Result<Option<Prof>> {
         if !dev.options().diagnostics.sort_profile {
             return Ok(None);
         }
@@ -48,7 +48,7 @@ impl Prof {
     }
 
     /// Records the end of stage `label`.
-    fn mark(p: &mut Option<Prof>, dev: &Device, label: &'static str) -> Result<()> {
+    pub(super) fn mark(p: &mut Option<Prof>, dev: &Device, label: &'static str) -> Result<()> {
         if let Some(p) = p {
             p.marks.push((label, dev.record_event()?));
         }
@@ -56,7 +56,7 @@ impl Prof {
     }
 
     /// Prints each stage's total time and count, and the sum.
-    fn report(p: Option<Prof>, n: u32) -> Result<()> {
+    pub(super) fn report(p: Option<Prof>, n: u32) -> Result<()> {
         let Some(p) = p else { return Ok(()) };
         p.marks.last().expect("the start").1.synchronize()?;
         let mut stages: Vec<(&str, f64, u32)> = Vec::new();

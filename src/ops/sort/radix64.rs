@@ -10,13 +10,14 @@
 //! (k = 3 for i64 data spanning less than 2^24, k = 8 for f64 of both signs and spread
 //! exponents). The host cannot know k without waiting for the GPU, so it launches all 8
 //! slots; the dead ones return at once (two empty grids and the small scan of the counts).
+//! `Diagnostics::sort_profile` prints each stage's time, as for the other radix sorts (a
+//! dead slot's stages show as the near-empty ones).
 
 use std::sync::Arc;
 
 use super::params::SortParams;
-use super::plan::{
-    build, grid, kernel_of, scan_blocks, scan_in_place, whole, ITEMS, SG_STEPS, WG,
-};
+use super::plan::{build, grid, kernel_of, scan_blocks, scan_in_place, whole, ITEMS, SG_STEPS, WG};
+use super::radix::Prof;
 use super::radix_sg::{scatter_sg_kernel, scatter_sg_plan, SgPlan, RADIX_SG};
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -99,12 +100,14 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
     let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG))?;
     let hist = kernel64(dev, d, sg, ("hist64", 3, WG))?;
     let scatter = kernel64(dev, d, sg, ("scatter64", 3, sg.wg))?;
+    let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
         count: parts,
         ..base
     };
     dev.launch(&plan, &prm.encode(), &[], table, grid(1))?;
+    Prof::mark(&mut prof, dev, "plan64")?;
     for i in 0..NSLOT {
         // The slots alternate between the scratch and the output, the last into the output.
         let scratch = whole(&tmp, bytes);
@@ -122,8 +125,10 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
             table,
             work,
         )?;
+        Prof::mark(&mut prof, dev, "hist64")?;
         let scanned = whole(&counts, count as u64 * 4);
         scan_in_place(dev, d, true, &prm, scanned, count, &sums)?;
+        Prof::mark(&mut prof, dev, "scan")?;
         dev.launch(
             &scatter,
             &prm.encode(),
@@ -131,7 +136,9 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
             dst,
             work,
         )?;
+        Prof::mark(&mut prof, dev, "scatter64")?;
     }
+    Prof::report(prof, n)?;
     Ok(out)
 }
 
@@ -166,7 +173,10 @@ pub(super) fn argsort64<T: Element>(
     let dev = &x.dev;
     let n = x.len() as u32;
     let rec_bytes = 3 * n as u64 * 4;
-    let recs = [dev.alloc_apart(rec_bytes, &[&*x.buf])?, dev.alloc(rec_bytes)?];
+    let recs = [
+        dev.alloc_apart(rec_bytes, &[&*x.buf])?,
+        dev.alloc(rec_bytes)?,
+    ];
     let (counts, table_bytes, sums, tiles, parts) = scratch(dev, n)?;
     let count = 256 * tiles;
     let base = SortParams {
@@ -184,20 +194,29 @@ pub(super) fn argsort64<T: Element>(
     let keys = build(dev, d, ("keys_skip", 2, WG), false, String::new(), |s| s)?;
     let hist = build(dev, d, ("hist", 1, WG), false, "k1".into(), skip)?;
     let scatter = scatter_sg_kernel(dev, d, sg, false, false, true)?;
+    let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
         count: parts,
         ..base
     };
     dev.launch(&plan, &prm.encode(), &[], table, grid(1))?;
+    Prof::mark(&mut prof, dev, "plan64")?;
     for (parity, r) in recs.iter().enumerate() {
         let prm = SortParams {
             word: parity as u32,
             ..base
         };
         let dst = whole(r, rec_bytes);
-        dev.launch(&keys, &prm.encode(), &[x.binding(), table], dst, Work::Items(n))?;
+        dev.launch(
+            &keys,
+            &prm.encode(),
+            &[x.binding(), table],
+            dst,
+            Work::Items(n),
+        )?;
     }
+    Prof::mark(&mut prof, dev, "keys_skip")?;
     for i in 0..NSLOT {
         // Slot i writes records[0] where NSLOT - 1 - i is even, so the last writes it.
         let to = ((NSLOT - 1 - i) % 2) as usize;
@@ -210,11 +229,16 @@ pub(super) fn argsort64<T: Element>(
         };
         let work = grid(tiles);
         dev.launch(&hist, &prm.encode(), &[prev], table, work)?;
+        Prof::mark(&mut prof, dev, "hist")?;
         let scanned = whole(&counts, count as u64 * 4);
         scan_in_place(dev, d, false, &prm, scanned, count, &sums)?;
+        Prof::mark(&mut prof, dev, "scan")?;
         dev.launch(&scatter, &prm.encode(), &[prev, table], dst, work)?;
+        Prof::mark(&mut prof, dev, "scatter_sg")?;
     }
     let fin = kernel_of(dev, d, "finish", 1, WG, 0, false)?;
     let last = whole(&recs[0], rec_bytes);
-    dev.launch(&fin, &base.encode(), &[last], out.binding(), Work::Items(n))
+    dev.launch(&fin, &base.encode(), &[last], out.binding(), Work::Items(n))?;
+    Prof::mark(&mut prof, dev, "finish")?;
+    Prof::report(prof, n)
 }

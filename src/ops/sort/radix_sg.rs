@@ -51,7 +51,10 @@ pub(super) fn scatter_sg_kernel(
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
-    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow} sp{spin} k{}", u32::from(skip));
+    let extra = format!(
+        "s{sgs} r{rounds} st{staged} nw{narrow} sp{spin} k{}",
+        u32::from(skip)
+    );
     let (entry, inputs) = if onesweep {
         ("scatter_os", 3)
     } else {
