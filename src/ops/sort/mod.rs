@@ -88,11 +88,13 @@ pub(super) fn sorted_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Resu
         return radix::sort_keys_only(x)?.reshape([len as usize]);
     }
     let wide = matches!(T::DTYPE, DType::F64 | DType::I64 | DType::U64);
-    if wide && rows == 1 && len > plan::bitonic_max(&x.dev) {
-        if let Some(sg) = radix64::plan64(&x.dev) {
-            // The same by the 8-byte values alone, skipping the bytes no key differs in.
-            return radix64::sort_keys_only64(x, sg)?.reshape([len as usize]);
-        }
+    if wide
+        && rows == 1
+        && len > plan::bitonic_max(&x.dev)
+        && let Some(sg) = radix64::plan64(&x.dev)
+    {
+        // The same by the 8-byte values alone, skipping the bytes no key differs in.
+        return radix64::sort_keys_only64(x, sg)?.reshape([len as usize]);
     }
     let idx = argsort_rows(x, rows, len, false)?;
     let (r, l) = (rows as usize, len as usize);

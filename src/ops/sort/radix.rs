@@ -272,10 +272,11 @@ pub(super) fn radix<T: Element>(
     let dev = &x.dev;
     let d = T::DTYPE;
     let (w, bits) = key_bits(d);
-    if rows == 1 && w == 2 {
-        if let Some(sg) = super::radix64::plan64(dev) {
-            return super::radix64::argsort64(x, descending, out, sg);
-        }
+    if rows == 1
+        && w == 2
+        && let Some(sg) = super::radix64::plan64(dev)
+    {
+        return super::radix64::argsort64(x, descending, out, sg);
     }
     let n = rows * len;
     let rec_bytes = (w as u64 + 1) * n as u64 * 4;
