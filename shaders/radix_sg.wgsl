@@ -142,6 +142,11 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
               @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sz: u32,
               @builtin(num_subgroups) nsg: u32) {
     let t = tile_id(wid, nwg);
+    if (SKIP == 1u) {
+        var ent = 0u;
+        if (lid == 0u) { ent = b[256u * tiles() + P.aux.x]; }
+        if (!slot_live(lid, ent)) { return; }
+    }
     let n = rec_n();
     let live = t < tiles();
     for (var d = lid; d < 256u; d += WG) {

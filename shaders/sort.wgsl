@@ -15,7 +15,8 @@
 //
 // Entry points (bindings: 0 params; inputs at 1..3, read-only; 4 the output):
 // - `keys`: one invocation per element (1-D grid folded into 2-D). 1 the input's words
-//   (element offset `P.offs.x`); 4 the records.
+//   (element offset `P.offs.x`); 4 the records. `keys_skip`: the same for one row of
+//   8-byte keys whose passes skip (`SKIP`), 2 the pass table.
 // - `hist`: one workgroup per tile of TILE = WG * ITEMS elements. 1 records (from
 //   `src_off()`); 4 the counts,
 //   `counts[d * tiles + t]` = elements of tile t whose digit is d (digit-major, so one
@@ -76,6 +77,11 @@ override CARRY: u32 = 1u;  // 1: the records carry an index plane
 const ITEMS: u32 = 16u;    // chunks of WG elements per tile (the host's `ITEMS`)
 const SCAN_ITEMS: u32 = 4u;  // counts per invocation of `scan_reduce`/`scan_down` (`SCAN_ITEMS`)
 override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
+// 1: the passes of one row of 8-byte keys read the pass table of shaders/radix64.wgsl
+// (from word 256 * tiles() of the counts): `hist` and `scatter_sg` of slot `P.aux.x`
+// return at once where the slot is dead, else take its word and shift (`keys_skip`
+// writes their records).
+override SKIP: u32 = 0u;
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
 @group(0) @binding(2) var<storage, read> b: array<u32>;
@@ -89,8 +95,8 @@ fn in_off() -> u32 { return P.offs.x; }    // element offset of the input
 fn src_off() -> u32 { return P.offs.x; }   // hist, scatter: element offset of the records
 fn tiles() -> u32 { return P.offs.z; }     // tiles of hist / scatter
 fn count_n() -> u32 { return P.offs.w; }   // counts (scans), or padded row length (bitonic)
-fn pass_word() -> u32 { return P.aux.x; }
-fn pass_shift() -> u32 { return P.aux.y; }
+fn pass_word() -> u32 { if (SKIP == 1u) { return live_pass.x; } return P.aux.x; }
+fn pass_shift() -> u32 { if (SKIP == 1u) { return live_pass.y; } return P.aux.y; }
 fn descending() -> bool { return P.ndim == 1u; } // keys, bitonic: largest first
 fn out_row() -> u32 { return P.offs.z; }        // take: output elements per row
 fn q_off() -> u32 { return P.offs.z; }          // search: element offset of the queries
@@ -107,6 +113,8 @@ fn key_of(e: u32) -> vec2<u32> { return key_u32(a[e]); }
 fn key_q(e: u32) -> vec2<u32> { return key_u32(b[e]); }
 // The key of a 32-bit value given as its word (the values-only records); replaced per dtype.
 fn key_w(w: u32) -> vec2<u32> { return key_u32(w); }
+// The key of an 8-byte value given as its two words (shaders/radix64.wgsl); replaced per dtype.
+fn key_w2(lo: u32, hi: u32) -> vec2<u32> { return key_u64(lo, hi); }
 fn half_q(h: u32) -> u32 { return (b[h >> 1u] >> ((h & 1u) * 16u)) & 0xffffu; }
 
 // The key in the order asked for: every key word inverted for largest first (ties keep
@@ -133,16 +141,51 @@ fn take_f16(w: u32) -> u32 {
     return v;
 }
 
+// SKIP: the word and shift of this slot's live pass (`slot_live`).
+var<private> live_pass: vec2<u32>;
+var<workgroup> skipw: u32;
+
+// SKIP: whether this slot's pass is live, from its table entry `ent` (read by invocation 0
+// and shared: every invocation calls it); sets `live_pass`.
+fn slot_live(lid: u32, ent: u32) -> bool {
+    if (lid == 0u) { skipw = ent; }
+    let e = workgroupUniformLoad(&skipw);
+    live_pass = vec2<u32>((e & 63u) / 32u, e & 31u);
+    return e != 0xffffffffu;
+}
+
+fn sub64(p: vec2<u32>, q: vec2<u32>) -> vec2<u32> {
+    return vec2<u32>(p.x - q.x, p.y - q.y - select(0u, 1u, p.x < q.x));
+}
+
+// Writes the records of element e with key k.
+fn write_keys(e: u32, k: vec2<u32>) {
+    let n = rec_n();
+    out[e] = k.x;
+    if (W == 2u) { out[n + e] = k.y; }
+    if (CARRY == 1u) { out[W * n + e] = e; }
+}
+
 @compute @workgroup_size(WG)
 fn keys(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
     let e = linear_id(wid, nwg, lid, WG);
-    let n = rec_n();
-    if (e >= n) { return; }
-    let k = sort_key(in_off() + e);
-    out[e] = k.x;
-    if (W == 2u) { out[n + e] = k.y; }
-    if (CARRY == 1u) { out[W * n + e] = e; }
+    if (e >= rec_n()) { return; }
+    write_keys(e, sort_key(in_off() + e));
+}
+
+// `keys` of one row of 8-byte keys whose passes skip (shaders/radix64.wgsl): 2 the table.
+// Written only where the first live slot reads (`P.aux.x`: the parity of the live passes),
+// less the least key in the table's form 1.
+@compute @workgroup_size(WG)
+fn keys_skip(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>) {
+    let e = linear_id(wid, nwg, lid, WG);
+    let at = 256u * tiles();
+    if (e >= rec_n() || (b[at + 11u] & 1u) != P.aux.x) { return; }
+    var k = sort_key(in_off() + e);
+    if (b[at + 8u] == 1u) { k = sub64(k, vec2<u32>(b[at + 9u], b[at + 10u])); }
+    write_keys(e, k);
 }
 
 // Digit of record e of `a` in this pass (records of values alone: of the value's key).
@@ -173,6 +216,11 @@ var<workgroup> bins: array<atomic<u32>, 256>;
 fn hist(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
     let t = tile_id(wid, nwg);
+    if (SKIP == 1u) {
+        var ent = 0u;
+        if (lid == 0u) { ent = out[256u * tiles() + P.aux.x]; }
+        if (!slot_live(lid, ent)) { return; }
+    }
     for (var d = lid; d < 256u; d += WG) { atomicStore(&bins[d], 0u); }
     workgroupBarrier();
     let n = rec_n();

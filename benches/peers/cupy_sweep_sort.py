@@ -9,6 +9,8 @@ copies 64M u32; floors are computed on gpuarray's side (its notes).
   values, descending) and gathered.
 - unique_i32_16M: cp.unique of 16M int32 in [0, 65536) (many repeats).
 - median_f32_64M: cp.median of 64M normal f32.
+- sort_f64_16M / argsort_f64_16M / cumsum_f64_16M: cp.sort / cp.argsort / cp.cumsum of
+  16M normal f64 (issue 34).
 - then `--sweep scan`'s cumsum and histogram rows that the issue lists with these
   (cupy_sweep_scan.SORT_ROWS), after its f32 copy row.
 """
@@ -42,4 +44,8 @@ def run(case):
     few = (rng.random(mid, dtype=cp.float32) * 65536.0).astype(cp.int32)
     case("unique_i32_16M", lambda: cp.unique(few), byte=4 * 2 * 4 * mid)
     case("median_f32_64M", lambda: cp.median(big_f), byte=4 * big)
+    g = rng.standard_normal(mid, dtype=cp.float64)
+    case("sort_f64_16M", lambda: cp.sort(g), byte=8 * 2 * 8 * mid)
+    case("argsort_f64_16M", lambda: cp.argsort(g), byte=8 * 2 * 12 * mid + 4 * mid)
+    case("cumsum_f64_16M", lambda: cp.cumsum(g), byte=2 * 8 * mid)
     cupy_sweep_scan.run(case, only=cupy_sweep_scan.SORT_ROWS)

@@ -14,6 +14,9 @@
 //!   flag, scan and compaction passes after it are left out of the floor);
 //! - median of 64M f32: one read of the input, `4 * n` (a selection's bound; gpuarray's
 //!   median is a radix select of its middle ranks: four counting passes over the input);
+//! - sort, argsort and cumsum of 16M normal f64 (issue 34): the keys-only bound of 8
+//!   passes (`8 * 2 * 8 * n`), the key-index one (`8 * 2 * 12 * n + 4 * n`), one read and
+//!   one write (`2 * 8 * n`);
 //! - last, the rows of `--sweep scan` that the issue lists with these (cumsum of 64M f32 and
 //!   along axis 1 of 8192 x 8192, histogram of 64M f32 into 256 bins), after that sweep's
 //!   f32 copy row, with its floors (`sweep_scan::issue_rows`).
@@ -127,6 +130,28 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     if want("median_f32_64M") {
         let t = gpu_median(dev, || big_f.median::<f32>(None, false))?;
         rows.push(row("median_f32_64M", t, 4 * b, bw, "4 B * n (one read)"));
+    }
+    // Issue 34's f64 rows: 16M normal f64 (both signs, spread exponents: the keys-only
+    // sort skips no pass). Floors: sort 8 passes * 2 * 8 B * n (keys only), argsort
+    // 8 passes * 2 * (8 + 4) B * n + 4 B * n (key-index records and the i64 result's
+    // high words, as the i64 row of api_dtypes), cumsum 2 * 8 B * n (one read, one write).
+    if want("sort_f64_16M") || want("argsort_f64_16M") || want("cumsum_f64_16M") {
+        let g = dev.random_normal::<f64>([mid], 36)?;
+        dev.synchronize()?;
+        if want("sort_f64_16M") {
+            let t = gpu_median(dev, || g.sort())?;
+            let f = "8 passes * 2 * 8 B * n";
+            rows.push(row("sort_f64_16M", t, 8 * 2 * 8 * md, bw, f));
+        }
+        if want("argsort_f64_16M") {
+            let t = gpu_median(dev, || g.argsort())?;
+            let f = "8 passes * 2 * (8 + 4) B * n + 4 B * n";
+            rows.push(row("argsort_f64_16M", t, 8 * 2 * 12 * md + 4 * md, bw, f));
+        }
+        if want("cumsum_f64_16M") {
+            let t = gpu_median(dev, || g.cumsum(0))?;
+            rows.push(row("cumsum_f64_16M", t, 2 * 8 * md, bw, "2 * 8 B * n"));
+        }
     }
     rows.extend(crate::sweep_scan::issue_rows(dev, quick)?);
     Ok(rows)

@@ -57,13 +57,15 @@ fn factors<T: Int64>(rng: &mut Rng, n: usize) -> Vec<T> {
 
 fn scans<T: Int64>() {
     let mut rng = Rng::new(21);
-    for n in SIZES.into_iter().chain([70_001]) {
+    // Lengths of a multiple of 4 from 64 up move in vec4s of 8-byte elements (one tile,
+    // several tiles of one segment, several segments).
+    for n in SIZES.into_iter().chain([70_001, 256, 8196, 36_868]) {
         let v = factors::<T>(&mut rng, n);
         let x = dev().from_slice(&v, [n]).unwrap();
         check(&x, 0, &format!("{} n={n}", T::DTYPE));
     }
     // Lines along each axis (the row kernels, and the column kernels with a stride).
-    for shape in [[3usize, 4099], [517, 5], [1, 1], [0, 3]] {
+    for shape in [[3usize, 4099], [517, 5], [1, 1], [0, 3], [2, 40_964]] {
         let n = shape[0] * shape[1];
         let x = dev().from_slice(&factors::<T>(&mut rng, n), shape).unwrap();
         check(&x, 0, &format!("{shape:?} axis 0"));

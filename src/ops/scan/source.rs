@@ -104,14 +104,27 @@ impl Op {
     }
 }
 
-/// Whether a side of dtype `d` moves in vec4s when the lines allow it: elements of 4 bytes.
+/// Whether a side of dtype `d` moves in vec4s when the lines allow it: elements of 4 bytes,
+/// and of 8 (vec4s of 32 bytes: without them an invocation of `row_scan` read its 16
+/// consecutive 8-byte elements in 16 scalar loads, lanes 128 bytes apart, where the 4-byte
+/// types take 4 vector loads; `row_reduce`'s lanes read 32 contiguous bytes in one).
 fn vec_side(side: Side, d: DType) -> bool {
-    side == Side::Elem && matches!(d, DType::F32 | DType::I32 | DType::U32 | DType::Bool)
+    side == Side::Elem
+        && matches!(
+            d,
+            DType::F32
+                | DType::I32
+                | DType::U32
+                | DType::Bool
+                | DType::F64
+                | DType::I64
+                | DType::U64
+        )
 }
 
 /// The kernel source of `op` over inputs of `d`, reading `src` and writing `dst`; with `vec`
-/// (lines of a multiple of 4 elements) the row kernels move element sides of 4-byte types
-/// in vec4s.
+/// (lines of a multiple of 4 elements) the row kernels move element sides of 4- and 8-byte
+/// types in vec4s.
 pub(crate) fn spec(op: Op, d: DType, src: Side, dst: Side, vec: bool) -> Spec {
     let acc = op.acc(d);
     let src_ty = match src {

@@ -6,7 +6,9 @@
 //! fit a workgroup's memory (up to 4096 elements where the adapter has 48 KiB, fewer on
 //! smaller ones; see `plan::bitonic_max`) sort in one workgroup each; longer rows go through
 //! a radix sort of 8 bits a pass over the whole array (the row number as the last digits),
-//! carrying each element's index; a 1-D sort of u32 or i32 moves the keys alone. Sorted
+//! carrying each element's index; a 1-D sort of u32, i32 or f32 moves the values alone, and
+//! so does one of f64, i64 or u64 where the subgroup scatter runs (radix64.rs: passes over
+//! bytes that no two keys differ in are skipped). Sorted
 //! values of other dtypes are gathered by the indices (so -0.0 keeps its sign and place).
 //! Another axis than the last is moved last by a contiguous copy, sorted, and moved back.
 
@@ -16,6 +18,7 @@ mod partition;
 mod plan;
 mod quantile;
 mod radix;
+mod radix64;
 mod radix_select;
 mod radix_sg;
 mod sets;
@@ -83,6 +86,15 @@ pub(super) fn sorted_rows<T: Element>(x: &Array<T>, rows: u32, len: u32) -> Resu
         // The values alone are sorted (each digit taken of its key): equal keys keep their
         // input order, so -0.0 and +0.0, and NaNs, keep their bits and order.
         return radix::sort_keys_only(x)?.reshape([len as usize]);
+    }
+    let wide = matches!(T::DTYPE, DType::F64 | DType::I64 | DType::U64);
+    if wide
+        && rows == 1
+        && len > plan::bitonic_max(&x.dev)
+        && let Some(sg) = radix64::plan64(&x.dev)
+    {
+        // The same by the 8-byte values alone, skipping the bytes no key differs in.
+        return radix64::sort_keys_only64(x, sg)?.reshape([len as usize]);
     }
     let idx = argsort_rows(x, rows, len, false)?;
     let (r, l) = (rows as usize, len as usize);

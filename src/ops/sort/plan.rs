@@ -72,12 +72,22 @@ pub(super) fn spec(d: DType) -> Spec {
         DType::I32 => "key_i32(w)",
         _ => "key_u32(w)",
     };
+    // The key of an 8-byte value from its two words (the 8-byte values-only records).
+    let key_w2 = match d {
+        DType::F64 => "key_f64(lo, hi)",
+        DType::I64 => "key_i64(lo, hi)",
+        _ => "key_u64(lo, hi)",
+    };
     Spec::new("sort", SRC)
         .unroll("SG_STEPS", SG_STEPS)
         .unroll("ITEMS", ITEMS)
         .function(
             "key_w",
             format!("fn key_w(w: u32) -> vec2<u32> {{ return {key_w}; }}"),
+        )
+        .function(
+            "key_w2",
+            format!("fn key_w2(lo: u32, hi: u32) -> vec2<u32> {{ return {key_w2}; }}"),
         )
         .function(
             "key_of",
@@ -172,7 +182,14 @@ pub(super) fn build(
 }
 
 /// The radix sort's per-element passes, compiled without runtime checks.
-const RADIX_UNCHECKED: &[&str] = &["hist", "scatter_sg", "scatter_os", "os_hist"];
+const RADIX_UNCHECKED: &[&str] = &[
+    "hist",
+    "scatter_sg",
+    "scatter_os",
+    "os_hist",
+    "hist64",
+    "scatter64",
+];
 
 /// A whole buffer as a binding.
 pub(super) fn whole(b: &BufferHandle, bytes: u64) -> Binding<'_> {

@@ -33,12 +33,12 @@ use crate::memory::pool::BufferHandle;
 use crate::profile::Event;
 
 /// Events after each stage of one sort, where `Diagnostics::sort_profile` asks for them.
-struct Prof {
+pub(super) struct Prof {
     marks: Vec<(&'static str, Event)>,
 }
 
 impl Prof {
-    fn new(dev: &Device) -> Result<Option<Prof>> {
+    pub(super) fn new(dev: &Device) -> Result<Option<Prof>> {
         if !dev.options().diagnostics.sort_profile {
             return Ok(None);
         }
@@ -48,7 +48,7 @@ impl Prof {
     }
 
     /// Records the end of stage `label`.
-    fn mark(p: &mut Option<Prof>, dev: &Device, label: &'static str) -> Result<()> {
+    pub(super) fn mark(p: &mut Option<Prof>, dev: &Device, label: &'static str) -> Result<()> {
         if let Some(p) = p {
             p.marks.push((label, dev.record_event()?));
         }
@@ -56,7 +56,7 @@ impl Prof {
     }
 
     /// Prints each stage's total time and count, and the sum.
-    fn report(p: Option<Prof>, n: u32) -> Result<()> {
+    pub(super) fn report(p: Option<Prof>, n: u32) -> Result<()> {
         let Some(p) = p else { return Ok(()) };
         p.marks.last().expect("the start").1.synchronize()?;
         let mut stages: Vec<(&str, f64, u32)> = Vec::new();
@@ -191,7 +191,7 @@ impl<'a> Radix<'a> {
                 if prm.count == 0 {
                     histograms(f, prof, &prm, src, (hist, status), *passes)?;
                 }
-                let scatter = scatter_sg_kernel(f.dev, f.d, *sg, f.keys_only, true)?;
+                let scatter = scatter_sg_kernel(f.dev, f.d, *sg, f.keys_only, true, false)?;
                 let work = grid(prm.tiles);
                 f.dev
                     .launch(&scatter, &prm.encode(), &[src, hist, status], dst, work)?;
@@ -236,7 +236,7 @@ fn hist_pass(
     let hist = kernel_of(dev, d, "hist", 1, WG, 0, keys_only)?;
     let (scatter, label) = match scatter_sg_plan(dev) {
         Some(sg) => (
-            scatter_sg_kernel(dev, d, sg, keys_only, false)?,
+            scatter_sg_kernel(dev, d, sg, keys_only, false, false)?,
             "scatter_sg",
         ),
         None => (
@@ -272,6 +272,12 @@ pub(super) fn radix<T: Element>(
     let dev = &x.dev;
     let d = T::DTYPE;
     let (w, bits) = key_bits(d);
+    if rows == 1
+        && w == 2
+        && let Some(sg) = super::radix64::plan64(dev)
+    {
+        return super::radix64::argsort64(x, descending, out, sg);
+    }
     let n = rows * len;
     let rec_bytes = (w as u64 + 1) * n as u64 * 4;
     let a = dev.alloc_apart(rec_bytes, &[&*x.buf])?;

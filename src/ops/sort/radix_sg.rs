@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::kernel::cache::Kernel;
 
 /// The text appended to shaders/sort.wgsl in these kernels.
-const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
+pub(super) const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
 
 /// The sort family's variants with this file's kernels (before their constants), for the
 /// shader validation test.
@@ -20,19 +20,25 @@ const RADIX_SG: &str = include_str!("../../../shaders/radix_sg.wgsl");
 pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
     DType::ALL
         .iter()
-        .map(|&d| super::plan::spec(d).include(RADIX_SG))
+        .map(|&d| {
+            super::plan::spec(d)
+                .include(RADIX_SG)
+                .include(super::radix64::RADIX64)
+        })
         .collect()
 }
 
 /// The radix scatter by subgroup ranking (shaders/radix_sg.wgsl) of the plan `sg` (from
 /// [`scatter_sg_plan`]): `scatter_sg` for the tiles of `hist`, or with `onesweep` the
-/// look-back scatter `scatter_os` (tiles of one round, its scratch a writable third input).
+/// look-back scatter `scatter_os` (tiles of one round, its scratch a writable third input);
+/// with `skip`, reading the pass table of shaders/radix64.wgsl (`SKIP`).
 pub(super) fn scatter_sg_kernel(
     dev: &Device,
     d: DType,
     sg: SgPlan,
     keys_only: bool,
     onesweep: bool,
+    skip: bool,
 ) -> Result<Arc<Kernel>> {
     let sgs = sg.wg / dev.info().subgroup_min_size;
     let rounds = if onesweep {
@@ -45,7 +51,10 @@ pub(super) fn scatter_sg_kernel(
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
-    let extra = format!("s{sgs} r{rounds} st{staged} nw{narrow} sp{spin}");
+    let extra = format!(
+        "s{sgs} r{rounds} st{staged} nw{narrow} sp{spin} k{}",
+        u32::from(skip)
+    );
     let (entry, inputs) = if onesweep {
         ("scatter_os", 3)
     } else {
@@ -59,6 +68,7 @@ pub(super) fn scatter_sg_kernel(
             .constant("STAGED", staged)
             .constant("NARROW", narrow)
             .constant("SPIN", spin);
+        let s = if skip { s.constant("SKIP", 1) } else { s };
         if onesweep {
             s.writable_last_input()
         } else {
