@@ -64,7 +64,7 @@ test: vulkan
 # thread has waited 6 s for it. GL has no f16, f64 or 64-bit integers: those tests skip
 # through tests/common's gate, listed at the end.
 GL_TESTS := array creation dtypes elementwise packed reduce stats scan sort select manip \
-	index axes linalg conv fuse limits names memory device
+	index axes linalg conv fuse limits names memory device numerics mathlogic
 
 test-gl: gl
 	@rm -f target/tmp/skipped.txt
