@@ -392,7 +392,10 @@ mod tests {
         assert!(run_with(&src(999)).is_ok());
         for b in [1000, 65535, 4_000_000_000] {
             let e = run_with(&src(b)).unwrap_err();
-            assert!(e.contains(&format!("@binding({b})")) && e.contains("of 1000"), "{e}");
+            assert!(
+                e.contains(&format!("@binding({b})")) && e.contains("of 1000"),
+                "{e}"
+            );
         }
     }
 

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
-use crate::gpu::{lock, Gpu, GlLock, ScopeError};
+use crate::gpu::{lock, GlLock, Gpu, ScopeError};
 use crate::memory::slab::{slot_size, Slabs, Slot, SLAB_BYTES, SLAB_MAX, SLOT_ALIGN};
 
 /// Ids of buffers, unique in the process and never reused, so that caches keyed by them
