@@ -70,21 +70,24 @@ test: vulkan
 
 # The test binaries that exercise what GL changes, run again on wgpu's GL backend over Mesa's
 # llvmpipe (the backend for machines without a Vulkan driver): elementwise functions with
-# every integer dtype, reductions and statistics, scans, sorts and selections, manipulation
-# and indexing (large arrays, binding windows), products, convolutions, fused kernels,
-# creation and transfers, dtypes and their refusals, the name map. Run after `make test`,
-# whose build they reuse (same profile and features: nothing is compiled again); the doc
-# tests, examples and the remaining binaries are left out to keep CI's time (see the
-# README's platform notes for what they give on GL). One test thread: wgpu's GL backend
-# holds one lock on the GL context while llvmpipe runs a submission and panics when another
-# thread has waited 6 s for it. GL has no f16, f64 or 64-bit integers: those tests skip
-# through tests/common's gate, listed at the end.
+# every integer dtype and the float libraries' ulp bounds (numerics, mathlogic), reductions
+# and statistics, scans, sorts and selections, manipulation and indexing (large arrays,
+# binding windows), products and einsum, convolutions, fused kernels, complex arrays,
+# creation and transfers, dtypes and their refusals, the name map, and threads sharing a
+# device. Run after `make test`, whose build they reuse (same profile and features: nothing
+# is compiled again); the doc tests, examples and the remaining binaries are left out to
+# keep CI's time (fft and kernel_limits: llvmpipe's GL compiles their kernels for minutes,
+# kernel_limits' workgroup arrays through naga's zero-initialising constructors). The
+# default test threads: the library serialises its calls into wgpu's GL context (GlLock in
+# src/gpu.rs), whose lock wgpu-hal otherwise gives up on after 6 s. GL has no f16, f64 or
+# 64-bit integers: those tests skip through tests/common's gate, listed at the end.
 GL_TESTS := array creation dtypes elementwise packed reduce stats scan sort select manip \
-	index axes linalg conv fuse limits names memory device
+	index axes linalg conv fuse limits names memory device numerics mathlogic threads \
+	complex einsum dims
 
 test-gl: gl
 	@rm -f target/tmp/skipped.txt
-	GPUARRAY_BACKEND=gl $(CARGO) test --no-fail-fast $(FEATURES) $(addprefix --test ,$(GL_TESTS)) -- --test-threads=1
+	GPUARRAY_BACKEND=gl $(CARGO) test --no-fail-fast $(FEATURES) $(addprefix --test ,$(GL_TESTS))
 	@n=$$(cat target/tmp/skipped.txt 2>/dev/null | wc -l); \
 	  echo "skipped on GL: $$n test(s)"; sort target/tmp/skipped.txt 2>/dev/null | sed 's/^/  /' || true
 

@@ -83,7 +83,7 @@ fn pmod(x: i32, p: i32) -> i32 {
 // than the input) a direct formula; the general modulo only past that.
 fn source_coord(c: i32, lo: i32, n: i32) -> i32 {
     let mode = remap_mode();
-    if (mode == 5u) { return c / lo; }
+    if (mode == 5u) { return c / max(lo, 1); } // never / 0 (undefined in GLSL: issue 36)
     let x = c - lo;
     if (x >= 0 && x < n) { return x; }
     switch mode {

@@ -90,7 +90,19 @@ pub(crate) struct Gpu {
     /// How long a wait blocks before [`Error::Timeout`], in nanoseconds (the options'
     /// `timeout` at opening; [`Gpu::set_timeout`] changes it).
     timeout_ns: AtomicU64,
+    /// On GL only, held around each call of this library that takes wgpu-hal's lock on the
+    /// GL context ([`Gpu::gl_lock`]).
+    gl: Option<GlLock>,
 }
+
+/// Serialises a GL device's driver calls in the library. wgpu-hal's GL backend holds one
+/// lock on the GL context for each call, for a submit as long as llvmpipe runs the whole
+/// submission, and panics (the device is lost) when a thread has waited 6 s for it: with
+/// several threads on a loaded CPU, a buffer creation or a poll waited behind a long
+/// submit and panicked. Threads that wait here wait without a limit, so wgpu's lock is
+/// never contended. Taken only around single wgpu calls, never around code that takes it
+/// again or waits for another thread that does.
+pub(crate) type GlLock = Arc<Mutex<()>>;
 
 impl Gpu {
     /// Wraps `device` and `queue`, installing an uncaptured-error handler and a device-lost
@@ -121,7 +133,10 @@ impl Gpu {
         device.set_device_lost_callback(move |reason, msg| {
             *lock(&lost_sink) = Some(format!("{reason:?}: {msg}"));
         });
-        let submitter = submit_thread.then(|| Submitter::new(&queue)).flatten();
+        let gl = (device.adapter_info().backend == wgpu::Backend::Gl).then(GlLock::default);
+        let submitter = submit_thread
+            .then(|| Submitter::new(&queue, gl.clone()))
+            .flatten();
         Gpu {
             device,
             queue,
@@ -136,7 +151,20 @@ impl Gpu {
             lost,
             timeout_ns: AtomicU64::new(duration_ns(opts.timeout)),
             opts,
+            gl,
         }
+    }
+
+    /// On GL, the guard of the device's [`GlLock`], to hold around one wgpu call that
+    /// reaches the GL context (creating, mapping, unmapping or dropping a buffer, writing
+    /// through the queue, submitting, polling); `None` on other backends.
+    pub(crate) fn gl_lock(&self) -> Option<MutexGuard<'_, ()>> {
+        self.gl.as_deref().map(lock)
+    }
+
+    /// The device's [`GlLock`] on GL, for what outlives a borrow of the [`Gpu`] (pools).
+    pub(crate) fn gl_handle(&self) -> Option<GlLock> {
+        self.gl.clone()
     }
 
     /// Errors recorded since the last check: a lost device, uncaptured wgpu errors.
@@ -209,7 +237,10 @@ impl Gpu {
         let d = &self.device;
         let oom = d.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let val = d.push_error_scope(wgpu::ErrorFilter::Validation);
-        let r = f(d);
+        let r = {
+            let _gl = self.gl_lock();
+            f(d)
+        };
         let v = pollster::block_on(val.pop());
         let o = pollster::block_on(oom.pop());
         let err = match (o, v) {
@@ -245,6 +276,7 @@ impl Gpu {
     /// timeout ([`Gpu::timed_out`]).
     pub(crate) fn submit(&self, commands: wgpu::CommandBuffer) -> Result<wgpu::SubmissionIndex> {
         let Some(sub) = &self.submitter else {
+            let _gl = self.gl_lock();
             return Ok(self.queue.submit([commands]));
         };
         let (reply, answer) = mpsc::sync_channel(1);
@@ -264,6 +296,7 @@ impl Gpu {
 
     /// Polls without blocking, running any completed callbacks.
     pub(crate) fn poll(&self) {
+        let _gl = self.gl_lock();
         let _ = self.device.poll(wgpu::PollType::Poll);
     }
 
@@ -275,10 +308,20 @@ impl Gpu {
         loop {
             self.check()?;
             let left = limit.saturating_sub(start.elapsed());
-            let r = self.device.poll(wgpu::PollType::Wait {
-                submission_index: index.clone(),
-                timeout: Some(left.clamp(Duration::from_millis(1), Duration::from_secs(1))),
-            });
+            // On GL the wait holds the GL lock: in short steps, so that other threads'
+            // submits interleave.
+            let step = if self.gl.is_some() {
+                Duration::from_millis(20)
+            } else {
+                Duration::from_secs(1)
+            };
+            let r = {
+                let _gl = self.gl_lock();
+                self.device.poll(wgpu::PollType::Wait {
+                    submission_index: index.clone(),
+                    timeout: Some(left.clamp(Duration::from_millis(1), step)),
+                })
+            };
             match r {
                 Ok(_) => return self.check(),
                 Err(wgpu::PollError::Timeout) if start.elapsed() >= limit => {
@@ -401,14 +444,18 @@ impl Drop for Gpu {
 
 impl Submitter {
     /// `None` when no thread can be had (the caller then submits itself).
-    fn new(queue: &wgpu::Queue) -> Option<Submitter> {
+    fn new(queue: &wgpu::Queue, gl: Option<GlLock>) -> Option<Submitter> {
         let (jobs, rx) = mpsc::channel::<SubmitJob>();
         let queue = queue.clone();
         let thread = std::thread::Builder::new()
             .name("gpuarray submit".into())
             .spawn(move || {
                 for (commands, reply) in rx {
-                    let _ = reply.send(queue.submit([commands]));
+                    let index = {
+                        let _gl = gl.as_deref().map(lock);
+                        queue.submit([commands])
+                    };
+                    let _ = reply.send(index);
                 }
             })
             .ok()?;

@@ -192,6 +192,7 @@ fn numpys_forms_f32() {
 
 #[test]
 fn numpys_forms_f64() {
+    require_dtype!(f64);
     let mut rng = Rng::new(2);
     for (s, shapes) in FORMS {
         check::<f64>(&mut rng, s, shapes);
@@ -276,6 +277,7 @@ fn zero_extents() {
 /// repeated in a term, some of extent 1 to broadcast), explicit or implicit output.
 #[test]
 fn random_subscripts() {
+    require_dtype!(f64);
     let mut rng = Rng::new(7);
     let letters = ['a', 'b', 'c', 'd', 'e', 'f'];
     for case in 0..120 {
@@ -413,6 +415,7 @@ fn chain(mats: &[(Vec<usize>, Vec<f64>)]) -> Vec<f64> {
 
 #[test]
 fn multi_dot_against_the_chain() {
+    require_dtype!(f64);
     let mut rng = Rng::new(8);
     for dims in [
         vec![3usize, 5, 2],

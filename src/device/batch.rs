@@ -402,6 +402,7 @@ impl Device {
             return Ok(None);
         };
         if !batch.params.is_empty() {
+            let _gl = gpu.gl_lock();
             gpu.queue
                 .write_buffer(&self.inner.batch.arena, 0, &batch.params);
         }
@@ -415,7 +416,7 @@ impl Device {
             batch.uploads.clear();
         }
         for buffer in batch.uploads.drain(..) {
-            self.inner.staging.recycle_upload(buffer);
+            self.inner.staging.recycle_upload(gpu, buffer);
         }
         index.map(Some)
     }

@@ -35,11 +35,24 @@ impl KernelLimits {
             invocations: l.max_compute_invocations_per_workgroup.into(),
             storage_buffers: l.max_storage_buffers_per_shader_stage.into(),
             uniform_buffers: l.max_uniform_buffers_per_shader_stage.into(),
-            bindings: l.max_bindings_per_bind_group.into(),
+            bindings: binding_limit(l.max_bindings_per_bind_group),
             bind_groups: l.max_bind_groups.into(),
             immediate_size: l.max_immediate_size.into(),
         }
     }
+}
+
+/// WebGPU's default `max_bindings_per_bind_group` (wgpu's on Vulkan where the driver allows
+/// no more descriptors per set, as lavapipe).
+const PORTABLE_BINDINGS: u32 = 1000;
+
+/// The binding numbers a kernel may use: below the adapter's `max_bindings_per_bind_group`
+/// and never past [`PORTABLE_BINDINGS`]. wgpu's GL, Metal and DX12 backends report no limit
+/// (`u32::MAX`), and GL's then sizes a table by the largest binding number of each layout:
+/// `@binding(65535)` was accepted on GL alone, and `@binding(4000000000)` would allocate
+/// gigabytes there. Capped, a kernel accepted on one backend is accepted on all.
+fn binding_limit(adapter: u32) -> u64 {
+    adapter.min(PORTABLE_BINDINGS).into()
 }
 
 /// Where a kernel's override constants come from: the values passed at pipeline creation
@@ -177,8 +190,8 @@ fn check_resources(module: &Module, limits: &KernelLimits) -> Result<(), String>
         if let Some(rb) = &g.binding {
             if u64::from(rb.binding) >= limits.bindings {
                 return Err(format!(
-                    "`{name}` is at @binding({}), past this adapter's \
-                     max_bindings_per_bind_group of {}",
+                    "`{name}` is at @binding({}), past max_bindings_per_bind_group of {} \
+                     (this adapter's, at most WebGPU's {PORTABLE_BINDINGS})",
                     rb.binding, limits.bindings
                 ));
             }
@@ -350,6 +363,40 @@ mod tests {
         let o = "override W: u32 = 64u;\n@compute @workgroup_size(W * 2u) fn f() {}";
         assert!(run(o, &[]).is_ok());
         assert!(run(o, &[("W", 129.0)]).unwrap_err().contains("258"));
+    }
+
+    /// GL's `u32::MAX` bindings are capped at WebGPU's 1000; smaller limits are kept.
+    #[test]
+    fn binding_numbers_are_capped_at_the_portable_limit() {
+        assert_eq!(binding_limit(u32::MAX), 1000);
+        assert_eq!(binding_limit(1000), 1000);
+        assert_eq!(binding_limit(640), 640);
+        let mut l = limits();
+        l.bindings = binding_limit(u32::MAX);
+        let src = |b: u32| {
+            format!(
+                "@group(0) @binding({b}) var<storage> x: array<f32>;\n\
+                 @compute @workgroup_size(1) fn f() {{ _ = x[0]; }}"
+            )
+        };
+        let run_with = |s: &str| {
+            let module = naga::front::wgsl::parse_str(s).expect("parses");
+            let info = naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::all(),
+            )
+            .validate(&module)
+            .expect("valid");
+            check(&module, &info, None, &[], &l)
+        };
+        assert!(run_with(&src(999)).is_ok());
+        for b in [1000, 65535, 4_000_000_000] {
+            let e = run_with(&src(b)).unwrap_err();
+            assert!(
+                e.contains(&format!("@binding({b})")) && e.contains("of 1000"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

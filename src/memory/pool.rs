@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
-use crate::gpu::{lock, Gpu, ScopeError};
+use crate::gpu::{lock, GlLock, Gpu, ScopeError};
 use crate::memory::slab::{slot_size, Slabs, Slot, SLAB_BYTES, SLAB_MAX, SLOT_ALIGN};
 
 /// Ids of buffers, unique in the process and never reused, so that caches keyed by them
@@ -51,8 +51,10 @@ impl State {
         self.used + self.cached + self.slab_free
     }
 
-    /// Releases every cached buffer and empty slab; true if any was released.
-    fn drop_cached(&mut self) -> bool {
+    /// Releases every cached buffer and empty slab, holding `gl` (the device's [`GlLock`] on
+    /// GL) while they are dropped; true if any was released.
+    fn drop_cached(&mut self, gl: Option<&GlLock>) -> bool {
+        let _gl = gl.map(|g| lock(g));
         let slabs = self.slabs.drop_empty();
         self.slab_free -= slabs as u64 * SLAB_BYTES;
         let any = slabs > 0 || self.free_blocks > 0;
@@ -85,6 +87,9 @@ pub(crate) struct Pool {
     slabs: bool,
     /// The device's count of releases to the driver (`Gpu::released`), bumped on each.
     released: Arc<AtomicU64>,
+    /// The device's [`GlLock`] on GL, held while buffers are dropped (a drop can reach the
+    /// GL context). Taken after `state`, never before it.
+    gl: Option<GlLock>,
 }
 
 impl Pool {
@@ -118,6 +123,7 @@ impl Pool {
             usage,
             slabs: false,
             released: gpu.released.clone(),
+            gl: gpu.gl_handle(),
         }
     }
 
@@ -136,7 +142,7 @@ impl Pool {
     }
 
     pub(crate) fn free_all(&self) {
-        lock(&self.state).drop_cached();
+        lock(&self.state).drop_cached(self.gl.as_ref());
         self.released.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -190,7 +196,7 @@ impl Pool {
                 s.slab_free -= slot;
                 return Ok(Some(self.slot_handle(t)));
             }
-            if s.held().saturating_add(SLAB_BYTES) > limit && s.drop_cached() {
+            if s.held().saturating_add(SLAB_BYTES) > limit && s.drop_cached(self.gl.as_ref()) {
                 self.released.fetch_add(1, Ordering::Relaxed);
             }
             if s.held().saturating_add(SLAB_BYTES) > limit {
@@ -243,7 +249,7 @@ impl Pool {
                 s.used += class;
                 return Ok(self.handle(id, buffer, 0, class, Origin::Whole));
             }
-            if s.held().saturating_add(class) > limit && s.drop_cached() {
+            if s.held().saturating_add(class) > limit && s.drop_cached(self.gl.as_ref()) {
                 self.released.fetch_add(1, Ordering::Relaxed);
             }
             if s.held().saturating_add(class) > limit {
@@ -321,6 +327,8 @@ impl Pool {
         let Some(buffer) = h.buffer.take() else {
             return;
         };
+        // Dropped at the end, under the GL lock, unless the pool keeps it.
+        let mut buffer = Some(buffer);
         let limit = *lock(&self.limit);
         let mut s = lock(&self.state);
         match h.origin {
@@ -330,6 +338,7 @@ impl Pool {
                 s.slab_free += h.size;
                 let empty = s.slabs.put(h.buffer_id, h.base);
                 if empty && s.held() > limit {
+                    let _gl = self.gl.as_deref().map(lock);
                     let n = s.slabs.drop_empty() as u64;
                     s.slab_free -= n * SLAB_BYTES;
                     self.released.fetch_add(1, Ordering::Relaxed);
@@ -340,14 +349,17 @@ impl Pool {
                 if s.held() + h.size <= limit {
                     s.cached += h.size;
                     s.free_blocks += 1;
-                    s.free
-                        .entry(h.size)
-                        .or_default()
-                        .push((h.buffer_id, buffer));
+                    let kept = buffer.take().expect("taken once");
+                    s.free.entry(h.size).or_default().push((h.buffer_id, kept));
                 } else {
                     self.released.fetch_add(1, Ordering::Relaxed);
                 }
             }
+        }
+        drop(s);
+        if buffer.is_some() {
+            let _gl = self.gl.as_deref().map(lock);
+            drop(buffer);
         }
     }
 }

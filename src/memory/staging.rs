@@ -73,9 +73,10 @@ fn par_copy(dst: &mut [u8], src: &[u8]) {
 
 impl Staging {
     /// Returns an upload buffer to its pool once the GPU has finished reading it.
-    pub(crate) fn recycle_upload(&self, buffer: wgpu::Buffer) {
+    pub(crate) fn recycle_upload(&self, gpu: &Gpu, buffer: wgpu::Buffer) {
         let pool = self.writes.clone();
         let b = buffer.clone();
+        let _gl = gpu.gl_lock();
         buffer.map_async(wgpu::MapMode::Write, .., move |r| {
             if r.is_ok() {
                 let class = b.size();
@@ -118,7 +119,10 @@ impl Staging {
                 .map_err(|e| Error::Map(e.to_string()))?;
             view.slice(..data.len()).copy_from_slice(data);
         }
-        staging.unmap();
+        {
+            let _gl = gpu.gl_lock();
+            staging.unmap();
+        }
         Ok((staging, size))
     }
 
@@ -158,9 +162,12 @@ pub(crate) fn map_and_copy(
 ) -> Result<()> {
     let done: Arc<Mutex<Option<std::result::Result<(), String>>>> = Arc::default();
     let flag = done.clone();
-    buffer.map_async(wgpu::MapMode::Read, range.clone(), move |r| {
-        *lock(&flag) = Some(r.map_err(|e| e.to_string()));
-    });
+    {
+        let _gl = gpu.gl_lock();
+        buffer.map_async(wgpu::MapMode::Read, range.clone(), move |r| {
+            *lock(&flag) = Some(r.map_err(|e| e.to_string()));
+        });
+    }
     gpu.wait_until(index, || lock(&done).is_some())?;
     let result = lock(&done).take().unwrap_or(Err("no map result".into()));
     result.map_err(|e| gpu.check().err().unwrap_or(Error::Map(e)))?;
@@ -171,6 +178,7 @@ pub(crate) fn map_and_copy(
             .map_err(|e| Error::Map(e.to_string()))?;
         par_copy(out, &view[skip..skip + out.len()]);
     }
+    let _gl = gpu.gl_lock();
     buffer.unmap();
     Ok(())
 }

@@ -333,8 +333,11 @@ fn remap_complex<T: Element>(
     }
     let mut shape = shape;
     shape.push(2);
+    // The component axis is left as it is: lo 0, except in repeat mode (x = c / lo), 1 (a 0
+    // there divided by zero, which WGSL defines as c but GLSL leaves undefined: llvmpipe's
+    // GL gave 0, repeating the real part into the imaginary one).
     let mut lo = lo.to_vec();
-    lo.push(0);
+    lo.push(usize::from(mode == Mode::Repeat));
     by_component!(T::DTYPE, R => Ok(
         remap::<R>(&src.components(), op, shape, &lo, mode, R::zeroed())?.as_complex::<T>()
     ))
