@@ -1,7 +1,8 @@
 //! The blocked algorithms on contiguous stacks `[count, rows, cols]` worked on in place:
 //! right-looking LU with partial pivoting, right-looking Cholesky and triangular solves,
 //! each a loop over blocks of [`NB`] columns whose large work (the trailing update) is the
-//! library's matmul, the rest the kernels of [`super::factor`]. Nothing here waits for the
+//! library's matmul, the rest the kernels of [`super::factor`] (and the LU's panels those
+//! of [`super::factor_reg`], in registers, where they fit). Nothing here waits for the
 //! GPU: every step is recorded and runs in order.
 
 use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, SELF, TRANS, UNIT};
@@ -19,6 +20,14 @@ const _: () = assert!(NB <= 64);
 /// diagonal blocks (one product each) rather than substituting (one invocation per column,
 /// each [`NB`] dependent steps).
 const INV_FROM: usize = 64;
+
+/// The same threshold for the triangular solves of [`trsm`] (solve, inv, lu_solve,
+/// cho_solve, solve_triangular): every right-hand side count. A diagonal block by
+/// substitution is one invocation per column walking [`NB`] rows, some 2,000 dependent
+/// reads of global memory (the H200 sweep of 2026-11-28: a 4096 solve of one vector took
+/// 60 ms more than the LU alone); by its inverse it is a product and a copy, the inverses
+/// of every diagonal block made at once beforehand (shaders/factor.wgsl `tri_inv`).
+const TRSM_INV_FROM: usize = 1;
 
 /// The inverse of diagonal block `blk` of `count` stacks of `blocks` `NB x NB` inverses
 /// (`tri_inv`'s output), as a `[count, w, w]` view.
@@ -109,9 +118,14 @@ pub(crate) fn lu_in_place<T: Float>(
             count,
             ..FParams::default()
         };
-        l.lu_panel(&p, &st, w)?;
-        // The panel's swaps in the columns left and right of it.
-        if n > wdt {
+        // The panel in registers where it fits (its swaps of the other columns included),
+        // else by shaders/factor.wgsl's lu_panel and its swaps in the columns left and
+        // right of it.
+        let in_registers = super::factor_reg::lu_panel(l, &p, &st, w)?;
+        if !in_registers {
+            l.lu_panel(&p, &st, w)?;
+        }
+        if n > wdt && !in_registers {
             let q = FParams {
                 c0: k,
                 ncols: wdt,
@@ -261,7 +275,7 @@ pub(crate) fn trsm<T: Float>(
     };
     // Many right-hand sides: the diagonal blocks' inverses, all in one dispatch first.
     let blocks = n.div_ceil(NB);
-    let inverses = if nrhs >= INV_FROM {
+    let inverses = if nrhs >= TRSM_INV_FROM {
         let inv = Array::<T>::alloc(&a.dev, "linalg", vec![count * blocks * NB * NB])?;
         let q = FParams {
             rows: n,
