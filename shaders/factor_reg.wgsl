@@ -221,22 +221,18 @@ fn lu_reg(
     workgroupBarrier();
     // U12 = L11^-1 A12 for the block's columns [c0, c0 + ncols) right of the panel, read
     // from and written to the rows the pivots came from (`permute` then moves them to
-    // their positions): one invocation per column, by substitution in registers.
+    // their positions): one invocation per column, by substitution (at most 60 columns
+    // of W rows: not worth registers).
     if live && lid < ncols() {
         let col = c0() + lid;
         var y: array<T, W>;
-        // unroll
-        for (var q = 0u; q < W; q++) {
-            if q < w {
-                y[q] = out[base + src_row[q] * n + col];
-                // unroll
-                for (var p = 0u; p < W; p++) {
-                    if p < q {
-                        y[q] -= l11[q * W + p] * y[p];
-                    }
-                }
-                out[base + src_row[q] * n + col] = y[q];
+        for (var q = 0u; q < w; q++) {
+            var v = out[base + src_row[q] * n + col];
+            for (var p = 0u; p < q; p++) {
+                v -= l11[q * W + p] * y[p];
             }
+            y[q] = v;
+            out[base + src_row[q] * n + col] = v;
         }
     }
 }
@@ -261,70 +257,31 @@ fn swap_rows(
     let n = cols();
     let base = bi * rows() * n + c;
     var piv: array<u32, W>;
-    // unroll
-    for (var t = 0u; t < W; t++) {
-        piv[t] = kk + t;
-        if t < w {
-            piv[t] = u32(atomicLoad(&st[bi * kmax() + kk + t]));
-        }
+    for (var t = 0u; t < w; t++) {
+        piv[t] = u32(atomicLoad(&st[bi * kmax() + kk + t]));
     }
     var v: array<T, W>;
     var u: array<T, W>;
-    // unroll
-    for (var t = 0u; t < W; t++) {
-        if t < w {
-            v[t] = out[base + origin(piv, kk + t, kk, w) * n];
-            u[t] = out[base + origin(piv, piv[t], kk, w) * n];
-        }
+    for (var t = 0u; t < w; t++) {
+        v[t] = out[base + origin(&piv, kk + t, kk, w) * n];
+        u[t] = out[base + origin(&piv, piv[t], kk, w) * n];
     }
-    // unroll
-    for (var t = 0u; t < W; t++) {
-        if t < w {
-            out[base + (kk + t) * n] = v[t];
-            out[base + piv[t] * n] = u[t];
-        }
+    for (var t = 0u; t < w; t++) {
+        out[base + (kk + t) * n] = v[t];
+        out[base + piv[t] * n] = u[t];
     }
 }
 
 // The row whose content the swaps (kk + t, piv[t]), t < w in order, bring to row `x`.
-fn origin(piv: array<u32, W>, x: u32, kk: u32, w: u32) -> u32 {
+fn origin(piv: ptr<function, array<u32, W>>, x: u32, kk: u32, w: u32) -> u32 {
     var y = x;
-    // unroll
-    for (var t = 0u; t < W; t++) {
-        const s = W - 1u - t;
-        if s < w {
-            if y == kk + s {
-                y = piv[s];
-            } else if y == piv[s] {
-                y = kk + s;
-            }
+    for (var t = 0u; t < w; t++) {
+        let s = w - 1u - t;
+        if y == kk + s {
+            y = (*piv)[s];
+        } else if y == (*piv)[s] {
+            y = kk + s;
         }
     }
     return y;
-}
-
-@compute @workgroup_size(WG)
-fn rank_update(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let t = linear_id(wid, nwg, lid, WG);
-    let nr = rows() - r0();
-    let per = nr * ncols();
-    if t >= per * count() {
-        return;
-    }
-    let bi = t / per;
-    let e = t % per;
-    let i = r0() + e / ncols();
-    let c = c0() + e % ncols();
-    let n = cols();
-    let base = bi * rows() * n;
-    let kk = k0();
-    var acc = out[base + i * n + c];
-    for (var q = 0u; q < wdt(); q++) {
-        acc -= out[base + i * n + kk + q] * out[base + (kk + q) * n + c];
-    }
-    out[base + i * n + c] = acc;
 }

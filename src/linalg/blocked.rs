@@ -21,13 +21,6 @@ const _: () = assert!(NB <= 64);
 /// each [`NB`] dependent steps).
 const INV_FROM: usize = 64;
 
-/// The same threshold for the triangular solves of [`trsm`] (solve, inv, lu_solve,
-/// cho_solve, solve_triangular): every right-hand side count. A diagonal block by
-/// substitution is one invocation per column walking [`NB`] rows, some 2,000 dependent
-/// reads of global memory (the H200 sweep of 2026-11-28: a 4096 solve of one vector took
-/// 60 ms more than the LU alone); by its inverse it is a product and a copy, the inverses
-/// of every diagonal block made at once beforehand (shaders/factor.wgsl `tri_inv`).
-const TRSM_INV_FROM: usize = 1;
 
 /// The inverse of diagonal block `blk` of `count` stacks of `blocks` `NB x NB` inverses
 /// (`tri_inv`'s output), as a `[count, w, w]` view.
@@ -273,25 +266,62 @@ pub(crate) fn trsm<T: Float>(
     } else {
         Box::new(starts.iter().rev())
     };
-    // Many right-hand sides: the diagonal blocks' inverses, all in one dispatch first.
+    // The diagonal blocks' inverses, all in one dispatch first, for every count of
+    // right-hand sides: a block by substitution (`trsm_block`) is one invocation per column
+    // walking [`NB`] rows, some 2,000 dependent reads of global memory (the H200 sweep of
+    // 2026-11-28: a 4096 solve of one vector took 60 ms more than its LU); by its inverse
+    // it is a product over the whole GPU.
     let blocks = n.div_ceil(NB);
-    let inverses = if nrhs >= TRSM_INV_FROM {
-        let inv = Array::<T>::alloc(&a.dev, "linalg", vec![count * blocks * NB * NB])?;
-        let q = FParams {
+    let inv = Array::<T>::alloc(&a.dev, "linalg", vec![count * blocks * NB * NB])?;
+    let q = FParams {
+        rows: n,
+        cols: n,
+        k0: 0,
+        wdt: NB,
+        nrows: n,
+        count,
+        flags,
+        ..FParams::default()
+    };
+    l.tri_inv(&q, a, &inv)?;
+    if nrhs <= super::trsm::MAX_RHS {
+        // Few right-hand sides: one dispatch a block (the block's solution and the update
+        // of the rows after it), into a new array copied back at the end.
+        let x = super::trsm::solution::<T>(&a.dev, count, n, nrhs)?;
+        for &k in order {
+            let wdt = NB.min(n - k);
+            let (r0, nr) = if forward {
+                (k + wdt, n - k - wdt)
+            } else {
+                (0, k)
+            };
+            let step = super::trsm::Step {
+                n,
+                nrhs,
+                count,
+                k,
+                wdt,
+                blk: k / NB,
+                blocks,
+                r0,
+                nr,
+                trans: tri.trans,
+            };
+            super::trsm::step(&a.dev, &step, a, &inv, b, &x)?;
+        }
+        let s = FParams {
             rows: n,
-            cols: n,
-            k0: 0,
-            wdt: NB,
+            cols: nrhs,
+            r0: 0,
             nrows: n,
+            c0: 0,
+            ncols: nrhs,
             count,
-            flags,
+            flags: ASSIGN,
             ..FParams::default()
         };
-        l.tri_inv(&q, a, &inv)?;
-        Some(inv)
-    } else {
-        None
-    };
+        return l.sub_block(&s, &x, b);
+    }
     for &k in order {
         let wdt = NB.min(n - k);
         let p = FParams {
@@ -306,13 +336,8 @@ pub(crate) fn trsm<T: Float>(
             flags,
             ..FParams::default()
         };
-        match &inverses {
-            Some(inv) => {
-                let iv = inverse_view(inv, blocks, NB, k / NB, wdt);
-                apply_inverse(l, &iv, b, (count, n, nrhs), (k, wdt), (0, nrhs))?;
-            }
-            None => l.trsm_block(&p, Some(a), b)?,
-        }
+        let iv = inverse_view(&inv, blocks, NB, k / NB, wdt);
+        apply_inverse(l, &iv, b, (count, n, nrhs), (k, wdt), (0, nrhs))?;
         let (r0, nr) = if forward {
             (k + wdt, n - k - wdt)
         } else {

@@ -21,7 +21,7 @@
 
 use super::factor::{grid, FParams, Launcher};
 use crate::array::Array;
-use crate::device::Work;
+use crate::device::{DeviceKind, Work};
 use crate::dtype::{DType, Float};
 use crate::error::Result;
 use crate::kernel::cache::Key;
@@ -64,7 +64,11 @@ pub(crate) fn shape(d: DType, rows: usize, most: u32) -> Option<Shape> {
     best
 }
 
-fn spec(d: DType, s: Shape) -> Spec {
+/// The kernels' text for panels of shape `s`; the loops over the rows and columns an
+/// invocation holds unrolled where `unroll` (every index into its private arrays then a
+/// constant: registers), left loops on CPU adapters, whose compilers take minutes over the
+/// unrolled text (lavapipe) and have no registers to keep.
+fn spec(d: DType, s: Shape, unroll: bool) -> Spec {
     let src = SRC
         .replace("const R: u32 = 4u;", &format!("const R: u32 = {}u;", s.r))
         .replace("const W: u32 = 16u;", &format!("const W: u32 = {}u;", s.w))
@@ -75,9 +79,12 @@ fn spec(d: DType, s: Shape) -> Spec {
     let sp = Spec::new("factor_reg", src)
         .alias("T", d.wgsl())
         .scalar(d)
-        .writable_last_input()
-        .unroll("R", s.r)
-        .unroll("W", s.w as u32);
+        .writable_last_input();
+    let sp = if unroll {
+        sp.unroll("R", s.r).unroll("W", s.w as u32)
+    } else {
+        sp
+    };
     if d == DType::F64 {
         sp.alias("TW", "f64")
             .import("f64_math")
@@ -93,7 +100,9 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     let mut v = Vec::new();
     for d in [DType::F32, DType::F64] {
         for rows in [64, 300, 1000, 2000, 4096] {
-            v.push(spec(d, shape(d, rows, 1024).expect("a shape")));
+            for unroll in [true, false] {
+                v.push(spec(d, shape(d, rows, 1024).expect("a shape"), unroll));
+            }
         }
     }
     v
@@ -108,16 +117,17 @@ fn launch<T: Float>(
     out: &Array<T>,
     work: Work,
 ) -> Result<()> {
+    let unroll = l.dev.info().kind != DeviceKind::Cpu;
     let key = Key {
         family: "factor_reg",
         entry,
-        variant: format!("{:?} r{} w{}", T::DTYPE, s.r, s.w),
+        variant: format!("{:?} r{} w{} unroll {unroll}", T::DTYPE, s.r, s.w),
         inputs: 2,
         wg: s.wg,
         ndim: 0,
         per: 0,
     };
-    let k = l.dev.kernel(key, || spec(T::DTYPE, s))?;
+    let k = l.dev.kernel(key, || spec(T::DTYPE, s, unroll))?;
     l.dev.launch(
         &k,
         &p.encode(),

@@ -20,6 +20,7 @@ pub(crate) mod factor_small;
 mod lu;
 mod prep;
 mod solve;
+pub(crate) mod trsm;
 
 pub use cholesky::{cho_solve, cholesky, solve_triangular, Triangle};
 pub use lu::{lu, lu_factor, lu_solve, LuFactor, Trans};
