@@ -12,7 +12,8 @@
 // `lu_reg`: one workgroup per matrix (`wid.z * nwg.y + wid.y`); invocation `lid` holds rows
 // `k0 + lid + r * WG` (r < R) of the panel's columns [k0, k0 + wdt) (wdt <= W), R * W
 // values in a private array whose every index is a constant once the host has unrolled the
-// loops marked `// unroll` (src/kernel/unroll.rs). Rows never move in registers: each
+// loops marked `// unroll` (src/kernel/unroll.rs; the column loop itself stays a loop,
+// column j picked out by compares, so that the text grows as R * W, not R * W * W). Rows never move in registers: each
 // carries its position (the row it holds after the swaps so far), and a swap is a change of
 // two positions. Per column: the pivot search (largest magnitude, lowest position of equals,
 // as LAPACK's idamax; NaN never wins) over the invocations' candidates in two levels of
@@ -107,91 +108,98 @@ fn lu_reg(
             x[r * W + c] = v;
         }
     }
-    // unroll
-    for (var j = 0u; j < W; j++) {
-        if j < w {
-            let pj = kk + j;
-            // This invocation's candidate: rows at positions >= pj.
-            var bv = T(-1.0);
-            var bp = pj;
+    // The column loop stays a loop (its body unrolled over the rows and columns held, so
+    // that every index into `x` is a constant; column j picked by compares).
+    for (var j = 0u; j < w; j++) {
+        let pj = kk + j;
+        // This invocation's candidate: rows at positions >= pj.
+        var bv = T(-1.0);
+        var bp = pj;
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            var xj = x[r * W];
             // unroll
-            for (var r = 0u; r < R; r++) {
-                let v = abs(x[r * W + j]);
-                if pos[r] >= pj && pos[r] < m && beats(v, pos[r], bv, bp) {
-                    bv = v;
-                    bp = pos[r];
+            for (var c = 0u; c < W; c++) {
+                if c == j {
+                    xj = x[r * W + c];
                 }
             }
-            red_v[lid] = bv;
-            red_p[lid] = bp;
-            workgroupBarrier();
-            if lid < 32u {
-                for (var t = lid + 32u; t < WG; t += 32u) {
-                    if beats(red_v[t], red_p[t], bv, bp) {
-                        bv = red_v[t];
-                        bp = red_p[t];
-                    }
-                }
-                // Invocations past WG (WG < 32) leave the neutral candidate.
-                if lid >= WG {
-                    bv = T(-1.0);
-                    bp = pj;
-                }
-                red2_v[lid] = bv;
-                red2_p[lid] = bp;
+            let v = abs(xj);
+            if pos[r] >= pj && pos[r] < m && beats(v, pos[r], bv, bp) {
+                bv = v;
+                bp = pos[r];
             }
-            workgroupBarrier();
-            // Every invocation reduces the 32 group winners itself (a broadcast read).
-            var p = red2_p[0];
-            var pv = red2_v[0];
-            for (var t = 1u; t < min(32u, WG); t++) {
-                if beats(red2_v[t], red2_p[t], pv, p) {
-                    pv = red2_v[t];
-                    p = red2_p[t];
+        }
+        red_v[lid] = bv;
+        red_p[lid] = bp;
+        workgroupBarrier();
+        if lid < 32u {
+            for (var t = lid + 32u; t < WG; t += 32u) {
+                if beats(red_v[t], red_p[t], bv, bp) {
+                    bv = red_v[t];
+                    bp = red_p[t];
                 }
             }
-            // No candidate above -1 (every one NaN): the row at the diagonal is the pivot.
-            // The pivot row's owner broadcasts it; positions p and pj trade places.
-            // unroll
-            for (var r = 0u; r < R; r++) {
-                if pos[r] == p && pos[r] < m {
-                    // unroll
-                    for (var c = 0u; c < W; c++) {
-                        prow[c] = x[r * W + c];
-                    }
+            red2_v[lid] = bv;
+            red2_p[lid] = bp;
+        }
+        workgroupBarrier();
+        // Every invocation reduces the 32 group winners itself (a broadcast read).
+        var p = red2_p[0];
+        var pv = red2_v[0];
+        for (var t = 1u; t < 32u; t++) {
+            if beats(red2_v[t], red2_p[t], pv, p) {
+                pv = red2_v[t];
+                p = red2_p[t];
+            }
+        }
+        // No candidate above -1 (every one NaN): the row at the diagonal is the pivot.
+        // The pivot row's owner broadcasts it; positions p and pj trade places.
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            if pos[r] == p && pos[r] < m {
+                // unroll
+                for (var c = 0u; c < W; c++) {
+                    prow[c] = x[r * W + c];
                 }
             }
-            workgroupBarrier();
-            let piv = prow[j];
-            var rinv = T(0.0);
-            if piv != T(0.0) {
-                rinv = div_(T(1.0), piv);
+        }
+        workgroupBarrier();
+        let piv = prow[j];
+        var rinv = T(0.0);
+        if piv != T(0.0) {
+            rinv = div_(T(1.0), piv);
+        }
+        if lid == 0u && live {
+            atomicStore(&st[bi * kmax() + pj], i32(p));
+            if piv == T(0.0) {
+                atomicMin(&st[count() * kmax()], i32(bi));
             }
-            if lid == 0u && live {
-                atomicStore(&st[bi * kmax() + pj], i32(p));
-                if piv == T(0.0) {
-                    atomicMin(&st[count() * kmax()], i32(bi));
-                }
+        }
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            if pos[r] == p {
+                pos[r] = pj;
+            } else if pos[r] == pj {
+                pos[r] = p;
             }
-            // unroll
-            for (var r = 0u; r < R; r++) {
-                if pos[r] == p {
-                    pos[r] = pj;
-                } else if pos[r] == pj {
-                    pos[r] = p;
-                }
-                if pos[r] > pj && pos[r] < m {
-                    // The multiplier (a zero pivot leaves its column, all zeros, as
-                    // LAPACK does) and the rank-1 update of the columns right of j.
-                    let l = x[r * W + j] * rinv;
-                    if piv != T(0.0) {
-                        x[r * W + j] = l;
-                    }
-                    // unroll
-                    for (var c = 0u; c < W; c++) {
-                        if c > j && c < w {
-                            x[r * W + c] -= l * prow[c];
+            if pos[r] > pj && pos[r] < m {
+                // The multiplier (a zero pivot leaves its column, all zeros, as LAPACK
+                // does) and the rank-1 update of the columns right of j.
+                var l = T(0.0);
+                // unroll
+                for (var c = 0u; c < W; c++) {
+                    if c == j {
+                        l = x[r * W + c] * rinv;
+                        if piv != T(0.0) {
+                            x[r * W + c] = l;
                         }
+                    }
+                }
+                // unroll
+                for (var c = 0u; c < W; c++) {
+                    if c > j && c < w {
+                        x[r * W + c] -= l * prow[c];
                     }
                 }
             }
