@@ -293,3 +293,29 @@ fn origin(piv: ptr<function, array<u32, W>>, x: u32, kk: u32, w: u32) -> u32 {
     }
     return y;
 }
+
+@compute @workgroup_size(WG)
+fn rank_update(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let t = linear_id(wid, nwg, lid, WG);
+    let nr = rows() - r0();
+    let per = nr * ncols();
+    if t >= per * count() {
+        return;
+    }
+    let bi = t / per;
+    let e = t % per;
+    let i = r0() + e / ncols();
+    let c = c0() + e % ncols();
+    let n = cols();
+    let base = bi * rows() * n;
+    let kk = k0();
+    var acc = out[base + i * n + c];
+    for (var q = 0u; q < wdt(); q++) {
+        acc -= out[base + i * n + kk + q] * out[base + (kk + q) * n + c];
+    }
+    out[base + i * n + c] = acc;
+}

@@ -186,6 +186,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_entry_is_in_the_shader() {
+        for e in ["lu_reg", "swap_rows", "rank_update"] {
+            assert!(SRC.contains(&format!("fn {e}(")), "{e}");
+        }
+    }
+
+    #[test]
     fn shapes_hold_their_panels_within_the_register_budget() {
         for d in [DType::F32, DType::F64] {
             for rows in [1, 63, 64, 65, 256, 1000, 1024, 2049, 4096] {
