@@ -21,7 +21,6 @@ const _: () = assert!(NB <= 64);
 /// each [`NB`] dependent steps).
 const INV_FROM: usize = 64;
 
-
 /// The inverse of diagonal block `blk` of `count` stacks of `blocks` `NB x NB` inverses
 /// (`tri_inv`'s output), as a `[count, w, w]` view.
 fn inverse_view<T: Float>(
@@ -271,13 +270,15 @@ pub(crate) fn trsm<T: Float>(
     // walking [`NB`] rows, some 2,000 dependent reads of global memory (the H200 sweep of
     // 2026-11-28: a 4096 solve of one vector took 60 ms more than its LU); by its inverse
     // it is a product over the whole GPU.
-    let blocks = n.div_ceil(NB);
-    let inv = Array::<T>::alloc(&a.dev, "linalg", vec![count * blocks * NB * NB])?;
+    // Slots of NB x NB, or n x n for smaller matrices (stacks of many tiny systems).
+    let slot = NB.min(n);
+    let blocks = n.div_ceil(slot);
+    let inv = Array::<T>::alloc(&a.dev, "linalg", vec![count * blocks * slot * slot])?;
     let q = FParams {
         rows: n,
         cols: n,
         k0: 0,
-        wdt: NB,
+        wdt: slot,
         nrows: n,
         count,
         flags,
@@ -302,6 +303,7 @@ pub(crate) fn trsm<T: Float>(
                 k,
                 wdt,
                 blk: k / NB,
+                slot,
                 blocks,
                 r0,
                 nr,
@@ -336,7 +338,7 @@ pub(crate) fn trsm<T: Float>(
             flags,
             ..FParams::default()
         };
-        let iv = inverse_view(&inv, blocks, NB, k / NB, wdt);
+        let iv = inverse_view(&inv, blocks, slot, k / NB, wdt);
         apply_inverse(l, &iv, b, (count, n, nrhs), (k, wdt), (0, nrhs))?;
         let (r0, nr) = if forward {
             (k + wdt, n - k - wdt)

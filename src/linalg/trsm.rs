@@ -33,6 +33,8 @@ pub(crate) struct Step {
     pub k: usize,
     pub wdt: usize,
     pub blk: usize,
+    /// Rows of an inverse's slot.
+    pub slot: usize,
     pub blocks: usize,
     pub r0: usize,
     pub nr: usize,
@@ -43,9 +45,15 @@ pub(crate) struct Step {
 impl Step {
     fn encode(&self) -> Params {
         let mut p = Params::new(0);
-        let slot = super::blocked::NB;
         p.shape = [
-            self.n, self.nrhs, self.k, self.wdt, slot, self.blk, self.blocks, 0,
+            self.n,
+            self.nrhs,
+            self.k,
+            self.wdt,
+            self.slot,
+            self.blk,
+            self.blocks,
+            0,
         ]
         .map(|v| v as u32);
         p.strides[0][0] = self.count as u32;
@@ -71,7 +79,12 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 
 /// A new array for the solution of `count` systems of order `n` with `nrhs` right-hand
 /// sides, in a pooled buffer of its own (past the slabs' largest slot).
-pub(crate) fn solution<T: Float>(dev: &Device, count: usize, n: usize, nrhs: usize) -> Result<Array<T>> {
+pub(crate) fn solution<T: Float>(
+    dev: &Device,
+    count: usize,
+    n: usize,
+    nrhs: usize,
+) -> Result<Array<T>> {
     let len = count * n * nrhs;
     let x = Array::<T>::alloc(dev, "linalg", vec![len.max(PAST_SLABS / T::DTYPE.size())])?;
     Ok(x.view(vec![len], vec![1], 0))
