@@ -51,7 +51,7 @@ var<workgroup> red_s: array<T, 1024>;
 // Columns of a sub-panel of lu_panel, and its U12 block (SB rows of at most 64 - SB).
 const SB: u32 = 16u;
 var<workgroup> u12: array<T, 768>;
-// chol_diag's block, its lower triangle packed (64 x 65 / 2 elements).
+// chol_diag's block and tri_inv's inverse, lower triangles packed (64 x 65 / 2 elements).
 var<workgroup> chol: array<T, 2080>;
 
 // The family's parameters, mirroring `FParams` in src/linalg/factor.rs (whose `encode` is
@@ -335,49 +335,82 @@ fn sub_block(
 // The inverses of the diagonal blocks of triangular matrices: block b (rows and columns
 // [k0 + b wdt, + min(wdt, nrows - b wdt))) of op(A) for the matrices of `a` (rows x cols,
 // transposed where TRANS; the triangle LOWER names, unit diagonal where UNIT), each
-// inverse to a wdt x wdt slot of `out` ([count, blocks, wdt, wdt]). Workgroup (b, matrix);
-// invocation c computes column c by substitution.
+// inverse to a wdt x wdt slot of `out` ([count, blocks, wdt, wdt]). Workgroup (b, matrix).
+// The inverse is built in workgroup memory (its lower triangle packed), column by column of
+// the triangle: at step q its row q is final once divided by the diagonal, then every
+// row below takes its multiple of it; two barriers a step, every invocation busy on the
+// block's elements. An upper triangle is worked on reversed (row and column i as w - 1 - i),
+// which makes it lower.
 @compute @workgroup_size(WG)
 fn tri_inv(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
+    // Every invocation reaches the barriers; a workgroup past the stack writes nothing.
     let bi = matrix(wid, nwg);
+    let live = bi < count();
     let blocks = nwg.x;
     let blk = wid.x;
     let kk = k0() + blk * wdt();
     let w = min(wdt(), k0() + nrows() - kk);
-    let c = lid;
-    if bi >= count() || c >= w {
-        return;
-    }
     let ld = cols();
     let base = bi * rows() * ld;
     let ob = (bi * blocks + blk) * wdt() * wdt();
-    for (var s = 0u; s < w; s++) {
-        var i = s;
-        if !has(LOWER) {
-            i = w - 1u - s;
-        }
-        var x = select(T(0.0), T(1.0), i == c);
-        if has(LOWER) {
-            for (var p = c; p < i; p++) {
-                x -= tri_at(base, ld, kk + i, kk + p) * out[ob + p * wdt() + c];
-            }
-        } else {
-            for (var p = i + 1u; p <= c; p++) {
-                x -= tri_at(base, ld, kk + i, kk + p) * out[ob + p * wdt() + c];
-            }
-        }
-        let outside = select(i > c, i < c, has(LOWER));
-        if outside {
-            x = T(0.0);
-        } else if !has(UNIT) {
-            x = div_(x, tri_at(base, ld, kk + i, kk + i));
-        }
-        out[ob + i * wdt() + c] = x;
+    let lower = has(LOWER);
+    for (var t = lid; t < w * (w + 1u) / 2u; t += WG) {
+        chol[t] = T(0.0);
     }
+    workgroupBarrier();
+    for (var i = lid; i < w; i += WG) {
+        chol[packed(i, i)] = T(1.0);
+    }
+    workgroupBarrier();
+    for (var q = 0u; q < w; q++) {
+        // Row q of the inverse: columns [0, q].
+        if !has(UNIT) && live {
+            let d = tri_rev(base, ld, kk, w, lower, q, q);
+            for (var c = lid; c <= q; c += WG) {
+                chol[packed(q, c)] = div_(chol[packed(q, c)], d);
+            }
+        }
+        workgroupBarrier();
+        // Rows below q: X[i][c] -= T[i][q] X[q][c] for c <= q.
+        let below = w - q - 1u;
+        if live {
+            for (var t = lid; t < below * (q + 1u); t += WG) {
+                let i = q + 1u + t / (q + 1u);
+                let c = t % (q + 1u);
+                chol[packed(i, c)] -= tri_rev(base, ld, kk, w, lower, i, q) * chol[packed(q, c)];
+            }
+        }
+        workgroupBarrier();
+    }
+    if live {
+        for (var t = lid; t < w * w; t += WG) {
+            let i = t / w;
+            let c = t % w;
+            var v = T(0.0);
+            if c <= i {
+                v = chol[packed(i, c)];
+            }
+            // Back from reversed coordinates for an upper triangle.
+            var o = ob + i * wdt() + c;
+            if !lower {
+                o = ob + (w - 1u - i) * wdt() + (w - 1u - c);
+            }
+            out[o] = v;
+        }
+    }
+}
+
+// Element (i, p) of the block at (kk, kk) of op(A), i and p reversed (w - 1 - i) where the
+// triangle is upper.
+fn tri_rev(base: u32, ld: u32, kk: u32, w: u32, lower: bool, i: u32, p: u32) -> T {
+    if lower {
+        return tri_at(base, ld, kk + i, kk + p);
+    }
+    return tri_at(base, ld, kk + w - 1u - i, kk + w - 1u - p);
 }
 
 // Element (i, p) of op(A) from `a` (row stride ld; transposed where TRANS).

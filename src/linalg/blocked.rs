@@ -1,7 +1,8 @@
 //! The blocked algorithms on contiguous stacks `[count, rows, cols]` worked on in place:
 //! right-looking LU with partial pivoting, right-looking Cholesky and triangular solves,
 //! each a loop over blocks of [`NB`] columns whose large work (the trailing update) is the
-//! library's matmul, the rest the kernels of [`super::factor`]. Nothing here waits for the
+//! library's matmul, the rest the kernels of [`super::factor`] (and the LU's panels those
+//! of [`super::factor_reg`], in registers, where they fit). Nothing here waits for the
 //! GPU: every step is recorded and runs in order.
 
 use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, SELF, TRANS, UNIT};
@@ -109,9 +110,14 @@ pub(crate) fn lu_in_place<T: Float>(
             count,
             ..FParams::default()
         };
-        l.lu_panel(&p, &st, w)?;
-        // The panel's swaps in the columns left and right of it.
-        if n > wdt {
+        // The panel in registers where it fits (its swaps of the other columns included),
+        // else by shaders/factor.wgsl's lu_panel and its swaps in the columns left and
+        // right of it.
+        let in_registers = super::factor_reg::lu_panel(l, &p, &st, w)?;
+        if !in_registers {
+            l.lu_panel(&p, &st, w)?;
+        }
+        if n > wdt && !in_registers {
             let q = FParams {
                 c0: k,
                 ncols: wdt,
@@ -259,25 +265,65 @@ pub(crate) fn trsm<T: Float>(
     } else {
         Box::new(starts.iter().rev())
     };
-    // Many right-hand sides: the diagonal blocks' inverses, all in one dispatch first.
-    let blocks = n.div_ceil(NB);
-    let inverses = if nrhs >= INV_FROM {
-        let inv = Array::<T>::alloc(&a.dev, "linalg", vec![count * blocks * NB * NB])?;
-        let q = FParams {
+    // The diagonal blocks' inverses, all in one dispatch first, for every count of
+    // right-hand sides: a block by substitution (`trsm_block`) is one invocation per column
+    // walking [`NB`] rows, some 2,000 dependent reads of global memory (the H200 sweep of
+    // 2026-11-28: a 4096 solve of one vector took 60 ms more than its LU); by its inverse
+    // it is a product over the whole GPU.
+    // Slots of NB x NB, or n x n for smaller matrices (stacks of many tiny systems).
+    let slot = NB.min(n);
+    let blocks = n.div_ceil(slot);
+    let inv = Array::<T>::alloc(&a.dev, "linalg", vec![count * blocks * slot * slot])?;
+    let q = FParams {
+        rows: n,
+        cols: n,
+        k0: 0,
+        wdt: slot,
+        nrows: n,
+        count,
+        flags,
+        ..FParams::default()
+    };
+    l.tri_inv(&q, a, &inv)?;
+    if nrhs <= super::trsm::MAX_RHS {
+        // Few right-hand sides: one dispatch a block (the block's solution and the update
+        // of the rows after it), into a new array copied back at the end.
+        let x = super::trsm::solution::<T>(&a.dev, count, n, nrhs)?;
+        for &k in order {
+            let wdt = NB.min(n - k);
+            let (r0, nr) = if forward {
+                (k + wdt, n - k - wdt)
+            } else {
+                (0, k)
+            };
+            let step = super::trsm::Step {
+                n,
+                nrhs,
+                count,
+                k,
+                wdt,
+                blk: k / NB,
+                slot,
+                blocks,
+                r0,
+                nr,
+                trans: tri.trans,
+            };
+            super::trsm::step(&a.dev, &step, a, &inv, b, &x)?;
+        }
+        let s = FParams {
             rows: n,
-            cols: n,
-            k0: 0,
-            wdt: NB,
+            cols: nrhs,
+            r0: 0,
             nrows: n,
+            c0: 0,
+            ncols: nrhs,
             count,
-            flags,
+            flags: ASSIGN,
             ..FParams::default()
         };
-        l.tri_inv(&q, a, &inv)?;
-        Some(inv)
-    } else {
-        None
-    };
+        return l.sub_block(&s, &x, b);
+    }
     for &k in order {
         let wdt = NB.min(n - k);
         let p = FParams {
@@ -292,13 +338,8 @@ pub(crate) fn trsm<T: Float>(
             flags,
             ..FParams::default()
         };
-        match &inverses {
-            Some(inv) => {
-                let iv = inverse_view(inv, blocks, NB, k / NB, wdt);
-                apply_inverse(l, &iv, b, (count, n, nrhs), (k, wdt), (0, nrhs))?;
-            }
-            None => l.trsm_block(&p, Some(a), b)?,
-        }
+        let iv = inverse_view(&inv, blocks, slot, k / NB, wdt);
+        apply_inverse(l, &iv, b, (count, n, nrhs), (k, wdt), (0, nrhs))?;
         let (r0, nr) = if forward {
             (k + wdt, n - k - wdt)
         } else {

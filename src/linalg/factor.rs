@@ -40,7 +40,7 @@ pub(crate) struct FParams {
 }
 
 impl FParams {
-    fn encode(&self) -> Params {
+    pub(crate) fn encode(&self) -> Params {
         let mut p = Params::new(0);
         p.shape = [
             self.rows, self.cols, self.k0, self.wdt, self.c0, self.ncols, self.an, self.kmax,
@@ -120,7 +120,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 }
 
 /// The grid of `x` workgroups per matrix for `count` matrices (folded into y and z).
-fn grid(x: usize, count: usize) -> Work {
+pub(super) fn grid(x: usize, count: usize) -> Work {
     let y = count.min(MAX_GROUPS as usize).max(1);
     let z = count.div_ceil(y);
     Work::Groups([x as u32, y as u32, z as u32])
@@ -145,8 +145,8 @@ const PAST_SLABS: usize = (4 << 10) + 256;
 /// Launches of the family on one device for element type `T`, with the placeholder bound
 /// where an entry reads no `a`.
 pub(crate) struct Launcher<T: Float> {
-    dev: Device,
-    dummy: Array<T>,
+    pub(super) dev: Device,
+    pub(super) dummy: Array<T>,
 }
 
 impl<T: Float> Launcher<T> {

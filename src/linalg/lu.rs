@@ -72,7 +72,9 @@ impl<T: Float> LuFactor<T> {
 ///
 /// A singular matrix is factored all the same (a zero on U's diagonal); [`lu_solve`]
 /// reports it. Blocked right-looking: panels of 64 columns, their trailing updates by
-/// [`Array::matmul`]. Does not wait for the GPU.
+/// [`Array::matmul`]; each panel (up to 4096 rows) is factored in sub-panels held in the
+/// registers of one workgroup per matrix, read and written once. Does not wait for the
+/// GPU.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for fewer than 2 dimensions, [`Error::Unsupported`] for a

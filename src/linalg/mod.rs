@@ -15,10 +15,12 @@ mod stack;
 mod blocked;
 mod cholesky;
 pub(crate) mod factor;
+pub(crate) mod factor_reg;
 pub(crate) mod factor_small;
 mod lu;
 mod prep;
 mod solve;
+pub(crate) mod trsm;
 
 pub use cholesky::{cho_solve, cholesky, solve_triangular, Triangle};
 pub use lu::{lu, lu_factor, lu_solve, LuFactor, Trans};

@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod edges;
+mod panel;
 mod reference;
 
 use gpuarray::linalg::{self, Trans, Triangle};
@@ -498,5 +499,8 @@ per_dtype! {
         cho_solve_and_triangular => super::cho_solve_and_triangular::<T>();
         matrix_power_matches => super::matrix_power_matches::<T>();
         ill_conditioned => super::ill_conditioned::<T>();
+        panel_pivots_as_lapack => super::panel::pivots_as_lapack::<T>();
+        panel_register_shapes => super::panel::register_shapes::<T>();
+        panel_solves_and_singular => super::panel::solves_and_singular::<T>();
     }
 }

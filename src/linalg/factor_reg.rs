@@ -1,0 +1,216 @@
+//! LU panels in registers: host side of shaders/factor_reg.wgsl, and the panel step of
+//! [`super::blocked::lu_in_place`] built on it.
+//!
+//! The blocked LU's panel (up to [`super::blocked::NB`] columns, every row from the
+//! diagonal down) is factored in sub-panels of `w` columns. One workgroup per matrix reads
+//! a sub-panel once into its invocations' private arrays (`r` rows of `w` columns each),
+//! factors it column by column with three barriers a column and no global memory traffic,
+//! writes it once, and solves the sub-panel's U12 rows of the block's remaining columns
+//! (in registers, L11 in workgroup memory); `swap_rows` swaps the other columns' rows
+//! (each column's affected rows read at once, not swap by swap), and `rank_update`
+//! updates the block's remaining columns below the sub-panel. Three dispatches a
+//! sub-panel. Where even `r = 4` rows per invocation of 1024 invocations do not
+//! hold the panel (more than 4096 rows), the panel takes shaders/factor.wgsl's `lu_panel`.
+//!
+//! The shape of a sub-panel (invocations, rows each, width) is a choice of registers: an
+//! invocation holds `r * w` values, and a workgroup of `wg` invocations may use at most
+//! 65,536 / `wg` 32-bit registers each on NVIDIA's GPUs (the common register file of one
+//! multiprocessor). The widest `w` (a power of two from 4 to 32) whose values take at most
+//! three quarters of that, and at most 64 values, is taken; the narrowest workgroup among
+//! equals (cheaper barriers and pivot searches).
+
+use super::factor::{grid, FParams, Launcher};
+use crate::array::Array;
+use crate::device::{DeviceKind, Work};
+use crate::dtype::{DType, Float};
+use crate::error::Result;
+use crate::kernel::cache::Key;
+use crate::kernel::source::Spec;
+
+const SRC: &str = include_str!("../../shaders/factor_reg.wgsl");
+
+/// Most rows one invocation holds.
+const MAX_R: usize = 4;
+
+/// The shape of the register panel: invocations, rows each, columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shape {
+    pub wg: u32,
+    pub r: u32,
+    pub w: usize,
+}
+
+/// The shape for panels of `rows` rows of `d` on an adapter of at most `most` invocations
+/// per workgroup; `None` where no shape holds the panel.
+pub(crate) fn shape(d: DType, rows: usize, most: u32) -> Option<Shape> {
+    let words = d.size() / 4;
+    let mut best: Option<Shape> = None;
+    let mut wg = 64u32;
+    while wg <= most.min(1024) {
+        let r = rows.div_ceil(wg as usize).max(1);
+        if r <= MAX_R {
+            let regs = (65536 / wg as usize) * 3 / 4;
+            let values = (regs / words).min(64);
+            let mut w = 32;
+            while w >= 4 && r * w > values {
+                w /= 2;
+            }
+            if w >= 4 && best.is_none_or(|b| w > b.w) {
+                best = Some(Shape { wg, r: r as u32, w });
+            }
+        }
+        wg *= 2;
+    }
+    best
+}
+
+/// The kernels' text for panels of shape `s`; the loops over the rows and columns an
+/// invocation holds unrolled where `unroll` (every index into its private arrays then a
+/// constant: registers), left loops on CPU adapters, whose compilers take minutes over the
+/// unrolled text (lavapipe) and have no registers to keep.
+fn spec(d: DType, s: Shape, unroll: bool) -> Spec {
+    let src = SRC
+        .replace("const R: u32 = 4u;", &format!("const R: u32 = {}u;", s.r))
+        .replace("const W: u32 = 16u;", &format!("const W: u32 = {}u;", s.w))
+        .replace(
+            "alias Vals = array<T, 64>;",
+            &format!("alias Vals = array<T, {}>;", s.r as usize * s.w),
+        );
+    let sp = Spec::new("factor_reg", src)
+        .alias("T", d.wgsl())
+        .scalar(d)
+        .writable_last_input();
+    let sp = if unroll {
+        sp.unroll("R", s.r).unroll("W", s.w as u32)
+    } else {
+        sp
+    };
+    if d == DType::F64 {
+        sp.alias("TW", "f64")
+            .import("f64_math")
+            .function("div_", "fn div_(x: T, y: T) -> T { return div64_(x, y); }")
+    } else {
+        sp
+    }
+}
+
+/// Every variant of one shape per row class, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    let mut v = Vec::new();
+    for d in [DType::F32, DType::F64] {
+        for rows in [64, 300, 1000, 2000, 4096] {
+            for unroll in [true, false] {
+                v.push(spec(d, shape(d, rows, 1024).expect("a shape"), unroll));
+            }
+        }
+    }
+    v
+}
+
+fn launch<T: Float>(
+    l: &Launcher<T>,
+    entry: &'static str,
+    s: Shape,
+    p: &FParams,
+    st: &Array<i32>,
+    out: &Array<T>,
+    work: Work,
+) -> Result<()> {
+    let unroll = l.dev.info().kind != DeviceKind::Cpu;
+    let key = Key {
+        family: "factor_reg",
+        entry,
+        variant: format!("{:?} r{} w{} unroll {unroll}", T::DTYPE, s.r, s.w),
+        inputs: 2,
+        wg: s.wg,
+        ndim: 0,
+        per: 0,
+    };
+    let k = l.dev.kernel(key, || spec(T::DTYPE, s, unroll))?;
+    l.dev.launch(
+        &k,
+        &p.encode(),
+        &[l.dummy.binding(), st.binding()],
+        out.binding(),
+        work,
+    )
+}
+
+/// Factors the LU panel `p` (columns [k0, k0 + wdt) of the [count, rows, cols] stack `out`,
+/// rows from k0 down) with its pivots to `st`, swaps the rows of every other column, and
+/// returns `true`; `false` (nothing recorded) where no register shape holds the panel.
+pub(crate) fn lu_panel<T: Float>(
+    l: &Launcher<T>,
+    p: &FParams,
+    st: &Array<i32>,
+    out: &Array<T>,
+) -> Result<bool> {
+    let most = l.dev.limits().max_compute_invocations_per_workgroup;
+    if shape(T::DTYPE, p.rows - p.k0, most).is_none() {
+        return Ok(false);
+    }
+    let end = p.k0 + p.wdt;
+    let mut k = p.k0;
+    while k < end {
+        let s = shape(T::DTYPE, p.rows - k, most).expect("fewer rows than the first");
+        let w = s.w.min(end - k);
+        let right = end - k - w;
+        debug_assert!(right < s.wg as usize);
+        // The sub-panel, and the U12 rows of the block's columns right of it.
+        let q = FParams {
+            k0: k,
+            wdt: w,
+            c0: k + w,
+            ncols: right,
+            ..*p
+        };
+        launch(l, "lu_reg", s, &q, st, out, grid(1, p.count))?;
+        if p.cols > w {
+            let x = p.cols.div_ceil(s.wg as usize);
+            launch(l, "swap_rows", s, &q, st, out, grid(x, p.count))?;
+        }
+        let below = p.rows - k - w;
+        if right > 0 && below > 0 {
+            let r = FParams { r0: k + w, ..q };
+            let items = p.count * below * right;
+            launch(l, "rank_update", s, &r, st, out, Work::Items(items as u32))?;
+        }
+        k += w;
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_is_in_the_shader() {
+        for e in ["lu_reg", "swap_rows", "rank_update"] {
+            assert!(SRC.contains(&format!("fn {e}(")), "{e}");
+        }
+    }
+
+    #[test]
+    fn shapes_hold_their_panels_within_the_register_budget() {
+        for d in [DType::F32, DType::F64] {
+            for rows in [1, 63, 64, 65, 256, 1000, 1024, 2049, 4096] {
+                let s = shape(d, rows, 1024).expect("a shape");
+                assert!(s.wg as usize * s.r as usize >= rows, "{d:?} {rows}");
+                assert!(s.r as usize * s.w <= 64);
+                assert!(s.r as usize * s.w * d.size() / 4 <= 65536 / s.wg as usize);
+            }
+            assert_eq!(shape(d, 4097, 1024), None);
+            assert!(shape(d, 300, 256).is_some_and(|s| s.wg <= 256));
+        }
+        assert_eq!(
+            shape(DType::F32, 256, 1024),
+            Some(Shape {
+                wg: 128,
+                r: 2,
+                w: 32
+            })
+        );
+    }
+}
