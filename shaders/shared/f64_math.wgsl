@@ -223,10 +223,8 @@ fn log_parts64_(x: TW) -> Log64 {
     let e = select(sp.lo, sp.lo + TW(1.0), big);
     let f = m - TW(1.0);
     let den = fast_two_sum64_(TW(2.0), f);
-    // s = sh + sl: the built-in quotient and its exact residual over den; sl is ulps of sh,
-    // so an f32 reciprocal (relative error near 2^-22) leaves s within 2^-70 of f / den.
-    let sh = f / den.hi;
-    let sl = (residual64_(f, den.hi, sh) - sh * den.lo) * TW(TF(1.0) / TF(den.hi));
+    let sh = div64_(f, den.hi);
+    let sl = (residual64_(f, den.hi, sh) - sh * den.lo) / den.hi;
     // s^2 and s^3 in double-double.
     let s2 = two_prod64_(sh, sh);
     let s2l = s2.lo + TW(2.0) * sh * sl;
@@ -247,7 +245,7 @@ fn log_parts64_(x: TW) -> Log64 {
     p = fma(p, z, TW(2.0 / 7.0));
     p = fma(p, z, TW(2.0 / 5.0));
     let r = s3.hi * z * p;
-    let a = fast_two_sum64_(TW(2.0) * sh, t3.hi);
+    let a = two_sum64_(TW(2.0) * sh, t3.hi);
     return Log64(e, a.hi, a.lo + (TW(2.0) * sl + t3l + r));
 }
 

@@ -80,3 +80,37 @@ fn f64_split_from_bits_agrees_with_comparisons() {
     let want = b.pow(&yb).unwrap().to_vec().unwrap();
     same("pow", &xs, &got, &want);
 }
+
+/// Fused f64 functions (the elementwise kernel's library in a generated kernel, vec4 lanes
+/// where the length allows) give the unfused functions' bits: the split's vec4 form
+/// (f64_lanes4.wgsl) included.
+#[test]
+fn fused_f64_library_matches_unfused() {
+    require_dtype!(f64);
+    eprintln!(
+        "{}: f64 fma fused: {:?}",
+        dev().info().name,
+        dev().info().f64_fma_fused
+    );
+    let mut rng = Rng::new(36);
+    for n in [4096usize, 1001] {
+        let xs: Vec<f64> = (0..n).map(|_| 2f64.powf(rng.uniform(-30.0, 30.0))).collect();
+        let ys: Vec<f64> = (0..n).map(|_| rng.uniform(-3.0, 3.0)).collect();
+        let x = dev().from_slice(&xs, [n]).unwrap();
+        let y = dev().from_slice(&ys, [n]).unwrap();
+        use gpuarray::custom::fuse;
+        let unary = [
+            ("log", fuse(dev(), |[x]| x.log()).unwrap(), x.log()),
+            ("log1p", fuse(dev(), |[x]| x.log1p()).unwrap(), x.log1p()),
+            ("cbrt", fuse(dev(), |[x]| x.cbrt()).unwrap(), x.cbrt()),
+        ];
+        for (name, f, want) in unary {
+            let got = f.call::<f64>(&[&x]).unwrap().to_vec().unwrap();
+            same(name, &xs, &got, &want.unwrap().to_vec().unwrap());
+        }
+        let f = fuse(dev(), |[x, y]| x.pow(y)).unwrap();
+        let got = f.call::<f64>(&[&x, &y]).unwrap().to_vec().unwrap();
+        let want = x.pow(&y).unwrap().to_vec().unwrap();
+        same("pow", &xs, &got, &want);
+    }
+}
