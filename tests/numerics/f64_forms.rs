@@ -23,11 +23,28 @@ fn values(seed: u64, n: usize) -> Vec<f64> {
             }
         })
         .collect();
-    for k in [-1074, -1060, -1023, -1022, -1000, -999, -64, -1, 0, 1, 19, 20, 21, 52, 1023] {
+    for k in [
+        -1074, -1060, -1023, -1022, -1000, -999, -64, -1, 0, 1, 19, 20, 21, 52, 1023,
+    ] {
         let p = 2f64.powi(k);
-        v.extend([p, p * (1.0 + f64::EPSILON), p * (1.0 - f64::EPSILON / 2.0), -p]);
+        v.extend([
+            p,
+            p * (1.0 + f64::EPSILON),
+            p * (1.0 - f64::EPSILON / 2.0),
+            -p,
+        ]);
     }
-    v.extend([0.0, -0.0, f64::MAX, f64::MIN_POSITIVE, 1e-310, 5e-324, 0.75, 1.5, 1.4142135623730951]);
+    v.extend([
+        0.0,
+        -0.0,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        1e-310,
+        5e-324,
+        0.75,
+        1.5,
+        1.4142135623730951,
+    ]);
     v.extend([f64::INFINITY, f64::NEG_INFINITY, f64::NAN]);
     v
 }
@@ -73,7 +90,10 @@ fn f64_split_from_bits_agrees_with_comparisons() {
         same(name, &xs, &got, &want);
     }
     // pow: |x| from the sweep, y in [-4, 4] (and the special values).
-    let y: Vec<f64> = ys.iter().map(|v| (v.abs().log2() / 256.0).clamp(-4.0, 4.0)).collect();
+    let y: Vec<f64> = ys
+        .iter()
+        .map(|v| (v.abs().log2() / 256.0).clamp(-4.0, 4.0))
+        .collect();
     let ya = dev().from_slice(&y, [y.len()]).unwrap();
     let yb = ladder.from_slice(&y, [y.len()]).unwrap();
     let got = a.pow(&ya).unwrap().to_vec().unwrap();
@@ -94,7 +114,9 @@ fn fused_f64_library_matches_unfused() {
     );
     let mut rng = Rng::new(36);
     for n in [4096usize, 1001] {
-        let xs: Vec<f64> = (0..n).map(|_| 2f64.powf(rng.uniform(-30.0, 30.0))).collect();
+        let xs: Vec<f64> = (0..n)
+            .map(|_| 2f64.powf(rng.uniform(-30.0, 30.0)))
+            .collect();
         let ys: Vec<f64> = (0..n).map(|_| rng.uniform(-3.0, 3.0)).collect();
         let x = dev().from_slice(&xs, [n]).unwrap();
         let y = dev().from_slice(&ys, [n]).unwrap();
