@@ -43,7 +43,7 @@ fn values(seed: u64, n: usize) -> Vec<f64> {
         5e-324,
         0.75,
         1.5,
-        1.4142135623730951,
+        std::f64::consts::SQRT_2,
     ]);
     v.extend([f64::INFINITY, f64::NEG_INFINITY, f64::NAN]);
     v
