@@ -78,6 +78,9 @@ pub(crate) struct Gpu {
     pub(crate) immediates: bool,
     /// WGSL's `pack2x16float`, `unpack2x16float` and `quantizeToF16` are available.
     pub(crate) f16_in_f32: bool,
+    /// The adapter's f64 fma is fused (the device's probe, set once after opening): the f64
+    /// library's exact products take one fma (`Spec::f64_choices`).
+    pub(crate) f64_fma_fused: bool,
     /// Counts the times a pool of this device released buffers to the driver: caches that
     /// hold buffers (bind groups) drop their entries when it changes, so that the memory is
     /// really released.
@@ -146,6 +149,7 @@ impl Gpu {
             mappable_storage,
             immediates,
             f16_in_f32,
+            f64_fma_fused: false,
             released: Arc::new(AtomicU64::new(0)),
             errors,
             lost,

@@ -48,7 +48,15 @@ fn every_variant_validates() {
     assert!(shared("params").is_some_and(|p| p.contains(PARAMS_UNIFORM)));
     let mut failures = Vec::new();
     for spec in &specs {
-        for immediates in [false, true] {
+        // The adapter's forms of the f64 library (bits, fused fma) too, where it is imported.
+        let f64_forms = spec
+            .render()
+            .is_ok_and(|src| src.contains("fn split64_("))
+            .then(|| spec.clone().f64_choices(true, true));
+        for (immediates, spec) in [(false, spec), (true, spec)]
+            .into_iter()
+            .chain(f64_forms.as_ref().map(|s| (false, s)))
+        {
             let spec = Spec {
                 immediates,
                 ..spec.clone()

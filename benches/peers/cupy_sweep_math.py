@@ -18,7 +18,7 @@ def run(case):
         for op, f in binary.items():
             case(f"{op}_{name}_16M", lambda f=f: f(a, b, out=c), byte=3 * size * n)
         unary = {"exp": cp.exp, "log": cp.log, "log1p": cp.log1p, "expm1": cp.expm1,
-                 "tanh": cp.tanh, "sin": cp.sin}
+                 "tanh": cp.tanh, "sin": cp.sin, "tan": cp.tan}
         for op, f in unary.items():
             case(f"{op}_{name}_16M", lambda f=f: f(a, out=c), byte=2 * size * n)
         case(f"sin_wide_{name}_16M", lambda: cp.sin(wide, out=c), byte=2 * size * n)

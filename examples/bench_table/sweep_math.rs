@@ -31,6 +31,7 @@ fn ops<T: Float>() -> Vec<(&'static str, u64, bool, Op<T>)> {
         ("expm1", 1, false, |a, _| a.expm1()),
         ("tanh", 1, false, |a, _| a.tanh()),
         ("sin", 1, false, |a, _| a.sin()),
+        ("tan", 1, false, |a, _| a.tan()),
         ("sin_wide", 1, true, |a, _| a.sin()),
         ("tan_wide", 1, true, |a, _| a.tan()),
     ]

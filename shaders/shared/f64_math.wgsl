@@ -1,17 +1,21 @@
 // f64 math in software, for the elementwise family (included for f64 inputs only; TW is f64
 // or vec4<f64>). Vulkan defines no f64 transcendental built-ins and promises no more than
 // single precision's accuracy for f64 division and square root, so everything here is built
-// from +, -, *, comparisons, floor and select (fma only where fused or unfused both serve:
-// lavapipe's is unfused, as Vulkan allows; exact products by Dekker's splitting instead),
-// with the exact built-in ldexp to make powers of two. Results are within a few ulps of the
-// correctly rounded value (tests/numerics/f64.rs measures them).
+// from +, -, *, comparisons, floor and select (fma only where fused or unfused both serve,
+// but in f64_prod_fma.wgsl), with the exact built-in ldexp to make powers of two. Results
+// are within a few ulps of the correctly rounded value (tests/numerics/f64.rs measures them).
 //
 // Building blocks: double-doubles (a value hi + lo, |lo| <= ulp(hi) / 2) through two_sum64_
-// and two_prod64_; exponent and mantissa by comparisons with powers of two (naga has no f64
-// bitcast, and its f64 frexp needs 64-bit integers); exp by Cody-Waite reduction (ln 2 in
-// two parts) and a Taylor polynomial on |r| <= ln(2) / 2; log through atanh on the mantissa
-// in double-double (pow needs its extra bits); sin/cos/tan by an exact pi/2 reduction
-// (f64_trig.wgsl: Cody-Waite below 2^20, Payne-Hanek above).
+// and two_prod64_ (f64_prod.wgsl: Dekker's splitting; f64_prod_fma.wgsl where the device's
+// probe found f64 fma fused); exponent and mantissa by split64_ (f64_split.wgsl: comparisons
+// with powers of two; f64_split_bits.wgsl from the bits where the adapter has 64-bit
+// integers); exp by Cody-Waite reduction (ln 2 in two parts) and a Taylor polynomial on
+// |r| <= ln(2) / 2; log and log1p in plain f64 (fdlibm's: one division and a polynomial in
+// s = f / (2 + f)); log2, log10 and pow through atanh on the mantissa in double-double (pow
+// needs its extra bits); sin/cos/tan by an exact pi/2 reduction (f64_trig.wgsl: Cody-Waite
+// below 2^20, Payne-Hanek above).
+#import f64_prod
+#import f64_split
 
 const D64_MAX = 1.7976931348623157e308;
 const D64_LN2_HI = 0.6931471803691238; // 32 significant bits: n * D64_LN2_HI is exact
@@ -68,34 +72,6 @@ fn fast_two_sum64_(a: TW, b: TW) -> Dd64 {
     return Dd64(s, b - (s - a) * one64_());
 }
 
-// a as hi + lo, each with at most 26 significant bits (Veltkamp's splitting by 2^27 + 1),
-// for |a| <= 2^995. The differences go through one64_() so that the driver cannot fold
-// (c - (c - a)) to a.
-//
-// The product is made opaque before the subtraction: NVIDIA's compiler contracted
-// a * (2^27 + 1) - a into one fma, whose unrounded product leaves hi with too many bits (its
-// f64 pow was 1027 ulps off where lavapipe's, without contraction, was 2).
-fn split27_64_(a: TW) -> Dd64 {
-    let c = (a * TW(134217729.0)) * one64_();
-    let t = (c - a) * one64_();
-    let hi = (c - t) * one64_();
-    return Dd64(hi, a - hi);
-}
-
-// a * b as p + e exactly (Dekker's product; no fma, which Vulkan lets be unfused, as
-// lavapipe's f64 fma is), for |a|, |b| <= 2^995 and products whose error is not below the
-// normal range (|a b| >= 2^-969). Each partial product of halves is exact and each sum
-// of the chain error-free; one64_() keeps the driver from re-associating them.
-fn two_prod64_(a: TW, b: TW) -> Dd64 {
-    let p = a * b;
-    let x = split27_64_(a);
-    let y = split27_64_(b);
-    let e1 = (x.hi * y.hi - p) * one64_();
-    let e2 = (e1 + x.hi * y.lo) * one64_();
-    let e3 = (e2 + x.lo * y.hi) * one64_();
-    return Dd64(p, e3 + x.lo * y.lo);
-}
-
 // a - b * q, exactly where q is near a / b (the residual of a division).
 fn residual64_(a: TW, b: TW, q: TW) -> TW {
     let p = two_prod64_(b, q);
@@ -124,24 +100,6 @@ fn scale64_(x: TW, n: TW) -> TW {
     let nc = clamp(n, TW(-2000.0), TW(2000.0));
     let n1 = floor(nc * TW(0.5));
     return (x * ldexp(TW(1.0), NI(n1))) * ldexp(TW(1.0), NI(nc - n1));
-}
-
-// x = m * 2^e with m in [1, 2), for positive finite x (subnormals too): binary search on the
-// exponent by comparisons, each step an exact scaling.
-fn split64_(x: TW) -> Dd64 {
-    let sub = x < TW(0x1p-1000);
-    var m = select(x, x * TW(0x1p64), sub);
-    var e = select(TW(0.0), TW(-64.0), sub);
-    for (var i = 9; i >= 0; i--) {
-        let k = f64(1 << u32(i));
-        let up = m >= TW(ldexp(1.0lf, 1 << u32(i)));
-        m = select(m, m * TW(ldexp(1.0lf, -(1 << u32(i)))), up);
-        e = select(e, e + TW(k), up);
-        let down = m < TW(ldexp(1.0lf, 1 - (1 << u32(i))));
-        m = select(m, m * TW(ldexp(1.0lf, 1 << u32(i))), down);
-        e = select(e, e - TW(k), down);
-    }
-    return Dd64(m, e);
 }
 
 // a / b within about half an ulp: the built-in quotient refined by two steps on the exact
@@ -183,9 +141,9 @@ fn rsqrt64_(x: TW) -> TW {
     return select(select(r, TW(0.0), x > TW(D64_MAX)), select(inf64_(x), -inf64_(x), signbit64_(x)), x == TW(0.0));
 }
 
-// e^(hi + lo) for |hi| <= 0.36 and |lo| <= 2^-40: 1 + hi + (hi^2 (1/2 + hi/6 + ... hi^11/13!)
-// + lo (1 + hi)), the Taylor polynomial's error below 2^-57.
-fn exp_red64_(hi: TW, lo: TW) -> TW {
+// e^(hi + lo) - 1 for |hi| <= 0.36 and |lo| <= 2^-40: hi + (hi^2 (1/2 + hi/6 + ...
+// hi^11/13!) + lo (1 + hi)), the Taylor polynomial's error below 2^-57.
+fn em1_red64_(hi: TW, lo: TW) -> TW {
     var p = TW(1.0 / 6227020800.0);
     p = fma(p, hi, TW(1.0 / 479001600.0));
     p = fma(p, hi, TW(1.0 / 39916800.0));
@@ -199,7 +157,12 @@ fn exp_red64_(hi: TW, lo: TW) -> TW {
     p = fma(p, hi, TW(1.0 / 6.0));
     p = fma(p, hi, TW(0.5));
     let q = hi * hi * p;
-    return TW(1.0) + (hi + (q + fma(lo, hi, lo)));
+    return hi + (q + fma(lo, hi, lo));
+}
+
+// e^(hi + lo) for em1_red64_'s arguments.
+fn exp_red64_(hi: TW, lo: TW) -> TW {
+    return TW(1.0) + em1_red64_(hi, lo);
 }
 
 // e^(h + l) as (m, n) with the value m * 2^n, m in [0.7, 1.42], for a double-double whose hi
@@ -227,32 +190,20 @@ fn exp2_64_(x: TW) -> TW {
     return select(scale64_(exp_red64_(s.hi, s.lo), n), x, !(x == x));
 }
 
-// e^x - 1: near 0 the polynomial directly; else 2^n (1 + s) - 1 as (2^n - 1) + 2^n s, exact
-// in its first part for |n| <= 53; past x = 40 e^x itself, below -40 it is -1.
+// e^x - 1 = 2^n (1 + s) - 1 with s = e^r - 1 (em1_red64_, without the 1, so exact for
+// small x: n = 0 and r = x), as (2^n - 1) + 2^n s, exact in its first part for |n| <= 53;
+// past n = 60 the -1 is below an ulp: 2^n (1 + s) scaled once (inf past x = 709.78). Below
+// x = -40 it is -1.
 fn expm1_64_(x: TW) -> TW {
-    let xc = clamp(x, TW(-40.0), TW(40.0));
+    let xc = clamp(x, TW(-40.0), TW(710.0));
     let n = floor(fma(xc, TW(D64_LOG2E), TW(0.5)));
     let hi = fma(-n, TW(D64_LN2_HI), xc);
     let lo = -n * TW(D64_LN2_LO);
     let r = two_sum64_(hi, lo);
-    let s = exp_red64_(r.hi, r.lo) - TW(1.0);
-    let t = scale64_(TW(1.0), n);
+    let s = em1_red64_(r.hi, r.lo);
+    let t = ldexp(TW(1.0), NI(min(n, TW(1000.0))));
     var y = (t - TW(1.0)) + t * s;
-    // |x| < ln2/2: n = 0 and s = e^x - 1 rounded once from 1 + s; recompute it without the 1.
-    var p = TW(1.0 / 6227020800.0);
-    p = fma(p, xc, TW(1.0 / 479001600.0));
-    p = fma(p, xc, TW(1.0 / 39916800.0));
-    p = fma(p, xc, TW(1.0 / 3628800.0));
-    p = fma(p, xc, TW(1.0 / 362880.0));
-    p = fma(p, xc, TW(1.0 / 40320.0));
-    p = fma(p, xc, TW(1.0 / 5040.0));
-    p = fma(p, xc, TW(1.0 / 720.0));
-    p = fma(p, xc, TW(1.0 / 120.0));
-    p = fma(p, xc, TW(1.0 / 24.0));
-    p = fma(p, xc, TW(1.0 / 6.0));
-    p = fma(p, xc, TW(0.5));
-    y = select(y, fma(xc * xc, p, xc), n == TW(0.0));
-    y = select(y, exp64_(x), x > TW(40.0));
+    y = select(y, scale64_(TW(1.0) + s, n), n > TW(60.0));
     return select(y, x, (x == TW(0.0)) | !(x == x));
 }
 
@@ -307,6 +258,14 @@ fn log_combine64_(p: Log64, c1: Dd64, c2: Dd64) -> Dd64 {
     return fast_two_sum64_(s.hi, l);
 }
 
+// e ln 2 + log(m) as a double-double for pow: e * D64_LN2_HI is exact (|e| < 2^11), and
+// e * D64_LN2_LO's rounding (below 2^-75) stays far under pow's needs (|y| < 2400 wherever
+// e != 0 and the result is finite).
+fn log_ln64_(p: Log64) -> Dd64 {
+    let s = two_sum64_(p.e * TW(D64_LN2_HI), p.hi);
+    return fast_two_sum64_(s.hi, s.lo + (p.lo + p.e * TW(D64_LN2_LO)));
+}
+
 // The special values of the logarithms: NaN below 0 and for NaN, -inf at +-0, inf at inf.
 fn log_special64_(x: TW, v: TW) -> TW {
     let i = inf64_(x);
@@ -322,9 +281,6 @@ fn log_base64_(x: TW, c1: Dd64, c2: Dd64) -> TW {
     return log_special64_(x, d.hi + d.lo);
 }
 
-fn log64_(x: TW) -> TW {
-    return log_base64_(x, Dd64(TW(D64_LN2), TW(D64_LN2_B)), Dd64(TW(1.0), TW(0.0)));
-}
 fn log2_64_(x: TW) -> TW {
     return log_base64_(x, Dd64(TW(1.0), TW(0.0)), Dd64(TW(D64_LOG2E), TW(D64_LOG2E_B)));
 }
@@ -332,14 +288,47 @@ fn log10_64_(x: TW) -> TW {
     return log_base64_(x, Dd64(TW(D64_LOG10_2), TW(D64_LOG10_2_B)), Dd64(TW(D64_LOG10E), TW(D64_LOG10E_B)));
 }
 
-// log(1 + x) = log(u) + (error of u = 1 + x) / u.
+// fdlibm's log kernel: k ln 2 + log(1 + f) + c for |f| <= sqrt(2) - 1 and a small
+// correction c, in plain f64 (within one ulp): s = f / (2 + f), log(1 + f) = f - f^2/2 +
+// s (f^2/2 + R(s^2)) with R fdlibm's minimax polynomial (error below 2^-58.45); ln 2 in two
+// parts (k * D64_LN2_HI exact for |k| < 2^21). The quotient is the built-in's: its error is
+// scaled by about f^2 / 3 in the result.
+fn log_red64_(f: TW, k: TW, c: TW) -> TW {
+    let s = f / (TW(2.0) + f);
+    let z = s * s;
+    let w = z * z;
+    let t1 = w * fma(w, fma(w, TW(1.531383769920937332e-01), TW(2.222219843214978396e-01)), TW(3.999999999940941908e-01));
+    let t2 = z * fma(w, fma(w, fma(w, TW(1.479819860511658591e-01), TW(1.818357216161805012e-01)), TW(2.857142874366239149e-01)), TW(6.666666666666735130e-01));
+    let hfsq = TW(0.5) * f * f;
+    return k * TW(D64_LN2_HI) - ((hfsq - (s * (hfsq + (t2 + t1)) + (k * TW(D64_LN2_LO) + c))) - f);
+}
+
+// x = 2^k (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), for positive finite x.
+fn log_arg64_(x: TW) -> Dd64 {
+    let sp = split64_(x);
+    let big = sp.hi > TW(1.4142135623730951);
+    return Dd64(select(sp.hi, sp.hi * TW(0.5), big) - TW(1.0), select(sp.lo, sp.lo + TW(1.0), big));
+}
+
+fn log64_(x: TW) -> TW {
+    let ok = (x > TW(0.0)) & (x <= TW(D64_MAX));
+    let a = log_arg64_(select(TW(1.0), x, ok));
+    return log_special64_(x, log_red64_(a.hi, a.lo, TW(0.0)));
+}
+
+// log(1 + x) as fdlibm's: for 1 + x in [sqrt(1/2), sqrt(2)) the kernel on f = x itself
+// (exact); elsewhere on u = 1 + x rounded, with c = (1 + x - u) / u (|x| > 0.29 there, so
+// the quotient's f32 reciprocal is far more than enough; 0 where u overflows f32).
 fn log1p64_(x: TW) -> TW {
-    let u = two_sum64_(TW(1.0), x);
-    let ok = (u.hi > TW(0.0)) & (u.hi <= TW(D64_MAX));
-    let uu = select(TW(1.0), u.hi, ok);
-    let p = log_parts64_(uu);
-    let d = log_combine64_(p, Dd64(TW(D64_LN2), TW(D64_LN2_B)), Dd64(TW(1.0), TW(0.0)));
-    let v = d.hi + (d.lo + select(TW(0.0), u.lo / uu, ok));
+    let near = (x > TW(-0.2928932188134524)) & (x < TW(0.41421356237309503));
+    let u = (TW(1.0) + x) * one64_();
+    let ok = (u > TW(0.0)) & (u <= TW(D64_MAX));
+    let uu = select(TW(1.0), u, ok & !near);
+    let a = log_arg64_(uu);
+    // The rounding error of u: x - (u - 1) up to u = 2 (u - 1 exact), 1 - (u - x) above.
+    let c = select(x - (u - TW(1.0)), TW(1.0) - (u - x), u > TW(2.0));
+    let cu = c * TW(TF(1.0) / TF(uu));
+    let v = log_red64_(select(a.hi, x, near), select(a.lo, TW(0.0), near), select(cu, TW(0.0), near));
     let i = inf64_(x);
     var r = select(v, i, x > TW(D64_MAX));
     r = select(r, -i, x == TW(-1.0));
@@ -354,18 +343,31 @@ fn odd64_(y: TW) -> TB {
 }
 
 // x^y as C99 and NumPy: exp(y * log|x|) with log in double-double, the product's error
-// carried into the exponential; then the special-value table.
+// carried into the exponential; then the special-value table (pow_table64_), only where
+// some lane needs it: x not positive and finite, y not finite, y = 0, x = 1, or |y log|x||
+// past 800.
 fn pow64_(x: TW, y: TW) -> TW {
     let ax = abs(x);
     let finite = (ax > TW(0.0)) & (ax <= TW(D64_MAX));
     let p = log_parts64_(select(TW(1.0), ax, finite));
-    let l = log_combine64_(p, Dd64(TW(D64_LN2), TW(D64_LN2_B)), Dd64(TW(1.0), TW(0.0)));
+    let l = log_ln64_(p);
     let t = two_prod64_(clamp(y, TW(-0x1p990), TW(0x1p990)), l.hi);
     let tl = fma(y, l.lo, t.lo);
     let e = exp_parts64_(t.hi, tl);
-    var m = scale64_(e.hi, e.lo);
-    m = select(m, TW(0.0), t.hi < TW(-800.0));
-    m = select(m, inf64_(x), t.hi > TW(800.0));
+    var r = scale64_(e.hi, e.lo);
+    let plain = (x > TW(0.0)) & (x <= TW(D64_MAX)) & (abs(y) <= TW(D64_MAX)) & (abs(t.hi) <= TW(800.0))
+        & (y != TW(0.0)) & (x != TW(1.0));
+    if (any(!plain)) {
+        r = select(pow_table64_(x, y, r, t.hi), r, plain);
+    }
+    return r;
+}
+
+// pow's special values, given m = e^t rounded (t = y log|x|, th its high part).
+fn pow_table64_(x: TW, y: TW, m0: TW, th: TW) -> TW {
+    let ax = abs(x);
+    var m = select(m0, TW(0.0), th < TW(-800.0));
+    m = select(m, inf64_(x), th > TW(800.0));
     let odd = odd64_(y);
     let integral = floor(y) == y;
     let i = inf64_(x);

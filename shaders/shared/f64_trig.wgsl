@@ -186,13 +186,31 @@ fn cos_k64_(h: TW, l: TW) -> TW {
     return w + (((TW(1.0) - w) - hz) + (z * z * p - h * l));
 }
 
+// sin(h + l) (c false, as sin_k64_) or cos(h + l) (c true, as cos_k64_) for |h| <= 0.8,
+// per lane: one polynomial whose coefficients are selected, instead of both kernels.
+fn sincos_k64_(h: TW, l: TW, c: TB) -> TW {
+    let z = h * h;
+    var p = select(TW(-1.0 / 121645100408832000.0), TW(1.0 / 2432902008176640000.0), c);
+    p = fma(p, z, select(TW(1.0 / 355687428096000.0), TW(-1.0 / 6402373705728000.0), c));
+    p = fma(p, z, select(TW(-1.0 / 1307674368000.0), TW(1.0 / 20922789888000.0), c));
+    p = fma(p, z, select(TW(1.0 / 6227020800.0), TW(-1.0 / 87178291200.0), c));
+    p = fma(p, z, select(TW(-1.0 / 39916800.0), TW(1.0 / 479001600.0), c));
+    p = fma(p, z, select(TW(1.0 / 362880.0), TW(-1.0 / 3628800.0), c));
+    p = fma(p, z, select(TW(-1.0 / 5040.0), TW(1.0 / 40320.0), c));
+    p = fma(p, z, select(TW(1.0 / 120.0), TW(-1.0 / 720.0), c));
+    p = fma(p, z, select(TW(-1.0 / 6.0), TW(1.0 / 24.0), c));
+    let hz = TW(0.5) * z;
+    let w = TW(1.0) - hz;
+    let sv = h + (h * z * p + l * (TW(1.0) - hz));
+    let cv = w + (((TW(1.0) - w) - hz) + (z * z * p - h * l));
+    return select(sv, cv, c);
+}
+
 // sin (which 0) or cos (which 1) of x; the quadrant n mod 4 picks the kernel and the sign.
 fn sincos64_(x: TW, which: TW) -> TW {
     let red = rem_pio2_any64_(x);
     let q = red.n + which - TW(4.0) * floor((red.n + which) * TW(0.25));
-    let s = sin_k64_(red.hi, red.lo);
-    let c = cos_k64_(red.hi, red.lo);
-    var v = select(s, c, (q == TW(1.0)) | (q == TW(3.0)));
+    var v = sincos_k64_(red.hi, red.lo, (q == TW(1.0)) | (q == TW(3.0)));
     v = select(v, -v, q >= TW(2.0));
     return select(v, nan64_(x), !(abs(x) <= TW(D64_MAX)));
 }
@@ -204,12 +222,14 @@ fn cos64_(x: TW) -> TW {
     return sincos64_(x, TW(1.0));
 }
 
+// tan = sin / cos in the even quadrants, -cos / sin in the odd ones: one built-in quotient
+// (correctly rounded on lavapipe and NVIDIA, as fdiv_ relies on) of the two kernels.
 fn tan64_(x: TW) -> TW {
     let red = rem_pio2_any64_(x);
     let odd = red.n - TW(2.0) * floor(red.n * TW(0.5)) != TW(0.0);
     let s = sin_k64_(red.hi, red.lo);
     let c = cos_k64_(red.hi, red.lo);
-    let v = select(div64_(s, c), -div64_(c, s), odd);
+    let v = select(s, -c, odd) / select(c, s, odd);
     return select(select(v, nan64_(x), !(abs(x) <= TW(D64_MAX))), x, x == TW(0.0));
 }
 

@@ -57,6 +57,18 @@ pub struct DeviceInfo {
     /// per float dtype: measured once when the device opens, `None` from
     /// [`Device::enumerate`] (no device open) and for a dtype the adapter lacks.
     pub flushes_subnormals: Subnormals,
+    /// Whether the adapter's f64 `fma` is fused (rounded once; Vulkan lets it be a product
+    /// and a sum, each rounded, as lavapipe's is): measured once when the device opens,
+    /// `None` from [`Device::enumerate`] and where the adapter lacks f64. Where it is, the
+    /// f64 functions take their exact products from one fma instead of Dekker's splitting
+    /// (the same results, fewer operations).
+    ///
+    /// ```
+    /// let dev = gpuarray::Device::new()?;
+    /// assert_eq!(dev.info().f64_fma_fused.is_some(), dev.supports::<f64>());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub f64_fma_fused: Option<bool>,
 }
 
 /// Whether arithmetic in each float dtype flushes subnormal values (magnitudes below
@@ -180,6 +192,7 @@ pub(super) fn info_of(i: &wgpu::AdapterInfo, features: wgpu::Features) -> Device
             .map(|(_, n)| *n)
             .collect(),
         flushes_subnormals: Subnormals::default(),
+        f64_fma_fused: None,
     }
 }
 

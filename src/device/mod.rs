@@ -178,12 +178,19 @@ impl Device {
     /// once on a new device, outside the driver lock (the probes wait for the GPU).
     fn probed(mut self) -> Device {
         let flushes = self.measure_subnormals();
+        // Where f64 is, whether its fma is fused (`None` where the probe failed).
+        let fused = self
+            .supports_dtype(DType::F64)
+            .then(|| probe::fma_fused(&self).ok())
+            .flatten();
         // The probes leave no trace in the counters or the pool: a new device starts at zero.
         self.inner.submits.store(0, Ordering::Relaxed);
         self.inner.dispatches.store(0, Ordering::Relaxed);
         self.inner.pool.free_all();
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.info.flushes_subnormals = flushes;
+            inner.info.f64_fma_fused = fused;
+            inner.gpu.f64_fma_fused = fused == Some(true);
         }
         self
     }

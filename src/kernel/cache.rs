@@ -310,7 +310,11 @@ impl KernelCache {
         let spec = Spec {
             immediates: gpu.immediates,
             ..spec
-        };
+        }
+        .f64_choices(
+            gpu.features.contains(wgpu::Features::SHADER_INT64),
+            gpu.f64_fma_fused,
+        );
         let src = spec.render()?;
         let name = format!("{}::{} [{}]", spec.family, key.entry, key.variant);
         validate(&name, &src, gpu.naga_capabilities())?;

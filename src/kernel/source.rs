@@ -117,6 +117,35 @@ impl Spec {
         self
     }
 
+    /// The adapter's forms of the f64 library's building blocks (shaders/shared/f64_math.wgsl
+    /// imports them; in kernels that do not, nothing changes): exponent and mantissa from
+    /// the bits where it has 64-bit integers (`int64`: f64_split_bits.wgsl for
+    /// f64_split.wgsl's comparisons), exact products by one fma where its f64 fma is fused
+    /// (`fused_fma`: f64_prod_fma.wgsl for Dekker's f64_prod.wgsl). Applied to every kernel
+    /// as it compiles; the results are the same either way.
+    pub(crate) fn f64_choices(self, int64: bool, fused_fma: bool) -> Spec {
+        let s = if int64 {
+            self.import_instead("f64_split", Some("f64_split_bits"))
+        } else {
+            self
+        };
+        if fused_fma {
+            s.import_instead("f64_prod", Some("f64_prod_fma"))
+        } else {
+            s
+        }
+    }
+
+    /// The lanes of the f64 library's bit helpers (f64_lanes.wgsl) as vec4s where the
+    /// kernel's `TW` is `vec4<f64>` (`vec`).
+    pub(crate) fn f64_lanes(self, vec: bool) -> Spec {
+        if vec {
+            self.import_instead("f64_lanes", Some("f64_lanes4"))
+        } else {
+            self
+        }
+    }
+
     /// The element type `S` and the carrier `SC` of scalar arguments (f32 for f16).
     pub(crate) fn scalar(self, d: DType) -> Spec {
         // f16 travels as f32; a complex scalar as its two components.

@@ -16,6 +16,7 @@ mod creation;
 mod erf;
 mod f32;
 mod f64;
+mod f64_forms;
 mod flush;
 mod names_math;
 mod numpy_math;

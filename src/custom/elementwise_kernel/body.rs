@@ -108,7 +108,8 @@ impl ElementwiseKernel {
             Some((d, _)) => crate::ops::elementwise::library(*d, vec)
                 .1
                 .iter()
-                .fold(spec.alias("S", d.wgsl()), |s, name| s.import(name)),
+                .fold(spec.alias("S", d.wgsl()), |s, name| s.import(name))
+                .f64_lanes(vec),
         }
     }
 }

@@ -96,6 +96,7 @@ pub(super) fn spec(
         .copied()
         .chain(bits)
         .fold(spec, |spec, name| spec.import(name))
+        .f64_lanes(vec)
 }
 
 /// shaders/shared/f64_bits.wgsl, the f64 functions built from the bits (nextafter,

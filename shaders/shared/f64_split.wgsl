@@ -1,0 +1,22 @@
+// Exponent and mantissa of an f64 (TW is f64 or vec4<f64>) for f64_math.wgsl, without
+// 64-bit integers: a ladder of comparisons. Adapters with SHADER_INT64 read
+// f64_split_bits.wgsl instead (`Spec::f64_choices`): the same results from the bits.
+
+// x = m * 2^e with m in [1, 2), for positive finite x (subnormals too): binary search on the
+// exponent by comparisons, each step an exact scaling.
+fn split64_(x: TW) -> Dd64 {
+    let sub = x < TW(0x1p-1000);
+    var m = select(x, x * TW(0x1p64), sub);
+    var e = select(TW(0.0), TW(-64.0), sub);
+    for (var i = 9; i >= 0; i--) {
+        let k = f64(1 << u32(i));
+        let up = m >= TW(ldexp(1.0lf, 1 << u32(i)));
+        m = select(m, m * TW(ldexp(1.0lf, -(1 << u32(i)))), up);
+        e = select(e, e + TW(k), up);
+        let down = m < TW(ldexp(1.0lf, 1 - (1 << u32(i))));
+        m = select(m, m * TW(ldexp(1.0lf, 1 << u32(i))), down);
+        e = select(e, e - TW(k), down);
+    }
+    return Dd64(m, e);
+}
+
