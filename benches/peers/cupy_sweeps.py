@@ -31,7 +31,14 @@ out = {}
 COLD_ROUNDS, COLD_PAUSE_S, COLD_WARMUP, COLD_CALLS = 3, 0.2, 3, 10
 
 
+# GPUARRAY_BENCH_ONLY (comma-separated name prefixes), as bench_table reads it: the rows
+# gpuarray leaves out are not timed here either.
+ONLY = [p for p in os.environ.get("GPUARRAY_BENCH_ONLY", "").split(",") if p]
+
+
 def case(name, fn, byte=None, n_repeat=50):
+    if ONLY and not any(name.startswith(p) for p in ONLY):
+        return
     r = benchmark(fn, (), n_repeat=n_repeat, n_warmup=5)
     ms = float(np.median(r.gpu_times[0])) * 1e3
     out[name] = ms
