@@ -7,8 +7,8 @@
 //!
 //! ```text
 //! cargo build --release --features mpi --example dist_lstsq
-//! mpirun -np 1 target/release/examples/dist_lstsq --rows 2097152 --dim 256
-//! mpirun -np 2 target/release/examples/dist_lstsq --rows 2097152 --dim 256   # one GPU per rank
+//! mpirun -np 1 target/release/examples/dist_lstsq --rows 2000000 --dim 256
+//! mpirun -np 2 target/release/examples/dist_lstsq --rows 2000000 --dim 256   # one GPU per rank
 //! GPUARRAY_EXAMPLES_QUICK=1 mpirun -np 2 target/release/examples/dist_lstsq   # small sizes
 //! ```
 //!
@@ -51,7 +51,7 @@ fn main() -> Res<()> {
     };
     let (p, me) = (comm.size(), comm.rank());
     let dev = comm.device().clone();
-    let rows = num("--rows", if quick() { 4096 } else { 1 << 21 })?;
+    let rows = num("--rows", if quick() { 4096 } else { 2_000_000 })?;
     let d = num("--dim", if quick() { 16 } else { 256 })?;
     let epochs = num("--epochs", if quick() { 20 } else { 50 })?;
     // This rank's rows: NumPy's array_split of the total.
