@@ -6,9 +6,9 @@
 use gpuarray::linalg;
 use gpuarray::{Float, Slice};
 
+use super::bound;
 use super::common::{dev, host, upload, Rng};
 use super::reference::*;
-use super::bound;
 
 /// A random n x n matrix whose column 0 is all +-1 (a tie of every row: LAPACK keeps row
 /// 0) and whose rows `dups[t].1` are the negatives of rows `dups[t].0` (ties that stay
