@@ -95,7 +95,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
             "fft_c64_16384x1009",
             &[q(16384), 1009],
             &[1],
-            "Bluestein (2048)",
+            "Bluestein (2048): 2 fused kernels",
         ),
         case(
             "fft_c64_4x1048577",
@@ -141,7 +141,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
             t,
             bytes,
             bandwidth,
-            "complex transform of the real input, cropped (3 passes)",
+            "half-length complex transform (3 passes) and a pairing pass",
         );
     }
     if want("rfft2_f32_4096x4096") {
