@@ -1,5 +1,5 @@
 //! The f64 product kernel of shaders/linalg_f64.wgsl: register tiles sized for 8-byte
-//! elements (TM x TN outputs per invocation as vec2<f64> pairs, workgroup tiles of vec2<f64>
+//! elements (TM x TN outputs per invocation as `vec2<f64>` pairs, workgroup tiles of `vec2<f64>`
 //! words, padded rows where they fit), double-buffered workgroup tiles, every loop over a
 //! register array unrolled in the text (`Spec::unroll`), fused multiply-adds. It takes every
 //! shape and layout the tiled kernel takes (loads clamped and selected, stores checked).
@@ -7,7 +7,7 @@
 //! faster than the tiled kernel's 64 x 64 tiles (module `tile_trial`); `Tuning::matmul_f64`
 //! (`GPUARRAY_MATMUL_F64`) forces a tiling.
 //!
-//! Why its own kernel: the tiled kernel (shaders/linalg.wgsl) keeps vec4<ACC> words in
+//! Why its own kernel: the tiled kernel (shaders/linalg.wgsl) keeps `vec4<ACC>` words in
 //! workgroup memory and indexes its accumulators through loops the driver may keep (32-byte
 //! words for f64, two 16-byte loads each), and f64 took its 64 x 64 tiles, 16 outputs per
 //! invocation: 8.7-9.7 TFLOP/s on the H200, against an f64 FMA rate of about 34. An
