@@ -45,7 +45,7 @@ gl:
 .PHONY: mpi
 mpi:
 	@if command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1 && \
-	    ldconfig -p 2>/dev/null | grep -q 'libclang'; then \
+	    ldconfig -p 2>/dev/null | grep -Eq 'libclang(-[0-9.]+)?\.so'; then \
 	  echo "mpi: Open MPI and libclang are present"; \
 	else \
 	  echo "mpi: installing openmpi-bin, libopenmpi-dev and libclang-dev"; \
