@@ -83,7 +83,7 @@ test: vulkan
 # 64-bit integers: those tests skip through tests/common's gate, listed at the end.
 GL_TESTS := array creation dtypes elementwise packed reduce stats scan sort select manip \
 	index axes linalg conv fuse limits names memory device numerics mathlogic threads \
-	complex einsum dims
+	complex einsum dims linalg_factor linalg_qr linalg_spectral
 
 test-gl: gl
 	@rm -f target/tmp/skipped.txt
