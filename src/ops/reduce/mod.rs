@@ -28,6 +28,7 @@ mod last;
 mod nan;
 mod params;
 mod plan;
+mod shuffle;
 mod source;
 mod stats;
 #[cfg(test)]

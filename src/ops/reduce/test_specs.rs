@@ -4,7 +4,8 @@
 use crate::dtype::DType;
 use crate::kernel::source::Spec;
 
-use super::source::{shufflable, spec, Load, Op};
+use super::shuffle::shufflable;
+use super::source::{spec, Load, Op};
 
 /// Every operation, with a choice of accumulator dtypes for the `*As` ones.
 const OPS: [Op; 29] = [
