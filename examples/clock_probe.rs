@@ -5,6 +5,7 @@
 //! nvidia-smi --query-gpu=timestamp,clocks.sm --format=csv -lms 100 > clocks.csv &
 //! GPUARRAY_CLOCK_BURST=200:100 cargo run --release --example clock_probe
 //! GPUARRAY_CLOCK_KEEPALIVE=2:16777216:1000 cargo run --release --example clock_probe
+//! GPUARRAY_CLOCK_HOLD=40:1000 cargo run --release --example clock_probe
 //! GPUARRAY_BATCH_DISPATCHES=1 GPUARRAY_SPIN_US=1000000 cargo run --release --example clock_probe
 //! GPUARRAY_EXAMPLES_QUICK=1 cargo run --example clock_probe     # small sizes (CI)
 //! ```
@@ -20,7 +21,8 @@
 //!
 //! The knobs (`Options::tuning`, read from the environment by `Device::new`):
 //! `GPUARRAY_CLOCK_BURST=IDLE_MS:BURST_MS[:ELEMENTS]`,
-//! `GPUARRAY_CLOCK_KEEPALIVE=PERIOD_MS:ELEMENTS:LINGER_MS`, `GPUARRAY_BATCH_DISPATCHES=N`,
+//! `GPUARRAY_CLOCK_KEEPALIVE=PERIOD_MS:ELEMENTS:LINGER_MS`,
+//! `GPUARRAY_CLOCK_HOLD=DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]`, `GPUARRAY_BATCH_DISPATCHES=N`,
 //! and the wait's spin (`GPUARRAY_SPIN_US`: a large value polls instead of blocking).
 
 mod common;
@@ -76,11 +78,12 @@ fn main() -> Res<()> {
     let dev = Device::new()?;
     let t = &dev.options().tuning;
     println!(
-        "clock_probe on {} ({}); burst {:?}, keep-alive {:?}, batch {:?} dispatches, spin {:?}; pause {pause:?}, {rounds} rounds",
+        "clock_probe on {} ({}); burst {:?}, keep-alive {:?}, hold {:?}, batch {:?} dispatches, spin {:?}; pause {pause:?}, {rounds} rounds",
         dev.info().name,
         dev.info().backend,
         t.clock_burst,
         t.clock_keepalive,
+        t.clock_hold,
         t.batch_dispatches,
         dev.options().spin
     );

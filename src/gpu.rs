@@ -304,6 +304,15 @@ impl Gpu {
         let _ = self.device.poll(wgpu::PollType::Poll);
     }
 
+    /// Whether no submission is in flight (polls without blocking, running completed
+    /// callbacks; false where the poll fails).
+    pub(crate) fn queue_empty(&self) -> bool {
+        let _gl = self.gl_lock();
+        self.device
+            .poll(wgpu::PollType::Poll)
+            .is_ok_and(|s| s.is_queue_empty())
+    }
+
     /// Blocks until the submission (or all work, for `None`) is done, polling callbacks.
     /// Gives up with [`Error::Timeout`] after the timeout ([`Gpu::timed_out`]).
     pub(crate) fn wait(&self, index: Option<wgpu::SubmissionIndex>) -> Result<()> {

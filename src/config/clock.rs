@@ -148,6 +148,94 @@ impl KeepAlive {
     }
 }
 
+/// A background thread that tops the GPU's busy time up to `duty_pct` percent of wall time
+/// while the program works: whenever the device's queue is empty and an operation was
+/// launched in the last `linger_ms`, it runs one piece of clock work of about `piece_us`
+/// on the GPU (waiting for it on its own thread), then sleeps for the piece's time times
+/// `(100 - duty_pct) / duty_pct`. It never queues work behind the program's: while the
+/// program's work is in flight it only sleeps, so a program that keeps the GPU busy itself
+/// gets no extra work. After the linger it only sleeps; the thread ends with the device.
+///
+/// The piece is [`HoldWork::Spin`] (one workgroup running a chain of multiply-adds: busy
+/// time at one multiprocessor's power, no memory traffic) or [`HoldWork::Stream`] (a
+/// streaming update of a scratch buffer); its size follows the measured time of the last
+/// piece (it is a load, not a choice of the library's: nothing else depends on it).
+///
+/// Cost: while the program works and `linger_ms` after, up to `duty_pct` percent of the GPU's
+/// time (with `Spin`, of one multiprocessor), a program's launch that finds a piece running
+/// waits for it (at most `piece_us`), and a thread that wakes every few milliseconds.
+///
+/// ```
+/// use gpuarray::config::{ClockHold, HoldWork};
+/// let h = ClockHold::parse("40:1000")?;
+/// assert_eq!((h.duty_pct, h.linger_ms, h.piece_us, h.work), (40, 1000, 500, HoldWork::Spin));
+/// let s = ClockHold::parse("30:500:200:stream")?;
+/// assert_eq!((s.piece_us, s.work), (200, HoldWork::Stream));
+/// assert!(ClockHold::parse("95:1000").is_err()); // duty 1 to 90 percent
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClockHold {
+    /// Percent of wall time (1 to 90) the GPU is kept busy while the program works.
+    pub duty_pct: u32,
+    /// Milliseconds after the last launch during which the thread keeps the GPU busy.
+    pub linger_ms: u32,
+    /// Microseconds of GPU time one piece aims at.
+    pub piece_us: u32,
+    /// What a piece runs.
+    pub work: HoldWork,
+}
+
+/// The work of [`ClockHold`]'s pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HoldWork {
+    /// One workgroup running a dependent chain of multiply-adds.
+    Spin,
+    /// A streaming update of a scratch buffer over all multiprocessors.
+    Stream,
+}
+
+impl ClockHold {
+    /// Parses `DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]` (piece 500 us and `spin` where
+    /// not given), as `GPUARRAY_CLOCK_HOLD` gives it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`](crate::Error::InvalidOption) unless two or three whole
+    /// numbers and an optional work name, the duty 1 to 90, the linger and the piece not
+    /// zero.
+    ///
+    /// ```
+    /// use gpuarray::config::ClockHold;
+    /// assert_eq!(ClockHold::parse("25:2000:1000")?.piece_us, 1000);
+    /// assert!(ClockHold::parse("25:2000:1000:walk").is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn parse(s: &str) -> Result<ClockHold> {
+        let name = "GPUARRAY_CLOCK_HOLD";
+        let what = "DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]";
+        let mut parts: Vec<&str> = s.split(':').collect();
+        let work = match parts.last().map(|w| w.trim().to_ascii_lowercase()) {
+            Some(w) if w == "spin" => Some(HoldWork::Spin),
+            Some(w) if w == "stream" => Some(HoldWork::Stream),
+            _ => None,
+        };
+        if work.is_some() {
+            parts.pop();
+        }
+        let n = numbers(&parts.join(":"), 2, name, what)?;
+        if !(1..=90).contains(&n[0]) || (work.is_some() && n.len() != 3) {
+            return Err(invalid(name, s, what));
+        }
+        Ok(ClockHold {
+            duty_pct: n[0],
+            linger_ms: n[1],
+            piece_us: n.get(2).copied().unwrap_or(500),
+            work: work.unwrap_or(HoldWork::Spin),
+        })
+    }
+}
+
 /// Elements of a burst's dispatches where `GPUARRAY_CLOCK_BURST` does not say.
 const DEFAULT_ELEMENTS: u32 = 1 << 24;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::error::Result;
 
 use super::{
-    invalid, Backend, ClockBurst, CoopVariant, KeepAlive, MatmulTiles, Options, ParamsPath,
+    invalid, Backend, ClockBurst, ClockHold, CoopVariant, KeepAlive, MatmulTiles, Options, ParamsPath,
     PipelineCacheDir, SmallRead, Trial,
 };
 
@@ -170,6 +170,11 @@ impl Options {
         o.tuning.clock_keepalive = get("GPUARRAY_CLOCK_KEEPALIVE")
             .map(|v| KeepAlive::parse(&v))
             .transpose()?;
+        o.tuning.clock_hold = match get("GPUARRAY_CLOCK_HOLD") {
+            Some(v) if v.trim().eq_ignore_ascii_case("off") => None,
+            Some(v) => Some(ClockHold::parse(&v)?),
+            None => o.tuning.clock_hold,
+        };
         o.tuning.batch_dispatches = match small("GPUARRAY_BATCH_DISPATCHES")? {
             Some(b) if (1..=crate::device::BATCH_DISPATCHES).contains(&b) => Some(b),
             Some(b) => {

@@ -58,6 +58,7 @@ const EVERY: &[(&str, &str)] = &[
     ("GPUARRAY_TRIAL", "cached"),
     ("GPUARRAY_CLOCK_BURST", "50:100"),
     ("GPUARRAY_CLOCK_KEEPALIVE", "2:1048576:500"),
+    ("GPUARRAY_CLOCK_HOLD", "40:800:250:stream"),
     ("GPUARRAY_BATCH_DISPATCHES", "8"),
     ("GPUARRAY_LINALG_CHECK", "0"),
 ];
@@ -127,6 +128,20 @@ fn every_variable_is_read() {
         })
     );
     assert_eq!(o.tuning.batch_dispatches, Some(8));
+    assert_eq!(
+        o.tuning.clock_hold,
+        Some(ClockHold {
+            duty_pct: 40,
+            linger_ms: 800,
+            piece_us: 250,
+            work: HoldWork::Stream
+        })
+    );
+    assert_eq!(Options::default().tuning.clock_hold, None);
+    assert_eq!(
+        parse(&[("GPUARRAY_CLOCK_HOLD", "OFF")]).unwrap().tuning.clock_hold,
+        None
+    );
     let d = Options::default().tuning;
     assert!(d.trial == Trial::Run && d.clock_burst.is_none() && d.clock_keepalive.is_none());
     assert_eq!(d.batch_dispatches, None);
@@ -167,6 +182,12 @@ fn malformed_values_are_typed_errors() {
         ("GPUARRAY_CLOCK_BURST", "50:0"),
         ("GPUARRAY_CLOCK_BURST", "50:100:1:2"),
         ("GPUARRAY_CLOCK_KEEPALIVE", "2:1024"),
+        ("GPUARRAY_CLOCK_HOLD", "0:1000"),
+        ("GPUARRAY_CLOCK_HOLD", "91:1000"),
+        ("GPUARRAY_CLOCK_HOLD", "40:0"),
+        ("GPUARRAY_CLOCK_HOLD", "40:1000:0"),
+        ("GPUARRAY_CLOCK_HOLD", "40:1000:spin"),
+        ("GPUARRAY_CLOCK_HOLD", "40:1000:100:fast"),
         ("GPUARRAY_CLOCK_KEEPALIVE", "0:1024:100"),
         ("GPUARRAY_CLOCK_KEEPALIVE", "2:0:100"),
         ("GPUARRAY_BATCH_DISPATCHES", "0"),

@@ -5,7 +5,7 @@
 
 use crate::error::Result;
 
-use super::clock::{ClockBurst, KeepAlive, Trial};
+use super::clock::{ClockBurst, ClockHold, KeepAlive, Trial};
 use super::invalid;
 
 /// A tile configuration of the tiled matrix-product kernel (f32, and f16 without
@@ -257,6 +257,11 @@ pub struct Tuning {
     /// clock up; `GPUARRAY_CLOCK_KEEPALIVE=PERIOD_MS:ELEMENTS:LINGER_MS`. Default off (see
     /// [`KeepAlive`] for its cost).
     pub clock_keepalive: Option<KeepAlive>,
+    /// A background thread that tops the GPU's busy time up to a duty cycle while the
+    /// program works and its queue is empty, to keep the clock up;
+    /// `GPUARRAY_CLOCK_HOLD=DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]` (`off` for none).
+    /// Default off (see [`ClockHold`] for its cost).
+    pub clock_hold: Option<ClockHold>,
     /// Submit the open batch after this many dispatches (1 to
     /// [`BATCH_DISPATCHES`](crate::device::BATCH_DISPATCHES)) instead of at sync points and every
     /// `BATCH_DISPATCHES`: smaller batches, more submits (a submission pattern to measure
@@ -296,6 +301,7 @@ impl Default for Tuning {
             trial: Trial::Run,
             clock_burst: None,
             clock_keepalive: None,
+            clock_hold: None,
             batch_dispatches: None,
         }
     }

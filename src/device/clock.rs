@@ -1,9 +1,10 @@
 //! Work that keeps the GPU's clock up while a program works (issue 34): a burst of heavy
-//! work before the first launch after an idle spell ([`ClockBurst`]), and a background
-//! keep-alive thread ([`KeepAlive`]). Both are off by default (the options' docs give their
-//! cost); where they are on, every launch of an operation notes the time (`Device::launch`
-//! calls [`Device::clock_touch`]), and the work itself is the clock kernel of
-//! shaders/clock.wgsl over a scratch buffer the device owns.
+//! work before the first launch after an idle spell ([`ClockBurst`]), a background
+//! keep-alive thread ([`KeepAlive`]), and a background thread that tops the GPU's busy time
+//! up to a duty cycle while the queue is empty ([`ClockHold`]). All are off by default (the
+//! options' docs give their cost); where one is on, every launch of an operation notes the
+//! time (`Device::launch` calls [`Device::clock_touch`]), and the work itself is the clock
+//! kernels of shaders/clock.wgsl over a scratch buffer the device owns.
 //!
 //! The clock's own launches are not the program's work: they run with a thread-local flag
 //! set, so that they neither count as activity nor burst themselves.
@@ -13,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::{Duration, Instant};
 
-use crate::config::{ClockBurst, KeepAlive};
+use crate::config::{ClockBurst, ClockHold, HoldWork, KeepAlive};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::gpu::lock;
@@ -52,6 +53,10 @@ pub(crate) struct ClockState {
     scratch: Mutex<Option<(BufferHandle, u32)>>,
     /// Starts the keep-alive thread once.
     keepalive: Once,
+    /// Starts the hold thread once.
+    hold: Once,
+    /// Pieces the hold thread ran, for tests and the probe example.
+    pieces: AtomicU64,
     /// Bursts run, for tests and the probe example.
     bursts: AtomicU64,
 }
@@ -63,6 +68,8 @@ impl Default for ClockState {
             last: AtomicU64::new(NEVER),
             scratch: Mutex::new(None),
             keepalive: Once::new(),
+            hold: Once::new(),
+            pieces: AtomicU64::new(0),
             bursts: AtomicU64::new(0),
         }
     }
@@ -95,13 +102,18 @@ impl Device {
     /// record anything.
     pub(crate) fn clock_touch(&self) -> Result<()> {
         let t = &self.options().tuning;
-        if (t.clock_burst.is_none() && t.clock_keepalive.is_none()) || IN_CLOCK.with(Cell::get) {
+        let off = t.clock_burst.is_none() && t.clock_keepalive.is_none() && t.clock_hold.is_none();
+        if off || IN_CLOCK.with(Cell::get) {
             return Ok(());
         }
         let c = &self.inner.clock;
         if let Some(k) = t.clock_keepalive {
             let weak = Arc::downgrade(&self.inner);
             c.keepalive.call_once(|| spawn_keepalive(weak, k));
+        }
+        if let Some(h) = t.clock_hold {
+            let weak = Arc::downgrade(&self.inner);
+            c.hold.call_once(|| spawn_hold(weak, h));
         }
         let idle = c.idle_us();
         c.last.store(c.now_us(), Ordering::Relaxed);
@@ -120,6 +132,12 @@ impl Device {
     #[cfg(test)]
     pub(crate) fn clock_bursts(&self) -> u64 {
         self.inner.clock.bursts.load(Ordering::Relaxed)
+    }
+
+    /// Pieces the hold thread ran on this device (see [`ClockHold`]).
+    #[cfg(test)]
+    pub(crate) fn clock_pieces(&self) -> u64 {
+        self.inner.clock.pieces.load(Ordering::Relaxed)
     }
 
     /// Runs the clock kernel for `b.burst_ms` of wall time, waiting for it.
@@ -142,14 +160,26 @@ impl Device {
     pub(crate) fn clock_work(&self, elements: u32) -> Result<()> {
         let max = (self.limits().max_storage_buffer_binding_size / 4).min(u64::from(u32::MAX));
         let n = u64::from(elements.max(1)).min(max) as u32;
+        self.clock_dispatch("burn", n, n, Work::Items(n))
+    }
+
+    /// Records one dispatch of the clock kernel's `spin`: one workgroup running a chain of
+    /// `256 * rounds` multiply-adds per invocation.
+    pub(crate) fn clock_spin(&self, rounds: u32) -> Result<()> {
+        self.clock_dispatch("spin", rounds.max(1), WG, Work::Groups([1, 1, 1]))
+    }
+
+    /// Records the clock kernel's `entry` with `P.n = n` over the first `elements` f32 of
+    /// the scratch buffer (made or grown on first use).
+    fn clock_dispatch(&self, entry: &'static str, n: u32, elements: u32, work: Work) -> Result<()> {
         let mut scratch = lock(&self.inner.clock.scratch);
-        if scratch.as_ref().is_none_or(|(_, have)| *have < n) {
-            *scratch = Some((self.alloc_owned(4 * u64::from(n))?, n));
+        if scratch.as_ref().is_none_or(|(_, have)| *have < elements) {
+            *scratch = Some((self.alloc_owned(4 * u64::from(elements))?, elements));
         }
         let (buffer, _) = scratch.as_ref().expect("just made");
         let key = Key {
             family: "clock",
-            entry: "burn",
+            entry,
             variant: String::new(),
             inputs: 0,
             wg: WG,
@@ -159,10 +189,10 @@ impl Device {
         let kernel = self.kernel(key, spec)?;
         let out = Binding {
             buffer,
-            bytes: 4 * u64::from(n),
+            bytes: 4 * u64::from(elements),
             window: 0,
         };
-        as_clock(|| self.launch(&kernel, &Params::new(n), &[], out, Work::Items(n)))
+        as_clock(|| self.launch(&kernel, &Params::new(n), &[], out, work))
     }
 }
 
@@ -198,9 +228,77 @@ fn spawn_keepalive(weak: Weak<Inner>, k: KeepAlive) {
     }
 }
 
+/// Spin rounds (256 multiply-adds each) and stream elements a hold starts with.
+const HOLD_START: (u32, u32) = (64, 1 << 20);
+/// Most spin rounds and stream elements of one piece.
+const HOLD_MAX: (u32, u32) = (1 << 20, 1 << 26);
+
+/// The hold thread of the device `weak` (see [`ClockHold`]); it ends with the device.
+fn spawn_hold(weak: Weak<Inner>, h: ClockHold) {
+    let piece = Duration::from_micros(u64::from(h.piece_us.max(1)));
+    let linger_us = u64::from(h.linger_ms) * 1000;
+    let duty = h.duty_pct.clamp(1, 90);
+    let rest = move |t: Duration| t * (100 - duty) / duty;
+    let run = move || {
+        let (mut size, max) = match h.work {
+            HoldWork::Spin => (HOLD_START.0, HOLD_MAX.0),
+            HoldWork::Stream => (HOLD_START.1, HOLD_MAX.1),
+        };
+        loop {
+            let Some(inner) = weak.upgrade() else { return };
+            let dev = Device { inner };
+            if dev.inner.gpu.is_lost() {
+                return;
+            }
+            if !dev.inner.clock.idle_us().is_some_and(|i| i <= linger_us) {
+                drop(dev);
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            }
+            if !dev.inner.gpu.queue_empty() {
+                // The program's work keeps the GPU busy: nothing to add.
+                drop(dev);
+                std::thread::sleep(piece);
+                continue;
+            }
+            let t0 = Instant::now();
+            let r = as_clock(|| {
+                match h.work {
+                    HoldWork::Spin => dev.clock_spin(size)?,
+                    HoldWork::Stream => dev.clock_work(size)?,
+                }
+                let index = dev.flush()?;
+                dev.inner.gpu.wait(index)
+            });
+            let took = t0.elapsed();
+            drop(dev);
+            if let Err(e) = r {
+                log::debug!("gpuarray: clock hold stopped: {e}");
+                return;
+            }
+            if let Some(inner) = weak.upgrade() {
+                inner.clock.pieces.fetch_add(1, Ordering::Relaxed);
+            }
+            // Size the next piece toward `piece` (the clock changes what a size takes).
+            if took < piece / 2 {
+                size = size.saturating_mul(2).min(max);
+            } else if took > piece * 2 {
+                size = (size / 2).max(1);
+            }
+            std::thread::sleep(rest(took));
+        }
+    };
+    if let Err(e) = std::thread::Builder::new()
+        .name("gpuarray clock hold".into())
+        .spawn(run)
+    {
+        log::debug!("gpuarray: clock hold thread not started: {e}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::config::{ClockBurst, KeepAlive, Options};
+    use crate::config::{ClockBurst, ClockHold, HoldWork, KeepAlive, Options};
     use crate::Device;
     use std::time::Duration;
 
@@ -305,5 +403,39 @@ mod tests {
             weak.upgrade().is_none(),
             "the thread keeps the device alive"
         );
+    }
+
+    /// The hold thread runs pieces while the program works (both kinds of work), stops
+    /// after the linger, leaves the program's results alone, and ends with the device.
+    #[test]
+    fn the_hold_thread_tops_up_while_the_program_works() {
+        for work in [HoldWork::Spin, HoldWork::Stream] {
+            let dev = with(|o| {
+                o.tuning.clock_hold = Some(ClockHold {
+                    duty_pct: 50,
+                    linger_ms: 300,
+                    piece_us: 200,
+                    work,
+                })
+            });
+            let x = dev.from_slice(&[1.0f32, -2.0, 3.5], [3]).unwrap();
+            assert_eq!(x.mul_scalar(2.0).unwrap().to_vec().unwrap(), [2.0, -4.0, 7.0]);
+            let t0 = std::time::Instant::now();
+            while dev.clock_pieces() < 3 && t0.elapsed() < Duration::from_millis(280) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            assert!(dev.clock_pieces() >= 1, "{work:?}: no piece within the linger");
+            // The program's work between pieces is unaffected.
+            let y = x.add_scalar(0.5).unwrap();
+            assert_eq!(y.to_vec().unwrap(), [1.5, -1.5, 4.0]);
+            std::thread::sleep(Duration::from_millis(700));
+            let after = dev.clock_pieces();
+            std::thread::sleep(Duration::from_millis(100));
+            assert_eq!(dev.clock_pieces(), after, "{work:?}: pieces after the linger");
+            let weak = std::sync::Arc::downgrade(&dev.inner);
+            drop((x, y, dev));
+            std::thread::sleep(Duration::from_millis(30));
+            assert!(weak.upgrade().is_none(), "the hold thread keeps the device alive");
+        }
     }
 }
