@@ -149,26 +149,29 @@ impl KeepAlive {
 }
 
 /// A background thread that tops the GPU's busy time up to `duty_pct` percent of wall time
-/// while the program works: whenever the device's queue is empty and an operation was
-/// launched in the last `linger_ms`, it runs one piece of clock work of about `piece_us`
-/// on the GPU (waiting for it on its own thread), then sleeps for the piece's time times
-/// `(100 - duty_pct) / duty_pct`. It never queues work behind the program's: while the
-/// program's work is in flight it only sleeps, so a program that keeps the GPU busy itself
-/// gets no extra work. After the linger it only sleeps; the thread ends with the device.
+/// while the program works: whenever the device's queue is empty, the program's last
+/// launch is more than a gap (2 ms, or four pieces where longer) and less than `linger_ms`
+/// ago, it runs one piece of clock work of about `piece_us` on the GPU (waiting for it on
+/// its own thread), then sleeps for the piece's time times `(100 - duty_pct) / duty_pct`.
+/// It never queues work behind the program's: while the program's work is in flight it
+/// only sleeps, so a program that keeps the GPU busy itself gets no extra work, and a
+/// program that launches again within the gap (a loop of small synchronous calls) gets
+/// none either. After the linger it only sleeps; the thread ends with the device.
 ///
 /// The piece is [`HoldWork::Spin`] (one workgroup running a chain of multiply-adds: busy
 /// time at one multiprocessor's power, no memory traffic) or [`HoldWork::Stream`] (a
 /// streaming update of a scratch buffer); its size follows the measured time of the last
 /// piece (it is a load, not a choice of the library's: nothing else depends on it).
 ///
-/// Cost: while the program works and `linger_ms` after, up to `duty_pct` percent of the GPU's
-/// time (with `Spin`, of one multiprocessor), a program's launch that finds a piece running
-/// waits for it (at most `piece_us`), and a thread that wakes every few milliseconds.
+/// Cost: during the program's host pauses (from the gap to `linger_ms`), up to `duty_pct`
+/// percent of the GPU's time (with `Spin`, of one multiprocessor) and the power of the
+/// raised clock; a program's launch that finds a piece running waits for it (at most about
+/// `piece_us`); a thread that wakes every few milliseconds.
 ///
 /// ```
 /// use gpuarray::config::{ClockHold, HoldWork};
 /// let h = ClockHold::parse("40:1000")?;
-/// assert_eq!((h.duty_pct, h.linger_ms, h.piece_us, h.work), (40, 1000, 500, HoldWork::Spin));
+/// assert_eq!((h.duty_pct, h.linger_ms, h.piece_us, h.work), (40, 1000, 250, HoldWork::Spin));
 /// let s = ClockHold::parse("30:500:200:stream")?;
 /// assert_eq!((s.piece_us, s.work), (200, HoldWork::Stream));
 /// assert!(ClockHold::parse("95:1000").is_err()); // duty 1 to 90 percent
@@ -197,7 +200,7 @@ pub enum HoldWork {
 }
 
 impl ClockHold {
-    /// Parses `DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]` (piece 500 us and `spin` where
+    /// Parses `DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]` (piece 250 us and `spin` where
     /// not given), as `GPUARRAY_CLOCK_HOLD` gives it.
     ///
     /// # Errors
@@ -230,7 +233,7 @@ impl ClockHold {
         Ok(ClockHold {
             duty_pct: n[0],
             linger_ms: n[1],
-            piece_us: n.get(2).copied().unwrap_or(500),
+            piece_us: n.get(2).copied().unwrap_or(250),
             work: work.unwrap_or(HoldWork::Spin),
         })
     }

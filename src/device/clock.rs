@@ -236,7 +236,8 @@ const HOLD_MAX: (u32, u32) = (1 << 20, 1 << 26);
 /// The hold thread of the device `weak` (see [`ClockHold`]); it ends with the device.
 fn spawn_hold(weak: Weak<Inner>, h: ClockHold) {
     let piece = Duration::from_micros(u64::from(h.piece_us.max(1)));
-    let linger_us = u64::from(h.linger_ms) * 1000;
+    let linger = Duration::from_millis(u64::from(h.linger_ms));
+    let gap = (piece * 4).max(Duration::from_millis(2));
     let duty = h.duty_pct.clamp(1, 90);
     let rest = move |t: Duration| t * (100 - duty) / duty;
     let run = move || {
@@ -250,9 +251,16 @@ fn spawn_hold(weak: Weak<Inner>, h: ClockHold) {
             if dev.inner.gpu.is_lost() {
                 return;
             }
-            if !dev.inner.clock.idle_us().is_some_and(|i| i <= linger_us) {
+            let idle = dev.inner.clock.idle_us().map(Duration::from_micros);
+            if idle.is_none_or(|i| i > linger) {
                 drop(dev);
                 std::thread::sleep(Duration::from_millis(5));
+                continue;
+            }
+            if let Some(wait) = idle.and_then(|i| gap.checked_sub(i)) {
+                // A short gap between the program's launches: leave it alone.
+                drop(dev);
+                std::thread::sleep(wait);
                 continue;
             }
             if !dev.inner.gpu.queue_empty() {
