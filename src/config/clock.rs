@@ -189,6 +189,63 @@ pub struct ClockHold {
     pub work: HoldWork,
 }
 
+/// Whether a device runs a [`ClockHold`] thread: `Auto` (the default) resolves when the
+/// device opens, to [`ClockHold::DEFAULT`] on NVIDIA's discrete GPUs, whose driver lowers the
+/// clock under Vulkan work with host pauses (issue 34: 2-5x slower after a 300 ms pause on
+/// the H200), and to `Off` elsewhere (CPU adapters such as lavapipe, integrated GPUs, other
+/// vendors, where it was not measured); `GPUARRAY_CLOCK_HOLD=auto|off|DUTY_PCT:...`.
+///
+/// ```
+/// use gpuarray::config::{ClockHold, HoldSetting};
+/// assert_eq!(HoldSetting::parse("off")?, HoldSetting::Off);
+/// assert_eq!(HoldSetting::parse("40:1000")?, HoldSetting::On(ClockHold::DEFAULT));
+/// // lavapipe is a CPU adapter: auto resolves to off there.
+/// let dev = gpuarray::Device::new()?;
+/// if dev.info().kind == gpuarray::DeviceKind::Cpu {
+///     assert_eq!(dev.options().tuning.clock_hold, HoldSetting::Off);
+/// }
+/// # Ok::<(), gpuarray::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum HoldSetting {
+    /// Decided by the adapter when the device opens (see the type's docs).
+    #[default]
+    Auto,
+    /// No hold thread.
+    Off,
+    /// A hold thread with these settings.
+    On(ClockHold),
+}
+
+impl HoldSetting {
+    /// Parses `auto`, `off` (any case) or [`ClockHold::parse`]'s text.
+    ///
+    /// # Errors
+    /// Those of [`ClockHold::parse`].
+    ///
+    /// ```
+    /// use gpuarray::config::HoldSetting;
+    /// assert_eq!(HoldSetting::parse("Auto")?, HoldSetting::Auto);
+    /// assert!(HoldSetting::parse("sometimes").is_err());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn parse(s: &str) -> Result<HoldSetting> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(HoldSetting::Auto),
+            "off" => Ok(HoldSetting::Off),
+            _ => ClockHold::parse(s).map(HoldSetting::On),
+        }
+    }
+
+    /// The hold in force (`None` for `Off`, and for `Auto` before a device resolves it).
+    pub fn get(self) -> Option<ClockHold> {
+        match self {
+            HoldSetting::On(h) => Some(h),
+            _ => None,
+        }
+    }
+}
+
 /// The work of [`ClockHold`]'s pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -200,6 +257,17 @@ pub enum HoldWork {
 }
 
 impl ClockHold {
+    /// The hold `Auto` turns on: 40 percent, a linger of one second, pieces of 250 us of one
+    /// spinning workgroup. On the H200 through Vulkan (2026-11-29) it kept a transposed add,
+    /// a 64M `pow` and a 2000^3 product within 1.02-1.04x of their warm times after 300 ms
+    /// pauses, against 1.06 / 4.6 / 4.7x without it.
+    pub const DEFAULT: ClockHold = ClockHold {
+        duty_pct: 40,
+        linger_ms: 1000,
+        piece_us: 250,
+        work: HoldWork::Spin,
+    };
+
     /// Parses `DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]` (piece 250 us and `spin` where
     /// not given), as `GPUARRAY_CLOCK_HOLD` gives it.
     ///

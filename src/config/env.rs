@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::error::Result;
 
 use super::{
-    invalid, Backend, ClockBurst, ClockHold, CoopVariant, KeepAlive, MatmulTiles, Options, ParamsPath,
+    invalid, Backend, ClockBurst, CoopVariant, HoldSetting, KeepAlive, MatmulTiles, Options, ParamsPath,
     PipelineCacheDir, SmallRead, Trial,
 };
 
@@ -170,11 +170,9 @@ impl Options {
         o.tuning.clock_keepalive = get("GPUARRAY_CLOCK_KEEPALIVE")
             .map(|v| KeepAlive::parse(&v))
             .transpose()?;
-        o.tuning.clock_hold = match get("GPUARRAY_CLOCK_HOLD") {
-            Some(v) if v.trim().eq_ignore_ascii_case("off") => None,
-            Some(v) => Some(ClockHold::parse(&v)?),
-            None => o.tuning.clock_hold,
-        };
+        if let Some(v) = get("GPUARRAY_CLOCK_HOLD") {
+            o.tuning.clock_hold = HoldSetting::parse(&v)?;
+        }
         o.tuning.batch_dispatches = match small("GPUARRAY_BATCH_DISPATCHES")? {
             Some(b) if (1..=crate::device::BATCH_DISPATCHES).contains(&b) => Some(b),
             Some(b) => {

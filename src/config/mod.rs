@@ -19,7 +19,7 @@ mod diagnostics;
 mod env;
 mod tuning;
 
-pub use clock::{ClockBurst, ClockHold, HoldWork, KeepAlive, Trial};
+pub use clock::{ClockBurst, ClockHold, HoldSetting, HoldWork, KeepAlive, Trial};
 pub use diagnostics::Diagnostics;
 pub use tuning::{CoopVariant, MatmulTiles, ParamsPath, SmallRead, Tuning};
 

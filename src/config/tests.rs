@@ -130,17 +130,17 @@ fn every_variable_is_read() {
     assert_eq!(o.tuning.batch_dispatches, Some(8));
     assert_eq!(
         o.tuning.clock_hold,
-        Some(ClockHold {
+        HoldSetting::On(ClockHold {
             duty_pct: 40,
             linger_ms: 800,
             piece_us: 250,
             work: HoldWork::Stream
         })
     );
-    assert_eq!(Options::default().tuning.clock_hold, None);
+    assert_eq!(Options::default().tuning.clock_hold, HoldSetting::Auto);
     assert_eq!(
         parse(&[("GPUARRAY_CLOCK_HOLD", "OFF")]).unwrap().tuning.clock_hold,
-        None
+        HoldSetting::Off
     );
     let d = Options::default().tuning;
     assert!(d.trial == Trial::Run && d.clock_burst.is_none() && d.clock_keepalive.is_none());

@@ -5,7 +5,7 @@
 
 use crate::error::Result;
 
-use super::clock::{ClockBurst, ClockHold, KeepAlive, Trial};
+use super::clock::{ClockBurst, HoldSetting, KeepAlive, Trial};
 use super::invalid;
 
 /// A tile configuration of the tiled matrix-product kernel (f32, and f16 without
@@ -257,11 +257,13 @@ pub struct Tuning {
     /// clock up; `GPUARRAY_CLOCK_KEEPALIVE=PERIOD_MS:ELEMENTS:LINGER_MS`. Default off (see
     /// [`KeepAlive`] for its cost).
     pub clock_keepalive: Option<KeepAlive>,
-    /// A background thread that tops the GPU's busy time up to a duty cycle while the
-    /// program works and its queue is empty, to keep the clock up;
-    /// `GPUARRAY_CLOCK_HOLD=DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]` (`off` for none).
-    /// Default off (see [`ClockHold`] for its cost).
-    pub clock_hold: Option<ClockHold>,
+    /// A background thread that fills the program's host pauses with GPU work up to a duty
+    /// cycle, to keep the clock up;
+    /// `GPUARRAY_CLOCK_HOLD=auto|off|DUTY_PCT:LINGER_MS[:PIECE_US[:spin|stream]]`. Default
+    /// [`HoldSetting::Auto`]: on for NVIDIA's discrete GPUs, off elsewhere (see
+    /// [`ClockHold`](super::ClockHold) for its cost). A device's options show the resolved
+    /// setting.
+    pub clock_hold: HoldSetting,
     /// Submit the open batch after this many dispatches (1 to
     /// [`BATCH_DISPATCHES`](crate::device::BATCH_DISPATCHES)) instead of at sync points and every
     /// `BATCH_DISPATCHES`: smaller batches, more submits (a submission pattern to measure
@@ -301,7 +303,7 @@ impl Default for Tuning {
             trial: Trial::Run,
             clock_burst: None,
             clock_keepalive: None,
-            clock_hold: None,
+            clock_hold: HoldSetting::Auto,
             batch_dispatches: None,
         }
     }

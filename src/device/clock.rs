@@ -102,7 +102,7 @@ impl Device {
     /// record anything.
     pub(crate) fn clock_touch(&self) -> Result<()> {
         let t = &self.options().tuning;
-        let off = t.clock_burst.is_none() && t.clock_keepalive.is_none() && t.clock_hold.is_none();
+        let off = t.clock_burst.is_none() && t.clock_keepalive.is_none() && t.clock_hold.get().is_none();
         if off || IN_CLOCK.with(Cell::get) {
             return Ok(());
         }
@@ -111,7 +111,7 @@ impl Device {
             let weak = Arc::downgrade(&self.inner);
             c.keepalive.call_once(|| spawn_keepalive(weak, k));
         }
-        if let Some(h) = t.clock_hold {
+        if let Some(h) = t.clock_hold.get() {
             let weak = Arc::downgrade(&self.inner);
             c.hold.call_once(|| spawn_hold(weak, h));
         }
@@ -306,7 +306,7 @@ fn spawn_hold(weak: Weak<Inner>, h: ClockHold) {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::{ClockBurst, ClockHold, HoldWork, KeepAlive, Options};
+    use crate::config::{ClockBurst, ClockHold, HoldSetting, HoldWork, KeepAlive, Options};
     use crate::Device;
     use std::time::Duration;
 
@@ -419,7 +419,7 @@ mod tests {
     fn the_hold_thread_tops_up_while_the_program_works() {
         for work in [HoldWork::Spin, HoldWork::Stream] {
             let dev = with(|o| {
-                o.tuning.clock_hold = Some(ClockHold {
+                o.tuning.clock_hold = HoldSetting::On(ClockHold {
                     duty_pct: 50,
                     linger_ms: 300,
                     piece_us: 200,

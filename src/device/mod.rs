@@ -44,7 +44,7 @@ pub(crate) use self::transfer::QueueMark;
 pub(crate) use crate::gpu::lock;
 pub use crate::gpu::DeviceLimits;
 
-use crate::config::{Options, SmallRead, Trial};
+use crate::config::{ClockHold, HoldSetting, Options, SmallRead, Trial};
 use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
@@ -117,9 +117,18 @@ impl Device {
         device: wgpu::Device,
         queue: wgpu::Queue,
         f16_in_f32: bool,
-        opts: Options,
+        mut opts: Options,
     ) -> Device {
         let info = adapter::info_of(&device.adapter_info(), device.features());
+        if opts.tuning.clock_hold == HoldSetting::Auto {
+            // NVIDIA's driver lowers the clock under Vulkan work with host pauses (issue 34).
+            let nvidia = info.vendor == 0x10de && info.kind == DeviceKind::DiscreteGpu;
+            opts.tuning.clock_hold = if nvidia {
+                HoldSetting::On(ClockHold::DEFAULT)
+            } else {
+                HoldSetting::Off
+            };
+        }
         let uma = matches!(info.kind, DeviceKind::IntegratedGpu | DeviceKind::Cpu);
         let mappable = device
             .features()
