@@ -151,7 +151,7 @@ impl KeepAlive {
 /// A background thread that tops the GPU's busy time up to `duty_pct` percent of wall time
 /// while the program works: whenever the device's queue is empty, the program's last
 /// launch is more than a gap (2 ms, or four pieces where longer) and less than `linger_ms`
-/// ago, it runs one piece of clock work of about `piece_us` on the GPU (waiting for it on
+/// ago, and the queue has stayed empty for the gap, it runs one piece of clock work of about `piece_us` on the GPU (waiting for it on
 /// its own thread), then sleeps for the piece's time times `(100 - duty_pct) / duty_pct`.
 /// It never queues work behind the program's: while the program's work is in flight it
 /// only sleeps, so a program that keeps the GPU busy itself gets no extra work, and a

@@ -10,7 +10,7 @@
 //! set, so that they neither count as activity nor burst themselves.
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,61 @@ const NEVER: u64 = u64::MAX;
 thread_local! {
     /// Set while this thread runs the clock's own work.
     static IN_CLOCK: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Set once the process exits (by [`quiesce`], run by the C library's `exit`): the clock's
+/// threads start no more work.
+static EXITING: AtomicBool = AtomicBool::new(false);
+/// Clock threads inside a step that holds a device or has work in flight.
+static BUSY: AtomicUsize = AtomicUsize::new(0);
+/// Registers [`quiesce`] once.
+static AT_EXIT: Once = Once::new();
+
+unsafe extern "C" {
+    fn atexit(f: extern "C" fn()) -> std::os::raw::c_int;
+}
+
+/// Run by `exit` before the handlers registered earlier (the graphics driver's among them):
+/// stops the clock threads from starting work and waits (a second at most) for the steps in
+/// progress, so that no thread submits, waits or drops a device while the driver tears down.
+extern "C" fn quiesce() {
+    EXITING.store(true, Ordering::SeqCst);
+    let t0 = Instant::now();
+    while BUSY.load(Ordering::SeqCst) > 0 && t0.elapsed() < Duration::from_secs(1) {
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// A clock thread's step in progress (see [`BUSY`]).
+struct Step;
+
+impl Step {
+    /// Enters a step, or `None` once the process exits (the thread should end).
+    fn enter() -> Option<Step> {
+        BUSY.fetch_add(1, Ordering::SeqCst);
+        if EXITING.load(Ordering::SeqCst) {
+            BUSY.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(Step)
+    }
+}
+
+impl Drop for Step {
+    fn drop(&mut self) {
+        BUSY.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Registers [`quiesce`] with the C library, once per process.
+fn quiesce_at_exit() {
+    AT_EXIT.call_once(|| {
+        // SAFETY: `atexit` only records the function pointer; `quiesce` is a plain function
+        // that touches two atomics and sleeps, which is sound during `exit`.
+        if unsafe { atexit(quiesce) } != 0 {
+            log::debug!("gpuarray: the clock threads are not quiesced at exit");
+        }
+    });
 }
 
 /// The clock kernel's spec.
@@ -200,8 +255,10 @@ impl Device {
 fn spawn_keepalive(weak: Weak<Inner>, k: KeepAlive) {
     let period = Duration::from_millis(u64::from(k.period_ms.max(1)));
     let linger_us = u64::from(k.linger_ms) * 1000;
+    quiesce_at_exit();
     let run = move || loop {
         std::thread::sleep(period);
+        let Some(_step) = Step::enter() else { return };
         let Some(inner) = weak.upgrade() else { return };
         let dev = Device { inner };
         if dev.inner.gpu.is_lost() {
@@ -235,6 +292,7 @@ const HOLD_MAX: (u32, u32) = (1 << 20, 1 << 26);
 
 /// The hold thread of the device `weak` (see [`ClockHold`]); it ends with the device.
 fn spawn_hold(weak: Weak<Inner>, h: ClockHold) {
+    quiesce_at_exit();
     let piece = Duration::from_micros(u64::from(h.piece_us.max(1)));
     let linger = Duration::from_millis(u64::from(h.linger_ms));
     let gap = (piece * 4).max(Duration::from_millis(2));
@@ -245,28 +303,38 @@ fn spawn_hold(weak: Weak<Inner>, h: ClockHold) {
             HoldWork::Spin => (HOLD_START.0, HOLD_MAX.0),
             HoldWork::Stream => (HOLD_START.1, HOLD_MAX.1),
         };
+        // When the queue was first seen empty, since the program's work last ran on it.
+        let mut empty_since: Option<Instant> = None;
         loop {
+            let Some(step) = Step::enter() else { return };
             let Some(inner) = weak.upgrade() else { return };
             let dev = Device { inner };
             if dev.inner.gpu.is_lost() {
                 return;
             }
             let idle = dev.inner.clock.idle_us().map(Duration::from_micros);
-            if idle.is_none_or(|i| i > linger) {
-                drop(dev);
+            let Some(idle) = idle.filter(|&i| i <= linger) else {
+                drop((dev, step));
+                empty_since = None;
                 std::thread::sleep(Duration::from_millis(5));
                 continue;
-            }
-            if let Some(wait) = idle.and_then(|i| gap.checked_sub(i)) {
-                // A short gap between the program's launches: leave it alone.
-                drop(dev);
-                std::thread::sleep(wait);
-                continue;
-            }
+            };
             if !dev.inner.gpu.queue_empty() {
                 // The program's work keeps the GPU busy: nothing to add.
-                drop(dev);
-                std::thread::sleep(piece);
+                drop((dev, step));
+                empty_since = None;
+                std::thread::sleep(gap / 2);
+                continue;
+            }
+            // Quiet since the queue emptied and the program last launched, whichever is
+            // later: fill only gaps longer than `gap` (the clock's own pieces do not count).
+            let now = Instant::now();
+            let quiet = now
+                .saturating_duration_since(*empty_since.get_or_insert(now))
+                .min(idle);
+            if let Some(wait) = gap.checked_sub(quiet).filter(|w| !w.is_zero()) {
+                drop((dev, step));
+                std::thread::sleep(wait);
                 continue;
             }
             let t0 = Instant::now();
@@ -279,13 +347,13 @@ fn spawn_hold(weak: Weak<Inner>, h: ClockHold) {
                 dev.inner.gpu.wait(index)
             });
             let took = t0.elapsed();
-            drop(dev);
+            if r.is_ok() {
+                dev.inner.clock.pieces.fetch_add(1, Ordering::Relaxed);
+            }
+            drop((dev, step));
             if let Err(e) = r {
                 log::debug!("gpuarray: clock hold stopped: {e}");
                 return;
-            }
-            if let Some(inner) = weak.upgrade() {
-                inner.clock.pieces.fetch_add(1, Ordering::Relaxed);
             }
             // Size the next piece toward `piece` (the clock changes what a size takes).
             if took < piece / 2 {

@@ -39,7 +39,7 @@ pub(crate) const SETTLE_TOLERANCE: f64 = 0.05;
 pub(crate) const ROUNDS: usize = 5;
 /// Candidates whose median is within this share of the fastest one's count as tied; the
 /// first of them in the caller's order wins.
-pub(crate) const TIE: f64 = 0.03;
+pub(crate) const TIE: f64 = 0.05;
 
 /// What a trial measured: the winner's index, each candidate's median (milliseconds) and the
 /// settling phase's calls.
