@@ -198,7 +198,7 @@ pub struct ClockHold {
 /// ```
 /// use gpuarray::config::{ClockHold, HoldSetting};
 /// assert_eq!(HoldSetting::parse("off")?, HoldSetting::Off);
-/// assert_eq!(HoldSetting::parse("40:1000")?, HoldSetting::On(ClockHold::DEFAULT));
+/// assert_eq!(HoldSetting::parse("60:1000:1000")?, HoldSetting::On(ClockHold::DEFAULT));
 /// // lavapipe is a CPU adapter: auto resolves to off there.
 /// let dev = gpuarray::Device::new()?;
 /// if dev.info().kind == gpuarray::DeviceKind::Cpu {
@@ -257,14 +257,16 @@ pub enum HoldWork {
 }
 
 impl ClockHold {
-    /// The hold `Auto` turns on: 40 percent, a linger of one second, pieces of 250 us of one
-    /// spinning workgroup. On the H200 through Vulkan (2026-11-29) it kept a transposed add,
-    /// a 64M `pow` and a 2000^3 product within 1.02-1.04x of their warm times after 300 ms
-    /// pauses, against 1.06 / 4.6 / 4.7x without it.
+    /// The hold `Auto` turns on: 60 percent, a linger of one second, pieces of 1 ms of one
+    /// spinning workgroup. On the H200 through Vulkan (2026-11-29, `examples/clock_probe`: 300
+    /// ms pauses, 3 warm-up calls, 5 timed calls of a transposed add, a 64M `pow` and a 2000^3
+    /// product) it kept the last rounds at their warm times (0.27 / 0.55-0.58 / 0.59-0.60 ms),
+    /// where without a hold the clock fell to 345 MHz and they took 1.2 / 3.0 / 3.2 ms; at 40
+    /// percent (pieces of 250 us) the clock still fell, to 870-1230 MHz (up to 2.4x slower).
     pub const DEFAULT: ClockHold = ClockHold {
-        duty_pct: 40,
+        duty_pct: 60,
         linger_ms: 1000,
-        piece_us: 250,
+        piece_us: 1000,
         work: HoldWork::Spin,
     };
 
