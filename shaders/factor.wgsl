@@ -12,8 +12,8 @@
 // Entries that do not use `a` or `st` are bound with a placeholder there.
 // Dispatch geometry: the matrix of a workgroup is `wid.z * nwg.y + wid.y` (a 2-D grid of
 // matrices) for the per-matrix entries (`lu_panel`, `chol_diag`: one workgroup per matrix)
-// and the per-column entries (`trsm_block`, `permute`: one invocation per column, `wid.x`
-// over them; `tri_inv`: one workgroup per diagonal block); the flat entry `sub_block` takes one invocation per element of a 1-D grid folded into
+// and the per-column entries (`lu_cols`, `permute`: one invocation per column, `wid.x`
+// over them; `chol_rows`: one invocation per row; `tri_inv`: one workgroup per diagonal block); the flat entry `sub_block` takes one invocation per element of a 1-D grid folded into
 // 2-D.
 //
 // The host replaces the aliases per dtype and, for f64, the one-line functions div_ and
@@ -33,10 +33,9 @@ alias NI = i32; // exponents of ldexp
 
 override WG: u32 = 256u;
 
-const LOWER: u32 = 1u;    // the triangle (trsm_block: the effective one, after TRANS)
+const LOWER: u32 = 1u;    // the triangle (tri_inv)
 const UNIT: u32 = 2u;     // unit diagonal (not read)
 const TRANS: u32 = 4u;    // read the triangular (or source) matrix transposed
-const SELF: u32 = 8u;     // trsm_block: the triangular matrix is `out` itself (LU's U12)
 const REVERSE: u32 = 16u; // permute: the swaps in reverse order (solves with A^T)
 const ASSIGN: u32 = 32u;  // sub_block: out = a rather than out -= a
 
@@ -60,12 +59,12 @@ fn rows() -> u32 { return P.shape[0].x; }   // rows of each matrix of `out`
 fn cols() -> u32 { return P.shape[0].y; }   // columns of each matrix of `out` (its row stride)
 fn k0() -> u32 { return P.shape[0].z; }     // first row/column of the block worked on
 fn wdt() -> u32 { return P.shape[0].w; }    // width of that block
-fn c0() -> u32 { return P.shape[1].x; }     // first column (trsm_block, sub_block)
-fn ncols() -> u32 { return P.shape[1].y; }  // columns (trsm_block, sub_block)
+fn c0() -> u32 { return P.shape[1].x; }     // first column (lu_cols, sub_block)
+fn ncols() -> u32 { return P.shape[1].y; }  // columns (lu_cols, sub_block)
 fn an() -> u32 { return P.shape[1].z; }     // rows and columns of `a`'s (square) matrices
 fn kmax() -> u32 { return P.shape[1].w; }   // pivots per matrix
 fn count() -> u32 { return P.st0[0].x; }    // matrices in the stack
-fn flags() -> u32 { return P.st0[0].y; }    // LOWER | UNIT | TRANS | SELF | REVERSE
+fn flags() -> u32 { return P.st0[0].y; }    // LOWER | UNIT | TRANS | REVERSE | ASSIGN
 fn r0() -> u32 { return P.st0[0].z; }       // first row (sub_block)
 fn nrows() -> u32 { return P.st0[0].w; }    // rows (sub_block)
 fn has(f: u32) -> bool { return (flags() & f) != 0u; }
@@ -243,67 +242,6 @@ fn pivot_step(bi: u32, base: u32, j: u32, s1: u32, lid: u32, prev: Pending) -> P
     return Pending(r, piv != T(0.0));
 }
 
-// Element (i, p) of the triangular matrix of a solve (transposed where TRANS), from `out`
-// (SELF) or `a`.
-fn tri(base: u32, ld: u32, i: u32, p: u32) -> T {
-    var idx = base + i * ld + p;
-    if has(TRANS) {
-        idx = base + p * ld + i;
-    }
-    if has(SELF) {
-        return out[idx];
-    }
-    return a[idx];
-}
-
-// Triangular solve of a diagonal block: rows [k0, k0 + wdt) of columns [c0, c0 + ncols) of
-// `out` become (the block's triangle)^-1 times themselves. One invocation per column; the
-// triangle is the block at (k0, k0) of `a` (an x an matrices) or of `out` (SELF).
-@compute @workgroup_size(WG)
-fn trsm_block(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let bi = matrix(wid, nwg);
-    let c = wid.x * WG + lid;
-    if bi >= count() || c >= ncols() {
-        return;
-    }
-    let n = cols();
-    let base = bi * rows() * n;
-    let col = c0() + c;
-    var tb = bi * an() * an();
-    var ld = an();
-    if has(SELF) {
-        tb = base;
-        ld = n;
-    }
-    let w = wdt();
-    let lo = k0();
-    for (var s = 0u; s < w; s++) {
-        var x: T;
-        var i: u32;
-        if has(LOWER) {
-            i = lo + s;
-            x = out[base + i * n + col];
-            for (var p = lo; p < i; p++) {
-                x -= tri(tb, ld, i, p) * out[base + p * n + col];
-            }
-        } else {
-            i = lo + w - 1u - s;
-            x = out[base + i * n + col];
-            for (var p = i + 1u; p < lo + w; p++) {
-                x -= tri(tb, ld, i, p) * out[base + p * n + col];
-            }
-        }
-        if !has(UNIT) {
-            x = div_(x, tri(tb, ld, i, i));
-        }
-        out[base + i * n + col] = x;
-    }
-}
-
 // out[r0 + i, c0 + j] -= a[i, j] for the nrows x ncols contiguous matrices of `a`: the
 // trailing update after the product. One invocation per element.
 @compute @workgroup_size(WG)
@@ -477,6 +415,96 @@ fn chol_diag(
         if j <= i {
             out[base + i * n + j] = chol[packed(i, j)];
         }
+    }
+}
+
+// The rows below a factored diagonal block of a Cholesky: rows [r0, r0 + nrows) of
+// columns [k0, k0 + wdt) of `out` become themselves times L11^-T (L11, lower, the block at
+// (k0, k0) of `out`, which chol_diag wrote): each row x solves x L11^T = a by substitution
+// (wdt steps, L11 staged packed in workgroup memory). One invocation per row, `wid.x` over
+// them. Replaces L11's inverse, a product and its copy (three dispatches, 2026-11-29).
+@compute @workgroup_size(WG)
+fn chol_rows(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = matrix(wid, nwg);
+    if bi >= count() {
+        return;
+    }
+    let n = cols();
+    let kk = k0();
+    let w = wdt();
+    let mb = bi * rows() * n;
+    let db = mb + kk * n + kk;
+    for (var t = lid; t < w * w; t += WG) {
+        let i = t / w;
+        let j = t % w;
+        if j <= i {
+            chol[packed(i, j)] = out[db + i * n + j];
+        }
+    }
+    workgroupBarrier();
+    let r = wid.x * WG + lid;
+    if r >= nrows() {
+        return;
+    }
+    let row = mb + (r0() + r) * n + kk;
+    var x: array<T, 64>;
+    for (var q = 0u; q < w; q++) {
+        var v = out[row + q];
+        for (var p = 0u; p < q; p++) {
+            v -= x[p] * chol[packed(q, p)];
+        }
+        v = div_(v, chol[packed(q, q)]);
+        x[q] = v;
+        out[row + q] = v;
+    }
+}
+
+// U12 of a blocked LU: rows [k0, k0 + wdt) of columns [c0, c0 + ncols) of `out` (rows
+// already swapped) become L11^-1 times themselves (L11: the unit lower triangle of the
+// block at (k0, k0) of `out`), by substitution with L11's strict lower triangle staged
+// packed in workgroup memory and the column's solved values in a private array (no
+// dependent read of global memory). One invocation per column, `wid.x` over them.
+// Replaces L11's inverse, a product and its copy (three dispatches, 2026-11-29).
+@compute @workgroup_size(WG)
+fn lu_cols(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = matrix(wid, nwg);
+    if bi >= count() {
+        return;
+    }
+    let n = cols();
+    let kk = k0();
+    let w = wdt();
+    let mb = bi * rows() * n;
+    let db = mb + kk * n + kk;
+    for (var t = lid; t < w * w; t += WG) {
+        let i = t / w;
+        let j = t % w;
+        if j < i {
+            chol[packed(i, j)] = out[db + i * n + j];
+        }
+    }
+    workgroupBarrier();
+    let c = wid.x * WG + lid;
+    if c >= ncols() {
+        return;
+    }
+    let col = mb + kk * n + c0() + c;
+    var x: array<T, 64>;
+    for (var q = 0u; q < w; q++) {
+        var v = out[col + q * n];
+        for (var p = 0u; p < q; p++) {
+            v -= chol[packed(q, p)] * x[p];
+        }
+        x[q] = v;
+        out[col + q * n] = v;
     }
 }
 

@@ -17,7 +17,6 @@ pub(crate) const WG: u32 = 256;
 pub(crate) const LOWER: u32 = 1;
 pub(crate) const UNIT: u32 = 2;
 pub(crate) const TRANS: u32 = 4;
-pub(crate) const SELF: u32 = 8;
 pub(crate) const REVERSE: u32 = 16;
 pub(crate) const ASSIGN: u32 = 32;
 
@@ -58,29 +57,32 @@ impl FParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Entry {
     LuPanel,
-    TrsmBlock,
+    LuCols,
     SubBlock,
     CholDiag,
+    CholRows,
     Permute,
     TriInv,
 }
 
 impl Entry {
     #[cfg(test)]
-    const ALL: [Entry; 6] = [
+    const ALL: [Entry; 7] = [
         Entry::LuPanel,
-        Entry::TrsmBlock,
+        Entry::LuCols,
         Entry::SubBlock,
         Entry::CholDiag,
+        Entry::CholRows,
         Entry::Permute,
         Entry::TriInv,
     ];
     fn name(self) -> &'static str {
         match self {
             Entry::LuPanel => "lu_panel",
-            Entry::TrsmBlock => "trsm_block",
+            Entry::LuCols => "lu_cols",
             Entry::SubBlock => "sub_block",
             Entry::CholDiag => "chol_diag",
+            Entry::CholRows => "chol_rows",
             Entry::Permute => "permute",
             Entry::TriInv => "tri_inv",
         }
@@ -239,16 +241,12 @@ impl<T: Float> Launcher<T> {
         self.launch_wg(Entry::LuPanel, p, None, Some(st), out, grid(1, p.count), wg)
     }
 
-    /// Solves the diagonal block at k0 (of `a`, or of `out` with SELF) into columns
-    /// [c0, c0 + ncols) of `out`.
-    pub(crate) fn trsm_block(
-        &self,
-        p: &FParams,
-        a: Option<&Array<T>>,
-        out: &Array<T>,
-    ) -> Result<()> {
+    /// Rows [k0, k0 + wdt) of columns [c0, c0 + ncols) of `out` become the inverse of the
+    /// unit lower triangle of the diagonal block at k0 times themselves (an LU's U12).
+    pub(crate) fn lu_cols(&self, p: &FParams, out: &Array<T>) -> Result<()> {
+        debug_assert!(p.wdt <= 64);
         let x = p.ncols.div_ceil(WG as usize);
-        self.launch(Entry::TrsmBlock, p, a, None, out, grid(x, p.count))
+        self.launch(Entry::LuCols, p, None, None, out, grid(x, p.count))
     }
 
     /// `out[r0.., c0..] -= t` for the contiguous `[count, nrows, ncols]` product `t`.
@@ -266,6 +264,14 @@ impl<T: Float> Launcher<T> {
 
     pub(crate) fn chol_diag(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
         self.launch(Entry::CholDiag, p, None, Some(st), out, grid(1, p.count))
+    }
+
+    /// Rows [r0, r0 + nrows) of columns [k0, k0 + wdt) of `out` times the inverse of the
+    /// transpose of the factored diagonal block at k0 (a Cholesky's L21).
+    pub(crate) fn chol_rows(&self, p: &FParams, out: &Array<T>) -> Result<()> {
+        debug_assert!(p.wdt <= 64);
+        let x = p.nrows.div_ceil(WG as usize);
+        self.launch(Entry::CholRows, p, None, None, out, grid(x, p.count))
     }
 
     pub(crate) fn permute(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
