@@ -177,3 +177,40 @@ pub fn solves_and_singular<T: Float>() {
     let u = host(f.lu());
     assert_eq!(u[m * m + 40 * m + 40], 0.0);
 }
+
+/// Sizes that cross the blocks (64 columns) and the sub-panels within them (8 to 32
+/// columns), stacks and tall and wide matrices: the swaps of a sub-panel in its block's
+/// other columns (made by its own workgroup) and outside the block (one `permute` a
+/// block) give L U = P A, and the pivots are the f64 reference's (the largest magnitude,
+/// the first of equals).
+pub fn block_boundaries<T: Float>() {
+    let mut rng = Rng::new(34);
+    for (count, m, n) in [
+        (2usize, 63usize, 63usize),
+        (2, 64, 64),
+        (2, 65, 65),
+        (1, 127, 127),
+        (1, 129, 129),
+        (1, 257, 257),
+        (1, 300, 300),
+        (2, 65, 200),
+        (1, 200, 130),
+    ] {
+        let (a, ah) = upload::<T>(dev(), &rng.vec(count * m * n, -1.0, 1.0), &[count, m, n]);
+        let f = linalg::lu_factor(&a).expect("lu_factor");
+        let piv = f.piv().to_vec().expect("piv");
+        let luh = host(f.lu());
+        let k = m.min(n);
+        for i in 0..count {
+            let p: Vec<usize> = piv[i * k..][..k].iter().map(|&p| p as usize).collect();
+            let mat = &ah[i * m * n..][..m * n];
+            if m == n {
+                let (_, want, _) = lu_ref(mat, n);
+                assert_eq!(p, want, "{m}x{n} #{i}: pivots");
+            }
+            let pa = permuted(mat, &p, m, n);
+            let e = rel_diff(&lu_product(&luh[i * m * n..][..m * n], m, n), &pa);
+            assert!(e <= bound::<T>(m.max(n)), "lu {m}x{n} #{i}: {e:e}");
+        }
+    }
+}
