@@ -88,6 +88,10 @@ fn direct<C: ComplexFloat>(
     } else {
         m
     };
+    let m = match super::tune::knobs().m {
+        Some(k) => k.min(cap / (l + 1)).max(1),
+        None => m,
+    };
     let mut t: Vec<C> = (0..l).map(|j| root(j, l)).collect();
     let step = step.map(|n| {
         let shift = (usize::BITS - (n - 1).leading_zeros()).div_ceil(2);
