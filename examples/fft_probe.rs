@@ -71,7 +71,10 @@ fn main() -> gpuarray::Result<()> {
 }
 
 /// Per-call GPU time (events around 20 calls) and wall time, after 3 warm-ups.
-fn time<R>(dev: &Device, mut op: impl FnMut() -> gpuarray::Result<R>) -> gpuarray::Result<(f64, f64)> {
+fn time<R>(
+    dev: &Device,
+    mut op: impl FnMut() -> gpuarray::Result<R>,
+) -> gpuarray::Result<(f64, f64)> {
     let profile = std::env::var_os("GPUARRAY_FFT_PROFILE").is_some();
     let reps = if profile { 1 } else { 20 };
     for _ in 0..3 {

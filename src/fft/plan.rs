@@ -151,10 +151,10 @@ pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
     if n <= cap {
         return Ok(Node::Direct(direct(dev, n, cap, None)?));
     }
-    // Columns of at most cap / 4 (four or more transforms per workgroup, so that the
-    // column reads and the transposed writes cover whole memory sectors): rows of at most
-    // cap / 4 too where a split allows, else rows that fit, else (three or more passes) the
-    // longest columns and rows split again.
+    // Columns of at most COL_LEN (256) and cap / 4 (so that COL_TRANSFORMS of them share a
+    // workgroup and the column reads and the transposed writes cover runs of 128 bytes):
+    // rows of at most cap / 4 where a split allows, else rows that fit, else (three or
+    // more passes) the longest such columns and the rows split again.
     let col_cap = cap / 4;
     let longest = super::tune::knobs().colcap.unwrap_or(COL_LEN).min(col_cap);
     let divisors: Vec<usize> = (2..=longest).filter(|&d| n.is_multiple_of(d)).collect();
