@@ -47,10 +47,8 @@ fn main() -> gpuarray::Result<()> {
         8.0 * t.len() as f64 / copy.0 / 1e6
     );
     for (name, shape, axes, c128) in cases {
-        if let Some(o) = &only {
-            if !o.iter().any(|x| x == name) {
-                continue;
-            }
+        if only.as_ref().is_some_and(|o| !o.iter().any(|x| x == name)) {
+            continue;
         }
         let len: usize = shape.iter().product();
         let (g, w) = if c128 {
