@@ -216,7 +216,8 @@ pub(super) enum Mode {
 
 /// The in-workgroup transform of length `l`, `m` transforms per workgroup: its Stockham
 /// passes generated as straight-line code (src/fft/passes.rs); `col = [col_in, col_out]`:
-/// the first / last pass maps neighbouring invocations to neighbouring transforms.
+/// the first / last pass maps neighbouring invocations to neighbouring transforms; `wg`
+/// invocations ([`direct_wg`]); `pad`: one element of padding in `sbuf` per 2^pad (0: none).
 #[allow(clippy::too_many_arguments)] // the kernel's specialisation, named
 pub(super) fn direct_spec(
     d: DType,
