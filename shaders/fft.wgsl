@@ -55,6 +55,8 @@ fn per_group() -> u32 { return 1u; }
 fn run_passes(lid: u32) { }      // the passes: pass_0(lid); pass_1(lid); ... (first_batch set)
 fn read_in(i: u32) -> vec2<T> { return src[i]; }
 fn write_out(i: u32, v: vec2<T>) { dst[i] = v; }
+fn sb(i: u32) -> u32 { return i; }  // where element i of `sbuf` lies (padded: i + i / 16)
+fn twl(j: u32) -> vec2<T> { return twiddle(j); }  // W_L^j of the passes
 
 // The family's parameters, mirroring `FftParams` in src/fft/kernel.rs.
 fn batches() -> u32 { return P.n; }                 // transforms

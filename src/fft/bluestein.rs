@@ -231,14 +231,17 @@ fn fused<C: ComplexFloat>(
     let batches = job.p.batches();
     let t = temp::<C>(dev, batches * padded)?;
     let rows = contiguous(&job.p.dims, padded);
-    let launch = |io, col: [bool; 2], mode| Launch {
-        entry: "main",
-        d,
-        io,
-        l: padded,
-        m: dr.m,
-        col: [col[0] && dr.m > 1, col[1] && dr.m > 1],
-        mode,
+    let launch = |io, col: [bool; 2], mode| {
+        let m = dr.m_for(col[0] || col[1]);
+        Launch {
+            entry: "main",
+            d,
+            io,
+            l: padded,
+            m,
+            col: [col[0] && m > 1, col[1] && m > 1],
+            mode,
+        }
     };
     let mut pa = job.p.clone();
     for (dim, s) in pa.dims.iter_mut().zip(&rows) {

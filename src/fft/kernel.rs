@@ -135,7 +135,7 @@ fn base(family: &'static str, d: DType, io: Io, sbuf: usize) -> Spec {
 /// eights first); `None` when `l` has another prime factor.
 pub(super) fn radices(mut l: usize) -> Option<Vec<usize>> {
     let mut out = Vec::new();
-    while l.is_multiple_of(8) {
+    while l.is_multiple_of(8) && !super::tune::knobs().r4 {
         out.push(8);
         l /= 8;
     }
@@ -148,9 +148,46 @@ pub(super) fn radices(mut l: usize) -> Option<Vec<usize>> {
     (l == 1).then_some(out)
 }
 
-/// Invocations of a workgroup holding `elems` elements: at most 16 elements each.
-pub(super) fn direct_wg(elems: usize) -> usize {
-    (elems / 4).clamp(64, 256)
+/// Elements each invocation of the in-workgroup transform holds. Measured on the H200
+/// (2026-11-29, 65,536 transforms of 1,024 complex64): 16 per invocation 1.64 ms, 8 1.07
+/// ms, 4 0.80 ms; 262,144 of 256: 16 1.46 ms, 4 0.645 ms (the kernel is bound by how many
+/// invocations are in flight, not by its arithmetic or its workgroup memory's banks).
+pub(super) const PER_INVOCATION: usize = 4;
+
+/// Invocations of a workgroup holding `elems` elements: [`PER_INVOCATION`] each (a
+/// multiple of 32, at least 64), at most `max_inv` (then more each).
+pub(super) fn direct_wg(elems: usize, max_inv: usize) -> usize {
+    let max_inv = max_inv.clamp(64, 1024);
+    match super::tune::knobs().wg {
+        // At most 32 values per invocation.
+        Some(w) => w.clamp(elems.div_ceil(32).max(1), max_inv),
+        None => {
+            let e = super::tune::knobs().e.unwrap_or(PER_INVOCATION);
+            (elems.div_ceil(e).div_ceil(32) * 32).clamp(64, max_inv)
+        }
+    }
+}
+
+/// Elements of `sbuf` for `m` rows of `lp`: one more per 2^`pad` where `pad` > 0.
+pub(super) fn sbuf_len(m: usize, lp: usize, pad: u32) -> usize {
+    let n = m * lp;
+    if pad > 0 {
+        n + (n >> pad) + 1
+    } else {
+        n
+    }
+}
+
+/// How the transform of `m` rows of length `l` pads its workgroup memory (one element
+/// per 2^pad, so that the strided writes of the first exchanges spread over the banks; 0:
+/// none), given `cap` elements of workgroup memory: where it fits.
+pub(super) fn pad_rule(l: usize, m: usize, cap: usize) -> u32 {
+    let want = super::tune::knobs().pad.unwrap_or(0);
+    if want > 0 && l > 1 && sbuf_len(m, row_pitch(l, m), want) <= cap {
+        want
+    } else {
+        0
+    }
 }
 
 /// Row stride in `sbuf` of `m` transforms of length `l`: one element of padding where
@@ -179,7 +216,9 @@ pub(super) enum Mode {
 
 /// The in-workgroup transform of length `l`, `m` transforms per workgroup: its Stockham
 /// passes generated as straight-line code (src/fft/passes.rs); `col = [col_in, col_out]`:
-/// the first / last pass maps neighbouring invocations to neighbouring transforms.
+/// the first / last pass maps neighbouring invocations to neighbouring transforms; `wg`
+/// invocations ([`direct_wg`]); `pad`: one element of padding in `sbuf` per 2^pad (0: none).
+#[allow(clippy::too_many_arguments)] // the kernel's specialisation, named
 pub(super) fn direct_spec(
     d: DType,
     l: usize,
@@ -187,8 +226,9 @@ pub(super) fn direct_spec(
     io: Io,
     col: [bool; 2],
     mode: Mode,
+    wg: usize,
+    pad: u32,
 ) -> Spec {
-    let wg = direct_wg(l * m);
     let lp = row_pitch(l, m);
     let shape = super::passes::Shape {
         l,
@@ -199,13 +239,32 @@ pub(super) fn direct_spec(
         col_out: col[1],
     };
     let passes = super::passes::run_passes(shape, &radices(l).unwrap_or_default());
-    let s = base("fft", d, io, (m * lp).max(1))
+    let s = base("fft", d, io, sbuf_len(m, lp, pad).max(1))
         .function("fft_len", format!("fn fft_len() -> u32 {{ return {l}u; }}"))
         .function(
             "per_group",
             format!("fn per_group() -> u32 {{ return {m}u; }}"),
         )
         .function("run_passes", passes);
+    let s = if pad > 0 {
+        s.function(
+            "sb",
+            format!("fn sb(i: u32) -> u32 {{ return i + (i >> {pad}u); }}"),
+        )
+    } else {
+        s
+    };
+    let s = if super::tune::knobs().tw_sin && d == DType::F32 {
+        s.function(
+            "twl",
+            format!(
+                "fn twl(j: u32) -> vec2<T> {{ let a = -6.283185307179586 * f32(j) / {l}.0; \
+                 let w = vec2<T>(cos(a), sin(a)); if (inverse()) {{ return conj(w); }} return w; }}"
+            ),
+        )
+    } else {
+        s
+    };
     let (inverse, store) = match mode {
         Mode::Plain => return s,
         Mode::ChirpIn => ("false", "store_filter"),
@@ -251,14 +310,16 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             for l in [1, 2, 8, 12, 60, 1024, 2310, 4095] {
                 let m = (4096 / l).max(1);
                 let m = m.min(4096 / row_pitch(l, m)).max(1);
+                let wg = direct_wg(l * m, 256);
                 for col in [[false, false], [true, false], [false, true], [true, true]] {
-                    v.push(direct_spec(d, l, m, io, col, Mode::Plain));
+                    v.push(direct_spec(d, l, m, io, col, Mode::Plain, wg, 0));
                 }
+                v.push(direct_spec(d, l, m, io, [false; 2], Mode::Plain, wg, 3));
                 if !io.real_out {
-                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpIn));
+                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpIn, wg, 0));
                 }
                 if !io.real_in {
-                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpOut));
+                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpOut, wg, 0));
                 }
             }
         }
@@ -281,16 +342,23 @@ pub(super) struct Launch {
 impl Launch {
     fn kernel(&self, dev: &Device, inputs: usize) -> Result<Arc<Kernel>> {
         let bluestein = matches!(self.entry, "chirp_in" | "pointwise" | "chirp_out");
+        let max_inv = dev.limits().max_compute_invocations_per_workgroup as usize;
         let wg = if self.entry == "main" {
-            direct_wg(self.l * self.m)
+            direct_wg(self.l * self.m, max_inv)
         } else {
             WG_COPY
+        };
+        let cap = super::plan::capacity(dev, self.d);
+        let pad = if self.entry == "main" {
+            pad_rule(self.l, self.m, cap)
+        } else {
+            0
         };
         let key = Key {
             family: if bluestein { "fft_bluestein" } else { "fft" },
             entry: self.entry,
             variant: format!(
-                "{:?}|{}|{}|{}|{}|{}|{}|{:?}",
+                "{:?}|{}|{}|{}|{}|{}|{}|{:?}|{pad}",
                 self.d,
                 self.io.real_in,
                 self.io.real_out,
@@ -310,7 +378,7 @@ impl Launch {
             if l == 0 {
                 copy_spec(d, io, bluestein)
             } else {
-                direct_spec(d, l, m, io, col, mode)
+                direct_spec(d, l, m, io, col, mode, wg, pad)
             }
         })
     }
@@ -333,6 +401,26 @@ impl Launch {
         if work == 0 {
             return Ok(());
         }
-        dev.launch(&k, &p.encode(self.d), inputs, out, Work::Items(work as u32))
+        if !super::tune::knobs().profile {
+            return dev.launch(&k, &p.encode(self.d), inputs, out, Work::Items(work as u32));
+        }
+        let t0 = dev.record_event()?;
+        dev.launch(&k, &p.encode(self.d), inputs, out, Work::Items(work as u32))?;
+        let t1 = dev.record_event()?;
+        let ms = t0.elapsed_ms(&t1)?;
+        let bytes = p.batches() * p.row_len.max(p.n_out) * 2 * 2 * self.d.size();
+        eprintln!(
+            "fft dispatch {} {:?} l={} m={} wg={} batches={} col={:?} tw_n={}: {ms:.4} ms ({:.0} GB/s at 1 r+w)",
+            self.entry,
+            self.d,
+            self.l,
+            self.m,
+            k.wg,
+            p.batches(),
+            self.col,
+            p.tw_n,
+            bytes as f64 / ms / 1e6
+        );
+        Ok(())
     }
 }

@@ -24,6 +24,7 @@ mod nd;
 mod passes;
 mod plan;
 mod real;
+mod tune;
 
 use std::sync::Arc;
 

@@ -148,7 +148,7 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
             open(out, b);
             let _ = writeln!(out, "        let at = m * {lp}u + j;");
             for i in 0..r {
-                let _ = writeln!(out, "        {} = sbuf[at + {}u];", v(b, i), i * q);
+                let _ = writeln!(out, "        {} = sbuf[sb(at + {}u)];", v(b, i), i * q);
             }
             let _ = writeln!(out, "    }}");
         }
@@ -168,7 +168,7 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
             for i in 1..r {
                 let _ = writeln!(
                     out,
-                    "        {0} = cmul({0}, twiddle({i}u * t * {stride}u));",
+                    "        {0} = cmul({0}, twl({i}u * t * {stride}u));",
                     v(b, i)
                 );
             }
@@ -180,7 +180,7 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
             if last {
                 let _ = writeln!(out, "        store_x(o, d + {}u, {n});", i * ns);
             } else {
-                let _ = writeln!(out, "        sbuf[m * {lp}u + d + {}u] = {n};", i * ns);
+                let _ = writeln!(out, "        sbuf[sb(m * {lp}u + d + {}u)] = {n};", i * ns);
             }
         }
         let _ = writeln!(out, "    }}");
@@ -245,7 +245,7 @@ fn radix_any(v: &[String], r: usize, l: usize) -> String {
     for (k, n) in v.iter().enumerate() {
         let _ = write!(s, "{n} = a0");
         for i in 1..r {
-            let _ = write!(s, " + cmul(a{i}, twiddle({}u))", ((i * k) % r) * step);
+            let _ = write!(s, " + cmul(a{i}, twl({}u))", ((i * k) % r) * step);
         }
         s += "; ";
     }
@@ -285,13 +285,13 @@ mod tests {
         // Pass 0: global loads, column mapping, no twiddles, no workgroup reads, one
         // barrier after its writes.
         assert!(p0.contains("load_x(o, j + 56u)") && p0.contains("let m = i % 4u;"));
-        assert!(!p0.contains("twiddle(") && !p0.contains("= sbuf["));
+        assert!(!p0.contains("twl(") && !p0.contains("= sbuf["));
         assert_eq!(p0.matches("workgroupBarrier").count(), 1);
         // Pass 1: workgroup reads (rows 65 apart), twiddles, global stores, no barrier.
-        assert!(p1.contains("= sbuf[at + 56u]") && p1.contains("let at = m * 65u + j;"));
-        assert!(p1.contains("twiddle(7u * t * 1u)") && p1.contains("store_x(o, d + 56u"));
+        assert!(p1.contains("= sbuf[sb(at + 56u)]") && p1.contains("let at = m * 65u + j;"));
+        assert!(p1.contains("twl(7u * t * 1u)") && p1.contains("store_x(o, d + 56u"));
         assert!(p1.contains("let m = i / 8u;"));
-        assert!(!p1.contains("workgroupBarrier") && !p1.contains("sbuf[m *"));
+        assert!(!p1.contains("workgroupBarrier") && !p1.contains("sbuf[sb(m *"));
         // One pass: no workgroup memory at all; length 1: a copy.
         let one = run_passes(shape(8, 512, 256, false, true), &[8]);
         assert!(!one.contains("sbuf") && !one.contains("workgroupBarrier"));

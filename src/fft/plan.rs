@@ -9,7 +9,7 @@ use std::f64::consts::PI;
 use std::sync::{Arc, Mutex};
 
 use super::bluestein::Bluestein;
-use super::kernel::{radices, Dim, FftParams, Io, Launch, Mode, MAX_BATCH_DIMS};
+use super::kernel::{radices, Dim, FftParams, Io, Launch, Mode, MAX_BATCH_DIMS, PER_INVOCATION};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::{ComplexFloat, DType, Element, Real};
@@ -30,9 +30,24 @@ struct Step {
 /// One in-workgroup pass of length `l`, `m` transforms per workgroup.
 pub(super) struct Direct<C: ComplexFloat> {
     pub l: usize,
+    /// Transforms per workgroup where the first and last passes read and write rows.
     pub m: usize,
+    /// Transforms per workgroup where they read or write strided columns (neighbouring
+    /// invocations on neighbouring transforms: runs of `m_col` elements in memory).
+    pub m_col: usize,
     pub tw: Array<C>,
     step: Option<Step>,
+}
+
+impl<C: ComplexFloat> Direct<C> {
+    /// Transforms per workgroup: `m_col` where the rows are strided (`col`), else `m`.
+    pub fn m_for(&self, col: bool) -> usize {
+        if col {
+            self.m_col
+        } else {
+            self.m
+        }
+    }
 }
 
 /// How a transform of one length runs.
@@ -69,6 +84,13 @@ pub(super) fn root<C: ComplexFloat>(j: usize, n: usize) -> C {
     cplx(a)
 }
 
+/// Elements of the rows one workgroup transforms (where they are short).
+const ROW_ELEMS: usize = 1024;
+/// Transforms one workgroup takes where they are columns (where they fit).
+const COL_TRANSFORMS: usize = 16;
+/// Longest column of a four-step plan (longer ones split again).
+const COL_LEN: usize = 256;
+
 /// Elements of `C` one workgroup holds.
 pub(super) fn capacity(dev: &Device, d: DType) -> usize {
     let bytes = dev.limits().max_compute_workgroup_storage_size as usize;
@@ -81,12 +103,20 @@ fn direct<C: ComplexFloat>(
     cap: usize,
     step: Option<usize>,
 ) -> Result<Direct<C>> {
-    // Transforms per workgroup: up to 4096 elements (rows padded by one where several).
-    let m = (cap.min(4096) / l).max(1);
-    let m = if m > 1 {
-        (cap / (l + 1)).clamp(1, m)
-    } else {
-        m
+    // Transforms per workgroup: rows of ELEMS elements in all (1,024) where they share
+    // one, columns COLM (16: runs of 128 bytes of complex64) where the length allows; the
+    // rows padded by one where several; at most [`PER_INVOCATION`] elements per
+    // invocation of the device's largest workgroup.
+    let k = super::tune::knobs();
+    let max_inv = dev.limits().max_compute_invocations_per_workgroup as usize;
+    let most = (cap / (l + 1)).min(PER_INVOCATION * max_inv.clamp(64, 1024) / l);
+    let fit = |want: usize| if want > 1 { want.min(most).max(1) } else { 1 };
+    let (m, m_col) = match k.m {
+        Some(f) => (fit(f), fit(f)),
+        None => {
+            let m = fit(k.elems.unwrap_or(ROW_ELEMS) / l);
+            (m, fit(k.colm.unwrap_or(COL_TRANSFORMS)).max(m))
+        }
     };
     let mut t: Vec<C> = (0..l).map(|j| root(j, l)).collect();
     let step = step.map(|n| {
@@ -106,6 +136,7 @@ fn direct<C: ComplexFloat>(
     Ok(Direct {
         l,
         m,
+        m_col,
         tw: dev.from_slice(&t, [len])?,
         step,
     })
@@ -120,12 +151,13 @@ pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
     if n <= cap {
         return Ok(Node::Direct(direct(dev, n, cap, None)?));
     }
-    // Columns of at most cap / 4 (four or more transforms per workgroup, so that the
-    // column reads and the transposed writes cover whole memory sectors): rows of at most
-    // cap / 4 too where a split allows, else rows that fit, else (three or more passes) the
-    // longest columns and rows split again.
+    // Columns of at most COL_LEN (256) and cap / 4 (so that COL_TRANSFORMS of them share a
+    // workgroup and the column reads and the transposed writes cover runs of 128 bytes):
+    // rows of at most cap / 4 where a split allows, else rows that fit, else (three or
+    // more passes) the longest such columns and the rows split again.
     let col_cap = cap / 4;
-    let divisors: Vec<usize> = (2..=col_cap).filter(|&d| n.is_multiple_of(d)).collect();
+    let longest = super::tune::knobs().colcap.unwrap_or(COL_LEN).min(col_cap);
+    let divisors: Vec<usize> = (2..=longest).filter(|&d| n.is_multiple_of(d)).collect();
     let n1 = divisors
         .iter()
         .copied()
@@ -383,13 +415,14 @@ fn run_direct<C: ComplexFloat>(
     } else {
         p.tw_n = 0;
     }
+    let m = dr.m_for(job.p.s_in != 1 || job.p.s_out != 1);
     let launch = Launch {
         entry: "main",
         d,
         io: job.io,
         l: dr.l,
-        m: dr.m,
-        col: [job.p.s_in != 1 && dr.m > 1, job.p.s_out != 1 && dr.m > 1],
+        m,
+        col: [job.p.s_in != 1 && m > 1, job.p.s_out != 1 && m > 1],
         mode: Mode::Plain,
     };
     launch.run(dev, &p, &[job.src, dr.tw.binding()], job.dst, 0)

@@ -335,8 +335,48 @@ fn plans<C: ComplexFloat + FftInput<Complex = C>>() {
     }
 }
 
+/// Many transforms along a strided axis (the kernels then put neighbouring transforms on
+/// neighbouring invocations, several per workgroup, the last group partial), the axis
+/// lengths short, four-step (columns of the plan split) and Bluestein's, forward and
+/// inverse.
+fn column_groups<C: ComplexFloat + FftInput<Complex = C>>() {
+    let mut rng = Rng::new(11);
+    let cases: &[(&[usize], usize)] = &[
+        (&[256, 37], 0),
+        (&[64, 3, 50], 0),
+        (&[64, 3, 50], 1),
+        (&[1000, 45], 0),
+        (&[16, 1031], 0),
+        (&[8192, 5], 0),
+        (&[97, 21], 0),
+    ];
+    for &(shape, axis) in cases {
+        let len: usize = shape.iter().product();
+        let x = rand_c(&mut rng, len);
+        let a = up::<C>(&x, shape);
+        let xr = rounded::<C>(&x);
+        let n = shape[axis];
+        for inverse in [false, true] {
+            let y = if inverse {
+                fft::ifft(&a, None, axis, Norm::Backward).unwrap()
+            } else {
+                fft::fft(&a, None, axis, Norm::Backward).unwrap()
+            };
+            let scale = if inverse { 1.0 / n as f64 } else { 1.0 };
+            let (want, _) = along(&xr, shape, axis, n, inverse, scale);
+            check::<C>(
+                &format!("{shape:?} axis {axis} inverse {inverse}"),
+                &down(&y),
+                &want,
+                n,
+            );
+        }
+    }
+}
+
 crate::per_dtype! {
     [c64: Complex<f32>, c128: Complex<f64>] => {
+        columns => column_groups::<T>();
         every_length => lengths::<T>();
         batched => batches::<T>();
         axes => every_axis::<T>();

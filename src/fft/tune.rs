@@ -1,0 +1,53 @@
+//! Switches of the in-workgroup kernel for measuring it on a device (read once from the
+//! environment; unset: the library's rules): `GPUARRAY_FFT_M` transforms per workgroup,
+//! `GPUARRAY_FFT_WG` invocations per workgroup, `GPUARRAY_FFT_PAD` (s: one element
+//! of workgroup-memory padding per 2^s; 0: none), `GPUARRAY_FFT_TWSIN` (1) twiddles of the f32
+//! passes computed by `sin` / `cos` rather than loaded (less accurate: for timing only),
+//! and `GPUARRAY_FFT_PROFILE` (1) each dispatch's GPU time printed to stderr (every
+//! dispatch then waits for its timestamps); `GPUARRAY_FFT_E` elements per invocation,
+//! `GPUARRAY_FFT_ELEMS` elements per workgroup of row transforms, `GPUARRAY_FFT_COLM`
+//! transforms per workgroup of column transforms, `GPUARRAY_FFT_COLCAP` the longest
+//! column of a four-step plan, `GPUARRAY_FFT_R4` (1) radix 4 rather than 8.
+
+use std::sync::OnceLock;
+
+/// The switches; `None` / `false`: the rule.
+#[derive(Debug, Default)]
+pub(super) struct Knobs {
+    pub m: Option<usize>,
+    pub wg: Option<usize>,
+    pub pad: Option<u32>,
+    pub tw_sin: bool,
+    pub profile: bool,
+    /// `GPUARRAY_FFT_E`: elements per invocation.
+    pub e: Option<usize>,
+    /// `GPUARRAY_FFT_ELEMS`: elements per workgroup of row transforms.
+    pub elems: Option<usize>,
+    /// `GPUARRAY_FFT_COLM`: transforms per workgroup of column transforms.
+    pub colm: Option<usize>,
+    /// `GPUARRAY_FFT_COLCAP`: longest column of a four-step plan.
+    pub colcap: Option<usize>,
+    /// `GPUARRAY_FFT_R4` (1): radix 4 rather than 8.
+    pub r4: bool,
+}
+
+fn num(name: &str) -> Option<usize> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
+/// The process's switches.
+pub(super) fn knobs() -> &'static Knobs {
+    static K: OnceLock<Knobs> = OnceLock::new();
+    K.get_or_init(|| Knobs {
+        m: num("GPUARRAY_FFT_M").filter(|&m| m > 0),
+        wg: num("GPUARRAY_FFT_WG").filter(|&w| w > 0),
+        pad: num("GPUARRAY_FFT_PAD").map(|p| p.min(8) as u32),
+        tw_sin: num("GPUARRAY_FFT_TWSIN").is_some_and(|p| p != 0),
+        profile: num("GPUARRAY_FFT_PROFILE").is_some_and(|p| p != 0),
+        e: num("GPUARRAY_FFT_E").filter(|&e| (1..=32).contains(&e)),
+        elems: num("GPUARRAY_FFT_ELEMS").filter(|&e| e > 0),
+        colm: num("GPUARRAY_FFT_COLM").filter(|&e| e > 0),
+        colcap: num("GPUARRAY_FFT_COLCAP").filter(|&e| e > 1),
+        r4: num("GPUARRAY_FFT_R4").is_some_and(|p| p != 0),
+    })
+}
