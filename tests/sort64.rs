@@ -318,3 +318,39 @@ fn top_k_largest_first() {
         assert_eq!(tv.to_vec().unwrap(), vals, "top_k values ({name})");
     }
 }
+
+/// Empty, one-element and short rows (the bitonic sort's) and rows just past a bitonic row
+/// and past sixteen tiles of the onesweep form, on every device: f64 with NaNs,
+/// infinities and zeros of both signs, i64 with its extremes; all equal and reversed.
+#[test]
+fn sizes_on_every_path() {
+    require_dtype!(f64);
+    require_dtype!(i64);
+    let others = other_devs();
+    let mut rng = Rng::new(70);
+    for n in [0usize, 1, 2, 17, 4096, 4097, 1025 * 16 + 3] {
+        let f: Vec<f64> = (0..n)
+            .map(|i| match i % 7 {
+                0 => f64::NAN,
+                1 => -0.0,
+                2 => f64::NEG_INFINITY,
+                3 => f64::INFINITY,
+                _ => rng.uniform(-5.0, 5.0),
+            })
+            .collect();
+        check(&f, f64_key, f64::to_bits, &others, "f64 specials");
+        let i: Vec<i64> = (0..n)
+            .map(|k| match k % 5 {
+                0 => i64::MIN,
+                1 => i64::MAX,
+                _ => rng.int(-3, 3) as i64,
+            })
+            .collect();
+        let key = |x: i64| (x as u64) ^ 1 << 63;
+        check(&i, key, |x| x as u64, &others, "i64 extremes");
+        let same = vec![2.5f64; n];
+        check(&same, f64_key, f64::to_bits, &others, "f64 all equal");
+        let rev: Vec<i64> = (0..n as i64).rev().map(|k| k - 40).collect();
+        check(&rev, key, |x| x as u64, &others, "i64 reversed");
+    }
+}

@@ -39,6 +39,7 @@ use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::kernel::cache::Kernel;
+use crate::kernel::launch::Binding;
 use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
 
@@ -86,7 +87,10 @@ fn kernel64(
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
-    let extra = format!("k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin}", u32::from(os));
+    let extra = format!(
+        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin}",
+        u32::from(os)
+    );
     build(dev, d, (entry, inputs, wg), true, extra, |s| {
         let s = s
             .include(RADIX_SG)
@@ -185,6 +189,83 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
 /// and one tile counter per slot (`OS_PL` of shaders/radix64.wgsl).
 const OS_PL: u32 = 8 * 256 + 16;
 
+/// The onesweep scratch of one sort of `x` (cleared: the counts, tile counters and first
+/// status plane start at zero), its bytes, and the sorts' parameters (tiles of one round
+/// of `sg`).
+struct Os64 {
+    st: BufferHandle,
+    bytes: u64,
+    base: SortParams,
+}
+
+impl Os64 {
+    /// Allocates and clears the scratch for `x`, sorted `descending` or not.
+    fn new<T: Element>(x: &Array<T>, sg: SgPlan, descending: bool) -> Result<Os64> {
+        let dev = &x.dev;
+        let n = x.len() as u32;
+        let tiles = n.div_ceil(sg.wg * SG_STEPS);
+        let parts = n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
+        let words = OS_PL as u64 + 512 * tiles as u64 + (TAB_WORDS + 8 * parts) as u64;
+        let st = dev.alloc(words * 4)?;
+        dev.clear(&st);
+        let base = SortParams {
+            n,
+            row_len: n,
+            in_off: x.offset as u32,
+            tiles,
+            descending,
+            ..Default::default()
+        };
+        Ok(Os64 {
+            st,
+            bytes: words * 4,
+            base,
+        })
+    }
+
+    fn scratch(&self) -> Binding<'_> {
+        whole(&self.st, self.bytes)
+    }
+
+    /// The plan (`k64_reduce`, `k64_plan`) and the scanned counts of all eight bytes
+    /// (`os_hist64`, `os_scan`) of `x`; `unused` fills `os_hist64`'s output binding.
+    fn prologue<T: Element>(
+        &self,
+        x: &Array<T>,
+        sg: SgPlan,
+        unused: Binding<'_>,
+        prof: &mut Option<Prof>,
+    ) -> Result<()> {
+        let (d, dev) = (T::DTYPE, &x.dev);
+        let base = self.base;
+        let parts = base.n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
+        let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true)?;
+        let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true)?;
+        let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true)?;
+        let scan = onesweep_kernel(dev, d, "os_scan", true, (NSLOT, NSLOT))?;
+        let scratch = self.scratch();
+        dev.launch(
+            &reduce,
+            &base.encode(),
+            &[x.binding()],
+            scratch,
+            grid(parts),
+        )?;
+        let prm = SortParams {
+            count: parts,
+            ..base
+        };
+        dev.launch(&plan, &prm.encode(), &[], scratch, grid(1))?;
+        Prof::mark(prof, dev, "plan64")?;
+        let groups = base.n.div_ceil(WG * 64).clamp(1, 1024);
+        let inputs = [x.binding(), x.binding(), scratch];
+        dev.launch(&hist, &base.encode(), &inputs, unused, grid(groups))?;
+        Prof::mark(prof, dev, "os_hist64")?;
+        dev.launch(&scan, &base.encode(), &[], scratch, grid(1))?;
+        Prof::mark(prof, dev, "os_scan")
+    }
+}
+
 /// [`sort_keys_only64`] in onesweep form (`Tuning::radix_onesweep`): the plan as there,
 /// then the histograms of all eight bytes of the keys in one read of the input
 /// (`os_hist64`) and their scans (`os_scan`), then one `scatter64_os` per slot, whose
@@ -193,56 +274,25 @@ const OS_PL: u32 = 8 * 256 + 16;
 /// 144 for 8 live passes against 200 of the per-pass form, and one dispatch a slot
 /// against five (a histogram, the scan's three and the scatter).
 fn onesweep64<T: Element>(x: &Array<T>, out: &Array<T>, sg: SgPlan) -> Result<()> {
-    let d = T::DTYPE;
     let dev = &x.dev;
     let n = x.len() as u32;
     let bytes = n as u64 * 8;
     let tmp = dev.alloc(bytes)?;
-    let tiles = n.div_ceil(sg.wg * SG_STEPS);
-    let parts = n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
-    let words = OS_PL as u64 + 512 * tiles as u64 + (TAB_WORDS + 8 * parts) as u64;
-    let st = dev.alloc(words * 4)?;
-    // Counts, tile counters and the first plane start at zero.
-    dev.clear(&st);
-    let base = SortParams {
-        n,
-        row_len: n,
-        in_off: x.offset as u32,
-        tiles,
-        ..Default::default()
-    };
-    let scratch = whole(&st, words * 4);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true)?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true)?;
-    let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true)?;
-    let scan = onesweep_kernel(dev, d, "os_scan", true, (NSLOT, NSLOT))?;
-    let scatter = kernel64(dev, d, sg, ("scatter64_os", 3, sg.wg), true)?;
+    let os = Os64::new(x, sg, false)?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_os", 3, sg.wg), true)?;
     let mut prof = Prof::new(dev)?;
-    dev.launch(&reduce, &base.encode(), &[x.binding()], scratch, grid(parts))?;
-    let prm = SortParams {
-        count: parts,
-        ..base
-    };
-    dev.launch(&plan, &prm.encode(), &[], scratch, grid(1))?;
-    Prof::mark(&mut prof, dev, "plan64")?;
-    let groups = n.div_ceil(WG * 64).clamp(1, 1024);
-    let unused = whole(&tmp, bytes);
-    let inputs = [x.binding(), x.binding(), scratch];
-    dev.launch(&hist, &base.encode(), &inputs, unused, grid(groups))?;
-    Prof::mark(&mut prof, dev, "os_hist64")?;
-    dev.launch(&scan, &base.encode(), &[], scratch, grid(1))?;
-    Prof::mark(&mut prof, dev, "os_scan")?;
+    os.prologue(x, sg, whole(&tmp, bytes), &mut prof)?;
     for i in 0..NSLOT {
         // As in `sort_keys_only64`: the last slot writes the output.
-        let scratch_recs = whole(&tmp, bytes);
+        let recs = whole(&tmp, bytes);
         let (dst, prev) = if (NSLOT - 1 - i).is_multiple_of(2) {
-            (out.binding(), scratch_recs)
+            (out.binding(), recs)
         } else {
-            (scratch_recs, out.binding())
+            (recs, out.binding())
         };
-        let prm = SortParams { word: i, ..base };
-        let inputs = [prev, x.binding(), scratch];
-        dev.launch(&scatter, &prm.encode(), &inputs, dst, grid(tiles))?;
+        let prm = SortParams { word: i, ..os.base };
+        let inputs = [prev, x.binding(), os.scratch()];
+        dev.launch(&scatter, &prm.encode(), &inputs, dst, grid(os.base.tiles))?;
         Prof::mark(&mut prof, dev, "scatter64_os")?;
     }
     Prof::report(prof, n)
@@ -268,7 +318,6 @@ fn argsort_onesweep64<T: Element>(
     out: &Array<u32>,
     sg: SgPlan,
 ) -> Result<()> {
-    let d = T::DTYPE;
     let dev = &x.dev;
     let n = x.len() as u32;
     let rec_bytes = 3 * n as u64 * 4;
@@ -276,40 +325,10 @@ fn argsort_onesweep64<T: Element>(
         dev.alloc_apart(rec_bytes, &[&*x.buf])?,
         dev.alloc(rec_bytes)?,
     ];
-    let tiles = n.div_ceil(sg.wg * SG_STEPS);
-    let parts = n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
-    let words = OS_PL as u64 + 512 * tiles as u64 + (TAB_WORDS + 8 * parts) as u64;
-    let st = dev.alloc(words * 4)?;
-    dev.clear(&st);
-    let base = SortParams {
-        n,
-        row_len: n,
-        in_off: x.offset as u32,
-        tiles,
-        descending,
-        ..Default::default()
-    };
-    let scratch = whole(&st, words * 4);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true)?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true)?;
-    let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true)?;
-    let scan = onesweep_kernel(dev, d, "os_scan", true, (NSLOT, NSLOT))?;
-    let scatter = kernel64(dev, d, sg, ("scatter64_pairs", 3, sg.wg), true)?;
+    let os = Os64::new(x, sg, descending)?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_pairs", 3, sg.wg), true)?;
     let mut prof = Prof::new(dev)?;
-    dev.launch(&reduce, &base.encode(), &[x.binding()], scratch, grid(parts))?;
-    let prm = SortParams {
-        count: parts,
-        ..base
-    };
-    dev.launch(&plan, &prm.encode(), &[], scratch, grid(1))?;
-    Prof::mark(&mut prof, dev, "plan64")?;
-    let groups = n.div_ceil(WG * 64).clamp(1, 1024);
-    let unused = whole(&recs[1], rec_bytes);
-    let inputs = [x.binding(), x.binding(), scratch];
-    dev.launch(&hist, &base.encode(), &inputs, unused, grid(groups))?;
-    Prof::mark(&mut prof, dev, "os_hist64")?;
-    dev.launch(&scan, &base.encode(), &[], scratch, grid(1))?;
-    Prof::mark(&mut prof, dev, "os_scan")?;
+    os.prologue(x, sg, whole(&recs[1], rec_bytes), &mut prof)?;
     for i in 0..NSLOT {
         // Slot 7 writes the result; before it, the slots alternate so that slot 6 writes
         // records[0], which slot 7 reads.
@@ -321,9 +340,9 @@ fn argsort_onesweep64<T: Element>(
             whole(&recs[to], rec_bytes)
         };
         let prev = whole(&recs[from], rec_bytes);
-        let prm = SortParams { word: i, ..base };
-        let inputs = [prev, x.binding(), scratch];
-        dev.launch(&scatter, &prm.encode(), &inputs, dst, grid(tiles))?;
+        let prm = SortParams { word: i, ..os.base };
+        let inputs = [prev, x.binding(), os.scratch()];
+        dev.launch(&scatter, &prm.encode(), &inputs, dst, grid(os.base.tiles))?;
         Prof::mark(&mut prof, dev, "scatter64_pairs")?;
     }
     Prof::report(prof, n)
