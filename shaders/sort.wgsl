@@ -82,6 +82,9 @@ override PMAX: u32 = 1024u; // bitonic: the longest row, a power of two
 // return at once where the slot is dead, else take its word and shift (`keys_skip`
 // writes their records).
 override SKIP: u32 = 0u;
+// 1: the onesweep form of shaders/radix64.wgsl's keys-only sort (its scratch layout,
+// `tab_at()`, and the kernels `os_hist64` and `scatter64_os`).
+override OS64: u32 = 0u;
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
 @group(0) @binding(2) var<storage, read> b: array<u32>;

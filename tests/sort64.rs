@@ -2,7 +2,8 @@
 //! where the subgroup scatter runs) and the argsort of such rows with the same skipped
 //! passes: bit for bit against a CPU stable sort in NumPy's order
 //! (every NaN equal and last, -0 == +0, equal keys in input order), and against the
-//! key-index path (`Tuning::subgroups` off), on data that makes the plan skip passes
+//! key-index path (`Tuning::subgroups` off) and the onesweep form of both sorts
+//! (`Tuning::radix_onesweep`, its look-back as is and counting), on data that makes the plan skip passes
 //! (constant bytes, narrow ranges around large offsets, all equal) and data that keeps all
 //! eight (both signs, the extremes), sorted and reversed input, offset views and sizes
 //! just past one bitonic row, past one tile and past many.
@@ -21,6 +22,28 @@ fn records_dev() -> Device {
     let mut o = Options::default();
     o.tuning.subgroups = false;
     Device::open_with_options(0, o).expect("a second device")
+}
+
+/// The devices the sorts are compared on besides the shared one: the key-index records,
+/// and the onesweep form of the keys-only sort (`Tuning::radix_onesweep`), its look-back
+/// as is and with `Tuning::radix_spin` 0 (every tile counts its nearest predecessor's
+/// keys itself: the path taken when a predecessor is slow to publish).
+fn other_devs() -> Vec<(&'static str, Device)> {
+    let mut onesweep = Options::default();
+    onesweep.tuning.radix_onesweep = true;
+    let mut counted = onesweep.clone();
+    counted.tuning.radix_spin = Some(0);
+    vec![
+        ("records", records_dev()),
+        (
+            "onesweep",
+            Device::open_with_options(0, onesweep).expect("a third device"),
+        ),
+        (
+            "onesweep counted",
+            Device::open_with_options(0, counted).expect("a fourth device"),
+        ),
+    ]
 }
 
 /// The reference: `v` sorted stably by `key` (an order-preserving u64 of each value).
@@ -50,21 +73,22 @@ fn f64_key(x: f64) -> u64 {
     }
 }
 
-/// Sorts and argsorts `v` on the shared device (and on `other`, the key-index path without
-/// skipping) and compares the bits with `want`, the indices with the stable argsort by
-/// `key`.
+/// Sorts and argsorts `v` on the shared device (and on `others`: the key-index path
+/// without skipping, the onesweep form) and compares the bits with `want`, the indices with
+/// the stable argsort by `key`.
 #[track_caller]
 fn check<T: Real + Copy>(
     v: &[T],
     key: impl Fn(T) -> u64,
     bits: impl Fn(T) -> u64,
-    other: &Device,
+    others: &[(&'static str, Device)],
     what: &str,
 ) {
     let n = v.len();
     let want = reference(v, &key);
     let want_idx = ref_argsort(v, &key);
-    for (name, d) in [("keys-only", dev()), ("records", other)] {
+    let all = std::iter::once(("keys-only", dev())).chain(others.iter().map(|(s, d)| (*s, d)));
+    for (name, d) in all {
         let x = d.from_slice(v, [n]).unwrap();
         let idx = x.argsort().unwrap().to_vec().unwrap();
         if let Some(i) = (0..n).find(|&i| idx[i] != want_idx[i]) {
@@ -125,11 +149,11 @@ fn f64_cases(rng: &mut Rng, n: usize) -> Vec<(&'static str, Vec<f64>)> {
 #[test]
 fn f64_bits_and_order() {
     require_dtype!(f64);
-    let other = records_dev();
+    let others = other_devs();
     let mut rng = Rng::new(64);
     for n in SIZES {
         for (what, v) in f64_cases(&mut rng, n) {
-            check(&v, f64_key, f64::to_bits, &other, &format!("f64 {what}"));
+            check(&v, f64_key, f64::to_bits, &others, &format!("f64 {what}"));
         }
     }
 }
@@ -140,7 +164,7 @@ fn f64_bits_and_order() {
 #[test]
 fn i64_ranges() {
     require_dtype!(i64);
-    let other = records_dev();
+    let others = other_devs();
     let mut rng = Rng::new(65);
     for n in SIZES {
         let wide: Vec<i64> = (0..n)
@@ -174,7 +198,7 @@ fn i64_ranges() {
             ("reversed", reversed),
         ] {
             let key = |x: i64| (x as u64) ^ 1 << 63;
-            check(&v, key, |x| x as u64, &other, &format!("i64 {what}"));
+            check(&v, key, |x| x as u64, &others, &format!("i64 {what}"));
         }
     }
 }
@@ -182,7 +206,7 @@ fn i64_ranges() {
 #[test]
 fn u64_ranges() {
     require_dtype!(u64);
-    let other = records_dev();
+    let others = other_devs();
     let mut rng = Rng::new(66);
     for n in [4097, 20_011] {
         let wide: Vec<u64> = (0..n)
@@ -195,7 +219,7 @@ fn u64_ranges() {
         let high: Vec<u64> = (0..n).map(|_| rng.next_u64() << 40).collect();
         let small: Vec<u64> = (0..n).map(|_| rng.int(0, 300) as u64).collect();
         for (what, v) in [("wide", wide), ("high bytes", high), ("small", small)] {
-            check(&v, |x| x, |x| x, &other, &format!("u64 {what}"));
+            check(&v, |x| x, |x| x, &others, &format!("u64 {what}"));
         }
     }
 }
@@ -271,11 +295,11 @@ fn deterministic_and_input_kept() {
 
 /// top_k with a large k sorts the row largest first (the argsort with every key inverted):
 /// the skipped passes see the inverted keys. Against the stable reference (ties by lower
-/// index) and the path without skipping.
+/// index), the path without skipping and the onesweep form.
 #[test]
 fn top_k_largest_first() {
     require_dtype!(i64);
-    let other = records_dev();
+    let others = other_devs();
     let mut rng = Rng::new(69);
     let n = 20_011;
     let k = 5000;
@@ -286,10 +310,47 @@ fn top_k_largest_first() {
     idx.sort_by_key(|&i| std::cmp::Reverse(v[i]));
     let want: Vec<i64> = idx[..k].iter().map(|&i| i as i64).collect();
     let vals: Vec<i64> = idx[..k].iter().map(|&i| v[i]).collect();
-    for (name, d) in [("skipping", dev()), ("records", &other)] {
+    let all = std::iter::once(("skipping", dev())).chain(others.iter().map(|(s, d)| (*s, d)));
+    for (name, d) in all {
         let x = d.from_slice(&v, [n]).unwrap();
         let (tv, ti) = x.top_k(k, 0, true).unwrap();
         assert_eq!(ti.to_vec().unwrap(), want, "top_k indices ({name})");
         assert_eq!(tv.to_vec().unwrap(), vals, "top_k values ({name})");
+    }
+}
+
+/// Empty, one-element and short rows (the bitonic sort's) and rows just past a bitonic row
+/// and past sixteen tiles of the onesweep form, on every device: f64 with NaNs,
+/// infinities and zeros of both signs, i64 with its extremes; all equal and reversed.
+#[test]
+fn sizes_on_every_path() {
+    require_dtype!(f64);
+    require_dtype!(i64);
+    let others = other_devs();
+    let mut rng = Rng::new(70);
+    for n in [0usize, 1, 2, 17, 4096, 4097, 1025 * 16 + 3] {
+        let f: Vec<f64> = (0..n)
+            .map(|i| match i % 7 {
+                0 => f64::NAN,
+                1 => -0.0,
+                2 => f64::NEG_INFINITY,
+                3 => f64::INFINITY,
+                _ => rng.uniform(-5.0, 5.0),
+            })
+            .collect();
+        check(&f, f64_key, f64::to_bits, &others, "f64 specials");
+        let i: Vec<i64> = (0..n)
+            .map(|k| match k % 5 {
+                0 => i64::MIN,
+                1 => i64::MAX,
+                _ => rng.int(-3, 3) as i64,
+            })
+            .collect();
+        let key = |x: i64| (x as u64) ^ 1 << 63;
+        check(&i, key, |x| x as u64, &others, "i64 extremes");
+        let same = vec![2.5f64; n];
+        check(&same, f64_key, f64::to_bits, &others, "f64 all equal");
+        let rev: Vec<i64> = (0..n as i64).rev().map(|k| k - 40).collect();
+        check(&rev, key, |x| x as u64, &others, "i64 reversed");
     }
 }

@@ -8,7 +8,9 @@
 //! - select: input and mask read, the selected elements written: 8 n + 4 sel (gpuarray
 //!   reads the mask twice more and writes and reads its running count);
 //! - scatter_add: indices and values read once (8 bytes each), the bins read and written;
-//!   mode wrap, unchecked as CuPy's (f32 adds by compare-and-swap: atomics on random bins).
+//!   mode wrap, unchecked as CuPy's (f32 adds by compare-and-swap: atomics on random bins);
+//!   the same of i64 values into i64 bins where the adapter has SHADER_INT64 (issue 34:
+//!   12 bytes an element read, 16 a bin; two 32-bit atomics an element, CuPy one 64-bit).
 
 use gpuarray::{Device, IndexMode};
 
@@ -38,6 +40,14 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         .mul_scalar(bins as f32)?
         .cast::<i32>()?;
     let hist = dev.zeros::<f32>([bins])?;
+    // The i64 row's values (whole numbers below 2^20) and bins, where the adapter has i64.
+    let wide = dev.supports::<i64>();
+    let (vals64, hist64) = if wide {
+        let v = vals.mul_scalar((1 << 20) as f32)?.cast::<i64>()?;
+        (Some(v), Some(dev.zeros::<i64>([bins])?))
+    } else {
+        (None, None)
+    };
     dev.synchronize()?;
     let mut rows = Vec::new();
     let t_copy = gpu_median(dev, || x.add_scalar(0.0))?;
@@ -51,7 +61,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     let sel = mask.count_nonzero()? as u64;
     let (n64, sn64, b64) = (n as u64, sn as u64, bins as u64);
     type Case<'a> = (&'a str, u64, Box<dyn Fn() -> gpuarray::Result<()> + 'a>);
-    let cases: Vec<Case<'_>> = vec![
+    let mut cases: Vec<Case<'_>> = vec![
         (
             "take_f32_64M_random",
             12 * n64,
@@ -68,6 +78,14 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
             Box::new(|| hist.scatter_add_mode(0, &sidx, &vals, IndexMode::Wrap)),
         ),
     ];
+    if let (Some(v), Some(h)) = (&vals64, &hist64) {
+        let sidx = &sidx;
+        cases.push((
+            "scatter_add_i64_16M_1M_bins",
+            12 * sn64 + 16 * b64,
+            Box::new(move || h.scatter_add_mode(0, sidx, v, IndexMode::Wrap)),
+        ));
+    }
     for (name, bytes, f) in cases {
         if !want(name) {
             continue;

@@ -189,6 +189,9 @@ const RADIX_UNCHECKED: &[&str] = &[
     "os_hist",
     "hist64",
     "scatter64",
+    "os_hist64",
+    "scatter64_os",
+    "scatter64_pairs",
 ];
 
 /// A whole buffer as a binding.

@@ -15,6 +15,8 @@
 //! counting a slow predecessor's keys itself). It saves the histograms and scans, but where
 //! it was measured its look-back scatter cost as much more, and it is slower than the
 //! staged scatter (BENCHMARKS.md, "Measurements behind the code's choices"): the per-pass path stays the default.
+//! The same option runs the 8-byte sorts of one row in their own onesweep form
+//! (src/ops/sort/radix64.rs: all eight bytes counted in one read, one look-back scatter a slot).
 //!
 //! `Diagnostics::sort_profile` (`GPUARRAY_SORT_PROFILE`) prints each stage's GPU time
 //! (timestamps where the adapter has them) of every radix sort to stderr, for tuning.

@@ -12,18 +12,34 @@
 //! slots; the dead ones return at once (two empty grids and the small scan of the counts).
 //! `Diagnostics::sort_profile` prints each stage's time, as for the other radix sorts (a
 //! dead slot's stages show as the near-empty ones).
+//!
+//! With `Tuning::radix_onesweep` (`GPUARRAY_RADIX_ONESWEEP`, off by default) both sorts
+//! run in onesweep form (Adinets & Merrill 2022), on the ranking and staging of
+//! shaders/radix_sg.wgsl: after the plan, one read of the input counts all eight bytes of
+//! the keys (`os_hist64`; `os_scan` scans them), then each slot is one dispatch,
+//! `scatter64_os` (values) or `scatter64_pairs` (argsort: the values as keys with a u32
+//! index plane, made by the first live slot, the last slot writing the indices alone),
+//! whose tiles take their offsets by a decoupled look-back over the tiles before them.
+//! Per live pass an element moves 8 + 8 bytes (pairs 12 + 12) and a slot costs one
+//! dispatch, against 8 + 8 + 8 and five (histogram, the scan's three, scatter) here; the
+//! look-back's status words add about 1.5 bytes an element. Which form is faster depends
+//! on the GPU (on the H100 the 4-byte onesweep lost what it saved to its look-back):
+//! measure with `GPUARRAY_RADIX_ONESWEEP=1` before making it the default.
 
 use std::sync::Arc;
 
 use super::params::SortParams;
 use super::plan::{build, grid, kernel_of, scan_blocks, scan_in_place, whole, ITEMS, SG_STEPS, WG};
 use super::radix::Prof;
-use super::radix_sg::{scatter_sg_kernel, scatter_sg_plan, SgPlan, RADIX_SG};
+use super::radix_sg::{
+    onesweep_kernel, scatter_sg_kernel, scatter_sg_plan, SgPlan, OS_SPIN, RADIX_SG,
+};
 use crate::array::Array;
 use crate::device::{Device, Work};
 use crate::dtype::{DType, Element};
 use crate::error::Result;
 use crate::kernel::cache::Kernel;
+use crate::kernel::launch::Binding;
 use crate::kernel::source::Spec;
 use crate::memory::pool::BufferHandle;
 
@@ -48,25 +64,48 @@ pub(super) fn plan64(dev: &Device) -> Option<SgPlan> {
     (bytes <= dev.limits().max_compute_workgroup_storage_size).then_some(sg)
 }
 
-/// A kernel of shaders/radix64.wgsl for dtype `d` and the scatter plan `sg`.
+/// A kernel of shaders/radix64.wgsl for dtype `d` and the scatter plan `sg`; with `os`, of
+/// its onesweep form (`OS64`: tiles of one round, the scratch's onesweep layout, binding 3
+/// writable for `os_hist64` and `scatter64_os`).
 fn kernel64(
     dev: &Device,
     d: DType,
     sg: SgPlan,
     (entry, inputs, wg): (&'static str, usize, u32),
+    os: bool,
 ) -> Result<Arc<Kernel>> {
-    let sgs = sg.wg / dev.info().subgroup_min_size;
-    let rounds = WG * ITEMS / (sg.wg * SG_STEPS);
+    let mut sgs = sg.wg / dev.info().subgroup_min_size;
+    if entry == "os_hist64" {
+        // Its counts of the eight bytes are `sgc`.
+        sgs = sgs.max(8);
+    }
+    let rounds = if os {
+        1
+    } else {
+        WG * ITEMS / (sg.wg * SG_STEPS)
+    };
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
-    let extra = format!("k64 s{sgs} r{rounds} nw{narrow}");
+    let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
+    let extra = format!(
+        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin}",
+        u32::from(os)
+    );
     build(dev, d, (entry, inputs, wg), true, extra, |s| {
-        s.include(RADIX_SG)
+        let s = s
+            .include(RADIX_SG)
             .include(RADIX64)
             .constant("SGS", sgs)
             .constant("ROUNDS", rounds)
             .constant("STAGED", 1)
             .constant("NARROW", narrow)
+            .constant("SPIN", spin)
+            .constant("OS64", u32::from(os));
+        if os && inputs == 3 {
+            s.writable_last_input()
+        } else {
+            s
+        }
     })
 }
 
@@ -84,6 +123,10 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
     if n == 0 {
         return Ok(out);
     }
+    if dev.options().tuning.radix_onesweep && n < 1 << 30 {
+        onesweep64(x, &out, sg)?;
+        return Ok(out);
+    }
     let bytes = n as u64 * 8;
     let tmp = dev.alloc(bytes)?;
     let (counts, table_bytes, sums, tiles, parts) = scratch(dev, n)?;
@@ -96,10 +139,10 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
         ..Default::default()
     };
     let table = whole(&counts, table_bytes);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG))?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG))?;
-    let hist = kernel64(dev, d, sg, ("hist64", 3, WG))?;
-    let scatter = kernel64(dev, d, sg, ("scatter64", 3, sg.wg))?;
+    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
+    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
+    let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false)?;
+    let scatter = kernel64(dev, d, sg, ("scatter64", 3, sg.wg), false)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
@@ -142,6 +185,169 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
     Ok(out)
 }
 
+/// Words of the onesweep scratch ahead of the status planes: the eight bytes' counts
+/// and one tile counter per slot (`OS_PL` of shaders/radix64.wgsl).
+const OS_PL: u32 = 8 * 256 + 16;
+
+/// The onesweep scratch of one sort of `x` (cleared: the counts, tile counters and first
+/// status plane start at zero), its bytes, and the sorts' parameters (tiles of one round
+/// of `sg`).
+struct Os64 {
+    st: BufferHandle,
+    bytes: u64,
+    base: SortParams,
+}
+
+impl Os64 {
+    /// Allocates and clears the scratch for `x`, sorted `descending` or not.
+    fn new<T: Element>(x: &Array<T>, sg: SgPlan, descending: bool) -> Result<Os64> {
+        let dev = &x.dev;
+        let n = x.len() as u32;
+        let tiles = n.div_ceil(sg.wg * SG_STEPS);
+        let parts = n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
+        let words = OS_PL as u64 + 512 * tiles as u64 + (TAB_WORDS + 8 * parts) as u64;
+        let st = dev.alloc(words * 4)?;
+        dev.clear(&st);
+        let base = SortParams {
+            n,
+            row_len: n,
+            in_off: x.offset as u32,
+            tiles,
+            descending,
+            ..Default::default()
+        };
+        Ok(Os64 {
+            st,
+            bytes: words * 4,
+            base,
+        })
+    }
+
+    fn scratch(&self) -> Binding<'_> {
+        whole(&self.st, self.bytes)
+    }
+
+    /// The plan (`k64_reduce`, `k64_plan`) and the scanned counts of all eight bytes
+    /// (`os_hist64`, `os_scan`) of `x`; `unused` fills `os_hist64`'s output binding.
+    fn prologue<T: Element>(
+        &self,
+        x: &Array<T>,
+        sg: SgPlan,
+        unused: Binding<'_>,
+        prof: &mut Option<Prof>,
+    ) -> Result<()> {
+        let (d, dev) = (T::DTYPE, &x.dev);
+        let base = self.base;
+        let parts = base.n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
+        let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true)?;
+        let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true)?;
+        let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true)?;
+        let scan = onesweep_kernel(dev, d, "os_scan", true, (NSLOT, NSLOT))?;
+        let scratch = self.scratch();
+        dev.launch(
+            &reduce,
+            &base.encode(),
+            &[x.binding()],
+            scratch,
+            grid(parts),
+        )?;
+        let prm = SortParams {
+            count: parts,
+            ..base
+        };
+        dev.launch(&plan, &prm.encode(), &[], scratch, grid(1))?;
+        Prof::mark(prof, dev, "plan64")?;
+        let groups = base.n.div_ceil(WG * 64).clamp(1, 1024);
+        let inputs = [x.binding(), x.binding(), scratch];
+        dev.launch(&hist, &base.encode(), &inputs, unused, grid(groups))?;
+        Prof::mark(prof, dev, "os_hist64")?;
+        dev.launch(&scan, &base.encode(), &[], scratch, grid(1))?;
+        Prof::mark(prof, dev, "os_scan")
+    }
+}
+
+/// [`sort_keys_only64`] in onesweep form (`Tuning::radix_onesweep`): the plan as there,
+/// then the histograms of all eight bytes of the keys in one read of the input
+/// (`os_hist64`) and their scans (`os_scan`), then one `scatter64_os` per slot, whose
+/// tiles take their offsets from the tiles before them by a decoupled look-back; dead
+/// slots return at once. Bytes an element: 8 (plan) + 8 (histograms) + 16 a live pass,
+/// 144 for 8 live passes against 200 of the per-pass form, and one dispatch a slot
+/// against five (a histogram, the scan's three and the scatter).
+fn onesweep64<T: Element>(x: &Array<T>, out: &Array<T>, sg: SgPlan) -> Result<()> {
+    let dev = &x.dev;
+    let n = x.len() as u32;
+    let bytes = n as u64 * 8;
+    let tmp = dev.alloc(bytes)?;
+    let os = Os64::new(x, sg, false)?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_os", 3, sg.wg), true)?;
+    let mut prof = Prof::new(dev)?;
+    os.prologue(x, sg, whole(&tmp, bytes), &mut prof)?;
+    for i in 0..NSLOT {
+        // As in `sort_keys_only64`: the last slot writes the output.
+        let recs = whole(&tmp, bytes);
+        let (dst, prev) = if (NSLOT - 1 - i).is_multiple_of(2) {
+            (out.binding(), recs)
+        } else {
+            (recs, out.binding())
+        };
+        let prm = SortParams { word: i, ..os.base };
+        let inputs = [prev, x.binding(), os.scratch()];
+        dev.launch(&scatter, &prm.encode(), &inputs, dst, grid(os.base.tiles))?;
+        Prof::mark(&mut prof, dev, "scatter64_os")?;
+    }
+    Prof::report(prof, n)
+}
+
+/// Whether `scatter64_pairs` fits the adapter's workgroup memory: [`plan64`]'s budget and
+/// a third staged plane (the indices).
+fn pairs_fit(dev: &Device, sg: SgPlan) -> bool {
+    let sgs = sg.wg / dev.info().subgroup_min_size;
+    let bytes = sgs * 256 * 4 + 256 * 4 + 3 * sg.wg * SG_STEPS * 4 + 256 * 4 + sgs * 4 + 4;
+    bytes <= dev.limits().max_compute_workgroup_storage_size
+}
+
+/// [`argsort64`] in onesweep form (`Tuning::radix_onesweep`): as [`onesweep64`], the
+/// records key-index pairs (the values as the keys, a u32 index plane after them: 12 bytes
+/// an element), made by the first live slot from the input and its element numbers, and
+/// the last slot writing the indices alone into `out`. Bytes an element: 8 + 8 + 24 a live
+/// pass (the last 8 + 4 + 4), about 196 for 8 live passes where [`argsort64`] moves about
+/// 350 (two key passes of 8 + 12, 28 a pass with its histogram, the finish).
+fn argsort_onesweep64<T: Element>(
+    x: &Array<T>,
+    descending: bool,
+    out: &Array<u32>,
+    sg: SgPlan,
+) -> Result<()> {
+    let dev = &x.dev;
+    let n = x.len() as u32;
+    let rec_bytes = 3 * n as u64 * 4;
+    let recs = [
+        dev.alloc_apart(rec_bytes, &[&*x.buf])?,
+        dev.alloc(rec_bytes)?,
+    ];
+    let os = Os64::new(x, sg, descending)?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_pairs", 3, sg.wg), true)?;
+    let mut prof = Prof::new(dev)?;
+    os.prologue(x, sg, whole(&recs[1], rec_bytes), &mut prof)?;
+    for i in 0..NSLOT {
+        // Slot 7 writes the result; before it, the slots alternate so that slot 6 writes
+        // records[0], which slot 7 reads.
+        let odd = !(NSLOT - 1 - i).is_multiple_of(2);
+        let (to, from) = if odd { (0, 1) } else { (1, 0) };
+        let dst = if i == NSLOT - 1 {
+            out.binding()
+        } else {
+            whole(&recs[to], rec_bytes)
+        };
+        let prev = whole(&recs[from], rec_bytes);
+        let prm = SortParams { word: i, ..os.base };
+        let inputs = [prev, x.binding(), os.scratch()];
+        dev.launch(&scatter, &prm.encode(), &inputs, dst, grid(os.base.tiles))?;
+        Prof::mark(&mut prof, dev, "scatter64_pairs")?;
+    }
+    Prof::report(prof, n)
+}
+
 /// The counts of one sort of `n` elements (`256 * tiles` words) with the pass table and the
 /// reduction's partials after them, and the scan's block sums: (counts, their bytes with
 /// the table, sums, tiles, parts).
@@ -172,6 +378,9 @@ pub(super) fn argsort64<T: Element>(
     let d = T::DTYPE;
     let dev = &x.dev;
     let n = x.len() as u32;
+    if dev.options().tuning.radix_onesweep && n < 1 << 30 && pairs_fit(dev, sg) {
+        return argsort_onesweep64(x, descending, out, sg);
+    }
     let rec_bytes = 3 * n as u64 * 4;
     let recs = [
         dev.alloc_apart(rec_bytes, &[&*x.buf])?,
@@ -188,8 +397,8 @@ pub(super) fn argsort64<T: Element>(
         ..Default::default()
     };
     let table = whole(&counts, table_bytes);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG))?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG))?;
+    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
+    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
     let skip = |s: Spec| s.constant("SKIP", 1);
     let keys = build(dev, d, ("keys_skip", 2, WG), false, String::new(), |s| s)?;
     let hist = build(dev, d, ("hist", 1, WG), false, "k1".into(), skip)?;

@@ -80,7 +80,7 @@ pub(super) fn scatter_sg_kernel(
 /// Re-reads of unset statuses one invocation of `scatter_os` may spend before it counts
 /// predecessors' keys itself (lavapipe ends all loops of an invocation past 65535
 /// iterations together: this keeps well under it).
-const OS_SPIN: u32 = 1 << 12;
+pub(super) const OS_SPIN: u32 = 1 << 12;
 /// Tile counters ahead of the status planes in the onesweep scratch (`OS_HEAD`): the most
 /// passes of one onesweep sort.
 pub(super) const OS_HEAD: u32 = 16;
