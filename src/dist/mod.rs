@@ -43,7 +43,9 @@
 
 mod agree;
 mod collective;
+mod fold;
 mod p2p;
+mod profile;
 mod reduce;
 mod shard;
 mod stage;
@@ -332,6 +334,11 @@ impl Comm {
             closed: &self.closed,
             op,
         }
+    }
+
+    /// Whether collectives print their stage times ([`Diagnostics::dist_profile`](crate::config::Diagnostics::dist_profile)).
+    pub(crate) fn profiling(&self) -> bool {
+        self.dev.options().diagnostics.dist_profile
     }
 
     pub(crate) fn coll_link(&self, op: &'static str) -> Link<'_> {

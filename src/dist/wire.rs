@@ -73,25 +73,37 @@ impl Link<'_> {
     }
 }
 
-/// A set of posted sends and receives, each owning its buffer, completed together.
+/// A set of posted sends and receives, completed together. The batch owns the buffers
+/// they read or write ([`Batch::adopt`]); several requests may use disjoint byte ranges
+/// of one buffer (a chunk whose segments go to different ranks, received in place).
 pub(crate) struct Batch {
     reqs: Vec<ffi::MPI_Request>,
-    /// For each request: the buffer it belongs to.
-    owner: Vec<usize>,
-    bufs: Vec<Vec<u8>>,
+    /// For each request: its peer and whether it receives.
+    peer: Vec<usize>,
     recv: Vec<bool>,
-    peers: Vec<usize>,
+    bufs: Vec<Vec<u8>>,
+    /// Each buffer's heap block, taken once when adopted (the block stays put when the
+    /// Vec moves).
+    ptrs: Vec<*mut u8>,
 }
 
 impl Batch {
     pub(crate) fn new() -> Batch {
         Batch {
             reqs: Vec::new(),
-            owner: Vec::new(),
-            bufs: Vec::new(),
+            peer: Vec::new(),
             recv: Vec::new(),
-            peers: Vec::new(),
+            bufs: Vec::new(),
+            ptrs: Vec::new(),
         }
+    }
+
+    /// Takes `buf` into the batch without posting anything; returns its slot in
+    /// [`Batch::wait`]'s answer.
+    pub(crate) fn adopt(&mut self, mut buf: Vec<u8>) -> usize {
+        self.ptrs.push(buf.as_mut_ptr());
+        self.bufs.push(buf);
+        self.bufs.len() - 1
     }
 
     /// Posts a send of `buf` to `dest`; returns the buffer's slot in [`Batch::wait`]'s answer.
@@ -102,34 +114,37 @@ impl Batch {
         dest: usize,
         tag: i32,
     ) -> Result<usize> {
-        self.post(link, buf, dest, tag, false)
+        let len = buf.len();
+        let slot = self.adopt(buf);
+        self.post(link, slot, 0..len, dest, tag, false)?;
+        Ok(slot)
     }
 
     /// Posts a receive of exactly `len` bytes from `src`; returns the buffer's slot.
     pub(crate) fn recv(&mut self, link: &Link, len: usize, src: usize, tag: i32) -> Result<usize> {
-        self.post(link, vec![0; len], src, tag, true)
+        let slot = self.adopt(vec![0; len]);
+        self.post(link, slot, 0..len, src, tag, true)?;
+        Ok(slot)
     }
 
-    fn post(
+    /// Posts a send (`recv` false) or a receive of bytes `range` of the buffer in `slot`
+    /// to or from `peer`. Requests on one buffer must not overlap unless all of them send.
+    pub(crate) fn post(
         &mut self,
         link: &Link,
-        mut buf: Vec<u8>,
+        slot: usize,
+        range: std::ops::Range<usize>,
         peer: usize,
         tag: i32,
         recv: bool,
-    ) -> Result<usize> {
+    ) -> Result<()> {
         link.open()?;
-        let slot = self.bufs.len();
-        let len = buf.len();
-        let ptr = buf.as_mut_ptr();
-        // The buffer's heap block stays where it is when the Vec moves into `bufs`.
-        self.bufs.push(buf);
-        self.recv.push(recv);
-        self.peers.push(peer);
-        let mut start = 0;
+        assert!(range.start <= range.end && range.end <= self.bufs[slot].len());
+        let ptr = self.ptrs[slot];
+        let mut start = range.start;
         loop {
-            let n = PIECE.min(len - start);
-            // SAFETY: start + n <= len.
+            let n = PIECE.min(range.end - start);
+            // SAFETY: start + n <= the buffer's length (asserted above).
             let p = unsafe { ptr.add(start) }.cast::<c_void>();
             // SAFETY: a null request, written by the call.
             let mut req: ffi::MPI_Request = unsafe { ffi::RSMPI_REQUEST_NULL };
@@ -163,13 +178,14 @@ impl Batch {
                 return Err(e);
             }
             self.reqs.push(req);
-            self.owner.push(slot);
+            self.peer.push(peer);
+            self.recv.push(recv);
             start += n;
-            if start >= len {
+            if start >= range.end {
                 break;
             }
         }
-        Ok(slot)
+        Ok(())
     }
 
     /// Whether every request has completed (one `MPI_Test` each).
@@ -224,7 +240,7 @@ impl Batch {
         let mut ranks: Vec<usize> = (0..self.reqs.len())
             // SAFETY: comparing handles.
             .filter(|&i| self.reqs[i] != unsafe { ffi::RSMPI_REQUEST_NULL })
-            .map(|i| self.peers[self.owner[i]])
+            .map(|i| self.peer[i])
             .collect();
         ranks.sort_unstable();
         ranks.dedup();
@@ -241,7 +257,7 @@ impl Batch {
                 if self.reqs[i] == ffi::RSMPI_REQUEST_NULL {
                     continue;
                 }
-                if self.recv[self.owner[i]] {
+                if self.recv[i] {
                     ffi::MPI_Cancel(&mut self.reqs[i]);
                 }
                 ffi::MPI_Request_free(&mut self.reqs[i]);
