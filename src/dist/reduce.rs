@@ -9,7 +9,7 @@ use crate::error::Result;
 use super::agree::same_shapes;
 use super::fold::{fold, fold_into};
 use super::profile::{Profile, Stage};
-use super::stage::{from_bytes, host_bytes, stream_chunks, Uploader};
+use super::stage::{chunks_of, from_bytes, host_bytes, pipeline, Ctl, Put, Uploader};
 use super::wire::{exchange, Batch, Link};
 use super::{split_extents, Comm};
 
@@ -200,9 +200,21 @@ impl Comm {
         let others: Vec<usize> = (0..p).filter(|&q| q != me).collect();
         // Receive buffers of the reduce-scatter, reused from chunk to chunk.
         let mut spare: Vec<Vec<u8>> = Vec::new();
-        stream_chunks(x, chunk, up.as_mut(), &prof, |_, mut bytes| {
+        let steps = chunks_of(x.len() * size, chunk);
+        let abort = |e: &crate::Error| link.notify_failure(&others, e);
+        let ctl = Ctl {
+            prof: &prof,
+            fail_at: self.fail_after.take(),
+            abort: &abort,
+        };
+        pipeline(Some(x), chunk, steps, up.as_mut(), &ctl, |_, own, _| {
+            let (start, mut bytes) = own.expect("a chunk of x at every step");
+            let put = |buf: Vec<u8>| {
+                let range = 0..buf.len();
+                vec![Put { at: start, buf, range }]
+            };
             if p == 1 {
-                return Ok(bytes);
+                return Ok(put(bytes));
             }
             let ranges = byte_ranges(&split_extents(bytes.len() / size, p), size);
             let mine = ranges[me].clone();
@@ -250,7 +262,7 @@ impl Comm {
                 Some(r) => b.post(&link, at, mine.clone(), r, TAG_GATHER, false)?,
             }
             let mut bufs = prof.time(Stage::Gather, || b.wait(&link))?;
-            Ok(std::mem::take(&mut bufs[at]))
+            Ok(put(std::mem::take(&mut bufs[at])))
         })?;
         if me == 0 {
             prof.report(x.len() * size, p);

@@ -12,6 +12,10 @@ use mpi::ffi;
 
 use crate::error::{Error, MpiErrorKind, Result};
 
+/// The tag of failure notices ([`Link::notify_failure`]), on either communicator: above
+/// every user tag's pair (`2 * MAX_TAG + 1`) and every collective's tag.
+const TAG_FAIL: i32 = 30000;
+
 /// Largest piece of one MPI message (counts are C ints): bigger buffers go as several
 /// messages on the same tag, which MPI keeps in order.
 const PIECE: usize = 1 << 30;
@@ -58,6 +62,74 @@ impl Link<'_> {
             ));
         }
         Ok(())
+    }
+
+    /// Tells `peers` that this rank's part of a transfer failed midway with `err` (they
+    /// get it as [`MpiErrorKind::Remote`] in their next wait instead of a timeout), then
+    /// closes the communicator on this rank: messages of the abandoned transfer may still
+    /// be on their way.
+    pub(crate) fn notify_failure(&self, peers: &[usize], err: &Error) {
+        if self.closed.get() {
+            return;
+        }
+        let text = err.to_string().into_bytes();
+        let mut b = Batch::new();
+        for &q in peers {
+            if b.send(self, text.clone(), q, TAG_FAIL).is_err() {
+                break;
+            }
+        }
+        // Small messages go at once (eagerly); a peer that is gone does not hold us long.
+        let deadline = Instant::now() + self.timeout.min(Duration::from_secs(2));
+        while let Ok(false) = b.test(self) {
+            if Instant::now() >= deadline {
+                b.abandon(self);
+                break;
+            }
+            std::thread::yield_now();
+        }
+        self.closed.set(true);
+    }
+
+    /// A peer's failure notice, if one has come: received, and returned as the error of
+    /// this rank's wait.
+    fn notice(&self) -> Option<Error> {
+        let mut flag: c_int = 0;
+        // SAFETY: a plain status struct, written by the call.
+        let mut status: ffi::MPI_Status = unsafe { std::mem::zeroed() };
+        // SAFETY: valid communicator; the status outlives the call.
+        let rc = unsafe {
+            ffi::MPI_Iprobe(ffi::RSMPI_ANY_SOURCE, TAG_FAIL, self.comm, &mut flag, &mut status)
+        };
+        if rc != 0 || flag == 0 {
+            return None;
+        }
+        let src = status.MPI_SOURCE;
+        let mut count: c_int = 0;
+        // SAFETY: the status of the probed message.
+        unsafe { ffi::MPI_Get_count(&status, ffi::RSMPI_UINT8_T, &mut count) };
+        let mut buf = vec![0u8; count.max(0) as usize];
+        // SAFETY: the probed message is there: the receive completes at once, into a
+        // buffer of its size.
+        unsafe {
+            ffi::MPI_Recv(
+                buf.as_mut_ptr().cast(),
+                count.max(0),
+                ffi::RSMPI_UINT8_T,
+                src,
+                TAG_FAIL,
+                self.comm,
+                ffi::RSMPI_STATUS_IGNORE,
+            )
+        };
+        Some(mpi_error(
+            self.op,
+            MpiErrorKind::Remote,
+            format!(
+                "rank {src} failed midway: {}; the communicator is closed",
+                String::from_utf8_lossy(&buf)
+            ),
+        ))
     }
 
     fn call(&self, what: &str, rc: c_int) -> Result<()> {
@@ -214,6 +286,11 @@ impl Batch {
     pub(crate) fn wait(mut self, link: &Link) -> Result<Vec<Vec<u8>>> {
         let deadline = Instant::now() + link.timeout;
         while !self.test(link)? {
+            if let Some(e) = link.notice() {
+                self.abandon(link);
+                link.closed.set(true);
+                return Err(e);
+            }
             if Instant::now() >= deadline {
                 let waiting = self.waiting_on();
                 self.abandon(link);
