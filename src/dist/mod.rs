@@ -60,10 +60,11 @@ mod pieces;
 mod profile;
 mod reduce;
 mod shard;
+mod shm;
 mod stage;
 mod wire;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::time::Duration;
 
 use mpi::raw::AsRaw;
@@ -117,6 +118,12 @@ pub struct Comm {
     /// The chunk before which this rank's part of the next pipelined collective fails
     /// ([`Comm::fail_after_chunks`]).
     fail_after: Cell<Option<usize>>,
+    /// Whether reductions among ranks of one host use a shared-memory window.
+    shared: Cell<bool>,
+    /// That window, made by the first reduction that uses it (remade when the chunk size
+    /// changes); it lives until `MPI_Finalize` (freeing it is collective, which a rank
+    /// whose communicator closed could not join).
+    shm: RefCell<Option<shm::Shm>>,
     /// Dropped last: finalises MPI when [`init`] initialised it.
     _universe: Option<mpi::environment::Universe>,
 }
@@ -249,6 +256,8 @@ impl Comm {
             seq: Cell::new(0),
             closed: Cell::new(false),
             fail_after: Cell::new(None),
+            shared: Cell::new(true),
+            shm: RefCell::new(None),
             _universe: None,
         })
     }
@@ -305,6 +314,48 @@ impl Comm {
     /// Every rank must set the same.
     pub fn set_chunk_bytes(&self, bytes: usize) {
         self.chunk.set(bytes.max(8).div_ceil(8) * 8);
+    }
+
+    /// Whether reductions ([`Comm::allreduce`], [`Comm::reduce`]) among ranks that all
+    /// share one host go through an MPI-3 shared-memory window (`MPI_Win_allocate_shared`:
+    /// each rank reads the others' staged chunks in place) rather than messages; on by
+    /// default. Ranks on several hosts always use messages.
+    pub fn shared_memory(&self) -> bool {
+        self.shared.get()
+    }
+
+    /// Sets [`Comm::shared_memory`]. Every rank must set the same (a reduction whose ranks
+    /// differ is a `Mismatch`). The results are the same bits either way.
+    ///
+    /// ```no_run
+    /// # let comm = gpuarray::dist::init()?;
+    /// comm.set_shared_memory(false); // messages only
+    /// assert!(!comm.shared_memory());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn set_shared_memory(&self, on: bool) {
+        self.shared.set(on);
+    }
+
+    /// Whether a reduction uses the shared-memory window: every rank on this host, more
+    /// than one, and [`Comm::shared_memory`].
+    pub(crate) fn uses_shm(&self) -> bool {
+        self.shared.get() && self.size > 1 && self.local_size == self.size
+    }
+
+    /// The shared-memory window with slots of `slot` bytes (made, or remade for another
+    /// size, collectively: every rank of a reduction calls this with the same size).
+    pub(crate) fn shm(&self, link: &Link, slot: usize) -> Result<std::cell::Ref<'_, shm::Shm>> {
+        let stale = self.shm.borrow().as_ref().is_none_or(|s| s.slot != slot);
+        if stale {
+            if let Some(old) = self.shm.borrow_mut().take() {
+                old.free(!self.closed.get());
+            }
+            *self.shm.borrow_mut() = Some(shm::Shm::new(link, self.size, slot)?);
+        }
+        Ok(std::cell::Ref::map(self.shm.borrow(), |s| {
+            s.as_ref().expect("made above")
+        }))
     }
 
     /// For tests of failures midway: this rank's part of the next pipelined collective

@@ -150,9 +150,10 @@ impl Link<'_> {
 /// of one buffer (a chunk whose segments go to different ranks, received in place).
 pub(crate) struct Batch {
     reqs: Vec<ffi::MPI_Request>,
-    /// For each request: its peer and whether it receives.
+    /// For each request: its peer and whether it receives, or is a barrier.
     peer: Vec<usize>,
     recv: Vec<bool>,
+    barrier: Vec<bool>,
     bufs: Vec<Vec<u8>>,
     /// Each buffer's heap block, taken once when adopted (the block stays put when the
     /// Vec moves).
@@ -165,6 +166,7 @@ impl Batch {
             reqs: Vec::new(),
             peer: Vec::new(),
             recv: Vec::new(),
+            barrier: Vec::new(),
             bufs: Vec::new(),
             ptrs: Vec::new(),
         }
@@ -252,11 +254,27 @@ impl Batch {
             self.reqs.push(req);
             self.peer.push(peer);
             self.recv.push(recv);
+            self.barrier.push(false);
             start += n;
             if start >= range.end {
                 break;
             }
         }
+        Ok(())
+    }
+
+    /// Posts a barrier (`MPI_Ibarrier`) over the link's communicator.
+    pub(crate) fn barrier(&mut self, link: &Link) -> Result<()> {
+        link.open()?;
+        // SAFETY: a null request, written by the call.
+        let mut req: ffi::MPI_Request = unsafe { ffi::RSMPI_REQUEST_NULL };
+        // SAFETY: valid communicator; the request outlives the call.
+        let rc = unsafe { ffi::MPI_Ibarrier(link.comm, &mut req) };
+        link.call("MPI_Ibarrier", rc)?;
+        self.reqs.push(req);
+        self.peer.push(usize::MAX);
+        self.recv.push(false);
+        self.barrier.push(true);
         Ok(())
     }
 
@@ -316,7 +334,7 @@ impl Batch {
     fn waiting_on(&self) -> Vec<usize> {
         let mut ranks: Vec<usize> = (0..self.reqs.len())
             // SAFETY: comparing handles.
-            .filter(|&i| self.reqs[i] != unsafe { ffi::RSMPI_REQUEST_NULL })
+            .filter(|&i| self.reqs[i] != unsafe { ffi::RSMPI_REQUEST_NULL } && !self.barrier[i])
             .map(|i| self.peer[i])
             .collect();
         ranks.sort_unstable();
@@ -332,6 +350,12 @@ impl Batch {
             // SAFETY: comparing handles; cancelling and freeing requests this batch posted.
             unsafe {
                 if self.reqs[i] == ffi::RSMPI_REQUEST_NULL {
+                    continue;
+                }
+                // A nonblocking collective's request may be neither cancelled nor freed:
+                // it is left as it is (the communicator closes).
+                if self.barrier[i] {
+                    leak = true;
                     continue;
                 }
                 if self.recv[i] {

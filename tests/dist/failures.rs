@@ -150,14 +150,16 @@ pub fn timeouts(comm: &Comm, spare: &Comm) {
     assert_eq!(y.to_vec().unwrap(), vec![1.0; 4]);
 }
 
-/// A rank whose part fails midway through a pipelined allreduce, then allgather (chunk 3
-/// of 63): its own error there, and that error as `Remote` on every other rank (naming the
+/// A rank whose part fails midway through a pipelined allreduce (through the
+/// shared-memory window, then through messages), then an allgather (chunk 3 of 63): its
+/// own error there, and that error as `Remote` on every other rank (naming the
 /// rank and the cause, well within the timeout, not a `Timeout`); then the communicator
 /// is closed on every rank. Each on a fresh communicator over the same ranks.
 pub fn midway(comm: &Comm) {
     let world = mpi::topology::SimpleCommunicator::world();
-    for k in 0..2 {
+    for k in 0..3 {
         let c = Comm::with_device(&world, comm.device().clone()).unwrap();
+        c.set_shared_memory(k != 2);
         c.set_timeout(Duration::from_secs(30));
         c.set_chunk_bytes(64);
         let x = c.device().ones::<f32>([1000]).unwrap(); // 4000 bytes: 63 chunks
@@ -166,7 +168,7 @@ pub fn midway(comm: &Comm) {
             c.fail_after_chunks(3);
         }
         let t = Instant::now();
-        let r = if k == 0 {
+        let r = if k != 1 {
             c.allreduce(&x, ReduceOp::Sum).map(|_| ())
         } else {
             c.allgather(&x, 0).map(|_| ())

@@ -69,6 +69,10 @@ fn main() {
             "reduce_and_reduce_scatter",
             reductions::reduce_and_reduce_scatter,
         ),
+        (
+            "reductions_over_messages",
+            reductions::reductions_over_messages,
+        ),
         ("sharded", sharded::sharded),
         ("mismatches", failures::mismatches),
         ("local_failures", failures::local_failures),
