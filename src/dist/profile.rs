@@ -15,11 +15,14 @@ pub(crate) enum Stage {
     Download = 0,
     /// This thread waiting for the next downloaded chunk.
     Wait,
-    /// MPI: the reduce-scatter's sends and receives.
+    /// MPI: the reduce-scatter's sends and receives (through the shared-memory window:
+    /// the copy of the chunk into it and the first barrier).
     Scatter,
     /// The host fold of this rank's segment.
     Fold,
-    /// MPI: the combined segments sent where they are wanted (all-gather, or to the root).
+    /// MPI: the combined segments sent where they are wanted (all-gather, or to the root;
+    /// through the window: the second barrier and the copy out of it), or the pieces of a
+    /// gather, scatter or alltoall.
     Gather,
     /// This thread waiting for the upload thread to take a chunk.
     Handoff,
