@@ -215,10 +215,8 @@ impl Comm {
         };
         let total = if gets { off[self.size] } else { 0 };
         let prof = Profile::new(self.profiling(), op);
-        let route = |q: usize, to: usize| {
-            root.is_none_or(|r| r == to)
-                .then(|| (0..lens[q], off[q]))
-        };
+        let route =
+            |q: usize, to: usize| root.is_none_or(|r| r == to).then(|| (0..lens[q], off[q]));
         move_pieces(
             &link,
             me,

@@ -58,20 +58,34 @@ macro_rules! fold_float {
         match $op {
             ReduceOp::Sum => fold_typed::<$t>($dst, $me, $others, |a, b| a + b),
             ReduceOp::Prod => fold_typed::<$t>($dst, $me, $others, |a, b| a * b),
-            ReduceOp::Min => fold_typed::<$t>($dst, $me, $others, |a, b| {
-                if a.is_nan() || b >= a {
-                    a
-                } else {
-                    b
-                }
-            }),
-            ReduceOp::Max => fold_typed::<$t>($dst, $me, $others, |a, b| {
-                if a.is_nan() || b <= a {
-                    a
-                } else {
-                    b
-                }
-            }),
+            ReduceOp::Min => {
+                fold_typed::<$t>(
+                    $dst,
+                    $me,
+                    $others,
+                    |a, b| {
+                        if a.is_nan() || b >= a {
+                            a
+                        } else {
+                            b
+                        }
+                    },
+                )
+            }
+            ReduceOp::Max => {
+                fold_typed::<$t>(
+                    $dst,
+                    $me,
+                    $others,
+                    |a, b| {
+                        if a.is_nan() || b <= a {
+                            a
+                        } else {
+                            b
+                        }
+                    },
+                )
+            }
         }
     };
 }
@@ -213,7 +227,9 @@ mod tests {
         let p = 4;
         let mut s = 12345u64;
         let mut rnd = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((s >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 1e4
         };
         let parts: Vec<Vec<f32>> = (0..p).map(|_| (0..n).map(|_| rnd()).collect()).collect();
@@ -235,7 +251,9 @@ mod tests {
                 fold_into(DType::F32, ReduceOp::Sum, &mut mine[shift..], me, &others);
                 let got: Vec<f32> = bytemuck::pod_collect_to_vec(&mine[shift..]);
                 assert!(
-                    got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()),
+                    got.iter()
+                        .zip(&want)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()),
                     "rank {me}, shift {shift}"
                 );
             }

@@ -32,7 +32,9 @@
 //! midway through a pipelined transfer (a download from its device) returns its error and
 //! sends it to the others, whose waits return it as [`MpiErrorKind::Remote`] ("rank r
 //! failed midway: ...") rather than a timeout; the communicator is then closed on the
-//! ranks involved (messages of the abandoned transfer may still be on their way). A failed
+//! ranks involved (messages of the abandoned transfer may still be on their way; keep a
+//! closed communicator until the job ends rather than drop it, as Open MPI may give a
+//! freed communicator's context to the next one, which would then meet those messages). A failed
 //! upload on a receiving rank does not stop the transfer: the others finish normally and
 //! that rank returns its error at the end.
 //!

@@ -116,7 +116,14 @@ pub(crate) fn move_pieces<T: Element>(
         if let Some((start, slot)) = own_slot {
             for &r in &others {
                 for (src, _) in pieces(mine[r].clone(), lens[me], chunk, k) {
-                    b.post(link, slot, src.start - start..src.end - start, r, TAG_PIECES, false)?;
+                    b.post(
+                        link,
+                        slot,
+                        src.start - start..src.end - start,
+                        r,
+                        TAG_PIECES,
+                        false,
+                    )?;
                 }
             }
         }
@@ -156,8 +163,12 @@ mod tests {
     #[test]
     fn pieces_cover_each_route_once_within_chunks_and_windows() {
         for chunk in [8, 16, 24] {
-            for (src, dst, len) in [(0..40, 0, 40), (5..37, 3, 40), (0..0, 8, 9), (12..13, 99, 20)]
-            {
+            for (src, dst, len) in [
+                (0..40, 0, 40),
+                (5..37, 3, 40),
+                (0..0, 8, 9),
+                (12..13, 99, 20),
+            ] {
                 let mut seen = vec![0; len];
                 for k in 0..len.div_ceil(chunk) {
                     for (s, d) in pieces(Some((src.clone(), dst)), len, chunk, k) {

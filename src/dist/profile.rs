@@ -107,15 +107,27 @@ mod tests {
     fn sums_stages_per_chunk_only_when_on() {
         let p = Profile::new(true, "allreduce");
         for _ in 0..2 {
-            p.time(Stage::Fold, || std::thread::sleep(std::time::Duration::from_millis(5)));
+            p.time(Stage::Fold, || {
+                std::thread::sleep(std::time::Duration::from_millis(5))
+            });
             p.chunk();
         }
         let line = p.line(1 << 20, 2);
         assert!(line.starts_with("dist profile: allreduce ranks=2 bytes=1048576 chunks=2"));
-        let fold: f64 = line.split(" fold=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let fold: f64 = line
+            .split(" fold=")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         assert!((4.5..100.0).contains(&fold), "{line}");
         let off = Profile::new(false, "allreduce");
-        off.time(Stage::Fold, || std::thread::sleep(std::time::Duration::from_millis(2)));
+        off.time(Stage::Fold, || {
+            std::thread::sleep(std::time::Duration::from_millis(2))
+        });
         assert!(off.line(8, 2).contains(" fold=0.000"));
     }
 }

@@ -216,7 +216,11 @@ impl Comm {
             let (start, mut bytes) = own.expect("a chunk of x at every step");
             let put = |buf: Vec<u8>| {
                 let range = 0..buf.len();
-                vec![Put { at: start, buf, range }]
+                vec![Put {
+                    at: start,
+                    buf,
+                    range,
+                }]
             };
             if p == 1 {
                 return Ok(put(bytes));
@@ -275,7 +279,10 @@ impl Comm {
             }
             let mut bufs = prof.time(Stage::Scatter, || b.wait(&link))?;
             bytes = std::mem::take(&mut bufs[at]);
-            let got: Vec<Vec<u8>> = slots.iter().map(|&s| std::mem::take(&mut bufs[s])).collect();
+            let got: Vec<Vec<u8>> = slots
+                .iter()
+                .map(|&s| std::mem::take(&mut bufs[s]))
+                .collect();
             // The fold over this rank's own segment, in place.
             prof.time(Stage::Fold, || {
                 let refs: Vec<&[u8]> = got.iter().map(|g| g.as_slice()).collect();

@@ -99,7 +99,13 @@ impl Link<'_> {
         let mut status: ffi::MPI_Status = unsafe { std::mem::zeroed() };
         // SAFETY: valid communicator; the status outlives the call.
         let rc = unsafe {
-            ffi::MPI_Iprobe(ffi::RSMPI_ANY_SOURCE, TAG_FAIL, self.comm, &mut flag, &mut status)
+            ffi::MPI_Iprobe(
+                ffi::RSMPI_ANY_SOURCE,
+                TAG_FAIL,
+                self.comm,
+                &mut flag,
+                &mut status,
+            )
         };
         if rc != 0 || flag == 0 {
             return None;
