@@ -13,7 +13,9 @@
 //! ```
 //!
 //! Options: `--min BYTES`, `--max BYTES`, `--chunk BYTES`, `--device i,j,...` (as
-//! `dist_lstsq`).
+//! `dist_lstsq`), `--messages` (ranks on one host exchange through MPI messages instead of
+//! the shared-memory window, `Comm::set_shared_memory(false)`). `GPUARRAY_DIST_PROFILE=1`
+//! prints each call's stage times on rank 0 (stderr).
 
 mod common;
 
@@ -41,6 +43,9 @@ fn main() -> Res<()> {
         }
         None => dist::init()?,
     };
+    if std::env::args().any(|a| a == "--messages") {
+        comm.set_shared_memory(false);
+    }
     if let Some(c) = arg("--chunk") {
         comm.set_chunk_bytes(c.parse()?);
     }
@@ -51,8 +56,13 @@ fn main() -> Res<()> {
         arg("--max").map_or(Ok(if quick() { 1 << 20 } else { 1 << 30 }), |v| v.parse())?;
     if me == 0 {
         println!(
-            "allreduce (sum of f32) over {p} rank(s), chunks of {} KiB, {} on rank 0",
+            "allreduce (sum of f32) over {p} rank(s), chunks of {} KiB, {}, {} on rank 0",
             comm.chunk_bytes() >> 10,
+            if p > 1 && comm.shared_memory() && comm.local_size() == p {
+                "through a shared-memory window"
+            } else {
+                "through MPI messages"
+            },
             dev.info().name
         );
         println!("| bytes | time (us) | algbw (GB/s) | busbw (GB/s) |");

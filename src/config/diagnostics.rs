@@ -39,4 +39,8 @@ pub struct Diagnostics {
     /// Print the GPU time of each pass of the ziggurat's normals to stderr;
     /// `GPUARRAY_ZIG_PROFILE`. Each pass waits for its timestamps.
     pub zig_profile: bool,
+    /// Print the stage times of each pipelined reduction across MPI ranks (download,
+    /// reduce-scatter, fold, all-gather, upload, per chunk) to stderr on rank 0;
+    /// `GPUARRAY_DIST_PROFILE` (the `mpi` feature).
+    pub dist_profile: bool,
 }

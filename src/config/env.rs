@@ -152,6 +152,7 @@ impl Options {
             };
         }
         o.diagnostics.zig_profile = get("GPUARRAY_ZIG_PROFILE").is_some();
+        o.diagnostics.dist_profile = get("GPUARRAY_DIST_PROFILE").is_some();
         o.tuning.matmul_big = small("GPUARRAY_MATMUL_BIG")?;
         if let Some(on) = switch("GPUARRAY_LINALG_CHECK", ON, OFF)? {
             o.linalg_check = on;

@@ -55,6 +55,7 @@ const EVERY: &[(&str, &str)] = &[
     ("GPUARRAY_RADIX_ONESWEEP", "1"),
     ("GPUARRAY_RADIX_SPIN", "0"),
     ("GPUARRAY_ZIG_PROFILE", "1"),
+    ("GPUARRAY_DIST_PROFILE", "1"),
     ("GPUARRAY_TRIAL", "cached"),
     ("GPUARRAY_CLOCK_BURST", "50:100"),
     ("GPUARRAY_CLOCK_KEEPALIVE", "2:1048576:500"),
@@ -109,6 +110,7 @@ fn every_variable_is_read() {
     assert!(o.tuning.matmul_big_quad);
     assert_eq!(o.tuning.matmul_f64.map(|t| (t.bn, t.tn)), Some((64, 4)));
     assert!(!o.tuning.int64 && o.tuning.radix_onesweep && o.diagnostics.zig_profile);
+    assert!(o.diagnostics.dist_profile);
     assert_eq!(o.tuning.radix_spin, Some(0));
     assert_eq!(o.tuning.trial, Trial::Cached);
     assert_eq!(

@@ -7,7 +7,9 @@ use crate::dtype::Element;
 use crate::error::{Error, Result};
 
 use super::agree::{same_but, same_shapes};
-use super::stage::{dense, download_chunks, from_bytes, host_bytes, Uploader};
+use super::pieces::move_pieces;
+use super::profile::Profile;
+use super::stage::{dense, download_chunks, Uploader};
 use super::wire::{exchange, Link};
 use super::{split_extents, Comm};
 
@@ -32,25 +34,29 @@ fn tree(rank: usize, root: usize, p: usize) -> (Option<usize>, Vec<usize>) {
     (parent, children)
 }
 
-/// The array's bytes with `axis` moved first, and that shape.
-fn axis_first<T: Element>(x: &Array<T>, axis: usize) -> Result<(Vec<usize>, Vec<u8>)> {
-    let m = x.moveaxis(axis as isize, 0)?;
-    Ok((m.shape.clone(), host_bytes(&m)?))
+/// The array with `axis` moved first, contiguous (a copy on the device unless it already
+/// is), and that shape.
+fn axis_first<T: Element>(x: &Array<T>, axis: usize) -> Result<(Vec<usize>, Array<T>)> {
+    let m = dense(&x.moveaxis(axis as isize, 0)?)?;
+    Ok((m.shape.clone(), m))
 }
 
-/// An array from bytes laid out with `axis` first (`shape` that way), moved back.
-fn axis_back<T: Element>(
-    c: &Comm,
-    op: &'static str,
-    shape: Vec<usize>,
-    bytes: &[u8],
-    axis: usize,
-) -> Result<Array<T>> {
-    let a = from_bytes::<T>(c.device(), op, shape, bytes)?;
+/// An array laid out with `axis` first, moved back (contiguous).
+fn axis_back<T: Element>(a: Array<T>, axis: usize) -> Result<Array<T>> {
     if axis == 0 {
         return Ok(a);
     }
     dense(&a.moveaxis(0, axis as isize)?)
+}
+
+/// Byte offsets of consecutive parts of `lens` bytes: `p + 1` of them.
+fn offsets(lens: &[usize]) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(lens.iter().scan(0, |s, &l| {
+            *s += l;
+            Some(*s)
+        }))
+        .collect()
 }
 
 fn axis_error(op: &'static str, axis: usize, ndim: usize) -> Error {
@@ -182,14 +188,14 @@ impl Comm {
         if local.is_none() && axis >= x.ndim() {
             local = Some(axis_error(op, axis, x.ndim()));
         }
-        let mut mine = (vec![], vec![]);
+        let mut mine = (vec![], x.clone());
         if local.is_none() {
             match axis_first(x, axis) {
                 Ok(m) => mine = m,
                 Err(e) => local = Some(e),
             }
         }
-        let (shape, bytes) = mine;
+        let (shape, mine) = mine;
         let table = self.agree(op, T::DTYPE, Some(shape), r, axis, 0, local, same_but(0))?;
         let link = self.coll_link(op);
         let size = T::DTYPE.size();
@@ -198,34 +204,39 @@ impl Comm {
             .iter()
             .map(|s| s.iter().product::<usize>() * size)
             .collect();
-        let others: Vec<usize> = (0..self.size).filter(|&q| q != me).collect();
+        let off = offsets(&lens);
         let gets = root.is_none_or(|r| r == me);
-        let sends = match root {
-            None => others.iter().map(|&q| (q, bytes.clone())).collect(),
-            Some(r) if r != me => vec![(r, bytes.clone())],
-            Some(_) => vec![],
-        };
-        let recvs: Vec<(usize, usize)> = if gets {
-            others.iter().map(|&q| (q, lens[q])).collect()
-        } else {
-            vec![]
-        };
-        let got = exchange(&link, sends, &recvs, TAG_DATA)?;
-        if !gets {
-            return Ok(None);
-        }
-        let mut all = Vec::with_capacity(lens.iter().sum());
-        let mut got = got.into_iter();
-        for q in 0..self.size {
-            if q == me {
-                all.extend_from_slice(&bytes);
-            } else if let Some(g) = got.next() {
-                all.extend_from_slice(&g);
-            }
-        }
         let mut shape = table.shapes[0].clone();
         shape[0] = table.shapes.iter().map(|s| s[0]).sum();
-        axis_back::<T>(self, op, shape, &all, axis).map(Some)
+        let mut up = if gets {
+            Some(Uploader::<T>::new(&self.dev, op, shape)?)
+        } else {
+            None
+        };
+        let total = if gets { off[self.size] } else { 0 };
+        let prof = Profile::new(self.profiling(), op);
+        let route =
+            |q: usize, to: usize| root.is_none_or(|r| r == to).then(|| (0..lens[q], off[q]));
+        move_pieces(
+            &link,
+            me,
+            self.size,
+            self.chunk_bytes(),
+            Some(&mine),
+            &lens,
+            total,
+            route,
+            up.as_mut(),
+            &prof,
+            self.fail_after.take(),
+        )?;
+        if me == 0 {
+            prof.report(off[self.size], self.size);
+        }
+        match up {
+            Some(u) => axis_back(u.finish(), axis).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// Rank `root`'s `x` split along `axis` as NumPy's `array_split` (the first
@@ -253,7 +264,7 @@ impl Comm {
         let op = "scatter";
         let me = self.rank;
         let mut local = self.check_rank(op, "root", root).err();
-        let mut mine = (vec![], vec![]);
+        let mut mine = None;
         if local.is_none() && me == root {
             match x {
                 None => {
@@ -264,34 +275,42 @@ impl Comm {
                 }
                 Some(a) if axis >= a.ndim() => local = Some(axis_error(op, axis, a.ndim())),
                 Some(a) => match axis_first(a, axis) {
-                    Ok(m) => mine = m,
+                    Ok(m) => mine = Some(m),
                     Err(e) => local = Some(e),
                 },
             }
         }
-        let (shape, bytes) = mine;
+        let shape = mine.as_ref().map_or(vec![], |m| m.0.clone());
         let table = self.agree(op, T::DTYPE, Some(shape), root, axis, 0, local, |_| Ok(()))?;
         let link = self.coll_link(op);
         let full = &table.shapes[root];
         let row: usize = full[1..].iter().product::<usize>() * T::DTYPE.size();
         let parts = split_extents(full[0], self.size);
-        let mut at = vec![0];
-        for p in &parts {
-            at.push(at.last().unwrap() + p * row);
-        }
-        let part = if me == root {
-            let sends = (0..self.size)
-                .filter(|&q| q != me)
-                .map(|q| (q, bytes[at[q]..at[q + 1]].to_vec()))
-                .collect();
-            exchange(&link, sends, &[], TAG_DATA)?;
-            bytes[at[me]..at[me + 1]].to_vec()
-        } else {
-            exchange(&link, vec![], &[(root, at[me + 1] - at[me])], TAG_DATA)?.remove(0)
-        };
+        let at = offsets(&parts.iter().map(|p| p * row).collect::<Vec<_>>());
+        let mut lens = vec![0; self.size];
+        lens[root] = at[self.size];
         let mut shape = full.clone();
         shape[0] = parts[me];
-        axis_back::<T>(self, op, shape, &part, axis)
+        let mut up = Uploader::<T>::new(&self.dev, op, shape)?;
+        let prof = Profile::new(self.profiling(), op);
+        let route = |q: usize, to: usize| (q == root).then(|| (at[to]..at[to + 1], 0));
+        move_pieces(
+            &link,
+            me,
+            self.size,
+            self.chunk_bytes(),
+            mine.as_ref().map(|m| &m.1),
+            &lens,
+            at[me + 1] - at[me],
+            route,
+            Some(&mut up),
+            &prof,
+            self.fail_after.take(),
+        )?;
+        if me == 0 {
+            prof.report(at[self.size], self.size);
+        }
+        axis_back(up.finish(), axis)
     }
 
     /// Every rank's `x` split along `axis` into `size` parts as [`Comm::scatter`] splits:
@@ -317,42 +336,48 @@ impl Comm {
         if axis >= x.ndim() {
             local = Some(axis_error(op, axis, x.ndim()));
         }
-        let mut mine = (vec![], vec![]);
+        let mut mine = (vec![], x.clone());
         if local.is_none() {
             match axis_first(x, axis) {
                 Ok(m) => mine = m,
                 Err(e) => local = Some(e),
             }
         }
-        let (shape, bytes) = mine;
+        let (shape, mine) = mine;
         let table = self.agree(op, T::DTYPE, Some(shape), 0, axis, 0, local, same_shapes)?;
         let link = self.coll_link(op);
         let full = &table.shapes[0];
         let row: usize = full[1..].iter().product::<usize>() * T::DTYPE.size();
         let parts = split_extents(full[0], self.size);
-        let mut at = vec![0];
-        for p in &parts {
-            at.push(at.last().unwrap() + p * row);
-        }
-        let others: Vec<usize> = (0..self.size).filter(|&q| q != me).collect();
-        let sends = others
-            .iter()
-            .map(|&q| (q, bytes[at[q]..at[q + 1]].to_vec()))
-            .collect();
-        let recvs: Vec<(usize, usize)> = others.iter().map(|&q| (q, at[me + 1] - at[me])).collect();
-        let got = exchange(&link, sends, &recvs, TAG_DATA)?;
-        let mut all = Vec::with_capacity(self.size * (at[me + 1] - at[me]));
-        let mut got = got.into_iter();
-        for q in 0..self.size {
-            if q == me {
-                all.extend_from_slice(&bytes[at[me]..at[me + 1]]);
-            } else if let Some(g) = got.next() {
-                all.extend_from_slice(&g);
-            }
-        }
+        let at = offsets(&parts.iter().map(|p| p * row).collect::<Vec<_>>());
+        let lens = vec![at[self.size]; self.size];
         let mut shape = full.clone();
         shape[0] = parts[me] * self.size;
-        axis_back::<T>(self, op, shape, &all, axis)
+        let mut up = Uploader::<T>::new(&self.dev, op, shape)?;
+        let prof = Profile::new(self.profiling(), op);
+        // Part `to` of every rank's array, in rank order on rank `to`.
+        let route = |q: usize, to: usize| {
+            let part = at[to + 1] - at[to];
+            Some((at[to]..at[to + 1], q * part))
+        };
+        let mine_part = at[me + 1] - at[me];
+        move_pieces(
+            &link,
+            me,
+            self.size,
+            self.chunk_bytes(),
+            Some(&mine),
+            &lens,
+            mine_part * self.size,
+            route,
+            Some(&mut up),
+            &prof,
+            self.fail_after.take(),
+        )?;
+        if me == 0 {
+            prof.report(at[self.size], self.size);
+        }
+        axis_back(up.finish(), axis)
     }
 }
 

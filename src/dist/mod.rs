@@ -6,9 +6,14 @@
 //! along its first axis over the ranks ([`ShardedArray`]).
 //!
 //! wgpu has no GPU-direct path: arrays cross through host memory. Large arrays move in
-//! chunks ([`Comm::set_chunk_bytes`], 8 MiB by default), pipelined: a helper thread
-//! downloads chunk i+1 while this thread moves chunk i through MPI and the device copies
-//! in chunk i-1.
+//! chunks ([`Comm::set_chunk_bytes`], 8 MiB by default), pipelined in three stages: a
+//! download thread fetches chunk i+1 while this thread moves chunk i through MPI (and
+//! folds it, for reductions) and an upload thread writes chunk i-1 to the device. Chunks
+//! are sent straight from their host buffers and received in place (a reduction's
+//! segments, a gather's parts), so each byte is copied once on its way down and once on
+//! its way up. `GPUARRAY_DIST_PROFILE=1`
+//! ([`Diagnostics::dist_profile`](crate::config::Diagnostics::dist_profile)) prints each
+//! reduction's and move's stage times per chunk on rank 0.
 //!
 //! Launch one process per GPU (`mpirun -np 2 ./app`); [`init`] opens the device of the
 //! rank's local rank (its place among the ranks of its host) modulo the host's GPUs;
@@ -23,7 +28,15 @@
 //! timeout ([`Comm::set_timeout`], 120 s by default): a peer that stops answering is an
 //! [`MpiErrorKind::Timeout`], after which the communicator is closed
 //! ([`MpiErrorKind::Closed`]); abort the job with [`Comm::abort`] (`MPI_Abort`) or open
-//! another communicator. Nothing waits without a deadline.
+//! another communicator. Nothing waits without a deadline. A rank whose own part fails
+//! midway through a pipelined transfer (a download from its device) returns its error and
+//! sends it to the others, whose waits return it as [`MpiErrorKind::Remote`] ("rank r
+//! failed midway: ...") rather than a timeout; the communicator is then closed on the
+//! ranks involved (messages of the abandoned transfer may still be on their way; keep a
+//! closed communicator until the job ends rather than drop it, as Open MPI may give a
+//! freed communicator's context to the next one, which would then meet those messages). A failed
+//! upload on a receiving rank does not stop the transfer: the others finish normally and
+//! that rank returns its error at the end.
 //!
 //! **Determinism.** Reductions combine the ranks' arrays elementwise in rank order, on the
 //! host, in the dtype's own arithmetic: `((x0 op x1) op x2) ...`. Each element is combined
@@ -43,13 +56,17 @@
 
 mod agree;
 mod collective;
+mod fold;
 mod p2p;
+mod pieces;
+mod profile;
 mod reduce;
 mod shard;
+mod shm;
 mod stage;
 mod wire;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::time::Duration;
 
 use mpi::raw::AsRaw;
@@ -100,6 +117,15 @@ pub struct Comm {
     chunk: Cell<usize>,
     seq: Cell<u64>,
     closed: Cell<bool>,
+    /// The chunk before which this rank's part of the next pipelined collective fails
+    /// ([`Comm::fail_after_chunks`]).
+    fail_after: Cell<Option<usize>>,
+    /// Whether reductions among ranks of one host use a shared-memory window.
+    shared: Cell<bool>,
+    /// That window, made by the first reduction that uses it (remade when the chunk size
+    /// changes); it lives until `MPI_Finalize` (freeing it is collective, which a rank
+    /// whose communicator closed could not join).
+    shm: RefCell<Option<shm::Shm>>,
     /// Dropped last: finalises MPI when [`init`] initialised it.
     _universe: Option<mpi::environment::Universe>,
 }
@@ -231,6 +257,9 @@ impl Comm {
             chunk: Cell::new(CHUNK),
             seq: Cell::new(0),
             closed: Cell::new(false),
+            fail_after: Cell::new(None),
+            shared: Cell::new(true),
+            shm: RefCell::new(None),
             _universe: None,
         })
     }
@@ -289,7 +318,60 @@ impl Comm {
         self.chunk.set(bytes.max(8).div_ceil(8) * 8);
     }
 
-    /// Whether an earlier timeout closed the communicator.
+    /// Whether reductions ([`Comm::allreduce`], [`Comm::reduce`]) among ranks that all
+    /// share one host go through an MPI-3 shared-memory window (`MPI_Win_allocate_shared`:
+    /// each rank reads the others' staged chunks in place) rather than messages; on by
+    /// default. Ranks on several hosts always use messages.
+    pub fn shared_memory(&self) -> bool {
+        self.shared.get()
+    }
+
+    /// Sets [`Comm::shared_memory`]. Every rank must set the same (a reduction whose ranks
+    /// differ is a `Mismatch`). The results are the same bits either way.
+    ///
+    /// ```no_run
+    /// # let comm = gpuarray::dist::init()?;
+    /// comm.set_shared_memory(false); // messages only
+    /// assert!(!comm.shared_memory());
+    /// # Ok::<(), gpuarray::Error>(())
+    /// ```
+    pub fn set_shared_memory(&self, on: bool) {
+        self.shared.set(on);
+    }
+
+    /// Whether a reduction uses the shared-memory window: every rank on this host, more
+    /// than one, and [`Comm::shared_memory`].
+    pub(crate) fn uses_shm(&self) -> bool {
+        self.shared.get() && self.size > 1 && self.local_size == self.size
+    }
+
+    /// The shared-memory window with slots of `slot` bytes (made, or remade for another
+    /// size, collectively: every rank of a reduction calls this with the same size).
+    pub(crate) fn shm(&self, link: &Link, slot: usize) -> Result<std::cell::Ref<'_, shm::Shm>> {
+        let stale = self.shm.borrow().as_ref().is_none_or(|s| s.slot != slot);
+        if stale {
+            if let Some(old) = self.shm.borrow_mut().take() {
+                old.free(!self.closed.get());
+            }
+            *self.shm.borrow_mut() = Some(shm::Shm::new(link, self.size, slot)?);
+        }
+        Ok(std::cell::Ref::map(self.shm.borrow(), |s| {
+            s.as_ref().expect("made above")
+        }))
+    }
+
+    /// For tests of failures midway: this rank's part of the next pipelined collective
+    /// (`allreduce`, `reduce`, `gather`, `allgather`, `scatter`, `alltoall`) fails with
+    /// [`Error::DeviceLost`] before its chunk `chunks` (as a download that fails there
+    /// would). The other ranks get [`MpiErrorKind::Remote`] with this rank's error, and
+    /// the communicator is closed on every rank that was waiting on it.
+    #[doc(hidden)]
+    pub fn fail_after_chunks(&self, chunks: usize) {
+        self.fail_after.set(Some(chunks));
+    }
+
+    /// Whether an earlier timeout, or a failure midway through a transfer (this rank's or
+    /// a peer's), closed the communicator.
     pub fn is_closed(&self) -> bool {
         self.closed.get()
     }
@@ -332,6 +414,11 @@ impl Comm {
             closed: &self.closed,
             op,
         }
+    }
+
+    /// Whether collectives print their stage times ([`Diagnostics::dist_profile`](crate::config::Diagnostics::dist_profile)).
+    pub(crate) fn profiling(&self) -> bool {
+        self.dev.options().diagnostics.dist_profile
     }
 
     pub(crate) fn coll_link(&self, op: &'static str) -> Link<'_> {

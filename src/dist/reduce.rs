@@ -2,16 +2,15 @@
 //! combined by one rank (the owner of its segment), on the host, in rank order and the
 //! dtype's own arithmetic, then sent where it is wanted.
 
-use bytemuck::Pod;
-use num_complex::Complex;
-
 use crate::array::Array;
-use crate::dtype::{f16, DType, Element};
+use crate::dtype::{DType, Element};
 use crate::error::Result;
 
 use super::agree::same_shapes;
-use super::stage::{download_chunks, from_bytes, host_bytes, Uploader};
-use super::wire::{exchange, Link};
+use super::fold::{fold, fold_into};
+use super::profile::{Profile, Stage};
+use super::stage::{chunks_of, from_bytes, host_bytes, pipeline, Ctl, Put, Uploader};
+use super::wire::{exchange, Batch, Link};
 use super::{split_extents, Comm};
 
 /// Tags of the two phases on the collectives' communicator.
@@ -45,122 +44,6 @@ impl ReduceOp {
             DType::Complex64 | DType::Complex128 => matches!(self, ReduceOp::Sum | ReduceOp::Prod),
             _ => true,
         }
-    }
-}
-
-/// The parts combined in order into a copy of the first. Parts aligned for `T` (host
-/// buffers from the allocator, at element offsets) are read in place; others are copied.
-fn fold_typed<T: Pod>(parts: &[&[u8]], f: impl Fn(T, T) -> T) -> Vec<u8> {
-    let mut out = parts[0].to_vec();
-    let aligned = bytemuck::try_cast_slice_mut::<u8, T>(&mut out).is_ok();
-    let mut copy: Vec<T> = Vec::new();
-    let acc: &mut [T] = if aligned {
-        bytemuck::cast_slice_mut(&mut out)
-    } else {
-        copy = bytemuck::pod_collect_to_vec(parts[0]);
-        &mut copy
-    };
-    for p in &parts[1..] {
-        let owned: Vec<T>;
-        let b: &[T] = match bytemuck::try_cast_slice(p) {
-            Ok(b) => b,
-            Err(_) => {
-                owned = bytemuck::pod_collect_to_vec(p);
-                &owned
-            }
-        };
-        for (a, b) in acc.iter_mut().zip(b) {
-            *a = f(*a, *b);
-        }
-    }
-    if aligned {
-        out
-    } else {
-        bytemuck::cast_slice(&copy).to_vec()
-    }
-}
-
-macro_rules! fold_float {
-    ($t:ty, $parts:expr, $op:expr) => {
-        match $op {
-            ReduceOp::Sum => fold_typed::<$t>($parts, |a, b| a + b),
-            ReduceOp::Prod => fold_typed::<$t>($parts, |a, b| a * b),
-            ReduceOp::Min => {
-                fold_typed::<$t>($parts, |a, b| if a.is_nan() || b >= a { a } else { b })
-            }
-            ReduceOp::Max => {
-                fold_typed::<$t>($parts, |a, b| if a.is_nan() || b <= a { a } else { b })
-            }
-        }
-    };
-}
-
-macro_rules! fold_int {
-    ($t:ty, $parts:expr, $op:expr) => {
-        match $op {
-            ReduceOp::Sum => fold_typed::<$t>($parts, |a, b| a.wrapping_add(b)),
-            ReduceOp::Prod => fold_typed::<$t>($parts, |a, b| a.wrapping_mul(b)),
-            ReduceOp::Min => fold_typed::<$t>($parts, |a, b| a.min(b)),
-            ReduceOp::Max => fold_typed::<$t>($parts, |a, b| a.max(b)),
-        }
-    };
-}
-
-macro_rules! fold_complex {
-    ($t:ty, $parts:expr, $op:expr) => {
-        match $op {
-            ReduceOp::Prod => fold_typed::<Complex<$t>>($parts, |a, b| a * b),
-            _ => fold_typed::<Complex<$t>>($parts, |a, b| a + b),
-        }
-    };
-}
-
-/// The parts (the bytes of equal numbers of `d` elements) combined in order. `op` takes
-/// `d` ([`ReduceOp::takes`]).
-pub(crate) fn fold(d: DType, op: ReduceOp, parts: &[&[u8]]) -> Vec<u8> {
-    match d {
-        DType::F16 => {
-            let f = |g: fn(f32, f32) -> f32| {
-                move |a: u16, b: u16| -> u16 {
-                    let (x, y) = (f16::from_bits(a), f16::from_bits(b));
-                    f16::from_f32(g(x.to_f32(), y.to_f32())).to_bits()
-                }
-            };
-            match op {
-                ReduceOp::Sum => fold_typed::<u16>(parts, f(|a, b| a + b)),
-                ReduceOp::Prod => fold_typed::<u16>(parts, f(|a, b| a * b)),
-                ReduceOp::Min => fold_typed::<u16>(parts, |a, b| {
-                    let (x, y) = (f16::from_bits(a), f16::from_bits(b));
-                    if x.is_nan() || y >= x {
-                        a
-                    } else {
-                        b
-                    }
-                }),
-                ReduceOp::Max => fold_typed::<u16>(parts, |a, b| {
-                    let (x, y) = (f16::from_bits(a), f16::from_bits(b));
-                    if x.is_nan() || y <= x {
-                        a
-                    } else {
-                        b
-                    }
-                }),
-            }
-        }
-        DType::F32 => fold_float!(f32, parts, op),
-        DType::F64 => fold_float!(f64, parts, op),
-        DType::I32 => fold_int!(i32, parts, op),
-        DType::U32 | DType::Bool => fold_int!(u32, parts, op),
-        DType::I64 => fold_int!(i64, parts, op),
-        DType::U64 => fold_int!(u64, parts, op),
-        DType::U8 => fold_int!(u8, parts, op),
-        DType::I8 => fold_int!(i8, parts, op),
-        DType::U16 => fold_int!(u16, parts, op),
-        DType::I16 => fold_int!(i16, parts, op),
-        DType::Complex64 => fold_complex!(f32, parts, op),
-        DType::Complex128 => fold_complex!(f64, parts, op),
-        #[allow(unreachable_patterns)]
-        _ => parts[0].to_vec(),
     }
 }
 
@@ -301,7 +184,7 @@ impl Comm {
             Some(x.shape.clone()),
             r,
             0,
-            op.code(),
+            op.code() | (u64::from(self.uses_shm()) << 8),
             local,
             same_shapes,
         )?;
@@ -310,58 +193,127 @@ impl Comm {
         if x.is_empty() {
             return Ok(up.map(Uploader::finish));
         }
+        let prof = Profile::new(self.profiling(), name);
         // Chunks of whole elements (16-byte complex128 past 8-byte chunks).
         let align = size.max(8);
         let chunk = self.chunk_bytes().div_ceil(align) * align;
-        download_chunks(x, chunk, |start, bytes| {
-            let segs = split_extents(bytes.len() / size, p);
-            let ranges = byte_ranges(&segs, size);
-            let combined = scatter_phase(self, &link, &bytes, &segs, size, T::DTYPE, op)?;
-            let others: Vec<usize> = (0..p).filter(|&q| q != me).collect();
+        let others: Vec<usize> = (0..p).filter(|&q| q != me).collect();
+        // Receive buffers of the reduce-scatter, reused from chunk to chunk.
+        let mut spare: Vec<Vec<u8>> = Vec::new();
+        let steps = chunks_of(x.len() * size, chunk);
+        let abort = |e: &crate::Error| link.notify_failure(&others, e);
+        let ctl = Ctl {
+            prof: &prof,
+            fail_at: self.fail_after.take(),
+            abort: &abort,
+        };
+        let shm = if self.uses_shm() {
+            Some(self.shm(&link, chunk)?)
+        } else {
+            None
+        };
+        pipeline(Some(x), chunk, steps, up.as_mut(), &ctl, |k, own, _| {
+            let (start, mut bytes) = own.expect("a chunk of x at every step");
+            let put = |buf: Vec<u8>| {
+                let range = 0..buf.len();
+                vec![Put {
+                    at: start,
+                    buf,
+                    range,
+                }]
+            };
+            if p == 1 {
+                return Ok(put(bytes));
+            }
+            let ranges = byte_ranges(&split_extents(bytes.len() / size, p), size);
+            let mine = ranges[me].clone();
+            if let Some(shm) = shm.as_deref() {
+                let (n, s) = (bytes.len(), k % 2);
+                // SAFETY: slot `s` of every rank holds `n` bytes; between the two fences
+                // each rank writes only its own segment of its own slot and reads only
+                // that segment of the others'; after the second it only reads (shm.rs).
+                unsafe {
+                    prof.time(Stage::Scatter, || {
+                        std::ptr::copy_nonoverlapping(bytes.as_ptr(), shm.part(me, s, n), n);
+                        shm.fence(&link)
+                    })?;
+                    prof.time(Stage::Fold, || {
+                        let at = |q: usize| shm.part(q, s, n).add(mine.start);
+                        let dst = std::slice::from_raw_parts_mut(at(me), mine.len());
+                        let refs: Vec<&[u8]> = others
+                            .iter()
+                            .map(|&q| std::slice::from_raw_parts(at(q).cast_const(), mine.len()))
+                            .collect();
+                        fold_into(T::DTYPE, op, dst, me, &refs);
+                    });
+                    prof.time(Stage::Gather, || -> Result<()> {
+                        shm.fence(&link)?;
+                        if root.is_none_or(|r| r == me) {
+                            for (q, r) in ranges.iter().enumerate() {
+                                std::ptr::copy_nonoverlapping(
+                                    shm.part(q, s, n).add(r.start).cast_const(),
+                                    bytes.as_mut_ptr().add(r.start),
+                                    r.len(),
+                                );
+                            }
+                        }
+                        Ok(())
+                    })?;
+                }
+                return Ok(put(bytes));
+            }
+            // Reduce-scatter: segment q of this chunk goes to rank q straight from the
+            // chunk's buffer; every rank's segment `me` arrives here.
+            let mut b = Batch::new();
+            let mut slots = Vec::with_capacity(others.len());
+            for &q in &others {
+                let mut v = spare.pop().unwrap_or_default();
+                v.resize(mine.len(), 0);
+                let slot = b.adopt(v);
+                b.post(&link, slot, 0..mine.len(), q, TAG_SCATTER, true)?;
+                slots.push(slot);
+            }
+            let at = b.adopt(bytes);
+            for &q in &others {
+                b.post(&link, at, ranges[q].clone(), q, TAG_SCATTER, false)?;
+            }
+            let mut bufs = prof.time(Stage::Scatter, || b.wait(&link))?;
+            bytes = std::mem::take(&mut bufs[at]);
+            let got: Vec<Vec<u8>> = slots
+                .iter()
+                .map(|&s| std::mem::take(&mut bufs[s]))
+                .collect();
+            // The fold over this rank's own segment, in place.
+            prof.time(Stage::Fold, || {
+                let refs: Vec<&[u8]> = got.iter().map(|g| g.as_slice()).collect();
+                fold_into(T::DTYPE, op, &mut bytes[mine.clone()], me, &refs);
+            });
+            spare.extend(got);
+            // The combined segments where they are wanted, received in place.
+            let mut b = Batch::new();
+            let at = b.adopt(bytes);
             match root {
                 None => {
-                    let mut out = bytes;
-                    out[ranges[me].clone()].copy_from_slice(&combined);
-                    // The combined segment itself goes to the last peer: one copy fewer.
-                    let mut sends: Vec<(usize, Vec<u8>)> =
-                        others.iter().map(|&q| (q, Vec::new())).collect();
-                    if let Some((last, rest)) = sends.split_last_mut() {
-                        for s in rest {
-                            s.1 = combined.clone();
-                        }
-                        last.1 = combined;
+                    for &q in &others {
+                        b.post(&link, at, ranges[q].clone(), q, TAG_GATHER, true)?;
                     }
-                    let recvs: Vec<(usize, usize)> =
-                        others.iter().map(|&q| (q, ranges[q].len())).collect();
-                    let got = exchange(&link, sends, &recvs, TAG_GATHER)?;
-                    for (&q, g) in others.iter().zip(got) {
-                        out[ranges[q].clone()].copy_from_slice(&g);
+                    for &q in &others {
+                        b.post(&link, at, mine.clone(), q, TAG_GATHER, false)?;
                     }
-                    if let Some(u) = up.as_mut() {
-                        u.put(start, &out)?;
-                    }
-                    Ok(Some(out))
                 }
                 Some(r) if r == me => {
-                    let recvs: Vec<(usize, usize)> =
-                        others.iter().map(|&q| (q, ranges[q].len())).collect();
-                    let got = exchange(&link, vec![], &recvs, TAG_GATHER)?;
-                    let mut out = bytes;
-                    out[ranges[me].clone()].copy_from_slice(&combined);
-                    for (&q, g) in others.iter().zip(got) {
-                        out[ranges[q].clone()].copy_from_slice(&g);
+                    for &q in &others {
+                        b.post(&link, at, ranges[q].clone(), q, TAG_GATHER, true)?;
                     }
-                    if let Some(u) = up.as_mut() {
-                        u.put(start, &out)?;
-                    }
-                    Ok(Some(out))
                 }
-                Some(r) => {
-                    exchange(&link, vec![(r, combined)], &[], TAG_GATHER)?;
-                    Ok(Some(bytes))
-                }
+                Some(r) => b.post(&link, at, mine.clone(), r, TAG_GATHER, false)?,
             }
+            let mut bufs = prof.time(Stage::Gather, || b.wait(&link))?;
+            Ok(put(std::mem::take(&mut bufs[at])))
         })?;
+        if me == 0 {
+            prof.report(x.len() * size, p);
+        }
         Ok(up.map(Uploader::finish))
     }
 
@@ -422,50 +374,6 @@ impl Comm {
 
 #[cfg(test)]
 mod tests {
-    use super::{fold, ReduceOp};
-    use crate::dtype::{f16, DType};
-
-    fn bytes<T: bytemuck::Pod>(v: &[T]) -> Vec<u8> {
-        bytemuck::cast_slice(v).to_vec()
-    }
-
-    #[test]
-    fn folds_in_rank_order_in_the_dtypes_arithmetic() {
-        // f32: (1e8 + 1) + -1e8 is 0 in rank order (1e8 + 1 rounds to 1e8), not 1.
-        let parts = [bytes(&[1e8f32]), bytes(&[1.0f32]), bytes(&[-1e8f32])];
-        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
-        assert_eq!(fold(DType::F32, ReduceOp::Sum, &refs), bytes(&[0.0f32]));
-        // f16 rounds each step: 2048 + 1 is 2048 in f16.
-        let h = |x: f32| f16::from_f32(x).to_bits();
-        let parts = [bytes(&[h(2048.0)]), bytes(&[h(1.0)]), bytes(&[h(1.0)])];
-        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
-        assert_eq!(fold(DType::F16, ReduceOp::Sum, &refs), bytes(&[h(2048.0)]));
-        // i8 wraps; min and max of NaN are NaN in either place.
-        let parts = [bytes(&[100i8]), bytes(&[100i8])];
-        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
-        assert_eq!(fold(DType::I8, ReduceOp::Sum, &refs), bytes(&[-56i8]));
-        for (a, b) in [(f64::NAN, 1.0), (1.0, f64::NAN)] {
-            let parts = [bytes(&[a]), bytes(&[b])];
-            let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
-            for op in [ReduceOp::Min, ReduceOp::Max] {
-                let r: Vec<f64> = bytemuck::pod_collect_to_vec(&fold(DType::F64, op, &refs));
-                assert!(r[0].is_nan(), "{op:?} of {a} and {b}");
-            }
-        }
-        // bool (u32 words): min is and, max is or; complex products.
-        let parts = [bytes(&[1u32, 0]), bytes(&[1u32, 1])];
-        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
-        assert_eq!(fold(DType::Bool, ReduceOp::Min, &refs), bytes(&[1u32, 0]));
-        assert_eq!(fold(DType::Bool, ReduceOp::Max, &refs), bytes(&[1u32, 1]));
-        let parts = [bytes(&[0.0f32, 1.0]), bytes(&[0.0f32, 1.0])];
-        let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
-        assert_eq!(
-            fold(DType::Complex64, ReduceOp::Prod, &refs),
-            bytes(&[-1.0f32, 0.0])
-        );
-        assert!(!ReduceOp::Max.takes(DType::Complex64) && !ReduceOp::Sum.takes(DType::Bool));
-    }
-
     #[test]
     fn splits_as_array_split() {
         assert_eq!(super::split_extents(7, 3), vec![3, 2, 2]);

@@ -4,12 +4,14 @@
 //! [`Array::to_device`] pipelines between two devices.
 
 use std::collections::VecDeque;
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::Element;
 use crate::error::Result;
+
+use super::profile::{Profile, Stage};
 
 /// Uploads whose copy may still be queued on the device before the next one waits.
 const IN_FLIGHT: usize = 2;
@@ -122,5 +124,160 @@ pub(crate) fn download_chunks<T: Element>(
             }
         }
         Ok(())
+    })
+}
+
+/// What a pipelined transfer reports to and learns from its collective: the profile, a
+/// step to fail at (tests), and how to tell the other ranks of a failure midway.
+pub(crate) struct Ctl<'a> {
+    pub(crate) prof: &'a Profile,
+    pub(crate) fail_at: Option<usize>,
+    pub(crate) abort: &'a dyn Fn(&crate::Error),
+}
+
+/// Bytes for the device: `buf[range]` goes to byte `at` of the result (a multiple of 4).
+pub(crate) struct Put {
+    pub(crate) at: usize,
+    pub(crate) buf: Vec<u8>,
+    pub(crate) range: std::ops::Range<usize>,
+}
+
+/// Spent host buffers, shared by a pipeline's threads for reuse (a chunk's buffer costs
+/// as much to fault in as to fill).
+#[derive(Default)]
+pub(crate) struct Pool(Mutex<Vec<Vec<u8>>>);
+
+impl Pool {
+    /// A buffer of `len` bytes (a spent one where there is one; its bytes are stale).
+    pub(crate) fn take(&self, len: usize) -> Vec<u8> {
+        let mut b = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default();
+        b.resize(len, 0);
+        b
+    }
+
+    /// Keeps `b` for a later [`Pool::take`] (a few at most).
+    pub(crate) fn give(&self, b: Vec<u8>) {
+        let mut pool = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() < 8 {
+            pool.push(b);
+        }
+    }
+}
+
+/// The chunks of `bytes` bytes: `bytes.div_ceil(chunk)`.
+pub(crate) fn chunks_of(bytes: usize, chunk: usize) -> usize {
+    bytes.div_ceil(chunk)
+}
+
+/// Runs `steps` steps of a pipelined transfer, three stages in flight: a download thread
+/// fetches chunk k+1 of `x` (when given; chunks of `chunk` bytes, a multiple of 8) while
+/// `f` works on step k on this thread (MPI, the fold) and, where `up` is given, an upload
+/// thread writes step k-1's [`Put`]s to the device. `f(k, own, pool)` gets chunk k of `x`
+/// as `(byte start, bytes)` while there is one, and returns what to upload (the buffers
+/// then go to `pool`). A failed upload stops the uploads but not the steps (the other
+/// ranks' transfers go on to the end) and is returned after them. A step that fails for
+/// this rank's own reason (a download, not MPI) ends the transfer midway: `ctl.abort`
+/// tells the others.
+pub(crate) fn pipeline<T: Element>(
+    x: Option<&Array<T>>,
+    chunk: usize,
+    steps: usize,
+    up: Option<&mut Uploader<T>>,
+    ctl: &Ctl,
+    mut f: impl FnMut(usize, Option<(usize, Vec<u8>)>, &Pool) -> Result<Vec<Put>>,
+) -> Result<()> {
+    let prof = ctl.prof;
+    let size = T::DTYPE.size();
+    let src = match x {
+        Some(x) if !x.is_empty() => Some(dense(x)?),
+        _ => None,
+    };
+    let bytes = src.as_ref().map_or(0, |s| s.len() * size);
+    let pool = &Pool::default();
+    std::thread::scope(|s| {
+        // Declared inside the scope: on an early return they drop first, so the threads'
+        // next send or receive fails and they end before the scope joins them.
+        let (full_tx, full_rx) = mpsc::sync_channel::<Result<(usize, Vec<u8>)>>(1);
+        let (up_tx, up_rx) = mpsc::sync_channel::<Vec<Put>>(1);
+        if let Some(src) = src.as_ref() {
+            let (dev, buf, base) = (&src.dev, src.buf.as_ref(), (src.offset * size) as u64);
+            s.spawn(move || {
+                for start in (0..bytes).step_by(chunk) {
+                    let mut b = pool.take(chunk.min(bytes - start));
+                    let r = prof.time(Stage::Download, || {
+                        dev.download(buf, base + start as u64, &mut b)
+                    });
+                    let failed = r.is_err();
+                    if full_tx.send(r.map(|_| (start, b))).is_err() || failed {
+                        return;
+                    }
+                }
+            });
+        } else {
+            drop(full_tx);
+        }
+        let uploader = up.map(|u| {
+            s.spawn(move || -> Result<()> {
+                for puts in up_rx {
+                    for p in puts {
+                        prof.time(Stage::Upload, || u.put(p.at, &p.buf[p.range.clone()]))?;
+                        pool.give(p.buf);
+                    }
+                }
+                Ok(())
+            })
+        });
+        let mut uploading = uploader.is_some();
+        let own = chunks_of(bytes, chunk);
+        let stepped = (|| -> Result<()> {
+            for k in 0..steps {
+                if ctl.fail_at == Some(k) {
+                    return Err(crate::Error::DeviceLost(format!(
+                        "injected before chunk {k} by Comm::fail_after_chunks (a test of \
+                         failures midway)"
+                    )));
+                }
+                let mine = if k < own {
+                    match prof.time(Stage::Wait, || full_rx.recv()) {
+                        Ok(r) => Some(r?),
+                        Err(_) => unreachable!("the download thread sends every chunk or an error"),
+                    }
+                } else {
+                    None
+                };
+                let puts = f(k, mine, pool)?;
+                prof.chunk();
+                if uploading {
+                    // A closed channel: the upload thread failed (its error comes below).
+                    if let Err(mpsc::SendError(puts)) =
+                        prof.time(Stage::Handoff, || up_tx.send(puts))
+                    {
+                        uploading = false;
+                        puts.into_iter().for_each(|p| pool.give(p.buf));
+                    }
+                } else {
+                    puts.into_iter().for_each(|p| pool.give(p.buf));
+                }
+            }
+            Ok(())
+        })();
+        drop(up_tx);
+        if let Err(e) = &stepped
+            && !matches!(e, crate::Error::Mpi { .. })
+        {
+            (ctl.abort)(e);
+        }
+        let uploaded = match uploader {
+            Some(h) => prof
+                .time(Stage::Drain, || h.join())
+                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            None => Ok(()),
+        };
+        stepped.and(uploaded)
     })
 }

@@ -12,6 +12,10 @@ use mpi::ffi;
 
 use crate::error::{Error, MpiErrorKind, Result};
 
+/// The tag of failure notices ([`Link::notify_failure`]), on either communicator: above
+/// every user tag's pair (`2 * MAX_TAG + 1`) and every collective's tag.
+const TAG_FAIL: i32 = 30000;
+
 /// Largest piece of one MPI message (counts are C ints): bigger buffers go as several
 /// messages on the same tag, which MPI keeps in order.
 const PIECE: usize = 1 << 30;
@@ -60,6 +64,80 @@ impl Link<'_> {
         Ok(())
     }
 
+    /// Tells `peers` that this rank's part of a transfer failed midway with `err` (they
+    /// get it as [`MpiErrorKind::Remote`] in their next wait instead of a timeout), then
+    /// closes the communicator on this rank: messages of the abandoned transfer may still
+    /// be on their way.
+    pub(crate) fn notify_failure(&self, peers: &[usize], err: &Error) {
+        if self.closed.get() {
+            return;
+        }
+        let text = err.to_string().into_bytes();
+        let mut b = Batch::new();
+        for &q in peers {
+            if b.send(self, text.clone(), q, TAG_FAIL).is_err() {
+                break;
+            }
+        }
+        // Small messages go at once (eagerly); a peer that is gone does not hold us long.
+        let deadline = Instant::now() + self.timeout.min(Duration::from_secs(2));
+        while let Ok(false) = b.test(self) {
+            if Instant::now() >= deadline {
+                b.abandon(self);
+                break;
+            }
+            std::thread::yield_now();
+        }
+        self.closed.set(true);
+    }
+
+    /// A peer's failure notice, if one has come: received, and returned as the error of
+    /// this rank's wait.
+    fn notice(&self) -> Option<Error> {
+        let mut flag: c_int = 0;
+        // SAFETY: a plain status struct, written by the call.
+        let mut status: ffi::MPI_Status = unsafe { std::mem::zeroed() };
+        // SAFETY: valid communicator; the status outlives the call.
+        let rc = unsafe {
+            ffi::MPI_Iprobe(
+                ffi::RSMPI_ANY_SOURCE,
+                TAG_FAIL,
+                self.comm,
+                &mut flag,
+                &mut status,
+            )
+        };
+        if rc != 0 || flag == 0 {
+            return None;
+        }
+        let src = status.MPI_SOURCE;
+        let mut count: c_int = 0;
+        // SAFETY: the status of the probed message.
+        unsafe { ffi::MPI_Get_count(&status, ffi::RSMPI_UINT8_T, &mut count) };
+        let mut buf = vec![0u8; count.max(0) as usize];
+        // SAFETY: the probed message is there: the receive completes at once, into a
+        // buffer of its size.
+        unsafe {
+            ffi::MPI_Recv(
+                buf.as_mut_ptr().cast(),
+                count.max(0),
+                ffi::RSMPI_UINT8_T,
+                src,
+                TAG_FAIL,
+                self.comm,
+                ffi::RSMPI_STATUS_IGNORE,
+            )
+        };
+        Some(mpi_error(
+            self.op,
+            MpiErrorKind::Remote,
+            format!(
+                "rank {src} failed midway: {}; the communicator is closed",
+                String::from_utf8_lossy(&buf)
+            ),
+        ))
+    }
+
     fn call(&self, what: &str, rc: c_int) -> Result<()> {
         if rc == 0 {
             Ok(())
@@ -73,25 +151,39 @@ impl Link<'_> {
     }
 }
 
-/// A set of posted sends and receives, each owning its buffer, completed together.
+/// A set of posted sends and receives, completed together. The batch owns the buffers
+/// they read or write ([`Batch::adopt`]); several requests may use disjoint byte ranges
+/// of one buffer (a chunk whose segments go to different ranks, received in place).
 pub(crate) struct Batch {
     reqs: Vec<ffi::MPI_Request>,
-    /// For each request: the buffer it belongs to.
-    owner: Vec<usize>,
-    bufs: Vec<Vec<u8>>,
+    /// For each request: its peer and whether it receives, or is a barrier.
+    peer: Vec<usize>,
     recv: Vec<bool>,
-    peers: Vec<usize>,
+    barrier: Vec<bool>,
+    bufs: Vec<Vec<u8>>,
+    /// Each buffer's heap block, taken once when adopted (the block stays put when the
+    /// Vec moves).
+    ptrs: Vec<*mut u8>,
 }
 
 impl Batch {
     pub(crate) fn new() -> Batch {
         Batch {
             reqs: Vec::new(),
-            owner: Vec::new(),
-            bufs: Vec::new(),
+            peer: Vec::new(),
             recv: Vec::new(),
-            peers: Vec::new(),
+            barrier: Vec::new(),
+            bufs: Vec::new(),
+            ptrs: Vec::new(),
         }
+    }
+
+    /// Takes `buf` into the batch without posting anything; returns its slot in
+    /// [`Batch::wait`]'s answer.
+    pub(crate) fn adopt(&mut self, mut buf: Vec<u8>) -> usize {
+        self.ptrs.push(buf.as_mut_ptr());
+        self.bufs.push(buf);
+        self.bufs.len() - 1
     }
 
     /// Posts a send of `buf` to `dest`; returns the buffer's slot in [`Batch::wait`]'s answer.
@@ -102,34 +194,37 @@ impl Batch {
         dest: usize,
         tag: i32,
     ) -> Result<usize> {
-        self.post(link, buf, dest, tag, false)
+        let len = buf.len();
+        let slot = self.adopt(buf);
+        self.post(link, slot, 0..len, dest, tag, false)?;
+        Ok(slot)
     }
 
     /// Posts a receive of exactly `len` bytes from `src`; returns the buffer's slot.
     pub(crate) fn recv(&mut self, link: &Link, len: usize, src: usize, tag: i32) -> Result<usize> {
-        self.post(link, vec![0; len], src, tag, true)
+        let slot = self.adopt(vec![0; len]);
+        self.post(link, slot, 0..len, src, tag, true)?;
+        Ok(slot)
     }
 
-    fn post(
+    /// Posts a send (`recv` false) or a receive of bytes `range` of the buffer in `slot`
+    /// to or from `peer`. Requests on one buffer must not overlap unless all of them send.
+    pub(crate) fn post(
         &mut self,
         link: &Link,
-        mut buf: Vec<u8>,
+        slot: usize,
+        range: std::ops::Range<usize>,
         peer: usize,
         tag: i32,
         recv: bool,
-    ) -> Result<usize> {
+    ) -> Result<()> {
         link.open()?;
-        let slot = self.bufs.len();
-        let len = buf.len();
-        let ptr = buf.as_mut_ptr();
-        // The buffer's heap block stays where it is when the Vec moves into `bufs`.
-        self.bufs.push(buf);
-        self.recv.push(recv);
-        self.peers.push(peer);
-        let mut start = 0;
+        assert!(range.start <= range.end && range.end <= self.bufs[slot].len());
+        let ptr = self.ptrs[slot];
+        let mut start = range.start;
         loop {
-            let n = PIECE.min(len - start);
-            // SAFETY: start + n <= len.
+            let n = PIECE.min(range.end - start);
+            // SAFETY: start + n <= the buffer's length (asserted above).
             let p = unsafe { ptr.add(start) }.cast::<c_void>();
             // SAFETY: a null request, written by the call.
             let mut req: ffi::MPI_Request = unsafe { ffi::RSMPI_REQUEST_NULL };
@@ -163,13 +258,30 @@ impl Batch {
                 return Err(e);
             }
             self.reqs.push(req);
-            self.owner.push(slot);
+            self.peer.push(peer);
+            self.recv.push(recv);
+            self.barrier.push(false);
             start += n;
-            if start >= len {
+            if start >= range.end {
                 break;
             }
         }
-        Ok(slot)
+        Ok(())
+    }
+
+    /// Posts a barrier (`MPI_Ibarrier`) over the link's communicator.
+    pub(crate) fn barrier(&mut self, link: &Link) -> Result<()> {
+        link.open()?;
+        // SAFETY: a null request, written by the call.
+        let mut req: ffi::MPI_Request = unsafe { ffi::RSMPI_REQUEST_NULL };
+        // SAFETY: valid communicator; the request outlives the call.
+        let rc = unsafe { ffi::MPI_Ibarrier(link.comm, &mut req) };
+        link.call("MPI_Ibarrier", rc)?;
+        self.reqs.push(req);
+        self.peer.push(usize::MAX);
+        self.recv.push(false);
+        self.barrier.push(true);
+        Ok(())
     }
 
     /// Whether every request has completed (one `MPI_Test` each).
@@ -198,6 +310,11 @@ impl Batch {
     pub(crate) fn wait(mut self, link: &Link) -> Result<Vec<Vec<u8>>> {
         let deadline = Instant::now() + link.timeout;
         while !self.test(link)? {
+            if let Some(e) = link.notice() {
+                self.abandon(link);
+                link.closed.set(true);
+                return Err(e);
+            }
             if Instant::now() >= deadline {
                 let waiting = self.waiting_on();
                 self.abandon(link);
@@ -223,8 +340,8 @@ impl Batch {
     fn waiting_on(&self) -> Vec<usize> {
         let mut ranks: Vec<usize> = (0..self.reqs.len())
             // SAFETY: comparing handles.
-            .filter(|&i| self.reqs[i] != unsafe { ffi::RSMPI_REQUEST_NULL })
-            .map(|i| self.peers[self.owner[i]])
+            .filter(|&i| self.reqs[i] != unsafe { ffi::RSMPI_REQUEST_NULL } && !self.barrier[i])
+            .map(|i| self.peer[i])
             .collect();
         ranks.sort_unstable();
         ranks.dedup();
@@ -241,7 +358,13 @@ impl Batch {
                 if self.reqs[i] == ffi::RSMPI_REQUEST_NULL {
                     continue;
                 }
-                if self.recv[self.owner[i]] {
+                // A nonblocking collective's request may be neither cancelled nor freed:
+                // it is left as it is (the communicator closes).
+                if self.barrier[i] {
+                    leak = true;
+                    continue;
+                }
+                if self.recv[i] {
                     ffi::MPI_Cancel(&mut self.reqs[i]);
                 }
                 ffi::MPI_Request_free(&mut self.reqs[i]);

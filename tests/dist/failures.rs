@@ -149,3 +149,54 @@ pub fn timeouts(comm: &Comm, spare: &Comm) {
     let y = spare.allreduce(&x, ReduceOp::Max).unwrap();
     assert_eq!(y.to_vec().unwrap(), vec![1.0; 4]);
 }
+
+/// A rank whose part fails midway through a pipelined allreduce (through the
+/// shared-memory window, then through messages), then an allgather (chunk 3 of 63): its
+/// own error there, and that error as `Remote` on every other rank (naming the
+/// rank and the cause, well within the timeout, not a `Timeout`); then the communicator
+/// is closed on every rank. Each on a fresh communicator over the same ranks, kept (not
+/// dropped) to the end: Open MPI gives a freed communicator's context to the next one,
+/// which would then meet the abandoned transfer's messages still queued.
+pub fn midway(comm: &Comm) {
+    let world = mpi::topology::SimpleCommunicator::world();
+    let mut keep = Vec::new();
+    for k in 0..3 {
+        let c = Comm::with_device(&world, comm.device().clone()).unwrap();
+        c.set_shared_memory(k != 2);
+        c.set_timeout(Duration::from_secs(30));
+        c.set_chunk_bytes(64);
+        let x = c.device().ones::<f32>([1000]).unwrap(); // 4000 bytes: 63 chunks
+        let bad = (k + 1) % c.size();
+        if c.rank() == bad {
+            c.fail_after_chunks(3);
+        }
+        let t = Instant::now();
+        let r = if k != 1 {
+            c.allreduce(&x, ReduceOp::Sum).map(|_| ())
+        } else {
+            c.allgather(&x, 0).map(|_| ())
+        };
+        if c.rank() == bad {
+            assert!(matches!(r, Err(Error::DeviceLost(_))), "{r:?}");
+        } else {
+            match r {
+                Err(Error::Mpi {
+                    kind: MpiErrorKind::Remote,
+                    detail,
+                    ..
+                }) => assert!(
+                    detail.contains(&format!("rank {bad} failed midway"))
+                        && detail.contains("injected before chunk 3"),
+                    "{detail}"
+                ),
+                other => panic!("expected Remote from rank {bad}, got {other:?}"),
+            }
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+        assert!(c.is_closed());
+        kind(c.barrier(), MpiErrorKind::Closed);
+        // The input is intact.
+        assert_eq!(x.to_vec().unwrap(), vec![1.0; 1000]);
+        keep.push(c);
+    }
+}

@@ -5,7 +5,8 @@
 //! PMI's rank variables), it is one rank: every operation of `Comm` and `ShardedArray`
 //! against a CPU reference computed from every rank's data (each rank's data comes from a
 //! seed of its rank, so every rank knows all of them), every dtype, views, zero-size
-//! arrays, uneven parts, ranks that disagree, a rank whose part fails, and timeouts.
+//! arrays, uneven parts, ranks that disagree, a rank whose part fails (before any data
+//! move and midway through one), and timeouts.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -55,6 +56,7 @@ fn main() {
         ("gather_allgather_uneven", moves::gather_allgather_uneven),
         ("scatter_uneven", moves::scatter_uneven),
         ("alltoall", moves::alltoall),
+        ("moves_pipelined", moves::moves_pipelined),
         (
             "allreduce_every_dtype_and_op",
             reductions::allreduce_every_dtype_and_op,
@@ -67,9 +69,14 @@ fn main() {
             "reduce_and_reduce_scatter",
             reductions::reduce_and_reduce_scatter,
         ),
+        (
+            "reductions_over_messages",
+            reductions::reductions_over_messages,
+        ),
         ("sharded", sharded::sharded),
         ("mismatches", failures::mismatches),
         ("local_failures", failures::local_failures),
+        ("midway", failures::midway),
     ];
     for (name, t) in tests {
         t(&comm);

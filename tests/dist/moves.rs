@@ -234,3 +234,17 @@ pub fn alltoall(comm: &Comm) {
     }
     each_dtype!(comm, one);
 }
+
+/// The moves again in pipelined chunks of 8 and 24 bytes: every part cut into several
+/// chunks and every result into several windows (u8 and f16 parts at byte offsets that
+/// are not multiples of 4, complex128 elements split across chunks).
+pub fn moves_pipelined(comm: &Comm) {
+    let old = comm.chunk_bytes();
+    for chunk in [8, 24] {
+        comm.set_chunk_bytes(chunk);
+        gather_allgather_uneven(comm);
+        scatter_uneven(comm);
+        alltoall(comm);
+    }
+    comm.set_chunk_bytes(old);
+}

@@ -129,3 +129,26 @@ pub fn reduce_and_reduce_scatter(comm: &Comm) {
     }
     each_dtype!(comm, one);
 }
+
+/// The reductions again through messages instead of the shared-memory window (the ranks
+/// here share one host, so the tests above take the window): the same bits; and ranks
+/// that disagree about the window are a `Mismatch` on every rank.
+pub fn reductions_over_messages(comm: &Comm) {
+    assert!(comm.shared_memory());
+    comm.set_shared_memory(false);
+    allreduce_every_dtype_and_op(comm);
+    allreduce_pipelined_views(comm);
+    reduce_and_reduce_scatter(comm);
+    comm.set_shared_memory(comm.rank() != 0);
+    let x = comm.device().ones::<f32>([4]).unwrap();
+    match comm.allreduce(&x, ReduceOp::Sum) {
+        Err(Error::Mpi {
+            kind: gpuarray::MpiErrorKind::Mismatch,
+            ..
+        }) => {}
+        other => panic!("expected Mismatch, got {other:?}"),
+    }
+    comm.set_shared_memory(true);
+    let y = comm.allreduce(&x, ReduceOp::Sum).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![comm.size() as f32; 4]);
+}

@@ -1,0 +1,120 @@
+//! MPI-3 shared-memory windows for the reductions of ranks on one host
+//! (`MPI_Win_allocate_shared`): each rank stages its chunk in its own part of the window,
+//! where the others read it in place, so the reduce-scatter and the all-gather are plain
+//! loads and stores at memory speed instead of messages that Open MPI copies through its
+//! shared-memory queues in small fragments (twice per byte without CMA, and only while a
+//! rank polls). Two slots per rank alternate between chunks; two barriers per chunk
+//! (`MPI_Ibarrier`, polled against the timeout like every wait, with `MPI_Win_sync`
+//! around them) order the stores and loads: after the staging (every chunk is in place)
+//! and after the fold (every segment is combined). A rank stages chunk k+1 into the other
+//! slot only after the fold barrier of chunk k, which every rank passes after it read
+//! chunk k-1 from that slot.
+
+use std::os::raw::{c_int, c_void};
+
+use mpi::ffi;
+
+use crate::error::{MpiErrorKind, Result};
+
+use super::wire::{mpi_error, Batch, Link};
+
+/// One window over the ranks of a communicator, all on one host: two slots of `slot`
+/// bytes per rank.
+pub(crate) struct Shm {
+    win: ffi::MPI_Win,
+    pub(crate) slot: usize,
+    /// Each rank's part of the window, mapped into this process.
+    bases: Vec<*mut u8>,
+}
+
+impl Shm {
+    /// Allocates the window (collective over `link`'s communicator: every rank calls it
+    /// with the same `slot`).
+    pub(crate) fn new(link: &Link, p: usize, slot: usize) -> Result<Shm> {
+        link.open()?;
+        let fail = |what: &str, rc: c_int| {
+            mpi_error(link.op, MpiErrorKind::Call, format!("{what}: code {rc}"))
+        };
+        let mut base: *mut u8 = std::ptr::null_mut();
+        // SAFETY: a null handle, written by the call.
+        let mut win: ffi::MPI_Win = unsafe { ffi::RSMPI_WIN_NULL };
+        // SAFETY: valid communicator and info; `base` and `win` outlive the call, which
+        // writes the address of this rank's part into `base`.
+        let rc = unsafe {
+            ffi::MPI_Win_allocate_shared(
+                (2 * slot) as ffi::MPI_Aint,
+                1,
+                ffi::RSMPI_INFO_NULL,
+                link.comm,
+                (&mut base as *mut *mut u8).cast::<c_void>(),
+                &mut win,
+            )
+        };
+        if rc != 0 {
+            return Err(fail("MPI_Win_allocate_shared", rc));
+        }
+        // SAFETY: the window just made; a passive epoch to every rank for the window's
+        // life (MPI_Win_sync needs one).
+        let rc = unsafe { ffi::MPI_Win_lock_all(ffi::MPI_MODE_NOCHECK as c_int, win) };
+        if rc != 0 {
+            return Err(fail("MPI_Win_lock_all", rc));
+        }
+        let mut bases = Vec::with_capacity(p);
+        for q in 0..p {
+            let mut size: ffi::MPI_Aint = 0;
+            let mut unit: c_int = 0;
+            let mut b: *mut u8 = std::ptr::null_mut();
+            // SAFETY: valid window and rank; the outputs outlive the call.
+            let rc = unsafe {
+                ffi::MPI_Win_shared_query(
+                    win,
+                    q as c_int,
+                    &mut size,
+                    &mut unit,
+                    (&mut b as *mut *mut u8).cast::<c_void>(),
+                )
+            };
+            if rc != 0 || (size as usize) < 2 * slot || b.is_null() {
+                return Err(fail("MPI_Win_shared_query", rc));
+            }
+            bases.push(b);
+        }
+        Ok(Shm { win, slot, bases })
+    }
+
+    /// Slot `s` (0 or 1) of rank `q`'s part: `len` bytes at most `slot`.
+    ///
+    /// # Safety
+    /// The caller orders its loads and stores against the other ranks' with
+    /// [`Shm::fence`] (no rank writes what another reads between two fences).
+    pub(crate) unsafe fn part(&self, q: usize, s: usize, len: usize) -> *mut u8 {
+        debug_assert!(s < 2 && len <= self.slot);
+        // SAFETY: within this rank's 2 * slot bytes.
+        unsafe { self.bases[q].add(s * self.slot) }
+    }
+
+    /// Every rank's stores before this are visible to every rank's loads after it: a
+    /// barrier polled against the link's timeout, with `MPI_Win_sync` around it.
+    pub(crate) fn fence(&self, link: &Link) -> Result<()> {
+        // SAFETY: the window is valid and locked (lock_all) on this rank.
+        unsafe { ffi::MPI_Win_sync(self.win) };
+        let mut b = Batch::new();
+        b.barrier(link)?;
+        b.wait(link)?;
+        // SAFETY: as above.
+        unsafe { ffi::MPI_Win_sync(self.win) };
+        Ok(())
+    }
+
+    /// Frees the window: collective, so only while every rank's communicator is open
+    /// (otherwise the window is left to MPI_Finalize).
+    pub(crate) fn free(mut self, open: bool) {
+        if open {
+            // SAFETY: the window made by `new`, locked by it.
+            unsafe {
+                ffi::MPI_Win_unlock_all(self.win);
+                ffi::MPI_Win_free(&mut self.win);
+            }
+        }
+    }
+}
