@@ -14,6 +14,11 @@
 //! eigenvalues of the tridiagonal matrix by bisection on Sturm counts, one invocation per
 //! eigenvalue. It always converges and waits for nothing.
 //!
+//! `svd` and `svdvals` of matrices with `min(M, N)` from 384 on take the polar route
+//! (svd_polar.rs, QDWH-SVD): the polar decomposition `A = U_p H` by QDWH
+//! ([`crate::linalg::polar`]: QR, Cholesky, triangular solves and products), then `eigh`
+//! (`eigvalsh` for the values) of `H`, `U = U_p V`; [`svd_with`] chooses either route.
+//!
 //! Each Jacobi call waits once for the GPU: it reads back one status value, the first matrix
 //! of the stack that did not converge ([`Error::NoConvergence`]). NaN or infinite entries do
 //! not hang: the rotations stop, and the results of such a matrix are NaN.
@@ -197,8 +202,10 @@ fn eigen<T: Float>(
 /// `None`).
 ///
 /// Singular values are accurate to about `max(M, N) eps ||A||` (small ones often to high
-/// relative accuracy), the vectors orthonormal to a few tens of `max(M, N) eps`. The call waits for
-/// the GPU once (the convergence status).
+/// relative accuracy below `min(M, N) = 384`), the vectors orthonormal to a few tens of
+/// `max(M, N) eps`. Below `min(M, N) = 384` one-sided Jacobi, which waits for the GPU once
+/// (the convergence status); from there the polar route ([`SvdMethod::Polar`]), which
+/// waits only where its [`eigh`] does.
 ///
 /// # Errors
 /// As [`eigh`], but for [`Error::NotSquare`] (any shape is taken).
