@@ -43,9 +43,10 @@ pub(crate) fn eps_of<T: Float>() -> f64 {
 /// at most `1 + c`, so the Cholesky form loses nothing), above it in QR form.
 const CHOLESKY_BELOW: f64 = 100.0;
 
-/// The weights from the lower bound `l0` of the singular values (the largest being at most
-/// 1) until the bound is within `10 eps` of 1: the optimal rational weights of Nakatsukasa,
-/// Bai and Gygi, each step moving the bound to where it takes the smallest singular value.
+/// The weights from the lower bound `l0` of the singular values (the largest being at
+/// most one) until the bound is within `10 eps` of one: the optimal rational weights of
+/// Nakatsukasa, Bai and Gygi, each step moving the bound to where it takes the smallest
+/// singular value.
 pub(crate) fn schedule(l0: f64, eps: f64) -> Vec<Weights> {
     let mut l = l0;
     let mut steps = Vec::new();
@@ -80,7 +81,9 @@ pub(crate) fn qdwh<T: Float>(a: &Array<T>, count: usize, n: usize) -> Result<Arr
         DType::F64 => f64::MIN_POSITIVE,
         _ => f32::MIN_POSITIVE as f64,
     };
-    let alpha = a.norm_axis([1, 2], true)?.maximum_scalar(T::from_f64(tiny))?;
+    let alpha = a
+        .norm_axis([1, 2], true)?
+        .maximum_scalar(T::from_f64(tiny))?;
     let mut x = a.div(&alpha)?;
     let eye = eyes(a, count, n)?;
     let launcher = Launcher::<T>::new(dev)?;

@@ -18,7 +18,14 @@ use gpuarray::{f16, Array, DType, Error, Float, Slice};
 /// rows (m < n) orthonormal where `full_rank`, else of norm at most 1 (the partial
 /// isometry of a rank-deficient A).
 #[track_caller]
-fn check_polar<T: Float>(x: &[f64], m: usize, n: usize, u: &Array<T>, h: &Array<T>, full_rank: bool) {
+fn check_polar<T: Float>(
+    x: &[f64],
+    m: usize,
+    n: usize,
+    u: &Array<T>,
+    h: &Array<T>,
+    full_rank: bool,
+) {
     let (ud, hd) = (host(u), host(h));
     let count = x.len() / (m * n);
     assert_eq!(u.shape()[u.ndim() - 2..], [m, n]);
@@ -33,7 +40,10 @@ fn check_polar<T: Float>(x: &[f64], m: usize, n: usize, u: &Array<T>, h: &Array<
         let uh = r::matmul(ub, hb, m, n, n);
         let d: Vec<f64> = uh.iter().zip(ab).map(|(p, q)| p - q).collect();
         let err = r::fro(&d) / norm;
-        assert!(err <= tl, "matrix {b}: ||A - U H|| / ||A|| = {err:e} > {tl:e}");
+        assert!(
+            err <= tl,
+            "matrix {b}: ||A - U H|| / ||A|| = {err:e} > {tl:e}"
+        );
         for i in 0..n {
             for j in 0..i {
                 assert_eq!(hb[i * n + j], hb[j * n + i], "matrix {b}: H not symmetric");
@@ -66,7 +76,11 @@ fn check_polar<T: Float>(x: &[f64], m: usize, n: usize, u: &Array<T>, h: &Array<
             // Every column of norm at most 1 (to rounding).
             for j in 0..cols {
                 let c: f64 = (0..rows).map(|i| q[i * cols + j].powi(2)).sum::<f64>();
-                assert!(c.sqrt() <= 1.0 + to, "matrix {b}: column {j} of norm {}", c.sqrt());
+                assert!(
+                    c.sqrt() <= 1.0 + to,
+                    "matrix {b}: column {j} of norm {}",
+                    c.sqrt()
+                );
             }
         }
     }
@@ -181,7 +195,13 @@ fn check_route<T: Float>(a: &Array<T>, x: &[f64], m: usize, n: usize) {
     let s = host(&out.s);
     let k = m.min(n);
     for b in 0..s.len() / k.max(1) {
-        check_values::<T>(&x[b * m * n..(b + 1) * m * n], m, n, &s[b * k..(b + 1) * k], b);
+        check_values::<T>(
+            &x[b * m * n..(b + 1) * m * n],
+            m,
+            n,
+            &s[b * k..(b + 1) * k],
+            b,
+        );
     }
 }
 
@@ -232,7 +252,9 @@ fn svd_polar_special<T: Float>() {
         xi[k * 33 + k] = 1.0;
     }
     check_route::<T>(&i, &xi, 33, 33);
-    assert!(host(&svdvals(&i).unwrap()).iter().all(|s| (s - 1.0).abs() <= tol::<T>(33)));
+    assert!(host(&svdvals(&i).unwrap())
+        .iter()
+        .all(|s| (s - 1.0).abs() <= tol::<T>(33)));
     let s: Vec<f64> = (0..40).map(|k| [2.0, 1.0, 0.5][k % 3]).collect();
     let (a, x) = upload::<T>(d, &r::with_singular_values(&mut rng, 40, 40, &s), &[40, 40]);
     check_route::<T>(&a, &x, 40, 40);

@@ -10,6 +10,9 @@ use crate::linalg::polar::tall_parts;
 use crate::linalg::qr::{qr, QrMode};
 use crate::{Array, Float, Result};
 
+/// `(U, s, V)`, the vectors `None` where not asked for.
+type Parts<T> = (Option<Array<T>>, Array<T>, Option<Array<T>>);
+
 /// The SVD of a tall (or square) stack `t` (`[count, p, q]`, `p >= q`, contiguous):
 /// `(U, s, V)` with `t = U diag(s) V^T`, `s` `[count, q]` descending, `V` `[count, q, q]`
 /// and `U` `[count, p, q]`, or `[count, p, p]` where `full` (completed to an orthogonal
@@ -21,7 +24,7 @@ pub(super) fn tall_svd<T: Float>(
     q: usize,
     full: bool,
     uv: bool,
-) -> Result<(Option<Array<T>>, Array<T>, Option<Array<T>>)> {
+) -> Result<Parts<T>> {
     let mode = match (uv, full) {
         (false, _) => QrMode::R,
         (true, false) => QrMode::Reduced,
