@@ -74,7 +74,7 @@ pub enum SvdMethod {
 
 /// From this `min(M, N)` on, [`SvdMethod::Auto`] takes the polar route: Jacobi's SVD of
 /// 256 x 256 already takes 17.5 ms on an H200 and grows as `n^3` times the sweeps, while
-/// the polar route's cost is about 50 `n^3` flops at the product rate plus a fixed cost of
+/// the polar route's cost is 40 to 50 `n^3` flops at the product rate plus a fixed cost of
 /// a few hundred dispatches and its eigh.
 pub(crate) const POLAR_MIN: usize = 384;
 
