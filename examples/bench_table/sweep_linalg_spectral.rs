@@ -1,6 +1,6 @@
 //! `--sweep linalg_spectral`: eigh, eigvalsh, svd and svdvals at n = 256 and 1024, eigvalsh
-//! also at 4096 (f32 and f64; eigh and the SVD at 4096 are still one-sided Jacobi, tens of
-//! seconds, and have no row), the batched rows (10,000 matrices of 8 x 8 and 32 x 32), and
+//! also at 4096 (f32 and f64; eigh at 4096 is still one-sided Jacobi, tens of seconds, and
+//! has no row), svd and svdvals at 4096 in f32 (the polar route), the batched rows (10,000 matrices of 8 x 8 and 32 x 32), and
 //! lstsq and pinv at 1024, beside the CuPy peer's same rows
 //! (`benches/peers/cupy_sweep_linalg_spectral.py`: cuSOLVER through `cupy.linalg`).
 //!
@@ -76,7 +76,9 @@ fn dtype_rows<T: Float>(dev: &Device, quick: bool, rows: &mut Vec<Row>) -> Res<(
             let t = timed(dev, reps, || eigvalsh(&a, Triangle::Lower))?;
             push(rows, name, t, 4.0 / 3.0 * nf.powi(3), peak, "4/3 n^3");
         }
-        let svd_row = jacobi_row;
+        // From min(M, N) = 384 the SVD takes the polar route (QDWH, then eigh of H): at
+        // 4096 in f32 too (the peer has no f64 row there).
+        let svd_row = jacobi_row || d == "f32";
         let name = format!("svd_{d}_{n0}");
         if svd_row && want(&name) {
             let t = timed(dev, reps, || svd(&a, true, true))?;

@@ -38,6 +38,11 @@ pub use einsum::einsum;
 pub use multi_dot::multi_dot;
 pub use qr::{qr, qr_raw, Qr, QrMode};
 
+// polar (QDWH), which the SVD of large matrices builds on.
+pub(crate) mod polar;
+
+pub use polar::polar;
+
 // eigh, svd and what is built on them.
 mod spectral;
 
@@ -48,3 +53,4 @@ pub(crate) use spectral::tridiag_specs;
 pub use spectral::{
     cond, eigh, eigvalsh, lstsq, matrix_rank, norm, pinv, svd, svdvals, Lstsq, NormOrd, Svd,
 };
+pub use spectral::{svd_with, SvdMethod};

@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod derived;
+mod polar;
 mod reference;
 mod tridiag;
 

@@ -199,7 +199,8 @@ const ROWS: &[&str] = &[
     r####"| `cupyx.scipy.linalg.cho_solve` | `linalg::cho_solve(&c, linalg::Triangle::Lower, &b)` |"####,
     r####"| `linalg.qr` | `linalg::qr(&x, linalg::QrMode::Reduced) / linalg::qr_raw(&x)` (modes reduced, complete, r; raw as `qr_raw`; blocked Householder on the GPU, stacks) |"####,
     r####"| `linalg.eigh, eigvalsh` | `linalg::eigh(&a, linalg::Triangle::Lower) / linalg::eigvalsh(&a, uplo)` (stacks; one-sided Jacobi on the GPU) |"####,
-    r####"| `linalg.svd` | `linalg::svd(&a, full_matrices, compute_uv)` (a `Svd { u, s, vh }`; stacks; one-sided Jacobi) |"####,
+    r####"| `linalg.svd` | `linalg::svd(&a, full_matrices, compute_uv) / linalg::svd_with(&a, full_matrices, compute_uv, linalg::SvdMethod::Polar)` (a `Svd { u, s, vh }`; stacks; one-sided Jacobi below min(M, N) = 384, QDWH polar + eigh from there) |"####,
+    r####"| `(scipy.linalg.polar)` | `linalg::polar(&a)` (SciPy's, side 'right': `(U, H)`; QDWH on the GPU, nothing read back) |"####,
     r####"| `linalg.svdvals` | `linalg::svdvals(&a)` (NumPy 2's) |"####,
     r####"| `linalg.lstsq` | `linalg::lstsq(&a, &b, rcond)` (a `Lstsq { x, residuals, rank, s }`, by the SVD) |"####,
     r####"| `linalg.pinv, matrix_rank, cond` | `linalg::pinv(&a, rcond) / linalg::matrix_rank(&a, tol) / linalg::cond(&a, p)` (by the SVD; stacks) |"####,
@@ -3156,6 +3157,27 @@ fn spellings(dev: &Device, rng: &mut Generator, pool: &MemoryPool) -> Result<()>
         let full_matrices = any();
         let compute_uv = any();
         let _ = linalg::svd(&a, full_matrices, compute_uv);
+    }
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let full_matrices = any();
+        let compute_uv = any();
+        let _ = linalg::svd_with(&a, full_matrices, compute_uv, linalg::SvdMethod::Polar);
+    }
+    // (scipy.linalg.polar)
+    {
+        type X = f32;
+        type T = X;
+        type U = i32;
+        type O = f32;
+        let (mut x, y): (Array<X>, Array<X>) = (any(), any());
+        let a: Array<X> = any();
+        let _ = linalg::polar(&a);
     }
     // linalg.svdvals
     {
