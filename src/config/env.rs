@@ -188,3 +188,11 @@ impl Options {
         Ok(o)
     }
 }
+
+/// A measurement switch of a kernel family (`GPUARRAY_FFT_*`, listed in src/fft/tune.rs's
+/// docs), as a whole number: read here so that the options module stays the one reader of
+/// the environment. Switches are for timing variants on a device, not options: a malformed
+/// or missing value leaves the family's rule (`None`).
+pub(crate) fn switch(name: &str) -> Option<usize> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}

@@ -17,6 +17,7 @@
 mod clock;
 mod diagnostics;
 mod env;
+pub(crate) use env::switch;
 mod tuning;
 
 pub use clock::{ClockBurst, ClockHold, HoldSetting, HoldWork, KeepAlive, Trial};

@@ -131,11 +131,15 @@ fn base(family: &'static str, d: DType, io: Io, sbuf: usize) -> Spec {
     }
 }
 
-/// The radices of the Stockham passes of length `l` (its factors 8, 4, 2, 3, 5, 7, 11, 13,
-/// eights first); `None` when `l` has another prime factor.
+/// The radices of the Stockham passes of length `l` (its factors 4, 2, 3, 5, 7, 11, 13,
+/// fours first; eights first with `GPUARRAY_FFT_R8`); `None` when `l` has another prime
+/// factor. Radix 4 by rule: on the H200 (2026-11-29, four elements an invocation) it was
+/// faster than 8 on 8 of 11 shapes (65,536 x 1,024 0.67 against 0.79 ms, 2^24 0.94 against
+/// 1.01, complex128 2^24 1.53 against 1.74; slower by up to 6% on 16,384 x 4,096, x 1,009
+/// and the 4096^2 fft2).
 pub(super) fn radices(mut l: usize) -> Option<Vec<usize>> {
     let mut out = Vec::new();
-    while l.is_multiple_of(8) && !super::tune::knobs().r4 {
+    while l.is_multiple_of(8) && super::tune::knobs().r8 {
         out.push(8);
         l /= 8;
     }

@@ -7,7 +7,9 @@
 //! dispatch then waits for its timestamps); `GPUARRAY_FFT_E` elements per invocation,
 //! `GPUARRAY_FFT_ELEMS` elements per workgroup of row transforms, `GPUARRAY_FFT_COLM`
 //! transforms per workgroup of column transforms, `GPUARRAY_FFT_COLCAP` the longest
-//! column of a four-step plan, `GPUARRAY_FFT_R4` (1) radix 4 rather than 8.
+//! column of a four-step plan, `GPUARRAY_FFT_R8` (1) radix 8 where the length allows,
+//! rather than the rule's radix 4. (Read through `config::switch`: the options module
+//! reads the environment.)
 
 use std::sync::OnceLock;
 
@@ -27,12 +29,12 @@ pub(super) struct Knobs {
     pub colm: Option<usize>,
     /// `GPUARRAY_FFT_COLCAP`: longest column of a four-step plan.
     pub colcap: Option<usize>,
-    /// `GPUARRAY_FFT_R4` (1): radix 4 rather than 8.
-    pub r4: bool,
+    /// `GPUARRAY_FFT_R8` (1): radix 8 where the length allows, rather than 4.
+    pub r8: bool,
 }
 
 fn num(name: &str) -> Option<usize> {
-    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+    crate::config::switch(name)
 }
 
 /// The process's switches.
@@ -48,6 +50,6 @@ pub(super) fn knobs() -> &'static Knobs {
         elems: num("GPUARRAY_FFT_ELEMS").filter(|&e| e > 0),
         colm: num("GPUARRAY_FFT_COLM").filter(|&e| e > 0),
         colcap: num("GPUARRAY_FFT_COLCAP").filter(|&e| e > 1),
-        r4: num("GPUARRAY_FFT_R4").is_some_and(|p| p != 0),
+        r8: num("GPUARRAY_FFT_R8").is_some_and(|p| p != 0),
     })
 }
