@@ -83,10 +83,11 @@ fn inf64_(x: TW) -> TW {
     return TW(D64_MAX) * select(TW(4.0), TW(2.0), x == x);
 }
 // NaN as inf - inf: no division (a built-in f64 quotient is a sequence of about ten fma
-// on NVIDIA, paid in every lane where a select takes NaN in a few).
+// on NVIDIA, paid in every lane where a select takes NaN in a few). One term goes through
+// one64_(): Mesa folds i - i to 0.
 fn nan64_(x: TW) -> TW {
     let i = inf64_(x);
-    return i - i;
+    return i * one64_() - i;
 }
 
 // Whether x's sign bit is set (-0 included; NaN's sign is not read): for zeros, the
@@ -189,12 +190,11 @@ fn exp_red64_(hi: TW, lo: TW) -> TW {
 }
 
 // e^(h + l) as (m, n) with the value m * 2^n, m in [0.7, 1.42], for a double-double whose hi
-// is clamped to [-746, 710] (results past them are 0 or inf after scaling), and |l| below
-// 2^-21 (pow's low part, unnormalised: see log_ln64_). hi + lo is renormalised by
-// fast_two_sum64_: exact where |hi| >= |lo|, which holds for n = 0 wherever l is the low
-// part of a normalised pair (erf, exp, and pow where the low part is y times log(m)'s);
-// elsewhere it can fail only where both are below 2^-20, where the sum's error (below
-// 2^-72) is far under an ulp of the result (near 1).
+// is clamped to [-746, 710] (results past them are 0 or inf after scaling). hi + lo is
+// renormalised by fast_two_sum64_: exact where |hi| >= |lo|, which holds for n = 0 (lo is
+// l, |l| <= ulp(h) / 2); for n != 0 it can fail only where both are below 2^-22 (|lo| <=
+// 2^-44 + 1100 |D64_LN2_LO|), where the sum's error (below 2^-74) is far under an ulp of
+// the result (near 1).
 fn exp_parts64_(h: TW, l: TW) -> Dd64 {
     let hc = clamp(h, TW(-760.0), TW(720.0));
     let n = round_near64_(hc * TW(D64_LOG2E));
@@ -283,31 +283,30 @@ fn log_parts64_(x: TW) -> Log64 {
     p = fma(p, z, TW(2.0 / 7.0));
     p = fma(p, z, TW(2.0 / 5.0));
     let r = s3.hi * z * p;
-    // |2 s| > |2 s^3 / 3| (|s| < 0.18): the fast sum is exact.
-    let a = fast_two_sum64_(TW(2.0) * sh, t3.hi);
+    // The full sum: a fast_two_sum64_ here (|2 s| > |2 s^3 / 3|) cost pow a worst error of
+    // 2.7 ulps for 1.4 on lavapipe.
+    let a = two_sum64_(TW(2.0) * sh, t3.hi);
     return Log64(e, a.hi, a.lo + (TW(2.0) * sl + t3l + r));
 }
 
-// e * c1 + log(m) * c2 for double-double constants c1, c2, as a double-double. For the
-// bases used (c1 / c2 = ln 2: 2 and 10), |e c1| >= |log(m) c2| wherever e != 0 (|log(m)|
-// <= ln(2) / 2), so the fast sum is exact.
+// e * c1 + log(m) * c2 for double-double constants c1, c2, as a double-double.
 fn log_combine64_(p: Log64, c1: Dd64, c2: Dd64) -> Dd64 {
     let a = two_prod64_(p.e, c1.hi);
     let b = two_prod64_(p.hi, c2.hi);
-    let s = fast_two_sum64_(a.hi, b.hi);
+    let s = two_sum64_(a.hi, b.hi);
     let l = s.lo + a.lo + b.lo + p.e * c1.lo + p.hi * c2.lo + p.lo * c2.hi;
     return fast_two_sum64_(s.hi, l);
 }
 
 // e ln 2 + log(m) as a double-double for pow: e * D64_LN2_HI is exact (|e| < 2^11), and
 // e * D64_LN2_LO's rounding (below 2^-75) stays far under pow's needs (|y| < 2400 wherever
-// e != 0 and the result is finite). |e ln 2| > |log(m)| wherever e != 0, so the fast sum
-// is exact. The pair is left unnormalised (its low part up to 2^-22, from e * D64_LN2_LO):
-// pow multiplies the low part by y in plain f64 (relative error 2^-53 of a term 2^-30 of
-// the product's) and exp_parts64_ takes it as its l.
+// e != 0 and the result is finite). The full two_sum64_ and the renormalisation both stay:
+// on lavapipe a fast_two_sum64_ in place of the first (|e ln 2| > |log(m)| wherever e != 0)
+// took pow from 1.4 to 316 ulps at x near 0.88, and leaving the pair unnormalised from 1.0
+// to 1.6 (a probe of 20,000 pairs with |y log x| up to 700).
 fn log_ln64_(p: Log64) -> Dd64 {
-    let s = fast_two_sum64_(p.e * TW(D64_LN2_HI), p.hi);
-    return Dd64(s.hi, s.lo + (p.lo + p.e * TW(D64_LN2_LO)));
+    let s = two_sum64_(p.e * TW(D64_LN2_HI), p.hi);
+    return fast_two_sum64_(s.hi, s.lo + (p.lo + p.e * TW(D64_LN2_LO)));
 }
 
 // The special values of the logarithms: NaN below 0 and for NaN, -inf at +-0, inf at inf.
