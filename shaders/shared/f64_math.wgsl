@@ -45,7 +45,9 @@ struct Dd64 {
 
 // 1, which the compiler cannot prove: 1 + P.aux.x, 0 in every elementwise dispatch (as
 // f32_math.wgsl's opaque_ reads it) but any of 2^32 values to the compiler. The error-free
-// transformations multiply by it to keep the driver from simplifying (a + b) - a to b
+// transformations pass every intermediate through opaque64_() (a product by it in
+// f64_split.wgsl; f64_split_bits.wgsl or-s the bits with P.aux.x instead, an integer
+// operation) to keep the driver from simplifying (a + b) - a to b
 // (Mesa does, for operations not marked exact, and naga marks none). The earlier
 // f64(min(P.n, 1u)) has two possible values, 0 and 1: a compiler that knows that may turn
 // the product into a select and simplify through it; f64 pow stayed 1027 ulps off on the
@@ -54,28 +56,28 @@ fn one64_() -> TW {
     return TW(f64(P.aux.x) + 1.0);
 }
 
-// Every intermediate goes through one64_(), not only the sum: the H100's compiler
+// Every intermediate goes through opaque64_(), not only the sum: the H100's compiler
 // reassociates, and a - (s - bb) rewritten as (a - s) + bb, or da + (b - bb) as
 // (da + b) - bb, is no longer exact (its f64 logarithms lost their low parts: pow was 1027
 // ulps off there, 2 on lavapipe).
 fn two_sum64_(a: TW, b: TW) -> Dd64 {
-    let s = (a + b) * one64_();
-    let bb = (s - a) * one64_();
-    let da = (a - (s - bb) * one64_()) * one64_();
-    let db = (b - bb) * one64_();
+    let s = opaque64_(a + b);
+    let bb = opaque64_(s - a);
+    let da = opaque64_(a - opaque64_(s - bb));
+    let db = opaque64_(b - bb);
     return Dd64(s, da + db);
 }
 
 // |a| >= |b| (or a == 0).
 fn fast_two_sum64_(a: TW, b: TW) -> Dd64 {
-    let s = (a + b) * one64_();
-    return Dd64(s, b - (s - a) * one64_());
+    let s = opaque64_(a + b);
+    return Dd64(s, b - opaque64_(s - a));
 }
 
 // a - b * q, exactly where q is near a / b (the residual of a division).
 fn residual64_(a: TW, b: TW, q: TW) -> TW {
     let p = two_prod64_(b, q);
-    return (a - p.hi) * one64_() - p.lo;
+    return opaque64_(a - p.hi) - p.lo;
 }
 
 // Infinity and NaN made at run time (naga rejects constant expressions that overflow).
@@ -84,10 +86,10 @@ fn inf64_(x: TW) -> TW {
 }
 // NaN as inf - inf: no division (a built-in f64 quotient is a sequence of about ten fma
 // on NVIDIA, paid in every lane where a select takes NaN in a few). One term goes through
-// one64_(): Mesa folds i - i to 0.
+// opaque64_(): Mesa folds i - i to 0.
 fn nan64_(x: TW) -> TW {
     let i = inf64_(x);
-    return i * one64_() - i;
+    return opaque64_(i) - i;
 }
 
 // Whether x's sign bit is set (-0 included; NaN's sign is not read): for zeros, the
@@ -121,9 +123,9 @@ fn scale_near1_64_(x: TW, n: TW) -> TW {
 
 // The integer nearest v (ties to even; any integer within 1/2 serves the reductions below),
 // for |v| < 2^51, by adding and removing 1.5 * 2^52: two additions at the full rate instead
-// of floor's conversion. The sum goes through one64_() so that the two cannot cancel.
+// of floor's conversion. The sum goes through opaque64_() so that the two cannot cancel.
 fn round_near64_(v: TW) -> TW {
-    return (v + TW(0x1.8p52)) * one64_() - TW(0x1.8p52);
+    return opaque64_(v + TW(0x1.8p52)) - TW(0x1.8p52);
 }
 
 // a / b within about half an ulp: the built-in quotient refined by two steps on the exact
@@ -364,7 +366,7 @@ fn log64_(x: TW) -> TW {
 // the quotient's f32 reciprocal is far more than enough; 0 where u overflows f32).
 fn log1p64_(x: TW) -> TW {
     let near = (x > TW(-0.2928932188134524)) & (x < TW(0.41421356237309503));
-    let u = (TW(1.0) + x) * one64_();
+    let u = opaque64_(TW(1.0) + x);
     let ok = (u > TW(0.0)) & (u <= TW(D64_MAX));
     let uu = select(TW(1.0), u, ok & !near);
     let a = log_arg64_(uu);

@@ -27,8 +27,8 @@ fn rem_pio2_fast64_(x: TW) -> Red64 {
     let n = round_near64_(x * TW(D64_2_OVER_PI));
     let r = x - n * TW(1.5707963267341256);
     let w = n * TW(6.077100506506192e-11);
-    let y0 = (r - w) * one64_();
-    let y1 = (r - y0) * one64_() - w;
+    let y0 = opaque64_(r - w);
+    let y1 = opaque64_(r - y0) - w;
     return Red64(n, y0, y1);
 }
 
