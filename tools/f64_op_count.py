@@ -4,7 +4,9 @@ shaders/shared (f64_*.wgsl): every arithmetic operator, comparison, logic operat
 and built-in call in a function body, with the counts of the library functions it calls
 added in (inlined, as the driver does), loops counted by their trip count. A static proxy
 for the work per element (a built-in f64 division counts as one operation here, though it
-is a sequence of about 10 fma on NVIDIA: `div` counts them apart; the rare slow path under
+is a sequence of about 10 fma on NVIDIA: `div` counts them apart, and `conv` the
+conversions and roundings (floor, to and from integers and f32), a quarter of the fma rate
+there; the rare slow path under
 `if (any(...))`, Payne-Hanek, is left out), used to compare
 the library's forms: `--int64` and `--fma` pick the adapter's choices of `Spec::f64_choices`.
 
@@ -46,8 +48,13 @@ BUILTINS = ["fma", "select", "floor", "clamp", "abs", "min", "max", "ldexp", "bi
 def count(name, fns, memo, stack=()):
     if name in memo:
         return memo[name]
+    if name == "opaque64_" and "LU64" in fns[name]:
+        # The bits or-ed with a parameter: one integer operation (the bitcasts are free),
+        # off the f64 pipeline; one64_()'s product in the ladder form counts as written.
+        memo[name] = {"ops": 1, "div": 0, "conv": 0}
+        return memo[name]
     body = fns[name]
-    total = {"ops": 0, "div": 0}
+    total = {"ops": 0, "div": 0, "conv": 0}
     # Loops: `for (var i = A; i >= 0; i--)` or `i < N`: the body counted by its trip count.
     loops = []
     for m in re.finditer(r"for\s*\(var \w+ = (\d+); \w+ (>=|<) (\d+); \w+(\+\+|--)\)\s*\{", body):
@@ -86,6 +93,9 @@ def count(name, fns, memo, stack=()):
         code = re.sub(r"\(\s*-?0\s*[-+*/]\s*0\s*\)", "(0)", code)
         n = len(OPS.findall(code))
         total["div"] += w * code.count("/")
+        # Conversions and roundings of f64 (floor, NI(..) to an integer, TF(..) to f32, TW(u..)
+        # from an integer): a quarter of the fma rate on NVIDIA, so worth about 4 operations.
+        total["conv"] += w * len(re.findall(r"\b(floor|trunc|round|NI|TF)\s*\(|\bTW\(u\b", code))
         for b in BUILTINS:
             n += len(re.findall(rf"\b{b}\s*[(<]", code))
         total["ops"] += w * n
@@ -94,6 +104,7 @@ def count(name, fns, memo, stack=()):
                 c = count(callee, fns, memo, stack + (name,))
                 total["ops"] += w * c["ops"]
                 total["div"] += w * c["div"]
+                total["conv"] += w * c["conv"]
     memo[name] = total
     return total
 
@@ -113,7 +124,7 @@ def main():
         f"{('bits' if i else 'ladder') + ('+fma' if f else '+dekker'):>18}" for i, f, _ in rows))
     for n in names:
         print(f"{n:<12}" + "".join(
-            f"{r[n]['ops']:>11} ({r[n]['div']} div)" for _, _, r in rows))
+            f"{r[n]['ops']:>11} ({r[n]['div']} div, {r[n]['conv']} conv)" for _, _, r in rows))
 
 
 if __name__ == "__main__":

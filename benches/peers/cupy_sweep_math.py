@@ -23,3 +23,4 @@ def run(case):
             case(f"{op}_{name}_16M", lambda f=f: f(a, out=c), byte=2 * size * n)
         case(f"sin_wide_{name}_16M", lambda: cp.sin(wide, out=c), byte=2 * size * n)
         case(f"tan_wide_{name}_16M", lambda: cp.tan(wide, out=c), byte=2 * size * n)
+        case(f"tanh_wide_{name}_16M", lambda: cp.tanh(wide, out=c), byte=2 * size * n)

@@ -302,22 +302,36 @@ fn sigmoid_(x: TW) -> TW {
     return div_normal_(select(TW(1.0), e, negative_(x)), TW(1.0) + e);
 }
 
+// pow's double-f32 helpers: a product left unnormalised (its low part within a few ulps of
+// its high part's, which the next product's cross terms take as they are) and a sum whose
+// first high part is the larger or 0 (fast_two_sum_ exact for it).
+fn dd_mul_raw_(a: DD, b: DD) -> DD {
+    let p = two_prod_(a.h, b.h);
+    return DD(p.h, p.l + (a.h * b.l + a.l * b.h));
+}
+fn dd_add_fast_(a: DD, b: DD) -> DD {
+    let s = fast_two_sum_(a.h, b.h);
+    return fast_two_sum_(s.h, s.l + (a.l + b.l));
+}
+
 // log2(x) as a double-f32, relative error near 2^-40, for finite x > 0: pow's exponent.
+// Every sum has its larger term first (2 > |f|, 2/3 > |w|, |2 s| > |t|, and |e| >= 1 >
+// |log2(m)| where e != 0), so the fast sums are exact; the inner products stay unnormalised.
 fn log2_dd_(x: TW) -> DD {
     let p = log_parts_(x);
-    let d = two_sum_(TW(2.0), p.f);
+    let d = fast_two_sum_(TW(2.0), p.f);
     let inv = TW(1.0) / d.h;
     let sh = opaque_(p.f * inv);
     let q = two_prod_(sh, d.h);
     let s = DD(sh, (((p.f - q.h) - q.l) - sh * d.l) * inv);
-    let s2 = dd_mul_(s, s);
+    let s2 = dd_mul_raw_(s, s);
     let z = s2.h;
     let w = z * (TW(2.0 / 5.0) + z * (TW(2.0 / 7.0) + z * (TW(2.0 / 9.0) + z * (TW(2.0 / 11.0)
         + z * TW(2.0 / 13.0)))));
-    let c = two_sum_(TW(0.6666666865348816), w);
-    let t = dd_mul_(dd_mul_(s2, s), DD(c.h, c.l - TW(1.9868215517249155e-08)));
-    let ln = dd_add_(DD(TW(2.0) * s.h, TW(2.0) * s.l), t);
-    return dd_add_(DD(p.e, TW(0.0)), dd_mul_(ln, DD(TW(F32_LOG2E), TW(F32_LOG2E_LO))));
+    let c = fast_two_sum_(TW(0.6666666865348816), w);
+    let t = dd_mul_raw_(dd_mul_raw_(s2, s), DD(c.h, c.l - TW(1.9868215517249155e-08)));
+    let ln = dd_add_fast_(DD(TW(2.0) * s.h, TW(2.0) * s.l), t);
+    return dd_add_fast_(DD(p.e, TW(0.0)), dd_mul_(ln, DD(TW(F32_LOG2E), TW(F32_LOG2E_LO))));
 }
 
 // Whether y is an integer (±inf included) and whether an odd one, from its bits: with
@@ -336,9 +350,13 @@ fn integrality_(y: TW) -> Integrality {
 
 // x^y as C99 and NumPy: 2^(y log2|x|) with the product in double-f32, the sign of x for odd
 // integral y; pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(-1, ±inf) = 1, pow(x, 1) = x,
-// negative finite x with finite non-integral y NaN, zeros and infinities by C99's table.
-// Every decision reads x and y from their bits, so that an adapter which flushes subnormals
-// in arithmetic still sees a subnormal x or y as the non-zero, non-integral number it is.
+// negative finite x with finite non-integral y NaN, zeros and infinities by C99's table
+// (pow_special_, only where some lane needs it: x not positive and finite, y zero, not
+// finite, or 1, x = 1). Every decision reads x and y from their bits, so that an adapter
+// which flushes subnormals in arithmetic still sees a subnormal x or y as the non-zero,
+// non-integral number it is. 2^k scales with one product where it is normal (k in [-126,
+// 127]: exact, or one rounding into the subnormals or to infinity), ldexp_'s two only where
+// some lane needs them.
 fn pow_(x: TW, y: TW) -> TW {
     let ax = bitcast<TW>(abits_(x));
     let l = log2_dd_(ax);
@@ -347,7 +365,24 @@ fn pow_(x: TW, y: TW) -> TW {
     let th = clamp(t.h, TW(-200.0), TW(200.0));
     let k = round(th);
     let r = (th - k) + select(t.l + y * l.l, TW(0.0), over);
-    var mag = ldexp_(TW(1.0) + em1_poly_(r * TW(F32_LN2)), k);
+    let m = TW(1.0) + em1_poly_(r * TW(F32_LN2));
+    var mag = m * exp2i_(clamp(k, TW(-126.0), TW(127.0)));
+    let far = (k < TW(-126.0)) | (k > TW(127.0));
+    if (any(far)) {
+        mag = select(mag, ldexp_(m, k), far);
+    }
+    let plain = ((bitcast<M>(x) - M(1u)) < M(0x7f7fffffu)) & ((abits_(y) - M(1u)) < M(0x7f7fffffu))
+        & (y != TW(1.0)) & (x != TW(1.0));
+    if (any(!plain)) {
+        mag = select(pow_special_(x, y, mag), mag, plain);
+    }
+    return mag;
+}
+
+// pow's special values, given mag = 2^(y log2|x|) as computed for finite non-zero x.
+fn pow_special_(x: TW, y: TW, mag0: TW) -> TW {
+    let ax = bitcast<TW>(abits_(x));
+    var mag = mag0;
     let ix = is_inf_(x);
     let iy = is_inf_(y);
     let yneg = sign_bit_(y);

@@ -22,9 +22,16 @@ fn cosh64_(x: TW) -> TW {
     return select(v, x, !(x == x));
 }
 
+// tanh = u / (u + 2) with u = e^(2|x|) - 1: expm1_64_'s core without its clamp, its far
+// path (2|x| <= 44: n <= 64, where 2^n is exact and (2^n - 1) + 2^n s as accurate) and
+// its special values (tanh's own below).
 fn tanh64_(x: TW) -> TW {
-    let a = min(abs(x), TW(22.0));
-    let u = expm1_64_(TW(2.0) * a);
+    let a2 = TW(2.0) * min(abs(x), TW(22.0));
+    let n = round_near64_(a2 * TW(D64_LOG2E));
+    let r = fast_two_sum64_(fma(-n, TW(D64_LN2_HI), a2), -n * TW(D64_LN2_LO));
+    let s = em1_red64_(r.hi, r.lo);
+    let t = ldexp(TW(1.0), NI(n));
+    let u = (t - TW(1.0)) + t * s;
     // The built-in quotient (correctly rounded on lavapipe and NVIDIA, as fdiv_ relies on).
     let v = u / (u + TW(2.0));
     return select(select(v, -v, x < TW(0.0)), x, (x == TW(0.0)) | !(x == x));

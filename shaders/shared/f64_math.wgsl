@@ -45,7 +45,9 @@ struct Dd64 {
 
 // 1, which the compiler cannot prove: 1 + P.aux.x, 0 in every elementwise dispatch (as
 // f32_math.wgsl's opaque_ reads it) but any of 2^32 values to the compiler. The error-free
-// transformations multiply by it to keep the driver from simplifying (a + b) - a to b
+// transformations pass every intermediate through opaque64_() (a product by it in
+// f64_split.wgsl; f64_split_bits.wgsl or-s the bits with P.aux.x instead, an integer
+// operation) to keep the driver from simplifying (a + b) - a to b
 // (Mesa does, for operations not marked exact, and naga marks none). The earlier
 // f64(min(P.n, 1u)) has two possible values, 0 and 1: a compiler that knows that may turn
 // the product into a select and simplify through it; f64 pow stayed 1027 ulps off on the
@@ -54,37 +56,40 @@ fn one64_() -> TW {
     return TW(f64(P.aux.x) + 1.0);
 }
 
-// Every intermediate goes through one64_(), not only the sum: the H100's compiler
+// Every intermediate goes through opaque64_(), not only the sum: the H100's compiler
 // reassociates, and a - (s - bb) rewritten as (a - s) + bb, or da + (b - bb) as
 // (da + b) - bb, is no longer exact (its f64 logarithms lost their low parts: pow was 1027
 // ulps off there, 2 on lavapipe).
 fn two_sum64_(a: TW, b: TW) -> Dd64 {
-    let s = (a + b) * one64_();
-    let bb = (s - a) * one64_();
-    let da = (a - (s - bb) * one64_()) * one64_();
-    let db = (b - bb) * one64_();
+    let s = opaque64_(a + b);
+    let bb = opaque64_(s - a);
+    let da = opaque64_(a - opaque64_(s - bb));
+    let db = opaque64_(b - bb);
     return Dd64(s, da + db);
 }
 
 // |a| >= |b| (or a == 0).
 fn fast_two_sum64_(a: TW, b: TW) -> Dd64 {
-    let s = (a + b) * one64_();
-    return Dd64(s, b - (s - a) * one64_());
+    let s = opaque64_(a + b);
+    return Dd64(s, b - opaque64_(s - a));
 }
 
 // a - b * q, exactly where q is near a / b (the residual of a division).
 fn residual64_(a: TW, b: TW, q: TW) -> TW {
     let p = two_prod64_(b, q);
-    return (a - p.hi) * one64_() - p.lo;
+    return opaque64_(a - p.hi) - p.lo;
 }
 
 // Infinity and NaN made at run time (naga rejects constant expressions that overflow).
 fn inf64_(x: TW) -> TW {
     return TW(D64_MAX) * select(TW(4.0), TW(2.0), x == x);
 }
+// NaN as inf - inf: no division (a built-in f64 quotient is a sequence of about ten fma
+// on NVIDIA, paid in every lane where a select takes NaN in a few). One term goes through
+// opaque64_(): Mesa folds i - i to 0.
 fn nan64_(x: TW) -> TW {
-    let z = x - x;
-    return z / z;
+    let i = inf64_(x);
+    return opaque64_(i) - i;
 }
 
 // Whether x's sign bit is set (-0 included; NaN's sign is not read): for zeros, the
@@ -100,6 +105,27 @@ fn scale64_(x: TW, n: TW) -> TW {
     let nc = clamp(n, TW(-2000.0), TW(2000.0));
     let n1 = floor(nc * TW(0.5));
     return (x * ldexp(TW(1.0), NI(n1))) * ldexp(TW(1.0), NI(nc - n1));
+}
+
+// x * 2^n for x in [0.5, 2) and integral n, as scale64_: one product by 2^n where that is
+// normal (n in [-1022, 1023]: the product is then exact or rounds once into the
+// subnormals), scale64_'s two only where some lane needs them. One conversion of n instead
+// of three (scale64_'s floor and two; f64 conversions run at a quarter of the fma rate on
+// NVIDIA).
+fn scale_near1_64_(x: TW, n: TW) -> TW {
+    var v = x * ldexp(TW(1.0), NI(clamp(n, TW(-1022.0), TW(1023.0))));
+    let far = (n < TW(-1022.0)) | (n > TW(1023.0));
+    if (any(far)) {
+        v = select(v, scale64_(x, n), far);
+    }
+    return v;
+}
+
+// The integer nearest v (ties to even; any integer within 1/2 serves the reductions below),
+// for |v| < 2^51, by adding and removing 1.5 * 2^52: two additions at the full rate instead
+// of floor's conversion. The sum goes through opaque64_() so that the two cannot cancel.
+fn round_near64_(v: TW) -> TW {
+    return opaque64_(v + TW(0x1.8p52)) - TW(0x1.8p52);
 }
 
 // a / b within about half an ulp: the built-in quotient refined by two steps on the exact
@@ -166,19 +192,23 @@ fn exp_red64_(hi: TW, lo: TW) -> TW {
 }
 
 // e^(h + l) as (m, n) with the value m * 2^n, m in [0.7, 1.42], for a double-double whose hi
-// is clamped to [-746, 710] (results past them are 0 or inf after scaling).
+// is clamped to [-746, 710] (results past them are 0 or inf after scaling). hi + lo is
+// renormalised by fast_two_sum64_: exact where |hi| >= |lo|, which holds for n = 0 (lo is
+// l, |l| <= ulp(h) / 2); for n != 0 it can fail only where both are below 2^-22 (|lo| <=
+// 2^-44 + 1100 |D64_LN2_LO|), where the sum's error (below 2^-74) is far under an ulp of
+// the result (near 1).
 fn exp_parts64_(h: TW, l: TW) -> Dd64 {
     let hc = clamp(h, TW(-760.0), TW(720.0));
-    let n = floor(fma(hc, TW(D64_LOG2E), TW(0.5)));
+    let n = round_near64_(hc * TW(D64_LOG2E));
     let hi = fma(-n, TW(D64_LN2_HI), hc);
     let lo = fma(-n, TW(D64_LN2_LO), l);
-    let s = two_sum64_(hi, lo);
+    let s = fast_two_sum64_(hi, lo);
     return Dd64(exp_red64_(s.hi, s.lo), n);
 }
 
 fn exp64_(x: TW) -> TW {
     let p = exp_parts64_(x, TW(0.0));
-    return select(scale64_(p.hi, p.lo), x, !(x == x));
+    return select(scale_near1_64_(p.hi, p.lo), x, !(x == x));
 }
 
 fn exp2_64_(x: TW) -> TW {
@@ -187,23 +217,28 @@ fn exp2_64_(x: TW) -> TW {
     let f = xc - n;
     let t = two_prod64_(f, TW(D64_LN2));
     let s = fast_two_sum64_(t.hi, fma(f, TW(D64_LN2_B), t.lo));
-    return select(scale64_(exp_red64_(s.hi, s.lo), n), x, !(x == x));
+    return select(scale_near1_64_(exp_red64_(s.hi, s.lo), n), x, !(x == x));
 }
 
 // e^x - 1 = 2^n (1 + s) - 1 with s = e^r - 1 (em1_red64_, without the 1, so exact for
-// small x: n = 0 and r = x), as (2^n - 1) + 2^n s, exact in its first part for |n| <= 53;
-// past n = 60 the -1 is below an ulp: 2^n (1 + s) scaled once (inf past x = 709.78). Below
-// x = -40 it is -1.
+// small x: n = 0 and r = x), as (2^n - 1) + 2^n s, exact in its first part for |n| <= 53
+// (past 53 the -1 rounds away, an error below 2^-53.5 of the result, as small as the sum's
+// rounding from n = 61 on); past n = 1000, where 2^n would overflow, 2^n (1 + s) scaled
+// once (inf past x = 709.78), only where some lane needs it. Below x = -40 it is -1. r is renormalised as in exp_parts64_
+// (for n != 0 the result is at least 0.29 in magnitude).
 fn expm1_64_(x: TW) -> TW {
     let xc = clamp(x, TW(-40.0), TW(710.0));
-    let n = floor(fma(xc, TW(D64_LOG2E), TW(0.5)));
+    let n = round_near64_(xc * TW(D64_LOG2E));
     let hi = fma(-n, TW(D64_LN2_HI), xc);
     let lo = -n * TW(D64_LN2_LO);
-    let r = two_sum64_(hi, lo);
+    let r = fast_two_sum64_(hi, lo);
     let s = em1_red64_(r.hi, r.lo);
     let t = ldexp(TW(1.0), NI(min(n, TW(1000.0))));
     var y = (t - TW(1.0)) + t * s;
-    y = select(y, scale64_(TW(1.0) + s, n), n > TW(60.0));
+    let far = n > TW(1000.0);
+    if (any(far)) {
+        y = select(y, scale64_(TW(1.0) + s, n), far);
+    }
     return select(y, x, (x == TW(0.0)) | !(x == x));
 }
 
@@ -222,9 +257,14 @@ fn log_parts64_(x: TW) -> Log64 {
     let m = select(sp.hi, sp.hi * TW(0.5), big);
     let e = select(sp.lo, sp.lo + TW(1.0), big);
     let f = m - TW(1.0);
+    // s = f / (2 + f) as sh + sl: sh the built-in quotient (a product by the reciprocal on
+    // some drivers: within 2 ulps), sl the exact residual over the denominator through an
+    // f32 reciprocal (den.hi in [1.7, 2.5]; relative error 2^-24 on |sl| <= 2 ulp(sh), so
+    // sh + sl within 2^-75 of s). No division refined in f64 (div64_'s two quotients).
     let den = fast_two_sum64_(TW(2.0), f);
-    let sh = div64_(f, den.hi);
-    let sl = (residual64_(f, den.hi, sh) - sh * den.lo) / den.hi;
+    let sh = f / den.hi;
+    let rd = TW(TF(1.0) / TF(den.hi));
+    let sl = (residual64_(f, den.hi, sh) - sh * den.lo) * rd;
     // s^2 and s^3 in double-double.
     let s2 = two_prod64_(sh, sh);
     let s2l = s2.lo + TW(2.0) * sh * sl;
@@ -245,6 +285,8 @@ fn log_parts64_(x: TW) -> Log64 {
     p = fma(p, z, TW(2.0 / 7.0));
     p = fma(p, z, TW(2.0 / 5.0));
     let r = s3.hi * z * p;
+    // The full sum: a fast_two_sum64_ here (|2 s| > |2 s^3 / 3|) cost pow a worst error of
+    // 2.7 ulps for 1.4 on lavapipe.
     let a = two_sum64_(TW(2.0) * sh, t3.hi);
     return Log64(e, a.hi, a.lo + (TW(2.0) * sl + t3l + r));
 }
@@ -260,7 +302,10 @@ fn log_combine64_(p: Log64, c1: Dd64, c2: Dd64) -> Dd64 {
 
 // e ln 2 + log(m) as a double-double for pow: e * D64_LN2_HI is exact (|e| < 2^11), and
 // e * D64_LN2_LO's rounding (below 2^-75) stays far under pow's needs (|y| < 2400 wherever
-// e != 0 and the result is finite).
+// e != 0 and the result is finite). The full two_sum64_ and the renormalisation both stay:
+// on lavapipe a fast_two_sum64_ in place of the first (|e ln 2| > |log(m)| wherever e != 0)
+// took pow from 1.4 to 316 ulps at x near 0.88, and leaving the pair unnormalised from 1.0
+// to 1.6 (a probe of 20,000 pairs with |y log x| up to 700).
 fn log_ln64_(p: Log64) -> Dd64 {
     let s = two_sum64_(p.e * TW(D64_LN2_HI), p.hi);
     return fast_two_sum64_(s.hi, s.lo + (p.lo + p.e * TW(D64_LN2_LO)));
@@ -321,7 +366,7 @@ fn log64_(x: TW) -> TW {
 // the quotient's f32 reciprocal is far more than enough; 0 where u overflows f32).
 fn log1p64_(x: TW) -> TW {
     let near = (x > TW(-0.2928932188134524)) & (x < TW(0.41421356237309503));
-    let u = (TW(1.0) + x) * one64_();
+    let u = opaque64_(TW(1.0) + x);
     let ok = (u > TW(0.0)) & (u <= TW(D64_MAX));
     let uu = select(TW(1.0), u, ok & !near);
     let a = log_arg64_(uu);
@@ -354,7 +399,7 @@ fn pow64_(x: TW, y: TW) -> TW {
     let t = two_prod64_(clamp(y, TW(-0x1p990), TW(0x1p990)), l.hi);
     let tl = fma(y, l.lo, t.lo);
     let e = exp_parts64_(t.hi, tl);
-    var r = scale64_(e.hi, e.lo);
+    var r = scale_near1_64_(e.hi, e.lo);
     let plain = (x > TW(0.0)) & (x <= TW(D64_MAX)) & (abs(y) <= TW(D64_MAX)) & (abs(t.hi) <= TW(800.0))
         & (y != TW(0.0)) & (x != TW(1.0));
     if (any(!plain)) {

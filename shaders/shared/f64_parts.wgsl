@@ -17,7 +17,7 @@ fn modf_frac64_(x: TW) -> TW {
 // last can round (as musl's scalbn): a large n is applied 2^1023 at a time; a very negative
 // one first by 2^-969 steps, after which either the value is still normal (exact) or the
 // remaining factor is below 2^-53 and the result rounds to ±0 either way. Every
-// intermediate goes through one64_() so that the compiler cannot merge the factors.
+// intermediate goes through opaque64_() so that the compiler cannot merge the factors.
 fn ldexp64_(x: TW, nf: TW) -> TW {
     var n = clamp(nf, TW(-2200.0), TW(2200.0));
     var y = x;
@@ -25,7 +25,7 @@ fn ldexp64_(x: TW, nf: TW) -> TW {
         let big = n > TW(1023.0);
         let small = n < TW(-1022.0);
         let step = select(select(TW(0.0), TW(-969.0), small), TW(1023.0), big);
-        y = y * ldexp(TW(1.0), NI(step)) * one64_();
+        y = opaque64_(y * ldexp(TW(1.0), NI(step)));
         n = n - step;
     }
     return y * ldexp(TW(1.0), NI(clamp(n, TW(-1022.0), TW(1023.0))));

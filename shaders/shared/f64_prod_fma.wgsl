@@ -4,9 +4,9 @@
 
 // a * b as p + e exactly: e = fma(a, b, -p), the product's rounding error, exact where fma
 // is fused, for products that neither overflow nor leave an error below the subnormal
-// range. p goes through one64_() so that the compiler cannot contract it into a later sum
+// range. p goes through opaque64_() so that the compiler cannot contract it into a later sum
 // (where it would stand for the unrounded product) or fold the fma against it.
 fn two_prod64_(a: TW, b: TW) -> Dd64 {
-    let p = (a * b) * one64_();
+    let p = opaque64_(a * b);
     return Dd64(p, fma(a, b, -p));
 }

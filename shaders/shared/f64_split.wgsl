@@ -20,3 +20,10 @@ fn split64_(x: TW) -> Dd64 {
     return Dd64(m, e);
 }
 
+
+// v itself, in a form the compiler cannot see through (f64_math.wgsl's error-free
+// transformations route every intermediate through it): a product by one64_(), where
+// f64_split_bits.wgsl or-s the bits with a parameter instead.
+fn opaque64_(v: TW) -> TW {
+    return v * one64_();
+}

@@ -14,3 +14,11 @@ fn split64_(x: TW) -> Dd64 {
     let e = TW(u >> LU32(52u)) - select(TW(1023.0), TW(1087.0), sub);
     return Dd64(m, e);
 }
+
+// v itself, in a form the compiler cannot see through (f64_math.wgsl's error-free
+// transformations route every intermediate through it): the bits or-ed with P.aux.x, 0 in
+// every dispatch. An integer operation, off the f64 pipeline (NVIDIA's f64 rate is a
+// fraction of its integer rate), where f64_split.wgsl multiplies by one64_().
+fn opaque64_(v: TW) -> TW {
+    return bitcast<TW>(bitcast<LU64>(v) | LU64(u64(P.aux.x)));
+}

@@ -1,6 +1,9 @@
 // f64 trigonometry in software (with f64_math.wgsl, whose helpers it uses): sin, cos, tan
-// by a four-part Cody-Waite reduction by pi/2 in double-double for |x| < 2^20 (1048576) and
-// Payne-Hanek in exact f64 integer arithmetic above; atan, atan2, asin, acos by atan(c) + atan(u) with
+// by fdlibm's one-step reduction by pi/2 (pi/2 as a 33-bit part and a 53-bit tail) where it
+// leaves the remainder at least 2^-10 (or exact), and otherwise, only where some lane needs
+// it, a four-part Cody-Waite reduction in double-double for |x| < 2^20 (1048576) and
+// Payne-Hanek in exact f64 integer arithmetic above; fdlibm's minimax kernels for sin and
+// cos (degree 13 and 14); atan, atan2, asin, acos by atan(c) + atan(u) with
 // c a multiple of 1/8 (atan(c) as double-double constants) and |u| <= 1/16; hypot; NumPy's
 // sinc.
 #import f64_math
@@ -14,6 +17,22 @@ struct Red64 {
     lo: TW,
 }
 
+// fdlibm's medium reduction, one step: x = n pi/2 + (y0 + y1) for |x| < 2^20, with
+// pi/2 = P1 + P1T (P1 of 33 bits, so n * P1 is exact and x - n * P1 exact; P1T the rest
+// rounded to 53 bits, within 2^-87.8 of it). The error is n times P1T's (below 2^-68.5 for
+// |n| < 2^19.4) plus w's rounding (below 2^-68): 2^-67.2 in all, relative 2^-57.2 (0.06
+// ulp) wherever |y0| >= 2^-10; (r - y0) is exact there (Sterbenz: |w| < 2^-14). Exact for
+// n = 0. Lanes with n != 0 and |y0| < 2^-10 take rem_pio2_64_ (rem_pio2_any64_ decides).
+fn rem_pio2_fast64_(x: TW) -> Red64 {
+    let n = round_near64_(x * TW(D64_2_OVER_PI));
+    let r = x - n * TW(1.5707963267341256);
+    let w = n * TW(6.077100506506192e-11);
+    let y0 = opaque64_(r - w);
+    let y1 = opaque64_(r - y0) - w;
+    return Red64(n, y0, y1);
+}
+
+// The four-part reduction, for the lanes rem_pio2_fast64_ leaves (remainders below 2^-10).
 fn rem_pio2_64_(x: TW) -> Red64 {
     let n = floor(x * TW(D64_2_OVER_PI) + TW(0.5));
     let r1 = x - n * TW(1.5707963267341256);
@@ -138,9 +157,10 @@ fn rem_pio2_big64_(a: TW) -> Red64 {
     return Red64(q1 - TW(4.0) * floor(q1 * TW(0.25)), r.hi, r.lo);
 }
 
-// x = n pi/2 + (hi + lo) for every finite x: Cody-Waite below 2^20, Payne-Hanek above (only
-// where some lane needs it), for -x the negated remainder and quadrant.
-fn rem_pio2_any64_(x: TW) -> Red64 {
+// x = n pi/2 + (hi + lo) for every finite x, exact to 2^-58 of the remainder: the
+// four-part Cody-Waite below 2^20, Payne-Hanek above, for -x the negated remainder and
+// quadrant; the part of rem_pio2_any64_ that the common lanes skip.
+fn rem_pio2_slow64_(x: TW) -> Red64 {
     let inside = abs(x) < TW(0x1p20);
     var red = rem_pio2_64_(select(TW(0.0), x, inside));
     let big = !inside & (abs(x) <= TW(D64_MAX));
@@ -154,51 +174,72 @@ fn rem_pio2_any64_(x: TW) -> Red64 {
     return red;
 }
 
-// sin(h + l) for |h| <= 0.8: the Taylor polynomial to h^19 (error below 2^-60).
+// x = n pi/2 + (hi + lo) for every finite x: rem_pio2_fast64_, and rem_pio2_slow64_ only
+// where some lane needs it (|x| >= 2^20, not finite, or a remainder below 2^-10 with n != 0:
+// about 0.13% of the lanes on arguments spread over many periods).
+fn rem_pio2_any64_(x: TW) -> Red64 {
+    let inside = abs(x) < TW(0x1p20);
+    var red = rem_pio2_fast64_(select(TW(0.0), x, inside));
+    let slow = !inside | ((abs(red.hi) < TW(0x1p-10)) & (red.n != TW(0.0)));
+    if (any(slow)) {
+        let s = rem_pio2_slow64_(x);
+        red = Red64(select(red.n, s.n, slow), select(red.hi, s.hi, slow), select(red.lo, s.lo, slow));
+    }
+    return red;
+}
+
+// fdlibm's minimax coefficients (k_sin.c, k_cos.c): sin(h) = h + h^3 (S1 + ... + S6 h^10)
+// within 2^-57.8 relatively and cos(h) = 1 - h^2/2 + h^4 (C1 + ... + C6 h^10) within
+// 2^-59.3, for |h| <= pi/4 (+ the reductions' slack).
+const D64_S1 = -1.66666666666666324348e-01;
+const D64_S2 = 8.33333333332248946124e-03;
+const D64_S3 = -1.98412698298579493134e-04;
+const D64_S4 = 2.75573137070700676789e-06;
+const D64_S5 = -2.50507602534068634195e-08;
+const D64_S6 = 1.58969099521155010221e-10;
+const D64_C1 = 4.16666666666666019037e-02;
+const D64_C2 = -1.38888888888741095749e-03;
+const D64_C3 = 2.48015872894767294178e-05;
+const D64_C4 = -2.75573143513906633035e-07;
+const D64_C5 = 2.08757232129817482790e-09;
+const D64_C6 = -1.13596475577881948265e-11;
+
+// sin(h + l) for |h| <= pi/4 + a little: fdlibm's polynomial.
 fn sin_k64_(h: TW, l: TW) -> TW {
     let z = h * h;
-    var p = TW(-1.0 / 121645100408832000.0);
-    p = fma(p, z, TW(1.0 / 355687428096000.0));
-    p = fma(p, z, TW(-1.0 / 1307674368000.0));
-    p = fma(p, z, TW(1.0 / 6227020800.0));
-    p = fma(p, z, TW(-1.0 / 39916800.0));
-    p = fma(p, z, TW(1.0 / 362880.0));
-    p = fma(p, z, TW(-1.0 / 5040.0));
-    p = fma(p, z, TW(1.0 / 120.0));
-    p = fma(p, z, TW(-1.0 / 6.0));
+    var p = TW(D64_S6);
+    p = fma(p, z, TW(D64_S5));
+    p = fma(p, z, TW(D64_S4));
+    p = fma(p, z, TW(D64_S3));
+    p = fma(p, z, TW(D64_S2));
+    p = fma(p, z, TW(D64_S1));
     return h + (h * z * p + l * (TW(1.0) - TW(0.5) * z));
 }
 
-// cos(h + l) for |h| <= 0.8: 1 - h^2/2 compensated, then the Taylor terms to h^20.
+// cos(h + l) for |h| <= pi/4 + a little: 1 - h^2/2 compensated, then fdlibm's terms.
 fn cos_k64_(h: TW, l: TW) -> TW {
     let z = h * h;
-    var p = TW(1.0 / 2432902008176640000.0);
-    p = fma(p, z, TW(-1.0 / 6402373705728000.0));
-    p = fma(p, z, TW(1.0 / 20922789888000.0));
-    p = fma(p, z, TW(-1.0 / 87178291200.0));
-    p = fma(p, z, TW(1.0 / 479001600.0));
-    p = fma(p, z, TW(-1.0 / 3628800.0));
-    p = fma(p, z, TW(1.0 / 40320.0));
-    p = fma(p, z, TW(-1.0 / 720.0));
-    p = fma(p, z, TW(1.0 / 24.0));
+    var p = TW(D64_C6);
+    p = fma(p, z, TW(D64_C5));
+    p = fma(p, z, TW(D64_C4));
+    p = fma(p, z, TW(D64_C3));
+    p = fma(p, z, TW(D64_C2));
+    p = fma(p, z, TW(D64_C1));
     let hz = TW(0.5) * z;
     let w = TW(1.0) - hz;
     return w + (((TW(1.0) - w) - hz) + (z * z * p - h * l));
 }
 
-// sin(h + l) (c false, as sin_k64_) or cos(h + l) (c true, as cos_k64_) for |h| <= 0.8,
-// per lane: one polynomial whose coefficients are selected, instead of both kernels.
+// sin(h + l) (c false, as sin_k64_) or cos(h + l) (c true, as cos_k64_) for |h| <= pi/4 +
+// a little, per lane: one polynomial whose coefficients are selected, instead of both.
 fn sincos_k64_(h: TW, l: TW, c: TB) -> TW {
     let z = h * h;
-    var p = select(TW(-1.0 / 121645100408832000.0), TW(1.0 / 2432902008176640000.0), c);
-    p = fma(p, z, select(TW(1.0 / 355687428096000.0), TW(-1.0 / 6402373705728000.0), c));
-    p = fma(p, z, select(TW(-1.0 / 1307674368000.0), TW(1.0 / 20922789888000.0), c));
-    p = fma(p, z, select(TW(1.0 / 6227020800.0), TW(-1.0 / 87178291200.0), c));
-    p = fma(p, z, select(TW(-1.0 / 39916800.0), TW(1.0 / 479001600.0), c));
-    p = fma(p, z, select(TW(1.0 / 362880.0), TW(-1.0 / 3628800.0), c));
-    p = fma(p, z, select(TW(-1.0 / 5040.0), TW(1.0 / 40320.0), c));
-    p = fma(p, z, select(TW(1.0 / 120.0), TW(-1.0 / 720.0), c));
-    p = fma(p, z, select(TW(-1.0 / 6.0), TW(1.0 / 24.0), c));
+    var p = select(TW(D64_S6), TW(D64_C6), c);
+    p = fma(p, z, select(TW(D64_S5), TW(D64_C5), c));
+    p = fma(p, z, select(TW(D64_S4), TW(D64_C4), c));
+    p = fma(p, z, select(TW(D64_S3), TW(D64_C3), c));
+    p = fma(p, z, select(TW(D64_S2), TW(D64_C2), c));
+    p = fma(p, z, select(TW(D64_S1), TW(D64_C1), c));
     let hz = TW(0.5) * z;
     let w = TW(1.0) - hz;
     let sv = h + (h * z * p + l * (TW(1.0) - hz));
