@@ -12,6 +12,7 @@ mod common;
 mod derived;
 mod reference;
 mod tridiag;
+mod tridiag_vectors;
 
 use common::{dev, host, upload, Rng};
 use gpuarray::linalg::{eigh, eigvalsh, svd, svdvals, Triangle};

@@ -142,10 +142,17 @@ fn eigen<T: Float>(
         return Ok((w, v));
     }
     let c = a.contiguous()?;
-    if !vectors && n >= tridiag::MIN_N {
+    if n >= tridiag::MIN_N {
         let upper = uplo == Triangle::Upper;
-        let w = tridiag::eigvalsh(op, &c, st.count, n, upper)?;
-        return Ok((w.reshape(st.per_matrix(Some(n)))?, None));
+        if !vectors {
+            let w = tridiag::eigvalsh(op, &c, st.count, n, upper)?;
+            return Ok((w.reshape(st.per_matrix(Some(n)))?, None));
+        }
+        let (w, v) = tridiag::eigh(op, &c, st.count, n, upper)?;
+        return Ok((
+            w.reshape(st.per_matrix(Some(n)))?,
+            Some(v.reshape(st.shape(n, n))?),
+        ));
     }
     let prep = Prep::Eigh {
         upper: uplo == Triangle::Upper,
