@@ -7,9 +7,9 @@
 //! clusters), ill-conditioned (graded to 1e-11), sizes at the route's edge (33), powers of two
 //! and their neighbours, primes and past one workgroup (257), stacks, views, NaN and inf.
 
+use super::check_eigh;
 use super::common::{dev, host, upload, Rng};
 use super::reference as r;
-use super::check_eigh;
 use gpuarray::linalg::{eigh, Triangle};
 use gpuarray::{Float, Slice};
 
