@@ -287,3 +287,205 @@ fn bisect(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
     }
     wk[id] = T(0.5) * (lo + hi);
 }
+
+// ---- eigh: eigenvectors of T and the back-transform ----
+//
+// - `stein`: an invocation per (matrix, eigenvalue j) of a chunk of P.n vectors from
+//   vec0() on. 1 the eigenvalues [count][n]; 4 Z ([count][n][n], Z[b][i][j] component i of
+//   the vector of eigenvalue j: neighbouring invocations touch neighbouring words).
+//   solves() steps of inverse iteration (LAPACK's dstein): T - sigma I factored with
+//   partial pivoting (dlagtf, its U in aux past the five fields, interleaved by invocation)
+//   while the right-hand side is eliminated, then back-substitution with pivots below
+//   tol = eps ||T||_1 raised to +-tol (dlagts, job -1). fresh(): start from pseudo-random
+//   values, else from Z as it stands (orthonormalised by the host between rounds). sigma
+//   is the eigenvalue, pushed up by pertol = 10 eps ||T||_1 from the one below where they
+//   are closer (dstein's perturbation: distinct shifts in a degenerate cluster). The
+//   vector is left with unit 2-norm. NaN vectors for a T with a non-finite entry, the unit
+//   vectors for T = 0.
+// - `vblock`: an invocation per element of V_blk^T ([count][nb()][n]): row r the
+//   Householder vector of step step_k() + r (1 at k + 1, zero above). 1 the work matrix.
+// - `larft`: a workgroup per matrix: the nb() x nb() upper triangular factor of the block
+//   reflector H_k0 .. H_k0+nb-1 = I - V Tf V^T (LAPACK's dlarft, forward, columnwise) from
+//   1 = G = V^T V ([count][nb][nb]) and tau; 4 Tf.
+
+fn vec0() -> u32 { return P.shape[0].z; }       // first vector of a stein chunk
+fn nb() -> u32 { return P.shape[0].w; }         // reflectors of a vblock / larft block
+fn solves() -> u32 { return P.shape[0].y & 15u; }
+fn fresh() -> bool { return (P.shape[0].y & 16u) != 0u; }
+
+// ||T||_1 of matrix b.
+fn onenorm(b: u32) -> T {
+    let n = dim();
+    let fd = field(F_D, b);
+    let fe = field(F_E, b);
+    var r = T(0.0);
+    var prev = T(0.0);
+    for (var i = 0u; i < n; i++) {
+        let e = select(T(0.0), abs(aux[fe + i]), i + 1u < n);
+        r = max_nan(r, abs(aux[fd + i]) + prev + e);
+        prev = e;
+    }
+    return r;
+}
+
+// A pseudo-random value in [-1, 1) from a counter (deterministic start vectors).
+fn hash_unit(x: u32) -> T {
+    var h = x * 747796405u + 2891336453u;
+    h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
+    h = (h >> 22u) ^ h;
+    return T(f32(h >> 8u) * (1.0 / 8388608.0)) - T(1.0);
+}
+
+// Where stein keeps entry i of U's factor f (0 the diagonal, 1 and 2 the superdiagonals)
+// for invocation `lane` of the chunk.
+fn ufac(f: u32, i: u32, lane: u32) -> u32 {
+    return 5u * count() * dim() + (f * dim() + i) * P.n + lane;
+}
+
+// The shift of eigenvalue j of matrix b: sigma_c = w_c at the start c of the run of gaps
+// below pertol that holds j, then sigma_i = max(w_i, sigma_{i-1} + pertol).
+fn shift_of(b: u32, j: u32, pertol: T) -> T {
+    let wb = b * dim();
+    var c = j;
+    loop {
+        if (c == 0u || !(src[wb + c] - src[wb + c - 1u] < pertol)) { break; }
+        c -= 1u;
+    }
+    var s = src[wb + c];
+    for (var i = c + 1u; i <= j; i++) { s = max(src[wb + i], s + pertol); }
+    return s;
+}
+
+@compute @workgroup_size(WG)
+fn stein(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+         @builtin(local_invocation_index) lid: u32) {
+    let lane = linear_id(wid, nwg, lid, WG);
+    if (lane >= P.n) { return; }
+    let n = dim();
+    let g = vec0() + lane;
+    let b = g / n;
+    let j = g % n;
+    let zb = b * n * n + j;
+    let lam = src[b * n + j];
+    let onenrm = onenorm(b);
+    let ok = finite(lam) && finite(onenrm);
+    if (!ok || onenrm == T(0.0)) {
+        let fill = select(nan_t(), T(0.0), ok);
+        for (var i = 0u; i < n; i++) { wk[zb + i * n] = select(fill, T(1.0), ok && i == j); }
+        return;
+    }
+    let pertol = T(10.0) * eps() * onenrm;
+    let sigma = shift_of(b, j, pertol);
+    let tol = max(eps() * onenrm, safemin());
+    if (fresh()) {
+        for (var i = 0u; i < n; i++) { wk[zb + i * n] = hash_unit(i * 7919u + j * 104729u + 1u); }
+    }
+    let fd = field(F_D, b);
+    let fe = field(F_E, b);
+    for (var its = 0u; its < solves(); its++) {
+        // Scaled as dstein: ||z||_1 = n eps ||T||_1 (the solution cannot overflow).
+        var asum = T(0.0);
+        for (var i = 0u; i < n; i++) { asum += abs(wk[zb + i * n]); }
+        let scl = select(T(n) * eps() * onenrm / asum, T(1.0), !(asum > T(0.0)));
+        // Factorisation with partial pivoting and forward elimination together.
+        var ak = aux[fd] - sigma;
+        var bk = select(T(0.0), aux[fe], n > 1u);
+        var yk = wk[zb] * scl;
+        for (var k = 0u; k + 1u < n; k++) {
+            let ck = aux[fe + k];
+            var an = aux[fd + k + 1u] - sigma;
+            var bn = select(T(0.0), aux[fe + k + 1u], k + 2u < n);
+            var yn = wk[zb + (k + 1u) * n] * scl;
+            if (abs(ck) <= abs(ak)) {
+                let m = select(ck / ak, T(0.0), ak == T(0.0));
+                aux[ufac(0u, k, lane)] = ak;
+                aux[ufac(1u, k, lane)] = bk;
+                aux[ufac(2u, k, lane)] = T(0.0);
+                an -= m * bk;
+                wk[zb + k * n] = yk;
+                yn -= m * yk;
+            } else {
+                let m = ak / ck;
+                aux[ufac(0u, k, lane)] = ck;
+                aux[ufac(1u, k, lane)] = an;
+                aux[ufac(2u, k, lane)] = bn;
+                an = bk - m * an;
+                bn = -m * bn;
+                wk[zb + k * n] = yn;
+                yn = yk - m * yn;
+            }
+            ak = an;
+            bk = bn;
+            yk = yn;
+        }
+        aux[ufac(0u, n - 1u, lane)] = ak;
+        wk[zb + (n - 1u) * n] = yk;
+        // Back-substitution.
+        var x1 = T(0.0);
+        var x2 = T(0.0);
+        for (var kk = 0u; kk < n; kk++) {
+            let k = n - 1u - kk;
+            var a = aux[ufac(0u, k, lane)];
+            if (abs(a) < tol) { a = select(-tol, tol, a >= T(0.0)); }
+            var t = wk[zb + k * n];
+            if (k + 1u < n) { t -= aux[ufac(1u, k, lane)] * x1; }
+            if (k + 2u < n) { t -= aux[ufac(2u, k, lane)] * x2; }
+            let x = t / a;
+            wk[zb + k * n] = x;
+            x2 = x1;
+            x1 = x;
+        }
+    }
+    // Unit 2-norm (scaled by the largest magnitude first).
+    var mx = T(0.0);
+    for (var i = 0u; i < n; i++) { mx = max_nan(mx, abs(wk[zb + i * n])); }
+    var ss = T(0.0);
+    for (var i = 0u; i < n; i++) {
+        let y = wk[zb + i * n] / mx;
+        ss += y * y;
+    }
+    let sc = T(1.0) / (mx * sqrt_t(ss));
+    for (var i = 0u; i < n; i++) { wk[zb + i * n] *= sc; }
+}
+
+@compute @workgroup_size(WG)
+fn vblock(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+          @builtin(local_invocation_index) lid: u32) {
+    let id = linear_id(wid, nwg, lid, WG);
+    if (id >= P.n) { return; }
+    let n = dim();
+    let q = nb();
+    let b = id / (q * n);
+    let r = (id / n) % q;
+    let c = id % n;
+    let k = step_k() + r;
+    var v = T(0.0);
+    if (c == k + 1u) {
+        v = T(1.0);
+    } else if (c > k + 1u) {
+        v = src[b * n * n + k * n + c];
+    }
+    wk[id] = v;
+}
+
+@compute @workgroup_size(WG)
+fn larft(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let b = matrix_of(wid);
+    if (b >= count()) { return; }
+    let q = nb();
+    let base = b * q * q;
+    let ft = field(F_TAU, b) + step_k();
+    for (var e = lid; e < q * q; e += WG) { wk[base + e] = T(0.0); }
+    storageBarrier();
+    for (var i = 0u; i < q; i++) {
+        let tau = aux[ft + i];
+        // Tf[r][i] = -tau Tf[r][r..i] . G[r..i][i], rows r < i (reads columns < i).
+        for (var r = lid; r < i; r += WG) {
+            var acc = T(0.0);
+            for (var s = r; s < i; s++) { acc += wk[base + r * q + s] * src[base + s * q + i]; }
+            wk[base + r * q + i] = -tau * acc;
+        }
+        if (lid == 0u) { wk[base + i * q + i] = tau; }
+        storageBarrier();
+    }
+}

@@ -1,6 +1,6 @@
-//! `--sweep linalg_spectral`: eigh, eigvalsh, svd and svdvals at n = 256 and 1024, eigvalsh
-//! also at 4096 (f32 and f64; eigh at 4096 is still one-sided Jacobi, tens of seconds, and
-//! has no row), svd and svdvals at 4096 in f32 (the polar route), the batched rows (10,000 matrices of 8 x 8 and 32 x 32), and
+//! `--sweep linalg_spectral`: eigh, eigvalsh, svd and svdvals at n = 256, 1024 and 4096
+//! (eigh and eigvalsh in f32 and f64; svd and svdvals at 4096 in f32 only, as the peer: the
+//! polar route), the batched rows (10,000 matrices of 8 x 8 and 32 x 32), and
 //! lstsq and pinv at 1024, beside the CuPy peer's same rows
 //! (`benches/peers/cupy_sweep_linalg_spectral.py`: cuSOLVER through `cupy.linalg`).
 //!
@@ -63,11 +63,12 @@ fn dtype_rows<T: Float>(dev: &Device, quick: bool, rows: &mut Vec<Row>) -> Res<(
         let nf = n as f64;
         let reps = if n0 >= 1024 { 3 } else { 5 };
         let a: Array<T> = dev.random_uniform_in([n, n], T::from_f64(-1.0), T::from_f64(1.0), 7)?;
-        // At 4096 only the tridiagonal route (eigvalsh) runs: eigh and the SVD are still
-        // one-sided Jacobi there, which takes tens of seconds.
+        // At 4096 the SVD rows are f32 only (the peer has no f64 rows there).
         let jacobi_row = n0 < 4096;
+        // eigh from n = 33 on is the tridiagonal route (inverse iteration, back-transform
+        // through matmul): a row at every size.
         let name = format!("eigh_{d}_{n0}");
-        if jacobi_row && want(&name) {
+        if want(&name) {
             let t = timed(dev, reps, || eigh(&a, Triangle::Lower))?;
             push(rows, name, t, 9.0 * nf.powi(3), peak, "9 n^3");
         }

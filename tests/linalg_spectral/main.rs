@@ -13,6 +13,7 @@ mod derived;
 mod polar;
 mod reference;
 mod tridiag;
+mod tridiag_vectors;
 
 use common::{dev, host, upload, Rng};
 use gpuarray::linalg::{eigh, eigvalsh, svd, svdvals, Triangle};

@@ -9,10 +9,17 @@
 //! orthogonal vectors, and a single kernel for both; small matrices run every sweep in one
 //! dispatch, a workgroup per matrix in workgroup memory.
 //!
-//! `eigvalsh` of matrices from 33 x 33 on takes another route (tridiag.rs,
+//! `eigh` and `eigvalsh` of matrices from 33 x 33 on take another route (tridiag.rs,
 //! shaders/tridiag.wgsl): Householder reduction to tridiagonal form on the GPU, then the
 //! eigenvalues of the tridiagonal matrix by bisection on Sturm counts, one invocation per
-//! eigenvalue. It always converges and waits for nothing.
+//! eigenvalue; eigh then finds the eigenvectors of the tridiagonal matrix by inverse
+//! iteration (one invocation per vector), makes them orthonormal by Householder QR (any
+//! orthonormal basis of a degenerate cluster's invariant subspace is a correct answer) and
+//! applies the reflectors to them in blocks through matmul. It always converges and waits
+//! for nothing. Below 33 x 33 Jacobi stays: its `small` kernel runs every sweep of a whole
+//! stack in one dispatch, a workgroup per matrix in workgroup memory, where the
+//! tridiagonal route costs 2 (n - 1) dispatches of the reduction, a QR and a product per
+//! 64 reflectors.
 //!
 //! `svd` and `svdvals` of matrices with `min(M, N)` from 384 on take the polar route
 //! (svd_polar.rs, QDWH-SVD): the polar decomposition `A = U_p H` by QDWH
@@ -91,12 +98,17 @@ fn checks(a: &Array<impl Float>) -> bool {
 /// `A v[:, k] = w[k] v[:, k]`.
 ///
 /// Eigenvalues are accurate to about `N eps ||A||_F` (absolute), eigenvectors orthonormal
-/// to a few tens of `N eps` (measured up to 25 `N eps`). The call waits for the GPU once (the convergence status).
+/// to a few tens of `N eps` (measured up to 25 `N eps`). Below `N = 33` the call waits for
+/// the GPU once (the convergence status of one-sided Jacobi); from `N = 33` on it waits for
+/// nothing (the tridiagonal route: Householder reduction, bisection, inverse iteration
+/// made orthonormal by QR, the back-transform through matmul), and a matrix with a NaN or
+/// infinite entry in the triangle read gets NaN eigenvalues and vectors.
 ///
 /// # Errors
 /// [`Error::Unsupported`] for dtypes other than f32 and f64 (and f64 where the adapter
 /// lacks it); [`Error::InvalidArgument`] for fewer than 2 dimensions; [`Error::NotSquare`];
-/// [`Error::NoConvergence`] naming the first matrix that did not converge.
+/// [`Error::NoConvergence`] naming the first matrix that did not converge (below `N = 33`
+/// only).
 ///
 /// ```
 /// use gpuarray::linalg::{eigh, Triangle};
@@ -106,6 +118,18 @@ fn checks(a: &Array<impl Float>) -> bool {
 /// let w = w.to_vec()?;
 /// assert!((w[0] - 1.0).abs() < 1e-5 && (w[1] - 3.0).abs() < 1e-5);
 /// assert_eq!(v.shape(), &[2, 2]);
+///
+/// // 40 x 40 (the tridiagonal route), the identity with 3 at [0][0]: eigenvalue 3 has the
+/// // first unit vector, eigenvalue 1 (39 times) any orthonormal basis of the others.
+/// let n = 40;
+/// let mut m = vec![0.0f64; n * n];
+/// for i in 0..n {
+///     m[i * n + i] = if i == 0 { 3.0 } else { 1.0 };
+/// }
+/// let (w, v) = eigh(&dev.from_slice(&m, [n, n])?, Triangle::Lower)?;
+/// let (w, v) = (w.to_vec()?, v.to_vec()?);
+/// assert!((w[n - 1] - 3.0).abs() < 1e-12 && (w[0] - 1.0).abs() < 1e-12);
+/// assert!((v[n - 1].abs() - 1.0).abs() < 1e-12); // column n - 1, row 0
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub fn eigh<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<(Array<T>, Array<T>)> {
@@ -173,10 +197,17 @@ fn eigen<T: Float>(
         return Ok((w, v));
     }
     let c = a.contiguous()?;
-    if !vectors && n >= tridiag::MIN_N {
+    if n >= tridiag::MIN_N {
         let upper = uplo == Triangle::Upper;
-        let w = tridiag::eigvalsh(op, &c, st.count, n, upper)?;
-        return Ok((w.reshape(st.per_matrix(Some(n)))?, None));
+        if !vectors {
+            let w = tridiag::eigvalsh(op, &c, st.count, n, upper)?;
+            return Ok((w.reshape(st.per_matrix(Some(n)))?, None));
+        }
+        let (w, v) = tridiag::eigh(op, &c, st.count, n, upper)?;
+        return Ok((
+            w.reshape(st.per_matrix(Some(n)))?,
+            Some(v.reshape(st.shape(n, n))?),
+        ));
     }
     let prep = Prep::Eigh {
         upper: uplo == Triangle::Upper,
