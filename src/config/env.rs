@@ -7,8 +7,8 @@ use std::time::Duration;
 use crate::error::Result;
 
 use super::{
-    invalid, Backend, ClockBurst, CoopVariant, HoldSetting, KeepAlive, MatmulTiles, Options, ParamsPath,
-    PipelineCacheDir, SmallRead, Trial,
+    invalid, Backend, ClockBurst, CoopVariant, HoldSetting, KeepAlive, MatmulTiles, Options,
+    ParamsPath, PipelineCacheDir, SmallRead, Trial,
 };
 
 impl Options {

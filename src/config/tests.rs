@@ -141,7 +141,10 @@ fn every_variable_is_read() {
     );
     assert_eq!(Options::default().tuning.clock_hold, HoldSetting::Auto);
     assert_eq!(
-        parse(&[("GPUARRAY_CLOCK_HOLD", "OFF")]).unwrap().tuning.clock_hold,
+        parse(&[("GPUARRAY_CLOCK_HOLD", "OFF")])
+            .unwrap()
+            .tuning
+            .clock_hold,
         HoldSetting::Off
     );
     let d = Options::default().tuning;

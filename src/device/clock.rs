@@ -157,7 +157,8 @@ impl Device {
     /// record anything.
     pub(crate) fn clock_touch(&self) -> Result<()> {
         let t = &self.options().tuning;
-        let off = t.clock_burst.is_none() && t.clock_keepalive.is_none() && t.clock_hold.get().is_none();
+        let off =
+            t.clock_burst.is_none() && t.clock_keepalive.is_none() && t.clock_hold.get().is_none();
         if off || IN_CLOCK.with(Cell::get) {
             return Ok(());
         }
@@ -495,23 +496,36 @@ mod tests {
                 })
             });
             let x = dev.from_slice(&[1.0f32, -2.0, 3.5], [3]).unwrap();
-            assert_eq!(x.mul_scalar(2.0).unwrap().to_vec().unwrap(), [2.0, -4.0, 7.0]);
+            assert_eq!(
+                x.mul_scalar(2.0).unwrap().to_vec().unwrap(),
+                [2.0, -4.0, 7.0]
+            );
             let t0 = std::time::Instant::now();
             while dev.clock_pieces() < 3 && t0.elapsed() < Duration::from_millis(280) {
                 std::thread::sleep(Duration::from_millis(5));
             }
-            assert!(dev.clock_pieces() >= 1, "{work:?}: no piece within the linger");
+            assert!(
+                dev.clock_pieces() >= 1,
+                "{work:?}: no piece within the linger"
+            );
             // The program's work between pieces is unaffected.
             let y = x.add_scalar(0.5).unwrap();
             assert_eq!(y.to_vec().unwrap(), [1.5, -1.5, 4.0]);
             std::thread::sleep(Duration::from_millis(700));
             let after = dev.clock_pieces();
             std::thread::sleep(Duration::from_millis(100));
-            assert_eq!(dev.clock_pieces(), after, "{work:?}: pieces after the linger");
+            assert_eq!(
+                dev.clock_pieces(),
+                after,
+                "{work:?}: pieces after the linger"
+            );
             let weak = std::sync::Arc::downgrade(&dev.inner);
             drop((x, y, dev));
             std::thread::sleep(Duration::from_millis(30));
-            assert!(weak.upgrade().is_none(), "the hold thread keeps the device alive");
+            assert!(
+                weak.upgrade().is_none(),
+                "the hold thread keeps the device alive"
+            );
         }
     }
 }
