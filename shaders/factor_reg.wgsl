@@ -1,8 +1,7 @@
 // LU panels held in registers (gpuarray::linalg's LU, src/linalg/factor_reg.rs): the tall
 // panel of a blocked LU with partial pivoting read once into the invocations' private
-// arrays, factored column by column there, and written once; left-looking within its
-// block (each sub-panel applies the block's earlier sub-panels' updates to its columns as
-// it reads them, and to its U12 rows as it solves them). Matrices are the contiguous row-major
+// arrays, factored column by column there, and written once; and the rank update of the
+// columns right of such a panel within its block. Matrices are the contiguous row-major
 // stack of src/linalg/blocked.rs, matrix `bi` at `bi * rows * cols`.
 //
 // Bindings: 0 params; 1 `a`, a placeholder (never read); 2 `st`, pivots and status (i32:
@@ -14,18 +13,20 @@
 // `k0 + lid + r * WG` (r < R) of the panel's columns [k0, k0 + wdt) (wdt <= W), R * W
 // values in a private array whose every index is a constant once the host has unrolled the
 // loops marked `// unroll` (src/kernel/unroll.rs; the column loop itself stays a loop,
-// column j picked out by compares, so that the text grows as R * W, not R * W * W), less
-// the block's earlier sub-panels' updates (L[i, blk0..k0] U[blk0..k0, k0..k0 + w], L and
-// U of those final, read from `out`). Rows never move in registers: each carries its position (the row it holds after the swaps so far), and a swap is a change of
+// column j picked out by compares, so that the text grows as R * W, not R * W * W). Rows never move in registers: each
+// carries its position (the row it holds after the swaps so far), and a swap is a change of
 // two positions. Per column: the pivot search (largest magnitude, lowest position of equals,
 // as LAPACK's idamax; NaN never wins) over the invocations' candidates in two levels of
 // workgroup memory, the pivot row broadcast through workgroup memory, then each active row
 // scaled and updated in registers: three barriers a column, no global memory traffic.
-// At the end each row is written to its position, the rows that moved are moved in the
-// block's other columns too (a read and a write of theirs per W columns, each with its
-// barrier), and the sub-panel's U12 rows of the block's columns right of it solved. The
-// columns outside the block are swapped once a block by shaders/factor.wgsl's `permute`.
+// At the end each row is written to its position. The columns outside the panel are swapped
+// afterwards by shaders/factor.wgsl's `permute`.
 //
+// `rank_update`: out[i, c] -= sum_q out[i, k0 + q] * out[k0 + q, c] for rows [r0, rows) and
+// columns [c0, c0 + ncols), q < wdt: the update of a block's columns right of a factored
+// panel (after their U12 rows were solved). One invocation per element, a 1-D grid folded
+// into 2-D; the rows of L21 and U12 it reads are never written by the dispatch.
+
 #import params
 
 alias T = f32; // element type: f32 or f64
@@ -54,8 +55,9 @@ var<workgroup> red_p: array<u32, 1024>;
 var<workgroup> red2_v: array<T, 32>;
 var<workgroup> red2_p: array<u32, 32>;
 var<workgroup> prow: array<T, W>;
-// L11 of the sub-panel (W x W).
+// L11 of the panel (W x W) and, for each of its rows, the row of `out` it came from.
 var<workgroup> l11: array<T, W * W>;
+var<workgroup> src_row: array<u32, W>;
 
 // The parameters, mirroring `FParams` in src/linalg/factor.rs (as shaders/factor.wgsl).
 fn rows() -> u32 { return P.shape[0].x; }
@@ -64,9 +66,9 @@ fn k0() -> u32 { return P.shape[0].z; }
 fn wdt() -> u32 { return P.shape[0].w; }
 fn c0() -> u32 { return P.shape[1].x; }
 fn ncols() -> u32 { return P.shape[1].y; }
-fn blk0() -> u32 { return P.shape[1].z; } // first column of the block (FParams::an)
 fn kmax() -> u32 { return P.shape[1].w; }
 fn count() -> u32 { return P.st0[0].x; }
+fn r0() -> u32 { return P.st0[0].z; }
 
 // Replaced for f64 by shared/f64_math's correctly rounded division.
 fn div_(x: T, y: T) -> T { return x / y; }
@@ -104,25 +106,6 @@ fn lu_reg(
                 v = out[base + i * n + kk + c];
             }
             x[r * W + c] = v;
-        }
-    }
-    // Left-looking within the block: the updates by the block's earlier sub-panels,
-    // columns [blk0, k0) (final L, and final U rows above k0), which no dispatch of their
-    // own applied (x -= L[i, blk0..k0] U[blk0..k0, k0..k0 + w]).
-    let b0 = blk0();
-    for (var p = b0; p < kk; p++) {
-        // unroll
-        for (var r = 0u; r < R; r++) {
-            let i = kk + lid + r * WG;
-            if live && i < m {
-                let lv = out[base + i * n + p];
-                // unroll
-                for (var c = 0u; c < W; c++) {
-                    if c < w {
-                        x[r * W + c] -= lv * out[base + p * n + kk + c];
-                    }
-                }
-            }
         }
     }
     // The column loop stays a loop (its body unrolled over the rows and columns held, so
@@ -222,8 +205,8 @@ fn lu_reg(
             }
         }
     }
-    // Every row to its position; the rows at positions [k0, k0 + wdt) (L11) to workgroup
-    // memory.
+    // Every row to its position; the rows at positions [k0, k0 + wdt) (L11) and the rows
+    // they came from to workgroup memory.
     // unroll
     for (var r = 0u; r < R; r++) {
         if live && pos[r] < m {
@@ -235,6 +218,7 @@ fn lu_reg(
             }
             if pos[r] < kk + w {
                 let q = pos[r] - kk;
+                src_row[q] = kk + lid + r * WG;
                 // unroll
                 for (var c = 0u; c < W; c++) {
                     l11[q * W + c] = x[r * W + c];
@@ -242,70 +226,96 @@ fn lu_reg(
             }
         }
     }
-    // The same swaps in the block's other columns, [blk0, k0) and [c0, c0 + ncols): the
-    // rows that moved (at most 2 wdt) read W columns at a time into `x` (free now), a
-    // barrier, written to their positions, a barrier. The columns outside the block take
-    // the panel's swaps once, after its last sub-panel (shaders/factor.wgsl's `permute`).
-    let left = kk - blk0();
-    let other = left + ncols();
-    for (var cs = 0u; cs < other; cs += W) {
-        // unroll
-        for (var r = 0u; r < R; r++) {
-            let i = kk + lid + r * WG;
-            // unroll
-            for (var c = 0u; c < W; c++) {
-                let o = cs + c;
-                if live && pos[r] != i && pos[r] < m && o < other {
-                    x[r * W + c] = out[base + i * n + other_col(o, left, kk + w)];
-                }
-            }
-        }
-        storageBarrier();
-        // unroll
-        for (var r = 0u; r < R; r++) {
-            let i = kk + lid + r * WG;
-            // unroll
-            for (var c = 0u; c < W; c++) {
-                let o = cs + c;
-                if live && pos[r] != i && pos[r] < m && o < other {
-                    out[base + pos[r] * n + other_col(o, left, kk + w)] = x[r * W + c];
-                }
-            }
-        }
-        storageBarrier();
-    }
     workgroupBarrier();
-    storageBarrier();
-    // U12 = L11^-1 (A12 - L10 U02) for the block's columns [c0, c0 + ncols) right of the
-    // sub-panel, in the rows [k0, k0 + wdt) (swapped above; L10 U02 the earlier
-    // sub-panels' updates): one invocation per column, by substitution (at most NB - W
-    // columns of W rows: not worth registers).
-    if live {
-        for (var t = lid; t < ncols(); t += WG) {
-            let col = c0() + t;
-            var y: array<T, W>;
-            for (var q = 0u; q < w; q++) {
-                let row = base + (kk + q) * n;
-                var v = out[row + col];
-                // The earlier sub-panels' updates of this row (left-looking, as the load).
-                for (var p = b0; p < kk; p++) {
-                    v -= out[row + p] * out[base + p * n + col];
-                }
-                for (var p = 0u; p < q; p++) {
-                    v -= l11[q * W + p] * y[p];
-                }
-                y[q] = v;
-                out[base + (kk + q) * n + col] = v;
+    // U12 = L11^-1 A12 for the block's columns [c0, c0 + ncols) right of the panel, read
+    // from and written to the rows the pivots came from (`permute` then moves them to
+    // their positions): one invocation per column, by substitution (at most 60 columns
+    // of W rows: not worth registers).
+    if live && lid < ncols() {
+        let col = c0() + lid;
+        var y: array<T, W>;
+        for (var q = 0u; q < w; q++) {
+            var v = out[base + src_row[q] * n + col];
+            for (var p = 0u; p < q; p++) {
+                v -= l11[q * W + p] * y[p];
             }
+            y[q] = v;
+            out[base + src_row[q] * n + col] = v;
         }
     }
 }
 
-// Column `o` of a block's columns other than a sub-panel's: the `left` columns before the
-// sub-panel (from blk0), then those from `right0` on.
-fn other_col(o: u32, left: u32, right0: u32) -> u32 {
-    if o < left {
-        return blk0() + o;
+// Row swaps [k0, k0 + wdt) of an LU (st: kmax pivots per matrix) in the columns of `out`
+// but [k0, k0 + wdt), as shaders/factor.wgsl's `permute` in order, but each column's
+// affected rows (at most 2 wdt) read at once and written at once: invocation `c` finds
+// for each destination the row whose content ends there by replaying the swaps backwards.
+@compute @workgroup_size(WG)
+fn swap_rows(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let bi = wid.z * nwg.y + wid.y;
+    let c = wid.x * WG + lid;
+    let kk = k0();
+    let w = wdt();
+    if bi >= count() || c >= cols() || (c >= kk && c < kk + w) {
+        return;
     }
-    return right0 + o - left;
+    let n = cols();
+    let base = bi * rows() * n + c;
+    var piv: array<u32, W>;
+    for (var t = 0u; t < w; t++) {
+        piv[t] = u32(atomicLoad(&st[bi * kmax() + kk + t]));
+    }
+    var v: array<T, W>;
+    var u: array<T, W>;
+    for (var t = 0u; t < w; t++) {
+        v[t] = out[base + origin(&piv, kk + t, kk, w) * n];
+        u[t] = out[base + origin(&piv, piv[t], kk, w) * n];
+    }
+    for (var t = 0u; t < w; t++) {
+        out[base + (kk + t) * n] = v[t];
+        out[base + piv[t] * n] = u[t];
+    }
+}
+
+// The row whose content the swaps (kk + t, piv[t]), t < w in order, bring to row `x`.
+fn origin(piv: ptr<function, array<u32, W>>, x: u32, kk: u32, w: u32) -> u32 {
+    var y = x;
+    for (var t = 0u; t < w; t++) {
+        let s = w - 1u - t;
+        if y == kk + s {
+            y = (*piv)[s];
+        } else if y == (*piv)[s] {
+            y = kk + s;
+        }
+    }
+    return y;
+}
+
+@compute @workgroup_size(WG)
+fn rank_update(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let t = linear_id(wid, nwg, lid, WG);
+    let nr = rows() - r0();
+    let per = nr * ncols();
+    if t >= per * count() {
+        return;
+    }
+    let bi = t / per;
+    let e = t % per;
+    let i = r0() + e / ncols();
+    let c = c0() + e % ncols();
+    let n = cols();
+    let base = bi * rows() * n;
+    let kk = k0();
+    var acc = out[base + i * n + c];
+    for (var q = 0u; q < wdt(); q++) {
+        acc -= out[base + i * n + kk + q] * out[base + (kk + q) * n + c];
+    }
+    out[base + i * n + c] = acc;
 }

@@ -5,7 +5,7 @@
 //! of [`super::factor_reg`], in registers, where they fit). Nothing here waits for the
 //! GPU: every step is recorded and runs in order.
 
-use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, TRANS, UNIT};
+use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, SELF, TRANS, UNIT};
 use crate::array::Array;
 use crate::dtype::Float;
 use crate::error::Result;
@@ -15,6 +15,11 @@ pub(crate) const NB: usize = 64;
 // lu_panel holds a sub-panel's U12 block, 16 x (NB - 16), in 768 elements of workgroup
 // memory.
 const _: () = assert!(NB <= 64);
+
+/// Right-hand sides (columns) from which a blocked solve multiplies by the inverses of the
+/// diagonal blocks (one product each) rather than substituting (one invocation per column,
+/// each [`NB`] dependent steps).
+const INV_FROM: usize = 64;
 
 /// The inverse of diagonal block `blk` of `count` stacks of `blocks` `NB x NB` inverses
 /// (`tri_inv`'s output), as a `[count, w, w]` view.
@@ -105,12 +110,14 @@ pub(crate) fn lu_in_place<T: Float>(
             count,
             ..FParams::default()
         };
-        // The panel in registers where it fits, else by shaders/factor.wgsl's lu_panel;
-        // then its swaps in the columns left and right of it (one dispatch a panel).
-        if !super::factor_reg::lu_panel(l, &p, &st, w)? {
+        // The panel in registers where it fits (its swaps of the other columns included),
+        // else by shaders/factor.wgsl's lu_panel and its swaps in the columns left and
+        // right of it.
+        let in_registers = super::factor_reg::lu_panel(l, &p, &st, w)?;
+        if !in_registers {
             l.lu_panel(&p, &st, w)?;
         }
-        if n > wdt {
+        if n > wdt && !in_registers {
             let q = FParams {
                 c0: k,
                 ncols: wdt,
@@ -120,15 +127,27 @@ pub(crate) fn lu_in_place<T: Float>(
         }
         let right = n - k - wdt;
         if right > 0 {
-            // U12 = L11^-1 A12 (the rows are already swapped), by substitution against
-            // L11 staged in workgroup memory: one dispatch (until 2026-11-29, from 64
-            // columns, L11's inverse, a product and its copy: three).
-            let q = FParams {
-                c0: k + wdt,
-                ncols: right,
-                ..p
-            };
-            l.lu_cols(&q, w)?;
+            // U12 = L11^-1 A12 (the rows are already swapped): by L11's inverse where
+            // A12 is wide, else by substitution.
+            if right >= INV_FROM {
+                let inv = Array::<T>::alloc(&w.dev, "linalg", vec![count * wdt * wdt])?;
+                let q = FParams {
+                    nrows: wdt,
+                    flags: LOWER | UNIT,
+                    ..p
+                };
+                l.tri_inv(&q, w, &inv)?;
+                let iv = inverse_view(&inv, 1, wdt, 0, wdt);
+                apply_inverse(l, &iv, w, (count, m, n), (k, wdt), (k + wdt, right))?;
+            } else {
+                let q = FParams {
+                    c0: k + wdt,
+                    ncols: right,
+                    flags: LOWER | UNIT | SELF,
+                    ..p
+                };
+                l.trsm_block(&q, None, w)?;
+            }
             let below = m - k - wdt;
             if below > 0 {
                 let l21 = block(w, count, (m, n), (k + wdt, k), (below, wdt), false);
@@ -172,14 +191,26 @@ pub(crate) fn cholesky_in_place<T: Float>(
         l.chol_diag(&p, &st, w)?;
         let below = n - k - wdt;
         if below > 0 {
-            // L21 = A21 L11^-T, each row by substitution against L11 (one dispatch; until
-            // 2026-11-29 L11's inverse, a product and its copy: three).
+            // L21 = A21 L11^-T, by L11's inverse and a product.
+            let inv = Array::<T>::alloc(&w.dev, "linalg", vec![count * wdt * wdt])?;
             let q = FParams {
-                r0: k + wdt,
-                nrows: below,
+                nrows: wdt,
+                flags: LOWER,
                 ..p
             };
-            l.chol_rows(&q, w)?;
+            l.tri_inv(&q, w, &inv)?;
+            let ivt = inverse_view(&inv, 1, wdt, 0, wdt).transpose(&[0, 2, 1])?;
+            let a21 = block(w, count, (n, n), (k + wdt, k), (below, wdt), false);
+            let t = a21.matmul(&ivt)?;
+            let s = FParams {
+                r0: k + wdt,
+                nrows: below,
+                c0: k,
+                ncols: wdt,
+                flags: ASSIGN,
+                ..p
+            };
+            l.sub_block(&s, &t, w)?;
             let l21 = block(w, count, (n, n), (k + wdt, k), (below, wdt), false);
             let l21t = block(w, count, (n, n), (k + wdt, k), (below, wdt), true);
             let t = l21.matmul(&l21t)?;
@@ -235,10 +266,10 @@ pub(crate) fn trsm<T: Float>(
         Box::new(starts.iter().rev())
     };
     // The diagonal blocks' inverses, all in one dispatch first, for every count of
-    // right-hand sides: a block by substitution in global memory (the former `trsm_block`,
-    // one invocation per column walking [`NB`] rows, some 2,000 dependent reads of global
-    // memory; the H200 sweep of 2026-11-28: a 4096 solve of one vector took 60 ms more
-    // than its LU) was the critical path; by its inverse it is a product over the whole GPU.
+    // right-hand sides: a block by substitution (`trsm_block`) is one invocation per column
+    // walking [`NB`] rows, some 2,000 dependent reads of global memory (the H200 sweep of
+    // 2026-11-28: a 4096 solve of one vector took 60 ms more than its LU); by its inverse
+    // it is a product over the whole GPU.
     // Slots of NB x NB, or n x n for smaller matrices (stacks of many tiny systems).
     let slot = NB.min(n);
     let blocks = n.div_ceil(slot);
@@ -255,31 +286,28 @@ pub(crate) fn trsm<T: Float>(
     };
     l.tri_inv(&q, a, &inv)?;
     if nrhs <= super::trsm::MAX_RHS {
-        // Few right-hand sides: one dispatch a step of up to SPAN blocks (their solution
-        // and the update of the rows after them), into a new array copied back at the end.
+        // Few right-hand sides: one dispatch a block (the block's solution and the update
+        // of the rows after it), into a new array copied back at the end.
         let x = super::trsm::solution::<T>(&a.dev, count, n, nrhs)?;
-        // Steps of up to SPAN consecutive blocks, in the order of the solve.
-        let starts: Vec<usize> = (0..n).step_by(slot).collect();
-        let mut chunks: Vec<&[usize]> = starts.chunks(super::trsm::SPAN).collect();
-        if !forward {
-            chunks = starts.rchunks(super::trsm::SPAN).collect();
-        }
-        for c in chunks {
-            let (lo, hi) = (c[0], (c[c.len() - 1] + slot).min(n));
-            let (r0, nr) = if forward { (hi, n - hi) } else { (0, lo) };
+        for &k in order {
+            let wdt = NB.min(n - k);
+            let (r0, nr) = if forward {
+                (k + wdt, n - k - wdt)
+            } else {
+                (0, k)
+            };
             let step = super::trsm::Step {
                 n,
                 nrhs,
                 count,
-                k: lo,
-                wdt: hi - lo,
-                blk: lo / slot,
+                k,
+                wdt,
+                blk: k / NB,
                 slot,
                 blocks,
                 r0,
                 nr,
                 trans: tri.trans,
-                back: !forward,
             };
             super::trsm::step(&a.dev, &step, a, &inv, b, &x)?;
         }

@@ -17,6 +17,7 @@ pub(crate) const WG: u32 = 256;
 pub(crate) const LOWER: u32 = 1;
 pub(crate) const UNIT: u32 = 2;
 pub(crate) const TRANS: u32 = 4;
+pub(crate) const SELF: u32 = 8;
 pub(crate) const REVERSE: u32 = 16;
 pub(crate) const ASSIGN: u32 = 32;
 
@@ -57,33 +58,39 @@ impl FParams {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Entry {
     LuPanel,
-    LuCols,
+    TrsmBlock,
     SubBlock,
     CholDiag,
-    CholRows,
     Permute,
+    Det,
+    PermMatrix,
+    Extract,
     TriInv,
 }
 
 impl Entry {
     #[cfg(test)]
-    const ALL: [Entry; 7] = [
+    const ALL: [Entry; 9] = [
         Entry::LuPanel,
-        Entry::LuCols,
+        Entry::TrsmBlock,
         Entry::SubBlock,
         Entry::CholDiag,
-        Entry::CholRows,
         Entry::Permute,
+        Entry::Det,
+        Entry::PermMatrix,
+        Entry::Extract,
         Entry::TriInv,
     ];
     fn name(self) -> &'static str {
         match self {
             Entry::LuPanel => "lu_panel",
-            Entry::LuCols => "lu_cols",
+            Entry::TrsmBlock => "trsm_block",
             Entry::SubBlock => "sub_block",
             Entry::CholDiag => "chol_diag",
-            Entry::CholRows => "chol_rows",
             Entry::Permute => "permute",
+            Entry::Det => "det",
+            Entry::PermMatrix => "perm_matrix",
+            Entry::Extract => "extract",
             Entry::TriInv => "tri_inv",
         }
     }
@@ -99,17 +106,17 @@ pub(crate) fn spec(d: DType) -> Spec {
             .import("f64_math")
             .function("div_", "fn div_(x: T, y: T) -> T { return div64_(x, y); }")
             .function("sqrt_", "fn sqrt_(x: T) -> T { return sqrt64_(x); }")
+            .function("log_", "fn log_(x: T) -> T { return log64_(x); }")
+            .function("neg_inf_", "fn neg_inf_() -> T { return -inf64_(T(1.0)); }")
     } else {
         s
     }
 }
 
-/// Every variant, for the shader validation test (with shaders/factor_read.wgsl's).
+/// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    let mut v = vec![spec(DType::F32), spec(DType::F64)];
-    v.extend(super::factor_read::all_specs());
-    v
+    vec![spec(DType::F32), spec(DType::F64)]
 }
 
 /// The grid of `x` workgroups per matrix for `count` matrices (folded into y and z).
@@ -200,25 +207,9 @@ impl<T: Float> Launcher<T> {
         work: Work,
         wg: u32,
     ) -> Result<()> {
-        let kernel = ("factor", entry.name(), spec as fn(DType) -> Spec);
-        self.launch_in(kernel, p, (a, st), out, work, wg)
-    }
-
-    /// Dispatches entry `name` of the family `family` (whose spec for a dtype `spec`
-    /// makes; shaders/factor.wgsl's parameters and bindings) over `work` in workgroups of
-    /// `wg`, reading `a` (or the placeholder) and `st` (or `out` itself), writing `out`.
-    pub(super) fn launch_in(
-        &self,
-        (family, name, spec): (&'static str, &'static str, fn(DType) -> Spec),
-        p: &FParams,
-        (a, st): (Option<&Array<T>>, Option<&Array<i32>>),
-        out: &Array<T>,
-        work: Work,
-        wg: u32,
-    ) -> Result<()> {
         let key = Key {
-            family,
-            entry: name,
+            family: "factor",
+            entry: entry.name(),
             variant: format!("{:?}", T::DTYPE),
             inputs: 2,
             wg,
@@ -241,12 +232,16 @@ impl<T: Float> Launcher<T> {
         self.launch_wg(Entry::LuPanel, p, None, Some(st), out, grid(1, p.count), wg)
     }
 
-    /// Rows [k0, k0 + wdt) of columns [c0, c0 + ncols) of `out` become the inverse of the
-    /// unit lower triangle of the diagonal block at k0 times themselves (an LU's U12).
-    pub(crate) fn lu_cols(&self, p: &FParams, out: &Array<T>) -> Result<()> {
-        debug_assert!(p.wdt <= 64);
+    /// Solves the diagonal block at k0 (of `a`, or of `out` with SELF) into columns
+    /// [c0, c0 + ncols) of `out`.
+    pub(crate) fn trsm_block(
+        &self,
+        p: &FParams,
+        a: Option<&Array<T>>,
+        out: &Array<T>,
+    ) -> Result<()> {
         let x = p.ncols.div_ceil(WG as usize);
-        self.launch(Entry::LuCols, p, None, None, out, grid(x, p.count))
+        self.launch(Entry::TrsmBlock, p, a, None, out, grid(x, p.count))
     }
 
     /// `out[r0.., c0..] -= t` for the contiguous `[count, nrows, ncols]` product `t`.
@@ -266,17 +261,38 @@ impl<T: Float> Launcher<T> {
         self.launch(Entry::CholDiag, p, None, Some(st), out, grid(1, p.count))
     }
 
-    /// Rows [r0, r0 + nrows) of columns [k0, k0 + wdt) of `out` times the inverse of the
-    /// transpose of the factored diagonal block at k0 (a Cholesky's L21).
-    pub(crate) fn chol_rows(&self, p: &FParams, out: &Array<T>) -> Result<()> {
-        debug_assert!(p.wdt <= 64);
-        let x = p.nrows.div_ceil(WG as usize);
-        self.launch(Entry::CholRows, p, None, None, out, grid(x, p.count))
-    }
-
     pub(crate) fn permute(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
         let x = p.cols.div_ceil(WG as usize);
         self.launch(Entry::Permute, p, None, Some(st), out, grid(x, p.count))
+    }
+
+    pub(crate) fn det(
+        &self,
+        p: &FParams,
+        lu: &Array<T>,
+        st: &Array<i32>,
+        out: &Array<T>,
+    ) -> Result<()> {
+        self.launch(
+            Entry::Det,
+            p,
+            Some(lu),
+            Some(st),
+            out,
+            Work::Items(p.count as u32),
+        )
+    }
+
+    pub(crate) fn perm_matrix(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
+        let n = p.count * p.rows;
+        self.launch(
+            Entry::PermMatrix,
+            p,
+            None,
+            Some(st),
+            out,
+            Work::Items(n as u32),
+        )
     }
 
     /// The inverses of the `ceil(nrows / wdt)` diagonal blocks from `k0` of op(A) for the
@@ -285,6 +301,18 @@ impl<T: Float> Launcher<T> {
         debug_assert!(p.wdt as u32 <= WG);
         let blocks = p.nrows.div_ceil(p.wdt);
         self.launch(Entry::TriInv, p, Some(a), None, out, grid(blocks, p.count))
+    }
+
+    pub(crate) fn extract(&self, p: &FParams, src: &Array<T>, out: &Array<T>) -> Result<()> {
+        let n = p.count * p.nrows * p.ncols;
+        self.launch(
+            Entry::Extract,
+            p,
+            Some(src),
+            None,
+            out,
+            Work::Items(n as u32),
+        )
     }
 }
 

@@ -5,22 +5,12 @@
 //! diagonal down) is factored in sub-panels of `w` columns. One workgroup per matrix reads
 //! a sub-panel once into its invocations' private arrays (`r` rows of `w` columns each),
 //! factors it column by column with three barriers a column and no global memory traffic,
-//! writes it once, swaps the rows that moved in the block's other columns (one workgroup
-//! holds the whole matrix, so a barrier orders the reads before the writes), and solves
-//! the sub-panel's U12 rows of the block's remaining columns (L11 in workgroup memory).
-//! Within the block the LU is left-looking: a sub-panel subtracts the block's earlier
-//! sub-panels' updates from its columns as it reads them and from its U12 rows as it
-//! solves them. One dispatch a sub-panel, and one `permute` a panel for the columns outside
-//! the block (the caller's: [`super::blocked::lu_in_place`]).
-//!
-//! Until 2026-11-29 a sub-panel took three dispatches (this one right-looking, a swap of
-//! its rows in every other column of the matrix, a rank update of the block's columns right
-//! of it): of a 4096 f32 LU's 1115 dispatches 864 were sub-panels' (288 sub-panels, 8
-//! columns wide above 3072 rows), and with the block's U12 by substitution
-//! ([`super::blocked`]) the LU now takes 541 (f64: 1835 -> 781).
-//!
-//! Where even `r = 4` rows per invocation of 1024 invocations do not hold the panel (more
-//! than 4096 rows), the panel takes shaders/factor.wgsl's `lu_panel`.
+//! writes it once, and solves the sub-panel's U12 rows of the block's remaining columns
+//! (in registers, L11 in workgroup memory); `swap_rows` swaps the other columns' rows
+//! (each column's affected rows read at once, not swap by swap), and `rank_update`
+//! updates the block's remaining columns below the sub-panel. Three dispatches a
+//! sub-panel. Where even `r = 4` rows per invocation of 1024 invocations do not
+//! hold the panel (more than 4096 rows), the panel takes shaders/factor.wgsl's `lu_panel`.
 //!
 //! The shape of a sub-panel (invocations, rows each, width) is a choice of registers: an
 //! invocation holds `r * w` values, and a workgroup of `wg` invocations may use at most
@@ -148,9 +138,8 @@ fn launch<T: Float>(
 }
 
 /// Factors the LU panel `p` (columns [k0, k0 + wdt) of the [count, rows, cols] stack `out`,
-/// rows from k0 down) with its pivots to `st`, swaps the rows within the panel's columns
-/// (not those outside it: the caller's `permute`), and returns `true`; `false` (nothing
-/// recorded) where no register shape holds the panel.
+/// rows from k0 down) with its pivots to `st`, swaps the rows of every other column, and
+/// returns `true`; `false` (nothing recorded) where no register shape holds the panel.
 pub(crate) fn lu_panel<T: Float>(
     l: &Launcher<T>,
     p: &FParams,
@@ -167,17 +156,26 @@ pub(crate) fn lu_panel<T: Float>(
         let s = shape(T::DTYPE, p.rows - k, most).expect("fewer rows than the first");
         let w = s.w.min(end - k);
         let right = end - k - w;
-        // The sub-panel, its swaps in the block's other columns and the U12 rows of the
-        // block's columns right of it (`an`: the block's first column).
+        debug_assert!(right < s.wg as usize);
+        // The sub-panel, and the U12 rows of the block's columns right of it.
         let q = FParams {
             k0: k,
             wdt: w,
             c0: k + w,
             ncols: right,
-            an: p.k0,
             ..*p
         };
         launch(l, "lu_reg", s, &q, st, out, grid(1, p.count))?;
+        if p.cols > w {
+            let x = p.cols.div_ceil(s.wg as usize);
+            launch(l, "swap_rows", s, &q, st, out, grid(x, p.count))?;
+        }
+        let below = p.rows - k - w;
+        if right > 0 && below > 0 {
+            let r = FParams { r0: k + w, ..q };
+            let items = p.count * below * right;
+            launch(l, "rank_update", s, &r, st, out, Work::Items(items as u32))?;
+        }
         k += w;
     }
     Ok(true)
@@ -189,7 +187,9 @@ mod tests {
 
     #[test]
     fn every_entry_is_in_the_shader() {
-        assert!(SRC.contains("fn lu_reg("));
+        for e in ["lu_reg", "swap_rows", "rank_update"] {
+            assert!(SRC.contains(&format!("fn {e}(")), "{e}");
+        }
     }
 
     #[test]

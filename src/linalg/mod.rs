@@ -15,7 +15,6 @@ mod stack;
 mod blocked;
 mod cholesky;
 pub(crate) mod factor;
-pub(crate) mod factor_read;
 pub(crate) mod factor_reg;
 pub(crate) mod factor_small;
 mod lu;

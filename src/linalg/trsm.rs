@@ -3,12 +3,10 @@
 //!
 //! The blocked solve's step at a diagonal block is its solution (the block's inverse times
 //! its rows of `b`) and the update of the rows after it (before it, backwards); by products
-//! those are four dispatches (two products, two copies), here one, and for up to [`SPAN`]
-//! consecutive blocks: every workgroup remakes the step's small solution in workgroup
-//! memory (block by block, each block's right-hand sides less the step's blocks solved
-//! before it: at most 4 x 64 rows of at most 8 values) and updates its share of the rows,
-//! so a solve of one vector of order 4096 takes 16 dispatches a triangle (64 until
-//! 2026-11-29, one block a step; 256 by products).
+//! those are four dispatches (two products, two copies), here one: every workgroup remakes
+//! the block's small solution in workgroup memory (64 x at most 8 values) and updates its
+//! share of the rows, so a solve of one vector of order 4096 takes 64 dispatches a
+//! triangle rather than 256.
 
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -24,13 +22,9 @@ const WG: u32 = 256;
 /// Most right-hand sides: the block's solution, 64 rows of them, fills the kernel's 512
 /// elements of workgroup memory.
 pub(crate) const MAX_RHS: usize = 8;
-/// Most diagonal blocks a step (the kernel's SPAN: its workgroup memory holds the step's
-/// solution, `SPAN` blocks of 64 x 8).
-pub(crate) const SPAN: usize = 4;
 
-/// One step: the blocks from `blk` covering rows [k, k + wdt) (at most [`SPAN`] of
-/// `blocks` per matrix, solved backwards where `back`), rows [r0, r0 + nr) updated, of
-/// `count` systems of order `n` with `nrhs` right-hand sides.
+/// One step: block `blk` (rows [k, k + wdt)) of `blocks` per matrix, rows [r0, r0 + nr)
+/// updated, of `count` systems of order `n` with `nrhs` right-hand sides.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Step {
     pub n: usize,
@@ -46,8 +40,6 @@ pub(crate) struct Step {
     pub nr: usize,
     /// Read the triangular matrices transposed.
     pub trans: bool,
-    /// Solve the step's blocks last to first (an upper triangle of op(A)).
-    pub back: bool,
 }
 
 impl Step {
@@ -65,7 +57,7 @@ impl Step {
         ]
         .map(|v| v as u32);
         p.strides[0][0] = self.count as u32;
-        p.strides[0][1] = u32::from(self.trans) * 4 + u32::from(self.back) * 8;
+        p.strides[0][1] = if self.trans { 4 } else { 0 };
         p.strides[0][2] = self.r0 as u32;
         p.strides[0][3] = self.nr as u32;
         p
@@ -113,7 +105,7 @@ pub(crate) fn step<T: Float>(
     b: &Array<T>,
     x: &Array<T>,
 ) -> Result<()> {
-    debug_assert!(s.nrhs <= MAX_RHS && s.wdt <= SPAN * s.slot);
+    debug_assert!(s.nrhs <= MAX_RHS && s.wdt <= super::blocked::NB);
     let key = Key {
         family: "trsm",
         entry: "trsm_step",

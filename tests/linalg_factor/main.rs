@@ -240,33 +240,6 @@ fn lu_factor_solve<T: Float>() {
     }
 }
 
-/// Solves of few right-hand sides at orders of several steps of the triangular solves (up
-/// to 4 blocks of 64 a step: 257 and 300 take two steps a triangle, the second or first of
-/// one block; 520 three), forwards and backwards (A and A^T), a stack.
-fn lu_solve_many_blocks<T: Float>() {
-    let mut rng = Rng::new(17);
-    for (count, n, k) in [(2usize, 257usize, 1usize), (1, 300, 3), (1, 520, 8)] {
-        let a0 = rng.vec(count * n * n, -1.0, 1.0);
-        let (a, ah) = upload::<T>(dev(), &a0, &[count, n, n]);
-        let f = linalg::lu_factor(&a).expect("lu_factor");
-        let (b, bh) = upload::<T>(dev(), &rng.vec(count * n * k, -1.0, 1.0), &[count, n, k]);
-        for trans in [Trans::N, Trans::T] {
-            let x = host(&linalg::lu_solve(&f, &b, trans).expect("lu_solve"));
-            for i in 0..count {
-                let ai = &ah[i * n * n..][..n * n];
-                let ai = if trans == Trans::T {
-                    transpose(ai, n, n)
-                } else {
-                    ai.to_vec()
-                };
-                let (xi, bi) = (&x[i * n * k..][..n * k], &bh[i * n * k..][..n * k]);
-                let e = backward_error(&ai, xi, bi, n, k);
-                assert!(e <= bound::<T>(n), "lu_solve {trans:?} n={n} #{i}: {e:e}");
-            }
-        }
-    }
-}
-
 /// Views as inputs of the factorizations: transposed (lu, det) and strided (cholesky), and
 /// a stack of 10,000 tiny matrices through the blocked path (lu_factor, det).
 fn factor_views_and_stacks<T: Float>() {
@@ -372,28 +345,6 @@ fn cholesky_reconstructs<T: Float>() {
             let llt = matmul(li, &transpose(li, n, n), n, n, n);
             let e = rel_diff(&llt, &ah[i * n * n..][..n * n]);
             assert!(e <= bound::<T>(n), "cholesky n={n}: {e:e}");
-        }
-    }
-}
-
-/// Cholesky at sizes that cross its blocks (64 columns; each block's rows below it solved
-/// against its factor by substitution): L L^T = A within the bound, L lower, a stack.
-fn cholesky_block_boundaries<T: Float>() {
-    let mut rng = Rng::new(19);
-    for (count, n) in [(2usize, 63usize), (1, 127), (1, 129), (1, 257)] {
-        let ah = spd(&mut rng, count, n);
-        let (a, ah) = upload::<T>(dev(), &ah, &[count, n, n]);
-        let l = host(&linalg::cholesky(&a, Triangle::Lower).expect("cholesky"));
-        for i in 0..count {
-            let li = &l[i * n * n..][..n * n];
-            for r in 0..n {
-                for c in r + 1..n {
-                    assert_eq!(li[r * n + c], 0.0);
-                }
-            }
-            let llt = matmul(li, &transpose(li, n, n), n, n, n);
-            let e = rel_diff(&llt, &ah[i * n * n..][..n * n]);
-            assert!(e <= bound::<T>(n), "cholesky n={n} #{i}: {e:e}");
         }
     }
 }
@@ -542,17 +493,14 @@ per_dtype! {
         inv_random => super::inv_random::<T>();
         lu_reconstructs => super::lu_reconstructs::<T>();
         lu_factor_solve => super::lu_factor_solve::<T>();
-        lu_solve_many_blocks => super::lu_solve_many_blocks::<T>();
         det_matches => super::det_matches::<T>();
         factor_views_and_stacks => super::factor_views_and_stacks::<T>();
         cholesky_reconstructs => super::cholesky_reconstructs::<T>();
-        cholesky_block_boundaries => super::cholesky_block_boundaries::<T>();
         cho_solve_and_triangular => super::cho_solve_and_triangular::<T>();
         matrix_power_matches => super::matrix_power_matches::<T>();
         ill_conditioned => super::ill_conditioned::<T>();
         panel_pivots_as_lapack => super::panel::pivots_as_lapack::<T>();
         panel_register_shapes => super::panel::register_shapes::<T>();
         panel_solves_and_singular => super::panel::solves_and_singular::<T>();
-        panel_block_boundaries => super::panel::block_boundaries::<T>();
     }
 }
