@@ -84,12 +84,13 @@ fn residual64_(a: TW, b: TW, q: TW) -> TW {
 fn inf64_(x: TW) -> TW {
     return TW(D64_MAX) * select(TW(4.0), TW(2.0), x == x);
 }
-// NaN as inf - inf: no division (a built-in f64 quotient is a sequence of about ten fma
-// on NVIDIA, paid in every lane where a select takes NaN in a few). One term goes through
-// opaque64_(): Mesa folds i - i to 0.
+// NaN from x: (x - x) / (x - x). A quotient, not inf - inf: NVIDIA's compiler reassociates
+// f64 arithmetic, and with `opaque64_(inf) - inf` (opaque64_ as the product by one64_())
+// the f64 functions that return NaN gave 0 or finite values on the H200 (2026-11-29),
+// where this form gave NaN there before and on Mesa.
 fn nan64_(x: TW) -> TW {
-    let i = inf64_(x);
-    return opaque64_(i) - i;
+    let z = x - x;
+    return z / z;
 }
 
 // Whether x's sign bit is set (-0 included; NaN's sign is not read): for zeros, the

@@ -142,8 +142,10 @@ impl ClockState {
     }
 }
 
-/// Runs `f` with the thread's clock flag set (its launches are the clock's own).
-fn as_clock<R>(f: impl FnOnce() -> R) -> R {
+/// Runs `f` with the thread's clock flag set (its launches are the clock's own, or the
+/// device's probes as it opens: they neither count as the program's activity nor start the
+/// clock's threads, which would hold the device while `Device::probed` stores its results).
+pub(crate) fn as_clock<R>(f: impl FnOnce() -> R) -> R {
     let outer = IN_CLOCK.with(|c| c.replace(true));
     let r = f();
     IN_CLOCK.with(|c| c.set(outer));

@@ -186,12 +186,17 @@ impl Device {
     /// The device with the facts its probes measure filled into its [`DeviceInfo`]: called
     /// once on a new device, outside the driver lock (the probes wait for the GPU).
     fn probed(mut self) -> Device {
-        let flushes = self.measure_subnormals();
-        // Where f64 is, whether its fma is fused (`None` where the probe failed).
-        let fused = self
-            .supports_dtype(DType::F64)
-            .then(|| probe::fma_fused(&self).ok())
-            .flatten();
+        // The probes are not the program's work: no clock thread may start (and hold the
+        // device, which would leave `Arc::get_mut` below without the results).
+        let (flushes, fused) = clock::as_clock(|| {
+            let flushes = self.measure_subnormals();
+            // Where f64 is, whether its fma is fused (`None` where the probe failed).
+            let fused = self
+                .supports_dtype(DType::F64)
+                .then(|| probe::fma_fused(&self).ok())
+                .flatten();
+            (flushes, fused)
+        });
         // The probes leave no trace in the counters or the pool: a new device starts at zero.
         self.inner.submits.store(0, Ordering::Relaxed);
         self.inner.dispatches.store(0, Ordering::Relaxed);
