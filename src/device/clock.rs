@@ -530,4 +530,23 @@ mod tests {
             );
         }
     }
+
+    /// The probes of a device that opens with a hold are not the program's work: the hold
+    /// thread does not start during them, so their results reach the device's info.
+    #[test]
+    fn the_probes_do_not_start_the_hold() {
+        for _ in 0..3 {
+            let dev = with(|o| {
+                o.tuning.clock_hold = HoldSetting::On(ClockHold {
+                    duty_pct: 90,
+                    linger_ms: 1000,
+                    piece_us: 50,
+                    work: HoldWork::Spin,
+                })
+            });
+            assert!(dev.info().flushes_subnormals.f32.is_some());
+            assert_eq!(dev.clock_pieces(), 0);
+            assert_eq!(dev.stats().dispatches, 0);
+        }
+    }
 }
