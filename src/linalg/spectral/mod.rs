@@ -72,7 +72,9 @@ pub enum SvdMethod {
     /// own rather than the library's products), so its time grows fast past a few hundred.
     Jacobi,
     /// The polar decomposition by QDWH ([`crate::linalg::polar`]), then [`eigh`] of its
-    /// symmetric factor (or [`eigvalsh`] for the values alone): QR, Cholesky, triangular
+    /// symmetric factor (or [`eigvalsh`] for the values alone; for f32 vectors, eigh by
+    /// one-sided Jacobi at every size, which waits for its status word once and keeps the
+    /// f32 reconstruction within `20 N eps ||A||`): QR, Cholesky, triangular
     /// solves and products, which run at the product rate on large matrices, but tens of
     /// dispatches per step (too many for small matrices, where Jacobi's single dispatch
     /// wins). The values are accurate to about `N eps ||A||` (absolute).
@@ -133,7 +135,14 @@ fn checks(a: &Array<impl Float>) -> bool {
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub fn eigh<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<(Array<T>, Array<T>)> {
-    let (w, v) = eigen("eigh", a, uplo, true)?;
+    let (w, v) = eigen("eigh", a, uplo, true, false)?;
+    Ok((w, v.expect("vectors asked")))
+}
+
+/// [`eigh`] through one-sided Jacobi at every size (the polar SVD's f32 route: see
+/// svd_polar.rs).
+pub(super) fn eigh_jacobi<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<(Array<T>, Array<T>)> {
+    let (w, v) = eigen("eigh", a, uplo, true, true)?;
     Ok((w, v.expect("vectors asked")))
 }
 
@@ -176,7 +185,7 @@ pub fn eigh<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<(Array<T>, Array<T
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub fn eigvalsh<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<Array<T>> {
-    Ok(eigen("eigvalsh", a, uplo, false)?.0)
+    Ok(eigen("eigvalsh", a, uplo, false, false)?.0)
 }
 
 fn eigen<T: Float>(
@@ -184,6 +193,7 @@ fn eigen<T: Float>(
     a: &Array<T>,
     uplo: Triangle,
     vectors: bool,
+    jacobi: bool,
 ) -> Result<(Array<T>, Option<Array<T>>)> {
     let st = square(op, a)?;
     let n = st.n;
@@ -197,7 +207,7 @@ fn eigen<T: Float>(
         return Ok((w, v));
     }
     let c = a.contiguous()?;
-    if n >= tridiag::MIN_N {
+    if n >= tridiag::MIN_N && !jacobi {
         let upper = uplo == Triangle::Upper;
         if !vectors {
             let w = tridiag::eigvalsh(op, &c, st.count, n, upper)?;
