@@ -298,9 +298,10 @@ fn bisect(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
 //   while the right-hand side is eliminated, then back-substitution with pivots below
 //   tol = eps ||T||_1 raised to +-tol (dlagts, job -1). fresh(): start from pseudo-random
 //   values, else from Z as it stands (orthonormalised by the host between rounds). sigma
-//   is the eigenvalue, pushed up by pertol = 10 eps ||T||_1 from the one below where they
-//   are closer (dstein's perturbation: distinct shifts in a degenerate cluster). The
-//   vector is left with unit 2-norm. NaN vectors for a T with a non-finite entry, the unit
+//   is the vector's own eigenvalue, never perturbed (dstein's push of close shifts apart by
+//   10 eps ||T||_1 chains through graded runs and carries shifts past the next eigenvalue:
+//   see src/linalg/spectral/tridiag.rs); a cluster's vectors stay independent through
+//   their random starts. The vector is left with unit 2-norm. NaN vectors for a T with a non-finite entry, the unit
 //   vectors for T = 0.
 // - `vblock`: an invocation per element of V_blk^T ([count][nb()][n]): row r the
 //   Householder vector of step step_k() + r (1 at k + 1, zero above). 1 the work matrix.
@@ -342,20 +343,6 @@ fn ufac(f: u32, i: u32, lane: u32) -> u32 {
     return 5u * count() * dim() + (f * dim() + i) * P.n + lane;
 }
 
-// The shift of eigenvalue j of matrix b: sigma_c = w_c at the start c of the run of gaps
-// below pertol that holds j, then sigma_i = max(w_i, sigma_{i-1} + pertol).
-fn shift_of(b: u32, j: u32, pertol: T) -> T {
-    let wb = b * dim();
-    var c = j;
-    loop {
-        if (c == 0u || !(src[wb + c] - src[wb + c - 1u] < pertol)) { break; }
-        c -= 1u;
-    }
-    var s = src[wb + c];
-    for (var i = c + 1u; i <= j; i++) { s = max(src[wb + i], s + pertol); }
-    return s;
-}
-
 @compute @workgroup_size(WG)
 fn stein(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
@@ -374,8 +361,7 @@ fn stein(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
         for (var i = 0u; i < n; i++) { wk[zb + i * n] = select(fill, T(1.0), ok && i == j); }
         return;
     }
-    let pertol = T(10.0) * eps() * onenrm;
-    let sigma = shift_of(b, j, pertol);
+    let sigma = lam;
     let tol = max(eps() * onenrm, safemin());
     if (fresh()) {
         for (var i = 0u; i < n; i++) { wk[zb + i * n] = hash_unit(i * 7919u + j * 104729u + 1u); }

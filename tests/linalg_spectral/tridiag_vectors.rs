@@ -4,7 +4,8 @@
 //! ||A V - V diag(w)||_F <= 20 n eps ||A||_F, orthogonality ||V^T V - I||_F <= 40 n eps and
 //! the eigenvalues within 20 n eps ||A||_F. Degenerate spectra (multiplicity 52 of 70, the
 //! identity, zero, all equal but one, Wilkinson's W+ matrices alone and glued into tight
-//! clusters), ill-conditioned (graded to 1e-11), sizes at the route's edge (33), powers of two
+//! clusters), ill-conditioned (graded to 1e-11; graded runs that chained dstein's shift
+//! perturbation), sizes at the route's edge (33), powers of two
 //! and their neighbours, primes and past one workgroup (257), stacks, views, NaN and inf.
 
 use super::check_eigh;
@@ -126,6 +127,25 @@ pub fn ill_conditioned<T: Float>() {
     run::<T>(&r::with_eigenvalues(&mut rng, &band), n, Triangle::Upper);
 }
 
+/// Graded spectra long enough for runs of gaps just under 10 eps ||T||_1: dstein's push of
+/// close shifts apart chained through such a run and carried shifts past the next
+/// eigenvalue (f32, 1 down to 1e-6 over 200: residual 39 n eps ||T|| on a CPU port of
+/// the kernel, 3,000 eps ||T|| in one column; the polar SVD's graded 40 x 40 missed its
+/// reconstruction bound through it). Positive and with alternating signs.
+pub fn graded_runs<T: Float>() {
+    let mut rng = Rng::new(35);
+    let floor = if T::DTYPE == gpuarray::DType::F64 { 1e-14 } else { 1e-6 };
+    for (n, signs) in [(200, false), (120, true)] {
+        let ev: Vec<f64> = (0..n)
+            .map(|k| {
+                let s = if signs && k % 2 == 1 { -1.0 } else { 1.0 };
+                s * f64::powf(floor, k as f64 / (n - 1) as f64)
+            })
+            .collect();
+        run::<T>(&r::with_eigenvalues(&mut rng, &ev), n, Triangle::Lower);
+    }
+}
+
 pub fn stacks_and_views<T: Float>() {
     let mut rng = Rng::new(34);
     let d = dev();
@@ -182,6 +202,7 @@ per_dtype! {
         eigh_tridiag_sizes => sizes::<T>();
         eigh_tridiag_degenerate => degenerate::<T>();
         eigh_tridiag_ill_conditioned => ill_conditioned::<T>();
+        eigh_tridiag_graded_runs => graded_runs::<T>();
         eigh_tridiag_stacks_and_views => stacks_and_views::<T>();
         eigh_tridiag_not_finite => not_finite::<T>();
     }

@@ -135,14 +135,7 @@ fn checks(a: &Array<impl Float>) -> bool {
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub fn eigh<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<(Array<T>, Array<T>)> {
-    let (w, v) = eigen("eigh", a, uplo, true, false)?;
-    Ok((w, v.expect("vectors asked")))
-}
-
-/// [`eigh`] through one-sided Jacobi at every size (the polar SVD's f32 route: see
-/// svd_polar.rs).
-pub(super) fn eigh_jacobi<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<(Array<T>, Array<T>)> {
-    let (w, v) = eigen("eigh", a, uplo, true, true)?;
+    let (w, v) = eigen("eigh", a, uplo, true)?;
     Ok((w, v.expect("vectors asked")))
 }
 
@@ -185,7 +178,7 @@ pub(super) fn eigh_jacobi<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<(Arr
 /// # Ok::<(), gpuarray::Error>(())
 /// ```
 pub fn eigvalsh<T: Float>(a: &Array<T>, uplo: Triangle) -> Result<Array<T>> {
-    Ok(eigen("eigvalsh", a, uplo, false, false)?.0)
+    Ok(eigen("eigvalsh", a, uplo, false)?.0)
 }
 
 fn eigen<T: Float>(
@@ -193,7 +186,6 @@ fn eigen<T: Float>(
     a: &Array<T>,
     uplo: Triangle,
     vectors: bool,
-    jacobi: bool,
 ) -> Result<(Array<T>, Option<Array<T>>)> {
     let st = square(op, a)?;
     let n = st.n;
@@ -207,7 +199,7 @@ fn eigen<T: Float>(
         return Ok((w, v));
     }
     let c = a.contiguous()?;
-    if n >= tridiag::MIN_N && !jacobi {
+    if n >= tridiag::MIN_N {
         let upper = uplo == Triangle::Upper;
         if !vectors {
             let w = tridiag::eigvalsh(op, &c, st.count, n, upper)?;

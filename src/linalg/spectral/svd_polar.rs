@@ -6,7 +6,7 @@
 //! so the work runs at the rate of the library's products rather than of Jacobi's pair
 //! rotations; nothing is read back beyond what eigh reads.
 
-use super::{eigh, eigh_jacobi, eigvalsh, Triangle};
+use super::{eigh, eigvalsh, Triangle};
 use crate::linalg::polar::tall_parts;
 use crate::linalg::qr::{qr, QrMode};
 use crate::{Array, Float, Result};
@@ -39,14 +39,7 @@ pub(super) fn tall_svd<T: Float>(
         let w = eigvalsh(&h, Triangle::Lower)?;
         return Ok((None, w.flip(-1)?.maximum_scalar(zero)?.contiguous()?, None));
     }
-    // f32: H's vectors by Jacobi. With the tridiagonal route's vectors the f32 SVD missed
-    // its reconstruction bound (20 n eps ||A||) on graded matrices (82 n eps at 40 x 40,
-    // tests/linalg_spectral/polar.rs); f64 meets it either way.
-    let (w, v) = if T::DTYPE == crate::dtype::DType::F32 {
-        eigh_jacobi(&h, Triangle::Lower)?
-    } else {
-        eigh(&h, Triangle::Lower)?
-    };
+    let (w, v) = eigh(&h, Triangle::Lower)?;
     let s = w.flip(-1)?.maximum_scalar(zero)?.contiguous()?;
     let v = v.flip(-1)?.contiguous()?;
     let w = up.matmul(&v)?;
