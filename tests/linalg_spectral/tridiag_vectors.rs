@@ -134,7 +134,11 @@ pub fn ill_conditioned<T: Float>() {
 /// reconstruction bound through it). Positive and with alternating signs.
 pub fn graded_runs<T: Float>() {
     let mut rng = Rng::new(35);
-    let floor = if T::DTYPE == gpuarray::DType::F64 { 1e-14 } else { 1e-6 };
+    let floor = if T::DTYPE == gpuarray::DType::F64 {
+        1e-14
+    } else {
+        1e-6
+    };
     for (n, signs) in [(200, false), (120, true)] {
         let ev: Vec<f64> = (0..n)
             .map(|k| {

@@ -72,9 +72,7 @@ pub enum SvdMethod {
     /// own rather than the library's products), so its time grows fast past a few hundred.
     Jacobi,
     /// The polar decomposition by QDWH ([`crate::linalg::polar`]), then [`eigh`] of its
-    /// symmetric factor (or [`eigvalsh`] for the values alone; for f32 vectors, eigh by
-    /// one-sided Jacobi at every size, which waits for its status word once and keeps the
-    /// f32 reconstruction within `20 N eps ||A||`): QR, Cholesky, triangular
+    /// symmetric factor (or [`eigvalsh`] for the values alone): QR, Cholesky, triangular
     /// solves and products, which run at the product rate on large matrices, but tens of
     /// dispatches per step (too many for small matrices, where Jacobi's single dispatch
     /// wins). The values are accurate to about `N eps ||A||` (absolute).

@@ -1,7 +1,6 @@
 //! The SVD of large matrices through the polar decomposition (QDWH-SVD, Nakatsukasa and
 //! Higham): `A = U_p H` by QDWH ([`crate::linalg::polar`]), `H = V diag(s) V^T` by the
-//! public [`super::eigh`] (by Jacobi for f32, see `tall_svd`; [`super::eigvalsh`] for the
-//! values alone), `U = U_p V`.
+//! public [`super::eigh`] (or [`super::eigvalsh`] for the values alone), `U = U_p V`.
 //! Everything is QR, Cholesky, triangular solves, products and the symmetric eigensolver,
 //! so the work runs at the rate of the library's products rather than of Jacobi's pair
 //! rotations; nothing is read back beyond what eigh reads.
