@@ -223,7 +223,8 @@ impl<T: Float> Launcher<T> {
             None => out.binding(),
         };
         self.dev
-            .launch(&k, &p.encode(), &[a, s], out.binding(), work)
+            .launch(&k, &p.encode(), &[a, s], out.binding(), work)?;
+        super::factor_prof::mark(&self.dev, entry.name())
     }
 
     /// Factors panel [k0, k0 + w) of the LU of `out` ([count, rows, cols]).

@@ -134,7 +134,8 @@ fn launch<T: Float>(
         &[l.dummy.binding(), st.binding()],
         out.binding(),
         work,
-    )
+    )?;
+    super::factor_prof::mark(&l.dev, entry)
 }
 
 /// Factors the LU panel `p` (columns [k0, k0 + wdt) of the [count, rows, cols] stack `out`,
