@@ -16,6 +16,7 @@ mod blocked;
 mod cholesky;
 pub(crate) mod factor;
 pub(crate) mod factor_prof;
+pub(crate) mod factor_read;
 pub(crate) mod factor_reg;
 pub(crate) mod factor_small;
 mod lu;
