@@ -7,7 +7,8 @@
 //! factors it column by column with three barriers a column and no global memory traffic,
 //! writes it once, and solves the sub-panel's U12 rows of the block's remaining columns
 //! (in registers, L11 in workgroup memory); `swap_rows` swaps the other columns' rows
-//! (each column's affected rows read at once, not swap by swap), and `rank_update`
+//! (each column's affected rows read at once, not swap by swap, from a map of the swaps
+//! the workgroup builds once), and `rank_update`
 //! updates the block's remaining columns below the sub-panel. Three dispatches a
 //! sub-panel. Where even `r = 4` rows per invocation of 1024 invocations do not
 //! hold the panel (more than 4096 rows), the panel takes shaders/factor.wgsl's `lu_panel`.
@@ -31,6 +32,11 @@ const SRC: &str = include_str!("../../shaders/factor_reg.wgsl");
 
 /// Most rows one invocation holds.
 const MAX_R: usize = 4;
+
+/// Invocations of a `swap_rows` workgroup: at least the 2 * 32 destinations of the widest
+/// sub-panel's swaps (each found by one invocation).
+const SWAP_WG: u32 = 128;
+const _: () = assert!(SWAP_WG >= 64);
 
 /// The shape of the register panel: invocations, rows each, columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,8 +174,11 @@ pub(crate) fn lu_panel<T: Float>(
         };
         launch(l, "lu_reg", s, &q, st, out, grid(1, p.count))?;
         if p.cols > w {
-            let x = p.cols.div_ceil(s.wg as usize);
-            launch(l, "swap_rows", s, &q, st, out, grid(x, p.count))?;
+            // Workgroups of SWAP_WG (not the panel's up to 1024): a column an invocation,
+            // spread over more of the GPU's multiprocessors.
+            let sw = Shape { wg: SWAP_WG, ..s };
+            let x = p.cols.div_ceil(SWAP_WG as usize);
+            launch(l, "swap_rows", sw, &q, st, out, grid(x, p.count))?;
         }
         let below = p.rows - k - w;
         if right > 0 && below > 0 {
