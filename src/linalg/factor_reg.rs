@@ -46,15 +46,36 @@ pub(crate) struct Shape {
     pub w: usize,
 }
 
+/// Rows one invocation may hold at most for [`lu_panel`]: [`MAX_R`], or
+/// `GPUARRAY_FACTOR_MAX_R` (1 to 8; read once), a candidate for measuring: with 8, panels
+/// of 3073 to 4096 rows take 512 invocations of 7-8 rows (not 1024 of 4, the same width),
+/// and panels of 4097 to 8192 rows (f32; 6144 f64) stay in registers. The H200 profile of 2026-11-29
+/// (`GPUARRAY_FACTOR_PROFILE`) put a 1024-invocation sub-panel at ~23 us a column and a
+/// 512-invocation one at ~8.
+fn max_r() -> usize {
+    static R: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *R.get_or_init(|| {
+        std::env::var("GPUARRAY_FACTOR_MAX_R")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .map_or(MAX_R, |r| r.clamp(1, 8))
+    })
+}
+
 /// The shape for panels of `rows` rows of `d` on an adapter of at most `most` invocations
 /// per workgroup; `None` where no shape holds the panel.
 pub(crate) fn shape(d: DType, rows: usize, most: u32) -> Option<Shape> {
+    shape_within(d, rows, most, MAX_R)
+}
+
+/// [`shape`] with at most `max_r` rows an invocation.
+pub(crate) fn shape_within(d: DType, rows: usize, most: u32, max_r: usize) -> Option<Shape> {
     let words = d.size() / 4;
     let mut best: Option<Shape> = None;
     let mut wg = 64u32;
     while wg <= most.min(1024) {
         let r = rows.div_ceil(wg as usize).max(1);
-        if r <= MAX_R {
+        if r <= max_r {
             let regs = (65536 / wg as usize) * 3 / 4;
             let values = (regs / words).min(64);
             let mut w = 32;
@@ -110,6 +131,11 @@ pub(crate) fn all_specs() -> Vec<Spec> {
                 v.push(spec(d, shape(d, rows, 1024).expect("a shape"), unroll));
             }
         }
+        // GPUARRAY_FACTOR_MAX_R=8's shapes past 4 rows an invocation.
+        for rows in [4096, 6000] {
+            let s = shape_within(d, rows, 1024, 8).expect("a shape");
+            v.push(spec(d, s, true));
+        }
     }
     v
 }
@@ -154,13 +180,14 @@ pub(crate) fn lu_panel<T: Float>(
     out: &Array<T>,
 ) -> Result<bool> {
     let most = l.dev.limits().max_compute_invocations_per_workgroup;
-    if shape(T::DTYPE, p.rows - p.k0, most).is_none() {
+    let max_r = max_r();
+    if shape_within(T::DTYPE, p.rows - p.k0, most, max_r).is_none() {
         return Ok(false);
     }
     let end = p.k0 + p.wdt;
     let mut k = p.k0;
     while k < end {
-        let s = shape(T::DTYPE, p.rows - k, most).expect("fewer rows than the first");
+        let s = shape_within(T::DTYPE, p.rows - k, most, max_r).expect("fewer rows than the first");
         let w = s.w.min(end - k);
         let right = end - k - w;
         debug_assert!(right < s.wg as usize);
@@ -214,6 +241,27 @@ mod tests {
             assert_eq!(shape(d, 4097, 1024), None);
             assert!(shape(d, 300, 256).is_some_and(|s| s.wg <= 256));
         }
+        for d in [DType::F32, DType::F64] {
+            for rows in [3000, 3073, 4096, 4097, 6000] {
+                let s = shape_within(d, rows, 1024, 8).expect("a shape");
+                assert!(
+                    s.wg as usize * s.r as usize >= rows && s.r <= 8,
+                    "{d:?} {rows}"
+                );
+                assert!(s.r as usize * s.w <= 64);
+                assert!(s.r as usize * s.w * d.size() / 4 <= 65536 / s.wg as usize);
+            }
+            assert_eq!(shape_within(d, 8193, 1024, 8), None);
+        }
+        assert!(shape_within(DType::F32, 8192, 1024, 8).is_some());
+        assert_eq!(
+            shape_within(DType::F32, 4096, 1024, 8),
+            Some(Shape {
+                wg: 512,
+                r: 8,
+                w: 8
+            })
+        );
         assert_eq!(
             shape(DType::F32, 256, 1024),
             Some(Shape {
