@@ -63,12 +63,15 @@ fn max_r() -> usize {
 }
 
 /// The shape for panels of `rows` rows of `d` on an adapter of at most `most` invocations
-/// per workgroup; `None` where no shape holds the panel.
+/// per workgroup with the default [`MAX_R`]; `None` where no shape holds the panel.
+#[cfg(test)]
 pub(crate) fn shape(d: DType, rows: usize, most: u32) -> Option<Shape> {
     shape_within(d, rows, most, MAX_R)
 }
 
-/// [`shape`] with at most `max_r` rows an invocation.
+/// The shape for panels of `rows` rows of `d` on an adapter of at most `most` invocations
+/// per workgroup and at most `max_r` rows an invocation; `None` where no shape holds the
+/// panel.
 pub(crate) fn shape_within(d: DType, rows: usize, most: u32, max_r: usize) -> Option<Shape> {
     let words = d.size() / 4;
     let mut best: Option<Shape> = None;
