@@ -1,24 +1,24 @@
 // Factorization family (gpuarray::linalg: LU with partial pivoting, Cholesky, triangular
-// solves, determinants): the steps of the blocked algorithms of src/linalg/blocked.rs, on
+// solves): the steps of the blocked algorithms of src/linalg/blocked.rs, on
 // stacks of contiguous row-major matrices, matrix `bi` of a stack at `bi * rows * cols`.
 // The blocks' products (trailing updates) are the library's matmul; these kernels are the
-// panels, the diagonal blocks, the row swaps and the conversions around them.
+// panels, the diagonal blocks, the row swaps and the copies of products; the readers of a
+// finished factorization (det, perm_matrix, extract) are shaders/factor_read.wgsl.
 //
 // Bindings: 0 params; 1 `a`, a read-only matrix stack (the triangular factor of a solve, a
-// product to subtract, an LU to read); 2 `st`, pivots and status (i32: pivot rows, 0-based,
+// product to subtract); 2 `st`, pivots and status (i32: pivot rows, 0-based,
 // `kmax` per matrix, then one status word: the first matrix found singular or not positive
 // definite, i32::MAX for none, lowered with atomicMin); 4 `out`, the stack worked on in place.
 // Entries that do not use `a` or `st` are bound with a placeholder there.
 // Dispatch geometry: the matrix of a workgroup is `wid.z * nwg.y + wid.y` (a 2-D grid of
 // matrices) for the per-matrix entries (`lu_panel`, `chol_diag`: one workgroup per matrix)
 // and the per-column entries (`trsm_block`, `permute`: one invocation per column, `wid.x`
-// over them; `tri_inv`: one workgroup per diagonal block); the flat entries (`sub_block`,
-// `extract`, `perm_matrix`, `det`) take one invocation per element of a 1-D grid folded
-// into 2-D.
+// over them; `tri_inv`: one workgroup per diagonal block); the flat entry `sub_block` takes one invocation per element of a 1-D grid folded into
+// 2-D.
 //
-// The host replaces the aliases per dtype and, for f64, the one-line functions div_, sqrt_,
-// log_ and neg_inf_ by shared/f64_math's correctly rounded ones (Vulkan promises f64
-// division and square root only to single precision).
+// The host replaces the aliases per dtype and, for f64, the one-line functions div_ and
+// sqrt_ by shared/f64_math's correctly rounded ones (Vulkan promises f64 division and
+// square root only to single precision).
 
 #import params
 
@@ -61,21 +61,18 @@ fn cols() -> u32 { return P.shape[0].y; }   // columns of each matrix of `out` (
 fn k0() -> u32 { return P.shape[0].z; }     // first row/column of the block worked on
 fn wdt() -> u32 { return P.shape[0].w; }    // width of that block
 fn c0() -> u32 { return P.shape[1].x; }     // first column (trsm_block, sub_block)
-fn ncols() -> u32 { return P.shape[1].y; }  // columns (trsm_block, sub_block, extract's out)
-fn an() -> u32 { return P.shape[1].z; }     // rows and columns of `a`'s (square) matrices;
-                                            // extract: `a`'s columns
+fn ncols() -> u32 { return P.shape[1].y; }  // columns (trsm_block, sub_block)
+fn an() -> u32 { return P.shape[1].z; }     // rows and columns of `a`'s (square) matrices
 fn kmax() -> u32 { return P.shape[1].w; }   // pivots per matrix
 fn count() -> u32 { return P.st0[0].x; }    // matrices in the stack
 fn flags() -> u32 { return P.st0[0].y; }    // LOWER | UNIT | TRANS | SELF | REVERSE
 fn r0() -> u32 { return P.st0[0].z; }       // first row (sub_block)
-fn nrows() -> u32 { return P.st0[0].w; }    // rows (sub_block, extract's out)
+fn nrows() -> u32 { return P.st0[0].w; }    // rows (sub_block)
 fn has(f: u32) -> bool { return (flags() & f) != 0u; }
 
 // Replaced for f64 (see the header).
 fn div_(x: T, y: T) -> T { return x / y; }
 fn sqrt_(x: T) -> T { return sqrt(x); }
-fn log_(x: T) -> T { return log(x); }
-fn neg_inf_() -> T { return bitcast<f32>(0xff800000u); }
 
 fn matrix(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return wid.z * nwg.y + wid.y;
@@ -517,111 +514,4 @@ fn permute(
             out[base + p * n + c] = t;
         }
     }
-}
-
-// Sign, log of the magnitude and the determinant of each LU of `a` (an x an, pivots in st),
-// to out[3 bi], out[3 bi + 1], out[3 bi + 2]. One invocation per matrix.
-@compute @workgroup_size(WG)
-fn det(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let bi = linear_id(wid, nwg, lid, WG);
-    if bi >= count() {
-        return;
-    }
-    let n = an();
-    let base = bi * n * n;
-    var sign = T(1.0);
-    var logabs = T(0.0);
-    var prod = T(1.0);
-    var zero = false;
-    for (var i = 0u; i < n; i++) {
-        let d = a[base + i * n + i];
-        if u32(atomicLoad(&st[bi * n + i])) != i {
-            sign = -sign;
-            prod = -prod;
-        }
-        prod *= d;
-        if d < T(0.0) {
-            sign = -sign;
-        } else if d != d {
-            sign = d;
-        }
-        if d == T(0.0) {
-            zero = true;
-        } else {
-            logabs += log_(abs(d));
-        }
-    }
-    if zero && sign == sign {
-        sign = T(0.0);
-        logabs = neg_inf_();
-    }
-    out[3u * bi] = sign;
-    out[3u * bi + 1u] = logabs;
-    out[3u * bi + 2u] = prod;
-}
-
-// The permutation matrix P of an LU (A = P L U) from its pivots: one invocation per row i
-// of each rows x rows matrix of `out` (zeros before), writing its one 1.
-@compute @workgroup_size(WG)
-fn perm_matrix(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let t = linear_id(wid, nwg, lid, WG);
-    let m = rows();
-    if t >= m * count() {
-        return;
-    }
-    let bi = t / m;
-    let i = t % m;
-    // Where row i of A went under the swaps.
-    var p = i;
-    for (var k = 0u; k < kmax(); k++) {
-        let q = u32(atomicLoad(&st[bi * kmax() + k]));
-        if p == k {
-            p = q;
-        } else if p == q {
-            p = k;
-        }
-    }
-    out[bi * m * m + i * m + p] = T(1.0);
-}
-
-// A triangle of `a` (matrices of rows x cols; read transposed where TRANS): the lower
-// (LOWER; ones on the diagonal where UNIT) or the upper triangle of each nrows x ncols
-// matrix of `out`, zeros elsewhere. One invocation per element of `out`.
-@compute @workgroup_size(WG)
-fn extract(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let t = linear_id(wid, nwg, lid, WG);
-    let per = nrows() * ncols();
-    if t >= per * count() {
-        return;
-    }
-    let bi = t / per;
-    let i = (t % per) / ncols();
-    let j = t % ncols();
-    var src = bi * rows() * cols() + i * cols() + j;
-    if has(TRANS) {
-        src = bi * rows() * cols() + j * cols() + i;
-    }
-    var v = T(0.0);
-    if has(LOWER) {
-        if j < i {
-            v = a[src];
-        } else if j == i {
-            v = select(a[src], T(1.0), has(UNIT));
-        }
-    } else if j >= i {
-        v = a[src];
-    }
-    out[t] = v;
 }

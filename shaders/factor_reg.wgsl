@@ -230,25 +230,49 @@ fn lu_reg(
     // U12 = L11^-1 A12 for the block's columns [c0, c0 + ncols) right of the panel, read
     // from and written to the rows the pivots came from (`permute` then moves them to
     // their positions): one invocation per column, by substitution (at most 60 columns
-    // of W rows: not worth registers).
+    // of W rows: not worth registers). The column's W values are all read before the
+    // substitution and written after it (loops over W unrolled on GPUs): read and written
+    // in one loop, each read waited for the write before it (a chain of W global memory
+    // round trips a sub-panel).
     if live && lid < ncols() {
         let col = c0() + lid;
         var y: array<T, W>;
-        for (var q = 0u; q < w; q++) {
-            var v = out[base + src_row[q] * n + col];
+        // unroll
+        for (var q = 0u; q < W; q++) {
+            if q < w {
+                y[q] = out[base + src_row[q] * n + col];
+            }
+        }
+        for (var q = 1u; q < w; q++) {
+            var v = y[q];
             for (var p = 0u; p < q; p++) {
                 v -= l11[q * W + p] * y[p];
             }
             y[q] = v;
-            out[base + src_row[q] * n + col] = v;
+        }
+        // unroll
+        for (var q = 0u; q < W; q++) {
+            if q < w {
+                out[base + src_row[q] * n + col] = y[q];
+            }
         }
     }
 }
 
 // Row swaps [k0, k0 + wdt) of an LU (st: kmax pivots per matrix) in the columns of `out`
 // but [k0, k0 + wdt), as shaders/factor.wgsl's `permute` in order, but each column's
-// affected rows (at most 2 wdt) read at once and written at once: invocation `c` finds
-// for each destination the row whose content ends there by replaying the swaps backwards.
+// affected rows (at most 2 wdt) read at once and written at once. The workgroup first
+// finds, for each of the 2 wdt destinations (rows k0 + t and piv[t]), the row whose
+// content ends there by replaying the swaps backwards (one invocation a destination,
+// the pivots read once into workgroup memory); then invocation `c` moves its column's
+// rows, every load issued before any store (the loops over W unrolled on GPUs).
+// Until 2026-11-29 every invocation replayed the swaps itself (O(wdt^2) steps on private
+// arrays) after reading the pivots atomically: on the H200 70-150 us a dispatch, a quarter
+// of a 4096 LU's time (GPUARRAY_FACTOR_PROFILE).
+var<workgroup> sw_piv: array<u32, W>;
+var<workgroup> sw_src: array<u32, 2 * W>;
+var<workgroup> sw_dst: array<u32, 2 * W>;
+
 @compute @workgroup_size(WG)
 fn swap_rows(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -256,42 +280,53 @@ fn swap_rows(
     @builtin(local_invocation_index) lid: u32,
 ) {
     let bi = wid.z * nwg.y + wid.y;
-    let c = wid.x * WG + lid;
     let kk = k0();
     let w = wdt();
-    if bi >= count() || c >= cols() || (c >= kk && c < kk + w) {
+    let live = bi < count();
+    if live && lid < w {
+        sw_piv[lid] = u32(atomicLoad(&st[bi * kmax() + kk + lid]));
+    }
+    workgroupBarrier();
+    if live && lid < 2u * w {
+        var x = kk + lid;
+        if lid >= w {
+            x = sw_piv[lid - w];
+        }
+        var y = x;
+        for (var t = 0u; t < w; t++) {
+            let s = w - 1u - t;
+            if y == kk + s {
+                y = sw_piv[s];
+            } else if y == sw_piv[s] {
+                y = kk + s;
+            }
+        }
+        sw_dst[lid] = x;
+        sw_src[lid] = y;
+    }
+    workgroupBarrier();
+    let c = wid.x * WG + lid;
+    if !live || c >= cols() || (c >= kk && c < kk + w) {
         return;
     }
     let n = cols();
     let base = bi * rows() * n + c;
-    var piv: array<u32, W>;
-    for (var t = 0u; t < w; t++) {
-        piv[t] = u32(atomicLoad(&st[bi * kmax() + kk + t]));
-    }
     var v: array<T, W>;
     var u: array<T, W>;
-    for (var t = 0u; t < w; t++) {
-        v[t] = out[base + origin(&piv, kk + t, kk, w) * n];
-        u[t] = out[base + origin(&piv, piv[t], kk, w) * n];
-    }
-    for (var t = 0u; t < w; t++) {
-        out[base + (kk + t) * n] = v[t];
-        out[base + piv[t] * n] = u[t];
-    }
-}
-
-// The row whose content the swaps (kk + t, piv[t]), t < w in order, bring to row `x`.
-fn origin(piv: ptr<function, array<u32, W>>, x: u32, kk: u32, w: u32) -> u32 {
-    var y = x;
-    for (var t = 0u; t < w; t++) {
-        let s = w - 1u - t;
-        if y == kk + s {
-            y = (*piv)[s];
-        } else if y == (*piv)[s] {
-            y = kk + s;
+    // unroll
+    for (var t = 0u; t < W; t++) {
+        if t < w {
+            v[t] = out[base + sw_src[t] * n];
+            u[t] = out[base + sw_src[w + t] * n];
         }
     }
-    return y;
+    // unroll
+    for (var t = 0u; t < W; t++) {
+        if t < w {
+            out[base + sw_dst[t] * n] = v[t];
+            out[base + sw_dst[w + t] * n] = u[t];
+        }
+    }
 }
 
 @compute @workgroup_size(WG)

@@ -6,6 +6,7 @@
 //! GPU: every step is recorded and runs in order.
 
 use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, SELF, TRANS, UNIT};
+use super::factor_prof as prof;
 use crate::array::Array;
 use crate::dtype::Float;
 use crate::error::Result;
@@ -50,6 +51,7 @@ fn apply_inverse<T: Float>(
 ) -> Result<()> {
     let xb = block(b, count, (rows, cols), (k, c0), (w, nc), false);
     let t = inv.matmul(&xb)?;
+    prof::mark(&inv.dev, "matmul")?;
     let s = FParams {
         rows,
         cols,
@@ -89,7 +91,7 @@ fn block<T: Float>(
 /// the diagonal, unit diagonal not stored; U on and above): the pivots and status word
 /// ([`status_array`]: `min(m, n)` pivot rows per matrix, then the first matrix with a zero
 /// pivot, i32::MAX for none).
-pub(crate) fn lu_in_place<T: Float>(
+fn lu_in_place_body<T: Float>(
     l: &Launcher<T>,
     w: &Array<T>,
     count: usize,
@@ -98,6 +100,7 @@ pub(crate) fn lu_in_place<T: Float>(
 ) -> Result<Array<i32>> {
     let kmax = m.min(n);
     let st = status_array(&w.dev, count * kmax)?;
+    prof::mark(&w.dev, "fill")?;
     let mut k = 0;
     while k < kmax {
         let wdt = NB.min(kmax - k);
@@ -153,6 +156,7 @@ pub(crate) fn lu_in_place<T: Float>(
                 let l21 = block(w, count, (m, n), (k + wdt, k), (below, wdt), false);
                 let u12 = block(w, count, (m, n), (k, k + wdt), (wdt, right), false);
                 let t = l21.matmul(&u12)?;
+                prof::mark(&l21.dev, "matmul")?;
                 let s = FParams {
                     r0: k + wdt,
                     nrows: below,
@@ -171,13 +175,14 @@ pub(crate) fn lu_in_place<T: Float>(
 /// The lower Cholesky factor of every matrix of `w` ([count, n, n]) in its lower triangle,
 /// in place (the strict upper triangle keeps its old values): the status word (one i32:
 /// the first matrix found not positive definite, i32::MAX for none).
-pub(crate) fn cholesky_in_place<T: Float>(
+fn cholesky_in_place_body<T: Float>(
     l: &Launcher<T>,
     w: &Array<T>,
     count: usize,
     n: usize,
 ) -> Result<Array<i32>> {
     let st = status_array(&w.dev, 0)?;
+    prof::mark(&w.dev, "fill")?;
     for k in (0..n).step_by(NB) {
         let wdt = NB.min(n - k);
         let p = FParams {
@@ -202,6 +207,7 @@ pub(crate) fn cholesky_in_place<T: Float>(
             let ivt = inverse_view(&inv, 1, wdt, 0, wdt).transpose(&[0, 2, 1])?;
             let a21 = block(w, count, (n, n), (k + wdt, k), (below, wdt), false);
             let t = a21.matmul(&ivt)?;
+            prof::mark(&a21.dev, "matmul")?;
             let s = FParams {
                 r0: k + wdt,
                 nrows: below,
@@ -214,6 +220,7 @@ pub(crate) fn cholesky_in_place<T: Float>(
             let l21 = block(w, count, (n, n), (k + wdt, k), (below, wdt), false);
             let l21t = block(w, count, (n, n), (k + wdt, k), (below, wdt), true);
             let t = l21.matmul(&l21t)?;
+            prof::mark(&l21.dev, "matmul")?;
             let s = FParams {
                 r0: k + wdt,
                 nrows: below,
@@ -240,7 +247,7 @@ pub(crate) struct Tri {
 
 /// `b` ([count, n, nrhs], contiguous) becomes op(A)^-1 b, for the triangular matrices of
 /// `a` ([count, n, n], contiguous; only the triangle `tri.lower` names is read).
-pub(crate) fn trsm<T: Float>(
+fn trsm_body<T: Float>(
     l: &Launcher<T>,
     a: &Array<T>,
     b: &Array<T>,
@@ -310,6 +317,7 @@ pub(crate) fn trsm<T: Float>(
                 trans: tri.trans,
             };
             super::trsm::step(&a.dev, &step, a, &inv, b, &x)?;
+            prof::mark(&a.dev, "trsm_step")?;
         }
         let s = FParams {
             rows: n,
@@ -354,6 +362,7 @@ pub(crate) fn trsm<T: Float>(
             };
             let xb = block(b, count, (n, nrhs), (k, 0), (wdt, nrhs), false);
             let t = ab.matmul(&xb)?;
+            prof::mark(&ab.dev, "matmul")?;
             let s = FParams {
                 r0,
                 nrows: nr,
@@ -370,7 +379,7 @@ pub(crate) fn trsm<T: Float>(
 
 /// `b` ([count, n, nrhs], contiguous) becomes op(A)^-1 b for the LUs `lu` ([count, n, n])
 /// with pivots `st`.
-pub(crate) fn lu_solve_in_place<T: Float>(
+fn lu_solve_in_place_body<T: Float>(
     l: &Launcher<T>,
     lu: &Array<T>,
     st: &Array<i32>,
@@ -435,4 +444,62 @@ pub(crate) fn extract<T: Float>(
     };
     l.extract(&p, src, &out)?;
     Ok(out)
+}
+
+/// [`lu_in_place_body`], profiled where `GPUARRAY_FACTOR_PROFILE` asks.
+pub(crate) fn lu_in_place<T: Float>(
+    l: &Launcher<T>,
+    w: &Array<T>,
+    count: usize,
+    m: usize,
+    n: usize,
+) -> Result<Array<i32>> {
+    prof::begin(&w.dev)?;
+    let st = lu_in_place_body(l, w, count, m, n)?;
+    prof::mark(&w.dev, "end")?;
+    prof::end(&format!("lu {:?} {count}x{m}x{n}", T::DTYPE))?;
+    Ok(st)
+}
+
+/// [`cholesky_in_place_body`], profiled where `GPUARRAY_FACTOR_PROFILE` asks.
+pub(crate) fn cholesky_in_place<T: Float>(
+    l: &Launcher<T>,
+    w: &Array<T>,
+    count: usize,
+    n: usize,
+) -> Result<Array<i32>> {
+    prof::begin(&w.dev)?;
+    let st = cholesky_in_place_body(l, w, count, n)?;
+    prof::mark(&w.dev, "end")?;
+    prof::end(&format!("cholesky {:?} {count}x{n}", T::DTYPE))?;
+    Ok(st)
+}
+
+/// [`trsm_body`], profiled where `GPUARRAY_FACTOR_PROFILE` asks.
+pub(crate) fn trsm<T: Float>(
+    l: &Launcher<T>,
+    a: &Array<T>,
+    b: &Array<T>,
+    dims: (usize, usize, usize),
+    tri: Tri,
+) -> Result<()> {
+    prof::begin(&a.dev)?;
+    trsm_body(l, a, b, dims, tri)?;
+    prof::mark(&a.dev, "end")?;
+    prof::end(&format!("trsm {:?} {dims:?} {tri:?}", T::DTYPE))
+}
+
+/// [`lu_solve_in_place_body`], profiled where `GPUARRAY_FACTOR_PROFILE` asks.
+pub(crate) fn lu_solve_in_place<T: Float>(
+    l: &Launcher<T>,
+    lu: &Array<T>,
+    st: &Array<i32>,
+    b: &Array<T>,
+    dims: (usize, usize, usize),
+    trans: bool,
+) -> Result<()> {
+    prof::begin(&lu.dev)?;
+    lu_solve_in_place_body(l, lu, st, b, dims, trans)?;
+    prof::mark(&lu.dev, "end")?;
+    prof::end(&format!("lu_solve {:?} {dims:?}", T::DTYPE))
 }

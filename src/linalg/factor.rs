@@ -62,23 +62,17 @@ pub(crate) enum Entry {
     SubBlock,
     CholDiag,
     Permute,
-    Det,
-    PermMatrix,
-    Extract,
     TriInv,
 }
 
 impl Entry {
     #[cfg(test)]
-    const ALL: [Entry; 9] = [
+    const ALL: [Entry; 6] = [
         Entry::LuPanel,
         Entry::TrsmBlock,
         Entry::SubBlock,
         Entry::CholDiag,
         Entry::Permute,
-        Entry::Det,
-        Entry::PermMatrix,
-        Entry::Extract,
         Entry::TriInv,
     ];
     fn name(self) -> &'static str {
@@ -88,9 +82,6 @@ impl Entry {
             Entry::SubBlock => "sub_block",
             Entry::CholDiag => "chol_diag",
             Entry::Permute => "permute",
-            Entry::Det => "det",
-            Entry::PermMatrix => "perm_matrix",
-            Entry::Extract => "extract",
             Entry::TriInv => "tri_inv",
         }
     }
@@ -106,17 +97,17 @@ pub(crate) fn spec(d: DType) -> Spec {
             .import("f64_math")
             .function("div_", "fn div_(x: T, y: T) -> T { return div64_(x, y); }")
             .function("sqrt_", "fn sqrt_(x: T) -> T { return sqrt64_(x); }")
-            .function("log_", "fn log_(x: T) -> T { return log64_(x); }")
-            .function("neg_inf_", "fn neg_inf_() -> T { return -inf64_(T(1.0)); }")
     } else {
         s
     }
 }
 
-/// Every variant, for the shader validation test.
+/// Every variant, for the shader validation test (with shaders/factor_read.wgsl's).
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    vec![spec(DType::F32), spec(DType::F64)]
+    let mut v = vec![spec(DType::F32), spec(DType::F64)];
+    v.extend(super::factor_read::all_specs());
+    v
 }
 
 /// The grid of `x` workgroups per matrix for `count` matrices (folded into y and z).
@@ -207,9 +198,25 @@ impl<T: Float> Launcher<T> {
         work: Work,
         wg: u32,
     ) -> Result<()> {
+        let kernel = ("factor", entry.name(), spec as fn(DType) -> Spec);
+        self.launch_in(kernel, p, (a, st), out, work, wg)
+    }
+
+    /// Dispatches entry `name` of the family `family` (whose spec for a dtype `spec`
+    /// makes; shaders/factor.wgsl's parameters and bindings) over `work` in workgroups of
+    /// `wg`, reading `a` (or the placeholder) and `st` (or `out` itself), writing `out`.
+    pub(super) fn launch_in(
+        &self,
+        (family, name, spec): (&'static str, &'static str, fn(DType) -> Spec),
+        p: &FParams,
+        (a, st): (Option<&Array<T>>, Option<&Array<i32>>),
+        out: &Array<T>,
+        work: Work,
+        wg: u32,
+    ) -> Result<()> {
         let key = Key {
-            family: "factor",
-            entry: entry.name(),
+            family,
+            entry: name,
             variant: format!("{:?}", T::DTYPE),
             inputs: 2,
             wg,
@@ -223,7 +230,8 @@ impl<T: Float> Launcher<T> {
             None => out.binding(),
         };
         self.dev
-            .launch(&k, &p.encode(), &[a, s], out.binding(), work)
+            .launch(&k, &p.encode(), &[a, s], out.binding(), work)?;
+        super::factor_prof::mark(&self.dev, name)
     }
 
     /// Factors panel [k0, k0 + w) of the LU of `out` ([count, rows, cols]).
@@ -266,53 +274,12 @@ impl<T: Float> Launcher<T> {
         self.launch(Entry::Permute, p, None, Some(st), out, grid(x, p.count))
     }
 
-    pub(crate) fn det(
-        &self,
-        p: &FParams,
-        lu: &Array<T>,
-        st: &Array<i32>,
-        out: &Array<T>,
-    ) -> Result<()> {
-        self.launch(
-            Entry::Det,
-            p,
-            Some(lu),
-            Some(st),
-            out,
-            Work::Items(p.count as u32),
-        )
-    }
-
-    pub(crate) fn perm_matrix(&self, p: &FParams, st: &Array<i32>, out: &Array<T>) -> Result<()> {
-        let n = p.count * p.rows;
-        self.launch(
-            Entry::PermMatrix,
-            p,
-            None,
-            Some(st),
-            out,
-            Work::Items(n as u32),
-        )
-    }
-
     /// The inverses of the `ceil(nrows / wdt)` diagonal blocks from `k0` of op(A) for the
     /// matrices of `a` into `out` (`[count, blocks, wdt, wdt]`).
     pub(crate) fn tri_inv(&self, p: &FParams, a: &Array<T>, out: &Array<T>) -> Result<()> {
         debug_assert!(p.wdt as u32 <= WG);
         let blocks = p.nrows.div_ceil(p.wdt);
         self.launch(Entry::TriInv, p, Some(a), None, out, grid(blocks, p.count))
-    }
-
-    pub(crate) fn extract(&self, p: &FParams, src: &Array<T>, out: &Array<T>) -> Result<()> {
-        let n = p.count * p.nrows * p.ncols;
-        self.launch(
-            Entry::Extract,
-            p,
-            Some(src),
-            None,
-            out,
-            Work::Items(n as u32),
-        )
     }
 }
 

@@ -7,7 +7,8 @@
 //! factors it column by column with three barriers a column and no global memory traffic,
 //! writes it once, and solves the sub-panel's U12 rows of the block's remaining columns
 //! (in registers, L11 in workgroup memory); `swap_rows` swaps the other columns' rows
-//! (each column's affected rows read at once, not swap by swap), and `rank_update`
+//! (each column's affected rows read at once, not swap by swap, from a map of the swaps
+//! the workgroup builds once), and `rank_update`
 //! updates the block's remaining columns below the sub-panel. Three dispatches a
 //! sub-panel. Where even `r = 4` rows per invocation of 1024 invocations do not
 //! hold the panel (more than 4096 rows), the panel takes shaders/factor.wgsl's `lu_panel`.
@@ -32,6 +33,11 @@ const SRC: &str = include_str!("../../shaders/factor_reg.wgsl");
 /// Most rows one invocation holds.
 const MAX_R: usize = 4;
 
+/// Invocations of a `swap_rows` workgroup: at least the 2 * 32 destinations of the widest
+/// sub-panel's swaps (each found by one invocation).
+const SWAP_WG: u32 = 128;
+const _: () = assert!(SWAP_WG >= 64);
+
 /// The shape of the register panel: invocations, rows each, columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Shape {
@@ -40,15 +46,39 @@ pub(crate) struct Shape {
     pub w: usize,
 }
 
+/// Rows one invocation may hold at most for [`lu_panel`]: [`MAX_R`], or
+/// `GPUARRAY_FACTOR_MAX_R` (1 to 8; read once), a candidate for measuring: with 8, panels
+/// of 3073 to 4096 rows take 512 invocations of 7-8 rows (not 1024 of 4, the same width),
+/// and panels of 4097 to 8192 rows (f32; 6144 f64) stay in registers. The H200 profile of 2026-11-29
+/// (`GPUARRAY_FACTOR_PROFILE`) put a 1024-invocation sub-panel at ~23 us a column and a
+/// 512-invocation one at ~8.
+fn max_r() -> usize {
+    static R: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *R.get_or_init(|| {
+        std::env::var("GPUARRAY_FACTOR_MAX_R")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .map_or(MAX_R, |r| r.clamp(1, 8))
+    })
+}
+
 /// The shape for panels of `rows` rows of `d` on an adapter of at most `most` invocations
-/// per workgroup; `None` where no shape holds the panel.
+/// per workgroup with the default [`MAX_R`]; `None` where no shape holds the panel.
+#[cfg(test)]
 pub(crate) fn shape(d: DType, rows: usize, most: u32) -> Option<Shape> {
+    shape_within(d, rows, most, MAX_R)
+}
+
+/// The shape for panels of `rows` rows of `d` on an adapter of at most `most` invocations
+/// per workgroup and at most `max_r` rows an invocation; `None` where no shape holds the
+/// panel.
+pub(crate) fn shape_within(d: DType, rows: usize, most: u32, max_r: usize) -> Option<Shape> {
     let words = d.size() / 4;
     let mut best: Option<Shape> = None;
     let mut wg = 64u32;
     while wg <= most.min(1024) {
         let r = rows.div_ceil(wg as usize).max(1);
-        if r <= MAX_R {
+        if r <= max_r {
             let regs = (65536 / wg as usize) * 3 / 4;
             let values = (regs / words).min(64);
             let mut w = 32;
@@ -104,6 +134,11 @@ pub(crate) fn all_specs() -> Vec<Spec> {
                 v.push(spec(d, shape(d, rows, 1024).expect("a shape"), unroll));
             }
         }
+        // GPUARRAY_FACTOR_MAX_R=8's shapes past 4 rows an invocation.
+        for rows in [4096, 6000] {
+            let s = shape_within(d, rows, 1024, 8).expect("a shape");
+            v.push(spec(d, s, true));
+        }
     }
     v
 }
@@ -134,7 +169,8 @@ fn launch<T: Float>(
         &[l.dummy.binding(), st.binding()],
         out.binding(),
         work,
-    )
+    )?;
+    super::factor_prof::mark(&l.dev, entry)
 }
 
 /// Factors the LU panel `p` (columns [k0, k0 + wdt) of the [count, rows, cols] stack `out`,
@@ -147,13 +183,14 @@ pub(crate) fn lu_panel<T: Float>(
     out: &Array<T>,
 ) -> Result<bool> {
     let most = l.dev.limits().max_compute_invocations_per_workgroup;
-    if shape(T::DTYPE, p.rows - p.k0, most).is_none() {
+    let max_r = max_r();
+    if shape_within(T::DTYPE, p.rows - p.k0, most, max_r).is_none() {
         return Ok(false);
     }
     let end = p.k0 + p.wdt;
     let mut k = p.k0;
     while k < end {
-        let s = shape(T::DTYPE, p.rows - k, most).expect("fewer rows than the first");
+        let s = shape_within(T::DTYPE, p.rows - k, most, max_r).expect("fewer rows than the first");
         let w = s.w.min(end - k);
         let right = end - k - w;
         debug_assert!(right < s.wg as usize);
@@ -167,8 +204,11 @@ pub(crate) fn lu_panel<T: Float>(
         };
         launch(l, "lu_reg", s, &q, st, out, grid(1, p.count))?;
         if p.cols > w {
-            let x = p.cols.div_ceil(s.wg as usize);
-            launch(l, "swap_rows", s, &q, st, out, grid(x, p.count))?;
+            // Workgroups of SWAP_WG (not the panel's up to 1024): a column an invocation,
+            // spread over more of the GPU's multiprocessors.
+            let sw = Shape { wg: SWAP_WG, ..s };
+            let x = p.cols.div_ceil(SWAP_WG as usize);
+            launch(l, "swap_rows", sw, &q, st, out, grid(x, p.count))?;
         }
         let below = p.rows - k - w;
         if right > 0 && below > 0 {
@@ -204,6 +244,27 @@ mod tests {
             assert_eq!(shape(d, 4097, 1024), None);
             assert!(shape(d, 300, 256).is_some_and(|s| s.wg <= 256));
         }
+        for d in [DType::F32, DType::F64] {
+            for rows in [3000, 3073, 4096, 4097, 6000] {
+                let s = shape_within(d, rows, 1024, 8).expect("a shape");
+                assert!(
+                    s.wg as usize * s.r as usize >= rows && s.r <= 8,
+                    "{d:?} {rows}"
+                );
+                assert!(s.r as usize * s.w <= 64);
+                assert!(s.r as usize * s.w * d.size() / 4 <= 65536 / s.wg as usize);
+            }
+            assert_eq!(shape_within(d, 8193, 1024, 8), None);
+        }
+        assert!(shape_within(DType::F32, 8192, 1024, 8).is_some());
+        assert_eq!(
+            shape_within(DType::F32, 4096, 1024, 8),
+            Some(Shape {
+                wg: 512,
+                r: 8,
+                w: 8
+            })
+        );
         assert_eq!(
             shape(DType::F32, 256, 1024),
             Some(Shape {

@@ -104,6 +104,8 @@ pub fn register_shapes<T: Float>() {
         (1, 4096, 6),
         (1, 4100, 3),
         (2, 40, 300),
+        // swap_rows over 3 workgroups of columns, 3 rows an invocation.
+        (2, 700, 261),
     ] {
         // Column 0 in (-1, 1) but rows m / 2 and m - 1 at +-2: a tie across invocations
         // (and groups of 32), the first of the two the pivot.
