@@ -21,7 +21,12 @@
 // workgroup memory holds it (the transposing stores of a K-contiguous operand then spread
 // over the banks), two buffers: the next K tile is fetched into registers before the current
 // one's FMAs and stored to the other buffer after them, one barrier per K tile. The
-// products accumulate with fma (one rounding per step, as the GPU's DFMA).
+// prefetch holds the raw (clamped) loads; whether each element lies inside the matrix is
+// decided, and the outside ones set to 0, only at the store: where the select followed the
+// load, the driver placed it right after it (NVIDIA, H200: the bounds' predicates are few
+// and were spent at once), so every K tile waited out its global loads before its first
+// FMA, with all the workgroup's invocations, held together by the barrier, waiting alike.
+// The products accumulate with fma (one rounding per step, as the GPU's DFMA).
 
 #import params
 
@@ -37,75 +42,66 @@ override WG: u32 = 256u; // the host passes NT
 var<workgroup> As: array<vec2<f64>, 2u * BK * ROWA>;
 var<workgroup> Bs: array<vec2<f64>, 2u * BK * ROWB>;
 
-// Element i of A (B), clamped to the buffer, or 0 where `inside` is false.
-fn get_a(i: u32, inside: bool) -> f64 {
-    return select(0.0lf, a[min(i, arrayLength(&a) - 1u)], inside);
+// Element i of A (B), clamped to the buffer: the raw value of the prefetch.
+fn get_a(i: u32) -> f64 {
+    return a[min(i, arrayLength(&a) - 1u)];
 }
-fn get_b(i: u32, inside: bool) -> f64 {
-    return select(0.0lf, b[min(i, arrayLength(&b) - 1u)], inside);
+fn get_b(i: u32) -> f64 {
+    return b[min(i, arrayLength(&b) - 1u)];
 }
 
-// Element e of A's tile at depth k0: its (k, m) in the tile and its value. TA: A is
-// M-contiguous (element (m, k) at k lda + m), e runs along m; else along k.
-fn fetch_a(e: u32, m0: u32, k0: u32, oa: u32) -> f64 {
-    var m: u32;
-    var k: u32;
+// Element e of A's tile at depth k0: its (m, k) in the tile. TA: A is M-contiguous (element
+// (m, k) at k lda + m), e runs along m; else along k.
+fn at_a(e: u32) -> vec2<u32> {
     if (TA) {
-        m = e % BM;
-        k = e / BM;
-    } else {
-        k = e % BK;
-        m = e / BK;
+        return vec2<u32>(e % BM, e / BM);
     }
-    let gm = m0 + m;
-    let gk = k0 + k;
-    let at = select(oa + gm * ld_a() + gk, oa + gk * ld_a() + gm, TA);
-    return get_a(at, gm < dim_m() && gk < dim_k());
+    return vec2<u32>(e / BK, e % BK);
 }
 
-// Element e of B's tile: TB: B is K-contiguous (element (k, n) at n ldb + k), e runs along
-// k; else along n.
-fn fetch_b(e: u32, n0: u32, k0: u32, ob: u32) -> f64 {
-    var n: u32;
-    var k: u32;
+// Element e of B's tile: its (n, k). TB: B is K-contiguous (element (k, n) at n ldb + k), e
+// runs along k; else along n.
+fn at_b(e: u32) -> vec2<u32> {
     if (TB) {
-        k = e % BK;
-        n = e / BK;
-    } else {
-        n = e % BN;
-        k = e / BN;
+        return vec2<u32>(e / BK, e % BK);
     }
-    let gn = n0 + n;
-    let gk = k0 + k;
-    let at = select(ob + gk * ld_b() + gn, ob + gn * ld_b() + gk, TB);
-    return get_b(at, gn < dim_n() && gk < dim_k());
+    return vec2<u32>(e % BN, e / BN);
+}
+
+// The raw value of element e of A's (B's) tile at depth k0 (clamped to the buffer; outside
+// the matrix it is whatever lies there, set to 0 by `inside_a` at the store).
+fn fetch_a(e: u32, m0: u32, k0: u32, oa: u32) -> f64 {
+    let mk = at_a(e);
+    let gm = m0 + mk.x;
+    let gk = k0 + mk.y;
+    return get_a(select(oa + gm * ld_a() + gk, oa + gk * ld_a() + gm, TA));
+}
+fn fetch_b(e: u32, n0: u32, k0: u32, ob: u32) -> f64 {
+    let nk = at_b(e);
+    let gn = n0 + nk.x;
+    let gk = k0 + nk.y;
+    return get_b(select(ob + gk * ld_b() + gn, ob + gn * ld_b() + gk, TB));
+}
+
+// `v`, element e of A's (B's) tile at depth k0, or 0 where it lies outside the matrix.
+fn inside_a(e: u32, m0: u32, k0: u32, v: f64) -> f64 {
+    let mk = at_a(e);
+    return select(0.0lf, v, m0 + mk.x < dim_m() && k0 + mk.y < dim_k());
+}
+fn inside_b(e: u32, n0: u32, k0: u32, v: f64) -> f64 {
+    let nk = at_b(e);
+    return select(0.0lf, v, n0 + nk.x < dim_n() && k0 + nk.y < dim_k());
 }
 
 // Element e of A's (B's) tile into buffer `buf` (0 or 1) of the workgroup tile, k-major.
 fn put_a(e: u32, buf: u32, v: f64) {
-    var m: u32;
-    var k: u32;
-    if (TA) {
-        m = e % BM;
-        k = e / BM;
-    } else {
-        k = e % BK;
-        m = e / BK;
-    }
-    let i = (buf * BK + k) * (2u * ROWA) + m;
+    let mk = at_a(e);
+    let i = (buf * BK + mk.y) * (2u * ROWA) + mk.x;
     As[i / 2u][i % 2u] = v;
 }
 fn put_b(e: u32, buf: u32, v: f64) {
-    var n: u32;
-    var k: u32;
-    if (TB) {
-        k = e % BK;
-        n = e / BK;
-    } else {
-        n = e % BN;
-        k = e / BN;
-    }
-    let i = (buf * BK + k) * (2u * ROWB) + n;
+    let nk = at_b(e);
+    let i = (buf * BK + nk.y) * (2u * ROWB) + nk.x;
     Bs[i / 2u][i % 2u] = v;
 }
 
@@ -139,11 +135,11 @@ fn matmul_f64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     }
     // unroll
     for (var r = 0u; r < LA; r++) {
-        put_a(t + r * NT, 0u, ra[r]);
+        put_a(t + r * NT, 0u, inside_a(t + r * NT, m0, 0u, ra[r]));
     }
     // unroll
     for (var r = 0u; r < LB; r++) {
-        put_b(t + r * NT, 0u, rb[r]);
+        put_b(t + r * NT, 0u, inside_b(t + r * NT, n0, 0u, rb[r]));
     }
     workgroupBarrier();
 
@@ -184,11 +180,11 @@ fn matmul_f64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
         let nxt = 1u - cur;
         // unroll
         for (var r = 0u; r < LA; r++) {
-            put_a(t + r * NT, nxt, ra[r]);
+            put_a(t + r * NT, nxt, inside_a(t + r * NT, m0, k1, ra[r]));
         }
         // unroll
         for (var r = 0u; r < LB; r++) {
-            put_b(t + r * NT, nxt, rb[r]);
+            put_b(t + r * NT, nxt, inside_b(t + r * NT, n0, k1, rb[r]));
         }
         workgroupBarrier();
     }

@@ -245,3 +245,22 @@ fn unrunnable_tilings_fall_back() {
         vec![20.0f32; 130 * 70]
     );
 }
+
+/// Grids of more tile rows than one band of the workgroup order (8 rows: the last band
+/// partial) and several tile columns, on two tilings and a batch: every tile of C is
+/// computed once, where it belongs.
+#[test]
+fn grids_past_one_band() {
+    require_dtype!(f64);
+    let mut rng = Rng::new(643);
+    for (t, batch) in [(TILINGS[3], 0), (TILINGS[12], 2)] {
+        let d = device(t);
+        let [bm, bn, ..] = t.map(|x| x as usize);
+        // 11 (batch: 9) tile rows, 3 tile columns, all partial at the edge.
+        let rows = if batch > 0 { 9 } else { 11 };
+        let (m, n, k) = (rows * bm - 5, 3 * bn - 7, 13);
+        let (a, ha) = stored(&d, &mut rng, batch, (m, k), false);
+        let (b, hb) = stored(&d, &mut rng, batch, (k, n), batch > 0);
+        check(&a, &b, &ha, &hb, &format!("{t:?} {m}x{n}x{k} b{batch}"));
+    }
+}
