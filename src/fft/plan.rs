@@ -40,6 +40,11 @@ pub(super) struct Direct<C: ComplexFloat> {
 }
 
 impl<C: ComplexFloat> Direct<C> {
+    /// Whether the pass multiplies its outputs by four-step twiddles.
+    pub fn has_step(&self) -> bool {
+        self.step.is_some()
+    }
+
     /// Transforms per workgroup: `m_col` where the rows are strided (`col`), else `m`.
     pub fn m_for(&self, col: bool) -> usize {
         if col {
@@ -98,7 +103,7 @@ pub(super) fn capacity(dev: &Device, d: DType) -> usize {
     (bytes / d.size()).min(8192)
 }
 
-fn direct<C: ComplexFloat>(
+pub(super) fn direct<C: ComplexFloat>(
     dev: &Device,
     l: usize,
     cap: usize,
@@ -120,6 +125,17 @@ fn direct<C: ComplexFloat>(
         }
     };
     let mut t: Vec<C> = (0..l).map(|j| root(j, l)).collect();
+    // Each pass's own twiddles (src/fft/passes.rs `table_offsets`).
+    let mut ns = 1;
+    for r in radices(l).unwrap_or_default() {
+        if ns > 1 {
+            let stride = l / (ns * r);
+            for i in 1..r {
+                t.extend((0..ns).map(|k| root::<C>(i * k * stride, l)));
+            }
+        }
+        ns *= r;
+    }
     let step = step.map(|n| {
         let shift = (usize::BITS - (n - 1).leading_zeros()).div_ceil(2);
         let coarse = t.len();
@@ -269,7 +285,12 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
         return Ok(());
     }
     match node {
-        Node::Direct(dr) => run_direct(dr, dev, job, d),
+        Node::Direct(dr) => {
+            if super::columns::try_columns(dr, dev, job)? {
+                return Ok(());
+            }
+            run_direct(dr, dev, job, d)
+        }
         Node::FourStep { n, n1, n2, a, b } => {
             let (n, n1, n2) = (*n, *n1, *n2);
             let plain_in = job.p.n_in == n && job.p.herm == 0 && job.p.dims.len() < MAX_BATCH_DIMS;
@@ -400,7 +421,7 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
     }
 }
 
-fn run_direct<C: ComplexFloat>(
+pub(super) fn run_direct<C: ComplexFloat>(
     dr: &Direct<C>,
     dev: &Device,
     job: &Job<'_>,
