@@ -39,7 +39,11 @@ struct SplitCache {
 
 /// The divisor of `n` nearest below its square root (1 for a prime).
 fn near_root(n: usize) -> usize {
-    (1..=n).take_while(|d| d * d <= n).filter(|d| n.is_multiple_of(*d)).last().unwrap_or(1)
+    (1..=n)
+        .take_while(|d| d * d <= n)
+        .filter(|d| n.is_multiple_of(*d))
+        .last()
+        .unwrap_or(1)
 }
 
 fn split<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Option<Arc<Split<C>>>> {

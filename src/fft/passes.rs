@@ -286,8 +286,16 @@ fn small_dft(p: &str, a: &[String]) -> String {
             s += &format!("let {p}p2 = rot({p}o2); ");
             s += &format!("let {p}p3 = {}; ", twiddle_const(&format!("{p}o3"), 3, 8));
             for k in 0..4 {
-                let t = if k == 0 { format!("{p}o0") } else { format!("{p}p{k}") };
-                let _ = write!(s, "let {p}{k} = {p}e{k} + {t}; let {p}{} = {p}e{k} - {t}; ", k + 4);
+                let t = if k == 0 {
+                    format!("{p}o0")
+                } else {
+                    format!("{p}p{k}")
+                };
+                let _ = write!(
+                    s,
+                    "let {p}{k} = {p}e{k} + {t}; let {p}{} = {p}e{k} - {t}; ",
+                    k + 4
+                );
             }
             s
         }

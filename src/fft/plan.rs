@@ -161,11 +161,18 @@ pub(super) fn direct<C: ComplexFloat>(
 
 /// The plan of a transform of length `n >= 1` of `C`.
 pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
+    plan_in(dev, n, true)
+}
+
+/// `plan`; `top`: not the rows of a four-step split (those split again past
+/// `GPUARRAY_FFT_ROWCAP`, so that their transposed writes cover longer runs).
+fn plan_in<C: ComplexFloat>(dev: &Device, n: usize, top: bool) -> Result<Node<C>> {
     let cap = capacity(dev, C::DTYPE);
     if radices(n).is_none() {
         return Ok(Node::Bluestein(Bluestein::new(dev, n)?));
     }
-    if n <= cap {
+    let row_cap = super::tune::knobs().rowcap.unwrap_or(cap).min(cap);
+    if n <= cap && (top || n <= row_cap) {
         return Ok(Node::Direct(direct(dev, n, cap, None)?));
     }
     // Columns of at most COL_LEN (1,024) and cap / 4 (so that COL_TRANSFORMS of them share a
@@ -178,8 +185,8 @@ pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
     let n1 = divisors
         .iter()
         .copied()
-        .find(|&d| n / d <= col_cap)
-        .or_else(|| divisors.iter().copied().find(|&d| n / d <= cap))
+        .find(|&d| n / d <= col_cap.min(row_cap))
+        .or_else(|| divisors.iter().copied().find(|&d| n / d <= row_cap))
         .or_else(|| divisors.last().copied())
         .unwrap_or(n);
     let n2 = n / n1;
@@ -188,7 +195,7 @@ pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
         n1,
         n2,
         a: direct(dev, n1, cap, Some(n))?,
-        b: Box::new(plan(dev, n2)?),
+        b: Box::new(plan_in(dev, n2, false)?),
     })
 }
 
