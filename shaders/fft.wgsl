@@ -10,8 +10,9 @@
 // out_offset(b) + k * s_out(). Strides travel as u32 and wrap (negative strides work).
 //
 // Bindings: 0 params; 1 `src` the input (complex vec2<T>, or real T: alias IN and read_in);
-// 2 `tw` twiddles as vec2<T>, computed in f64 on the host: W_L^j (j < L()) at 0, and for a
-// four-step pass W_N^(hi * 2^tw_shift()) at tw_coarse() and W_N^lo at tw_fine();
+// 2 `tw` twiddles as vec2<T>, computed in f64 on the host: W_L^j (j < L()) at 0, each
+// Stockham pass's own (src/fft/passes.rs `table_offsets`) after them, and for a four-step
+// pass W_N^(hi * 2^tw_shift()) at tw_coarse() and W_N^lo at tw_fine();
 // 4 `dst` the output (complex, or the real parts: alias OUT and write_out).
 // Dispatch geometry:
 // - `main`: a 1-D grid of workgroups (folded into 2-D) of WG invocations; workgroup g
@@ -56,7 +57,8 @@ fn run_passes(lid: u32) { }      // the passes: pass_0(lid); pass_1(lid); ... (f
 fn read_in(i: u32) -> vec2<T> { return src[i]; }
 fn write_out(i: u32, v: vec2<T>) { dst[i] = v; }
 fn sb(i: u32) -> u32 { return i; }  // where element i of `sbuf` lies (padded: i + i / 16)
-fn twl(j: u32) -> vec2<T> { return twiddle(j); }  // W_L^j of the passes
+fn twl(j: u32) -> vec2<T> { return twiddle(j); }  // W_L^j (the radix-R constants)
+fn twp(k: u32, j: u32) -> vec2<T> { return twiddle(k); }  // a pass's twiddle: entry k, W_L^j
 
 // The family's parameters, mirroring `FftParams` in src/fft/kernel.rs.
 fn batches() -> u32 { return P.n; }                 // transforms
@@ -125,6 +127,14 @@ fn step_twiddle(m: u32) -> vec2<T> {
     let hi = m >> tw_shift();
     let lo = m & ((1u << tw_shift()) - 1u);
     return cmul(twiddle(tw_coarse() + hi), twiddle(tw_fine() + lo));
+}
+
+// The constant (c, s) = W^e of a forward transform, conjugated for an inverse one.
+fn dirw(c: T, s: T) -> vec2<T> {
+    if (inverse()) {
+        return vec2<T>(c, -s);
+    }
+    return vec2<T>(c, s);
 }
 
 // -i z (forward) or +i z (inverse).

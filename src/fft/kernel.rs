@@ -139,9 +139,18 @@ fn base(family: &'static str, d: DType, io: Io, sbuf: usize) -> Spec {
 /// and the 4096^2 fft2).
 pub(super) fn radices(mut l: usize) -> Option<Vec<usize>> {
     let mut out = Vec::new();
-    while l.is_multiple_of(8) && super::tune::knobs().r8 {
-        out.push(8);
-        l /= 8;
+    let big = radix_rule();
+    if big > 4 {
+        while l.is_multiple_of(big) {
+            out.push(big);
+            l /= big;
+        }
+        for r in [16, 8] {
+            while r < big && l.is_multiple_of(r) {
+                out.push(r);
+                l /= r;
+            }
+        }
     }
     for r in [4, 2, 3, 5, 7, 11, 13] {
         while l.is_multiple_of(r) {
@@ -150,6 +159,16 @@ pub(super) fn radices(mut l: usize) -> Option<Vec<usize>> {
         }
     }
     (l == 1).then_some(out)
+}
+
+/// The largest radix of the Stockham passes (4; 8, 16 or 32 by `GPUARRAY_FFT_RADIX` or
+/// `_R8`). On the H200 (2026-11-29, 65,536 x 1,024 complex64, the gathered twiddle reads
+/// of then): radix 4 0.645 ms, 8 0.75, 16 1.06, 32 1.65 (16 with 8 elements per
+/// invocation 1.04, with two transforms per workgroup 1.57): fewer exchanges do not pay
+/// for the registers and the fewer invocations in flight.
+pub(super) fn radix_rule() -> usize {
+    let k = super::tune::knobs();
+    k.radix.unwrap_or(if k.r8 { 8 } else { 4 })
 }
 
 /// Elements each invocation of the in-workgroup transform holds. Measured on the H200
@@ -166,7 +185,9 @@ pub(super) fn direct_wg(elems: usize, max_inv: usize) -> usize {
         // At most 32 values per invocation.
         Some(w) => w.clamp(elems.div_ceil(32).max(1), max_inv),
         None => {
-            let e = super::tune::knobs().e.unwrap_or(PER_INVOCATION);
+            let e = super::tune::knobs()
+                .e
+                .unwrap_or(PER_INVOCATION.max(radix_rule()));
             (elems.div_ceil(e).div_ceil(32) * 32).clamp(64, max_inv)
         }
     }
@@ -243,7 +264,12 @@ pub(super) fn direct_spec(
         col_out: col[1],
     };
     let passes = super::passes::run_passes(shape, &radices(l).unwrap_or_default());
+    // Unchecked (no bounds clamps on every global and workgroup access, no loop
+    // counters): `sbuf` indices stay below m * lp (+ padding) by construction, the table's
+    // below its length, and the global accesses are those of the host's checked views,
+    // guarded by `offs`' batch test and n_in / n_out. GPUARRAY_CHECKED=1 restores the checks.
     let s = base("fft", d, io, sbuf_len(m, lp, pad).max(1))
+        .unchecked()
         .function("fft_len", format!("fn fft_len() -> u32 {{ return {l}u; }}"))
         .function(
             "per_group",
@@ -260,9 +286,9 @@ pub(super) fn direct_spec(
     };
     let s = if super::tune::knobs().tw_sin && d == DType::F32 {
         s.function(
-            "twl",
+            "twp",
             format!(
-                "fn twl(j: u32) -> vec2<T> {{ let a = -6.283185307179586 * f32(j) / {l}.0; \
+                "fn twp(k: u32, j: u32) -> vec2<T> {{ let a = -6.283185307179586 * f32(j) / {l}.0; \
                  let w = vec2<T>(cos(a), sin(a)); if (inverse()) {{ return conj(w); }} return w; }}"
             ),
         )

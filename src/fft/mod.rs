@@ -18,6 +18,7 @@
 //! their execution) and shaders/fft_bluestein.wgsl.
 
 mod bluestein;
+mod columns;
 mod helpers;
 mod kernel;
 mod nd;

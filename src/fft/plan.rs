@@ -40,6 +40,11 @@ pub(super) struct Direct<C: ComplexFloat> {
 }
 
 impl<C: ComplexFloat> Direct<C> {
+    /// Whether the pass multiplies its outputs by four-step twiddles.
+    pub fn has_step(&self) -> bool {
+        self.step.is_some()
+    }
+
     /// Transforms per workgroup: `m_col` where the rows are strided (`col`), else `m`.
     pub fn m_for(&self, col: bool) -> usize {
         if col {
@@ -98,7 +103,7 @@ pub(super) fn capacity(dev: &Device, d: DType) -> usize {
     (bytes / d.size()).min(8192)
 }
 
-fn direct<C: ComplexFloat>(
+pub(super) fn direct<C: ComplexFloat>(
     dev: &Device,
     l: usize,
     cap: usize,
@@ -120,6 +125,17 @@ fn direct<C: ComplexFloat>(
         }
     };
     let mut t: Vec<C> = (0..l).map(|j| root(j, l)).collect();
+    // Each pass's own twiddles (src/fft/passes.rs `table_offsets`).
+    let mut ns = 1;
+    for r in radices(l).unwrap_or_default() {
+        if ns > 1 {
+            let stride = l / (ns * r);
+            for i in 1..r {
+                t.extend((0..ns).map(|k| root::<C>(i * k * stride, l)));
+            }
+        }
+        ns *= r;
+    }
     let step = step.map(|n| {
         let shift = (usize::BITS - (n - 1).leading_zeros()).div_ceil(2);
         let coarse = t.len();
@@ -145,11 +161,18 @@ fn direct<C: ComplexFloat>(
 
 /// The plan of a transform of length `n >= 1` of `C`.
 pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
+    plan_in(dev, n, true)
+}
+
+/// `plan`; `top`: not the rows of a four-step split (those split again past
+/// `GPUARRAY_FFT_ROWCAP`, so that their transposed writes cover longer runs).
+fn plan_in<C: ComplexFloat>(dev: &Device, n: usize, top: bool) -> Result<Node<C>> {
     let cap = capacity(dev, C::DTYPE);
     if radices(n).is_none() {
         return Ok(Node::Bluestein(Bluestein::new(dev, n)?));
     }
-    if n <= cap {
+    let row_cap = super::tune::knobs().rowcap.unwrap_or(cap).min(cap);
+    if n <= cap && (top || n <= row_cap) {
         return Ok(Node::Direct(direct(dev, n, cap, None)?));
     }
     // Columns of at most COL_LEN (1,024) and cap / 4 (so that COL_TRANSFORMS of them share a
@@ -162,8 +185,8 @@ pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
     let n1 = divisors
         .iter()
         .copied()
-        .find(|&d| n / d <= col_cap)
-        .or_else(|| divisors.iter().copied().find(|&d| n / d <= cap))
+        .find(|&d| n / d <= col_cap.min(row_cap))
+        .or_else(|| divisors.iter().copied().find(|&d| n / d <= row_cap))
         .or_else(|| divisors.last().copied())
         .unwrap_or(n);
     let n2 = n / n1;
@@ -172,7 +195,7 @@ pub(super) fn plan<C: ComplexFloat>(dev: &Device, n: usize) -> Result<Node<C>> {
         n1,
         n2,
         a: direct(dev, n1, cap, Some(n))?,
-        b: Box::new(plan(dev, n2)?),
+        b: Box::new(plan_in(dev, n2, false)?),
     })
 }
 
@@ -269,7 +292,12 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
         return Ok(());
     }
     match node {
-        Node::Direct(dr) => run_direct(dr, dev, job, d),
+        Node::Direct(dr) => {
+            if super::columns::try_columns(dr, dev, job)? {
+                return Ok(());
+            }
+            run_direct(dr, dev, job, d)
+        }
         Node::FourStep { n, n1, n2, a, b } => {
             let (n, n1, n2) = (*n, *n1, *n2);
             let plain_in = job.p.n_in == n && job.p.herm == 0 && job.p.dims.len() < MAX_BATCH_DIMS;
@@ -400,7 +428,7 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
     }
 }
 
-fn run_direct<C: ComplexFloat>(
+pub(super) fn run_direct<C: ComplexFloat>(
     dr: &Direct<C>,
     dev: &Device,
     job: &Job<'_>,

@@ -8,7 +8,10 @@
 //! `GPUARRAY_FFT_ELEMS` elements per workgroup of row transforms, `GPUARRAY_FFT_COLM`
 //! transforms per workgroup of column transforms, `GPUARRAY_FFT_COLCAP` the longest
 //! column of a four-step plan, `GPUARRAY_FFT_R8` (1) radix 8 where the length allows,
-//! rather than the rule's radix 4. (Read through `config::switch`: the options module
+//! rather than the rule's radix 4, `GPUARRAY_FFT_RADIX` (8, 16 or 32) the largest radix
+//! (16 and 32 composed of 4s and 8s in registers), elements per invocation then the radix
+//! unless `_E` says; `GPUARRAY_FFT_ROWCAP` the longest rows of a four-step plan (longer ones
+//! split again). (Read through `config::switch`: the options module
 //! reads the environment.)
 
 use std::sync::OnceLock;
@@ -31,6 +34,10 @@ pub(super) struct Knobs {
     pub colcap: Option<usize>,
     /// `GPUARRAY_FFT_R8` (1): radix 8 where the length allows, rather than 4.
     pub r8: bool,
+    /// `GPUARRAY_FFT_RADIX`: the largest radix (8, 16, 32).
+    pub radix: Option<usize>,
+    /// `GPUARRAY_FFT_ROWCAP`: longest rows of a four-step plan.
+    pub rowcap: Option<usize>,
 }
 
 fn num(name: &str) -> Option<usize> {
@@ -51,5 +58,7 @@ pub(super) fn knobs() -> &'static Knobs {
         colm: num("GPUARRAY_FFT_COLM").filter(|&e| e > 0),
         colcap: num("GPUARRAY_FFT_COLCAP").filter(|&e| e > 1),
         r8: num("GPUARRAY_FFT_R8").is_some_and(|p| p != 0),
+        rowcap: num("GPUARRAY_FFT_ROWCAP").filter(|&e| e > 1),
+        radix: num("GPUARRAY_FFT_RADIX").filter(|r| [8, 16, 32].contains(r)),
     })
 }

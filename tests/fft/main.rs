@@ -374,9 +374,74 @@ fn column_groups<C: ComplexFloat + FftInput<Complex = C>>() {
     }
 }
 
+/// Transforms down columns too long for several to share a workgroup (src/fft/columns.rs:
+/// two passes that keep the unit-stride batch dimension innermost): lengths around the
+/// rule's threshold (512 and 1,024 on lavapipe's 32 KiB of workgroup memory), square,
+/// oblong and prime-times-composite splits, merged batch dimensions, forward and inverse;
+/// and views that do not split (a strided innermost dimension, a cropped or padded axis).
+fn long_columns<C: ComplexFloat + FftInput<Complex = C>>() {
+    let mut rng = Rng::new(12);
+    let cases: &[(&[usize], usize, Option<usize>)] = &[
+        (&[1024, 37], 0, None),
+        (&[512, 40], 0, None),
+        (&[2048, 3, 5], 0, None),
+        (&[4096, 9], 0, None),
+        (&[1200, 7], 0, None),
+        (&[3, 2046, 17], 1, None),
+        (&[1024, 33], 0, Some(1000)),
+        (&[1000, 20], 0, Some(1024)),
+    ];
+    for &(shape, axis, n_opt) in cases {
+        let len: usize = shape.iter().product();
+        let x = rand_c(&mut rng, len);
+        let a = up::<C>(&x, shape);
+        let xr = rounded::<C>(&x);
+        let n = n_opt.unwrap_or(shape[axis]);
+        for inverse in [false, true] {
+            let y = if inverse {
+                fft::ifft(&a, n_opt, axis, Norm::Backward).unwrap()
+            } else {
+                fft::fft(&a, n_opt, axis, Norm::Backward).unwrap()
+            };
+            let scale = if inverse { 1.0 / n as f64 } else { 1.0 };
+            let (want, oshape) = along(&xr, shape, axis, n, inverse, scale);
+            assert_eq!(y.shape(), &oshape[..]);
+            check::<C>(
+                &format!("{shape:?} axis {axis} n {n_opt:?} inverse {inverse}"),
+                &down(&y),
+                &want,
+                n,
+            );
+        }
+    }
+    // A stepped innermost dimension (no unit stride to keep inside) and a transposed one.
+    let x = rand_c(&mut rng, 1024 * 12);
+    let a = up::<C>(&x, &[1024, 12]);
+    let xr = rounded::<C>(&x);
+    let v = a
+        .slice([Slice::from(..), Slice::from(1..).step(3)])
+        .unwrap();
+    let vr: Vec<C64> = (0..1024)
+        .flat_map(|i| (0..4).map(move |j| (i, 1 + 3 * j)))
+        .map(|(i, j)| xr[i * 12 + j])
+        .collect();
+    let y = fft::fft(&v, None, 0, Norm::Backward).unwrap();
+    let (want, _) = along(&vr, &[1024, 4], 0, 1024, false, 1.0);
+    check::<C>("stepped columns", &down(&y), &want, 1024);
+    let t = a.t();
+    let y = fft::fft(&t, None, 1, Norm::Backward).unwrap();
+    let tr: Vec<C64> = (0..12)
+        .flat_map(|j| (0..1024).map(move |i| (i, j)))
+        .map(|(i, j)| xr[i * 12 + j])
+        .collect();
+    let (want, _) = along(&tr, &[12, 1024], 1, 1024, false, 1.0);
+    check::<C>("transposed rows", &down(&y), &want, 1024);
+}
+
 crate::per_dtype! {
     [c64: Complex<f32>, c128: Complex<f64>] => {
         columns => column_groups::<T>();
+        split_columns => long_columns::<T>();
         every_length => lengths::<T>();
         batched => batches::<T>();
         axes => every_axis::<T>();
