@@ -141,17 +141,6 @@ pub(crate) fn copy_into<T: Element>(
     )
 }
 
-/// A new contiguous copy of `src` (any view) by [`copy_into`]: the copies of the dtypes
-/// the elementwise family does not compute (complex).
-pub(crate) fn copy_new<T: Element>(src: &Array<T>, op: &'static str) -> Result<Array<T>> {
-    let dev = &src.dev;
-    let out = Array::<T>::alloc_any(dev, op, src.shape.clone(), |b| {
-        dev.alloc_apart(b, &[&src.buf])
-    })?;
-    copy_into(src, &out, 0, &out.strides.clone())?;
-    Ok(out)
-}
-
 /// A new contiguous array of `shape` whose element at `c` is `src` at `map(c[d] - lo[d])`
 /// along every axis, by `mode` (`fill` outside the input in [`Mode::Constant`]).
 pub(crate) fn remap<T: Element>(
