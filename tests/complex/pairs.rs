@@ -33,16 +33,16 @@ fn close(g: C64, w: C64, k: f64, eps: f64, tiny: f64, what: &str) {
         }
         let ulp = (wc.abs() * eps * 2.0).max(tiny * eps * 2.0);
         let bound = k * (ulp + if norm.is_finite() { eps * norm } else { 0.0 });
-        assert!((gc - wc).abs() <= bound, "{what}: {g} vs {w} (bound {bound:e})");
+        assert!(
+            (gc - wc).abs() <= bound,
+            "{what}: {g} vs {w} (bound {bound:e})"
+        );
     }
 }
 
 /// Uploads `n + 1` values and returns the views of the first `n` (offset 0) and the last
 /// `n` (offset 1), with their values.
-fn both_offsets<C: gpuarray::ComplexFloat>(
-    d: &Device,
-    v: &[C],
-) -> [(Array<C>, Vec<C>); 2] {
+fn both_offsets<C: gpuarray::ComplexFloat>(d: &Device, v: &[C]) -> [(Array<C>, Vec<C>); 2] {
     let n = v.len() - 1;
     let x = d.from_slice(v, [n + 1]).unwrap();
     [
@@ -117,15 +117,19 @@ macro_rules! per_type {
                             // of the first view against the single kernels of the second
                             // (the same values one place on).
                             let other = &xs[1].0;
-                            let same_only: [(&str, F); 2] =
-                                [("tanh", |x| x.tanh().unwrap()), ("tan", |x| x.tan().unwrap())];
+                            let same_only: [(&str, F); 2] = [
+                                ("tanh", |x| x.tanh().unwrap()),
+                                ("tan", |x| x.tan().unwrap()),
+                            ];
                             let all = unary.iter().map(|u| (u.0, u.1)).chain(same_only);
                             for (name, f) in all {
                                 let p = pairs(&f(x).to_vec().unwrap());
                                 let q = pairs(&f(other).to_vec().unwrap());
                                 for i in 1..n {
                                     let (a, b) = (p[i], q[i - 1]);
-                                    let same = |u: f64, v: f64| u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan());
+                                    let same = |u: f64, v: f64| {
+                                        u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan())
+                                    };
                                     assert!(
                                         same(a.0, b.0) && same(a.1, b.1),
                                         "{name} n={n} [{i}]: pairs {a:?}, single {b:?}"
@@ -144,7 +148,12 @@ macro_rules! per_type {
                         let s = <$c>::new(0.5, -1.5);
                         let ws = C64::new(0.5, -1.5);
                         let scaled: Vec<C64> = wx.iter().map(|&a| a * ws).collect();
-                        check(&x.mul_scalar(s).unwrap(), &scaled, 8.0, &format!("mul_scalar {at}"));
+                        check(
+                            &x.mul_scalar(s).unwrap(),
+                            &scaled,
+                            8.0,
+                            &format!("mul_scalar {at}"),
+                        );
                         let m = x.abs().unwrap().to_vec().unwrap();
                         assert_eq!(m.len(), n);
                         for (i, (&g, z)) in m.iter().zip(&wx).enumerate() {
@@ -155,7 +164,11 @@ macro_rules! per_type {
                                 "abs {at} [{i}]: {g} vs {want}"
                             );
                         }
-                        same_bits(&x.copy().unwrap().to_vec().unwrap(), xv, &format!("copy {at}"));
+                        same_bits(
+                            &x.copy().unwrap().to_vec().unwrap(),
+                            xv,
+                            &format!("copy {at}"),
+                        );
                     }
                 }
             }
@@ -227,7 +240,10 @@ macro_rules! per_type {
                                 assert!(g == 0.0 || (g - want).abs() <= TINY, "abs({z}) = {g}");
                             } else {
                                 let ulp = (want * EPS * 2.0).max(TINY * EPS * 2.0);
-                                assert!((g - want).abs() <= 4.0 * ulp, "abs({z}) = {g}, want {want}");
+                                assert!(
+                                    (g - want).abs() <= 4.0 * ulp,
+                                    "abs({z}) = {g}, want {want}"
+                                );
                             }
                         }
                     }
@@ -264,10 +280,10 @@ macro_rules! per_type {
                 for (x, xv) in both_offsets(dev(), &v) {
                     let got = pairs(&x.exp().unwrap().to_vec().unwrap());
                     for (g, z) in got.iter().zip(&xv) {
-                        let Some(c) = cases
-                            .iter()
-                            .find(|c| (c.0 as $r).to_bits() == z.re.to_bits() && (c.1 as $r).to_bits() == z.im.to_bits())
-                        else {
+                        let Some(c) = cases.iter().find(|c| {
+                            (c.0 as $r).to_bits() == z.re.to_bits()
+                                && (c.1 as $r).to_bits() == z.im.to_bits()
+                        }) else {
                             continue;
                         };
                         for (gc, wc) in [(g.0, c.2), (g.1, c.3)] {

@@ -206,7 +206,11 @@ pub(super) fn pair_spec(input: DType, output: DType, function: &'static str, def
     let c = input.component().expect("a complex dtype");
     let w = c.wgsl();
     let (u, uc, to_t) = if output.is_complex() {
-        (format!("vec4<{w}>"), "CX", "fn u_to_t(v: U) -> T { return v; }")
+        (
+            format!("vec4<{w}>"),
+            "CX",
+            "fn u_to_t(v: U) -> T { return v; }",
+        )
     } else {
         (
             format!("vec2<{}>", output.wgsl()),
@@ -221,7 +225,11 @@ pub(super) fn pair_spec(input: DType, output: DType, function: &'static str, def
         )
     } else {
         (
-            def.replacen("fn op2(a: T, b: T) -> U", "fn op2_one(a: CX, b: CX) -> UC", 1),
+            def.replacen(
+                "fn op2(a: T, b: T) -> U",
+                "fn op2_one(a: CX, b: CX) -> UC",
+                1,
+            ),
             "fn op2(a: T, b: T) -> U { return U(op2_one(a.xy, b.xy), op2_one(a.zw, b.zw)); }",
         )
     };
@@ -236,8 +244,14 @@ pub(super) fn pair_spec(input: DType, output: DType, function: &'static str, def
         .alias("TB", "bool")
         .alias("TF", "f32")
         .alias("NI", "i32")
-        .function("lane_a", "fn lane_a(k: u32) -> S { return a[k / 4u][k % 4u]; }")
-        .function("lane_b", "fn lane_b(k: u32) -> S { return b[k / 4u][k % 4u]; }")
+        .function(
+            "lane_a",
+            "fn lane_a(k: u32) -> S { return a[k / 4u][k % 4u]; }",
+        )
+        .function(
+            "lane_b",
+            "fn lane_b(k: u32) -> S { return b[k / 4u][k % 4u]; }",
+        )
         .function("max_finite_", max_finite_def(c))
         .function("nan_", nan_def(c))
         .function("fdiv_", fdiv_def(c))
