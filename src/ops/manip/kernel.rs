@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::array::complex::by_component;
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Params, MAX_DIMS};
@@ -163,7 +163,8 @@ pub(crate) fn remap<T: Element>(
         // No axes to map: the kernel walks the last axis, which a 0-d array lacks.
         return src.copy();
     }
-    let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&src.buf]))?;
+    dev.accept(op, T::DTYPE, accepts::moves)?;
+    let out = Array::<T>::alloc_any(dev, op, shape, |b| dev.alloc_apart(b, &[&src.buf]))?;
     let n = out.len();
     if n == 0 {
         return Ok(out);
@@ -224,7 +225,8 @@ pub(crate) fn roll_flat<T: Element>(
 pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Array<T>> {
     let dev = &src.dev;
     let op = if upper { "triu" } else { "tril" };
-    let out = Array::<T>::alloc_with(dev, op, src.shape.clone(), |b| {
+    dev.accept(op, T::DTYPE, accepts::moves)?;
+    let out = Array::<T>::alloc_any(dev, op, src.shape.clone(), |b| {
         dev.alloc_apart(b, &[&src.buf])
     })?;
     let n = out.len();
@@ -260,7 +262,8 @@ pub(crate) fn repeat_runs<T: Element>(
     shape: Vec<usize>,
 ) -> Result<Array<T>> {
     let dev = &src.dev;
-    let out = Array::<T>::alloc_with(dev, "repeat", shape, |b| {
+    dev.accept("repeat", T::DTYPE, accepts::moves)?;
+    let out = Array::<T>::alloc_any(dev, "repeat", shape, |b| {
         dev.alloc_apart(b, &[&src.buf, &ends.buf])
     })?;
     let n = out.len();
@@ -312,4 +315,3 @@ fn fill_then_copy<T: Element>(
     copy_into(src, &out, at, &out.strides.clone())?;
     Ok(out)
 }
-
