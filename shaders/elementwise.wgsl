@@ -109,13 +109,16 @@ fn unary_strided(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) n
 // left operand, read through its own binding (wgpu forbids binding one buffer twice in a
 // dispatch); the right operand of `binary_inplace` is binding 1 (a), contiguous, of the
 // output's shape. Each invocation reads and writes only its own item. The host uses them
-// with U = T only; T(...) lets the module validate in the variants where they differ.
+// with U = T only; u_to_t lets the module validate in the variants where they differ (the
+// host replaces it where T(...) cannot convert: the complex pairs with a real output).
+fn u_to_t(v: U) -> T { return T(v); }
+
 @compute @workgroup_size(WG)
 fn unary_inplace(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
                  @builtin(local_invocation_index) l: u32) {
     let i = linear_id(w, nw, l, WG);
     if (i >= P.n) { return; }
-    out[P.offs.w + i] = op1(T(out[P.offs.w + i]));
+    out[P.offs.w + i] = op1(u_to_t(out[P.offs.w + i]));
 }
 
 @compute @workgroup_size(WG)
@@ -123,7 +126,7 @@ fn binary_inplace(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) 
                   @builtin(local_invocation_index) l: u32) {
     let i = linear_id(w, nw, l, WG);
     if (i >= P.n) { return; }
-    out[P.offs.w + i] = op2(T(out[P.offs.w + i]), a[P.offs.x + i]);
+    out[P.offs.w + i] = op2(u_to_t(out[P.offs.w + i]), a[P.offs.x + i]);
 }
 
 // The `*_into` forms' strided destinations: a (any layout, walked through slot a's strides)

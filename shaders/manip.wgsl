@@ -4,6 +4,8 @@
 // (repeat_runs only: u32 run ends); 4 the output.
 // Dispatch: a 1-D grid folded into 2-D, one invocation per element of the walked shape
 // (P.shape over P.ndim dimensions, P.n elements; the host merges dimensions first).
+// Complex elements (S a vec2) move whole, one 8- or 16-byte element an invocation, in every
+// entry but roll4 (whose complex rolls the host does on the components).
 //
 // copy_into: the element at multi-index c reads a[offs.x + sum c[d] * st0[d]] and writes
 //            out[offs.w + sum c[d] * st1[d]]: a strided input into a strided slab of a
@@ -35,6 +37,8 @@
 
 alias S = f32; // element type
 alias SC = f32; // carrier of scalar arguments: S, or f32 when S is f16
+alias V4 = vec4<f32>; // roll4's four elements: vec4<S> (for a complex S, vec4<SC>: its rolls
+                      // go through the components, and lane4 keeps those variants valid)
 
 override WG: u32 = 256u;
 override MODE: u32 = 0u; // remap's rule (see the header), fixed per pipeline
@@ -42,7 +46,7 @@ override MODE: u32 = 0u; // remap's rule (see the header), fixed per pipeline
 @group(0) @binding(1) var<storage, read> a: array<S>;
 @group(0) @binding(2) var<storage, read> runs: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<S>;
-@group(0) @binding(4) var<storage, read_write> out4: array<vec4<S>>;
+@group(0) @binding(4) var<storage, read_write> out4: array<V4>;
 
 // Parameter accessors, mirroring `ManipParams` in src/ops/manip/kernel.rs (whose `encode`
 // is the only code that fills these slots). P.n, P.ndim, offs, extent_of and strides_of
@@ -161,6 +165,10 @@ fn remap(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     }
 }
 
+// An element as a lane of V4: itself (the host's complex variants, never launched, take a
+// component).
+fn lane4(x: S) -> S { return x; }
+
 @compute @workgroup_size(WG)
 fn roll4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
          @builtin(local_invocation_index) l: u32) {
@@ -169,10 +177,10 @@ fn roll4(@builtin(workgroup_id) w: vec3<u32>, @builtin(num_workgroups) nw: vec3<
     let i0 = 4u * j;
     if (i0 >= n) { return; }
     let s = roll_shift();
-    var v: vec4<S>;
+    var v: V4;
     for (var k = 0u; k < 4u; k++) {
         let i = min(i0 + k, n - 1u);
-        v[k] = a[P.offs.x + select(i - s, i + (n - s), i < s)];
+        v[k] = lane4(a[P.offs.x + select(i - s, i + (n - s), i < s)]);
     }
     out4[j] = v;
 }

@@ -1,6 +1,6 @@
-"""`--sweep complex`: multiply, exp and abs of 64M complex64, multiply of 32M complex128, a
-complex64 matrix product at 4096 (cuBLAS cgemm) (the same row names and byte counts as
-examples/bench_table/sweep_complex.rs)."""
+"""`--sweep complex`: copy, multiply, exp and abs of 64M complex64, multiply, exp and abs of
+32M complex128, a complex64 matrix product at 4096 (cuBLAS cgemm) (the same row names and
+byte counts as examples/bench_table/sweep_complex.rs)."""
 import cupy as cp
 
 
@@ -27,4 +27,6 @@ def run(case):
     u = x[:h].astype(cp.complex128)
     v = y[:h].astype(cp.complex128)
     case("mul_c128_32M", lambda: u * v, byte=48 * h)
+    case("exp_c128_32M", lambda: cp.exp(u), byte=32 * h)
+    case("abs_c128_32M", lambda: cp.abs(u), byte=24 * h)
     case("matmul_c64_4096", lambda: a @ b, n_repeat=20)

@@ -1,8 +1,10 @@
 //! `--sweep complex`: complex arrays beside the CuPy peer's same rows
-//! (`benches/peers/cupy_sweep_complex.py`): multiply, exp and abs of 64M complex64, multiply
-//! of 32M complex128, a complex64 matrix product at 4096. Floors first:
+//! (`benches/peers/cupy_sweep_complex.py`): copy, multiply, exp and abs of 64M complex64,
+//! multiply, exp and abs of 32M complex128, a complex64 matrix product at 4096. Floors
+//! first:
 //! - the elementwise rows move their bytes once (multiply: two 8-byte inputs and an 8-byte
-//!   output, 24 bytes per complex64 element, 48 per complex128; exp 16; abs 12): floor =
+//!   output, 24 bytes per complex64 element, 48 per complex128; exp 16 and 32; abs 12 and
+//!   24): floor =
 //!   bytes over the copy bandwidth the first row measures (3.7 TB/s on the H200 through
 //!   Vulkan);
 //! - the product: 8 M N K flops (a complex multiply-add is 4 real multiplies and 4 adds),
@@ -62,19 +64,30 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
             note: format!("floor {floor:.4} ms ({:.2}x of it)", t / floor),
         });
     }
-    if want("mul_c128_32M") && dev.supports::<Complex<f64>>() {
+    let c128_rows = ["mul_c128_32M", "exp_c128_32M", "abs_c128_32M"];
+    if c128_rows.iter().any(|r| want(r)) && dev.supports::<Complex<f64>>() {
         let h = n / 2;
         let u = x.slice_axis(0, 0..h)?.cast::<Complex<f64>>()?;
         let v = y.slice_axis(0, 0..h)?.cast::<Complex<f64>>()?;
-        let bytes = 48 * h as u64;
-        let t = gpu_median(dev, || u.mul(&v).map(drop))?;
-        let floor = bytes as f64 / bandwidth;
-        rows.push(Row {
-            name: "mul_c128_32M".into(),
-            ms: t,
-            bytes: Some(bytes),
-            note: format!("floor {floor:.4} ms ({:.2}x of it)", t / floor),
-        });
+        let h64 = h as u64;
+        let cases: Vec<Case<'_>> = vec![
+            ("mul_c128_32M", 48 * h64, Box::new(|| u.mul(&v).map(drop))),
+            ("exp_c128_32M", 32 * h64, Box::new(|| u.exp().map(drop))),
+            ("abs_c128_32M", 24 * h64, Box::new(|| u.abs().map(drop))),
+        ];
+        for (name, bytes, f) in cases {
+            if !want(name) {
+                continue;
+            }
+            let t = gpu_median(dev, f)?;
+            let floor = bytes as f64 / bandwidth;
+            rows.push(Row {
+                name: name.into(),
+                ms: t,
+                bytes: Some(bytes),
+                note: format!("floor {floor:.4} ms ({:.2}x of it)", t / floor),
+            });
+        }
     }
     if want("matmul_c64_4096") {
         let flops = 8.0 * (side as f64).powi(3);

@@ -4,7 +4,8 @@
 // functions r_*() (exp, log, sin, hypot, ...) are the f32 or f64 libraries' functions,
 // named per dtype in the kernel's own text by the host (`prelude` in complex.rs), as are
 // r_isnan(), r_isinf(), r_big() (where e^x overflows) and r_sqrt_big() (where x + |z|
-// may overflow in sqrt).
+// may overflow in sqrt); r_sincos() (sin and cos from one reduction) and c_abs() (|z|) are
+// in the component type's own file, complex_f32.wgsl or complex_f64.wgsl.
 //
 // Special values follow C99's Annex G, as NumPy's (npymath's and the C library's) complex
 // functions do; the formulas and their thresholds are FreeBSD msun's (csqrt, ctanh) and
@@ -43,33 +44,37 @@ fn c_div(a: CX, b: CX) -> CX {
 }
 
 
+// e^z = e^x (cos y + i sin y): cos y and sin y from one range reduction (r_sincos, the
+// component type's file complex_f32.wgsl / complex_f64.wgsl), with Annex G's values where
+// a part is infinite or NaN (the rare cases first, so the common one reads straight on).
 fn c_exp(z: CX) -> CX {
     let r = z.x;
     let i = z.y;
-    if (r_isfinite(r)) {
-        if (!r_isfinite(i)) { return CX(r_nan(), r_nan()); }
-        if (i == TW(0.0)) { return CX(r_exp(r), i); }
-        let c = r_cos(i);
-        let s = r_sin(i);
-        if (r > r_big()) {
-            // e^r overflows where e^r cos(i) may not: e^(r/2) twice.
-            let h = r_exp(r * TW(0.5));
-            return CX((h * c) * h, (h * s) * h);
-        }
-        let e = r_exp(r);
-        return CX(e * c, e * s);
-    }
     if (r_isnan(r)) {
         if (i == TW(0.0)) { return z; }
         return CX(r, r_nan());
     }
-    if (r > TW(0.0)) {
-        if (i == TW(0.0)) { return z; }
-        if (r_isfinite(i)) { return CX(r * r_cos(i), r * r_sin(i)); }
-        return CX(r, r_nan());
+    if (!r_isfinite(i)) {
+        if (r_isinf(r)) {
+            if (r > TW(0.0)) { return CX(r, r_nan()); }
+            return CX(TW(0.0), TW(0.0));
+        }
+        return CX(r_nan(), r_nan());
     }
-    if (r_isfinite(i)) { return CX(TW(0.0) * r_cos(i), TW(0.0) * r_sin(i)); }
-    return CX(TW(0.0), TW(0.0));
+    // e^x exactly as a real exponential (x = +-inf included: inf + 0i, 0 + 0i).
+    if (i == TW(0.0)) { return CX(r_exp(r), i); }
+    let sc = r_sincos(i);
+    if (r_isinf(r)) {
+        let e = select(TW(0.0), r, r > TW(0.0));
+        return CX(e * sc.y, e * sc.x);
+    }
+    if (r > r_big()) {
+        // e^r overflows where e^r cos(i) may not: e^(r/2) twice.
+        let h = r_exp(r * TW(0.5));
+        return CX((h * sc.y) * h, (h * sc.x) * h);
+    }
+    let e = r_exp(r);
+    return CX(e * sc.y, e * sc.x);
 }
 
 // log|z| + i arg z; near |z| = 1 as log1p((m - 1)(m + 1) + n^2) / 2 (m, n the larger and
@@ -135,9 +140,10 @@ fn c_sinh(z: CX) -> CX {
     let x = z.x;
     let y = z.y;
     if (y == TW(0.0)) { return CX(r_sinh(x), y); }
-    if (x == TW(0.0)) { return CX(select(x * r_cos(y), x, !r_isfinite(y)), r_sin(y)); }
+    let sc = r_sincos(y);
+    if (x == TW(0.0)) { return CX(select(x * sc.y, x, !r_isfinite(y)), sc.x); }
     if (r_isinf(x) && !r_isfinite(y)) { return CX(x, r_nan()); }
-    return CX(r_sinh(x) * r_cos(y), r_cosh(x) * r_sin(y));
+    return CX(r_sinh(x) * sc.y, r_cosh(x) * sc.x);
 }
 
 // cosh(x + iy) = cosh x cos y + i sinh x sin y, as c_sinh at the edges.
@@ -145,11 +151,12 @@ fn c_cosh(z: CX) -> CX {
     let x = z.x;
     let y = z.y;
     if (y == TW(0.0)) { return CX(r_cosh(x), y * r_copysign(TW(1.0), x)); }
+    let sc = r_sincos(y);
     if (x == TW(0.0)) {
-        return CX(r_cos(y), select(x * r_sin(y), TW(0.0), !r_isfinite(y)));
+        return CX(sc.y, select(x * sc.x, TW(0.0), !r_isfinite(y)));
     }
     if (r_isinf(x) && !r_isfinite(y)) { return CX(abs(x), r_nan()); }
-    return CX(r_cosh(x) * r_cos(y), r_sinh(x) * r_sin(y));
+    return CX(r_cosh(x) * sc.y, r_sinh(x) * sc.x);
 }
 
 // msun's ctanh: (beta rho s + i t) / (1 + beta s^2) with t = tan y, beta = 1 + t^2,

@@ -119,9 +119,6 @@ impl<T: Element> Array<T> {
     /// # Ok::<(), gpuarray::Error>(())
     /// ```
     pub fn copy(&self) -> Result<Array<T>> {
-        if T::DTYPE.is_complex() {
-            return crate::ops::manip::copy_new(self, "copy");
-        }
         map_unary::<T, T>(self, Unary::Copy, &[])
     }
 }

@@ -65,7 +65,7 @@ impl<T: Element> Array<T> {
         let tmp = Array::<T>::alloc_any(&self.dev, "to_vec", self.shape.clone(), |bytes| {
             self.dev.alloc_readback(bytes)
         })?;
-        // Complex elements are moved as their parts (the elementwise copy computes reals).
+        // Complex elements by the manip copy (map_unary_into takes the real dtypes).
         let tmp = if T::DTYPE.is_complex() {
             let strides = tmp.strides.clone();
             crate::ops::manip::copy_into(self, &tmp, 0, &strides)?;

@@ -205,9 +205,6 @@ impl<T: Element> Array<T> {
             let strides = crate::shape::contiguous_strides(&self.shape);
             return Ok(self.view(self.shape.clone(), strides, 0));
         }
-        if T::DTYPE.is_complex() {
-            return crate::ops::manip::copy_new(self, "contiguous");
-        }
         map_unary::<T, T>(self, Unary::Copy, &[])
     }
 

@@ -12,6 +12,7 @@ mod common;
 
 mod math;
 mod moves;
+mod pairs;
 
 use common::Rng;
 use gpuarray::{Array, ComplexFloat, Real};

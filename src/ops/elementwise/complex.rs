@@ -5,11 +5,13 @@
 
 use super::plan::run;
 use super::table::{Binary, Unary};
+use super::wgsl::{fdiv_def, library_imports, max_finite_def, nan_def, SRC};
 use crate::array::complex::by_component;
 use crate::array::Array;
 use crate::dtype::{accepts, DType, Element};
 use crate::error::Result;
 use crate::kernel::launch::Params;
+use crate::kernel::source::Spec;
 use crate::shape::broadcast_shapes;
 
 /// `x` cast to `U` where either dtype is complex, as NumPy's `astype`: a real number is
@@ -22,7 +24,7 @@ pub(crate) fn cast_complex<T: Element, U: Element>(x: &Array<T>) -> Result<Array
     x.dev.require_storage("cast", from)?;
     x.dev.require_storage("cast", to)?;
     match (from.is_complex(), to.is_complex()) {
-        (true, true) if from == to => crate::ops::manip::copy_new(&x.reinterpret::<U>(), "cast"),
+        (true, true) if from == to => map_unary(&x.reinterpret::<U>(), Unary::Copy, &[]),
         (true, true) => by_component!(from, R => by_component!(to, Q => Ok(x
             .components::<R>()
             .cast::<Q>()?
@@ -138,6 +140,9 @@ pub(super) fn map_unary<T: Element, O: Element>(
     x.dev.accept(name, d, accepts::moves)?;
     let expr = match op {
         Unary::Cast => return cast_complex(x),
+        // |z| in one pass over the complex numbers (complex_f32.wgsl's or complex_f64.wgsl's
+        // c_abs), two to an invocation where contiguous.
+        Unary::Abs if d.component() == Some(O::DTYPE) => Some("c_abs(a)".to_string()),
         _ if d.is_complex() && O::DTYPE != d => return real_result(x, op, scalars),
         _ if d.is_complex() => unary_expr(op),
         _ => None,
@@ -149,7 +154,7 @@ pub(super) fn map_unary<T: Element, O: Element>(
     run::<O>(
         &x.dev,
         d,
-        (expr, false),
+        (expr, true),
         &[x.operand()],
         out,
         Params::new(0).scalars(scalars),
@@ -179,7 +184,7 @@ pub(super) fn map_binary<T: Element, O: Element>(
     run::<O>(
         &x.dev,
         d,
-        (expr, false),
+        (expr, true),
         &[x.operand(), y.operand()],
         out,
         Params::new(0),
@@ -189,6 +194,81 @@ pub(super) fn map_binary<T: Element, O: Element>(
 /// The text a complex kernel adds before its `op` function: the component functions.
 pub(super) fn kernel_prelude(input: DType) -> Option<String> {
     input.component().map(prelude)
+}
+
+/// The variant of a complex kernel of `input` whose item is two complex numbers: `T` a
+/// vec4 of components (one 16-byte load of complex64, 32 bytes of complex128, per operand
+/// and invocation, as the real kernels' vec4s), the operation `def` (of `function`, `op1`
+/// or `op2`) applied to each half, the output two complex numbers (a vec4) or two real
+/// numbers (a vec2: `abs`). Only the contiguous entries launch it (plan.rs); the others are
+/// there to validate, so their element helpers read components.
+pub(super) fn pair_spec(input: DType, output: DType, function: &'static str, def: &str) -> Spec {
+    let c = input.component().expect("a complex dtype");
+    let w = c.wgsl();
+    let (u, uc, to_t) = if output.is_complex() {
+        (
+            format!("vec4<{w}>"),
+            "CX",
+            "fn u_to_t(v: U) -> T { return v; }",
+        )
+    } else {
+        (
+            format!("vec2<{}>", output.wgsl()),
+            output.wgsl(),
+            "fn u_to_t(v: U) -> T { return T(v, v); }",
+        )
+    };
+    let (one, pair) = if function == "op1" {
+        (
+            def.replacen("fn op1(a: T) -> U", "fn op1_one(a: CX) -> UC", 1),
+            "fn op1(a: T) -> U { return U(op1_one(a.xy), op1_one(a.zw)); }",
+        )
+    } else {
+        (
+            def.replacen(
+                "fn op2(a: T, b: T) -> U",
+                "fn op2_one(a: CX, b: CX) -> UC",
+                1,
+            ),
+            "fn op2(a: T, b: T) -> U { return U(op2_one(a.xy, b.xy), op2_one(a.zw, b.zw)); }",
+        )
+    };
+    let text = format!("{}alias UC = {uc};\n{one}\n{pair}", prelude(c));
+    let mut spec = Spec::new("elementwise", SRC)
+        .alias("S", w)
+        .alias("SC", w)
+        .alias("T", format!("vec4<{w}>"))
+        .alias("TW", w)
+        .alias("U", u)
+        .alias("M", "u32")
+        .alias("TB", "bool")
+        .alias("TF", "f32")
+        .alias("NI", "i32")
+        .function(
+            "lane_a",
+            "fn lane_a(k: u32) -> S { return a[k / 4u][k % 4u]; }",
+        )
+        .function(
+            "lane_b",
+            "fn lane_b(k: u32) -> S { return b[k / 4u][k % 4u]; }",
+        )
+        .function("max_finite_", max_finite_def(c))
+        .function("nan_", nan_def(c))
+        .function("fdiv_", fdiv_def(c))
+        .function("u_to_t", to_t)
+        .function(function, text);
+    for (name, stub) in [
+        ("op1", "fn op1(a: T) -> U { return U(0); }"),
+        ("op2", "fn op2(a: T, b: T) -> U { return U(0); }"),
+        ("op3", "fn op3(a: T, b: T, c: M) -> U { return U(0); }"),
+    ] {
+        if name != function {
+            spec = spec.function(name, stub);
+        }
+    }
+    library_imports(input)
+        .iter()
+        .fold(spec, |spec, name| spec.import(name))
 }
 
 /// Every complex variant, for the shader validation test.
@@ -201,15 +281,19 @@ pub(super) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             .iter()
             .copied()
             .chain(Binary::ROWS.iter().map(|&b| Unary::Scalar(b)));
-        for u in unary {
-            if let Some(e) = unary_expr(u) {
-                specs.push(spec(d, d, false, "op1", op1_def(&e)));
+        for vec in [false, true] {
+            for u in unary.clone() {
+                if let Some(e) = unary_expr(u) {
+                    specs.push(spec(d, d, vec, "op1", op1_def(&e)));
+                }
             }
-        }
-        for &b in Binary::ROWS {
-            if let Some(e) = binary_expr(b, "a", "b") {
-                specs.push(spec(d, d, false, "op2", op2_def(&e)));
+            for &b in Binary::ROWS {
+                if let Some(e) = binary_expr(b, "a", "b") {
+                    specs.push(spec(d, d, vec, "op2", op2_def(&e)));
+                }
             }
+            let r = d.component().expect("a complex dtype");
+            specs.push(spec(d, r, vec, "op1", op1_def("c_abs(a)")));
         }
     }
     specs
@@ -241,10 +325,9 @@ pub(crate) fn conj_any<T: Element>(x: &Array<T>) -> Result<Array<T>> {
     map_expr(x, "conj", "CX(a.x, -a.y)")
 }
 
-/// The operations of a complex `x` with a real result, from the components' real
-/// operations on strided views (the elementwise kernels convert their value type to the
-/// output's, which a vec2 is not to a real): `abs` as hypot(re, im) in one dispatch,
-/// the classification as two and a logical combination, `eq`/`ne` with a scalar.
+/// The operations of a complex `x` with a mask result, from the components' real
+/// operations on strided views: the classification as two and a logical combination,
+/// `eq`/`ne` with a scalar.
 fn real_result<T: Element, O: Element>(x: &Array<T>, op: Unary, scalars: &[T]) -> Result<Array<O>> {
     let name = op.name();
     by_component!(T::DTYPE, R => {
@@ -257,7 +340,6 @@ fn real_result<T: Element, O: Element>(x: &Array<T>, op: Unary, scalars: &[T]) -
             }
         };
         match op {
-            Unary::Abs if O::DTYPE == R::DTYPE => Ok(re.hypot(&im)?.reinterpret::<O>()),
             Unary::IsNan => mask(re.isnan()?.logical_or(&im.isnan()?)?),
             Unary::IsInf => mask(re.isinf()?.logical_or(&im.isinf()?)?),
             Unary::IsFinite => mask(re.isfinite()?.logical_and(&im.isfinite()?)?),

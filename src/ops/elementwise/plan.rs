@@ -100,18 +100,20 @@ struct Plan {
 impl Plan {
     /// The walk of `inputs` broadcast to `shape` (`n` elements, `n > 0`) for an operation
     /// that works on vec4 values where `vec_ok`, tiled where `tile_ok` and the layout asks
-    /// for it; `params` holds its scalar arguments.
+    /// for it; `params` holds its scalar arguments. `lanes` is the elements of one vec4
+    /// value: 4, or 2 for complex inputs (a pair of complex numbers, contiguous walks only).
     fn new(
         inputs: &[Operand<'_>],
         shape: &[usize],
         n: usize,
-        (vec_ok, tile_ok): (bool, bool),
+        (vec_ok, tile_ok, lanes): (bool, bool, usize),
         params: Params,
     ) -> Result<Plan> {
         if is_plain(inputs, shape) {
-            let vec =
-                vec_ok && n.is_multiple_of(4) && inputs.iter().all(|x| x.offset.is_multiple_of(4));
-            let q = if vec { 4 } else { 1 };
+            let vec = vec_ok
+                && n.is_multiple_of(lanes)
+                && inputs.iter().all(|x| x.offset.is_multiple_of(lanes));
+            let q = if vec { lanes } else { 1 };
             let mut p = params;
             p.n = (n / q) as u32;
             for (k, x) in inputs.iter().enumerate() {
@@ -146,7 +148,7 @@ impl Plan {
         let aligned = inputs.iter().zip(&cstrides).all(|(x, s)| {
             s[inner] == 0 || (x.offset.is_multiple_of(4) && s[..inner].iter().all(|d| d % 4 == 0))
         });
-        let (layout, vec, per) = match (rows_ok, aligned && vec_ok) {
+        let (layout, vec, per) = match (rows_ok, aligned && vec_ok && lanes == 4) {
             (true, true) => (Layout::Rows, true, 4),
             (true, false) => (Layout::Strided, false, 4),
             (false, _) => (Layout::Strided, false, 1),
@@ -220,7 +222,8 @@ pub(super) fn run<O: Element>(
         .iter()
         .chain([&out.binding()])
         .all(|b| b.bytes <= max);
-    let plan = match Plan::new(inputs, &out.shape, n, (expr.1, tile_ok), params) {
+    let lanes = if input.is_complex() { 2 } else { 4 };
+    let plan = match Plan::new(inputs, &out.shape, n, (expr.1, tile_ok, lanes), params) {
         Err(Error::TooManyDims { .. }) => return run_split(dev, input, expr, inputs, out, params),
         plan => plan?,
     };
@@ -302,7 +305,8 @@ fn run_split<O: Element>(
                         .sum::<isize>()) as usize,
             })
             .collect();
-        let mut plan = Plan::new(&subs, inner, inner_n, (expr.1, false), params)?;
+        let lanes = if input.is_complex() { 2 } else { 4 };
+        let mut plan = Plan::new(&subs, inner, inner_n, (expr.1, false, lanes), params)?;
         let start = piece * inner_n;
         plan.params.offs[3] = match plan.layout {
             Layout::Contig => start / plan.per as usize,

@@ -10,7 +10,7 @@ use super::table::{Binary, Unary};
 use crate::dtype::DType;
 use crate::kernel::source::Spec;
 
-const SRC: &str = include_str!("../../../shaders/elementwise.wgsl");
+pub(super) const SRC: &str = include_str!("../../../shaders/elementwise.wgsl");
 
 /// The value type of a dtype in a kernel: the scalar, or a vec4 of it.
 fn value(d: DType, vec: bool) -> String {
@@ -30,6 +30,9 @@ pub(super) fn spec(
     function: &'static str,
     def: String,
 ) -> Spec {
+    if vec && input.is_complex() {
+        return super::complex::pair_spec(input, output, function, &def);
+    }
     // A complex kernel computes on its components (`lib`): TW and the float helpers are
     // theirs, and complex_math's functions follow the component functions it names.
     let (lib, def) = match super::complex::kernel_prelude(input) {
@@ -113,7 +116,7 @@ pub(crate) fn uses_f64_bits(text: &str) -> bool {
 /// expressions for inputs of `d`: the arithmetic helpers, then the f32 (and f16), f64 or
 /// integer functions by family. Each file imports what it builds on (f32_math, f64_math),
 /// so only f64 kernels see f64 helpers, and only 64-bit integer kernels int64.
-fn library_imports(d: DType) -> &'static [&'static str] {
+pub(super) fn library_imports(d: DType) -> &'static [&'static str] {
     match d {
         DType::F64 => &[
             "float_math",
@@ -149,6 +152,7 @@ fn library_imports(d: DType) -> &'static [&'static str] {
             "f32_inverse_trig",
             "f32_hyperbolic",
             "complex_math",
+            "complex_f32",
         ],
         DType::Complex128 => &[
             "f64_math",
@@ -157,6 +161,7 @@ fn library_imports(d: DType) -> &'static [&'static str] {
             "f64_hyperbolic",
             "f64_parts",
             "complex_math",
+            "complex_f64",
         ],
         #[cfg(test)]
         DType::Opaque8 => &[],
@@ -189,7 +194,7 @@ pub(crate) fn library(d: DType, vec: bool) -> (String, &'static [&'static str]) 
 }
 
 /// `max_finite_()`: the largest finite value of TW (0 for integers).
-fn max_finite_def(d: DType) -> &'static str {
+pub(super) fn max_finite_def(d: DType) -> &'static str {
     match d {
         DType::F64 => "fn max_finite_() -> TW { return TW(1.7976931348623157e308); }",
         DType::F32 | DType::F16 => "fn max_finite_() -> TW { return TW(3.4028234663852886e38); }",
@@ -198,7 +203,7 @@ fn max_finite_def(d: DType) -> &'static str {
 }
 
 /// `fdiv_(x, y)`: the correctly rounded quotient of TW.
-fn fdiv_def(d: DType) -> &'static str {
+pub(super) fn fdiv_def(d: DType) -> &'static str {
     match d {
         // f32 correctly rounded where the quotient is normal (floor_divide's, as NumPy's).
         DType::F32 | DType::F16 => "fn fdiv_(x: TW, y: TW) -> TW { return div_rn_(x, y); }",
@@ -209,7 +214,7 @@ fn fdiv_def(d: DType) -> &'static str {
 }
 
 /// `nan_()`: a quiet NaN of TW, from f32 bits (arithmetic such as 0 / 0 may be folded).
-fn nan_def(d: DType) -> &'static str {
+pub(super) fn nan_def(d: DType) -> &'static str {
     match d {
         // f64 too: naga has no bitcast to f64, and converting a NaN keeps it a NaN.
         DType::F64 => "fn nan_() -> TW { return TW(f64(bitcast<f32>(0x7fc00000u))); }",

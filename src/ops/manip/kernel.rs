@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::array::complex::by_component;
 use crate::array::Array;
 use crate::device::{Device, Work};
-use crate::dtype::{DType, Element};
+use crate::dtype::{accepts, DType, Element};
 use crate::error::{Error, Result};
 use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Params, MAX_DIMS};
@@ -68,14 +68,26 @@ impl ManipParams<'_> {
     }
 }
 
+/// The variant of dtype `d`: complex elements move whole (S a vec2), but in roll4, which
+/// the host never launches on them (`V4` and `lane4` keep its text valid).
 fn spec(d: DType) -> Spec {
-    Spec::new("manip", SRC).scalar(d)
+    let s = Spec::new("manip", SRC).scalar(d);
+    match d.component() {
+        Some(c) => s
+            .alias("V4", format!("vec4<{}>", c.wgsl()))
+            .function("lane4", "fn lane4(x: S) -> SC { return x.x; }"),
+        None => s.alias("V4", format!("vec4<{}>", d.wgsl())),
+    }
 }
 
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    DType::ALL.iter().map(|&d| spec(d)).collect()
+    DType::ALL
+        .iter()
+        .chain(&DType::COMPLEX)
+        .map(|&d| spec(d))
+        .collect()
 }
 
 fn kernel<T: Element>(dev: &Device, entry: &'static str) -> Result<Arc<Kernel>> {
@@ -110,17 +122,6 @@ pub(crate) fn copy_into<T: Element>(
     if n == 0 {
         return Ok(());
     }
-    if T::DTYPE.is_complex() {
-        // The components: one more axis of 2, 1 apart on both sides.
-        let mut st: Vec<isize> = strides.iter().map(|&s| 2 * s).collect();
-        st.push(1);
-        return by_component!(T::DTYPE, R => copy_into::<R>(
-            &src.components(),
-            &dst.components(),
-            2 * offset,
-            &st
-        ));
-    }
     let (shape, st) = collapse(&src.shape, &[&src.strides, strides]);
     let p = ManipParams {
         shape: &shape,
@@ -141,17 +142,6 @@ pub(crate) fn copy_into<T: Element>(
     )
 }
 
-/// A new contiguous copy of `src` (any view) by [`copy_into`]: the copies of the dtypes
-/// the elementwise family does not compute (complex).
-pub(crate) fn copy_new<T: Element>(src: &Array<T>, op: &'static str) -> Result<Array<T>> {
-    let dev = &src.dev;
-    let out = Array::<T>::alloc_any(dev, op, src.shape.clone(), |b| {
-        dev.alloc_apart(b, &[&src.buf])
-    })?;
-    copy_into(src, &out, 0, &out.strides.clone())?;
-    Ok(out)
-}
-
 /// A new contiguous array of `shape` whose element at `c` is `src` at `map(c[d] - lo[d])`
 /// along every axis, by `mode` (`fill` outside the input in [`Mode::Constant`]).
 pub(crate) fn remap<T: Element>(
@@ -166,14 +156,15 @@ pub(crate) fn remap<T: Element>(
     if src.is_empty() {
         return dev.full(shape, fill);
     }
-    if T::DTYPE.is_complex() {
-        return remap_complex(src, op, shape, lo, mode, fill);
+    if T::DTYPE.is_complex() && mode == Mode::Constant && !is_zero(fill) {
+        return fill_then_copy(src, shape, lo, fill);
     }
     if shape.is_empty() {
         // No axes to map: the kernel walks the last axis, which a 0-d array lacks.
         return src.copy();
     }
-    let out = Array::<T>::alloc_with(dev, op, shape, |b| dev.alloc_apart(b, &[&src.buf]))?;
+    dev.accept(op, T::DTYPE, accepts::moves)?;
+    let out = Array::<T>::alloc_any(dev, op, shape, |b| dev.alloc_apart(b, &[&src.buf]))?;
     let n = out.len();
     if n == 0 {
         return Ok(out);
@@ -234,10 +225,8 @@ pub(crate) fn roll_flat<T: Element>(
 pub(crate) fn band<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Array<T>> {
     let dev = &src.dev;
     let op = if upper { "triu" } else { "tril" };
-    if T::DTYPE.is_complex() {
-        return band_complex(src, upper, k);
-    }
-    let out = Array::<T>::alloc_with(dev, op, src.shape.clone(), |b| {
+    dev.accept(op, T::DTYPE, accepts::moves)?;
+    let out = Array::<T>::alloc_any(dev, op, src.shape.clone(), |b| {
         dev.alloc_apart(b, &[&src.buf])
     })?;
     let n = out.len();
@@ -273,14 +262,8 @@ pub(crate) fn repeat_runs<T: Element>(
     shape: Vec<usize>,
 ) -> Result<Array<T>> {
     let dev = &src.dev;
-    if T::DTYPE.is_complex() {
-        let mut shape = shape;
-        shape.push(2);
-        return by_component!(T::DTYPE, R => Ok(
-            repeat_runs::<R>(&src.components(), axis, ends, shape)?.as_complex::<T>()
-        ));
-    }
-    let out = Array::<T>::alloc_with(dev, "repeat", shape, |b| {
+    dev.accept("repeat", T::DTYPE, accepts::moves)?;
+    let out = Array::<T>::alloc_any(dev, "repeat", shape, |b| {
         dev.alloc_apart(b, &[&src.buf, &ends.buf])
     })?;
     let n = out.len();
@@ -307,58 +290,28 @@ pub(crate) fn repeat_runs<T: Element>(
     Ok(out)
 }
 
-/// [`remap`] of a complex array: the components' remap (the last axis kept), except a
-/// constant fill other than zero, which is the output filled with it and the input copied
-/// into its place (the fill differs between the components).
-fn remap_complex<T: Element>(
-    src: &Array<T>,
-    op: &'static str,
-    shape: Vec<usize>,
-    lo: &[usize],
-    mode: Mode,
-    fill: T,
-) -> Result<Array<T>> {
-    let zero = bytemuck::cast_slice::<T::Repr, u8>(&T::to_repr(&[fill]))
+/// Whether `fill` is all zero bits (complex fills other than zero differ between the
+/// components, which the remap kernel's one scalar argument cannot carry).
+fn is_zero<T: Element>(fill: T) -> bool {
+    bytemuck::cast_slice::<T::Repr, u8>(&T::to_repr(&[fill]))
         .iter()
-        .all(|&b| b == 0);
-    if mode == Mode::Constant && !zero {
-        let out = src.dev.full(shape, fill)?;
-        let at: usize = lo
-            .iter()
-            .zip(&out.strides)
-            .map(|(&l, &s)| l * s as usize)
-            .sum();
-        copy_into(src, &out, at, &out.strides.clone())?;
-        return Ok(out);
-    }
-    let mut shape = shape;
-    shape.push(2);
-    // The component axis is left as it is: lo 0, except in repeat mode (x = c / lo), 1 (a 0
-    // there divided by zero, which WGSL defines as c but GLSL leaves undefined: llvmpipe's
-    // GL gave 0, repeating the real part into the imaginary one).
-    let mut lo = lo.to_vec();
-    lo.push(usize::from(mode == Mode::Repeat));
-    by_component!(T::DTYPE, R => Ok(
-        remap::<R>(&src.components(), op, shape, &lo, mode, R::zeroed())?.as_complex::<T>()
-    ))
+        .all(|&b| b == 0)
 }
 
-/// [`band`] of a complex array: the band of the components with their axis in front (the
-/// band reads the last two axes), then those planes interleaved again by one copy.
-fn band_complex<T: Element>(src: &Array<T>, upper: bool, k: i32) -> Result<Array<T>> {
-    let nd = src.shape.len();
-    by_component!(T::DTYPE, R => {
-        let c = src.components::<R>();
-        let mut perm = vec![nd];
-        perm.extend(0..nd);
-        let planes = band::<R>(&c.transpose(&perm)?, upper, k)?;
-        let out = Array::<T>::alloc_any(&src.dev, if upper { "triu" } else { "tril" },
-            src.shape.clone(), |b| src.dev.alloc(b))?;
-        let oc = out.components::<R>();
-        // planes[j, ...] goes to out[..., j]: the output's strides with the last moved first.
-        let mut st = vec![oc.strides[nd]];
-        st.extend(&oc.strides[..nd]);
-        copy_into::<R>(&planes, &oc, 0, &st)?;
-        Ok(out)
-    })
+/// [`remap`] in constant mode with a complex fill other than zero: the output filled with
+/// it, the input copied into its place.
+fn fill_then_copy<T: Element>(
+    src: &Array<T>,
+    shape: Vec<usize>,
+    lo: &[usize],
+    fill: T,
+) -> Result<Array<T>> {
+    let out = src.dev.full(shape, fill)?;
+    let at: usize = lo
+        .iter()
+        .zip(&out.strides)
+        .map(|(&l, &s)| l * s as usize)
+        .sum();
+    copy_into(src, &out, at, &out.strides.clone())?;
+    Ok(out)
 }

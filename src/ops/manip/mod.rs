@@ -18,5 +18,5 @@ pub use diag::Indexing;
 pub(crate) use join::join;
 #[cfg(test)]
 pub(crate) use kernel::all_specs;
-pub(crate) use kernel::{copy_into, copy_new};
+pub(crate) use kernel::copy_into;
 pub use remap::PadMode;
