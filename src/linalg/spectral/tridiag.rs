@@ -153,7 +153,14 @@ fn reduce<T: Float>(
     let items = Work::Items((count * n * n) as u32);
     let (src, ab, wb) = (a.binding(), aux.binding(), wk.binding());
     launch::<T>(&dev, WG, "prep", &tp, src, ab, wb, items)?;
-    for k in 0..n - 1 {
+    // The blocked reduction (sytrd.rs) does every column where it takes the stack.
+    let first = if super::sytrd::takes::<T>(&dev, count, n) {
+        super::sytrd::reduce(&dev, op, &aux, &wk, count, n)?;
+        n - 1
+    } else {
+        0
+    };
+    for k in first..n - 1 {
         let m = n - k - 1;
         let tp = TParams { k, ..base };
         let grid = per_matrix(m, count);
