@@ -72,16 +72,17 @@ fn matrix_of(wid: vec3<u32>) -> u32 { return wid.z * 65535u + wid.y; }
 fn gmax() -> u32 { return (dim() + RB - 1u) / RB; }
 fn pstride() -> u32 {
     let n = dim();
-    return n * LD + 5u * n + gmax() * QS + 2u * ((n + WG - 1u) / WG);
+    return n * LD + 6u * n + 2u * gmax() * QS + 2u * ((n + WG - 1u) / WG);
 }
 fn vw(b: u32) -> u32 { return b * pstride(); }
 fn o_x(b: u32) -> u32 { return b * pstride() + dim() * LD; }
-fn o_y(b: u32) -> u32 { return o_x(b) + dim(); }
-fn o_d(b: u32) -> u32 { return o_x(b) + 2u * dim(); }
-fn o_e(b: u32) -> u32 { return o_x(b) + 3u * dim(); }
-fn o_tau(b: u32) -> u32 { return o_x(b) + 4u * dim(); }
-fn o_gp(b: u32) -> u32 { return o_x(b) + 5u * dim(); }
-fn o_np(b: u32) -> u32 { return o_gp(b) + gmax() * QS; }
+// Y and GP of column kk, two of each (panel_step reads column k - 1's while it writes k's).
+fn o_y(b: u32, kk: u32) -> u32 { return o_x(b) + (1u + (kk & 1u)) * dim(); }
+fn o_d(b: u32) -> u32 { return o_x(b) + 3u * dim(); }
+fn o_e(b: u32) -> u32 { return o_x(b) + 4u * dim(); }
+fn o_tau(b: u32) -> u32 { return o_x(b) + 5u * dim(); }
+fn o_gp(b: u32, kk: u32) -> u32 { return o_x(b) + 6u * dim() + (kk & 1u) * gmax() * QS; }
+fn o_np(b: u32) -> u32 { return o_x(b) + 6u * dim() + 2u * gmax() * QS; }
 
 fn is_nan_t(x: T) -> bool { return !(x == x); }
 fn max_nan(a: T, b: T) -> T {
@@ -102,6 +103,10 @@ fn div_t(a: T, b: T) -> T {
 var<workgroup> red: array<T, 256>;
 var<workgroup> sh: array<T, QS>;
 var<workgroup> ysh: array<T, RB>;
+// panel_step: row k (x[c] at c - k) and its workgroup's rows of W's column j - 1.
+const XS: u32 = 512u;
+var<workgroup> xs: array<T, XS>;
+var<workgroup> wsh: array<T, RB>;
 
 fn wsum(lid: u32, v: T) -> T {
     red[lid] = v;
@@ -133,7 +138,7 @@ fn sum_partials(lid: u32, b: u32) {
     let q = lid % QS;
     let part = lid / QS;
     var acc = T(0.0);
-    let gp = o_gp(b);
+    let gp = o_gp(b, step_k() - 1u);
     for (var g = part; g < gprev(); g += WG / QS) { acc += pan[gp + g * QS + q]; }
     red[lid] = acc;
     workgroupBarrier();
@@ -153,7 +158,7 @@ fn w_row(b: u32, r: u32, jp: u32, tau: T, al: T) -> T {
     for (var t = 0u; t < jp; t++) {
         c += pan[base + t] * sh[jp + t] + pan[base + NB + t] * sh[t];
     }
-    return tau * (pan[o_y(b) + r] - c) + al * pan[base + jp];
+    return tau * (pan[o_y(b, step_k() - 1u) + r] - c) + al * pan[base + jp];
 }
 
 @compute @workgroup_size(WG)
@@ -246,24 +251,24 @@ fn reflector(b: u32) -> vec3<T> {
     return vec3<T>(div_t(beta - alpha, beta), div_t(T(1.0), alpha - beta), beta);
 }
 
-@compute @workgroup_size(WG)
-fn panel_gemv(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-    let b = matrix_of(wid);
-    if (b >= count()) { return; }
+// x[c] of column k: from xs (panel_step, c - k) or from pan's X (panel_gemv).
+fn xat(ox: u32, c: u32, fused: bool) -> T {
+    if (fused) { return xs[c - step_k()]; }
+    return pan[ox + c];
+}
+
+// The rows of workgroup `g` of panel_gemv and panel_step: Y[r] = A0[r] . v, v into VW and
+// row k of the work matrix, and the partial sums V^T v, W^T v, Y^T v over its rows (W's
+// column j - 1 from wsh where `fused`: this dispatch writes it).
+fn gemv_rows(b: u32, g: u32, lid: u32, h: vec3<T>, fused: bool) {
     let n = dim();
     let k = step_k();
     let j = col_j();
-    let h = reflector(b);
     let ox = o_x(b);
     let mb = b * n * n;
-    if (wid.x == 0u && lid == 0u) {
-        pan[o_d(b) + k] = pan[ox + k];
-        pan[o_e(b) + k] = h.z;
-        pan[o_tau(b) + k] = h.x;
-    }
     let rl = lid / 32u;
     let cl = lid % 32u;
-    let r0 = k + 1u + wid.x * RB;
+    let r0 = k + 1u + g * RB;
     for (var it = 0u; it < RB / 8u; it++) {
         let i = it * 8u + rl;
         let r = r0 + i;
@@ -282,12 +287,12 @@ fn panel_gemv(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
                 c += 32u;
             }
             for (; c + 96u < n; c += 128u) {
-                a0 += out[row + c] * pan[ox + c];
-                a1 += out[row + c + 32u] * pan[ox + c + 32u];
-                a2 += out[row + c + 64u] * pan[ox + c + 64u];
-                a3 += out[row + c + 96u] * pan[ox + c + 96u];
+                a0 += out[row + c] * xat(ox, c, fused);
+                a1 += out[row + c + 32u] * xat(ox, c + 32u, fused);
+                a2 += out[row + c + 64u] * xat(ox, c + 64u, fused);
+                a3 += out[row + c + 96u] * xat(ox, c + 96u, fused);
             }
-            for (; c < n; c += 32u) { a0 += out[row + c] * pan[ox + c]; }
+            for (; c < n; c += 32u) { a0 += out[row + c] * xat(ox, c, fused); }
             acc = first + ((a0 + a1) + (a2 + a3)) * h.y;
         }
         red[lid] = acc;
@@ -303,12 +308,13 @@ fn panel_gemv(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     if (lid < RB) {
         let r = r0 + lid;
         if (r < n) {
-            let v = select(pan[ox + r] * h.y, T(1.0), r == k + 1u);
-            pan[o_y(b) + r] = ysh[lid];
+            let v = select(xat(ox, r, fused) * h.y, T(1.0), r == k + 1u);
+            pan[o_y(b, k) + r] = ysh[lid];
             let base = vw(b) + r * LD;
             pan[base + j] = v;
             pan[base + 2u * NB + j] = v;
-            out[mb + k * n + r] = v;
+            // panel_step's other workgroups still read row k: it keeps column k.
+            if (!fused) { out[mb + k * n + r] = v; }
         }
     }
     if (lid <= 2u * j) {
@@ -316,18 +322,118 @@ fn panel_gemv(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
         for (var i = 0u; i < RB; i++) {
             let r = r0 + i;
             if (r >= n) { break; }
-            let v = select(pan[ox + r] * h.y, T(1.0), r == k + 1u);
+            let v = select(xat(ox, r, fused) * h.y, T(1.0), r == k + 1u);
             let base = vw(b) + r * LD;
             var q = ysh[i];
             if (lid < j) {
                 q = pan[base + lid];
+            } else if (fused && lid + 1u == 2u * j) {
+                q = wsh[i];
             } else if (lid < 2u * j) {
                 q = pan[base + NB + lid - j];
             }
             acc += q * v;
         }
-        pan[o_gp(b) + wid.x * QS + lid] = acc;
+        pan[o_gp(b, k) + g * QS + lid] = acc;
     }
+}
+
+@compute @workgroup_size(WG)
+fn panel_gemv(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let b = matrix_of(wid);
+    if (b >= count()) { return; }
+    let k = step_k();
+    let h = reflector(b);
+    if (wid.x == 0u && lid == 0u) {
+        pan[o_d(b) + k] = pan[o_x(b) + k];
+        pan[o_e(b) + k] = h.z;
+        pan[o_tau(b) + k] = h.x;
+    }
+    gemv_rows(b, wid.x, lid, h, false);
+}
+
+// panel_col and panel_gemv in one dispatch, for n - k <= XS: every workgroup finishes
+// w_{j-1} and forms row k (in xs) and its reflector itself; it writes W's column j - 1
+// only for its own rows (and the first workgroup for row k), which it keeps in wsh.
+@compute @workgroup_size(WG)
+fn panel_step(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let b = matrix_of(wid);
+    if (b >= count()) { return; }
+    let n = dim();
+    let k = step_k();
+    let j = col_j();
+    let mb = b * n * n;
+    let r0 = k + 1u + wid.x * RB;
+    var wk_ = T(0.0);
+    var tau = T(0.0);
+    var al = T(0.0);
+    let jp = max(j, 1u) - 1u;
+    if (j > 0u) {
+        sum_partials(lid, b);
+        tau = pan[o_tau(b) + k - 1u];
+        var s12 = T(0.0);
+        for (var t = 0u; t < jp; t++) { s12 += sh[t] * sh[jp + t]; }
+        al = T(-0.5) * tau * tau * (sh[2u * jp] - T(2.0) * s12);
+        wk_ = w_row(b, k, jp, tau, al);
+    }
+    let vk = vw(b) + k * LD;
+    for (var r = k + lid; r < n; r += WG) {
+        var wr = T(0.0);
+        if (j > 0u) {
+            wr = w_row(b, r, jp, tau, al);
+            if (r >= r0 && r < r0 + RB) {
+                wsh[r - r0] = wr;
+                pan[vw(b) + r * LD + NB + jp] = wr;
+            }
+            if (r == k && wid.x == 0u) { pan[vw(b) + r * LD + NB + jp] = wr; }
+        }
+        let last_d = k + 2u == n && r == n - 1u;
+        let vr = vw(b) + r * LD;
+        // Row k of A0 from column k (A0 is symmetric; row k is v's once the panel ends).
+        var x = out[mb + r * n + k];
+        var dl = out[mb + r * n + r];
+        for (var t = 0u; t < j; t++) {
+            let last = t + 1u == j;
+            let w_r = select(pan[vr + NB + t], wr, last);
+            let w_k = select(pan[vk + NB + t], wk_, last);
+            x -= pan[vk + t] * w_r + w_k * pan[vr + t];
+            if (last_d) { dl -= T(2.0) * pan[vr + t] * w_r; }
+        }
+        xs[r - k] = x;
+        if (last_d && wid.x == 0u) {
+            pan[o_d(b) + r] = dl;
+            pan[o_e(b) + r] = T(0.0);
+        }
+    }
+    workgroupBarrier();
+    // The reflector of x[k + 1..] (norm of x[k + 2..]), the same in every workgroup.
+    var mx = T(0.0);
+    for (var r = k + 2u + lid; r < n; r += WG) { mx = max_nan(mx, abs(xs[r - k])); }
+    mx = wmax(lid, mx);
+    var q = T(0.0);
+    if (mx > T(0.0)) {
+        for (var r = k + 2u + lid; r < n; r += WG) {
+            let y = xs[r - k] / mx;
+            q += y * y;
+        }
+    }
+    let xnorm = mx * sqrt_t(wsum(lid, q));
+    let alpha = xs[1];
+    var h = vec3<T>(T(0.0), T(0.0), alpha);
+    if (xnorm != T(0.0)) {
+        let s = max(abs(alpha), xnorm);
+        let ra = alpha / s;
+        let rx = xnorm / s;
+        let hh = s * sqrt_t(ra * ra + rx * rx);
+        let beta = select(hh, -hh, alpha >= T(0.0));
+        h = vec3<T>(div_t(beta - alpha, beta), div_t(T(1.0), alpha - beta), beta);
+    }
+    if (wid.x == 0u && lid == 0u) {
+        pan[o_d(b) + k] = xs[0];
+        pan[o_e(b) + k] = h.z;
+        pan[o_tau(b) + k] = h.x;
+    }
+    gemv_rows(b, wid.x, lid, h, true);
 }
 
 @compute @workgroup_size(WG)
@@ -356,4 +462,21 @@ fn panel_out(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     out[(4u * c + b) * n + i] = src[o_d(b) + i];
     out[(2u * c + b) * n + i] = src[o_e(b) + i];
     if (i + 1u < n) { out[(3u * c + b) * n + i] = src[o_tau(b) + i]; }
+}
+
+// - `panel_rows`: an invocation per (matrix, column jj < m2() of the panel at start(),
+//   index r): row start() + jj of the work matrix past the diagonal becomes v from VW (the
+//   columns panel_step reduced keep their rows until the panel ends).
+@compute @workgroup_size(WG)
+fn panel_rows(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+              @builtin(local_invocation_index) lid: u32) {
+    let id = linear_id(wid, nwg, lid, WG);
+    if (id >= P.n) { return; }
+    let n = dim();
+    let jb = m2();
+    let b = id / (jb * n);
+    let jj = (id / n) % jb;
+    let r = id % n;
+    let k = start() + jj;
+    if (r > k) { out[b * n * n + k * n + r] = pan[vw(b) + r * LD + jj]; }
 }

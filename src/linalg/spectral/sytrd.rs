@@ -24,10 +24,11 @@
 //! triangles also lets `panel_gemv` read whole rows, contiguous, rather than a row to the
 //! diagonal and a column after it.
 //!
-//! Bytes: per column the trailing block once (`n^3 / 3` elements in all, against about
-//! `7 n^3 / 3` for the unblocked kernels, whose every workgroup re-forms the reflector and
-//! `p^T v` from global memory); per panel the product's output written, read and the
-//! block read and written (`4 n^3 / (3 NB)`). Dispatches: `2 (n - 1)` for the columns,
+//! Bytes: per column the trailing block read once (`n^3 / 3` elements in all, against `n^3`
+//! for the unblocked kernels, which read it twice and write it once, and whose every
+//! workgroup also re-reads row k and p, v: `4 n^3 / 3` more, mostly from cache); per panel
+//! the product's output written and read and the block read and written
+//! (`4 n^3 / (3 NB)`). Dispatches: `2 (n - 1)` for the columns,
 //! 3 per panel but the last (`panel_col` finishing `W`, the product, `panel_update`) and
 //! one `panel_out` copying d, e and tau into tridiag's aux: `2 n + 3 n / 32` about, the
 //! unblocked reduction's `2 n` plus one in ten.
@@ -56,6 +57,12 @@ const LD: usize = 3 * NB;
 const RB: usize = 16;
 /// Partial-sum slots per `panel_gemv` workgroup (shaders/sytrd.wgsl's QS).
 const QS: usize = 64;
+/// Columns with `n - k` at most this (shaders/sytrd.wgsl's XS, row k in workgroup memory)
+/// run `panel_step`: `panel_col` and `panel_gemv` in one dispatch, each workgroup forming
+/// row k, its norm and `w_{j-1}` at all rows itself (about `4 j (n - k)` reads from cache,
+/// against its own 16 rows of the product, `16 (n - k)`), one dispatch per column instead
+/// of two where dispatches, not bytes, bound the column.
+const FUSED: usize = 512;
 /// Most workgroups in one grid dimension.
 const MAX_GROUPS: usize = 65_535;
 
@@ -84,7 +91,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
 
 /// Elements of `pan` per matrix (shaders/sytrd.wgsl's `pstride`).
 fn pstride(n: usize) -> usize {
-    n * LD + 5 * n + n.div_ceil(RB) * QS + 2 * n.div_ceil(WG)
+    n * LD + 6 * n + 2 * n.div_ceil(RB) * QS + 2 * n.div_ceil(WG)
 }
 
 /// The parameters of one dispatch, mirrored by shaders/sytrd.wgsl's accessors.
@@ -187,8 +194,22 @@ pub(crate) fn reduce<T: Float>(
     let mut p0 = 0;
     while p0 < n - 1 {
         let jb = NB.min(n - 1 - p0);
+        let mut fused_any = false;
         for j in 0..jb {
             let k = p0 + j;
+            let gb = (n - k - 1).div_ceil(RB);
+            if n - k <= FUSED {
+                let sp = SParams {
+                    k,
+                    j,
+                    gprev: if j > 0 { (n - k).div_ceil(RB) } else { 0 },
+                    ..base
+                };
+                let (src, pb, out) = (placeholder.binding(), pan.binding(), wk.binding());
+                launch::<T>(dev, "panel_step", &sp, src, pb, out, per_matrix(gb, count))?;
+                fused_any = true;
+                continue;
+            }
             let ga = (n - k).div_ceil(WG);
             let sp = SParams {
                 k,
@@ -199,9 +220,19 @@ pub(crate) fn reduce<T: Float>(
             };
             let (src, pb, out) = (placeholder.binding(), pan.binding(), wk.binding());
             launch::<T>(dev, "panel_col", &sp, src, pb, out, per_matrix(ga, count))?;
-            let gb = (n - k - 1).div_ceil(RB);
             let (src, pb, out) = (placeholder.binding(), pan.binding(), wk.binding());
             launch::<T>(dev, "panel_gemv", &sp, src, pb, out, per_matrix(gb, count))?;
+        }
+        if fused_any {
+            let sp = SParams {
+                items: count * jb * n,
+                m2: jb,
+                start: p0,
+                ..base
+            };
+            let (src, pb, out) = (placeholder.binding(), pan.binding(), wk.binding());
+            let grid = Work::Items((count * jb * n) as u32);
+            launch::<T>(dev, "panel_rows", &sp, src, pb, out, grid)?;
         }
         let s = p0 + jb;
         if s < n - 1 {
@@ -246,5 +277,13 @@ pub(crate) fn reduce<T: Float>(
         ..base
     };
     let (src, pb, out) = (pan.binding(), placeholder.binding(), aux.binding());
-    launch::<T>(dev, "panel_out", &sp, src, pb, out, Work::Items((count * n) as u32))
+    launch::<T>(
+        dev,
+        "panel_out",
+        &sp,
+        src,
+        pb,
+        out,
+        Work::Items((count * n) as u32),
+    )
 }
