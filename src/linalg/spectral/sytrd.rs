@@ -167,7 +167,7 @@ fn launch<T: Float>(
 /// where its scratch (`pstride(n)` elements per matrix) fits one binding.
 pub(crate) fn takes<T: Float>(dev: &Device, count: usize, n: usize) -> bool {
     let bytes = (count * pstride(n) * T::DTYPE.size()) as u64;
-    n >= MIN_N && bytes <= dev.limits().max_storage_buffer_binding_size as u64
+    n >= MIN_N && bytes <= dev.limits().max_storage_buffer_binding_size
 }
 
 /// Reduces the `count` symmetric matrices of `wk` (`[count, n, n]`, both triangles, as
