@@ -32,6 +32,10 @@
 //   work matrix: the reflector from the partial norms, Y[r] = A0[r] . v, v into VW, into
 //   row k of the work matrix (where the back-transform reads it) and the workgroup's
 //   partial sums V^T v, W^T v, Y^T v over its rows; the first workgroup writes d, e, tau.
+// - `panel_step`: panel_col and panel_gemv in one dispatch where n - k <= XS (a grid of
+//   panel_gemv's): every workgroup forms row k (in workgroup memory, read from column k),
+//   its norm and w_{j-1} itself; row k of the work matrix is written by `panel_rows` at the
+//   panel's end (an invocation per (matrix, panel column, index)).
 // - `panel_update`: an invocation per element of the trailing block. 1 the product
 //   C = [V W] [W V]^T ([count][m2][m2]); 4 the work matrix: A0 -= C.
 // - `panel_out`: an invocation per (matrix, index). 1 pan; 4 aux of tridiag.wgsl: d, e and

@@ -28,10 +28,13 @@
 //! for the unblocked kernels, which read it twice and write it once, and whose every
 //! workgroup also re-reads row k and p, v: `4 n^3 / 3` more, mostly from cache); per panel
 //! the product's output written and read and the block read and written
-//! (`4 n^3 / (3 NB)`). Dispatches: `2 (n - 1)` for the columns,
-//! 3 per panel but the last (`panel_col` finishing `W`, the product, `panel_update`) and
-//! one `panel_out` copying d, e and tau into tridiag's aux: `2 n + 3 n / 32` about, the
-//! unblocked reduction's `2 n` plus one in ten.
+//! (`4 n^3 / (3 NB)`). Where `n - k <= 512` (`FUSED`) a column is one dispatch,
+//! `panel_step`, whose every workgroup forms row k, its reflector and `w_{j-1}` itself:
+//! there the column's bytes are few and the dispatch is its cost. Dispatches of the whole
+//! reduction (tridiag's `prep` included; the unblocked reduction's `2 n - 2` beside them):
+//! 33: 35 (64), 256: 286 (510), 1024: 1646 (2046), 4096: 8078 (8190); per panel 3 more
+//! where a trailing block remains (`panel_col` finishing `W`, the product,
+//! `panel_update`), one `panel_rows` where a column was fused and one `panel_out` at the end.
 //!
 //! The output is the unblocked reduction's: d, e and tau in aux's fields, the Householder
 //! vectors in the work matrix's rows (row k holds v of H_k past the diagonal), so that
