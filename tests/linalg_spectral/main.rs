@@ -12,6 +12,7 @@ mod common;
 mod derived;
 mod polar;
 mod reference;
+mod sytrd;
 mod tridiag;
 mod tridiag_vectors;
 
