@@ -84,14 +84,8 @@ fn residual64_(a: TW, b: TW, q: TW) -> TW {
 fn inf64_(x: TW) -> TW {
     return TW(D64_MAX) * select(TW(4.0), TW(2.0), x == x);
 }
-// NaN from x: (x - x) / (x - x). A quotient, not inf - inf: NVIDIA's compiler reassociates
-// f64 arithmetic, and with `opaque64_(inf) - inf` (opaque64_ as the product by one64_())
-// the f64 functions that return NaN gave 0 or finite values on the H200 (2026-11-29),
-// where this form gave NaN there before and on Mesa.
-fn nan64_(x: TW) -> TW {
-    let z = x - x;
-    return z / z;
-}
+// NaN: nan64_(x) comes with the exponent split (f64_split_bits.wgsl: from the bits, no f64
+// operation; f64_split.wgsl: (x - x) / (x - x)).
 
 // Whether x's sign bit is set (-0 included; NaN's sign is not read): for zeros, the
 // conversion to f32 keeps the sign.
@@ -110,11 +104,11 @@ fn scale64_(x: TW, n: TW) -> TW {
 
 // x * 2^n for x in [0.5, 2) and integral n, as scale64_: one product by 2^n where that is
 // normal (n in [-1022, 1023]: the product is then exact or rounds once into the
-// subnormals), scale64_'s two only where some lane needs them. One conversion of n instead
-// of three (scale64_'s floor and two; f64 conversions run at a quarter of the fma rate on
-// NVIDIA).
+// subnormals), scale64_'s two only where some lane needs them. 2^n by pow2_64_: from the
+// bits where the adapter has 64-bit integers (no conversion; f64 conversions run at a
+// quarter of the fma rate on NVIDIA), one conversion elsewhere (scale64_ makes three).
 fn scale_near1_64_(x: TW, n: TW) -> TW {
-    var v = x * ldexp(TW(1.0), NI(clamp(n, TW(-1022.0), TW(1023.0))));
+    var v = x * pow2_64_(clamp(n, TW(-1022.0), TW(1023.0)));
     let far = (n < TW(-1022.0)) | (n > TW(1023.0));
     if (any(far)) {
         v = select(v, scale64_(x, n), far);
@@ -168,20 +162,21 @@ fn rsqrt64_(x: TW) -> TW {
     return select(select(r, TW(0.0), x > TW(D64_MAX)), select(inf64_(x), -inf64_(x), signbit64_(x)), x == TW(0.0));
 }
 
-// e^(hi + lo) - 1 for |hi| <= 0.36 and |lo| <= 2^-40: hi + (hi^2 (1/2 + hi/6 + ...
-// hi^11/13!) + lo (1 + hi)), the Taylor polynomial's error below 2^-57.
+// e^(hi + lo) - 1 for |hi| <= 0.3467 and |lo| <= 2^-40: hi + (hi^2 p(hi) + lo (1 + hi)),
+// p a degree-10 polynomial for (e^h - 1 - h) / h^2 (a Chebyshev fit on [-0.3467, 0.3467]
+// with mpmath: error below 2^-58.4 with its coefficients rounded to f64, where the
+// degree-11 Taylor polynomial it replaces, one fma longer, had 2^-54.6).
 fn em1_red64_(hi: TW, lo: TW) -> TW {
-    var p = TW(1.0 / 6227020800.0);
-    p = fma(p, hi, TW(1.0 / 479001600.0));
-    p = fma(p, hi, TW(1.0 / 39916800.0));
-    p = fma(p, hi, TW(1.0 / 3628800.0));
-    p = fma(p, hi, TW(1.0 / 362880.0));
-    p = fma(p, hi, TW(1.0 / 40320.0));
-    p = fma(p, hi, TW(1.0 / 5040.0));
-    p = fma(p, hi, TW(1.0 / 720.0));
-    p = fma(p, hi, TW(1.0 / 120.0));
-    p = fma(p, hi, TW(1.0 / 24.0));
-    p = fma(p, hi, TW(1.0 / 6.0));
+    var p = TW(2.0914707069612355e-09);
+    p = fma(p, hi, TW(2.510524515390137e-08));
+    p = fma(p, hi, TW(2.7557273594799413e-07));
+    p = fma(p, hi, TW(2.755725533255441e-06));
+    p = fma(p, hi, TW(2.480158732558584e-05));
+    p = fma(p, hi, TW(0.00019841269874873975));
+    p = fma(p, hi, TW(0.0013888888888883737));
+    p = fma(p, hi, TW(0.00833333333332612));
+    p = fma(p, hi, TW(0.04166666666666667));
+    p = fma(p, hi, TW(0.1666666666666667));
     p = fma(p, hi, TW(0.5));
     let q = hi * hi * p;
     return hi + (q + fma(lo, hi, lo));
@@ -234,7 +229,7 @@ fn expm1_64_(x: TW) -> TW {
     let lo = -n * TW(D64_LN2_LO);
     let r = fast_two_sum64_(hi, lo);
     let s = em1_red64_(r.hi, r.lo);
-    let t = ldexp(TW(1.0), NI(min(n, TW(1000.0))));
+    let t = pow2_64_(min(n, TW(1000.0)));
     var y = (t - TW(1.0)) + t * s;
     let far = n > TW(1000.0);
     if (any(far)) {
@@ -253,18 +248,25 @@ struct Log64 {
 }
 
 fn log_parts64_(x: TW) -> Log64 {
-    let sp = split64_(x);
-    let big = sp.hi > TW(1.4142135623730951);
-    let m = select(sp.hi, sp.hi * TW(0.5), big);
-    let e = select(sp.lo, sp.lo + TW(1.0), big);
+    let sp = split_log64_(x);
+    let m = sp.hi;
+    let e = sp.lo;
     let f = m - TW(1.0);
-    // s = f / (2 + f) as sh + sl: sh the built-in quotient (a product by the reciprocal on
-    // some drivers: within 2 ulps), sl the exact residual over the denominator through an
-    // f32 reciprocal (den.hi in [1.7, 2.5]; relative error 2^-24 on |sl| <= 2 ulp(sh), so
-    // sh + sl within 2^-75 of s). No division refined in f64 (div64_'s two quotients).
+    // s = f / (2 + f) as sh + sl, with no division and no conversion (an f64 division is a
+    // reciprocal and about 10 fma with a slow-path test on NVIDIA; the f32 reciprocal used
+    // before cost two conversions, each a quarter of the fma rate there): rd, 1 / den.hi
+    // (den.hi in [1 + sqrt(1/2), 1 + sqrt(2)]) by the linear minimax start (relative error
+    // 2^-6.06) and three Newton steps (2^-48); sh = f rd within 2^-47 of f / den.hi, and sl
+    // the exact residual (f - den.hi sh is exact: Sterbenz) over the denominator through
+    // rd: |sl| <= 2^-46 |sh|, itself within 2^-48, so sh + sl within 2^-93 of s. The pair
+    // is not normalised (|sl| up to 2^-46 |sh| where a double-double has 2^-53): every use
+    // below adds sl, or its products, into a low part. 7 fma in place of a division.
     let den = fast_two_sum64_(TW(2.0), f);
-    let sh = f / den.hi;
-    let rd = TW(TF(1.0) / TF(den.hi));
+    var rd = fma(den.hi, TW(-0.23901599922648412), TW(0.9850615000483447));
+    rd = fma(rd, fma(-den.hi, rd, TW(1.0)), rd);
+    rd = fma(rd, fma(-den.hi, rd, TW(1.0)), rd);
+    rd = fma(rd, fma(-den.hi, rd, TW(1.0)), rd);
+    let sh = f * rd;
     let sl = (residual64_(f, den.hi, sh) - sh * den.lo) * rd;
     // s^2 and s^3 in double-double.
     let s2 = two_prod64_(sh, sh);
@@ -273,18 +275,19 @@ fn log_parts64_(x: TW) -> Log64 {
     let s3l = s3.lo + s2l * sh + s2.hi * sl;
     let t3 = two_prod64_(s3.hi, TW(2.0 / 3.0));
     let t3l = t3.lo + s3l * TW(2.0 / 3.0) + s3.hi * TW(D64_TWO_THIRDS_B);
-    // 2 s^5 (1/5 + s^2/7 + ... + s^18/23).
+    // 2 s^5 p(s^2), p a degree-7 polynomial for 2 (atanh(s) - s - s^3 / 3) / s^5 (a
+    // Chebyshev fit on s^2 in [0, 0.02944] with mpmath: error below 2^-55.1 with its
+    // coefficients rounded to f64, where the 9th-degree Taylor polynomial 2/5 + 2 s^2/7 +
+    // ... it replaces, two fma longer, had 2^-54.5).
     let z = s2.hi;
-    var p = TW(2.0 / 23.0);
-    p = fma(p, z, TW(2.0 / 21.0));
-    p = fma(p, z, TW(2.0 / 19.0));
-    p = fma(p, z, TW(2.0 / 17.0));
-    p = fma(p, z, TW(2.0 / 15.0));
-    p = fma(p, z, TW(2.0 / 13.0));
-    p = fma(p, z, TW(2.0 / 11.0));
-    p = fma(p, z, TW(2.0 / 9.0));
-    p = fma(p, z, TW(2.0 / 7.0));
-    p = fma(p, z, TW(2.0 / 5.0));
+    var p = TW(0.11723170160799075);
+    p = fma(p, z, TW(0.11706237148816372));
+    p = fma(p, z, TW(0.13334804663624336));
+    p = fma(p, z, TW(0.15384594963074136));
+    p = fma(p, z, TW(0.181818183353876));
+    p = fma(p, z, TW(0.22222222221655907));
+    p = fma(p, z, TW(0.28571428571429364));
+    p = fma(p, z, TW(0.4));
     let r = s3.hi * z * p;
     // The full sum: a fast_two_sum64_ here (|2 s| > |2 s^3 / 3|) cost pow a worst error of
     // 2.7 ulps for 1.4 on lavapipe.
@@ -351,9 +354,8 @@ fn log_red64_(f: TW, k: TW, c: TW) -> TW {
 
 // x = 2^k (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), for positive finite x.
 fn log_arg64_(x: TW) -> Dd64 {
-    let sp = split64_(x);
-    let big = sp.hi > TW(1.4142135623730951);
-    return Dd64(select(sp.hi, sp.hi * TW(0.5), big) - TW(1.0), select(sp.lo, sp.lo + TW(1.0), big));
+    let sp = split_log64_(x);
+    return Dd64(sp.hi - TW(1.0), sp.lo);
 }
 
 fn log64_(x: TW) -> TW {
@@ -390,8 +392,7 @@ fn odd64_(y: TW) -> TB {
 
 // x^y as C99 and NumPy: exp(y * log|x|) with log in double-double, the product's error
 // carried into the exponential; then the special-value table (pow_table64_), only where
-// some lane needs it: x not positive and finite, y not finite, y = 0, x = 1, or |y log|x||
-// past 800.
+// some lane needs it: x not positive and finite, y not finite, or |y log|x|| past 800.
 fn pow64_(x: TW, y: TW) -> TW {
     let ax = abs(x);
     let finite = (ax > TW(0.0)) & (ax <= TW(D64_MAX));
@@ -401,8 +402,10 @@ fn pow64_(x: TW, y: TW) -> TW {
     let tl = fma(y, l.lo, t.lo);
     let e = exp_parts64_(t.hi, tl);
     var r = scale_near1_64_(e.hi, e.lo);
-    let plain = (x > TW(0.0)) & (x <= TW(D64_MAX)) & (abs(y) <= TW(D64_MAX)) & (abs(t.hi) <= TW(800.0))
-        & (y != TW(0.0)) & (x != TW(1.0));
+    // The table only where x is not positive and finite, y not finite or |t| past 800 (where
+    // tl, up to an ulp of t.hi, can be huge): y = 0 and x = 1 need no test, as both give
+    // t = 0 (log(1) is exactly 0 here) and so 1.
+    let plain = (x > TW(0.0)) & finite & (abs(y) <= TW(D64_MAX)) & (abs(t.hi) <= TW(800.0));
     if (any(!plain)) {
         r = select(pow_table64_(x, y, r, t.hi), r, plain);
     }

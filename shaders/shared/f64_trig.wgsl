@@ -178,8 +178,9 @@ fn rem_pio2_slow64_(x: TW) -> Red64 {
 // where some lane needs it (|x| >= 2^20, not finite, or a remainder below 2^-10 with n != 0:
 // about 0.13% of the lanes on arguments spread over many periods).
 fn rem_pio2_any64_(x: TW) -> Red64 {
+    // x itself, not 0 for the lanes outside: their values (finite, inf or NaN) are replaced.
     let inside = abs(x) < TW(0x1p20);
-    var red = rem_pio2_fast64_(select(TW(0.0), x, inside));
+    var red = rem_pio2_fast64_(x);
     let slow = !inside | ((abs(red.hi) < TW(0x1p-10)) & (red.n != TW(0.0)));
     if (any(slow)) {
         let s = rem_pio2_slow64_(x);
@@ -248,9 +249,13 @@ fn sincos_k64_(h: TW, l: TW, c: TB) -> TW {
 }
 
 // sin (which 0) or cos (which 1) of x; the quadrant n mod 4 picks the kernel and the sign.
+// floor((n + which) / 4) as the integer nearest (n + which) / 4 - 3/8 (no tie: the
+// fraction is -3/8, -1/8, 1/8 or 3/8), by round_near64_'s additions instead of floor (a
+// conversion-rate operation on NVIDIA).
 fn sincos64_(x: TW, which: TW) -> TW {
     let red = rem_pio2_any64_(x);
-    let q = red.n + which - TW(4.0) * floor((red.n + which) * TW(0.25));
+    let nw = red.n + which;
+    let q = fma(TW(-4.0), round_near64_(fma(nw, TW(0.25), TW(-0.375))), nw);
     var v = sincos_k64_(red.hi, red.lo, (q == TW(1.0)) | (q == TW(3.0)));
     v = select(v, -v, q >= TW(2.0));
     return select(v, nan64_(x), !(abs(x) <= TW(D64_MAX)));
@@ -265,9 +270,10 @@ fn cos64_(x: TW) -> TW {
 
 // tan = sin / cos in the even quadrants, -cos / sin in the odd ones: one built-in quotient
 // (correctly rounded on lavapipe and NVIDIA, as fdiv_ relies on) of the two kernels.
+// The parity of n as sincos64_'s quadrant: floor(n / 2) the integer nearest n / 2 - 1/4.
 fn tan64_(x: TW) -> TW {
     let red = rem_pio2_any64_(x);
-    let odd = red.n - TW(2.0) * floor(red.n * TW(0.5)) != TW(0.0);
+    let odd = fma(TW(-2.0), round_near64_(fma(red.n, TW(0.5), TW(-0.25))), red.n) != TW(0.0);
     let s = sin_k64_(red.hi, red.lo);
     let c = cos_k64_(red.hi, red.lo);
     let v = select(s, -c, odd) / select(c, s, odd);
