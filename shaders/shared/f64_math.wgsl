@@ -194,9 +194,14 @@ fn exp_red64_(hi: TW, lo: TW) -> TW {
 // 2^-44 + 1100 |D64_LN2_LO|), where the sum's error (below 2^-74) is far under an ulp of
 // the result (near 1).
 fn exp_parts64_(h: TW, l: TW) -> Dd64 {
-    let hc = clamp(h, TW(-760.0), TW(720.0));
-    let n = round_near64_(hc * TW(D64_LOG2E));
-    let hi = fma(-n, TW(D64_LN2_HI), hc);
+    return exp_near64_(clamp(h, TW(-760.0), TW(720.0)), l);
+}
+
+// exp_parts64_ without its clamp, for |h| <= 800 (pow's lanes that skip its table): n is
+// then at most 1155, which scale_near1_64_ takes.
+fn exp_near64_(h: TW, l: TW) -> Dd64 {
+    let n = round_near64_(h * TW(D64_LOG2E));
+    let hi = fma(-n, TW(D64_LN2_HI), h);
     let lo = fma(-n, TW(D64_LN2_LO), l);
     let s = fast_two_sum64_(hi, lo);
     return Dd64(exp_red64_(s.hi, s.lo), n);
@@ -392,20 +397,22 @@ fn odd64_(y: TW) -> TB {
 
 // x^y as C99 and NumPy: exp(y * log|x|) with log in double-double, the product's error
 // carried into the exponential; then the special-value table (pow_table64_), only where
-// some lane needs it: x not positive and finite, y not finite, or |y log|x|| past 800.
+// some lane needs it: x not positive and finite, |y| past 2^990, or |y log|x|| past 800.
 fn pow64_(x: TW, y: TW) -> TW {
     let ax = abs(x);
     let finite = (ax > TW(0.0)) & (ax <= TW(D64_MAX));
     let p = log_parts64_(select(TW(1.0), ax, finite));
     let l = log_ln64_(p);
-    let t = two_prod64_(clamp(y, TW(-0x1p990), TW(0x1p990)), l.hi);
+    let t = two_prod64_(y, l.hi);
     let tl = fma(y, l.lo, t.lo);
-    let e = exp_parts64_(t.hi, tl);
+    let e = exp_near64_(t.hi, tl);
     var r = scale_near1_64_(e.hi, e.lo);
-    // The table only where x is not positive and finite, y not finite or |t| past 800 (where
-    // tl, up to an ulp of t.hi, can be huge): y = 0 and x = 1 need no test, as both give
+    // The table only where x is not positive and finite, |y| past 2^990 (y l.hi may
+    // overflow; the table gives those lanes' 0, 1 or inf) or |t| past 800 (where tl, up to
+    // an ulp of t.hi, can be huge, and exp_near64_'s range ends): the other lanes' values
+    // are replaced there, whatever they are. y = 0 and x = 1 need no test, as both give
     // t = 0 (log(1) is exactly 0 here) and so 1.
-    let plain = (x > TW(0.0)) & finite & (abs(y) <= TW(D64_MAX)) & (abs(t.hi) <= TW(800.0));
+    let plain = (x > TW(0.0)) & finite & (abs(y) <= TW(0x1p990)) & (abs(t.hi) <= TW(800.0));
     if (any(!plain)) {
         r = select(pow_table64_(x, y, r, t.hi), r, plain);
     }
