@@ -7,13 +7,14 @@
 //
 // Building blocks: double-doubles (a value hi + lo, |lo| <= ulp(hi) / 2) through two_sum64_
 // and two_prod64_ (f64_prod.wgsl: Dekker's splitting; f64_prod_fma.wgsl where the device's
-// probe found f64 fma fused); exponent and mantissa by split64_ (f64_split.wgsl: comparisons
-// with powers of two; f64_split_bits.wgsl from the bits where the adapter has 64-bit
-// integers); exp by Cody-Waite reduction (ln 2 in two parts) and a Taylor polynomial on
-// |r| <= ln(2) / 2; log and log1p in plain f64 (fdlibm's: one division and a polynomial in
-// s = f / (2 + f)); log2, log10 and pow through atanh on the mantissa in double-double (pow
-// needs its extra bits); sin/cos/tan by an exact pi/2 reduction (f64_trig.wgsl: Cody-Waite
-// below 2^20, Payne-Hanek above).
+// probe found f64 fma fused); exponent and mantissa by split64_ and split_log64_, powers of
+// two by pow2_64_ and NaN by nan64_ (f64_split.wgsl: comparisons with powers of two, ldexp,
+// a quotient; f64_split_bits.wgsl from the bits where the adapter has 64-bit integers, with
+// no conversion and no division); exp by Cody-Waite reduction (ln 2 in two parts) and a
+// polynomial fit on |r| <= ln(2) / 2; log and log1p in plain f64 (fdlibm's: one division
+// and a polynomial in s = f / (2 + f)); log2, log10 and pow through atanh on the mantissa in
+// double-double (pow needs its extra bits; s without a division); sin/cos/tan by an exact
+// pi/2 reduction (f64_trig.wgsl: Cody-Waite below 2^20, Payne-Hanek above).
 #import f64_prod
 #import f64_split
 
