@@ -6,7 +6,8 @@ added in (inlined, as the driver does), loops counted by their trip count. A sta
 for the work per element (a built-in f64 division counts as one operation here, though it
 is a sequence of about 10 fma on NVIDIA: `div` counts them apart, and `conv` the
 conversions and roundings (floor, to and from integers and f32), a quarter of the fma rate
-there; the rare slow path under
+there, and `int` the integer operations on the bits, counted apart from the rest; the rare
+slow path under
 `if (any(...))`, Payne-Hanek, is left out), used to compare
 the library's forms: `--int64` and `--fma` pick the adapter's choices of `Spec::f64_choices`.
 
@@ -51,10 +52,10 @@ def count(name, fns, memo, stack=()):
     if name == "opaque64_" and "LU64" in fns[name]:
         # The bits or-ed with a parameter: one integer operation (the bitcasts are free),
         # off the f64 pipeline; one64_()'s product in the ladder form counts as written.
-        memo[name] = {"ops": 1, "div": 0, "conv": 0}
+        memo[name] = {"ops": 0, "int": 1, "div": 0, "conv": 0}
         return memo[name]
     body = fns[name]
-    total = {"ops": 0, "div": 0, "conv": 0}
+    total = {"ops": 0, "int": 0, "div": 0, "conv": 0}
     # Loops: `for (var i = A; i >= 0; i--)` or `i < N`: the body counted by its trip count.
     loops = []
     for m in re.finditer(r"for\s*\(var \w+ = (\d+); \w+ (>=|<) (\d+); \w+(\+\+|--)\)\s*\{", body):
@@ -98,11 +99,17 @@ def count(name, fns, memo, stack=()):
         total["conv"] += w * len(re.findall(r"\b(floor|trunc|round|NI|TF)\s*\(|\bTW\(u\b", code))
         for b in BUILTINS:
             n += len(re.findall(rf"\b{b}\s*[(<]", code))
-        total["ops"] += w * n
+        # Statements on the bits (64-bit integer lanes): integer operations, off NVIDIA's
+        # f64 pipeline; the bitcasts themselves are free.
+        if re.search(r"\bLU(64|32)\b", s):
+            total["int"] += w * (n - len(re.findall(r"\bbitcast\s*<", code)))
+        else:
+            total["ops"] += w * n
         for callee in re.findall(r"\b(\w+_)\s*\(", s):
             if callee in fns and callee not in stack and callee != name:
                 c = count(callee, fns, memo, stack + (name,))
                 total["ops"] += w * c["ops"]
+                total["int"] += w * c["int"]
                 total["div"] += w * c["div"]
                 total["conv"] += w * c["conv"]
     memo[name] = total
@@ -124,7 +131,8 @@ def main():
         f"{('bits' if i else 'ladder') + ('+fma' if f else '+dekker'):>18}" for i, f, _ in rows))
     for n in names:
         print(f"{n:<12}" + "".join(
-            f"{r[n]['ops']:>11} ({r[n]['div']} div, {r[n]['conv']} conv)" for _, _, r in rows))
+            f"{r[n]['ops']:>11} ({r[n]['int']} int, {r[n]['div']} div, {r[n]['conv']} conv)"
+            for _, _, r in rows))
 
 
 if __name__ == "__main__":

@@ -24,3 +24,5 @@ def run(case):
         case(f"sin_wide_{name}_16M", lambda: cp.sin(wide, out=c), byte=2 * size * n)
         case(f"tan_wide_{name}_16M", lambda: cp.tan(wide, out=c), byte=2 * size * n)
         case(f"tanh_wide_{name}_16M", lambda: cp.tanh(wide, out=c), byte=2 * size * n)
+        case(f"cos_{name}_16M", lambda: cp.cos(a, out=c), byte=2 * size * n)
+        case(f"cos_wide_{name}_16M", lambda: cp.cos(wide, out=c), byte=2 * size * n)

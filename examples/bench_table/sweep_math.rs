@@ -7,8 +7,8 @@
 //! or f64 in software) is what costs.
 //!
 //! Inputs: uniform in [0.5, 1.5) (both operands of the binary rows), and for the `_wide`
-//! rows uniform in [-1e4, 1e4), where sin and tan need their longer range reduction and
-//! tanh is mostly saturated (CuPy has the same rows).
+//! rows uniform in [-1e4, 1e4), where sin, cos and tan need their longer range reduction
+//! and tanh is mostly saturated (CuPy has the same rows).
 
 use gpuarray::{f16, Array, Device, Float};
 
@@ -36,6 +36,8 @@ fn ops<T: Float>() -> Vec<(&'static str, u64, bool, Op<T>)> {
         ("sin_wide", 1, true, |a, _| a.sin()),
         ("tan_wide", 1, true, |a, _| a.tan()),
         ("tanh_wide", 1, true, |a, _| a.tanh()),
+        ("cos", 1, false, |a, _| a.cos()),
+        ("cos_wide", 1, true, |a, _| a.cos()),
     ]
 }
 

@@ -30,7 +30,7 @@ fn tanh64_(x: TW) -> TW {
     let n = round_near64_(a2 * TW(D64_LOG2E));
     let r = fast_two_sum64_(fma(-n, TW(D64_LN2_HI), a2), -n * TW(D64_LN2_LO));
     let s = em1_red64_(r.hi, r.lo);
-    let t = ldexp(TW(1.0), NI(n));
+    let t = pow2_64_(n);
     let u = (t - TW(1.0)) + t * s;
     // The built-in quotient (correctly rounded on lavapipe and NVIDIA, as fdiv_ relies on).
     let v = u / (u + TW(2.0));

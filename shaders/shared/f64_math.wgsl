@@ -7,13 +7,14 @@
 //
 // Building blocks: double-doubles (a value hi + lo, |lo| <= ulp(hi) / 2) through two_sum64_
 // and two_prod64_ (f64_prod.wgsl: Dekker's splitting; f64_prod_fma.wgsl where the device's
-// probe found f64 fma fused); exponent and mantissa by split64_ (f64_split.wgsl: comparisons
-// with powers of two; f64_split_bits.wgsl from the bits where the adapter has 64-bit
-// integers); exp by Cody-Waite reduction (ln 2 in two parts) and a Taylor polynomial on
-// |r| <= ln(2) / 2; log and log1p in plain f64 (fdlibm's: one division and a polynomial in
-// s = f / (2 + f)); log2, log10 and pow through atanh on the mantissa in double-double (pow
-// needs its extra bits); sin/cos/tan by an exact pi/2 reduction (f64_trig.wgsl: Cody-Waite
-// below 2^20, Payne-Hanek above).
+// probe found f64 fma fused); exponent and mantissa by split64_ and split_log64_, powers of
+// two by pow2_64_ and NaN by nan64_ (f64_split.wgsl: comparisons with powers of two, ldexp,
+// a quotient; f64_split_bits.wgsl from the bits where the adapter has 64-bit integers, with
+// no conversion and no division); exp by Cody-Waite reduction (ln 2 in two parts) and a
+// polynomial fit on |r| <= ln(2) / 2; log and log1p in plain f64 (fdlibm's: one division
+// and a polynomial in s = f / (2 + f)); log2, log10 and pow through atanh on the mantissa in
+// double-double (pow needs its extra bits; s without a division); sin/cos/tan by an exact
+// pi/2 reduction (f64_trig.wgsl: Cody-Waite below 2^20, Payne-Hanek above).
 #import f64_prod
 #import f64_split
 
@@ -84,14 +85,8 @@ fn residual64_(a: TW, b: TW, q: TW) -> TW {
 fn inf64_(x: TW) -> TW {
     return TW(D64_MAX) * select(TW(4.0), TW(2.0), x == x);
 }
-// NaN from x: (x - x) / (x - x). A quotient, not inf - inf: NVIDIA's compiler reassociates
-// f64 arithmetic, and with `opaque64_(inf) - inf` (opaque64_ as the product by one64_())
-// the f64 functions that return NaN gave 0 or finite values on the H200 (2026-11-29),
-// where this form gave NaN there before and on Mesa.
-fn nan64_(x: TW) -> TW {
-    let z = x - x;
-    return z / z;
-}
+// NaN: nan64_(x) comes with the exponent split (f64_split_bits.wgsl: from the bits, no f64
+// operation; f64_split.wgsl: (x - x) / (x - x)).
 
 // Whether x's sign bit is set (-0 included; NaN's sign is not read): for zeros, the
 // conversion to f32 keeps the sign.
@@ -110,11 +105,11 @@ fn scale64_(x: TW, n: TW) -> TW {
 
 // x * 2^n for x in [0.5, 2) and integral n, as scale64_: one product by 2^n where that is
 // normal (n in [-1022, 1023]: the product is then exact or rounds once into the
-// subnormals), scale64_'s two only where some lane needs them. One conversion of n instead
-// of three (scale64_'s floor and two; f64 conversions run at a quarter of the fma rate on
-// NVIDIA).
+// subnormals), scale64_'s two only where some lane needs them. 2^n by pow2_64_: from the
+// bits where the adapter has 64-bit integers (no conversion; f64 conversions run at a
+// quarter of the fma rate on NVIDIA), one conversion elsewhere (scale64_ makes three).
 fn scale_near1_64_(x: TW, n: TW) -> TW {
-    var v = x * ldexp(TW(1.0), NI(clamp(n, TW(-1022.0), TW(1023.0))));
+    var v = x * pow2_64_(clamp(n, TW(-1022.0), TW(1023.0)));
     let far = (n < TW(-1022.0)) | (n > TW(1023.0));
     if (any(far)) {
         v = select(v, scale64_(x, n), far);
@@ -168,20 +163,21 @@ fn rsqrt64_(x: TW) -> TW {
     return select(select(r, TW(0.0), x > TW(D64_MAX)), select(inf64_(x), -inf64_(x), signbit64_(x)), x == TW(0.0));
 }
 
-// e^(hi + lo) - 1 for |hi| <= 0.36 and |lo| <= 2^-40: hi + (hi^2 (1/2 + hi/6 + ...
-// hi^11/13!) + lo (1 + hi)), the Taylor polynomial's error below 2^-57.
+// e^(hi + lo) - 1 for |hi| <= 0.3467 and |lo| <= 2^-40: hi + (hi^2 p(hi) + lo (1 + hi)),
+// p a degree-10 polynomial for (e^h - 1 - h) / h^2 (a Chebyshev fit on [-0.3467, 0.3467]
+// with mpmath: error below 2^-58.4 with its coefficients rounded to f64, where the
+// degree-11 Taylor polynomial it replaces, one fma longer, had 2^-54.6).
 fn em1_red64_(hi: TW, lo: TW) -> TW {
-    var p = TW(1.0 / 6227020800.0);
-    p = fma(p, hi, TW(1.0 / 479001600.0));
-    p = fma(p, hi, TW(1.0 / 39916800.0));
-    p = fma(p, hi, TW(1.0 / 3628800.0));
-    p = fma(p, hi, TW(1.0 / 362880.0));
-    p = fma(p, hi, TW(1.0 / 40320.0));
-    p = fma(p, hi, TW(1.0 / 5040.0));
-    p = fma(p, hi, TW(1.0 / 720.0));
-    p = fma(p, hi, TW(1.0 / 120.0));
-    p = fma(p, hi, TW(1.0 / 24.0));
-    p = fma(p, hi, TW(1.0 / 6.0));
+    var p = TW(2.0914707069612355e-09);
+    p = fma(p, hi, TW(2.510524515390137e-08));
+    p = fma(p, hi, TW(2.7557273594799413e-07));
+    p = fma(p, hi, TW(2.755725533255441e-06));
+    p = fma(p, hi, TW(2.480158732558584e-05));
+    p = fma(p, hi, TW(0.00019841269874873975));
+    p = fma(p, hi, TW(0.0013888888888883737));
+    p = fma(p, hi, TW(0.00833333333332612));
+    p = fma(p, hi, TW(0.04166666666666667));
+    p = fma(p, hi, TW(0.1666666666666667));
     p = fma(p, hi, TW(0.5));
     let q = hi * hi * p;
     return hi + (q + fma(lo, hi, lo));
@@ -199,9 +195,14 @@ fn exp_red64_(hi: TW, lo: TW) -> TW {
 // 2^-44 + 1100 |D64_LN2_LO|), where the sum's error (below 2^-74) is far under an ulp of
 // the result (near 1).
 fn exp_parts64_(h: TW, l: TW) -> Dd64 {
-    let hc = clamp(h, TW(-760.0), TW(720.0));
-    let n = round_near64_(hc * TW(D64_LOG2E));
-    let hi = fma(-n, TW(D64_LN2_HI), hc);
+    return exp_near64_(clamp(h, TW(-760.0), TW(720.0)), l);
+}
+
+// exp_parts64_ without its clamp, for |h| <= 800 (pow's lanes that skip its table): n is
+// then at most 1155, which scale_near1_64_ takes.
+fn exp_near64_(h: TW, l: TW) -> Dd64 {
+    let n = round_near64_(h * TW(D64_LOG2E));
+    let hi = fma(-n, TW(D64_LN2_HI), h);
     let lo = fma(-n, TW(D64_LN2_LO), l);
     let s = fast_two_sum64_(hi, lo);
     return Dd64(exp_red64_(s.hi, s.lo), n);
@@ -234,7 +235,7 @@ fn expm1_64_(x: TW) -> TW {
     let lo = -n * TW(D64_LN2_LO);
     let r = fast_two_sum64_(hi, lo);
     let s = em1_red64_(r.hi, r.lo);
-    let t = ldexp(TW(1.0), NI(min(n, TW(1000.0))));
+    let t = pow2_64_(min(n, TW(1000.0)));
     var y = (t - TW(1.0)) + t * s;
     let far = n > TW(1000.0);
     if (any(far)) {
@@ -253,19 +254,30 @@ struct Log64 {
 }
 
 fn log_parts64_(x: TW) -> Log64 {
-    let sp = split64_(x);
-    let big = sp.hi > TW(1.4142135623730951);
-    let m = select(sp.hi, sp.hi * TW(0.5), big);
-    let e = select(sp.lo, sp.lo + TW(1.0), big);
+    let sp = split_log64_(x);
+    let m = sp.hi;
+    let e = sp.lo;
     let f = m - TW(1.0);
-    // s = f / (2 + f) as sh + sl: sh the built-in quotient (a product by the reciprocal on
-    // some drivers: within 2 ulps), sl the exact residual over the denominator through an
-    // f32 reciprocal (den.hi in [1.7, 2.5]; relative error 2^-24 on |sl| <= 2 ulp(sh), so
-    // sh + sl within 2^-75 of s). No division refined in f64 (div64_'s two quotients).
+    // s = f / (2 + f) as sh + sl, with no division and no conversion (an f64 division is a
+    // reciprocal and about 10 fma with a slow-path test on NVIDIA; the f32 reciprocal used
+    // before cost two conversions, each a quarter of the fma rate there): rd, 1 / den.hi
+    // (den.hi in [1 + sqrt(1/2), 1 + sqrt(2)]) by the linear minimax start (relative error
+    // 2^-6.06) and three Newton steps (2^-48); q = f rd within 2^-47 of f / den.hi, and
+    // the exact residual (f - den.hi q is exact: Sterbenz) over the denominator through
+    // rd, below 2^-46 |q| and itself within 2^-48: q plus it within 2^-93 of s. Then
+    // renormalised, so that sh is s rounded: the series below evaluates its polynomial on
+    // sh alone, and with q's 2^-47 pow was 10.8 ulps off at x = 1.41464, y = 2039.6 (a
+    // Python model of this code; 0.2 renormalised). 10 operations in place of a division
+    // and an f32 reciprocal.
     let den = fast_two_sum64_(TW(2.0), f);
-    let sh = f / den.hi;
-    let rd = TW(TF(1.0) / TF(den.hi));
-    let sl = (residual64_(f, den.hi, sh) - sh * den.lo) * rd;
+    var rd = fma(den.hi, TW(-0.23901599922648412), TW(0.9850615000483447));
+    rd = fma(rd, fma(-den.hi, rd, TW(1.0)), rd);
+    rd = fma(rd, fma(-den.hi, rd, TW(1.0)), rd);
+    rd = fma(rd, fma(-den.hi, rd, TW(1.0)), rd);
+    let q = f * rd;
+    let sq = fast_two_sum64_(q, (residual64_(f, den.hi, q) - q * den.lo) * rd);
+    let sh = sq.hi;
+    let sl = sq.lo;
     // s^2 and s^3 in double-double.
     let s2 = two_prod64_(sh, sh);
     let s2l = s2.lo + TW(2.0) * sh * sl;
@@ -273,18 +285,19 @@ fn log_parts64_(x: TW) -> Log64 {
     let s3l = s3.lo + s2l * sh + s2.hi * sl;
     let t3 = two_prod64_(s3.hi, TW(2.0 / 3.0));
     let t3l = t3.lo + s3l * TW(2.0 / 3.0) + s3.hi * TW(D64_TWO_THIRDS_B);
-    // 2 s^5 (1/5 + s^2/7 + ... + s^18/23).
+    // 2 s^5 p(s^2), p a degree-7 polynomial for 2 (atanh(s) - s - s^3 / 3) / s^5 (a
+    // Chebyshev fit on s^2 in [0, 0.02944] with mpmath: error below 2^-55.1 with its
+    // coefficients rounded to f64, where the 9th-degree Taylor polynomial 2/5 + 2 s^2/7 +
+    // ... it replaces, two fma longer, had 2^-54.5).
     let z = s2.hi;
-    var p = TW(2.0 / 23.0);
-    p = fma(p, z, TW(2.0 / 21.0));
-    p = fma(p, z, TW(2.0 / 19.0));
-    p = fma(p, z, TW(2.0 / 17.0));
-    p = fma(p, z, TW(2.0 / 15.0));
-    p = fma(p, z, TW(2.0 / 13.0));
-    p = fma(p, z, TW(2.0 / 11.0));
-    p = fma(p, z, TW(2.0 / 9.0));
-    p = fma(p, z, TW(2.0 / 7.0));
-    p = fma(p, z, TW(2.0 / 5.0));
+    var p = TW(0.11723170160799075);
+    p = fma(p, z, TW(0.11706237148816372));
+    p = fma(p, z, TW(0.13334804663624336));
+    p = fma(p, z, TW(0.15384594963074136));
+    p = fma(p, z, TW(0.181818183353876));
+    p = fma(p, z, TW(0.22222222221655907));
+    p = fma(p, z, TW(0.28571428571429364));
+    p = fma(p, z, TW(0.4));
     let r = s3.hi * z * p;
     // The full sum: a fast_two_sum64_ here (|2 s| > |2 s^3 / 3|) cost pow a worst error of
     // 2.7 ulps for 1.4 on lavapipe.
@@ -351,9 +364,8 @@ fn log_red64_(f: TW, k: TW, c: TW) -> TW {
 
 // x = 2^k (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), for positive finite x.
 fn log_arg64_(x: TW) -> Dd64 {
-    let sp = split64_(x);
-    let big = sp.hi > TW(1.4142135623730951);
-    return Dd64(select(sp.hi, sp.hi * TW(0.5), big) - TW(1.0), select(sp.lo, sp.lo + TW(1.0), big));
+    let sp = split_log64_(x);
+    return Dd64(sp.hi - TW(1.0), sp.lo);
 }
 
 fn log64_(x: TW) -> TW {
@@ -390,19 +402,22 @@ fn odd64_(y: TW) -> TB {
 
 // x^y as C99 and NumPy: exp(y * log|x|) with log in double-double, the product's error
 // carried into the exponential; then the special-value table (pow_table64_), only where
-// some lane needs it: x not positive and finite, y not finite, y = 0, x = 1, or |y log|x||
-// past 800.
+// some lane needs it: x not positive and finite, y not finite, or |y log|x|| past 800.
 fn pow64_(x: TW, y: TW) -> TW {
     let ax = abs(x);
     let finite = (ax > TW(0.0)) & (ax <= TW(D64_MAX));
     let p = log_parts64_(select(TW(1.0), ax, finite));
     let l = log_ln64_(p);
+    // y clamped for Dekker's product (f64_prod.wgsl: its split overflows past 2^995).
     let t = two_prod64_(clamp(y, TW(-0x1p990), TW(0x1p990)), l.hi);
     let tl = fma(y, l.lo, t.lo);
-    let e = exp_parts64_(t.hi, tl);
+    let e = exp_near64_(t.hi, tl);
     var r = scale_near1_64_(e.hi, e.lo);
-    let plain = (x > TW(0.0)) & (x <= TW(D64_MAX)) & (abs(y) <= TW(D64_MAX)) & (abs(t.hi) <= TW(800.0))
-        & (y != TW(0.0)) & (x != TW(1.0));
+    // The table only where x is not positive and finite, y not finite or |t| past 800
+    // (where tl, up to an ulp of t.hi, can be huge, and exp_near64_'s range ends): those
+    // lanes' values are replaced there, whatever they are. y = 0 and x = 1 need no test,
+    // as both give t = 0 (log(1) is exactly 0 here) and so 1.
+    let plain = (x > TW(0.0)) & finite & (abs(y) <= TW(D64_MAX)) & (abs(t.hi) <= TW(800.0));
     if (any(!plain)) {
         r = select(pow_table64_(x, y, r, t.hi), r, plain);
     }

@@ -20,10 +20,33 @@ fn split64_(x: TW) -> Dd64 {
     return Dd64(m, e);
 }
 
+// x = m * 2^e with m in [sqrt(1/2), sqrt(2)) (m > 1.4142135623730951, the f64 nearest
+// sqrt(2), halved), for positive finite x: the logarithms' argument. f64_split_bits.wgsl
+// gives the same from the bits.
+fn split_log64_(x: TW) -> Dd64 {
+    let sp = split64_(x);
+    let big = sp.hi > TW(1.4142135623730951);
+    return Dd64(select(sp.hi, sp.hi * TW(0.5), big), select(sp.lo, sp.lo + TW(1.0), big));
+}
+
+// 2^n for integral n in [-1022, 1023] (f64_split_bits.wgsl: from the bits, no conversion).
+fn pow2_64_(n: TW) -> TW {
+    return ldexp(TW(1.0), NI(n));
+}
 
 // v itself, in a form the compiler cannot see through (f64_math.wgsl's error-free
 // transformations route every intermediate through it): a product by one64_(), where
 // f64_split_bits.wgsl or-s the bits with a parameter instead.
 fn opaque64_(v: TW) -> TW {
     return v * one64_();
+}
+
+// NaN from x: (x - x) / (x - x). A quotient, not inf - inf: NVIDIA's compiler reassociates
+// f64 arithmetic, and with `opaque64_(inf) - inf` (opaque64_ as the product by one64_())
+// the f64 functions that return NaN gave 0 or finite values on the H200 (2026-11-29),
+// where this form gave NaN there before and on Mesa. Adapters with 64-bit integers read
+// f64_split_bits.wgsl's form instead (the bits, no division).
+fn nan64_(x: TW) -> TW {
+    let z = x - x;
+    return z / z;
 }

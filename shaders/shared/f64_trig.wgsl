@@ -178,8 +178,9 @@ fn rem_pio2_slow64_(x: TW) -> Red64 {
 // where some lane needs it (|x| >= 2^20, not finite, or a remainder below 2^-10 with n != 0:
 // about 0.13% of the lanes on arguments spread over many periods).
 fn rem_pio2_any64_(x: TW) -> Red64 {
+    // x itself, not 0 for the lanes outside: their values (finite, inf or NaN) are replaced.
     let inside = abs(x) < TW(0x1p20);
-    var red = rem_pio2_fast64_(select(TW(0.0), x, inside));
+    var red = rem_pio2_fast64_(x);
     let slow = !inside | ((abs(red.hi) < TW(0x1p-10)) & (red.n != TW(0.0)));
     if (any(slow)) {
         let s = rem_pio2_slow64_(x);
@@ -247,12 +248,18 @@ fn sincos_k64_(h: TW, l: TW, c: TB) -> TW {
     return select(sv, cv, c);
 }
 
-// sin (which 0) or cos (which 1) of x; the quadrant n mod 4 picks the kernel and the sign.
+// sin (which 0) or cos (which 1) of x; the quadrant j = (n + which) mod 4 picks the kernel
+// and the sign. q = (n + which) - 4 round((n + which) / 4), by round_near64_'s additions
+// instead of floor (a conversion-rate operation on NVIDIA): 0 for j = 0, 1 for 1, -1 for
+// 3 and 2 or -2 (the tie, either way) for 2. (The integer nearest (n + which) / 4 - 3/8
+// would give j itself, but Mesa folds the constant -3/8 into round_near64_'s 1.5 * 2^52,
+// where it rounds away.)
 fn sincos64_(x: TW, which: TW) -> TW {
     let red = rem_pio2_any64_(x);
-    let q = red.n + which - TW(4.0) * floor((red.n + which) * TW(0.25));
-    var v = sincos_k64_(red.hi, red.lo, (q == TW(1.0)) | (q == TW(3.0)));
-    v = select(v, -v, q >= TW(2.0));
+    let nw = red.n + which;
+    let q = fma(TW(-4.0), round_near64_(nw * TW(0.25)), nw);
+    var v = sincos_k64_(red.hi, red.lo, abs(q) == TW(1.0));
+    v = select(v, -v, (q < TW(-0.5)) | (q > TW(1.5)));
     return select(v, nan64_(x), !(abs(x) <= TW(D64_MAX)));
 }
 
@@ -265,9 +272,11 @@ fn cos64_(x: TW) -> TW {
 
 // tan = sin / cos in the even quadrants, -cos / sin in the odd ones: one built-in quotient
 // (correctly rounded on lavapipe and NVIDIA, as fdiv_ relies on) of the two kernels.
+// n odd where n - 2 round(n / 2) is not 0 (1 or -1 by the tie's rounding), by
+// round_near64_ as in sincos64_.
 fn tan64_(x: TW) -> TW {
     let red = rem_pio2_any64_(x);
-    let odd = red.n - TW(2.0) * floor(red.n * TW(0.5)) != TW(0.0);
+    let odd = fma(TW(-2.0), round_near64_(red.n * TW(0.5)), red.n) != TW(0.0);
     let s = sin_k64_(red.hi, red.lo);
     let c = cos_k64_(red.hi, red.lo);
     let v = select(s, -c, odd) / select(c, s, odd);
