@@ -12,7 +12,6 @@ mod common;
 mod derived;
 mod polar;
 mod reference;
-mod sytrd;
 mod tridiag;
 mod tridiag_vectors;
 

@@ -34,7 +34,6 @@ mod derived;
 mod jacobi;
 mod norm;
 mod svd_polar;
-mod sytrd;
 mod tridiag;
 
 pub use derived::{cond, lstsq, matrix_rank, pinv, Lstsq};
@@ -42,8 +41,6 @@ pub use norm::{norm, NormOrd};
 
 #[cfg(test)]
 pub(crate) use jacobi::all_specs;
-#[cfg(test)]
-pub(crate) use sytrd::all_specs as sytrd_specs;
 #[cfg(test)]
 pub(crate) use tridiag::all_specs as tridiag_specs;
 

@@ -5,9 +5,6 @@
 //!    each workgroup from row k, and p = tau A v, a workgroup per row) and `rank2`
 //!    (A -= v w^T + w v^T, a workgroup per row, each forming p^T v itself). Each step reads
 //!    the trailing matrix twice and writes it once: 2 n^3 / 3 elements moved in all.
-//!    Where sytrd.rs takes the stack (every n of this route whose scratch fits a binding)
-//!    its blocked form does this step instead: panels of 32 columns, each column's trailing
-//!    matrix read once, the panel's update one product.
 //! 2. The eigenvalues of T by bisection on Sturm counts, an invocation per eigenvalue
 //!    (deterministic, every eigenvalue independent, to a quarter of eps ||T||).
 //! 3. eigh only: the eigenvectors of T by inverse iteration (`stein`, LAPACK's dstein
@@ -162,14 +159,7 @@ fn reduce<T: Float>(
     let items = Work::Items((count * n * n) as u32);
     let (src, ab, wb) = (a.binding(), aux.binding(), wk.binding());
     launch::<T>(&dev, WG, "prep", &tp, src, ab, wb, items)?;
-    // The blocked reduction (sytrd.rs) does every column where it takes the stack.
-    let first = if super::sytrd::takes::<T>(&dev, count, n) {
-        super::sytrd::reduce(&dev, op, &aux, &wk, count, n)?;
-        n - 1
-    } else {
-        0
-    };
-    for k in first..n - 1 {
+    for k in 0..n - 1 {
         let m = n - k - 1;
         let tp = TParams { k, ..base };
         let grid = per_matrix(m, count);
