@@ -22,10 +22,11 @@ thread_local! {
     static PROF: RefCell<Option<Prof>> = const { RefCell::new(None) };
 }
 
-/// Whether `GPUARRAY_FACTOR_PROFILE` is set (read once).
+/// Whether `GPUARRAY_FACTOR_PROFILE` is a number other than 0 (read once, through
+/// `config::switch`: the options module stays the one reader of the environment).
 pub(crate) fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("GPUARRAY_FACTOR_PROFILE").is_some_and(|v| v != "0"))
+    *ON.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_PROFILE").is_some_and(|v| v != 0))
 }
 
 /// Opens a profiled call (or a nested one) on `dev`.

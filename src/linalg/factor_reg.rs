@@ -30,8 +30,10 @@ use crate::kernel::source::Spec;
 
 const SRC: &str = include_str!("../../shaders/factor_reg.wgsl");
 
-/// Most rows one invocation holds.
-const MAX_R: usize = 4;
+/// Most rows one invocation holds: 8, measured against 4 on the H200 (2026-11-29,
+/// `examples/factor_probe`): the same at 1024 (solve f32 10.53 / 10.54 ms), faster at 4096
+/// (solve f32 63.8 against 65.9 ms, f64 65.2 against 74.5, inv f64 83.5 against 92.8).
+const MAX_R: usize = 8;
 
 /// Invocations of a `swap_rows` workgroup: at least the 2 * 32 destinations of the widest
 /// sub-panel's swaps (each found by one invocation).
@@ -46,19 +48,16 @@ pub(crate) struct Shape {
     pub w: usize,
 }
 
-/// Rows one invocation may hold at most for [`lu_panel`]: [`MAX_R`], or
-/// `GPUARRAY_FACTOR_MAX_R` (1 to 8; read once), a candidate for measuring: with 8, panels
-/// of 3073 to 4096 rows take 512 invocations of 7-8 rows (not 1024 of 4, the same width),
-/// and panels of 4097 to 8192 rows (f32; 6144 f64) stay in registers. The H200 profile of 2026-11-29
-/// (`GPUARRAY_FACTOR_PROFILE`) put a 1024-invocation sub-panel at ~23 us a column and a
-/// 512-invocation one at ~8.
+/// Rows one invocation may hold at most for [`lu_panel`]: [`MAX_R`], or the measuring
+/// switch `GPUARRAY_FACTOR_MAX_R` (1 to 8; read once through `config::switch`). With 8,
+/// panels of 3073 to 4096 rows take 512 invocations of 7-8 rows (not 1024 of 4, the same
+/// width), and panels of 4097 to 8192 rows (f32; 6144 f64) stay in registers. The H200
+/// profile of 2026-11-29 (`GPUARRAY_FACTOR_PROFILE`) put a 1024-invocation sub-panel at
+/// ~23 us a column and a 512-invocation one at ~8.
 fn max_r() -> usize {
     static R: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *R.get_or_init(|| {
-        std::env::var("GPUARRAY_FACTOR_MAX_R")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-            .map_or(MAX_R, |r| r.clamp(1, 8))
+        crate::config::switch("GPUARRAY_FACTOR_MAX_R").map_or(MAX_R, |r| r.clamp(1, 8))
     })
 }
 
@@ -241,7 +240,7 @@ mod tests {
                 assert!(s.r as usize * s.w <= 64);
                 assert!(s.r as usize * s.w * d.size() / 4 <= 65536 / s.wg as usize);
             }
-            assert_eq!(shape(d, 4097, 1024), None);
+            assert_eq!(shape(d, 8193, 1024), None);
             assert!(shape(d, 300, 256).is_some_and(|s| s.wg <= 256));
         }
         for d in [DType::F32, DType::F64] {
