@@ -30,6 +30,7 @@
 //! of the stack that did not converge ([`Error::NoConvergence`]). NaN or infinite entries do
 //! not hang: the rotations stop, and the results of such a matrix are NaN.
 
+mod cholqr;
 mod derived;
 mod jacobi;
 mod norm;

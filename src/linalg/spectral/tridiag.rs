@@ -11,9 +11,9 @@
 //!    without its Gram-Schmidt): an invocation per vector, each solve an O(n) LU with
 //!    partial pivoting of T - w_j I (far under lavapipe's 65,535 loop steps per
 //!    invocation for the sizes it runs), from a pseudo-random start (a fixed hash of the
-//!    row and the vector: the same vectors every run). Two solves, then Householder QR of
-//!    Z (the library's `qr`) makes the vectors orthonormal, then one more solve and QR
-//!    (see `ROUNDS`). Each shift is the vector's own eigenvalue w_j, unperturbed: where
+//!    row and the vector: the same vectors every run). Two solves, then a QR of Z
+//!    makes the vectors orthonormal (CholeskyQR2 through products, or Householder QR where
+//!    that cannot be trusted: cholqr.rs), then one more solve and QR (see `ROUNDS`). Each shift is the vector's own eigenvalue w_j, unperturbed: where
 //!    eigenvalues are apart, the solves make the vectors orthogonal to within
 //!    eps ||T|| / gap and the QR moves each within its residual; inside a cluster of
 //!    eigenvalues closer than bisection resolves, the solves from independent random starts
@@ -232,7 +232,7 @@ const STEIN_SCRATCH: usize = 64 << 20;
 const STEIN_WG: usize = 64;
 /// Reflectors per block of the back-transform.
 const NB: usize = 64;
-/// Inverse-iteration solves per round, the vectors orthonormalised (Householder QR of Z)
+/// Inverse-iteration solves per round, the vectors orthonormalised (CholeskyQR2 of Z, cholqr.rs)
 /// after each round: two solves from the random start, then one from the orthonormal
 /// basis (block inverse iteration: a cluster's vectors, mixed within the cluster by the
 /// QR, are drawn back towards their own eigenvalues by the next solve). Measured on a CPU
@@ -247,7 +247,8 @@ const ROUNDS: [usize; 2] = [2, 1];
 /// The eigenvalues (ascending, `[count, n]`) and eigenvectors (columns, `[count, n, n]`) of
 /// the `count` symmetric matrices of the contiguous `a` (n >= 2), read through the
 /// triangle `upper` names: the reduction, bisection, inverse iteration on T (`stein`, an
-/// invocation per vector) orthonormalised by Householder QR between rounds, and the
+/// invocation per vector) orthonormalised between rounds (CholeskyQR2, or Householder QR
+/// where that cannot be trusted: cholqr.rs), and the
 /// back-transform X = Q Z in blocks of compact WY reflectors through matmul.
 pub(crate) fn eigh<T: Float>(
     op: &'static str,
@@ -294,8 +295,7 @@ pub(crate) fn eigh<T: Float>(
             )?;
             first += items;
         }
-        let q = crate::linalg::qr(&z, crate::linalg::QrMode::Reduced)?;
-        z = q.q.expect("reduced QR has Q").contiguous()?;
+        z = super::cholqr::orthonormal(&z, n)?;
     }
     let v = back_transform(op, &dev, &wk, &aux, z, base)?;
     Ok((w, v))
