@@ -53,16 +53,39 @@ pub fn cholesky<T: Float>(a: &Array<T>, upper: Triangle) -> Result<Array<T>> {
     if st.count == 0 || n == 0 {
         return a.dev.zeros::<T>(a.shape().to_vec());
     }
+    let (f, status) = factor(a, upper, st.count, n)?;
+    check(&status, 0, |index| Error::NotPositiveDefinite { op, index })?;
+    Ok(f)
+}
+
+/// The Cholesky factor of each matrix of the square stack `a` (`count` matrices of `n x n`,
+/// n >= 1) and the status word that [`check`] reads; nothing is read back.
+fn factor<T: Float>(
+    a: &Array<T>,
+    upper: Triangle,
+    count: usize,
+    n: usize,
+) -> Result<(Array<T>, Array<i32>)> {
     let w = work(a, None)?;
     let l = Launcher::<T>::new(&a.dev)?;
-    let status = cholesky_in_place(&l, &w, st.count, n)?;
+    let status = cholesky_in_place(&l, &w, count, n)?;
     let flags = match upper {
         Triangle::Lower => LOWER,
         Triangle::Upper => TRANS,
     };
-    let f = extract(&l, &w, (st.count, n, n), (n, n), flags)?;
-    check(&status, 0, |index| Error::NotPositiveDefinite { op, index })?;
-    Ok(shaped(&f, a.shape().to_vec()))
+    let f = extract(&l, &w, (count, n, n), (n, n), flags)?;
+    Ok((shaped(&f, a.shape().to_vec()), status))
+}
+
+/// [`cholesky`]'s lower factor without the check: nothing is read back, and a matrix that
+/// is not positive definite gives NaN in its factor (for the callers that test their
+/// result anyway, as the eigenvectors' CholeskyQR2 does).
+pub(crate) fn cholesky_unchecked<T: Float>(a: &Array<T>) -> Result<Array<T>> {
+    let st = square("cholesky", a)?;
+    if st.count == 0 || st.n == 0 {
+        return a.dev.zeros::<T>(a.shape().to_vec());
+    }
+    Ok(factor(a, Triangle::Lower, st.count, st.n)?.0)
 }
 
 /// SciPy's `cho_solve((c, lower), b)`: `x` with `A x = b` from the Cholesky factor `c` of

@@ -13,10 +13,11 @@
 //! shaders/tridiag.wgsl): Householder reduction to tridiagonal form on the GPU, then the
 //! eigenvalues of the tridiagonal matrix by bisection on Sturm counts, one invocation per
 //! eigenvalue; eigh then finds the eigenvectors of the tridiagonal matrix by inverse
-//! iteration (one invocation per vector), makes them orthonormal by Householder QR (any
-//! orthonormal basis of a degenerate cluster's invariant subspace is a correct answer) and
-//! applies the reflectors to them in blocks through matmul. It always converges and waits
-//! for nothing. Below 33 x 33 Jacobi stays: its `small` kernel runs every sweep of a whole
+//! iteration (one invocation per vector), makes them orthonormal by CholeskyQR2 through
+//! products, or Householder QR where one check at the end finds CholeskyQR2's vectors not
+//! orthonormal (any orthonormal basis of a degenerate cluster's invariant subspace is a
+//! correct answer; cholqr.rs), and applies the reflectors to them in blocks through matmul.
+//! It always converges; eigvalsh waits for nothing, eigh once (that check). Below 33 x 33 Jacobi stays: its `small` kernel runs every sweep of a whole
 //! stack in one dispatch, a workgroup per matrix in workgroup memory, where the
 //! tridiagonal route costs 2 (n - 1) dispatches of the reduction, a QR and a product per
 //! 64 reflectors.
@@ -100,10 +101,13 @@ fn checks(a: &Array<impl Float>) -> bool {
 ///
 /// Eigenvalues are accurate to about `N eps ||A||_F` (absolute), eigenvectors orthonormal
 /// to a few tens of `N eps` (measured up to 25 `N eps`). Below `N = 33` the call waits for
-/// the GPU once (the convergence status of one-sided Jacobi); from `N = 33` on it waits for
-/// nothing (the tridiagonal route: Householder reduction, bisection, inverse iteration
-/// made orthonormal by QR, the back-transform through matmul), and a matrix with a NaN or
-/// infinite entry in the triangle read gets NaN eigenvalues and vectors.
+/// the GPU once (the convergence status of one-sided Jacobi); from `N = 33` on (the
+/// tridiagonal route: Householder reduction, bisection, inverse iteration made orthonormal
+/// by CholeskyQR2, the back-transform through matmul) it also waits once, for one scalar:
+/// whether the vectors came out orthonormal to 8 `N eps` (where not, as in some degenerate
+/// clusters, the inverse iteration runs again with Householder QR, which always holds;
+/// also without `Options::linalg_check`, since the result depends on it). A matrix with a
+/// NaN or infinite entry in the triangle read gets NaN eigenvalues and vectors.
 ///
 /// # Errors
 /// [`Error::Unsupported`] for dtypes other than f32 and f64 (and f64 where the adapter

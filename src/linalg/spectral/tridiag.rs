@@ -33,6 +33,7 @@
 //! The Householder vectors stay in the work matrix's rows (row k holds v of H_k past the
 //! diagonal) and tau beside d and e.
 
+use super::cholqr;
 use super::jacobi::eps;
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -273,29 +274,39 @@ pub(crate) fn eigh<T: Float>(
     let mut z = Array::<T>::alloc_with(&dev, op, vec![count, n, n], |bytes| {
         dev.alloc_apart(bytes, &[&a.buf, &aux.buf, &wk.buf, &w.buf])
     })?;
-    for (round, &solves) in ROUNDS.iter().enumerate() {
-        let mut first = 0;
-        while first < total {
-            let items = chunk.min(total - first);
-            let tp = TParams {
-                items,
-                k: solves | if round == 0 { 16 } else { 0 },
-                first,
-                ..base
+    // CholeskyQR2 between the rounds, checked once; Householder QR where the check fails.
+    for householder in [false, true] {
+        for (round, &solves) in ROUNDS.iter().enumerate() {
+            let mut first = 0;
+            while first < total {
+                let items = chunk.min(total - first);
+                let tp = TParams {
+                    items,
+                    k: solves | if round == 0 { 16 } else { 0 },
+                    first,
+                    ..base
+                };
+                launch::<T>(
+                    &dev,
+                    STEIN_WG,
+                    "stein",
+                    &tp,
+                    w.binding(),
+                    aux.binding(),
+                    z.binding(),
+                    Work::Items(items as u32),
+                )?;
+                first += items;
+            }
+            z = if householder {
+                cholqr::householder(&z)?
+            } else {
+                cholqr::cholesky_qr2(&z)?
             };
-            launch::<T>(
-                &dev,
-                STEIN_WG,
-                "stein",
-                &tp,
-                w.binding(),
-                aux.binding(),
-                z.binding(),
-                Work::Items(items as u32),
-            )?;
-            first += items;
         }
-        z = super::cholqr::orthonormal(&z, n)?;
+        if householder || cholqr::orthonormal_enough(&z, n)? {
+            break;
+        }
     }
     let v = back_transform(op, &dev, &wk, &aux, z, base)?;
     Ok((w, v))
