@@ -45,25 +45,12 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         note: "copy; its bandwidth gives the rows' floors".into(),
     });
     let n64 = n as u64;
-    type Case<'a> = (&'a str, u64, Box<dyn Fn() -> gpuarray::Result<()> + 'a>);
     let cases: Vec<Case<'_>> = vec![
         ("mul_c64_64M", 24 * n64, Box::new(|| x.mul(&y).map(drop))),
         ("exp_c64_64M", 16 * n64, Box::new(|| x.exp().map(drop))),
         ("abs_c64_64M", 12 * n64, Box::new(|| x.abs().map(drop))),
     ];
-    for (name, bytes, f) in cases {
-        if !want(name) {
-            continue;
-        }
-        let t = gpu_median(dev, f)?;
-        let floor = bytes as f64 / bandwidth;
-        rows.push(Row {
-            name: name.into(),
-            ms: t,
-            bytes: Some(bytes),
-            note: format!("floor {floor:.4} ms ({:.2}x of it)", t / floor),
-        });
-    }
+    time_cases(dev, cases, bandwidth, &mut rows)?;
     let c128_rows = ["mul_c128_32M", "exp_c128_32M", "abs_c128_32M"];
     if c128_rows.iter().any(|r| want(r)) && dev.supports::<Complex<f64>>() {
         let h = n / 2;
@@ -75,19 +62,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
             ("exp_c128_32M", 32 * h64, Box::new(|| u.exp().map(drop))),
             ("abs_c128_32M", 24 * h64, Box::new(|| u.abs().map(drop))),
         ];
-        for (name, bytes, f) in cases {
-            if !want(name) {
-                continue;
-            }
-            let t = gpu_median(dev, f)?;
-            let floor = bytes as f64 / bandwidth;
-            rows.push(Row {
-                name: name.into(),
-                ms: t,
-                bytes: Some(bytes),
-                note: format!("floor {floor:.4} ms ({:.2}x of it)", t / floor),
-            });
-        }
+        time_cases(dev, cases, bandwidth, &mut rows)?;
     }
     if want("matmul_c64_4096") {
         let flops = 8.0 * (side as f64).powi(3);
@@ -105,4 +80,25 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
         });
     }
     Ok(rows)
+}
+
+/// A row of the sweep: its name, the bytes it moves, one call of its work.
+type Case<'a> = (&'a str, u64, Box<dyn Fn() -> gpuarray::Result<()> + 'a>);
+
+/// Times each wanted case of `cases`, its floor the bytes over the copy's `bandwidth`.
+fn time_cases(dev: &Device, cases: Vec<Case<'_>>, bandwidth: f64, rows: &mut Vec<Row>) -> Res<()> {
+    for (name, bytes, f) in cases {
+        if !want(name) {
+            continue;
+        }
+        let t = gpu_median(dev, f)?;
+        let floor = bytes as f64 / bandwidth;
+        rows.push(Row {
+            name: name.into(),
+            ms: t,
+            bytes: Some(bytes),
+            note: format!("floor {floor:.4} ms ({:.2}x of it)", t / floor),
+        });
+    }
+    Ok(())
 }

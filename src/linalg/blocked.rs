@@ -454,11 +454,8 @@ pub(crate) fn lu_in_place<T: Float>(
     m: usize,
     n: usize,
 ) -> Result<Array<i32>> {
-    prof::begin(&w.dev)?;
-    let st = lu_in_place_body(l, w, count, m, n)?;
-    prof::mark(&w.dev, "end")?;
-    prof::end(&format!("lu {:?} {count}x{m}x{n}", T::DTYPE))?;
-    Ok(st)
+    let title = || format!("lu {:?} {count}x{m}x{n}", T::DTYPE);
+    prof::call(&w.dev, title, || lu_in_place_body(l, w, count, m, n))
 }
 
 /// [`cholesky_in_place_body`], profiled where `GPUARRAY_FACTOR_PROFILE` asks.
@@ -468,11 +465,8 @@ pub(crate) fn cholesky_in_place<T: Float>(
     count: usize,
     n: usize,
 ) -> Result<Array<i32>> {
-    prof::begin(&w.dev)?;
-    let st = cholesky_in_place_body(l, w, count, n)?;
-    prof::mark(&w.dev, "end")?;
-    prof::end(&format!("cholesky {:?} {count}x{n}", T::DTYPE))?;
-    Ok(st)
+    let title = || format!("cholesky {:?} {count}x{n}", T::DTYPE);
+    prof::call(&w.dev, title, || cholesky_in_place_body(l, w, count, n))
 }
 
 /// [`trsm_body`], profiled where `GPUARRAY_FACTOR_PROFILE` asks.
@@ -483,10 +477,8 @@ pub(crate) fn trsm<T: Float>(
     dims: (usize, usize, usize),
     tri: Tri,
 ) -> Result<()> {
-    prof::begin(&a.dev)?;
-    trsm_body(l, a, b, dims, tri)?;
-    prof::mark(&a.dev, "end")?;
-    prof::end(&format!("trsm {:?} {dims:?} {tri:?}", T::DTYPE))
+    let title = || format!("trsm {:?} {dims:?} {tri:?}", T::DTYPE);
+    prof::call(&a.dev, title, || trsm_body(l, a, b, dims, tri))
 }
 
 /// [`lu_solve_in_place_body`], profiled where `GPUARRAY_FACTOR_PROFILE` asks.
@@ -498,8 +490,8 @@ pub(crate) fn lu_solve_in_place<T: Float>(
     dims: (usize, usize, usize),
     trans: bool,
 ) -> Result<()> {
-    prof::begin(&lu.dev)?;
-    lu_solve_in_place_body(l, lu, st, b, dims, trans)?;
-    prof::mark(&lu.dev, "end")?;
-    prof::end(&format!("lu_solve {:?} {dims:?}", T::DTYPE))
+    let title = || format!("lu_solve {:?} {dims:?}", T::DTYPE);
+    prof::call(&lu.dev, title, || {
+        lu_solve_in_place_body(l, lu, st, b, dims, trans)
+    })
 }

@@ -30,7 +30,7 @@ pub(crate) fn enabled() -> bool {
 }
 
 /// Opens a profiled call (or a nested one) on `dev`.
-pub(crate) fn begin(dev: &Device) -> Result<()> {
+fn begin(dev: &Device) -> Result<()> {
     if !enabled() {
         return Ok(());
     }
@@ -70,9 +70,28 @@ pub(crate) fn mark(dev: &Device, label: &'static str) -> Result<()> {
     Ok(())
 }
 
+/// Runs `body` as one profiled call on `dev` (see the module docs): its dispatches' marks,
+/// a last mark `end`, and at the outermost call the profile titled `title()` (built only
+/// where profiling is on). The call is closed whether `body` fails or not.
+pub(crate) fn call<R>(
+    dev: &Device,
+    title: impl FnOnce() -> String,
+    body: impl FnOnce() -> Result<R>,
+) -> Result<R> {
+    if !enabled() {
+        return body();
+    }
+    begin(dev)?;
+    let r = body();
+    let closed = mark(dev, "end").and_then(|()| end(&title()));
+    let r = r?;
+    closed?;
+    Ok(r)
+}
+
 /// Closes a call opened by [`begin`]; at the outermost, waits for its events and prints
 /// each kind's time and count and their sum, titled `title`.
-pub(crate) fn end(title: &str) -> Result<()> {
+fn end(title: &str) -> Result<()> {
     if !enabled() {
         return Ok(());
     }
