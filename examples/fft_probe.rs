@@ -1,7 +1,10 @@
 //! Times `gpuarray::fft` on the shapes of the fft sweep with GPU timestamps (events around
 //! 20 calls after 3 warm-ups), beside the wall time of the same calls and a copy of the
 //! same bytes: for measuring the kernels on a device, with the switches of
-//! src/fft/tune.rs (`GPUARRAY_FFT_M`, `_WG`, `_PAD`, `_TWSIN`, `_PROFILE`) set around it.
+//! src/fft/tune.rs (`GPUARRAY_FFT_M`, `_WG`, `_PAD`, `_TWSIN`, `_PROFILE`, `_RUN`, `_ORDER`)
+//! set around it. Shapes: batches of rows (b64 .. b1009), long columns (col1024), single
+//! transforms of 2^20, 2^22, 2^24 (complex64 and complex128) and 2^27, a 4096^2 fft2,
+//! Bluestein's 4 x 1,048,577 and the rfft of 2^26 reals (rfft64M).
 //!
 //! ```text
 //! cargo run --release --example fft_probe                 # every shape
@@ -37,6 +40,9 @@ fn main() -> gpuarray::Result<()> {
         ("n16M", vec![q(1 << 24)], vec![0], false),
         ("f2_4096", vec![q(4096), 4096], vec![0, 1], false),
         ("n16M_c128", vec![q(1 << 24)], vec![0], true),
+        ("n4M", vec![q(1 << 22)], vec![0], false),
+        ("n128M", vec![q(1 << 27)], vec![0], false),
+        ("blu4x1048577", vec![4, q(1048577)], vec![1], false),
     ];
     let t = dev.random_uniform::<f32>([q(1 << 26)], 1)?;
     let copy = time(&dev, || t.add_scalar(0.0))?;
@@ -61,6 +67,19 @@ fn main() -> gpuarray::Result<()> {
         let bytes = len as f64 * if c128 { 32.0 } else { 16.0 };
         println!(
             "{name} {shape:?}: {g:.4} ms GPU, {w:.4} ms wall; {:.0} GB/s at one r+w; floor {:.4} ms",
+            bytes / g / 1e6,
+            bytes / (8.0 * t.len() as f64) * copy.0
+        );
+    }
+    // The real transform of 2^26 f32 (the sweep's rfft_f32_64M): a complex transform of
+    // 2^25 and the pairing pass.
+    if only.as_ref().is_none_or(|o| o.iter().any(|x| x == "rfft64M")) {
+        let n = q(1 << 26);
+        let a = dev.zeros::<f32>([n])?;
+        let (g, w) = time(&dev, || fft::rfft(&a, None, 0, Norm::Backward))?;
+        let bytes = n as f64 * 4.0 + (n / 2 + 1) as f64 * 8.0;
+        println!(
+            "rfft64M [{n}]: {g:.4} ms GPU, {w:.4} ms wall; {:.0} GB/s at one r+w; floor {:.4} ms",
             bytes / g / 1e6,
             bytes / (8.0 * t.len() as f64) * copy.0
         );

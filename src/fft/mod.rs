@@ -25,6 +25,7 @@ mod nd;
 mod passes;
 mod plan;
 mod real;
+mod runs;
 mod tune;
 
 use std::sync::Arc;

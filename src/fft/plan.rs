@@ -171,6 +171,11 @@ fn plan_in<C: ComplexFloat>(dev: &Device, n: usize, top: bool) -> Result<Node<C>
     if radices(n).is_none() {
         return Ok(Node::Bluestein(Bluestein::new(dev, n)?));
     }
+    if top {
+        if let Some(f) = super::runs::factors(dev, n, C::DTYPE, cap) {
+            return chain(dev, n, &f, cap);
+        }
+    }
     let row_cap = super::tune::knobs().rowcap.unwrap_or(cap).min(cap);
     if n <= cap && (top || n <= row_cap) {
         return Ok(Node::Direct(direct(dev, n, cap, None)?));
@@ -197,6 +202,27 @@ fn plan_in<C: ComplexFloat>(dev: &Device, n: usize, top: bool) -> Result<Node<C>
         a: direct(dev, n1, cap, Some(n))?,
         b: Box::new(plan_in(dev, n2, false)?),
     })
+}
+
+/// The four-step passes of `n` = the product of `f` (src/fft/runs.rs): columns of f[0],
+/// then the rows of the rest split the same way; each pass's column groups rounded down
+/// to a power of two (11 complex128 of 256 to 8), so that their runs start on 128-byte
+/// lines.
+fn chain<C: ComplexFloat>(dev: &Device, n: usize, f: &[usize], cap: usize) -> Result<Node<C>> {
+    let aligned = |mut d: Direct<C>| {
+        d.m_col = 1 << d.m_col.max(1).ilog2();
+        d
+    };
+    match f {
+        [] | [_] => Ok(Node::Direct(aligned(direct(dev, n, cap, None)?))),
+        [n1, rest @ ..] => Ok(Node::FourStep {
+            n,
+            n1: *n1,
+            n2: n / n1,
+            a: aligned(direct(dev, *n1, cap, Some(n))?),
+            b: Box::new(chain(dev, n / n1, rest, cap)?),
+        }),
+    }
 }
 
 /// A transform over a batch: where it reads and writes, and how.
@@ -407,6 +433,7 @@ pub(super) fn exec<C: ComplexFloat>(node: &Node<C>, dev: &Device, job: &Job<'_>)
                 s_out: job.p.s_out,
                 tw: 0,
             });
+            super::runs::order_out(&mut pb.dims);
             pb.dims = merge(&pb.dims);
             pb.off_in = 0;
             pb.s_in = 1;

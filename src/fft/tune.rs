@@ -11,7 +11,10 @@
 //! rather than the rule's radix 4, `GPUARRAY_FFT_RADIX` (8, 16 or 32) the largest radix
 //! (16 and 32 composed of 4s and 8s in registers), elements per invocation then the radix
 //! unless `_E` says; `GPUARRAY_FFT_ROWCAP` the longest rows of a four-step plan (longer ones
-//! split again). (Read through `config::switch`: the options module
+//! split again); `GPUARRAY_FFT_RUN` (0: the earlier split of long transforms; 64 or 128:
+//! passes whose strided runs reach that many bytes, src/fft/runs.rs), `GPUARRAY_FFT_RUNMIN`
+//! (bytes of a transform from which that split applies), `GPUARRAY_FFT_ORDER` (0: the
+//! earlier batch order of a split's last pass). (Read through `config::switch`: the options module
 //! reads the environment.)
 
 use std::sync::OnceLock;
@@ -38,6 +41,12 @@ pub(super) struct Knobs {
     pub radix: Option<usize>,
     /// `GPUARRAY_FFT_ROWCAP`: longest rows of a four-step plan.
     pub rowcap: Option<usize>,
+    /// `GPUARRAY_FFT_RUN`: bytes of the runs of a long split's passes (0: the earlier rule).
+    pub run: Option<usize>,
+    /// `GPUARRAY_FFT_RUNMIN`: bytes of a transform from which the run split applies.
+    pub runmin: Option<usize>,
+    /// `GPUARRAY_FFT_ORDER` (0): the earlier batch order of a split's last pass.
+    pub order: Option<usize>,
 }
 
 fn num(name: &str) -> Option<usize> {
@@ -59,6 +68,9 @@ pub(super) fn knobs() -> &'static Knobs {
         colcap: num("GPUARRAY_FFT_COLCAP").filter(|&e| e > 1),
         r8: num("GPUARRAY_FFT_R8").is_some_and(|p| p != 0),
         rowcap: num("GPUARRAY_FFT_ROWCAP").filter(|&e| e > 1),
+        run: num("GPUARRAY_FFT_RUN").filter(|r| [0, 64, 128].contains(r)),
+        runmin: num("GPUARRAY_FFT_RUNMIN"),
+        order: num("GPUARRAY_FFT_ORDER"),
         radix: num("GPUARRAY_FFT_RADIX").filter(|r| [8, 16, 32].contains(r)),
     })
 }

@@ -591,3 +591,43 @@ fn three_passes() {
         one::<Complex<f32>>(&mut rng, 1 << 23);
     }
 }
+
+/// Transforms of 32 MiB and more, which src/fft/runs.rs splits into passes whose strided
+/// accesses move runs of 64 or 128 bytes (complex64 2^22 as 256 x 128 x 128 on lavapipe's
+/// 32 KiB, the last pass's batch order turned), forward and inverse; two of them as a
+/// batch read through a reversed view (the gather first); a real transform of 2^23 (its
+/// half-length complex transform split so); within `tol(n)` of the f64 reference.
+#[test]
+fn run_splits() {
+    let mut rng = Rng::new(31);
+    let n = 1 << 22;
+    let x = rand_c(&mut rng, 2 * n);
+    let a = up::<Complex<f32>>(&x, &[2, n]);
+    let xr = rounded::<Complex<f32>>(&x);
+    let first = a.slice([Slice::from(0..1), Slice::from(..)]).unwrap();
+    let y = fft::fft(&first, None, 1, Norm::Backward).unwrap();
+    check::<Complex<f32>>("run split", &down(&y), &dft(&xr[..n], false), n);
+    let y = fft::ifft(&first, None, 1, Norm::Ortho).unwrap();
+    let s = 1.0 / (n as f64).sqrt();
+    let want: Vec<C64> = dft(&xr[..n], true).iter().map(|v| v * s).collect();
+    check::<Complex<f32>>("run split, inverse", &down(&y), &want, n);
+    // Both rows, the second axis reversed.
+    let rev = a
+        .slice([Slice::from(..), Slice::from(..).step(-1)])
+        .unwrap();
+    let host: Vec<C64> = (0..2)
+        .flat_map(|b| (0..n).rev().map(move |k| b * n + k))
+        .map(|i| xr[i])
+        .collect();
+    let y = fft::fft(&rev, None, -1, Norm::Backward).unwrap();
+    let (want, _) = along(&host, &[2, n], 1, n, false, 1.0);
+    check::<Complex<f32>>("run split, reversed batch", &down(&y), &want, n);
+    // rfft of 2^23 reals: the complex transform of 2^22 pairs, then the pairing pass.
+    let m = 1 << 23;
+    let re: Vec<f64> = (0..m).map(|_| rng.uniform(-1.0, 1.0)).collect();
+    let ra = dev().from_slice(&re.iter().map(|&v| v as f32).collect::<Vec<_>>(), [m]).unwrap();
+    let rr: Vec<C64> = re.iter().map(|&v| C64::new(v as f32 as f64, 0.0)).collect();
+    let y = fft::rfft(&ra, None, 0, Norm::Backward).unwrap();
+    let want = dft(&rr, false);
+    check::<Complex<f32>>("run split, rfft", &down(&y), &want[..m / 2 + 1], m);
+}

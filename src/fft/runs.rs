@@ -1,0 +1,165 @@
+//! How long 1-D transforms split into four-step passes so that every pass moves global
+//! memory in wide runs, and the order of the last pass's batch dimensions.
+//!
+//! Every pass of a four-step plan reads or writes strided: the columns pass reads and
+//! writes columns (stride n2), the rows pass writes its outputs transposed. The kernel's
+//! column mapping puts `m_col` neighbouring transforms on neighbouring invocations, so a
+//! strided access moves runs of `m_col` elements, and `m_col` transforms of length `l` must
+//! share one workgroup's memory: runs of 128 bytes (16 complex64) allow `l` <= 256 on 48
+//! KiB, of 32 bytes `l` <= 1,024. The earlier rule split 2^24 as 1,024 x (16 x 1,024): two
+//! of its three passes moved runs of 32 bytes (4 transforms of 1,024 a workgroup), and its
+//! last pass, which wrote the rows of the inner split with the inner batch dimension
+//! innermost, wrote runs of one element (8 bytes, 1,024 apart). On the H200 (2026-11-29) the
+//! long columns ran at 930 GB/s in runs of 32 bytes, 480 GB/s in runs of 8, and
+//! 4096^2's columns as two passes of 64 (runs of 128 bytes) near the rows' 1,650 GB/s.
+//!
+//! The rule here (for transforms of [`RUN_MIN_BYTES`] and more; shorter ones stay in L2
+//! and keep the fewer passes of `plan.rs`'s rule): the fewest passes whose lengths allow
+//! runs of 128 bytes, or of 64 bytes where that saves a pass (a 64-byte pass counted as
+//! 1.25 of a 128-byte one: an estimate, not a measurement), the factors balanced
+//! (2^24 = 256 x 256 x 256, 2^25 = 512 x 256 x 256, 2^27 = 512^3); and the last pass's
+//! batch dimensions ordered so that neighbouring transforms write neighbouring elements
+//! (`order_out`). Switches (src/fft/tune.rs): `GPUARRAY_FFT_RUN` (0: the earlier rule;
+//! 64 or 128: runs of that many bytes only), `GPUARRAY_FFT_RUNMIN` (bytes from which the
+//! rule applies), `GPUARRAY_FFT_ORDER` (0: the earlier order of the last pass).
+
+use super::kernel::{Dim, PER_INVOCATION};
+use crate::device::Device;
+use crate::dtype::DType;
+
+/// Bytes of a transform from which the run rule plans it: 32 MiB (2^22 complex64).
+pub(super) const RUN_MIN_BYTES: usize = 32 << 20;
+
+/// Transforms per workgroup of the kernel's column mapping (plan.rs `COL_TRANSFORMS`): the
+/// widest run the rule asks for.
+const MOST_RUN: usize = 16;
+
+/// The longest pass of `C` (complex of `d`, `cap` elements of workgroup memory) whose
+/// workgroups hold `r` transforms (as `plan::direct` counts them).
+fn longest(dev: &Device, cap: usize, r: usize) -> usize {
+    let max_inv = dev.limits().max_compute_invocations_per_workgroup as usize;
+    (cap / r)
+        .saturating_sub(1)
+        .min(PER_INVOCATION * max_inv.clamp(64, 1024) / r)
+}
+
+/// Factors of `n` into at most `passes` factors of at most `l`, balanced (each the
+/// smallest divisor at least the remaining length's `passes`-th root, else the largest
+/// divisor at most `l`); `None` where they do not reach `n`.
+fn balanced(n: usize, l: usize, passes: usize) -> Option<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut rest = n;
+    for left in (1..=passes).rev() {
+        if rest <= l {
+            out.push(rest);
+            return Some(out);
+        }
+        if left == 1 {
+            return None;
+        }
+        // Less a little, so that an exact root (256 of 2^24) is not rounded past itself.
+        let root = ((rest as f64).powf(1.0 / left as f64) - 1e-6).ceil() as usize;
+        let divs: Vec<usize> = (2..=l.min(rest)).filter(|d| rest.is_multiple_of(*d)).collect();
+        let d = divs
+            .iter()
+            .copied()
+            .find(|&d| d >= root)
+            .or_else(|| divs.last().copied())?;
+        out.push(d);
+        rest /= d;
+    }
+    None
+}
+
+/// The fewest passes of at most `l` for `n` and their factors.
+fn fewest(n: usize, l: usize) -> Option<Vec<usize>> {
+    if l < 2 {
+        return None;
+    }
+    // Every factor of a planned length is at most 13: passes of at most l >= 13 reach n
+    // within log2(n) + 1 of them.
+    (2..=usize::BITS as usize).find_map(|p| balanced(n, l, p))
+}
+
+/// The passes of a transform of `n` elements of complex `d` (`cap` elements of workgroup
+/// memory) by the run rule, in order (the first the columns of the whole length); `None`
+/// where `plan.rs`'s rule applies (shorter transforms, `GPUARRAY_FFT_RUN=0`).
+pub(super) fn factors(dev: &Device, n: usize, d: DType, cap: usize) -> Option<Vec<usize>> {
+    let k = super::tune::knobs();
+    let min = k.runmin.unwrap_or(RUN_MIN_BYTES);
+    if n <= cap || n * d.size() < min || k.run == Some(0) {
+        return None;
+    }
+    let plan = |bytes: usize| {
+        let r = (bytes / d.size()).clamp(1, MOST_RUN);
+        fewest(n, longest(dev, cap, r))
+    };
+    match k.run {
+        Some(b) => plan(b),
+        None => {
+            let wide = plan(128);
+            let half = plan(64);
+            match (wide, half) {
+                // Four 128-byte passes against five 64-byte ones cost the same: 4 >= 5 / 1.25.
+                (Some(w), Some(h)) if 4 * w.len() > 5 * h.len() => Some(h),
+                (Some(w), _) => Some(w),
+                (None, h) => h,
+            }
+        }
+    }
+}
+
+/// Moves the batch dimension whose outputs lie closest together (the smallest |s_out|)
+/// innermost, so that a workgroup's neighbouring transforms write neighbouring elements
+/// (the last pass of a split reads contiguous rows and writes them transposed); unless
+/// `GPUARRAY_FFT_ORDER=0`.
+pub(super) fn order_out(dims: &mut Vec<Dim>) {
+    if super::tune::knobs().order == Some(0) || dims.len() < 2 {
+        return;
+    }
+    let at = dims
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, d)| d.s_out.unsigned_abs())
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    let d = dims.remove(at);
+    dims.push(d);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn balanced_factors() {
+        assert_eq!(fewest(1 << 24, 256), Some(vec![256, 256, 256]));
+        assert_eq!(fewest(1 << 25, 512), Some(vec![512, 256, 256]));
+        assert_eq!(fewest(1 << 27, 512), Some(vec![512, 512, 512]));
+        assert_eq!(fewest(1 << 25, 256), Some(vec![128, 64, 64, 64]));
+        assert_eq!(fewest(3usize.pow(14), 255), Some(vec![243, 243, 81]));
+        assert_eq!(fewest(100, 255), Some(vec![100]));
+        assert_eq!(fewest(1 << 10, 1), None);
+        for n in [1usize << 22, 1 << 23, 3 * (1 << 20), 5usize.pow(9), 7 * 11 * 13 * 4096] {
+            let f = fewest(n, 255).unwrap();
+            assert_eq!(f.iter().product::<usize>(), n, "{n}: {f:?}");
+            assert!(f.iter().all(|&x| x <= 255), "{n}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn order_moves_the_nearest_output_inside() {
+        let dim = |extent, s_out| Dim {
+            extent,
+            s_in: 7,
+            s_out,
+            tw: 0,
+        };
+        let mut d = vec![dim(256, 1), dim(16, 256)];
+        order_out(&mut d);
+        assert_eq!(d, vec![dim(16, 256), dim(256, 1)]);
+        let mut d = vec![dim(3, 900), dim(256, -1), dim(16, 256)];
+        order_out(&mut d);
+        assert_eq!(d, vec![dim(3, 900), dim(16, 256), dim(256, -1)]);
+    }
+}
