@@ -205,12 +205,12 @@ fn plan_in<C: ComplexFloat>(dev: &Device, n: usize, top: bool) -> Result<Node<C>
 }
 
 /// The four-step passes of `n` = the product of `f` (src/fft/runs.rs): columns of f[0],
-/// then the rows of the rest split the same way; each pass's column groups rounded down
-/// to a power of two (11 complex128 of 256 to 8), so that their runs start on 128-byte
-/// lines.
+/// then the rows of the rest split the same way; each pass's column groups at most
+/// [`super::runs::group`] transforms (runs of 32 bytes unless `GPUARRAY_FFT_RUNM`), a
+/// power of two.
 fn chain<C: ComplexFloat>(dev: &Device, n: usize, f: &[usize], cap: usize) -> Result<Node<C>> {
     let aligned = |mut d: Direct<C>| {
-        d.m_col = 1 << d.m_col.max(1).ilog2();
+        d.m_col = 1 << d.m_col.min(super::runs::group(C::DTYPE)).max(1).ilog2();
         d
     };
     match f {

@@ -14,14 +14,23 @@
 //! 4096^2's columns as two passes of 64 (runs of 128 bytes) near the rows' 1,650 GB/s.
 //!
 //! The rule here (for transforms of [`RUN_MIN_BYTES`] and more; shorter ones stay in L2
-//! and keep the fewer passes of `plan.rs`'s rule): the fewest passes whose lengths allow
-//! runs of 128 bytes, or of 64 bytes where that saves a pass (a 64-byte pass counted as
-//! 1.25 of a 128-byte one: an estimate, not a measurement), the factors balanced
-//! (2^24 = 256 x 256 x 256, 2^25 = 512 x 256 x 256, 2^27 = 512^3); and the last pass's
-//! batch dimensions ordered so that neighbouring transforms write neighbouring elements
-//! (`order_out`). Switches (src/fft/tune.rs): `GPUARRAY_FFT_RUN` (0: the earlier rule;
-//! 64 or 128: runs of that many bytes only), `GPUARRAY_FFT_RUNMIN` (bytes from which the
-//! rule applies), `GPUARRAY_FFT_ORDER` (0: the earlier order of the last pass).
+//! and keep the fewer passes of `plan.rs`'s rule): the fewest passes of lengths that would
+//! allow runs of 128 bytes (16 transforms a workgroup), or of 64 bytes where that saves a
+//! pass (a 64-byte pass counted as 1.25 of a 128-byte one: an estimate), the factors
+//! balanced (2^24 = 256 x 256 x 256, 2^25 = 512 x 256 x 256, 2^27 = 512^3); each pass then
+//! taking the transforms of runs of [`RUN_GROUP_BYTES`] (32: 4 complex64, 2 complex128) a
+//! workgroup, which measured faster than 16 (smaller workgroups); and the last pass's batch
+//! dimensions ordered so that neighbouring transforms write neighbouring elements
+//! (`order_out`). On the H200 (2026-11-29, against the earlier rule and order): 2^24 0.789
+//! -> 0.525 ms (the order alone 0.623), 2^22 0.176 -> 0.140, 2^27 7.89 -> 5.33, Bluestein
+//! 4 x 1,048,577 1.50 -> 1.21, the rfft of 2^26 1.83 -> 1.28, complex128 2^24 1.36 -> 1.107
+//! with groups of 4 (1.024 with groups of 2: then the default). `GPUARRAY_FFT_RUN=128` (2^27
+//! as 256^3 x 8) measured 2^27 at 5.15 against the rule's 5.33 ms but the rfft of 2^26 (128
+//! x 64^3) at 1.37 against 1.28: the rule kept. Switches (src/fft/tune.rs):
+//! `GPUARRAY_FFT_RUN` (0: the earlier rule; 64 or 128: pass lengths for runs of that many
+//! bytes only), `GPUARRAY_FFT_RUNMIN` (bytes from which the rule applies),
+//! `GPUARRAY_FFT_RUNM` (the group), `GPUARRAY_FFT_ORDER` (0: the earlier order of the last
+//! pass).
 
 use super::kernel::{Dim, PER_INVOCATION};
 use crate::device::Device;
@@ -29,6 +38,15 @@ use crate::dtype::DType;
 
 /// Bytes of a transform from which the run rule plans it: 32 MiB (2^22 complex64).
 pub(super) const RUN_MIN_BYTES: usize = 32 << 20;
+
+/// Bytes of the runs of a run split's strided passes (transforms per workgroup: 4
+/// complex64, 2 complex128; workgroups of 256 and 128 invocations at length 256). On the
+/// H200 (2026-11-29, 256^3 for 2^24) groups of 16 complex64 (runs of 128 bytes, 1,024
+/// invocations) took 0.607 ms, 8 0.561, 4 0.525, 2 0.810; 2^27 (512^3) 5.55 against 5.33
+/// ms at 4, 2^22 0.153 against 0.140, the rfft of 2^26 1.43 against 1.28; complex128 2^24
+/// with 8 1.114, 4 1.107, 2 1.024 ms: smaller workgroups' barriers and occupancy count for
+/// more than the runs' width, down to one 32-byte sector.
+pub(super) const RUN_GROUP_BYTES: usize = 32;
 
 /// Transforms per workgroup of the kernel's column mapping (plan.rs `COL_TRANSFORMS`): the
 /// widest run the rule asks for.
@@ -107,6 +125,14 @@ pub(super) fn factors(dev: &Device, n: usize, d: DType, cap: usize) -> Option<Ve
             }
         }
     }
+}
+
+/// Transforms per workgroup of a run split's passes of complex `d` where they read or
+/// write strided (`GPUARRAY_FFT_RUNM`, else [`RUN_GROUP_BYTES`] of them).
+pub(super) fn group(d: DType) -> usize {
+    super::tune::knobs()
+        .runm
+        .unwrap_or((RUN_GROUP_BYTES / d.size()).max(1))
 }
 
 /// Moves the batch dimension whose outputs lie closest together (the smallest |s_out|)

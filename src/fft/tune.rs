@@ -14,7 +14,8 @@
 //! split again); `GPUARRAY_FFT_RUN` (0: the earlier split of long transforms; 64 or 128:
 //! passes whose strided runs reach that many bytes, src/fft/runs.rs), `GPUARRAY_FFT_RUNMIN`
 //! (bytes of a transform from which that split applies), `GPUARRAY_FFT_ORDER` (0: the
-//! earlier batch order of a split's last pass). (Read through `config::switch`: the options module
+//! earlier batch order of a split's last pass), `GPUARRAY_FFT_RUNM` (transforms per
+//! workgroup of that split's strided passes, rounded down to a power of two). (Read through `config::switch`: the options module
 //! reads the environment.)
 
 use std::sync::OnceLock;
@@ -47,6 +48,8 @@ pub(super) struct Knobs {
     pub runmin: Option<usize>,
     /// `GPUARRAY_FFT_ORDER` (0): the earlier batch order of a split's last pass.
     pub order: Option<usize>,
+    /// `GPUARRAY_FFT_RUNM`: transforms per workgroup of a run split's strided passes.
+    pub runm: Option<usize>,
 }
 
 fn num(name: &str) -> Option<usize> {
@@ -71,6 +74,7 @@ pub(super) fn knobs() -> &'static Knobs {
         run: num("GPUARRAY_FFT_RUN").filter(|r| [0, 64, 128].contains(r)),
         runmin: num("GPUARRAY_FFT_RUNMIN"),
         order: num("GPUARRAY_FFT_ORDER"),
+        runm: num("GPUARRAY_FFT_RUNM").filter(|&m| m > 0),
         radix: num("GPUARRAY_FFT_RADIX").filter(|r| [8, 16, 32].contains(r)),
     })
 }
