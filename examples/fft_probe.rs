@@ -73,7 +73,10 @@ fn main() -> gpuarray::Result<()> {
     }
     // The real transform of 2^26 f32 (the sweep's rfft_f32_64M): a complex transform of
     // 2^25 and the pairing pass.
-    if only.as_ref().is_none_or(|o| o.iter().any(|x| x == "rfft64M")) {
+    if only
+        .as_ref()
+        .is_none_or(|o| o.iter().any(|x| x == "rfft64M"))
+    {
         let n = q(1 << 26);
         let a = dev.zeros::<f32>([n])?;
         let (g, w) = time(&dev, || fft::rfft(&a, None, 0, Norm::Backward))?;

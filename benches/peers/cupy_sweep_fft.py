@@ -1,6 +1,6 @@
 """`--sweep fft`: cuFFT through cupy.fft, the same rows and byte counts (floors: one read and
-one write of the data) as examples/bench_table/sweep_fft.rs: complex64 1-D 2^20, 2^24,
-2^27, 65,536 x 1,024 batched, 2-D 4096^2, 3-D 512^3, batched 1000, 3^10, 5^8, the prime
+one write of the data) as examples/bench_table/sweep_fft.rs: complex64 1-D 2^20, 2^22,
+2^24, 2^27, 65,536 x 1,024 batched, 2-D 4096^2, 3-D 512^3, batched 1000, 3^10, 5^8, the prime
 1009 and 2^20 + 1, complex128 2^24, rfft of 2^26 f32 and a 2-D rfft of 4096^2 f32. Plans
 are cached by CuPy (its plan cache), so the timed calls do not plan."""
 import cupy as cp
@@ -14,6 +14,7 @@ def run(case):
     case("copy_f32_64M", lambda: cp.copyto(c, x), byte=8 * n)
     rows = [
         ("fft_c64_1M", (1 << 20,), (0,)),
+        ("fft_c64_4M", (1 << 22,), (0,)),
         ("fft_c64_16M", (1 << 24,), (0,)),
         ("fft_c64_128M", (1 << 27,), (0,)),
         ("fft_c64_65536x1024", (65536, 1024), (1,)),

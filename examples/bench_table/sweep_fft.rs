@@ -1,5 +1,5 @@
 //! `--sweep fft`: gpuarray::fft beside the CuPy peer's same rows
-//! (`benches/peers/cupy_sweep_fft.py`, cuFFT): complex64 1-D transforms of 2^20, 2^24 and
+//! (`benches/peers/cupy_sweep_fft.py`, cuFFT): complex64 1-D transforms of 2^20, 2^22, 2^24 and
 //! 2^27 elements, 65,536 batched transforms of 1,024, 2-D 4096 x 4096, 3-D 512^3, complex128
 //! 1-D 2^24, rfft of 2^26 f32, the non-powers of two 1000, 3^10, 5^8, the prime 1009 (each
 //! batched to about 2^24 elements) and 2^20 + 1 (4 of them), and a 2-D rfft of
@@ -64,8 +64,19 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
     });
     let cases = vec![
         case("fft_c64_1M", &[q(1 << 20)], &[0], "2 passes (four-step)"),
-        case("fft_c64_16M", &[q(1 << 24)], &[0], "3 passes (four-step)"),
-        case("fft_c64_128M", &[q(1 << 27)], &[0], "3 passes (four-step)"),
+        case(
+            "fft_c64_4M",
+            &[q(1 << 22)],
+            &[0],
+            "3 passes (256 x 128 x 128, src/fft/runs.rs)",
+        ),
+        case(
+            "fft_c64_16M",
+            &[q(1 << 24)],
+            &[0],
+            "3 passes (256^3, src/fft/runs.rs)",
+        ),
+        case("fft_c64_128M", &[q(1 << 27)], &[0], "3 passes (512^3)"),
         case("fft_c64_65536x1024", &[q(65536), 1024], &[1], "1 pass"),
         case(
             "fft2_c64_4096x4096",
@@ -102,7 +113,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
             "fft_c64_4x1048577",
             &[4, fixed((1 << 20) + 1, (1 << 14) + 1)],
             &[1],
-            "Bluestein (2^22)",
+            "Bluestein (2^22: 3 passes each way)",
         ),
     ];
     for c in cases {
@@ -130,7 +141,7 @@ pub fn rows(dev: &Device, quick: bool) -> Res<Vec<Row>> {
             t,
             32 * q(1 << 24) as u64,
             bandwidth,
-            "3 passes (four-step)",
+            "3 passes (256^3, groups of 2)",
         );
     }
     if want("rfft_f32_64M") {

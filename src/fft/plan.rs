@@ -171,10 +171,11 @@ fn plan_in<C: ComplexFloat>(dev: &Device, n: usize, top: bool) -> Result<Node<C>
     if radices(n).is_none() {
         return Ok(Node::Bluestein(Bluestein::new(dev, n)?));
     }
-    if top {
-        if let Some(f) = super::runs::factors(dev, n, C::DTYPE, cap) {
-            return chain(dev, n, &f, cap);
-        }
+    if let Some(f) = top
+        .then(|| super::runs::factors(dev, n, C::DTYPE, cap))
+        .flatten()
+    {
+        return chain(dev, n, &f, cap);
     }
     let row_cap = super::tune::knobs().rowcap.unwrap_or(cap).min(cap);
     if n <= cap && (top || n <= row_cap) {

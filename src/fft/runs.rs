@@ -77,7 +77,9 @@ fn balanced(n: usize, l: usize, passes: usize) -> Option<Vec<usize>> {
         }
         // Less a little, so that an exact root (256 of 2^24) is not rounded past itself.
         let root = ((rest as f64).powf(1.0 / left as f64) - 1e-6).ceil() as usize;
-        let divs: Vec<usize> = (2..=l.min(rest)).filter(|d| rest.is_multiple_of(*d)).collect();
+        let divs: Vec<usize> = (2..=l.min(rest))
+            .filter(|d| rest.is_multiple_of(*d))
+            .collect();
         let d = divs
             .iter()
             .copied()
@@ -166,7 +168,13 @@ mod tests {
         assert_eq!(fewest(3usize.pow(14), 255), Some(vec![243, 243, 81]));
         assert_eq!(fewest(100, 255), Some(vec![100]));
         assert_eq!(fewest(1 << 10, 1), None);
-        for n in [1usize << 22, 1 << 23, 3 * (1 << 20), 5usize.pow(9), 7 * 11 * 13 * 4096] {
+        for n in [
+            1usize << 22,
+            1 << 23,
+            3 * (1 << 20),
+            5usize.pow(9),
+            7 * 11 * 13 * 4096,
+        ] {
             let f = fewest(n, 255).unwrap();
             assert_eq!(f.iter().product::<usize>(), n, "{n}: {f:?}");
             assert!(f.iter().all(|&x| x <= 255), "{n}: {f:?}");

@@ -625,7 +625,9 @@ fn run_splits() {
     // rfft of 2^23 reals: the complex transform of 2^22 pairs, then the pairing pass.
     let m = 1 << 23;
     let re: Vec<f64> = (0..m).map(|_| rng.uniform(-1.0, 1.0)).collect();
-    let ra = dev().from_slice(&re.iter().map(|&v| v as f32).collect::<Vec<_>>(), [m]).unwrap();
+    let ra = dev()
+        .from_slice(&re.iter().map(|&v| v as f32).collect::<Vec<_>>(), [m])
+        .unwrap();
     let rr: Vec<C64> = re.iter().map(|&v| C64::new(v as f32 as f64, 0.0)).collect();
     let y = fft::rfft(&ra, None, 0, Norm::Backward).unwrap();
     let want = dft(&rr, false);
