@@ -226,7 +226,11 @@ fn reduce<T: Float>(
         for k in 0..n - 1 {
             let m = n - k - 1;
             let rows = m.div_ceil(STEP_GROUPS).min(STEP_RMAX);
-            let tp = TParams { k, nb: rows, ..base };
+            let tp = TParams {
+                k,
+                nb: rows,
+                ..base
+            };
             let bind = [a.binding(), aux.binding(), wk.binding()];
             let grid = per_matrix(m.div_ceil(rows), count);
             launch_with::<T>(&dev, WG, "step", Some(j), &tp, bind, grid)?;
