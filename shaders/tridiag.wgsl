@@ -9,7 +9,8 @@
 // (for a back-transform of eigenvectors).
 //
 // `aux` holds per matrix, each field n long at (f * count + b) * n: 0 the current v, 1 p,
-// 2 the subdiagonal e, 3 tau, 4 the diagonal d.
+// 2 the subdiagonal e, 3 tau, 4 the diagonal d, 5 and 6 v and p of the fused step's odd
+// steps (shaders/tridiag_step.wgsl); stein's scratch follows.
 //
 // Bindings: 0 params; 1 `src` (read); 2 `aux` (read-write); 4 `wk` (read-write).
 // Entry points:
@@ -53,6 +54,11 @@ const F_P: u32 = 1u;
 const F_E: u32 = 2u;
 const F_TAU: u32 = 3u;
 const F_D: u32 = 4u;
+// v and p of the odd steps of shaders/tridiag_step.wgsl (the even ones in F_V, F_P).
+const F_V1: u32 = 5u;
+const F_P1: u32 = 6u;
+// The fields before stein's scratch.
+const AUX_FIELDS: u32 = 7u;
 fn field(f: u32, b: u32) -> u32 { return (f * count() + b) * dim(); }
 
 // The matrix of a workgroup in a grid of (x, count folded into y and z).
@@ -139,8 +145,11 @@ fn reflector(lid: u32, b: u32) -> vec3<T> {
             ssq += y * y;
         }
     }
-    let xnorm = mx * sqrt_t(wsum(lid, ssq));
-    let alpha = wk[row];
+    return reflect_from(wk[row], mx * sqrt_t(wsum(lid, ssq)));
+}
+
+// dlarfg's (tau, 1 / (alpha - beta), beta) from alpha = x[0] and the norm of x[1..].
+fn reflect_from(alpha: T, xnorm: T) -> vec3<T> {
     if (xnorm == T(0.0)) { return vec3<T>(T(0.0), T(0.0), alpha); }
     let s = max(abs(alpha), xnorm);
     let ra = alpha / s;
@@ -340,7 +349,7 @@ fn hash_unit(x: u32) -> T {
 // Where stein keeps entry i of U's factor f (0 the diagonal, 1 and 2 the superdiagonals)
 // for invocation `lane` of the chunk.
 fn ufac(f: u32, i: u32, lane: u32) -> u32 {
-    return 5u * count() * dim() + (f * dim() + i) * P.n + lane;
+    return AUX_FIELDS * count() * dim() + (f * dim() + i) * P.n + lane;
 }
 
 @compute @workgroup_size(WG)

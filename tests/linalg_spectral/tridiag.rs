@@ -137,9 +137,59 @@ pub fn not_finite<T: Float>() {
     }
 }
 
+/// An order where the reduction's fused step holds several columns an invocation and
+/// updates several rows a workgroup (n = 520: 4 columns of 256 invocations, up to 3 rows),
+/// in a stack of two (the second the first plus I): eigvalsh through both triangles
+/// against the known eigenvalues (Q diag(d) Q^T, a cluster of equal ones among them)
+/// within 20 n eps ||A||_F, and eigh's residual ||A V - V diag(w)||_F and orthogonality
+/// ||V^T V - I|| within main.rs's bounds (the first matrix: the f64 reference's products
+/// are what this test's time goes to).
+pub fn wide<T: Float>() {
+    let mut rng = Rng::new(13);
+    let n = 520;
+    let d: Vec<f64> = (0..n)
+        .map(|k| match k % 7 {
+            0 => 0.5,
+            _ => (k as f64 / n as f64) * 4.0 - 2.0,
+        })
+        .collect();
+    let s = r::with_eigenvalues(&mut rng, &d);
+    let mut x = s.clone();
+    x.extend(
+        s.iter()
+            .enumerate()
+            .map(|(e, v)| v + f64::from(u8::from(e % (n + 1) == 0))),
+    );
+    let mut known = d;
+    known.sort_by(|p, q| p.partial_cmp(q).unwrap());
+    let (a, _) = upload::<T>(dev(), &x, &[2, n, n]);
+    for uplo in [Triangle::Lower, Triangle::Upper] {
+        let w = host(&eigvalsh(&a, uplo).unwrap());
+        for b in 0..2 {
+            let tl = tol::<T>(n) * r::fro(&x[b * n * n..(b + 1) * n * n]);
+            let want: Vec<f64> = known.iter().map(|v| v + b as f64).collect();
+            super::common::assert_close(&w[b * n..(b + 1) * n], &want, tl, 0.0);
+        }
+    }
+    let a0 = a.index_axis(0, 0).unwrap();
+    let (w, v) = eigh(&a0, Triangle::Lower).unwrap();
+    let (w, v) = (host(&w), host(&v));
+    let norm = r::fro(&s);
+    super::common::assert_close(&w, &known, tol::<T>(n) * norm, 0.0);
+    let av = r::matmul(&s, &v, n, n, n);
+    let res = (0..n * n)
+        .map(|e| (av[e] - v[e] * w[e % n]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    assert!(res <= tol::<T>(n) * norm, "eigen-residual {res:e}");
+    let orth = r::orthogonality(&v, n, n);
+    assert!(orth <= super::orth_tol::<T>(n), "orthogonality {orth:e}");
+}
+
 per_dtype! {
     [f32_: f32, f64_: f64] => {
         tridiag_random_sizes => sizes::<T>();
+        tridiag_past_one_column_group => wide::<T>();
         tridiag_spectra => spectra::<T>();
         tridiag_stacks_and_views => stacks_and_views::<T>();
         tridiag_not_finite => not_finite::<T>();

@@ -1,10 +1,16 @@
 //! eigh and eigvalsh through a tridiagonal reduction: the host side of shaders/tridiag.wgsl.
 //!
-//! 1. Householder reduction to tridiagonal form, `Q^T A Q = T` (LAPACK's dsytd2), two
-//!    dispatches per column over the whole stack: `house` (the reflector, formed again by
-//!    each workgroup from row k, and p = tau A v, a workgroup per row) and `rank2`
-//!    (A -= v w^T + w v^T, a workgroup per row, each forming p^T v itself). Each step reads
-//!    the trailing matrix twice and writes it once: 2 n^3 / 3 elements moved in all.
+//! 1. Householder reduction to tridiagonal form, `Q^T A Q = T` (LAPACK's dsytd2), one
+//!    dispatch per column over the whole stack (`step`, shaders/tridiag_step.wgsl): each
+//!    workgroup applies the previous column's rank-2 update (A -= v w^T + w v^T) to row k
+//!    and to its own rows (up to 8), forms the reflector H_k from row k, and p = tau A v
+//!    for its rows from the values it holds. The trailing matrix is read and written once
+//!    per column: 2 n^3 / 3 elements moved in all. Past n = 4097 (an invocation would hold
+//!    more than 16 columns), and under `GPUARRAY_TRIDIAG_FUSED=0` (a measuring switch),
+//!    two dispatches per column: `house` (the reflector, formed again by each workgroup
+//!    from row k, and p, a workgroup per row) and `rank2` (the update, a workgroup per
+//!    row, each forming p^T v itself), which read the trailing matrix twice and write it
+//!    once per column.
 //! 2. The eigenvalues of T by bisection on Sturm counts, an invocation per eigenvalue
 //!    (deterministic, every eigenvalue independent, to a quarter of eps ||T||).
 //! 3. eigh only: the eigenvectors of T by inverse iteration (`stein`, LAPACK's dstein
@@ -44,8 +50,13 @@ use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
 
 const SRC: &str = include_str!("../../../shaders/tridiag.wgsl");
+/// The fused reduction step, appended to [`SRC`] for its pipelines.
+const STEP_SRC: &str = include_str!("../../../shaders/tridiag_step.wgsl");
 /// Invocations of a workgroup (a power of two, shaders/tridiag.wgsl's WGMAX at most).
 const WG: usize = 256;
+/// Fields of n values per matrix in `aux` before stein's scratch (shaders/tridiag.wgsl's
+/// AUX_FIELDS: v, p, e, tau, d, and the fused step's second v and p).
+const AUX_FIELDS: usize = 7;
 /// Most workgroups in one grid dimension.
 const MAX_GROUPS: usize = 65_535;
 
@@ -64,10 +75,41 @@ fn spec(d: DType) -> Spec {
         .writable_last_input()
 }
 
+/// Most columns of the trailing matrix one invocation of `step` holds (its JMAX), and most
+/// rows a `step` workgroup updates (RMAX).
+const STEP_J: usize = 16;
+const STEP_RMAX: usize = 8;
+/// Workgroups a `step` dispatch aims at (per matrix): rows are grouped up to
+/// [`STEP_RMAX`] a workgroup until the grid is about this wide.
+const STEP_GROUPS: usize = 256;
+
+/// The fused step's source for dtype `d`, its invocations holding `j` columns each.
+fn step_spec(d: DType, j: usize) -> Spec {
+    spec(d)
+        .include(STEP_SRC)
+        .unroll("J", j as u32)
+        .unroll("RMAX", STEP_RMAX as u32)
+}
+
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    vec![spec(DType::F32), spec(DType::F64)]
+    let mut v = vec![spec(DType::F32), spec(DType::F64)];
+    for d in [DType::F32, DType::F64] {
+        v.extend([1, 2, 4, 8, 16].map(|j| step_spec(d, j)));
+    }
+    v
+}
+
+/// The columns an invocation of `step` holds for order `n`: a power of two with
+/// `j * WG >= n - 1`, or `None` past [`STEP_J`] (the reduction then takes `house` and
+/// `rank2`). `GPUARRAY_TRIDIAG_FUSED=0` (a measuring switch, read once) always answers
+/// `None`.
+fn step_columns(n: usize) -> Option<usize> {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let on = *ON.get_or_init(|| crate::config::switch("GPUARRAY_TRIDIAG_FUSED") != Some(0));
+    let j = (n - 1).div_ceil(WG).next_power_of_two();
+    (on && j <= STEP_J).then_some(j)
 }
 
 /// The parameters of one dispatch, mirrored by shaders/tridiag.wgsl's accessors.
@@ -122,16 +164,36 @@ fn launch<T: Float>(
     out: Binding<'_>,
     work: Work,
 ) -> Result<()> {
+    launch_with::<T>(dev, wg, entry, None, tp, [src, aux, out], work)
+}
+
+/// `launch`, of the fused `step` with `j` columns an invocation where `step_j` says.
+fn launch_with<T: Float>(
+    dev: &Device,
+    wg: usize,
+    entry: &'static str,
+    step_j: Option<usize>,
+    tp: &TParams,
+    [src, aux, out]: [Binding<'_>; 3],
+    work: Work,
+) -> Result<()> {
+    let mut variant = T::DTYPE.wgsl().to_string();
+    if let Some(j) = step_j {
+        variant.push_str(&format!("_j{j}"));
+    }
     let key = Key {
         family: "tridiag",
         entry,
-        variant: T::DTYPE.wgsl().to_string(),
+        variant,
         inputs: 2,
         wg: wg as u32,
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.kernel(key, || spec(T::DTYPE))?;
+    let kernel = match step_j {
+        Some(j) => dev.kernel(key, || step_spec(T::DTYPE, j))?,
+        None => dev.kernel(key, || spec(T::DTYPE))?,
+    };
     dev.launch(&kernel, &tp.encode::<T>(), &[src, aux], out, work)
 }
 
@@ -147,7 +209,7 @@ fn reduce<T: Float>(
 ) -> Result<(Array<T>, Array<T>)> {
     let (count, n) = (base.count, base.n);
     let dev = a.device().clone();
-    let aux = Array::<T>::alloc_with(&dev, op, vec![5 * count * n + extra], |bytes| {
+    let aux = Array::<T>::alloc_with(&dev, op, vec![AUX_FIELDS * count * n + extra], |bytes| {
         dev.alloc_apart(bytes, &[&a.buf])
     })?;
     let wk = Array::<T>::alloc_with(&dev, op, vec![count, n, n], |bytes| {
@@ -160,6 +222,21 @@ fn reduce<T: Float>(
     let items = Work::Items((count * n * n) as u32);
     let (src, ab, wb) = (a.binding(), aux.binding(), wk.binding());
     launch::<T>(&dev, WG, "prep", &tp, src, ab, wb, items)?;
+    if let Some(j) = step_columns(n) {
+        for k in 0..n - 1 {
+            let m = n - k - 1;
+            let rows = m.div_ceil(STEP_GROUPS).min(STEP_RMAX);
+            let tp = TParams {
+                k,
+                nb: rows,
+                ..base
+            };
+            let bind = [a.binding(), aux.binding(), wk.binding()];
+            let grid = per_matrix(m.div_ceil(rows), count);
+            launch_with::<T>(&dev, WG, "step", Some(j), &tp, bind, grid)?;
+        }
+        return Ok((aux, wk));
+    }
     for k in 0..n - 1 {
         let m = n - k - 1;
         let tp = TParams { k, ..base };
