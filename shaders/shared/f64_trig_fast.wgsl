@@ -2,7 +2,9 @@
 // f64_trig.wgsl's reductions, kernels and constants): the one-step reduction by pi/2, the
 // choice of the lanes that take the slow reductions, the quadrant and the kernels' tails.
 // f64_trig_fast_old.wgsl holds the previous forms, read instead under the measuring switch
-// GPUARRAY_F64_TRIG=0 (`Spec::f64_choices`) for timing the two side by side.
+// GPUARRAY_F64_TRIG=0 (`Spec::f64_choices`) for timing the two side by side. The kernel
+// (sincos_k64_) is in f64_trig_kern.wgsl.
+#import f64_trig_kern
 
 // fdlibm's medium reduction, one step: x = n pi/2 + (y0 + y1) for |x| < 2^20, with
 // pi/2 = P1 + P1T (P1 of 33 bits, so n * P1 is exact and x - n * P1 exact; P1T the rest
@@ -34,28 +36,6 @@ fn rem_pio2_any64_(x: TW) -> Red64 {
         red = Red64(select(red.n, s.n, slow), select(red.hi, s.hi, slow), select(red.lo, s.lo, slow));
     }
     return red;
-}
-
-// sin(h + l) (c false, as sin_k64_) or cos(h + l) (c true, as cos_k64_) for |h| <= pi/4 +
-// a little, per lane: one polynomial whose coefficients are selected, instead of both, and
-// one tail: sin's h + ((h z) p + l (1 - z/2)) and cos's w + (((1 - w) - z/2) + ((z z) p -
-// l h)) (w = 1 - z/2) as a + (e + (f p + g)) with a, e, f's factor and g's selected (the
-// same operations on each lane's values: 16 f64 operations where both tails took 22).
-fn sincos_k64_(h: TW, l: TW, c: TB) -> TW {
-    let z = h * h;
-    var p = select(TW(D64_S6), TW(D64_C6), c);
-    p = fma(p, z, select(TW(D64_S5), TW(D64_C5), c));
-    p = fma(p, z, select(TW(D64_S4), TW(D64_C4), c));
-    p = fma(p, z, select(TW(D64_S3), TW(D64_C3), c));
-    p = fma(p, z, select(TW(D64_S2), TW(D64_C2), c));
-    p = fma(p, z, select(TW(D64_S1), TW(D64_C1), c));
-    let hz = TW(0.5) * z;
-    let w = TW(1.0) - hz;
-    let a = select(h, w, c);
-    let e = select(TW(0.0), (TW(1.0) - w) - hz, c);
-    let f = z * select(h, z, c);
-    let g = l * select(TW(1.0) - hz, -h, c);
-    return a + (e + (f * p + g));
 }
 
 // sin (which 0) or cos (which 1) of x; the quadrant j = (n + which) mod 4 (mod4_64_: from
