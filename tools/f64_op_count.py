@@ -23,7 +23,8 @@ DEFAULT = ["log64_", "log1p64_", "pow64_", "tan64_", "tanh64_", "expm1_64_", "si
 
 
 def sources(int64, fma):
-    files = ["f64_math", "f64_trig", "f64_hyperbolic", "f64_exp_log", "f64_parts", "f64_erf"]
+    files = ["f64_math", "f64_trig", "f64_trig_fast", "f64_trig_kern", "f64_trig_big", "f64_hyperbolic",
+             "f64_exp_log", "f64_parts", "f64_erf"]
     files.append("f64_split_bits" if int64 else "f64_split")
     files.append("f64_prod_fma" if fma else "f64_prod")
     return "\n".join((ROOT / f"{f}.wgsl").read_text() for f in files)

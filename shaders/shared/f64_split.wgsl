@@ -34,6 +34,13 @@ fn pow2_64_(n: TW) -> TW {
     return ldexp(TW(1.0), NI(n));
 }
 
+// v mod 4 (in [0, 3]) for integral v with |v| < 2^51: v - 4 floor(v / 4), exact, converted
+// (f64_split_bits.wgsl reads the low bits of v + 1.5 * 2^52 instead). The trigonometric
+// quadrant.
+fn mod4_64_(v: TW) -> M {
+    return M(v - TW(4.0) * floor(v * TW(0.25)));
+}
+
 // v itself, in a form the compiler cannot see through (f64_math.wgsl's error-free
 // transformations route every intermediate through it): a product by one64_(), where
 // f64_split_bits.wgsl or-s the bits with a parameter instead.

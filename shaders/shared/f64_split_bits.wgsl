@@ -43,6 +43,13 @@ fn pow2_64_(n: TW) -> TW {
     return bitcast<TW>((s + LU64(1023lu)) << LU32(52u));
 }
 
+// v mod 4 (in [0, 3]) for integral v with |v| < 2^51, from the low bits of v + 1.5 * 2^52
+// (its fraction field holds 2^51 + v): one f64 addition and an integer and, where
+// f64_split.wgsl's form multiplies, rounds down and converts. The trigonometric quadrant.
+fn mod4_64_(v: TW) -> M {
+    return M(bitcast<LU64>(v + TW(0x1.8p52))) & M(3u);
+}
+
 // v itself, in a form the compiler cannot see through (f64_math.wgsl's error-free
 // transformations route every intermediate through it): the bits or-ed with P.aux.x, 0 in
 // every dispatch. An integer operation, off the f64 pipeline (NVIDIA's f64 rate is a

@@ -1,12 +1,14 @@
 // f64 trigonometry in software (with f64_math.wgsl, whose helpers it uses): sin, cos, tan
 // by fdlibm's one-step reduction by pi/2 (pi/2 as a 33-bit part and a 53-bit tail) where it
-// leaves the remainder at least 2^-10 (or exact), and otherwise, only where some lane needs
-// it, a four-part Cody-Waite reduction in double-double for |x| < 2^20 (1048576) and
-// Payne-Hanek in exact f64 integer arithmetic above; fdlibm's minimax kernels for sin and
-// cos (degree 13 and 14); atan, atan2, asin, acos by atan(c) + atan(u) with
-// c a multiple of 1/8 (atan(c) as double-double constants) and |u| <= 1/16; hypot; NumPy's
-// sinc.
+// leaves the remainder at least |n| 2^-29 (or exact), and otherwise, only where some lane
+// needs it, a four-part Cody-Waite reduction in double-double for |x| < 2^20 (1048576) and
+// Payne-Hanek in exact f64 integer arithmetic above (f64_trig_big.wgsl); fdlibm's minimax
+// kernels for sin and cos (degree 13 and 14), the common path in f64_trig_fast.wgsl; atan,
+// atan2, asin, acos by atan(c) + atan(u) with c a multiple of 1/8 (atan(c) as double-double
+// constants) and |u| <= 1/16; hypot; NumPy's sinc.
 #import f64_math
+#import f64_trig_fast
+#import f64_trig_big
 
 // x = n pi/2 + (hi + lo), |hi + lo| <= pi/4 + a little, for |x| < 2^20: pi/2 in 33-bit
 // parts (Cody-Waite), so that n * part is exact without fma (lavapipe's f64 fma is not
@@ -17,22 +19,7 @@ struct Red64 {
     lo: TW,
 }
 
-// fdlibm's medium reduction, one step: x = n pi/2 + (y0 + y1) for |x| < 2^20, with
-// pi/2 = P1 + P1T (P1 of 33 bits, so n * P1 is exact and x - n * P1 exact; P1T the rest
-// rounded to 53 bits, within 2^-87.8 of it). The error is n times P1T's (below 2^-68.5 for
-// |n| < 2^19.4) plus w's rounding (below 2^-68): 2^-67.2 in all, relative 2^-57.2 (0.06
-// ulp) wherever |y0| >= 2^-10; (r - y0) is exact there (Sterbenz: |w| < 2^-14). Exact for
-// n = 0. Lanes with n != 0 and |y0| < 2^-10 take rem_pio2_64_ (rem_pio2_any64_ decides).
-fn rem_pio2_fast64_(x: TW) -> Red64 {
-    let n = round_near64_(x * TW(D64_2_OVER_PI));
-    let r = x - n * TW(1.5707963267341256);
-    let w = n * TW(6.077100506506192e-11);
-    let y0 = opaque64_(r - w);
-    let y1 = opaque64_(r - y0) - w;
-    return Red64(n, y0, y1);
-}
-
-// The four-part reduction, for the lanes rem_pio2_fast64_ leaves (remainders below 2^-10).
+// The four-part reduction, for the lanes rem_pio2_fast64_ leaves (small remainders).
 fn rem_pio2_64_(x: TW) -> Red64 {
     let n = floor(x * TW(D64_2_OVER_PI) + TW(0.5));
     let r1 = x - n * TW(1.5707963267341256);
@@ -101,61 +88,6 @@ fn two_over_pi_d24_(i: TW) -> TW {
     c = select(c, TW(13614112.0), i == TW(51.0));
     return c;
 }
-// Payne-Hanek for 2^20 <= a < inf, in f64 arithmetic on integers below 2^53 (so every
-// operation is exact, with or without fma): a = M 2^(E - 52), M = m2 2^48 + m1 2^24 + m0, and
-// a 2/pi = sum_j M d(i0 + j) 2^(W0 - 24 j), where the digits before i0 are skipped (their
-// terms are multiples of 4) and W0 = E - 52 - 24 (i0 + 1) is in [-22, 1]. Position t (weight
-// 2^(W0 - 24 t)) sums m_k d(i0 + t + k) over the limbs k, below 2^50; positions below 0 are
-// multiples of 4, those past 8 below 2^-138. Carried in base 2^24 from t = 8 down, positions
-// 0 and 1 give the quadrant and the fraction's first 48 bits, 2 to 8 the rest; the fraction,
-// moved to [-1/2, 1/2), times pi/2 in double-double is the remainder.
-fn rem_pio2_big64_(a: TW) -> Red64 {
-    let sp = split64_(a);
-    let mant = sp.hi * TW(0x1p52);
-    let e = sp.lo;
-    let m2 = floor(mant * TW(0x1p-48));
-    let r2 = mant - m2 * TW(0x1p48);
-    let m1 = floor(r2 * TW(0x1p-24));
-    let m0 = r2 - m1 * TW(0x1p24);
-    // (E - 54) / 24 rounded down; the half keeps the product's rounding off an integer.
-    let i0 = floor((e - TW(53.5)) * TW(1.0 / 24.0));
-    let w0 = e - TW(52.0) - TW(24.0) * (i0 + TW(1.0));
-    var d: array<TW, 11>;
-    for (var j = 0; j < 11; j++) {
-        d[j] = two_over_pi_d24_(i0 + TW(f64(j)));
-    }
-    var v: array<TW, 9>;
-    for (var t = 0; t < 9; t++) {
-        v[t] = m0 * d[t] + m1 * d[t + 1] + m2 * d[t + 2];
-    }
-    var carry = TW(0.0);
-    for (var t = 8; t >= 1; t--) {
-        let s = v[t] + carry;
-        carry = floor(s * TW(0x1p-24));
-        v[t] = s - carry * TW(0x1p24);
-    }
-    // Position 0 modulo 2^(2 - W0) (its weight times that is 4), then with position 1.
-    let v0 = v[0] + carry;
-    let p = ldexp(TW(1.0), NI(TW(2.0) - w0));
-    let v0r = v0 - p * floor(v0 * ldexp(TW(1.0), NI(w0 - TW(2.0))));
-    let a48 = (v0r * TW(0x1p24) + v[1]) * ldexp(TW(1.0), NI(w0 - TW(24.0)));
-    let q0 = floor(a48);
-    let fh0 = a48 - q0;
-    let b1 = (v[2] * TW(0x1p24) + v[3]) * ldexp(TW(1.0), NI(w0 - TW(72.0)));
-    let b2 = (v[4] * TW(0x1p24) + v[5]) * ldexp(TW(1.0), NI(w0 - TW(120.0)));
-    let b3 = (v[6] * TW(0x1p24) + v[7]) * ldexp(TW(1.0), NI(w0 - TW(168.0)));
-    let b4 = v[8] * ldexp(TW(1.0), NI(w0 - TW(192.0)));
-    // fh0 < 1/2 leaves the whole fraction below 1/2 (the rest is below fh0's last bit).
-    let up = fh0 >= TW(0.5);
-    let fh = select(fh0, fh0 - TW(1.0), up);
-    let q1 = q0 + select(TW(0.0), TW(1.0), up);
-    let s1 = two_sum64_(fh, b1);
-    let f = fast_two_sum64_(s1.hi, s1.lo + (b2 + (b3 + b4)));
-    let pr = two_prod64_(f.hi, TW(D64_PIO2));
-    let pl = pr.lo + (f.lo * TW(D64_PIO2) + f.hi * TW(D64_PIO2_B));
-    let r = fast_two_sum64_(pr.hi, pl);
-    return Red64(q1 - TW(4.0) * floor(q1 * TW(0.25)), r.hi, r.lo);
-}
 
 // x = n pi/2 + (hi + lo) for every finite x, exact to 2^-58 of the remainder: the
 // four-part Cody-Waite below 2^20, Payne-Hanek above, for -x the negated remainder and
@@ -170,21 +102,6 @@ fn rem_pio2_slow64_(x: TW) -> Red64 {
         let n = select(b.n, TW(4.0) - b.n, neg & (b.n != TW(0.0)));
         red = Red64(select(red.n, n, big), select(red.hi, select(b.hi, -b.hi, neg), big),
             select(red.lo, select(b.lo, -b.lo, neg), big));
-    }
-    return red;
-}
-
-// x = n pi/2 + (hi + lo) for every finite x: rem_pio2_fast64_, and rem_pio2_slow64_ only
-// where some lane needs it (|x| >= 2^20, not finite, or a remainder below 2^-10 with n != 0:
-// about 0.13% of the lanes on arguments spread over many periods).
-fn rem_pio2_any64_(x: TW) -> Red64 {
-    // x itself, not 0 for the lanes outside: their values (finite, inf or NaN) are replaced.
-    let inside = abs(x) < TW(0x1p20);
-    var red = rem_pio2_fast64_(x);
-    let slow = !inside | ((abs(red.hi) < TW(0x1p-10)) & (red.n != TW(0.0)));
-    if (any(slow)) {
-        let s = rem_pio2_slow64_(x);
-        red = Red64(select(red.n, s.n, slow), select(red.hi, s.hi, slow), select(red.lo, s.lo, slow));
     }
     return red;
 }
@@ -229,58 +146,6 @@ fn cos_k64_(h: TW, l: TW) -> TW {
     let hz = TW(0.5) * z;
     let w = TW(1.0) - hz;
     return w + (((TW(1.0) - w) - hz) + (z * z * p - h * l));
-}
-
-// sin(h + l) (c false, as sin_k64_) or cos(h + l) (c true, as cos_k64_) for |h| <= pi/4 +
-// a little, per lane: one polynomial whose coefficients are selected, instead of both.
-fn sincos_k64_(h: TW, l: TW, c: TB) -> TW {
-    let z = h * h;
-    var p = select(TW(D64_S6), TW(D64_C6), c);
-    p = fma(p, z, select(TW(D64_S5), TW(D64_C5), c));
-    p = fma(p, z, select(TW(D64_S4), TW(D64_C4), c));
-    p = fma(p, z, select(TW(D64_S3), TW(D64_C3), c));
-    p = fma(p, z, select(TW(D64_S2), TW(D64_C2), c));
-    p = fma(p, z, select(TW(D64_S1), TW(D64_C1), c));
-    let hz = TW(0.5) * z;
-    let w = TW(1.0) - hz;
-    let sv = h + (h * z * p + l * (TW(1.0) - hz));
-    let cv = w + (((TW(1.0) - w) - hz) + (z * z * p - h * l));
-    return select(sv, cv, c);
-}
-
-// sin (which 0) or cos (which 1) of x; the quadrant j = (n + which) mod 4 picks the kernel
-// and the sign. q = (n + which) - 4 round((n + which) / 4), by round_near64_'s additions
-// instead of floor (a conversion-rate operation on NVIDIA): 0 for j = 0, 1 for 1, -1 for
-// 3 and 2 or -2 (the tie, either way) for 2. (The integer nearest (n + which) / 4 - 3/8
-// would give j itself, but Mesa folds the constant -3/8 into round_near64_'s 1.5 * 2^52,
-// where it rounds away.)
-fn sincos64_(x: TW, which: TW) -> TW {
-    let red = rem_pio2_any64_(x);
-    let nw = red.n + which;
-    let q = fma(TW(-4.0), round_near64_(nw * TW(0.25)), nw);
-    var v = sincos_k64_(red.hi, red.lo, abs(q) == TW(1.0));
-    v = select(v, -v, (q < TW(-0.5)) | (q > TW(1.5)));
-    return select(v, nan64_(x), !(abs(x) <= TW(D64_MAX)));
-}
-
-fn sin64_(x: TW) -> TW {
-    return select(sincos64_(x, TW(0.0)), x, x == TW(0.0));
-}
-fn cos64_(x: TW) -> TW {
-    return sincos64_(x, TW(1.0));
-}
-
-// tan = sin / cos in the even quadrants, -cos / sin in the odd ones: one built-in quotient
-// (correctly rounded on lavapipe and NVIDIA, as fdiv_ relies on) of the two kernels.
-// n odd where n - 2 round(n / 2) is not 0 (1 or -1 by the tie's rounding), by
-// round_near64_ as in sincos64_.
-fn tan64_(x: TW) -> TW {
-    let red = rem_pio2_any64_(x);
-    let odd = fma(TW(-2.0), round_near64_(red.n * TW(0.5)), red.n) != TW(0.0);
-    let s = sin_k64_(red.hi, red.lo);
-    let c = cos_k64_(red.hi, red.lo);
-    let v = select(s, -c, odd) / select(c, s, odd);
-    return select(select(v, nan64_(x), !(abs(x) <= TW(D64_MAX))), x, x == TW(0.0));
 }
 
 // atan(k / 8) for k = 0..8 as a double-double.

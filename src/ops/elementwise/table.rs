@@ -302,7 +302,7 @@ impl Unary {
         match d {
             DType::F64 => {
                 if let Some(f) = self.f64_function() {
-                    return Some((format!("{f}(a)"), true));
+                    return Some((format!("{f}(a)"), f64_vec()));
                 }
             }
             DType::F32 | DType::F16 => {
@@ -567,4 +567,14 @@ fn isclose(d: DType, x: &str, y: &str) -> String {
         nan_bits(d, y)
     );
     format!("select({x} == {y}, {near}, {both_finite}) | ({nans})")
+}
+
+/// The measuring switch `GPUARRAY_F64_VEC` (read once through `config::switch`): 0 computes
+/// the f64 library's functions (sin, exp, pow, ...) one element per invocation on contiguous
+/// arrays too, for timing that beside the rule's vec4 values (four elements an invocation:
+/// four times the registers, which the rare slow paths' share of them may cost in
+/// occupancy); unset or any other value, the rule.
+fn f64_vec() -> bool {
+    static VEC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *VEC.get_or_init(|| crate::config::switch("GPUARRAY_F64_VEC") != Some(0))
 }
