@@ -93,7 +93,7 @@ fn small_solve(
             var best = abs(tile[j * n + j]);
             for (var i = j + 1u; i < n; i++) {
                 let v = abs(tile[i * n + j]);
-                if v > best || (best != best && v == v) {
+                if v > best || (!(best == best) && v == v) {
                     best = v;
                     p = i;
                 }
@@ -228,11 +228,14 @@ fn small_solve_reg(
     for (var j = 0u; j < R; j++) {
         if j < n {
             // This row's candidate at its position: |x|, -1 for NaN (below every number),
-            // -2 for rows above the diagonal and invocations holding no row.
+            // -2 for rows above the diagonal and invocations holding no row. NaN is found
+            // as !(x == x): naga emits ordered comparisons, so x != x is false for NaN (the
+            // H200 run of 2026-11-29 caught it: the butterfly's invocations then disagreed
+            // on the winner).
             let x = ra[j / 4u][j % 4u];
             var key = T(-2.0);
             if live && pos >= j {
-                key = select(abs(x), T(-1.0), x != x);
+                key = select(T(-1.0), abs(x), x == x);
             }
             var best = T(-3.0);
             var q = j;
@@ -255,14 +258,14 @@ fn small_solve_reg(
                 keys[kb + pos / 4u][pos % 4u] = key;
                 workgroupBarrier();
                 // The first largest in each vec4 of positions (independent chains of
-                // four), then the first largest of those in order: a chain of NA + 4.
-                // unroll
+                // four), then the first largest of those in order: a chain of NA + 4. Not
+                // unrolled (no private array here): the unrolled text took the H200's
+                // compiler seconds a variant.
                 for (var s = 0u; s < NA; s++) {
                     if 4u * s + 3u >= j {
                         let v = keys[kb + s];
                         var gb = T(-3.0);
                         var gq = 0u;
-                        // unroll
                         for (var e = 0u; e < 4u; e++) {
                             if 4u * s + e >= j && v[e] > gb {
                                 gb = v[e];

@@ -1,8 +1,9 @@
 """`--sweep linalg_factor`: cupy.linalg (cuSOLVER) beside gpuarray::linalg, named as
 bench_table's rows (examples/bench_table/sweep_linalg_factor.rs says how, with each row's
 floor): cholesky, solve (one vector), inv and det at n = 256, 1024, 4096 in f32 and f64, and
-the solve of 10,000 8x8 and 32x32 systems (one right-hand side) in f32 and f64. Inputs as there: uniform in [-1, 1) plus n on
-the diagonal; M M^T / n + I for cholesky. CuPy checks nothing by default (no host wait).
+the solve of 10,000 8x8 and 32x32 systems (one right-hand side) in f32 and f64. Inputs as
+there: uniform in [-1, 1) plus n on the diagonal; M M^T / n + I for cholesky. CuPy checks
+nothing by default (no host wait).
 """
 import cupy as cp
 

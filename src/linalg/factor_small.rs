@@ -120,7 +120,10 @@ fn reg_spec(d: DType, r: usize, kb: usize, sg: bool, unroll: bool) -> Spec {
         .replace("const KB: u32 = 8u;", &format!("const KB: u32 = {kb}u;"))
         .replace("const MPW: u32 = 1u;", &format!("const MPW: u32 = {mpw}u;"))
         .replace("const LR: u32 = 5u;", &format!("const LR: u32 = {lr}u;"))
-        .replace("const SG: u32 = 0u;", &format!("const SG: u32 = {}u;", u32::from(sg)));
+        .replace(
+            "const SG: u32 = 0u;",
+            &format!("const SG: u32 = {}u;", u32::from(sg)),
+        );
     // The first kernel's tile is not used by this entry point: one element.
     let s = Spec::new("factor_small", src)
         .alias("T", d.wgsl())
