@@ -95,7 +95,11 @@ fn pivoting<T: Float>() {
             }
             for i in 0..n {
                 let s = 2f64.powi((rng.next_u64() % 7) as i32 - 3);
-                let s = if rng.next_u64() % 2 == 0 { s } else { -s };
+                let s = if rng.next_u64().is_multiple_of(2) {
+                    s
+                } else {
+                    -s
+                };
                 // Row i has its one entry s in column p[i]: x[p[i]] = b[i] / s.
                 a[m * n * n + i * n + p[i]] = s;
                 let bi = ((rng.next_u64() % 64) as f64 - 32.0) / 4.0;
@@ -128,7 +132,13 @@ fn ties<T: Float>() {
     for n in [3usize, 8, 15, 32] {
         let count = 11;
         let v: Vec<f64> = (0..count * n * n)
-            .map(|_| if rng.next_u64() % 2 == 0 { 1.0 } else { -1.0 })
+            .map(|_| {
+                if rng.next_u64().is_multiple_of(2) {
+                    1.0
+                } else {
+                    -1.0
+                }
+            })
             .collect();
         let (a, ah) = upload::<T>(dev(), &v, &[count, n, n]);
         let (b, bh) = upload::<T>(dev(), &rng.vec(count * n * 3, -1.0, 1.0), &[count, n, 3]);
