@@ -1,8 +1,9 @@
 """`--sweep linalg_factor`: cupy.linalg (cuSOLVER) beside gpuarray::linalg, named as
 bench_table's rows (examples/bench_table/sweep_linalg_factor.rs says how, with each row's
 floor): cholesky, solve (one vector), inv and det at n = 256, 1024, 4096 in f32 and f64, and
-the solve of 10,000 8x8 and 32x32 f32 systems. Inputs as there: uniform in [-1, 1) plus n on
-the diagonal; M M^T / n + I for cholesky. CuPy checks nothing by default (no host wait).
+the solve of 10,000 8x8 and 32x32 systems (one right-hand side) in f32 and f64. Inputs as
+there: uniform in [-1, 1) plus n on the diagonal; M M^T / n + I for cholesky. CuPy checks
+nothing by default (no host wait).
 """
 import cupy as cp
 
@@ -33,7 +34,8 @@ def run(case):
             case(f"inv_{name}_{n}", lambda a=a: cp.linalg.inv(a), n_repeat=reps)
             case(f"det_{name}_{n}", lambda a=a: cp.linalg.det(a), n_repeat=reps)
             del a, b
-    for count, n in BATCHED:
-        a = well_conditioned(rng, cp.float32, count, n)
-        b = (rng.random((count, n, 1), dtype=cp.float64) * 2 - 1).astype(cp.float32)
-        case(f"solve_batched_f32_{count}x{n}", lambda a=a, b=b: cp.linalg.solve(a, b))
+    for dt, name in ((cp.float32, "f32"), (cp.float64, "f64")):
+        for count, n in BATCHED:
+            a = well_conditioned(rng, dt, count, n)
+            b = (rng.random((count, n, 1), dtype=cp.float64) * 2 - 1).astype(dt)
+            case(f"solve_batched_{name}_{count}x{n}", lambda a=a, b=b: cp.linalg.solve(a, b))

@@ -12,7 +12,7 @@
 //! | solve 256 / 1024 / 4096 | 0.0002 / 0.014 / 0.92 ms | 0.0003 / 0.021 / 1.35 ms |
 //! | inv 256 / 1024 / 4096 | 0.0007 / 0.043 / 2.75 ms | 0.0010 / 0.063 / 4.04 ms |
 //! | det 256 / 1024 / 4096 | as solve, less 2n^2 | |
-//! | solve of 10,000 8x8 / 32x32 (f32) | 0.0001 / 0.0048 ms | |
+//! | solve of 10,000 8x8 / 32x32 | 0.0001 / 0.0048 ms | 0.0002 / 0.0071 ms |
 //!
 //! cuSOLVER's times (issue 32, H200, CuPy 14.2) are 5-20x above these floors: the panels
 //! and the host round trips bound it, not the products.
@@ -138,6 +138,8 @@ pub fn cases(quick: bool) -> Vec<Case> {
     square_cases::<f64>("f64", PEAK_F64, sizes, &mut v);
     v.push(batched_case::<f32>("f32", PEAK_F32, count, 8));
     v.push(batched_case::<f32>("f32", PEAK_F32, count, 32));
+    v.push(batched_case::<f64>("f64", PEAK_F64, count, 8));
+    v.push(batched_case::<f64>("f64", PEAK_F64, count, 32));
     v
 }
 

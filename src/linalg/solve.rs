@@ -18,10 +18,11 @@ use crate::shape::contiguous_strides;
 ///
 /// LU with partial pivoting (blocked, trailing updates by [`Array::matmul`]), then the two
 /// triangular solves, all on the GPU; systems up to 32 x 32 with up to 32 right-hand sides
-/// in one dispatch, one workgroup per system in workgroup memory. A singular matrix (an exact zero on U's diagonal, as
-/// NumPy finds it) is reported by reading back one status word, which waits for the GPU to
-/// finish the call; with `Options::linalg_check` off (`GPUARRAY_LINALG_CHECK=0`) the call
-/// returns at once and such a matrix gives infinities or NaN.
+/// in one dispatch, 8, 16 or 32 invocations per system holding its rows in registers. A
+/// singular matrix (an exact zero on U's diagonal, as NumPy finds it) is reported by
+/// reading back one status word, which waits for the GPU to finish the call; with
+/// `Options::linalg_check` off (`GPUARRAY_LINALG_CHECK=0`) the call returns at once and
+/// such a matrix gives infinities or NaN.
 ///
 /// # Errors
 /// [`Error::NotSquare`], [`Error::ShapeMismatch`] when `b` does not fit `a` (rows, batch),
@@ -50,8 +51,8 @@ fn solve_op<T: Float>(op: &'static str, a: &Array<T>, b: &Array<T>) -> Result<Ar
     let n = r.a.n;
     let x = r.work_b(b)?;
     if factor_small::fits(n, r.k) {
-        // One workgroup per system, in workgroup memory; `a` only read (in place where it
-        // is a contiguous stack already).
+        // One dispatch (src/linalg/factor_small.rs); `a` only read (in place where it is a
+        // contiguous stack already).
         let w = if a.is_contiguous() && a.offset == 0 && a.shape() == r.a_shape() {
             shaped(a, vec![r.count, n, n])
         } else {
