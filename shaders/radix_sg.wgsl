@@ -116,6 +116,37 @@ fn rank_digit(valid: bool, d: u32, below: vec4<u32>, lane: u32, sg: u32) -> u32 
     return select(NONE, d | ((prior + rank) << 8u), valid);
 }
 
+// `rank_digit` for a step in which every lane of the subgroup holds an element (`lanes`:
+// the subgroup's lanes, a ballot of true): the ballot of `valid` and the NONE cases go.
+fn rank_digit_full(d: u32, below: vec4<u32>, sg: u32, lanes: vec4<u32>) -> u32 {
+    let m = match_from(lanes, d);
+    let rank = pop4(m & below);
+    var prior = 0u;
+    if (rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
+    prior = subgroupShuffle(prior, first_lane(m));
+    return d | ((prior + rank) << 8u);
+}
+
+// The lanes of `start` (a ballot) that hold digit d (every lane must call it).
+fn match_from(start: vec4<u32>, d: u32) -> vec4<u32> {
+    if (NARROW == 1u) {
+        var m1 = start.x;
+        for (var bit = 0u; bit < 8u; bit++) {
+            let one = ((d >> bit) & 1u) == 1u;
+            let bb = subgroupBallot(one).x;
+            m1 &= select(~bb, bb, one);
+        }
+        return vec4<u32>(m1, 0u, 0u, 0u);
+    }
+    var m = start;
+    for (var bit = 0u; bit < 8u; bit++) {
+        let one = ((d >> bit) & 1u) == 1u;
+        let bb = subgroupBallot(one);
+        m &= select(~bb, bb, one);
+    }
+    return m;
+}
+
 // The lanes of the subgroup that are valid and hold digit d (every lane must call it).
 fn match_digit(valid: bool, d: u32) -> vec4<u32> {
     if (NARROW == 1u) {

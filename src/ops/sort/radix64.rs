@@ -45,6 +45,8 @@ use crate::memory::pool::BufferHandle;
 
 /// The text appended to shaders/sort.wgsl (after shaders/radix_sg.wgsl) in these kernels.
 pub(super) const RADIX64: &str = include_str!("../../../shaders/radix64.wgsl");
+/// The onesweep kernels, appended after [`RADIX64`] in the onesweep form's kernels alone.
+pub(super) const RADIX64_OS: &str = include_str!("../../../shaders/radix64_os.wgsl");
 /// Pass slots: one per byte of the key.
 const NSLOT: u32 = 8;
 /// Words of the pass table ahead of the reduction's partials (`TAB_WORDS`).
@@ -101,10 +103,12 @@ fn kernel64(
             .constant("NARROW", narrow)
             .constant("SPIN", spin)
             .constant("OS64", u32::from(os));
-        if os && inputs == 3 {
-            s.writable_last_input()
-        } else {
+        if !os {
             s
+        } else if inputs == 3 {
+            s.include(RADIX64_OS).writable_last_input()
+        } else {
+            s.include(RADIX64_OS)
         }
     })
 }
@@ -142,7 +146,8 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
     let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
     let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
     let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false)?;
-    let scatter = kernel64(dev, d, sg, ("scatter64", 3, sg.wg), false)?;
+    let entry = scatter_entry(dev, sg);
+    let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
@@ -179,10 +184,26 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
             dst,
             work,
         )?;
-        Prof::mark(&mut prof, dev, "scatter64")?;
+        Prof::mark(&mut prof, dev, entry)?;
     }
     Prof::report(prof, n)?;
     Ok(out)
+}
+
+/// The scatter of [`sort_keys_only64`]'s passes: `scatter64_dst` (each entry's
+/// destination staged beside its words, full rounds ranked without the ballot of `valid`:
+/// per element and pass, the writes no longer take the key transform, digit and `gofs`
+/// load again; the workgroup holds a third staged plane, 8 KiB in workgroups of 128) where
+/// that plane fits, else `scatter64`. The measuring switch `GPUARRAY_RADIX64_DST=0` (read
+/// once) keeps `scatter64`, the form of sessions 16-18, for timing the two side by side.
+fn scatter_entry(dev: &Device, sg: SgPlan) -> &'static str {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let on = *ON.get_or_init(|| crate::config::switch("GPUARRAY_RADIX64_DST") != Some(0));
+    if on && pairs_fit(dev, sg) {
+        "scatter64_dst"
+    } else {
+        "scatter64"
+    }
 }
 
 /// Words of the onesweep scratch ahead of the status planes: the eight bytes' counts
@@ -298,8 +319,8 @@ fn onesweep64<T: Element>(x: &Array<T>, out: &Array<T>, sg: SgPlan) -> Result<()
     Prof::report(prof, n)
 }
 
-/// Whether `scatter64_pairs` fits the adapter's workgroup memory: [`plan64`]'s budget and
-/// a third staged plane (the indices).
+/// Whether `scatter64_pairs` and `scatter64_dst` fit the adapter's workgroup memory:
+/// [`plan64`]'s budget and a third staged plane (the indices or destinations).
 fn pairs_fit(dev: &Device, sg: SgPlan) -> bool {
     let sgs = sg.wg / dev.info().subgroup_min_size;
     let bytes = sgs * 256 * 4 + 256 * 4 + 3 * sg.wg * SG_STEPS * 4 + 256 * 4 + sgs * 4 + 4;

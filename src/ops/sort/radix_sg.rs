@@ -24,6 +24,7 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             super::plan::spec(d)
                 .include(RADIX_SG)
                 .include(super::radix64::RADIX64)
+                .include(super::radix64::RADIX64_OS)
         })
         .collect()
 }
