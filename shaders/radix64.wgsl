@@ -40,9 +40,9 @@
 //   slot's records; 2 the scanned counts and the table; 3 the input; 4 this slot's records.
 //   A round's entries are staged in workgroup memory both words at once (`stg`, `stg2`),
 //   then written as runs of one digit.
-// - `scatter64_dst` (the default; `GPUARRAY_RADIX64_DST=0`: `scatter64`): `scatter64` with
-//   each entry's destination staged too (`stg3`), and full rounds ranked without the
-//   ballot of `valid`.
+// - `scatter64_dst` (`GPUARRAY_RADIX64_DST`: 0 `scatter64`, 2 this, 1 this with DSTF):
+//   `scatter64` with each entry's destination staged too (`stg3`); with DSTF, full rounds
+//   ranked without the ballot of `valid`.
 // The onesweep kernels (`os_hist64`, `scatter64_os`, `scatter64_pairs`) are in
 // shaders/radix64_os.wgsl.
 
@@ -294,12 +294,14 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
     }
 }
 
-// `scatter64_dst` (`GPUARRAY_RADIX64_DST`, on by default): `scatter64` with less work an
-// element. Each element's destination (`gofs[digit] + entry`) is staged in a third plane
-// (`stg3`) beside its two words, so the writes take it from workgroup memory instead of
-// taking the digit of the staged words again (the key transform, the form, the shift and
-// a `gofs` load an element); and a round whose lanes all hold elements (all but a sort's
-// last) ranks without the ballot of `valid` (`rank_digit_full`). Bindings as `scatter64`.
+// `scatter64_dst` (`GPUARRAY_RADIX64_DST`, see src/ops/sort/radix64.rs): `scatter64` with
+// less work an element. Each element's destination (`gofs[digit] + entry`) is staged in a
+// third plane (`stg3`) beside its two words, so the writes take it from workgroup memory
+// instead of taking the digit of the staged words again (the key transform, the form, the
+// shift and a `gofs` load an element); with DSTF, a round whose lanes all hold elements
+// ranks without the ballot of `valid` (`rank_digit_full`): measured slower on the H200
+// (3.16 against 2.27 ms of 8 passes; the kernel doubles its ranking code, 4096
+// instructions and 127 registers against 2277 and 99). Bindings as `scatter64`.
 @compute @workgroup_size(WG)
 fn scatter64_dst(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
                  @builtin(num_workgroups) nwg: vec3<u32>, @builtin(subgroup_id) sg: u32,
@@ -331,7 +333,7 @@ fn scatter64_dst(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
         var dr: array<u32, SG_STEPS>;
         // unroll
         for (var i = 0u; i < SG_STEPS; i++) { kx[i] = rec64(min(at0 + i * sz, last), first); }
-        if (live && round0 + WG * SG_STEPS <= n) {
+        if (DSTF == 1u && live && round0 + WG * SG_STEPS <= n) {
             // unroll
             for (var i = 0u; i < SG_STEPS; i++) {
                 let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);

@@ -13,6 +13,14 @@
 //! `Diagnostics::sort_profile` prints each stage's time, as for the other radix sorts (a
 //! dead slot's stages show as the near-empty ones).
 //!
+//! Where the time goes (H200 through Vulkan, 16M normal f64, 2026-11-29, main before
+//! session 19's change): of 3.03 ms, the scatter 2.27 (0.28 ms a pass against a floor of
+//! 0.07 for its 16 bytes an element), the histograms 0.48, the scans 0.19 (three dispatches
+//! a pass), the plan 0.09. The argsort's key-index scatter (`scatter_sg`, 24 bytes an
+//! element) took about as long, 2.35: the scatter's cost is its work an element (ranking,
+//! key transform, staging), not its bytes. Session 19's `scatter64_dst` cuts that work
+//! (see [`scatter_entry`]); `GPUARRAY_RADIX64_DST=0` times the earlier `scatter64`.
+//!
 //! With `Tuning::radix_onesweep` (`GPUARRAY_RADIX_ONESWEEP`, off by default) both sorts
 //! run in onesweep form (Adinets & Merrill 2022), on the ranking and staging of
 //! shaders/radix_sg.wgsl: after the plan, one read of the input counts all eight bytes of
@@ -75,6 +83,7 @@ fn kernel64(
     sg: SgPlan,
     (entry, inputs, wg): (&'static str, usize, u32),
     os: bool,
+    dstf: bool,
 ) -> Result<Arc<Kernel>> {
     let mut sgs = sg.wg / dev.info().subgroup_min_size;
     if entry == "os_hist64" {
@@ -90,8 +99,9 @@ fn kernel64(
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
     let extra = format!(
-        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin}",
-        u32::from(os)
+        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin} df{}",
+        u32::from(os),
+        u32::from(dstf)
     );
     build(dev, d, (entry, inputs, wg), true, extra, |s| {
         let s = s
@@ -102,7 +112,8 @@ fn kernel64(
             .constant("STAGED", 1)
             .constant("NARROW", narrow)
             .constant("SPIN", spin)
-            .constant("OS64", u32::from(os));
+            .constant("OS64", u32::from(os))
+            .constant("DSTF", u32::from(dstf));
         if !os {
             s
         } else if inputs == 3 {
@@ -143,11 +154,11 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
         ..Default::default()
     };
     let table = whole(&counts, table_bytes);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
-    let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false)?;
-    let entry = scatter_entry(dev, sg);
-    let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false)?;
+    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false, false)?;
+    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false, false)?;
+    let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false, false)?;
+    let (entry, full) = scatter_entry(dev, sg);
+    let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false, full)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
@@ -190,21 +201,27 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
     Ok(out)
 }
 
-/// The scatter of [`sort_keys_only64`]'s passes: `scatter64_dst` (each entry's
-/// destination staged beside its words, full rounds ranked without the ballot of `valid`:
-/// per element and pass, the writes no longer take the key transform, digit and `gofs`
-/// load again; the workgroup holds a third staged plane, 8 KiB in workgroups of 128) where
-/// that plane fits, else `scatter64`. The measuring switch `GPUARRAY_RADIX64_DST=0` (read
-/// once) keeps `scatter64`, the form of sessions 16-18, for timing the two side by side.
-fn scatter_entry(dev: &Device, sg: SgPlan) -> &'static str {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let on = *ON.get_or_init(|| crate::config::switch("GPUARRAY_RADIX64_DST") != Some(0));
-    if on && pairs_fit(dev, sg) {
-        "scatter64_dst"
+/// The scatter of [`sort_keys_only64`]'s passes, by the measuring switch
+/// `GPUARRAY_RADIX64_DST` (read once): 0 `scatter64`, the form of sessions 16-18; 2
+/// `scatter64_dst` (each entry's destination staged beside its words, so that the writes
+/// no longer take the key transform, digit and `gofs` load again: the workgroup holds a
+/// third staged plane, 8 KiB in workgroups of 128); 1 `scatter64_dst` with full rounds
+/// ranked apart without the ballot of `valid` (`DSTF`; 3.16 against 2.27 ms of 8 passes on
+/// the H200: twice the ranking code). `scatter64_dst` where its plane fits, else
+/// `scatter64`; and whether `DSTF` is set. Unset: [`DST_DEFAULT`].
+fn scatter_entry(dev: &Device, sg: SgPlan) -> (&'static str, bool) {
+    static MODE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let mode =
+        *MODE.get_or_init(|| crate::config::switch("GPUARRAY_RADIX64_DST").unwrap_or(DST_DEFAULT));
+    if mode != 0 && pairs_fit(dev, sg) {
+        ("scatter64_dst", mode == 1)
     } else {
-        "scatter64"
+        ("scatter64", false)
     }
 }
+
+/// `GPUARRAY_RADIX64_DST` where the switch is unset (see [`scatter_entry`]).
+const DST_DEFAULT: usize = 2;
 
 /// Words of the onesweep scratch ahead of the status planes: the eight bytes' counts
 /// and one tile counter per slot (`OS_PL` of shaders/radix64.wgsl).
@@ -260,9 +277,9 @@ impl Os64 {
         let (d, dev) = (T::DTYPE, &x.dev);
         let base = self.base;
         let parts = base.n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
-        let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true)?;
-        let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true)?;
-        let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true)?;
+        let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true, false)?;
+        let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true, false)?;
+        let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true, false)?;
         let scan = onesweep_kernel(dev, d, "os_scan", true, (NSLOT, NSLOT))?;
         let scratch = self.scratch();
         dev.launch(
@@ -300,7 +317,7 @@ fn onesweep64<T: Element>(x: &Array<T>, out: &Array<T>, sg: SgPlan) -> Result<()
     let bytes = n as u64 * 8;
     let tmp = dev.alloc(bytes)?;
     let os = Os64::new(x, sg, false)?;
-    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_os", 3, sg.wg), true)?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_os", 3, sg.wg), true, false)?;
     let mut prof = Prof::new(dev)?;
     os.prologue(x, sg, whole(&tmp, bytes), &mut prof)?;
     for i in 0..NSLOT {
@@ -347,7 +364,14 @@ fn argsort_onesweep64<T: Element>(
         dev.alloc(rec_bytes)?,
     ];
     let os = Os64::new(x, sg, descending)?;
-    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_pairs", 3, sg.wg), true)?;
+    let scatter = kernel64(
+        dev,
+        T::DTYPE,
+        sg,
+        ("scatter64_pairs", 3, sg.wg),
+        true,
+        false,
+    )?;
     let mut prof = Prof::new(dev)?;
     os.prologue(x, sg, whole(&recs[1], rec_bytes), &mut prof)?;
     for i in 0..NSLOT {
@@ -418,8 +442,8 @@ pub(super) fn argsort64<T: Element>(
         ..Default::default()
     };
     let table = whole(&counts, table_bytes);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
+    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false, false)?;
+    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false, false)?;
     let skip = |s: Spec| s.constant("SKIP", 1);
     let keys = build(dev, d, ("keys_skip", 2, WG), false, String::new(), |s| s)?;
     let hist = build(dev, d, ("hist", 1, WG), false, "k1".into(), skip)?;
