@@ -301,7 +301,10 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
 // shift and a `gofs` load an element); with DSTF, a round whose lanes all hold elements
 // ranks without the ballot of `valid` (`rank_digit_full`): measured slower on the H200
 // (3.16 against 2.27 ms of 8 passes; the kernel doubles its ranking code, 4096
-// instructions and 127 registers against 2277 and 99). Bindings as `scatter64`.
+// instructions and 127 registers against 2277 and 99). With DSTR, the words are loaded
+// again after the ranking instead of held through it (32 registers a lane fewer through
+// the ranking, for occupancy: `scatter64` held 99, four workgroups of 128 an SM).
+// Bindings as `scatter64`.
 @compute @workgroup_size(WG)
 fn scatter64_dst(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
                  @builtin(num_workgroups) nwg: vec3<u32>, @builtin(subgroup_id) sg: u32,
@@ -346,6 +349,11 @@ fn scatter64_dst(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_i
                 let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);
                 dr[i] = rank_digit(valid, dg, below, lane, sg);
             }
+        }
+        if (DSTR == 1u) {
+            // The words again (from the cache): none held through the ranking.
+            // unroll
+            for (var i = 0u; i < SG_STEPS; i++) { kx[i] = rec64(min(at0 + i * sz, last), first); }
         }
         workgroupBarrier();
         stage_slots(ids, nsg);

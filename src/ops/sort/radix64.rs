@@ -76,14 +76,15 @@ pub(super) fn plan64(dev: &Device) -> Option<SgPlan> {
 
 /// A kernel of shaders/radix64.wgsl for dtype `d` and the scatter plan `sg`; with `os`, of
 /// its onesweep form (`OS64`: tiles of one round, the scratch's onesweep layout, binding 3
-/// writable for `os_hist64` and `scatter64_os`).
+/// writable for `os_hist64` and `scatter64_os`); `dst` the mode of `scatter64_dst` (see
+/// [`scatter_entry`]; 0 for the other kernels).
 fn kernel64(
     dev: &Device,
     d: DType,
     sg: SgPlan,
     (entry, inputs, wg): (&'static str, usize, u32),
     os: bool,
-    dstf: bool,
+    dst: usize,
 ) -> Result<Arc<Kernel>> {
     let mut sgs = sg.wg / dev.info().subgroup_min_size;
     if entry == "os_hist64" {
@@ -99,9 +100,8 @@ fn kernel64(
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
     let extra = format!(
-        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin} df{}",
-        u32::from(os),
-        u32::from(dstf)
+        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin} dm{dst}",
+        u32::from(os)
     );
     build(dev, d, (entry, inputs, wg), true, extra, |s| {
         let s = s
@@ -113,7 +113,8 @@ fn kernel64(
             .constant("NARROW", narrow)
             .constant("SPIN", spin)
             .constant("OS64", u32::from(os))
-            .constant("DSTF", u32::from(dstf));
+            .constant("DSTF", u32::from(dst == 1))
+            .constant("DSTR", u32::from(dst == 3));
         if !os {
             s
         } else if inputs == 3 {
@@ -154,11 +155,11 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
         ..Default::default()
     };
     let table = whole(&counts, table_bytes);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false, false)?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false, false)?;
-    let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false, false)?;
-    let (entry, full) = scatter_entry(dev, sg);
-    let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false, full)?;
+    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false, 0)?;
+    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false, 0)?;
+    let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false, 0)?;
+    let (entry, mode) = scatter_entry(dev, sg);
+    let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false, mode)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
@@ -207,16 +208,17 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
 /// no longer take the key transform, digit and `gofs` load again: the workgroup holds a
 /// third staged plane, 8 KiB in workgroups of 128); 1 `scatter64_dst` with full rounds
 /// ranked apart without the ballot of `valid` (`DSTF`; 3.16 against 2.27 ms of 8 passes on
-/// the H200: twice the ranking code). `scatter64_dst` where its plane fits, else
-/// `scatter64`; and whether `DSTF` is set. Unset: [`DST_DEFAULT`].
-fn scatter_entry(dev: &Device, sg: SgPlan) -> (&'static str, bool) {
+/// the H200: twice the ranking code); 3 `scatter64_dst` loading the words again after the
+/// ranking instead of holding them through it (`DSTR`: fewer registers). `scatter64_dst`
+/// where its plane fits, else `scatter64`; and the mode. Unset: [`DST_DEFAULT`].
+fn scatter_entry(dev: &Device, sg: SgPlan) -> (&'static str, usize) {
     static MODE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let mode =
         *MODE.get_or_init(|| crate::config::switch("GPUARRAY_RADIX64_DST").unwrap_or(DST_DEFAULT));
     if mode != 0 && pairs_fit(dev, sg) {
-        ("scatter64_dst", mode == 1)
+        ("scatter64_dst", mode)
     } else {
-        ("scatter64", false)
+        ("scatter64", 0)
     }
 }
 
@@ -277,9 +279,9 @@ impl Os64 {
         let (d, dev) = (T::DTYPE, &x.dev);
         let base = self.base;
         let parts = base.n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
-        let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true, false)?;
-        let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true, false)?;
-        let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true, false)?;
+        let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true, 0)?;
+        let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true, 0)?;
+        let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true, 0)?;
         let scan = onesweep_kernel(dev, d, "os_scan", true, (NSLOT, NSLOT))?;
         let scratch = self.scratch();
         dev.launch(
@@ -317,7 +319,7 @@ fn onesweep64<T: Element>(x: &Array<T>, out: &Array<T>, sg: SgPlan) -> Result<()
     let bytes = n as u64 * 8;
     let tmp = dev.alloc(bytes)?;
     let os = Os64::new(x, sg, false)?;
-    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_os", 3, sg.wg), true, false)?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_os", 3, sg.wg), true, 0)?;
     let mut prof = Prof::new(dev)?;
     os.prologue(x, sg, whole(&tmp, bytes), &mut prof)?;
     for i in 0..NSLOT {
@@ -364,14 +366,7 @@ fn argsort_onesweep64<T: Element>(
         dev.alloc(rec_bytes)?,
     ];
     let os = Os64::new(x, sg, descending)?;
-    let scatter = kernel64(
-        dev,
-        T::DTYPE,
-        sg,
-        ("scatter64_pairs", 3, sg.wg),
-        true,
-        false,
-    )?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_pairs", 3, sg.wg), true, 0)?;
     let mut prof = Prof::new(dev)?;
     os.prologue(x, sg, whole(&recs[1], rec_bytes), &mut prof)?;
     for i in 0..NSLOT {
@@ -442,8 +437,8 @@ pub(super) fn argsort64<T: Element>(
         ..Default::default()
     };
     let table = whole(&counts, table_bytes);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false, false)?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false, false)?;
+    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false, 0)?;
+    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false, 0)?;
     let skip = |s: Spec| s.constant("SKIP", 1);
     let keys = build(dev, d, ("keys_skip", 2, WG), false, String::new(), |s| s)?;
     let hist = build(dev, d, ("hist", 1, WG), false, "k1".into(), skip)?;
