@@ -40,9 +40,8 @@
 //   slot's records; 2 the scanned counts and the table; 3 the input; 4 this slot's records.
 //   A round's entries are staged in workgroup memory both words at once (`stg`, `stg2`),
 //   then written as runs of one digit.
-// - `scatter64_dst` (`GPUARRAY_RADIX64_DST`: 0 `scatter64`, 2 this, 1 this with DSTF):
-//   `scatter64` with each entry's destination staged too (`stg3`); with DSTF, full rounds
-//   ranked without the ballot of `valid`.
+//   With FULL (shaders/radix_sg.wgsl), a round whose lanes all hold elements (all but a
+//   sort's last) ranks without the ballot of `valid` (`rank_digit_full`).
 // The onesweep kernels (`os_hist64`, `scatter64_os`, `scatter64_pairs`) are in
 // shaders/radix64_os.wgsl.
 
@@ -58,9 +57,6 @@ const TAB_WORDS: u32 = 16u;
 
 var<workgroup> tabw: u32;
 var<workgroup> stg2: array<u32, WG * SG_STEPS>;
-// A round's third staged plane: the destinations (`scatter64_dst`) or the indices
-// (`scatter64_pairs`).
-var<workgroup> stg3: array<u32, WG * SG_STEPS>;
 var<workgroup> red_mm: array<vec4<u32>, WG>;
 var<workgroup> red_oa: array<vec4<u32>, WG>;
 
@@ -252,6 +248,7 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
         if (live) { slot[d] = b[d * tiles() + t]; }
     }
     let below = lanes_below(lane);
+    let lanes = subgroupBallot(true);
     let ids = vec4<u32>(lid, sg, lane, sz);
     for (var r = 0u; r < ROUNDS; r++) {
         for (var k = lid; k < nsg * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
@@ -262,11 +259,19 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
         var dr: array<u32, SG_STEPS>;
         // unroll
         for (var i = 0u; i < SG_STEPS; i++) { kx[i] = rec64(min(at0 + i * sz, last), first); }
-        // unroll
-        for (var i = 0u; i < SG_STEPS; i++) {
-            let valid = live && at0 + i * sz < n;
-            let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);
-            dr[i] = rank_digit(valid, dg, below, lane, sg);
+        if (FULL == 1u && live && n - min(n, round0) >= WG * SG_STEPS) {
+            // unroll
+            for (var i = 0u; i < SG_STEPS; i++) {
+                let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);
+                dr[i] = rank_digit_full(dg, below, sg, lanes);
+            }
+        } else {
+            // unroll
+            for (var i = 0u; i < SG_STEPS; i++) {
+                let valid = live && at0 + i * sz < n;
+                let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);
+                dr[i] = rank_digit(valid, dg, below, lane, sg);
+            }
         }
         workgroupBarrier();
         stage_slots(ids, nsg);
@@ -289,92 +294,6 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
                 let dst = gofs[digit64(lo, hi, shift, form, kmin)] + e;
                 out2[dst] = vec2<u32>(lo, hi);
             }
-        }
-        workgroupBarrier();
-    }
-}
-
-// `scatter64_dst` (`GPUARRAY_RADIX64_DST`, see src/ops/sort/radix64.rs): `scatter64` with
-// less work an element. Each element's destination (`gofs[digit] + entry`) is staged in a
-// third plane (`stg3`) beside its two words, so the writes take it from workgroup memory
-// instead of taking the digit of the staged words again (the key transform, the form, the
-// shift and a `gofs` load an element); with DSTF, a round whose lanes all hold elements
-// ranks without the ballot of `valid` (`rank_digit_full`): measured slower on the H200
-// (3.16 against 2.27 ms of 8 passes; the kernel doubles its ranking code, 4096
-// instructions and 127 registers against 2277 and 99). With DSTR, the words are loaded
-// again after the ranking instead of held through it (32 registers a lane fewer through
-// the ranking, for occupancy: `scatter64` held 99, four workgroups of 128 an SM).
-// Bindings as `scatter64`.
-@compute @workgroup_size(WG)
-fn scatter64_dst(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-                 @builtin(num_workgroups) nwg: vec3<u32>, @builtin(subgroup_id) sg: u32,
-                 @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sz: u32,
-                 @builtin(num_subgroups) nsg: u32) {
-    let t = tile_id(wid, nwg);
-    if (lid == 0u) { tabw = b[tab_at() + pass_word()]; }
-    let ent = workgroupUniformLoad(&tabw);
-    if (ent == DEAD) { return; }
-    let first = (ent & FIRST) != 0u;
-    let shift = ent & 63u;
-    let form = b[tab_at() + 8u];
-    let kmin = vec2<u32>(b[tab_at() + 9u], b[tab_at() + 10u]);
-    let n = rec_n();
-    let last = max(n, 1u) - 1u;
-    let live = t < tiles();
-    for (var d = lid; d < 256u; d += WG) {
-        if (live) { slot[d] = b[d * tiles() + t]; }
-    }
-    let below = lanes_below(lane);
-    let lanes = subgroupBallot(true);
-    let ids = vec4<u32>(lid, sg, lane, sz);
-    for (var r = 0u; r < ROUNDS; r++) {
-        for (var k = lid; k < nsg * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
-        workgroupBarrier();
-        let round0 = (t * ROUNDS + r) * WG * SG_STEPS;
-        let at0 = round0 + sg * sz * SG_STEPS + lane;
-        var kx: array<vec2<u32>, SG_STEPS>;
-        var dr: array<u32, SG_STEPS>;
-        // unroll
-        for (var i = 0u; i < SG_STEPS; i++) { kx[i] = rec64(min(at0 + i * sz, last), first); }
-        if (DSTF == 1u && live && round0 + WG * SG_STEPS <= n) {
-            // unroll
-            for (var i = 0u; i < SG_STEPS; i++) {
-                let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);
-                dr[i] = rank_digit_full(dg, below, sg, lanes);
-            }
-        } else {
-            // unroll
-            for (var i = 0u; i < SG_STEPS; i++) {
-                let valid = live && at0 + i * sz < n;
-                let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);
-                dr[i] = rank_digit(valid, dg, below, lane, sg);
-            }
-        }
-        if (DSTR == 1u) {
-            // The words again (from the cache): none held through the ranking.
-            // unroll
-            for (var i = 0u; i < SG_STEPS; i++) { kx[i] = rec64(min(at0 + i * sz, last), first); }
-        }
-        workgroupBarrier();
-        stage_slots(ids, nsg);
-        workgroupBarrier();
-        // unroll
-        for (var i = 0u; i < SG_STEPS; i++) {
-            let v = dr[i];
-            if (v != NONE) {
-                let d = v & 255u;
-                let p = atomicLoad(&sgc[sg * 256u + d]) + (v >> 8u);
-                stg[p] = kx[i].x;
-                stg2[p] = kx[i].y;
-                stg3[p] = gofs[d] + p;
-            }
-        }
-        workgroupBarrier();
-        let cnt = min(n - min(n, round0), WG * SG_STEPS);
-        // unroll
-        for (var q = 0u; q < SG_STEPS; q++) {
-            let e = q * WG + lid;
-            if (e < cnt) { out2[stg3[e]] = vec2<u32>(stg[e], stg2[e]); }
         }
         workgroupBarrier();
     }

@@ -17,6 +17,9 @@
 // status word is as in `scatter_os` (OS_AGG, OS_INCL over a 30-bit count).
 
 
+// A round's indices staged (`scatter64_pairs`).
+var<workgroup> stg3: array<u32, WG * SG_STEPS>;
+
 // The input as 8-byte words at binding 2 (`scatter64_os`, whose binding 3 is `st`).
 @group(0) @binding(2) var<storage, read> b2: array<vec2<u32>>;
 

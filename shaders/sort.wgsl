@@ -85,10 +85,6 @@ override SKIP: u32 = 0u;
 // 1: the onesweep form of shaders/radix64.wgsl's keys-only sort (its scratch layout,
 // `tab_at()`, and the kernels `os_hist64` and `scatter64_os`).
 override OS64: u32 = 0u;
-// 1: `scatter64_dst` ranks full rounds apart (`rank_digit_full`; `GPUARRAY_RADIX64_DST=1`).
-override DSTF: u32 = 0u;
-// 1: `scatter64_dst` loads the words again after the ranking (`GPUARRAY_RADIX64_DST=3`).
-override DSTR: u32 = 0u;
 
 @group(0) @binding(1) var<storage, read> a: array<u32>;
 @group(0) @binding(2) var<storage, read> b: array<u32>;

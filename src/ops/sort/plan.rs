@@ -189,7 +189,6 @@ const RADIX_UNCHECKED: &[&str] = &[
     "os_hist",
     "hist64",
     "scatter64",
-    "scatter64_dst",
     "os_hist64",
     "scatter64_os",
     "scatter64_pairs",

@@ -13,13 +13,19 @@
 //! `Diagnostics::sort_profile` prints each stage's time, as for the other radix sorts (a
 //! dead slot's stages show as the near-empty ones).
 //!
-//! Where the time goes (H200 through Vulkan, 16M normal f64, 2026-11-29, main before
-//! session 19's change): of 3.03 ms, the scatter 2.27 (0.28 ms a pass against a floor of
-//! 0.07 for its 16 bytes an element), the histograms 0.48, the scans 0.19 (three dispatches
-//! a pass), the plan 0.09. The argsort's key-index scatter (`scatter_sg`, 24 bytes an
-//! element) took about as long, 2.35: the scatter's cost is its work an element (ranking,
-//! key transform, staging), not its bytes. Session 19's `scatter64_dst` cuts that work
-//! (see [`scatter_entry`]); `GPUARRAY_RADIX64_DST=0` times the earlier `scatter64`.
+//! Where the time goes (H200 through Vulkan, 16M normal f64, 2026-11-29, before session
+//! 19's change): of 3.03 ms, the scatter 2.27 (0.28 ms a pass against a floor of 0.07 for
+//! its 16 bytes an element), the histograms 0.48, the scans 0.19 (three dispatches a
+//! pass), the plan 0.09. The argsort's key-index scatter (`scatter_sg`, 24 bytes an
+//! element) took about as long, 2.35: the scatter's cost is its work an element, not its
+//! bytes (the SM clock stayed at 1980 MHz). Its SASS: 2277 instructions, 99 registers a
+//! lane (four workgroups of 128 an SM). Session 19 ranks full rounds without the ballot of
+//! `valid` (`FULL`, [`full_rounds`]; `GPUARRAY_RADIX_FULL=0` for the earlier form). Measured
+//! and dropped (H200, same day): the destination of each entry staged in a third plane
+//! beside its words, so that the writes skip the key transform and digit (scatter 3.42 ms
+//! against 2.27: 124 registers, twice the scattered stores to workgroup memory); the same
+//! with the words loaded again after the ranking (4.34 ms, 129 registers); with `FULL`
+//! the staged-destination kernel went from 3.42 to 3.16 ms.
 //!
 //! With `Tuning::radix_onesweep` (`GPUARRAY_RADIX_ONESWEEP`, off by default) both sorts
 //! run in onesweep form (Adinets & Merrill 2022), on the ranking and staging of
@@ -40,7 +46,7 @@ use super::params::SortParams;
 use super::plan::{build, grid, kernel_of, scan_blocks, scan_in_place, whole, ITEMS, SG_STEPS, WG};
 use super::radix::Prof;
 use super::radix_sg::{
-    onesweep_kernel, scatter_sg_kernel, scatter_sg_plan, SgPlan, OS_SPIN, RADIX_SG,
+    full_rounds, onesweep_kernel, scatter_sg_kernel, scatter_sg_plan, SgPlan, OS_SPIN, RADIX_SG,
 };
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -76,15 +82,14 @@ pub(super) fn plan64(dev: &Device) -> Option<SgPlan> {
 
 /// A kernel of shaders/radix64.wgsl for dtype `d` and the scatter plan `sg`; with `os`, of
 /// its onesweep form (`OS64`: tiles of one round, the scratch's onesweep layout, binding 3
-/// writable for `os_hist64` and `scatter64_os`); `dst` the mode of `scatter64_dst` (see
-/// [`scatter_entry`]; 0 for the other kernels).
+/// writable for `os_hist64` and `scatter64_os`; shaders/radix64_os.wgsl appended). `FULL`
+/// as [`full_rounds`] says (used by `scatter64`).
 fn kernel64(
     dev: &Device,
     d: DType,
     sg: SgPlan,
     (entry, inputs, wg): (&'static str, usize, u32),
     os: bool,
-    dst: usize,
 ) -> Result<Arc<Kernel>> {
     let mut sgs = sg.wg / dev.info().subgroup_min_size;
     if entry == "os_hist64" {
@@ -99,8 +104,9 @@ fn kernel64(
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
+    let full = full_rounds();
     let extra = format!(
-        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin} dm{dst}",
+        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin} f{full}",
         u32::from(os)
     );
     build(dev, d, (entry, inputs, wg), true, extra, |s| {
@@ -113,8 +119,7 @@ fn kernel64(
             .constant("NARROW", narrow)
             .constant("SPIN", spin)
             .constant("OS64", u32::from(os))
-            .constant("DSTF", u32::from(dst == 1))
-            .constant("DSTR", u32::from(dst == 3));
+            .constant("FULL", full);
         if !os {
             s
         } else if inputs == 3 {
@@ -155,11 +160,10 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
         ..Default::default()
     };
     let table = whole(&counts, table_bytes);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false, 0)?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false, 0)?;
-    let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false, 0)?;
-    let (entry, mode) = scatter_entry(dev, sg);
-    let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false, mode)?;
+    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
+    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
+    let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false)?;
+    let scatter = kernel64(dev, d, sg, ("scatter64", 3, sg.wg), false)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
@@ -196,34 +200,11 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
             dst,
             work,
         )?;
-        Prof::mark(&mut prof, dev, entry)?;
+        Prof::mark(&mut prof, dev, "scatter64")?;
     }
     Prof::report(prof, n)?;
     Ok(out)
 }
-
-/// The scatter of [`sort_keys_only64`]'s passes, by the measuring switch
-/// `GPUARRAY_RADIX64_DST` (read once): 0 `scatter64`, the form of sessions 16-18; 2
-/// `scatter64_dst` (each entry's destination staged beside its words, so that the writes
-/// no longer take the key transform, digit and `gofs` load again: the workgroup holds a
-/// third staged plane, 8 KiB in workgroups of 128); 1 `scatter64_dst` with full rounds
-/// ranked apart without the ballot of `valid` (`DSTF`; 3.16 against 2.27 ms of 8 passes on
-/// the H200: twice the ranking code); 3 `scatter64_dst` loading the words again after the
-/// ranking instead of holding them through it (`DSTR`: fewer registers). `scatter64_dst`
-/// where its plane fits, else `scatter64`; and the mode. Unset: [`DST_DEFAULT`].
-fn scatter_entry(dev: &Device, sg: SgPlan) -> (&'static str, usize) {
-    static MODE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    let mode =
-        *MODE.get_or_init(|| crate::config::switch("GPUARRAY_RADIX64_DST").unwrap_or(DST_DEFAULT));
-    if mode != 0 && pairs_fit(dev, sg) {
-        ("scatter64_dst", mode)
-    } else {
-        ("scatter64", 0)
-    }
-}
-
-/// `GPUARRAY_RADIX64_DST` where the switch is unset (see [`scatter_entry`]).
-const DST_DEFAULT: usize = 2;
 
 /// Words of the onesweep scratch ahead of the status planes: the eight bytes' counts
 /// and one tile counter per slot (`OS_PL` of shaders/radix64.wgsl).
@@ -279,9 +260,9 @@ impl Os64 {
         let (d, dev) = (T::DTYPE, &x.dev);
         let base = self.base;
         let parts = base.n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
-        let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true, 0)?;
-        let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true, 0)?;
-        let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true, 0)?;
+        let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), true)?;
+        let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), true)?;
+        let hist = kernel64(dev, d, sg, ("os_hist64", 3, WG), true)?;
         let scan = onesweep_kernel(dev, d, "os_scan", true, (NSLOT, NSLOT))?;
         let scratch = self.scratch();
         dev.launch(
@@ -319,7 +300,7 @@ fn onesweep64<T: Element>(x: &Array<T>, out: &Array<T>, sg: SgPlan) -> Result<()
     let bytes = n as u64 * 8;
     let tmp = dev.alloc(bytes)?;
     let os = Os64::new(x, sg, false)?;
-    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_os", 3, sg.wg), true, 0)?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_os", 3, sg.wg), true)?;
     let mut prof = Prof::new(dev)?;
     os.prologue(x, sg, whole(&tmp, bytes), &mut prof)?;
     for i in 0..NSLOT {
@@ -338,8 +319,8 @@ fn onesweep64<T: Element>(x: &Array<T>, out: &Array<T>, sg: SgPlan) -> Result<()
     Prof::report(prof, n)
 }
 
-/// Whether `scatter64_pairs` and `scatter64_dst` fit the adapter's workgroup memory:
-/// [`plan64`]'s budget and a third staged plane (the indices or destinations).
+/// Whether `scatter64_pairs` fits the adapter's workgroup memory: [`plan64`]'s budget and
+/// a third staged plane (the indices).
 fn pairs_fit(dev: &Device, sg: SgPlan) -> bool {
     let sgs = sg.wg / dev.info().subgroup_min_size;
     let bytes = sgs * 256 * 4 + 256 * 4 + 3 * sg.wg * SG_STEPS * 4 + 256 * 4 + sgs * 4 + 4;
@@ -366,7 +347,7 @@ fn argsort_onesweep64<T: Element>(
         dev.alloc(rec_bytes)?,
     ];
     let os = Os64::new(x, sg, descending)?;
-    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_pairs", 3, sg.wg), true, 0)?;
+    let scatter = kernel64(dev, T::DTYPE, sg, ("scatter64_pairs", 3, sg.wg), true)?;
     let mut prof = Prof::new(dev)?;
     os.prologue(x, sg, whole(&recs[1], rec_bytes), &mut prof)?;
     for i in 0..NSLOT {
@@ -437,8 +418,8 @@ pub(super) fn argsort64<T: Element>(
         ..Default::default()
     };
     let table = whole(&counts, table_bytes);
-    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false, 0)?;
-    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false, 0)?;
+    let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
+    let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
     let skip = |s: Spec| s.constant("SKIP", 1);
     let keys = build(dev, d, ("keys_skip", 2, WG), false, String::new(), |s| s)?;
     let hist = build(dev, d, ("hist", 1, WG), false, "k1".into(), skip)?;
