@@ -62,6 +62,9 @@ override KPASS: u32 = 4u;
 // Re-reads of unset statuses an invocation's look-back may spend before it counts
 // predecessors' keys itself (0: the nearest predecessor is always counted so, for tests).
 override SPIN: u32 = 4096u;
+// 1: `rank_round` ranks a round whose lanes all hold elements by `rank_digit_full` (no
+// ballot of `valid`); the host sets it unless `GPUARRAY_RADIX_FULL=0`.
+override FULL: u32 = 0u;
 // Steps of a subgroup in a round (keys held per invocation; the host's `SG_STEPS`, which
 // unrolls the loops over them).
 const SG_STEPS: u32 = 16u;
@@ -116,6 +119,37 @@ fn rank_digit(valid: bool, d: u32, below: vec4<u32>, lane: u32, sg: u32) -> u32 
     return select(NONE, d | ((prior + rank) << 8u), valid);
 }
 
+// `rank_digit` for a step in which every lane of the subgroup holds an element (`lanes`:
+// the subgroup's lanes, a ballot of true): the ballot of `valid` and the NONE cases go.
+fn rank_digit_full(d: u32, below: vec4<u32>, sg: u32, lanes: vec4<u32>) -> u32 {
+    let m = match_from(lanes, d);
+    let rank = pop4(m & below);
+    var prior = 0u;
+    if (rank == 0u) { prior = atomicAdd(&sgc[sg * 256u + d], pop4(m)); }
+    prior = subgroupShuffle(prior, first_lane(m));
+    return d | ((prior + rank) << 8u);
+}
+
+// The lanes of `start` (a ballot) that hold digit d (every lane must call it).
+fn match_from(start: vec4<u32>, d: u32) -> vec4<u32> {
+    if (NARROW == 1u) {
+        var m1 = start.x;
+        for (var bit = 0u; bit < 8u; bit++) {
+            let one = ((d >> bit) & 1u) == 1u;
+            let bb = subgroupBallot(one).x;
+            m1 &= select(~bb, bb, one);
+        }
+        return vec4<u32>(m1, 0u, 0u, 0u);
+    }
+    var m = start;
+    for (var bit = 0u; bit < 8u; bit++) {
+        let one = ((d >> bit) & 1u) == 1u;
+        let bb = subgroupBallot(one);
+        m &= select(~bb, bb, one);
+    }
+    return m;
+}
+
 // The lanes of the subgroup that are valid and hold digit d (every lane must call it).
 fn match_digit(valid: bool, d: u32) -> vec4<u32> {
     if (NARROW == 1u) {
@@ -159,7 +193,8 @@ fn scatter_sg(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         let first = (t * ROUNDS + r) * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
         var kw: array<u32, SG_STEPS>;
         var dr: array<u32, SG_STEPS>;
-        rank_round(first, live, below, lane, sg, sz, &kw, &dr);
+        let full = live && n - min(n, (t * ROUNDS + r) * WG * SG_STEPS) >= WG * SG_STEPS;
+        rank_round(first, live, full, below, lane, sg, sz, &kw, &dr);
         workgroupBarrier();
         write_tile(vec4<u32>(lid, sg, lane, sz), nsg, first, (t * ROUNDS + r) * WG * SG_STEPS, &kw, &dr);
         workgroupBarrier();
@@ -184,8 +219,10 @@ fn write_tile(ids: vec4<u32>, nsg: u32, first: u32, round0: u32,
 // A round's loads and ranks (every lane calls it). kw[i]: the word step i's digit is taken
 // of, of element first + i * sz (clamped to the last element: every load is issued before
 // the first ballot, and none waits on a branch); dr[i]: its digit | rank << 8 (NONE: no
-// element). The loops are unrolled by the host, so the arrays stay in registers.
-fn rank_round(first: u32, live: bool, below: vec4<u32>, lane: u32, sg: u32, sz: u32,
+// element). The loops are unrolled by the host, so the arrays stay in registers. `full`
+// (workgroup-uniform): every element of the round is below n (ranked by `rank_digit_full`
+// where FULL is 1).
+fn rank_round(first: u32, live: bool, full: bool, below: vec4<u32>, lane: u32, sg: u32, sz: u32,
               kw: ptr<function, array<u32, SG_STEPS>>, dr: ptr<function, array<u32, SG_STEPS>>) {
     let n = rec_n();
     let last = max(n, 1u) - 1u;
@@ -194,6 +231,14 @@ fn rank_round(first: u32, live: bool, below: vec4<u32>, lane: u32, sg: u32, sz: 
     // unroll
     for (var i = 0u; i < SG_STEPS; i++) {
         (*kw)[i] = digit_word(min(first + i * sz, last), w);
+    }
+    if (FULL == 1u && full) {
+        let lanes = subgroupBallot(true);
+        // unroll
+        for (var i = 0u; i < SG_STEPS; i++) {
+            (*dr)[i] = rank_digit_full(word_digit((*kw)[i], w, shift), below, sg, lanes);
+        }
+        return;
     }
     // unroll
     for (var i = 0u; i < SG_STEPS; i++) {
@@ -416,7 +461,8 @@ fn scatter_os(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_id) s
     let first = t * WG * SG_STEPS + sg * sz * SG_STEPS + lane;
     var kw: array<u32, SG_STEPS>;
     var dr: array<u32, SG_STEPS>;
-    rank_round(first, true, lanes_below(lane), lane, sg, sz, &kw, &dr);
+    let full = rec_n() - min(rec_n(), t * WG * SG_STEPS) >= WG * SG_STEPS;
+    rank_round(first, true, full, lanes_below(lane), lane, sg, sz, &kw, &dr);
     workgroupBarrier();
     for (var d = lid; d < 256u; d += WG) {
         var own = 0u;

@@ -13,6 +13,20 @@
 //! `Diagnostics::sort_profile` prints each stage's time, as for the other radix sorts (a
 //! dead slot's stages show as the near-empty ones).
 //!
+//! Where the time goes (H200 through Vulkan, 16M normal f64, 2026-11-29, before session
+//! 19's change): of 3.03 ms, the scatter 2.27 (0.28 ms a pass against a floor of 0.07 for
+//! its 16 bytes an element), the histograms 0.48, the scans 0.19 (three dispatches a
+//! pass), the plan 0.09. The argsort's key-index scatter (`scatter_sg`, 24 bytes an
+//! element) took about as long, 2.35: the scatter's cost is its work an element, not its
+//! bytes (the SM clock stayed at 1980 MHz). Its SASS: 2277 instructions, 99 registers a
+//! lane (four workgroups of 128 an SM). Session 19 ranks full rounds without the ballot of
+//! `valid` (`FULL`, [`full_rounds`]; `GPUARRAY_RADIX_FULL=0` for the earlier form). Measured
+//! and dropped (H200, same day): the destination of each entry staged in a third plane
+//! beside its words, so that the writes skip the key transform and digit (scatter 3.42 ms
+//! against 2.27: 124 registers, twice the scattered stores to workgroup memory); the same
+//! with the words loaded again after the ranking (4.34 ms, 129 registers); with `FULL`
+//! the staged-destination kernel went from 3.42 to 3.16 ms.
+//!
 //! With `Tuning::radix_onesweep` (`GPUARRAY_RADIX_ONESWEEP`, off by default) both sorts
 //! run in onesweep form (Adinets & Merrill 2022), on the ranking and staging of
 //! shaders/radix_sg.wgsl: after the plan, one read of the input counts all eight bytes of
@@ -32,7 +46,7 @@ use super::params::SortParams;
 use super::plan::{build, grid, kernel_of, scan_blocks, scan_in_place, whole, ITEMS, SG_STEPS, WG};
 use super::radix::Prof;
 use super::radix_sg::{
-    onesweep_kernel, scatter_sg_kernel, scatter_sg_plan, SgPlan, OS_SPIN, RADIX_SG,
+    full_rounds, onesweep_kernel, scatter_sg_kernel, scatter_sg_plan, SgPlan, OS_SPIN, RADIX_SG,
 };
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -45,6 +59,8 @@ use crate::memory::pool::BufferHandle;
 
 /// The text appended to shaders/sort.wgsl (after shaders/radix_sg.wgsl) in these kernels.
 pub(super) const RADIX64: &str = include_str!("../../../shaders/radix64.wgsl");
+/// The onesweep kernels, appended after [`RADIX64`] in the onesweep form's kernels alone.
+pub(super) const RADIX64_OS: &str = include_str!("../../../shaders/radix64_os.wgsl");
 /// Pass slots: one per byte of the key.
 const NSLOT: u32 = 8;
 /// Words of the pass table ahead of the reduction's partials (`TAB_WORDS`).
@@ -66,7 +82,8 @@ pub(super) fn plan64(dev: &Device) -> Option<SgPlan> {
 
 /// A kernel of shaders/radix64.wgsl for dtype `d` and the scatter plan `sg`; with `os`, of
 /// its onesweep form (`OS64`: tiles of one round, the scratch's onesweep layout, binding 3
-/// writable for `os_hist64` and `scatter64_os`).
+/// writable for `os_hist64` and `scatter64_os`; shaders/radix64_os.wgsl appended). `FULL`
+/// as [`full_rounds`] says (used by `scatter64`).
 fn kernel64(
     dev: &Device,
     d: DType,
@@ -87,8 +104,9 @@ fn kernel64(
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
+    let full = full_rounds();
     let extra = format!(
-        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin}",
+        "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin} f{full}",
         u32::from(os)
     );
     build(dev, d, (entry, inputs, wg), true, extra, |s| {
@@ -100,11 +118,14 @@ fn kernel64(
             .constant("STAGED", 1)
             .constant("NARROW", narrow)
             .constant("SPIN", spin)
-            .constant("OS64", u32::from(os));
-        if os && inputs == 3 {
-            s.writable_last_input()
-        } else {
+            .constant("OS64", u32::from(os))
+            .constant("FULL", full);
+        if !os {
             s
+        } else if inputs == 3 {
+            s.include(RADIX64_OS).writable_last_input()
+        } else {
+            s.include(RADIX64_OS)
         }
     })
 }

@@ -24,6 +24,7 @@ pub(crate) fn all_specs() -> Vec<crate::kernel::source::Spec> {
             super::plan::spec(d)
                 .include(RADIX_SG)
                 .include(super::radix64::RADIX64)
+                .include(super::radix64::RADIX64_OS)
         })
         .collect()
 }
@@ -51,8 +52,9 @@ pub(super) fn scatter_sg_kernel(
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
+    let full = full_rounds();
     let extra = format!(
-        "s{sgs} r{rounds} st{staged} nw{narrow} sp{spin} k{}",
+        "s{sgs} r{rounds} st{staged} nw{narrow} sp{spin} k{} f{full}",
         u32::from(skip)
     );
     let (entry, inputs) = if onesweep {
@@ -67,7 +69,8 @@ pub(super) fn scatter_sg_kernel(
             .constant("ROUNDS", rounds)
             .constant("STAGED", staged)
             .constant("NARROW", narrow)
-            .constant("SPIN", spin);
+            .constant("SPIN", spin)
+            .constant("FULL", full);
         let s = if skip { s.constant("SKIP", 1) } else { s };
         if onesweep {
             s.writable_last_input()
@@ -75,6 +78,16 @@ pub(super) fn scatter_sg_kernel(
             s
         }
     })
+}
+
+/// `FULL` of shaders/radix_sg.wgsl (`scatter_sg`, `scatter_os`, and radix64's `scatter64`):
+/// 1 (rounds whose lanes all hold keys ranked without the ballot of `valid`, one ballot of
+/// the nine a step fewer) unless the measuring switch `GPUARRAY_RADIX_FULL=0` (read once)
+/// keeps the ranking of sessions 13-18. H200, 16M f64 argsort (2026-11-29): its eight
+/// `scatter_sg` passes 2.35 -> 2.27-2.28 ms, the row 3.18-3.23 -> 3.09-3.17 ms.
+pub(super) fn full_rounds() -> u32 {
+    static FULL: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *FULL.get_or_init(|| u32::from(crate::config::switch("GPUARRAY_RADIX_FULL") != Some(0)))
 }
 
 /// Re-reads of unset statuses one invocation of `scatter_os` may spend before it counts
