@@ -91,7 +91,13 @@ fn check<T: Float>(
         f64::EPSILON
     };
     let e = res / (norm_a * inf(&x) + inf(&b)) / (n as f64 * eps);
-    println!("{name}: backward error {e:.3e} n eps");
+    // (f64::max passes NaN over: a solution with any entry not finite is named as such.)
+    let bad = x.iter().filter(|v| !v.is_finite()).count();
+    if bad > 0 {
+        println!("{name}: FAILED, {bad} of {n} entries of x not finite");
+    } else {
+        println!("{name}: backward error {e:.3e} n eps");
+    }
     Ok(())
 }
 

@@ -18,7 +18,11 @@
 // two positions. Per column: the pivot search (largest magnitude, lowest position of equals,
 // as LAPACK's idamax; NaN never wins) over the invocations' candidates in two levels of
 // workgroup memory, the pivot row broadcast through workgroup memory, then each active row
-// scaled and updated in registers: three barriers a column, no global memory traffic.
+// scaled and updated in registers: three barriers a column, no global memory traffic. The
+// host keeps one of two pivot searches (the lines between `//> wg` or `//> sg` and `//<`,
+// src/linalg/factor_reg.rs's `pivot_text`): that one (wg), or by subgroups (sg: each
+// subgroup's winner by three subgroup reductions, its row to the subgroup's slot, one
+// barrier a column; two sets of slots for alternate columns).
 // At the end each row is written to its position. The columns outside the panel are swapped
 // afterwards by shaders/factor.wgsl's `permute`.
 //
@@ -216,16 +220,17 @@ fn lu_reg(
                     xj = x[r * W + c];
                 }
             }
+            // Without branches (selects): every lane of a subgroup reaches the reductions
+            // below together, whatever its rows (a subgroup operation covers the active
+            // lanes only, and nothing else here asks the compiler to reconverge them).
             let v = abs(xj);
-            if pos[r] >= pj && pos[r] < m && v >= T(0.0) {
-                let h = key_hi(v);
-                let l = key_lo(v);
-                if h > kh || (h == kh && (l > kl || (l == kl && pos[r] < bp))) {
-                    kh = h;
-                    kl = l;
-                    bp = pos[r];
-                }
-            }
+            let ok = pos[r] >= pj && pos[r] < m && v >= T(0.0);
+            let h = select(0u, key_hi(v), ok);
+            let l = select(0u, key_lo(v), ok);
+            let b = ok && (h > kh || (h == kh && (l > kl || (l == kl && pos[r] < bp))));
+            kh = select(kh, h, b);
+            kl = select(kl, l, b);
+            bp = select(bp, pos[r], b);
         }
         let mh = subgroupMax(kh);
         let ml = subgroupMax(select(0u, kl, kh == mh));
@@ -286,6 +291,7 @@ fn lu_reg(
                 atomicMin(&st[count() * kmax()], i32(bi));
             }
         }
+//> wg
         // unroll
         for (var r = 0u; r < R; r++) {
             if pos[r] == p {
@@ -309,16 +315,34 @@ fn lu_reg(
                 // unroll
                 for (var c = 0u; c < W; c++) {
                     if c > j && c < w {
-//> wg
                         x[r * W + c] -= l * prow[c];
-//<
-//> sg
-                        x[r * W + c] -= l * cand[pb + c];
-//<
                     }
                 }
             }
         }
+//<
+//> sg
+        // The same without branches on the rows' positions (selects; see the search).
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            pos[r] = select(select(pos[r], p, pos[r] == pj), pj, pos[r] == p);
+            let act = pos[r] > pj && pos[r] < m;
+            var l = T(0.0);
+            // unroll
+            for (var c = 0u; c < W; c++) {
+                if c == j {
+                    l = x[r * W + c] * rinv;
+                    x[r * W + c] = select(x[r * W + c], l, act && piv != T(0.0));
+                }
+            }
+            // unroll
+            for (var c = 0u; c < W; c++) {
+                if c > j && c < w {
+                    x[r * W + c] = select(x[r * W + c], x[r * W + c] - l * cand[pb + c], act);
+                }
+            }
+        }
+//<
     } // columns end
     // Every row to its position; the rows at positions [k0, k0 + wdt) (L11) and the rows
     // they came from to workgroup memory.

@@ -4,7 +4,8 @@
 //! The blocked LU's panel (up to [`super::blocked::NB`] columns, every row from the
 //! diagonal down) is factored in sub-panels of `w` columns. One workgroup per matrix reads
 //! a sub-panel once into its invocations' private arrays (`r` rows of `w` columns each),
-//! factors it column by column with three barriers a column and no global memory traffic,
+//! factors it column by column with three barriers a column (one with the subgroup pivot
+//! search of [`Pivot`], `GPUARRAY_FACTOR_PIVOT=1`) and no global memory traffic,
 //! writes it once, and solves the sub-panel's U12 rows of the block's remaining columns
 //! (in registers, L11 in workgroup memory); `swap_rows` swaps the other columns' rows
 //! (each column's affected rows read at once, not swap by swap, from a map of the swaps
@@ -94,16 +95,23 @@ pub(crate) fn shape_within(d: DType, rows: usize, most: u32, max_r: usize) -> Op
 }
 
 /// How `lu_reg` searches a column's pivot (the measuring switch `GPUARRAY_FACTOR_PIVOT`,
-/// read once through `config::switch`: 0 for [`Pivot::Workgroup`], else the default
-/// [`Pivot::Subgroup`] where the adapter can).
+/// read once through `config::switch`: 1 for [`Pivot::Subgroup`] where the adapter can,
+/// else the default [`Pivot::Workgroup`]).
 ///
 /// On the H200 (2026-11-29, `GPUARRAY_FACTOR_PROFILE`) `lu_reg` took 51.6 of a 4096 f32
-/// LU's 65.6 ms, ~12.6 us (~25,000 cycles) a column, and ~8 us a column at 1024, whatever
-/// the workgroup (64 to 1024 invocations) and rows an invocation (1 to 8): a serial chain
-/// a column, not arithmetic. The workgroup search spends three barriers a column and two
-/// serial chains of workgroup memory reads (WG / 32 candidates on 32 invocations, then
-/// 32 on every invocation); the subgroup search one barrier and a chain of WG / 32
-/// (NVIDIA) reads.
+/// LU's 65.6 ms, ~12.6 us (~25,000 cycles) a column, and ~8.1 us a column at 1024 (8.34
+/// ms for 1024 columns), whatever the workgroup (64 to 1024 invocations) and rows an
+/// invocation (1 to 8): a serial chain a column, not arithmetic. The workgroup search
+/// spends three barriers a column and two serial chains of workgroup memory reads (WG /
+/// 32 candidates on 32 invocations, then 32 on every invocation); the subgroup search one
+/// barrier and a chain of WG / 32 (NVIDIA) reads. Measured once on the H200 (its first
+/// form, branches in the candidate search and the update): `lu_reg` 8.34 -> 5.63 ms at
+/// 1024 f32 (~5.5 us a column; the solve's backward error the same), 51.6 -> 44.1 ms at
+/// 4096 f32 (~10.8 us a column), but that 4096 solve came out NaN, where lavapipe's
+/// subgroups of 8 give the workgroup search's bits. The likely cause, a subgroup
+/// reduction reached by a warp not reconverged after the rows' branches (subgroup
+/// operations cover the active lanes only), is removed in this form (selects, no branch
+/// before the reductions), not measured: hence the default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Pivot {
     /// Candidates through two levels of workgroup memory, then the pivot row broadcast by
@@ -116,12 +124,12 @@ pub(crate) enum Pivot {
     Subgroup,
 }
 
-/// [`Pivot::Subgroup`] unless `GPUARRAY_FACTOR_PIVOT` is 0.
+/// [`Pivot::Subgroup`] where `GPUARRAY_FACTOR_PIVOT` is 1, else [`Pivot::Workgroup`].
 fn pivot_choice() -> Pivot {
     static P: std::sync::OnceLock<Pivot> = std::sync::OnceLock::new();
     *P.get_or_init(|| match crate::config::switch("GPUARRAY_FACTOR_PIVOT") {
-        Some(0) => Pivot::Workgroup,
-        _ => Pivot::Subgroup,
+        Some(1) => Pivot::Subgroup,
+        _ => Pivot::Workgroup,
     })
 }
 

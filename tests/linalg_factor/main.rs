@@ -502,6 +502,5 @@ per_dtype! {
         panel_pivots_as_lapack => super::panel::pivots_as_lapack::<T>();
         panel_register_shapes => super::panel::register_shapes::<T>();
         panel_solves_and_singular => super::panel::solves_and_singular::<T>();
-        panel_pivot_searches_agree => super::panel::pivot_searches_agree::<T>();
     }
 }

@@ -1,11 +1,10 @@
 //! The LU's panels in registers (src/linalg/factor_reg.rs): pivots as LAPACK chooses them
 //! (ties to the lowest row, exact ties kept exact), every register shape (panels of up to
 //! 64, 128, 256, 512 and 1024 invocations; widths not dividing the block), the fallback
-//! past 4096 rows, singular matrices whose zero pivots fall inside a sub-panel, and the
-//! two pivot searches (subgroups, workgroup memory) giving the same factors.
+//! past 4096 rows, and singular matrices whose zero pivots fall inside a sub-panel.
 
 use gpuarray::linalg;
-use gpuarray::{Device, Float, Options, Slice};
+use gpuarray::{Float, Slice};
 
 use super::bound;
 use super::common::{dev, host, upload, Rng};
@@ -179,71 +178,4 @@ pub fn solves_and_singular<T: Float>() {
     let f = linalg::lu_factor(&a).expect("lu_factor");
     let u = host(f.lu());
     assert_eq!(u[m * m + 40 * m + 40], 0.0);
-}
-
-/// The LU's pivots and factors (as f64) of `v` ([count, m, n]) on `d`.
-fn factors<T: Float>(d: &Device, v: &[f64], shape: &[usize]) -> (Vec<i32>, Vec<f64>) {
-    let (a, _) = upload::<T>(d, v, shape);
-    let f = linalg::lu_factor(&a).expect("lu_factor");
-    (f.piv().to_vec().expect("piv"), host(f.lu()))
-}
-
-/// The register panel's subgroup pivot search (the shared device, where the adapter has
-/// subgroups) against its workgroup one (`Tuning::subgroups` off): the same pivots and the
-/// same factors, bit for bit (the same arithmetic in the same order), and L U = P A; on
-/// ties across subgroups and invocations, columns whose candidates are all NaN (the row
-/// at the diagonal then the pivot), zero columns, stacks and every register shape.
-pub fn pivot_searches_agree<T: Float>() {
-    let mut o = Options::default();
-    o.tuning.subgroups = false;
-    let plain = Device::open_with_options(0, o).expect("a second device");
-    let mut rng = Rng::new(34);
-    for (count, m, n) in [
-        (1usize, 1usize, 1usize),
-        (3, 37, 37),
-        (1, 130, 70),
-        (1, 521, 40),
-    ] {
-        let mut v = rng.vec(count * m * n, -1.0, 1.0);
-        for i in 0..count {
-            let a = &mut v[i * m * n..][..m * n];
-            // Ties of the largest magnitude in column 0, one per group of 8 and 32 rows.
-            for r in (3..m).step_by(29) {
-                a[r * n] = if r % 2 == 0 { 4.0 } else { -4.0 };
-            }
-            if n > 5 && m > 5 {
-                // Column 3 zero (an exact zero pivot at step 3), column 5 NaN from row 5
-                // down in matrix 0 (every candidate NaN).
-                for r in 0..m {
-                    a[r * n + 3] = 0.0;
-                    if i == 0 && r >= 5 {
-                        a[r * n + 5] = f64::NAN;
-                    }
-                }
-            }
-        }
-        let (pa, fa) = factors::<T>(dev(), &v, &[count, m, n]);
-        let (pb, fb) = factors::<T>(&plain, &v, &[count, m, n]);
-        assert_eq!(pa, pb, "{count}x{m}x{n}: pivots");
-        let same = fa
-            .iter()
-            .zip(&fb)
-            .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()));
-        assert!(same, "{count}x{m}x{n}: factors differ");
-        let k = m.min(n);
-        if n > 5 && m > 5 {
-            // Step 5: every candidate NaN, the row at the diagonal stays.
-            assert_eq!(pa[5], 5, "{m}x{n}: the NaN column's pivot");
-        }
-        // Matrices without NaN: L U = P A.
-        for i in (1..count).chain(if n > 5 && m > 5 { None } else { Some(0) }) {
-            let p: Vec<usize> = pa[i * k..][..k].iter().map(|&p| p as usize).collect();
-            let ah: Vec<f64> = upload::<T>(dev(), &v[i * m * n..][..m * n], &[m, n]).1;
-            let e = rel_diff(
-                &lu_product(&fa[i * m * n..][..m * n], m, n),
-                &permuted(&ah, &p, m, n),
-            );
-            assert!(e <= bound::<T>(m.max(n)), "{m}x{n} #{i}: lu {e:e}");
-        }
-    }
 }
