@@ -255,14 +255,10 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             for unroll in [true, false] {
                 let s = shape(d, rows, 1024).expect("a shape");
                 v.push(spec(d, s, unroll, false, None));
-                // Subgroups of 8 (lavapipe) and 32 (NVIDIA).
-                v.push(spec(d, s, unroll, false, Some(subgroups(s.wg, 8))));
-                v.push(spec(d, s, unroll, false, Some(subgroups(s.wg, 32))));
-                if unroll && rows == 300 {
-                    // GPUARRAY_FACTOR_UNROLL_COLS.
-                    v.push(spec(d, s, true, true, None));
-                    v.push(spec(d, s, true, true, Some(subgroups(s.wg, 32))));
-                }
+                // GPUARRAY_FACTOR_PIVOT=1: subgroups of 32 unrolled (NVIDIA), of 8 not
+                // (lavapipe).
+                let sg = if unroll { 32 } else { 8 };
+                v.push(spec(d, s, unroll, false, Some(subgroups(s.wg, sg))));
             }
         }
         // GPUARRAY_FACTOR_MAX_R=8's shapes past 4 rows an invocation.
@@ -270,6 +266,11 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             let s = shape_within(d, rows, 1024, 8).expect("a shape");
             v.push(spec(d, s, true, false, None));
             v.push(spec(d, s, true, false, Some(subgroups(s.wg, 32))));
+            if rows == 4096 {
+                // GPUARRAY_FACTOR_UNROLL_COLS=1 (8 columns: the text 8-fold).
+                v.push(spec(d, s, true, true, None));
+                v.push(spec(d, s, true, true, Some(subgroups(s.wg, 32))));
+            }
         }
     }
     v
