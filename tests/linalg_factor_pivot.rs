@@ -3,7 +3,6 @@
 //! binary's one test before anything is factored: the switch is read once a process),
 //! against the workgroup one (a device with `Tuning::subgroups` off).
 
-#[allow(dead_code)]
 #[path = "common/mod.rs"]
 mod common;
 #[allow(dead_code)]
@@ -75,6 +74,8 @@ fn pivot_searches_agree<T: Float>() {
         (3, 37, 37),
         (1, 130, 70),
         (1, 521, 40),
+        // 3 rows an invocation, 16 columns (f32).
+        (1, 1100, 12),
     ] {
         let mut v = rng.vec(count * m * n, -1.0, 1.0);
         for i in 0..count {

@@ -143,6 +143,14 @@ fn unroll_cols() -> bool {
     *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_COLS").is_some_and(|v| v != 0))
 }
 
+/// Whether the loops are unrolled on CPU adapters too (the switch
+/// `GPUARRAY_FACTOR_UNROLL_CPU=1`, read once): for checking the GPUs' text on lavapipe,
+/// whose compiler takes minutes over it for the wider shapes.
+fn unroll_on_cpu() -> bool {
+    static U: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_CPU") == Some(1))
+}
+
 /// The column loop's head and end in shaders/factor_reg.wgsl, and their unrolled forms.
 const COLS_HEAD: &str = "    for (var j = 0u; j < w; j++) { // columns";
 const COLS_END: &str = "    } // columns end";
@@ -302,7 +310,7 @@ fn launch<T: Float>(
     out: &Array<T>,
     work: Work,
 ) -> Result<()> {
-    let unroll = l.dev.info().kind != DeviceKind::Cpu;
+    let unroll = l.dev.info().kind != DeviceKind::Cpu || unroll_on_cpu();
     let cols = unroll && unroll_cols() && entry == "lu_reg";
     let mut variant = format!("{:?} r{} w{} unroll {unroll}", T::DTYPE, s.r, s.w);
     if let Some(ns) = ns {
