@@ -111,7 +111,9 @@ pub(crate) fn shape_within(d: DType, rows: usize, most: u32, max_r: usize) -> Op
 /// subgroups of 8 give the workgroup search's bits. The likely cause, a subgroup
 /// reduction reached by a warp not reconverged after the rows' branches (subgroup
 /// operations cover the active lanes only), is removed in this form (selects, no branch
-/// before the reductions), not measured: hence the default.
+/// before the reductions), not measured: hence the default. On lavapipe both searches give
+/// the same bits, the loops unrolled as on GPUs too (`GPUARRAY_FACTOR_UNROLL_CPU=1`, up
+/// to 3 rows of 16 columns an invocation): the text itself is not the fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Pivot {
     /// Candidates through two levels of workgroup memory, then the pivot row broadcast by
