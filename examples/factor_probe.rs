@@ -1,6 +1,6 @@
 //! Times `linalg::{solve, cholesky, det, inv}` at the linalg_factor sweep's large sizes with
 //! GPU events (median of 5 calls after 2 warm-ups; inputs as the sweep's), for measuring
-//! the blocked factorizations on a device. With `GPUARRAY_FACTOR_PROFILE=1` each call also
+//! the blocked factorizations on a device, and each solve's backward error (in n eps). With `GPUARRAY_FACTOR_PROFILE=1` each call also
 //! prints its dispatches' GPU time by kind (src/linalg/factor_prof.rs); run it once
 //! without for the times.
 //!
@@ -48,6 +48,7 @@ fn cases<T: Float>(
     let name = |op: &str| format!("{op}_{dt}_{n}");
     if want(&name("solve")) {
         report(dev, &name("solve"), || linalg::solve(&a, &b).map(drop))?;
+        check(&name("solve"), n, &a, &b, &linalg::solve(&a, &b)?)?;
     }
     if want(&name("cholesky")) {
         report(dev, &name("cholesky"), || {
@@ -61,6 +62,42 @@ fn cases<T: Float>(
         report(dev, &name("inv"), || linalg::inv(&a).map(drop))?;
     }
     drop::<Array<T>>(spd);
+    Ok(())
+}
+
+/// Prints the solution's normwise backward error `||A x - b|| / (||A|| ||x|| + ||b||)`
+/// (infinity norms, in f64 on the host) in units of n eps: a check that the timed path
+/// (its switches, the device's subgroups) factors right.
+fn check<T: Float>(
+    name: &str,
+    n: usize,
+    a: &Array<T>,
+    b: &Array<T>,
+    x: &Array<T>,
+) -> gpuarray::Result<()> {
+    let f = |v: Vec<T>| v.into_iter().map(T::to_f64).collect::<Vec<f64>>();
+    let (a, b, x) = (f(a.to_vec()?), f(b.to_vec()?), f(x.to_vec()?));
+    let inf = |v: &[f64]| v.iter().fold(0.0f64, |m, e| m.max(e.abs()));
+    let mut res = 0.0f64;
+    let mut norm_a = 0.0f64;
+    for (row, bi) in a.chunks(n).zip(&b) {
+        let ax: f64 = row.iter().zip(&x).map(|(p, q)| p * q).sum();
+        res = res.max((ax - bi).abs());
+        norm_a = norm_a.max(row.iter().map(|e| e.abs()).sum());
+    }
+    let eps = if std::mem::size_of::<T>() == 4 {
+        f32::EPSILON as f64
+    } else {
+        f64::EPSILON
+    };
+    let e = res / (norm_a * inf(&x) + inf(&b)) / (n as f64 * eps);
+    // (f64::max passes NaN over: a solution with any entry not finite is named as such.)
+    let bad = x.iter().filter(|v| !v.is_finite()).count();
+    if bad > 0 {
+        println!("{name}: FAILED, {bad} of {n} entries of x not finite");
+    } else {
+        println!("{name}: backward error {e:.3e} n eps");
+    }
     Ok(())
 }
 

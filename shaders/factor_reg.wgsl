@@ -18,7 +18,11 @@
 // two positions. Per column: the pivot search (largest magnitude, lowest position of equals,
 // as LAPACK's idamax; NaN never wins) over the invocations' candidates in two levels of
 // workgroup memory, the pivot row broadcast through workgroup memory, then each active row
-// scaled and updated in registers: three barriers a column, no global memory traffic.
+// scaled and updated in registers: three barriers a column, no global memory traffic. The
+// host keeps one of two pivot searches (the lines between `//> wg` or `//> sg` and `//<`,
+// src/linalg/factor_reg.rs's `pivot_text`): that one (wg), or by subgroups (sg: each
+// subgroup's winner by three subgroup reductions, its row to the subgroup's slot, one
+// barrier a column; two sets of slots for alternate columns).
 // At the end each row is written to its position. The columns outside the panel are swapped
 // afterwards by shaders/factor.wgsl's `permute`.
 //
@@ -43,11 +47,14 @@ override WG: u32 = 256u;
 // Rows per invocation and the panel's widest width: replaced per variant by the host.
 const R: u32 = 4u;
 const W: u32 = 16u;
+// No position (the subgroup pivot search's "no candidate").
+const NONE: u32 = 0xffffffffu;
 
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read_write> st: array<atomic<i32>>;
 @group(0) @binding(4) var<storage, read_write> out: array<T>;
 
+//> wg
 // The pivot search's first level (one candidate per invocation), its second (one per
 // group of 32 invocations) and the pivot row.
 var<workgroup> red_v: array<T, 1024>;
@@ -55,6 +62,18 @@ var<workgroup> red_p: array<u32, 1024>;
 var<workgroup> red2_v: array<T, 32>;
 var<workgroup> red2_p: array<u32, 32>;
 var<workgroup> prow: array<T, W>;
+//<
+//> sg
+// Subgroups of the workgroup at most (WG over the adapter's smallest subgroup size; the
+// host's value), and the pivot search's slots, two sets used by alternate columns (so
+// that one barrier a column suffices): for each subgroup its winner's key (two words) and
+// position and its winner's row; slot NS is the row at the diagonal's position.
+const NS: u32 = 32u;
+var<workgroup> cand_h: array<u32, 2 * NS>;
+var<workgroup> cand_l: array<u32, 2 * NS>;
+var<workgroup> cand_p: array<u32, 2 * NS>;
+var<workgroup> cand: array<T, 2 * (NS + 1u) * W>;
+//<
 // L11 of the panel (W x W) and, for each of its rows, the row of `out` it came from.
 var<workgroup> l11: array<T, W * W>;
 var<workgroup> src_row: array<u32, W>;
@@ -73,6 +92,14 @@ fn r0() -> u32 { return P.st0[0].z; }
 // Replaced for f64 by shared/f64_math's correctly rounded division.
 fn div_(x: T, y: T) -> T { return x / y; }
 
+//> sg
+// The pivot search's key of a magnitude v >= 0 (not NaN) in two words, ordered as the
+// magnitudes: 1 + its bits (0 is left to "no candidate"), and nothing more for f32; for
+// f64 the high word plus one and the low word (replaced by the host).
+fn key_hi(v: T) -> u32 { return bitcast<u32>(v) + 1u; }
+fn key_lo(v: T) -> u32 { return 0u; }
+//<
+
 // Whether candidate (v, p) beats (bv, bp): larger magnitude, or equal and a lower position.
 fn beats(v: T, p: u32, bv: T, bp: u32) -> bool {
     return v > bv || (v == bv && p < bp);
@@ -83,6 +110,11 @@ fn lu_reg(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
+//> sg
+    @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_id) sgid: u32,
+    @builtin(num_subgroups) nsg: u32,
+//<
 ) {
     // Every invocation of a workgroup runs the column loop (its barriers); a workgroup past
     // the stack has nothing to hold.
@@ -110,8 +142,9 @@ fn lu_reg(
     }
     // The column loop stays a loop (its body unrolled over the rows and columns held, so
     // that every index into `x` is a constant; column j picked by compares).
-    for (var j = 0u; j < w; j++) {
+    for (var j = 0u; j < w; j++) { // columns
         let pj = kk + j;
+//> wg
         // This invocation's candidate: rows at positions >= pj.
         var bv = T(-1.0);
         var bp = pj;
@@ -166,6 +199,88 @@ fn lu_reg(
         }
         workgroupBarrier();
         let piv = prow[j];
+//<
+//> sg
+        // This invocation's candidate (rows at positions >= pj, NaN never: key 0 and
+        // position NONE for none), its subgroup's winner (largest key, then the lowest
+        // position) by three subgroup reductions, and the winner's row to its subgroup's
+        // slot of this column's set; then one barrier, and every invocation picks the
+        // workgroup's winner from the slots. The row at position pj goes to slot NS, the
+        // pivot where every candidate is NaN.
+        let half = j & 1u;
+        var kh = 0u;
+        var kl = 0u;
+        var bp = NONE;
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            var xj = x[r * W];
+            // unroll
+            for (var c = 0u; c < W; c++) {
+                if c == j {
+                    xj = x[r * W + c];
+                }
+            }
+            // Without branches (selects): every lane of a subgroup reaches the reductions
+            // below together, whatever its rows (a subgroup operation covers the active
+            // lanes only, and nothing else here asks the compiler to reconverge them).
+            let v = abs(xj);
+            let ok = pos[r] >= pj && pos[r] < m && v >= T(0.0);
+            let h = select(0u, key_hi(v), ok);
+            let l = select(0u, key_lo(v), ok);
+            let b = ok && (h > kh || (h == kh && (l > kl || (l == kl && pos[r] < bp))));
+            kh = select(kh, h, b);
+            kl = select(kl, l, b);
+            bp = select(bp, pos[r], b);
+        }
+        let mh = subgroupMax(kh);
+        let ml = subgroupMax(select(0u, kl, kh == mh));
+        let mp = subgroupMin(select(NONE, bp, kh == mh && kl == ml));
+        if lane == 0u {
+            cand_h[half * NS + sgid] = mh;
+            cand_l[half * NS + sgid] = ml;
+            cand_p[half * NS + sgid] = mp;
+        }
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            var slot = NS + 1u;
+            if pos[r] == mp {
+                slot = sgid;
+            } else if pos[r] == pj {
+                slot = NS;
+            }
+            if slot <= NS {
+                let at = (half * (NS + 1u) + slot) * W;
+                // unroll
+                for (var c = 0u; c < W; c++) {
+                    cand[at + c] = x[r * W + c];
+                }
+            }
+        }
+        workgroupBarrier();
+        var gh = 0u;
+        var gl = 0u;
+        var gp = NONE;
+        var gs = NS;
+        for (var t = 0u; t < nsg; t++) {
+            let h = cand_h[half * NS + t];
+            let l = cand_l[half * NS + t];
+            let q = cand_p[half * NS + t];
+            if h > gh || (h == gh && (l > gl || (l == gl && q < gp))) {
+                gh = h;
+                gl = l;
+                gp = q;
+                gs = t;
+            }
+        }
+        // No candidate (every one NaN): the row at the diagonal is the pivot.
+        var p = gp;
+        if gh == 0u {
+            p = pj;
+            gs = NS;
+        }
+        let pb = (half * (NS + 1u) + gs) * W;
+        let piv = cand[pb + j];
+//<
         var rinv = T(0.0);
         if piv != T(0.0) {
             rinv = div_(T(1.0), piv);
@@ -176,6 +291,7 @@ fn lu_reg(
                 atomicMin(&st[count() * kmax()], i32(bi));
             }
         }
+//> wg
         // unroll
         for (var r = 0u; r < R; r++) {
             if pos[r] == p {
@@ -204,7 +320,30 @@ fn lu_reg(
                 }
             }
         }
-    }
+//<
+//> sg
+        // The same without branches on the rows' positions (selects; see the search).
+        // unroll
+        for (var r = 0u; r < R; r++) {
+            pos[r] = select(select(pos[r], p, pos[r] == pj), pj, pos[r] == p);
+            let act = pos[r] > pj && pos[r] < m;
+            var l = T(0.0);
+            // unroll
+            for (var c = 0u; c < W; c++) {
+                if c == j {
+                    l = x[r * W + c] * rinv;
+                    x[r * W + c] = select(x[r * W + c], l, act && piv != T(0.0));
+                }
+            }
+            // unroll
+            for (var c = 0u; c < W; c++) {
+                if c > j && c < w {
+                    x[r * W + c] = select(x[r * W + c], x[r * W + c] - l * cand[pb + c], act);
+                }
+            }
+        }
+//<
+    } // columns end
     // Every row to its position; the rows at positions [k0, k0 + wdt) (L11) and the rows
     // they came from to workgroup memory.
     // unroll
@@ -243,6 +382,7 @@ fn lu_reg(
                 y[q] = out[base + src_row[q] * n + col];
             }
         }
+//> wg
         for (var q = 1u; q < w; q++) {
             var v = y[q];
             for (var p = 0u; p < q; p++) {
@@ -250,6 +390,20 @@ fn lu_reg(
             }
             y[q] = v;
         }
+//<
+//> sg
+        // The same steps with every index into `y` a constant on GPUs (registers, not the
+        // local memory a dynamically indexed private array takes).
+        // unroll
+        for (var q = 0u; q < W; q++) {
+            // unroll
+            for (var p = 0u; p < W; p++) {
+                if p < q && q < w {
+                    y[q] -= l11[q * W + p] * y[p];
+                }
+            }
+        }
+//<
         // unroll
         for (var q = 0u; q < W; q++) {
             if q < w {

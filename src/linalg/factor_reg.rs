@@ -4,7 +4,8 @@
 //! The blocked LU's panel (up to [`super::blocked::NB`] columns, every row from the
 //! diagonal down) is factored in sub-panels of `w` columns. One workgroup per matrix reads
 //! a sub-panel once into its invocations' private arrays (`r` rows of `w` columns each),
-//! factors it column by column with three barriers a column and no global memory traffic,
+//! factors it column by column with three barriers a column (one with the subgroup pivot
+//! search of [`Pivot`], `GPUARRAY_FACTOR_PIVOT=1`) and no global memory traffic,
 //! writes it once, and solves the sub-panel's U12 rows of the block's remaining columns
 //! (in registers, L11 in workgroup memory); `swap_rows` swaps the other columns' rows
 //! (each column's affected rows read at once, not swap by swap, from a map of the swaps
@@ -93,12 +94,133 @@ pub(crate) fn shape_within(d: DType, rows: usize, most: u32, max_r: usize) -> Op
     best
 }
 
+/// How `lu_reg` searches a column's pivot (the measuring switch `GPUARRAY_FACTOR_PIVOT`,
+/// read once through `config::switch`: 1 for [`Pivot::Subgroup`] where the adapter can,
+/// else the default [`Pivot::Workgroup`]).
+///
+/// On the H200 (2026-11-29, `GPUARRAY_FACTOR_PROFILE`) `lu_reg` took 51.6 of a 4096 f32
+/// LU's 65.6 ms, ~12.6 us (~25,000 cycles) a column, and ~8.1 us a column at 1024 (8.34
+/// ms for 1024 columns), whatever the workgroup (64 to 1024 invocations) and rows an
+/// invocation (1 to 8): a serial chain a column, not arithmetic. The workgroup search
+/// spends three barriers a column and two serial chains of workgroup memory reads (WG /
+/// 32 candidates on 32 invocations, then 32 on every invocation); the subgroup search one
+/// barrier and a chain of WG / 32 (NVIDIA) reads. Measured once on the H200 (its first
+/// form, branches in the candidate search and the update): `lu_reg` 8.34 -> 5.63 ms at
+/// 1024 f32 (~5.5 us a column; the solve's backward error the same), 51.6 -> 44.1 ms at
+/// 4096 f32 (~10.8 us a column), but that 4096 solve came out NaN, where lavapipe's
+/// subgroups of 8 give the workgroup search's bits. The likely cause, a subgroup
+/// reduction reached by a warp not reconverged after the rows' branches (subgroup
+/// operations cover the active lanes only), is removed in this form (selects, no branch
+/// before the reductions), not measured: hence the default. On lavapipe both searches give
+/// the same bits, the loops unrolled as on GPUs too (`GPUARRAY_FACTOR_UNROLL_CPU=1`, up
+/// to 3 rows of 16 columns an invocation): the text itself is not the fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pivot {
+    /// Candidates through two levels of workgroup memory, then the pivot row broadcast by
+    /// its owner: three barriers a column.
+    Workgroup,
+    /// Each subgroup's winner by subgroup reductions (its row written by its owner to the
+    /// subgroup's slot), then every invocation picks the workgroup's winner from the
+    /// slots: one barrier a column (two sets of slots, alternate columns). The triangular
+    /// solve of the U12 rows unrolled on GPUs (no dynamically indexed private array).
+    Subgroup,
+}
+
+/// [`Pivot::Subgroup`] where `GPUARRAY_FACTOR_PIVOT` is 1, else [`Pivot::Workgroup`].
+fn pivot_choice() -> Pivot {
+    static P: std::sync::OnceLock<Pivot> = std::sync::OnceLock::new();
+    *P.get_or_init(|| match crate::config::switch("GPUARRAY_FACTOR_PIVOT") {
+        Some(1) => Pivot::Subgroup,
+        _ => Pivot::Workgroup,
+    })
+}
+
+/// Whether `lu_reg`'s column loop is unrolled too on GPUs (each column's copy then picks
+/// its column by constant indices: no compares and selects over the W columns held, and
+/// the update only of the columns right of it): the measuring switch
+/// `GPUARRAY_FACTOR_UNROLL_COLS` (read once through `config::switch`; default off: the
+/// text grows W-fold, and NVIDIA's compile time with it, unmeasured).
+fn unroll_cols() -> bool {
+    static U: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_COLS").is_some_and(|v| v != 0))
+}
+
+/// Whether the loops are unrolled on CPU adapters too (the switch
+/// `GPUARRAY_FACTOR_UNROLL_CPU=1`, read once): for checking the GPUs' text on lavapipe,
+/// whose compiler takes minutes over it for the wider shapes.
+fn unroll_on_cpu() -> bool {
+    static U: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_CPU") == Some(1))
+}
+
+/// The column loop's head and end in shaders/factor_reg.wgsl, and their unrolled forms.
+const COLS_HEAD: &str = "    for (var j = 0u; j < w; j++) { // columns";
+const COLS_END: &str = "    } // columns end";
+const COLS_HEAD_UNROLLED: &str =
+    "    // unroll\n    for (var j = 0u; j < W; j++) {\n    if j < w {";
+const COLS_END_UNROLLED: &str = "    }\n    }";
+
+/// Subgroups of a `wg`-invocation workgroup at most, for subgroups of at least `sg_min`
+/// invocations (4 where the adapter reports less).
+fn subgroups(wg: u32, sg_min: u32) -> u32 {
+    wg.div_ceil(sg_min.max(4))
+}
+
+/// Bytes of workgroup memory `lu_reg` takes for shape `s` of `d` with the subgroup search
+/// (at most `ns` subgroups).
+fn sg_bytes(d: DType, s: Shape, ns: u32) -> usize {
+    let (w, ns) = (s.w, ns as usize);
+    (2 * (ns + 1) * w + w * w) * d.size() + 3 * 2 * ns * 4 + w * 4
+}
+
+/// The text of shaders/factor_reg.wgsl for one pivot search: the lines between `//> sg`
+/// (or `//> wg`) and `//<` kept for [`Pivot::Subgroup`] (or [`Pivot::Workgroup`]), the
+/// other's dropped, the marker lines themselves dropped.
+fn pivot_text(src: &str, pivot: Pivot) -> String {
+    let keep = match pivot {
+        Pivot::Subgroup => "//> sg",
+        Pivot::Workgroup => "//> wg",
+    };
+    let mut out = String::with_capacity(src.len());
+    let mut inside: Option<bool> = None;
+    for line in src.lines() {
+        let t = line.trim();
+        if t.starts_with("//> ") {
+            inside = Some(t == keep);
+        } else if t == "//<" {
+            inside = None;
+        } else if inside != Some(false) {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The kernels' text for panels of shape `s`; the loops over the rows and columns an
 /// invocation holds unrolled where `unroll` (every index into its private arrays then a
 /// constant: registers), left loops on CPU adapters, whose compilers take minutes over the
-/// unrolled text (lavapipe) and have no registers to keep.
-fn spec(d: DType, s: Shape, unroll: bool) -> Spec {
-    let src = SRC
+/// unrolled text (lavapipe) and have no registers to keep; the column loop too where
+/// `cols` (and `unroll`). `ns`: with the subgroup pivot search, the most subgroups of a
+/// workgroup; `None`: the workgroup search.
+fn spec(d: DType, s: Shape, unroll: bool, cols: bool, ns: Option<u32>) -> Spec {
+    let pivot = if ns.is_some() {
+        Pivot::Subgroup
+    } else {
+        Pivot::Workgroup
+    };
+    let mut text = pivot_text(SRC, pivot);
+    if unroll && cols {
+        debug_assert!(text.contains(COLS_HEAD) && text.contains(COLS_END));
+        text = text
+            .replace(COLS_HEAD, COLS_HEAD_UNROLLED)
+            .replace(COLS_END, COLS_END_UNROLLED);
+    }
+    let src = text
+        .replace(
+            "const NS: u32 = 32u;",
+            &format!("const NS: u32 = {}u;", ns.unwrap_or(32)),
+        )
         .replace("const R: u32 = 4u;", &format!("const R: u32 = {}u;", s.r))
         .replace("const W: u32 = 16u;", &format!("const W: u32 = {}u;", s.w))
         .replace(
@@ -114,13 +236,24 @@ fn spec(d: DType, s: Shape, unroll: bool) -> Spec {
     } else {
         sp
     };
-    if d == DType::F64 {
-        sp.alias("TW", "f64")
-            .import("f64_math")
-            .function("div_", "fn div_(x: T, y: T) -> T { return div64_(x, y); }")
-    } else {
-        sp
+    if d != DType::F64 {
+        return sp;
     }
+    let sp = sp
+        .alias("TW", "f64")
+        .import("f64_math")
+        .function("div_", "fn div_(x: T, y: T) -> T { return div64_(x, y); }");
+    if ns.is_none() {
+        return sp;
+    }
+    sp.function(
+        "key_hi",
+        "fn key_hi(v: T) -> u32 { return u32(bitcast<u64>(v) >> 32u) + 1u; }",
+    )
+    .function(
+        "key_lo",
+        "fn key_lo(v: T) -> u32 { return u32(bitcast<u64>(v) & 0xfffffffflu); }",
+    )
 }
 
 /// Every variant of one shape per row class, for the shader validation test.
@@ -130,38 +263,74 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     for d in [DType::F32, DType::F64] {
         for rows in [64, 300, 1000, 2000, 4096] {
             for unroll in [true, false] {
-                v.push(spec(d, shape(d, rows, 1024).expect("a shape"), unroll));
+                let s = shape(d, rows, 1024).expect("a shape");
+                v.push(spec(d, s, unroll, false, None));
+                // GPUARRAY_FACTOR_PIVOT=1: subgroups of 32 unrolled (NVIDIA), of 8 not
+                // (lavapipe).
+                let sg = if unroll { 32 } else { 8 };
+                v.push(spec(d, s, unroll, false, Some(subgroups(s.wg, sg))));
             }
         }
         // GPUARRAY_FACTOR_MAX_R=8's shapes past 4 rows an invocation.
         for rows in [4096, 6000] {
             let s = shape_within(d, rows, 1024, 8).expect("a shape");
-            v.push(spec(d, s, true));
+            v.push(spec(d, s, true, false, None));
+            v.push(spec(d, s, true, false, Some(subgroups(s.wg, 32))));
+            if rows == 4096 {
+                // GPUARRAY_FACTOR_UNROLL_COLS=1 (8 columns: the text 8-fold).
+                v.push(spec(d, s, true, true, None));
+                v.push(spec(d, s, true, true, Some(subgroups(s.wg, 32))));
+            }
         }
     }
     v
 }
 
+/// The most subgroups of `lu_reg`'s workgroup for shape `s` where it takes the subgroup
+/// pivot search on `l`'s device: chosen ([`pivot_choice`]), the device has subgroups (and
+/// `Tuning::subgroups` leaves them on), 64-bit integers for f64's keys, and the slots fit
+/// its workgroup memory; else `None` (the workgroup search).
+fn sg_slots<T: Float>(l: &Launcher<T>, s: Shape) -> Option<u32> {
+    let dev = &l.dev;
+    let able = pivot_choice() == Pivot::Subgroup
+        && dev.options().tuning.subgroups
+        && dev.has_subgroups()
+        && (T::DTYPE != DType::F64 || dev.supports_dtype(DType::I64));
+    let ns = subgroups(s.wg, dev.info().subgroup_min_size);
+    let room = dev.limits().max_compute_workgroup_storage_size as usize;
+    (able && sg_bytes(T::DTYPE, s, ns) <= room).then_some(ns)
+}
+
+#[allow(clippy::too_many_arguments)] // a dispatch's parts, named
 fn launch<T: Float>(
     l: &Launcher<T>,
     entry: &'static str,
     s: Shape,
+    ns: Option<u32>,
     p: &FParams,
     st: &Array<i32>,
     out: &Array<T>,
     work: Work,
 ) -> Result<()> {
-    let unroll = l.dev.info().kind != DeviceKind::Cpu;
+    let unroll = l.dev.info().kind != DeviceKind::Cpu || unroll_on_cpu();
+    let cols = unroll && unroll_cols() && entry == "lu_reg";
+    let mut variant = format!("{:?} r{} w{} unroll {unroll}", T::DTYPE, s.r, s.w);
+    if let Some(ns) = ns {
+        variant += &format!(" sg{ns}");
+    }
+    if cols {
+        variant += " cols";
+    }
     let key = Key {
         family: "factor_reg",
         entry,
-        variant: format!("{:?} r{} w{} unroll {unroll}", T::DTYPE, s.r, s.w),
+        variant,
         inputs: 2,
         wg: s.wg,
         ndim: 0,
         per: 0,
     };
-    let k = l.dev.kernel(key, || spec(T::DTYPE, s, unroll))?;
+    let k = l.dev.kernel(key, || spec(T::DTYPE, s, unroll, cols, ns))?;
     l.dev.launch(
         &k,
         &p.encode(),
@@ -201,19 +370,37 @@ pub(crate) fn lu_panel<T: Float>(
             ncols: right,
             ..*p
         };
-        launch(l, "lu_reg", s, &q, st, out, grid(1, p.count))?;
+        launch(
+            l,
+            "lu_reg",
+            s,
+            sg_slots(l, s),
+            &q,
+            st,
+            out,
+            grid(1, p.count),
+        )?;
         if p.cols > w {
             // Workgroups of SWAP_WG (not the panel's up to 1024): a column an invocation,
             // spread over more of the GPU's multiprocessors.
             let sw = Shape { wg: SWAP_WG, ..s };
             let x = p.cols.div_ceil(SWAP_WG as usize);
-            launch(l, "swap_rows", sw, &q, st, out, grid(x, p.count))?;
+            launch(l, "swap_rows", sw, None, &q, st, out, grid(x, p.count))?;
         }
         let below = p.rows - k - w;
         if right > 0 && below > 0 {
             let r = FParams { r0: k + w, ..q };
             let items = p.count * below * right;
-            launch(l, "rank_update", s, &r, st, out, Work::Items(items as u32))?;
+            launch(
+                l,
+                "rank_update",
+                s,
+                None,
+                &r,
+                st,
+                out,
+                Work::Items(items as u32),
+            )?;
         }
         k += w;
     }
