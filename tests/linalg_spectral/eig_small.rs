@@ -54,11 +54,17 @@ pub fn sizes_and_stacks<T: Float>() {
                 let (a, x) = upload::<T>(d, &rng.vec(count * n * n, -1.0, 1.0), &[count, n, n]);
                 for uplo in [Triangle::Lower, Triangle::Upper] {
                     let (w, v) = eigh(&a, uplo).unwrap();
-                    assert_eq!((w.shape(), v.shape()), (&[count, n][..], &[count, n, n][..]));
+                    assert_eq!(
+                        (w.shape(), v.shape()),
+                        (&[count, n][..], &[count, n, n][..])
+                    );
                     check_eigh::<T>(&x, n, uplo, &w, &v);
-                    let wv = host(&eigvalsh(&a, uplo).unwrap());
-                    let scale = r::fro(&x);
-                    common::assert_close(&wv, &host(&w), tol::<T>(n) * scale, 0.0);
+                    let (wv, hw) = (host(&eigvalsh(&a, uplo).unwrap()), host(&w));
+                    for b in 0..count {
+                        let scale = r::fro(&x[b * n * n..(b + 1) * n * n]);
+                        let at = b * n..(b + 1) * n;
+                        common::assert_close(&wv[at.clone()], &hw[at], tol::<T>(n) * scale, 0.0);
+                    }
                 }
             }
         }
@@ -67,7 +73,8 @@ pub fn sizes_and_stacks<T: Float>() {
 
 /// One stack mixing matrices that converge at once with ones that take every sweep:
 /// zero, identity, diagonal, a 4-fold degenerate spectrum, a spectrum graded from 1 to
-/// 1e-12 (f64) or 1e-5 (f32), random matrices scaled by 1e100 and 1e-100 (f64) or 1e15 and 1e-15 (f32), twice.
+/// 1e-12 (f64) or 1e-5 (f32), random matrices scaled by 1e100 and 1e-100 (f64) or 1e15
+/// and 1e-15 (f32); each twice.
 pub fn mixed_stack<T: Float>() {
     let mut rng = Rng::new(32);
     let (floor, big): (f64, f64) = if T::DTYPE == gpuarray::DType::F64 {
@@ -81,12 +88,21 @@ pub fn mixed_stack<T: Float>() {
             for b in 0..14 {
                 let m: Vec<f64> = match b % 7 {
                     0 => vec![0.0; n * n],
-                    1 => (0..n * n).map(|e| f64::from(u8::from(e % (n + 1) == 0))).collect(),
+                    1 => (0..n * n)
+                        .map(|e| f64::from(u8::from(e % (n + 1) == 0)))
+                        .collect(),
                     2 => (0..n * n)
-                        .map(|e| if e % (n + 1) == 0 { (e / n) as f64 - 3.0 } else { 0.0 })
+                        .map(|e| {
+                            if e % (n + 1) == 0 {
+                                (e / n) as f64 - 3.0
+                            } else {
+                                0.0
+                            }
+                        })
                         .collect(),
                     3 => {
-                        let ev: Vec<f64> = (0..n).map(|k| [1.0, 1.0, 1.0, 1.0, -2.0][k % 5]).collect();
+                        let ev: Vec<f64> =
+                            (0..n).map(|k| [1.0, 1.0, 1.0, 1.0, -2.0][k % 5]).collect();
                         r::with_eigenvalues(&mut rng, &ev)
                     }
                     4 => {
@@ -105,7 +121,12 @@ pub fn mixed_stack<T: Float>() {
             check_eigh::<T>(&x, n, Triangle::Lower, &w, &v);
             // The identity's eigenvalues 1, the diagonal's its entries (sorted already).
             let hw = host(&w);
-            common::assert_close(&hw[n..2 * n], &vec![1.0; n], tol::<T>(n) * (n as f64).sqrt(), 0.0);
+            common::assert_close(
+                &hw[n..2 * n],
+                &vec![1.0; n],
+                tol::<T>(n) * (n as f64).sqrt(),
+                0.0,
+            );
             let diag: Vec<f64> = (0..n).map(|k| k as f64 - 3.0).collect();
             common::assert_close(&hw[2 * n..3 * n], &diag, tol::<T>(n) * r::fro(&diag), 0.0);
         }
@@ -126,7 +147,11 @@ pub fn special_values_in_a_stack<T: Float>() {
                 let (a, x) = upload::<T>(d, &data, &[count, n, n]);
                 let (w, v) = eigh(&a, Triangle::Lower).unwrap();
                 let hw = host(&w);
-                assert!(hw[4 * n..5 * n].iter().all(|e| e.is_nan()), "{:?}", &hw[4 * n..5 * n]);
+                assert!(
+                    hw[4 * n..5 * n].iter().all(|e| e.is_nan()),
+                    "{:?}",
+                    &hw[4 * n..5 * n]
+                );
                 let vals = host(&eigvalsh(&a, Triangle::Lower).unwrap());
                 assert!(vals[4 * n..5 * n].iter().all(|e| e.is_nan()));
                 // The others, checked apart.

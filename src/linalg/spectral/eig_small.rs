@@ -135,10 +135,7 @@ fn spec(d: DType, p: &Plan, has_v: bool) -> Spec {
             "paired",
             format!("fn paired() -> u32 {{ return {}u; }}", n + (n & 1)),
         )
-        .function(
-            "has_v",
-            format!("fn has_v() -> bool {{ return {has_v}; }}"),
-        )
+        .function("has_v", format!("fn has_v() -> bool {{ return {has_v}; }}"))
         .unroll("NR", n as u32)
 }
 
@@ -219,7 +216,13 @@ pub(crate) fn eigh<T: Float>(
         Exchange::Subgroup => "eig_sg",
         Exchange::Workgroup => "eig_wg",
     };
-    let variant = format!("{}|{}|{}|{vectors}", T::DTYPE.wgsl(), p.n, p.g);
+    let variant = format!(
+        "{}|{}|{}|{vectors}|{:?}",
+        T::DTYPE.wgsl(),
+        p.n,
+        p.g,
+        p.exchange
+    );
     let key = |entry, wg| Key {
         family: "eig_small",
         entry,
