@@ -24,7 +24,9 @@
 // - `eig_sg`: the columns pass by subgroup shuffles: a matrix's G lanes lie within one
 //   subgroup (the host checks that the smallest subgroup has at least G lanes), WG / G
 //   matrices a workgroup, no barrier. A round exchanges V only where a pair of the subgroup
-//   rotated.
+//   rotated. With hold_w() false, a lane does not hold its partner's column of W between
+//   the dot product and the update but shuffles it again (NR more shuffles a rotating
+//   round, NR fewer registers: 2 NR in f64).
 // - `eig_wg`: the columns pass through workgroup memory (`xs`, a row of NR + 1 per lane:
 //   the column and its norm), two barriers per exchange; WG / G matrices a workgroup.
 // - `check`: one workgroup: the status, the first matrix not converged (or -1).
@@ -50,6 +52,7 @@ fn order() -> u32 { return 8u; }          // n (NR)
 fn lanes() -> u32 { return 8u; }          // G
 fn paired() -> u32 { return 8u; }         // NE: n rounded up to even
 fn has_v() -> bool { return true; }       // V kept
+fn hold_w() -> bool { return true; }      // eig_sg holds the partner's column of W
 
 @group(0) @binding(1) var<storage, read> src: array<T>;
 @group(0) @binding(4) var<storage, read_write> out: array<T>;
@@ -198,22 +201,34 @@ fn eig_sg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_id) sg: u32,
         for (var r = 0u; r + 1u < paired(); r++) {
             let src_l = head + partner(r, k);
             let lo = k < partner(r, k);
+            // The partner's column, held (hold_w()) or shuffled again for the update.
             var pw: Col;
+            var ga = vec4<T>(T(0.0));
             // unroll
             for (var e = 0u; e < NR; e++) {
-                pw[e] = subgroupShuffle(w[e], src_l);
+                let y = subgroupShuffle(w[e], src_l);
+                if (hold_w()) { pw[e] = y; }
+                ga[e & 3u] += w[e] * y;
             }
             let alpha = dot4(w, w);
-            let gamma = dot4(w, pw);
+            let gamma = (ga.x + ga.y) + (ga.z + ga.w);
             let beta = subgroupShuffle(alpha, src_l);
             let cs = rotation(select(beta, alpha, lo), select(alpha, beta, lo), gamma);
             let sn = select(cs.y, -cs.y, lo);
             let turn = cs.y != T(0.0);
-            if (turn) {
-                rot = true;
+            rot = rot || turn;
+            if (hold_w()) {
+                if (turn) {
+                    // unroll
+                    for (var e = 0u; e < NR; e++) {
+                        w[e] = cs.x * w[e] + sn * pw[e];
+                    }
+                }
+            } else if (subgroupAny(turn)) {
                 // unroll
                 for (var e = 0u; e < NR; e++) {
-                    w[e] = cs.x * w[e] + sn * pw[e];
+                    let y = subgroupShuffle(w[e], src_l);
+                    if (turn) { w[e] = cs.x * w[e] + sn * y; }
                 }
             }
             if (has_v() && subgroupAny(turn)) {

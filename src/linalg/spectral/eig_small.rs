@@ -18,7 +18,9 @@
 //!
 //! Measuring switch `GPUARRAY_EIG_SMALL` (read once through `config::switch`): 0 the
 //! spectral family's `small` kernel (as before), 2 `eig_wg` even where subgroups would
-//! serve; anything else (the default) as above.
+//! serve, 3 `eig_sg` shuffling the partner's column of W twice a round rather than holding
+//! it (n fewer values a lane: a candidate for f64 at n = 32, where holding takes 223
+//! registers on the H200, 8 warps a multiprocessor); anything else (the default) as above.
 
 use super::jacobi::{eps, max_sweeps};
 use crate::array::Array;
@@ -53,6 +55,9 @@ pub(crate) struct Plan {
     pub g: usize,
     pub wg: usize,
     pub exchange: Exchange,
+    /// `eig_sg` holds the partner's column of W from the dot product to the update (else
+    /// shuffles it again).
+    pub hold: bool,
 }
 
 /// The measuring switch `GPUARRAY_EIG_SMALL` (0 old kernel, 2 workgroup exchange), read once.
@@ -85,6 +90,7 @@ pub(crate) fn plan<T: Float>(dev: &Device, n: usize) -> Option<Plan> {
             g,
             wg: hi.max(64),
             exchange: Exchange::Subgroup,
+            hold: choice != Some(3),
         });
     }
     let wg = 64;
@@ -94,6 +100,7 @@ pub(crate) fn plan<T: Float>(dev: &Device, n: usize) -> Option<Plan> {
         g,
         wg,
         exchange: Exchange::Workgroup,
+        hold: true,
     })
 }
 
@@ -136,6 +143,10 @@ fn spec(d: DType, p: &Plan, has_v: bool) -> Spec {
             format!("fn paired() -> u32 {{ return {}u; }}", n + (n & 1)),
         )
         .function("has_v", format!("fn has_v() -> bool {{ return {has_v}; }}"))
+        .function(
+            "hold_w",
+            format!("fn hold_w() -> bool {{ return {}; }}", p.hold),
+        )
         .unroll("NR", n as u32)
 }
 
@@ -151,10 +162,12 @@ pub(crate) fn all_specs() -> Vec<Spec> {
                     g: lanes(n),
                     wg: 64,
                     exchange,
+                    hold: true,
                 };
                 v.push(spec(d, &p, true));
                 if n % 8 == 3 {
                     v.push(spec(d, &p, false));
+                    v.push(spec(d, &Plan { hold: false, ..p }, true));
                 }
             }
         }
@@ -217,11 +230,12 @@ pub(crate) fn eigh<T: Float>(
         Exchange::Workgroup => "eig_wg",
     };
     let variant = format!(
-        "{}|{}|{}|{vectors}|{:?}",
+        "{}|{}|{}|{vectors}|{:?}|{}",
         T::DTYPE.wgsl(),
         p.n,
         p.g,
-        p.exchange
+        p.exchange,
+        p.hold
     );
     let key = |entry, wg| Key {
         family: "eig_small",
