@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod derived;
+mod eig_small;
 mod polar;
 mod reference;
 mod tridiag;
@@ -400,6 +401,9 @@ per_dtype! {
         svd_special_matrices => svd_special::<T>();
         nan_and_inf_do_not_hang => special_values::<T>();
         bad_input_is_typed => bad_input::<T>();
+        eig_small_sizes_and_stacks => eig_small::sizes_and_stacks::<T>();
+        eig_small_mixed_stack => eig_small::mixed_stack::<T>();
+        eig_small_special_values_in_a_stack => eig_small::special_values_in_a_stack::<T>();
     }
 }
 

@@ -20,7 +20,11 @@
 //! It always converges; eigvalsh waits for nothing, eigh once (that check). Below 33 x 33 Jacobi stays: its `small` kernel runs every sweep of a whole
 //! stack in one dispatch, a workgroup per matrix in workgroup memory, where the
 //! tridiagonal route costs 2 (n - 1) dispatches of the reduction, a QR and a product per
-//! 64 reflectors.
+//! 64 reflectors. eigh and eigvalsh of those small matrices run eig_small.rs
+//! (shaders/eig_small.wgsl) instead: the same one-sided Jacobi with an invocation per
+//! column, W and V in registers, the columns exchanged by subgroup shuffles (or through
+//! workgroup memory), and the eigenvalues ranked and written in order by the same
+//! dispatch.
 //!
 //! `svd` and `svdvals` of matrices with `min(M, N)` from 384 on take the polar route
 //! (svd_polar.rs, QDWH-SVD): the polar decomposition `A = U_p H` by QDWH
@@ -33,6 +37,7 @@
 
 mod cholqr;
 mod derived;
+mod eig_small;
 mod jacobi;
 mod norm;
 mod svd_polar;
@@ -41,6 +46,8 @@ mod tridiag;
 pub use derived::{cond, lstsq, matrix_rank, pinv, Lstsq};
 pub use norm::{norm, NormOrd};
 
+#[cfg(test)]
+pub(crate) use eig_small::all_specs as eig_small_specs;
 #[cfg(test)]
 pub(crate) use jacobi::all_specs;
 #[cfg(test)]
@@ -214,9 +221,20 @@ fn eigen<T: Float>(
             Some(v.reshape(st.shape(n, n))?),
         ));
     }
-    let prep = Prep::Eigh {
-        upper: uplo == Triangle::Upper,
-    };
+    let upper = uplo == Triangle::Upper;
+    if let Some(plan) = eig_small::plan::<T>(a.device(), n) {
+        let r = eig_small::eigh(op, &c, &plan, st.count, upper, vectors)?;
+        let w = r.w.reshape(st.per_matrix(Some(n)))?;
+        let v = match &r.v {
+            Some(v) => Some(v.reshape(st.shape(n, n))?),
+            None => None,
+        };
+        if checks(a) {
+            r.check(op)?;
+        }
+        return Ok((w, v));
+    }
+    let prep = Prep::Eigh { upper };
     let j = Jacobi::run(op, &c, st.count, n, n, prep, vectors)?;
     let w = j.values(op)?.reshape(st.per_matrix(Some(n)))?;
     let v = if vectors {
