@@ -1,8 +1,9 @@
 // The common path of f64_trig.wgsl's sin, cos and tan (imported by it; its functions use
 // f64_trig.wgsl's reductions, kernels and constants): the one-step reduction by pi/2, the
 // choice of the lanes that take the slow reductions, the quadrant and the kernels' tails.
-// f64_trig_fast_old.wgsl holds the previous forms, read instead under the measuring switch
-// GPUARRAY_F64_TRIG=0 (`Spec::f64_choices`) for timing the two side by side. The kernel
+// Session 18's form (slow reductions for every remainder below 2^-10, the quadrant by
+// rounding and comparisons in f64) measured 1.44 / 1.74 times the copy for 16M sin / tan on
+// the H200 where this one's first form took 1.41 / 1.63 (2026-11-29). The kernel
 // (sincos_k64_) is in f64_trig_kern.wgsl.
 #import f64_trig_kern
 

@@ -1,17 +1,16 @@
 // The kernel of f64 sin and cos's common path (f64_trig_fast.wgsl imports it; fdlibm's
-// coefficients are in f64_trig.wgsl). f64_trig_kern_sel.wgsl, the form that selects the
-// coefficients, is read instead under the measuring switch GPUARRAY_F64_TRIG=1
-// (`Spec::f64_choices`); both give the same bits.
+// coefficients are in f64_trig.wgsl).
 
 // sin(h + l) (c false, as sin_k64_) or cos(h + l) (c true, as cos_k64_) for |h| <= pi/4 +
 // a little, per lane: both polynomials (their coefficients are operands of the fma, with no
 // register or move of their own) and one selected, and one tail: sin's h + ((h z) p +
 // l (1 - z/2)) and cos's w + (((1 - w) - z/2) + ((z z) p - l h)) (w = 1 - z/2) as
 // a + (e + (f p + g)) with a, e, f's factor and g's selected. Selecting the six
-// coefficients instead (f64_trig_kern_sel.wgsl) costs each lane two selects and two moves
-// per coefficient where this costs five fma: on the H200 (2026-11-29, vec4 sin) that path
-// issued 287 instructions an invocation for 100 f64 ones, 96 of them selects and 42 moves,
-// so the issue, not the f64 pipe, bounded it.
+// coefficients instead (the form measured first, same bits) cost each lane two selects and
+// two moves per coefficient where this costs five fma: on the H200 (2026-11-29, vec4 sin)
+// that path issued 287 instructions an invocation for 100 f64 ones, 96 of them selects and
+// 42 moves, and timed sin / cos / tan of 16M f64 at 0.121 / 0.114 / 0.137 ms against this
+// form's 0.106 / 0.103 / 0.133 in the same binary.
 fn sincos_k64_(h: TW, l: TW, c: TB) -> TW {
     let z = h * h;
     var ps = TW(D64_S6);

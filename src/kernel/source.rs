@@ -129,17 +129,10 @@ impl Spec {
         } else {
             self
         };
-        let s = if fused_fma {
+        if fused_fma {
             s.import_instead("f64_prod", Some("f64_prod_fma"))
         } else {
             s
-        };
-        // The measuring switch GPUARRAY_F64_TRIG (f64_trig_form): sin, cos and tan's
-        // previous forms, for timing them beside the rule's.
-        match f64_trig_form() {
-            0 => s.import_instead("f64_trig_fast", Some("f64_trig_fast_old")),
-            1 => s.import_instead("f64_trig_kern", Some("f64_trig_kern_sel")),
-            _ => s,
         }
     }
 
@@ -228,18 +221,6 @@ impl Spec {
         }
         Ok(out)
     }
-}
-
-/// The measuring switch `GPUARRAY_F64_TRIG` (read once through `config::switch`), for
-/// timing f64 sin, cos and tan's forms in one binary: 0 reads session 18's common path
-/// (shaders/shared/f64_trig_fast_old.wgsl: slow reductions for every remainder below
-/// 2^-10, the quadrant by rounding and comparisons in f64, the coefficients selected, both
-/// kernel tails) instead of f64_trig_fast.wgsl; 1 the new common path with the kernel
-/// that selects the coefficients (f64_trig_kern_sel.wgsl) instead of evaluating both
-/// polynomials (f64_trig_kern.wgsl); unset or any other value, the rule.
-fn f64_trig_form() -> usize {
-    static FORM: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *FORM.get_or_init(|| crate::config::switch("GPUARRAY_F64_TRIG").unwrap_or(2))
 }
 
 /// Whether WGSL code names the type `f16` outside comments (and so needs `enable f16;`, which
