@@ -13,6 +13,7 @@ mod common;
 mod math;
 mod moves;
 mod pairs;
+mod poles;
 
 use common::Rng;
 use gpuarray::{Array, ComplexFloat, Real};

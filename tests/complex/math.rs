@@ -42,7 +42,7 @@ fn widen<C: ComplexFloat>(v: &[C]) -> Vec<C64> {
 
 /// Checks `got` against `want` within K (ulp + eps |w|) per component; returns the largest
 /// error in units of that bound's ulp part.
-fn check<C: ComplexFloat>(got: &[C], want: &[C64], k: f64, what: &str) -> f64 {
+pub(crate) fn check<C: ComplexFloat>(got: &[C], want: &[C64], k: f64, what: &str) -> f64 {
     assert_eq!(got.len(), want.len(), "{what}: length");
     let mut worst = 0.0f64;
     for (i, (g, w)) in widen(got).iter().zip(want).enumerate() {
