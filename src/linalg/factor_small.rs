@@ -214,17 +214,7 @@ pub(crate) fn solve<T: Float>(
         per: 0,
     };
     let kernel = dev.kernel(key, || spec(T::DTYPE, class))?;
-    let p = SmallParams { n, k, count };
-    let y = count.min(MAX_GROUPS as usize).max(1);
-    let z = count.div_ceil(y);
-    let grid = Work::Groups([1, y as u32, z as u32]);
-    dev.launch(
-        &kernel,
-        &p.encode(),
-        &[a.binding(), st.binding()],
-        b.binding(),
-        grid,
-    )
+    launch_groups(&kernel, SmallParams { n, k, count }, [a, b], st, count)
 }
 
 /// [`solve`] by the register kernel: `32 / R` matrices a workgroup of 32 invocations.
@@ -255,13 +245,24 @@ fn solve_reg<T: Float>(
         per: 0,
     };
     let kernel = dev.kernel(key, || reg_spec(T::DTYPE, r, kb, sg, unroll))?;
-    let p = SmallParams { n, k, count };
     let groups = count.div_ceil(REG_WG as usize / r);
+    launch_groups(&kernel, SmallParams { n, k, count }, [a, b], st, groups)
+}
+
+/// Runs `kernel` over `groups` workgroups (along y, and z past [`MAX_GROUPS`]) on the
+/// stack `a` (read), its right-hand sides `b` (written) and the status `st`.
+fn launch_groups<T: Float>(
+    kernel: &crate::kernel::cache::Kernel,
+    p: SmallParams,
+    [a, b]: [&Array<T>; 2],
+    st: &Array<i32>,
+    groups: usize,
+) -> Result<()> {
     let y = groups.min(MAX_GROUPS as usize).max(1);
     let z = groups.div_ceil(y);
     let grid = Work::Groups([1, y as u32, z as u32]);
-    dev.launch(
-        &kernel,
+    a.dev.launch(
+        kernel,
         &p.encode(),
         &[a.binding(), st.binding()],
         b.binding(),
