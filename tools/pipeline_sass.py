@@ -1,4 +1,4 @@
-"""python3 tools/pipeline_sass.py CACHE_FILE OUT_DIR [NVDISASM]
+"""python3 tools/pipeline_sass.py CACHE_FILE_OR_DIR OUT_DIR [NVDISASM]
 
 The machine code (SASS) of every pipeline in an NVIDIA Vulkan pipeline cache, for kernel
 tuning: Vulkan shows no SASS, but the file that `GPUARRAY_PIPELINE_CACHE=DIR` makes the
@@ -6,6 +6,9 @@ library write holds it. Seen with driver 580 on the H100 (2026-11-23): after wgp
 the file is a run of zstd frames, each an `NVuc` record whose instructions (Hopper, 16
 bytes each) start at byte 0x198 and end at the first section offset past it in the table
 of 32-byte entries from byte 0x28.
+
+A directory (the value of GPUARRAY_PIPELINE_CACHE) stands for its largest file: the
+directory can hold more than one (wgpu writes the cache through a temporary file).
 
 Writes OUT_DIR/kNN.sass per pipeline and prints, per pipeline, its instruction count, the
 highest register it names (about the registers a lane holds: occupancy) and the count of
@@ -57,6 +60,9 @@ def code(rec):
 
 def main():
     cache, out = sys.argv[1], sys.argv[2]
+    if os.path.isdir(cache):
+        files = [os.path.join(cache, f) for f in os.listdir(cache)]
+        cache = max(files, key=os.path.getsize)
     os.makedirs(out, exist_ok=True)
     tool = nvdisasm()
     data = open(cache, "rb").read()
