@@ -24,7 +24,9 @@
 // - `bisect`: an invocation per (matrix, eigenvalue j). 4 the values [count][n]: the j-th
 //   smallest eigenvalue of T by bisection on Sturm counts in Gershgorin's interval, to
 //   within max(eps ||T|| / 4, 2 eps |lambda|); NaN for a T with a non-finite entry (NaN and
-//   infinities spread through the reduction's products).
+//   infinities spread through the reduction's products). At most step_k() steps a
+//   dispatch; the bracket is left in aux's v and p fields, and a dispatch with first != 0
+//   resumes from it (vec0() != 0; CPU adapters split the steps: lavapipe's loop budget).
 
 #import params
 
@@ -287,13 +289,21 @@ fn bisect(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
     let widen = T(2.1) * eps() * tnorm * T(n) + T(4.2) * pivmin;
     var lo = g.x - widen;
     var hi = g.y + widen;
+    // A dispatch after the first resumes the bracket the one before left in v and p's
+    // fields (free after the reduction): at index id of both.
+    if (vec0() != 0u) {
+        lo = aux[field(F_V, b) + j];
+        hi = aux[field(F_P, b) + j];
+    }
     let atol = eps() * tnorm * T(0.25);
-    for (var it = 0u; it < 256u; it++) {
+    for (var it = 0u; it < step_k(); it++) {
         if (!(hi - lo > max(atol, T(2.0) * eps() * max(abs(lo), abs(hi))))) { break; }
         let mid = T(0.5) * (lo + hi);
         if (mid <= lo || mid >= hi) { break; }
         if (sturm(b, mid, pivmin) > j) { hi = mid; } else { lo = mid; }
     }
+    aux[field(F_V, b) + j] = lo;
+    aux[field(F_P, b) + j] = hi;
     wk[id] = T(0.5) * (lo + hi);
 }
 

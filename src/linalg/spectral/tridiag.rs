@@ -42,7 +42,7 @@
 use super::cholqr;
 use super::jacobi::eps;
 use crate::array::Array;
-use crate::device::{Device, Work};
+use crate::device::{Device, DeviceKind, Work};
 use crate::dtype::{DType, Float};
 use crate::error::Result;
 use crate::kernel::cache::Key;
@@ -251,6 +251,31 @@ fn reduce<T: Float>(
     Ok((aux, wk))
 }
 
+/// Bisection steps one `bisect` invocation takes at most (the kernel's loop bound before
+/// it took its bound from the parameters).
+const BISECT_STEPS: usize = 256;
+/// Loop iterations one invocation may spend on a CPU adapter: lavapipe ends every loop of an
+/// invocation together once it has run 65,535 iterations in all (a counter per invocation,
+/// not per loop), which cut `bisect` at about 30 of its ~57 f64 steps at n = 2100 (every
+/// eigenvalue off by ~8e-9 where eps ||T|| / 4 is ~1e-13).
+const CPU_LOOP_BUDGET: usize = 60_000;
+
+/// Dispatches of `bisect` and steps in each for order `n` of `T`: one dispatch of every step
+/// on GPUs; on CPU adapters (lavapipe) as many steps a dispatch as fit in
+/// [`CPU_LOOP_BUDGET`] (Gershgorin's interval and the largest e^2 cost 2 n - 1 iterations,
+/// a step n), the bracket kept between dispatches, and the steps the tolerance can take
+/// in all: log2 of the first bracket over the last, at most 8 / eps (Gershgorin's interval
+/// is at most 2 ||T|| wide, the tolerance eps ||T|| / 4) and a margin for the widening and
+/// rounding.
+fn bisect_plan<T: Float>(kind: DeviceKind, n: usize) -> (usize, usize) {
+    if kind != DeviceKind::Cpu {
+        return (1, BISECT_STEPS);
+    }
+    let per = (CPU_LOOP_BUDGET.saturating_sub(2 * n) / n).max(1);
+    let total = (8.0 / eps::<T>()).log2().ceil() as usize + 8;
+    (total.div_ceil(per), per)
+}
+
 /// The eigenvalues of the reduced matrices by bisection, `[count, n]`.
 fn bisect<T: Float>(
     op: &'static str,
@@ -264,21 +289,32 @@ fn bisect<T: Float>(
     let w = Array::<T>::alloc_with(&dev, op, vec![count, n], |bytes| {
         dev.alloc_apart(bytes, &[&a.buf, &aux.buf, &wk.buf])
     })?;
-    let tp = TParams {
-        items: count * n,
-        ..base
+    let (dispatches, per) = bisect_plan::<T>(dev.info().kind, n);
+    #[cfg(test)]
+    let (dispatches, per) = match tests::FORCE_PER.get() {
+        0 => (dispatches, per),
+        p => (BISECT_STEPS.div_ceil(p), p),
     };
-    let grid = Work::Items((count * n) as u32);
-    launch::<T>(
-        &dev,
-        WG,
-        "bisect",
-        &tp,
-        a.binding(),
-        aux.binding(),
-        w.binding(),
-        grid,
-    )?;
+    for d in 0..dispatches {
+        // k: the steps of this dispatch; first: 1 where the bracket is resumed from aux.
+        let tp = TParams {
+            items: count * n,
+            k: per,
+            first: usize::from(d > 0),
+            ..base
+        };
+        let grid = Work::Items((count * n) as u32);
+        launch::<T>(
+            &dev,
+            WG,
+            "bisect",
+            &tp,
+            a.binding(),
+            aux.binding(),
+            w.binding(),
+            grid,
+        )?;
+    }
     Ok(w)
 }
 
@@ -428,4 +464,70 @@ fn back_transform<T: Float>(
         z = z.sub(&v.matmul(&y)?)?;
     }
     z.contiguous()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        /// Steps a `bisect` dispatch takes where not 0 (the dispatches then cover
+        /// [`BISECT_STEPS`]): the resumed bracket checked on any adapter.
+        pub(super) static FORCE_PER: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    #[test]
+    fn bisect_plans_fit_lavapipes_loop_budget() {
+        assert_eq!(
+            bisect_plan::<f64>(DeviceKind::DiscreteGpu, 4096),
+            (1, BISECT_STEPS)
+        );
+        assert_eq!(bisect_plan::<f64>(DeviceKind::Cpu, 2100), (3, 26));
+        for n in [33, 100, 1000, 1110, 2100, 4096, 5792] {
+            // log2(8 / eps) and the margin of 8.
+            let f32_plan = (bisect_plan::<f32>(DeviceKind::Cpu, n), 34);
+            let f64_plan = (bisect_plan::<f64>(DeviceKind::Cpu, n), 63);
+            for ((d, per), steps) in [f32_plan, f64_plan] {
+                // Gershgorin and e^2 (2 n - 1), each step n (its Sturm count's n - 1 and the
+                // step itself), under lavapipe's 65,535.
+                assert!(2 * n + per * n <= 65_535, "n {n} per {per}");
+                assert!(d * per >= steps, "n {n}: {d} x {per}");
+            }
+        }
+    }
+
+    /// Bisection resumed from the bracket a dispatch before left gives the bits of one
+    /// dispatch (f32 and f64, a stack of two).
+    #[test]
+    fn bisect_resumed_gives_the_same_bits() {
+        fn check<T: Float>(dev: &Device) {
+            let n = 97;
+            let m = dev
+                .random_uniform_in::<T>([2, n, n], T::from_f64(-1.0), T::from_f64(1.0), 3)
+                .unwrap();
+            let a = m
+                .add(&m.swapaxes(1, 2).unwrap())
+                .unwrap()
+                .contiguous()
+                .unwrap();
+            let one = eigvalsh("eigvalsh", &a, 2, n, false)
+                .unwrap()
+                .to_vec()
+                .unwrap();
+            FORCE_PER.set(5);
+            let split = eigvalsh("eigvalsh", &a, 2, n, false)
+                .unwrap()
+                .to_vec()
+                .unwrap();
+            FORCE_PER.set(0);
+            let bits = |v: &[T]| v.iter().map(|x| x.to_f64().to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&one), bits(&split));
+            assert!(one.windows(2).take(n - 1).all(|w| w[0] <= w[1]));
+        }
+        let dev = Device::new().expect("a device");
+        check::<f32>(&dev);
+        if dev.supports::<f64>() {
+            check::<f64>(&dev);
+        }
+    }
 }
