@@ -2,3 +2,5 @@
 // here; vec4 kernels read f64_lanes4.wgsl instead.
 alias LU64 = u64;
 alias LU32 = u32;
+// The f32 type of the same shape (a seed for f64 quotients).
+alias LF32 = f32;

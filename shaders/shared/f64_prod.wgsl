@@ -30,3 +30,9 @@ fn two_prod64_(a: TW, b: TW) -> Dd64 {
     return Dd64(p, e3 + x.lo * y.lo);
 }
 
+
+// a / b: the built-in quotient (correctly rounded on lavapipe and NVIDIA). Adapters with a
+// fused fma read f64_prod_fma.wgsl's seeded quotient instead.
+fn fdiv_seeded64_(a: TW, b: TW) -> TW {
+    return a / b;
+}

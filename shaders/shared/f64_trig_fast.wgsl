@@ -57,14 +57,29 @@ fn cos64_(x: TW) -> TW {
     return sincos64_(x, TW(1.0));
 }
 
-// tan = sin / cos in the even quadrants, -cos / sin in the odd ones: one built-in quotient
-// (correctly rounded on lavapipe and NVIDIA, as fdiv_ relies on) of the two kernels; n's
-// parity from mod4_64_ (the bits where the adapter has 64-bit integers).
+// tan = sin / cos in the even quadrants, -cos / sin in the odd ones (the divisor at least
+// ~2^-61: no double is nearer an odd multiple of pi/2); n's parity from mod4_64_ (the bits
+// where the adapter has 64-bit integers). The quotient by fdiv_seeded64_ (an f32 seed, a
+// Newton step and a residual correction where fma is fused; the built-in quotient
+// elsewhere); tan_q64_ takes the built-in quotient everywhere (the measuring switch
+// `GPUARRAY_F64_TAN_DIV=0`).
 fn tan64_(x: TW) -> TW {
+    let q = tan_quotient64_(x);
+    return tan_end64_(x, fdiv_seeded64_(q.hi, q.lo));
+}
+fn tan_q64_(x: TW) -> TW {
+    let q = tan_quotient64_(x);
+    return tan_end64_(x, q.hi / q.lo);
+}
+// tan's dividend (hi) and divisor (lo).
+fn tan_quotient64_(x: TW) -> Dd64 {
     let red = rem_pio2_any64_(x);
     let odd = (mod4_64_(red.n) & M(1u)) != M(0u);
     let s = sin_k64_(red.hi, red.lo);
     let c = cos_k64_(red.hi, red.lo);
-    let v = select(s, -c, odd) / select(c, s, odd);
+    return Dd64(select(s, -c, odd), select(c, s, odd));
+}
+// tan's value v where x is finite and not 0; NaN for inf and NaN, x for +-0.
+fn tan_end64_(x: TW, v: TW) -> TW {
     return select(select(v, nan64_(x), !(abs(x) <= TW(D64_MAX))), x, x == TW(0.0));
 }

@@ -238,6 +238,7 @@ impl Unary {
             Unary::Rsqrt => "rsqrt64_",
             Unary::Sin => "sin64_",
             Unary::Cos => "cos64_",
+            Unary::Tan if !f64_tan_seeded() => "tan_q64_",
             Unary::Tan => "tan64_",
             Unary::Sinh => "sinh64_",
             Unary::Cosh => "cosh64_",
@@ -567,6 +568,15 @@ fn isclose(d: DType, x: &str, y: &str) -> String {
         nan_bits(d, y)
     );
     format!("select({x} == {y}, {near}, {both_finite}) | ({nans})")
+}
+
+/// The measuring switch `GPUARRAY_F64_TAN_DIV` (read once through `config::switch`): 0
+/// divides f64 tan's two kernels by the built-in quotient everywhere; unset or any other
+/// value by `fdiv_seeded64_` (shaders/shared/f64_prod_fma.wgsl: an f32 seed, a Newton step
+/// and a correction by the residual where the adapter's fma is fused).
+fn f64_tan_seeded() -> bool {
+    static SEEDED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SEEDED.get_or_init(|| crate::config::switch("GPUARRAY_F64_TAN_DIV") != Some(0))
 }
 
 /// The measuring switch `GPUARRAY_F64_VEC` (read once through `config::switch`): 0 computes
