@@ -1,17 +1,19 @@
 // Svd_small family: the columns of U (from W) that the eig_small family's svd leaves zero or
 // unwritten, completed to an orthonormal set. Host: src/linalg/spectral/svd_small.rs.
 //
-// The eig_small kernel's output `out` holds the singular values of each matrix ([count][q],
-// descending; NaN for a matrix with a NaN or infinite entry) at the start, and from u_off()
-// the columns of U' ([count][p][cols()] as columns where tall(), else [count][cols()][p]
-// as rows, p >= q): columns j < q with S[j] > tiny() (or NaN) are W_j / S[j], the others
-// (S[j] <= tiny(), a suffix by the order) are zero, and columns q..cols() (full matrices
-// where p > q) are not written. `complete` (an invocation per matrix; most return after
-// one read: every S[j] kept and cols() = q) fills each column j from the first one not
-// kept on: the unit vector e_t (t = j, j + 1, ... mod p) minus its projections on columns
+// The eig_small kernel's output `out` holds from u_off() the columns of U' of each matrix
+// ([count][p][cols()] as columns where tall(), else [count][cols()][p] as rows, p >= q):
+// columns j < q whose singular value (scaled) exceeds the kernel's tiny() (or is NaN) are
+// W_j / S[j], the others (a suffix, by the descending order) are zero, and columns
+// q..cols() (full matrices where p > q) are not written. `complete` (an invocation per
+// matrix; most return after reading the first nonzero element of column q - 1: every
+// column kept and cols() = q) fills each column j from the first zero one on: the unit vector e_t (t = j, j + 1, ... mod p) minus its projections on columns
 // 0..j, the first whose remainder has |r|^2 > 1/(2 p) (the remainders' squares sum to the
 // p - j missing dimensions, so one exceeds 1/p), orthogonalised a second time (modified
 // Gram-Schmidt) and normalised: the spectral family's `complete`, a column at a time.
+// The loops over a column's NR = p elements are unrolled (the column in registers, and
+// lavapipe, which ends a loop nest after 65,535 iterations, counts only the others:
+// at most 32 x 32 x 32).
 //
 // Bindings: 0 params; 4 `out` (read-write). Grid: an invocation per matrix.
 
@@ -22,21 +24,19 @@ alias S = f32;
 alias SC = f32;
 
 override WG: u32 = 64u;
-// The longest column (eig_small's MAX_N).
-const MAXP: u32 = 32u;
+// A column: NR = p elements.
+alias Col = array<f32, 8>;
+
+fn rows_p() -> u32 { return 8u; }         // p: elements of a column (NR)
 
 @group(0) @binding(4) var<storage, read_write> out: array<T>;
 
 // The family's parameters, mirroring `complete` in src/linalg/spectral/svd_small.rs.
 fn count() -> u32 { return P.aux.x; }           // matrices
 fn tall() -> bool { return (P.aux.y & 1u) != 0u; }  // U' as columns (else rows)
-fn rows_p() -> u32 { return P.shape[0].x; }     // p: elements of a column
 fn order() -> u32 { return P.shape[0].y; }      // q: singular values
 fn cols() -> u32 { return P.shape[0].z; }       // columns of U'
 fn u_off() -> u32 { return P.shape[0].w; }      // where U' starts in out
-fn tiny() -> T { return T(P.sc.x); }            // the smallest S whose column is kept
-
-fn is_nan_t(x: T) -> bool { return !(x == x); }
 
 // Square root and quotient within an ulp or two (as shaders/eig_small.wgsl's).
 fn sqrt_t(x: T) -> T {
@@ -48,6 +48,16 @@ fn div_t(a: T, b: T) -> T {
     let q = a / b;
     let c = q + (a - q * b) / b;
     return select(q, c, c - c == T(0.0));
+}
+
+// |x|^2.
+fn norm2(x: Col) -> T {
+    var r = T(0.0);
+    // unroll
+    for (var e = 0u; e < NR; e++) {
+        r += x[e] * x[e];
+    }
+    return r;
 }
 
 // Where element e of column j of matrix base's U' lies.
@@ -64,38 +74,55 @@ fn complete(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     let p = rows_p();
     let q = order();
     let c = cols();
-    // The columns kept: a prefix (the values descend, NaN only where all are).
+    let base = u_off() + b * p * c;
+    // The columns kept: a prefix, each with an element other than zero (NaN included).
     var kept = q;
     while (kept > 0u) {
-        let s = out[b * q + kept - 1u];
-        if (s > tiny() || is_nan_t(s)) { break; }
+        var nonzero = false;
+        for (var e = 0u; e < p; e++) {
+            if (!(out[at(base, e, kept - 1u)] == T(0.0))) {
+                nonzero = true;
+                break;
+            }
+        }
+        if (nonzero) { break; }
         kept -= 1u;
     }
     if (kept == c) { return; }
-    let base = u_off() + b * p * c;
-    var x: array<T, MAXP>;
+    var x: Col;
     for (var j = kept; j < c; j++) {
         // The first unit vector from e_j on with enough left after the projections.
         for (var t = 0u; t < p; t++) {
             let u = (j + t) % p;
-            for (var e = 0u; e < p; e++) { x[e] = select(T(0.0), T(1.0), e == u); }
+            // unroll
+            for (var e = 0u; e < NR; e++) {
+                x[e] = select(T(0.0), T(1.0), e == u);
+            }
             for (var l = 0u; l < j; l++) {
                 let f = out[at(base, u, l)];
-                for (var e = 0u; e < p; e++) { x[e] -= f * out[at(base, e, l)]; }
+                // unroll
+                for (var e = 0u; e < NR; e++) {
+                    x[e] -= f * out[at(base, e, l)];
+                }
             }
-            var r2 = T(0.0);
-            for (var e = 0u; e < p; e++) { r2 += x[e] * x[e]; }
-            if (r2 > T(0.5) / T(f32(p))) { break; }
+            if (norm2(x) > T(0.5) / T(f32(p))) { break; }
         }
         // The second orthogonalisation (modified Gram-Schmidt), then the norm.
         for (var l = 0u; l < j; l++) {
             var d = T(0.0);
-            for (var e = 0u; e < p; e++) { d += out[at(base, e, l)] * x[e]; }
-            for (var e = 0u; e < p; e++) { x[e] -= d * out[at(base, e, l)]; }
+            // unroll
+            for (var e = 0u; e < NR; e++) {
+                d += out[at(base, e, l)] * x[e];
+            }
+            // unroll
+            for (var e = 0u; e < NR; e++) {
+                x[e] -= d * out[at(base, e, l)];
+            }
         }
-        var r2 = T(0.0);
-        for (var e = 0u; e < p; e++) { r2 += x[e] * x[e]; }
-        let nrm = sqrt_t(r2);
-        for (var e = 0u; e < p; e++) { out[at(base, e, j)] = div_t(x[e], nrm); }
+        let nrm = sqrt_t(norm2(x));
+        // unroll
+        for (var e = 0u; e < NR; e++) {
+            out[at(base, e, j)] = div_t(x[e], nrm);
+        }
     }
 }

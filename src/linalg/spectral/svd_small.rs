@@ -12,8 +12,8 @@
 //! N)` elements (A's columns where `M >= N`, else its rows: the SVD of A^T, U and V
 //! swapped), and one dispatch writes the values in order, V (as Vh's rows, or U's
 //! columns) and W / S (U's columns, or Vh's rows); `check` finds the first matrix not
-//! converged; `complete` (an invocation per matrix, which returns after one read where
-//! nothing is missing) fills the columns of tiny singular values and, for full matrices,
+//! converged; `complete` (an invocation per matrix, which returns after reading the last
+//! column's first nonzero element where nothing is missing) fills the columns of tiny singular values and, for full matrices,
 //! the `p - q` more. Without `compute_uv` neither V nor U is formed or written.
 //!
 //! Measuring switch `GPUARRAY_SVD_SMALL` (read once through `config::switch`): 0 the
@@ -66,19 +66,26 @@ fn scale_range<T: Float>() -> (f64, f64) {
     (min.sqrt() / eps::<T>(), max.sqrt() / 128.0)
 }
 
-/// The source of `complete` for dtype `d`.
-fn spec(d: DType) -> Spec {
+/// The source of `complete` for dtype `d` and columns of `p` elements.
+fn spec(d: DType, p: usize) -> Spec {
     let t = d.wgsl();
     Spec::new("svd_small", SRC)
         .alias("T", t)
         .alias("S", t)
         .alias("SC", t)
+        .alias("Col", format!("array<{t}, {p}>"))
+        .function("rows_p", format!("fn rows_p() -> u32 {{ return {p}u; }}"))
+        .unroll("NR", p as u32)
 }
 
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    vec![spec(DType::F32), spec(DType::F64)]
+    let sizes = 1..=eig_small::MAX_N;
+    [DType::F32, DType::F64]
+        .into_iter()
+        .flat_map(|d| sizes.clone().map(move |p| spec(d, p)))
+        .collect()
 }
 
 /// The SVD (`uv`) or the singular values of the `count` matrices of the contiguous `a`
@@ -159,19 +166,19 @@ fn complete<T: Float>(
     tall: bool,
     u_off: usize,
 ) -> Result<()> {
-    let mut params = Params::new(count as u32).scalars(&[T::from_f64(tiny::<T>())]);
+    let mut params = Params::new(count as u32);
     params.aux = [count as u32, u32::from(tall)];
-    params.shape[..4].copy_from_slice(&[rows as u32, q as u32, c as u32, u_off as u32]);
+    params.shape[..4].copy_from_slice(&[0, q as u32, c as u32, u_off as u32]);
     let key = Key {
         family: "svd_small",
         entry: "complete",
-        variant: T::DTYPE.wgsl().to_string(),
+        variant: format!("{}|{rows}", T::DTYPE.wgsl()),
         inputs: 0,
         wg: WG,
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.kernel(key, || spec(T::DTYPE))?;
+    let kernel = dev.kernel(key, || spec(T::DTYPE, rows))?;
     dev.launch(
         &kernel,
         &params,
