@@ -15,6 +15,8 @@
 //! columns pass through workgroup memory (`eig_wg`, two barriers per exchange). The same
 //! kernel forms B = A + sigma I from A, ranks the eigenvalues and writes them and the
 //! vectors in order; a second dispatch (`check`) finds the first matrix not converged.
+//! svd_small.rs runs the same kernel for svd with W = A (`svd()` in the text: columns of
+//! `p` elements on `n` lanes, U = W / S written beside V).
 //!
 //! Measuring switch `GPUARRAY_EIG_SMALL` (read once through `config::switch`): 0 the
 //! spectral family's `small` kernel (as before), 2 `eig_wg` even where subgroups would

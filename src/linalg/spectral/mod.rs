@@ -82,7 +82,8 @@ pub enum SvdMethod {
     #[default]
     Auto,
     /// One-sided Jacobi: the whole stack's small matrices in one dispatch, a workgroup per
-    /// matrix; small singular values often to high relative accuracy. Its sweeps rotate
+    /// matrix (up to 32 x 32, an invocation per column, the columns in registers); small
+    /// singular values often to high relative accuracy. Its sweeps rotate
     /// pairs of columns (about `n^3` work per sweep, 6 to 10 sweeps, in a kernel of its
     /// own rather than the library's products), so its time grows fast past a few hundred.
     Jacobi,
