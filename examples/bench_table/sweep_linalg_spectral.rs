@@ -141,7 +141,14 @@ fn dtype_rows<T: Float>(dev: &Device, quick: bool, rows: &mut Vec<Row>) -> Res<(
         let name = format!("svdvals_{d}_b10000x{n}");
         if want(&name) {
             let t = time(&mut || svdvals(&a).map(drop))?;
-            push(rows, name, t, c * 8.0 / 3.0 * nf.powi(3), peak, "count x 8/3 n^3");
+            push(
+                rows,
+                name,
+                t,
+                c * 8.0 / 3.0 * nf.powi(3),
+                peak,
+                "count x 8/3 n^3",
+            );
         }
     }
     Ok(())

@@ -99,7 +99,15 @@ pub fn special_matrices<T: Float>() {
     } else {
         1e-5
     };
-    for (m, n) in [(6, 6), (9, 4), (4, 9), (19, 19), (32, 20), (20, 32), (32, 32)] {
+    for (m, n) in [
+        (6, 6),
+        (9, 4),
+        (4, 9),
+        (19, 19),
+        (32, 20),
+        (20, 32),
+        (32, 32),
+    ] {
         let k = m.min(n);
         for d in devices::<T>(m, n) {
             let mut data = Vec::new();

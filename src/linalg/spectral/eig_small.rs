@@ -161,7 +161,10 @@ pub(crate) fn spec(d: DType, p: &Plan, has_v: bool, svd: bool) -> Spec {
         .alias("VCol", format!("array<{t}, {n}>"))
         .alias("Rows", format!("array<{t}, {}>", p.wg * (rows + 1)))
         .function("order", format!("fn order() -> u32 {{ return {n}u; }}"))
-        .function("rows_p", format!("fn rows_p() -> u32 {{ return {rows}u; }}"))
+        .function(
+            "rows_p",
+            format!("fn rows_p() -> u32 {{ return {rows}u; }}"),
+        )
         .function("svd", format!("fn svd() -> bool {{ return {svd}; }}"))
         .function("lanes", format!("fn lanes() -> u32 {{ return {}u; }}", p.g))
         .function(

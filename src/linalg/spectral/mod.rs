@@ -464,7 +464,11 @@ fn by_small<T: Float>(
             if checks(c) {
                 r.check(op)?;
             }
-            return Ok(Svd { u: None, s, vh: None });
+            return Ok(Svd {
+                u: None,
+                s,
+                vh: None,
+            });
         }
     };
     if checks(c) {
