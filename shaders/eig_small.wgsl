@@ -1,23 +1,34 @@
-// Eig_small family: eigh of stacks of small symmetric matrices (n <= 32) by one-sided
-// (Hestenes) Jacobi with one invocation per column. Host: src/linalg/spectral/eig_small.rs.
+// Eig_small family: eigh and svd of stacks of small matrices (at most 32 columns of at most
+// 32 elements) by one-sided (Hestenes) Jacobi with one invocation per column. Host:
+// src/linalg/spectral/eig_small.rs (eigh) and svd_small.rs (svd).
 //
-// The matrix B = A + sigma I (sigma = ||A||_F, the triangle named by upper() mirrored: B is
-// positive semi-definite, its singular vectors A's eigenvectors, its singular values A's
-// eigenvalues plus sigma) is held by G invocations (lanes; G a power of two, at least n
-// rounded up to even, NE): lane k holds column k of W (= B at the start) and of V (= I) in
-// private arrays of NR = n elements, every index a constant after unrolling (the loops
+// eigh (svd() false): the matrix B = A + sigma I (sigma = ||A||_F, the triangle named by
+// upper() mirrored: B is positive semi-definite, its singular vectors A's eigenvectors, its
+// singular values A's eigenvalues plus sigma). svd (svd() true): W = A (tall(): its
+// columns) or A^T (its rows), q = order() columns of p = rows_p() elements, p >= q.
+// G invocations (lanes; G a power of two, at least q rounded up to even, NE) hold the
+// matrix: lane k holds column k of W (NR = p elements; = B's at the start) and of V (NQ = q
+// elements; = I) in private arrays, every index a constant after unrolling (the loops
 // marked `// unroll`), so that both stay in registers. A sweep is NE - 1 rounds of the
 // circle method (column NE - 1 meets column r in round r, the others k and 2 r - k mod
 // NE - 1); in a round, each lane takes its partner's column of W (and then of V) and
 // rotates its own: the pair (i < j) makes columns i and j orthogonal, W_i' = c W_i - s W_j,
 // W_j' = s W_i + c W_j, with (c, s) from (|W_i|^2, |W_j|^2, W_i . W_j), which both lanes
 // compute from the same numbers (the dot product in the same order, each norm computed by
-// its owner and passed), so both agree bit for bit. Lanes from n on hold zero columns and
+// its owner and passed), so both agree bit for bit. Lanes from q on hold zero columns and
 // never rotate. Sweeps repeat until no pair of the subgroup (workgroup) rotated in a sweep,
 // at most sweeps(); a matrix converged where none of its pairs rotated in its last sweep.
-// Then S[k] = |W_k|, the lanes rank their S (ascending, NaN last, ties by column: the
-// spectral family's `rank`), and lane k writes eigenvalue S[k] - sigma and eigenvector
-// V_k as number rank(k) of its matrix.
+// Then S[k] = |W_k|, the lanes rank their S (eigh ascending, svd descending; NaN last, ties
+// by column: the spectral family's `rank`), and lane k writes, as number rank(k) of its
+// matrix: eigh, eigenvalue S[k] - sigma and eigenvector V_k; svd, singular value S[k]
+// (times the scale), V_k (a row of Vh where tall(), else a column of U) and W_k / S[k]
+// (a column of U where tall(), else a row of Vh; zero where S[k] <= tiny(), for
+// shaders/svd_small.wgsl's `complete`).
+// svd first finds the largest |a| of its matrix (the lanes' maxima by a butterfly or
+// through workgroup memory): where it lies outside [small(), huge()], W is divided by it
+// (and the values multiplied back at the end), so that no |W_k|^2 overflows or loses its
+// small entries; where an entry is NaN or infinite, every column becomes NaN (nothing
+// rotates; every value and vector of the matrix NaN).
 //
 // Kernels (the host keeps the other exchange's text out of the module, so that `eig_wg`
 // needs no subgroup operations):
@@ -31,9 +42,12 @@
 //   the column and its norm), two barriers per exchange; WG / G matrices a workgroup.
 // - `check`: one workgroup: the status, the first matrix not converged (or -1).
 //
-// Bindings: 0 params; 1 `src` the contiguous input ([count][n][n]); 4 `out`: the
-// eigenvalues ([count][n], ascending), then the eigenvectors ([count][n][n], as columns;
-// where has_v()), then the converged flags (count: 1 converged, 0 not), then the status.
+// Bindings: 0 params; 1 `src` the contiguous input ([count][n][n] for eigh, [count][m][n]
+// for svd); 4 `out`: the values ([count][q]), then the vectors ([count][q][q], as columns,
+// or as rows where svd() and tall(); where has_v()), then (svd, has_v()) U from W
+// ([count][p][cols()] as columns where tall(), else [count][cols()][p] as rows; cols() is
+// q, or p for full matrices), then the converged flags (count: 1 converged, 0 not), then
+// the status.
 // Grid: (1, y, z) workgroups, y * z at least count / (WG / G); `check` (1, 1, 1).
 
 #import params
@@ -41,14 +55,18 @@
 alias T = f32;
 alias S = f32;
 alias SC = f32;
-// A column: NR elements.
+// A column of W: NR elements.
 alias Col = array<f32, 8>;
+// A column of V: NQ elements.
+alias VCol = array<f32, 8>;
 // eig_wg's exchange rows: WG (NR + 1) elements.
 alias Rows = array<f32, 576>;
 
 override WG: u32 = 64u;
 
-fn order() -> u32 { return 8u; }          // n (NR)
+fn order() -> u32 { return 8u; }          // q: columns (NQ)
+fn rows_p() -> u32 { return 8u; }         // p: elements of a column of W (NR)
+fn svd() -> bool { return false; }        // svd (else eigh)
 fn lanes() -> u32 { return 8u; }          // G
 fn paired() -> u32 { return 8u; }         // NE: n rounded up to even
 fn has_v() -> bool { return true; }       // V kept
@@ -59,10 +77,16 @@ fn hold_w() -> bool { return true; }      // eig_sg holds the partner's column o
 
 // The family's parameters, mirroring `run` in src/linalg/spectral/eig_small.rs.
 fn count() -> u32 { return P.aux.x; }           // matrices
+fn tall() -> bool { return (P.aux.y & 1u) != 0u; }  // svd: W = A (else A^T)
 fn upper() -> bool { return (P.aux.y & 2u) != 0u; }
 fn flag_off() -> u32 { return P.shape[0].x; }   // where the converged flags start in out
+fn cols() -> u32 { return P.shape[0].y; }       // svd: U's columns from W (q, or p if full)
 fn sweeps() -> u32 { return P.shape[0].z; }     // sweeps at most
+fn u_off() -> u32 { return P.shape[0].w; }      // svd: where U from W starts in out
 fn tol() -> T { return T(P.sc.x); }             // rotation threshold (a cosine)
+fn tiny() -> T { return T(P.sc.y); }            // svd: the smallest S whose column is kept
+fn huge() -> T { return T(P.sc.z); }            // svd: the largest |a| not scaled
+fn small() -> T { return T(P.sc.w); }           // svd: the smallest |a| not scaled
 
 // The matrix of a workgroup's first lane group in a grid of (1, y, z).
 fn group_of(wid: vec3<u32>) -> u32 { return (wid.z * 65535u + wid.y) * (WG / lanes()); }
@@ -121,16 +145,59 @@ fn sym(base: u32, e: u32, k: u32) -> T {
     return src[base + hi * n + lo];
 }
 
+// Element e of lane k's column of W at the start, of matrix b: B's (eigh), A's column k
+// (svd, tall()) or row k.
+fn load(b: u32, e: u32, k: u32) -> T {
+    let base = b * order() * rows_p();
+    if (!svd()) { return sym(base, e, k); }
+    if (tall()) { return src[base + e * order() + k]; }
+    return src[base + k * rows_p() + e];
+}
+
 // NaN, as the elementwise family tests it in f64: `!=` may compile to an ordered
 // comparison, false for NaN.
 fn is_nan_t(x: T) -> bool { return !(x == x); }
 
-// Whether y (column j) comes before x (column k): ascending, NaN last, ties by column.
+// |x|, or NaN (x - x) where x is NaN or infinite.
+fn magnitude(x: T) -> T {
+    let d = x - x;
+    return select(abs(x), d, !(d == T(0.0)));
+}
+
+// The larger of two magnitudes, NaN where either is.
+fn worse(a: T, b: T) -> T {
+    if (is_nan_t(a)) { return a; }
+    if (is_nan_t(b)) { return b; }
+    return max(a, b);
+}
+
+// svd: W scaled by the matrix's largest magnitude mx where it lies outside [small(),
+// huge()] (returned: the divisor, else 1), or NaN throughout where mx is NaN.
+fn scaled(w: ptr<function, Col>, mx: T) -> T {
+    if (is_nan_t(mx)) {
+        // unroll
+        for (var e = 0u; e < NR; e++) {
+            (*w)[e] = mx;
+        }
+        return T(1.0);
+    }
+    if (!(mx > huge() || (mx < small() && mx > T(0.0)))) { return T(1.0); }
+    // unroll
+    for (var e = 0u; e < NR; e++) {
+        (*w)[e] = div_t((*w)[e], mx);
+    }
+    return mx;
+}
+
+// The order's key: eigh ascending, svd descending (NaN stays NaN).
+fn key(x: T) -> T { return select(x, -x, svd()); }
+
+// Whether y (column j) comes before x (column k): ascending keys, NaN last, ties by column.
 fn before(y: T, j: u32, x: T, k: u32) -> bool {
     let nx = is_nan_t(x);
     let ny = is_nan_t(y);
     if (nx || ny) { return (!ny && nx) || (nx && ny && j < k); }
-    return y < x || (y == x && j < k);
+    return key(y) < key(x) || (y == x && j < k);
 }
 
 // |W_k|.
@@ -150,16 +217,35 @@ fn dot4(x: Col, y: Col) -> T {
     return (a.x + a.y) + (a.z + a.w);
 }
 
-// Matrix b's results from lane k, number `at` of its order: eigenvalue s - sigma, vector
-// V_k, and (lane 0) its converged flag.
-fn finish(b: u32, k: u32, at: u32, s: T, v: Col, conv: bool, sigma: T) {
-    let n = order();
-    out[b * n + at] = s - sigma;
+// Matrix b's results from lane k, number `at` of its order: eigh, eigenvalue s - sigma and
+// vector V_k; svd, singular value s scale, V_k and W_k / s (NaN throughout where s is);
+// and (lane 0) its converged flag.
+fn finish(b: u32, k: u32, at: u32, s: T, w: Col, v: VCol, conv: bool, sigma: T, scale: T) {
+    let q = order();
+    let p = rows_p();
+    if (svd()) {
+        out[b * q + at] = s * scale;
+    } else {
+        out[b * q + at] = s - sigma;
+    }
     if (has_v()) {
-        let base = count() * n + b * n * n;
+        let base = count() * q + b * q * q;
+        let nan_s = svd() && is_nan_t(s);
+        let rows = svd() && tall();
         // unroll
-        for (var e = 0u; e < NR; e++) {
-            out[base + e * n + at] = v[e];
+        for (var e = 0u; e < NQ; e++) {
+            out[base + select(e * q + at, at * q + e, rows)] = select(v[e], s, nan_s);
+        }
+        if (svd()) {
+            let c = cols();
+            let ub = u_off() + b * p * c;
+            let keep = s > tiny() || nan_s;
+            // unroll
+            for (var e = 0u; e < NR; e++) {
+                var x = T(0.0);
+                if (keep) { x = div_t(w[e], s); }
+                out[ub + select(at * p + e, e * c + at, tall())] = x;
+            }
         }
     }
     if (k == 0u) { out[flag_off() + b] = select(T(0.0), T(1.0), conv); }
@@ -174,25 +260,37 @@ fn eig_sg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_id) sg: u32,
     let k = lane % g;
     let head = lane - k;
     let live = b < count() && k < order();
-    let base = b * order() * order();
     var w: Col;
-    var v: Col;
+    var v: VCol;
     var sq = T(0.0);
+    var mx = T(0.0);
     // unroll
     for (var e = 0u; e < NR; e++) {
         var x = T(0.0);
-        if (live) { x = sym(base, e, k); }
+        if (live) { x = load(b, e, k); }
         w[e] = x;
         sq += x * x;
+        mx = worse(mx, magnitude(x));
+    }
+    // unroll
+    for (var e = 0u; e < NQ; e++) {
         v[e] = select(T(0.0), T(1.0), e == k);
     }
-    // sigma^2: the group's sum by a butterfly (every lane the same bits: each step adds
-    // the same two numbers on both sides).
-    for (var h = 1u; h < g; h *= 2u) { sq += subgroupShuffleXor(sq, h); }
-    let sigma = sqrt_t(sq);
-    // unroll
-    for (var e = 0u; e < NR; e++) {
-        w[e] += select(T(0.0), sigma, e == k);
+    var sigma = T(0.0);
+    var scale = T(1.0);
+    if (svd()) {
+        // The matrix's largest magnitude, by a butterfly.
+        for (var h = 1u; h < g; h *= 2u) { mx = worse(mx, subgroupShuffleXor(mx, h)); }
+        scale = scaled(&w, mx);
+    } else {
+        // sigma^2: the group's sum by a butterfly (every lane the same bits: each step
+        // adds the same two numbers on both sides).
+        for (var h = 1u; h < g; h *= 2u) { sq += subgroupShuffleXor(sq, h); }
+        sigma = sqrt_t(sq);
+        // unroll
+        for (var e = 0u; e < NR; e++) {
+            w[e] += select(T(0.0), sigma, e == k);
+        }
     }
     var conv = false;
     var last = false;
@@ -233,7 +331,7 @@ fn eig_sg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_id) sg: u32,
             }
             if (has_v() && subgroupAny(turn)) {
                 // unroll
-                for (var e = 0u; e < NR; e++) {
+                for (var e = 0u; e < NQ; e++) {
                     let y = subgroupShuffle(v[e], src_l);
                     if (turn) { v[e] = cs.x * v[e] + sn * y; }
                 }
@@ -252,11 +350,11 @@ fn eig_sg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_id) sg: u32,
     let sk = norm_of(w);
     var at = 0u;
     // unroll
-    for (var t = 0u; t < NR; t++) {
+    for (var t = 0u; t < NQ; t++) {
         let st = subgroupShuffle(sk, head + t);
         at += select(0u, 1u, before(st, t, sk, k));
     }
-    if (live) { finish(b, k, at, sk, v, conv || open == 0u, sigma); }
+    if (live) { finish(b, k, at, sk, w, v, conv || open == 0u, sigma, scale); }
 }
 //@sg-end
 
@@ -267,33 +365,49 @@ var<workgroup> rotated: u32;
 @compute @workgroup_size(WG)
 fn eig_wg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let g = lanes();
-    let rs = order() + 1u;     // a lane's row of xs
+    let rs = rows_p() + 1u;    // a lane's row of xs
     let b = group_of(wid) + lid / g;
     let k = lid % g;
     let head = lid - k;
     let live = b < count() && k < order();
-    let base = b * order() * order();
     var w: Col;
-    var v: Col;
+    var v: VCol;
     var sq = T(0.0);
+    var mx = T(0.0);
     // unroll
     for (var e = 0u; e < NR; e++) {
         var x = T(0.0);
-        if (live) { x = sym(base, e, k); }
+        if (live) { x = load(b, e, k); }
         w[e] = x;
         sq += x * x;
+        mx = worse(mx, magnitude(x));
+    }
+    // unroll
+    for (var e = 0u; e < NQ; e++) {
         v[e] = select(T(0.0), T(1.0), e == k);
     }
-    // sigma^2: the group's sum in the order of its lanes (the same on every lane).
-    xs[lid * rs] = sq;
+    // sigma^2 (eigh) or the largest magnitude (svd): the group's in the order of its lanes
+    // (the same on every lane).
+    xs[lid * rs] = select(sq, mx, svd());
     workgroupBarrier();
     sq = T(0.0);
-    for (var t = 0u; t < g; t++) { sq += xs[(head + t) * rs]; }
+    mx = T(0.0);
+    for (var t = 0u; t < g; t++) {
+        let y = xs[(head + t) * rs];
+        sq += y;
+        mx = worse(mx, y);
+    }
     workgroupBarrier();
-    let sigma = sqrt_t(sq);
-    // unroll
-    for (var e = 0u; e < NR; e++) {
-        w[e] += select(T(0.0), sigma, e == k);
+    var sigma = T(0.0);
+    var scale = T(1.0);
+    if (svd()) {
+        scale = scaled(&w, mx);
+    } else {
+        sigma = sqrt_t(sq);
+        // unroll
+        for (var e = 0u; e < NR; e++) {
+            w[e] += select(T(0.0), sigma, e == k);
+        }
     }
     var conv = false;
     var last = false;
@@ -308,7 +422,7 @@ fn eig_wg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
             for (var e = 0u; e < NR; e++) {
                 xs[lid * rs + e] = w[e];
             }
-            xs[lid * rs + order()] = alpha;
+            xs[lid * rs + rows_p()] = alpha;
             workgroupBarrier();
             var pw: Col;
             // unroll
@@ -316,7 +430,7 @@ fn eig_wg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
                 pw[e] = xs[src_l + e];
             }
             let gamma = dot4(w, pw);
-            let beta = xs[src_l + order()];
+            let beta = xs[src_l + rows_p()];
             workgroupBarrier();
             let cs = rotation(select(beta, alpha, lo), select(alpha, beta, lo), gamma);
             let sn = select(cs.y, -cs.y, lo);
@@ -331,12 +445,12 @@ fn eig_wg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
             }
             if (has_v()) {
                 // unroll
-                for (var e = 0u; e < NR; e++) {
+                for (var e = 0u; e < NQ; e++) {
                     xs[lid * rs + e] = v[e];
                 }
                 workgroupBarrier();
                 // unroll
-                for (var e = 0u; e < NR; e++) {
+                for (var e = 0u; e < NQ; e++) {
                     let y = xs[src_l + e];
                     if (turn) { v[e] = cs.x * v[e] + sn * y; }
                 }
@@ -361,10 +475,10 @@ fn eig_wg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
     workgroupBarrier();
     var at = 0u;
     // unroll
-    for (var t = 0u; t < NR; t++) {
+    for (var t = 0u; t < NQ; t++) {
         at += select(0u, 1u, before(xs[(head + t) * rs], t, sk, k));
     }
-    if (live) { finish(b, k, at, sk, v, conv || !open, sigma); }
+    if (live) { finish(b, k, at, sk, w, v, conv || !open, sigma, scale); }
 }
 //@wg-end
 

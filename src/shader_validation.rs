@@ -43,6 +43,7 @@ fn every_variant_validates() {
         .chain(crate::linalg::spectral_specs())
         .chain(crate::linalg::tridiag_specs())
         .chain(crate::linalg::eig_small_specs())
+        .chain(crate::linalg::svd_small_specs())
         .chain(crate::fft::all_specs())
         .collect();
     assert!(specs.len() > 300, "only {} variants", specs.len());

@@ -1,5 +1,5 @@
 """`--sweep linalg_spectral`: eigh, eigvalsh, svd and svdvals at n = 256, 1024 and 4096 (f32 and
-f64; svd and svdvals at 4096 in f32 only), 10,000 matrices of 8 x 8 and 32 x 32 (eigh, svd), lstsq and pinv at
+f64; svd and svdvals at 4096 in f32 only), 10,000 matrices of 8 x 8 and 32 x 32 (eigh, svd, svdvals), lstsq and pinv at
 1024, through cupy.linalg (cuSOLVER): the rows of examples/bench_table/sweep_linalg_spectral.rs.
 Inputs uniform in [-1, 1); eigh reads the lower triangle."""
 import cupy as cp
@@ -25,3 +25,4 @@ def run(case):
             a = (rng.random((10000, n, n), dtype=dt) * 2 - 1).astype(dt)
             case(f"eigh_{name}_b10000x{n}", lambda: cp.linalg.eigh(a, UPLO="L"))
             case(f"svd_{name}_b10000x{n}", lambda: cp.linalg.svd(a, full_matrices=True))
+            case(f"svdvals_{name}_b10000x{n}", lambda: cp.linalg.svd(a, compute_uv=False))

@@ -1,6 +1,7 @@
 //! `--sweep linalg_spectral`: eigh, eigvalsh, svd and svdvals at n = 256, 1024 and 4096
 //! (eigh and eigvalsh in f32 and f64; svd and svdvals at 4096 in f32 only, as the peer: the
-//! polar route), the batched rows (10,000 matrices of 8 x 8 and 32 x 32), and
+//! polar route), the batched rows (10,000 matrices of 8 x 8 and 32 x 32: eigh, svd and
+//! svdvals), and
 //! lstsq and pinv at 1024, beside the CuPy peer's same rows
 //! (`benches/peers/cupy_sweep_linalg_spectral.py`: cuSOLVER through `cupy.linalg`).
 //!
@@ -136,6 +137,18 @@ fn dtype_rows<T: Float>(dev: &Device, quick: bool, rows: &mut Vec<Row>) -> Res<(
         if want(&name) {
             let t = time(&mut || svd(&a, true, true).map(drop))?;
             push(rows, name, t, c * 21.0 * nf.powi(3), peak, "count x 21 n^3");
+        }
+        let name = format!("svdvals_{d}_b10000x{n}");
+        if want(&name) {
+            let t = time(&mut || svdvals(&a).map(drop))?;
+            push(
+                rows,
+                name,
+                t,
+                c * 8.0 / 3.0 * nf.powi(3),
+                peak,
+                "count x 8/3 n^3",
+            );
         }
     }
     Ok(())

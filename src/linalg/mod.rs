@@ -52,6 +52,8 @@ pub(crate) use spectral::all_specs as spectral_specs;
 #[cfg(test)]
 pub(crate) use spectral::eig_small_specs;
 #[cfg(test)]
+pub(crate) use spectral::svd_small_specs;
+#[cfg(test)]
 pub(crate) use spectral::tridiag_specs;
 pub use spectral::{
     cond, eigh, eigvalsh, lstsq, matrix_rank, norm, pinv, svd, svdvals, Lstsq, NormOrd, Svd,

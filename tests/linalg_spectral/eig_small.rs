@@ -15,7 +15,7 @@ use gpuarray::{Device, Float, Slice};
 use std::sync::OnceLock;
 
 /// A device whose small eigh exchanges columns through workgroup memory.
-fn wg_dev() -> &'static Device {
+pub fn wg_dev() -> &'static Device {
     static DEV: OnceLock<Device> = OnceLock::new();
     DEV.get_or_init(|| {
         let mut opts = gpuarray::Options::default();

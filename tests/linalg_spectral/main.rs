@@ -13,6 +13,7 @@ mod derived;
 mod eig_small;
 mod polar;
 mod reference;
+mod svd_small;
 mod tridiag;
 mod tridiag_vectors;
 
@@ -98,10 +99,24 @@ fn check_eigh<T: Float>(a: &[f64], n: usize, uplo: Triangle, w: &Array<T>, v: &A
 /// Checks svd's (u, s, vh) of the stack `a` (count matrices m x n).
 #[track_caller]
 fn check_svd<T: Float>(a: &[f64], m: usize, n: usize, full: bool, out: &gpuarray::linalg::Svd<T>) {
+    check_svd_scaled(a, m, n, full, out, 1.0);
+}
+
+/// [`check_svd`] of the results for `scale` times `a` (a power of two): the singular values
+/// divided by it.
+#[track_caller]
+fn check_svd_scaled<T: Float>(
+    a: &[f64],
+    m: usize,
+    n: usize,
+    full: bool,
+    out: &gpuarray::linalg::Svd<T>,
+    scale: f64,
+) {
     let k = m.min(n);
     let (ur, vr) = if full { (m, n) } else { (k, k) };
     let u = host(out.u.as_ref().unwrap());
-    let s = host(&out.s);
+    let s: Vec<f64> = host(&out.s).iter().map(|x| x / scale).collect();
     let vh = host(out.vh.as_ref().unwrap());
     let count = a.len().checked_div(m * n).unwrap_or(out.s.len() / k.max(1));
     assert_eq!(out.u.as_ref().unwrap().shape()[out.s.ndim() - 1..], [m, ur]);
@@ -404,6 +419,11 @@ per_dtype! {
         eig_small_sizes_and_stacks => eig_small::sizes_and_stacks::<T>();
         eig_small_mixed_stack => eig_small::mixed_stack::<T>();
         eig_small_special_values_in_a_stack => eig_small::special_values_in_a_stack::<T>();
+        svd_small_shapes_and_stacks => svd_small::shapes_and_stacks::<T>();
+        svd_small_special_matrices => svd_small::special_matrices::<T>();
+        svd_small_scaled => svd_small::scaled::<T>();
+        svd_small_special_values_in_a_stack => svd_small::special_values_in_a_stack::<T>();
+        svd_small_views => svd_small::views::<T>();
     }
 }
 

@@ -15,6 +15,8 @@
 //! columns pass through workgroup memory (`eig_wg`, two barriers per exchange). The same
 //! kernel forms B = A + sigma I from A, ranks the eigenvalues and writes them and the
 //! vectors in order; a second dispatch (`check`) finds the first matrix not converged.
+//! svd_small.rs runs the same kernel for svd with W = A (`svd()` in the text: columns of
+//! `p` elements on `n` lanes, U = W / S written beside V).
 //!
 //! Measuring switch `GPUARRAY_EIG_SMALL` (read once through `config::switch`): 0 the
 //! spectral family's `small` kernel (as before), 2 `eig_wg` even where subgroups would
@@ -48,10 +50,12 @@ pub(crate) enum Exchange {
     Workgroup,
 }
 
-/// How a stack of `n x n` matrices runs: `g` lanes a matrix, workgroups of `wg`.
+/// How a stack of matrices runs: `n` columns of `p` elements (eigh: `p = n`), `g` lanes a
+/// matrix, workgroups of `wg`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Plan {
     pub n: usize,
+    pub p: usize,
     pub g: usize,
     pub wg: usize,
     pub exchange: Exchange,
@@ -71,12 +75,28 @@ fn lanes(n: usize) -> usize {
     (n + (n & 1)).next_power_of_two()
 }
 
-/// The plan for `n x n` matrices on `dev`, or `None` where the spectral family's `small`
-/// kernel runs them instead (`n` past [`MAX_N`], the switch at 0, or too little workgroup
-/// memory for `eig_wg`).
+/// The plan for eigh of `n x n` matrices on `dev`, or `None` where the spectral family's
+/// `small` kernel runs them instead (`n` past [`MAX_N`], the switch at 0, or too little
+/// workgroup memory for `eig_wg`).
 pub(crate) fn plan<T: Float>(dev: &Device, n: usize) -> Option<Plan> {
     let choice = switch();
-    if n == 0 || n > MAX_N || choice == Some(0) {
+    if choice == Some(0) {
+        return None;
+    }
+    plan_for::<T>(dev, n, n, choice)
+}
+
+/// The plan for `n` columns of `p` elements (`1 <= n <= p <= MAX_N`), with the exchange
+/// `choice` (2 workgroup memory, 3 `eig_sg` without holding W, else the default), or
+/// `None` where the sizes are out of range or `eig_wg` would need too much workgroup
+/// memory.
+pub(crate) fn plan_for<T: Float>(
+    dev: &Device,
+    p: usize,
+    n: usize,
+    choice: Option<usize>,
+) -> Option<Plan> {
+    if n == 0 || n > p || p > MAX_N {
         return None;
     }
     let g = lanes(n);
@@ -87,6 +107,7 @@ pub(crate) fn plan<T: Float>(dev: &Device, n: usize) -> Option<Plan> {
     if sg && choice != Some(2) {
         return Some(Plan {
             n,
+            p,
             g,
             wg: hi.max(64),
             exchange: Exchange::Subgroup,
@@ -94,9 +115,10 @@ pub(crate) fn plan<T: Float>(dev: &Device, n: usize) -> Option<Plan> {
         });
     }
     let wg = 64;
-    let bytes = wg * (n + 1) * T::DTYPE.size() + 4;
+    let bytes = wg * (p + 1) * T::DTYPE.size() + 4;
     (bytes as u64 <= u64::from(dev.limits().max_compute_workgroup_storage_size)).then_some(Plan {
         n,
+        p,
         g,
         wg,
         exchange: Exchange::Workgroup,
@@ -126,17 +148,24 @@ fn source(exchange: Exchange) -> String {
     out
 }
 
-/// The kernel's source for dtype `d`, the plan `p` and whether V is kept.
-fn spec(d: DType, p: &Plan, has_v: bool) -> Spec {
+/// The kernel's source for dtype `d`, the plan `p`, whether V is kept and whether it runs
+/// svd (else eigh).
+pub(crate) fn spec(d: DType, p: &Plan, has_v: bool, svd: bool) -> Spec {
     let t = d.wgsl();
-    let n = p.n;
+    let (n, rows) = (p.n, p.p);
     Spec::new("eig_small", source(p.exchange))
         .alias("T", t)
         .alias("S", t)
         .alias("SC", t)
-        .alias("Col", format!("array<{t}, {n}>"))
-        .alias("Rows", format!("array<{t}, {}>", p.wg * (n + 1)))
+        .alias("Col", format!("array<{t}, {rows}>"))
+        .alias("VCol", format!("array<{t}, {n}>"))
+        .alias("Rows", format!("array<{t}, {}>", p.wg * (rows + 1)))
         .function("order", format!("fn order() -> u32 {{ return {n}u; }}"))
+        .function(
+            "rows_p",
+            format!("fn rows_p() -> u32 {{ return {rows}u; }}"),
+        )
+        .function("svd", format!("fn svd() -> bool {{ return {svd}; }}"))
         .function("lanes", format!("fn lanes() -> u32 {{ return {}u; }}", p.g))
         .function(
             "paired",
@@ -147,7 +176,8 @@ fn spec(d: DType, p: &Plan, has_v: bool) -> Spec {
             "hold_w",
             format!("fn hold_w() -> bool {{ return {}; }}", p.hold),
         )
-        .unroll("NR", n as u32)
+        .unroll("NR", rows as u32)
+        .unroll("NQ", n as u32)
 }
 
 /// Every variant, for the shader validation test.
@@ -159,15 +189,24 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             for exchange in [Exchange::Subgroup, Exchange::Workgroup] {
                 let p = Plan {
                     n,
+                    p: n,
                     g: lanes(n),
                     wg: 64,
                     exchange,
                     hold: true,
                 };
-                v.push(spec(d, &p, true));
+                v.push(spec(d, &p, true, false));
                 if n % 8 == 3 {
-                    v.push(spec(d, &p, false));
-                    v.push(spec(d, &Plan { hold: false, ..p }, true));
+                    v.push(spec(d, &p, false, false));
+                    v.push(spec(d, &Plan { hold: false, ..p }, true, false));
+                }
+                // svd: square, and n columns of 32 or of n + 5 elements.
+                if n % 4 == 1 || n == MAX_N {
+                    v.push(spec(d, &p, true, true));
+                    v.push(spec(d, &p, false, true));
+                    for rows in [MAX_N, (n + 5).min(MAX_N)] {
+                        v.push(spec(d, &Plan { p: rows, ..p }, true, true));
+                    }
                 }
             }
         }
@@ -175,14 +214,18 @@ pub(crate) fn all_specs() -> Vec<Spec> {
     v
 }
 
-/// The results of [`eigh`]: the eigenvalues `[count, n]` and eigenvectors `[count, n, n]`
+/// The results of [`eigh`] (and svd_small.rs's `svd`): the values `[count, n]` and vectors
 /// (views of one buffer), and where the status lies.
 pub(crate) struct Small<T: Float> {
+    /// Eigenvalues (ascending) or singular values (descending).
     pub w: Array<T>,
+    /// eigh's eigenvectors `[count, n, n]`; svd's vectors from V.
     pub v: Option<Array<T>>,
-    buf: Array<T>,
-    status_at: usize,
-    sweeps: usize,
+    /// svd's vectors from W.
+    pub u: Option<Array<T>>,
+    pub(crate) buf: Array<T>,
+    pub(crate) status_at: usize,
+    pub(crate) sweeps: usize,
 }
 
 impl<T: Float> Small<T> {
@@ -199,6 +242,61 @@ impl<T: Float> Small<T> {
         }
         Ok(())
     }
+}
+
+/// Runs the family's Jacobi kernel on the `count` matrices of `a` into `buf` by the plan `p`
+/// (`params` filled by the caller but for the sweeps), then `check`; returns the sweeps.
+pub(crate) fn dispatch<T: Float>(
+    a: &Array<T>,
+    buf: &Array<T>,
+    p: &Plan,
+    count: usize,
+    vectors: bool,
+    svd: bool,
+    params: &mut Params,
+) -> Result<usize> {
+    let dev = a.device();
+    let sweeps = max_sweeps(T::DTYPE);
+    params.shape[2] = sweeps as u32;
+    let entry = match p.exchange {
+        Exchange::Subgroup => "eig_sg",
+        Exchange::Workgroup => "eig_wg",
+    };
+    let mut variant = format!(
+        "{}|{}|{}|{vectors}|{:?}|{}",
+        T::DTYPE.wgsl(),
+        p.n,
+        p.g,
+        p.exchange,
+        p.hold
+    );
+    if svd {
+        variant = format!("svd|{}|{variant}", p.p);
+    }
+    let key = |entry, wg| Key {
+        family: "eig_small",
+        entry,
+        variant: variant.clone(),
+        inputs: 1,
+        wg,
+        ndim: 0,
+        per: 0,
+    };
+    let kernel = dev.kernel(key(entry, p.wg as u32), || spec(T::DTYPE, p, vectors, svd))?;
+    let groups = count.div_ceil(p.wg / p.g);
+    let y = groups.min(MAX_GROUPS);
+    let z = groups.div_ceil(MAX_GROUPS);
+    let grid = Work::Groups([1, y as u32, z as u32]);
+    dev.launch(&kernel, params, &[a.binding()], buf.binding(), grid)?;
+    let kernel = dev.kernel(key("check", CHECK_WG), || spec(T::DTYPE, p, vectors, svd))?;
+    dev.launch(
+        &kernel,
+        params,
+        &[a.binding()],
+        buf.binding(),
+        Work::Groups([1, 1, 1]),
+    )?;
+    Ok(sweeps)
 }
 
 /// eigh (or, without `vectors`, eigvalsh) of the `count` matrices of the contiguous `a`
@@ -219,47 +317,11 @@ pub(crate) fn eigh<T: Float>(
     let buf = Array::<T>::alloc_with(&dev, op, vec![len], |bytes| {
         dev.alloc_apart(bytes, &[&a.buf])
     })?;
-    let sweeps = max_sweeps(T::DTYPE);
     let tol = eps::<T>() * (n as f64).sqrt() * 2.0;
     let mut params = Params::new(count as u32).scalars(&[T::from_f64(tol)]);
     params.aux = [count as u32, if upper { 2 } else { 0 }];
     params.shape[0] = flag_off as u32;
-    params.shape[2] = sweeps as u32;
-    let entry = match p.exchange {
-        Exchange::Subgroup => "eig_sg",
-        Exchange::Workgroup => "eig_wg",
-    };
-    let variant = format!(
-        "{}|{}|{}|{vectors}|{:?}|{}",
-        T::DTYPE.wgsl(),
-        p.n,
-        p.g,
-        p.exchange,
-        p.hold
-    );
-    let key = |entry, wg| Key {
-        family: "eig_small",
-        entry,
-        variant: variant.clone(),
-        inputs: 1,
-        wg,
-        ndim: 0,
-        per: 0,
-    };
-    let kernel = dev.kernel(key(entry, p.wg as u32), || spec(T::DTYPE, p, vectors))?;
-    let groups = count.div_ceil(p.wg / p.g);
-    let y = groups.min(MAX_GROUPS);
-    let z = groups.div_ceil(MAX_GROUPS);
-    let grid = Work::Groups([1, y as u32, z as u32]);
-    dev.launch(&kernel, &params, &[a.binding()], buf.binding(), grid)?;
-    let kernel = dev.kernel(key("check", CHECK_WG), || spec(T::DTYPE, p, vectors))?;
-    dev.launch(
-        &kernel,
-        &params,
-        &[a.binding()],
-        buf.binding(),
-        Work::Groups([1, 1, 1]),
-    )?;
+    let sweeps = dispatch(a, &buf, p, count, vectors, false, &mut params)?;
     let w = buf.view(vec![count, n], vec![n as isize, 1], 0);
     let v = vectors.then(|| {
         buf.view(
@@ -271,6 +333,7 @@ pub(crate) fn eigh<T: Float>(
     Ok(Small {
         w,
         v,
+        u: None,
         buf,
         status_at: flag_off + count,
         sweeps,

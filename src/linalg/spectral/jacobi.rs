@@ -144,7 +144,7 @@ pub(crate) fn eps<T: Float>() -> f64 {
 
 /// The smallest singular value whose row is normalised (below it, `complete` replaces the
 /// row): the square root of the smallest normal number, where `alpha` would underflow.
-fn tiny<T: Float>() -> f64 {
+pub(crate) fn tiny<T: Float>() -> f64 {
     match T::DTYPE {
         DType::F64 => f64::MIN_POSITIVE.sqrt(),
         _ => (f32::MIN_POSITIVE as f64).sqrt(),

@@ -24,7 +24,10 @@
 //! (shaders/eig_small.wgsl) instead: the same one-sided Jacobi with an invocation per
 //! column, W and V in registers, the columns exchanged by subgroup shuffles (or through
 //! workgroup memory), and the eigenvalues ranked and written in order by the same
-//! dispatch.
+//! dispatch. `svd` and `svdvals` of matrices up to 32 x 32 run that kernel too
+//! (svd_small.rs), with W = A (A^T for a wide matrix): the singular values, V and U = W / S
+//! from one dispatch, the vectors of tiny singular values (and, for full matrices, the
+//! rest of the longer side's basis) completed by a second.
 //!
 //! `svd` and `svdvals` of matrices with `min(M, N)` from 384 on take the polar route
 //! (svd_polar.rs, QDWH-SVD): the polar decomposition `A = U_p H` by QDWH
@@ -41,6 +44,7 @@ mod eig_small;
 mod jacobi;
 mod norm;
 mod svd_polar;
+mod svd_small;
 mod tridiag;
 
 pub use derived::{cond, lstsq, matrix_rank, pinv, Lstsq};
@@ -50,6 +54,8 @@ pub use norm::{norm, NormOrd};
 pub(crate) use eig_small::all_specs as eig_small_specs;
 #[cfg(test)]
 pub(crate) use jacobi::all_specs;
+#[cfg(test)]
+pub(crate) use svd_small::all_specs as svd_small_specs;
 #[cfg(test)]
 pub(crate) use tridiag::all_specs as tridiag_specs;
 
@@ -76,7 +82,8 @@ pub enum SvdMethod {
     #[default]
     Auto,
     /// One-sided Jacobi: the whole stack's small matrices in one dispatch, a workgroup per
-    /// matrix; small singular values often to high relative accuracy. Its sweeps rotate
+    /// matrix (up to 32 x 32, an invocation per column, the columns in registers); small
+    /// singular values often to high relative accuracy. Its sweeps rotate
     /// pairs of columns (about `n^3` work per sweep, 6 to 10 sweeps, in a kernel of its
     /// own rather than the library's products), so its time grows fast past a few hundred.
     Jacobi,
@@ -259,7 +266,11 @@ fn eigen<T: Float>(
 /// relative accuracy below `min(M, N) = 384`), the vectors orthonormal to a few tens of
 /// `max(M, N) eps`. Below `min(M, N) = 384` one-sided Jacobi, which waits for the GPU once
 /// (the convergence status); from there the polar route ([`SvdMethod::Polar`]), which
-/// waits only where its [`eigh`] does.
+/// waits only where its [`eigh`] does. Matrices up to 32 x 32 run an invocation per column
+/// with the columns in registers (a stack in one dispatch); there, a matrix with a NaN or
+/// infinite entry gets NaN singular values and vectors, and a matrix whose largest
+/// magnitude lies outside about `[sqrt(min_positive) / eps, sqrt(max) / 128]` is scaled
+/// (no overflow or underflow in the squared norms).
 ///
 /// # Errors
 /// As [`eigh`], but for [`Error::NotSquare`] (any shape is taken).
@@ -387,6 +398,9 @@ fn decompose_with<T: Float>(
         return by_polar(a, &st, full, compute_uv);
     }
     let c = a.contiguous()?;
+    if let Some(plan) = svd_small::plan::<T>(dev, m, n) {
+        return by_small(op, &c, &st, &plan, full, compute_uv);
+    }
     // Tall (or square): W = A^T, whose rows are A's columns; wide: W = A.
     let (p, q) = if tall { (m, n) } else { (n, m) };
     let j = Jacobi::run(
@@ -420,6 +434,51 @@ fn decompose_with<T: Float>(
         j.check(op)?;
     }
     Ok(Svd { u, s, vh })
+}
+
+/// The SVD of the (non-empty, contiguous) stack `c` of matrices up to 32 x 32 by the
+/// eig_small family's kernel (svd_small.rs): a wide matrix through its transpose, whose V
+/// is U and whose U (from W) is Vh^T.
+fn by_small<T: Float>(
+    op: &'static str,
+    c: &Array<T>,
+    st: &Stack,
+    plan: &eig_small::Plan,
+    full: bool,
+    uv: bool,
+) -> Result<Svd<T>> {
+    let (m, n) = (st.m, st.n);
+    let k = m.min(n);
+    let r = svd_small::svd(op, c, plan, st.count, m, n, full, uv)?;
+    let s = r.w.reshape(st.per_matrix(Some(k)))?;
+    let (u, vh) = match (&r.u, &r.v) {
+        (Some(wu), Some(v)) if m >= n => {
+            let ur = if full { m } else { k };
+            (wu.reshape(st.shape(m, ur))?, v.reshape(st.shape(n, n))?)
+        }
+        (Some(wu), Some(v)) => {
+            let vr = if full { n } else { k };
+            (v.reshape(st.shape(m, m))?, wu.reshape(st.shape(vr, n))?)
+        }
+        _ => {
+            if checks(c) {
+                r.check(op)?;
+            }
+            return Ok(Svd {
+                u: None,
+                s,
+                vh: None,
+            });
+        }
+    };
+    if checks(c) {
+        r.check(op)?;
+    }
+    Ok(Svd {
+        u: Some(u),
+        s,
+        vh: Some(vh),
+    })
 }
 
 /// The SVD of the (non-empty) stack `a` by the polar route ([`svd_polar`]): a wide matrix
