@@ -5,8 +5,8 @@
 //! of [`super::factor_reg`], in registers, where they fit). Nothing here waits for the
 //! GPU: every step is recorded and runs in order.
 
-use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, SELF, TRANS, UNIT};
 use super::chol_panel::Steps;
+use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, SELF, TRANS, UNIT};
 use super::factor_prof as prof;
 use crate::array::Array;
 use crate::dtype::Float;

@@ -123,7 +123,14 @@ pub(crate) fn update<T: Float>(
     };
     let t = (n - k - NB).div_ceil(NB);
     let kernel = ("chol_panel", "chol_update", spec as fn(DType) -> Spec);
-    l.launch_in(kernel, &p, (None, None), w, grid(t * (t + 1) / 2, count), WG)
+    l.launch_in(
+        kernel,
+        &p,
+        (None, None),
+        w,
+        grid(t * (t + 1) / 2, count),
+        WG,
+    )
 }
 
 /// Every diagonal block of every matrix of `w` ([count, n, n]) factored in place (its

@@ -380,7 +380,10 @@ fn cholesky_blocks<T: Float>() {
             let (li, ui) = (&l[i * n * n..][..n * n], &u[i * n * n..][..n * n]);
             let ai = &ah[i * n * n..][..n * n];
             assert_eq!(transpose(li, n, n), ui, "n={n}: upper is lower's transpose");
-            assert!((0..n * n).all(|t| t % n <= t / n || li[t] == 0.0), "n={n}: upper zero");
+            assert!(
+                (0..n * n).all(|t| t % n <= t / n || li[t] == 0.0),
+                "n={n}: upper zero"
+            );
             let e = rel_diff(li, &cholesky_ref(ai, n));
             assert!(e <= 4.0 * bound::<T>(n), "n={n} matrix {i}: factor {e:e}");
             let llt = matmul(li, &transpose(li, n, n), n, n, n);
