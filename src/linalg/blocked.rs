@@ -196,10 +196,10 @@ fn cholesky_in_place_body<T: Float>(
         let mut k = 0;
         while k + NB < n {
             super::chol_panel::panel(l, (count, n), k, w, &st)?;
-            if steps == Steps::Update {
-                super::chol_panel::update(l, (count, n), k, w)?;
-            } else {
+            if steps == Steps::Panel {
                 trailing_update(l, w, (count, n), k, NB)?;
+            } else {
+                super::chol_panel::update(l, (count, n), k, w)?;
             }
             k += NB;
         }
