@@ -196,10 +196,8 @@ fn cholesky_in_place_body<T: Float>(
         let mut k = 0;
         while k + NB < n {
             super::chol_panel::panel(l, (count, n), k, w, &st)?;
-            if steps == Steps::Panel {
+            if steps == Steps::Panel || !super::chol_panel::update(l, (count, n), k, w)? {
                 trailing_update(l, w, (count, n), k, NB)?;
-            } else {
-                super::chol_panel::update(l, (count, n), k, w)?;
             }
             k += NB;
         }

@@ -114,15 +114,22 @@ pub(crate) fn panel<T: Float>(
 }
 
 /// The trailing update of the step at block `k` (k + NB < n): A22 -= L21 L21^T on and
-/// below the diagonal of every matrix of `w` ([count, n, n]), in place; above it A22 keeps
-/// its old values (nothing reads them).
+/// below the diagonal of every matrix of `w` ([count, n, n]), in place (above it A22
+/// keeps its old values: nothing reads them), and `true`; `false`, nothing recorded,
+/// where its lower tiles are more workgroups than the device dispatches along x (n past
+/// ~23,000).
 pub(crate) fn update<T: Float>(
     l: &Launcher<T>,
     (count, n): (usize, usize),
     k: usize,
     w: &Array<T>,
-) -> Result<()> {
+) -> Result<bool> {
     debug_assert!(k + NB < n);
+    let t = (n - k - NB).div_ceil(NB);
+    let tiles = t * (t + 1) / 2;
+    if tiles > l.dev.limits().max_compute_workgroups_per_dimension as usize {
+        return Ok(false);
+    }
     let p = FParams {
         rows: n,
         cols: n,
@@ -131,21 +138,14 @@ pub(crate) fn update<T: Float>(
         count,
         ..FParams::default()
     };
-    let t = (n - k - NB).div_ceil(NB);
     let entry = if steps() == Steps::Update {
         "chol_update"
     } else {
         "chol_update4"
     };
     let kernel = ("chol_panel", entry, spec as fn(DType) -> Spec);
-    l.launch_in(
-        kernel,
-        &p,
-        (None, None),
-        w,
-        grid(t * (t + 1) / 2, count),
-        WG,
-    )
+    l.launch_in(kernel, &p, (None, None), w, grid(tiles, count), WG)?;
+    Ok(true)
 }
 
 /// Every diagonal block of every matrix of `w` ([count, n, n]) factored in place (its

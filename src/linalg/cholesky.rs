@@ -27,7 +27,8 @@ pub enum Triangle {
 ///
 /// Blocked right-looking: diagonal blocks of 64, the panel below each solved against it
 /// (the block factored and inverted in registers by each workgroup of one dispatch), the
-/// trailing update of the lower triangle in place; three dispatches a block. A matrix that is not positive definite (a
+/// trailing update of the lower triangle in place: two dispatches a block, and one at
+/// the end for the diagonal blocks. A matrix that is not positive definite (a
 /// diagonal that is not positive, or NaN, as LAPACK's potrf finds it) is reported by
 /// reading back one status word, which waits for the GPU to finish the call; with
 /// `Options::linalg_check` off (`GPUARRAY_LINALG_CHECK=0`) the call returns at once and
