@@ -5,6 +5,7 @@
 //! of [`super::factor_reg`], in registers, where they fit). Nothing here waits for the
 //! GPU: every step is recorded and runs in order.
 
+use super::chol_panel::Steps;
 use super::factor::{status_array, FParams, Launcher, ASSIGN, LOWER, REVERSE, SELF, TRANS, UNIT};
 use super::factor_prof as prof;
 use crate::array::Array;
@@ -173,8 +174,12 @@ fn lu_in_place_body<T: Float>(
 }
 
 /// The lower Cholesky factor of every matrix of `w` ([count, n, n]) in its lower triangle,
-/// in place (the strict upper triangle keeps its old values): the status word (one i32:
-/// the first matrix found not positive definite, i32::MAX for none).
+/// in place (the strict upper triangle holds no use: old values, or partial updates):
+/// the status word (one i32: the first matrix found not positive definite, i32::MAX for
+/// none). The steps as [`super::chol_panel::steps`] selects: by default L21 and the
+/// trailing update by shaders/chol_panel.wgsl (two dispatches a step, the diagonal
+/// blocks' factors in one at the end), else by shaders/factor.wgsl's kernels and
+/// products.
 fn cholesky_in_place_body<T: Float>(
     l: &Launcher<T>,
     w: &Array<T>,
@@ -183,6 +188,22 @@ fn cholesky_in_place_body<T: Float>(
 ) -> Result<Array<i32>> {
     let st = status_array(&w.dev, 0)?;
     prof::mark(&w.dev, "fill")?;
+    let steps = super::chol_panel::steps();
+    if steps != Steps::Separate {
+        // A step: L21 by shaders/chol_panel.wgsl (the diagonal block factored and
+        // inverted by each of its workgroups), the trailing update; the diagonal blocks'
+        // factors and the status at the end.
+        let mut k = 0;
+        while k + NB < n {
+            super::chol_panel::panel(l, (count, n), k, w, &st)?;
+            if steps == Steps::Panel || !super::chol_panel::update(l, (count, n), k, w)? {
+                trailing_update(l, w, (count, n), k, NB)?;
+            }
+            k += NB;
+        }
+        super::chol_panel::diagonals(l, (count, n), w, &st)?;
+        return Ok(st);
+    }
     for k in (0..n).step_by(NB) {
         let wdt = NB.min(n - k);
         let p = FParams {
@@ -217,21 +238,38 @@ fn cholesky_in_place_body<T: Float>(
                 ..p
             };
             l.sub_block(&s, &t, w)?;
-            let l21 = block(w, count, (n, n), (k + wdt, k), (below, wdt), false);
-            let l21t = block(w, count, (n, n), (k + wdt, k), (below, wdt), true);
-            let t = l21.matmul(&l21t)?;
-            prof::mark(&l21.dev, "matmul")?;
-            let s = FParams {
-                r0: k + wdt,
-                nrows: below,
-                c0: k + wdt,
-                ncols: below,
-                ..p
-            };
-            l.sub_block(&s, &t, w)?;
+            trailing_update(l, w, (count, n), k, wdt)?;
         }
     }
     Ok(st)
+}
+
+/// A22 -= L21 L21^T for the Cholesky step at block `k` of width `wdt` (L21: rows
+/// [k + wdt, n) of columns [k, k + wdt) of every matrix of `w`, [count, n, n]): the
+/// product, then its subtraction in place.
+fn trailing_update<T: Float>(
+    l: &Launcher<T>,
+    w: &Array<T>,
+    (count, n): (usize, usize),
+    k: usize,
+    wdt: usize,
+) -> Result<()> {
+    let below = n - k - wdt;
+    let l21 = block(w, count, (n, n), (k + wdt, k), (below, wdt), false);
+    let l21t = block(w, count, (n, n), (k + wdt, k), (below, wdt), true);
+    let t = l21.matmul(&l21t)?;
+    prof::mark(&l21.dev, "matmul")?;
+    let s = FParams {
+        rows: n,
+        cols: n,
+        r0: k + wdt,
+        nrows: below,
+        c0: k + wdt,
+        ncols: below,
+        count,
+        ..FParams::default()
+    };
+    l.sub_block(&s, &t, w)
 }
 
 /// How a triangular solve reads its matrix.

@@ -25,8 +25,10 @@ pub enum Triangle {
 /// with `A = L L^T` ([`Triangle::Lower`], NumPy's default) or `U = L^T` with `A = U^T U`
 /// ([`Triangle::Upper`]); the other triangle of the result is zero.
 ///
-/// Blocked right-looking: diagonal blocks of 64, the panel below each solved against it,
-/// the trailing update by [`Array::matmul`]. A matrix that is not positive definite (a
+/// Blocked right-looking: diagonal blocks of 64, the panel below each solved against it
+/// (the block factored and inverted in registers by each workgroup of one dispatch), the
+/// trailing update of the lower triangle in place: two dispatches a block, and one at
+/// the end for the diagonal blocks. A matrix that is not positive definite (a
 /// diagonal that is not positive, or NaN, as LAPACK's potrf finds it) is reported by
 /// reading back one status word, which waits for the GPU to finish the call; with
 /// `Options::linalg_check` off (`GPUARRAY_LINALG_CHECK=0`) the call returns at once and

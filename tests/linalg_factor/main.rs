@@ -349,6 +349,86 @@ fn cholesky_reconstructs<T: Float>() {
     }
 }
 
+/// The lower Cholesky factor of the n x n SPD matrix `a`, in f64 (unblocked).
+fn cholesky_ref(a: &[f64], n: usize) -> Vec<f64> {
+    let mut l = vec![0.0; n * n];
+    for j in 0..n {
+        let d = a[j * n + j] - (0..j).map(|q| l[j * n + q] * l[j * n + q]).sum::<f64>();
+        l[j * n + j] = d.sqrt();
+        for i in j + 1..n {
+            let s = a[i * n + j] - (0..j).map(|q| l[i * n + q] * l[j * n + q]).sum::<f64>();
+            l[i * n + j] = s / l[j * n + j];
+        }
+    }
+    l
+}
+
+/// Sizes around the blocks of 64 (one block, its edges, two and more, a partial last
+/// block of one column): the factor against an f64 reference (these matrices' condition
+/// is at most ~5: the forward error is a small multiple of the backward one), its
+/// reconstruction, its zero upper triangle, and the upper factor its transpose; in
+/// stacks of two, the second matrix with its own values.
+fn cholesky_blocks<T: Float>() {
+    let mut rng = Rng::new(31);
+    for n in [63, 64, 65, 127, 128, 129, 257] {
+        let count = if n > 200 { 1 } else { 2 };
+        let ah = spd(&mut rng, count, n);
+        let (a, ah) = upload::<T>(dev(), &ah, &[count, n, n]);
+        let l = host(&linalg::cholesky(&a, Triangle::Lower).expect("cholesky"));
+        let u = host(&linalg::cholesky(&a, Triangle::Upper).expect("cholesky"));
+        for i in 0..count {
+            let (li, ui) = (&l[i * n * n..][..n * n], &u[i * n * n..][..n * n]);
+            let ai = &ah[i * n * n..][..n * n];
+            assert_eq!(transpose(li, n, n), ui, "n={n}: upper is lower's transpose");
+            assert!(
+                (0..n * n).all(|t| t % n <= t / n || li[t] == 0.0),
+                "n={n}: upper zero"
+            );
+            let e = rel_diff(li, &cholesky_ref(ai, n));
+            assert!(e <= 4.0 * bound::<T>(n), "n={n} matrix {i}: factor {e:e}");
+            let llt = matmul(li, &transpose(li, n, n), n, n, n);
+            let e = rel_diff(&llt, ai);
+            assert!(e <= bound::<T>(n), "n={n} matrix {i}: reconstruction {e:e}");
+        }
+    }
+}
+
+/// Ill-conditioned SPD matrices `D S D` (S as `spd`'s, D graded from 1 to 10^(-top / 2):
+/// condition ~10^top, 12 in f64, 6 in f32) over three blocks: the reconstruction's
+/// error stays within the bound whatever the condition; and a matrix that stops being
+/// positive definite at a late pivot (column 120 of 129, in the second block; or the
+/// last, column 128, alone in its block) is named in its stack.
+fn cholesky_ill_and_late<T: Float>() {
+    let mut rng = Rng::new(32);
+    let n = 129;
+    let top = if T::DTYPE == DType::F64 { 12.0 } else { 6.0 };
+    let mut ah = spd(&mut rng, 1, n);
+    let dg: Vec<f64> = (0..n)
+        .map(|i| 10f64.powf(-top / 2.0 * i as f64 / (n - 1) as f64))
+        .collect();
+    for (t, v) in ah.iter_mut().enumerate() {
+        *v *= dg[t / n] * dg[t % n];
+    }
+    let (a, ah) = upload::<T>(dev(), &ah, &[n, n]);
+    let l = host(&linalg::cholesky(&a, Triangle::Lower).expect("cholesky"));
+    assert!(l.iter().all(|v| v.is_finite()));
+    let e = rel_diff(&matmul(&l, &transpose(&l, n, n), n, n, n), &ah);
+    assert!(e <= bound::<T>(n), "ill-conditioned: {e:e}");
+    for (late, index) in [(120, 1), (128, 2)] {
+        let mut p = spd(&mut rng, 3, n);
+        // A diagonal entry lowered below what the columns before it take from it.
+        p[index * n * n + late * n + late] = -1.0;
+        let (pa, _) = upload::<T>(dev(), &p, &[3, n, n]);
+        match linalg::cholesky(&pa, Triangle::Upper) {
+            Err(gpuarray::Error::NotPositiveDefinite {
+                op: "cholesky",
+                index: i,
+            }) => assert_eq!(i, index, "pivot {late}"),
+            other => panic!("pivot {late}: got {:?}", other.map(|_| ())),
+        }
+    }
+}
+
 fn cho_solve_and_triangular<T: Float>() {
     let mut rng = Rng::new(10);
     for &n in &[1usize, 7, 65, 130] {
@@ -496,6 +576,8 @@ per_dtype! {
         det_matches => super::det_matches::<T>();
         factor_views_and_stacks => super::factor_views_and_stacks::<T>();
         cholesky_reconstructs => super::cholesky_reconstructs::<T>();
+        cholesky_blocks => super::cholesky_blocks::<T>();
+        cholesky_ill_and_late => super::cholesky_ill_and_late::<T>();
         cho_solve_and_triangular => super::cho_solve_and_triangular::<T>();
         matrix_power_matches => super::matrix_power_matches::<T>();
         ill_conditioned => super::ill_conditioned::<T>();

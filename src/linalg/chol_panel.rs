@@ -1,0 +1,179 @@
+//! Cholesky's panels in one dispatch: host side of shaders/chol_panel.wgsl, the steps of
+//! [`super::blocked::cholesky_in_place`] on it.
+//!
+//! The blocked Cholesky's step at block k (64 columns) made L21 = A21 L11^-T in four
+//! dispatches: shaders/factor.wgsl's `chol_diag` (one workgroup factoring the diagonal
+//! block, ~85 us on the H200, 2026-11-29 profile of a 4096 f32 Cholesky), `tri_inv`
+//! (~59 us), a product and a copy of it into place (`sub_block`). `chol_panel` does all
+//! four in one: each of its workgroups (one per 64 rows of A21) factors the diagonal block
+//! and inverts L11 in registers itself, then multiplies its rows by L11^-T; no workgroup
+//! writes the diagonal block, which all read, and `chol_diags` writes every diagonal
+//! block's factor (and finds the matrices that are not positive definite) in one dispatch
+//! after the last step. The trailing update A22 -= L21 L21^T is `chol_update4` (or
+//! `chol_update`), in place on the lower tiles of 64 x 64 only: no product written to be
+//! subtracted after (the old `sub_block`, ~2.4 ms of the 4096 f32 call's 14.9 on the
+//! H200), half the multiply-adds. A step is then two dispatches, not six.
+//!
+//! The estimate, blind (no GPU here): a column of the factor or of the inverse is one
+//! barrier, two reads of workgroup memory, a square root and a division (f32), and 16
+//! fused multiply-adds per invocation: ~200-300 cycles, ~0.15 us at the H200's clock; 128
+//! columns and the 64-deep product (~4 us) make ~25 us a step, against chol_diag's and
+//! tri_inv's ~145 us and the product and copy (~25 us) before. The measuring switch
+//! `GPUARRAY_CHOL_FUSED` (read once through `config::switch`): 0 takes the four
+//! dispatches of before, anything else (the default) this kernel.
+
+use super::factor::{grid, FParams, Launcher};
+use crate::array::Array;
+use crate::dtype::{DType, Float};
+use crate::error::Result;
+use crate::kernel::source::Spec;
+
+const SRC: &str = include_str!("../../shaders/chol_panel.wgsl");
+
+/// Invocations of a workgroup: the kernel's 16 x 16 grid, each holding 4 x 4 of the block.
+const WG: u32 = 256;
+
+/// The block width the kernel is written for.
+pub(crate) const NB: usize = 64;
+const _: () = assert!(NB == super::blocked::NB);
+
+/// How the Cholesky steps run (the measuring switch `GPUARRAY_CHOL_FUSED`, read once
+/// through `config::switch`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Steps {
+    /// `0`: shaders/factor.wgsl's `chol_diag` and `tri_inv`, a product and its copy for
+    /// L21, a product and its subtraction for the trailing update: six dispatches a step.
+    Separate,
+    /// `1`: L21 by [`panel`], the trailing update by a product and its subtraction.
+    Panel,
+    /// `2`: L21 by [`panel`], the trailing update by [`update`]'s `chol_update` (each
+    /// invocation 4 x 4 values 16 apart, eight scalar reads of workgroup memory to 16
+    /// multiply-adds).
+    Update,
+    /// `3` (the default): as `2` with `chol_update4` (4 x 4 adjacent values, two vec4
+    /// reads to 16 multiply-adds: the H200's workgroup memory issues one read a cycle per
+    /// multiprocessor against four of multiply-adds, so `chol_update` is bound by its
+    /// reads at about half the multiply-add rate, f64 at a quarter; unmeasured).
+    Update4,
+}
+
+/// The steps `GPUARRAY_CHOL_FUSED` selects ([`Steps::Update4`] unless it is 0, 1 or 2).
+pub(crate) fn steps() -> Steps {
+    static S: std::sync::OnceLock<Steps> = std::sync::OnceLock::new();
+    *S.get_or_init(|| match crate::config::switch("GPUARRAY_CHOL_FUSED") {
+        Some(0) => Steps::Separate,
+        Some(1) => Steps::Panel,
+        Some(2) => Steps::Update,
+        _ => Steps::Update4,
+    })
+}
+
+fn spec(d: DType) -> Spec {
+    let s = Spec::new("chol_panel", SRC)
+        .alias("T", d.wgsl())
+        .scalar(d)
+        .writable_last_input();
+    if d == DType::F64 {
+        s.alias("TW", "f64")
+            .import("f64_math")
+            .function("div_", "fn div_(x: T, y: T) -> T { return div64_(x, y); }")
+            .function("sqrt_", "fn sqrt_(x: T) -> T { return sqrt64_(x); }")
+    } else {
+        s
+    }
+}
+
+/// Every variant, for the shader validation test.
+#[cfg(test)]
+pub(crate) fn all_specs() -> Vec<Spec> {
+    vec![spec(DType::F32), spec(DType::F64)]
+}
+
+/// Rows [k + NB, n) of columns [k, k + NB) of every matrix of `w` ([count, n, n]) become
+/// L21 = A21 L11^-T, for the full diagonal block at k (k + NB < n) whose lower triangle
+/// holds A11 as the trailing updates left it (unchanged by this dispatch).
+pub(crate) fn panel<T: Float>(
+    l: &Launcher<T>,
+    (count, n): (usize, usize),
+    k: usize,
+    w: &Array<T>,
+    st: &Array<i32>,
+) -> Result<()> {
+    debug_assert!(k + NB < n);
+    let p = FParams {
+        rows: n,
+        cols: n,
+        k0: k,
+        wdt: NB,
+        count,
+        ..FParams::default()
+    };
+    let x = (n - k - NB).div_ceil(NB);
+    let kernel = ("chol_panel", "chol_panel", spec as fn(DType) -> Spec);
+    l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)
+}
+
+/// The trailing update of the step at block `k` (k + NB < n): A22 -= L21 L21^T on and
+/// below the diagonal of every matrix of `w` ([count, n, n]), in place (above it A22
+/// keeps its old values: nothing reads them), and `true`; `false`, nothing recorded,
+/// where its lower tiles are more workgroups than the device dispatches along x (n past
+/// ~23,000).
+pub(crate) fn update<T: Float>(
+    l: &Launcher<T>,
+    (count, n): (usize, usize),
+    k: usize,
+    w: &Array<T>,
+) -> Result<bool> {
+    debug_assert!(k + NB < n);
+    let t = (n - k - NB).div_ceil(NB);
+    let tiles = t * (t + 1) / 2;
+    if tiles > l.dev.limits().max_compute_workgroups_per_dimension as usize {
+        return Ok(false);
+    }
+    let p = FParams {
+        rows: n,
+        cols: n,
+        k0: k,
+        wdt: NB,
+        count,
+        ..FParams::default()
+    };
+    let entry = if steps() == Steps::Update {
+        "chol_update"
+    } else {
+        "chol_update4"
+    };
+    let kernel = ("chol_panel", entry, spec as fn(DType) -> Spec);
+    l.launch_in(kernel, &p, (None, None), w, grid(tiles, count), WG)?;
+    Ok(true)
+}
+
+/// Every diagonal block of every matrix of `w` ([count, n, n]) factored in place (its
+/// lower triangle: L11), the first matrix with a diagonal that is not positive to the
+/// status word `st[0]`.
+pub(crate) fn diagonals<T: Float>(
+    l: &Launcher<T>,
+    (count, n): (usize, usize),
+    w: &Array<T>,
+    st: &Array<i32>,
+) -> Result<()> {
+    let p = FParams {
+        rows: n,
+        cols: n,
+        count,
+        ..FParams::default()
+    };
+    let kernel = ("chol_panel", "chol_diags", spec as fn(DType) -> Spec);
+    let x = n.div_ceil(NB);
+    l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_entry_is_in_the_shader() {
+        for e in ["chol_panel", "chol_update", "chol_update4", "chol_diags"] {
+            assert!(super::SRC.contains(&format!("fn {e}(")), "{e}");
+        }
+    }
+}
