@@ -13,6 +13,7 @@
 mod stack;
 
 mod blocked;
+pub(crate) mod calu;
 mod cholesky;
 pub(crate) mod factor;
 pub(crate) mod factor_prof;
