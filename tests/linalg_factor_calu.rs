@@ -65,8 +65,14 @@ fn lu_product(f: &[f64], m: usize, n: usize) -> (Vec<f64>, f64) {
 
 /// Factors `v` ([count, m, n]; its transpose's storage where `t`, factored as a transposed
 /// view) and checks every matrix's reconstruction P A = L U and pivots; `one_block`: the
-/// panels have at most one block of rows (partial pivoting: |l| <= 1).
-fn check_factors<T: Float>(what: &str, v: &[f64], (count, m, n): (usize, usize, usize), t: bool) {
+/// panels have at most one block of rows (partial pivoting: |l| <= 1). Returns the
+/// largest |l|.
+fn check_factors<T: Float>(
+    what: &str,
+    v: &[f64],
+    (count, m, n): (usize, usize, usize),
+    t: bool,
+) -> f64 {
     let (a, ah) = if t {
         // The matrices stored transposed ([count, n, m]), factored through a view.
         let mut s = vec![0.0; count * m * n];
@@ -94,6 +100,7 @@ fn check_factors<T: Float>(what: &str, v: &[f64], (count, m, n): (usize, usize, 
     let piv = f.piv().to_vec().expect("piv");
     let lu = host(f.lu());
     let k = m.min(n);
+    let mut most = 0.0f64;
     for i in 0..count {
         let p: Vec<usize> = piv[i * k..][..k].iter().map(|&p| p as usize).collect();
         for (j, &q) in p.iter().enumerate() {
@@ -106,13 +113,15 @@ fn check_factors<T: Float>(what: &str, v: &[f64], (count, m, n): (usize, usize, 
         if m <= 128 {
             assert!(lmax <= 1.0, "{what} #{i}: |l| {lmax} past 1 in one block");
         }
+        most = most.max(lmax);
     }
+    most
 }
 
 fn factors<T: Float>() {
     let mut rng = Rng::new(71);
     // One element; fewer rows than a block; one block exactly; one past (two levels);
-    // past four blocks (three levels: 700 rows -> 6 blocks -> 384 picks -> 3 -> 192 -> 2 ->
+    // past four blocks (four levels: 700 rows -> 6 blocks -> 384 picks -> 3 -> 192 -> 2 ->
     // 128 -> 1); wide and tall; a panel narrower than the widest; stacks.
     for (count, m, n, t) in [
         (1usize, 1usize, 1usize, false),
@@ -121,12 +130,17 @@ fn factors<T: Float>() {
         (1, 129, 70, false),
         (3, 200, 131, false),
         (1, 700, 65, false),
-        (1, 300, 300, true),
-        (1, 1000, 20, false),
+        (1, 260, 260, true),
+        (1, 600, 20, false),
         (2, 40, 197, false),
     ] {
         let v = rng.vec(count * m * n, -1.0, 1.0);
-        check_factors::<T>("random", &v, (count, m, n), t);
+        let lmax = check_factors::<T>("random", &v, (count, m, n), t);
+        if m == 700 {
+            // The tournament itself ran (partial pivoting keeps |l| <= 1; here 1.9 in a
+            // CPU model of the same tournament).
+            assert!(lmax > 1.0, "700 rows: |l| <= 1, partial pivoting's pivots");
+        }
     }
     // Ties (equal magnitudes in every block) and rows graded to 1e-6 (f32) or 1e-12 (f64).
     let (m, n) = (389, 100);
@@ -136,15 +150,15 @@ fn factors<T: Float>() {
     }
     check_factors::<T>("ties", &v, (1, m, n), false);
     let top = if T::DTYPE == DType::F32 { 6.0 } else { 12.0 };
-    let g = graded(&mut rng, 300, top);
-    check_factors::<T>("graded", &g, (1, 300, 300), false);
+    let g = graded(&mut rng, 200, top);
+    check_factors::<T>("graded", &g, (1, 200, 200), false);
 }
 
 /// Solves, inverses and determinants through the tournament's factors.
 fn solves<T: Float>() {
     let mut rng = Rng::new(72);
     let top = if T::DTYPE == DType::F32 { 5.0 } else { 12.0 };
-    for (what, n) in [("random", 257usize), ("graded", 300), ("hilbert", 150)] {
+    for (what, n) in [("random", 257usize), ("graded", 200), ("hilbert", 130)] {
         let ah = match what {
             "random" => rng.vec(n * n, -1.0, 1.0),
             "graded" => graded(&mut rng, n, top),
@@ -156,6 +170,9 @@ fn solves<T: Float>() {
         };
         let (a, ah) = upload::<T>(dev(), &ah, &[n, n]);
         for k in [1usize, 3] {
+            if k == 1 && what != "random" {
+                continue;
+            }
             let (b, bh) = upload::<T>(dev(), &rng.vec(n * k, -1.0, 1.0), &[n, k]);
             let x = host(&linalg::solve(&a, &b).expect("solve"));
             let e = backward_error(&ah, &x, &bh, n, k);
@@ -181,14 +198,14 @@ fn solves<T: Float>() {
     }
 }
 
-/// A stack whose matrix 1 has a zero column (an exact zero pivot at column 250, past
-/// three panels and in the tournament's every block): `Singular` names it.
+/// A stack whose matrix 1 has a zero column (an exact zero pivot at column 190, in the
+/// third panel and in the tournament's every block): `Singular` names it.
 fn singular_late<T: Float>() {
     let mut rng = Rng::new(73);
-    let n = 260;
+    let n = 200;
     let mut v = rng.vec(3 * n * n, -1.0, 1.0);
     for r in 0..n {
-        v[n * n + r * n + 250] = 0.0;
+        v[n * n + r * n + 190] = 0.0;
     }
     let (a, _) = upload::<T>(dev(), &v, &[3, n, n]);
     let (b, _) = upload::<T>(dev(), &rng.vec(n, -1.0, 1.0), &[n]);
