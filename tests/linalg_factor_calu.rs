@@ -109,7 +109,10 @@ fn check_factors<T: Float>(
         let (prod, lmax) = lu_product(&lu[i * m * n..][..m * n], m, n);
         let e = rel_diff(&prod, &permuted(&ah[i * m * n..][..m * n], &p, m, n));
         let e = e / (m.max(n) as f64 * eps::<T>());
-        assert!(e <= 8.0, "{what} #{i} {m}x{n}: ||PA - LU|| = {e:.2} max(m, n) eps ||A||");
+        assert!(
+            e <= 8.0,
+            "{what} #{i} {m}x{n}: ||PA - LU|| = {e:.2} max(m, n) eps ||A||"
+        );
         if m <= 128 {
             assert!(lmax <= 1.0, "{what} #{i}: |l| {lmax} past 1 in one block");
         }
@@ -222,7 +225,10 @@ fn singular_late<T: Float>() {
     let (sign, logdet) = (host(&sign), host(&logdet));
     assert_eq!((sign[1], logdet[1]), (0.0, f64::NEG_INFINITY));
     for i in [0, 2] {
-        assert!(sign[i].abs() == 1.0 && logdet[i].is_finite(), "#{i}: {sign:?} {logdet:?}");
+        assert!(
+            sign[i].abs() == 1.0 && logdet[i].is_finite(),
+            "#{i}: {sign:?} {logdet:?}"
+        );
     }
 }
 

@@ -177,10 +177,7 @@ pub(crate) fn lu_panel<T: Float>(
     // picks.
     let cap = rows.div_ceil(b as usize) * w;
     let (mut cin, mut cout) = if rows > b as usize {
-        (
-            scratch(l, p.count * cap)?,
-            Some(scratch(l, p.count * cap)?),
-        )
+        (scratch(l, p.count * cap)?, Some(scratch(l, p.count * cap)?))
     } else {
         (scratch(l, 1)?, None)
     };
