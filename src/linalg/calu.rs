@@ -172,7 +172,7 @@ pub(crate) fn lu_panel<T: Float>(
     };
     let b = block(l, want);
     let (rows, w) = (p.rows - p.k0, p.wdt);
-    debug_assert!(w >= 1 && w <= W && w <= rows);
+    debug_assert!((1..=W).contains(&w) && w <= rows);
     // Candidates a matrix passes from one level to the next: at most the first level's
     // picks.
     let cap = rows.div_ceil(b as usize) * w;
