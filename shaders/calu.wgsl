@@ -15,7 +15,7 @@
 // `tslu`: workgroup (b, matrix) reads its WG candidates (one row an invocation, the
 // panel's columns in a private array whose every index is a constant once the host has
 // unrolled the loops marked `// unroll`; the column loop stays a loop, column j picked by
-// compares) and factors them with partial pivoting: per column the largest magnitude of
+// a tree of selects on j's bits) and factors them with partial pivoting: per column the largest magnitude of
 // the candidates not yet picked (the lowest slot of equals, NaN below every number), its
 // row broadcast through workgroup memory, the others updated: three barriers a column.
 // Rows never move: the pick is recorded as its order. A level but the last writes the
@@ -44,7 +44,7 @@ alias M = u32;
 alias NI = i32;
 
 override WG: u32 = 256u;
-// The widest panel.
+// The widest panel (64: the column picks' trees of selects assume it).
 const W: u32 = 64u;
 // The largest workgroup of `tslu` (its reduction's first level).
 const WGMAX: u32 = 512u;
@@ -136,13 +136,31 @@ fn tslu(
     var act = rid != NONE;
     var ord = NONE;
     for (var j = 0u; j < w; j++) {
-        var xj = x[0];
+        // Element j of the row by a tree of selects on j's bits (depth 6 for W = 64, every
+        // index a constant once unrolled), not a chain of W compares and selects: on the
+        // H200 (2026-11-29) that chain was the column step's longest path.
+        var p32: array<T, 32>;
         // unroll
-        for (var c = 0u; c < W; c++) {
-            if c == j {
-                xj = x[c];
-            }
+        for (var i = 0u; i < 32u; i++) {
+            p32[i] = select(x[2u * i], x[2u * i + 1u], (j & 1u) != 0u);
         }
+        var p16: array<T, 16>;
+        // unroll
+        for (var i = 0u; i < 16u; i++) {
+            p16[i] = select(p32[2u * i], p32[2u * i + 1u], (j & 2u) != 0u);
+        }
+        var p8: array<T, 8>;
+        // unroll
+        for (var i = 0u; i < 8u; i++) {
+            p8[i] = select(p16[2u * i], p16[2u * i + 1u], (j & 4u) != 0u);
+        }
+        var p4: array<T, 4>;
+        // unroll
+        for (var i = 0u; i < 4u; i++) {
+            p4[i] = select(p8[2u * i], p8[2u * i + 1u], (j & 8u) != 0u);
+        }
+        let p2a = select(select(p4[0], p4[1], (j & 16u) != 0u), select(p4[2], p4[3], (j & 16u) != 0u), (j & 32u) != 0u);
+        let xj = p2a;
         // The candidate's value: its magnitude, -0.5 for NaN (below every number, above
         // no candidate), -1 for none.
         var v = T(-1.0);
@@ -157,11 +175,15 @@ fn tslu(
         if lid < 32u {
             var bv = v;
             var bs = lid;
-            for (var t = lid + 32u; t < WG; t += 32u) {
-                let tv = red_v[t];
-                if beats(tv, t, bv, bs) {
-                    bv = tv;
-                    bs = t;
+            // unroll
+            for (var q = 0u; q < 15u; q++) {
+                let t = lid + 32u * (q + 1u);
+                if t < WG {
+                    let tv = red_v[t];
+                    if beats(tv, t, bv, bs) {
+                        bv = tv;
+                        bs = t;
+                    }
                 }
             }
             red2_v[lid] = bv;
@@ -171,7 +193,9 @@ fn tslu(
         // Every invocation reduces the 32 group winners itself (broadcast reads).
         var pv = red2_v[0];
         var ps = red2_s[0];
-        for (var t = 1u; t < 32u; t++) {
+        // unroll
+        for (var q = 0u; q < 31u; q++) {
+            let t = q + 1u;
             let tv = red2_v[t];
             let ts = red2_s[t];
             if beats(tv, ts, pv, ps) {
@@ -330,13 +354,31 @@ fn tslu_apply(
     // x U11 = a, column by column: x_j final once divided by U[j][j], then taken from the
     // columns right of it.
     for (var j = 0u; j < w; j++) {
-        var xj = x[0];
+        // Element j of the row by a tree of selects on j's bits (depth 6 for W = 64, every
+        // index a constant once unrolled), not a chain of W compares and selects: on the
+        // H200 (2026-11-29) that chain was the column step's longest path.
+        var p32: array<T, 32>;
         // unroll
-        for (var c = 0u; c < W; c++) {
-            if c == j {
-                xj = x[c];
-            }
+        for (var i = 0u; i < 32u; i++) {
+            p32[i] = select(x[2u * i], x[2u * i + 1u], (j & 1u) != 0u);
         }
+        var p16: array<T, 16>;
+        // unroll
+        for (var i = 0u; i < 16u; i++) {
+            p16[i] = select(p32[2u * i], p32[2u * i + 1u], (j & 2u) != 0u);
+        }
+        var p8: array<T, 8>;
+        // unroll
+        for (var i = 0u; i < 8u; i++) {
+            p8[i] = select(p16[2u * i], p16[2u * i + 1u], (j & 4u) != 0u);
+        }
+        var p4: array<T, 4>;
+        // unroll
+        for (var i = 0u; i < 4u; i++) {
+            p4[i] = select(p8[2u * i], p8[2u * i + 1u], (j & 8u) != 0u);
+        }
+        let p2a = select(select(p4[0], p4[1], (j & 16u) != 0u), select(p4[2], p4[3], (j & 16u) != 0u), (j & 32u) != 0u);
+        let xj = p2a;
         let l = xj * dinv[j];
         // unroll
         for (var c = 0u; c < W; c++) {

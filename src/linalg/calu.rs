@@ -24,6 +24,19 @@
 //! bounded and stable in practice: Grigori, Demmel, Xiang 2011): P A = L U still holds,
 //! to the backward error tests/linalg_factor_calu.rs bounds.
 //!
+//! Measured on the H200 (2026-11-29, `examples/factor_probe` with `GPUARRAY_FACTOR_PROFILE`,
+//! the first form: each column picked from the row by a chain of 64 compares and selects,
+//! the pivot search's workgroup-memory loops not unrolled): correct (solve backward error
+//! 4.4e-3 n eps f32, 3.8e-3 f64 at 4096) but slower than the register panel: LU f32 4096
+//! 73.2 ms (tslu 52.2 ms in 172 dispatches, ~4.7 us a column of a 256-row block; tslu_apply
+//! 10.7 ms, 170 us a panel; tslu_swap 1.6) against 66.0 (lu_reg 51.7, swap_rows 3.1,
+//! rank_update 2.5); f64 86.0 against 69.5; 1024 f32 12.6 against 10.4; blocks of 512: f32
+//! 4096 66.0 (tslu 44.8 ms in 120 dispatches). Its SASS: no spills (no LDL/STL), the
+//! column step a serial chain: the 64-deep select chain (FSEL after FSEL), then two loops
+//! of dependent workgroup-memory loads (8 and 32 steps) and three barriers. This form
+//! picks the column by a tree of selects on j's bits (depth 6) and unrolls both loops of
+//! the search (their loads issued together): the same bits, unmeasured.
+//!
 //! A column whose candidates are all zero picks a zero pivot (the status word reports the
 //! matrix singular, as LAPACK's zero pivot); a NaN candidate loses to every number and
 //! wins over none (a column of NaN picks its lowest row).
@@ -132,7 +145,9 @@ fn launch<T: Float>(
     out: &Array<T>,
     groups: usize,
 ) -> Result<()> {
-    let unroll = l.dev.info().kind != DeviceKind::Cpu;
+    // Unrolled on GPUs; on CPU adapters too with GPUARRAY_FACTOR_UNROLL_CPU=1 (to check the
+    // GPUs' text on lavapipe).
+    let unroll = l.dev.info().kind != DeviceKind::Cpu || super::factor_reg::unroll_on_cpu();
     let key = Key {
         family: "calu",
         entry,

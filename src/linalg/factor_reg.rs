@@ -147,8 +147,9 @@ fn unroll_cols() -> bool {
 
 /// Whether the loops are unrolled on CPU adapters too (the switch
 /// `GPUARRAY_FACTOR_UNROLL_CPU=1`, read once): for checking the GPUs' text on lavapipe,
-/// whose compiler takes minutes over it for the wider shapes.
-fn unroll_on_cpu() -> bool {
+/// whose compiler takes minutes over it for the wider shapes (src/linalg/calu.rs's kernels
+/// too).
+pub(crate) fn unroll_on_cpu() -> bool {
     static U: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_CPU") == Some(1))
 }
