@@ -147,11 +147,47 @@ fn unroll_cols() -> bool {
 
 /// Whether the loops are unrolled on CPU adapters too (the switch
 /// `GPUARRAY_FACTOR_UNROLL_CPU=1`, read once): for checking the GPUs' text on lavapipe,
-/// whose compiler takes minutes over it for the wider shapes.
-fn unroll_on_cpu() -> bool {
+/// whose compiler takes minutes over it for the wider shapes (src/linalg/calu.rs's kernels
+/// too).
+pub(crate) fn unroll_on_cpu() -> bool {
     static U: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_CPU") == Some(1))
 }
+
+/// Whether the workgroup pivot search's two loops over workgroup memory (`WG / 32 - 1`
+/// and 31 dependent steps a column) are unrolled on GPUs, their loads then issued
+/// together: the measuring switch `GPUARRAY_FACTOR_UNROLL_RED=1` (read once through
+/// `config::switch`; default off, unmeasured). The same candidates in the same order:
+/// the same bits. On the H200 (2026-11-29) the SASS of `lu_reg` showed no spills, and
+/// that of shaders/calu.wgsl's `tslu`, the same search, these loops as loops of
+/// dependent loads on the column step's serial path.
+fn unroll_red() -> bool {
+    static U: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_RED") == Some(1))
+}
+
+/// The workgroup pivot search's loops in shaders/factor_reg.wgsl and their unrolled forms
+/// ([`unroll_red`]).
+const RED1: &str = "            for (var t = lid + 32u; t < WG; t += 32u) {
+                if beats(red_v[t], red_p[t], bv, bp) {
+                    bv = red_v[t];
+                    bp = red_p[t];
+                }
+            }";
+const RED1_UNROLLED: &str = "            // unroll
+            for (var q = 0u; q < 31u; q++) {
+                let t = lid + 32u * (q + 1u);
+                if t < WG {
+                    if beats(red_v[t], red_p[t], bv, bp) {
+                        bv = red_v[t];
+                        bp = red_p[t];
+                    }
+                }
+            }";
+// Entry 0 against itself never beats: starting at 0 changes nothing.
+const RED2: &str = "        for (var t = 1u; t < 32u; t++) {\n            if beats(red2_v[t]";
+const RED2_UNROLLED: &str =
+    "        // unroll\n        for (var t = 0u; t < 32u; t++) {\n            if beats(red2_v[t]";
 
 /// The column loop's head and end in shaders/factor_reg.wgsl, and their unrolled forms.
 const COLS_HEAD: &str = "    for (var j = 0u; j < w; j++) { // columns";
@@ -201,15 +237,22 @@ fn pivot_text(src: &str, pivot: Pivot) -> String {
 /// invocation holds unrolled where `unroll` (every index into its private arrays then a
 /// constant: registers), left loops on CPU adapters, whose compilers take minutes over the
 /// unrolled text (lavapipe) and have no registers to keep; the column loop too where
-/// `cols` (and `unroll`). `ns`: with the subgroup pivot search, the most subgroups of a
+/// `cols` (and `unroll`); the workgroup pivot search's loops too where `red` (and `unroll`,
+/// [`unroll_red`]). `ns`: with the subgroup pivot search, the most subgroups of a
 /// workgroup; `None`: the workgroup search.
-fn spec(d: DType, s: Shape, unroll: bool, cols: bool, ns: Option<u32>) -> Spec {
+fn spec(d: DType, s: Shape, unroll: bool, cols: bool, red: bool, ns: Option<u32>) -> Spec {
     let pivot = if ns.is_some() {
         Pivot::Subgroup
     } else {
         Pivot::Workgroup
     };
     let mut text = pivot_text(SRC, pivot);
+    if unroll && red && ns.is_none() {
+        debug_assert!(text.contains(RED1) && text.contains(RED2));
+        text = text
+            .replace(RED1, RED1_UNROLLED)
+            .replace(RED2, RED2_UNROLLED);
+    }
     if unroll && cols {
         debug_assert!(text.contains(COLS_HEAD) && text.contains(COLS_END));
         text = text
@@ -264,22 +307,25 @@ pub(crate) fn all_specs() -> Vec<Spec> {
         for rows in [64, 300, 1000, 2000, 4096] {
             for unroll in [true, false] {
                 let s = shape(d, rows, 1024).expect("a shape");
-                v.push(spec(d, s, unroll, false, None));
+                v.push(spec(d, s, unroll, false, false, None));
+                // GPUARRAY_FACTOR_UNROLL_RED=1.
+                v.push(spec(d, s, unroll, false, true, None));
                 // GPUARRAY_FACTOR_PIVOT=1: subgroups of 32 unrolled (NVIDIA), of 8 not
                 // (lavapipe).
                 let sg = if unroll { 32 } else { 8 };
-                v.push(spec(d, s, unroll, false, Some(subgroups(s.wg, sg))));
+                v.push(spec(d, s, unroll, false, false, Some(subgroups(s.wg, sg))));
             }
         }
         // GPUARRAY_FACTOR_MAX_R=8's shapes past 4 rows an invocation.
         for rows in [4096, 6000] {
             let s = shape_within(d, rows, 1024, 8).expect("a shape");
-            v.push(spec(d, s, true, false, None));
-            v.push(spec(d, s, true, false, Some(subgroups(s.wg, 32))));
+            v.push(spec(d, s, true, false, false, None));
+            v.push(spec(d, s, true, false, true, None));
+            v.push(spec(d, s, true, false, false, Some(subgroups(s.wg, 32))));
             if rows == 4096 {
                 // GPUARRAY_FACTOR_UNROLL_COLS=1 (8 columns: the text 8-fold).
-                v.push(spec(d, s, true, true, None));
-                v.push(spec(d, s, true, true, Some(subgroups(s.wg, 32))));
+                v.push(spec(d, s, true, true, false, None));
+                v.push(spec(d, s, true, true, false, Some(subgroups(s.wg, 32))));
             }
         }
     }
@@ -314,12 +360,16 @@ fn launch<T: Float>(
 ) -> Result<()> {
     let unroll = l.dev.info().kind != DeviceKind::Cpu || unroll_on_cpu();
     let cols = unroll && unroll_cols() && entry == "lu_reg";
+    let red = unroll && unroll_red() && ns.is_none();
     let mut variant = format!("{:?} r{} w{} unroll {unroll}", T::DTYPE, s.r, s.w);
     if let Some(ns) = ns {
         variant += &format!(" sg{ns}");
     }
     if cols {
         variant += " cols";
+    }
+    if red {
+        variant += " red";
     }
     let key = Key {
         family: "factor_reg",
@@ -330,7 +380,9 @@ fn launch<T: Float>(
         ndim: 0,
         per: 0,
     };
-    let k = l.dev.kernel(key, || spec(T::DTYPE, s, unroll, cols, ns))?;
+    let k = l
+        .dev
+        .kernel(key, || spec(T::DTYPE, s, unroll, cols, red, ns))?;
     l.dev.launch(
         &k,
         &p.encode(),
