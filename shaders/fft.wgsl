@@ -57,6 +57,7 @@ fn run_passes(lid: u32) { }      // the passes: pass_0(lid); pass_1(lid); ... (f
 fn read_in(i: u32) -> vec2<T> { return src[i]; }
 fn write_out(i: u32, v: vec2<T>) { dst[i] = v; }
 fn sb(i: u32) -> u32 { return i; }  // where element i of `sbuf` lies (padded: i + i / 16)
+fn sw(x: u32) -> u32 { return x; }  // where element x of a row lies in it (swizzled: src/fft/banks.rs)
 fn twl(j: u32) -> vec2<T> { return twiddle(j); }  // W_L^j (the radix-R constants)
 fn twp(k: u32, j: u32) -> vec2<T> { return twiddle(k); }  // a pass's twiddle: entry k, W_L^j
 

@@ -10,6 +10,8 @@ use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
 
+use super::banks::{wgsl_swizzle, Exchanges, Layout};
+
 const SRC: &str = include_str!("../../shaders/fft.wgsl");
 const BLUESTEIN: &str = include_str!("../../shaders/fft_bluestein.wgsl");
 const CHIRP: &str = include_str!("../../shaders/fft_chirp.wgsl");
@@ -206,23 +208,38 @@ pub(super) fn sbuf_len(m: usize, lp: usize, pad: u32) -> usize {
 /// How the transform of `m` rows of length `l` pads its workgroup memory (one element
 /// per 2^pad, so that the strided writes of the first exchanges spread over the banks; 0:
 /// none), given `cap` elements of workgroup memory: where it fits.
-pub(super) fn pad_rule(l: usize, m: usize, cap: usize) -> u32 {
+pub(super) fn pad_rule(l: usize, m: usize, lp: usize, cap: usize) -> u32 {
     let want = super::tune::knobs().pad.unwrap_or(0);
-    if want > 0 && l > 1 && sbuf_len(m, row_pitch(l, m), want) <= cap {
+    if want > 0 && l > 1 && sbuf_len(m, lp, want) <= cap {
         want
     } else {
         0
     }
 }
 
-/// Row stride in `sbuf` of `m` transforms of length `l`: one element of padding where
-/// several share the workgroup (the column mapping then spreads over the banks).
-pub(super) fn row_pitch(l: usize, m: usize) -> usize {
-    if m > 1 {
-        l + 1
-    } else {
-        l
-    }
+/// The layout in `sbuf` of `m` transforms of length `l` of complex `d` in a workgroup of
+/// `wg` ([`direct_wg`]), `col` the first / last pass's column mapping, within `cap`
+/// elements: src/fft/banks.rs's choice (rows `l + 1` apart where several share the
+/// workgroup, no swizzle, with `GPUARRAY_FFT_BANKS=0`).
+pub(super) fn layout(
+    d: DType,
+    l: usize,
+    m: usize,
+    col: [bool; 2],
+    wg: usize,
+    cap: usize,
+) -> Layout {
+    let r = radices(l).unwrap_or_default();
+    let x = Exchanges {
+        elem: 2 * d.size(),
+        l,
+        m,
+        wg,
+        col_in: col[0],
+        col_out: col[1],
+        radices: &r,
+    };
+    super::banks::choose(x, cap)
 }
 
 /// What the in-workgroup transform's first pass loads and last pass stores.
@@ -242,7 +259,8 @@ pub(super) enum Mode {
 /// The in-workgroup transform of length `l`, `m` transforms per workgroup: its Stockham
 /// passes generated as straight-line code (src/fft/passes.rs); `col = [col_in, col_out]`:
 /// the first / last pass maps neighbouring invocations to neighbouring transforms; `wg`
-/// invocations ([`direct_wg`]); `pad`: one element of padding in `sbuf` per 2^pad (0: none).
+/// invocations ([`direct_wg`]); `pad`: one element of padding in `sbuf` per 2^pad (0: none);
+/// `lay`: the rows' pitch and swizzle ([`layout`]).
 #[allow(clippy::too_many_arguments)] // the kernel's specialisation, named
 pub(super) fn direct_spec(
     d: DType,
@@ -253,8 +271,9 @@ pub(super) fn direct_spec(
     mode: Mode,
     wg: usize,
     pad: u32,
+    lay: Layout,
 ) -> Spec {
-    let lp = row_pitch(l, m);
+    let lp = lay.pitch;
     let shape = super::passes::Shape {
         l,
         m,
@@ -262,6 +281,7 @@ pub(super) fn direct_spec(
         lp,
         col_in: col[0],
         col_out: col[1],
+        swizzle: lay.swizzle,
     };
     let passes = super::passes::run_passes(shape, &radices(l).unwrap_or_default());
     // Unchecked (no bounds clamps on every global and workgroup access, no loop
@@ -276,6 +296,11 @@ pub(super) fn direct_spec(
             format!("fn per_group() -> u32 {{ return {m}u; }}"),
         )
         .function("run_passes", passes);
+    let s = if lay.swizzle {
+        s.function("sw", wgsl_swizzle(2 * d.size()))
+    } else {
+        s
+    };
     let s = if pad > 0 {
         s.function(
             "sb",
@@ -337,19 +362,58 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             let io = Io { real_in, real_out };
             v.push(copy_spec(d, io, false));
             v.push(copy_spec(d, io, true));
-            for l in [1, 2, 8, 12, 60, 1024, 2310, 4095] {
+            for l in [1, 2, 8, 12, 60, 64, 1024, 2310, 4095] {
                 let m = (4096 / l).max(1);
-                let m = m.min(4096 / row_pitch(l, m)).max(1);
+                let m = m.min(4096 / (l + 1)).max(1);
                 let wg = direct_wg(l * m, 256);
+                let lay = super::banks::plain(l, m);
                 for col in [[false, false], [true, false], [false, true], [true, true]] {
-                    v.push(direct_spec(d, l, m, io, col, Mode::Plain, wg, 0));
+                    v.push(direct_spec(d, l, m, io, col, Mode::Plain, wg, 0, lay));
                 }
-                v.push(direct_spec(d, l, m, io, [false; 2], Mode::Plain, wg, 3));
+                v.push(direct_spec(
+                    d,
+                    l,
+                    m,
+                    io,
+                    [false; 2],
+                    Mode::Plain,
+                    wg,
+                    3,
+                    lay,
+                ));
+                if super::banks::can_swizzle(2 * d.size(), l) {
+                    let sw = Layout {
+                        pitch: lay.pitch + 3,
+                        swizzle: true,
+                    };
+                    v.push(direct_spec(d, l, m, io, [true; 2], Mode::Plain, wg, 0, sw));
+                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::Plain, wg, 3, sw));
+                }
                 if !io.real_out {
-                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpIn, wg, 0));
+                    v.push(direct_spec(
+                        d,
+                        l,
+                        m,
+                        io,
+                        [false; 2],
+                        Mode::ChirpIn,
+                        wg,
+                        0,
+                        lay,
+                    ));
                 }
                 if !io.real_in {
-                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpOut, wg, 0));
+                    v.push(direct_spec(
+                        d,
+                        l,
+                        m,
+                        io,
+                        [false; 2],
+                        Mode::ChirpOut,
+                        wg,
+                        0,
+                        lay,
+                    ));
                 }
             }
         }
@@ -378,9 +442,15 @@ impl Launch {
         } else {
             WG_COPY
         };
-        let cap = super::plan::capacity(dev, self.d);
+        // Complex elements of workgroup memory (`self.d` is the component type).
+        let cap = dev.limits().max_compute_workgroup_storage_size as usize / (2 * self.d.size());
+        let lay = if self.entry == "main" {
+            layout(self.d, self.l, self.m, self.col, wg, cap)
+        } else {
+            super::banks::plain(self.l, self.m)
+        };
         let pad = if self.entry == "main" {
-            pad_rule(self.l, self.m, cap)
+            pad_rule(self.l, self.m, lay.pitch, cap)
         } else {
             0
         };
@@ -388,7 +458,7 @@ impl Launch {
             family: if bluestein { "fft_bluestein" } else { "fft" },
             entry: self.entry,
             variant: format!(
-                "{:?}|{}|{}|{}|{}|{}|{}|{:?}|{pad}",
+                "{:?}|{}|{}|{}|{}|{}|{}|{:?}|{pad}|{}|{}",
                 self.d,
                 self.io.real_in,
                 self.io.real_out,
@@ -396,7 +466,9 @@ impl Launch {
                 self.m,
                 self.col[0],
                 self.col[1],
-                self.mode
+                self.mode,
+                lay.pitch,
+                lay.swizzle
             ),
             inputs,
             wg: wg as u32,
@@ -408,7 +480,7 @@ impl Launch {
             if l == 0 {
                 copy_spec(d, io, bluestein)
             } else {
-                direct_spec(d, l, m, io, col, mode, wg, pad)
+                direct_spec(d, l, m, io, col, mode, wg, pad, lay)
             }
         })
     }

@@ -31,6 +31,8 @@ pub(super) struct Shape {
     pub lp: usize,
     pub col_in: bool,
     pub col_out: bool,
+    /// Element x of a row at `sw(x)` (src/fft/banks.rs), else at x.
+    pub swizzle: bool,
 }
 
 /// The text replacing `run_passes`: the passes of `s.l` (`radices`), then `run_passes`
@@ -124,7 +126,14 @@ pub(super) fn table_offsets(l: usize, radices: &[usize]) -> Vec<usize> {
 /// (j / ns) * ns * R + j % ns + r * ns; in workgroup memory all are read before any is
 /// written.
 fn pass(out: &mut String, s: Shape, p: Pass) {
-    let Shape { l, m, wg, lp, .. } = s;
+    let Shape {
+        l,
+        m,
+        wg,
+        lp,
+        swizzle,
+        ..
+    } = s;
     let Pass {
         k,
         ns,
@@ -173,9 +182,21 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
     if !first {
         for b in 0..c {
             open(out, b);
-            let _ = writeln!(out, "        let at = m * {lp}u + j;");
-            for i in 0..r {
-                let _ = writeln!(out, "        {} = sbuf[sb(at + {}u)];", v(b, i), i * q);
+            if swizzle {
+                let _ = writeln!(out, "        let at = m * {lp}u;");
+                for i in 0..r {
+                    let _ = writeln!(
+                        out,
+                        "        {} = sbuf[sb(at + sw(j + {}u))];",
+                        v(b, i),
+                        i * q
+                    );
+                }
+            } else {
+                let _ = writeln!(out, "        let at = m * {lp}u + j;");
+                for i in 0..r {
+                    let _ = writeln!(out, "        {} = sbuf[sb(at + {}u)];", v(b, i), i * q);
+                }
             }
             let _ = writeln!(out, "    }}");
         }
@@ -208,6 +229,12 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
         for (i, n) in names.iter().enumerate() {
             if last {
                 let _ = writeln!(out, "        store_x(o, d + {}u, {n});", i * ns);
+            } else if swizzle {
+                let _ = writeln!(
+                    out,
+                    "        sbuf[sb(m * {lp}u + sw(d + {}u))] = {n};",
+                    i * ns
+                );
             } else {
                 let _ = writeln!(out, "        sbuf[sb(m * {lp}u + d + {}u)] = {n};", i * ns);
             }
@@ -373,6 +400,7 @@ mod tests {
             lp: l + 1,
             col_in,
             col_out,
+            swizzle: false,
         }
     }
 

@@ -15,7 +15,9 @@
 //! passes whose strided runs reach that many bytes, src/fft/runs.rs), `GPUARRAY_FFT_RUNMIN`
 //! (bytes of a transform from which that split applies), `GPUARRAY_FFT_ORDER` (0: the
 //! earlier batch order of a split's last pass), `GPUARRAY_FFT_RUNM` (transforms per
-//! workgroup of that split's strided passes, rounded down to a power of two). (Read through `config::switch`: the options module
+//! workgroup of that split's strided passes, rounded down to a power of two),
+//! `GPUARRAY_FFT_BANKS` (0: the earlier layout of workgroup memory, rows `l + 1` apart where
+//! several share it and no swizzle; unset or 1: src/fft/banks.rs's layout). (Read through `config::switch`: the options module
 //! reads the environment.)
 
 use std::sync::OnceLock;
@@ -50,6 +52,9 @@ pub(super) struct Knobs {
     pub order: Option<usize>,
     /// `GPUARRAY_FFT_RUNM`: transforms per workgroup of a run split's strided passes.
     pub runm: Option<usize>,
+    /// `GPUARRAY_FFT_BANKS` (0: the earlier layout of workgroup memory; else, and unset,
+    /// src/fft/banks.rs's pitch and swizzle).
+    pub banks: bool,
 }
 
 fn num(name: &str) -> Option<usize> {
@@ -76,5 +81,6 @@ pub(super) fn knobs() -> &'static Knobs {
         order: num("GPUARRAY_FFT_ORDER"),
         runm: num("GPUARRAY_FFT_RUNM").filter(|&m| m > 0),
         radix: num("GPUARRAY_FFT_RADIX").filter(|r| [8, 16, 32].contains(r)),
+        banks: num("GPUARRAY_FFT_BANKS") != Some(0),
     })
 }
