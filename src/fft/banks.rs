@@ -248,10 +248,27 @@ mod tests {
     }
 
     #[test]
+    fn choice_within_capacity() {
+        let r = [4usize; 4];
+        // The run splits' columns: 4 transforms of 256 complex64, column mapping in and out.
+        let x = ex(8, 256, 4, 256, [true; 2], &r);
+        let lay = choose(x, 4096);
+        assert!(lay.swizzle && 4 * lay.pitch <= 4096);
+        assert!(count(x, lay) < count(x, plain(256, 4)));
+        // No room for padding: the rows stay l + 1 apart (within the capacity).
+        let lay = choose(x, 4 * 257);
+        assert_eq!(lay.pitch, 257);
+        // Lengths that are not whole lines, and single passes: the earlier layout.
+        let r5 = [4usize, 2, 5, 5, 5];
+        assert_eq!(choose(ex(8, 1000, 1, 256, [false; 2], &r5), 4096), plain(1000, 1));
+        assert_eq!(choose(ex(8, 4, 64, 64, [true; 2], &[4]), 4096), plain(4, 64));
+    }
+
+    #[test]
     fn swizzle_removes_the_radix4_conflicts() {
         let r = [4usize; 5];
-        // 1,024 complex64, 256 invocations: 8 warps x 4 values x (4 reads + 4 writes)
-        // exchanges; 4 wavefronts... each access ideally 2.
+        // 1,024 complex64, 256 invocations: 8 warps x 4 values x 4 exchanges x (a read
+        // and a write), each access ideally 2 wavefronts.
         let x = ex(8, 1024, 1, 256, [false; 2], &r);
         let ideal = 8 * 4 * 2 * 4 * 2;
         let old = count(x, plain(1024, 1));

@@ -17,7 +17,9 @@
 //! earlier batch order of a split's last pass), `GPUARRAY_FFT_RUNM` (transforms per
 //! workgroup of that split's strided passes, rounded down to a power of two),
 //! `GPUARRAY_FFT_BANKS` (0: the earlier layout of workgroup memory, rows `l + 1` apart where
-//! several share it and no swizzle; unset or 1: src/fft/banks.rs's layout). (Read through `config::switch`: the options module
+//! several share it and no swizzle; unset or 1: src/fft/banks.rs's layout), `GPUARRAY_FFT_TWREC`
+//! (1: each pass's twiddles as powers of one loaded W^t, one load a butterfly rather than
+//! r - 1: less traffic on the data path workgroup memory shares, about one rounding more). (Read through `config::switch`: the options module
 //! reads the environment.)
 
 use std::sync::OnceLock;
@@ -55,6 +57,9 @@ pub(super) struct Knobs {
     /// `GPUARRAY_FFT_BANKS` (0: the earlier layout of workgroup memory; else, and unset,
     /// src/fft/banks.rs's pitch and swizzle).
     pub banks: bool,
+    /// `GPUARRAY_FFT_TWREC` (1): each pass's twiddles W^(2t), W^(3t), ... as products of
+    /// W^t (one table load a butterfly) rather than loaded.
+    pub tw_rec: bool,
 }
 
 fn num(name: &str) -> Option<usize> {
@@ -82,5 +87,6 @@ pub(super) fn knobs() -> &'static Knobs {
         runm: num("GPUARRAY_FFT_RUNM").filter(|&m| m > 0),
         radix: num("GPUARRAY_FFT_RADIX").filter(|r| [8, 16, 32].contains(r)),
         banks: num("GPUARRAY_FFT_BANKS") != Some(0),
+        tw_rec: num("GPUARRAY_FFT_TWREC").is_some_and(|p| p != 0),
     })
 }
