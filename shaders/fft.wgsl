@@ -76,8 +76,15 @@ fn tw_fine() -> u32 { return P.st2[1].z; }
 fn tw_shift() -> u32 { return P.st2[1].y; }
 fn scale() -> T { return T(arg(0u)); }
 
+// Whether the batch has one dimension (its offsets then need no division; b is below its
+// extent). Replaced by `false` with GPUARRAY_FFT_OFFS=0 (the loop for every batch).
+fn one_dim() -> bool { return P.ndim == 1u; }
+
 // Input offset, output offset and twiddle multiplier of batch b.
 fn batch_offs(b: u32) -> vec3<u32> {
+    if (one_dim()) {
+        return vec3<u32>(P.offs.x, P.offs.w, 0u) + b * strides_of(0u);
+    }
     var rem = b;
     var o = vec3<u32>(P.offs.x, P.offs.w, 0u);
     for (var d = i32(P.ndim) - 1; d >= 0; d--) {

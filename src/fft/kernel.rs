@@ -115,6 +115,11 @@ fn base(family: &'static str, d: DType, io: Io, sbuf: usize) -> Spec {
             },
         )
         .alias("SBUF", format!("array<{c}, {sbuf}>"));
+    let s = if super::tune::knobs().offs_loop {
+        s.function("one_dim", "fn one_dim() -> bool { return false; }")
+    } else {
+        s
+    };
     let s = if io.real_in {
         s.function(
             "read_in",
@@ -442,23 +447,15 @@ impl Launch {
         } else {
             WG_COPY
         };
-        // Complex elements of workgroup memory (`self.d` is the component type).
+        // Complex elements of workgroup memory (`self.d` is the component type). The layout
+        // and padding follow from the key's fields and the process's switches: computed
+        // only where the kernel is built (the layout's model counts every exchange).
         let cap = dev.limits().max_compute_workgroup_storage_size as usize / (2 * self.d.size());
-        let lay = if self.entry == "main" {
-            layout(self.d, self.l, self.m, self.col, wg, cap)
-        } else {
-            super::banks::plain(self.l, self.m)
-        };
-        let pad = if self.entry == "main" {
-            pad_rule(self.l, self.m, lay.pitch, cap)
-        } else {
-            0
-        };
         let key = Key {
             family: if bluestein { "fft_bluestein" } else { "fft" },
             entry: self.entry,
             variant: format!(
-                "{:?}|{}|{}|{}|{}|{}|{}|{:?}|{pad}|{}|{}",
+                "{:?}|{}|{}|{}|{}|{}|{}|{:?}",
                 self.d,
                 self.io.real_in,
                 self.io.real_out,
@@ -466,9 +463,7 @@ impl Launch {
                 self.m,
                 self.col[0],
                 self.col[1],
-                self.mode,
-                lay.pitch,
-                lay.swizzle
+                self.mode
             ),
             inputs,
             wg: wg as u32,
@@ -480,6 +475,8 @@ impl Launch {
             if l == 0 {
                 copy_spec(d, io, bluestein)
             } else {
+                let lay = layout(d, l, m, col, wg, cap);
+                let pad = pad_rule(l, m, lay.pitch, cap);
                 direct_spec(d, l, m, io, col, mode, wg, pad, lay)
             }
         })

@@ -19,7 +19,9 @@
 //! `GPUARRAY_FFT_BANKS` (0: the earlier layout of workgroup memory, rows `l + 1` apart where
 //! several share it and no swizzle; unset or 1: src/fft/banks.rs's layout), `GPUARRAY_FFT_TWREC`
 //! (1: each pass's twiddles as powers of one loaded W^t, one load a butterfly rather than
-//! r - 1: less traffic on the data path workgroup memory shares, about one rounding more). (Read through `config::switch`: the options module
+//! r - 1: less traffic on the data path workgroup memory shares, about one rounding more),
+//! `GPUARRAY_FFT_OFFS` (0: the in-workgroup kernel's batch offsets through the loop of two
+//! divisions a dimension also for one-dimensional batches, as before). (Read through `config::switch`: the options module
 //! reads the environment.)
 
 use std::sync::OnceLock;
@@ -60,6 +62,9 @@ pub(super) struct Knobs {
     /// `GPUARRAY_FFT_TWREC` (1): each pass's twiddles W^(2t), W^(3t), ... as products of
     /// W^t (one table load a butterfly) rather than loaded.
     pub tw_rec: bool,
+    /// `GPUARRAY_FFT_OFFS` (0): the in-workgroup kernel's batch offsets through the loop
+    /// over the batch dimensions (two divisions each) also where there is one dimension.
+    pub offs_loop: bool,
 }
 
 fn num(name: &str) -> Option<usize> {
@@ -88,5 +93,6 @@ pub(super) fn knobs() -> &'static Knobs {
         radix: num("GPUARRAY_FFT_RADIX").filter(|r| [8, 16, 32].contains(r)),
         banks: num("GPUARRAY_FFT_BANKS") != Some(0),
         tw_rec: num("GPUARRAY_FFT_TWREC").is_some_and(|p| p != 0),
+        offs_loop: num("GPUARRAY_FFT_OFFS") == Some(0),
     })
 }
