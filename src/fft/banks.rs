@@ -260,8 +260,14 @@ mod tests {
         assert_eq!(lay.pitch, 257);
         // Lengths that are not whole lines, and single passes: the earlier layout.
         let r5 = [4usize, 2, 5, 5, 5];
-        assert_eq!(choose(ex(8, 1000, 1, 256, [false; 2], &r5), 4096), plain(1000, 1));
-        assert_eq!(choose(ex(8, 4, 64, 64, [true; 2], &[4]), 4096), plain(4, 64));
+        assert_eq!(
+            choose(ex(8, 1000, 1, 256, [false; 2], &r5), 4096),
+            plain(1000, 1)
+        );
+        assert_eq!(
+            choose(ex(8, 4, 64, 64, [true; 2], &[4]), 4096),
+            plain(4, 64)
+        );
     }
 
     #[test]

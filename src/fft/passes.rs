@@ -215,7 +215,11 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
         if ns > 1 && r > 2 && super::tune::knobs().tw_rec {
             // `GPUARRAY_FFT_TWREC=1`: W^t from the table, its powers by products (one load
             // where there were r - 1; each product adds about one rounding).
-            let _ = writeln!(out, "        let w1 = twp({}u + t, t * {stride}u);", p.table);
+            let _ = writeln!(
+                out,
+                "        let w1 = twp({}u + t, t * {stride}u);",
+                p.table
+            );
             let _ = writeln!(out, "        {0} = cmul({0}, w1);", v(b, 1));
             for i in 2..r {
                 let _ = writeln!(out, "        let w{i} = cmul(w{}, w1);", i - 1);
@@ -447,7 +451,9 @@ mod tests {
         let mut sw = shape(64, 4, 64, true, false);
         sw.swizzle = true;
         let text = run_passes(sw, &[4, 4, 4]);
-        assert!(text.contains("let at = m * 65u;") && text.contains("= sbuf[sb(at + sw(j + 16u))];"));
+        assert!(
+            text.contains("let at = m * 65u;") && text.contains("= sbuf[sb(at + sw(j + 16u))];")
+        );
         assert!(text.contains("sbuf[sb(m * 65u + sw(d + 4u))] ="));
         assert!(!text.contains("+ j;") && !text.contains("+ d + "));
         assert!(copy.contains("if (lid + 768u < 1024u)") && copy.contains("store_x(o, 0u"));
