@@ -182,6 +182,9 @@ pub(super) fn radix_rule() -> usize {
 /// (2026-11-29, 65,536 transforms of 1,024 complex64): 16 per invocation 1.64 ms, 8 1.07
 /// ms, 4 0.80 ms; 262,144 of 256: 16 1.46 ms, 4 0.645 ms (the kernel is bound by how many
 /// invocations are in flight, not by its arithmetic or its workgroup memory's banks).
+/// Rows of 4,096 (1,024 invocations, one workgroup an SM where a lane holds more than 32
+/// registers) with 8 an invocation (512 invocations, `GPUARRAY_FFT_WG=512`): 0.275
+/// against 0.210 ms for 4,096 of them (H200, 2026-11-29): 4 kept.
 pub(super) const PER_INVOCATION: usize = 4;
 
 /// Invocations of a workgroup holding `elems` elements: [`PER_INVOCATION`] each (a

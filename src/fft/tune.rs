@@ -19,7 +19,8 @@
 //! `GPUARRAY_FFT_BANKS` (0: the earlier layout of workgroup memory, rows `l + 1` apart where
 //! several share it and no swizzle; unset or 1: src/fft/banks.rs's layout), `GPUARRAY_FFT_TWREC`
 //! (1: each pass's twiddles as powers of one loaded W^t, one load a butterfly rather than
-//! r - 1: less traffic on the data path workgroup memory shares, about one rounding more),
+//! r - 1: less traffic on the data path workgroup memory shares, about one rounding more; on
+//! the H200 (2026-11-29) within 2% of the loaded twiddles: off by default),
 //! `GPUARRAY_FFT_OFFS` (0: the in-workgroup kernel's batch offsets through the loop of two
 //! divisions a dimension also for one-dimensional batches, as before). (Read through `config::switch`: the options module
 //! reads the environment.)
