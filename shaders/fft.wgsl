@@ -57,6 +57,7 @@ fn run_passes(lid: u32) { }      // the passes: pass_0(lid); pass_1(lid); ... (f
 fn read_in(i: u32) -> vec2<T> { return src[i]; }
 fn write_out(i: u32, v: vec2<T>) { dst[i] = v; }
 fn sb(i: u32) -> u32 { return i; }  // where element i of `sbuf` lies (padded: i + i / 16)
+fn sw(x: u32) -> u32 { return x; }  // where element x of a row lies in it (swizzled: src/fft/banks.rs)
 fn twl(j: u32) -> vec2<T> { return twiddle(j); }  // W_L^j (the radix-R constants)
 fn twp(k: u32, j: u32) -> vec2<T> { return twiddle(k); }  // a pass's twiddle: entry k, W_L^j
 
@@ -75,8 +76,15 @@ fn tw_fine() -> u32 { return P.st2[1].z; }
 fn tw_shift() -> u32 { return P.st2[1].y; }
 fn scale() -> T { return T(arg(0u)); }
 
+// Whether the batch has one dimension (its offsets then need no division; b is below its
+// extent). Replaced by `false` with GPUARRAY_FFT_OFFS=0 (the loop for every batch).
+fn one_dim() -> bool { return P.ndim == 1u; }
+
 // Input offset, output offset and twiddle multiplier of batch b.
 fn batch_offs(b: u32) -> vec3<u32> {
+    if (one_dim()) {
+        return vec3<u32>(P.offs.x, P.offs.w, 0u) + b * strides_of(0u);
+    }
     var rem = b;
     var o = vec3<u32>(P.offs.x, P.offs.w, 0u);
     for (var d = i32(P.ndim) - 1; d >= 0; d--) {

@@ -13,7 +13,7 @@
 use std::f64::consts::PI;
 
 use super::kernel::{Dim, FftParams, Io, Launch, Mode};
-use super::plan::{contiguous, exec, merge, plan, temp, Job, Node};
+use super::plan::{contiguous, exec, merge, plan, temp, Job, Node, Table};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::{ComplexFloat, DType, Real};
@@ -25,12 +25,12 @@ pub(super) struct Bluestein<C: ComplexFloat> {
     padded: usize,
     sub: Box<Node<C>>,
     /// The chirp w_k = exp(-i pi k^2 / n), k < n.
-    chirp: Array<C>,
+    chirp: Table<C>,
     /// The transform of the chirp filter (padded elements).
-    filter: Array<C>,
+    filter: Table<C>,
     /// Where `sub` is one in-workgroup pass: the chirp, then the filter's transform
     /// (computed in f64 on the host), for the fused kernels.
-    aux: Option<Array<C>>,
+    aux: Option<Table<C>>,
 }
 
 /// The DFT of `x` (a power-of-two length) in f64: radix-2, twiddles from `sin_cos` each.
@@ -95,8 +95,8 @@ impl<C: ComplexFloat> Bluestein<C> {
             a.extend_from_slice(&f);
             let len = a.len();
             (
-                dev.from_slice(&f, [padded])?,
-                Some(dev.from_slice(&a, [len])?),
+                Table::new(&dev.from_slice(&f, [padded])?),
+                Some(Table::new(&dev.from_slice(&a, [len])?)),
             )
         } else {
             let bv: Vec<C> = b.iter().copied().map(to_c).collect();
@@ -104,13 +104,13 @@ impl<C: ComplexFloat> Bluestein<C> {
             let filter = Array::<C>::alloc_any(dev, "fft", vec![padded], |x| dev.alloc(x))?;
             let job = Job::rows(bvec.binding(), filter.binding(), 1, padded, false, 1.0);
             exec(&sub, dev, &job)?;
-            (filter, None)
+            (Table::new(&filter), None)
         };
         Ok(Bluestein {
             n,
             padded,
             sub: Box::new(sub),
-            chirp: dev.from_slice(&chirp, [n])?,
+            chirp: Table::new(&dev.from_slice(&chirp, [n])?),
             filter,
             aux,
         })
@@ -222,7 +222,7 @@ pub(super) fn exec_bluestein<C: ComplexFloat>(
 fn fused<C: ComplexFloat>(
     bl: &Bluestein<C>,
     dr: &super::plan::Direct<C>,
-    aux: &Array<C>,
+    aux: &Table<C>,
     dev: &Device,
     job: &Job<'_>,
     d: DType,

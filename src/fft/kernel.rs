@@ -10,6 +10,8 @@ use crate::kernel::cache::{Kernel, Key};
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
 
+use super::banks::{wgsl_swizzle, Exchanges, Layout};
+
 const SRC: &str = include_str!("../../shaders/fft.wgsl");
 const BLUESTEIN: &str = include_str!("../../shaders/fft_bluestein.wgsl");
 const CHIRP: &str = include_str!("../../shaders/fft_chirp.wgsl");
@@ -113,6 +115,11 @@ fn base(family: &'static str, d: DType, io: Io, sbuf: usize) -> Spec {
             },
         )
         .alias("SBUF", format!("array<{c}, {sbuf}>"));
+    let s = if super::tune::knobs().offs_loop {
+        s.function("one_dim", "fn one_dim() -> bool { return false; }")
+    } else {
+        s
+    };
     let s = if io.real_in {
         s.function(
             "read_in",
@@ -175,6 +182,9 @@ pub(super) fn radix_rule() -> usize {
 /// (2026-11-29, 65,536 transforms of 1,024 complex64): 16 per invocation 1.64 ms, 8 1.07
 /// ms, 4 0.80 ms; 262,144 of 256: 16 1.46 ms, 4 0.645 ms (the kernel is bound by how many
 /// invocations are in flight, not by its arithmetic or its workgroup memory's banks).
+/// Rows of 4,096 (1,024 invocations, one workgroup an SM where a lane holds more than 32
+/// registers) with 8 an invocation (512 invocations, `GPUARRAY_FFT_WG=512`): 0.275
+/// against 0.210 ms for 4,096 of them (H200, 2026-11-29): 4 kept.
 pub(super) const PER_INVOCATION: usize = 4;
 
 /// Invocations of a workgroup holding `elems` elements: [`PER_INVOCATION`] each (a
@@ -206,23 +216,38 @@ pub(super) fn sbuf_len(m: usize, lp: usize, pad: u32) -> usize {
 /// How the transform of `m` rows of length `l` pads its workgroup memory (one element
 /// per 2^pad, so that the strided writes of the first exchanges spread over the banks; 0:
 /// none), given `cap` elements of workgroup memory: where it fits.
-pub(super) fn pad_rule(l: usize, m: usize, cap: usize) -> u32 {
+pub(super) fn pad_rule(l: usize, m: usize, lp: usize, cap: usize) -> u32 {
     let want = super::tune::knobs().pad.unwrap_or(0);
-    if want > 0 && l > 1 && sbuf_len(m, row_pitch(l, m), want) <= cap {
+    if want > 0 && l > 1 && sbuf_len(m, lp, want) <= cap {
         want
     } else {
         0
     }
 }
 
-/// Row stride in `sbuf` of `m` transforms of length `l`: one element of padding where
-/// several share the workgroup (the column mapping then spreads over the banks).
-pub(super) fn row_pitch(l: usize, m: usize) -> usize {
-    if m > 1 {
-        l + 1
-    } else {
-        l
-    }
+/// The layout in `sbuf` of `m` transforms of length `l` of complex `d` in a workgroup of
+/// `wg` ([`direct_wg`]), `col` the first / last pass's column mapping, within `cap`
+/// elements: src/fft/banks.rs's choice (rows `l + 1` apart where several share the
+/// workgroup, no swizzle, with `GPUARRAY_FFT_BANKS=0`).
+pub(super) fn layout(
+    d: DType,
+    l: usize,
+    m: usize,
+    col: [bool; 2],
+    wg: usize,
+    cap: usize,
+) -> Layout {
+    let r = radices(l).unwrap_or_default();
+    let x = Exchanges {
+        elem: 2 * d.size(),
+        l,
+        m,
+        wg,
+        col_in: col[0],
+        col_out: col[1],
+        radices: &r,
+    };
+    super::banks::choose(x, cap)
 }
 
 /// What the in-workgroup transform's first pass loads and last pass stores.
@@ -242,7 +267,8 @@ pub(super) enum Mode {
 /// The in-workgroup transform of length `l`, `m` transforms per workgroup: its Stockham
 /// passes generated as straight-line code (src/fft/passes.rs); `col = [col_in, col_out]`:
 /// the first / last pass maps neighbouring invocations to neighbouring transforms; `wg`
-/// invocations ([`direct_wg`]); `pad`: one element of padding in `sbuf` per 2^pad (0: none).
+/// invocations ([`direct_wg`]); `pad`: one element of padding in `sbuf` per 2^pad (0: none);
+/// `lay`: the rows' pitch and swizzle ([`layout`]).
 #[allow(clippy::too_many_arguments)] // the kernel's specialisation, named
 pub(super) fn direct_spec(
     d: DType,
@@ -253,8 +279,9 @@ pub(super) fn direct_spec(
     mode: Mode,
     wg: usize,
     pad: u32,
+    lay: Layout,
 ) -> Spec {
-    let lp = row_pitch(l, m);
+    let lp = lay.pitch;
     let shape = super::passes::Shape {
         l,
         m,
@@ -262,6 +289,7 @@ pub(super) fn direct_spec(
         lp,
         col_in: col[0],
         col_out: col[1],
+        swizzle: lay.swizzle,
     };
     let passes = super::passes::run_passes(shape, &radices(l).unwrap_or_default());
     // Unchecked (no bounds clamps on every global and workgroup access, no loop
@@ -276,6 +304,11 @@ pub(super) fn direct_spec(
             format!("fn per_group() -> u32 {{ return {m}u; }}"),
         )
         .function("run_passes", passes);
+    let s = if lay.swizzle {
+        s.function("sw", wgsl_swizzle(2 * d.size()))
+    } else {
+        s
+    };
     let s = if pad > 0 {
         s.function(
             "sb",
@@ -337,19 +370,58 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             let io = Io { real_in, real_out };
             v.push(copy_spec(d, io, false));
             v.push(copy_spec(d, io, true));
-            for l in [1, 2, 8, 12, 60, 1024, 2310, 4095] {
+            for l in [1, 2, 8, 12, 60, 64, 1024, 2310, 4095] {
                 let m = (4096 / l).max(1);
-                let m = m.min(4096 / row_pitch(l, m)).max(1);
+                let m = m.min(4096 / (l + 1)).max(1);
                 let wg = direct_wg(l * m, 256);
+                let lay = super::banks::plain(l, m);
                 for col in [[false, false], [true, false], [false, true], [true, true]] {
-                    v.push(direct_spec(d, l, m, io, col, Mode::Plain, wg, 0));
+                    v.push(direct_spec(d, l, m, io, col, Mode::Plain, wg, 0, lay));
                 }
-                v.push(direct_spec(d, l, m, io, [false; 2], Mode::Plain, wg, 3));
+                v.push(direct_spec(
+                    d,
+                    l,
+                    m,
+                    io,
+                    [false; 2],
+                    Mode::Plain,
+                    wg,
+                    3,
+                    lay,
+                ));
+                if super::banks::can_swizzle(2 * d.size(), l) {
+                    let sw = Layout {
+                        pitch: lay.pitch + 3,
+                        swizzle: true,
+                    };
+                    v.push(direct_spec(d, l, m, io, [true; 2], Mode::Plain, wg, 0, sw));
+                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::Plain, wg, 3, sw));
+                }
                 if !io.real_out {
-                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpIn, wg, 0));
+                    v.push(direct_spec(
+                        d,
+                        l,
+                        m,
+                        io,
+                        [false; 2],
+                        Mode::ChirpIn,
+                        wg,
+                        0,
+                        lay,
+                    ));
                 }
                 if !io.real_in {
-                    v.push(direct_spec(d, l, m, io, [false; 2], Mode::ChirpOut, wg, 0));
+                    v.push(direct_spec(
+                        d,
+                        l,
+                        m,
+                        io,
+                        [false; 2],
+                        Mode::ChirpOut,
+                        wg,
+                        0,
+                        lay,
+                    ));
                 }
             }
         }
@@ -378,17 +450,15 @@ impl Launch {
         } else {
             WG_COPY
         };
-        let cap = super::plan::capacity(dev, self.d);
-        let pad = if self.entry == "main" {
-            pad_rule(self.l, self.m, cap)
-        } else {
-            0
-        };
+        // Complex elements of workgroup memory (`self.d` is the component type). The layout
+        // and padding follow from the key's fields and the process's switches: computed
+        // only where the kernel is built (the layout's model counts every exchange).
+        let cap = dev.limits().max_compute_workgroup_storage_size as usize / (2 * self.d.size());
         let key = Key {
             family: if bluestein { "fft_bluestein" } else { "fft" },
             entry: self.entry,
             variant: format!(
-                "{:?}|{}|{}|{}|{}|{}|{}|{:?}|{pad}",
+                "{:?}|{}|{}|{}|{}|{}|{}|{:?}",
                 self.d,
                 self.io.real_in,
                 self.io.real_out,
@@ -408,7 +478,9 @@ impl Launch {
             if l == 0 {
                 copy_spec(d, io, bluestein)
             } else {
-                direct_spec(d, l, m, io, col, mode, wg, pad)
+                let lay = layout(d, l, m, col, wg, cap);
+                let pad = pad_rule(l, m, lay.pitch, cap);
+                direct_spec(d, l, m, io, col, mode, wg, pad, lay)
             }
         })
     }

@@ -17,6 +17,7 @@
 //! Host side of shaders/fft.wgsl (src/fft/kernel.rs: the kernels; plan.rs: the plans and
 //! their execution) and shaders/fft_bluestein.wgsl.
 
+mod banks;
 mod bluestein;
 mod columns;
 mod helpers;

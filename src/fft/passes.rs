@@ -31,6 +31,8 @@ pub(super) struct Shape {
     pub lp: usize,
     pub col_in: bool,
     pub col_out: bool,
+    /// Element x of a row at `sw(x)` (src/fft/banks.rs), else at x.
+    pub swizzle: bool,
 }
 
 /// The text replacing `run_passes`: the passes of `s.l` (`radices`), then `run_passes`
@@ -124,7 +126,14 @@ pub(super) fn table_offsets(l: usize, radices: &[usize]) -> Vec<usize> {
 /// (j / ns) * ns * R + j % ns + r * ns; in workgroup memory all are read before any is
 /// written.
 fn pass(out: &mut String, s: Shape, p: Pass) {
-    let Shape { l, m, wg, lp, .. } = s;
+    let Shape {
+        l,
+        m,
+        wg,
+        lp,
+        swizzle,
+        ..
+    } = s;
     let Pass {
         k,
         ns,
@@ -173,9 +182,21 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
     if !first {
         for b in 0..c {
             open(out, b);
-            let _ = writeln!(out, "        let at = m * {lp}u + j;");
-            for i in 0..r {
-                let _ = writeln!(out, "        {} = sbuf[sb(at + {}u)];", v(b, i), i * q);
+            if swizzle {
+                let _ = writeln!(out, "        let at = m * {lp}u;");
+                for i in 0..r {
+                    let _ = writeln!(
+                        out,
+                        "        {} = sbuf[sb(at + sw(j + {}u))];",
+                        v(b, i),
+                        i * q
+                    );
+                }
+            } else {
+                let _ = writeln!(out, "        let at = m * {lp}u + j;");
+                for i in 0..r {
+                    let _ = writeln!(out, "        {} = sbuf[sb(at + {}u)];", v(b, i), i * q);
+                }
             }
             let _ = writeln!(out, "    }}");
         }
@@ -191,7 +212,20 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
             }
         }
         let _ = writeln!(out, "        let t = j % {ns}u;");
-        if ns > 1 {
+        if ns > 1 && r > 2 && super::tune::knobs().tw_rec {
+            // `GPUARRAY_FFT_TWREC=1`: W^t from the table, its powers by products (one load
+            // where there were r - 1; each product adds about one rounding).
+            let _ = writeln!(
+                out,
+                "        let w1 = twp({}u + t, t * {stride}u);",
+                p.table
+            );
+            let _ = writeln!(out, "        {0} = cmul({0}, w1);", v(b, 1));
+            for i in 2..r {
+                let _ = writeln!(out, "        let w{i} = cmul(w{}, w1);", i - 1);
+                let _ = writeln!(out, "        {0} = cmul({0}, w{i});", v(b, i));
+            }
+        } else if ns > 1 {
             // This pass's own table (`table_offsets`): neighbouring t, neighbouring entries.
             for i in 1..r {
                 let _ = writeln!(
@@ -208,6 +242,12 @@ fn pass(out: &mut String, s: Shape, p: Pass) {
         for (i, n) in names.iter().enumerate() {
             if last {
                 let _ = writeln!(out, "        store_x(o, d + {}u, {n});", i * ns);
+            } else if swizzle {
+                let _ = writeln!(
+                    out,
+                    "        sbuf[sb(m * {lp}u + sw(d + {}u))] = {n};",
+                    i * ns
+                );
             } else {
                 let _ = writeln!(out, "        sbuf[sb(m * {lp}u + d + {}u)] = {n};", i * ns);
             }
@@ -373,6 +413,7 @@ mod tests {
             lp: l + 1,
             col_in,
             col_out,
+            swizzle: false,
         }
     }
 
@@ -405,6 +446,16 @@ mod tests {
         let one = run_passes(shape(8, 512, 256, false, true), &[8]);
         assert!(!one.contains("sbuf") && !one.contains("workgroupBarrier"));
         let copy = run_passes(shape(1, 1024, 256, false, false), &[]);
+        assert!(copy.contains("if (lid + 768u < 1024u)") && copy.contains("store_x(o, 0u"));
+        // Swizzled rows: every workgroup access through sw() of the index within the row.
+        let mut sw = shape(64, 4, 64, true, false);
+        sw.swizzle = true;
+        let text = run_passes(sw, &[4, 4, 4]);
+        assert!(
+            text.contains("let at = m * 65u;") && text.contains("= sbuf[sb(at + sw(j + 16u))];")
+        );
+        assert!(text.contains("sbuf[sb(m * 65u + sw(d + 4u))] ="));
+        assert!(!text.contains("+ j;") && !text.contains("+ d + "));
         assert!(copy.contains("if (lid + 768u < 1024u)") && copy.contains("store_x(o, 0u"));
     }
 }

@@ -6,6 +6,7 @@
 use std::any::Any;
 use std::collections::HashMap;
 use std::f64::consts::PI;
+use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
 use super::bluestein::Bluestein;
@@ -16,6 +17,7 @@ use crate::dtype::{ComplexFloat, DType, Element, Real};
 use crate::error::Result;
 use crate::gpu::lock;
 use crate::kernel::launch::Binding;
+use crate::memory::pool::BufferHandle;
 
 /// The four-step twiddles W_N^m of a column pass: m = hi * 2^shift + lo, the coarse table
 /// (W_N^(hi 2^shift)) at `coarse` and the fine one (W_N^lo) at `fine` in the pass's table.
@@ -27,6 +29,35 @@ struct Step {
     shift: u32,
 }
 
+/// A table of a plan on the device: its buffer without the device. Plans live in the
+/// device's state (`PlanCache`): an `Array` there would hold the device, which would then
+/// never drop (its pipeline cache never saved, its memory never released).
+pub(super) struct Table<C: ComplexFloat> {
+    buf: Arc<BufferHandle>,
+    len: usize,
+    _c: PhantomData<C>,
+}
+
+impl<C: ComplexFloat> Table<C> {
+    /// The buffer of `a` (contiguous from its start).
+    pub fn new(a: &Array<C>) -> Table<C> {
+        debug_assert!(a.offset == 0);
+        Table {
+            buf: a.buf.clone(),
+            len: a.len(),
+            _c: PhantomData,
+        }
+    }
+
+    pub fn binding(&self) -> Binding<'_> {
+        Binding {
+            buffer: &self.buf,
+            bytes: (self.len * C::DTYPE.size()) as u64,
+            window: 0,
+        }
+    }
+}
+
 /// One in-workgroup pass of length `l`, `m` transforms per workgroup.
 pub(super) struct Direct<C: ComplexFloat> {
     pub l: usize,
@@ -35,7 +66,7 @@ pub(super) struct Direct<C: ComplexFloat> {
     /// Transforms per workgroup where they read or write strided columns (neighbouring
     /// invocations on neighbouring transforms: runs of `m_col` elements in memory).
     pub m_col: usize,
-    pub tw: Array<C>,
+    pub tw: Table<C>,
     step: Option<Step>,
 }
 
@@ -154,7 +185,7 @@ pub(super) fn direct<C: ComplexFloat>(
         l,
         m,
         m_col,
-        tw: dev.from_slice(&t, [len])?,
+        tw: Table::new(&dev.from_slice(&t, [len])?),
         step,
     })
 }

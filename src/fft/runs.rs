@@ -159,6 +159,24 @@ pub(super) fn order_out(dims: &mut Vec<Dim>) {
 mod tests {
     use super::*;
 
+    /// The plans the device keeps (direct, four-step, Bluestein fused and not) hold their
+    /// tables without the device: dropping the last handle drops it (and saves its
+    /// pipeline cache).
+    #[test]
+    fn plans_let_the_device_drop() {
+        use crate::fft::{fft, Norm};
+        use crate::Complex;
+        let dev = crate::Device::new().expect("a device");
+        let weak = std::sync::Arc::downgrade(&dev.inner);
+        for n in [64usize, 1 << 14, 17, 5003] {
+            let a = dev.zeros::<Complex<f32>>([n]).expect("zeros");
+            let y = fft(&a, None, 0, Norm::Backward).expect("fft");
+            assert_eq!(y.to_vec().expect("read back").len(), n);
+        }
+        drop(dev);
+        assert!(weak.upgrade().is_none(), "the plan cache holds the device");
+    }
+
     #[test]
     fn balanced_factors() {
         assert_eq!(fewest(1 << 24, 256), Some(vec![256, 256, 256]));

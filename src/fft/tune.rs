@@ -15,7 +15,14 @@
 //! passes whose strided runs reach that many bytes, src/fft/runs.rs), `GPUARRAY_FFT_RUNMIN`
 //! (bytes of a transform from which that split applies), `GPUARRAY_FFT_ORDER` (0: the
 //! earlier batch order of a split's last pass), `GPUARRAY_FFT_RUNM` (transforms per
-//! workgroup of that split's strided passes, rounded down to a power of two). (Read through `config::switch`: the options module
+//! workgroup of that split's strided passes, rounded down to a power of two),
+//! `GPUARRAY_FFT_BANKS` (0: the earlier layout of workgroup memory, rows `l + 1` apart where
+//! several share it and no swizzle; unset or 1: src/fft/banks.rs's layout), `GPUARRAY_FFT_TWREC`
+//! (1: each pass's twiddles as powers of one loaded W^t, one load a butterfly rather than
+//! r - 1: less traffic on the data path workgroup memory shares, about one rounding more; on
+//! the H200 (2026-11-29) within 2% of the loaded twiddles: off by default),
+//! `GPUARRAY_FFT_OFFS` (0: the in-workgroup kernel's batch offsets through the loop of two
+//! divisions a dimension also for one-dimensional batches, as before). (Read through `config::switch`: the options module
 //! reads the environment.)
 
 use std::sync::OnceLock;
@@ -50,6 +57,15 @@ pub(super) struct Knobs {
     pub order: Option<usize>,
     /// `GPUARRAY_FFT_RUNM`: transforms per workgroup of a run split's strided passes.
     pub runm: Option<usize>,
+    /// `GPUARRAY_FFT_BANKS` (0: the earlier layout of workgroup memory; else, and unset,
+    /// src/fft/banks.rs's pitch and swizzle).
+    pub banks: bool,
+    /// `GPUARRAY_FFT_TWREC` (1): each pass's twiddles W^(2t), W^(3t), ... as products of
+    /// W^t (one table load a butterfly) rather than loaded.
+    pub tw_rec: bool,
+    /// `GPUARRAY_FFT_OFFS` (0): the in-workgroup kernel's batch offsets through the loop
+    /// over the batch dimensions (two divisions each) also where there is one dimension.
+    pub offs_loop: bool,
 }
 
 fn num(name: &str) -> Option<usize> {
@@ -76,5 +92,8 @@ pub(super) fn knobs() -> &'static Knobs {
         order: num("GPUARRAY_FFT_ORDER"),
         runm: num("GPUARRAY_FFT_RUNM").filter(|&m| m > 0),
         radix: num("GPUARRAY_FFT_RADIX").filter(|r| [8, 16, 32].contains(r)),
+        banks: num("GPUARRAY_FFT_BANKS") != Some(0),
+        tw_rec: num("GPUARRAY_FFT_TWREC").is_some_and(|p| p != 0),
+        offs_loop: num("GPUARRAY_FFT_OFFS") == Some(0),
     })
 }
