@@ -18,8 +18,9 @@
 //!    partial pivoting of T - w_j I (far under lavapipe's 65,535 loop steps per
 //!    invocation for the sizes it runs), from a pseudo-random start (a fixed hash of the
 //!    row and the vector: the same vectors every run). Two solves, then a QR of Z
-//!    makes the vectors orthonormal (CholeskyQR2 through products, or Householder QR where
-//!    that cannot be trusted: cholqr.rs), then one more solve and QR (see `ROUNDS`). Each shift is the vector's own eigenvalue w_j, unperturbed: where
+//!    (a CholeskyQR pass through products, or Householder QR where that cannot be trusted:
+//!    cholqr.rs, which also says when a second pass runs), then one more solve and QR (see
+//!    `ROUNDS`). Each shift is the vector's own eigenvalue w_j, unperturbed: where
 //!    eigenvalues are apart, the solves make the vectors orthogonal to within
 //!    eps ||T|| / gap and the QR moves each within its residual; inside a cluster of
 //!    eigenvalues closer than bisection resolves, the solves from independent random starts
@@ -39,7 +40,7 @@
 //! The Householder vectors stay in the work matrix's rows (row k holds v of H_k past the
 //! diagonal) and tau beside d and e.
 
-use super::cholqr;
+use super::cholqr::{self, Finish, Orth};
 use super::jacobi::eps;
 use crate::array::Array;
 use crate::device::{Device, Work};
@@ -48,6 +49,7 @@ use crate::error::Result;
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
+use crate::linalg::factor_prof as prof;
 
 const SRC: &str = include_str!("../../../shaders/tridiag.wgsl");
 /// The fused reduction step, appended to [`SRC`] for its pipelines.
@@ -310,7 +312,18 @@ const STEIN_SCRATCH: usize = 64 << 20;
 const STEIN_WG: usize = 64;
 /// Reflectors per block of the back-transform.
 const NB: usize = 64;
-/// Inverse-iteration solves per round, the vectors orthonormalised (CholeskyQR2 of Z, cholqr.rs)
+
+/// Reflectors per block of the back-transform: [`NB`], or `GPUARRAY_EIGH_NB` (a measuring
+/// switch read once, 16 to 256): fewer blocks mean fewer passes over Z (each block reads Z
+/// twice and writes it twice: V^T Z, then Z - V Y) and larger products, but a longer
+/// `larft` (one workgroup walking nb columns, about nb^2 / 2 dependent steps).
+fn block_size() -> usize {
+    static SIZE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *SIZE.get_or_init(|| {
+        crate::config::switch("GPUARRAY_EIGH_NB").map_or(NB, |v| v.clamp(16, 256))
+    })
+}
+/// Inverse-iteration solves per round, the vectors orthonormalised (CholeskyQR of Z, cholqr.rs)
 /// after each round: two solves from the random start, then one from the orthonormal
 /// basis (block inverse iteration: a cluster's vectors, mixed within the cluster by the
 /// QR, are drawn back towards their own eigenvalues by the next solve). Measured on a CPU
@@ -325,9 +338,11 @@ const ROUNDS: [usize; 2] = [2, 1];
 /// The eigenvalues (ascending, `[count, n]`) and eigenvectors (columns, `[count, n, n]`) of
 /// the `count` symmetric matrices of the contiguous `a` (n >= 2), read through the
 /// triangle `upper` names: the reduction, bisection, inverse iteration on T (`stein`, an
-/// invocation per vector) orthonormalised between rounds (CholeskyQR2, or Householder QR
-/// where that cannot be trusted: cholqr.rs), and the
-/// back-transform X = Q Z in blocks of compact WY reflectors through matmul.
+/// invocation per vector) orthonormalised between rounds as [`Orth::selected`] says
+/// (CholeskyQR, or Householder QR where that cannot be trusted: cholqr.rs), and the
+/// back-transform X = Q Z in blocks of compact WY reflectors through matmul. Profiled under
+/// `GPUARRAY_FACTOR_PROFILE=1` (src/linalg/factor_prof.rs: each stage's GPU time, the
+/// Cholesky's and triangular solves' dispatches by their own names).
 pub(crate) fn eigh<T: Float>(
     op: &'static str,
     a: &Array<T>,
@@ -335,6 +350,25 @@ pub(crate) fn eigh<T: Float>(
     n: usize,
     upper: bool,
 ) -> Result<(Array<T>, Array<T>)> {
+    let title = || {
+        let (d, orth, nb) = (T::DTYPE, Orth::selected(), block_size());
+        format!("eigh {d:?} {count}x{n} {orth:?} nb {nb}")
+    };
+    prof::call(a.device(), title, || {
+        let (w, v, _) = eigh_with(op, a, count, n, upper, Orth::selected())?;
+        Ok((w, v))
+    })
+}
+
+/// [`eigh`] orthonormalising as `orth` says, and what finished the vectors.
+pub(crate) fn eigh_with<T: Float>(
+    op: &'static str,
+    a: &Array<T>,
+    count: usize,
+    n: usize,
+    upper: bool,
+    orth: Orth,
+) -> Result<(Array<T>, Array<T>, Finish)> {
     debug_assert!(n >= 2);
     let total = count * n;
     let per = 3 * n * T::DTYPE.size();
@@ -345,13 +379,16 @@ pub(crate) fn eigh<T: Float>(
         n,
         ..TParams::default()
     };
-    let (aux, wk) = reduce(op, a, base, 3 * n * chunk)?;
-    let w = bisect(op, a, &aux, &wk, base)?;
     let dev = a.device().clone();
+    let (aux, wk) = reduce(op, a, base, 3 * n * chunk)?;
+    prof::mark(&dev, "reduce")?;
+    let w = bisect(op, a, &aux, &wk, base)?;
+    prof::mark(&dev, "bisect")?;
     let mut z = Array::<T>::alloc_with(&dev, op, vec![count, n, n], |bytes| {
         dev.alloc_apart(bytes, &[&a.buf, &aux.buf, &wk.buf, &w.buf])
     })?;
-    // CholeskyQR2 between the rounds, checked once; Householder QR where the check fails.
+    // CholeskyQR between the rounds, checked; Householder QR where the check fails.
+    let mut finish = Finish::Householder;
     for householder in [false, true] {
         for (round, &solves) in ROUNDS.iter().enumerate() {
             let mut first = 0;
@@ -375,18 +412,37 @@ pub(crate) fn eigh<T: Float>(
                 )?;
                 first += items;
             }
+            prof::mark(&dev, "stein")?;
             z = if householder {
                 cholqr::householder(&z)?
             } else {
-                cholqr::cholesky_qr2(&z)?
+                orth.round(&z)?
             };
+            prof::mark(&dev, "orth")?;
         }
-        if householder || cholqr::orthonormal_enough(&z, n)? {
+        if householder {
             break;
+        }
+        let e = cholqr::orthonormality(&z, n)?;
+        prof::mark(&dev, "check")?;
+        if cholqr::enough(e) {
+            finish = Finish::Rounds;
+            break;
+        }
+        if orth == Orth::Adaptive && cholqr::mendable::<T>(e, n) {
+            // The second pass of CholeskyQR2, checked again.
+            z = cholqr::one_pass(&z)?;
+            let e = cholqr::orthonormality(&z, n)?;
+            prof::mark(&dev, "check")?;
+            if cholqr::enough(e) {
+                finish = Finish::SecondPass;
+                break;
+            }
         }
     }
     let v = back_transform(op, &dev, &wk, &aux, z, base)?;
-    Ok((w, v))
+    prof::mark(&dev, "back")?;
+    Ok((w, v, finish))
 }
 
 /// X = Q Z = H_0 (H_1 (... H_{n-2} Z)), in blocks of `NB` reflectors from the last:
@@ -401,9 +457,10 @@ fn back_transform<T: Float>(
 ) -> Result<Array<T>> {
     let (count, n) = (base.count, base.n);
     let reflectors = n - 1;
-    for blk in (0..reflectors.div_ceil(NB)).rev() {
-        let k0 = blk * NB;
-        let nb = NB.min(reflectors - k0);
+    let size = block_size();
+    for blk in (0..reflectors.div_ceil(size)).rev() {
+        let k0 = blk * size;
+        let nb = size.min(reflectors - k0);
         let vt = Array::<T>::alloc_with(dev, op, vec![count, nb, n], |bytes| {
             dev.alloc_apart(bytes, &[&wk.buf, &aux.buf])
         })?;
@@ -416,16 +473,26 @@ fn back_transform<T: Float>(
         let grid = Work::Items((count * nb * n) as u32);
         let (src, ab, out) = (wk.binding(), aux.binding(), vt.binding());
         launch::<T>(dev, WG, "vblock", &tp, src, ab, out, grid)?;
+        prof::mark(dev, "bt_vblock")?;
         let v = vt.swapaxes(-1, -2)?;
         let g = vt.matmul(&v)?.contiguous()?;
+        prof::mark(dev, "bt_gram")?;
         let tf = Array::<T>::alloc_with(dev, op, vec![count, nb, nb], |bytes| {
             dev.alloc_apart(bytes, &[&g.buf, &aux.buf])
         })?;
         let tp = TParams { k: k0, nb, ..base };
         let (src, ab, out) = (g.binding(), aux.binding(), tf.binding());
         launch::<T>(dev, WG, "larft", &tp, src, ab, out, per_matrix(1, count))?;
+        prof::mark(dev, "bt_larft")?;
         let y = tf.matmul(&vt.matmul(&z)?)?;
-        z = z.sub(&v.matmul(&y)?)?;
+        let vy = v.matmul(&y)?;
+        prof::mark(dev, "bt_matmul")?;
+        z = z.sub(&vy)?;
+        prof::mark(dev, "bt_sub")?;
     }
     z.contiguous()
 }
+
+#[cfg(test)]
+#[path = "tridiag_tests.rs"]
+mod tests;
