@@ -413,28 +413,33 @@ pub(crate) fn eigh_with<T: Float>(
                 first += items;
             }
             prof::mark(&dev, "stein")?;
+            let last = round + 1 == ROUNDS.len();
             z = if householder {
                 cholqr::householder(&z)?
             } else {
-                orth.round(&z)?
+                orth.round(&z, n, last)?
             };
             prof::mark(&dev, "orth")?;
         }
         if householder {
             break;
         }
+        if orth == Orth::Polar {
+            if let Some((x, f)) = cholqr::finish_polar(&z, n)? {
+                (z, finish) = (x, f);
+                break;
+            }
+            continue;
+        }
         let e = cholqr::orthonormality(&z, n)?;
-        prof::mark(&dev, "check")?;
         if cholqr::enough(e) {
             finish = Finish::Rounds;
             break;
         }
-        if orth == Orth::Adaptive && cholqr::mendable::<T>(e, n) {
+        if orth == Orth::OnePass && cholqr::mendable::<T>(e, n) {
             // The second pass of CholeskyQR2, checked again.
             z = cholqr::one_pass(&z)?;
-            let e = cholqr::orthonormality(&z, n)?;
-            prof::mark(&dev, "check")?;
-            if cholqr::enough(e) {
+            if cholqr::enough(cholqr::orthonormality(&z, n)?) {
                 finish = Finish::SecondPass;
                 break;
             }

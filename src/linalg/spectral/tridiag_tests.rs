@@ -1,9 +1,9 @@
-//! Both ways of making eigh's vectors orthonormal ([`Orth`], cholqr.rs), each run on the
+//! The three ways of making eigh's vectors orthonormal ([`Orth`], cholqr.rs), each run on the
 //! device whatever `GPUARRAY_EIGH_ORTH` selects: eigen-residual ||A V - V diag(w)||_F
 //! within 20 n eps ||A||_F and orthogonality ||V^T V - I||_F within 40 n eps (the bounds of
 //! tests/linalg_spectral), computed on the host in f64; and which way finished the vectors
-//! (one pass a round for separated eigenvalues, the second pass or Householder QR for
-//! clusters).
+//! (one pass a round, or Newton-Schulz steps alone, for separated eigenvalues; the
+//! second pass, a pass before the steps, or Householder QR for clusters).
 
 use super::super::cholqr::{self, Finish, Orth};
 use super::eigh_with;
@@ -87,11 +87,19 @@ fn both_ways<T: Float>() {
         return;
     }
     let mut st = 0x9e37_79b9_7f4a_7c15u64;
-    for orth in [Orth::Qr2, Orth::Adaptive] {
-        // Random (separated eigenvalues): the rounds' passes alone suffice.
+    for orth in [Orth::Qr2, Orth::OnePass, Orth::Polar] {
+        // Random (separated eigenvalues): the rounds' passes alone suffice, or Newton-Schulz
+        // steps alone.
         for n in [33, 97, 130] {
             let a: Vec<f64> = (0..n * n).map(|_| rng(&mut st)).collect();
-            assert_eq!(check::<T>(&dev, &a, n, orth), Finish::Rounds, "{orth:?} {n}");
+            let f = check::<T>(&dev, &a, n, orth);
+            match orth {
+                Orth::Polar => assert!(
+                    matches!(f, Finish::Polished { passes: 0, steps: 0..=3 }),
+                    "{n}: {f:?}"
+                ),
+                _ => assert_eq!(f, Finish::Rounds, "{orth:?} {n}"),
+            }
         }
         // Clusters: multiplicity 30 of 60 and a graded spectrum; whichever way finishes.
         let ev: Vec<f64> = (0..60)
