@@ -304,9 +304,32 @@ pub(crate) fn eigvalsh<T: Float>(
     bisect(op, a, &aux, &wk, base)
 }
 
-/// Bytes of stein's U factors at most (3 n per vector in flight): the vectors of a stack
-/// past it are solved in chunks, a dispatch each.
-const STEIN_SCRATCH: usize = 64 << 20;
+/// Bytes of stein's U factors at most (3 n per vector in flight; the vectors of a stack
+/// past it are solved in chunks, a dispatch each) by default, within the device's largest
+/// binding; `GPUARRAY_STEIN_SCRATCH_MB` (a measuring switch read once) sets it, 64 being
+/// session 19's bound.
+/// Each chunk is a dispatch of invocations that walk n rows three times a solve, latency
+/// bound: the H200 (2026-11-29) spent 90 ms of eigh f32 4096 in stein with the old bound
+/// (201 MB of factors in three chunks of 1,365 vectors, 22 workgroups each, one after
+/// another), where one dispatch of 4,096 takes about a third.
+const STEIN_SCRATCH_MAX: usize = 512 << 20;
+
+/// Vectors per stein dispatch: as many as the scratch allows (`fixed` elements of `aux`
+/// before it, `per` bytes a vector), at least a workgroup's, at most `total`.
+fn stein_chunk(dev: &Device, fixed: usize, per: usize, size: usize, total: usize) -> usize {
+    static MB: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    let bytes = match *MB.get_or_init(|| crate::config::switch("GPUARRAY_STEIN_SCRATCH_MB")) {
+        Some(mb) => mb.clamp(1, 1 << 12) << 20,
+        None => {
+            let limit = usize::try_from(dev.limits().max_storage_buffer_binding_size)
+                .unwrap_or(usize::MAX);
+            let limit = limit.saturating_sub(fixed * size);
+            limit.min(STEIN_SCRATCH_MAX)
+        }
+    };
+    (bytes / per).max(STEIN_WG).min(total)
+}
+
 /// Invocations of a stein workgroup: one vector each, so that n = 4096 spreads over 64
 /// workgroups (multiprocessors) rather than 16.
 const STEIN_WG: usize = 64;
@@ -355,12 +378,13 @@ pub(crate) fn eigh<T: Float>(
         format!("eigh {d:?} {count}x{n} {orth:?} nb {nb}")
     };
     prof::call(a.device(), title, || {
-        let (w, v, _) = eigh_with(op, a, count, n, upper, Orth::selected())?;
+        let (w, v, _) = eigh_with(op, a, count, n, upper, Orth::selected(), None)?;
         Ok((w, v))
     })
 }
 
-/// [`eigh`] orthonormalising as `orth` says, and what finished the vectors.
+/// [`eigh`] orthonormalising as `orth` says, stein's vectors in dispatches of `chunk` (by
+/// default as the scratch allows), and what finished the vectors.
 pub(crate) fn eigh_with<T: Float>(
     op: &'static str,
     a: &Array<T>,
@@ -368,11 +392,16 @@ pub(crate) fn eigh_with<T: Float>(
     n: usize,
     upper: bool,
     orth: Orth,
+    chunk: Option<usize>,
 ) -> Result<(Array<T>, Array<T>, Finish)> {
     debug_assert!(n >= 2);
     let total = count * n;
-    let per = 3 * n * T::DTYPE.size();
-    let chunk = (STEIN_SCRATCH / per).max(STEIN_WG).min(total);
+    let size = T::DTYPE.size();
+    let per = 3 * n * size;
+    let chunk = chunk.map_or_else(
+        || stein_chunk(a.device(), AUX_FIELDS * total, per, size, total),
+        |c| c.clamp(1, total),
+    );
     let base = TParams {
         count,
         upper,

@@ -57,7 +57,7 @@ fn check<T: Float>(dev: &Device, a: &[f64], n: usize, orth: Orth) -> Finish {
     let vals: Vec<T> = a.iter().map(|&x| T::from_f64(x)).collect();
     let x: Vec<f64> = vals.iter().map(|v| v.to_f64()).collect();
     let g = dev.from_slice(&vals, [n, n]).unwrap();
-    let (w, v, finish) = eigh_with("eigh", &g, 1, n, false, orth).unwrap();
+    let (w, v, finish) = eigh_with("eigh", &g, 1, n, false, orth, None).unwrap();
     let w: Vec<f64> = w.to_vec().unwrap().iter().map(|v| v.to_f64()).collect();
     let v: Vec<f64> = v.to_vec().unwrap().iter().map(|v| v.to_f64()).collect();
     // The symmetric matrix of the lower triangle.
@@ -147,4 +147,42 @@ fn second_pass_mends() {
     let e2 = cholqr::orthonormality(&twice, n).unwrap();
     assert!(cholqr::enough(e2), "two passes: {e2}");
     eprintln!("second_pass_mends: one pass {e1:.1} n eps, two {e2:.2}");
+}
+
+/// stein's vectors in several dispatches (chunks of 64 and 50 vectors, across the
+/// matrices of a stack of 3 x 40 x 40) give what one dispatch gives.
+#[test]
+fn stein_in_chunks() {
+    let dev = Device::new().expect("a device");
+    let (count, n) = (3, 40);
+    let mut st = 11u64;
+    let x: Vec<f32> = (0..count * n * n).map(|_| rng(&mut st) as f32).collect();
+    let a = dev.from_slice(&x, [count, n, n]).unwrap();
+    let one = eigh_with("eigh", &a, count, n, false, Orth::Polar, Some(count * n)).unwrap();
+    for chunk in [64, 50] {
+        let r = eigh_with("eigh", &a, count, n, false, Orth::Polar, Some(chunk)).unwrap();
+        assert_eq!(r.0.to_vec().unwrap(), one.0.to_vec().unwrap(), "{chunk}");
+        assert_eq!(r.1.to_vec().unwrap(), one.1.to_vec().unwrap(), "{chunk}");
+    }
+    // The default (one dispatch here) is the same.
+    let d = eigh_with("eigh", &a, count, n, false, Orth::Polar, None).unwrap();
+    assert_eq!(d.1.to_vec().unwrap(), one.1.to_vec().unwrap());
+}
+
+/// The default scratch takes a whole 4096 x 4096 f32 eigh in one dispatch where the binding
+/// allows (201 MB of factors), and stays within the binding.
+#[test]
+fn stein_chunk_sizes() {
+    let dev = Device::new().expect("a device");
+    let limit = dev.limits().max_storage_buffer_binding_size as usize;
+    for (n, size) in [(4096, 4), (4096, 8), (1024, 4), (100, 8)] {
+        let per = 3 * n * size;
+        let fixed = super::AUX_FIELDS * n;
+        let c = super::stein_chunk(&dev, fixed, per, size, n);
+        assert!(c >= super::STEIN_WG.min(n) && c <= n, "{n} {size}: {c}");
+        assert!(c == n || fixed * size + c * per <= limit, "{n} {size}: {c}");
+        if fixed * size + n * per <= limit.min(super::STEIN_SCRATCH_MAX) {
+            assert_eq!(c, n, "{n} {size}");
+        }
+    }
 }
