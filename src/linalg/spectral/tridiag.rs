@@ -479,6 +479,17 @@ pub(crate) fn eigh_with<T: Float>(
     Ok((w, v, finish))
 }
 
+/// Whether `larft` of a block of `nb` reflectors runs as `larft_wg` (G and Tf in
+/// workgroup memory, nb <= 64): the default; `GPUARRAY_EIGH_LARFT=0` (a measuring switch
+/// read once) keeps `larft`, which walks G and Tf in global memory behind a storage barrier
+/// a step: the H200 (2026-11-29) took 215 us a block of 64 for it, 3.4 ms of eigh f32
+/// 1024 and 13.9 ms of 4096, where `larft_wg`'s 64 steps read workgroup memory.
+fn larft_in_workgroup(nb: usize) -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let on = *ON.get_or_init(|| crate::config::switch("GPUARRAY_EIGH_LARFT") != Some(0));
+    on && nb <= 64
+}
+
 /// X = Q Z = H_0 (H_1 (... H_{n-2} Z)), in blocks of `NB` reflectors from the last:
 /// Z -= V (Tf (V^T Z)) (V^T from `vblock`, Tf from `larft`), through batched products.
 fn back_transform<T: Float>(
@@ -516,7 +527,12 @@ fn back_transform<T: Float>(
         })?;
         let tp = TParams { k: k0, nb, ..base };
         let (src, ab, out) = (g.binding(), aux.binding(), tf.binding());
-        launch::<T>(dev, WG, "larft", &tp, src, ab, out, per_matrix(1, count))?;
+        let entry = if larft_in_workgroup(nb) {
+            "larft_wg"
+        } else {
+            "larft"
+        };
+        launch::<T>(dev, WG, entry, &tp, src, ab, out, per_matrix(1, count))?;
         prof::mark(dev, "bt_larft")?;
         let y = tf.matmul(&vt.matmul(&z)?)?;
         let vy = v.matmul(&y)?;

@@ -186,3 +186,79 @@ fn stein_chunk_sizes() {
         }
     }
 }
+
+/// `larft_wg` (workgroup memory) gives `larft`'s Tf (global memory), each in the dtype's
+/// rounding: random symmetric G, tau in [1, 2] and one tau of 0 (H = I), blocks of 64 and
+/// 37 reflectors from k0 = 3, two matrices.
+fn larft_kernels_agree<T: Float>() {
+    let dev = Device::new().expect("a device");
+    if !dev.supports::<T>() {
+        return;
+    }
+    let (count, n, k0) = (2, 70, 3);
+    let mut st = 5u64;
+    for q in [64, 37] {
+        let mut g = vec![0.0f64; count * q * q];
+        for b in 0..count {
+            for i in 0..q {
+                for j in 0..=i {
+                    let x = rng(&mut st);
+                    g[b * q * q + i * q + j] = x;
+                    g[b * q * q + j * q + i] = x;
+                }
+            }
+        }
+        let mut aux = vec![0.0f64; super::AUX_FIELDS * count * n];
+        for b in 0..count {
+            for i in 0..q {
+                let tau = if i == 5 { 0.0 } else { 1.5 + rng(&mut st) / 2.0 };
+                aux[(3 * count + b) * n + k0 + i] = tau;
+            }
+        }
+        let up = |x: &[f64]| {
+            let v: Vec<T> = x.iter().map(|&x| T::from_f64(x)).collect();
+            dev.from_slice(&v, [v.len()]).unwrap()
+        };
+        let (ga, auxa) = (up(&g), up(&aux));
+        let tp = super::TParams {
+            count,
+            n,
+            k: k0,
+            nb: q,
+            ..super::TParams::default()
+        };
+        let mut out = Vec::new();
+        for entry in ["larft", "larft_wg"] {
+            let tf = Array::<T>::alloc(&dev, "linalg", vec![count * q * q]).unwrap();
+            let grid = super::per_matrix(1, count);
+            let (gb, ab, tb) = (ga.binding(), auxa.binding(), tf.binding());
+            super::launch::<T>(&dev, super::WG, entry, &tp, gb, ab, tb, grid).unwrap();
+            out.push(tf.to_vec().unwrap());
+        }
+        let scale = out[0].iter().fold(0.0f64, |m, x| m.max(x.to_f64().abs()));
+        // The diagonal holds tau (at least 1 but one).
+        assert!(scale >= 1.0, "q {q}: Tf all but zero");
+        let below: f64 = (0..q * q)
+            .filter(|e| e / q > e % q)
+            .map(|e| out[1][e].to_f64().abs())
+            .sum();
+        assert_eq!(below, 0.0, "q {q}: Tf not upper triangular");
+        for (e, (x, y)) in out[0].iter().zip(&out[1]).enumerate() {
+            let (x, y) = (x.to_f64(), y.to_f64());
+            assert!(
+                (x - y).abs() <= 64.0 * eps::<T>() * scale,
+                "q {q} element {e}: {x} against {y}"
+            );
+        }
+    }
+}
+
+#[test]
+fn larft_kernels_agree_f32() {
+    larft_kernels_agree::<f32>();
+}
+
+#[test]
+fn larft_kernels_agree_f64() {
+    larft_kernels_agree::<f64>();
+}
