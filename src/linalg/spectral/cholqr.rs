@@ -201,10 +201,7 @@ const MAX_STEPS: u8 = 8;
 /// Where ||E||_F >= 1/2 (the vectors of a cluster), a CholeskyQR pass first. `None` where
 /// the vectors are still not orthonormal (NaN, or a Cholesky that failed): the caller
 /// then takes Householder QR. Waits for the GPU two or three times (the measures).
-pub(super) fn finish_polar<T: Float>(
-    z: &Array<T>,
-    n: usize,
-) -> Result<Option<(Array<T>, Finish)>> {
+pub(super) fn finish_polar<T: Float>(z: &Array<T>, n: usize) -> Result<Option<(Array<T>, Finish)>> {
     let mut x = z.clone();
     let mut g = gram(&x)?;
     let mut e = deviation(&g, n)?;

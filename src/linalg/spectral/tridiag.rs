@@ -35,7 +35,16 @@
 //!    Gram-Schmidt. Nothing is sequential across vectors: no cluster serialises a
 //!    workgroup.
 //! 4. The back-transform X = Q Z in blocks of `NB` reflectors in compact WY form,
-//!    Z -= V (Tf (V^T Z)) (`vblock`, `larft`), through the library's batched products.
+//!    Z -= V (Tf (V^T Z)) (`vblock`, `larft_wg`), through the library's batched products.
+//!
+//! Where the time goes (H200, 2026-11-29, `GPUARRAY_FACTOR_PROFILE=1`, before stein's
+//! larger dispatches and `larft_wg`): eigh f32 1024 24.6 ms = reduce 10.2, bisect 2.1,
+//! stein 4.6 (2 dispatches), the orthonormalisation 3.1 (two products and two waits; no
+//! Newton-Schulz step was needed), back-transform 4.8 (larft 3.4 of it); f32 4096 347 ms =
+//! reduce 204, stein 90 (six dispatches: 64 MB of scratch held 1,365 vectors), larft 13.9,
+//! the back-transform's products 13.4 and subtractions 3.6, orthonormalisation 14.4; f64
+//! 1024 34.5 ms = reduce 12.1, bisect 8.0, stein 5.4, larft 3.4. Session 19's CholeskyQR2
+//! (`GPUARRAY_EIGH_ORTH=2`) took 34.6 / 425 / 49.1 ms in all.
 //!
 //! The Householder vectors stay in the work matrix's rows (row k holds v of H_k past the
 //! diagonal) and tau beside d and e.
@@ -321,8 +330,8 @@ fn stein_chunk(dev: &Device, fixed: usize, per: usize, size: usize, total: usize
     let bytes = match *MB.get_or_init(|| crate::config::switch("GPUARRAY_STEIN_SCRATCH_MB")) {
         Some(mb) => mb.clamp(1, 1 << 12) << 20,
         None => {
-            let limit = usize::try_from(dev.limits().max_storage_buffer_binding_size)
-                .unwrap_or(usize::MAX);
+            let limit =
+                usize::try_from(dev.limits().max_storage_buffer_binding_size).unwrap_or(usize::MAX);
             let limit = limit.saturating_sub(fixed * size);
             limit.min(STEIN_SCRATCH_MAX)
         }
@@ -342,9 +351,7 @@ const NB: usize = 64;
 /// `larft` (one workgroup walking nb columns, about nb^2 / 2 dependent steps).
 fn block_size() -> usize {
     static SIZE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *SIZE.get_or_init(|| {
-        crate::config::switch("GPUARRAY_EIGH_NB").map_or(NB, |v| v.clamp(16, 256))
-    })
+    *SIZE.get_or_init(|| crate::config::switch("GPUARRAY_EIGH_NB").map_or(NB, |v| v.clamp(16, 256)))
 }
 /// Inverse-iteration solves per round, the vectors orthonormalised (CholeskyQR of Z, cholqr.rs)
 /// after each round: two solves from the random start, then one from the orthonormal

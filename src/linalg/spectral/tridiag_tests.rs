@@ -62,7 +62,10 @@ fn check<T: Float>(dev: &Device, a: &[f64], n: usize, orth: Orth) -> Finish {
     let v: Vec<f64> = v.to_vec().unwrap().iter().map(|v| v.to_f64()).collect();
     // The symmetric matrix of the lower triangle.
     let s = |i: usize, j: usize| x[i.max(j) * n + i.min(j)];
-    let anorm = (0..n * n).map(|e| s(e / n, e % n).powi(2)).sum::<f64>().sqrt();
+    let anorm = (0..n * n)
+        .map(|e| s(e / n, e % n).powi(2))
+        .sum::<f64>()
+        .sqrt();
     let (mut res, mut orth2) = (0.0, 0.0);
     for i in 0..n {
         for j in 0..n {
@@ -73,11 +76,26 @@ fn check<T: Float>(dev: &Device, a: &[f64], n: usize, orth: Orth) -> Finish {
         }
     }
     let ne = n as f64 * eps::<T>();
-    let (res, orth2) = (res.sqrt() / (anorm.max(f64::MIN_POSITIVE) * ne), orth2.sqrt() / ne);
-    assert!(w.windows(2).all(|p| p[0] <= p[1]), "{orth:?} n {n}: not ascending");
-    assert!(res <= 20.0, "{orth:?} n {n} {finish:?}: residual {res} n eps ||A||");
-    assert!(orth2 <= 40.0, "{orth:?} n {n} {finish:?}: orthogonality {orth2} n eps");
-    eprintln!("{:?} {orth:?} n {n}: {finish:?}, residual {res:.2}, orthogonality {orth2:.2}", T::DTYPE);
+    let (res, orth2) = (
+        res.sqrt() / (anorm.max(f64::MIN_POSITIVE) * ne),
+        orth2.sqrt() / ne,
+    );
+    assert!(
+        w.windows(2).all(|p| p[0] <= p[1]),
+        "{orth:?} n {n}: not ascending"
+    );
+    assert!(
+        res <= 20.0,
+        "{orth:?} n {n} {finish:?}: residual {res} n eps ||A||"
+    );
+    assert!(
+        orth2 <= 40.0,
+        "{orth:?} n {n} {finish:?}: orthogonality {orth2} n eps"
+    );
+    eprintln!(
+        "{:?} {orth:?} n {n}: {finish:?}, residual {res:.2}, orthogonality {orth2:.2}",
+        T::DTYPE
+    );
     finish
 }
 
@@ -95,7 +113,13 @@ fn both_ways<T: Float>() {
             let f = check::<T>(&dev, &a, n, orth);
             match orth {
                 Orth::Polar => assert!(
-                    matches!(f, Finish::Polished { passes: 0, steps: 0..=3 }),
+                    matches!(
+                        f,
+                        Finish::Polished {
+                            passes: 0,
+                            steps: 0..=3
+                        }
+                    ),
                     "{n}: {f:?}"
                 ),
                 _ => assert_eq!(f, Finish::Rounds, "{orth:?} {n}"),
@@ -131,7 +155,9 @@ fn second_pass_mends() {
     let n = 64;
     let mut st = 7u64;
     let (q1, q2) = (orthogonal(&mut st, n), orthogonal(&mut st, n));
-    let s: Vec<f64> = (0..n).map(|k| 300f64.powf(-(k as f64) / (n - 1) as f64)).collect();
+    let s: Vec<f64> = (0..n)
+        .map(|k| 300f64.powf(-(k as f64) / (n - 1) as f64))
+        .collect();
     let mut m = vec![0.0f32; n * n];
     for i in 0..n {
         for j in 0..n {
@@ -142,7 +168,10 @@ fn second_pass_mends() {
     let z = dev.from_slice(&m, [1, n, n]).unwrap();
     let once = cholqr::one_pass(&z).unwrap();
     let e1 = cholqr::orthonormality(&once, n).unwrap();
-    assert!(!cholqr::enough(e1) && cholqr::mendable::<f32>(e1, n), "one pass: {e1}");
+    assert!(
+        !cholqr::enough(e1) && cholqr::mendable::<f32>(e1, n),
+        "one pass: {e1}"
+    );
     let twice: Array<f32> = cholqr::one_pass(&once).unwrap();
     let e2 = cholqr::orthonormality(&twice, n).unwrap();
     assert!(cholqr::enough(e2), "two passes: {e2}");
@@ -211,7 +240,11 @@ fn larft_kernels_agree<T: Float>() {
         let mut aux = vec![0.0f64; super::AUX_FIELDS * count * n];
         for b in 0..count {
             for i in 0..q {
-                let tau = if i == 5 { 0.0 } else { 1.5 + rng(&mut st) / 2.0 };
+                let tau = if i == 5 {
+                    0.0
+                } else {
+                    1.5 + rng(&mut st) / 2.0
+                };
                 aux[(3 * count + b) * n + k0 + i] = tau;
             }
         }
