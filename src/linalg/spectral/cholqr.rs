@@ -27,10 +27,16 @@
 //!   steps reach n eps, and the Gram matrix of the last step is the check's
 //!   ([`finish_polar`]). Where E is 1/2 or more (the vectors of clusters), a CholeskyQR
 //!   pass first; where the steps still fail (NaN, a failed Cholesky), Householder QR.
+//!
 //! Products run at the product rate (a 1024 product in well under 0.1 ms, 4096 in about 3
 //! ms), against a pass's 5 ms (1024) to 30 ms (4096) of chained dispatches; the cost is
-//! two or three waits for one scalar each. [`Orth::OnePass`] and [`Orth::Qr2`] (session 19's
-//! form) stay for measuring (`GPUARRAY_EIGH_ORTH`).
+//! two or three waits for one scalar each. On the H200 (2026-11-29, random matrices)
+//! the vectors after the last round were orthonormal to 2 n eps already at 1024 and 4096
+//! (no pass, no step): the orthonormalisation took 3.1 ms of eigh f32 1024 (two products,
+//! two waits) against CholeskyQR2's 14.9, and 14.4 of 4096 against 106; eigh f32 1024
+//! 24.8 ms against 34.6, 4096 342 against 425, f64 1024 34.5 against 49.1, f32 256 5.6
+//! against 9.8 ([`Orth::OnePass`]: 29.6, 381, 41.2, 7.4). [`Orth::OnePass`] and
+//! [`Orth::Qr2`] (session 19's form) stay for measuring (`GPUARRAY_EIGH_ORTH`).
 
 use super::jacobi::eps;
 use crate::array::Array;
