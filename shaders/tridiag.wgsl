@@ -494,3 +494,40 @@ fn larft(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index)
         storageBarrier();
     }
 }
+
+// `larft_wg`: `larft` with G's strict upper triangle and Tf in workgroup memory, for nb() <=
+// 64 (64 x 64 values: 32 KiB in f64, lavapipe's whole workgroup memory): the same
+// recurrence, its dependent steps reading workgroup memory rather than global memory
+// after a storage barrier. Tf[r][s] (s >= r) at lt[r * q + s], G[s][i] (s < i) transposed
+// to lt[i * q + s]: each step i reads columns below i of Tf and row i of G's copy, and
+// writes column i of Tf, so nothing read is written in the same step.
+const LT_MAX: u32 = 4096u;
+var<workgroup> lt: array<T, LT_MAX>;
+
+@compute @workgroup_size(WG)
+fn larft_wg(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let b = matrix_of(wid);
+    if (b >= count()) { return; }
+    let q = nb();
+    let base = b * q * q;
+    let ft = field(F_TAU, b) + step_k();
+    for (var e = lid; e < q * q; e += WG) {
+        let r = e / q;
+        let c = e % q;
+        lt[e] = select(T(0.0), src[base + c * q + r], r > c);
+    }
+    workgroupBarrier();
+    for (var i = 0u; i < q; i++) {
+        let tau = aux[ft + i];
+        if (lid < i) {
+            var acc = T(0.0);
+            for (var s = lid; s < i; s++) { acc += lt[lid * q + s] * lt[i * q + s]; }
+            lt[lid * q + i] = -tau * acc;
+        }
+        if (lid == i) { lt[i * q + i] = tau; }
+        workgroupBarrier();
+    }
+    for (var e = lid; e < q * q; e += WG) {
+        wk[base + e] = select(T(0.0), lt[e], e / q <= e % q);
+    }
+}

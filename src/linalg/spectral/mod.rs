@@ -13,11 +13,12 @@
 //! shaders/tridiag.wgsl): Householder reduction to tridiagonal form on the GPU, then the
 //! eigenvalues of the tridiagonal matrix by bisection on Sturm counts, one invocation per
 //! eigenvalue; eigh then finds the eigenvectors of the tridiagonal matrix by inverse
-//! iteration (one invocation per vector), makes them orthonormal by CholeskyQR2 through
-//! products, or Householder QR where one check at the end finds CholeskyQR2's vectors not
-//! orthonormal (any orthonormal basis of a degenerate cluster's invariant subspace is a
-//! correct answer; cholqr.rs), and applies the reflectors to them in blocks through matmul.
-//! It always converges; eigvalsh waits for nothing, eigh once (that check). Below 33 x 33 Jacobi stays: its `small` kernel runs every sweep of a whole
+//! iteration (one invocation per vector), makes them orthonormal by Newton-Schulz steps
+//! through products (a CholeskyQR pass first where they are far from orthonormal), or
+//! Householder QR where a check at the end finds them still not orthonormal (any
+//! orthonormal basis of a degenerate cluster's invariant subspace is a correct answer;
+//! cholqr.rs), and applies the reflectors to them in blocks through matmul. It always
+//! converges; eigvalsh waits for nothing, eigh two to four times (one scalar each). Below 33 x 33 Jacobi stays: its `small` kernel runs every sweep of a whole
 //! stack in one dispatch, a workgroup per matrix in workgroup memory, where the
 //! tridiagonal route costs 2 (n - 1) dispatches of the reduction, a QR and a product per
 //! 64 reflectors. eigh and eigvalsh of those small matrices run eig_small.rs
@@ -117,10 +118,12 @@ fn checks(a: &Array<impl Float>) -> bool {
 /// to a few tens of `N eps` (measured up to 25 `N eps`). Below `N = 33` the call waits for
 /// the GPU once (the convergence status of one-sided Jacobi); from `N = 33` on (the
 /// tridiagonal route: Householder reduction, bisection, inverse iteration made orthonormal
-/// by CholeskyQR2, the back-transform through matmul) it also waits once, for one scalar:
-/// whether the vectors came out orthonormal to 8 `N eps` (where not, as in some degenerate
-/// clusters, the inverse iteration runs again with Householder QR, which always holds;
-/// also without `Options::linalg_check`, since the result depends on it). A matrix with a
+/// by Newton-Schulz steps or CholeskyQR, the back-transform through matmul) it waits two
+/// to four times, for one scalar each: how far the vectors are from orthonormal after each
+/// round, which decides the next step, and whether they came out orthonormal to 8 `N eps`
+/// (where not, as in some degenerate clusters, the inverse iteration runs again with
+/// Householder QR, which always holds; also without `Options::linalg_check`, since the
+/// result depends on it). A matrix with a
 /// NaN or infinite entry in the triangle read gets NaN eigenvalues and vectors.
 ///
 /// # Errors

@@ -18,8 +18,9 @@
 //!    partial pivoting of T - w_j I (far under lavapipe's 65,535 loop steps per
 //!    invocation for the sizes it runs), from a pseudo-random start (a fixed hash of the
 //!    row and the vector: the same vectors every run). Two solves, then a QR of Z
-//!    makes the vectors orthonormal (CholeskyQR2 through products, or Householder QR where
-//!    that cannot be trusted: cholqr.rs), then one more solve and QR (see `ROUNDS`). Each shift is the vector's own eigenvalue w_j, unperturbed: where
+//!    (a CholeskyQR pass through products, or Householder QR where that cannot be trusted:
+//!    cholqr.rs, which also says when a second pass runs), then one more solve and QR (see
+//!    `ROUNDS`). Each shift is the vector's own eigenvalue w_j, unperturbed: where
 //!    eigenvalues are apart, the solves make the vectors orthogonal to within
 //!    eps ||T|| / gap and the QR moves each within its residual; inside a cluster of
 //!    eigenvalues closer than bisection resolves, the solves from independent random starts
@@ -34,12 +35,21 @@
 //!    Gram-Schmidt. Nothing is sequential across vectors: no cluster serialises a
 //!    workgroup.
 //! 4. The back-transform X = Q Z in blocks of `NB` reflectors in compact WY form,
-//!    Z -= V (Tf (V^T Z)) (`vblock`, `larft`), through the library's batched products.
+//!    Z -= V (Tf (V^T Z)) (`vblock`, `larft_wg`), through the library's batched products.
+//!
+//! Where the time goes (H200, 2026-11-29, `GPUARRAY_FACTOR_PROFILE=1`, before stein's
+//! larger dispatches and `larft_wg`): eigh f32 1024 24.6 ms = reduce 10.2, bisect 2.1,
+//! stein 4.6 (2 dispatches), the orthonormalisation 3.1 (two products and two waits; no
+//! Newton-Schulz step was needed), back-transform 4.8 (larft 3.4 of it); f32 4096 347 ms =
+//! reduce 204, stein 90 (six dispatches: 64 MB of scratch held 1,365 vectors), larft 13.9,
+//! the back-transform's products 13.4 and subtractions 3.6, orthonormalisation 14.4; f64
+//! 1024 34.5 ms = reduce 12.1, bisect 8.0, stein 5.4, larft 3.4. Session 19's CholeskyQR2
+//! (`GPUARRAY_EIGH_ORTH=2`) took 34.6 / 425 / 49.1 ms in all.
 //!
 //! The Householder vectors stay in the work matrix's rows (row k holds v of H_k past the
 //! diagonal) and tau beside d and e.
 
-use super::cholqr;
+use super::cholqr::{self, Finish, Orth};
 use super::jacobi::eps;
 use crate::array::Array;
 use crate::device::{Device, DeviceKind, Work};
@@ -48,6 +58,7 @@ use crate::error::Result;
 use crate::kernel::cache::Key;
 use crate::kernel::launch::{Binding, Params};
 use crate::kernel::source::Spec;
+use crate::linalg::factor_prof as prof;
 
 const SRC: &str = include_str!("../../../shaders/tridiag.wgsl");
 /// The fused reduction step, appended to [`SRC`] for its pipelines.
@@ -338,15 +349,47 @@ pub(crate) fn eigvalsh<T: Float>(
     bisect(op, a, &aux, &wk, base)
 }
 
-/// Bytes of stein's U factors at most (3 n per vector in flight): the vectors of a stack
-/// past it are solved in chunks, a dispatch each.
-const STEIN_SCRATCH: usize = 64 << 20;
+/// Bytes of stein's U factors at most (3 n per vector in flight; the vectors of a stack
+/// past it are solved in chunks, a dispatch each) by default, within the device's largest
+/// binding; `GPUARRAY_STEIN_SCRATCH_MB` (a measuring switch read once) sets it, 64 being
+/// session 19's bound.
+/// Each chunk is a dispatch of invocations that walk n rows three times a solve, latency
+/// bound: the H200 (2026-11-29) spent 90 ms of eigh f32 4096 in stein with the old bound
+/// (201 MB of factors in three chunks of 1,365 vectors, 22 workgroups each, one after
+/// another), where one dispatch of 4,096 takes about a third.
+const STEIN_SCRATCH_MAX: usize = 512 << 20;
+
+/// Vectors per stein dispatch: as many as the scratch allows (`fixed` elements of `aux`
+/// before it, `per` bytes a vector), at least a workgroup's, at most `total`.
+fn stein_chunk(dev: &Device, fixed: usize, per: usize, size: usize, total: usize) -> usize {
+    static MB: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    let bytes = match *MB.get_or_init(|| crate::config::switch("GPUARRAY_STEIN_SCRATCH_MB")) {
+        Some(mb) => mb.clamp(1, 1 << 12) << 20,
+        None => {
+            let limit =
+                usize::try_from(dev.limits().max_storage_buffer_binding_size).unwrap_or(usize::MAX);
+            let limit = limit.saturating_sub(fixed * size);
+            limit.min(STEIN_SCRATCH_MAX)
+        }
+    };
+    (bytes / per).max(STEIN_WG).min(total)
+}
+
 /// Invocations of a stein workgroup: one vector each, so that n = 4096 spreads over 64
 /// workgroups (multiprocessors) rather than 16.
 const STEIN_WG: usize = 64;
 /// Reflectors per block of the back-transform.
 const NB: usize = 64;
-/// Inverse-iteration solves per round, the vectors orthonormalised (CholeskyQR2 of Z, cholqr.rs)
+
+/// Reflectors per block of the back-transform: [`NB`], or `GPUARRAY_EIGH_NB` (a measuring
+/// switch read once, 16 to 256): fewer blocks mean fewer passes over Z (each block reads Z
+/// twice and writes it twice: V^T Z, then Z - V Y) and larger products, but a longer
+/// `larft` (one workgroup walking nb columns, about nb^2 / 2 dependent steps).
+fn block_size() -> usize {
+    static SIZE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *SIZE.get_or_init(|| crate::config::switch("GPUARRAY_EIGH_NB").map_or(NB, |v| v.clamp(16, 256)))
+}
+/// Inverse-iteration solves per round, the vectors orthonormalised (CholeskyQR of Z, cholqr.rs)
 /// after each round: two solves from the random start, then one from the orthonormal
 /// basis (block inverse iteration: a cluster's vectors, mixed within the cluster by the
 /// QR, are drawn back towards their own eigenvalues by the next solve). Measured on a CPU
@@ -361,9 +404,11 @@ const ROUNDS: [usize; 2] = [2, 1];
 /// The eigenvalues (ascending, `[count, n]`) and eigenvectors (columns, `[count, n, n]`) of
 /// the `count` symmetric matrices of the contiguous `a` (n >= 2), read through the
 /// triangle `upper` names: the reduction, bisection, inverse iteration on T (`stein`, an
-/// invocation per vector) orthonormalised between rounds (CholeskyQR2, or Householder QR
-/// where that cannot be trusted: cholqr.rs), and the
-/// back-transform X = Q Z in blocks of compact WY reflectors through matmul.
+/// invocation per vector) orthonormalised between rounds as [`Orth::selected`] says
+/// (CholeskyQR, or Householder QR where that cannot be trusted: cholqr.rs), and the
+/// back-transform X = Q Z in blocks of compact WY reflectors through matmul. Profiled under
+/// `GPUARRAY_FACTOR_PROFILE=1` (src/linalg/factor_prof.rs: each stage's GPU time, the
+/// Cholesky's and triangular solves' dispatches by their own names).
 pub(crate) fn eigh<T: Float>(
     op: &'static str,
     a: &Array<T>,
@@ -371,23 +416,51 @@ pub(crate) fn eigh<T: Float>(
     n: usize,
     upper: bool,
 ) -> Result<(Array<T>, Array<T>)> {
+    let title = || {
+        let (d, orth, nb) = (T::DTYPE, Orth::selected(), block_size());
+        format!("eigh {d:?} {count}x{n} {orth:?} nb {nb}")
+    };
+    prof::call(a.device(), title, || {
+        let (w, v, _) = eigh_with(op, a, count, n, upper, Orth::selected(), None)?;
+        Ok((w, v))
+    })
+}
+
+/// [`eigh`] orthonormalising as `orth` says, stein's vectors in dispatches of `chunk` (by
+/// default as the scratch allows), and what finished the vectors.
+pub(crate) fn eigh_with<T: Float>(
+    op: &'static str,
+    a: &Array<T>,
+    count: usize,
+    n: usize,
+    upper: bool,
+    orth: Orth,
+    chunk: Option<usize>,
+) -> Result<(Array<T>, Array<T>, Finish)> {
     debug_assert!(n >= 2);
     let total = count * n;
-    let per = 3 * n * T::DTYPE.size();
-    let chunk = (STEIN_SCRATCH / per).max(STEIN_WG).min(total);
+    let size = T::DTYPE.size();
+    let per = 3 * n * size;
+    let chunk = chunk.map_or_else(
+        || stein_chunk(a.device(), AUX_FIELDS * total, per, size, total),
+        |c| c.clamp(1, total),
+    );
     let base = TParams {
         count,
         upper,
         n,
         ..TParams::default()
     };
-    let (aux, wk) = reduce(op, a, base, 3 * n * chunk)?;
-    let w = bisect(op, a, &aux, &wk, base)?;
     let dev = a.device().clone();
+    let (aux, wk) = reduce(op, a, base, 3 * n * chunk)?;
+    prof::mark(&dev, "reduce")?;
+    let w = bisect(op, a, &aux, &wk, base)?;
+    prof::mark(&dev, "bisect")?;
     let mut z = Array::<T>::alloc_with(&dev, op, vec![count, n, n], |bytes| {
         dev.alloc_apart(bytes, &[&a.buf, &aux.buf, &wk.buf, &w.buf])
     })?;
-    // CholeskyQR2 between the rounds, checked once; Householder QR where the check fails.
+    // CholeskyQR between the rounds, checked; Householder QR where the check fails.
+    let mut finish = Finish::Householder;
     for householder in [false, true] {
         for (round, &solves) in ROUNDS.iter().enumerate() {
             let mut first = 0;
@@ -411,18 +484,53 @@ pub(crate) fn eigh<T: Float>(
                 )?;
                 first += items;
             }
+            prof::mark(&dev, "stein")?;
+            let last = round + 1 == ROUNDS.len();
             z = if householder {
                 cholqr::householder(&z)?
             } else {
-                cholqr::cholesky_qr2(&z)?
+                orth.round(&z, n, last)?
             };
+            prof::mark(&dev, "orth")?;
         }
-        if householder || cholqr::orthonormal_enough(&z, n)? {
+        if householder {
             break;
+        }
+        if orth == Orth::Polar {
+            if let Some((x, f)) = cholqr::finish_polar(&z, n)? {
+                (z, finish) = (x, f);
+                break;
+            }
+            continue;
+        }
+        let e = cholqr::orthonormality(&z, n)?;
+        if cholqr::enough(e) {
+            finish = Finish::Rounds;
+            break;
+        }
+        if orth == Orth::OnePass && cholqr::mendable::<T>(e, n) {
+            // The second pass of CholeskyQR2, checked again.
+            z = cholqr::one_pass(&z)?;
+            if cholqr::enough(cholqr::orthonormality(&z, n)?) {
+                finish = Finish::SecondPass;
+                break;
+            }
         }
     }
     let v = back_transform(op, &dev, &wk, &aux, z, base)?;
-    Ok((w, v))
+    prof::mark(&dev, "back")?;
+    Ok((w, v, finish))
+}
+
+/// Whether `larft` of a block of `nb` reflectors runs as `larft_wg` (G and Tf in
+/// workgroup memory, nb <= 64): the default; `GPUARRAY_EIGH_LARFT=0` (a measuring switch
+/// read once) keeps `larft`, which walks G and Tf in global memory behind a storage barrier
+/// a step: the H200 (2026-11-29) took 215 us a block of 64 for it, 3.4 ms of eigh f32
+/// 1024 and 13.9 ms of 4096, where `larft_wg`'s 64 steps read workgroup memory.
+fn larft_in_workgroup(nb: usize) -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let on = *ON.get_or_init(|| crate::config::switch("GPUARRAY_EIGH_LARFT") != Some(0));
+    on && nb <= 64
 }
 
 /// X = Q Z = H_0 (H_1 (... H_{n-2} Z)), in blocks of `NB` reflectors from the last:
@@ -437,9 +545,10 @@ fn back_transform<T: Float>(
 ) -> Result<Array<T>> {
     let (count, n) = (base.count, base.n);
     let reflectors = n - 1;
-    for blk in (0..reflectors.div_ceil(NB)).rev() {
-        let k0 = blk * NB;
-        let nb = NB.min(reflectors - k0);
+    let size = block_size();
+    for blk in (0..reflectors.div_ceil(size)).rev() {
+        let k0 = blk * size;
+        let nb = size.min(reflectors - k0);
         let vt = Array::<T>::alloc_with(dev, op, vec![count, nb, n], |bytes| {
             dev.alloc_apart(bytes, &[&wk.buf, &aux.buf])
         })?;
@@ -452,82 +561,31 @@ fn back_transform<T: Float>(
         let grid = Work::Items((count * nb * n) as u32);
         let (src, ab, out) = (wk.binding(), aux.binding(), vt.binding());
         launch::<T>(dev, WG, "vblock", &tp, src, ab, out, grid)?;
+        prof::mark(dev, "bt_vblock")?;
         let v = vt.swapaxes(-1, -2)?;
         let g = vt.matmul(&v)?.contiguous()?;
+        prof::mark(dev, "bt_gram")?;
         let tf = Array::<T>::alloc_with(dev, op, vec![count, nb, nb], |bytes| {
             dev.alloc_apart(bytes, &[&g.buf, &aux.buf])
         })?;
         let tp = TParams { k: k0, nb, ..base };
         let (src, ab, out) = (g.binding(), aux.binding(), tf.binding());
-        launch::<T>(dev, WG, "larft", &tp, src, ab, out, per_matrix(1, count))?;
+        let entry = if larft_in_workgroup(nb) {
+            "larft_wg"
+        } else {
+            "larft"
+        };
+        launch::<T>(dev, WG, entry, &tp, src, ab, out, per_matrix(1, count))?;
+        prof::mark(dev, "bt_larft")?;
         let y = tf.matmul(&vt.matmul(&z)?)?;
-        z = z.sub(&v.matmul(&y)?)?;
+        let vy = v.matmul(&y)?;
+        prof::mark(dev, "bt_matmul")?;
+        z = z.sub(&vy)?;
+        prof::mark(dev, "bt_sub")?;
     }
     z.contiguous()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    thread_local! {
-        /// Steps a `bisect` dispatch takes where not 0 (the dispatches then cover
-        /// [`BISECT_STEPS`]): the resumed bracket checked on any adapter.
-        pub(super) static FORCE_PER: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    }
-
-    #[test]
-    fn bisect_plans_fit_lavapipes_loop_budget() {
-        assert_eq!(
-            bisect_plan::<f64>(DeviceKind::DiscreteGpu, 4096),
-            (1, BISECT_STEPS)
-        );
-        assert_eq!(bisect_plan::<f64>(DeviceKind::Cpu, 2100), (3, 26));
-        for n in [33, 100, 1000, 1110, 2100, 4096, 5792] {
-            // log2(8 / eps) and the margin of 8.
-            let f32_plan = (bisect_plan::<f32>(DeviceKind::Cpu, n), 34);
-            let f64_plan = (bisect_plan::<f64>(DeviceKind::Cpu, n), 63);
-            for ((d, per), steps) in [f32_plan, f64_plan] {
-                // Gershgorin and e^2 (2 n - 1), each step n (its Sturm count's n - 1 and the
-                // step itself), under lavapipe's 65,535.
-                assert!(2 * n + per * n <= 65_535, "n {n} per {per}");
-                assert!(d * per >= steps, "n {n}: {d} x {per}");
-            }
-        }
-    }
-
-    /// Bisection resumed from the bracket a dispatch before left gives the bits of one
-    /// dispatch (f32 and f64, a stack of two).
-    #[test]
-    fn bisect_resumed_gives_the_same_bits() {
-        fn check<T: Float>(dev: &Device) {
-            let n = 97;
-            let m = dev
-                .random_uniform_in::<T>([2, n, n], T::from_f64(-1.0), T::from_f64(1.0), 3)
-                .unwrap();
-            let a = m
-                .add(&m.swapaxes(1, 2).unwrap())
-                .unwrap()
-                .contiguous()
-                .unwrap();
-            let one = eigvalsh("eigvalsh", &a, 2, n, false)
-                .unwrap()
-                .to_vec()
-                .unwrap();
-            FORCE_PER.set(5);
-            let split = eigvalsh("eigvalsh", &a, 2, n, false)
-                .unwrap()
-                .to_vec()
-                .unwrap();
-            FORCE_PER.set(0);
-            let bits = |v: &[T]| v.iter().map(|x| x.to_f64().to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&one), bits(&split));
-            assert!(one.windows(2).take(n - 1).all(|w| w[0] <= w[1]));
-        }
-        let dev = Device::new().expect("a device");
-        check::<f32>(&dev);
-        if dev.supports::<f64>() {
-            check::<f64>(&dev);
-        }
-    }
-}
+#[path = "tridiag_tests.rs"]
+mod tests;
