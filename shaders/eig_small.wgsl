@@ -154,15 +154,14 @@ fn load(b: u32, e: u32, k: u32) -> T {
     return src[base + k * rows_p() + e];
 }
 
-// NaN, as the elementwise family tests it in f64: `!=` may compile to an ordered
-// comparison, false for NaN.
+// NaN by comparison (`!=` may compile to an ordered comparison, false for NaN). The host
+// replaces this line by a test of the bits for f32, and for f64 where the adapter has 64-bit
+// integers: on the H200 the comparison form let a NaN entry through svd's largest-magnitude
+// butterfly (a compiler may fold x == x), and the matrix came out partly finite.
 fn is_nan_t(x: T) -> bool { return !(x == x); }
 
-// |x|, or NaN (x - x) where x is NaN or infinite.
-fn magnitude(x: T) -> T {
-    let d = x - x;
-    return select(abs(x), d, !(d == T(0.0)));
-}
+// |x|, or NaN where x is NaN or infinite (x - x here; from the bits where is_nan_t is).
+fn magnitude(x: T) -> T { let d = x - x; return select(abs(x), d, !(d == T(0.0))); }
 
 // The larger of two magnitudes, NaN where either is.
 fn worse(a: T, b: T) -> T {

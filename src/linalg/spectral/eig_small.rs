@@ -150,11 +150,39 @@ fn source(exchange: Exchange) -> String {
 
 /// The kernel's source for dtype `d`, the plan `p`, whether V is kept and whether it runs
 /// svd (else eigh).
-pub(crate) fn spec(d: DType, p: &Plan, has_v: bool, svd: bool) -> Spec {
+pub(crate) fn spec(d: DType, p: &Plan, has_v: bool, svd: bool, int64: bool) -> Spec {
     let t = d.wgsl();
     let (n, rows) = (p.n, p.p);
-    Spec::new("eig_small", source(p.exchange))
-        .alias("T", t)
+    let spec = Spec::new("eig_small", source(p.exchange));
+    // NaN and infinity from the bits where the type's width has an integer type.
+    let bits = match d {
+        DType::F32 => Some(("u32", "0x7fffffffu", "0x7f800000u", "0x7fc00000u")),
+        DType::F64 if int64 => Some((
+            "u64",
+            "0x7ffffffffffffffflu",
+            "0x7ff0000000000000lu",
+            "0x7ff8000000000000lu",
+        )),
+        _ => None,
+    };
+    let spec = match bits {
+        Some((u, mag, inf, nan)) => spec
+            .function(
+                "is_nan_t",
+                format!(
+                    "fn is_nan_t(x: T) -> bool {{ return (bitcast<{u}>(x) & {mag}) > {inf}; }}"
+                ),
+            )
+            .function(
+                "magnitude",
+                format!(
+                    "fn magnitude(x: T) -> T {{ return select(bitcast<T>({nan}), abs(x), \
+                     (bitcast<{u}>(x) & {mag}) < {inf}); }}"
+                ),
+            ),
+        None => spec,
+    };
+    spec.alias("T", t)
         .alias("S", t)
         .alias("SC", t)
         .alias("Col", format!("array<{t}, {rows}>"))
@@ -195,17 +223,21 @@ pub(crate) fn all_specs() -> Vec<Spec> {
                     exchange,
                     hold: true,
                 };
-                v.push(spec(d, &p, true, false));
+                v.push(spec(d, &p, true, false, true));
+                // f64 without 64-bit integers: NaN by comparison.
+                if n % 8 == 5 {
+                    v.push(spec(d, &p, true, true, false));
+                }
                 if n % 8 == 3 {
-                    v.push(spec(d, &p, false, false));
-                    v.push(spec(d, &Plan { hold: false, ..p }, true, false));
+                    v.push(spec(d, &p, false, false, true));
+                    v.push(spec(d, &Plan { hold: false, ..p }, true, false, true));
                 }
                 // svd: square, and n columns of 32 or of n + 5 elements.
                 if n % 4 == 1 || n == MAX_N {
-                    v.push(spec(d, &p, true, true));
-                    v.push(spec(d, &p, false, true));
+                    v.push(spec(d, &p, true, true, true));
+                    v.push(spec(d, &p, false, true, true));
                     for rows in [MAX_N, (n + 5).min(MAX_N)] {
-                        v.push(spec(d, &Plan { p: rows, ..p }, true, true));
+                        v.push(spec(d, &Plan { p: rows, ..p }, true, true, true));
                     }
                 }
             }
@@ -256,6 +288,7 @@ pub(crate) fn dispatch<T: Float>(
     params: &mut Params,
 ) -> Result<usize> {
     let dev = a.device();
+    let int64 = dev.supports_dtype(DType::I64);
     let sweeps = max_sweeps(T::DTYPE);
     params.shape[2] = sweeps as u32;
     let entry = match p.exchange {
@@ -282,13 +315,17 @@ pub(crate) fn dispatch<T: Float>(
         ndim: 0,
         per: 0,
     };
-    let kernel = dev.kernel(key(entry, p.wg as u32), || spec(T::DTYPE, p, vectors, svd))?;
+    let kernel = dev.kernel(key(entry, p.wg as u32), || {
+        spec(T::DTYPE, p, vectors, svd, int64)
+    })?;
     let groups = count.div_ceil(p.wg / p.g);
     let y = groups.min(MAX_GROUPS);
     let z = groups.div_ceil(MAX_GROUPS);
     let grid = Work::Groups([1, y as u32, z as u32]);
     dev.launch(&kernel, params, &[a.binding()], buf.binding(), grid)?;
-    let kernel = dev.kernel(key("check", CHECK_WG), || spec(T::DTYPE, p, vectors, svd))?;
+    let kernel = dev.kernel(key("check", CHECK_WG), || {
+        spec(T::DTYPE, p, vectors, svd, int64)
+    })?;
     dev.launch(
         &kernel,
         params,
