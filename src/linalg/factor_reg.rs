@@ -156,14 +156,17 @@ pub(crate) fn unroll_on_cpu() -> bool {
 
 /// Whether the workgroup pivot search's two loops over workgroup memory (`WG / 32 - 1`
 /// and 31 dependent steps a column) are unrolled on GPUs, their loads then issued
-/// together: the measuring switch `GPUARRAY_FACTOR_UNROLL_RED=1` (read once through
-/// `config::switch`; default off, unmeasured). The same candidates in the same order:
-/// the same bits. On the H200 (2026-11-29) the SASS of `lu_reg` showed no spills, and
-/// that of shaders/calu.wgsl's `tslu`, the same search, these loops as loops of
-/// dependent loads on the column step's serial path.
+/// together: the default; the measuring switch `GPUARRAY_FACTOR_UNROLL_RED=0` (read once
+/// through `config::switch`) keeps the loops. The same candidates in the same order: the
+/// same bits. On the H200 (2026-11-29) the SASS of `lu_reg` showed no spills, and that of
+/// shaders/calu.wgsl's `tslu`, the same search, these loops as loops of dependent loads on
+/// the column step's serial path. Unrolled against loops, same binary (bench_table, H200,
+/// 12:10 UTC): solve f32 4096 57.4 / 65.7 ms, f64 4096 58.8 / 67.5, f32 1024 10.1 / 11.7,
+/// inv f32 4096 65.3 / 74.8, det f32 4096 55.3 / 64.2; `lu_reg` 42.9 / 51.6 ms (f32 4096,
+/// profile).
 fn unroll_red() -> bool {
     static U: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_RED") == Some(1))
+    *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_RED") != Some(0))
 }
 
 /// The workgroup pivot search's loops in shaders/factor_reg.wgsl and their unrolled forms
@@ -308,7 +311,7 @@ pub(crate) fn all_specs() -> Vec<Spec> {
             for unroll in [true, false] {
                 let s = shape(d, rows, 1024).expect("a shape");
                 v.push(spec(d, s, unroll, false, false, None));
-                // GPUARRAY_FACTOR_UNROLL_RED=1.
+                // The unrolled pivot search (GPUARRAY_FACTOR_UNROLL_RED, on by default).
                 v.push(spec(d, s, unroll, false, true, None));
                 // GPUARRAY_FACTOR_PIVOT=1: subgroups of 32 unrolled (NVIDIA), of 8 not
                 // (lavapipe).
