@@ -114,11 +114,10 @@ fn lu_in_place_body<T: Float>(
             count,
             ..FParams::default()
         };
-        // The panel by tournament pivoting where GPUARRAY_FACTOR_CALU asks, else in
-        // registers where it fits (either with its swaps of the other columns), else by
-        // shaders/factor.wgsl's lu_panel and its swaps in the columns left and right of it.
-        let in_registers =
-            super::calu::lu_panel(l, &p, &st, w)? || super::factor_reg::lu_panel(l, &p, &st, w)?;
+        // The panel in registers where it fits (its swaps of the other columns included),
+        // else by shaders/factor.wgsl's lu_panel and its swaps in the columns left and
+        // right of it.
+        let in_registers = super::factor_reg::lu_panel(l, &p, &st, w)?;
         if !in_registers {
             l.lu_panel(&p, &st, w)?;
         }

@@ -147,9 +147,8 @@ fn unroll_cols() -> bool {
 
 /// Whether the loops are unrolled on CPU adapters too (the switch
 /// `GPUARRAY_FACTOR_UNROLL_CPU=1`, read once): for checking the GPUs' text on lavapipe,
-/// whose compiler takes minutes over it for the wider shapes (src/linalg/calu.rs's kernels
-/// too).
-pub(crate) fn unroll_on_cpu() -> bool {
+/// whose compiler takes minutes over it for the wider shapes.
+fn unroll_on_cpu() -> bool {
     static U: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *U.get_or_init(|| crate::config::switch("GPUARRAY_FACTOR_UNROLL_CPU") == Some(1))
 }
@@ -159,7 +158,8 @@ pub(crate) fn unroll_on_cpu() -> bool {
 /// together: the default; the measuring switch `GPUARRAY_FACTOR_UNROLL_RED=0` (read once
 /// through `config::switch`) keeps the loops. The same candidates in the same order: the
 /// same bits. On the H200 (2026-11-29) the SASS of `lu_reg` showed no spills, and that of
-/// shaders/calu.wgsl's `tslu`, the same search, these loops as loops of dependent loads on
+/// a tournament-pivoting panel kernel tried the same session (branch `lupanel`, removed
+/// after measuring no faster), the same search, these loops as loops of dependent loads on
 /// the column step's serial path. Unrolled against loops, same binary (bench_table, H200,
 /// 12:10 UTC): solve f32 4096 57.4 / 65.7 ms, f64 4096 58.8 / 67.5, f32 1024 10.1 / 11.7,
 /// inv f32 4096 65.3 / 74.8, det f32 4096 55.3 / 64.2; `lu_reg` 42.9 / 51.6 ms (f32 4096,

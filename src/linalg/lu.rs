@@ -76,12 +76,6 @@ impl<T: Float> LuFactor<T> {
 /// registers of one workgroup per matrix, read and written once. Does not wait for the
 /// GPU.
 ///
-/// With the measuring switch `GPUARRAY_FACTOR_CALU=1` (off by default) each panel's pivots
-/// are chosen instead by tournament pivoting (CALU): panels of more than 256 rows (the
-/// switch's block) then get pivots other than partial pivoting's, still returned as
-/// LAPACK's row swaps with `P A = L U` (entries of L may exceed 1 in magnitude; the
-/// backward error stays within a small multiple of n eps, as partial pivoting's).
-///
 /// # Errors
 /// [`Error::InvalidArgument`] for fewer than 2 dimensions, [`Error::Unsupported`] for a
 /// dtype other than f32 and f64.

@@ -13,7 +13,6 @@
 mod stack;
 
 mod blocked;
-pub(crate) mod calu;
 pub(crate) mod chol_panel;
 mod cholesky;
 pub(crate) mod factor;
