@@ -308,6 +308,19 @@ fn body(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, fin: bool) {
     }
 }
 
+// Tile (ti, tj), tj <= ti, of the lower triangle's tiles numbered row by row: ti from the
+// square root of 8 x + 1, corrected for its rounding.
+fn lower_tile(x: u32) -> vec2<u32> {
+    var ti = u32((sqrt(8.0 * f32(x) + 1.0) - 1.0) * 0.5);
+    if (ti + 1u) * (ti + 2u) / 2u <= x {
+        ti += 1u;
+    }
+    if ti * (ti + 1u) / 2u > x {
+        ti -= 1u;
+    }
+    return vec2<u32>(ti, x - ti * (ti + 1u) / 2u);
+}
+
 @compute @workgroup_size(WG)
 fn chol_update(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -320,16 +333,9 @@ fn chol_update(
     }
     let n = cols();
     let kk = k0();
-    // Tile (ti, tj) of x: ti from the square root, corrected for its rounding.
-    let x = wid.x;
-    var ti = u32((sqrt(8.0 * f32(x) + 1.0) - 1.0) * 0.5);
-    if (ti + 1u) * (ti + 2u) / 2u <= x {
-        ti += 1u;
-    }
-    if ti * (ti + 1u) / 2u > x {
-        ti -= 1u;
-    }
-    let tj = x - ti * (ti + 1u) / 2u;
+    let tile = lower_tile(wid.x);
+    let ti = tile.x;
+    let tj = tile.y;
     let ri = kk + NB + ti * NB;
     let rj = kk + NB + tj * NB;
     let mb = bi * rows() * n;
@@ -398,15 +404,9 @@ fn chol_update4(
     }
     let n = cols();
     let kk = k0();
-    let x = wid.x;
-    var ti = u32((sqrt(8.0 * f32(x) + 1.0) - 1.0) * 0.5);
-    if (ti + 1u) * (ti + 2u) / 2u <= x {
-        ti += 1u;
-    }
-    if ti * (ti + 1u) / 2u > x {
-        ti -= 1u;
-    }
-    let tj = x - ti * (ti + 1u) / 2u;
+    let tile = lower_tile(wid.x);
+    let ti = tile.x;
+    let tj = tile.y;
     let ri = kk + NB + ti * NB;
     let rj = kk + NB + tj * NB;
     let mb = bi * rows() * n;
