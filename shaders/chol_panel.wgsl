@@ -10,16 +10,16 @@
 // its 64 rows of A21 by L11^-T (held in workgroup memory): the factor and its inverse are
 // computed once per workgroup rather than once per step (two dispatches and a product
 // fewer a step), and no workgroup writes the diagonal block, which the others read.
-// `chol_update`: the step's trailing update A22 -= L21 L21^T (rows and columns [k0 + 64,
+// `chol_update4`: the step's trailing update A22 -= L21 L21^T (rows and columns [k0 + 64,
 // n)) on and below the diagonal only, in place: workgroup (x, matrix) takes lower tile x
-// of 64 x 64 (tile (ti, tj), tj <= ti, x = ti (ti + 1) / 2 + tj), its 4 x 4 values an
-// invocation summed over L21's 64 columns in slices of KC read into workgroup memory. It
-// reads columns [k0, k0 + 64) and writes columns from k0 + 64: no workgroup writes what
-// another reads. (Above the diagonal, A22 is left as it was: nothing reads it.)
-// `chol_update4`: the same, each invocation holding 4 adjacent rows and 4 adjacent
-// columns of the tile (rows 4 ty.., columns 4 tx..) so that a step of the sum reads its
-// 4 + 4 values as two vec4s of workgroup memory (the slices stored transposed), not eight
-// scalars: 2 reads to 16 fused multiply-adds rather than 8.
+// of 64 x 64 (tile (ti, tj), tj <= ti, x = ti (ti + 1) / 2 + tj), each invocation 4
+// adjacent rows and 4 adjacent columns of it (rows 4 ty.., columns 4 tx..) summed over
+// L21's 64 columns in slices of KC read into workgroup memory, so that a step of the sum
+// reads its 4 + 4 values as two vec4s (the slices stored transposed): 2 reads to 16 fused
+// multiply-adds. It reads columns [k0, k0 + 64) and writes columns from k0 + 64: no
+// workgroup writes what another reads. (Above the diagonal, A22 is left as it was:
+// nothing reads it.) A scalar form (4 x 4 values 16 apart, eight reads to 16
+// multiply-adds) measured slower in f32 on the H200 and was removed.
 // `chol_diags`: workgroup (x, matrix) factors diagonal block x (64 x 64, or what is left
 // of the matrix) in place, after the last step: the same arithmetic on the same values as
 // each step's, so the factor written is the one the step used. A diagonal that is not
@@ -71,12 +71,9 @@ var<workgroup> rowv: array<T, 128>;
 var<workgroup> sdiag: array<T, 64>;
 // L11^-1, its lower triangle packed (row i at i (i + 1) / 2).
 var<workgroup> xinv: array<T, 2080>;
-// chol_update's slices of L21: KC columns of the tile's 64 rows and of its 64 columns'
-// rows, rows KC + 1 apart (no two invocations of a subgroup on one bank).
+// The update's slices of L21: KC columns of the tile's 64 rows and of its 64 columns' rows.
 const KC: u32 = 16u;
 const LDK: u32 = 17u;
-var<workgroup> ta: array<T, 1088>;
-var<workgroup> tb: array<T, 1088>;
 // chol_update4's slices, transposed: column q of the slice at q * 17 (in vec4s; 16 + 1:
 // two invocations of a subgroup at most on one bank as they store), rows 4 g .. 4 g + 3
 // in vec4 g.
@@ -319,77 +316,6 @@ fn lower_tile(x: u32) -> vec2<u32> {
         ti -= 1u;
     }
     return vec2<u32>(ti, x - ti * (ti + 1u) / 2u);
-}
-
-@compute @workgroup_size(WG)
-fn chol_update(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let bi = wid.z * nwg.y + wid.y;
-    if bi >= count() {
-        return;
-    }
-    let n = cols();
-    let kk = k0();
-    let tile = lower_tile(wid.x);
-    let ti = tile.x;
-    let tj = tile.y;
-    let ri = kk + NB + ti * NB;
-    let rj = kk + NB + tj * NB;
-    let mb = bi * rows() * n;
-    let tx = lid % 16u;
-    let ty = lid / 16u;
-    var acc: array<T, 16>;
-    for (var q0 = 0u; q0 < NB; q0 += KC) {
-        // unroll
-        for (var s = 0u; s < 4u; s++) {
-            let t = lid + 256u * s;
-            let rr = t / KC;
-            let qq = t % KC;
-            var va = T(0.0);
-            var vb = T(0.0);
-            if ri + rr < n {
-                va = out[mb + (ri + rr) * n + kk + q0 + qq];
-            }
-            if rj + rr < n {
-                vb = out[mb + (rj + rr) * n + kk + q0 + qq];
-            }
-            ta[rr * LDK + qq] = va;
-            tb[rr * LDK + qq] = vb;
-        }
-        workgroupBarrier();
-        // unroll
-        for (var q = 0u; q < 16u; q++) {
-            var ar: array<T, 4>;
-            var bc: array<T, 4>;
-            // unroll
-            for (var e = 0u; e < 4u; e++) {
-                ar[e] = ta[(ty + 16u * e) * LDK + q];
-                bc[e] = tb[(tx + 16u * e) * LDK + q];
-            }
-            // unroll
-            for (var ra = 0u; ra < 4u; ra++) {
-                // unroll
-                for (var cb = 0u; cb < 4u; cb++) {
-                    acc[ra * 4u + cb] += ar[ra] * bc[cb];
-                }
-            }
-        }
-        workgroupBarrier();
-    }
-    // unroll
-    for (var ra = 0u; ra < 4u; ra++) {
-        let i = ri + ty + 16u * ra;
-        // unroll
-        for (var cb = 0u; cb < 4u; cb++) {
-            let c = rj + tx + 16u * cb;
-            if i < n && c <= i {
-                out[mb + i * n + c] -= acc[ra * 4u + cb];
-            }
-        }
-    }
 }
 
 @compute @workgroup_size(WG)

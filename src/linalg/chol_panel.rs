@@ -9,8 +9,7 @@
 //! and inverts L11 in registers itself, then multiplies its rows by L11^-T; no workgroup
 //! writes the diagonal block, which all read, and `chol_diags` writes every diagonal
 //! block's factor (and finds the matrices that are not positive definite) in one dispatch
-//! after the last step. The trailing update A22 -= L21 L21^T is `chol_update4` (or
-//! `chol_update`), in place on the lower tiles of 64 x 64 only: no product written to be
+//! after the last step. The trailing update A22 -= L21 L21^T is `chol_update4`, in place on the lower tiles of 64 x 64 only: no product written to be
 //! subtracted after (the old `sub_block`, ~2.4 ms of the 4096 f32 call's 14.9 on the
 //! H200), half the multiply-adds. A step is then two dispatches, not six.
 //!
@@ -46,24 +45,21 @@ pub(crate) enum Steps {
     Separate,
     /// `1`: L21 by [`panel`], the trailing update by a product and its subtraction.
     Panel,
-    /// `2`: L21 by [`panel`], the trailing update by [`update`]'s `chol_update` (each
-    /// invocation 4 x 4 values 16 apart, eight scalar reads of workgroup memory to 16
-    /// multiply-adds).
-    Update,
-    /// `3` (the default): as `2` with `chol_update4` (4 x 4 adjacent values, two vec4
-    /// reads to 16 multiply-adds: the H200's workgroup memory issues one read a cycle per
-    /// multiprocessor against four of multiply-adds, so `chol_update` is bound by its
-    /// reads at about half the multiply-add rate, f64 at a quarter; unmeasured).
+    /// Any other value (the default): L21 by [`panel`], the trailing update by
+    /// [`update`]'s `chol_update4` (4 x 4 adjacent values an invocation, two vec4 reads of
+    /// workgroup memory to 16 multiply-adds). A scalar form (4 x 4 values 16 apart, eight
+    /// reads to 16 multiply-adds) measured on the H200 (2026-11-29) f32 4096 6.88 ms against
+    /// this one's 6.54, 1024 1.35 against 1.29, f64 4096 13.8 against 14.1 (profile sums),
+    /// and was removed.
     Update4,
 }
 
-/// The steps `GPUARRAY_CHOL_FUSED` selects ([`Steps::Update4`] unless it is 0, 1 or 2).
+/// The steps `GPUARRAY_CHOL_FUSED` selects ([`Steps::Update4`] unless it is 0 or 1).
 pub(crate) fn steps() -> Steps {
     static S: std::sync::OnceLock<Steps> = std::sync::OnceLock::new();
     *S.get_or_init(|| match crate::config::switch("GPUARRAY_CHOL_FUSED") {
         Some(0) => Steps::Separate,
         Some(1) => Steps::Panel,
-        Some(2) => Steps::Update,
         _ => Steps::Update4,
     })
 }
@@ -138,12 +134,7 @@ pub(crate) fn update<T: Float>(
         count,
         ..FParams::default()
     };
-    let entry = if steps() == Steps::Update {
-        "chol_update"
-    } else {
-        "chol_update4"
-    };
-    let kernel = ("chol_panel", entry, spec as fn(DType) -> Spec);
+    let kernel = ("chol_panel", "chol_update4", spec as fn(DType) -> Spec);
     l.launch_in(kernel, &p, (None, None), w, grid(tiles, count), WG)?;
     Ok(true)
 }
@@ -172,7 +163,7 @@ pub(crate) fn diagonals<T: Float>(
 mod tests {
     #[test]
     fn every_entry_is_in_the_shader() {
-        for e in ["chol_panel", "chol_update", "chol_update4", "chol_diags"] {
+        for e in ["chol_panel", "chol_update4", "chol_diags"] {
             assert!(super::SRC.contains(&format!("fn {e}(")), "{e}");
         }
     }
