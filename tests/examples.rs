@@ -128,6 +128,11 @@ fn clock_probe() {
 }
 
 #[test]
+fn bandwidth() {
+    run_example("bandwidth", &[]);
+}
+
+#[test]
 fn device_info() {
     run_example("device_info", &[]);
 }

@@ -41,12 +41,24 @@ impl Device {
     /// Writes `data` into `dst` at byte `offset` (a multiple of 4), through a pooled staging
     /// buffer and a copy recorded in the pending batch.
     pub(crate) fn upload(&self, dst: &BufferHandle, offset: u64, data: &[u8]) -> Result<()> {
-        if data.is_empty() {
+        self.upload_parts(dst, offset, &[data])
+    }
+
+    /// Writes `parts`, one after another, into `dst` from byte `offset` (a multiple of 4),
+    /// through one staging buffer and one copy: as [`Device::upload`] of their
+    /// concatenation, without making it.
+    pub(crate) fn upload_parts(
+        &self,
+        dst: &BufferHandle,
+        offset: u64,
+        parts: &[&[u8]],
+    ) -> Result<()> {
+        if parts.iter().all(|d| d.is_empty()) {
             return Ok(());
         }
         let i = &self.inner;
         let used = i.pool.stats().used;
-        let (staging, size) = i.staging.upload_buffer(&i.gpu, data, used)?;
+        let (staging, size) = i.staging.upload_buffer(&i.gpu, parts, used)?;
         debug_assert!(offset.is_multiple_of(4) && offset + size <= dst.size());
         let mut batch = self.batch();
         batch.encoder(&i.gpu.device).copy_buffer_to_buffer(

@@ -9,6 +9,7 @@ use bytemuck::Pod;
 use num_complex::Complex;
 
 use crate::dtype::{f16, DType};
+use crate::memory::staging::host_threads;
 
 use super::reduce::ReduceOp;
 
@@ -166,6 +167,24 @@ pub(crate) fn fold_into(d: DType, op: ReduceOp, dst: &mut [u8], me: usize, other
     }
 }
 
+/// [`fold_into`] split over the host's threads ([`host_threads`]) for large segments: each
+/// thread combines a run of whole elements, so the bits are those of one thread.
+pub(crate) fn fold_into_par(d: DType, op: ReduceOp, dst: &mut [u8], me: usize, others: &[&[u8]]) {
+    let size = d.size();
+    let threads = host_threads(dst.len());
+    if threads < 2 || others.is_empty() {
+        return fold_into(d, op, dst, me, others);
+    }
+    let run = (dst.len() / size).div_ceil(threads).div_ceil(BLOCK) * BLOCK * size;
+    std::thread::scope(|s| {
+        for (i, piece) in dst.chunks_mut(run).enumerate() {
+            let at = i * run;
+            let parts: Vec<&[u8]> = others.iter().map(|o| &o[at..at + piece.len()]).collect();
+            s.spawn(move || fold_into(d, op, piece, me, &parts));
+        }
+    });
+}
+
 /// The parts combined in order into a new buffer ([`fold_into`] with the first part's copy).
 pub(crate) fn fold(d: DType, op: ReduceOp, parts: &[&[u8]]) -> Vec<u8> {
     let mut out = parts[0].to_vec();
@@ -177,6 +196,7 @@ pub(crate) fn fold(d: DType, op: ReduceOp, parts: &[&[u8]]) -> Vec<u8> {
 mod tests {
     use super::{fold, fold_into, ReduceOp};
     use crate::dtype::{f16, DType};
+    use crate::memory::staging::host_threads;
 
     fn bytes<T: bytemuck::Pod>(v: &[T]) -> Vec<u8> {
         bytemuck::cast_slice(v).to_vec()

@@ -63,6 +63,7 @@ mod profile;
 mod reduce;
 mod shard;
 mod shm;
+mod shm_reduce;
 mod stage;
 mod wire;
 

@@ -9,6 +9,7 @@ use crate::error::Result;
 use super::agree::same_shapes;
 use super::fold::{fold, fold_into};
 use super::profile::{Profile, Stage};
+use super::shm_reduce;
 use super::stage::{chunks_of, from_bytes, host_bytes, pipeline, Ctl, Put, Uploader};
 use super::wire::{exchange, Batch, Link};
 use super::{split_extents, Comm};
@@ -207,12 +208,15 @@ impl Comm {
             fail_at: self.fail_after.take(),
             abort: &abort,
         };
-        let shm = if self.uses_shm() {
-            Some(self.shm(&link, chunk)?)
-        } else {
-            None
-        };
-        pipeline(Some(x), chunk, steps, up.as_mut(), &ctl, |k, own, _| {
+        if self.uses_shm() {
+            let shm = self.shm(&link, chunk)?;
+            shm_reduce::reduce(&shm, &link, x, op, chunk, up.as_mut(), &ctl, (me, p))?;
+            if me == 0 {
+                prof.report(x.len() * size, p);
+            }
+            return Ok(up.map(Uploader::finish));
+        }
+        pipeline(Some(x), chunk, steps, up.as_mut(), &ctl, |_, own, _| {
             let (start, mut bytes) = own.expect("a chunk of x at every step");
             let put = |buf: Vec<u8>| {
                 let range = 0..buf.len();
@@ -227,41 +231,6 @@ impl Comm {
             }
             let ranges = byte_ranges(&split_extents(bytes.len() / size, p), size);
             let mine = ranges[me].clone();
-            if let Some(shm) = shm.as_deref() {
-                let (n, s) = (bytes.len(), k % 2);
-                // SAFETY: slot `s` of every rank holds `n` bytes; between the two fences
-                // each rank writes only its own segment of its own slot and reads only
-                // that segment of the others'; after the second it only reads (shm.rs).
-                unsafe {
-                    prof.time(Stage::Scatter, || {
-                        std::ptr::copy_nonoverlapping(bytes.as_ptr(), shm.part(me, s, n), n);
-                        shm.fence(&link)
-                    })?;
-                    prof.time(Stage::Fold, || {
-                        let at = |q: usize| shm.part(q, s, n).add(mine.start);
-                        let dst = std::slice::from_raw_parts_mut(at(me), mine.len());
-                        let refs: Vec<&[u8]> = others
-                            .iter()
-                            .map(|&q| std::slice::from_raw_parts(at(q).cast_const(), mine.len()))
-                            .collect();
-                        fold_into(T::DTYPE, op, dst, me, &refs);
-                    });
-                    prof.time(Stage::Gather, || -> Result<()> {
-                        shm.fence(&link)?;
-                        if root.is_none_or(|r| r == me) {
-                            for (q, r) in ranges.iter().enumerate() {
-                                std::ptr::copy_nonoverlapping(
-                                    shm.part(q, s, n).add(r.start).cast_const(),
-                                    bytes.as_mut_ptr().add(r.start),
-                                    r.len(),
-                                );
-                            }
-                        }
-                        Ok(())
-                    })?;
-                }
-                return Ok(put(bytes));
-            }
             // Reduce-scatter: segment q of this chunk goes to rank q straight from the
             // chunk's buffer; every rank's segment `me` arrives here.
             let mut b = Batch::new();

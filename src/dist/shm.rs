@@ -1,14 +1,13 @@
 //! MPI-3 shared-memory windows for the reductions of ranks on one host
-//! (`MPI_Win_allocate_shared`): each rank stages its chunk in its own part of the window,
-//! where the others read it in place, so the reduce-scatter and the all-gather are plain
-//! loads and stores at memory speed instead of messages that Open MPI copies through its
-//! shared-memory queues in small fragments (twice per byte without CMA, and only while a
-//! rank polls). Two slots per rank alternate between chunks; two barriers per chunk
-//! (`MPI_Ibarrier`, polled against the timeout like every wait, with `MPI_Win_sync`
-//! around them) order the stores and loads: after the staging (every chunk is in place)
-//! and after the fold (every segment is combined). A rank stages chunk k+1 into the other
-//! slot only after the fold barrier of chunk k, which every rank passes after it read
-//! chunk k-1 from that slot.
+//! (`MPI_Win_allocate_shared`): each rank downloads its chunk straight into its own part of
+//! the window, where the others read it in place, so the reduce-scatter and the all-gather
+//! are plain loads and stores at memory speed instead of messages that Open MPI copies
+//! through its shared-memory queues in small fragments (twice per byte without CMA, and
+//! only while a rank polls). [`SLOTS`] slots per rank take the chunks in turn; two
+//! barriers per chunk (`MPI_Ibarrier`, polled against the timeout like every wait, with
+//! `MPI_Win_sync` around them) order the stores and loads: after the staging (every chunk
+//! is in place) and after the fold (every segment is combined). The order of one chunk's
+//! work, and why a slot is free when it is written again, is in shm_reduce.rs.
 
 use std::os::raw::{c_int, c_void};
 
@@ -18,7 +17,11 @@ use crate::error::{MpiErrorKind, Result};
 
 use super::wire::{mpi_error, Batch, Link};
 
-/// One window over the ranks of a communicator, all on one host: two slots of `slot`
+/// Slots of the window per rank: chunk k goes to slot k % SLOTS, so the download of chunk
+/// k + SLOTS - 1 overlaps the fold and the upload of chunk k.
+pub(crate) const SLOTS: usize = 3;
+
+/// One window over the ranks of a communicator, all on one host: [`SLOTS`] slots of `slot`
 /// bytes per rank.
 pub(crate) struct Shm {
     win: ffi::MPI_Win,
@@ -42,7 +45,7 @@ impl Shm {
         // writes the address of this rank's part into `base`.
         let rc = unsafe {
             ffi::MPI_Win_allocate_shared(
-                (2 * slot) as ffi::MPI_Aint,
+                (SLOTS * slot) as ffi::MPI_Aint,
                 1,
                 ffi::RSMPI_INFO_NULL,
                 link.comm,
@@ -74,7 +77,7 @@ impl Shm {
                     (&mut b as *mut *mut u8).cast::<c_void>(),
                 )
             };
-            if rc != 0 || (size as usize) < 2 * slot || b.is_null() {
+            if rc != 0 || (size as usize) < SLOTS * slot || b.is_null() {
                 return Err(fail("MPI_Win_shared_query", rc));
             }
             bases.push(b);
@@ -82,14 +85,14 @@ impl Shm {
         Ok(Shm { win, slot, bases })
     }
 
-    /// Slot `s` (0 or 1) of rank `q`'s part: `len` bytes at most `slot`.
+    /// Slot `s` (below [`SLOTS`]) of rank `q`'s part: `len` bytes at most `slot`.
     ///
     /// # Safety
     /// The caller orders its loads and stores against the other ranks' with
     /// [`Shm::fence`] (no rank writes what another reads between two fences).
     pub(crate) unsafe fn part(&self, q: usize, s: usize, len: usize) -> *mut u8 {
-        debug_assert!(s < 2 && len <= self.slot);
-        // SAFETY: within this rank's 2 * slot bytes.
+        debug_assert!(s < SLOTS && len <= self.slot);
+        // SAFETY: within this rank's SLOTS * slot bytes.
         unsafe { self.bases[q].add(s * self.slot) }
     }
 

@@ -68,8 +68,14 @@ impl<T: Element> Uploader<T> {
 
     /// Queues `bytes` for byte `at` of the array (a multiple of 4).
     pub(crate) fn put(&mut self, at: usize, bytes: &[u8]) -> Result<()> {
+        self.put_parts(at, &[bytes])
+    }
+
+    /// Queues `parts`, one after another, for byte `at` of the array (a multiple of 4)
+    /// through one staging buffer.
+    pub(crate) fn put_parts(&mut self, at: usize, parts: &[&[u8]]) -> Result<()> {
         let dev = &self.out.dev;
-        dev.upload(&self.out.buf, at as u64, bytes)?;
+        dev.upload_parts(&self.out.buf, at as u64, parts)?;
         self.marks.push_back(dev.mark()?);
         if self.marks.len() > IN_FLIGHT
             && let Some(m) = self.marks.pop_front()

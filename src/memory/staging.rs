@@ -16,8 +16,9 @@ use crate::memory::pool::size_class;
 
 /// Staging bytes each pool keeps cached; beyond this, buffers are released after use.
 const KEEP_BYTES: u64 = 1 << 30;
-/// Copies larger than this are split across threads.
-const PAR_COPY_CHUNK: usize = 8 << 20;
+/// Copies of twice this or more are split across threads (at most 8): 4 MiB at 8 GB/s
+/// take 0.5 ms on one thread, against tens of microseconds to start the others.
+const PAR_COPY_CHUNK: usize = 2 << 20;
 
 #[derive(Default)]
 struct Cached {
@@ -51,14 +52,32 @@ pub(crate) fn round4(x: u64) -> u64 {
     x.div_ceil(4) * 4
 }
 
-/// Copies `src` into `dst`, on several threads when large.
-fn par_copy(dst: &mut [u8], src: &[u8]) {
-    // Asked only for large copies: available_parallelism reads cgroup files (tens of us).
-    let threads = if src.len() < 2 * PAR_COPY_CHUNK {
+/// Host threads for work over `len` bytes: one below [`par_threshold`], else the CPUs this
+/// process may run on (its affinity: one under `mpirun`'s default binding of two ranks),
+/// at most 8.
+pub(crate) fn host_threads(len: usize) -> usize {
+    if len < par_threshold() {
         1
     } else {
+        // Asked only for large work: available_parallelism reads cgroup files (tens of us).
         std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
-    };
+    }
+}
+
+/// The bytes from which a host copy is split over threads: [`PAR_COPY_CHUNK`] twice, or
+/// `GPUARRAY_PAR_COPY_KIB` (a measuring switch read once; 0: never).
+fn par_threshold() -> usize {
+    static AT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *AT.get_or_init(|| match crate::config::switch("GPUARRAY_PAR_COPY_KIB") {
+        Some(0) => usize::MAX,
+        Some(k) => k << 10,
+        None => 2 * PAR_COPY_CHUNK,
+    })
+}
+
+/// Copies `src` into `dst`, on several threads when large.
+pub(crate) fn par_copy(dst: &mut [u8], src: &[u8]) {
+    let threads = host_threads(src.len());
     if threads < 2 {
         dst.copy_from_slice(src);
         return;
@@ -67,6 +86,35 @@ fn par_copy(dst: &mut [u8], src: &[u8]) {
     std::thread::scope(|s| {
         for (d, c) in dst.chunks_mut(chunk).zip(src.chunks(chunk)) {
             s.spawn(move || d.copy_from_slice(c));
+        }
+    });
+}
+
+/// Writes `src` into mapped memory `dst` (its length), on several threads when large.
+fn par_write(mut dst: wgpu::WriteOnly<'_, [u8]>, src: &[u8]) {
+    let threads = host_threads(src.len());
+    if threads < 2 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let chunk = src.len().div_ceil(threads).div_ceil(4096) * 4096;
+    /// A piece of the mapping for another thread.
+    struct Piece<'a>(wgpu::WriteOnly<'a, [u8]>);
+    // SAFETY: a unique, write-only reference to mapped bytes, as `&mut [u8]` (which is
+    // Send); `WriteOnly`'s own Send impl leaves out unsized targets only by its bound's
+    // implicit `Sized`.
+    unsafe impl Send for Piece<'_> {}
+    std::thread::scope(|s| {
+        let mut rest = dst;
+        for c in src.chunks(chunk) {
+            let (head, tail) = rest.split_at(c.len());
+            rest = tail;
+            let piece = Piece(head);
+            s.spawn(move || {
+                // The whole Piece moves in (not its field, which is not Send).
+                let mut piece = piece;
+                piece.0.copy_from_slice(c)
+            });
         }
     });
 }
@@ -87,16 +135,18 @@ impl Staging {
 }
 
 impl Staging {
-    /// A pooled upload buffer of at least `data.len()` bytes (rounded up to 4) holding
-    /// `data`, unmapped and ready to be copied from; and the bytes to copy. `used`: the
-    /// bytes the device's arrays hold, for the error if the driver is out of memory.
+    /// A pooled upload buffer of at least the parts' total bytes (rounded up to 4) holding
+    /// `parts` one after another, unmapped and ready to be copied from; and the bytes to
+    /// copy. `used`: the bytes the device's arrays hold, for the error if the driver is out
+    /// of memory.
     pub(crate) fn upload_buffer(
         &self,
         gpu: &Gpu,
-        data: &[u8],
+        parts: &[&[u8]],
         used: u64,
     ) -> Result<(wgpu::Buffer, u64)> {
-        let size = round4(data.len() as u64);
+        let total: usize = parts.iter().map(|d| d.len()).sum();
+        let size = round4(total as u64);
         let class = size_class(size);
         gpu.poll(); // collect upload buffers whose copies have finished
         let staging = lock(&self.writes).take(class);
@@ -117,7 +167,11 @@ impl Staging {
                 .slice(..size)
                 .get_mapped_range_mut()
                 .map_err(|e| Error::Map(e.to_string()))?;
-            view.slice(..data.len()).copy_from_slice(data);
+            let mut at = 0;
+            for d in parts {
+                par_write(view.slice(at..at + d.len()), d);
+                at += d.len();
+            }
         }
         {
             let _gl = gpu.gl_lock();
