@@ -12,7 +12,9 @@
 //! GPUARRAY_EXAMPLES_QUICK=1 mpirun -np 2 target/release/examples/dist_lstsq   # small sizes
 //! ```
 //!
-//! Options: `--rows N` (total rows, split over the ranks), `--dim D`, `--epochs E`,
+//! Options: `--rows N` (total rows, split over the ranks), `--dim D`, `--epochs E` (timed),
+//! `--warmup W` (epochs before them, untimed: 10 by default, so that the times are the
+//! GPU's steady state rather than its clock coming up after the set-up on the host),
 //! `--device i,j,...` (the device of local rank k is the list's entry k modulo its length;
 //! by default the host's GPUs in turn, `dist::init`).
 
@@ -54,6 +56,7 @@ fn main() -> Res<()> {
     let rows = num("--rows", if quick() { 4096 } else { 2_000_000 })?;
     let d = num("--dim", if quick() { 16 } else { 256 })?;
     let epochs = num("--epochs", if quick() { 20 } else { 50 })?;
+    let warmup = num("--warmup", if quick() { 2 } else { 10 })?;
     // This rank's rows: NumPy's array_split of the total.
     let mine = rows / p + usize::from(me < rows % p);
     // The true weights are the same everywhere (seed 1); the rows differ per rank.
@@ -76,10 +79,16 @@ fn main() -> Res<()> {
         );
     }
     let (mut t_grad, mut t_comm) = (0.0, 0.0);
-    let t0 = Instant::now();
+    let mut t0 = Instant::now();
     let mut loss0 = f32::NAN;
     let mut loss = f32::NAN;
-    for e in 0..epochs {
+    for e in 0..warmup + epochs {
+        if e == warmup {
+            dev.synchronize()?;
+            comm.barrier()?;
+            (t_grad, t_comm) = (0.0, 0.0);
+            t0 = Instant::now();
+        }
         let t = Instant::now();
         let r = x.matmul(&w)?.sub(&y)?; // residuals [mine, 1]
         let g = x.t().matmul(&r)?; // [d, 1]
@@ -115,7 +124,8 @@ fn main() -> Res<()> {
     if me == 0 {
         let per = total_s / epochs as f64 * 1e3;
         println!(
-            "loss {loss0:.4e} -> {loss:.4e} after {epochs} epochs; rms weight error {err:.3e}"
+            "loss {loss0:.4e} -> {loss:.4e} after {} epochs; rms weight error {err:.3e}",
+            warmup + epochs
         );
         println!(
             "time per epoch {per:.3} ms: local gradient {:.3} ms, allreduce of {} floats {:.3} ms (rank 0)",

@@ -6,7 +6,7 @@
 //! along its first axis over the ranks ([`ShardedArray`]).
 //!
 //! wgpu has no GPU-direct path: arrays cross through host memory. Large arrays move in
-//! chunks ([`Comm::set_chunk_bytes`], 8 MiB by default), pipelined in three stages: a
+//! chunks ([`Comm::set_chunk_bytes`], 32 MiB by default), pipelined in three stages: a
 //! download thread fetches chunk i+1 while this thread moves chunk i through MPI (and
 //! folds it, for reductions) and an upload thread writes chunk i-1 to the device. Chunks
 //! are sent straight from their host buffers and received in place (a reduction's
@@ -83,7 +83,7 @@ pub use self::shard::ShardedArray;
 use self::wire::{mpi_error, Link};
 
 /// Default bytes per pipelined chunk.
-const CHUNK: usize = 8 << 20;
+const CHUNK: usize = 32 << 20;
 /// Default timeout of every wait.
 const TIMEOUT: Duration = Duration::from_secs(120);
 /// User tags of point-to-point messages: `0..=MAX_TAG`.
@@ -308,7 +308,7 @@ impl Comm {
         self.timeout.set(timeout);
     }
 
-    /// Bytes per pipelined chunk of large transfers (8 MiB by default).
+    /// Bytes per pipelined chunk of large transfers (32 MiB by default).
     pub fn chunk_bytes(&self) -> usize {
         self.chunk.get()
     }
