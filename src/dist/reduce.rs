@@ -194,6 +194,10 @@ impl Comm {
         if x.is_empty() {
             return Ok(up.map(Uploader::finish));
         }
+        if p == 1 {
+            // One rank's reduction is its own array: copied on the device.
+            return up.map(|_| x.copy()).transpose();
+        }
         let prof = Profile::new(self.profiling(), name);
         // Chunks of whole elements (16-byte complex128 past 8-byte chunks).
         let align = size.max(8);

@@ -18,8 +18,8 @@ use crate::error::{MpiErrorKind, Result};
 use super::wire::{mpi_error, Batch, Link};
 
 /// Slots of the window per rank: chunk k goes to slot k % SLOTS, so the download of chunk
-/// k + SLOTS - 1 overlaps the fold and the upload of chunk k.
-pub(crate) const SLOTS: usize = 3;
+/// k + 2 overlaps the fold of chunk k and the upload of chunk k - 1 (shm_reduce.rs).
+pub(crate) const SLOTS: usize = 4;
 
 /// One window over the ranks of a communicator, all on one host: [`SLOTS`] slots of `slot`
 /// bytes per rank.

@@ -1,17 +1,19 @@
 //! `reduce` and `allreduce` among ranks of one host through the shared-memory window
-//! (shm.rs), with one host copy each way: a helper thread downloads chunk k of the array
-//! straight into slot k % [`SLOTS`] of this rank's part of the window; this thread then
-//! (1) passes the first barrier (every rank's chunk k is in place), (2) folds this rank's
-//! segment of the chunk over the others' in place, in rank order, (3) passes the second
-//! barrier (every segment is combined) and (4) uploads the chunk to the result from the
-//! ranks' segments where they lie, one staging buffer for all of them.
+//! (shm.rs), with one host copy each way and three threads per rank in flight together: a
+//! download thread writes chunk k of the array straight into slot k % [`SLOTS`] of this
+//! rank's part of the window; this thread (1) passes the first barrier of chunk k (every
+//! rank's chunk k is in place), (2) folds this rank's segment of the chunk over the others'
+//! in place, in rank order, (3) passes the second barrier (every segment is combined) and
+//! hands the chunk to an upload thread, which (4) uploads it to the result from the ranks'
+//! segments where they lie, one staging buffer for all of them.
 //!
 //! Why a slot is free when the download thread writes it again: chunk k + SLOTS goes to
-//! chunk k's slot, which other ranks read in their steps (2) and (4) of chunk k. A rank
-//! reaches the first barrier of chunk k + 1 only after its step (4) of chunk k, so once
-//! this rank has passed that barrier no rank reads the slot again, and this thread grants
-//! the download of chunk k + SLOTS then. Between the two barriers each rank writes only
-//! its own segment of its own slot and reads only that segment of the others'.
+//! chunk k's slot, which the ranks read in their steps (2) and (4) of chunk k. A rank
+//! enters the first barrier of chunk k + [`LAG`] only after its upload of chunk k is done,
+//! so once this rank has passed that barrier no rank reads the slot again, and this thread
+//! grants the download of chunk k + SLOTS then. Between the two barriers of a chunk each
+//! rank writes only its own segment of its own slot and reads only that segment of the
+//! others'.
 
 use std::sync::mpsc;
 
@@ -27,13 +29,18 @@ use super::split_extents;
 use super::stage::{chunks_of, dense, Ctl, Uploader};
 use super::wire::Link;
 
-/// The start of one of this rank's slots, for the download thread.
+/// Chunks an upload may lag behind the fold: the upload of chunk k overlaps the fold of
+/// chunk k + 1 and must be done before the first barrier of chunk k + LAG.
+const LAG: usize = 2;
+
+/// The start of one slot of one rank's part of the window, for the helper threads.
 #[derive(Clone, Copy)]
 struct SlotPtr(*mut u8);
 
-// SAFETY: the address of this rank's part of the window, mapped for the window's life,
-// which outlasts the download thread (joined before `reduce` returns); the thread writes a
-// slot only after this thread granted it (see the module doc).
+// SAFETY: an address in the window, mapped for the window's life, which outlasts the helper
+// threads (joined before `reduce` returns); they write a slot only after this thread granted
+// it and read one only between the second barrier of its chunk and the first barrier LAG
+// chunks later (see the module doc).
 unsafe impl Send for SlotPtr {}
 
 /// One reduction through the window: `x` (this rank's array, `chunk` bytes a step, the
@@ -47,7 +54,7 @@ pub(crate) fn reduce<T: Element>(
     x: &Array<T>,
     op: ReduceOp,
     chunk: usize,
-    mut up: Option<&mut Uploader<T>>,
+    up: Option<&mut Uploader<T>>,
     ctl: &Ctl,
     (me, p): (usize, usize),
 ) -> Result<()> {
@@ -57,15 +64,33 @@ pub(crate) fn reduce<T: Element>(
     let steps = chunks_of(bytes, chunk);
     let prof = ctl.prof;
     let (dev, buf, base) = (&src.dev, src.buf.as_ref(), (src.offset * size) as u64);
-    // SAFETY: slot starts of this rank's part; nothing is read or written through them here.
-    let slots: Vec<SlotPtr> = (0..SLOTS)
-        .map(|s| SlotPtr(unsafe { shm.part(me, s, chunk.min(shm.slot)) }))
+    // SAFETY: slot starts; nothing is read or written through them here.
+    let slots: Vec<Vec<SlotPtr>> = (0..p)
+        .map(|q| {
+            (0..SLOTS)
+                .map(|s| SlotPtr(unsafe { shm.part(q, s, chunk.min(shm.slot)) }))
+                .collect()
+        })
         .collect();
+    let (mine_slots, all_slots) = (slots[me].clone(), slots);
+    // The byte extents of each rank's segment of a chunk of `n` bytes.
+    let segments = move |n: usize| {
+        let mut at = 0;
+        split_extents(n / size, p)
+            .into_iter()
+            .map(|e| {
+                at += e * size;
+                at - e * size..at
+            })
+            .collect::<Vec<_>>()
+    };
     std::thread::scope(|s| {
-        // Declared inside the scope: on an early return they drop first, so the download
-        // thread's next send or receive fails and it ends before the scope joins it.
+        // Declared inside the scope: on an early return they drop first, so the helper
+        // threads' next send or receive fails and they end before the scope joins them.
         let (full_tx, full_rx) = mpsc::sync_channel::<Result<()>>(SLOTS);
         let (grant_tx, grant_rx) = mpsc::channel::<()>();
+        let (job_tx, job_rx) = mpsc::channel::<usize>();
+        let (done_tx, done_rx) = mpsc::channel::<()>();
         s.spawn(move || {
             for k in 0..steps {
                 if k >= SLOTS && grant_rx.recv().is_err() {
@@ -75,7 +100,7 @@ pub(crate) fn reduce<T: Element>(
                 let len = chunk.min(bytes - start);
                 // SAFETY: `len` bytes of slot k % SLOTS of this rank, which no rank reads
                 // until the first barrier of chunk k (granted above: see the module doc).
-                let dst = unsafe { std::slice::from_raw_parts_mut(slots[k % SLOTS].0, len) };
+                let dst = unsafe { std::slice::from_raw_parts_mut(mine_slots[k % SLOTS].0, len) };
                 let r = prof.time(Stage::Download, || {
                     dev.download(buf, base + start as u64, dst)
                 });
@@ -85,9 +110,40 @@ pub(crate) fn reduce<T: Element>(
                 }
             }
         });
+        let uploading = up.is_some();
         // A failed upload stops the uploads but not the steps (the other ranks' go on to
         // the end); it is returned after them.
-        let mut upload_failed = None;
+        let uploader = up.map(|u| {
+            s.spawn(move || -> Result<()> {
+                let mut failed = None;
+                for k in job_rx {
+                    let (start, slot) = (k * chunk, k % SLOTS);
+                    let n = chunk.min(bytes - start);
+                    if failed.is_none() {
+                        // SAFETY: read between the chunk's second barrier and the first
+                        // barrier LAG chunks later, which this rank enters only after the
+                        // acknowledgement below (module doc).
+                        let parts: Vec<&[u8]> = segments(n)
+                            .into_iter()
+                            .enumerate()
+                            .map(|(q, r)| unsafe {
+                                std::slice::from_raw_parts(
+                                    all_slots[q][slot].0.add(r.start).cast_const(),
+                                    r.len(),
+                                )
+                            })
+                            .collect();
+                        if let Err(e) = prof.time(Stage::Upload, || u.put_parts(start, &parts)) {
+                            failed = Some(e);
+                        }
+                    }
+                    if done_tx.send(()).is_err() {
+                        break;
+                    }
+                }
+                failed.map_or(Ok(()), Err)
+            })
+        });
         let stepped = (|| -> Result<()> {
             for k in 0..steps {
                 if ctl.fail_at == Some(k) {
@@ -100,21 +156,19 @@ pub(crate) fn reduce<T: Element>(
                     Ok(r) => r?,
                     Err(_) => unreachable!("the download thread sends every chunk or an error"),
                 }
-                let (start, slot) = (k * chunk, k % SLOTS);
-                let n = chunk.min(bytes - start);
-                let mut ranges = Vec::with_capacity(p);
-                let mut at = 0;
-                for e in split_extents(n / size, p) {
-                    ranges.push(at..at + e * size);
-                    at += e * size;
+                if uploading && k >= LAG {
+                    // The upload of chunk k - LAG, before the barrier that frees its slot.
+                    prof.time(Stage::Handoff, || done_rx.recv())
+                        .expect("the upload thread acknowledges every chunk");
                 }
+                let (slot, n) = (k % SLOTS, chunk.min(bytes - k * chunk));
+                let mine = segments(n)[me].clone();
                 prof.time(Stage::Scatter, || shm.fence(link))?;
-                if k >= 1 && k + SLOTS - 1 < steps {
-                    // Chunk k + SLOTS - 1 reuses chunk k - 1's slot, which every rank has
-                    // finished reading (it passed this barrier after its upload of k - 1).
+                if k >= LAG && k + SLOTS - LAG < steps {
+                    // Chunk k + SLOTS - LAG reuses chunk k - LAG's slot, which every rank
+                    // has finished reading (it uploaded it before this barrier).
                     let _ = grant_tx.send(());
                 }
-                let mine = ranges[me].clone();
                 // SAFETY: between the two barriers this rank writes only its segment of its
                 // own slot and reads only that segment of the others' (module doc).
                 prof.time(Stage::Fold, || unsafe {
@@ -127,33 +181,25 @@ pub(crate) fn reduce<T: Element>(
                     fold_into_par(T::DTYPE, op, dst, me, &others);
                 });
                 prof.time(Stage::Gather, || shm.fence(link))?;
-                if let (Some(u), None) = (up.as_deref_mut(), upload_failed.as_ref()) {
-                    // SAFETY: after the second barrier every rank only reads chunk k's slot
-                    // until its first barrier of chunk k + 1.
-                    let parts: Vec<&[u8]> = ranges
-                        .iter()
-                        .enumerate()
-                        .map(|(q, r)| unsafe {
-                            std::slice::from_raw_parts(
-                                shm.part(q, slot, n).add(r.start).cast_const(),
-                                r.len(),
-                            )
-                        })
-                        .collect();
-                    if let Err(e) = prof.time(Stage::Upload, || u.put_parts(start, &parts)) {
-                        upload_failed = Some(e);
-                    }
+                if uploading {
+                    let _ = job_tx.send(k);
                 }
                 prof.chunk();
             }
             Ok(())
         })();
-        drop(grant_tx);
+        drop((grant_tx, job_tx));
         if let Err(e) = &stepped
             && !matches!(e, Error::Mpi { .. })
         {
             (ctl.abort)(e);
         }
-        stepped.and(upload_failed.map_or(Ok(()), Err))
+        let uploaded = match uploader {
+            Some(h) => prof
+                .time(Stage::Drain, || h.join())
+                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            None => Ok(()),
+        };
+        stepped.and(uploaded)
     })
 }

@@ -73,6 +73,7 @@ fn main() {
             "reductions_over_messages",
             reductions::reductions_over_messages,
         ),
+        ("reductions_on_one_rank", reductions::reductions_on_one_rank),
         ("sharded", sharded::sharded),
         ("mismatches", failures::mismatches),
         ("local_failures", failures::local_failures),

@@ -152,3 +152,18 @@ pub fn reductions_over_messages(comm: &Comm) {
     let y = comm.allreduce(&x, ReduceOp::Sum).unwrap();
     assert_eq!(y.to_vec().unwrap(), vec![comm.size() as f32; 4]);
 }
+
+/// The reductions of a communicator of one rank (`MPI_COMM_SELF` on every rank): the
+/// array itself, copied on the device, bitwise (NaN payloads, -0, integer extremes among
+/// the data), views included.
+pub fn reductions_on_one_rank(comm: &Comm) {
+    let one = Comm::with_device(
+        &mpi::topology::SimpleCommunicator::self_comm(),
+        comm.device().clone(),
+    )
+    .expect("a communicator of one rank");
+    assert_eq!((one.size(), one.rank()), (1, 0));
+    allreduce_every_dtype_and_op(&one);
+    allreduce_pipelined_views(&one);
+    reduce_and_reduce_scatter(&one);
+}
