@@ -43,6 +43,60 @@ struct SlotPtr(*mut u8);
 // chunks later (see the module doc).
 unsafe impl Send for SlotPtr {}
 
+/// Fails step `k` where a test asked for a failure there (`Comm::fail_after_chunks`).
+fn injected(ctl: &Ctl, k: usize) -> Result<()> {
+    if ctl.fail_at == Some(k) {
+        return Err(Error::DeviceLost(format!(
+            "injected before chunk {k} by Comm::fail_after_chunks (a test of failures midway)"
+        )));
+    }
+    Ok(())
+}
+
+/// Step (2): this rank's segment `mine` of slot `slot` (chunk of `n` bytes) folded over the
+/// other ranks' in place, in rank order.
+///
+/// # Safety
+/// Between the chunk's two barriers (module doc).
+unsafe fn fold_segment(
+    shm: &Shm,
+    (slot, n): (usize, usize),
+    mine: std::ops::Range<usize>,
+    (me, p): (usize, usize),
+    d: crate::DType,
+    op: ReduceOp,
+) {
+    // SAFETY: the caller's.
+    unsafe {
+        let at = |q: usize| shm.part(q, slot, n).add(mine.start);
+        let dst = std::slice::from_raw_parts_mut(at(me), mine.len());
+        let others: Vec<&[u8]> = (0..p)
+            .filter(|&q| q != me)
+            .map(|q| std::slice::from_raw_parts(at(q).cast_const(), mine.len()))
+            .collect();
+        fold_into_par(d, op, dst, me, &others);
+    }
+}
+
+/// Step (4)'s input: each rank's combined segment of slot `slot`, in rank order.
+///
+/// # Safety
+/// Between the chunk's second barrier and the first barrier [`LAG`] chunks later.
+unsafe fn combined<'a>(
+    slots: &[Vec<SlotPtr>],
+    slot: usize,
+    segments: &[std::ops::Range<usize>],
+) -> Vec<&'a [u8]> {
+    segments
+        .iter()
+        .enumerate()
+        // SAFETY: the caller's.
+        .map(|(q, r)| unsafe {
+            std::slice::from_raw_parts(slots[q][slot].0.add(r.start).cast_const(), r.len())
+        })
+        .collect()
+}
+
 /// One reduction through the window: `x` (this rank's array, `chunk` bytes a step, the
 /// window's slot size) combined by `op` in rank order; the result goes to `up` on the
 /// ranks that get it (all for allreduce, `root` for reduce). `me` and `p`: this rank and
@@ -84,6 +138,39 @@ pub(crate) fn reduce<T: Element>(
             })
             .collect::<Vec<_>>()
     };
+    if steps == 1 {
+        // One chunk: every step on this thread (the helpers' start would cost more).
+        let mut up = up;
+        let r = (|| -> Result<()> {
+            injected(ctl, 0)?;
+            // SAFETY: slot 0 of this rank, which no rank reads before the first barrier
+            // (every rank finished its previous reduction before this one's header).
+            let dst = unsafe { std::slice::from_raw_parts_mut(mine_slots[0].0, bytes) };
+            prof.time(Stage::Download, || dev.download(buf, base, dst))?;
+            let segs = segments(bytes);
+            prof.time(Stage::Scatter, || shm.fence(link))?;
+            // SAFETY: between the two barriers.
+            prof.time(Stage::Fold, || unsafe {
+                fold_segment(shm, (0, bytes), segs[me].clone(), (me, p), T::DTYPE, op)
+            });
+            prof.time(Stage::Gather, || shm.fence(link))?;
+            Ok(())
+        })();
+        if let Err(e) = &r
+            && !matches!(e, Error::Mpi { .. })
+        {
+            (ctl.abort)(e);
+        }
+        r?;
+        prof.chunk();
+        return match up.as_deref_mut() {
+            // SAFETY: after the second barrier, before this rank returns.
+            Some(u) => prof.time(Stage::Upload, || {
+                u.put_parts(0, &unsafe { combined(&all_slots, 0, &segments(bytes)) })
+            }),
+            None => Ok(()),
+        };
+    }
     std::thread::scope(|s| {
         // Declared inside the scope: on an early return they drop first, so the helper
         // threads' next send or receive fails and they end before the scope joins them.
@@ -123,16 +210,7 @@ pub(crate) fn reduce<T: Element>(
                         // SAFETY: read between the chunk's second barrier and the first
                         // barrier LAG chunks later, which this rank enters only after the
                         // acknowledgement below (module doc).
-                        let parts: Vec<&[u8]> = segments(n)
-                            .into_iter()
-                            .enumerate()
-                            .map(|(q, r)| unsafe {
-                                std::slice::from_raw_parts(
-                                    all_slots[q][slot].0.add(r.start).cast_const(),
-                                    r.len(),
-                                )
-                            })
-                            .collect();
+                        let parts = unsafe { combined(&all_slots, slot, &segments(n)) };
                         if let Err(e) = prof.time(Stage::Upload, || u.put_parts(start, &parts)) {
                             failed = Some(e);
                         }
@@ -146,12 +224,7 @@ pub(crate) fn reduce<T: Element>(
         });
         let stepped = (|| -> Result<()> {
             for k in 0..steps {
-                if ctl.fail_at == Some(k) {
-                    return Err(Error::DeviceLost(format!(
-                        "injected before chunk {k} by Comm::fail_after_chunks (a test of \
-                         failures midway)"
-                    )));
-                }
+                injected(ctl, k)?;
                 match prof.time(Stage::Wait, || full_rx.recv()) {
                     Ok(r) => r?,
                     Err(_) => unreachable!("the download thread sends every chunk or an error"),
@@ -172,13 +245,7 @@ pub(crate) fn reduce<T: Element>(
                 // SAFETY: between the two barriers this rank writes only its segment of its
                 // own slot and reads only that segment of the others' (module doc).
                 prof.time(Stage::Fold, || unsafe {
-                    let at = |q: usize| shm.part(q, slot, n).add(mine.start);
-                    let dst = std::slice::from_raw_parts_mut(at(me), mine.len());
-                    let others: Vec<&[u8]> = (0..p)
-                        .filter(|&q| q != me)
-                        .map(|q| std::slice::from_raw_parts(at(q).cast_const(), mine.len()))
-                        .collect();
-                    fold_into_par(T::DTYPE, op, dst, me, &others);
+                    fold_segment(shm, (slot, n), mine, (me, p), T::DTYPE, op)
                 });
                 prof.time(Stage::Gather, || shm.fence(link))?;
                 if uploading {
