@@ -10,7 +10,9 @@
 set -euo pipefail
 NP=${NP:-2}
 BIN=${1:-target/release/examples}
-MPIRUN=(mpirun --oversubscribe --allow-run-as-root -np)
+# --bind-to none: Open MPI binds each of two ranks to one core by default, and the staging
+# threads of a rank then share it (src/dist/mod.rs, "Give each rank several cores").
+MPIRUN=(mpirun --oversubscribe --allow-run-as-root --bind-to none -np)
 export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 echo "== gpuarray allreduce, $NP ranks"
 "${MPIRUN[@]}" "$NP" "$BIN/dist_allreduce" "${@:2}"
