@@ -196,7 +196,6 @@ pub(crate) fn fold(d: DType, op: ReduceOp, parts: &[&[u8]]) -> Vec<u8> {
 mod tests {
     use super::{fold, fold_into, ReduceOp};
     use crate::dtype::{f16, DType};
-    use crate::memory::staging::host_threads;
 
     fn bytes<T: bytemuck::Pod>(v: &[T]) -> Vec<u8> {
         bytemuck::cast_slice(v).to_vec()

@@ -140,7 +140,6 @@ pub(crate) fn reduce<T: Element>(
     };
     if steps == 1 {
         // One chunk: every step on this thread (the helpers' start would cost more).
-        let mut up = up;
         let r = (|| -> Result<()> {
             injected(ctl, 0)?;
             // SAFETY: slot 0 of this rank, which no rank reads before the first barrier
@@ -163,7 +162,7 @@ pub(crate) fn reduce<T: Element>(
         }
         r?;
         prof.chunk();
-        return match up.as_deref_mut() {
+        return match up {
             // SAFETY: after the second barrier, before this rank returns.
             Some(u) => prof.time(Stage::Upload, || {
                 u.put_parts(0, &unsafe { combined(&all_slots, 0, &segments(bytes)) })
