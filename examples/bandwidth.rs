@@ -10,6 +10,7 @@
 //! ```
 //!
 //! Prints one row per size: the median of several calls (after one warm-up call) of each.
+//! `benches/peers/cupy_bandwidth.py` prints the same table for CuPy (`cp.asarray`, `.get()`).
 
 mod common;
 
