@@ -37,6 +37,25 @@ impl Device {
     }
 }
 
+/// Bytes of one staging buffer of a large upload ([`Device::upload_parts`]).
+const UPLOAD_PIECE: usize = 64 << 20;
+/// Pieces of a large upload in flight at most.
+const UPLOAD_DEPTH: usize = 4;
+
+/// The bytes `range` of the concatenation of `parts`, as slices of them.
+fn sub_parts<'a>(parts: &[&'a [u8]], range: std::ops::Range<usize>) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for p in parts {
+        let (lo, hi) = (range.start.max(at), range.end.min(at + p.len()));
+        if lo < hi {
+            out.push(&p[lo - at..hi - at]);
+        }
+        at += p.len();
+    }
+    out
+}
+
 impl Device {
     /// Writes `data` into `dst` at byte `offset` (a multiple of 4), through a pooled staging
     /// buffer and a copy recorded in the pending batch.
@@ -44,17 +63,48 @@ impl Device {
         self.upload_parts(dst, offset, &[data])
     }
 
-    /// Writes `parts`, one after another, into `dst` from byte `offset` (a multiple of 4),
-    /// through one staging buffer and one copy: as [`Device::upload`] of their
-    /// concatenation, without making it.
+    /// Writes `parts`, one after another, into `dst` from byte `offset` (a multiple of 4):
+    /// as [`Device::upload`] of their concatenation, without making it. Up to
+    /// [`UPLOAD_PIECE`] bytes go through one staging buffer and one copy recorded in the
+    /// pending batch. Past that they go in pieces of that size, each submitted once
+    /// written, with at most [`UPLOAD_DEPTH`] pieces' staging buffers in flight: the host's
+    /// copy of one piece overlaps the device's copies of the others, and the staging
+    /// buffers (pinned host memory, slow to make) are reused rather than one made per call
+    /// as large as the array.
     pub(crate) fn upload_parts(
         &self,
         dst: &BufferHandle,
         offset: u64,
         parts: &[&[u8]],
     ) -> Result<()> {
+        let total: usize = parts.iter().map(|d| d.len()).sum();
+        if total <= UPLOAD_PIECE {
+            return self.upload_piece(dst, offset, parts, false).map(|_| ());
+        }
+        let mut in_flight = std::collections::VecDeque::new();
+        for at in (0..total).step_by(UPLOAD_PIECE) {
+            if in_flight.len() >= UPLOAD_DEPTH {
+                // The oldest piece's copy done: its staging buffer is back in the pool.
+                self.inner.gpu.wait(in_flight.pop_front().flatten())?;
+            }
+            let piece = sub_parts(parts, at..(at + UPLOAD_PIECE).min(total));
+            in_flight.push_back(self.upload_piece(dst, offset + at as u64, &piece, true)?);
+        }
+        Ok(())
+    }
+
+    /// One staging buffer's worth of [`Device::upload_parts`], recorded into the pending
+    /// batch; the batch is submitted where `submit` asks or where it is full (the index to
+    /// wait for).
+    fn upload_piece(
+        &self,
+        dst: &BufferHandle,
+        offset: u64,
+        parts: &[&[u8]],
+        submit: bool,
+    ) -> Result<Option<wgpu::SubmissionIndex>> {
         if parts.iter().all(|d| d.is_empty()) {
-            return Ok(());
+            return Ok(None);
         }
         let i = &self.inner;
         let used = i.pool.stats().used;
@@ -69,10 +119,10 @@ impl Device {
             size,
         );
         batch.add_upload(staging);
-        if batch.count_command() {
-            self.submit_locked(&mut batch)?;
+        if batch.count_command() || submit {
+            return self.submit_locked(&mut batch);
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Copies `out.len()` bytes starting at byte `offset` of `src` to the host. Submits the
@@ -146,5 +196,20 @@ impl Device {
         if batch.count_command() {
             let _ = self.submit_locked(&mut batch);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sub_parts_cut_across_parts() {
+        let (a, b, c) = ([1u8, 2, 3], [4u8], [5u8, 6]);
+        let parts: [&[u8]; 3] = [&a, &b, &c];
+        let cat = |r: std::ops::Range<usize>| super::sub_parts(&parts, r).concat();
+        assert_eq!(cat(0..6), vec![1, 2, 3, 4, 5, 6]);
+        assert_eq!(cat(2..5), vec![3, 4, 5]);
+        assert_eq!(cat(3..4), vec![4]);
+        assert_eq!(super::sub_parts(&parts, 2..5).len(), 3);
+        assert!(cat(6..6).is_empty());
     }
 }
