@@ -19,7 +19,10 @@
 //! MPI-3 shared-memory window instead: each rank downloads its chunk straight into the
 //! window, folds its segment of every rank's chunk in place and uploads the combined chunk
 //! from the window, so each byte crosses the host once down and once up with no message
-//! copies ([`Comm::set_shared_memory`]).
+//! copies ([`Comm::set_shared_memory`]). The window takes four chunks per rank where Open
+//! MPI backs it (`/dev/shm` on Linux: 128 MiB a rank at the default chunk); where some
+//! rank finds less than twice that free (a container's small `/dev/shm`), every rank
+//! reduces through messages instead.
 //!
 //! Launch one process per GPU (`mpirun -np 2 ./app`); [`init`] opens the device of the
 //! rank's local rank (its place among the ranks of its host) modulo the host's GPUs;
@@ -143,6 +146,11 @@ pub struct Comm {
     /// changes); it lives until `MPI_Finalize` (freeing it is collective, which a rank
     /// whose communicator closed could not join).
     shm: RefCell<Option<shm::Shm>>,
+    /// The slot size whose window some rank had no room for (reductions of that chunk
+    /// size go through messages without asking again).
+    shm_refused: Cell<Option<usize>>,
+    /// [`Comm::pretend_shm_room`].
+    shm_room: Cell<Option<u64>>,
     /// Dropped last: finalises MPI when [`init`] initialised it.
     _universe: Option<mpi::environment::Universe>,
 }
@@ -277,6 +285,8 @@ impl Comm {
             fail_after: Cell::new(None),
             shared: Cell::new(true),
             shm: RefCell::new(None),
+            shm_refused: Cell::new(None),
+            shm_room: Cell::new(None),
             _universe: None,
         })
     }
@@ -363,18 +373,47 @@ impl Comm {
     }
 
     /// The shared-memory window with slots of `slot` bytes (made, or remade for another
-    /// size, collectively: every rank of a reduction calls this with the same size).
-    pub(crate) fn shm(&self, link: &Link, slot: usize) -> Result<std::cell::Ref<'_, shm::Shm>> {
+    /// size, collectively: every rank of a reduction calls this with the same size), or
+    /// `None` on every rank where some rank lacks the room for it ([`shm::room_for`]):
+    /// the reduction then goes through messages.
+    pub(crate) fn shm(
+        &self,
+        link: &Link,
+        slot: usize,
+    ) -> Result<Option<std::cell::Ref<'_, shm::Shm>>> {
         let stale = self.shm.borrow().as_ref().is_none_or(|s| s.slot != slot);
         if stale {
+            if self.shm_refused.get() == Some(slot) {
+                return Ok(None);
+            }
             if let Some(old) = self.shm.borrow_mut().take() {
                 old.free(!self.closed.get());
             }
+            if !shm::room_for(link, self.size, slot, self.shm_room.get())? {
+                self.shm_refused.set(Some(slot));
+                return Ok(None);
+            }
+            self.shm_refused.set(None);
             *self.shm.borrow_mut() = Some(shm::Shm::new(link, self.size, slot)?);
         }
-        Ok(std::cell::Ref::map(self.shm.borrow(), |s| {
+        Ok(Some(std::cell::Ref::map(self.shm.borrow(), |s| {
             s.as_ref().expect("made above")
-        }))
+        })))
+    }
+
+    /// For tests of the window's room check: this rank reports `bytes` free where the
+    /// window's backing file goes (`None`: what the file system says) at the next window
+    /// made.
+    #[doc(hidden)]
+    pub fn pretend_shm_room(&self, bytes: Option<u64>) {
+        self.shm_room.set(bytes);
+    }
+
+    /// For tests: the slot bytes of the shared-memory window this communicator holds (0
+    /// where it holds none).
+    #[doc(hidden)]
+    pub fn shm_slot_bytes(&self) -> usize {
+        self.shm.borrow().as_ref().map_or(0, |s| s.slot)
     }
 
     /// For tests of failures midway: this rank's part of the next pipelined collective

@@ -212,8 +212,9 @@ impl Comm {
             fail_at: self.fail_after.take(),
             abort: &abort,
         };
-        if self.uses_shm() {
-            let shm = self.shm(&link, chunk)?;
+        if self.uses_shm()
+            && let Some(shm) = self.shm(&link, chunk)?
+        {
             shm_reduce::reduce(&shm, &link, x, op, chunk, up.as_mut(), &ctl, (me, p))?;
             if me == 0 {
                 prof.report(x.len() * size, p);

@@ -30,6 +30,54 @@ pub(crate) struct Shm {
     bases: Vec<*mut u8>,
 }
 
+/// Free bytes where Open MPI backs shared-memory windows on Linux (`/dev/shm`, its
+/// `osc_sm_backing_directory` default), or `None` where that cannot be told.
+fn backing_room() -> Option<u64> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    // SAFETY: a zeroed statvfs written by the call; the path is a NUL-terminated literal.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::statvfs(c"/dev/shm".as_ptr(), &mut st) };
+    (rc == 0).then(|| st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+/// Whether every rank sees room for a window of `slot`-byte slots over `p` ranks (twice
+/// its bytes free where the window's backing file goes; `pretend`: this rank's free bytes
+/// instead, for tests). Collective over `link` (MPI_Allreduce of the answers): the ranks
+/// take the same path. A window past the room would fail when touched (SIGBUS in a
+/// container's small /dev/shm), not when made.
+pub(crate) fn room_for(link: &Link, p: usize, slot: usize, pretend: Option<u64>) -> Result<bool> {
+    link.open()?;
+    let need = 2 * (p * SLOTS * slot) as u64;
+    let mine = u64::from(
+        pretend
+            .or_else(backing_room)
+            .is_none_or(|free| free >= need),
+    );
+    let mut all = 0u64;
+    // SAFETY: one u64 each way, valid communicator; blocking as the window's own
+    // allocation is.
+    let rc = unsafe {
+        ffi::MPI_Allreduce(
+            (&mine as *const u64).cast::<c_void>(),
+            (&mut all as *mut u64).cast::<c_void>(),
+            1,
+            ffi::RSMPI_UINT64_T,
+            ffi::RSMPI_MIN,
+            link.comm,
+        )
+    };
+    if rc != 0 {
+        return Err(mpi_error(
+            link.op,
+            MpiErrorKind::Call,
+            format!("MPI_Allreduce: code {rc}"),
+        ));
+    }
+    Ok(all == 1)
+}
+
 impl Shm {
     /// Allocates the window (collective over `link`'s communicator: every rank calls it
     /// with the same `slot`).

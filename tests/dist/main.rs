@@ -74,6 +74,10 @@ fn main() {
             reductions::reductions_over_messages,
         ),
         ("reductions_on_one_rank", reductions::reductions_on_one_rank),
+        (
+            "reductions_without_window_room",
+            reductions::reductions_without_window_room,
+        ),
         ("sharded", sharded::sharded),
         ("mismatches", failures::mismatches),
         ("local_failures", failures::local_failures),

@@ -167,3 +167,31 @@ pub fn reductions_on_one_rank(comm: &Comm) {
     allreduce_pipelined_views(&one);
     reduce_and_reduce_scatter(&one);
 }
+
+/// A rank without room for the shared-memory window (a container's small /dev/shm,
+/// pretended on the last rank): every rank takes the messages instead, the same bits.
+pub fn reductions_without_window_room(comm: &Comm) {
+    let last = comm.rank() + 1 == comm.size();
+    let old = comm.chunk_bytes();
+    // A chunk size no window was made for yet: the next reduction makes one (or not).
+    comm.set_chunk_bytes(1 << 16);
+    comm.pretend_shm_room(last.then_some(0));
+    allreduce_every_dtype_and_op(comm);
+    assert_eq!(
+        comm.shm_slot_bytes(),
+        0,
+        "a window made without room on every rank"
+    );
+    allreduce_pipelined_views(comm);
+    reduce_and_reduce_scatter(comm);
+    comm.pretend_shm_room(None);
+    comm.set_chunk_bytes(old);
+    let x = comm.device().ones::<f32>([3]).unwrap();
+    let y = comm.allreduce(&x, ReduceOp::Sum).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![comm.size() as f32; 3]);
+    assert_eq!(
+        comm.shm_slot_bytes(),
+        comm.chunk_bytes(),
+        "the window again with room"
+    );
+}
