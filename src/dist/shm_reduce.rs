@@ -155,12 +155,7 @@ pub(crate) fn reduce<T: Element>(
             prof.time(Stage::Gather, || shm.fence(link))?;
             Ok(())
         })();
-        if let Err(e) = &r
-            && !matches!(e, Error::Mpi { .. })
-        {
-            (ctl.abort)(e);
-        }
-        r?;
+        ctl.finish(r, None)?;
         prof.chunk();
         return match up {
             // SAFETY: after the second barrier, before this rank returns.
@@ -255,17 +250,6 @@ pub(crate) fn reduce<T: Element>(
             Ok(())
         })();
         drop((grant_tx, job_tx));
-        if let Err(e) = &stepped
-            && !matches!(e, Error::Mpi { .. })
-        {
-            (ctl.abort)(e);
-        }
-        let uploaded = match uploader {
-            Some(h) => prof
-                .time(Stage::Drain, || h.join())
-                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            None => Ok(()),
-        };
-        stepped.and(uploaded)
+        ctl.finish(stepped, uploader)
     })
 }

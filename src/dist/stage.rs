@@ -141,6 +141,31 @@ pub(crate) struct Ctl<'a> {
     pub(crate) abort: &'a dyn Fn(&crate::Error),
 }
 
+impl Ctl<'_> {
+    /// The end of a pipelined transfer: tells the other ranks of this rank's own failure
+    /// (an MPI error they saw themselves), waits for the upload thread, and returns the
+    /// steps' error, else the uploads'.
+    pub(crate) fn finish(
+        &self,
+        stepped: Result<()>,
+        uploader: Option<std::thread::ScopedJoinHandle<'_, Result<()>>>,
+    ) -> Result<()> {
+        if let Err(e) = &stepped
+            && !matches!(e, crate::Error::Mpi { .. })
+        {
+            (self.abort)(e);
+        }
+        let uploaded = match uploader {
+            Some(h) => self
+                .prof
+                .time(Stage::Drain, || h.join())
+                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            None => Ok(()),
+        };
+        stepped.and(uploaded)
+    }
+}
+
 /// Bytes for the device: `buf[range]` goes to byte `at` of the result (a multiple of 4).
 pub(crate) struct Put {
     pub(crate) at: usize,
@@ -273,17 +298,6 @@ pub(crate) fn pipeline<T: Element>(
             Ok(())
         })();
         drop(up_tx);
-        if let Err(e) = &stepped
-            && !matches!(e, crate::Error::Mpi { .. })
-        {
-            (ctl.abort)(e);
-        }
-        let uploaded = match uploader {
-            Some(h) => prof
-                .time(Stage::Drain, || h.join())
-                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            None => Ok(()),
-        };
-        stepped.and(uploaded)
+        ctl.finish(stepped, uploader)
     })
 }
