@@ -13,7 +13,23 @@
 //! subtracted after (the old `sub_block`, ~2.4 ms of the 4096 f32 call's 14.9 on the
 //! H200), half the multiply-adds. A step is then two dispatches, not six.
 //!
-//! The estimate, blind (no GPU here): a column of the factor or of the inverse is one
+//! Since session 21 the default panel kernel is `chol_tall` (the measuring switch
+//! `GPUARRAY_CHOL_PANEL=0` takes `chol_panel` and `chol_diags` back): each workgroup
+//! factors the 128 x 64 panel of A11 and its own 64 rows of A21 as one unblocked Cholesky,
+//! four columns a barrier, so that its A21 rows come out as L21 with neither L11's inverse
+//! nor the product by it. On the H200 (2026-11-29, profile of session 20) `chol_panel`
+//! took 67 us a block in f32 and 149 in f64, ~1 us per column step in f64: a chain of 128
+//! dependent columns (64 of the factor, 64 of the inverse), each a barrier, a square root
+//! and a division (f64: `sqrt64_` and `div64_`, four f64 divisions and a square root on the
+//! chain) and, in the inverse, four more `div64_`. `chol_tall`'s chain is 16 barriers and
+//! 64 square roots, f64's reciprocal square root from an f32 seed and two Newton steps
+//! (a dozen f64 operations); its multiply-adds per invocation and barrier step are ~4 x 10
+//! for the solves and up to 4 x 26 for the rank-4 update (A11's blocks above the diagonal
+//! and the columns already done skipped): at the H200's 16 f64 lanes per sub-core and two
+//! warps each, ~500-1000 cycles a step, ~16 x 1000 = 16k cycles (~8 us) a block in f64
+//! against 149. Blind: measured by the lead.
+//!
+//! The estimate of `chol_panel`, blind (no GPU here): a column of the factor or of the inverse is one
 //! barrier, two reads of workgroup memory, a square root and a division (f32), and 16
 //! fused multiply-adds per invocation: ~200-300 cycles, ~0.15 us at the H200's clock; 128
 //! columns and the 64-deep product (~4 us) make ~25 us a step, against chol_diag's and
@@ -54,6 +70,15 @@ pub(crate) enum Steps {
     Update4,
 }
 
+/// Which kernel makes L21 and the diagonal blocks' factors (the measuring switch
+/// `GPUARRAY_CHOL_PANEL`, read once through `config::switch`): `true` (any value but 0,
+/// the default) `chol_tall` and `chol_tall_diags`, `false` (0) `chol_panel` and
+/// `chol_diags`.
+pub(crate) fn tall() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_PANEL") != Some(0))
+}
+
 /// The steps `GPUARRAY_CHOL_FUSED` selects ([`Steps::Update4`] unless it is 0 or 1).
 pub(crate) fn steps() -> Steps {
     static S: std::sync::OnceLock<Steps> = std::sync::OnceLock::new();
@@ -64,16 +89,55 @@ pub(crate) fn steps() -> Steps {
     })
 }
 
+/// f64's (sqrt(d), 1 / sqrt(d)) for `chol_tall`: where d is within f32's range, 1 /
+/// sqrt(d) from f32's `inverseSqrt` (relative error ~2^-22) refined by two Newton steps
+/// (~2^-44, then the rounding: about an ulp) and sqrt(d) = d / sqrt(d), a dozen f64
+/// operations on the column chain where `sqrt64_` and `div64_` take four f64 divisions and
+/// a square root; elsewhere (and for 0, negative, infinite and NaN d) those two.
+const SR64: &str = "fn sr_(d: T) -> vec2<T> {
+    if d >= T(0x1p-120) && d <= T(0x1p120) {
+        var y = T(inverseSqrt(f32(d)));
+        y = fma(y * T(0.5), fma(-(d * y), y, T(1.0)), y);
+        y = fma(y * T(0.5), fma(-(d * y), y, T(1.0)), y);
+        return vec2<T>(d * y, y);
+    }
+    let s = sqrt64_(d);
+    return vec2<T>(s, div64_(T(1.0), s));
+}";
+
+/// `chol_update4` reads each slice of L21 during the previous slice's multiply-adds (the
+/// measuring switch `GPUARRAY_CHOL_PREFETCH`, read once: 0 reads it after the previous
+/// slice's last barrier, as before; anything else, the default, ahead).
+fn prefetch() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_PREFETCH") != Some(0))
+}
+
+/// The family compiled without naga's bounds checks and loop bounding (every index of
+/// shaders/chol_panel.wgsl is in bounds by construction: the header says how), unless
+/// the measuring switch `GPUARRAY_CHOL_CHECKED` is 1 (read once).
+fn unchecked() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_CHECKED") != Some(1))
+}
+
 fn spec(d: DType) -> Spec {
-    let s = Spec::new("chol_panel", SRC)
+    let mut s = Spec::new("chol_panel", SRC)
         .alias("T", d.wgsl())
         .scalar(d)
         .writable_last_input();
+    if !prefetch() {
+        s = s.function("pf_", "fn pf_() -> bool { return false; }");
+    }
+    if unchecked() {
+        s = s.unchecked();
+    }
     if d == DType::F64 {
         s.alias("TW", "f64")
             .import("f64_math")
             .function("div_", "fn div_(x: T, y: T) -> T { return div64_(x, y); }")
             .function("sqrt_", "fn sqrt_(x: T) -> T { return sqrt64_(x); }")
+            .function("sr_", SR64)
     } else {
         s
     }
@@ -105,7 +169,8 @@ pub(crate) fn panel<T: Float>(
         ..FParams::default()
     };
     let x = (n - k - NB).div_ceil(NB);
-    let kernel = ("chol_panel", "chol_panel", spec as fn(DType) -> Spec);
+    let entry = if tall() { "chol_tall" } else { "chol_panel" };
+    let kernel = ("chol_panel", entry, spec as fn(DType) -> Spec);
     l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)
 }
 
@@ -154,7 +219,8 @@ pub(crate) fn diagonals<T: Float>(
         count,
         ..FParams::default()
     };
-    let kernel = ("chol_panel", "chol_diags", spec as fn(DType) -> Spec);
+    let entry = if tall() { "chol_tall_diags" } else { "chol_diags" };
+    let kernel = ("chol_panel", entry, spec as fn(DType) -> Spec);
     let x = n.div_ceil(NB);
     l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)
 }
@@ -163,7 +229,13 @@ pub(crate) fn diagonals<T: Float>(
 mod tests {
     #[test]
     fn every_entry_is_in_the_shader() {
-        for e in ["chol_panel", "chol_update4", "chol_diags"] {
+        for e in [
+            "chol_panel",
+            "chol_update4",
+            "chol_diags",
+            "chol_tall",
+            "chol_tall_diags",
+        ] {
             assert!(super::SRC.contains(&format!("fn {e}(")), "{e}");
         }
     }

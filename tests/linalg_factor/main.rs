@@ -429,6 +429,45 @@ fn cholesky_ill_and_late<T: Float>() {
     }
 }
 
+/// Matrices scaled by powers of two far from 1 (f64: past f32's range, where the panel's
+/// reciprocal square root leaves its f32 seed for `sqrt64_` and `div64_`; and a graded
+/// diagonal scaling that crosses that range's edge inside one block): the factor is the
+/// scaled reference's, within the bound of `cholesky_blocks`.
+fn cholesky_scaled<T: Float>() {
+    let mut rng = Rng::new(33);
+    let n = 129;
+    let ah = spd(&mut rng, 1, n);
+    let lr = cholesky_ref(&ah, n);
+    let exps: &[i32] = if T::DTYPE == DType::F64 {
+        &[-400, -130, 200, 400]
+    } else {
+        &[-50, 50]
+    };
+    for &e in exps {
+        // Graded: row and column i scaled by 2^(e i / n) (rounded to an integer power).
+        for graded in [false, true] {
+            let g: Vec<i32> = (0..n)
+                .map(|i| if graded { e * i as i32 / n as i32 } else { e })
+                .collect();
+            let sa: Vec<f64> = (0..n * n)
+                .map(|t| ah[t] * 2f64.powi(g[t / n]) * 2f64.powi(g[t % n]))
+                .collect();
+            let (a, sa) = upload::<T>(dev(), &sa, &[n, n]);
+            let l = host(&linalg::cholesky(&a, Triangle::Lower).expect("cholesky"));
+            // The factor scaled back by 2^-g[i] in row i: the unscaled reference's.
+            let back: Vec<f64> = (0..n * n)
+                .map(|t| l[t] * 2f64.powi(-g[t / n]))
+                .collect();
+            let err = rel_diff(&back, &lr);
+            assert!(
+                err <= 4.0 * bound::<T>(n),
+                "2^{e} graded={graded}: factor {err:e}"
+            );
+            assert!(sa.iter().all(|v| v.is_finite()));
+        }
+    }
+}
+
 fn cho_solve_and_triangular<T: Float>() {
     let mut rng = Rng::new(10);
     for &n in &[1usize, 7, 65, 130] {
@@ -578,6 +617,7 @@ per_dtype! {
         cholesky_reconstructs => super::cholesky_reconstructs::<T>();
         cholesky_blocks => super::cholesky_blocks::<T>();
         cholesky_ill_and_late => super::cholesky_ill_and_late::<T>();
+        cholesky_scaled => super::cholesky_scaled::<T>();
         cho_solve_and_triangular => super::cho_solve_and_triangular::<T>();
         matrix_power_matches => super::matrix_power_matches::<T>();
         ill_conditioned => super::ill_conditioned::<T>();
