@@ -219,7 +219,11 @@ pub(crate) fn diagonals<T: Float>(
         count,
         ..FParams::default()
     };
-    let entry = if tall() { "chol_tall_diags" } else { "chol_diags" };
+    let entry = if tall() {
+        "chol_tall_diags"
+    } else {
+        "chol_diags"
+    };
     let kernel = ("chol_panel", entry, spec as fn(DType) -> Spec);
     let x = n.div_ceil(NB);
     l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)

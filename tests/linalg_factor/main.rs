@@ -455,9 +455,7 @@ fn cholesky_scaled<T: Float>() {
             let (a, sa) = upload::<T>(dev(), &sa, &[n, n]);
             let l = host(&linalg::cholesky(&a, Triangle::Lower).expect("cholesky"));
             // The factor scaled back by 2^-g[i] in row i: the unscaled reference's.
-            let back: Vec<f64> = (0..n * n)
-                .map(|t| l[t] * 2f64.powi(-g[t / n]))
-                .collect();
+            let back: Vec<f64> = (0..n * n).map(|t| l[t] * 2f64.powi(-g[t / n])).collect();
             let err = rel_diff(&back, &lr);
             assert!(
                 err <= 4.0 * bound::<T>(n),
