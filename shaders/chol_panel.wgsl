@@ -3,6 +3,8 @@
 // and the factors of the diagonal blocks at the end. Matrices are the contiguous row-major
 // stack of src/linalg/blocked.rs, matrix `bi` at `bi * rows * cols` (square: rows = cols).
 //
+// The default panel kernels are `chol_tall` and `chol_tall_diags` (at the end of this
+// file); `chol_panel` and `chol_diags` are the measuring switch's GPUARRAY_CHOL_PANEL=0.
 // `chol_panel`: for the diagonal block at (k0, k0) (64 x 64, rows below it), workgroup
 // (x, matrix) makes rows [k0 + 64 + 64 x, + 64) of L21 = A21 L11^-T in place. Every
 // workgroup of the step factors the same diagonal block A11 (its lower triangle, as the
