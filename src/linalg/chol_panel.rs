@@ -43,6 +43,8 @@ use crate::dtype::{DType, Float};
 use crate::error::Result;
 use crate::kernel::source::Spec;
 
+mod chol_tall;
+
 const SRC: &str = include_str!("../../shaders/chol_panel.wgsl");
 
 /// Invocations of a workgroup: the kernel's 16 x 16 grid, each holding 4 x 4 of the block.
@@ -89,22 +91,6 @@ pub(crate) fn steps() -> Steps {
     })
 }
 
-/// f64's (sqrt(d), 1 / sqrt(d)) for `chol_tall`: where d is within f32's range, 1 /
-/// sqrt(d) from f32's `inverseSqrt` (relative error ~2^-22) refined by two Newton steps
-/// (~2^-44, then the rounding: about an ulp) and sqrt(d) = d / sqrt(d), a dozen f64
-/// operations on the column chain where `sqrt64_` and `div64_` take four f64 divisions and
-/// a square root; elsewhere (and for 0, negative, infinite and NaN d) those two.
-const SR64: &str = "fn sr_(d: T) -> vec2<T> {
-    if d >= T(0x1p-120) && d <= T(0x1p120) {
-        var y = T(inverseSqrt(f32(d)));
-        y = fma(y * T(0.5), fma(-(d * y), y, T(1.0)), y);
-        y = fma(y * T(0.5), fma(-(d * y), y, T(1.0)), y);
-        return vec2<T>(d * y, y);
-    }
-    let s = sqrt64_(d);
-    return vec2<T>(s, div64_(T(1.0), s));
-}";
-
 /// `chol_update4` reads each slice of L21 during the previous slice's multiply-adds (the
 /// measuring switch `GPUARRAY_CHOL_PREFETCH`, read once: 0 reads it after the previous
 /// slice's last barrier, as before; anything else, the default, ahead).
@@ -116,7 +102,7 @@ fn prefetch() -> bool {
 /// The family compiled without naga's bounds checks and loop bounding (every index of
 /// shaders/chol_panel.wgsl is in bounds by construction: the header says how), unless
 /// the measuring switch `GPUARRAY_CHOL_CHECKED` is 1 (read once).
-fn unchecked() -> bool {
+pub(super) fn unchecked() -> bool {
     static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_CHECKED") != Some(1))
 }
@@ -137,7 +123,6 @@ fn spec(d: DType) -> Spec {
             .import("f64_math")
             .function("div_", "fn div_(x: T, y: T) -> T { return div64_(x, y); }")
             .function("sqrt_", "fn sqrt_(x: T) -> T { return sqrt64_(x); }")
-            .function("sr_", SR64)
     } else {
         s
     }
@@ -146,7 +131,12 @@ fn spec(d: DType) -> Spec {
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    vec![spec(DType::F32), spec(DType::F64)]
+    vec![
+        spec(DType::F32),
+        spec(DType::F64),
+        chol_tall::spec(DType::F32),
+        chol_tall::spec(DType::F64),
+    ]
 }
 
 /// Rows [k + NB, n) of columns [k, k + NB) of every matrix of `w` ([count, n, n]) become
@@ -169,8 +159,15 @@ pub(crate) fn panel<T: Float>(
         ..FParams::default()
     };
     let x = (n - k - NB).div_ceil(NB);
-    let entry = if tall() { "chol_tall" } else { "chol_panel" };
-    let kernel = ("chol_panel", entry, spec as fn(DType) -> Spec);
+    let kernel = if tall() {
+        (
+            "chol_tall",
+            "chol_tall",
+            chol_tall::spec as fn(DType) -> Spec,
+        )
+    } else {
+        ("chol_panel", "chol_panel", spec as fn(DType) -> Spec)
+    };
     l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)
 }
 
@@ -219,12 +216,15 @@ pub(crate) fn diagonals<T: Float>(
         count,
         ..FParams::default()
     };
-    let entry = if tall() {
-        "chol_tall_diags"
+    let kernel = if tall() {
+        (
+            "chol_tall",
+            "chol_tall_diags",
+            chol_tall::spec as fn(DType) -> Spec,
+        )
     } else {
-        "chol_diags"
+        ("chol_panel", "chol_diags", spec as fn(DType) -> Spec)
     };
-    let kernel = ("chol_panel", entry, spec as fn(DType) -> Spec);
     let x = n.div_ceil(NB);
     l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)
 }
@@ -233,14 +233,11 @@ pub(crate) fn diagonals<T: Float>(
 mod tests {
     #[test]
     fn every_entry_is_in_the_shader() {
-        for e in [
-            "chol_panel",
-            "chol_update4",
-            "chol_diags",
-            "chol_tall",
-            "chol_tall_diags",
-        ] {
+        for e in ["chol_panel", "chol_update4", "chol_diags"] {
             assert!(super::SRC.contains(&format!("fn {e}(")), "{e}");
+        }
+        for e in ["chol_tall", "chol_tall_diags"] {
+            assert!(super::chol_tall::SRC.contains(&format!("fn {e}(")), "{e}");
         }
     }
 }
