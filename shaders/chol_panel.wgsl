@@ -20,7 +20,9 @@
 // reads its 4 + 4 values as two vec4s (the slices stored transposed): 2 reads to 16 fused
 // multiply-adds. It reads columns [k0, k0 + 64) and writes columns from k0 + 64: no
 // workgroup writes what another reads. (Above the diagonal, A22 is left as it was:
-// nothing reads it.) A scalar form (4 x 4 values 16 apart, eight reads to 16
+// nothing reads it.) Paired steps (GPUARRAY_CHOL_PAIR, the host's `update`): L21 of depth
+// 128 (columns [k0, k0 + 128), A22 from k0 + 128), or a thin update of A22's first tile
+// column. A scalar form (4 x 4 values 16 apart, eight reads to 16
 // multiply-adds) measured slower in f32 on the H200 and was removed.
 // `chol_diags`: workgroup (x, matrix) factors diagonal block x (64 x 64, or what is left
 // of the matrix) in place, after the last step: the same arithmetic on the same values as
@@ -361,11 +363,17 @@ fn chol_update4(
     }
     let n = cols();
     let kk = k0();
-    let tile = lower_tile(wid.x);
+    // L21's depth: its columns [k0, k0 + dep), A22 from row and column k0 + dep; a thin
+    // update (flags 1) takes A22's first tile column only (see the host's `update`).
+    let dep = P.shape[0].w;
+    var tile = vec2<u32>(wid.x, 0u);
+    if P.st0[0].y != 1u {
+        tile = lower_tile(wid.x);
+    }
     let ti = tile.x;
     let tj = tile.y;
-    let ri = kk + NB + ti * NB;
-    let rj = kk + NB + tj * NB;
+    let ri = kk + dep + ti * NB;
+    let rj = kk + dep + tj * NB;
     let mb = bi * rows() * n;
     let tx = lid % 16u;
     let ty = lid / 16u;
@@ -375,7 +383,7 @@ fn chol_update4(
     // loads in flight while this one's multiply-adds run.
     var va: array<T, 4>;
     var vb: array<T, 4>;
-    for (var q0 = 0u; q0 < NB; q0 += KC) {
+    for (var q0 = 0u; q0 < dep; q0 += KC) {
         if q0 == 0u || !pf_() {
             slice(&va, &vb, lid, mb + kk + q0, vec3<u32>(ri, rj, n));
         }
@@ -388,7 +396,7 @@ fn chol_update4(
             tb4[qq * LDK + rr / 4u][rr % 4u] = vb[s];
         }
         workgroupBarrier();
-        if pf_() && q0 + KC < NB {
+        if pf_() && q0 + KC < dep {
             slice(&va, &vb, lid, mb + kk + q0 + KC, vec3<u32>(ri, rj, n));
         }
         // unroll
