@@ -5,8 +5,8 @@
 // the trailing updates either way.
 //
 // `chol_tall`: workgroup (x, matrix) factors the tall panel made of the diagonal block A11
-// (rows and columns [k0, k0 + 64)) and its own 64 rows of A21 (rows k0 + 64 + 64 x ..) as
-// one unblocked right-looking Cholesky of a 128 x 64 panel: the A21 rows come out as L21
+// (rows and columns [k0, k0 + 64)) and its own R rows of A21 (rows k0 + 64 + R x ..; R =
+// 16 ru_(), 32 by default) as one unblocked right-looking Cholesky of a (64 + R) x 64 panel: the A21 rows come out as L21
 // = A21 L11^-T with no inverse of L11 and no product after (the chain is 64 columns, not
 // chol_panel's 64 of the factor and 64 of the inverse). Only its A21 rows are written.
 // `chol_tall_diags`: the same function on A11 alone (no A21 rows), every diagonal block
@@ -15,7 +15,7 @@
 // The columns go four at a time (16 barriers a block, not 64): the owners of the four
 // columns store them (all 128 rows) in `cv`; after one barrier every invocation factors
 // the 4 x 4 diagonal block itself (left-looking, four square roots in a chain), solves its
-// rows (4 of A11, 4 of A21) and its columns' rows (4 of A11) against it, and takes the
+// rows (4 of A11, up to 4 of A21) and its columns' rows (4 of A11) against it, and takes the
 // rank-4 update of its values to the right of the four columns. Blocks of 16 columns
 // already done are skipped (the test is uniform), and A11's blocks above the diagonal
 // (ra < cb) are never computed.
@@ -52,6 +52,10 @@ fn rows() -> u32 { return P.shape[0].x; }   // rows of each matrix
 fn cols() -> u32 { return P.shape[0].y; }   // columns of each matrix (its row stride)
 fn k0() -> u32 { return P.shape[0].z; }     // chol_tall: the diagonal block's first row
 fn count() -> u32 { return P.st0[0].x; }    // matrices in the stack
+
+// The workgroup's A21 rows over 16 (1, 2 or 4: its rows are ty + 16 ra, ra < ru_()), replaced
+// by the host (src/linalg/chol_panel/chol_tall.rs, GPUARRAY_CHOL_TALL_ROWS).
+fn ru_() -> u32 { return 4u; }
 
 // Replaced for f64 (see above).
 fn div_(x: T, y: T) -> T { return x / y; }
@@ -119,10 +123,10 @@ fn tall(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, fin: bool) {
     let mb = bi * rows() * n;
     let base = mb + kk * n + kk;
     // The workgroup's A21 rows (none for chol_tall_diags).
-    let r0 = kk + NB + wid.x * NB;
+    let r0 = kk + NB + wid.x * 16u * ru_();
     var nr = 0u;
     if !fin {
-        nr = min(NB, n - r0);
+        nr = min(16u * ru_(), n - r0);
     }
     let tx = lid % 16u;
     let ty = lid / 16u;
@@ -144,7 +148,7 @@ fn tall(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, fin: bool) {
             }
             v[ra * 4u + cb] = x;
             var y = T(0.0);
-            if i < nr {
+            if ra < ru_() && i < nr {
                 y = out[mb + (r0 + i) * n + kk + c];
             }
             u[ra * 4u + cb] = y;
@@ -160,7 +164,9 @@ fn tall(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, fin: bool) {
                 // unroll
                 for (var ra = 0u; ra < 4u; ra++) {
                     cv[p + 128u * m + ty + 16u * ra] = v[ra * 4u + cb];
-                    cv[p + 128u * m + 64u + ty + 16u * ra] = u[ra * 4u + cb];
+                    if ra < ru_() {
+                        cv[p + 128u * m + 64u + ty + 16u * ra] = u[ra * 4u + cb];
+                    }
                 }
             }
         }
@@ -216,7 +222,7 @@ fn tall(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, fin: bool) {
                     }
                 }
             }
-            if nr > 0u {
+            if ra < ru_() && nr > 0u {
                 let yu = solve4(cvrow(p, 64u + i), lo, r);
                 // unroll
                 for (var cb = 0u; cb < 4u; cb++) {
@@ -243,7 +249,7 @@ fn tall(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, fin: bool) {
             if fin && i < w && c <= i {
                 out[base + i * n + c] = v[ra * 4u + cb];
             }
-            if i < nr {
+            if ra < ru_() && i < nr {
                 out[mb + (r0 + i) * n + kk + c] = u[ra * 4u + cb];
             }
         }

@@ -158,7 +158,7 @@ pub(crate) fn panel<T: Float>(
         count,
         ..FParams::default()
     };
-    let x = (n - k - NB).div_ceil(NB);
+    let x = (n - k - NB).div_ceil(if tall() { chol_tall::rows() } else { NB });
     let kernel = if tall() {
         (
             "chol_tall",

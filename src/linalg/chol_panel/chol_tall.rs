@@ -24,11 +24,33 @@ const SR64: &str = "fn sr_(d: T) -> vec2<T> {
     return vec2<T>(s, div64_(T(1.0), s));
 }";
 
+/// A21 rows per workgroup of `chol_tall` (the measuring switch `GPUARRAY_CHOL_TALL_ROWS`,
+/// read once: 16, 32 or 64; 32 by default). Each workgroup also factors A11 (64 x 64)
+/// itself, which fixes most of its time: on the H200 (session 21) `chol_tall_diags`, A11
+/// alone, took ~30 us a dispatch in f32, `chol_tall` with 64 rows ~47 us, as latency (one
+/// workgroup of 8 warps an SM, 63 workgroups at 4096 for 132 SMs). 32 rows: half the
+/// rows' work on the chain, twice the workgroups (126 at 4096, still one wave); 16: two
+/// workgroups an SM at 4096's first steps.
+pub(super) fn rows() -> usize {
+    static S: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *S.get_or_init(|| match crate::config::switch("GPUARRAY_CHOL_TALL_ROWS") {
+        Some(16) => 16,
+        Some(64) => 64,
+        _ => 32,
+    })
+}
+
 pub(super) fn spec(d: DType) -> Spec {
     let s = Spec::new("chol_tall", SRC)
         .alias("T", d.wgsl())
         .scalar(d)
         .writable_last_input();
+    let ru = format!("fn ru_() -> u32 {{ return {}u; }}", rows() / 16);
+    let s = if rows() == 64 {
+        s
+    } else {
+        s.function("ru_", ru)
+    };
     let s = if super::unchecked() { s.unchecked() } else { s };
     if d == DType::F64 {
         s.alias("TW", "f64")
