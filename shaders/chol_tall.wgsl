@@ -90,6 +90,21 @@ fn cvrow(p: u32, i: u32) -> vec4<T> {
     return vec4<T>(cv[p + i], cv[p + 128u + i], cv[p + 256u + i], cv[p + 384u + i]);
 }
 
+// The step's rows of L in its four columns, solved once each (sh_()); one vector a row.
+var<workgroup> ys: array<vec4<T>, 128>;
+
+// Whether the step's rows are solved once and shared (GPUARRAY_CHOL_TALL_SHARE; replaced by
+// the host where it is 0).
+fn sh_() -> bool { return true; }
+
+// Row i of L in the step's four columns (set p of cv; lo, r the step's factor).
+fn lrow(p: u32, i: u32, lo: array<T, 6>, r: vec4<T>) -> vec4<T> {
+    if sh_() {
+        return ys[i];
+    }
+    return solve4(cvrow(p, i), lo, r);
+}
+
 @compute @workgroup_size(WG)
 fn chol_tall(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -195,19 +210,28 @@ fn tall(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, fin: bool) {
         if fin && lid == 0u && !(x0.x > T(0.0) && d1 > T(0.0) && d2 > T(0.0) && d3 > T(0.0)) {
             atomicMin(&st[0], i32(bi));
         }
+        // Shared solves (sh_()): row lid of the step's four columns solved once, by one
+        // invocation, for all to read after a second barrier (rows past the workgroup's
+        // A21 rows are never read). Else every invocation solves the rows it needs.
+        if sh_() {
+            if lid < 64u + 16u * ru_() {
+                ys[lid] = solve4(cvrow(p, lid), lo, r);
+            }
+            workgroupBarrier();
+        }
         // This invocation's columns' rows of L in the four columns (those right of them).
         var yc: array<vec4<T>, 4>;
         // unroll
         for (var cb = 0u; cb < 4u; cb++) {
             if 16u * cb + 16u > j0 {
-                yc[cb] = solve4(cvrow(p, tx + 16u * cb), lo, r);
+                yc[cb] = lrow(p, tx + 16u * cb, lo, r);
             }
         }
         // unroll
         for (var ra = 0u; ra < 4u; ra++) {
             let i = ty + 16u * ra;
             if 16u * ra + 16u > j0 {
-                let yr = solve4(cvrow(p, i), lo, r);
+                let yr = lrow(p, i, lo, r);
                 // unroll
                 for (var cb = 0u; cb < 4u; cb++) {
                     if cb <= ra && 16u * cb + 16u > j0 {
@@ -223,7 +247,7 @@ fn tall(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, fin: bool) {
                 }
             }
             if ra < ru_() && nr > 0u {
-                let yu = solve4(cvrow(p, 64u + i), lo, r);
+                let yu = lrow(p, 64u + i, lo, r);
                 // unroll
                 for (var cb = 0u; cb < 4u; cb++) {
                     if 16u * cb + 16u > j0 {

@@ -40,6 +40,17 @@ pub(super) fn rows() -> usize {
     })
 }
 
+/// Whether each step's rows of L are solved once (one invocation a row) and shared
+/// through workgroup memory after a second barrier (the measuring switch
+/// `GPUARRAY_CHOL_TALL_SHARE`, read once: 0 has every invocation solve the up to 12 rows
+/// it needs itself, as measured at 14:20; anything else, the default, shares). A solve is
+/// 4 reads and ~10 operations: ~110 of each step's ~300 operations an invocation move
+/// off the chain for one barrier. Blind.
+fn share() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_TALL_SHARE") != Some(0))
+}
+
 pub(super) fn spec(d: DType) -> Spec {
     let s = Spec::new("chol_tall", SRC)
         .alias("T", d.wgsl())
