@@ -12,10 +12,12 @@
 // `chol_tall_diags`: the same function on A11 alone (no A21 rows), every diagonal block
 // after the last step, writing L11 and the status word: the arithmetic of every A11 value
 // is the step's, so the factor written is the one the step used.
-// The columns go four at a time (16 barriers a block, not 64): the owners of the four
-// columns store them (all 128 rows) in `cv`; after one barrier every invocation factors
-// the 4 x 4 diagonal block itself (left-looking, four square roots in a chain), solves its
-// rows (4 of A11, up to 4 of A21) and its columns' rows (4 of A11) against it, and takes the
+// The columns go four at a time (16 steps a block, not 64): the owners of the four
+// columns store them (all rows) in `cv`; after a barrier every invocation factors the
+// 4 x 4 diagonal block itself (left-looking, four square roots in a chain); each row of
+// the four columns is solved against it (by default once, by one invocation, into `ys`,
+// read after a second barrier; else by every invocation that needs it: its 4 rows of
+// A11, up to 4 of A21 and its columns' 4 rows of A11), and each invocation takes the
 // rank-4 update of its values to the right of the four columns. Blocks of 16 columns
 // already done are skipped (the test is uniform), and A11's blocks above the diagonal
 // (ra < cb) are never computed.

@@ -15,19 +15,20 @@
 //!
 //! Since session 21 the default panel kernel is `chol_tall` (the measuring switch
 //! `GPUARRAY_CHOL_PANEL=0` takes `chol_panel` and `chol_diags` back): each workgroup
-//! factors the 128 x 64 panel of A11 and its own 64 rows of A21 as one unblocked Cholesky,
-//! four columns a barrier, so that its A21 rows come out as L21 with neither L11's inverse
-//! nor the product by it. On the H200 (2026-11-29, profile of session 20) `chol_panel`
-//! took 67 us a block in f32 and 149 in f64, ~1 us per column step in f64: a chain of 128
-//! dependent columns (64 of the factor, 64 of the inverse), each a barrier, a square root
-//! and a division (f64: `sqrt64_` and `div64_`, four f64 divisions and a square root on the
-//! chain) and, in the inverse, four more `div64_`. `chol_tall`'s chain is 16 barriers and
-//! 64 square roots, f64's reciprocal square root from an f32 seed and two Newton steps
-//! (a dozen f64 operations); its multiply-adds per invocation and barrier step are ~4 x 10
-//! for the solves and up to 4 x 26 for the rank-4 update (A11's blocks above the diagonal
-//! and the columns already done skipped): at the H200's 16 f64 lanes per sub-core and two
-//! warps each, ~500-1000 cycles a step, ~16 x 1000 = 16k cycles (~8 us) a block in f64
-//! against 149. Blind: measured by the lead.
+//! factors A11 and its own rows of A21 (32 by default) as one unblocked Cholesky, four
+//! columns a step, so that its A21 rows come out as L21 with neither L11's inverse nor
+//! the product by it: a chain of 16 steps and 64 square roots (f64's reciprocal square
+//! root from an f32 seed and two Newton steps) where `chol_panel` had 128 dependent
+//! columns (64 of the factor, 64 of the inverse, each with a barrier, and in f64 four
+//! `div64_` or `sqrt64_` on it). Measured on the H200 (session 21, 14:20, 64 rows, rows
+//! solved by each invocation, profile sums at 4096): `chol_tall` f32 2.99 ms (47 us a
+//! dispatch; `chol_panel` in the same binary 4.18), f64 3.99 (63 us; 9.33); cholesky f32
+//! 4096 4.94 ms beside CuPy's 4.56 (0.92x), f64 8.08 beside 4.98 (0.62x). `chol_tall_diags`
+//! (A11 alone) took ~30 us (f32) and ~43 (f64): most of a dispatch is A11's factor, which
+//! every workgroup repeats, as latency (8 warps an SM, 63 workgroups for 132 SMs at 4096).
+//! Hence, blind, the defaults since: 32 rows a workgroup ([`chol_tall::rows`]), each
+//! step's rows solved once and shared (`GPUARRAY_CHOL_TALL_SHARE`), and the trailing
+//! updates in pairs ([`update`], `GPUARRAY_CHOL_PAIR`).
 //!
 //! The estimate of `chol_panel`, blind (no GPU here): a column of the factor or of the inverse is one
 //! barrier, two reads of workgroup memory, a square root and a division (f32), and 16
