@@ -210,7 +210,10 @@ pub(crate) fn update<T: Float>(
     debug_assert!(k + NB < n);
     // Whether blocks b and b + 1 (b even) are a pair: both depth-128 tiles dispatchable.
     let paired = |b: usize| {
-        pair() && b % (2 * NB) == 0 && b + 2 * NB < n && lower_tiles(l, n, b + 2 * NB).is_some()
+        pair()
+            && b.is_multiple_of(2 * NB)
+            && b + 2 * NB < n
+            && lower_tiles(l, n, b + 2 * NB).is_some()
     };
     let (k0, depth, thin, tiles) = if paired(k) {
         (k, NB, 1, (n - k - NB).div_ceil(NB))

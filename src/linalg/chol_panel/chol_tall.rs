@@ -62,6 +62,11 @@ pub(super) fn spec(d: DType) -> Spec {
     } else {
         s.function("ru_", ru)
     };
+    let s = if share() {
+        s
+    } else {
+        s.function("sh_", "fn sh_() -> bool { return false; }")
+    };
     let s = if super::unchecked() { s.unchecked() } else { s };
     if d == DType::F64 {
         s.alias("TW", "f64")
