@@ -3,6 +3,8 @@
 // and the factors of the diagonal blocks at the end. Matrices are the contiguous row-major
 // stack of src/linalg/blocked.rs, matrix `bi` at `bi * rows * cols` (square: rows = cols).
 //
+// The default panel kernels are shaders/chol_tall.wgsl's; `chol_panel` and `chol_diags`
+// are the measuring switch's GPUARRAY_CHOL_PANEL=0.
 // `chol_panel`: for the diagonal block at (k0, k0) (64 x 64, rows below it), workgroup
 // (x, matrix) makes rows [k0 + 64 + 64 x, + 64) of L21 = A21 L11^-T in place. Every
 // workgroup of the step factors the same diagonal block A11 (its lower triangle, as the
@@ -18,7 +20,9 @@
 // reads its 4 + 4 values as two vec4s (the slices stored transposed): 2 reads to 16 fused
 // multiply-adds. It reads columns [k0, k0 + 64) and writes columns from k0 + 64: no
 // workgroup writes what another reads. (Above the diagonal, A22 is left as it was:
-// nothing reads it.) A scalar form (4 x 4 values 16 apart, eight reads to 16
+// nothing reads it.) Paired steps (GPUARRAY_CHOL_PAIR, the host's `update`): L21 of depth
+// 128 (columns [k0, k0 + 128), A22 from k0 + 128), or a thin update of A22's first tile
+// column. A scalar form (4 x 4 values 16 apart, eight reads to 16
 // multiply-adds) measured slower in f32 on the H200 and was removed.
 // `chol_diags`: workgroup (x, matrix) factors diagonal block x (64 x 64, or what is left
 // of the matrix) in place, after the last step: the same arithmetic on the same values as
@@ -36,6 +40,11 @@
 // every row below takes its multiple of it) take one barrier a column each: the column
 // (and the inverse's row) broadcast through workgroup memory, two sets used by alternate
 // columns.
+//
+// Every index is in bounds by construction (the reads and writes of `out` are guarded by
+// the matrix's rows and width; the workgroup arrays' indices are bounded by the 16 x 16
+// grid): the host compiles the family without naga's checks (GPUARRAY_CHOL_CHECKED=1
+// keeps them).
 //
 // Bindings as shaders/factor.wgsl's: 0 params; 1 `a`, a placeholder (never read); 2 `st`,
 // the status word (i32); 4 `out`, the stack worked on in place.
@@ -318,6 +327,30 @@ fn lower_tile(x: u32) -> vec2<u32> {
     return vec2<u32>(ti, x - ti * (ti + 1u) / 2u);
 }
 
+// Whether chol_update4 reads each slice during the previous one's multiply-adds; replaced
+// by the host (src/linalg/chol_panel.rs, GPUARRAY_CHOL_PREFETCH).
+fn pf_() -> bool { return true; }
+
+// chol_update4's slice values from `at` (the slice's first column of the matrix's row 0):
+// rows e.x + rr and e.y + rr (rr = t / KC, t = lid + 256 s) of column t % KC, 0 past row
+// e.z.
+fn slice(va: ptr<function, array<T, 4>>, vb: ptr<function, array<T, 4>>, lid: u32, at: u32, e: vec3<u32>) {
+    // unroll
+    for (var s = 0u; s < 4u; s++) {
+        let t = lid + 256u * s;
+        let rr = t / KC;
+        let qq = t % KC;
+        (*va)[s] = T(0.0);
+        (*vb)[s] = T(0.0);
+        if e.x + rr < e.z {
+            (*va)[s] = out[at + (e.x + rr) * e.z + qq];
+        }
+        if e.y + rr < e.z {
+            (*vb)[s] = out[at + (e.y + rr) * e.z + qq];
+        }
+    }
+}
+
 @compute @workgroup_size(WG)
 fn chol_update4(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -330,33 +363,42 @@ fn chol_update4(
     }
     let n = cols();
     let kk = k0();
-    let tile = lower_tile(wid.x);
+    // L21's depth: its columns [k0, k0 + dep), A22 from row and column k0 + dep; a thin
+    // update (flags 1) takes A22's first tile column only (see the host's `update`).
+    let dep = P.shape[0].w;
+    var tile = vec2<u32>(wid.x, 0u);
+    if P.st0[0].y != 1u {
+        tile = lower_tile(wid.x);
+    }
     let ti = tile.x;
     let tj = tile.y;
-    let ri = kk + NB + ti * NB;
-    let rj = kk + NB + tj * NB;
+    let ri = kk + dep + ti * NB;
+    let rj = kk + dep + tj * NB;
     let mb = bi * rows() * n;
     let tx = lid % 16u;
     let ty = lid / 16u;
     var acc: array<vec4<T>, 4>;
-    for (var q0 = 0u; q0 < NB; q0 += KC) {
+    // The slice's values (rows rr = t / KC, column q0 + t % KC for t = lid + 256 s), read
+    // from `out` one slice ahead where pf_() (GPUARRAY_CHOL_PREFETCH): the next slice's
+    // loads in flight while this one's multiply-adds run.
+    var va: array<T, 4>;
+    var vb: array<T, 4>;
+    for (var q0 = 0u; q0 < dep; q0 += KC) {
+        if q0 == 0u || !pf_() {
+            slice(&va, &vb, lid, mb + kk + q0, vec3<u32>(ri, rj, n));
+        }
         // unroll
         for (var s = 0u; s < 4u; s++) {
             let t = lid + 256u * s;
             let rr = t / KC;
             let qq = t % KC;
-            var va = T(0.0);
-            var vb = T(0.0);
-            if ri + rr < n {
-                va = out[mb + (ri + rr) * n + kk + q0 + qq];
-            }
-            if rj + rr < n {
-                vb = out[mb + (rj + rr) * n + kk + q0 + qq];
-            }
-            ta4[qq * LDK + rr / 4u][rr % 4u] = va;
-            tb4[qq * LDK + rr / 4u][rr % 4u] = vb;
+            ta4[qq * LDK + rr / 4u][rr % 4u] = va[s];
+            tb4[qq * LDK + rr / 4u][rr % 4u] = vb[s];
         }
         workgroupBarrier();
+        if pf_() && q0 + KC < dep {
+            slice(&va, &vb, lid, mb + kk + q0 + KC, vec3<u32>(ri, rj, n));
+        }
         // unroll
         for (var q = 0u; q < 16u; q++) {
             let ar = ta4[q * LDK + ty];
@@ -380,3 +422,4 @@ fn chol_update4(
         }
     }
 }
+

@@ -13,7 +13,24 @@
 //! subtracted after (the old `sub_block`, ~2.4 ms of the 4096 f32 call's 14.9 on the
 //! H200), half the multiply-adds. A step is then two dispatches, not six.
 //!
-//! The estimate, blind (no GPU here): a column of the factor or of the inverse is one
+//! Since session 21 the default panel kernel is `chol_tall` (the measuring switch
+//! `GPUARRAY_CHOL_PANEL=0` takes `chol_panel` and `chol_diags` back): each workgroup
+//! factors A11 and its own rows of A21 (32 by default) as one unblocked Cholesky, four
+//! columns a step, so that its A21 rows come out as L21 with neither L11's inverse nor
+//! the product by it: a chain of 16 steps and 64 square roots (f64's reciprocal square
+//! root from an f32 seed and two Newton steps) where `chol_panel` had 128 dependent
+//! columns (64 of the factor, 64 of the inverse, each with a barrier, and in f64 four
+//! `div64_` or `sqrt64_` on it). Measured on the H200 (session 21, 14:20, 64 rows, rows
+//! solved by each invocation, profile sums at 4096): `chol_tall` f32 2.99 ms (47 us a
+//! dispatch; `chol_panel` in the same binary 4.18), f64 3.99 (63 us; 9.33); cholesky f32
+//! 4096 4.94 ms beside CuPy's 4.56 (0.92x), f64 8.08 beside 4.98 (0.62x). `chol_tall_diags`
+//! (A11 alone) took ~30 us (f32) and ~43 (f64): most of a dispatch is A11's factor, which
+//! every workgroup repeats, as latency (8 warps an SM, 63 workgroups for 132 SMs at 4096).
+//! Hence, blind, the defaults since: 32 rows a workgroup ([`chol_tall::rows`]), each
+//! step's rows solved once and shared (`GPUARRAY_CHOL_TALL_SHARE`), and the trailing
+//! updates in pairs ([`update`], `GPUARRAY_CHOL_PAIR`).
+//!
+//! The estimate of `chol_panel`, blind (no GPU here): a column of the factor or of the inverse is one
 //! barrier, two reads of workgroup memory, a square root and a division (f32), and 16
 //! fused multiply-adds per invocation: ~200-300 cycles, ~0.15 us at the H200's clock; 128
 //! columns and the 64-deep product (~4 us) make ~25 us a step, against chol_diag's and
@@ -26,6 +43,8 @@ use crate::array::Array;
 use crate::dtype::{DType, Float};
 use crate::error::Result;
 use crate::kernel::source::Spec;
+
+mod chol_tall;
 
 const SRC: &str = include_str!("../../shaders/chol_panel.wgsl");
 
@@ -54,6 +73,15 @@ pub(crate) enum Steps {
     Update4,
 }
 
+/// Which kernel makes L21 and the diagonal blocks' factors (the measuring switch
+/// `GPUARRAY_CHOL_PANEL`, read once through `config::switch`): `true` (any value but 0,
+/// the default) `chol_tall` and `chol_tall_diags`, `false` (0) `chol_panel` and
+/// `chol_diags`.
+pub(crate) fn tall() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_PANEL") != Some(0))
+}
+
 /// The steps `GPUARRAY_CHOL_FUSED` selects ([`Steps::Update4`] unless it is 0 or 1).
 pub(crate) fn steps() -> Steps {
     static S: std::sync::OnceLock<Steps> = std::sync::OnceLock::new();
@@ -64,11 +92,33 @@ pub(crate) fn steps() -> Steps {
     })
 }
 
+/// `chol_update4` reads each slice of L21 during the previous slice's multiply-adds (the
+/// measuring switch `GPUARRAY_CHOL_PREFETCH`, read once: 0 reads it after the previous
+/// slice's last barrier, as before; anything else, the default, ahead).
+fn prefetch() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_PREFETCH") != Some(0))
+}
+
+/// The family compiled without naga's bounds checks and loop bounding (every index of
+/// shaders/chol_panel.wgsl is in bounds by construction: the header says how), unless
+/// the measuring switch `GPUARRAY_CHOL_CHECKED` is 1 (read once).
+pub(super) fn unchecked() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_CHECKED") != Some(1))
+}
+
 fn spec(d: DType) -> Spec {
-    let s = Spec::new("chol_panel", SRC)
+    let mut s = Spec::new("chol_panel", SRC)
         .alias("T", d.wgsl())
         .scalar(d)
         .writable_last_input();
+    if !prefetch() {
+        s = s.function("pf_", "fn pf_() -> bool { return false; }");
+    }
+    if unchecked() {
+        s = s.unchecked();
+    }
     if d == DType::F64 {
         s.alias("TW", "f64")
             .import("f64_math")
@@ -82,7 +132,12 @@ fn spec(d: DType) -> Spec {
 /// Every variant, for the shader validation test.
 #[cfg(test)]
 pub(crate) fn all_specs() -> Vec<Spec> {
-    vec![spec(DType::F32), spec(DType::F64)]
+    vec![
+        spec(DType::F32),
+        spec(DType::F64),
+        chol_tall::spec(DType::F32),
+        chol_tall::spec(DType::F64),
+    ]
 }
 
 /// Rows [k + NB, n) of columns [k, k + NB) of every matrix of `w` ([count, n, n]) become
@@ -104,9 +159,32 @@ pub(crate) fn panel<T: Float>(
         count,
         ..FParams::default()
     };
-    let x = (n - k - NB).div_ceil(NB);
-    let kernel = ("chol_panel", "chol_panel", spec as fn(DType) -> Spec);
+    let x = (n - k - NB).div_ceil(if tall() { chol_tall::rows() } else { NB });
+    let kernel = if tall() {
+        (
+            "chol_tall",
+            "chol_tall",
+            chol_tall::spec as fn(DType) -> Spec,
+        )
+    } else {
+        ("chol_panel", "chol_panel", spec as fn(DType) -> Spec)
+    };
     l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)
+}
+
+/// Whether steps go in pairs (the measuring switch `GPUARRAY_CHOL_PAIR`, read once: 0
+/// takes one full trailing update a step; anything else, the default, pairs them).
+fn pair() -> bool {
+    static S: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *S.get_or_init(|| crate::config::switch("GPUARRAY_CHOL_PAIR") != Some(0))
+}
+
+/// The lower tiles of A22 from row and column `from` (n - from rows), as one dispatch's
+/// workgroups, where the device dispatches that many along x.
+fn lower_tiles<T: Float>(l: &Launcher<T>, n: usize, from: usize) -> Option<usize> {
+    let t = (n - from).div_ceil(NB);
+    let tiles = t * (t + 1) / 2;
+    (tiles <= l.dev.limits().max_compute_workgroups_per_dimension as usize).then_some(tiles)
 }
 
 /// The trailing update of the step at block `k` (k + NB < n): A22 -= L21 L21^T on and
@@ -114,6 +192,15 @@ pub(crate) fn panel<T: Float>(
 /// keeps its old values: nothing reads them), and `true`; `false`, nothing recorded,
 /// where its lower tiles are more workgroups than the device dispatches along x (n past
 /// ~23,000).
+///
+/// Steps go in pairs by default (`GPUARRAY_CHOL_PAIR`): the first step of a pair (block
+/// k with k / NB even, k + 2 NB < n) updates only A22's first tile column (the next
+/// step's panel: A[k + NB.., k + NB..k + 2 NB], "thin"); the second (k + NB) updates the
+/// rest, from row and column k + 2 NB, by both steps' L21 at once (depth 128). The same
+/// multiply-adds, but the larger part of A22 is read and written once per two steps, not
+/// twice, and its slices' loads and barriers are half as many per multiply-add; the
+/// dispatches stay two a step (the thin one is one tile column, t workgroups). Blind
+/// (the H200 run of session 21 measured the update at 4.0 ms of f64's 8.1 at 4096).
 pub(crate) fn update<T: Float>(
     l: &Launcher<T>,
     (count, n): (usize, usize),
@@ -121,17 +208,31 @@ pub(crate) fn update<T: Float>(
     w: &Array<T>,
 ) -> Result<bool> {
     debug_assert!(k + NB < n);
-    let t = (n - k - NB).div_ceil(NB);
-    let tiles = t * (t + 1) / 2;
-    if tiles > l.dev.limits().max_compute_workgroups_per_dimension as usize {
-        return Ok(false);
-    }
+    // Whether blocks b and b + 1 (b even) are a pair: both depth-128 tiles dispatchable.
+    let paired = |b: usize| {
+        pair()
+            && b.is_multiple_of(2 * NB)
+            && b + 2 * NB < n
+            && lower_tiles(l, n, b + 2 * NB).is_some()
+    };
+    let (k0, depth, thin, tiles) = if paired(k) {
+        (k, NB, 1, (n - k - NB).div_ceil(NB))
+    } else if k >= NB && paired(k - NB) {
+        let tiles = lower_tiles(l, n, k + NB).expect("paired");
+        (k - NB, 2 * NB, 0, tiles)
+    } else {
+        match lower_tiles(l, n, k + NB) {
+            Some(tiles) => (k, NB, 0, tiles),
+            None => return Ok(false),
+        }
+    };
     let p = FParams {
         rows: n,
         cols: n,
-        k0: k,
-        wdt: NB,
+        k0,
+        wdt: depth,
         count,
+        flags: thin,
         ..FParams::default()
     };
     let kernel = ("chol_panel", "chol_update4", spec as fn(DType) -> Spec);
@@ -154,7 +255,15 @@ pub(crate) fn diagonals<T: Float>(
         count,
         ..FParams::default()
     };
-    let kernel = ("chol_panel", "chol_diags", spec as fn(DType) -> Spec);
+    let kernel = if tall() {
+        (
+            "chol_tall",
+            "chol_tall_diags",
+            chol_tall::spec as fn(DType) -> Spec,
+        )
+    } else {
+        ("chol_panel", "chol_diags", spec as fn(DType) -> Spec)
+    };
     let x = n.div_ceil(NB);
     l.launch_in(kernel, &p, (None, Some(st)), w, grid(x, count), WG)
 }
@@ -165,6 +274,9 @@ mod tests {
     fn every_entry_is_in_the_shader() {
         for e in ["chol_panel", "chol_update4", "chol_diags"] {
             assert!(super::SRC.contains(&format!("fn {e}(")), "{e}");
+        }
+        for e in ["chol_tall", "chol_tall_diags"] {
+            assert!(super::chol_tall::SRC.contains(&format!("fn {e}(")), "{e}");
         }
     }
 }

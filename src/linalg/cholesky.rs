@@ -26,8 +26,8 @@ pub enum Triangle {
 /// ([`Triangle::Upper`]); the other triangle of the result is zero.
 ///
 /// Blocked right-looking: diagonal blocks of 64, the panel below each solved against it
-/// (the block factored and inverted in registers by each workgroup of one dispatch), the
-/// trailing update of the lower triangle in place: two dispatches a block, and one at
+/// (each workgroup of one dispatch factors the block with its own 64 rows of the panel
+/// as one 128 x 64 Cholesky, in registers), the trailing update of the lower triangle in place: two dispatches a block, and one at
 /// the end for the diagonal blocks. A matrix that is not positive definite (a
 /// diagonal that is not positive, or NaN, as LAPACK's potrf finds it) is reported by
 /// reading back one status word, which waits for the GPU to finish the call; with

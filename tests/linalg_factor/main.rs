@@ -370,7 +370,8 @@ fn cholesky_ref(a: &[f64], n: usize) -> Vec<f64> {
 /// stacks of two, the second matrix with its own values.
 fn cholesky_blocks<T: Float>() {
     let mut rng = Rng::new(31);
-    for n in [63, 64, 65, 127, 128, 129, 257] {
+    // 449: seven steps, three pairs of trailing updates and a last step alone.
+    for n in [63, 64, 65, 127, 128, 129, 257, 449] {
         let count = if n > 200 { 1 } else { 2 };
         let ah = spd(&mut rng, count, n);
         let (a, ah) = upload::<T>(dev(), &ah, &[count, n, n]);
@@ -425,6 +426,43 @@ fn cholesky_ill_and_late<T: Float>() {
                 index: i,
             }) => assert_eq!(i, index, "pivot {late}"),
             other => panic!("pivot {late}: got {:?}", other.map(|_| ())),
+        }
+    }
+}
+
+/// Matrices scaled by powers of two far from 1 (f64: past f32's range, where the panel's
+/// reciprocal square root leaves its f32 seed for `sqrt64_` and `div64_`; and a graded
+/// diagonal scaling that crosses that range's edge inside one block): the factor is the
+/// scaled reference's, within the bound of `cholesky_blocks`.
+fn cholesky_scaled<T: Float>() {
+    let mut rng = Rng::new(33);
+    let n = 129;
+    let ah = spd(&mut rng, 1, n);
+    let lr = cholesky_ref(&ah, n);
+    let exps: &[i32] = if T::DTYPE == DType::F64 {
+        &[-400, -130, 200, 400]
+    } else {
+        &[-50, 50]
+    };
+    for &e in exps {
+        // Graded: row and column i scaled by 2^(e i / n) (rounded to an integer power).
+        for graded in [false, true] {
+            let g: Vec<i32> = (0..n)
+                .map(|i| if graded { e * i as i32 / n as i32 } else { e })
+                .collect();
+            let sa: Vec<f64> = (0..n * n)
+                .map(|t| ah[t] * 2f64.powi(g[t / n]) * 2f64.powi(g[t % n]))
+                .collect();
+            let (a, sa) = upload::<T>(dev(), &sa, &[n, n]);
+            let l = host(&linalg::cholesky(&a, Triangle::Lower).expect("cholesky"));
+            // The factor scaled back by 2^-g[i] in row i: the unscaled reference's.
+            let back: Vec<f64> = (0..n * n).map(|t| l[t] * 2f64.powi(-g[t / n])).collect();
+            let err = rel_diff(&back, &lr);
+            assert!(
+                err <= 4.0 * bound::<T>(n),
+                "2^{e} graded={graded}: factor {err:e}"
+            );
+            assert!(sa.iter().all(|v| v.is_finite()));
         }
     }
 }
@@ -578,6 +616,7 @@ per_dtype! {
         cholesky_reconstructs => super::cholesky_reconstructs::<T>();
         cholesky_blocks => super::cholesky_blocks::<T>();
         cholesky_ill_and_late => super::cholesky_ill_and_late::<T>();
+        cholesky_scaled => super::cholesky_scaled::<T>();
         cho_solve_and_triangular => super::cho_solve_and_triangular::<T>();
         matrix_power_matches => super::matrix_power_matches::<T>();
         ill_conditioned => super::ill_conditioned::<T>();
