@@ -67,6 +67,25 @@ const NSLOT: u32 = 8;
 const TAB_WORDS: u32 = 16;
 /// The most workgroups of the reduction (`k64_reduce`, grid-stride).
 const PARTS_MAX: u32 = 1024;
+/// Words of one workgroup's partial of the reduction (`PART_W`): the least and greatest
+/// key, their OR and AND, and whether a key is not its plain form (a NaN or -0.0).
+const PART_WORDS: u32 = 9;
+/// Keys an invocation of `scatter64s` holds in a round (`S64`).
+const S64: u32 = 8;
+
+/// The measuring switch `GPUARRAY_SORT64_SCATTER` (read once) of the keys-only sort's
+/// scatter: 1 (the default) `scatter64s`, eight keys an invocation and the plain digits
+/// where the plan allows them; 2 `scatter64s` with the plain digits forbidden (every digit
+/// by `digit64`, in the histograms too); 0 session 19's `scatter64` (sixteen keys an
+/// invocation, every digit by `digit64`). Every mode gives the same bits.
+fn scatter_mode() -> u32 {
+    static MODE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *MODE.get_or_init(|| match crate::config::switch("GPUARRAY_SORT64_SCATTER") {
+        Some(0) => 0,
+        Some(2) => 2,
+        _ => 1,
+    })
+}
 
 /// The plan of the subgroup scatter where this sort can run: subgroups as
 /// [`scatter_sg_plan`] wants them, its writes staged, and room for both words of a round
@@ -96,11 +115,8 @@ fn kernel64(
         // Its counts of the eight bytes are `sgc`.
         sgs = sgs.max(8);
     }
-    let rounds = if os {
-        1
-    } else {
-        WG * ITEMS / (sg.wg * SG_STEPS)
-    };
+    let steps = if entry == "scatter64s" { S64 } else { SG_STEPS };
+    let rounds = if os { 1 } else { WG * ITEMS / (sg.wg * steps) };
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
@@ -119,7 +135,10 @@ fn kernel64(
             .constant("NARROW", narrow)
             .constant("SPIN", spin)
             .constant("OS64", u32::from(os))
-            .constant("FULL", full);
+            .constant("FULL", full)
+            .unroll("S64", S64);
+        // Its indices are in bounds by construction, as `scatter64`'s (plan.rs).
+        let s = if entry == "scatter64s" { s.unchecked() } else { s };
         if !os {
             s
         } else if inputs == 3 {
@@ -163,11 +182,15 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
     let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
     let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
     let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false)?;
-    let scatter = kernel64(dev, d, sg, ("scatter64", 3, sg.wg), false)?;
+    let mode = scatter_mode();
+    let entry = if mode == 0 { "scatter64" } else { "scatter64s" };
+    let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
+    // `word` 1 forbids the plain digits (modes 0 and 2).
     let prm = SortParams {
         count: parts,
+        word: u32::from(mode != 1),
         ..base
     };
     dev.launch(&plan, &prm.encode(), &[], table, grid(1))?;
@@ -200,7 +223,7 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
             dst,
             work,
         )?;
-        Prof::mark(&mut prof, dev, "scatter64")?;
+        Prof::mark(&mut prof, dev, entry)?;
     }
     Prof::report(prof, n)?;
     Ok(out)
@@ -226,7 +249,7 @@ impl Os64 {
         let n = x.len() as u32;
         let tiles = n.div_ceil(sg.wg * SG_STEPS);
         let parts = n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
-        let words = OS_PL as u64 + 512 * tiles as u64 + (TAB_WORDS + 8 * parts) as u64;
+        let words = OS_PL as u64 + 512 * tiles as u64 + (TAB_WORDS + PART_WORDS * parts) as u64;
         let st = dev.alloc(words * 4)?;
         dev.clear(&st);
         let base = SortParams {
@@ -376,7 +399,7 @@ fn scratch(dev: &Device, n: u32) -> Result<(BufferHandle, u64, BufferHandle, u32
     let tiles = n.div_ceil(WG * ITEMS);
     let parts = n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
     let count = 256 * tiles;
-    let table_bytes = (count + TAB_WORDS + 8 * parts) as u64 * 4;
+    let table_bytes = (count + TAB_WORDS + PART_WORDS * parts) as u64 * 4;
     let counts = dev.alloc(table_bytes)?;
     let sums = dev.alloc(scan_blocks(count) as u64 * 4)?;
     Ok((counts, table_bytes, sums, tiles, parts))
