@@ -465,6 +465,100 @@ fn scatter64s(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
     }
 }
 
+// `scatter64s_kv`: the argsort's key-index records (two key-word planes and the index
+// plane, each `rec_n()` words, keys as `keys_skip` wrote them) scattered as `scatter_sg`
+// with SKIP does (same bindings: 1 the previous records, 2 the scanned counts and the
+// table, 4 this slot's records), in rounds of S64 keys an invocation: the digit's word
+// loaded and ranked, then each plane staged in workgroup memory in its new order and
+// written as runs of one digit, the digit's plane first (its entries' destinations kept
+// for the other two, whose words are loaded at their input positions). `pass_word()` is
+// the slot; a dead slot's workgroups return at once.
+@compute @workgroup_size(WG)
+fn scatter64s_kv(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                 @builtin(num_workgroups) nwg: vec3<u32>, @builtin(subgroup_id) sg: u32,
+                 @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sz: u32,
+                 @builtin(num_subgroups) nsg: u32) {
+    let t = tile_id(wid, nwg);
+    if (lid == 0u) { tabw = b[tab_at() + pass_word()]; }
+    let ent = workgroupUniformLoad(&tabw);
+    if (ent == DEAD) { return; }
+    // The key word of the digit and its shift.
+    let w = (ent & 63u) / 32u;
+    let shift = ent & 31u;
+    let n = rec_n();
+    let last = max(n, 1u) - 1u;
+    let live = t < tiles();
+    for (var d = lid; d < 256u; d += WG) {
+        if (live) { slot[d] = b[d * tiles() + t]; }
+    }
+    let below = lanes_below(lane);
+    let lanes = subgroupBallot(true);
+    let ids = vec4<u32>(lid, sg, lane, sz);
+    for (var r = 0u; r < ROUNDS; r++) {
+        for (var k = lid; k < nsg * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
+        workgroupBarrier();
+        let round0 = (t * ROUNDS + r) * WG * S64;
+        let at0 = round0 + sg * sz * S64 + lane;
+        var kw: array<u32, S64>;
+        var dr: array<u32, S64>;
+        // unroll
+        for (var i = 0u; i < S64; i++) { kw[i] = a[w * n + min(at0 + i * sz, last)]; }
+        if (FULL == 1u && live && n - min(n, round0) >= WG * S64) {
+            // unroll
+            for (var i = 0u; i < S64; i++) {
+                dr[i] = rank_digit_full((kw[i] >> shift) & 255u, below, sg, lanes);
+            }
+        } else {
+            // unroll
+            for (var i = 0u; i < S64; i++) {
+                let valid = live && at0 + i * sz < n;
+                dr[i] = rank_digit(valid, (kw[i] >> shift) & 255u, below, lane, sg);
+            }
+        }
+        workgroupBarrier();
+        stage_slots(ids, nsg);
+        workgroupBarrier();
+        to_slots64(sg, &dr);
+        let cnt = min(n - min(n, round0), WG * S64);
+        // The digit's plane: staged, its entries' destinations found, written.
+        // unroll
+        for (var i = 0u; i < S64; i++) {
+            let p = dr[i];
+            if (p != NONE) { stg_lo[p] = kw[i]; }
+        }
+        workgroupBarrier();
+        var gd: array<u32, S64>;
+        // unroll
+        for (var q = 0u; q < S64; q++) {
+            let e = q * WG + lid;
+            let x = stg_lo[min(e, WG * S64 - 1u)];
+            gd[q] = select(NONE, gofs[(x >> shift) & 255u] + e, e < cnt);
+            if (gd[q] != NONE) { out[w * n + gd[q]] = x; }
+        }
+        // The other key word's plane, then the indices.
+        for (var j = 1u; j < 3u; j++) {
+            let pl = select(2u, 1u - w, j == 1u);
+            // unroll
+            for (var i = 0u; i < S64; i++) { kw[i] = a[pl * n + min(at0 + i * sz, last)]; }
+            // The previous plane's entries are all read.
+            workgroupBarrier();
+            // unroll
+            for (var i = 0u; i < S64; i++) {
+                let p = dr[i];
+                if (p != NONE) { stg_lo[p] = kw[i]; }
+            }
+            workgroupBarrier();
+            // unroll
+            for (var q = 0u; q < S64; q++) {
+                let e = q * WG + lid;
+                let x = stg_lo[min(e, WG * S64 - 1u)];
+                if (gd[q] != NONE) { out[pl * n + gd[q]] = x; }
+            }
+        }
+        workgroupBarrier();
+    }
+}
+
 // The onesweep scratch's layout (shaders/radix64_os.wgsl): the tile counters from OS_CNT,
 // the status planes from OS_PL.
 const OS_CNT: u32 = 2048u;

@@ -115,7 +115,8 @@ fn kernel64(
         // Its counts of the eight bytes are `sgc`.
         sgs = sgs.max(8);
     }
-    let steps = if entry == "scatter64s" { S64 } else { SG_STEPS };
+    let eight = entry.starts_with("scatter64s");
+    let steps = if eight { S64 } else { SG_STEPS };
     let rounds = if os { 1 } else { WG * ITEMS / (sg.wg * steps) };
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
@@ -125,7 +126,9 @@ fn kernel64(
         "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin} f{full}",
         u32::from(os)
     );
-    build(dev, d, (entry, inputs, wg), true, extra, |s| {
+    // `scatter64s_kv` scatters the argsort's key-index records.
+    let keys_only = entry != "scatter64s_kv";
+    build(dev, d, (entry, inputs, wg), keys_only, extra, |s| {
         let s = s
             .include(RADIX_SG)
             .include(RADIX64)
@@ -138,7 +141,7 @@ fn kernel64(
             .constant("FULL", full)
             .unroll("S64", S64);
         // Its indices are in bounds by construction, as `scatter64`'s (plan.rs).
-        let s = if entry == "scatter64s" { s.unchecked() } else { s };
+        let s = if eight { s.unchecked() } else { s };
         if !os {
             s
         } else if inputs == 3 {
@@ -446,7 +449,14 @@ pub(super) fn argsort64<T: Element>(
     let skip = |s: Spec| s.constant("SKIP", 1);
     let keys = build(dev, d, ("keys_skip", 2, WG), false, String::new(), |s| s)?;
     let hist = build(dev, d, ("hist", 1, WG), false, "k1".into(), skip)?;
-    let scatter = scatter_sg_kernel(dev, d, sg, false, false, true)?;
+    let mode = scatter_mode();
+    let (scatter, entry) = if mode == 0 {
+        let k = scatter_sg_kernel(dev, d, sg, false, false, true)?;
+        (k, "scatter_sg")
+    } else {
+        let k = kernel64(dev, d, sg, ("scatter64s_kv", 2, sg.wg), false)?;
+        (k, "scatter64s_kv")
+    };
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
@@ -487,7 +497,7 @@ pub(super) fn argsort64<T: Element>(
         scan_in_place(dev, d, false, &prm, scanned, count, &sums)?;
         Prof::mark(&mut prof, dev, "scan")?;
         dev.launch(&scatter, &prm.encode(), &[prev, table], dst, work)?;
-        Prof::mark(&mut prof, dev, "scatter_sg")?;
+        Prof::mark(&mut prof, dev, entry)?;
     }
     let fin = kernel_of(dev, d, "finish", 1, WG, 0, false)?;
     let last = whole(&recs[0], rec_bytes);
