@@ -23,9 +23,11 @@
 //
 // The table (in the counts buffer, from word `tab_at()` = 256 * tiles()): words 0..8 one per
 // slot (DEAD, or the pass's shift | FIRST where the slot reads the input), word 8 the form
-// (1: digits of key - min), words 9, 10 the least key, word 11 the live passes k; the
-// reduction's partials follow
-// from word TAB_WORDS, 8 words a workgroup.
+// (1: digits of key - min), words 9, 10 the least key, word 11 the live passes k, word 12
+// 1 where the digits may be read off the plain key (`digit_plain`: form 0, ascending, no
+// NaN and no -0.0 among the values, and `k64_plan`'s `pass_word()` 0); the reduction's
+// partials follow from word TAB_WORDS, PART_W words a workgroup (least and greatest key,
+// OR, AND, and 1 where a key is not its plain key).
 //
 // Entry points (bindings as shaders/sort.wgsl's: 1..3 inputs, 4 the output):
 // - `k64_reduce`: grid-stride workgroups of WG over the elements. 1 the input (`a2`, element
@@ -42,6 +44,8 @@
 //   then written as runs of one digit.
 //   With FULL (shaders/radix_sg.wgsl), a round whose lanes all hold elements (all but a
 //   sort's last) ranks without the ballot of `valid` (`rank_digit_full`).
+// - `scatter64s` (the default) and `scatter64s_kv` (the argsort's key-index records, in
+//   place of `scatter_sg`): rounds of S64 = 8 keys an invocation, below with their reasons.
 // The onesweep kernels (`os_hist64`, `scatter64_os`, `scatter64_pairs`) are in
 // shaders/radix64_os.wgsl.
 
@@ -409,8 +413,15 @@ fn scatter64s(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
         let at0 = round0 + sg * sz * S64 + lane;
         var kx: array<vec2<u32>, S64>;
         var dr: array<u32, S64>;
-        // unroll
-        for (var i = 0u; i < S64; i++) { kx[i] = rec64(min(at0 + i * sz, last), first); }
+        // The loads, the buffer chosen once (a uniform branch, not one a load).
+        if (first) {
+            let base = in_off();
+            // unroll
+            for (var i = 0u; i < S64; i++) { kx[i] = c2[base + min(at0 + i * sz, last)]; }
+        } else {
+            // unroll
+            for (var i = 0u; i < S64; i++) { kx[i] = a2[min(at0 + i * sz, last)]; }
+        }
         // The digits first (one uniform branch), then the ranks.
         if (plain) {
             // unroll

@@ -27,6 +27,25 @@
 //! with the words loaded again after the ranking (4.34 ms, 129 registers); with `FULL`
 //! the staged-destination kernel went from 3.42 to 3.16 ms.
 //!
+//! Session 21 (blind: no GPU to measure on while writing it) cuts the work and registers
+//! an element of the ranking, in `scatter64s` (sort) and `scatter64s_kv` (argsort, in
+//! place of `scatter_sg`), chosen by the measuring switch `GPUARRAY_SORT64_SCATTER`
+//! ([`scatter_mode`]; default 1, the new kernels; 0 session 19's):
+//! - eight keys an invocation in a round, not sixteen: the keys held (two words each)
+//!   and their ranks take 24 registers where they took 48, which should bring the lane
+//!   under 64 registers (eight workgroups of 128 an SM, twice the four of 99 registers);
+//!   twice the rounds, each with its scan of the subgroups' 256 counts (about 40
+//!   instructions an invocation, five an element) and five barriers;
+//! - the plain digits: where no value is a NaN or -0.0 (the plan's reduction checks, in
+//!   its one read) and the form is 0, an f64's key is its bits with the sign flips alone,
+//!   so a digit is one word xor-ed, shifted and masked (`digit_plain`, about 5
+//!   instructions) where `digit64` tests both words for NaN and -0.0, the descending
+//!   order and the form (about 20); every element takes its digit twice (ranking and
+//!   writes) and once more in `hist64`;
+//! - the first slot's loads from the input or the records chosen once a round, not a
+//!   branch a load.
+//!
+//! Every mode gives the same bits (tests/sort64.rs passes in each, run with the switch set).
 //! With `Tuning::radix_onesweep` (`GPUARRAY_RADIX_ONESWEEP`, off by default) both sorts
 //! run in onesweep form (Adinets & Merrill 2022), on the ranking and staging of
 //! shaders/radix_sg.wgsl: after the plan, one read of the input counts all eight bytes of
