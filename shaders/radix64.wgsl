@@ -44,8 +44,7 @@
 //   then written as runs of one digit.
 //   With FULL (shaders/radix_sg.wgsl), a round whose lanes all hold elements (all but a
 //   sort's last) ranks without the ballot of `valid` (`rank_digit_full`).
-// - `scatter64s` (the default) and `scatter64s_kv` (the argsort's key-index records, in
-//   place of `scatter_sg`): rounds of S64 = 8 keys an invocation, below with their reasons.
+// - `scatter64s` (the default): rounds of S64 = 8 keys an invocation, below with its reasons.
 // The onesweep kernels (`os_hist64`, `scatter64_os`, `scatter64_pairs`) are in
 // shaders/radix64_os.wgsl.
 
@@ -300,6 +299,8 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
     let shift = ent & 63u;
     let form = b[tab_at() + 8u];
     let kmin = vec2<u32>(b[tab_at() + 9u], b[tab_at() + 10u]);
+    let plain = b[tab_at() + 12u] == 1u;
+    let pd = plain_pass(shift);
     let n = rec_n();
     let last = max(n, 1u) - 1u;
     let live = t < tiles();
@@ -318,18 +319,22 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
         var dr: array<u32, SG_STEPS>;
         // unroll
         for (var i = 0u; i < SG_STEPS; i++) { kx[i] = rec64(min(at0 + i * sz, last), first); }
+        // The digits first (plain ones where the table allows: GPUARRAY_SORT64_SCATTER=3).
+        if (plain) {
+            // unroll
+            for (var i = 0u; i < SG_STEPS; i++) { dr[i] = digit_plain(kx[i].x, kx[i].y, pd); }
+        } else {
+            // unroll
+            for (var i = 0u; i < SG_STEPS; i++) { dr[i] = digit64(kx[i].x, kx[i].y, shift, form, kmin); }
+        }
         if (FULL == 1u && live && n - min(n, round0) >= WG * SG_STEPS) {
             // unroll
-            for (var i = 0u; i < SG_STEPS; i++) {
-                let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);
-                dr[i] = rank_digit_full(dg, below, sg, lanes);
-            }
+            for (var i = 0u; i < SG_STEPS; i++) { dr[i] = rank_digit_full(dr[i], below, sg, lanes); }
         } else {
             // unroll
             for (var i = 0u; i < SG_STEPS; i++) {
                 let valid = live && at0 + i * sz < n;
-                let dg = digit64(kx[i].x, kx[i].y, shift, form, kmin);
-                dr[i] = rank_digit(valid, dg, below, lane, sg);
+                dr[i] = rank_digit(valid, dr[i], below, lane, sg);
             }
         }
         workgroupBarrier();
@@ -343,15 +348,26 @@ fn scatter64(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
         }
         workgroupBarrier();
         let cnt = min(n - min(n, round0), WG * SG_STEPS);
-        // unroll
-        for (var q = 0u; q < SG_STEPS; q++) {
-            let e = q * WG + lid;
-            let ec = min(e, WG * SG_STEPS - 1u);
-            let lo = stg[ec];
-            let hi = stg2[ec];
-            if (e < cnt) {
-                let dst = gofs[digit64(lo, hi, shift, form, kmin)] + e;
-                out2[dst] = vec2<u32>(lo, hi);
+        if (plain) {
+            // unroll
+            for (var q = 0u; q < SG_STEPS; q++) {
+                let e = q * WG + lid;
+                let ec = min(e, WG * SG_STEPS - 1u);
+                let lo = stg[ec];
+                let hi = stg2[ec];
+                if (e < cnt) { out2[gofs[digit_plain(lo, hi, pd)] + e] = vec2<u32>(lo, hi); }
+            }
+        } else {
+            // unroll
+            for (var q = 0u; q < SG_STEPS; q++) {
+                let e = q * WG + lid;
+                let ec = min(e, WG * SG_STEPS - 1u);
+                let lo = stg[ec];
+                let hi = stg2[ec];
+                if (e < cnt) {
+                    let dst = gofs[digit64(lo, hi, shift, form, kmin)] + e;
+                    out2[dst] = vec2<u32>(lo, hi);
+                }
             }
         }
         workgroupBarrier();
@@ -470,100 +486,6 @@ fn scatter64s(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) 
                 if (e < cnt) {
                     out2[gofs[digit64(lo, hi, shift, form, kmin)] + e] = vec2<u32>(lo, hi);
                 }
-            }
-        }
-        workgroupBarrier();
-    }
-}
-
-// `scatter64s_kv`: the argsort's key-index records (two key-word planes and the index
-// plane, each `rec_n()` words, keys as `keys_skip` wrote them) scattered as `scatter_sg`
-// with SKIP does (same bindings: 1 the previous records, 2 the scanned counts and the
-// table, 4 this slot's records), in rounds of S64 keys an invocation: the digit's word
-// loaded and ranked, then each plane staged in workgroup memory in its new order and
-// written as runs of one digit, the digit's plane first (its entries' destinations kept
-// for the other two, whose words are loaded at their input positions). `pass_word()` is
-// the slot; a dead slot's workgroups return at once.
-@compute @workgroup_size(WG)
-fn scatter64s_kv(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
-                 @builtin(num_workgroups) nwg: vec3<u32>, @builtin(subgroup_id) sg: u32,
-                 @builtin(subgroup_invocation_id) lane: u32, @builtin(subgroup_size) sz: u32,
-                 @builtin(num_subgroups) nsg: u32) {
-    let t = tile_id(wid, nwg);
-    if (lid == 0u) { tabw = b[tab_at() + pass_word()]; }
-    let ent = workgroupUniformLoad(&tabw);
-    if (ent == DEAD) { return; }
-    // The key word of the digit and its shift.
-    let w = (ent & 63u) / 32u;
-    let shift = ent & 31u;
-    let n = rec_n();
-    let last = max(n, 1u) - 1u;
-    let live = t < tiles();
-    for (var d = lid; d < 256u; d += WG) {
-        if (live) { slot[d] = b[d * tiles() + t]; }
-    }
-    let below = lanes_below(lane);
-    let lanes = subgroupBallot(true);
-    let ids = vec4<u32>(lid, sg, lane, sz);
-    for (var r = 0u; r < ROUNDS; r++) {
-        for (var k = lid; k < nsg * 256u; k += WG) { atomicStore(&sgc[k], 0u); }
-        workgroupBarrier();
-        let round0 = (t * ROUNDS + r) * WG * S64;
-        let at0 = round0 + sg * sz * S64 + lane;
-        var kw: array<u32, S64>;
-        var dr: array<u32, S64>;
-        // unroll
-        for (var i = 0u; i < S64; i++) { kw[i] = a[w * n + min(at0 + i * sz, last)]; }
-        if (FULL == 1u && live && n - min(n, round0) >= WG * S64) {
-            // unroll
-            for (var i = 0u; i < S64; i++) {
-                dr[i] = rank_digit_full((kw[i] >> shift) & 255u, below, sg, lanes);
-            }
-        } else {
-            // unroll
-            for (var i = 0u; i < S64; i++) {
-                let valid = live && at0 + i * sz < n;
-                dr[i] = rank_digit(valid, (kw[i] >> shift) & 255u, below, lane, sg);
-            }
-        }
-        workgroupBarrier();
-        stage_slots(ids, nsg);
-        workgroupBarrier();
-        to_slots64(sg, &dr);
-        let cnt = min(n - min(n, round0), WG * S64);
-        // The digit's plane: staged, its entries' destinations found, written.
-        // unroll
-        for (var i = 0u; i < S64; i++) {
-            let p = dr[i];
-            if (p != NONE) { stg_lo[p] = kw[i]; }
-        }
-        workgroupBarrier();
-        var gd: array<u32, S64>;
-        // unroll
-        for (var q = 0u; q < S64; q++) {
-            let e = q * WG + lid;
-            let x = stg_lo[min(e, WG * S64 - 1u)];
-            gd[q] = select(NONE, gofs[(x >> shift) & 255u] + e, e < cnt);
-            if (gd[q] != NONE) { out[w * n + gd[q]] = x; }
-        }
-        // The other key word's plane, then the indices.
-        for (var j = 1u; j < 3u; j++) {
-            let pl = select(2u, 1u - w, j == 1u);
-            // unroll
-            for (var i = 0u; i < S64; i++) { kw[i] = a[pl * n + min(at0 + i * sz, last)]; }
-            // The previous plane's entries are all read.
-            workgroupBarrier();
-            // unroll
-            for (var i = 0u; i < S64; i++) {
-                let p = dr[i];
-                if (p != NONE) { stg_lo[p] = kw[i]; }
-            }
-            workgroupBarrier();
-            // unroll
-            for (var q = 0u; q < S64; q++) {
-                let e = q * WG + lid;
-                let x = stg_lo[min(e, WG * S64 - 1u)];
-                if (gd[q] != NONE) { out[pl * n + gd[q]] = x; }
             }
         }
         workgroupBarrier();

@@ -355,10 +355,11 @@ fn sizes_on_every_path() {
     }
 }
 
-/// The measuring switch `GPUARRAY_SORT64_SCATTER` (read once a process; 1, the default:
-/// `scatter64s` and `scatter64s_kv` with the plain digits; 2: the same without them; 0:
-/// session 19's `scatter64` and `scatter_sg`) gives the same bits in every mode: this
-/// process's mode here, then modes 0 and 2 in child processes that run this test alone.
+/// The measuring switch `GPUARRAY_SORT64_SCATTER` of the keys-only sort (read once a
+/// process; 1, the default: `scatter64s` with the plain digits; 2: the same without them;
+/// 3: `scatter64` with them; 0: session 19's `scatter64`) gives the same bits in every
+/// mode: this process's mode here, then modes 0, 2 and 3 in child processes that run this
+/// test alone.
 /// Data with the plain digits (normal f64, i64 across zero), without them (-0.0 and NaN
 /// among the values; a narrow range, sorted as key - min), and top_k's descending argsort.
 #[test]
@@ -394,7 +395,7 @@ fn every_scatter_mode() {
     if std::env::var_os("GPUARRAY_SORT64_SCATTER").is_some() {
         return;
     }
-    for mode in ["0", "2"] {
+    for mode in ["0", "2", "3"] {
         let exe = std::env::current_exe().expect("the test binary");
         let run = std::process::Command::new(exe)
             .args(["--exact", "every_scatter_mode", "--test-threads=1"])

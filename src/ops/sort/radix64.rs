@@ -27,25 +27,30 @@
 //! with the words loaded again after the ranking (4.34 ms, 129 registers); with `FULL`
 //! the staged-destination kernel went from 3.42 to 3.16 ms.
 //!
-//! Session 21 (blind: no GPU to measure on while writing it) cuts the work and registers
-//! an element of the ranking, in `scatter64s` (sort) and `scatter64s_kv` (argsort, in
-//! place of `scatter_sg`), chosen by the measuring switch `GPUARRAY_SORT64_SCATTER`
-//! ([`scatter_mode`]; default 1, the new kernels; 0 session 19's):
-//! - eight keys an invocation in a round, not sixteen: the keys held (two words each)
-//!   and their ranks take 24 registers where they took 48, which should bring the lane
-//!   under 64 registers (eight workgroups of 128 an SM, twice the four of 99 registers);
-//!   twice the rounds, each with its scan of the subgroups' 256 counts (about 40
-//!   instructions an invocation, five an element) and five barriers;
+//! Session 21 cuts the work and registers an element of the ranking (`scatter64s`), chosen
+//! by the measuring switch `GPUARRAY_SORT64_SCATTER` ([`scatter_mode`]; default 1):
+//! - eight keys an invocation in a round, not sixteen: the keys held (two words each) and
+//!   their ranks take 24 registers where they took 48; twice the rounds, each with its scan
+//!   of the subgroups' 256 counts and its barriers;
 //! - the plain digits: where no value is a NaN or -0.0 (the plan's reduction checks, in
 //!   its one read) and the form is 0, an f64's key is its bits with the sign flips alone,
-//!   so a digit is one word xor-ed, shifted and masked (`digit_plain`, about 5
-//!   instructions) where `digit64` tests both words for NaN and -0.0, the descending
-//!   order and the form (about 20); every element takes its digit twice (ranking and
-//!   writes) and once more in `hist64`;
+//!   so a digit is one word xor-ed, shifted and masked (`digit_plain`) where `digit64`
+//!   tests both words for NaN and -0.0, the descending order and the form; every element
+//!   takes its digit twice (ranking and writes) and once more in `hist64`;
 //! - the first slot's loads from the input or the records chosen once a round, not a
 //!   branch a load.
 //!
-//! Every mode gives the same bits (tests/sort64.rs passes in each, run with the switch set).
+//! Measured (H200 through Vulkan, 16M normal f64, 2026-11-29 14:27, one process a mode,
+//! CuPy's sort 1.264 ms): mode 0 (session 19's `scatter64`: R108, 3333 SASS instructions)
+//! 2.833 ms; mode 2 (eight keys, `digit64`) 2.699 ms; mode 1 (eight keys, plain digits:
+//! R69, 2629 instructions) 2.296 ms, 0.55x CuPy (0.45x before). Mode 3 (sixteen keys with
+//! the plain digits, `scatter64`) came after that run: unmeasured. Measured and dropped
+//! (same run): the argsort's key-index scatter in rounds of eight keys (`scatter64s_kv`,
+//! three planes staged in turn: R71, 1933 instructions) took its eight passes in 2.66 ms
+//! against `scatter_sg`'s 2.27 (R127), argsort 3.54 against 3.18 ms: the argsort keeps
+//! `scatter_sg`.
+//!
+//! Every mode gives the same bits (tests/sort64.rs `every_scatter_mode`).
 //! With `Tuning::radix_onesweep` (`GPUARRAY_RADIX_ONESWEEP`, off by default) both sorts
 //! run in onesweep form (Adinets & Merrill 2022), on the ranking and staging of
 //! shaders/radix_sg.wgsl: after the plan, one read of the input counts all eight bytes of
@@ -95,13 +100,13 @@ const S64: u32 = 8;
 /// The measuring switch `GPUARRAY_SORT64_SCATTER` (read once) of the keys-only sort's
 /// scatter: 1 (the default) `scatter64s`, eight keys an invocation and the plain digits
 /// where the plan allows them; 2 `scatter64s` with the plain digits forbidden (every digit
-/// by `digit64`, in the histograms too); 0 session 19's `scatter64` (sixteen keys an
-/// invocation, every digit by `digit64`). Every mode gives the same bits.
+/// by `digit64`, in the histograms too); 3 `scatter64` (sixteen keys an invocation) with
+/// the plain digits; 0 session 19's: `scatter64`, every digit by `digit64`. Every mode
+/// gives the same bits.
 fn scatter_mode() -> u32 {
     static MODE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *MODE.get_or_init(|| match crate::config::switch("GPUARRAY_SORT64_SCATTER") {
-        Some(0) => 0,
-        Some(2) => 2,
+        Some(m @ (0 | 2 | 3)) => m as u32,
         _ => 1,
     })
 }
@@ -134,7 +139,7 @@ fn kernel64(
         // Its counts of the eight bytes are `sgc`.
         sgs = sgs.max(8);
     }
-    let eight = entry.starts_with("scatter64s");
+    let eight = entry == "scatter64s";
     let steps = if eight { S64 } else { SG_STEPS };
     let rounds = if os { 1 } else { WG * ITEMS / (sg.wg * steps) };
     let narrow =
@@ -145,9 +150,7 @@ fn kernel64(
         "k64 s{sgs} r{rounds} nw{narrow} os{} sp{spin} f{full}",
         u32::from(os)
     );
-    // `scatter64s_kv` scatters the argsort's key-index records.
-    let keys_only = entry != "scatter64s_kv";
-    build(dev, d, (entry, inputs, wg), keys_only, extra, |s| {
+    build(dev, d, (entry, inputs, wg), true, extra, |s| {
         let s = s
             .include(RADIX_SG)
             .include(RADIX64)
@@ -205,14 +208,18 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
     let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
     let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false)?;
     let mode = scatter_mode();
-    let entry = if mode == 0 { "scatter64" } else { "scatter64s" };
+    let entry = if matches!(mode, 0 | 3) {
+        "scatter64"
+    } else {
+        "scatter64s"
+    };
     let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     // `word` 1 forbids the plain digits (modes 0 and 2).
     let prm = SortParams {
         count: parts,
-        word: u32::from(mode != 1),
+        word: u32::from(matches!(mode, 0 | 2)),
         ..base
     };
     dev.launch(&plan, &prm.encode(), &[], table, grid(1))?;
@@ -468,14 +475,7 @@ pub(super) fn argsort64<T: Element>(
     let skip = |s: Spec| s.constant("SKIP", 1);
     let keys = build(dev, d, ("keys_skip", 2, WG), false, String::new(), |s| s)?;
     let hist = build(dev, d, ("hist", 1, WG), false, "k1".into(), skip)?;
-    let mode = scatter_mode();
-    let (scatter, entry) = if mode == 0 {
-        let k = scatter_sg_kernel(dev, d, sg, false, false, true)?;
-        (k, "scatter_sg")
-    } else {
-        let k = kernel64(dev, d, sg, ("scatter64s_kv", 2, sg.wg), false)?;
-        (k, "scatter64s_kv")
-    };
+    let scatter = scatter_sg_kernel(dev, d, sg, false, false, true)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
     let prm = SortParams {
@@ -516,7 +516,7 @@ pub(super) fn argsort64<T: Element>(
         scan_in_place(dev, d, false, &prm, scanned, count, &sums)?;
         Prof::mark(&mut prof, dev, "scan")?;
         dev.launch(&scatter, &prm.encode(), &[prev, table], dst, work)?;
-        Prof::mark(&mut prof, dev, entry)?;
+        Prof::mark(&mut prof, dev, "scatter_sg")?;
     }
     let fin = kernel_of(dev, d, "finish", 1, WG, 0, false)?;
     let last = whole(&recs[0], rec_bytes);
