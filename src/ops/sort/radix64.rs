@@ -50,7 +50,9 @@
 //! against `scatter_sg`'s 2.27 (R127), argsort 3.54 against 3.18 ms: the argsort keeps
 //! `scatter_sg`.
 //!
-//! Every mode gives the same bits (tests/sort64.rs `every_scatter_mode`).
+//! Every mode gives the same bits (tests/sort64.rs `every_scatter_mode`). (Mode 0's
+//! `scatter64` has had the branch to the plain digits since; the table forbids them there.)
+//!
 //! With `Tuning::radix_onesweep` (`GPUARRAY_RADIX_ONESWEEP`, off by default) both sorts
 //! run in onesweep form (Adinets & Merrill 2022), on the ranking and staging of
 //! shaders/radix_sg.wgsl: after the plan, one read of the input counts all eight bytes of
