@@ -354,3 +354,59 @@ fn sizes_on_every_path() {
         check(&rev, key, |x| x as u64, &others, "i64 reversed");
     }
 }
+
+/// The measuring switch `GPUARRAY_SORT64_SCATTER` of the keys-only sort (read once a
+/// process; 1, the default: `scatter64s` with the plain digits; 2: the same without them;
+/// 3: `scatter64` with them; 0: session 19's `scatter64`) gives the same bits in every
+/// mode: this process's mode here, then modes 0, 2 and 3 in child processes that run this
+/// test alone.
+/// Data with the plain digits (normal f64, i64 across zero), without them (-0.0 and NaN
+/// among the values; a narrow range, sorted as key - min), and top_k's descending argsort.
+#[test]
+fn every_scatter_mode() {
+    require_dtype!(f64);
+    require_dtype!(i64);
+    let mut rng = Rng::new(71);
+    let n = 20_011;
+    let normal: Vec<f64> = (0..n).map(|_| rng.uniform(-3.0, 3.0)).collect();
+    let odd: Vec<f64> = (0..n)
+        .map(|i| match i % 13 {
+            0 => -0.0,
+            1 => f64::NAN,
+            2 => 0.0,
+            _ => rng.uniform(-3.0, 3.0),
+        })
+        .collect();
+    let narrow: Vec<f64> = (0..n).map(|_| 1e6 + rng.uniform(0.0, 1.0)).collect();
+    for (what, v) in [("normal", &normal), ("odd", &odd), ("narrow", &narrow)] {
+        check(v, f64_key, f64::to_bits, &[], &format!("f64 {what}"));
+    }
+    let ints: Vec<i64> = (0..n)
+        .map(|_| rng.int(-1_000_000, 1_000_000) as i64)
+        .collect();
+    check(&ints, |x| (x as u64) ^ 1 << 63, |x| x as u64, &[], "i64");
+    let k = 3000;
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by_key(|&i| std::cmp::Reverse(f64_key(normal[i])));
+    let want: Vec<i64> = idx[..k].iter().map(|&i| i as i64).collect();
+    let x = dev().from_slice(&normal, [n]).unwrap();
+    let (_, ti) = x.top_k(k, 0, true).unwrap();
+    assert_eq!(ti.to_vec().unwrap(), want, "top_k indices");
+    if std::env::var_os("GPUARRAY_SORT64_SCATTER").is_some() {
+        return;
+    }
+    for mode in ["0", "2", "3"] {
+        let exe = std::env::current_exe().expect("the test binary");
+        let run = std::process::Command::new(exe)
+            .args(["--exact", "every_scatter_mode", "--test-threads=1"])
+            .env("GPUARRAY_SORT64_SCATTER", mode)
+            .output()
+            .expect("a child process");
+        let text = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success() && text.contains("1 passed"),
+            "mode {mode}: {text}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+}

@@ -27,6 +27,32 @@
 //! with the words loaded again after the ranking (4.34 ms, 129 registers); with `FULL`
 //! the staged-destination kernel went from 3.42 to 3.16 ms.
 //!
+//! Session 21 cuts the work and registers an element of the ranking (`scatter64s`), chosen
+//! by the measuring switch `GPUARRAY_SORT64_SCATTER` ([`scatter_mode`]; default 1):
+//! - eight keys an invocation in a round, not sixteen: the keys held (two words each) and
+//!   their ranks take 24 registers where they took 48; twice the rounds, each with its scan
+//!   of the subgroups' 256 counts and its barriers;
+//! - the plain digits: where no value is a NaN or -0.0 (the plan's reduction checks, in
+//!   its one read) and the form is 0, an f64's key is its bits with the sign flips alone,
+//!   so a digit is one word xor-ed, shifted and masked (`digit_plain`) where `digit64`
+//!   tests both words for NaN and -0.0, the descending order and the form; every element
+//!   takes its digit twice (ranking and writes) and once more in `hist64`;
+//! - the first slot's loads from the input or the records chosen once a round, not a
+//!   branch a load.
+//!
+//! Measured (H200 through Vulkan, 16M normal f64, 2026-11-29 14:27, one process a mode,
+//! CuPy's sort 1.264 ms): mode 0 (session 19's `scatter64`: R108, 3333 SASS instructions)
+//! 2.833 ms; mode 2 (eight keys, `digit64`) 2.699 ms; mode 1 (eight keys, plain digits:
+//! R69, 2629 instructions) 2.296 ms, 0.55x CuPy (0.45x before). Mode 3 (sixteen keys with
+//! the plain digits, `scatter64`) came after that run: unmeasured. Measured and dropped
+//! (same run): the argsort's key-index scatter in rounds of eight keys (`scatter64s_kv`,
+//! three planes staged in turn: R71, 1933 instructions) took its eight passes in 2.66 ms
+//! against `scatter_sg`'s 2.27 (R127), argsort 3.54 against 3.18 ms: the argsort keeps
+//! `scatter_sg`.
+//!
+//! Every mode gives the same bits (tests/sort64.rs `every_scatter_mode`). (Mode 0's
+//! `scatter64` has had the branch to the plain digits since; the table forbids them there.)
+//!
 //! With `Tuning::radix_onesweep` (`GPUARRAY_RADIX_ONESWEEP`, off by default) both sorts
 //! run in onesweep form (Adinets & Merrill 2022), on the ranking and staging of
 //! shaders/radix_sg.wgsl: after the plan, one read of the input counts all eight bytes of
@@ -67,6 +93,25 @@ const NSLOT: u32 = 8;
 const TAB_WORDS: u32 = 16;
 /// The most workgroups of the reduction (`k64_reduce`, grid-stride).
 const PARTS_MAX: u32 = 1024;
+/// Words of one workgroup's partial of the reduction (`PART_W`): the least and greatest
+/// key, their OR and AND, and whether a key is not its plain form (a NaN or -0.0).
+const PART_WORDS: u32 = 9;
+/// Keys an invocation of `scatter64s` holds in a round (`S64`).
+const S64: u32 = 8;
+
+/// The measuring switch `GPUARRAY_SORT64_SCATTER` (read once) of the keys-only sort's
+/// scatter: 1 (the default) `scatter64s`, eight keys an invocation and the plain digits
+/// where the plan allows them; 2 `scatter64s` with the plain digits forbidden (every digit
+/// by `digit64`, in the histograms too); 3 `scatter64` (sixteen keys an invocation) with
+/// the plain digits; 0 session 19's: `scatter64`, every digit by `digit64`. Every mode
+/// gives the same bits.
+fn scatter_mode() -> u32 {
+    static MODE: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *MODE.get_or_init(|| match crate::config::switch("GPUARRAY_SORT64_SCATTER") {
+        Some(m @ (0 | 2 | 3)) => m as u32,
+        _ => 1,
+    })
+}
 
 /// The plan of the subgroup scatter where this sort can run: subgroups as
 /// [`scatter_sg_plan`] wants them, its writes staged, and room for both words of a round
@@ -96,11 +141,9 @@ fn kernel64(
         // Its counts of the eight bytes are `sgc`.
         sgs = sgs.max(8);
     }
-    let rounds = if os {
-        1
-    } else {
-        WG * ITEMS / (sg.wg * SG_STEPS)
-    };
+    let eight = entry == "scatter64s";
+    let steps = if eight { S64 } else { SG_STEPS };
+    let rounds = if os { 1 } else { WG * ITEMS / (sg.wg * steps) };
     let narrow =
         u32::from(dev.info().subgroup_max_size <= 32 && !dev.options().tuning.radix_wide_ballots);
     let spin = dev.options().tuning.radix_spin.unwrap_or(OS_SPIN);
@@ -119,7 +162,10 @@ fn kernel64(
             .constant("NARROW", narrow)
             .constant("SPIN", spin)
             .constant("OS64", u32::from(os))
-            .constant("FULL", full);
+            .constant("FULL", full)
+            .unroll("S64", S64);
+        // Its indices are in bounds by construction, as `scatter64`'s (plan.rs).
+        let s = if eight { s.unchecked() } else { s };
         if !os {
             s
         } else if inputs == 3 {
@@ -163,11 +209,19 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
     let reduce = kernel64(dev, d, sg, ("k64_reduce", 1, WG), false)?;
     let plan = kernel64(dev, d, sg, ("k64_plan", 0, WG), false)?;
     let hist = kernel64(dev, d, sg, ("hist64", 3, WG), false)?;
-    let scatter = kernel64(dev, d, sg, ("scatter64", 3, sg.wg), false)?;
+    let mode = scatter_mode();
+    let entry = if matches!(mode, 0 | 3) {
+        "scatter64"
+    } else {
+        "scatter64s"
+    };
+    let scatter = kernel64(dev, d, sg, (entry, 3, sg.wg), false)?;
     let mut prof = Prof::new(dev)?;
     dev.launch(&reduce, &base.encode(), &[x.binding()], table, grid(parts))?;
+    // `word` 1 forbids the plain digits (modes 0 and 2).
     let prm = SortParams {
         count: parts,
+        word: u32::from(matches!(mode, 0 | 2)),
         ..base
     };
     dev.launch(&plan, &prm.encode(), &[], table, grid(1))?;
@@ -200,7 +254,7 @@ pub(super) fn sort_keys_only64<T: Element>(x: &Array<T>, sg: SgPlan) -> Result<A
             dst,
             work,
         )?;
-        Prof::mark(&mut prof, dev, "scatter64")?;
+        Prof::mark(&mut prof, dev, entry)?;
     }
     Prof::report(prof, n)?;
     Ok(out)
@@ -226,7 +280,7 @@ impl Os64 {
         let n = x.len() as u32;
         let tiles = n.div_ceil(sg.wg * SG_STEPS);
         let parts = n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
-        let words = OS_PL as u64 + 512 * tiles as u64 + (TAB_WORDS + 8 * parts) as u64;
+        let words = OS_PL as u64 + 512 * tiles as u64 + (TAB_WORDS + PART_WORDS * parts) as u64;
         let st = dev.alloc(words * 4)?;
         dev.clear(&st);
         let base = SortParams {
@@ -376,7 +430,7 @@ fn scratch(dev: &Device, n: u32) -> Result<(BufferHandle, u64, BufferHandle, u32
     let tiles = n.div_ceil(WG * ITEMS);
     let parts = n.div_ceil(WG * 16).clamp(1, PARTS_MAX);
     let count = 256 * tiles;
-    let table_bytes = (count + TAB_WORDS + 8 * parts) as u64 * 4;
+    let table_bytes = (count + TAB_WORDS + PART_WORDS * parts) as u64 * 4;
     let counts = dev.alloc(table_bytes)?;
     let sums = dev.alloc(scan_blocks(count) as u64 * 4)?;
     Ok((counts, table_bytes, sums, tiles, parts))
