@@ -48,8 +48,44 @@ const F64_SRC: &str = include_str!("../../../shaders/linalg_f64.wgsl");
 /// Tiles along K a dispatch may loop over: lavapipe cuts loops at 65,535 iterations.
 const MAX_K_TILES: usize = 65_535;
 
+/// How the f64 kernel lays out its invocations and fragments (the shader's PAIR and FRAG;
+/// shaders/linalg_f64.wgsl's header says why).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Layout {
+    /// Lanes n and n ^ 1 of a subgroup read one word of A, lanes n and n ^ 2 one word of B,
+    /// so that NVIDIA's workgroup memory packs the returns of every fragment load (2 clocks
+    /// a 16-byte load, not 4). Off: invocation t at column t % TX, row t / TX (session 20's
+    /// kernel), where only A's loads pair.
+    pub pair: bool,
+    /// The next k step's fragments loaded before the current step's FMAs (two register
+    /// slots, 4 (TM + TN) more registers per invocation).
+    pub frag: bool,
+}
+
+/// The layout of the f64 kernel in this process: `GPUARRAY_F64_PAIR` (0 off; default on)
+/// and `GPUARRAY_F64_FRAG` (1 on; default off), read once: the measuring switches of the
+/// blind change of session 21 (issue 34), which chose the paired layout by this argument
+/// (the module doc): its loads return half the clocks for the same words.
+pub(crate) fn layout() -> Layout {
+    #[cfg(test)]
+    if let Some(l) = TEST_LAYOUT.get() {
+        return l;
+    }
+    static L: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
+    *L.get_or_init(|| Layout {
+        pair: crate::config::switch("GPUARRAY_F64_PAIR") != Some(0),
+        frag: crate::config::switch("GPUARRAY_F64_FRAG").is_some_and(|v| v != 0),
+    })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The layout [`layout`] returns on this thread in unit tests, where set.
+    pub(super) static TEST_LAYOUT: std::cell::Cell<Option<Layout>> = const { std::cell::Cell::new(None) };
+}
+
 /// One tiling of the f64 kernel: a BM x BN tile of C per workgroup, K in steps of BK, TM x
-/// TN outputs per invocation.
+/// TN outputs per invocation, and its [`Layout`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct F64Cfg {
     pub bm: u32,
@@ -57,17 +93,35 @@ pub(crate) struct F64Cfg {
     pub bk: u32,
     pub tm: u32,
     pub tn: u32,
+    pub layout: Layout,
 }
 
 impl From<MatmulTiles> for F64Cfg {
+    /// The tiling in this process's [`layout`].
     fn from(t: MatmulTiles) -> F64Cfg {
-        F64Cfg::new(t.bm, t.bn, t.bk, t.tm, t.tn)
+        F64Cfg::new(t.bm, t.bn, t.bk, t.tm, t.tn).laid(layout())
     }
 }
 
 impl F64Cfg {
+    /// The tiling in the plain layout (neither flag).
     pub(super) const fn new(bm: u32, bn: u32, bk: u32, tm: u32, tn: u32) -> F64Cfg {
-        F64Cfg { bm, bn, bk, tm, tn }
+        F64Cfg {
+            bm,
+            bn,
+            bk,
+            tm,
+            tn,
+            layout: Layout {
+                pair: false,
+                frag: false,
+            },
+        }
+    }
+
+    /// The same tiling in `layout`.
+    pub(super) const fn laid(self, layout: Layout) -> F64Cfg {
+        F64Cfg { layout, ..self }
     }
 
     /// Invocations per workgroup.
@@ -90,6 +144,8 @@ impl F64Cfg {
             (32..=256).contains(&nt)
                 && (self.bm * self.bk).is_multiple_of(nt)
                 && (self.bn * self.bk).is_multiple_of(nt)
+                && (!self.layout.pair
+                    || ((self.bn / self.tn).is_multiple_of(2) && (self.bm / self.tm).is_multiple_of(2)))
         }
     }
 
@@ -140,8 +196,24 @@ pub(super) const CANDIDATES: [&[F64Cfg]; 3] = [
     ],
 ];
 
-/// The untimed choice on GPUs of their own memory for a partly filled GPU (size class 0).
+/// The untimed choice on GPUs of their own memory for a partly filled GPU (size class 0),
+/// in the plain layout ([`medium`] lays it out).
 pub(super) const MEDIUM: F64Cfg = F64Cfg::new(64, 64, 8, 4, 4);
+
+/// The tilings the trial times for shape class `class` (0-8; [`CANDIDATES`] by `class / 3`),
+/// in this process's [`layout`].
+pub(super) fn candidates(class: u32) -> Vec<F64Cfg> {
+    let l = layout();
+    CANDIDATES[(class % 9) as usize / 3]
+        .iter()
+        .map(|c| c.laid(l))
+        .collect()
+}
+
+/// [`MEDIUM`] in this process's [`layout`].
+pub(super) fn medium() -> F64Cfg {
+    MEDIUM.laid(layout())
+}
 
 /// Whether this product may run on `cfg` on this device: f64, the tiling fits the adapter,
 /// and its K tiles are within one loop's reach.
@@ -165,7 +237,8 @@ pub(super) fn spec(cfg: F64Cfg, pad: u32, ta: bool, tb: bool) -> Spec {
         "const BM: u32 = {}u; const BN: u32 = {}u; const BK: u32 = {}u;\n\
          const TM: u32 = {}u; const TN: u32 = {}u; const MV: u32 = {}u; const NV: u32 = {}u;\n\
          const NT: u32 = {nt}u; const LA: u32 = {la}u; const LB: u32 = {lb}u;\n\
-         const ROWA: u32 = {}u; const ROWB: u32 = {}u; const TA: bool = {ta}; const TB: bool = {tb};\n",
+         const ROWA: u32 = {}u; const ROWB: u32 = {}u; const TA: bool = {ta}; const TB: bool = {tb};\n\
+         const PAIR: bool = {}; const FRAG: bool = {};\n",
         cfg.bm,
         cfg.bn,
         cfg.bk,
@@ -175,6 +248,8 @@ pub(super) fn spec(cfg: F64Cfg, pad: u32, ta: bool, tb: bool) -> Spec {
         cfg.tn / 2,
         cfg.bm / 2 + pad,
         cfg.bn / 2 + pad,
+        cfg.layout.pair,
+        cfg.layout.frag,
     );
     Spec::new("linalg_f64", format!("{consts}{F64_SRC}\n{}", accessors()))
         .scalar(DType::F64)
@@ -210,17 +285,40 @@ pub(super) fn run<T: Element>(
     dispatch(dev, &kernel, prod, out.binding(), (cfg.bm, cfg.bn))
 }
 
-/// Every candidate with and without padding, and the first in the four layouts, for the
-/// shader validation test.
+/// The four layouts (neither flag, PAIR, FRAG, both).
+#[cfg(test)]
+pub(super) const LAYOUTS: [Layout; 4] = [
+    Layout {
+        pair: false,
+        frag: false,
+    },
+    Layout {
+        pair: true,
+        frag: false,
+    },
+    Layout {
+        pair: false,
+        frag: true,
+    },
+    Layout {
+        pair: true,
+        frag: true,
+    },
+];
+
+/// Every candidate with and without padding in the plain layout and in a rotating other
+/// one, and the first in the four operand layouts (paired, fragments ahead), for the shader
+/// validation test.
 #[cfg(test)]
 pub(super) fn specs() -> Vec<Spec> {
     let mut specs = Vec::new();
     for (i, &cfg) in CANDIDATES.iter().copied().flatten().enumerate() {
         specs.push(spec(cfg, 1, false, false));
         specs.push(spec(cfg, 0, i % 2 == 1, i % 3 == 1));
+        specs.push(spec(cfg.laid(LAYOUTS[1 + i % 3]), 1, i % 3 == 2, i % 2 == 0));
     }
     for (ta, tb) in [(true, false), (false, true), (true, true)] {
-        specs.push(spec(CANDIDATES[0][0], 1, ta, tb));
+        specs.push(spec(CANDIDATES[0][0].laid(LAYOUTS[3]), 1, ta, tb));
     }
     specs
 }
@@ -259,18 +357,104 @@ mod tests {
     }
 
     /// The rendered text has no loop over a register array left, and one FMA pair per
-    /// (k step, row pair, column pair).
+    /// (k step, row pair, column pair), in every layout.
     #[test]
     fn unroll_leaves_no_register_loop() {
-        let cfg = F64Cfg::new(128, 64, 8, 8, 4);
-        let text = spec(cfg, 1, false, true).render().unwrap();
-        for var in ["r", "kk", "i", "j", "ii"] {
-            assert!(!text.contains(&format!("for (var {var} ")), "{var}");
+        for l in LAYOUTS {
+            let cfg = F64Cfg::new(128, 64, 8, 8, 4).laid(l);
+            let text = spec(cfg, 1, false, true).render().unwrap();
+            for var in ["r", "kk", "i", "j", "ii"] {
+                assert!(!text.contains(&format!("for (var {var} ")), "{var} {l:?}");
+            }
+            assert!(text.contains("for (var kt "));
+            assert_eq!(
+                text.matches("acc[2u * i * NV + j] = fma").count(),
+                8 * 4 * 2,
+                "{l:?}"
+            );
         }
-        assert!(text.contains("for (var kt "));
-        assert_eq!(
-            text.matches("acc[2u * i * NV + j] = fma").count(),
-            8 * 4 * 2
-        );
+    }
+
+    /// The paired layout is a permutation of the invocations onto the (column, row) grid in
+    /// which lanes n and n ^ 1 share their row and lanes n and n ^ 2 their column, and
+    /// where a row has at most 16 invocations, a subgroup of 32 covers the same columns and
+    /// rows as in the plain layout (so the same words of workgroup memory and of C): the
+    /// shader's formula, on every candidate.
+    #[test]
+    fn paired_lanes_share_their_words() {
+        for cfg in CANDIDATES.iter().copied().flatten() {
+            assert!(cfg.laid(LAYOUTS[1]).valid(), "{cfg:?}");
+            let (tx_n, nt) = (cfg.bn / cfg.tn, cfg.nt());
+            let plain = |t: u32| (t % tx_n, t / tx_n);
+            let paired = |t: u32| {
+                let (h, half) = (t / 4, tx_n / 2);
+                ((t & 1) + 2 * (h % half), ((t / 2) & 1) + 2 * (h / half))
+            };
+            let mut seen = std::collections::HashSet::new();
+            for t in 0..nt {
+                let (x, y) = paired(t);
+                assert!(x < tx_n && y < nt / tx_n && seen.insert((x, y)), "{cfg:?} {t}");
+                assert_eq!(paired(t ^ 1).1, y, "{cfg:?} {t}: the row of n ^ 1");
+                assert_eq!(paired(t ^ 2).0, x, "{cfg:?} {t}: the column of n ^ 2");
+            }
+            if tx_n <= 16 {
+                let sg = 32;
+                for w in (0..nt).step_by(sg as usize) {
+                    let set = |f: &dyn Fn(u32) -> (u32, u32)| {
+                        let mut v: Vec<_> = (w..w + sg).map(f).collect();
+                        v.sort_unstable();
+                        v
+                    };
+                    assert_eq!(set(&plain), set(&paired), "{cfg:?} subgroup at {w}");
+                }
+            }
+        }
+        assert!(!F64Cfg::new(64, 48, 8, 4, 8).laid(LAYOUTS[1]).valid());
+    }
+
+    /// Every layout computes the product: a forced tiling per shape class on partial tiles,
+    /// K over an odd number of K tiles and a transposed operand, against an f64 reference
+    /// (the layout set for this test's thread; tests/linalg_f64.rs runs every tiling in the
+    /// process's layout).
+    #[test]
+    fn every_layout_against_the_reference() {
+        let probe = Device::new().expect("a device");
+        if !probe.supports::<f64>() {
+            return;
+        }
+        for l in LAYOUTS {
+            TEST_LAYOUT.set(Some(l));
+            for (i, cfg) in [CANDIDATES[0][0], CANDIDATES[0][3], CANDIDATES[1][0], CANDIDATES[2][3]]
+                .into_iter()
+                .enumerate()
+            {
+                let mut o = crate::config::Options::default();
+                o.tuning.matmul_f64 = Some(MatmulTiles {
+                    bm: cfg.bm,
+                    bn: cfg.bn,
+                    bk: cfg.bk,
+                    tm: cfg.tm,
+                    tn: cfg.tn,
+                });
+                o.tuning.matmul_split_k = false;
+                let dev = Device::with_options(o).expect("a device");
+                let (m, n, k) = (cfg.bm as usize + 3, cfg.bn as usize + 5, 3 * cfg.bk as usize + 1);
+                let a = dev.random_uniform_in::<f64>([m, k], -1.0, 1.0, 11 + i as u64).unwrap();
+                let bt = dev.random_uniform_in::<f64>([n, k], -1.0, 1.0, 21 + i as u64).unwrap();
+                let b = bt.t();
+                let c = a.matmul(&b).unwrap().to_vec().unwrap();
+                let (ha, hb) = (a.to_vec().unwrap(), bt.to_vec().unwrap());
+                let mut worst = 0.0f64;
+                for r in 0..m {
+                    for j in 0..n {
+                        let e: f64 = (0..k).map(|x| ha[r * k + x] * hb[j * k + x]).sum();
+                        worst = worst.max((c[r * n + j] - e).abs());
+                    }
+                }
+                // Sums of k products of values below 1: a few ulps per term at most.
+                assert!(worst <= 2.0 * k as f64 * f64::EPSILON, "{l:?} {cfg:?}: {worst:e}");
+            }
+        }
+        TEST_LAYOUT.set(None);
     }
 }
