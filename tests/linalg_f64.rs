@@ -4,6 +4,10 @@
 //! odd and an even number of K tiles (both workgroup buffers last), the four layouts, a
 //! batch with a broadcast operand, views inside NaN-poisoned buffers, special values; and
 //! tilings the kernel cannot run fall back to the tiled kernel under the same option.
+//! Everything runs in the process's layout of the kernel (`GPUARRAY_F64_PAIR`,
+//! `GPUARRAY_F64_FRAG`; default paired lanes): run the binary under each to test each
+//! (the library's unit test `every_layout_against_the_reference` runs all four on a few
+//! tilings).
 
 #[macro_use]
 mod common;

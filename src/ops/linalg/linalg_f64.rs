@@ -30,6 +30,22 @@
 //! their loads, before the first FMA of the tile, so every K tile waited for its global
 //! loads with the whole workgroup (held together by the barrier); the prefetch now keeps the
 //! raw loads and the select is made at the store (shaders/linalg_f64.wgsl).
+//!
+//! The limit those arrangements left alone (session 21, by counting; [`Layout`]): NVIDIA's
+//! workgroup memory returns 128 bytes a clock, one 32-bit register to each lane of a
+//! subgroup of 32, whatever the addresses (a broadcast saves bank conflicts, not return
+//! clocks), so a 16-byte load costs 4 clocks, or 2 where lanes n and n ^ 1 (or n and n ^ 2)
+//! read one address throughout, the returns then packed. An invocation of 8 x 8 reads 16
+//! f64 (32 registers) per k step for 64 DFMA: a subgroup's step is 32 return clocks
+//! unpacked against 128 clocks of its quarter's DFMA pipe (16 lanes), and with the four
+//! quarters busy the multiprocessor needs 128 return clocks per 128: the FMA rate exactly,
+//! with no slack. In the plain layout (column t % 16) A's loads pack (all 16 lanes of a row
+//! read one word) and B's do not: 24 clocks a step, 75% of the FMA time; the measured 16
+//! TFLOP/s is 47% of the FMA rate. The paired layout gives lanes n and n ^ 1 one row and
+//! lanes n and n ^ 2 one column, so B's loads pack as well: 16 clocks a step, 50%. 64 x 64
+//! with 4 x 4 per invocation: 12 clocks per 32 of DFMA a step, 150%, paired 8, 100%. The
+//! switches `GPUARRAY_F64_PAIR=0` (the plain layout) and `GPUARRAY_F64_FRAG=1` (fragments a
+//! step ahead) select the other layouts for measurement.
 
 use crate::array::Array;
 use crate::config::MatmulTiles;
@@ -145,7 +161,8 @@ impl F64Cfg {
                 && (self.bm * self.bk).is_multiple_of(nt)
                 && (self.bn * self.bk).is_multiple_of(nt)
                 && (!self.layout.pair
-                    || ((self.bn / self.tn).is_multiple_of(2) && (self.bm / self.tm).is_multiple_of(2)))
+                    || ((self.bn / self.tn).is_multiple_of(2)
+                        && (self.bm / self.tm).is_multiple_of(2)))
         }
     }
 
@@ -315,7 +332,12 @@ pub(super) fn specs() -> Vec<Spec> {
     for (i, &cfg) in CANDIDATES.iter().copied().flatten().enumerate() {
         specs.push(spec(cfg, 1, false, false));
         specs.push(spec(cfg, 0, i % 2 == 1, i % 3 == 1));
-        specs.push(spec(cfg.laid(LAYOUTS[1 + i % 3]), 1, i % 3 == 2, i % 2 == 0));
+        specs.push(spec(
+            cfg.laid(LAYOUTS[1 + i % 3]),
+            1,
+            i % 3 == 2,
+            i % 2 == 0,
+        ));
     }
     for (ta, tb) in [(true, false), (false, true), (true, true)] {
         specs.push(spec(CANDIDATES[0][0].laid(LAYOUTS[3]), 1, ta, tb));
@@ -393,7 +415,10 @@ mod tests {
             let mut seen = std::collections::HashSet::new();
             for t in 0..nt {
                 let (x, y) = paired(t);
-                assert!(x < tx_n && y < nt / tx_n && seen.insert((x, y)), "{cfg:?} {t}");
+                assert!(
+                    x < tx_n && y < nt / tx_n && seen.insert((x, y)),
+                    "{cfg:?} {t}"
+                );
                 assert_eq!(paired(t ^ 1).1, y, "{cfg:?} {t}: the row of n ^ 1");
                 assert_eq!(paired(t ^ 2).0, x, "{cfg:?} {t}: the column of n ^ 2");
             }
@@ -424,9 +449,14 @@ mod tests {
         }
         for l in LAYOUTS {
             TEST_LAYOUT.set(Some(l));
-            for (i, cfg) in [CANDIDATES[0][0], CANDIDATES[0][3], CANDIDATES[1][0], CANDIDATES[2][3]]
-                .into_iter()
-                .enumerate()
+            for (i, cfg) in [
+                CANDIDATES[0][0],
+                CANDIDATES[0][3],
+                CANDIDATES[1][0],
+                CANDIDATES[2][3],
+            ]
+            .into_iter()
+            .enumerate()
             {
                 let mut o = crate::config::Options::default();
                 o.tuning.matmul_f64 = Some(MatmulTiles {
@@ -438,9 +468,17 @@ mod tests {
                 });
                 o.tuning.matmul_split_k = false;
                 let dev = Device::with_options(o).expect("a device");
-                let (m, n, k) = (cfg.bm as usize + 3, cfg.bn as usize + 5, 3 * cfg.bk as usize + 1);
-                let a = dev.random_uniform_in::<f64>([m, k], -1.0, 1.0, 11 + i as u64).unwrap();
-                let bt = dev.random_uniform_in::<f64>([n, k], -1.0, 1.0, 21 + i as u64).unwrap();
+                let (m, n, k) = (
+                    cfg.bm as usize + 3,
+                    cfg.bn as usize + 5,
+                    3 * cfg.bk as usize + 1,
+                );
+                let a = dev
+                    .random_uniform_in::<f64>([m, k], -1.0, 1.0, 11 + i as u64)
+                    .unwrap();
+                let bt = dev
+                    .random_uniform_in::<f64>([n, k], -1.0, 1.0, 21 + i as u64)
+                    .unwrap();
                 let b = bt.t();
                 let c = a.matmul(&b).unwrap().to_vec().unwrap();
                 let (ha, hb) = (a.to_vec().unwrap(), bt.to_vec().unwrap());
@@ -452,7 +490,10 @@ mod tests {
                     }
                 }
                 // Sums of k products of values below 1: a few ulps per term at most.
-                assert!(worst <= 2.0 * k as f64 * f64::EPSILON, "{l:?} {cfg:?}: {worst:e}");
+                assert!(
+                    worst <= 2.0 * k as f64 * f64::EPSILON,
+                    "{l:?} {cfg:?}: {worst:e}"
+                );
             }
         }
         TEST_LAYOUT.set(None);

@@ -319,7 +319,11 @@ pub(super) fn choose<T: Element>(
             c.tm,
             c.tn,
             if c.layout.pair { ", paired lanes" } else { "" },
-            if c.layout.frag { ", fragments ahead" } else { "" }
+            if c.layout.frag {
+                ", fragments ahead"
+            } else {
+                ""
+            }
         ),
     });
     Ok(c)
