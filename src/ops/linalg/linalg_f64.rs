@@ -46,6 +46,18 @@
 //! with 4 x 4 per invocation: 12 clocks per 32 of DFMA a step, 150%, paired 8, 100%. The
 //! switches `GPUARRAY_F64_PAIR=0` (the plain layout) and `GPUARRAY_F64_FRAG=1` (fragments a
 //! step ahead) select the other layouts for measurement.
+//!
+//! Measured (H200, Vulkan, 2026-11-29, one binary, each tiling forced, ms at 1024 / 2048 /
+//! 4096 cubed): 64 x 64 with 4 x 4 plain 0.179 / 1.188 / 9.25, paired **0.150 / 1.046 /
+//! 8.47** (12.0 -> 14.3 TFLOP/s at 1024): where the returns were the limit, pairing moved
+//! it. 128 x 128 with 8 x 8 plain 0.256 / 1.121 / 8.73, paired 0.255 / 1.123 / 8.69,
+//! paired with fragments ahead 0.258 / 1.124 / 8.74: no change. Its SASS (252 registers,
+//! no local memory; 248 with fragments ahead) already interleaves the next step's LDS.128
+//! with the DFMA, so its limit at about 16 TFLOP/s is not the returns (50% of the FMA time
+//! paired) but the latency one workgroup of 8 subgroups per multiprocessor leaves exposed.
+//! The trial (paired) chose 64 x 64 4 x 4 for the 1024 and 4096 classes: 1024^3 0.156 ms
+//! beside cuBLAS's 0.072 (0.46x), 2048^3 1.045 (0.31x), 4096^3 8.18 (0.27x). 64 x 64 with a
+//! K tile of 16 (half the barriers) joined the candidates after that run, unmeasured.
 
 use crate::array::Array;
 use crate::config::MatmulTiles;
@@ -74,14 +86,15 @@ pub(crate) struct Layout {
     /// kernel), where only A's loads pair.
     pub pair: bool,
     /// The next k step's fragments loaded before the current step's FMAs (two register
-    /// slots, 4 (TM + TN) more registers per invocation).
+    /// slots). Measured neutral on the H200 (NVIDIA's compiler already schedules the loads a
+    /// step ahead): off by default, kept as a measuring switch.
     pub frag: bool,
 }
 
 /// The layout of the f64 kernel in this process: `GPUARRAY_F64_PAIR` (0 off; default on)
-/// and `GPUARRAY_F64_FRAG` (1 on; default off), read once: the measuring switches of the
-/// blind change of session 21 (issue 34), which chose the paired layout by this argument
-/// (the module doc): its loads return half the clocks for the same words.
+/// and `GPUARRAY_F64_FRAG` (1 on; default off), read once: the measuring switches of
+/// session 21's change (issue 34; the module doc has the count and the H200's times: paired
+/// 64 x 64 tiles 9-19% faster, 8 x 8 tiles unchanged).
 pub(crate) fn layout() -> Layout {
     #[cfg(test)]
     if let Some(l) = TEST_LAYOUT.get() {
@@ -187,16 +200,18 @@ impl F64Cfg {
 /// The tilings the trial times by shape class (module `tiled`: 0 square-ish, 1 few
 /// columns, 2 few rows). Square-ish: 8 x 8 outputs per invocation on 128 x 128 tiles for
 /// GPUs the product fills, 8 x 4 and 4 x 8 on 128 x 64 and 64 x 128 (twice the workgroups:
-/// a 1024^2 output has 64 tiles of 128 x 128 for the H200's 132 multiprocessors), 4 x 4 and
-/// 8 x 4 on 64 x 64 (256 workgroups at 1024^2; the second with 128 invocations and a K
-/// tile of 16). Few columns or rows: tall (wide) tiles of 32 or 16 columns (rows). Each
-/// fits 32 KiB of workgroup memory unpadded (lavapipe's), so that the tests run every one.
+/// a 1024^2 output has 64 tiles of 128 x 128 for the H200's 132 multiprocessors), 4 x 4
+/// (K tiles of 8 and of 16: half the barriers) and 8 x 4 on 64 x 64 (256 workgroups at
+/// 1024^2; the last with 128 invocations and a K tile of 16). Few columns or rows: tall
+/// (wide) tiles of 32 or 16 columns (rows). Each fits 32 KiB of workgroup memory unpadded
+/// (lavapipe's), so that the tests run every one.
 pub(super) const CANDIDATES: [&[F64Cfg]; 3] = [
     &[
         F64Cfg::new(128, 128, 8, 8, 8),
         F64Cfg::new(128, 64, 8, 8, 4),
         F64Cfg::new(64, 128, 8, 4, 8),
         F64Cfg::new(64, 64, 8, 4, 4),
+        F64Cfg::new(64, 64, 16, 4, 4),
         F64Cfg::new(64, 64, 16, 8, 4),
     ],
     &[
