@@ -3,11 +3,11 @@
 // rows and columns of the output tile, BK its depth, TM x TN outputs per invocation, NT
 // invocations, MV = TM / 2 and NV = TN / 2, LA and LB elements of A's and B's tile each
 // invocation fetches, ROWA and ROWB the vec2s of a k row of the workgroup tiles, BM / 2 or
-// BN / 2 plus 1 of padding, TA and TB the operands' layouts, PAIR and FRAG the layout flags
-// below) and unrolls the loops marked
+// BN / 2 plus 1 of padding, TA and TB the operands' layouts, PAIR, FRAG and RAW the layout
+// flags below) and unrolls the loops marked
 // `// unroll` (src/kernel/unroll.rs), so that every register array is indexed by constants.
 // Any shape and layout: loads are clamped to the buffer and selected to 0 outside the
-// matrices, stores checked; compiled unchecked.
+// matrices (RAW: zeroed past K only, below), stores checked; compiled unchecked.
 //
 // Bindings: 0 params (shared/params.wgsl; the matrix-product accessors of
 // shaders/linalg.wgsl, which the host appends); 1 a (A, f64); 2 b (B, f64); 4 out (C,
@@ -36,7 +36,11 @@
 // 32, so a 16-byte load costs 4 clocks, and 2 where every such pair reads one address (its
 // return packed). In the plain layout (tx = t % TX) only A's loads pair. FRAG: the next k
 // step's fragments loaded before the current one's FMAs (two register slots), so that no
-// step waits for its loads where the driver keeps the order.
+// step waits for its loads where the driver keeps the order. RAW: the prefetched values
+// stored as loaded, the elements past K set to 0 after a barrier in the K tile that holds
+// the end of K (`zero_tail`): with the selects at the store (RAW off), NVIDIA's compiler
+// still placed them (FSEL) right after their loads, before the K tile's first DFMA (SASS,
+// H200, 2026-11-29: 7 of 8 loads), so every K tile waited out its global loads.
 
 #import params
 
@@ -103,6 +107,40 @@ fn inside_b(e: u32, n0: u32, k0: u32, v: f64) -> f64 {
     return select(0.0lf, v, n0 + nk.x < dim_n() && k0 + nk.y < dim_k());
 }
 
+// The raw value `v` of element e of A's (B's) tile, or (without RAW) 0 outside the matrix:
+// what the prefetch stores.
+fn staged_a(e: u32, m0: u32, k0: u32, v: f64) -> f64 {
+    if (RAW) {
+        return v;
+    }
+    return inside_a(e, m0, k0, v);
+}
+fn staged_b(e: u32, n0: u32, k0: u32, v: f64) -> f64 {
+    if (RAW) {
+        return v;
+    }
+    return inside_b(e, n0, k0, v);
+}
+
+// RAW: the elements this invocation stored to buffer `buf` for the K tile at k0 that lie at
+// k >= K, set to 0 (the tile holding the end of K, and the one past it). Rows of A past M
+// and columns of B past N keep their raw values: they reach only outputs past M or N,
+// which are not stored; past K both operands must be 0 (0 times a raw infinity is NaN).
+fn zero_tail(t: u32, buf: u32, k0: u32, K: u32) {
+    // unroll
+    for (var r = 0u; r < LA; r++) {
+        if (k0 + at_a(t + r * NT).y >= K) {
+            put_a(t + r * NT, buf, 0.0lf);
+        }
+    }
+    // unroll
+    for (var r = 0u; r < LB; r++) {
+        if (k0 + at_b(t + r * NT).y >= K) {
+            put_b(t + r * NT, buf, 0.0lf);
+        }
+    }
+}
+
 // Element e of A's (B's) tile into buffer `buf` (0 or 1) of the workgroup tile, k-major.
 fn put_a(e: u32, buf: u32, v: f64) {
     let mk = at_a(e);
@@ -154,11 +192,17 @@ fn matmul_f64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     }
     // unroll
     for (var r = 0u; r < LA; r++) {
-        put_a(t + r * NT, 0u, inside_a(t + r * NT, m0, 0u, ra[r]));
+        put_a(t + r * NT, 0u, staged_a(t + r * NT, m0, 0u, ra[r]));
     }
     // unroll
     for (var r = 0u; r < LB; r++) {
-        put_b(t + r * NT, 0u, inside_b(t + r * NT, n0, 0u, rb[r]));
+        put_b(t + r * NT, 0u, staged_b(t + r * NT, n0, 0u, rb[r]));
+    }
+    if (RAW && BK > K) {
+        // A barrier between the raw stores and the zeros, so that no compiler merges them
+        // into a select of the loaded values.
+        workgroupBarrier();
+        zero_tail(t, 0u, 0u, K);
     }
     workgroupBarrier();
 
@@ -216,11 +260,15 @@ fn matmul_f64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
         let nxt = 1u - cur;
         // unroll
         for (var r = 0u; r < LA; r++) {
-            put_a(t + r * NT, nxt, inside_a(t + r * NT, m0, k1, ra[r]));
+            put_a(t + r * NT, nxt, staged_a(t + r * NT, m0, k1, ra[r]));
         }
         // unroll
         for (var r = 0u; r < LB; r++) {
-            put_b(t + r * NT, nxt, inside_b(t + r * NT, n0, k1, rb[r]));
+            put_b(t + r * NT, nxt, staged_b(t + r * NT, n0, k1, rb[r]));
+        }
+        if (RAW && k1 + BK > K) {
+            workgroupBarrier();
+            zero_tail(t, nxt, k1, K);
         }
         workgroupBarrier();
     }

@@ -58,6 +58,16 @@
 //! The trial (paired) chose 64 x 64 4 x 4 for the 1024 and 4096 classes: 1024^3 0.156 ms
 //! beside cuBLAS's 0.072 (0.46x), 2048^3 1.045 (0.31x), 4096^3 8.18 (0.27x). 64 x 64 with a
 //! K tile of 16 (half the barriers) joined the candidates after that run, unmeasured.
+//!
+//! What that run's SASS of the 8 x 8 K loop showed instead: 7 of its 8 prefetch loads
+//! (LDG.64) were followed, before the tile's first LDS.128 and DFMA, by the FSEL pairs of
+//! their bounds selects (into other registers: the loads' own went to the next step's
+//! fragments), although the shader makes the select at the store; so each K tile still
+//! waited out its global loads with the whole workgroup, the one workgroup a multiprocessor
+//! holds at 252 registers. [`Layout::raw`] (`GPUARRAY_F64_RAW`, on by default, unmeasured)
+//! removes the selects: the loads are stored as loaded (rows past M and columns past N reach
+//! only outputs that are not stored) and the tile that holds the end of K is zeroed past K
+//! after a barrier.
 
 use crate::array::Array;
 use crate::config::MatmulTiles;
@@ -89,12 +99,18 @@ pub(crate) struct Layout {
     /// slots). Measured neutral on the H200 (NVIDIA's compiler already schedules the loads a
     /// step ahead): off by default, kept as a measuring switch.
     pub frag: bool,
+    /// The prefetched values stored as loaded (no select on them), the elements past K set
+    /// to 0 after a barrier in the K tile that holds the end of K: the selects, even at the
+    /// store, were placed by NVIDIA's compiler right after their loads, so that every K
+    /// tile waited for its global loads before its first DFMA (the H200's SASS).
+    pub raw: bool,
 }
 
-/// The layout of the f64 kernel in this process: `GPUARRAY_F64_PAIR` (0 off; default on)
-/// and `GPUARRAY_F64_FRAG` (1 on; default off), read once: the measuring switches of
-/// session 21's change (issue 34; the module doc has the count and the H200's times: paired
-/// 64 x 64 tiles 9-19% faster, 8 x 8 tiles unchanged).
+/// The layout of the f64 kernel in this process: `GPUARRAY_F64_PAIR` (0 off; default on),
+/// `GPUARRAY_F64_FRAG` (1 on; default off) and `GPUARRAY_F64_RAW` (0 off; default on),
+/// read once: the measuring switches of session 21's changes (issue 34; the module doc has
+/// the count and the H200's times: paired 64 x 64 tiles 9-19% faster, 8 x 8 tiles
+/// unchanged; RAW unmeasured, from the SASS).
 pub(crate) fn layout() -> Layout {
     #[cfg(test)]
     if let Some(l) = TEST_LAYOUT.get() {
@@ -104,6 +120,7 @@ pub(crate) fn layout() -> Layout {
     *L.get_or_init(|| Layout {
         pair: crate::config::switch("GPUARRAY_F64_PAIR") != Some(0),
         frag: crate::config::switch("GPUARRAY_F64_FRAG").is_some_and(|v| v != 0),
+        raw: crate::config::switch("GPUARRAY_F64_RAW") != Some(0),
     })
 }
 
@@ -144,6 +161,7 @@ impl F64Cfg {
             layout: Layout {
                 pair: false,
                 frag: false,
+                raw: false,
             },
         }
     }
@@ -270,7 +288,7 @@ pub(super) fn spec(cfg: F64Cfg, pad: u32, ta: bool, tb: bool) -> Spec {
          const TM: u32 = {}u; const TN: u32 = {}u; const MV: u32 = {}u; const NV: u32 = {}u;\n\
          const NT: u32 = {nt}u; const LA: u32 = {la}u; const LB: u32 = {lb}u;\n\
          const ROWA: u32 = {}u; const ROWB: u32 = {}u; const TA: bool = {ta}; const TB: bool = {tb};\n\
-         const PAIR: bool = {}; const FRAG: bool = {};\n",
+         const PAIR: bool = {}; const FRAG: bool = {}; const RAW: bool = {};\n",
         cfg.bm,
         cfg.bn,
         cfg.bk,
@@ -282,6 +300,7 @@ pub(super) fn spec(cfg: F64Cfg, pad: u32, ta: bool, tb: bool) -> Spec {
         cfg.bn / 2 + pad,
         cfg.layout.pair,
         cfg.layout.frag,
+        cfg.layout.raw,
     );
     Spec::new("linalg_f64", format!("{consts}{F64_SRC}\n{}", accessors()))
         .scalar(DType::F64)
@@ -317,26 +336,22 @@ pub(super) fn run<T: Element>(
     dispatch(dev, &kernel, prod, out.binding(), (cfg.bm, cfg.bn))
 }
 
-/// The four layouts (neither flag, PAIR, FRAG, both).
+/// The layouts the tests run: neither flag, PAIR, FRAG, both, RAW, PAIR and RAW (the
+/// default).
 #[cfg(test)]
-pub(super) const LAYOUTS: [Layout; 4] = [
-    Layout {
-        pair: false,
-        frag: false,
-    },
-    Layout {
-        pair: true,
-        frag: false,
-    },
-    Layout {
-        pair: false,
-        frag: true,
-    },
-    Layout {
-        pair: true,
-        frag: true,
-    },
-];
+pub(super) const LAYOUTS: [Layout; 6] = {
+    const fn l(pair: bool, frag: bool, raw: bool) -> Layout {
+        Layout { pair, frag, raw }
+    }
+    [
+        l(false, false, false),
+        l(true, false, false),
+        l(false, true, false),
+        l(true, true, false),
+        l(false, false, true),
+        l(true, false, true),
+    ]
+};
 
 /// Every candidate with and without padding in the plain layout and in a rotating other
 /// one, and the first in the four operand layouts (paired, fragments ahead), for the shader
@@ -348,7 +363,7 @@ pub(super) fn specs() -> Vec<Spec> {
         specs.push(spec(cfg, 1, false, false));
         specs.push(spec(cfg, 0, i % 2 == 1, i % 3 == 1));
         specs.push(spec(
-            cfg.laid(LAYOUTS[1 + i % 3]),
+            cfg.laid(LAYOUTS[1 + i % 5]),
             1,
             i % 3 == 2,
             i % 2 == 0,
@@ -356,6 +371,7 @@ pub(super) fn specs() -> Vec<Spec> {
     }
     for (ta, tb) in [(true, false), (false, true), (true, true)] {
         specs.push(spec(CANDIDATES[0][0].laid(LAYOUTS[3]), 1, ta, tb));
+        specs.push(spec(CANDIDATES[0][0].laid(LAYOUTS[5]), 0, ta, tb));
     }
     specs
 }

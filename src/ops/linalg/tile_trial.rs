@@ -165,20 +165,21 @@ fn disk_key(d: DType, class: u32) -> String {
 }
 
 /// A choice as the file keeps it: `tiled BM,BN,BK,TM,TN`, `big BK pair|quad` or
-/// `f64 BM,BN,BK,TM,TN`, with ` pair` and ` frag` after it for the f64 kernel's layout
-/// flags (a value without them: the plain layout).
+/// `f64 BM,BN,BK,TM,TN`, with ` pair`, ` frag` and ` raw` after it (in that order) for the
+/// f64 kernel's layout flags (a value without them: the plain layout).
 fn encode(c: Choice) -> String {
     match c {
         Choice::Tiled(t) => format!("tiled {},{},{},{},{}", t.bm, t.bn, t.bk, t.tm, t.tn),
         Choice::F64(t) => format!(
-            "f64 {},{},{},{},{}{}{}",
+            "f64 {},{},{},{},{}{}{}{}",
             t.bm,
             t.bn,
             t.bk,
             t.tm,
             t.tn,
             if t.layout.pair { " pair" } else { "" },
-            if t.layout.frag { " frag" } else { "" }
+            if t.layout.frag { " frag" } else { "" },
+            if t.layout.raw { " raw" } else { "" }
         ),
         Choice::Big(b) => format!("big {} {}", b.bk, if b.quad { "quad" } else { "pair" }),
     }
@@ -206,8 +207,9 @@ fn decode(s: &str) -> Option<Choice> {
             let mut layout = linalg_f64::Layout::default();
             for w in words {
                 match w {
-                    "pair" if !layout.pair && !layout.frag => layout.pair = true,
-                    "frag" if !layout.frag => layout.frag = true,
+                    "pair" if !layout.pair && !layout.frag && !layout.raw => layout.pair = true,
+                    "frag" if !layout.frag && !layout.raw => layout.frag = true,
+                    "raw" if !layout.raw => layout.raw = true,
                     _ => return None,
                 }
             }
@@ -239,13 +241,16 @@ mod tests {
     fn choices_round_trip_through_their_text() {
         let all = CANDIDATES.iter().flatten().map(|&t| Choice::Tiled(t));
         let big = linalg_big::candidates(&linalg_big::DEPTHS).map(Choice::Big);
-        let layouts = [(false, false), (true, false), (false, true), (true, true)]
-            .map(|(pair, frag)| linalg_f64::Layout { pair, frag });
+        let layouts = [false, true].map(|pair| {
+            [false, true]
+                .map(|frag| [false, true].map(|raw| linalg_f64::Layout { pair, frag, raw }))
+        });
+        let layouts = layouts.as_flattened().as_flattened().to_vec();
         let f64s = linalg_f64::CANDIDATES
             .iter()
             .copied()
             .flatten()
-            .flat_map(|&c| layouts.map(|l| Choice::F64(c.laid(l))));
+            .flat_map(|&c| layouts.iter().map(move |&l| Choice::F64(c.laid(l))));
         for c in all.chain(big).chain(f64s) {
             assert_eq!(decode(&encode(c)), Some(c), "{}", encode(c));
         }
@@ -263,6 +268,8 @@ mod tests {
             "f64 128,128,8,8,8 pear",
             "f64 128,128,8,8,8 frag pair",
             "f64 128,128,8,8,8 pair pair",
+            "f64 128,128,8,8,8 raw pair",
+            "f64 128,128,8,8,8 raw raw",
         ] {
             assert_eq!(decode(bad), None, "{bad:?}");
         }
