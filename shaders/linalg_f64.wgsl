@@ -3,10 +3,11 @@
 // rows and columns of the output tile, BK its depth, TM x TN outputs per invocation, NT
 // invocations, MV = TM / 2 and NV = TN / 2, LA and LB elements of A's and B's tile each
 // invocation fetches, ROWA and ROWB the vec2s of a k row of the workgroup tiles, BM / 2 or
-// BN / 2 plus 1 of padding, TA and TB the operands' layouts) and unrolls the loops marked
+// BN / 2 plus 1 of padding, TA and TB the operands' layouts, PAIR, FRAG and RAW the layout
+// flags below) and unrolls the loops marked
 // `// unroll` (src/kernel/unroll.rs), so that every register array is indexed by constants.
 // Any shape and layout: loads are clamped to the buffer and selected to 0 outside the
-// matrices, stores checked; compiled unchecked.
+// matrices (RAW: zeroed past K only, below), stores checked; compiled unchecked.
 //
 // Bindings: 0 params (shared/params.wgsl; the matrix-product accessors of
 // shaders/linalg.wgsl, which the host appends); 1 a (A, f64); 2 b (B, f64); 4 out (C,
@@ -27,6 +28,19 @@
 // and were spent at once), so every K tile waited out its global loads before its first
 // FMA, with all the workgroup's invocations, held together by the barrier, waiting alike.
 // The products accumulate with fma (one rounding per step, as the GPU's DFMA).
+//
+// Two layout flags (host: src/ops/linalg/linalg_f64.rs, `Layout`). PAIR: the invocations of
+// a subgroup laid out so that lanes n and n ^ 1 differ in their column only (they read the
+// same word of A) and lanes n and n ^ 2 in their row only (the same word of B): NVIDIA's
+// workgroup memory returns 128 bytes a clock, one 32-bit register per lane of a subgroup of
+// 32, so a 16-byte load costs 4 clocks, and 2 where every such pair reads one address (its
+// return packed). In the plain layout (tx = t % TX) only A's loads pair. FRAG: the next k
+// step's fragments loaded before the current one's FMAs (two register slots), so that no
+// step waits for its loads where the driver keeps the order. RAW: the prefetched values
+// stored as loaded, the elements past K set to 0 after a barrier in the K tile that holds
+// the end of K (`zero_tail`): with the selects at the store (RAW off), NVIDIA's compiler
+// still placed them (FSEL) right after their loads, before the K tile's first DFMA (SASS,
+// H200, 2026-11-29: 7 of 8 loads), so every K tile waited out its global loads.
 
 #import params
 
@@ -93,6 +107,40 @@ fn inside_b(e: u32, n0: u32, k0: u32, v: f64) -> f64 {
     return select(0.0lf, v, n0 + nk.x < dim_n() && k0 + nk.y < dim_k());
 }
 
+// The raw value `v` of element e of A's (B's) tile, or (without RAW) 0 outside the matrix:
+// what the prefetch stores.
+fn staged_a(e: u32, m0: u32, k0: u32, v: f64) -> f64 {
+    if (RAW) {
+        return v;
+    }
+    return inside_a(e, m0, k0, v);
+}
+fn staged_b(e: u32, n0: u32, k0: u32, v: f64) -> f64 {
+    if (RAW) {
+        return v;
+    }
+    return inside_b(e, n0, k0, v);
+}
+
+// RAW: the elements this invocation stored to buffer `buf` for the K tile at k0 that lie at
+// k >= K, set to 0 (the tile holding the end of K, and the one past it). Rows of A past M
+// and columns of B past N keep their raw values: they reach only outputs past M or N,
+// which are not stored; past K both operands must be 0 (0 times a raw infinity is NaN).
+fn zero_tail(t: u32, buf: u32, k0: u32, K: u32) {
+    // unroll
+    for (var r = 0u; r < LA; r++) {
+        if (k0 + at_a(t + r * NT).y >= K) {
+            put_a(t + r * NT, buf, 0.0lf);
+        }
+    }
+    // unroll
+    for (var r = 0u; r < LB; r++) {
+        if (k0 + at_b(t + r * NT).y >= K) {
+            put_b(t + r * NT, buf, 0.0lf);
+        }
+    }
+}
+
 // Element e of A's (B's) tile into buffer `buf` (0 or 1) of the workgroup tile, k-major.
 fn put_a(e: u32, buf: u32, v: f64) {
     let mk = at_a(e);
@@ -116,14 +164,23 @@ fn matmul_f64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     let n0 = (wid.x + first_tile_n()) * BN;
     let TX = BN / TN;
     let TY = BM / TM;
-    let tx = t % TX;
-    let ty = t / TX;
+    var tx = t % TX;
+    var ty = t / TX;
+    if (PAIR) {
+        // Lane bit 0 steps the column, bit 1 the row, the rest as the plain layout over
+        // pairs (TX and TY even: the host checks).
+        let h = t / 4u;
+        let half = TX / 2u;
+        tx = (t & 1u) + 2u * (h % half);
+        ty = ((t / 2u) & 1u) + 2u * (h / half);
+    }
 
     var acc: array<vec2<f64>, TM * (TN / 2u)>;
     var ra: array<f64, LA>;
     var rb: array<f64, LB>;
-    var af: array<vec2<f64>, TM / 2u>;
-    var bf: array<vec2<f64>, TN / 2u>;
+    // The fragments of a k step: slot 0, and with FRAG slot 1 for every other step.
+    var af: array<vec2<f64>, 2u * MV>;
+    var bf: array<vec2<f64>, 2u * NV>;
 
     // unroll
     for (var r = 0u; r < LA; r++) {
@@ -135,11 +192,17 @@ fn matmul_f64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     }
     // unroll
     for (var r = 0u; r < LA; r++) {
-        put_a(t + r * NT, 0u, inside_a(t + r * NT, m0, 0u, ra[r]));
+        put_a(t + r * NT, 0u, staged_a(t + r * NT, m0, 0u, ra[r]));
     }
     // unroll
     for (var r = 0u; r < LB; r++) {
-        put_b(t + r * NT, 0u, inside_b(t + r * NT, n0, 0u, rb[r]));
+        put_b(t + r * NT, 0u, staged_b(t + r * NT, n0, 0u, rb[r]));
+    }
+    if (RAW && BK > K) {
+        // A barrier between the raw stores and the zeros, so that no compiler merges them
+        // into a select of the loaded values.
+        workgroupBarrier();
+        zero_tail(t, 0u, 0u, K);
     }
     workgroupBarrier();
 
@@ -160,31 +223,52 @@ fn matmul_f64(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
         let bb = cur * BK * ROWB + tx;
         // unroll
         for (var kk = 0u; kk < BK; kk++) {
-            // unroll
-            for (var i = 0u; i < MV; i++) {
-                af[i] = As[ba + kk * ROWA + i * TY];
+            // This step's slot; its fragments are loaded here, or (FRAG) by the step before.
+            let s = select(0u, kk % 2u, FRAG);
+            if (!FRAG || kk == 0u) {
+                // unroll
+                for (var i = 0u; i < MV; i++) {
+                    af[s * MV + i] = As[ba + kk * ROWA + i * TY];
+                }
+                // unroll
+                for (var j = 0u; j < NV; j++) {
+                    bf[s * NV + j] = Bs[bb + kk * ROWB + j * TX];
+                }
             }
-            // unroll
-            for (var j = 0u; j < NV; j++) {
-                bf[j] = Bs[bb + kk * ROWB + j * TX];
+            if (FRAG && kk + 1u < BK) {
+                let s1 = 1u - s;
+                // unroll
+                for (var i = 0u; i < MV; i++) {
+                    af[s1 * MV + i] = As[ba + (kk + 1u) * ROWA + i * TY];
+                }
+                // unroll
+                for (var j = 0u; j < NV; j++) {
+                    bf[s1 * NV + j] = Bs[bb + (kk + 1u) * ROWB + j * TX];
+                }
             }
             // unroll
             for (var i = 0u; i < MV; i++) {
                 // unroll
                 for (var j = 0u; j < NV; j++) {
-                    acc[2u * i * NV + j] = fma(vec2<f64>(af[i].x), bf[j], acc[2u * i * NV + j]);
-                    acc[(2u * i + 1u) * NV + j] = fma(vec2<f64>(af[i].y), bf[j], acc[(2u * i + 1u) * NV + j]);
+                    let x = af[s * MV + i];
+                    let y = bf[s * NV + j];
+                    acc[2u * i * NV + j] = fma(vec2<f64>(x.x), y, acc[2u * i * NV + j]);
+                    acc[(2u * i + 1u) * NV + j] = fma(vec2<f64>(x.y), y, acc[(2u * i + 1u) * NV + j]);
                 }
             }
         }
         let nxt = 1u - cur;
         // unroll
         for (var r = 0u; r < LA; r++) {
-            put_a(t + r * NT, nxt, inside_a(t + r * NT, m0, k1, ra[r]));
+            put_a(t + r * NT, nxt, staged_a(t + r * NT, m0, k1, ra[r]));
         }
         // unroll
         for (var r = 0u; r < LB; r++) {
-            put_b(t + r * NT, nxt, inside_b(t + r * NT, n0, k1, rb[r]));
+            put_b(t + r * NT, nxt, staged_b(t + r * NT, n0, k1, rb[r]));
+        }
+        if (RAW && k1 + BK > K) {
+            workgroupBarrier();
+            zero_tail(t, nxt, k1, K);
         }
         workgroupBarrier();
     }

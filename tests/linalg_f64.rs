@@ -4,6 +4,10 @@
 //! odd and an even number of K tiles (both workgroup buffers last), the four layouts, a
 //! batch with a broadcast operand, views inside NaN-poisoned buffers, special values; and
 //! tilings the kernel cannot run fall back to the tiled kernel under the same option.
+//! Everything runs in the process's layout of the kernel (`GPUARRAY_F64_PAIR`,
+//! `GPUARRAY_F64_FRAG`; default paired lanes): run the binary under each to test each
+//! (the library's unit test `every_layout_against_the_reference` runs all four on a few
+//! tilings).
 
 #[macro_use]
 mod common;
@@ -13,7 +17,7 @@ use gpuarray::{Array, Device, Options, Slice};
 
 /// The tilings of the trial's candidate lists (src/ops/linalg/linalg_f64.rs, CANDIDATES),
 /// by shape class: square-ish, few columns, few rows.
-const TILINGS: [[u32; 5]; 13] = [
+const TILINGS: [[u32; 5]; 14] = [
     [128, 128, 8, 8, 8],
     [128, 64, 8, 8, 4],
     [64, 128, 8, 4, 8],
@@ -27,6 +31,8 @@ const TILINGS: [[u32; 5]; 13] = [
     [32, 128, 8, 4, 4],
     [32, 64, 8, 2, 4],
     [16, 128, 8, 2, 8],
+    // Square-ish, added in session 21 (last, so that the indices above keep their tilings).
+    [64, 64, 16, 4, 4],
 ];
 
 fn device(t: [u32; 5]) -> Device {

@@ -66,9 +66,8 @@ pub(super) fn tuned<T: Element>(
 fn candidates(dev: &Device, d: DType, class: u32, depths: &[u32]) -> Vec<Choice> {
     let acc = acc_size(d);
     if d == DType::F64 {
-        return linalg_f64::CANDIDATES[(class % 9) as usize / 3]
-            .iter()
-            .copied()
+        return linalg_f64::candidates(class)
+            .into_iter()
             .filter(|c| c.pad(dev).is_some())
             .map(Choice::F64)
             .chain([Choice::Tiled(eight_byte(dev))])
@@ -150,7 +149,7 @@ pub(super) fn default_choice(
         .map(|&bk| Choice::Big(BigCfg { bk, quad: false }));
     let wanted = match (own_memory, size) {
         (true, 1 | 2) => big.into_iter().chain(candidates.first().copied()).collect(),
-        (true, _) => vec![Choice::F64(linalg_f64::MEDIUM), Choice::Tiled(MEDIUM)],
+        (true, _) => vec![Choice::F64(linalg_f64::medium()), Choice::Tiled(MEDIUM)],
         _ => vec![Choice::Tiled(MEDIUM)],
     };
     wanted
@@ -166,11 +165,22 @@ fn disk_key(d: DType, class: u32) -> String {
 }
 
 /// A choice as the file keeps it: `tiled BM,BN,BK,TM,TN`, `big BK pair|quad` or
-/// `f64 BM,BN,BK,TM,TN`.
+/// `f64 BM,BN,BK,TM,TN`, with ` pair`, ` frag` and ` raw` after it (in that order) for the
+/// f64 kernel's layout flags (a value without them: the plain layout).
 fn encode(c: Choice) -> String {
     match c {
         Choice::Tiled(t) => format!("tiled {},{},{},{},{}", t.bm, t.bn, t.bk, t.tm, t.tn),
-        Choice::F64(t) => format!("f64 {},{},{},{},{}", t.bm, t.bn, t.bk, t.tm, t.tn),
+        Choice::F64(t) => format!(
+            "f64 {},{},{},{},{}{}{}{}",
+            t.bm,
+            t.bn,
+            t.bk,
+            t.tm,
+            t.tn,
+            if t.layout.pair { " pair" } else { "" },
+            if t.layout.frag { " frag" } else { "" },
+            if t.layout.raw { " raw" } else { "" }
+        ),
         Choice::Big(b) => format!("big {} {}", b.bk, if b.quad { "quad" } else { "pair" }),
     }
 }
@@ -178,7 +188,7 @@ fn encode(c: Choice) -> String {
 /// The choice of a file's value, `None` where it does not parse.
 fn decode(s: &str) -> Option<Choice> {
     let (kind, rest) = s.split_once(' ')?;
-    let five = || -> Option<[u32; 5]> {
+    let five = |rest: &str| -> Option<[u32; 5]> {
         let n: Vec<u32> = rest
             .split(',')
             .map(|x| x.parse().ok())
@@ -187,13 +197,23 @@ fn decode(s: &str) -> Option<Choice> {
     };
     match kind {
         "tiled" => {
-            let [bm, bn, bk, tm, tn] = five()?;
+            let [bm, bn, bk, tm, tn] = five(rest)?;
             let t = Tiles::new(bm, bn, bk, tm, tn);
             t.valid().then_some(Choice::Tiled(t))
         }
         "f64" => {
-            let [bm, bn, bk, tm, tn] = five()?;
-            let t = F64Cfg::new(bm, bn, bk, tm, tn);
+            let mut words = rest.split(' ');
+            let [bm, bn, bk, tm, tn] = five(words.next()?)?;
+            let mut layout = linalg_f64::Layout::default();
+            for w in words {
+                match w {
+                    "pair" if !layout.pair && !layout.frag && !layout.raw => layout.pair = true,
+                    "frag" if !layout.frag && !layout.raw => layout.frag = true,
+                    "raw" if !layout.raw => layout.raw = true,
+                    _ => return None,
+                }
+            }
+            let t = F64Cfg::new(bm, bn, bk, tm, tn).laid(layout);
             t.valid().then_some(Choice::F64(t))
         }
         "big" => {
@@ -221,11 +241,16 @@ mod tests {
     fn choices_round_trip_through_their_text() {
         let all = CANDIDATES.iter().flatten().map(|&t| Choice::Tiled(t));
         let big = linalg_big::candidates(&linalg_big::DEPTHS).map(Choice::Big);
+        let layouts = [false, true].map(|pair| {
+            [false, true]
+                .map(|frag| [false, true].map(|raw| linalg_f64::Layout { pair, frag, raw }))
+        });
+        let layouts = layouts.as_flattened().as_flattened().to_vec();
         let f64s = linalg_f64::CANDIDATES
             .iter()
             .copied()
             .flatten()
-            .map(|&c| Choice::F64(c));
+            .flat_map(|&c| layouts.iter().map(move |&l| Choice::F64(c.laid(l))));
         for c in all.chain(big).chain(f64s) {
             assert_eq!(decode(&encode(c)), Some(c), "{}", encode(c));
         }
@@ -240,6 +265,11 @@ mod tests {
             "huge 1",
             "f64 128,128,8,8",
             "f64 128,128,12,8,8",
+            "f64 128,128,8,8,8 pear",
+            "f64 128,128,8,8,8 frag pair",
+            "f64 128,128,8,8,8 pair pair",
+            "f64 128,128,8,8,8 raw pair",
+            "f64 128,128,8,8,8 raw raw",
         ] {
             assert_eq!(decode(bad), None, "{bad:?}");
         }
@@ -287,15 +317,15 @@ mod tests {
         // f64: the f64 kernel on GPUs of their own (its first tiling where the GPU fills,
         // 64 x 64 where it does not), the tiled kernel's medium tiles on CPUs.
         for class in 0..9u32 {
-            let cands: Vec<Choice> = linalg_f64::CANDIDATES[class as usize / 3]
-                .iter()
-                .chain(&[linalg_f64::MEDIUM])
-                .map(|&c| Choice::F64(c))
+            let cands: Vec<Choice> = linalg_f64::candidates(class)
+                .into_iter()
+                .chain([linalg_f64::medium()])
+                .map(Choice::F64)
                 .chain([Choice::Tiled(MEDIUM)])
                 .collect();
             let gpu = default_choice(DeviceKind::DiscreteGpu, class, &[], &cands);
             let want = if class % 3 == 0 {
-                Choice::F64(linalg_f64::MEDIUM)
+                Choice::F64(linalg_f64::medium())
             } else {
                 cands[0]
             };
@@ -375,7 +405,7 @@ mod tests {
     #[test]
     fn an_f64_choice_kept_on_disk_is_taken() {
         let dir = tmp("kept-f64");
-        let choice = Choice::F64(linalg_f64::CANDIDATES[0][1]);
+        let choice = Choice::F64(linalg_f64::candidates(0)[1]);
         let probe = device(&dir, Trial::Run);
         if !probe.supports::<f64>() {
             return;

@@ -312,8 +312,18 @@ pub(super) fn choose<T: Element>(
             if c.quad { "8x4" } else { "16x2" }
         ),
         Choice::F64(c) => format!(
-            "f64 {}x{}x{} tile, {}x{} per invocation ({how})",
-            c.bm, c.bn, c.bk, c.tm, c.tn
+            "f64 {}x{}x{} tile, {}x{} per invocation{}{} ({how})",
+            c.bm,
+            c.bn,
+            c.bk,
+            c.tm,
+            c.tn,
+            if c.layout.pair { ", paired lanes" } else { "" },
+            if c.layout.frag {
+                ", fragments ahead"
+            } else {
+                ""
+            }
         ),
     });
     Ok(c)
