@@ -16,9 +16,13 @@ use crate::memory::pool::size_class;
 
 /// Staging bytes each pool keeps cached; beyond this, buffers are released after use.
 const KEEP_BYTES: u64 = 1 << 30;
-/// Copies of twice this or more are split across threads (at most 8): 4 MiB at 8 GB/s
-/// take 0.5 ms on one thread, against tens of microseconds to start the others.
-const PAR_COPY_CHUNK: usize = 2 << 20;
+/// Copies of twice this or more are split across threads (at most 8). Measured on the
+/// H200's host (2026-11-29, examples/bandwidth, the switch below at 0 and at its 4 MiB
+/// then): split, a 4 MiB `to_vec` ran at 3.0-3.6 GB/s against 6.1 on one thread (the
+/// threads' page faults in a fresh Vec contend) and `from_slice` at 9.7-14 against 13.2;
+/// from 16 MiB the threads win (16 MiB 7.0-8.9 / 21-26 GB/s against 5.4 / 15; a 256 MiB
+/// `to_vec` 5.1-5.8 against 1.4).
+const PAR_COPY_CHUNK: usize = 8 << 20;
 
 #[derive(Default)]
 struct Cached {
