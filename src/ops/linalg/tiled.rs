@@ -375,9 +375,16 @@ fn pick_tiles<T: Element>(
         // Size classes by large-tile workgroups (a 1024^2 output has 64, a 4096^2 one
         // 1024): the best tiles differ between a partly and a fully occupied GPU. Where
         // the large f32 kernel is a candidate the first class ends at 255: 2048^2 (256)
-        // is faster on it than on 1024^2's choice, 64 x 64 tiles (BENCHMARKS.md).
+        // is faster on it than on 1024^2's choice, 64 x 64 tiles (BENCHMARKS.md). So for
+        // f64: on the H200 (2026-11-29, docs/benchmarks/session21.md) 2048^3 took 1.185 ms
+        // on 1024^2's trial choice (64 x 64 x 16, 8 x 4) and 0.936 on 4096^2's (128 x 128,
+        // 8 x 8); 2048^3 "tn" 1.157 against 0.927.
         let depths = linalg_big::eligible(dev, T::DTYPE, prod);
-        let first = if depths.is_empty() { 511 } else { 255 };
+        let first = if depths.is_empty() && T::DTYPE != DType::F64 {
+            511
+        } else {
+            255
+        };
         let size = match large {
             l if l <= first => 0,
             ..=2047 => 1,
