@@ -113,7 +113,11 @@ pub(crate) fn reduce<T: Element>(
     (me, p): (usize, usize),
 ) -> Result<()> {
     let size = T::DTYPE.size();
-    let src = dense(x)?;
+    // A failure here is this rank's own, midway for the others (they passed the header).
+    let src = match dense(x) {
+        Ok(s) => s,
+        Err(e) => return ctl.finish(Err(e), None),
+    };
     let bytes = src.len() * size;
     let steps = chunks_of(bytes, chunk);
     let prof = ctl.prof;

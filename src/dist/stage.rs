@@ -224,8 +224,12 @@ pub(crate) fn pipeline<T: Element>(
 ) -> Result<()> {
     let prof = ctl.prof;
     let size = T::DTYPE.size();
+    // A failure here is this rank's own, midway for the others (they passed the header).
     let src = match x {
-        Some(x) if !x.is_empty() => Some(dense(x)?),
+        Some(x) if !x.is_empty() => match dense(x) {
+            Ok(s) => Some(s),
+            Err(e) => return ctl.finish(Err(e), None),
+        },
         _ => None,
     };
     let bytes = src.as_ref().map_or(0, |s| s.len() * size);
