@@ -86,7 +86,7 @@ fn scatter_phase(
 }
 
 /// Byte extents of `segs` element extents.
-fn byte_ranges(segs: &[usize], size: usize) -> Vec<std::ops::Range<usize>> {
+pub(super) fn byte_ranges(segs: &[usize], size: usize) -> Vec<std::ops::Range<usize>> {
     let mut at = 0;
     segs.iter()
         .map(|&e| {

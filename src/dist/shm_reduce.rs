@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 
 use super::fold::fold_into_par;
 use super::profile::Stage;
-use super::reduce::ReduceOp;
+use super::reduce::{byte_ranges, ReduceOp};
 use super::shm::{Shm, SLOTS};
 use super::split_extents;
 use super::stage::{chunks_of, dense, Ctl, Uploader};
@@ -132,16 +132,7 @@ pub(crate) fn reduce<T: Element>(
         .collect();
     let (mine_slots, all_slots) = (slots[me].clone(), slots);
     // The byte extents of each rank's segment of a chunk of `n` bytes.
-    let segments = move |n: usize| {
-        let mut at = 0;
-        split_extents(n / size, p)
-            .into_iter()
-            .map(|e| {
-                at += e * size;
-                at - e * size..at
-            })
-            .collect::<Vec<_>>()
-    };
+    let segments = move |n: usize| byte_ranges(&split_extents(n / size, p), size);
     if steps == 1 {
         // One chunk: every step on this thread (the helpers' start would cost more).
         let r = (|| -> Result<()> {
